@@ -1,0 +1,49 @@
+//! StreamVByte-family integer codecs with runtime-dispatched SIMD kernels.
+//!
+//! | codec | values | control | wire-compatible with |
+//! |---|---|---|---|
+//! | [`U32Classic`] | u32 | 2 bits: 1,2,3,4 bytes | lemire/streamvbyte `streamvbyte_encode` |
+//! | [`U32Variant0124`] | u32 | 2 bits: 0,1,2,4 bytes | `streamvbyte_encode_0124` |
+//! | [`U64Coder1248`] | u64 | 2 bits: 1,2,4,8 bytes | `streamvbyte64::Coder1248` (as one buffer) |
+//! | [`U64Coder1234`] | u64 < 2^32 | as `U32Classic` | `U32Classic`, widened |
+//! | [`Svb16`] | u16 | 1 bit: 1,2 bytes | ONT's svb16 inside POD5 |
+//!
+//! Every codec writes one flat buffer, all control bytes then all data bytes, and does not
+//! store the count. Each has scalar, SSSE3, AVX2 and NEON kernels; the best one this CPU can
+//! run is chosen once ([`svb_dispatch::Isa::best`]) and cached.
+//!
+//! Decoders take untrusted input: any bytes with any `n` give `Ok` or a [`DecodeError`],
+//! never a panic, never a read past the input slice (no padding is needed after it), and
+//! the `Vec` forms allocate only once the input is long enough to hold `n` values.
+//!
+//! ```
+//! use svb_core::{Codec, Svb16, U32Classic};
+//! let ids: Vec<u32> = (0..1000).map(|i| i * 37).collect();
+//! let bytes = U32Classic.encode(&ids);
+//! assert_eq!(U32Classic.decode(&bytes, ids.len())?, ids);
+//!
+//! let samples = [512u16, 3, 70, 9000];
+//! let mut out = [0u16; 4];
+//! let used = Svb16.decode_to_slice(&Svb16.encode(&samples), &mut out)?;
+//! assert_eq!((out, used), (samples, 1 + 2 + 1 + 1 + 2));
+//! # Ok::<(), svb_core::DecodeError>(())
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod codec;
+mod error;
+pub mod stream32;
+pub mod stream64;
+pub mod svb16;
+mod tables;
+mod uninit;
+
+pub use codec::{Codec, DecodeFn, EncodeFn, Kernels};
+pub use error::{DecodeError, EncodeError};
+pub use stream32::{U32Classic, U32Variant0124};
+
+
+pub use svb_dispatch::Isa;

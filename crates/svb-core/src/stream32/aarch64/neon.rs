@@ -1,0 +1,97 @@
+//! NEON kernels of the u32 codecs: one `tbl` per control byte (4 values).
+
+use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
+
+use crate::error::{DecodeError, EncodeError};
+use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
+use crate::stream32::Scheme32;
+
+pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+    let (ctrl, data) = split_control(input, out.len())?;
+    // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
+    // out after `Isa::Neon.is_available()` confirmed NEON on this CPU.
+    let (dp, g) = unsafe { decode_groups::<S>(ctrl, data, out) };
+    let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
+    Ok(ctrl.len() + used)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn decode_groups<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+    let full = out.len() / 4;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u8>();
+    let mut dp = 0usize;
+    let mut g = 0usize;
+    while g + 8 <= full && data.len() - dp >= 128 {
+        // SAFETY: g + 8 <= full <= ctrl.len().
+        let cw = u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() });
+        let lens = S::lens8(cw);
+        for k in 0..8 {
+            let c = (cw >> (8 * k)) as u8 as usize;
+            // SAFETY: the 8 groups of this step use at most 128 data bytes and
+            // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
+            // g + k < full writes 16 bytes of out's 4 * out.len().
+            unsafe {
+                let v = vld1q_u8(src.add(dp));
+                let m = vld1q_u8(S::DECODE[c].0.as_ptr());
+                vst1q_u8(dst.add(16 * (g + k)), vqtbl1q_u8(v, m));
+            }
+            dp += ((lens >> (8 * k)) & 0xFF) as usize;
+        }
+        g += 8;
+    }
+    while g < full && data.len() - dp >= 16 {
+        let c = ctrl[g] as usize;
+        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 16 bytes fit in out.
+        unsafe {
+            let v = vld1q_u8(src.add(dp));
+            let m = vld1q_u8(S::DECODE[c].0.as_ptr());
+            vst1q_u8(dst.add(16 * g), vqtbl1q_u8(v, m));
+        }
+        dp += S::CTRL_LENS[c] as usize;
+        g += 1;
+    }
+    (dp, g)
+}
+
+pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    let ctrl_len = check_out_len(values.len(), out.len())?;
+    // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
+    // `max_encoded_len(n)` bytes (checked above).
+    let (dp, g) = unsafe { encode_groups::<S>(values, out, ctrl_len) };
+    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
+    Ok(ctrl_len + used)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    let full = values.len() / 4;
+    let room = out.len() - ctrl_len;
+    let base = out.as_mut_ptr().cast::<u8>();
+    let t0 = vdupq_n_u32(S::THRESHOLDS[0]);
+    let t1 = vdupq_n_u32(S::THRESHOLDS[1]);
+    let t2 = vdupq_n_u32(S::THRESHOLDS[2]);
+    let shifts: [i32; 4] = [0, 2, 4, 6];
+    // SAFETY: reads the 4 elements of a local array.
+    let shifts = unsafe { vld1q_s32(shifts.as_ptr()) };
+    let mut dp = 0usize;
+    let mut g = 0usize;
+    while g < full && room - dp >= 16 {
+        // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
+        // `out`; control byte g < full <= ctrl_len.
+        unsafe {
+            let v = vld1q_u32(values.as_ptr().add(4 * g));
+            // Each compare gives all ones (-1) where v exceeds the threshold.
+            let minus_code = vaddq_u32(vaddq_u32(vcgtq_u32(v, t0), vcgtq_u32(v, t1)), vcgtq_u32(v, t2));
+            let code = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(minus_code)));
+            let c = vaddvq_u32(vshlq_u32(code, shifts)) as usize;
+            let m = vld1q_u8(S::ENCODE[c].0.as_ptr());
+            vst1q_u8(base.add(ctrl_len + dp), vqtbl1q_u8(vreinterpretq_u8_u32(v), m));
+            *base.add(g) = c as u8;
+            dp += S::CTRL_LENS[c] as usize;
+        }
+        g += 1;
+    }
+    (dp, g)
+}

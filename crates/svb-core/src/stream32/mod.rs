@@ -1,0 +1,272 @@
+//! The u32 codecs of lemire/streamvbyte: [`U32Classic`] (codes 1,2,3,4 bytes) and
+//! [`U32Variant0124`] (codes 0,1,2,4 bytes). Both share one set of kernels, specialised by a
+//! [`Scheme32`] that supplies the tables.
+//!
+//! Wire: `(n+3)/4` control bytes (value `i`'s 2-bit code at byte `i/4`, bits `2*(i%4)`), then
+//! the data bytes of each value, little-endian, in order.
+
+pub(crate) mod scalar;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) mod x86;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+
+use svb_dispatch::{Cached, Isa};
+
+use crate::codec::{Codec, Kernels};
+use crate::error::DecodeError;
+use crate::tables::{self, Row16, LENS_0124, LENS_1234};
+
+/// The tables and byte lengths that make one u32 wire.
+pub(crate) trait Scheme32: 'static {
+    /// Bytes of codes 0..=3.
+    const LENS: [u8; 4];
+    /// Data bytes of each control byte.
+    const CTRL_LENS: &'static [u8; 256];
+    /// Packed bytes -> four u32 lanes.
+    const DECODE: &'static [Row16; 256];
+    /// Four u32 lanes -> packed bytes.
+    const ENCODE: &'static [Row16; 256];
+    /// Zero-byte flags of two lanes -> `ctrl nibble | data bytes << 8`.
+    const ENCODE_PAIR: &'static [u16; 256];
+    /// Thresholds: the code of `v` is how many of these `v` exceeds.
+    const THRESHOLDS: [u32; 3];
+
+    /// The 2-bit code of one value.
+    #[inline(always)]
+    fn code(v: u32) -> u8 {
+        (v > Self::THRESHOLDS[0]) as u8 + (v > Self::THRESHOLDS[1]) as u8 + (v > Self::THRESHOLDS[2]) as u8
+    }
+
+    /// Per-byte data lengths of the 8 control bytes packed in `cw` (byte `k` of the result is
+    /// the data length of byte `k` of `cw`).
+    fn lens8(cw: u64) -> u64;
+}
+
+const M2: u64 = 0x3333_3333_3333_3333;
+const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+
+/// Per-byte sum of the four 2-bit fields of each byte.
+#[inline(always)]
+fn field_sums(x: u64) -> u64 {
+    let s = (x & M2) + ((x >> 2) & M2);
+    (s & M4) + ((s >> 4) & M4)
+}
+
+/// Scheme of [`U32Classic`].
+pub(crate) struct Classic;
+/// Scheme of [`U32Variant0124`].
+pub(crate) struct Variant0124;
+
+static CLASSIC_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_1234);
+static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_1234));
+static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_1234));
+static CLASSIC_PAIR: [u16; 256] = tables::encode_pair_32(LENS_1234);
+static V0124_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_0124);
+static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_0124));
+static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_0124));
+static V0124_PAIR: [u16; 256] = tables::encode_pair_32(LENS_0124);
+
+impl Scheme32 for Classic {
+    const LENS: [u8; 4] = LENS_1234;
+    const CTRL_LENS: &'static [u8; 256] = &CLASSIC_CTRL_LENS;
+    const DECODE: &'static [Row16; 256] = &CLASSIC_DECODE;
+    const ENCODE: &'static [Row16; 256] = &CLASSIC_ENCODE;
+    const ENCODE_PAIR: &'static [u16; 256] = &CLASSIC_PAIR;
+    const THRESHOLDS: [u32; 3] = [0xFF, 0xFFFF, 0xFF_FFFF];
+
+    #[inline(always)]
+    fn lens8(cw: u64) -> u64 {
+        field_sums(cw) + 0x0404_0404_0404_0404
+    }
+}
+
+impl Scheme32 for Variant0124 {
+    const LENS: [u8; 4] = LENS_0124;
+    const CTRL_LENS: &'static [u8; 256] = &V0124_CTRL_LENS;
+    const DECODE: &'static [Row16; 256] = &V0124_DECODE;
+    const ENCODE: &'static [Row16; 256] = &V0124_ENCODE;
+    const ENCODE_PAIR: &'static [u16; 256] = &V0124_PAIR;
+    const THRESHOLDS: [u32; 3] = [0, 0xFF, 0xFFFF];
+
+    #[inline(always)]
+    fn lens8(cw: u64) -> u64 {
+        // Code c is c bytes, except code 3 which is 4: add one for every field equal to 3.
+        let threes = cw & (cw >> 1) & 0x5555_5555_5555_5555;
+        field_sums(cw) + field_sums(threes)
+    }
+}
+
+/// Control bytes of `n` values, 4 per byte.
+#[inline]
+pub(crate) const fn control_len(n: usize) -> usize {
+    n / 4 + (n % 4 != 0) as usize
+}
+
+/// Exact encoded length of `n` values from their control bytes.
+pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+    let needed = control_len(n);
+    let Some(ctrl) = control.get(..needed) else {
+        return Err(DecodeError::ControlTruncated { n, needed, available: control.len() });
+    };
+    let full = n / 4;
+    let mut data = 0usize;
+    let mut chunks = ctrl[..full].chunks_exact(8);
+    for c in &mut chunks {
+        let lens = S::lens8(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+        // Sum the 8 byte lengths (each at most 16).
+        data += (lens.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+    }
+    for &c in chunks.remainder() {
+        data += S::CTRL_LENS[c as usize] as usize;
+    }
+    if full < needed {
+        let c = ctrl[full];
+        for k in 0..n % 4 {
+            data += S::LENS[(c >> (2 * k)) as usize & 3] as usize;
+        }
+    }
+    Ok(needed + data)
+}
+
+macro_rules! u32_codec {
+    ($(#[$doc:meta])* $name:ident, $scheme:ty, $min_bytes:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl $name {
+            const SCALAR: Kernels<u32> = Kernels {
+                isa: Isa::Scalar,
+                encode: scalar::encode::<$scheme>,
+                decode: scalar::decode::<$scheme>,
+            };
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            const SSSE3: Kernels<u32> = Kernels {
+                isa: Isa::Ssse3,
+                encode: x86::ssse3::encode::<$scheme>,
+                decode: x86::ssse3::decode::<$scheme>,
+            };
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            const AVX2: Kernels<u32> = Kernels {
+                isa: Isa::Avx2,
+                encode: x86::avx2::encode::<$scheme>,
+                decode: x86::avx2::decode::<$scheme>,
+            };
+            #[cfg(target_arch = "aarch64")]
+            const NEON: Kernels<u32> = Kernels {
+                isa: Isa::Neon,
+                encode: aarch64::neon::encode::<$scheme>,
+                decode: aarch64::neon::decode::<$scheme>,
+            };
+
+            fn table(isa: Isa) -> Option<&'static Kernels<u32>> {
+                if !isa.is_available() {
+                    return None;
+                }
+                match isa {
+                    Isa::Scalar => Some(&Self::SCALAR),
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    Isa::Ssse3 => Some(&Self::SSSE3),
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    Isa::Avx2 => Some(&Self::AVX2),
+                    #[cfg(target_arch = "aarch64")]
+                    Isa::Neon => Some(&Self::NEON),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+
+        impl Codec for $name {
+            type Value = u32;
+
+            fn name(&self) -> &'static str {
+                stringify!($name)
+            }
+            fn control_len(&self, n: usize) -> usize {
+                control_len(n)
+            }
+            fn max_encoded_len(&self, n: usize) -> usize {
+                control_len(n).saturating_add(n.saturating_mul(4))
+            }
+            fn min_encoded_len(&self, n: usize) -> usize {
+                control_len(n).saturating_add(n.saturating_mul($min_bytes))
+            }
+            fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+                encoded_len::<$scheme>(control, n)
+            }
+            fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u32>> {
+                Self::table(isa)
+            }
+            #[inline]
+            fn kernels(&self) -> &'static Kernels<u32> {
+                static BEST: Cached<Kernels<u32>> =
+                    Cached::new(|| $name::table(Isa::best()).unwrap_or(&$name::SCALAR));
+                BEST.get()
+            }
+        }
+    };
+}
+
+u32_codec!(
+    /// lemire/streamvbyte's classic wire (`streamvbyte_encode`): codes of 1, 2, 3, 4 bytes.
+    ///
+    /// ```
+    /// use svb_core::{Codec, U32Classic};
+    /// let v: Vec<u32> = (0..8).map(|i| i * 100).collect();
+    /// let bytes = U32Classic.encode(&v);
+    /// // The example of the reference README.
+    /// assert_eq!(bytes, [0x40, 0x55, 0x00, 0x64, 0xc8, 0x2c, 0x01, 0x90, 0x01, 0xf4, 0x01, 0x58, 0x02, 0xbc, 0x02]);
+    /// assert_eq!(U32Classic.decode(&bytes, 8).unwrap(), v);
+    /// ```
+    U32Classic,
+    Classic,
+    1
+);
+
+u32_codec!(
+    /// lemire/streamvbyte's `streamvbyte_encode_0124` wire: codes of 0, 1, 2, 4 bytes (a zero
+    /// value takes no data byte).
+    ///
+    /// ```
+    /// use svb_core::{Codec, U32Variant0124};
+    /// let v = [0u32, 0, 0, 0, 1, 70000];
+    /// let bytes = U32Variant0124.encode(&v);
+    /// assert_eq!(bytes.len(), 2 + 1 + 4);
+    /// assert_eq!(U32Variant0124.decode(&bytes, v.len()).unwrap(), v);
+    /// ```
+    U32Variant0124,
+    Variant0124,
+    0
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lens8_matches_table() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..1000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let a = Classic::lens8(x);
+            let b = Variant0124::lens8(x);
+            for k in 0..8 {
+                let c = (x >> (8 * k)) as u8 as usize;
+                assert_eq!((a >> (8 * k)) as u8, CLASSIC_CTRL_LENS[c]);
+                assert_eq!((b >> (8 * k)) as u8, V0124_CTRL_LENS[c]);
+            }
+        }
+    }
+
+    #[test]
+    fn code_matches_lengths() {
+        for (v, c) in [(0u32, 0u8), (255, 0), (256, 1), (65535, 1), (65536, 2), (0xFF_FFFF, 2), (0x100_0000, 3), (u32::MAX, 3)] {
+            assert_eq!(Classic::code(v), c, "{v}");
+        }
+        for (v, c) in [(0u32, 0u8), (1, 1), (255, 1), (256, 2), (65535, 2), (65536, 3), (u32::MAX, 3)] {
+            assert_eq!(Variant0124::code(v), c, "{v}");
+        }
+    }
+}

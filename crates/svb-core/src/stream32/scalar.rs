@@ -1,0 +1,116 @@
+//! Portable kernels of the u32 codecs. Also the tails of every SIMD kernel: a SIMD loop
+//! stops where its wide loads or stores would leave the buffers and hands over here.
+
+use core::mem::MaybeUninit;
+
+use super::{control_len, Scheme32};
+use crate::error::{DecodeError, EncodeError};
+
+/// Splits `input` into the control stream of `n` values and the rest.
+#[inline]
+pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
+    let needed = control_len(n);
+    if input.len() < needed {
+        return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
+    }
+    Ok(input.split_at(needed))
+}
+
+/// Checks that `out` can hold the largest encoding of `n` values.
+#[inline]
+pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
+    let needed = control_len(n).saturating_add(n.saturating_mul(4));
+    if out_len < needed {
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+    }
+    Ok(control_len(n))
+}
+
+pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+    let (ctrl, data) = split_control(input, out.len())?;
+    let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
+    Ok(ctrl.len() + used)
+}
+
+/// Decodes values `first..out.len()` (`first` a multiple of 4) whose data starts at
+/// `data[dp..]`; returns the data bytes used in all.
+#[inline]
+pub(crate) fn decode_tail<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    mut dp: usize,
+    first: usize,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
+    let n = out.len();
+    let mut i = first;
+    // Whole groups while a 4-byte read per value stays inside the data.
+    while i + 4 <= n && data.len() - dp >= 16 {
+        let c = ctrl[i / 4];
+        for k in 0..4 {
+            let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
+            let word = u32::from_le_bytes([data[dp], data[dp + 1], data[dp + 2], data[dp + 3]]);
+            out[i + k].write(word & mask(len));
+            dp += len;
+        }
+        i += 4;
+    }
+    while i < n {
+        let len = S::LENS[(ctrl[i / 4] >> (2 * (i % 4))) as usize & 3] as usize;
+        let Some(bytes) = data.get(dp..dp + len) else {
+            return Err(DecodeError::DataTruncated {
+                index: i,
+                offset: ctrl.len() + dp,
+                needed: len,
+                available: ctrl.len() + data.len(),
+            });
+        };
+        let mut v = 0u32;
+        for (b, &byte) in bytes.iter().enumerate() {
+            v |= (byte as u32) << (8 * b);
+        }
+        out[i].write(v);
+        dp += len;
+        i += 1;
+    }
+    Ok(dp)
+}
+
+/// Low `len` bytes set.
+#[inline(always)]
+fn mask(len: usize) -> u32 {
+    ((1u64 << (8 * len)) - 1) as u32
+}
+
+pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    let ctrl_len = check_out_len(values.len(), out.len())?;
+    let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
+    Ok(ctrl_len + used)
+}
+
+/// Encodes values `first..` (`first` a multiple of 4) with their data at `out[ctrl_len + dp..]`;
+/// returns the data bytes written in all. `out` holds `max_encoded_len(values.len())`.
+#[inline]
+pub(crate) fn encode_tail<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+    mut dp: usize,
+    first: usize,
+) -> usize {
+    let (ctrl, data) = out.split_at_mut(ctrl_len);
+    for (g, group) in values[first..].chunks(4).enumerate() {
+        let mut c = 0u8;
+        for (k, &v) in group.iter().enumerate() {
+            let code = S::code(v);
+            c |= code << (2 * k);
+            let len = S::LENS[code as usize] as usize;
+            for (b, slot) in data[dp..dp + len].iter_mut().enumerate() {
+                slot.write((v >> (8 * b)) as u8);
+            }
+            dp += len;
+        }
+        ctrl[first / 4 + g].write(c);
+    }
+    dp
+}
