@@ -44,6 +44,8 @@ mod uninit;
 pub use codec::{Codec, DecodeFn, EncodeFn, Kernels};
 pub use error::{DecodeError, EncodeError};
 pub use stream32::{U32Classic, U32Variant0124};
+pub use stream64::{U64Coder1234, U64Coder1248};
+pub use svb16::Svb16;
 
 
 pub use svb_dispatch::Isa;

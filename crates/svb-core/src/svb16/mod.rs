@@ -1,1 +1,128 @@
+//! [`Svb16`]: ONT's 16-bit StreamVByte, the integer stage of POD5's VBZ signal compression.
+//!
+//! Wire: `ceil(n/8)` key bytes, one bit per value, LSB first (0: one data byte, 1: two bytes
+//! little-endian), then the data bytes of each value in order.
 
+pub(crate) mod scalar;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) mod x86;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+
+use svb_dispatch::{Cached, Isa};
+
+use crate::codec::{Codec, Kernels};
+use crate::error::DecodeError;
+use crate::tables::{self, Row16};
+
+/// Data bytes of each key byte (8 + popcount).
+pub(crate) static LENS: [u8; 256] = tables::svb16_lens();
+/// Packed bytes of a key -> eight u16 lanes.
+pub(crate) static DECODE: [Row16; 256] = tables::rows16(tables::svb16_decode_shuffle());
+/// Eight u16 lanes -> packed bytes of a key.
+pub(crate) static ENCODE: [Row16; 256] = tables::rows16(tables::svb16_encode_shuffle());
+
+/// Key bytes of `n` values, 8 per byte.
+#[inline]
+pub(crate) const fn key_len(n: usize) -> usize {
+    n / 8 + (n % 8 != 0) as usize
+}
+
+/// Per-byte data lengths (8 + popcount) of the 8 key bytes packed in `kw`.
+#[inline(always)]
+pub(crate) fn lens8(kw: u64) -> u64 {
+    let x = kw - ((kw >> 1) & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    ((x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F) + 0x0808_0808_0808_0808
+}
+
+/// ONT's svb16 codec for u16 (POD5 applies it to zigzag deltas of the i16 signal).
+///
+/// ```
+/// use svb_core::{Codec, Svb16};
+/// // zigzag deltas of the signal [10, 12, 11, 11, 13, 14, 15, 16, 300, -300]
+/// let zz = [20u16, 4, 1, 0, 4, 2, 2, 2, 568, 1199];
+/// let bytes = Svb16.encode(&zz);
+/// assert_eq!(bytes, [0x00, 0x03, 0x14, 0x04, 0x01, 0x00, 0x04, 0x02, 0x02, 0x02, 0x38, 0x02, 0xaf, 0x04]);
+/// assert_eq!(Svb16.decode(&bytes, zz.len()).unwrap(), zz);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Svb16;
+
+impl Svb16 {
+    const SCALAR: Kernels<u16> = Kernels { isa: Isa::Scalar, encode: scalar::encode, decode: scalar::decode };
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    const SSSE3: Kernels<u16> = Kernels { isa: Isa::Ssse3, encode: x86::ssse3::encode, decode: x86::ssse3::decode };
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    const AVX2: Kernels<u16> = Kernels { isa: Isa::Avx2, encode: x86::avx2::encode, decode: x86::avx2::decode };
+    #[cfg(target_arch = "aarch64")]
+    const NEON: Kernels<u16> = Kernels { isa: Isa::Neon, encode: aarch64::neon::encode, decode: aarch64::neon::decode };
+
+    fn table(isa: Isa) -> Option<&'static Kernels<u16>> {
+        if !isa.is_available() {
+            return None;
+        }
+        match isa {
+            Isa::Scalar => Some(&Self::SCALAR),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Isa::Ssse3 => Some(&Self::SSSE3),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Isa::Avx2 => Some(&Self::AVX2),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => Some(&Self::NEON),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}
+
+impl Codec for Svb16 {
+    type Value = u16;
+
+    fn name(&self) -> &'static str {
+        "Svb16"
+    }
+    fn control_len(&self, n: usize) -> usize {
+        key_len(n)
+    }
+    fn max_encoded_len(&self, n: usize) -> usize {
+        key_len(n).saturating_add(n.saturating_mul(2))
+    }
+    fn min_encoded_len(&self, n: usize) -> usize {
+        key_len(n).saturating_add(n)
+    }
+    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+        let needed = key_len(n);
+        let Some(keys) = control.get(..needed) else {
+            return Err(DecodeError::ControlTruncated { n, needed, available: control.len() });
+        };
+        let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
+        let tail = if n % 8 != 0 { (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize } else { 0 };
+        Ok(needed + n + ones + tail)
+    }
+    fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u16>> {
+        Self::table(isa)
+    }
+    #[inline]
+    fn kernels(&self) -> &'static Kernels<u16> {
+        static BEST: Cached<Kernels<u16>> = Cached::new(|| Svb16::table(Isa::best()).unwrap_or(&Svb16::SCALAR));
+        BEST.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lens8_matches_table() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let l = lens8(x);
+            for k in 0..8 {
+                assert_eq!((l >> (8 * k)) as u8, LENS[(x >> (8 * k)) as u8 as usize]);
+            }
+        }
+    }
+}

@@ -69,29 +69,39 @@ unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]
     let full = values.len() / 4;
     let room = out.len() - ctrl_len;
     let base = out.as_mut_ptr().cast::<u8>();
-    let t0 = vdupq_n_u32(S::THRESHOLDS[0]);
-    let t1 = vdupq_n_u32(S::THRESHOLDS[1]);
-    let t2 = vdupq_n_u32(S::THRESHOLDS[2]);
-    let shifts: [i32; 4] = [0, 2, 4, 6];
-    // SAFETY: reads the 4 elements of a local array.
-    let shifts = unsafe { vld1q_s32(shifts.as_ptr()) };
     let mut dp = 0usize;
     let mut g = 0usize;
     while g < full && room - dp >= 16 {
         // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
         // `out`; control byte g < full <= ctrl_len.
         unsafe {
-            let v = vld1q_u32(values.as_ptr().add(4 * g));
-            // Each compare gives all ones (-1) where v exceeds the threshold.
-            let minus_code = vaddq_u32(vaddq_u32(vcgtq_u32(v, t0), vcgtq_u32(v, t1)), vcgtq_u32(v, t2));
-            let code = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(minus_code)));
-            let c = vaddvq_u32(vshlq_u32(code, shifts)) as usize;
-            let m = vld1q_u8(S::ENCODE[c].0.as_ptr());
-            vst1q_u8(base.add(ctrl_len + dp), vqtbl1q_u8(vreinterpretq_u8_u32(v), m));
-            *base.add(g) = c as u8;
-            dp += S::CTRL_LENS[c] as usize;
+            let (c, len) = encode_group::<S>(vld1q_u32(values.as_ptr().add(4 * g)), base.add(ctrl_len + dp));
+            *base.add(g) = c;
+            dp += len;
         }
         g += 1;
     }
     (dp, g)
+}
+
+/// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and
+/// returns the control byte and the bytes used.
+#[target_feature(enable = "neon")]
+#[inline]
+pub(crate) unsafe fn encode_group<S: Scheme32>(v: uint32x4_t, dst: *mut u8) -> (u8, usize) {
+    const SHIFTS: [i32; 4] = [0, 2, 4, 6];
+    // Each compare gives all ones (-1) where v exceeds the threshold.
+    let minus_code = vaddq_u32(
+        vaddq_u32(vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[0])), vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[1]))),
+        vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[2])),
+    );
+    let code = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(minus_code)));
+    // SAFETY: SHIFTS has 4 elements; the table row has 16; the caller guarantees 16
+    // writable bytes at dst.
+    unsafe {
+        let c = vaddvq_u32(vshlq_u32(code, vld1q_s32(SHIFTS.as_ptr()))) as usize;
+        let m = vld1q_u8(S::ENCODE[c].0.as_ptr());
+        vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u32(v), m));
+        (c as u8, S::CTRL_LENS[c] as usize)
+    }
 }

@@ -90,22 +90,33 @@ pub(crate) unsafe fn encode_groups<S: Scheme32>(
     let full = values.len() / 4;
     let room = out.len() - ctrl_len;
     let base = out.as_mut_ptr().cast::<u8>();
-    let zero = _mm_setzero_si128();
     while g < full && room - dp >= 16 {
         // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room, so the store stays in
         // `out`; the control byte g < full <= ctrl_len.
         unsafe {
             let v = _mm_loadu_si128(values.as_ptr().add(4 * g).cast());
-            let z = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as usize;
-            let e0 = S::ENCODE_PAIR[z & 0xFF] as usize;
-            let e1 = S::ENCODE_PAIR[(z >> 8) & 0xFF] as usize;
-            let c = (e0 & 0xF) | ((e1 & 0xF) << 4);
-            let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
-            _mm_storeu_si128(base.add(ctrl_len + dp).cast(), _mm_shuffle_epi8(v, m));
-            *base.add(g) = c as u8;
-            dp += (e0 >> 8) + (e1 >> 8);
+            let (c, len) = encode_group::<S>(v, base.add(ctrl_len + dp));
+            *base.add(g) = c;
+            dp += len;
         }
         g += 1;
     }
     (dp, g)
+}
+
+/// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and
+/// returns the control byte and the bytes used.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn encode_group<S: Scheme32>(v: __m128i, dst: *mut u8) -> (u8, usize) {
+    let z = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as usize;
+    let e0 = S::ENCODE_PAIR[z & 0xFF] as usize;
+    let e1 = S::ENCODE_PAIR[(z >> 8) & 0xFF] as usize;
+    let c = (e0 & 0xF) | ((e1 & 0xF) << 4);
+    // SAFETY: the table row is 16 aligned bytes; the caller guarantees 16 writable bytes at dst.
+    unsafe {
+        let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
+        _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(v, m));
+    }
+    (c as u8, (e0 >> 8) + (e1 >> 8))
 }

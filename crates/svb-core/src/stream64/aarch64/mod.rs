@@ -1,0 +1,3 @@
+//! AArch64 kernels of the u64 codecs.
+
+pub(crate) mod neon;

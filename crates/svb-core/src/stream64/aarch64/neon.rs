@@ -1,0 +1,164 @@
+//! NEON kernels of the u64 codecs.
+
+/// U64Coder1248: one `tbl` per control nibble (two u64 values).
+pub(crate) mod c1248 {
+    use core::arch::aarch64::*;
+    use core::mem::MaybeUninit;
+
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Neon.is_available()` confirmed NEON on this CPU.
+        let (dp, g) = unsafe { decode_groups(ctrl, data, out) };
+        let used = decode_tail::<S1248>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    #[target_feature(enable = "neon")]
+    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u8>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && data.len() - dp >= 32 {
+            let c = ctrl[g];
+            let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
+            let l0 = NIBBLE_LENS_1248[lo] as usize;
+            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
+            // loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so the 32
+            // bytes of values 4g..4g+4 are inside out.
+            unsafe {
+                let v0 = vld1q_u8(src.add(dp));
+                vst1q_u8(dst.add(32 * g), vqtbl1q_u8(v0, vld1q_u8(DECODE_1248[lo].0.as_ptr())));
+                let v1 = vld1q_u8(src.add(dp + l0));
+                vst1q_u8(dst.add(32 * g + 16), vqtbl1q_u8(v1, vld1q_u8(DECODE_1248[hi].0.as_ptr())));
+            }
+            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1248>(values, out.len())?;
+        // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
+        // `max_encoded_len(n)` bytes (checked above).
+        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len) };
+        let used = encode_tail::<S1248>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    /// Control nibble of the two u64 lanes of `v`.
+    #[target_feature(enable = "neon")]
+    #[inline]
+    fn nibble(v: uint64x2_t) -> usize {
+        let minus_code = vaddq_u64(
+            vaddq_u64(vcgtq_u64(v, vdupq_n_u64(0xFF)), vcgtq_u64(v, vdupq_n_u64(0xFFFF))),
+            vcgtq_u64(v, vdupq_n_u64(0xFFFF_FFFF)),
+        );
+        let code = vreinterpretq_u64_s64(vnegq_s64(vreinterpretq_s64_u64(minus_code)));
+        (vgetq_lane_u64::<0>(code) | (vgetq_lane_u64::<1>(code) << 2)) as usize
+    }
+
+    #[target_feature(enable = "neon")]
+    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && room - dp >= 32 {
+            // SAFETY: g < full so values 4g..4g+4 exist; the stores at dp and
+            // dp + l0 <= dp + 16 end by dp + 32 <= room; control byte g < ctrl_len.
+            unsafe {
+                let v0 = vld1q_u64(values.as_ptr().add(4 * g));
+                let v1 = vld1q_u64(values.as_ptr().add(4 * g + 2));
+                let (n0, n1) = (nibble(v0), nibble(v1));
+                let l0 = NIBBLE_LENS_1248[n0] as usize;
+                let d = base.add(ctrl_len + dp);
+                vst1q_u8(d, vqtbl1q_u8(vreinterpretq_u8_u64(v0), vld1q_u8(ENCODE_1248[n0].0.as_ptr())));
+                vst1q_u8(d.add(l0), vqtbl1q_u8(vreinterpretq_u8_u64(v1), vld1q_u8(ENCODE_1248[n1].0.as_ptr())));
+                *base.add(g) = (n0 | (n1 << 4)) as u8;
+                dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}
+
+/// U64Coder1234: one load and two `tbl` per control byte.
+pub(crate) mod c1234 {
+    use core::arch::aarch64::*;
+    use core::mem::MaybeUninit;
+
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream32::aarch64::neon::encode_group;
+    use crate::stream32::{Classic, Scheme32};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1234, DECODE_1234};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Neon.is_available()` confirmed NEON on this CPU.
+        let (dp, g) = unsafe { decode_groups(ctrl, data, out) };
+        let used = decode_tail::<S1234>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    #[target_feature(enable = "neon")]
+    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u8>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && data.len() - dp >= 16 {
+            let c = ctrl[g] as usize;
+            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so the 32 bytes of
+            // values 4g..4g+4 are inside out; the table row has 32 bytes.
+            unsafe {
+                let v = vld1q_u8(src.add(dp));
+                let m = DECODE_1234[c].0.as_ptr();
+                vst1q_u8(dst.add(32 * g), vqtbl1q_u8(v, vld1q_u8(m)));
+                vst1q_u8(dst.add(32 * g + 16), vqtbl1q_u8(v, vld1q_u8(m.add(16))));
+            }
+            dp += Classic::CTRL_LENS[c] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1234>(values, out.len())?;
+        // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
+        // `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
+        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len) };
+        let used = encode_tail::<S1234>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    #[target_feature(enable = "neon")]
+    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && room - dp >= 16 {
+            // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
+            // `out`; control byte g < ctrl_len.
+            unsafe {
+                let v0 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g)));
+                let v1 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g + 2)));
+                let (c, len) = encode_group::<Classic>(vcombine_u32(v0, v1), base.add(ctrl_len + dp));
+                *base.add(g) = c;
+                dp += len;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}

@@ -1,0 +1,109 @@
+//! Portable kernels of the u64 codecs, and the tails of their SIMD kernels.
+
+use core::mem::MaybeUninit;
+
+use super::Scheme64;
+use crate::error::{DecodeError, EncodeError};
+use crate::stream32::control_len;
+pub(crate) use crate::stream32::scalar::split_control;
+
+/// Checks that `out` holds the largest encoding of `values` and that every value fits the
+/// scheme; returns the control length.
+#[inline]
+pub(crate) fn check_encode<S: Scheme64>(values: &[u64], out_len: usize) -> Result<usize, EncodeError> {
+    let n = values.len();
+    let widest = S::LENS[3] as usize;
+    let needed = control_len(n).saturating_add(n.saturating_mul(widest));
+    if out_len < needed {
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+    }
+    if S::MAX != u64::MAX && values.iter().fold(0, |acc, &v| acc | v) > S::MAX {
+        let index = values.iter().position(|&v| v > S::MAX).unwrap_or(0);
+        return Err(EncodeError::ValueTooLarge { index, value: values[index], max: S::MAX });
+    }
+    Ok(control_len(n))
+}
+
+pub(crate) fn decode<S: Scheme64>(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+    let (ctrl, data) = split_control(input, out.len())?;
+    let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
+    Ok(ctrl.len() + used)
+}
+
+/// Decodes values `first..out.len()` (`first` a multiple of 4) with data from `data[dp..]`;
+/// returns the data bytes used in all.
+#[inline]
+pub(crate) fn decode_tail<S: Scheme64>(
+    ctrl: &[u8],
+    data: &[u8],
+    mut dp: usize,
+    first: usize,
+    out: &mut [MaybeUninit<u64>],
+) -> Result<usize, DecodeError> {
+    let n = out.len();
+    let mut i = first;
+    while i + 4 <= n && data.len() - dp >= 32 {
+        let c = ctrl[i / 4];
+        for k in 0..4 {
+            let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&data[dp..dp + 8]);
+            let mask = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
+            out[i + k].write(u64::from_le_bytes(word) & mask);
+            dp += len;
+        }
+        i += 4;
+    }
+    while i < n {
+        let len = S::LENS[(ctrl[i / 4] >> (2 * (i % 4))) as usize & 3] as usize;
+        let Some(bytes) = data.get(dp..dp + len) else {
+            return Err(DecodeError::DataTruncated {
+                index: i,
+                offset: ctrl.len() + dp,
+                needed: len,
+                available: ctrl.len() + data.len(),
+            });
+        };
+        let mut v = 0u64;
+        for (b, &byte) in bytes.iter().enumerate() {
+            v |= (byte as u64) << (8 * b);
+        }
+        out[i].write(v);
+        dp += len;
+        i += 1;
+    }
+    Ok(dp)
+}
+
+pub(crate) fn encode<S: Scheme64>(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    let ctrl_len = check_encode::<S>(values, out.len())?;
+    let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
+    Ok(ctrl_len + used)
+}
+
+/// Encodes values `first..` (`first` a multiple of 4) with data at `out[ctrl_len + dp..]`;
+/// returns the data bytes written in all. The values were checked by [`check_encode`].
+#[inline]
+pub(crate) fn encode_tail<S: Scheme64>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+    mut dp: usize,
+    first: usize,
+) -> usize {
+    let (ctrl, data) = out.split_at_mut(ctrl_len);
+    for (g, group) in values[first..].chunks(4).enumerate() {
+        let mut c = 0u8;
+        for (k, &v) in group.iter().enumerate() {
+            let code = S::code(v);
+            c |= code << (2 * k);
+            let len = S::LENS[code as usize] as usize;
+            for (b, slot) in data[dp..dp + len].iter_mut().enumerate() {
+                slot.write((v >> (8 * b)) as u8);
+            }
+            dp += len;
+        }
+        ctrl[first / 4 + g].write(c);
+    }
+    dp
+}

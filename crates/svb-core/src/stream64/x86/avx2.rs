@@ -1,0 +1,181 @@
+//! AVX2 kernels of the u64 codecs: one 256-bit shuffle per control byte (four u64 values).
+
+/// U64Coder1248.
+pub(crate) mod c1248 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    use super::super::ssse3::c1248 as ssse3;
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1248, CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
+        let (dp, g) = unsafe {
+            let (dp, g) = decode_groups(ctrl, data, out);
+            ssse3::decode_groups(ctrl, data, out, dp, g)
+        };
+        let used = decode_tail::<S1248>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u64>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && data.len() - dp >= 32 {
+            let c = ctrl[g];
+            let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
+            let l0 = NIBBLE_LENS_1248[lo] as usize;
+            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
+            // loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so values
+            // 4g..4g+4 are inside out.
+            unsafe {
+                let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
+                let m = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_load_si128(DECODE_1248[lo].0.as_ptr().cast())),
+                    _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast()),
+                );
+                _mm256_storeu_si256(dst.add(4 * g).cast(), _mm256_shuffle_epi8(v, m));
+            }
+            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1248>(values, out.len())?;
+        // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at
+        // least `max_encoded_len(n)` bytes (checked above).
+        let (dp, g) = unsafe {
+            let (dp, g) = encode_groups(values, out, ctrl_len);
+            ssse3::encode_groups(values, out, ctrl_len, dp, g)
+        };
+        let used = encode_tail::<S1248>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        let zero = _mm256_setzero_si256();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && room - dp >= 32 {
+            // SAFETY: g < full so values 4g..4g+4 exist; the halves are stored at dp and
+            // dp + l0 <= dp + 16, ending by dp + 32 <= room; control byte g < ctrl_len.
+            unsafe {
+                let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
+                let z = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, zero)) as u32 as usize;
+                let n0 = CODE_1248[z & 0xFF] as usize | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2;
+                let n1 = CODE_1248[(z >> 16) & 0xFF] as usize | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2;
+                let l0 = NIBBLE_LENS_1248[n0] as usize;
+                let m = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
+                    _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast()),
+                );
+                let r = _mm256_shuffle_epi8(v, m);
+                let d = base.add(ctrl_len + dp);
+                _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(r));
+                _mm_storeu_si128(d.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
+                *base.add(g) = (n0 | (n1 << 4)) as u8;
+                dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}
+
+/// U64Coder1234.
+pub(crate) mod c1234 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    use super::super::ssse3::c1234 as ssse3;
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream32::x86::ssse3::encode_group;
+    use crate::stream32::{Classic, Scheme32};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1234, DECODE_1234};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
+        let (dp, g) = unsafe {
+            let (dp, g) = decode_groups(ctrl, data, out);
+            ssse3::decode_groups(ctrl, data, out, dp, g)
+        };
+        let used = decode_tail::<S1234>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u64>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && data.len() - dp >= 16 {
+            let c = ctrl[g] as usize;
+            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so values 4g..4g+4
+            // are inside out; the table row is 32 aligned bytes.
+            unsafe {
+                let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.add(dp).cast()));
+                let m = _mm256_load_si256(DECODE_1234[c].0.as_ptr().cast());
+                _mm256_storeu_si256(dst.add(4 * g).cast(), _mm256_shuffle_epi8(v, m));
+            }
+            dp += Classic::CTRL_LENS[c] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1234>(values, out.len())?;
+        // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at
+        // least `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
+        let (dp, g) = unsafe {
+            let (dp, g) = encode_groups(values, out, ctrl_len);
+            ssse3::encode_groups(values, out, ctrl_len, dp, g)
+        };
+        let used = encode_tail::<S1234>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        let low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g < full && room - dp >= 16 {
+            // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
+            // `out`; control byte g < ctrl_len.
+            unsafe {
+                let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
+                let low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, low_dwords));
+                let (c, len) = encode_group::<Classic>(low, base.add(ctrl_len + dp));
+                *base.add(g) = c;
+                dp += len;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}

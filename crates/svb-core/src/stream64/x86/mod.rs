@@ -1,0 +1,4 @@
+//! x86 kernels of the u64 codecs.
+
+pub(crate) mod avx2;
+pub(crate) mod ssse3;

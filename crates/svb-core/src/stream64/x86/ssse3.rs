@@ -1,0 +1,198 @@
+//! SSSE3 kernels of the u64 codecs.
+
+/// U64Coder1248: one `pshufb` per control nibble (two u64 values).
+pub(crate) mod c1248 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1248, CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+        let (dp, g) = unsafe { decode_groups(ctrl, data, out, 0, 0) };
+        let used = decode_tail::<S1248>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    /// Decodes whole groups from group `g` while their loads stay inside `data`.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(crate) unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+        mut dp: usize,
+        mut g: usize,
+    ) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u64>();
+        while g < full && data.len() - dp >= 32 {
+            let c = ctrl[g];
+            let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
+            let l0 = NIBBLE_LENS_1248[lo] as usize;
+            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
+            // 16-byte loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so
+            // values 4g..4g+4 are inside out.
+            unsafe {
+                let v0 = _mm_loadu_si128(src.add(dp).cast());
+                let m0 = _mm_load_si128(DECODE_1248[lo].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v0, m0));
+                let v1 = _mm_loadu_si128(src.add(dp + l0).cast());
+                let m1 = _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(4 * g + 2).cast(), _mm_shuffle_epi8(v1, m1));
+            }
+            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1248>(values, out.len())?;
+        // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
+        // least `max_encoded_len(n)` bytes (checked above).
+        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len, 0, 0) };
+        let used = encode_tail::<S1248>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    /// Control nibble and data bytes of the two u64 lanes of `v`.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(crate) fn nibble(v: __m128i) -> usize {
+        let z = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as usize;
+        CODE_1248[z & 0xFF] as usize | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2
+    }
+
+    /// Encodes whole groups from group `g` while the stores fit in `out`.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(crate) unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+        mut dp: usize,
+        mut g: usize,
+    ) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        while g < full && room - dp >= 32 {
+            // SAFETY: g < full so values 4g..4g+4 exist; the two stores (at dp and at
+            // dp + l0 <= dp + 16) end by dp + 32 <= room; control byte g < ctrl_len.
+            unsafe {
+                let v0 = _mm_loadu_si128(values.as_ptr().add(4 * g).cast());
+                let v1 = _mm_loadu_si128(values.as_ptr().add(4 * g + 2).cast());
+                let (n0, n1) = (nibble(v0), nibble(v1));
+                let l0 = NIBBLE_LENS_1248[n0] as usize;
+                let d = base.add(ctrl_len + dp);
+                _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(v0, _mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())));
+                _mm_storeu_si128(d.add(l0).cast(), _mm_shuffle_epi8(v1, _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast())));
+                *base.add(g) = (n0 | (n1 << 4)) as u8;
+                dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}
+
+/// U64Coder1234: one 16-byte load and two `pshufb` per control byte.
+pub(crate) mod c1234 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    use crate::error::{DecodeError, EncodeError};
+    use crate::stream32::x86::ssse3::encode_group;
+    use crate::stream32::{Classic, Scheme32};
+    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::{S1234, DECODE_1234};
+
+    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+        let (ctrl, data) = split_control(input, out.len())?;
+        // SAFETY: reachable only through the `Kernels` table handed out after
+        // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+        let (dp, g) = unsafe { decode_groups(ctrl, data, out, 0, 0) };
+        let used = decode_tail::<S1234>(ctrl, data, dp, 4 * g, out)?;
+        Ok(ctrl.len() + used)
+    }
+
+    /// Decodes whole groups from group `g` while their loads stay inside `data`.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(crate) unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+        mut dp: usize,
+        mut g: usize,
+    ) -> (usize, usize) {
+        let full = out.len() / 4;
+        let src = data.as_ptr();
+        let dst = out.as_mut_ptr().cast::<u64>();
+        while g < full && data.len() - dp >= 16 {
+            let c = ctrl[g] as usize;
+            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so values 4g..4g+4
+            // are inside out; the table row has 32 aligned bytes.
+            unsafe {
+                let v = _mm_loadu_si128(src.add(dp).cast());
+                let m = DECODE_1234[c].0.as_ptr();
+                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.cast())));
+                _mm_storeu_si128(dst.add(4 * g + 2).cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())));
+            }
+            dp += Classic::CTRL_LENS[c] as usize;
+            g += 1;
+        }
+        (dp, g)
+    }
+
+    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let ctrl_len = check_encode::<S1234>(values, out.len())?;
+        // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
+        // least `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
+        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len, 0, 0) };
+        let used = encode_tail::<S1234>(values, out, ctrl_len, dp, 4 * g);
+        Ok(ctrl_len + used)
+    }
+
+    /// Encodes whole groups from group `g` while a 16-byte store fits in `out`.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(crate) unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+        mut dp: usize,
+        mut g: usize,
+    ) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        while g < full && room - dp >= 16 {
+            // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
+            // `out`; control byte g < ctrl_len.
+            unsafe {
+                let v0 = _mm_castsi128_ps(_mm_loadu_si128(values.as_ptr().add(4 * g).cast()));
+                let v1 = _mm_castsi128_ps(_mm_loadu_si128(values.as_ptr().add(4 * g + 2).cast()));
+                // The low 32 bits of the four values (the high halves are zero).
+                let low = _mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(v0, v1));
+                let (c, len) = encode_group::<Classic>(low, base.add(ctrl_len + dp));
+                *base.add(g) = c;
+                dp += len;
+            }
+            g += 1;
+        }
+        (dp, g)
+    }
+}

@@ -1,0 +1,3 @@
+//! AArch64 kernels of Svb16.
+
+pub(crate) mod neon;

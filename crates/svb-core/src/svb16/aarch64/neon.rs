@@ -1,0 +1,90 @@
+//! NEON kernels of Svb16: one `tbl` per key byte (8 values).
+
+use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
+
+use crate::error::{DecodeError, EncodeError};
+use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
+use crate::svb16::{lens8, DECODE, ENCODE, LENS};
+
+pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+    let (keys, data) = split_keys(input, out.len())?;
+    // SAFETY: reachable only through the `Kernels` table handed out after
+    // `Isa::Neon.is_available()` confirmed NEON on this CPU.
+    let (dp, g) = unsafe { decode_groups(keys, data, out) };
+    let used = decode_tail(keys, data, dp, 8 * g, out)?;
+    Ok(keys.len() + used)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+    let full = out.len() / 8;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u8>();
+    let mut dp = 0usize;
+    let mut g = 0usize;
+    while g + 8 <= full && data.len() - dp >= 128 {
+        // SAFETY: g + 8 <= full <= keys.len().
+        let kw = u64::from_le(unsafe { keys.as_ptr().add(g).cast::<u64>().read_unaligned() });
+        let lens = lens8(kw);
+        for k in 0..8 {
+            let key = (kw >> (8 * k)) as u8 as usize;
+            // SAFETY: the 8 groups of this step use at most 128 data bytes and
+            // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
+            // g + k < full writes 16 bytes inside out.
+            unsafe {
+                let v = vld1q_u8(src.add(dp));
+                vst1q_u8(dst.add(16 * (g + k)), vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())));
+            }
+            dp += ((lens >> (8 * k)) & 0xFF) as usize;
+        }
+        g += 8;
+    }
+    while g < full && data.len() - dp >= 16 {
+        let key = keys[g] as usize;
+        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 16 bytes fit in out.
+        unsafe {
+            let v = vld1q_u8(src.add(dp));
+            vst1q_u8(dst.add(16 * g), vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())));
+        }
+        dp += LENS[key] as usize;
+        g += 1;
+    }
+    (dp, g)
+}
+
+pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    let klen = check_out_len(values.len(), out.len())?;
+    // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
+    // `max_encoded_len(n)` bytes (checked above).
+    let (dp, g) = unsafe { encode_groups(values, out, klen) };
+    let used = encode_tail(values, out, klen, dp, 8 * g);
+    Ok(klen + used)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn encode_groups(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
+    let full = values.len() / 8;
+    let room = out.len() - klen;
+    let base = out.as_mut_ptr().cast::<u8>();
+    let bits: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+    // SAFETY: reads the 8 elements of a local array.
+    let bits = unsafe { vld1q_u16(bits.as_ptr()) };
+    let max1 = vdupq_n_u16(0xFF);
+    let mut dp = 0usize;
+    let mut g = 0usize;
+    while g < full && room - dp >= 16 {
+        // SAFETY: g < full so values 8g..8g+8 exist; dp + 16 <= room keeps the store in
+        // `out`; key byte g < full <= klen.
+        unsafe {
+            let v = vld1q_u16(values.as_ptr().add(8 * g));
+            let key = vaddvq_u16(vandq_u16(vcgtq_u16(v, max1), bits)) as usize;
+            let m = vld1q_u8(ENCODE[key].0.as_ptr());
+            vst1q_u8(base.add(klen + dp), vqtbl1q_u8(vreinterpretq_u8_u16(v), m));
+            *base.add(g) = key as u8;
+            dp += LENS[key] as usize;
+        }
+        g += 1;
+    }
+    (dp, g)
+}

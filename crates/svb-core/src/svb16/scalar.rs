@@ -1,0 +1,98 @@
+//! Portable kernels of Svb16, and the tails of its SIMD kernels.
+
+use core::mem::MaybeUninit;
+
+use super::key_len;
+use crate::error::{DecodeError, EncodeError};
+
+#[inline]
+pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
+    let needed = key_len(n);
+    if input.len() < needed {
+        return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
+    }
+    Ok(input.split_at(needed))
+}
+
+#[inline]
+pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
+    let needed = key_len(n).saturating_add(n.saturating_mul(2));
+    if out_len < needed {
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+    }
+    Ok(key_len(n))
+}
+
+pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+    let (keys, data) = split_keys(input, out.len())?;
+    let used = decode_tail(keys, data, 0, 0, out)?;
+    Ok(keys.len() + used)
+}
+
+/// Decodes values `first..out.len()` (`first` a multiple of 8) with data from `data[dp..]`;
+/// returns the data bytes used in all.
+#[inline]
+pub(crate) fn decode_tail(
+    keys: &[u8],
+    data: &[u8],
+    mut dp: usize,
+    first: usize,
+    out: &mut [MaybeUninit<u16>],
+) -> Result<usize, DecodeError> {
+    let n = out.len();
+    let mut i = first;
+    while i + 8 <= n && data.len() - dp >= 16 {
+        let key = keys[i / 8];
+        for k in 0..8 {
+            let wide = (key >> k) & 1;
+            let word = u16::from_le_bytes([data[dp], data[dp + 1]]);
+            out[i + k].write(word & (0xFF | (0xFF00 * wide as u16)));
+            dp += 1 + wide as usize;
+        }
+        i += 8;
+    }
+    while i < n {
+        let len = 1 + ((keys[i / 8] >> (i % 8)) & 1) as usize;
+        let Some(bytes) = data.get(dp..dp + len) else {
+            return Err(DecodeError::DataTruncated {
+                index: i,
+                offset: keys.len() + dp,
+                needed: len,
+                available: keys.len() + data.len(),
+            });
+        };
+        let v = if len == 2 { u16::from_le_bytes([bytes[0], bytes[1]]) } else { bytes[0] as u16 };
+        out[i].write(v);
+        dp += len;
+        i += 1;
+    }
+    Ok(dp)
+}
+
+pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    let klen = check_out_len(values.len(), out.len())?;
+    let used = encode_tail(values, out, klen, 0, 0);
+    Ok(klen + used)
+}
+
+/// Encodes values `first..` (`first` a multiple of 8) with data at `out[key_len + dp..]`;
+/// returns the data bytes written in all.
+#[inline]
+pub(crate) fn encode_tail(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize, mut dp: usize, first: usize) -> usize {
+    let (keys, data) = out.split_at_mut(klen);
+    for (g, group) in values[first..].chunks(8).enumerate() {
+        let mut key = 0u8;
+        for (k, &v) in group.iter().enumerate() {
+            data[dp].write(v as u8);
+            if v > 0xFF {
+                key |= 1 << k;
+                data[dp + 1].write((v >> 8) as u8);
+                dp += 2;
+            } else {
+                dp += 1;
+            }
+        }
+        keys[first / 8 + g].write(key);
+    }
+    dp
+}
