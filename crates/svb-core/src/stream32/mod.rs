@@ -28,6 +28,7 @@ pub(crate) trait Scheme32: 'static {
     /// Four u32 lanes -> packed bytes.
     const ENCODE: &'static [Row16; 256];
     /// Zero-byte flags of two lanes -> `ctrl nibble | data bytes << 8`.
+    #[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
     const ENCODE_PAIR: &'static [u16; 256];
     /// Thresholds: the code of `v` is how many of these `v` exceeds.
     const THRESHOLDS: [u32; 3];
@@ -61,10 +62,12 @@ pub(crate) struct Variant0124;
 static CLASSIC_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_1234);
 static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_1234));
 static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_1234));
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 static CLASSIC_PAIR: [u16; 256] = tables::encode_pair_32(LENS_1234);
 static V0124_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_0124);
 static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_0124));
 static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_0124));
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 static V0124_PAIR: [u16; 256] = tables::encode_pair_32(LENS_0124);
 
 impl Scheme32 for Classic {

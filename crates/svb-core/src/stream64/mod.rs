@@ -51,6 +51,7 @@ impl Scheme64 for S1234 {
 }
 
 /// U64Coder1248: 8 zero-byte flags of one lane -> its code.
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) static CODE_1248: [u8; 256] = tables::encode_code_64(LENS_1248);
 /// U64Coder1248: data bytes of the two values of a control nibble.
 pub(crate) static NIBBLE_LENS_1248: [u8; 16] = tables::nibble_lens(LENS_1248);

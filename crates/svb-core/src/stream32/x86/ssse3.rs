@@ -35,23 +35,21 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     debug_assert!(full <= ctrl.len());
     let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u32>();
-    while g + 8 <= full && data.len() - dp >= 128 {
-        // SAFETY: g + 8 <= full <= ctrl.len().
-        let cw = u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() });
-        let lens = S::lens8(cw);
-        for k in 0..8 {
-            let c = (cw >> (8 * k)) as u8 as usize;
-            // SAFETY: the 8 groups of this step use at most 128 data bytes and
-            // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len() here; group
-            // g + k < full writes values 4(g+k)..4(g+k)+4 <= out.len().
+    let cp = ctrl.as_ptr();
+    while g + 4 <= full && data.len() - dp >= 64 {
+        for k in 0..4 {
+            // SAFETY: g + k < full <= ctrl.len(). The 4 groups of this step use at most 64
+            // data bytes and data.len() - dp >= 64 held at its start, so dp + 16 <=
+            // data.len(); group g + k < full writes values 4(g+k)..4(g+k)+4 <= out.len().
             unsafe {
+                let c = *cp.add(g + k) as usize;
                 let v = _mm_loadu_si128(src.add(dp).cast());
                 let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
                 _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
+                dp += S::CTRL_LENS[c] as usize;
             }
-            dp += ((lens >> (8 * k)) & 0xFF) as usize;
         }
-        g += 8;
+        g += 4;
     }
     while g < full && data.len() - dp >= 16 {
         let c = ctrl[g] as usize;

@@ -1,0 +1,73 @@
+//! Inputs shared by the benchmarks: deterministic pseudo-random integers of mixed byte
+//! widths, the distributions the performance targets are stated for.
+
+/// A small deterministic generator (xorshift64), so every run measures the same input.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value with a uniformly drawn number of significant bytes in `1..=max_bytes`.
+    pub fn mixed(&mut self, max_bytes: u32) -> u64 {
+        let w = self.next_u64();
+        let bytes = 1 + (w % max_bytes as u64) as u32;
+        let v = self.next_u64();
+        if bytes == 8 {
+            v
+        } else {
+            v & ((1u64 << (8 * bytes)) - 1)
+        }
+    }
+}
+
+/// `n` u32 of mixed 1-4 byte widths.
+pub fn mixed_u32(n: usize) -> Vec<u32> {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    (0..n).map(|_| r.mixed(4) as u32).collect()
+}
+
+/// `n` u64 of mixed 1-8 byte widths.
+pub fn mixed_u64(n: usize) -> Vec<u64> {
+    let mut r = Rng(0xD1B5_4A32_D192_ED03);
+    (0..n).map(|_| r.mixed(8)).collect()
+}
+
+/// `n` u64 below 2^32 of mixed 1-4 byte widths.
+pub fn mixed_u64_below_2_32(n: usize) -> Vec<u64> {
+    mixed_u32(n).into_iter().map(u64::from).collect()
+}
+
+/// `n` u16 of mixed 1-2 byte widths.
+pub fn mixed_u16(n: usize) -> Vec<u16> {
+    let mut r = Rng(0xA076_1D64_78BD_642F);
+    (0..n).map(|_| r.mixed(2) as u16).collect()
+}
+
+/// Whether streamvbyte64's x86 SIMD path was compiled into this build (it needs the
+/// `ssse3` and `sse4.1` target features at compile time; otherwise it runs scalar).
+pub const STREAMVBYTE64_SIMD: bool = cfg!(all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"))
+    || cfg!(target_arch = "aarch64");
+
+/// The sizes every codec group is measured at.
+pub const SIZES: [usize; 3] = [128, 1024, 8192];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_have_every_width() {
+        let v = mixed_u32(8192);
+        for bytes in 1..=4u32 {
+            assert!(v.iter().any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
+        }
+        assert!(mixed_u64(1000).iter().any(|&x| x > u32::MAX as u64));
+        assert!(mixed_u16(1000).iter().any(|&x| x > 255));
+    }
+}
