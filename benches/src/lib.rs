@@ -51,8 +51,11 @@ pub fn mixed_u16(n: usize) -> Vec<u16> {
 
 /// Whether streamvbyte64's x86 SIMD path was compiled into this build (it needs the
 /// `ssse3` and `sse4.1` target features at compile time; otherwise it runs scalar).
-pub const STREAMVBYTE64_SIMD: bool = cfg!(all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"))
-    || cfg!(target_arch = "aarch64");
+pub const STREAMVBYTE64_SIMD: bool = cfg!(all(
+    target_arch = "x86_64",
+    target_feature = "ssse3",
+    target_feature = "sse4.1"
+)) || cfg!(target_arch = "aarch64");
 
 /// The sizes every codec group is measured at.
 pub const SIZES: [usize; 3] = [128, 1024, 8192];
@@ -65,7 +68,9 @@ mod tests {
     fn inputs_have_every_width() {
         let v = mixed_u32(8192);
         for bytes in 1..=4u32 {
-            assert!(v.iter().any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
+            assert!(v
+                .iter()
+                .any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
         }
         assert!(mixed_u64(1000).iter().any(|&x| x > u32::MAX as u64));
         assert!(mixed_u16(1000).iter().any(|&x| x > 255));

@@ -1,1 +1,44 @@
-fn main(){}
+//! `cargo xtask <command>`: the project's automation.
+//!
+//! | command | what it does |
+//! |---|---|
+//! | `cross` | aarch64 (NEON under qemu), x86-64 forced-SIMD feature sets and the no_std + alloc build; one line per target, non-zero exit on any failure |
+//! | `fuzz [--seconds N]` | every cargo-fuzz target for N seconds (default 20) on a seeded corpus; fails on any crash |
+//! | `bench [--quick] [--filter F]` | runs the criterion suites and prints Melem/s per codec and op, with the peers and ratios |
+//! | `bench-report [--quick] [--filter F] [--no-run]` | the same, written to docs/PERFORMANCE.md |
+
+mod bench;
+mod cross;
+mod fuzz;
+mod util;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (cmd, rest) = match args.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => ("help", &[][..]),
+    };
+    let result = match cmd {
+        "cross" => cross::main(rest),
+        "fuzz" => fuzz::main(rest),
+        "bench" => bench::main(rest, false),
+        "bench-report" => bench::main(rest, true),
+        "help" | "-h" | "--help" => {
+            println!("{}", include_str!("usage.txt"));
+            Ok(())
+        }
+        other => Err(format!(
+            "unknown command `{other}`\n\n{}",
+            include_str!("usage.txt")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask {cmd}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -31,6 +31,18 @@ pub struct Kernels<T: 'static> {
     pub decode: DecodeFn<T>,
 }
 
+impl<T: Copy + 'static> Kernels<T> {
+    /// Encodes with these kernels into the front of `out` (`max_encoded_len(n)` bytes).
+    pub fn encode_to_slice(&self, values: &[T], out: &mut [u8]) -> Result<usize, EncodeError> {
+        (self.encode)(values, uninit::as_uninit_mut(out))
+    }
+
+    /// Decodes `out.len()` values with these kernels; returns the bytes consumed.
+    pub fn decode_to_slice(&self, input: &[u8], out: &mut [T]) -> Result<usize, DecodeError> {
+        (self.decode)(input, uninit::as_uninit_mut(out))
+    }
+}
+
 /// A StreamVByte-family codec: one flat buffer of all control bytes, then all data bytes.
 /// The count `n` is not stored; the container that holds the stream stores it.
 ///
@@ -63,14 +75,22 @@ pub trait Codec {
 
     /// Encodes into the front of `out` (which needs `max_encoded_len(n)` bytes); returns the
     /// encoded length.
-    fn encode_to_slice(&self, values: &[Self::Value], out: &mut [u8]) -> Result<usize, EncodeError> {
+    fn encode_to_slice(
+        &self,
+        values: &[Self::Value],
+        out: &mut [u8],
+    ) -> Result<usize, EncodeError> {
         (self.kernels().encode)(values, uninit::as_uninit_mut(out))
     }
 
     /// Appends the encoding of `values` to `out`, or fails (only `U64Coder1234` can: values of
     /// 2^32 or more). Nothing is appended on failure.
     #[cfg(feature = "alloc")]
-    fn try_encode_into(&self, values: &[Self::Value], out: &mut Vec<u8>) -> Result<usize, EncodeError> {
+    fn try_encode_into(
+        &self,
+        values: &[Self::Value],
+        out: &mut Vec<u8>,
+    ) -> Result<usize, EncodeError> {
         let max = self.max_encoded_len(values.len());
         uninit::append_with(out, max, |spare| (self.kernels().encode)(values, spare))
     }
@@ -102,13 +122,18 @@ pub trait Codec {
     /// Decodes `out.len()` values from the front of `input`; returns the bytes consumed
     /// (bytes after the stream are left alone).
     fn decode_to_slice(&self, input: &[u8], out: &mut [Self::Value]) -> Result<usize, DecodeError> {
-        (self.kernels().decode)(input, uninit::as_uninit_mut(out))
+        self.kernels().decode_to_slice(input, out)
     }
 
     /// Decodes `n` values from the front of `input` and appends them to `out`; returns the
     /// bytes consumed. Input too short to hold `n` values is refused before `out` grows.
     #[cfg(feature = "alloc")]
-    fn decode_into(&self, input: &[u8], n: usize, out: &mut Vec<Self::Value>) -> Result<usize, DecodeError> {
+    fn decode_into(
+        &self,
+        input: &[u8],
+        n: usize,
+        out: &mut Vec<Self::Value>,
+    ) -> Result<usize, DecodeError> {
         self.check_plausible(input, n)?;
         let mut consumed = 0;
         uninit::append_with(out, n, |spare| {
@@ -125,7 +150,10 @@ pub trait Codec {
         let mut out = Vec::new();
         let consumed = self.decode_into(input, n, &mut out)?;
         if consumed != input.len() {
-            return Err(DecodeError::TrailingBytes { consumed, trailing: input.len() - consumed });
+            return Err(DecodeError::TrailingBytes {
+                consumed,
+                trailing: input.len() - consumed,
+            });
         }
         Ok(out)
     }
@@ -134,18 +162,23 @@ pub trait Codec {
     fn check_plausible(&self, input: &[u8], n: usize) -> Result<(), DecodeError> {
         let needed = self.control_len(n);
         if input.len() < needed {
-            return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
-        }
-        let min = self.min_encoded_len(n);
-        if input.len() < min {
-            return Err(DecodeError::DataTruncated {
-                index: 0,
-                offset: needed,
-                needed: min - needed,
+            return Err(DecodeError::ControlTruncated {
+                n,
+                needed,
                 available: input.len(),
             });
         }
-        if n.checked_mul(core::mem::size_of::<Self::Value>()).is_none_or(|b| b > isize::MAX as usize) {
+        let min = self.min_encoded_len(n);
+        if input.len() < min {
+            return Err(DecodeError::TooShortForCount {
+                n,
+                min_len: min,
+                available: input.len(),
+            });
+        }
+        if n.checked_mul(core::mem::size_of::<Self::Value>())
+            .is_none_or(|b| b > isize::MAX as usize)
+        {
             return Err(DecodeError::CountTooLarge { n });
         }
         Ok(())

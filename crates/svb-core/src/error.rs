@@ -26,6 +26,19 @@ pub enum DecodeError {
         /// Length of the input.
         available: usize,
     },
+    /// The input is shorter than the smallest possible encoding of `n` values (found before
+    /// decoding or allocating anything).
+    #[error(
+        "input of {available} bytes cannot hold {n} values: at least {min_len} bytes are needed"
+    )]
+    TooShortForCount {
+        /// Number of values requested.
+        n: usize,
+        /// Smallest encoded length of `n` values.
+        min_len: usize,
+        /// Bytes in the input.
+        available: usize,
+    },
     /// The stream decoded completely but more bytes follow it.
     #[error("{trailing} trailing bytes after the {consumed} bytes of the encoded stream")]
     TrailingBytes {

@@ -47,5 +47,9 @@ pub use stream32::{U32Classic, U32Variant0124};
 pub use stream64::{U64Coder1234, U64Coder1248};
 pub use svb16::Svb16;
 
-
 pub use svb_dispatch::Isa;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

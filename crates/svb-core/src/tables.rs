@@ -91,7 +91,10 @@ pub(crate) const fn decode_shuffle_32_to_64(lens: [u8; 4]) -> [[u8; 32]; 256] {
 }
 
 /// The 2-bit code of one value from the zero flags of its bytes (bit `b` set: byte `b` is 0).
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 const fn code_from_zero_flags(lens: [u8; 4], zero: u32, width: u32) -> u8 {
     // Number of significant bytes: index of the highest non-zero byte + 1 (0 for the value 0).
     let mut sig = 0u8;
@@ -112,7 +115,10 @@ const fn code_from_zero_flags(lens: [u8; 4], zero: u32, width: u32) -> u8 {
 
 /// For two u32 lanes, the zero-byte flags (8 bits, as `pmovmskb` of a byte compare with 0
 /// gives them) -> `ctrl nibble | (data bytes of both) << 8`.
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) const fn encode_pair_32(lens: [u8; 4]) -> [u16; 256] {
     let mut t = [0u16; 256];
     let mut m = 0;
@@ -127,7 +133,10 @@ pub(crate) const fn encode_pair_32(lens: [u8; 4]) -> [u16; 256] {
 }
 
 /// For one u64 lane, its 8 zero-byte flags -> its 2-bit code.
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) const fn encode_code_64(lens: [u8; 4]) -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut m = 0;
@@ -288,7 +297,10 @@ mod tests {
         assert_eq!(lens[0b01_00_11_10], 3 + 4 + 1 + 2);
         let dec = decode_shuffle_32(LENS_1234);
         // control 0: one byte per value.
-        assert_eq!(dec[0], [0, 0xFF, 0xFF, 0xFF, 1, 0xFF, 0xFF, 0xFF, 2, 0xFF, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF]);
+        assert_eq!(
+            dec[0],
+            [0, 0xFF, 0xFF, 0xFF, 1, 0xFF, 0xFF, 0xFF, 2, 0xFF, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF]
+        );
         let enc = encode_shuffle_32(LENS_1234);
         assert_eq!(&enc[0][..4], &[0, 4, 8, 12]);
         assert_eq!(enc[0xFF], core::array::from_fn(|i| i as u8));

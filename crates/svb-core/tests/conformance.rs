@@ -5,8 +5,13 @@ mod common;
 use common::*;
 use svb_core::{Codec, Svb16, U32Classic, U32Variant0124, U64Coder1234, U64Coder1248};
 
-fn streamvbyte_vectors() -> Vec<(String, Vec<u32>, Vec<u8>, Vec<u8>)> {
-    let Some(dir) = data_dir() else { return Vec::new() };
+/// One reference vector: name, values, `streamvbyte_encode` bytes, `streamvbyte_encode_0124` bytes.
+type Vector = (String, Vec<u32>, Vec<u8>, Vec<u8>);
+
+fn streamvbyte_vectors() -> Vec<Vector> {
+    let Some(dir) = data_dir() else {
+        return Vec::new();
+    };
     let dir = dir.join("streamvbyte");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -31,17 +36,43 @@ fn u32_codecs_match_reference_c_both_ways() {
     let vectors = streamvbyte_vectors();
     for (name, values, c1234, c0124) in &vectors {
         for k in all_kernels(&U32Classic) {
-            assert_eq!(&encode_with(&U32Classic, k, values), c1234, "{name} 1234 encode {}", k.isa);
+            assert_eq!(
+                &encode_with(&U32Classic, k, values),
+                c1234,
+                "{name} 1234 encode {}",
+                k.isa
+            );
             let (got, used) = decode_with::<U32Classic>(k, c1234, values.len()).unwrap();
-            assert_eq!((&got, used), (values, c1234.len()), "{name} 1234 decode {}", k.isa);
+            assert_eq!(
+                (&got, used),
+                (values, c1234.len()),
+                "{name} 1234 decode {}",
+                k.isa
+            );
         }
         for k in all_kernels(&U32Variant0124) {
-            assert_eq!(&encode_with(&U32Variant0124, k, values), c0124, "{name} 0124 encode {}", k.isa);
+            assert_eq!(
+                &encode_with(&U32Variant0124, k, values),
+                c0124,
+                "{name} 0124 encode {}",
+                k.isa
+            );
             let (got, used) = decode_with::<U32Variant0124>(k, c0124, values.len()).unwrap();
-            assert_eq!((&got, used), (values, c0124.len()), "{name} 0124 decode {}", k.isa);
+            assert_eq!(
+                (&got, used),
+                (values, c0124.len()),
+                "{name} 0124 decode {}",
+                k.isa
+            );
         }
-        assert_eq!(U32Classic.encoded_len(c1234, values.len()).unwrap(), c1234.len());
-        assert_eq!(U32Variant0124.encoded_len(c0124, values.len()).unwrap(), c0124.len());
+        assert_eq!(
+            U32Classic.encoded_len(c1234, values.len()).unwrap(),
+            c1234.len()
+        );
+        assert_eq!(
+            U32Variant0124.encoded_len(c0124, values.len()).unwrap(),
+            c0124.len()
+        );
         assert_eq!(&U32Classic.decode(c1234, values.len()).unwrap(), values);
     }
 }
@@ -71,14 +102,33 @@ fn svb16_matches_ont_vbz_payloads_both_ways() {
         }
         let blob = std::fs::read(&path).unwrap();
         let samples = read_u16s(&std::fs::read(path.with_extension("i16")).unwrap());
-        let payload = if blob.is_empty() { Vec::new() } else { zstd::decode_all(&blob[..]).unwrap() };
+        let payload = if blob.is_empty() {
+            Vec::new()
+        } else {
+            zstd::decode_all(&blob[..]).unwrap()
+        };
         let zz = zigzag_deltas(&samples);
         for k in all_kernels(&Svb16) {
             let (got, used) = decode_with::<Svb16>(k, &payload, zz.len()).unwrap();
-            assert_eq!((&got, used), (&zz, payload.len()), "{} decode {}", path.display(), k.isa);
-            assert_eq!(encode_with(&Svb16, k, &zz), payload, "{} encode {}", path.display(), k.isa);
+            assert_eq!(
+                (&got, used),
+                (&zz, payload.len()),
+                "{} decode {}",
+                path.display(),
+                k.isa
+            );
+            assert_eq!(
+                encode_with(&Svb16, k, &zz),
+                payload,
+                "{} encode {}",
+                path.display(),
+                k.isa
+            );
         }
-        assert_eq!(Svb16.encoded_len(&payload, zz.len()).unwrap(), payload.len());
+        assert_eq!(
+            Svb16.encoded_len(&payload, zz.len()).unwrap(),
+            payload.len()
+        );
         count += 1;
     }
     assert!(count >= 15, "expected the 15 VBZ vectors, found {count}");
@@ -89,7 +139,12 @@ fn u64_coder1234_matches_reference_c_1234_wire() {
     for (name, values, c1234, _) in streamvbyte_vectors() {
         let wide: Vec<u64> = values.iter().map(|&v| v as u64).collect();
         for k in all_kernels(&U64Coder1234) {
-            assert_eq!(encode_with(&U64Coder1234, k, &wide), c1234, "{name} {}", k.isa);
+            assert_eq!(
+                encode_with(&U64Coder1234, k, &wide),
+                c1234,
+                "{name} {}",
+                k.isa
+            );
             let (got, used) = decode_with::<U64Coder1234>(k, &c1234, wide.len()).unwrap();
             assert_eq!((got, used), (wide.clone(), c1234.len()), "{name} {}", k.isa);
         }
@@ -126,8 +181,18 @@ fn cross_checked_with_streamvbyte64_both_ways() {
             x ^= x << 17;
             x
         };
-        let v32: Vec<u32> = (0..n).map(|_| { let w = next(); (w >> 32) as u32 >> (8 * (w % 4)) }).collect();
-        let v64: Vec<u64> = (0..n).map(|_| { let w = next(); w >> (8 * (w % 8)) }).collect();
+        let v32: Vec<u32> = (0..n)
+            .map(|_| {
+                let w = next();
+                (w >> 32) as u32 >> (8 * (w % 4))
+            })
+            .collect();
+        let v64: Vec<u64> = (0..n)
+            .map(|_| {
+                let w = next();
+                w >> (8 * (w % 8))
+            })
+            .collect();
 
         let ours = U32Classic.encode(&v32);
         assert_eq!(ours, sv64_encode(Coder1234::new(), &v32), "1234 n={n}");
@@ -138,6 +203,11 @@ fn cross_checked_with_streamvbyte64_both_ways() {
         let ours = U64Coder1248.encode(&v64);
         assert_eq!(ours, sv64_encode(Coder1248::new(), &v64), "1248 n={n}");
         assert_eq!(sv64_decode(Coder1248::new(), &ours, n), v64);
-        assert_eq!(U64Coder1248.decode(&sv64_encode(Coder1248::new(), &v64), n).unwrap(), v64);
+        assert_eq!(
+            U64Coder1248
+                .decode(&sv64_encode(Coder1248::new(), &v64), n)
+                .unwrap(),
+            v64
+        );
     }
 }

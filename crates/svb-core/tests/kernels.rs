@@ -48,7 +48,9 @@ impl Rng {
 
 /// `n` values whose byte widths are drawn from `widths`.
 fn values<T: TestValue>(rng: &mut Rng, n: usize, widths: &[u32]) -> Vec<T> {
-    (0..n).map(|_| T::with_bytes(rng.next(), widths[rng.next() as usize % widths.len()])).collect()
+    (0..n)
+        .map(|_| T::with_bytes(rng.next(), widths[rng.next() as usize % widths.len()]))
+        .collect()
 }
 
 /// Every kernel encodes `vals` to the scalar bytes and decodes them back; every truncation
@@ -60,19 +62,39 @@ where
     let kernels = all_kernels(codec);
     let scalar = codec.kernels_for(Isa::Scalar).unwrap();
     let reference = encode_with(codec, scalar, vals);
-    assert_eq!(codec.encoded_len(&reference, vals.len()).unwrap(), reference.len());
+    assert_eq!(
+        codec.encoded_len(&reference, vals.len()).unwrap(),
+        reference.len()
+    );
     assert!(reference.len() <= codec.max_encoded_len(vals.len()));
     assert!(reference.len() >= codec.min_encoded_len(vals.len()));
     for k in &kernels {
-        assert_eq!(encode_with(codec, k, vals), reference, "{} encode {} n={}", codec.name(), k.isa, vals.len());
+        assert_eq!(
+            encode_with(codec, k, vals),
+            reference,
+            "{} encode {} n={}",
+            codec.name(),
+            k.isa,
+            vals.len()
+        );
         // Exactly-sized input: no padding after the stream.
         let (got, used) = decode_with::<C>(k, &reference, vals.len()).unwrap();
         assert_eq!(used, reference.len(), "{} {}", codec.name(), k.isa);
-        assert_eq!(got, vals, "{} decode {} n={}", codec.name(), k.isa, vals.len());
+        assert_eq!(
+            got,
+            vals,
+            "{} decode {} n={}",
+            codec.name(),
+            k.isa,
+            vals.len()
+        );
         // With trailing bytes the stream still decodes and reports its own length.
         let mut padded = reference.clone();
         padded.extend_from_slice(&[0xAB; 40]);
-        assert_eq!(decode_with::<C>(k, &padded, vals.len()).unwrap(), (vals.to_vec(), reference.len()));
+        assert_eq!(
+            decode_with::<C>(k, &padded, vals.len()).unwrap(),
+            (vals.to_vec(), reference.len())
+        );
     }
     if truncations {
         for cut in 0..reference.len() {
@@ -94,7 +116,13 @@ where
     let scalar = codec.kernels_for(Isa::Scalar).unwrap();
     let expected = decode_with::<C>(scalar, bytes, n);
     for k in all_kernels(codec) {
-        assert_eq!(decode_with::<C>(k, bytes, n), expected, "{} {} n={n}", codec.name(), k.isa);
+        assert_eq!(
+            decode_with::<C>(k, bytes, n),
+            expected,
+            "{} {} n={n}",
+            codec.name(),
+            k.isa
+        );
     }
 }
 
@@ -190,7 +218,9 @@ fn every_key_byte_svb16() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let mut all = Vec::new();
     for key in 0..=255u8 {
-        let g: Vec<u16> = (0..8).map(|k| u16::with_bytes(rng.next(), 1 + ((key >> k) & 1) as u32)).collect();
+        let g: Vec<u16> = (0..8)
+            .map(|k| u16::with_bytes(rng.next(), 1 + ((key >> k) & 1) as u32))
+            .collect();
         let bytes = check_all(&Svb16, &g, false);
         assert_eq!(bytes[0], key);
         all.extend_from_slice(&g);
@@ -205,17 +235,24 @@ fn u64_coder1234_rejects_wide_values_on_every_isa() {
     let mut v = vec![5u64; 100];
     v[77] = 1 << 32;
     for k in all_kernels(&U64Coder1234) {
-        let mut out = vec![std::mem::MaybeUninit::new(0u8); U64Coder1234.max_encoded_len(v.len())];
-        let err = (k.encode)(&v, &mut out).unwrap_err();
-        assert_eq!(err, svb_core::EncodeError::ValueTooLarge { index: 77, value: 1 << 32, max: u32::MAX as u64 });
+        let mut out = vec![0u8; U64Coder1234.max_encoded_len(v.len())];
+        let err = k.encode_to_slice(&v, &mut out).unwrap_err();
+        assert_eq!(
+            err,
+            svb_core::EncodeError::ValueTooLarge {
+                index: 77,
+                value: 1 << 32,
+                max: u32::MAX as u64
+            }
+        );
     }
 }
 
 #[test]
 fn small_output_is_an_error_not_a_panic() {
     for k in all_kernels(&U32Classic) {
-        let mut out = vec![std::mem::MaybeUninit::new(0u8); 10];
-        assert!((k.encode)(&[1, 2, 3, 4, 5], &mut out).is_err());
+        let mut out = vec![0u8; 10];
+        assert!(k.encode_to_slice(&[1, 2, 3, 4, 5], &mut out).is_err());
     }
 }
 
@@ -240,16 +277,38 @@ fn vec_decoders_refuse_implausible_counts_before_allocating() {
     // 4 billion values from 10 bytes must fail on the length check, not on an allocation.
     let bytes = [0u8; 10];
     for n in [usize::MAX, 1 << 40, 4_000_000_000] {
-        assert!(matches!(U32Classic.decode(&bytes, n), Err(svb_core::DecodeError::ControlTruncated { .. })));
-        assert!(matches!(U32Variant0124.decode(&bytes, n), Err(svb_core::DecodeError::ControlTruncated { .. })));
-        assert!(matches!(U64Coder1248.decode(&bytes, n), Err(svb_core::DecodeError::ControlTruncated { .. })));
-        assert!(matches!(Svb16.decode(&bytes, n), Err(svb_core::DecodeError::ControlTruncated { .. })));
+        assert!(matches!(
+            U32Classic.decode(&bytes, n),
+            Err(svb_core::DecodeError::ControlTruncated { .. })
+        ));
+        assert!(matches!(
+            U32Variant0124.decode(&bytes, n),
+            Err(svb_core::DecodeError::ControlTruncated { .. })
+        ));
+        assert!(matches!(
+            U64Coder1248.decode(&bytes, n),
+            Err(svb_core::DecodeError::ControlTruncated { .. })
+        ));
+        assert!(matches!(
+            Svb16.decode(&bytes, n),
+            Err(svb_core::DecodeError::ControlTruncated { .. })
+        ));
     }
     // Enough control bytes but too little data for one byte per value.
-    assert!(matches!(U32Classic.decode(&[0u8; 10], 40), Err(svb_core::DecodeError::DataTruncated { .. })));
+    assert_eq!(
+        U32Classic.decode(&[0u8; 10], 40),
+        Err(svb_core::DecodeError::TooShortForCount {
+            n: 40,
+            min_len: 50,
+            available: 10
+        })
+    );
     assert_eq!(
         U32Classic.decode(&[0, 1, 2, 3, 4, 9], 4),
-        Err(svb_core::DecodeError::TrailingBytes { consumed: 5, trailing: 1 })
+        Err(svb_core::DecodeError::TrailingBytes {
+            consumed: 5,
+            trailing: 1
+        })
     );
 }
 

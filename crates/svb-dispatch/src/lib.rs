@@ -141,7 +141,9 @@ fn preference_order() -> [Isa; 4] {
 
 #[cfg(feature = "std")]
 fn cap_from_env() -> Option<Isa> {
-    std::env::var("SVB_ISA").ok().and_then(|v| Isa::from_name(&v))
+    std::env::var("SVB_ISA")
+        .ok()
+        .and_then(|v| Isa::from_name(&v))
 }
 
 #[cfg(not(feature = "std"))]
@@ -223,8 +225,7 @@ impl<T: 'static> Cached<T> {
     #[cold]
     fn init_slow(&self) -> &'static T {
         let v = (self.init)();
-        self.ptr
-            .store(v as *const T as *mut T, Ordering::Release);
+        self.ptr.store(v as *const T as *mut T, Ordering::Release);
         v
     }
 }

@@ -5,11 +5,11 @@
 //! Wire: `(n+3)/4` control bytes (value `i`'s 2-bit code at byte `i/4`, bits `2*(i%4)`), then
 //! the data bytes of each value, little-endian, in order.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
-#[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64;
 
 use svb_dispatch::{Cached, Isa};
 
@@ -28,7 +28,10 @@ pub(crate) trait Scheme32: 'static {
     /// Four u32 lanes -> packed bytes.
     const ENCODE: &'static [Row16; 256];
     /// Zero-byte flags of two lanes -> `ctrl nibble | data bytes << 8`.
-    #[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86", target_arch = "x86_64")),
+        allow(dead_code)
+    )]
     const ENCODE_PAIR: &'static [u16; 256];
     /// Thresholds: the code of `v` is how many of these `v` exceeds.
     const THRESHOLDS: [u32; 3];
@@ -36,7 +39,9 @@ pub(crate) trait Scheme32: 'static {
     /// The 2-bit code of one value.
     #[inline(always)]
     fn code(v: u32) -> u8 {
-        (v > Self::THRESHOLDS[0]) as u8 + (v > Self::THRESHOLDS[1]) as u8 + (v > Self::THRESHOLDS[2]) as u8
+        (v > Self::THRESHOLDS[0]) as u8
+            + (v > Self::THRESHOLDS[1]) as u8
+            + (v > Self::THRESHOLDS[2]) as u8
     }
 
     /// Per-byte data lengths of the 8 control bytes packed in `cw` (byte `k` of the result is
@@ -62,12 +67,18 @@ pub(crate) struct Variant0124;
 static CLASSIC_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_1234);
 static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_1234));
 static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_1234));
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 static CLASSIC_PAIR: [u16; 256] = tables::encode_pair_32(LENS_1234);
 static V0124_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_0124);
 static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_0124));
 static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_0124));
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 static V0124_PAIR: [u16; 256] = tables::encode_pair_32(LENS_0124);
 
 impl Scheme32 for Classic {
@@ -110,7 +121,11 @@ pub(crate) const fn control_len(n: usize) -> usize {
 pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> Result<usize, DecodeError> {
     let needed = control_len(n);
     let Some(ctrl) = control.get(..needed) else {
-        return Err(DecodeError::ControlTruncated { n, needed, available: control.len() });
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: control.len(),
+        });
     };
     let full = n / 4;
     let mut data = 0usize;
@@ -252,7 +267,9 @@ mod tests {
     fn lens8_matches_table() {
         let mut x = 0x0123_4567_89AB_CDEFu64;
         for _ in 0..1000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let a = Classic::lens8(x);
             let b = Variant0124::lens8(x);
             for k in 0..8 {
@@ -265,10 +282,27 @@ mod tests {
 
     #[test]
     fn code_matches_lengths() {
-        for (v, c) in [(0u32, 0u8), (255, 0), (256, 1), (65535, 1), (65536, 2), (0xFF_FFFF, 2), (0x100_0000, 3), (u32::MAX, 3)] {
+        for (v, c) in [
+            (0u32, 0u8),
+            (255, 0),
+            (256, 1),
+            (65535, 1),
+            (65536, 2),
+            (0xFF_FFFF, 2),
+            (0x100_0000, 3),
+            (u32::MAX, 3),
+        ] {
             assert_eq!(Classic::code(v), c, "{v}");
         }
-        for (v, c) in [(0u32, 0u8), (1, 1), (255, 1), (256, 2), (65535, 2), (65536, 3), (u32::MAX, 3)] {
+        for (v, c) in [
+            (0u32, 0u8),
+            (1, 1),
+            (255, 1),
+            (256, 2),
+            (65535, 2),
+            (65536, 3),
+            (u32::MAX, 3),
+        ] {
             assert_eq!(Variant0124::code(v), c, "{v}");
         }
     }

@@ -11,7 +11,11 @@ use crate::error::{DecodeError, EncodeError};
 pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
     let needed = control_len(n);
     if input.len() < needed {
-        return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: input.len(),
+        });
     }
     Ok(input.split_at(needed))
 }
@@ -21,12 +25,18 @@ pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), De
 pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
     let needed = control_len(n).saturating_add(n.saturating_mul(4));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+        return Err(EncodeError::OutputTooSmall {
+            needed,
+            available: out_len,
+        });
     }
     Ok(control_len(n))
 }
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
     Ok(ctrl.len() + used)
@@ -82,7 +92,10 @@ fn mask(len: usize) -> u32 {
     ((1u64 << (8 * len)) - 1) as u32
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
     Ok(ctrl_len + used)

@@ -4,11 +4,11 @@
 //!
 //! Wire: `(n+3)/4` control bytes (2 bits per value, LSB first), then the data bytes.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
-#[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64;
 
 use svb_dispatch::{Cached, Isa};
 
@@ -51,16 +51,22 @@ impl Scheme64 for S1234 {
 }
 
 /// U64Coder1248: 8 zero-byte flags of one lane -> its code.
-#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) static CODE_1248: [u8; 256] = tables::encode_code_64(LENS_1248);
 /// U64Coder1248: data bytes of the two values of a control nibble.
 pub(crate) static NIBBLE_LENS_1248: [u8; 16] = tables::nibble_lens(LENS_1248);
 /// U64Coder1248: packed bytes of a control nibble -> two u64 lanes.
-pub(crate) static DECODE_1248: [Row16; 16] = tables::rows16(tables::decode_shuffle_64_pair(LENS_1248));
+pub(crate) static DECODE_1248: [Row16; 16] =
+    tables::rows16(tables::decode_shuffle_64_pair(LENS_1248));
 /// U64Coder1248: two u64 lanes -> packed bytes of a control nibble.
-pub(crate) static ENCODE_1248: [Row16; 16] = tables::rows16(tables::encode_shuffle_64_pair(LENS_1248));
+pub(crate) static ENCODE_1248: [Row16; 16] =
+    tables::rows16(tables::encode_shuffle_64_pair(LENS_1248));
 /// U64Coder1234: packed bytes of a control byte -> four u64 lanes (32 bytes).
-pub(crate) static DECODE_1234: [Row32; 256] = tables::rows32(tables::decode_shuffle_32_to_64(LENS_1234));
+pub(crate) static DECODE_1234: [Row32; 256] =
+    tables::rows32(tables::decode_shuffle_32_to_64(LENS_1234));
 
 /// Data bytes of a control byte of U64Coder1248.
 #[inline(always)]
@@ -155,12 +161,18 @@ impl Codec for U64Coder1248 {
     fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
         let needed = stream32::control_len(n);
         let Some(ctrl) = control.get(..needed) else {
-            return Err(DecodeError::ControlTruncated { n, needed, available: control.len() });
+            return Err(DecodeError::ControlTruncated {
+                n,
+                needed,
+                available: control.len(),
+            });
         };
         let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
         if n % 4 != 0 {
             let c = ctrl[n / 4];
-            data += (0..n % 4).map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize).sum::<usize>();
+            data += (0..n % 4)
+                .map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize)
+                .sum::<usize>();
         }
         Ok(needed + data)
     }

@@ -10,21 +10,34 @@ pub(crate) use crate::stream32::scalar::split_control;
 /// Checks that `out` holds the largest encoding of `values` and that every value fits the
 /// scheme; returns the control length.
 #[inline]
-pub(crate) fn check_encode<S: Scheme64>(values: &[u64], out_len: usize) -> Result<usize, EncodeError> {
+pub(crate) fn check_encode<S: Scheme64>(
+    values: &[u64],
+    out_len: usize,
+) -> Result<usize, EncodeError> {
     let n = values.len();
     let widest = S::LENS[3] as usize;
     let needed = control_len(n).saturating_add(n.saturating_mul(widest));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+        return Err(EncodeError::OutputTooSmall {
+            needed,
+            available: out_len,
+        });
     }
     if S::MAX != u64::MAX && values.iter().fold(0, |acc, &v| acc | v) > S::MAX {
         let index = values.iter().position(|&v| v > S::MAX).unwrap_or(0);
-        return Err(EncodeError::ValueTooLarge { index, value: values[index], max: S::MAX });
+        return Err(EncodeError::ValueTooLarge {
+            index,
+            value: values[index],
+            max: S::MAX,
+        });
     }
     Ok(control_len(n))
 }
 
-pub(crate) fn decode<S: Scheme64>(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme64>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
     Ok(ctrl.len() + used)
@@ -48,7 +61,11 @@ pub(crate) fn decode_tail<S: Scheme64>(
             let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
             let mut word = [0u8; 8];
             word.copy_from_slice(&data[dp..dp + 8]);
-            let mask = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
+            let mask = if len == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * len)) - 1
+            };
             out[i + k].write(u64::from_le_bytes(word) & mask);
             dp += len;
         }
@@ -75,7 +92,10 @@ pub(crate) fn decode_tail<S: Scheme64>(
     Ok(dp)
 }
 
-pub(crate) fn encode<S: Scheme64>(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme64>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_encode::<S>(values, out.len())?;
     let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
     Ok(ctrl_len + used)

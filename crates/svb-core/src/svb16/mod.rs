@@ -3,11 +3,11 @@
 //! Wire: `ceil(n/8)` key bytes, one bit per value, LSB first (0: one data byte, 1: two bytes
 //! little-endian), then the data bytes of each value in order.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
-#[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64;
 
 use svb_dispatch::{Cached, Isa};
 
@@ -50,13 +50,29 @@ pub(crate) fn lens8(kw: u64) -> u64 {
 pub struct Svb16;
 
 impl Svb16 {
-    const SCALAR: Kernels<u16> = Kernels { isa: Isa::Scalar, encode: scalar::encode, decode: scalar::decode };
+    const SCALAR: Kernels<u16> = Kernels {
+        isa: Isa::Scalar,
+        encode: scalar::encode,
+        decode: scalar::decode,
+    };
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    const SSSE3: Kernels<u16> = Kernels { isa: Isa::Ssse3, encode: x86::ssse3::encode, decode: x86::ssse3::decode };
+    const SSSE3: Kernels<u16> = Kernels {
+        isa: Isa::Ssse3,
+        encode: x86::ssse3::encode,
+        decode: x86::ssse3::decode,
+    };
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    const AVX2: Kernels<u16> = Kernels { isa: Isa::Avx2, encode: x86::avx2::encode, decode: x86::avx2::decode };
+    const AVX2: Kernels<u16> = Kernels {
+        isa: Isa::Avx2,
+        encode: x86::avx2::encode,
+        decode: x86::avx2::decode,
+    };
     #[cfg(target_arch = "aarch64")]
-    const NEON: Kernels<u16> = Kernels { isa: Isa::Neon, encode: aarch64::neon::encode, decode: aarch64::neon::decode };
+    const NEON: Kernels<u16> = Kernels {
+        isa: Isa::Neon,
+        encode: aarch64::neon::encode,
+        decode: aarch64::neon::decode,
+    };
 
     fn table(isa: Isa) -> Option<&'static Kernels<u16>> {
         if !isa.is_available() {
@@ -94,10 +110,18 @@ impl Codec for Svb16 {
     fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
         let needed = key_len(n);
         let Some(keys) = control.get(..needed) else {
-            return Err(DecodeError::ControlTruncated { n, needed, available: control.len() });
+            return Err(DecodeError::ControlTruncated {
+                n,
+                needed,
+                available: control.len(),
+            });
         };
         let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
-        let tail = if n % 8 != 0 { (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize } else { 0 };
+        let tail = if n % 8 != 0 {
+            (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize
+        } else {
+            0
+        };
         Ok(needed + n + ones + tail)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u16>> {
@@ -105,7 +129,8 @@ impl Codec for Svb16 {
     }
     #[inline]
     fn kernels(&self) -> &'static Kernels<u16> {
-        static BEST: Cached<Kernels<u16>> = Cached::new(|| Svb16::table(Isa::best()).unwrap_or(&Svb16::SCALAR));
+        static BEST: Cached<Kernels<u16>> =
+            Cached::new(|| Svb16::table(Isa::best()).unwrap_or(&Svb16::SCALAR));
         BEST.get()
     }
 }
@@ -118,7 +143,9 @@ mod tests {
     fn lens8_matches_table() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..1000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let l = lens8(x);
             for k in 0..8 {
                 assert_eq!((l >> (8 * k)) as u8, LENS[(x >> (8 * k)) as u8 as usize]);

@@ -9,7 +9,11 @@ use crate::error::{DecodeError, EncodeError};
 pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
     let needed = key_len(n);
     if input.len() < needed {
-        return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: input.len(),
+        });
     }
     Ok(input.split_at(needed))
 }
@@ -18,7 +22,10 @@ pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), Decod
 pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
     let needed = key_len(n).saturating_add(n.saturating_mul(2));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
+        return Err(EncodeError::OutputTooSmall {
+            needed,
+            available: out_len,
+        });
     }
     Ok(key_len(n))
 }
@@ -61,7 +68,11 @@ pub(crate) fn decode_tail(
                 available: keys.len() + data.len(),
             });
         };
-        let v = if len == 2 { u16::from_le_bytes([bytes[0], bytes[1]]) } else { bytes[0] as u16 };
+        let v = if len == 2 {
+            u16::from_le_bytes([bytes[0], bytes[1]])
+        } else {
+            bytes[0] as u16
+        };
         out[i].write(v);
         dp += len;
         i += 1;
@@ -78,7 +89,13 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
 /// Encodes values `first..` (`first` a multiple of 8) with data at `out[key_len + dp..]`;
 /// returns the data bytes written in all.
 #[inline]
-pub(crate) fn encode_tail(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize, mut dp: usize, first: usize) -> usize {
+pub(crate) fn encode_tail(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+    klen: usize,
+    mut dp: usize,
+    first: usize,
+) -> usize {
     let (keys, data) = out.split_at_mut(klen);
     for (g, group) in values[first..].chunks(8).enumerate() {
         let mut key = 0u8;

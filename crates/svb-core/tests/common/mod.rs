@@ -16,39 +16,57 @@ pub fn data_dir() -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("conformance data not found at {} (set SVB_TEST_DATA)", dir.display());
+        panic!(
+            "conformance data not found at {} (set SVB_TEST_DATA)",
+            dir.display()
+        );
     }
     println!("skipped: no conformance data");
     None
 }
 
 pub fn read_u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 pub fn read_u16s(bytes: &[u8]) -> Vec<u16> {
-    bytes.chunks_exact(2).map(|c| u16::from_le_bytes(c.try_into().unwrap())).collect()
+    bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// Every kernel table of `codec` this machine can run.
 pub fn all_kernels<C: Codec>(codec: &C) -> Vec<&'static Kernels<C::Value>> {
-    let ks: Vec<_> = Isa::available().filter_map(|isa| codec.kernels_for(isa)).collect();
+    let ks: Vec<_> = Isa::available()
+        .filter_map(|isa| codec.kernels_for(isa))
+        .collect();
     assert!(ks.iter().any(|k| k.isa == Isa::Scalar));
     // The SIMD kernels must really run where the target has them (NEON under qemu too).
     #[cfg(target_arch = "aarch64")]
-    assert!(ks.iter().any(|k| k.isa == Isa::Neon), "NEON kernels not exercised");
+    assert!(
+        ks.iter().any(|k| k.isa == Isa::Neon),
+        "NEON kernels not exercised"
+    );
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        assert!(ks.iter().any(|k| k.isa == Isa::Avx2), "AVX2 kernels not exercised");
+        assert!(
+            ks.iter().any(|k| k.isa == Isa::Avx2),
+            "AVX2 kernels not exercised"
+        );
     }
     ks
 }
 
 /// Encodes with one kernel table into a fresh buffer of exactly `max_encoded_len` bytes.
 pub fn encode_with<C: Codec>(codec: &C, k: &Kernels<C::Value>, values: &[C::Value]) -> Vec<u8> {
-    let mut out = vec![std::mem::MaybeUninit::new(0u8); codec.max_encoded_len(values.len())];
-    let len = (k.encode)(values, &mut out).expect("encode");
-    out[..len].iter().map(|b| unsafe { b.assume_init() }).collect()
+    let mut out = vec![0u8; codec.max_encoded_len(values.len())];
+    let len = k.encode_to_slice(values, &mut out).expect("encode");
+    out.truncate(len);
+    out
 }
 
 /// Decodes `n` values with one kernel table; returns the values and the bytes consumed.
@@ -60,7 +78,7 @@ pub fn decode_with<C: Codec>(
 where
     C::Value: Default,
 {
-    let mut out = vec![std::mem::MaybeUninit::new(C::Value::default()); n];
-    let used = (k.decode)(input, &mut out)?;
-    Ok((out.into_iter().map(|v| unsafe { v.assume_init() }).collect(), used))
+    let mut out = vec![C::Value::default(); n];
+    let used = k.decode_to_slice(input, &mut out)?;
+    Ok((out, used))
 }

@@ -7,7 +7,10 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Neon.is_available()` confirmed NEON on this CPU.
@@ -17,7 +20,11 @@ pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) ->
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn decode_groups<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+unsafe fn decode_groups<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
     let full = out.len() / 4;
     let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u8>();
@@ -55,7 +62,10 @@ unsafe fn decode_groups<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeU
     (dp, g)
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
@@ -65,7 +75,11 @@ pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+unsafe fn encode_groups<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+) -> (usize, usize) {
     let full = values.len() / 4;
     let room = out.len() - ctrl_len;
     let base = out.as_mut_ptr().cast::<u8>();
@@ -75,7 +89,10 @@ unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]
         // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
         // `out`; control byte g < full <= ctrl_len.
         unsafe {
-            let (c, len) = encode_group::<S>(vld1q_u32(values.as_ptr().add(4 * g)), base.add(ctrl_len + dp));
+            let (c, len) = encode_group::<S>(
+                vld1q_u32(values.as_ptr().add(4 * g)),
+                base.add(ctrl_len + dp),
+            );
             *base.add(g) = c;
             dp += len;
         }
@@ -92,7 +109,10 @@ pub(crate) unsafe fn encode_group<S: Scheme32>(v: uint32x4_t, dst: *mut u8) -> (
     const SHIFTS: [i32; 4] = [0, 2, 4, 6];
     // Each compare gives all ones (-1) where v exceeds the threshold.
     let minus_code = vaddq_u32(
-        vaddq_u32(vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[0])), vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[1]))),
+        vaddq_u32(
+            vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[0])),
+            vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[1])),
+        ),
         vcgtq_u32(v, vdupq_n_u32(S::THRESHOLDS[2])),
     );
     let code = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(minus_code)));

@@ -11,7 +11,10 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
@@ -24,7 +27,11 @@ pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) ->
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_groups<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+unsafe fn decode_groups<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
     let full = out.len() / 4;
     let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u32>();
@@ -57,7 +64,10 @@ unsafe fn decode_groups<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeU
     (dp, g)
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
@@ -70,7 +80,11 @@ pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+unsafe fn encode_groups<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+) -> (usize, usize) {
     let full = values.len() / 4;
     let room = out.len() - ctrl_len;
     let base = out.as_mut_ptr().cast::<u8>();
@@ -100,7 +114,9 @@ unsafe fn encode_groups<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]
             let out_data = base.add(ctrl_len + dp);
             _mm_storeu_si128(out_data.cast(), _mm256_castsi256_si128(r));
             _mm_storeu_si128(out_data.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
-            base.add(g).cast::<u16>().write_unaligned((c0 | (c1 << 8)) as u16);
+            base.add(g)
+                .cast::<u16>()
+                .write_unaligned((c0 | (c1 << 8)) as u16);
             dp += l0 + l1;
         }
         g += 2;

@@ -10,7 +10,10 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
@@ -65,7 +68,10 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     (dp, g)
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).

@@ -7,7 +7,7 @@ pub(crate) mod c1248 {
 
     use crate::error::{DecodeError, EncodeError};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+    use crate::stream64::{DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -19,7 +19,11 @@ pub(crate) mod c1248 {
     }
 
     #[target_feature(enable = "neon")]
-    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+    unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> (usize, usize) {
         let full = out.len() / 4;
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u8>();
@@ -33,9 +37,15 @@ pub(crate) mod c1248 {
             // bytes of values 4g..4g+4 are inside out.
             unsafe {
                 let v0 = vld1q_u8(src.add(dp));
-                vst1q_u8(dst.add(32 * g), vqtbl1q_u8(v0, vld1q_u8(DECODE_1248[lo].0.as_ptr())));
+                vst1q_u8(
+                    dst.add(32 * g),
+                    vqtbl1q_u8(v0, vld1q_u8(DECODE_1248[lo].0.as_ptr())),
+                );
                 let v1 = vld1q_u8(src.add(dp + l0));
-                vst1q_u8(dst.add(32 * g + 16), vqtbl1q_u8(v1, vld1q_u8(DECODE_1248[hi].0.as_ptr())));
+                vst1q_u8(
+                    dst.add(32 * g + 16),
+                    vqtbl1q_u8(v1, vld1q_u8(DECODE_1248[hi].0.as_ptr())),
+                );
             }
             dp += l0 + NIBBLE_LENS_1248[hi] as usize;
             g += 1;
@@ -43,7 +53,10 @@ pub(crate) mod c1248 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1248>(values, out.len())?;
         // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
         // `max_encoded_len(n)` bytes (checked above).
@@ -57,7 +70,10 @@ pub(crate) mod c1248 {
     #[inline]
     fn nibble(v: uint64x2_t) -> usize {
         let minus_code = vaddq_u64(
-            vaddq_u64(vcgtq_u64(v, vdupq_n_u64(0xFF)), vcgtq_u64(v, vdupq_n_u64(0xFFFF))),
+            vaddq_u64(
+                vcgtq_u64(v, vdupq_n_u64(0xFF)),
+                vcgtq_u64(v, vdupq_n_u64(0xFFFF)),
+            ),
             vcgtq_u64(v, vdupq_n_u64(0xFFFF_FFFF)),
         );
         let code = vreinterpretq_u64_s64(vnegq_s64(vreinterpretq_s64_u64(minus_code)));
@@ -65,7 +81,11 @@ pub(crate) mod c1248 {
     }
 
     #[target_feature(enable = "neon")]
-    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
@@ -79,8 +99,20 @@ pub(crate) mod c1248 {
                 let (n0, n1) = (nibble(v0), nibble(v1));
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
                 let d = base.add(ctrl_len + dp);
-                vst1q_u8(d, vqtbl1q_u8(vreinterpretq_u8_u64(v0), vld1q_u8(ENCODE_1248[n0].0.as_ptr())));
-                vst1q_u8(d.add(l0), vqtbl1q_u8(vreinterpretq_u8_u64(v1), vld1q_u8(ENCODE_1248[n1].0.as_ptr())));
+                vst1q_u8(
+                    d,
+                    vqtbl1q_u8(
+                        vreinterpretq_u8_u64(v0),
+                        vld1q_u8(ENCODE_1248[n0].0.as_ptr()),
+                    ),
+                );
+                vst1q_u8(
+                    d.add(l0),
+                    vqtbl1q_u8(
+                        vreinterpretq_u8_u64(v1),
+                        vld1q_u8(ENCODE_1248[n1].0.as_ptr()),
+                    ),
+                );
                 *base.add(g) = (n0 | (n1 << 4)) as u8;
                 dp += l0 + NIBBLE_LENS_1248[n1] as usize;
             }
@@ -99,7 +131,7 @@ pub(crate) mod c1234 {
     use crate::stream32::aarch64::neon::encode_group;
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1234, DECODE_1234};
+    use crate::stream64::{DECODE_1234, S1234};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -111,7 +143,11 @@ pub(crate) mod c1234 {
     }
 
     #[target_feature(enable = "neon")]
-    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+    unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> (usize, usize) {
         let full = out.len() / 4;
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u8>();
@@ -132,7 +168,10 @@ pub(crate) mod c1234 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1234>(values, out.len())?;
         // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
         // `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
@@ -142,7 +181,11 @@ pub(crate) mod c1234 {
     }
 
     #[target_feature(enable = "neon")]
-    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
@@ -153,7 +196,8 @@ pub(crate) mod c1234 {
             unsafe {
                 let v0 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g)));
                 let v1 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g + 2)));
-                let (c, len) = encode_group::<Classic>(vcombine_u32(v0, v1), base.add(ctrl_len + dp));
+                let (c, len) =
+                    encode_group::<Classic>(vcombine_u32(v0, v1), base.add(ctrl_len + dp));
                 *base.add(g) = c;
                 dp += len;
             }

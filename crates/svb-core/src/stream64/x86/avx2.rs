@@ -11,7 +11,7 @@ pub(crate) mod c1248 {
     use super::super::ssse3::c1248 as ssse3;
     use crate::error::{DecodeError, EncodeError};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1248, CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+    use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -26,7 +26,11 @@ pub(crate) mod c1248 {
     }
 
     #[target_feature(enable = "avx2")]
-    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+    unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> (usize, usize) {
         let full = out.len() / 4;
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
@@ -52,7 +56,10 @@ pub(crate) mod c1248 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1248>(values, out.len())?;
         // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at
         // least `max_encoded_len(n)` bytes (checked above).
@@ -65,7 +72,11 @@ pub(crate) mod c1248 {
     }
 
     #[target_feature(enable = "avx2")]
-    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
@@ -78,7 +89,8 @@ pub(crate) mod c1248 {
                 let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
                 let z = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, zero)) as u32 as usize;
                 let n0 = CODE_1248[z & 0xFF] as usize | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2;
-                let n1 = CODE_1248[(z >> 16) & 0xFF] as usize | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2;
+                let n1 = CODE_1248[(z >> 16) & 0xFF] as usize
+                    | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2;
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
                 let m = _mm256_inserti128_si256::<1>(
                     _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
@@ -110,7 +122,7 @@ pub(crate) mod c1234 {
     use crate::stream32::x86::ssse3::encode_group;
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1234, DECODE_1234};
+    use crate::stream64::{DECODE_1234, S1234};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -125,7 +137,11 @@ pub(crate) mod c1234 {
     }
 
     #[target_feature(enable = "avx2")]
-    unsafe fn decode_groups(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>]) -> (usize, usize) {
+    unsafe fn decode_groups(
+        ctrl: &[u8],
+        data: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> (usize, usize) {
         let full = out.len() / 4;
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
@@ -145,7 +161,10 @@ pub(crate) mod c1234 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1234>(values, out.len())?;
         // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at
         // least `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
@@ -158,7 +177,11 @@ pub(crate) mod c1234 {
     }
 
     #[target_feature(enable = "avx2")]
-    unsafe fn encode_groups(values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    unsafe fn encode_groups(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();

@@ -10,7 +10,7 @@ pub(crate) mod c1248 {
 
     use crate::error::{DecodeError, EncodeError};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1248, CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248};
+    use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -55,7 +55,10 @@ pub(crate) mod c1248 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1248>(values, out.len())?;
         // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
         // least `max_encoded_len(n)` bytes (checked above).
@@ -94,8 +97,14 @@ pub(crate) mod c1248 {
                 let (n0, n1) = (nibble(v0), nibble(v1));
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
                 let d = base.add(ctrl_len + dp);
-                _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(v0, _mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())));
-                _mm_storeu_si128(d.add(l0).cast(), _mm_shuffle_epi8(v1, _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast())));
+                _mm_storeu_si128(
+                    d.cast(),
+                    _mm_shuffle_epi8(v0, _mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
+                );
+                _mm_storeu_si128(
+                    d.add(l0).cast(),
+                    _mm_shuffle_epi8(v1, _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast())),
+                );
                 *base.add(g) = (n0 | (n1 << 4)) as u8;
                 dp += l0 + NIBBLE_LENS_1248[n1] as usize;
             }
@@ -117,7 +126,7 @@ pub(crate) mod c1234 {
     use crate::stream32::x86::ssse3::encode_group;
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
-    use crate::stream64::{S1234, DECODE_1234};
+    use crate::stream64::{DECODE_1234, S1234};
 
     pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
@@ -148,8 +157,14 @@ pub(crate) mod c1234 {
             unsafe {
                 let v = _mm_loadu_si128(src.add(dp).cast());
                 let m = DECODE_1234[c].0.as_ptr();
-                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.cast())));
-                _mm_storeu_si128(dst.add(4 * g + 2).cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())));
+                _mm_storeu_si128(
+                    dst.add(4 * g).cast(),
+                    _mm_shuffle_epi8(v, _mm_load_si128(m.cast())),
+                );
+                _mm_storeu_si128(
+                    dst.add(4 * g + 2).cast(),
+                    _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())),
+                );
             }
             dp += Classic::CTRL_LENS[c] as usize;
             g += 1;
@@ -157,7 +172,10 @@ pub(crate) mod c1234 {
         (dp, g)
     }
 
-    pub(crate) fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    pub(crate) fn encode(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1234>(values, out.len())?;
         // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
         // least `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).

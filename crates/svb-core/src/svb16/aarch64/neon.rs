@@ -34,7 +34,10 @@ unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) 
             // g + k < full writes 16 bytes inside out.
             unsafe {
                 let v = vld1q_u8(src.add(dp));
-                vst1q_u8(dst.add(16 * (g + k)), vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())));
+                vst1q_u8(
+                    dst.add(16 * (g + k)),
+                    vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())),
+                );
             }
             dp += ((lens >> (8 * k)) & 0xFF) as usize;
         }
@@ -45,7 +48,10 @@ unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) 
         // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 16 bytes fit in out.
         unsafe {
             let v = vld1q_u8(src.add(dp));
-            vst1q_u8(dst.add(16 * g), vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())));
+            vst1q_u8(
+                dst.add(16 * g),
+                vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())),
+            );
         }
         dp += LENS[key] as usize;
         g += 1;
@@ -63,7 +69,11 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn encode_groups(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
+unsafe fn encode_groups(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+    klen: usize,
+) -> (usize, usize) {
     let full = values.len() / 8;
     let room = out.len() - klen;
     let base = out.as_mut_ptr().cast::<u8>();

@@ -70,7 +70,11 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_groups(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
+unsafe fn encode_groups(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+    klen: usize,
+) -> (usize, usize) {
     let full = values.len() / 8;
     let room = out.len() - klen;
     let base = out.as_mut_ptr().cast::<u8>();
@@ -97,7 +101,9 @@ unsafe fn encode_groups(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize
             let out_data = base.add(klen + dp);
             _mm_storeu_si128(out_data.cast(), _mm256_castsi256_si128(r));
             _mm_storeu_si128(out_data.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
-            base.add(g).cast::<u16>().write_unaligned((k0 | (k1 << 8)) as u16);
+            base.add(g)
+                .cast::<u16>()
+                .write_unaligned((k0 | (k1 << 8)) as u16);
             dp += l0 + LENS[k1] as usize;
         }
         g += 2;

@@ -1,0 +1,6 @@
+#![no_main]
+//! Arbitrary bytes and count into Svb16's decoders: every ISA agrees with scalar, no panic.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| svb_fuzz::check_decode(svb_core::Svb16, data));

@@ -1,0 +1,6 @@
+#![no_main]
+//! Arbitrary bytes and count into U64Coder1248's decoders: every ISA agrees with scalar, no panic.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| svb_fuzz::check_decode(svb_core::U64Coder1248, data));

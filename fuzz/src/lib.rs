@@ -1,0 +1,104 @@
+//! Checks shared by the fuzz targets: every ISA this CPU runs must agree with the scalar
+//! kernel on any input, and round trips must be exact.
+
+use svb_core::{Codec, Isa, Kernels};
+
+/// Splits fuzz input into a value count (first 2 bytes, so counts stay near the input size
+/// and the interesting paths run) and the bytes to decode.
+pub fn count_and_bytes(data: &[u8]) -> (usize, &[u8]) {
+    match data {
+        [a, b, rest @ ..] => (u16::from_le_bytes([*a, *b]) as usize % 8192, rest),
+        _ => (0, data),
+    }
+}
+
+fn decode_with<T: Copy + Default>(
+    k: &Kernels<T>,
+    bytes: &[u8],
+    n: usize,
+) -> Result<(Vec<T>, usize), svb_core::DecodeError> {
+    let mut out = vec![T::default(); n];
+    let used = k.decode_to_slice(bytes, &mut out)?;
+    Ok((out, used))
+}
+
+fn encode_with<T: Copy>(
+    codec: &impl Codec<Value = T>,
+    k: &Kernels<T>,
+    values: &[T],
+) -> Result<Vec<u8>, svb_core::EncodeError> {
+    let mut out = vec![0u8; codec.max_encoded_len(values.len())];
+    let len = k.encode_to_slice(values, &mut out)?;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// Decodes arbitrary bytes with every ISA: no panic, identical results, and the `Vec` API
+/// and `encoded_len` agree with the kernels.
+pub fn check_decode<C>(codec: C, data: &[u8])
+where
+    C: Codec,
+    C::Value: Copy + Default + PartialEq + std::fmt::Debug,
+{
+    let (n, bytes) = count_and_bytes(data);
+    let scalar = codec.kernels_for(Isa::Scalar).expect("scalar kernels");
+    let expected = decode_with(scalar, bytes, n);
+    for isa in Isa::available() {
+        let k = codec.kernels_for(isa).expect("available ISA has kernels");
+        assert_eq!(decode_with(k, bytes, n), expected, "{} {isa}", codec.name());
+    }
+    let mut appended = Vec::new();
+    match (&expected, codec.decode_into(bytes, n, &mut appended)) {
+        (Ok((values, used)), Ok(used2)) => {
+            assert_eq!((values, *used), (&appended, used2));
+            assert_eq!(codec.encoded_len(bytes, n), Ok(*used));
+        }
+        // The Vec API refuses implausibly short input up front, with its own error.
+        (Err(_), Err(svb_core::DecodeError::TooShortForCount { .. })) => {}
+        (Err(e1), Err(e2)) => assert_eq!(e1, &e2),
+        (a, b) => panic!("kernel {a:?} but decode_into {b:?}"),
+    }
+}
+
+/// Values from bytes -> encode with every ISA (identical bytes) -> decode (identical values).
+pub fn check_round_trip<C>(codec: C, values: &[C::Value])
+where
+    C: Codec,
+    C::Value: Copy + Default + PartialEq + std::fmt::Debug,
+{
+    let scalar = codec.kernels_for(Isa::Scalar).expect("scalar kernels");
+    let Ok(reference) = encode_with(&codec, scalar, values) else {
+        for isa in Isa::available() {
+            let k = codec.kernels_for(isa).expect("available ISA has kernels");
+            assert!(
+                encode_with(&codec, k, values).is_err(),
+                "{} {isa}",
+                codec.name()
+            );
+        }
+        return;
+    };
+    for isa in Isa::available() {
+        let k = codec.kernels_for(isa).expect("available ISA has kernels");
+        assert_eq!(
+            encode_with(&codec, k, values).as_ref(),
+            Ok(&reference),
+            "{} {isa}",
+            codec.name()
+        );
+        assert_eq!(
+            decode_with(k, &reference, values.len()),
+            Ok((values.to_vec(), reference.len()))
+        );
+    }
+    assert_eq!(
+        codec.decode(&reference, values.len()).as_deref(),
+        Ok(values)
+    );
+}
+
+/// Little-endian words of `N` bytes from `data` (a trailing partial word is dropped).
+pub fn words<const N: usize>(data: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
+    data.chunks_exact(N)
+        .map(|c| c.try_into().expect("chunk of N bytes"))
+}

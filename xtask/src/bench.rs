@@ -1,0 +1,267 @@
+//! `cargo xtask bench` / `bench-report`: run the criterion suites in benches/ and turn
+//! criterion's JSON into one table per group: our figure, each peer's, and the ratios.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+use crate::util::{cargo, check_args, describe, flag, opt, output, root, run};
+
+/// The function id of our implementation in every group; all others are peers.
+const OURS: &str = "svb";
+
+#[derive(Debug)]
+struct Row {
+    group: String,
+    function: String,
+    param: String,
+    elements: u64,
+    mean_ns: f64,
+}
+
+impl Row {
+    fn melem_s(&self) -> f64 {
+        self.elements as f64 / self.mean_ns * 1e3
+    }
+}
+
+pub fn main(args: &[String], report: bool) -> Result<(), String> {
+    check_args(args, &["--quick", "--no-run"], &["--filter"])?;
+    let quick = flag(args, "--quick");
+    let criterion_home = root().join("target").join("criterion");
+    let started = SystemTime::now();
+    let mut cmd = cargo();
+    cmd.args(["bench", "-p", "svb-bench", "--"]);
+    if let Some(f) = opt(args, "--filter") {
+        cmd.arg(f);
+    }
+    if quick {
+        cmd.args([
+            "--warm-up-time",
+            "0.1",
+            "--measurement-time",
+            "0.25",
+            "--sample-size",
+            "10",
+        ]);
+    }
+    cmd.arg("--noplot")
+        .env("CRITERION_HOME", &criterion_home)
+        .env("CARGO_TARGET_DIR", root().join("target").join("bench"));
+    if cfg!(target_arch = "x86_64") {
+        // streamvbyte64 compiles its SIMD path only with these target features; give the peer
+        // its best build. Our kernels dispatch at run time either way.
+        cmd.env("RUSTFLAGS", "-C target-feature=+ssse3,+sse4.1");
+    }
+    let command = describe(&cmd);
+    let since = if flag(args, "--no-run") {
+        None
+    } else {
+        run(&mut cmd)?;
+        Some(started)
+    };
+    let rows = collect(&criterion_home, since)?;
+    if rows.is_empty() {
+        return Err(format!(
+            "no criterion results under {}",
+            criterion_home.display()
+        ));
+    }
+    let tables = render(&rows);
+    if report {
+        let doc = report_doc(&tables, &command, quick);
+        let path = root().join("docs").join("PERFORMANCE.md");
+        fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    } else {
+        println!("{tables}");
+    }
+    Ok(())
+}
+
+/// Every `new/benchmark.json` under `dir` (written after `since`, when given).
+fn collect(dir: &Path, since: Option<SystemTime>) -> Result<Vec<Row>, String> {
+    let mut files = Vec::new();
+    walk(dir, &mut files);
+    let mut rows = Vec::new();
+    for bench in files {
+        if let Some(since) = since {
+            let fresh = fs::metadata(&bench)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= since);
+            if !fresh {
+                continue;
+            }
+        }
+        let b = fs::read_to_string(&bench).map_err(|e| format!("{}: {e}", bench.display()))?;
+        let est_path = bench.with_file_name("estimates.json");
+        let e =
+            fs::read_to_string(&est_path).map_err(|e| format!("{}: {e}", est_path.display()))?;
+        let (Some(group), Some(function), Some(elements), Some(mean_ns)) = (
+            json_str(&b, "group_id"),
+            json_str(&b, "function_id"),
+            json_num(&b, "Elements"),
+            json_str_after(&e, "\"mean\"").and_then(|m| json_num(m, "point_estimate")),
+        ) else {
+            continue;
+        };
+        let param = json_str(&b, "value_str").unwrap_or_default();
+        rows.push(Row {
+            group,
+            function,
+            param,
+            elements: elements as u64,
+            mean_ns,
+        });
+    }
+    Ok(rows)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.file_name().is_some_and(|n| n == "benchmark.json")
+            && p.parent().is_some_and(|d| d.ends_with("new"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+fn json_str_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    s.find(key).map(|i| &s[i + key.len()..])
+}
+
+/// The string value of `"key":"..."` (criterion's ids hold no escaped quotes).
+fn json_str(s: &str, key: &str) -> Option<String> {
+    let rest = json_str_after(s, &format!("\"{key}\""))?
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    let rest = rest.strip_prefix('"')?;
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// The numeric value of `"key":123.4`.
+fn json_num(s: &str, key: &str) -> Option<f64> {
+    let rest = json_str_after(s, &format!("\"{key}\""))?
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// Bytes per input integer of a group (`U32Classic/decode` -> 4), for GB/s.
+fn elem_bytes(group: &str) -> Option<f64> {
+    let codec = group.split('/').next()?;
+    if codec.starts_with("U64") {
+        Some(8.0)
+    } else if codec.starts_with("U32") {
+        Some(4.0)
+    } else if codec.contains("16")
+        || codec.starts_with("delta")
+        || codec.contains("vbz")
+        || codec.contains("svbzd")
+    {
+        Some(2.0)
+    } else {
+        None
+    }
+}
+
+/// One markdown table per group: rows are sizes, columns ours and each peer.
+fn render(rows: &[Row]) -> String {
+    let mut groups: BTreeMap<&str, BTreeMap<u64, Vec<&Row>>> = BTreeMap::new();
+    for r in rows {
+        groups
+            .entry(&r.group)
+            .or_default()
+            .entry(r.param.parse().unwrap_or(r.elements))
+            .or_default()
+            .push(r);
+    }
+    let mut out = String::new();
+    for (group, by_size) in &groups {
+        let mut peers: Vec<&str> = by_size
+            .values()
+            .flatten()
+            .map(|r| r.function.as_str())
+            .filter(|f| *f != OURS)
+            .collect();
+        peers.sort();
+        peers.dedup();
+        out.push_str(&format!("\n### {group}\n\n| n | svb Melem/s | svb GB/s |"));
+        for p in &peers {
+            out.push_str(&format!(" {p} Melem/s | svb / {p} |"));
+        }
+        out.push_str("\n|---:|---:|---:|");
+        out.push_str(&"---:|---:|".repeat(peers.len()));
+        out.push('\n');
+        for (size, rs) in by_size {
+            let ours = rs.iter().find(|r| r.function == OURS);
+            let gbs = match (ours, elem_bytes(group)) {
+                (Some(o), Some(b)) => format!("{:.2}", o.melem_s() * b / 1e3),
+                _ => "-".into(),
+            };
+            out.push_str(&format!(
+                "| {size} | {} | {gbs} |",
+                ours.map_or("-".into(), |o| format!("{:.0}", o.melem_s()))
+            ));
+            for p in &peers {
+                match rs.iter().find(|r| r.function == *p) {
+                    Some(peer) => {
+                        let ratio = ours.map_or("-".into(), |o| {
+                            format!("{:.2}x", o.melem_s() / peer.melem_s())
+                        });
+                        out.push_str(&format!(" {:.0} | {ratio} |", peer.melem_s()));
+                    }
+                    None => out.push_str(" - | - |"),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn report_doc(tables: &str, command: &str, quick: bool) -> String {
+    let cpu = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let rustc = output(Command::new("rustc").arg("--version")).unwrap_or_default();
+    let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
+    let isa = svb_core::Isa::best();
+    let sv64_simd = if cfg!(target_arch = "x86_64") {
+        "yes (built with +ssse3,+sse4.1)"
+    } else {
+        "as the target's defaults give"
+    };
+    format!(
+        "# Performance\n\n\
+         <!-- GENERATED by `cargo xtask bench-report`: do not edit the tables by hand. -->\n\n\
+         Generated by `cargo xtask bench-report{}`; every ratio compares figures taken in the same run\n\
+         on the same machine (absolute numbers on shared machines drift by 15% or more; ratios are the claim).\n\n\
+         - CPU: {cpu}\n- ISA chosen by the dispatcher: {isa}\n- rustc: {}\n- date: {}\n\
+         - streamvbyte64 SIMD path compiled: {sv64_simd}\n- `svb-0.3.1` is the `svb` crate 0.3.1 with its `simd-auto` feature\n\
+         - command: `{command}`\n\n\
+         Throughput is in input integers: Melem/s, and GB/s = Melem/s x bytes per integer / 1000.\n{tables}",
+        if quick { " --quick" } else { "" },
+        rustc.trim(),
+        date.trim(),
+    )
+}

@@ -1,0 +1,141 @@
+//! `cargo xtask cross`: every build the CI matrix covers, runnable on one x86-64 machine.
+//! aarch64 runs under qemu-user, so the NEON kernels are executed, not only compiled.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{cargo, check_args, output, run};
+
+const AARCH64: &str = "aarch64-unknown-linux-gnu";
+const NO_STD: &str = "x86_64-unknown-none";
+/// The crates whose kernels are checked on every target.
+const CRATES: [&str; 4] = ["-p", "svb-dispatch", "-p", "svb-core"];
+
+struct Step {
+    name: &'static str,
+    result: Result<(), String>,
+}
+
+fn run_all() -> Vec<Step> {
+    vec![
+        Step {
+            name: "aarch64-unknown-linux-gnu (NEON, tests under qemu)",
+            result: aarch64(),
+        },
+        Step {
+            name: "x86_64 default (runtime dispatch)",
+            result: x86(&[]),
+        },
+        Step {
+            name: "x86_64 --features simd-ssse3",
+            result: x86(&["--features", "svb-core/simd-ssse3"]),
+        },
+        Step {
+            name: "x86_64 --features simd-avx2",
+            result: x86(&["--features", "svb-core/simd-avx2"]),
+        },
+        Step {
+            name: "x86_64-unknown-none no_std + alloc",
+            result: no_std(),
+        },
+    ]
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    check_args(args, &[], &[])?;
+    let steps = run_all();
+    println!();
+    let mut failed = 0;
+    for s in &steps {
+        match &s.result {
+            Ok(()) => println!("cross: PASS  {}", s.name),
+            Err(e) => {
+                failed += 1;
+                println!("cross: FAIL  {}: {e}", s.name);
+            }
+        }
+    }
+    if failed > 0 {
+        Err(format!("{failed} of {} targets failed", steps.len()))
+    } else {
+        Ok(())
+    }
+}
+
+/// Installs a rustup target when it is missing.
+fn ensure_target(target: &str) -> Result<(), String> {
+    let installed =
+        output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    if installed.lines().any(|l| l.trim() == target) {
+        return Ok(());
+    }
+    run(Command::new("rustup").args(["target", "add", target])).map_err(|e| {
+        format!("THE {target} TARGET CANNOT BE INSTALLED ({e}); nothing was tested for it")
+    })
+}
+
+fn on_path(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn aarch64() -> Result<(), String> {
+    ensure_target(AARCH64)?;
+    for tool in ["aarch64-linux-gnu-gcc", "qemu-aarch64"] {
+        if !on_path(tool) {
+            return Err(format!(
+                "{tool} NOT FOUND: NEON kernels cannot run (apt-get install -y qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
+            ));
+        }
+    }
+    let mut cmd = cargo();
+    cmd.args(["test", "--release", "--target", AARCH64, "--tests"])
+        .args(CRATES)
+        .env(
+            "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
+            "aarch64-linux-gnu-gcc",
+        )
+        .env(
+            "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER",
+            "qemu-aarch64",
+        );
+    // qemu-user needs the target's dynamic loader; Debian's cross libc keeps it here.
+    if !Path::new("/lib/ld-linux-aarch64.so.1").exists() {
+        cmd.env("QEMU_LD_PREFIX", "/usr/aarch64-linux-gnu");
+    }
+    run(&mut cmd)
+}
+
+fn x86(features: &[&str]) -> Result<(), String> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err("this step needs an x86-64 host".into());
+    }
+    run(cargo()
+        .args(["test", "--release", "--tests"])
+        .args(CRATES)
+        .args(features))
+}
+
+fn no_std() -> Result<(), String> {
+    ensure_target(NO_STD)?;
+    for features in ["alloc", "", "alloc,simd-avx2"] {
+        run(cargo()
+            .args([
+                "build",
+                "--release",
+                "--target",
+                NO_STD,
+                "-p",
+                "svb-core",
+                "--no-default-features",
+            ])
+            .args(if features.is_empty() {
+                vec![]
+            } else {
+                vec!["--features", features]
+            }))?;
+    }
+    Ok(())
+}
