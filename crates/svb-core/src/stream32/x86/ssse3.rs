@@ -1,4 +1,10 @@
 //! SSSE3 kernels of the u32 codecs: one `pshufb` per control byte (4 values).
+//!
+//! Both directions work in blocks of 8 control bytes (32 values) and are software-pipelined:
+//! the control word and data offsets of block `i+1` are computed while block `i` is
+//! shuffled, so the shuffles never wait on the long control-to-offset dependency chain.
+//! The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit control
+//! computation for encoding.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -10,21 +16,81 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
-    let (dp, g) = unsafe { decode_groups::<S>(ctrl, data, out, 0, 0) };
+    let (dp, g) = unsafe {
+        let (dp, g) = decode_blocks::<S>(ctrl, data, out);
+        decode_groups::<S>(ctrl, data, out, dp, g)
+    };
     let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
     Ok(ctrl.len() + used)
 }
 
-/// Decodes whole groups from group `g` (data at `data[dp..]`) while their loads stay inside
-/// `data`; returns where it stopped `(dp, g)`. `ctrl` holds the control bytes of `out.len()`
-/// values.
+/// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
+#[inline(always)]
+unsafe fn control_word(ctrl: &[u8], g: usize) -> u64 {
+    debug_assert!(g + 8 <= ctrl.len());
+    // SAFETY: the caller guarantees g + 8 <= ctrl.len().
+    u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() })
+}
+
+/// Inclusive prefix sums of the 8 per-byte data lengths of `cw`: byte `k` is the data length
+/// of groups `0..=k` (at most 128, so bytes never carry into each other).
+#[inline(always)]
+pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
+    S::lens8(cw).wrapping_mul(0x0101_0101_0101_0101)
+}
+
+/// Decodes blocks of 8 groups from group 0 while the next block's control word exists and
+/// the block's loads stay inside `data`; returns where it stopped `(dp, g)`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn decode_blocks<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    let dst = out.as_mut_ptr().cast::<u32>();
+    let (mut dp, mut g) = (0usize, 0usize);
+    if full < 16 || data.len() < 128 {
+        return (dp, g);
+    }
+    // SAFETY: 16 <= full <= ctrl.len().
+    let mut cw = unsafe { control_word(ctrl, 0) };
+    let mut sums = prefix_lens::<S>(cw);
+    while g + 16 <= full && data.len() - dp >= 128 {
+        // SAFETY: g + 16 <= full <= ctrl.len(), so the next block's control word exists.
+        let cw_next = unsafe { control_word(ctrl, g + 8) };
+        let sums_next = prefix_lens::<S>(cw_next);
+        // Byte k of `starts`: where group k's data begins, relative to dp.
+        let starts = sums << 8;
+        // SAFETY: dp < data.len() (at least 128 bytes remain).
+        let src = unsafe { data.as_ptr().add(dp) };
+        for k in 0..8 {
+            let c = (cw >> (8 * k)) as u8 as usize;
+            let start = ((starts >> (8 * k)) & 0xFF) as usize;
+            // SAFETY: a group's data starts at most 112 bytes into the block and a block
+            // holds at most 128 bytes, with data.len() - dp >= 128, so the 16-byte load ends
+            // inside data; group g + k < full writes values 4(g+k)..4(g+k)+4 <= out.len().
+            unsafe {
+                let v = _mm_loadu_si128(src.add(start).cast());
+                let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
+            }
+        }
+        dp += (sums >> 56) as usize;
+        g += 8;
+        cw = cw_next;
+        sums = sums_next;
+    }
+    (dp, g)
+}
+
+/// Decodes single groups from group `g` (data at `data[dp..]`) while their loads stay inside
+/// `data`; returns where it stopped `(dp, g)`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_groups<S: Scheme32>(
@@ -35,30 +101,12 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     mut g: usize,
 ) -> (usize, usize) {
     let full = out.len() / 4;
-    debug_assert!(full <= ctrl.len());
-    let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u32>();
-    let cp = ctrl.as_ptr();
-    while g + 4 <= full && data.len() - dp >= 64 {
-        for k in 0..4 {
-            // SAFETY: g + k < full <= ctrl.len(). The 4 groups of this step use at most 64
-            // data bytes and data.len() - dp >= 64 held at its start, so dp + 16 <=
-            // data.len(); group g + k < full writes values 4(g+k)..4(g+k)+4 <= out.len().
-            unsafe {
-                let c = *cp.add(g + k) as usize;
-                let v = _mm_loadu_si128(src.add(dp).cast());
-                let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
-                dp += S::CTRL_LENS[c] as usize;
-            }
-        }
-        g += 4;
-    }
     while g < full && data.len() - dp >= 16 {
         let c = ctrl[g] as usize;
         // SAFETY: dp + 16 <= data.len() (loop condition); g < full so the 4 lanes fit in out.
         unsafe {
-            let v = _mm_loadu_si128(src.add(dp).cast());
+            let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
             let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
             _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, m));
         }
@@ -68,19 +116,83 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     (dp, g)
 }
 
-pub(crate) fn encode<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_groups::<S>(values, out, ctrl_len, 0, 0) };
+    let (dp, g) = unsafe { encode_all::<S>(values, out, ctrl_len) };
     let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
     Ok(ctrl_len + used)
 }
 
-/// Encodes whole groups from group `g` while a 16-byte store fits in `out`; returns where it
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_all<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+    let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
+    // SAFETY: `out` holds `max_encoded_len(n)` bytes (caller); the loop checks its bounds.
+    unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
+}
+
+/// The biased 2-bit codes of four u32 lanes: lane = -code (0, -1, -2 or -3).
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn minus_codes<S: Scheme32>(v: __m128i) -> __m128i {
+    let bias = _mm_set1_epi32(i32::MIN);
+    let b = _mm_xor_si128(v, bias);
+    // Unsigned v > t is signed (v ^ MIN) > (t ^ MIN); each true compare adds -1.
+    let t = |i: usize| _mm_set1_epi32((S::THRESHOLDS[i] ^ 0x8000_0000) as i32);
+    _mm_add_epi32(_mm_add_epi32(_mm_cmpgt_epi32(b, t(0)), _mm_cmpgt_epi32(b, t(1))), _mm_cmpgt_epi32(b, t(2)))
+}
+
+/// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
+    // SAFETY: the caller guarantees 32 readable values at p.
+    let c = |i: usize| minus_codes::<S>(unsafe { _mm_loadu_si128(p.add(4 * i).cast()) });
+    // -codes of values 0..16 and 16..32 as bytes, in order.
+    let lo = _mm_packs_epi16(_mm_packs_epi32(c(0), c(1)), _mm_packs_epi32(c(2), c(3)));
+    let hi = _mm_packs_epi16(_mm_packs_epi32(c(4), c(5)), _mm_packs_epi32(c(6), c(7)));
+    ctrl_bytes_from_minus_codes(lo, hi)
+}
+
+/// 32 bytes of -code (in value order) -> the 8 control bytes.
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
+    let zero = _mm_setzero_si128();
+    // c0 + 4c1 per 16-bit pair, then (c0 + 4c1) + 16(c2 + 4c3) per 32-bit group.
+    let weights = _mm_set1_epi16(0x0401);
+    let quad = _mm_set1_epi32(0x0010_0001);
+    let ctrl = |m: __m128i| _mm_madd_epi16(_mm_maddubs_epi16(_mm_sub_epi8(zero, m), weights), quad);
+    let bytes = _mm_packus_epi16(_mm_packs_epi32(ctrl(lo), ctrl(hi)), zero);
+    let mut out = [0u8; 16];
+    // SAFETY: stores 16 bytes into a local array of 16.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bytes) };
+    u64::from_le_bytes([out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]])
+}
+
+/// Shuffles the 8 groups of values at `p` (control word `cw`) to `dst`; returns the bytes
+/// they take. Writes at most 128 bytes at dst (the caller owns them).
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn encode_block<S: Scheme32>(p: *const u32, cw: u64, dst: *mut u8) -> usize {
+    let sums = prefix_lens::<S>(cw);
+    let starts = sums << 8;
+    for k in 0..8 {
+        let c = (cw >> (8 * k)) as u8 as usize;
+        let start = ((starts >> (8 * k)) & 0xFF) as usize;
+        // SAFETY: the caller guarantees 32 values at p and 128 writable bytes at dst; group
+        // k starts at most 112 bytes in.
+        unsafe {
+            let v = _mm_loadu_si128(p.add(4 * k).cast());
+            let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
+            _mm_storeu_si128(dst.add(start).cast(), _mm_shuffle_epi8(v, m));
+        }
+    }
+    (sums >> 56) as usize
+}
+
+/// Encodes single groups from group `g` while a 16-byte store fits in `out`; returns where it
 /// stopped `(dp, g)`. `out.len() >= ctrl_len + 4 * values.len()`.
 #[target_feature(enable = "ssse3")]
 #[inline]
