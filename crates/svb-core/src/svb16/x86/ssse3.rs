@@ -1,4 +1,6 @@
-//! SSSE3 kernels of Svb16: one `pshufb` per key byte (8 values).
+//! SSSE3 kernels of Svb16: one `pshufb` per key byte (8 values), in software-pipelined
+//! blocks of 8 key bytes (the offsets of block `i+1` are computed while block `i` is
+//! shuffled). The AVX2 kernels reuse these loops compiled with AVX2.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -14,12 +16,71 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize
     let (keys, data) = split_keys(input, out.len())?;
     // SAFETY: reachable only through the `Kernels` table handed out after
     // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
-    let (dp, g) = unsafe { decode_groups(keys, data, out, 0, 0) };
+    let (dp, g) = unsafe {
+        let (dp, g) = decode_blocks(keys, data, out);
+        decode_groups(keys, data, out, dp, g)
+    };
     let used = decode_tail(keys, data, dp, 8 * g, out)?;
     Ok(keys.len() + used)
 }
 
-/// Decodes whole key groups from group `g` (data at `data[dp..]`) while their loads stay
+/// Reads key bytes `g..g+8` as one little-endian word. Needs `g + 8 <= keys.len()`.
+#[inline(always)]
+unsafe fn key_word(keys: &[u8], g: usize) -> u64 {
+    debug_assert!(g + 8 <= keys.len());
+    // SAFETY: the caller guarantees g + 8 <= keys.len().
+    u64::from_le(unsafe { keys.as_ptr().add(g).cast::<u64>().read_unaligned() })
+}
+
+/// Inclusive prefix sums of the 8 per-key data lengths: byte `k` is the data length of
+/// groups `0..=k` (at most 128).
+#[inline(always)]
+fn prefix_lens(kw: u64) -> u64 {
+    lens8(kw).wrapping_mul(0x0101_0101_0101_0101)
+}
+
+/// Decodes blocks of 8 groups from group 0 while the next block's key word exists and the
+/// block's loads stay inside `data`; returns where it stopped `(dp, g)`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn decode_blocks(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+    let full = out.len() / 8;
+    let dst = out.as_mut_ptr().cast::<u16>();
+    let (mut dp, mut g) = (0usize, 0usize);
+    if full < 16 || data.len() < 128 {
+        return (dp, g);
+    }
+    // SAFETY: 16 <= full <= keys.len().
+    let mut kw = unsafe { key_word(keys, 0) };
+    let mut sums = prefix_lens(kw);
+    while g + 16 <= full && data.len() - dp >= 128 {
+        // SAFETY: g + 16 <= full <= keys.len(), so the next block's key word exists.
+        let kw_next = unsafe { key_word(keys, g + 8) };
+        let sums_next = prefix_lens(kw_next);
+        let starts = sums << 8;
+        // SAFETY: dp < data.len() (at least 128 bytes remain).
+        let src = unsafe { data.as_ptr().add(dp) };
+        for k in 0..8 {
+            let key = (kw >> (8 * k)) as u8 as usize;
+            let start = ((starts >> (8 * k)) & 0xFF) as usize;
+            // SAFETY: a group starts at most 112 bytes into the block and a block holds at
+            // most 128 bytes, with data.len() - dp >= 128, so the load ends inside data;
+            // group g + k < full writes values 8(g+k)..8(g+k)+8 <= out.len().
+            unsafe {
+                let v = _mm_loadu_si128(src.add(start).cast());
+                let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(8 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
+            }
+        }
+        dp += (sums >> 56) as usize;
+        g += 8;
+        kw = kw_next;
+        sums = sums_next;
+    }
+    (dp, g)
+}
+
+/// Decodes single key groups from group `g` (data at `data[dp..]`) while their loads stay
 /// inside `data`; returns where it stopped `(dp, g)`.
 #[target_feature(enable = "ssse3")]
 #[inline]
@@ -31,31 +92,12 @@ pub(crate) unsafe fn decode_groups(
     mut g: usize,
 ) -> (usize, usize) {
     let full = out.len() / 8;
-    let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u16>();
-    while g + 8 <= full && data.len() - dp >= 128 {
-        // SAFETY: g + 8 <= full <= keys.len().
-        let kw = u64::from_le(unsafe { keys.as_ptr().add(g).cast::<u64>().read_unaligned() });
-        let lens = lens8(kw);
-        for k in 0..8 {
-            let key = (kw >> (8 * k)) as u8 as usize;
-            // SAFETY: the 8 groups of this step use at most 128 data bytes and
-            // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
-            // g + k < full writes values 8(g+k)..8(g+k)+8 <= out.len().
-            unsafe {
-                let v = _mm_loadu_si128(src.add(dp).cast());
-                let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(8 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
-            }
-            dp += ((lens >> (8 * k)) & 0xFF) as usize;
-        }
-        g += 8;
-    }
     while g < full && data.len() - dp >= 16 {
         let key = keys[g] as usize;
         // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 8 lanes fit in out.
         unsafe {
-            let v = _mm_loadu_si128(src.add(dp).cast());
+            let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
             let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
             _mm_storeu_si128(dst.add(8 * g).cast(), _mm_shuffle_epi8(v, m));
         }
@@ -69,12 +111,52 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
     let klen = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_groups(values, out, klen, 0, 0) };
+    let (dp, g) = unsafe { encode_all(values, out, klen) };
     let used = encode_tail(values, out, klen, dp, 8 * g);
     Ok(klen + used)
 }
 
-/// Encodes whole key groups from group `g` while a 16-byte store fits in `out`.
+#[target_feature(enable = "ssse3")]
+unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
+    let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
+    // SAFETY: `out` holds `max_encoded_len(n)` bytes (caller); the loop checks its bounds.
+    unsafe { encode_groups(values, out, klen, dp, g) }
+}
+
+/// Key bytes of the 64 values at `p` (bit i set: value i needs two bytes). Reads 128 bytes.
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn key_word_of(p: *const u16) -> u64 {
+    let high = _mm_set1_epi16(0xFF00u16 as i16);
+    let zero = _mm_setzero_si128();
+    // SAFETY: the caller guarantees 64 readable values at p.
+    let narrow = |i: usize| _mm_cmpeq_epi16(_mm_and_si128(unsafe { _mm_loadu_si128(p.add(8 * i).cast()) }, high), zero);
+    let flags = |i: usize| _mm_movemask_epi8(_mm_packs_epi16(narrow(2 * i), narrow(2 * i + 1))) as u16 as u64;
+    !(flags(0) | (flags(1) << 16) | (flags(2) << 32) | (flags(3) << 48))
+}
+
+/// Shuffles the 8 key groups of values at `p` (key word `kw`) to `dst`; returns the bytes
+/// they take. Writes at most 128 bytes at dst (the caller owns them).
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, dst: *mut u8) -> usize {
+    let sums = prefix_lens(kw);
+    let starts = sums << 8;
+    for k in 0..8 {
+        let key = (kw >> (8 * k)) as u8 as usize;
+        let start = ((starts >> (8 * k)) & 0xFF) as usize;
+        // SAFETY: the caller guarantees 64 values at p and 128 writable bytes at dst; group
+        // k starts at most 112 bytes in.
+        unsafe {
+            let v = _mm_loadu_si128(p.add(8 * k).cast());
+            let m = _mm_load_si128(ENCODE[key].0.as_ptr().cast());
+            _mm_storeu_si128(dst.add(start).cast(), _mm_shuffle_epi8(v, m));
+        }
+    }
+    (sums >> 56) as usize
+}
+
+/// Encodes single key groups from group `g` while a 16-byte store fits in `out`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_groups(
