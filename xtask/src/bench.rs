@@ -33,7 +33,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     let criterion_home = root().join("target").join("criterion");
     let started = SystemTime::now();
     let mut cmd = cargo();
-    cmd.args(["bench", "-p", "svb-bench", "--"]);
+    cmd.args(["bench", "-p", "svb-bench", "--benches", "--"]);
     if let Some(f) = opt(args, "--filter") {
         cmd.arg(f);
     }

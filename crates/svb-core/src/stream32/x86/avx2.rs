@@ -9,22 +9,30 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_blocks, decode_groups, encode_block, encode_groups};
+use super::ssse3::{
+    decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
+};
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
+use crate::stream32::scalar::{check_out_len, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
     let (dp, g) = unsafe { decode_all::<S>(ctrl, data, out) };
-    let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
-    Ok(ctrl.len() + used)
+    finish_decode::<S>(ctrl, data, dp, g, out)
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_all<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+unsafe fn decode_all<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
     // SAFETY: AVX2 implies SSSE3; the callees check their own bounds.
     unsafe {
         let (dp, g) = decode_blocks::<S>(ctrl, data, out);
@@ -32,7 +40,10 @@ unsafe fn decode_all<S: Scheme32>(ctrl: &[u8], data: &[u8], out: &mut [MaybeUnin
     }
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
@@ -42,7 +53,11 @@ pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_all<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+unsafe fn encode_all<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+) -> (usize, usize) {
     let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
     // SAFETY: AVX2 implies SSSE3; `out` holds `max_encoded_len(n)` bytes (caller).
     unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
@@ -55,7 +70,10 @@ fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
     let b = _mm256_xor_si256(v, _mm256_set1_epi32(i32::MIN));
     // Unsigned v > t is signed (v ^ MIN) > (t ^ MIN); each true compare adds -1.
     let t = |i: usize| _mm256_set1_epi32((S::THRESHOLDS[i] ^ 0x8000_0000) as i32);
-    _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(b, t(0)), _mm256_cmpgt_epi32(b, t(1))), _mm256_cmpgt_epi32(b, t(2)))
+    _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_cmpgt_epi32(b, t(0)), _mm256_cmpgt_epi32(b, t(1))),
+        _mm256_cmpgt_epi32(b, t(2)),
+    )
 }
 
 /// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
@@ -65,15 +83,21 @@ unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
     // SAFETY: the caller guarantees 32 readable values at p.
     let c = |i: usize| minus_codes::<S>(unsafe { _mm256_loadu_si256(p.add(8 * i).cast()) });
     // In-lane packs leave 4-byte runs in the order a0 b0 c0 d0 a1 b1 c1 d1; restore value order.
-    let packed = _mm256_packs_epi16(_mm256_packs_epi32(c(0), c(1)), _mm256_packs_epi32(c(2), c(3)));
+    let packed = _mm256_packs_epi16(
+        _mm256_packs_epi32(c(0), c(1)),
+        _mm256_packs_epi32(c(2), c(3)),
+    );
     let ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     let codes = _mm256_sub_epi8(_mm256_setzero_si256(), ordered);
     // c0 + 4c1 per 16-bit pair, then (c0 + 4c1) + 16(c2 + 4c3) per 32-bit group.
-    let quads = _mm256_madd_epi16(_mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x0401)), _mm256_set1_epi32(0x0010_0001));
+    let quads = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x0401)),
+        _mm256_set1_epi32(0x0010_0001),
+    );
     // Byte 0 of every 32-bit group, gathered into the low 4 bytes of each 128-bit lane.
     let gather = _mm256_setr_epi8(
-        0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1,
+        0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1,
     );
     let g = _mm256_shuffle_epi8(quads, gather);
     let lo = _mm256_cvtsi256_si32(g) as u32 as u64;

@@ -12,17 +12,31 @@ macro_rules! encode_blocks {
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full >= 16 && room >= 128 {
-            // SAFETY: 16 <= full, so values 0..32 exist.
+        if full >= 8 {
+            // SAFETY: 8 <= full, so values 0..32 exist.
             let mut cw = unsafe { $control_word(values.as_ptr()) };
-            while g + 16 <= full && room - dp >= 128 {
-                // SAFETY: g + 16 <= full: the next block's 32 values exist; this block's 8
-                // control bytes g..g+8 <= ctrl_len; its data (at most 128 bytes) fits the
-                // room - dp >= 128 bytes left.
+            while g + 8 <= full {
+                let sums = prefix_lens::<S>(cw);
+                // The last group's 16-byte store must end inside `out`.
+                if room - dp < ((sums << 8) >> 56) as usize + 16 {
+                    break;
+                }
+                // SAFETY: the next block's 32 values exist when g + 16 <= full; this block's
+                // 8 control bytes g..g+8 <= ctrl_len; every store of the block ends by the
+                // last group's start + 16 <= room - dp (checked above).
                 unsafe {
-                    let next = $control_word(values.as_ptr().add(4 * (g + 8)));
+                    let next = if g + 16 <= full {
+                        $control_word(values.as_ptr().add(4 * (g + 8)))
+                    } else {
+                        0
+                    };
                     base.add(g).cast::<u64>().write_unaligned(cw.to_le());
-                    dp += encode_block::<S>(values.as_ptr().add(4 * g), cw, base.add(ctrl_len + dp));
+                    dp += encode_block::<S>(
+                        values.as_ptr().add(4 * g),
+                        cw,
+                        sums,
+                        base.add(ctrl_len + dp),
+                    );
                     cw = next;
                 }
                 g += 8;

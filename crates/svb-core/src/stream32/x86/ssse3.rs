@@ -16,7 +16,10 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
     // out after `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
@@ -24,9 +27,89 @@ pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) ->
         let (dp, g) = decode_blocks::<S>(ctrl, data, out);
         decode_groups::<S>(ctrl, data, out, dp, g)
     };
-    let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
+    finish_decode::<S>(ctrl, data, dp, g, out)
+}
+
+/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) through a padded
+/// copy, or with the scalar tail when the data is short (which reports the exact error).
+/// Returns the bytes consumed, control included.
+#[inline]
+pub(crate) fn finish_decode<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    let used = match unsafe { decode_padded_tail::<S>(ctrl, data, dp, g, out) } {
+        Some(used) => used,
+        None => decode_tail::<S>(ctrl, data, dp, 4 * g, out)?,
+    };
     Ok(ctrl.len() + used)
 }
+
+/// Decodes values `4g..` from a zero-padded copy of the remaining data when they need at most
+/// 48 bytes and the data holds them all; `None` otherwise (nothing written then).
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn decode_padded_tail<S: Scheme32>(
+    ctrl: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    out: &mut [MaybeUninit<u32>],
+) -> Option<usize> {
+    let n = out.len();
+    let full = n / 4;
+    let partial = n % 4;
+    let mut need = 0usize;
+    for &c in &ctrl[g..full] {
+        need += S::CTRL_LENS[c as usize] as usize;
+    }
+    if partial != 0 {
+        let c = ctrl[full];
+        for k in 0..partial {
+            need += S::LENS[(c >> (2 * k)) as usize & 3] as usize;
+        }
+    }
+    if need > 48 || data.len() - dp < need {
+        return None;
+    }
+    let mut buf = [0u8; 64];
+    buf[..need].copy_from_slice(&data[dp..dp + need]);
+    let dst = out.as_mut_ptr().cast::<u32>();
+    let mut off = 0usize;
+    for (i, &c) in ctrl[g..full].iter().enumerate() {
+        let c = c as usize;
+        // SAFETY: off <= need - len(c) <= 48 - len(c), so the 16-byte load stays inside buf;
+        // group g + i < full writes 4 values inside out.
+        unsafe {
+            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
+            let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
+            _mm_storeu_si128(dst.add(4 * (g + i)).cast(), _mm_shuffle_epi8(v, m));
+        }
+        off += S::CTRL_LENS[c] as usize;
+    }
+    if partial != 0 {
+        let mut last = [0u32; 4];
+        // SAFETY: off <= 48 keeps the load inside buf; `last` holds 16 bytes. Codes past the
+        // last value only shuffle padding into lanes that are not copied out.
+        unsafe {
+            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
+            let m = _mm_load_si128(S::DECODE[ctrl[full] as usize].0.as_ptr().cast());
+            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm_shuffle_epi8(v, m));
+        }
+        for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
+            slot.write(v);
+        }
+    }
+    Some(dp + need)
+}
+
+/// Below this many groups the block loop's start-up latency (control word -> prefix sums ->
+/// first load) costs more than it saves; the single-group loop decodes such inputs.
+const SMALL: usize = 64;
 
 /// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
 #[inline(always)]
@@ -43,8 +126,8 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
     S::lens8(cw).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Decodes blocks of 8 groups from group 0 while the next block's control word exists and
-/// the block's loads stay inside `data`; returns where it stopped `(dp, g)`.
+/// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
+/// returns where it stopped `(dp, g)`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_blocks<S: Scheme32>(
@@ -55,26 +138,34 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
     let full = out.len() / 4;
     let dst = out.as_mut_ptr().cast::<u32>();
     let (mut dp, mut g) = (0usize, 0usize);
-    if full < 16 || data.len() < 128 {
+    if full < SMALL {
         return (dp, g);
     }
-    // SAFETY: 16 <= full <= ctrl.len().
+    // SAFETY: 8 <= SMALL <= full <= ctrl.len().
     let mut cw = unsafe { control_word(ctrl, 0) };
     let mut sums = prefix_lens::<S>(cw);
-    while g + 16 <= full && data.len() - dp >= 128 {
-        // SAFETY: g + 16 <= full <= ctrl.len(), so the next block's control word exists.
-        let cw_next = unsafe { control_word(ctrl, g + 8) };
-        let sums_next = prefix_lens::<S>(cw_next);
+    while g + 8 <= full {
         // Byte k of `starts`: where group k's data begins, relative to dp.
         let starts = sums << 8;
-        // SAFETY: dp < data.len() (at least 128 bytes remain).
+        // The last (highest) 16-byte load of the block must end inside data.
+        if data.len() - dp < (starts >> 56) as usize + 16 {
+            break;
+        }
+        let cw_next = if g + 16 <= full {
+            // SAFETY: g + 16 <= full <= ctrl.len(), so the next block's control word exists.
+            unsafe { control_word(ctrl, g + 8) }
+        } else {
+            0
+        };
+        let sums_next = prefix_lens::<S>(cw_next);
+        // SAFETY: dp + 16 <= data.len() (checked above).
         let src = unsafe { data.as_ptr().add(dp) };
         for k in 0..8 {
             let c = (cw >> (8 * k)) as u8 as usize;
             let start = ((starts >> (8 * k)) & 0xFF) as usize;
-            // SAFETY: a group's data starts at most 112 bytes into the block and a block
-            // holds at most 128 bytes, with data.len() - dp >= 128, so the 16-byte load ends
-            // inside data; group g + k < full writes values 4(g+k)..4(g+k)+4 <= out.len().
+            // SAFETY: start <= the last group's start, and data.len() - dp >= that + 16
+            // (checked above), so the 16-byte load ends inside data; group g + k < full
+            // writes values 4(g+k)..4(g+k)+4 <= out.len().
             unsafe {
                 let v = _mm_loadu_si128(src.add(start).cast());
                 let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
@@ -116,7 +207,10 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     (dp, g)
 }
 
-pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
@@ -126,7 +220,11 @@ pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -
 }
 
 #[target_feature(enable = "ssse3")]
-unsafe fn encode_all<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize) -> (usize, usize) {
+unsafe fn encode_all<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+) -> (usize, usize) {
     let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
     // SAFETY: `out` holds `max_encoded_len(n)` bytes (caller); the loop checks its bounds.
     unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
@@ -140,7 +238,10 @@ fn minus_codes<S: Scheme32>(v: __m128i) -> __m128i {
     let b = _mm_xor_si128(v, bias);
     // Unsigned v > t is signed (v ^ MIN) > (t ^ MIN); each true compare adds -1.
     let t = |i: usize| _mm_set1_epi32((S::THRESHOLDS[i] ^ 0x8000_0000) as i32);
-    _mm_add_epi32(_mm_add_epi32(_mm_cmpgt_epi32(b, t(0)), _mm_cmpgt_epi32(b, t(1))), _mm_cmpgt_epi32(b, t(2)))
+    _mm_add_epi32(
+        _mm_add_epi32(_mm_cmpgt_epi32(b, t(0)), _mm_cmpgt_epi32(b, t(1))),
+        _mm_cmpgt_epi32(b, t(2)),
+    )
 }
 
 /// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
@@ -168,21 +269,28 @@ fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
     let mut out = [0u8; 16];
     // SAFETY: stores 16 bytes into a local array of 16.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bytes) };
-    u64::from_le_bytes([out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]])
+    u64::from_le_bytes([
+        out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+    ])
 }
 
-/// Shuffles the 8 groups of values at `p` (control word `cw`) to `dst`; returns the bytes
-/// they take. Writes at most 128 bytes at dst (the caller owns them).
+/// Shuffles the 8 groups of values at `p` (control word `cw`, prefix lengths `sums`) to
+/// `dst`; returns the bytes they take. Stores 16 bytes at each group's start (at most
+/// `(sums << 8 >> 56) + 16` bytes from dst; the caller owns them).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn encode_block<S: Scheme32>(p: *const u32, cw: u64, dst: *mut u8) -> usize {
-    let sums = prefix_lens::<S>(cw);
+pub(crate) unsafe fn encode_block<S: Scheme32>(
+    p: *const u32,
+    cw: u64,
+    sums: u64,
+    dst: *mut u8,
+) -> usize {
     let starts = sums << 8;
     for k in 0..8 {
         let c = (cw >> (8 * k)) as u8 as usize;
         let start = ((starts >> (8 * k)) & 0xFF) as usize;
-        // SAFETY: the caller guarantees 32 values at p and 128 writable bytes at dst; group
-        // k starts at most 112 bytes in.
+        // SAFETY: the caller guarantees 32 values at p and that 16 bytes past the last
+        // group's start are writable; group k starts no later than the last group.
         unsafe {
             let v = _mm_loadu_si128(p.add(4 * k).cast());
             let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());

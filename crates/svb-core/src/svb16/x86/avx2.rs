@@ -8,7 +8,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_blocks, decode_groups, encode_block, encode_groups};
+use super::ssse3::{decode_blocks, decode_groups, encode_block, encode_groups, prefix_lens};
 use crate::error::{DecodeError, EncodeError};
 use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
 
@@ -52,8 +52,11 @@ unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -
 unsafe fn key_word_of(p: *const u16) -> u64 {
     let high = _mm256_set1_epi16(0xFF00u16 as i16);
     let zero = _mm256_setzero_si256();
-    // SAFETY: the caller guarantees 64 readable values at p.
-    let narrow = |i: usize| _mm256_cmpeq_epi16(_mm256_and_si256(unsafe { _mm256_loadu_si256(p.add(16 * i).cast()) }, high), zero);
+    let narrow = |i: usize| {
+        // SAFETY: the caller guarantees 64 readable values at p; i < 4.
+        let v = unsafe { _mm256_loadu_si256(p.add(16 * i).cast()) };
+        _mm256_cmpeq_epi16(_mm256_and_si256(v, high), zero)
+    };
     // In-lane packs give values 0-7, 16-23 | 8-15, 24-31; restore value order per 64 bits.
     let flags = |i: usize| {
         let packed = _mm256_packs_epi16(narrow(2 * i), narrow(2 * i + 1));

@@ -12,17 +12,26 @@ macro_rules! encode_blocks {
         let room = out.len() - klen;
         let base = out.as_mut_ptr().cast::<u8>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full >= 16 && room >= 128 {
-            // SAFETY: 16 <= full, so values 0..64 exist.
+        if full >= 8 {
+            // SAFETY: 8 <= full, so values 0..64 exist.
             let mut kw = unsafe { $key_word(values.as_ptr()) };
-            while g + 16 <= full && room - dp >= 128 {
-                // SAFETY: g + 16 <= full: the next block's 64 values exist; this block's 8
-                // key bytes g..g+8 <= klen; its data (at most 128 bytes) fits the
-                // room - dp >= 128 bytes left.
+            while g + 8 <= full {
+                let sums = prefix_lens(kw);
+                // The last group's 16-byte store must end inside `out`.
+                if room - dp < ((sums << 8) >> 56) as usize + 16 {
+                    break;
+                }
+                // SAFETY: the next block's 64 values exist when g + 16 <= full; this block's
+                // 8 key bytes g..g+8 <= klen; every store of the block ends by the last
+                // group's start + 16 <= room - dp (checked above).
                 unsafe {
-                    let next = $key_word(values.as_ptr().add(8 * (g + 8)));
+                    let next = if g + 16 <= full {
+                        $key_word(values.as_ptr().add(8 * (g + 8)))
+                    } else {
+                        0
+                    };
                     base.add(g).cast::<u64>().write_unaligned(kw.to_le());
-                    dp += encode_block(values.as_ptr().add(8 * g), kw, base.add(klen + dp));
+                    dp += encode_block(values.as_ptr().add(8 * g), kw, sums, base.add(klen + dp));
                     kw = next;
                 }
                 g += 8;

@@ -35,37 +35,49 @@ unsafe fn key_word(keys: &[u8], g: usize) -> u64 {
 /// Inclusive prefix sums of the 8 per-key data lengths: byte `k` is the data length of
 /// groups `0..=k` (at most 128).
 #[inline(always)]
-fn prefix_lens(kw: u64) -> u64 {
+pub(crate) fn prefix_lens(kw: u64) -> u64 {
     lens8(kw).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Decodes blocks of 8 groups from group 0 while the next block's key word exists and the
-/// block's loads stay inside `data`; returns where it stopped `(dp, g)`.
+/// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
+/// returns where it stopped `(dp, g)`.
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn decode_blocks(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+pub(crate) unsafe fn decode_blocks(
+    keys: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u16>],
+) -> (usize, usize) {
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
     let (mut dp, mut g) = (0usize, 0usize);
-    if full < 16 || data.len() < 128 {
+    if full < 8 {
         return (dp, g);
     }
-    // SAFETY: 16 <= full <= keys.len().
+    // SAFETY: 8 <= full <= keys.len().
     let mut kw = unsafe { key_word(keys, 0) };
     let mut sums = prefix_lens(kw);
-    while g + 16 <= full && data.len() - dp >= 128 {
-        // SAFETY: g + 16 <= full <= keys.len(), so the next block's key word exists.
-        let kw_next = unsafe { key_word(keys, g + 8) };
-        let sums_next = prefix_lens(kw_next);
+    while g + 8 <= full {
         let starts = sums << 8;
-        // SAFETY: dp < data.len() (at least 128 bytes remain).
+        // The last (highest) 16-byte load of the block must end inside data.
+        if data.len() - dp < (starts >> 56) as usize + 16 {
+            break;
+        }
+        let kw_next = if g + 16 <= full {
+            // SAFETY: g + 16 <= full <= keys.len(), so the next block's key word exists.
+            unsafe { key_word(keys, g + 8) }
+        } else {
+            0
+        };
+        let sums_next = prefix_lens(kw_next);
+        // SAFETY: dp + 16 <= data.len() (checked above).
         let src = unsafe { data.as_ptr().add(dp) };
         for k in 0..8 {
             let key = (kw >> (8 * k)) as u8 as usize;
             let start = ((starts >> (8 * k)) & 0xFF) as usize;
-            // SAFETY: a group starts at most 112 bytes into the block and a block holds at
-            // most 128 bytes, with data.len() - dp >= 128, so the load ends inside data;
-            // group g + k < full writes values 8(g+k)..8(g+k)+8 <= out.len().
+            // SAFETY: start <= the last group's start, and data.len() - dp >= that + 16
+            // (checked above), so the load ends inside data; group g + k < full writes
+            // values 8(g+k)..8(g+k)+8 <= out.len().
             unsafe {
                 let v = _mm_loadu_si128(src.add(start).cast());
                 let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
@@ -129,24 +141,29 @@ unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -
 unsafe fn key_word_of(p: *const u16) -> u64 {
     let high = _mm_set1_epi16(0xFF00u16 as i16);
     let zero = _mm_setzero_si128();
-    // SAFETY: the caller guarantees 64 readable values at p.
-    let narrow = |i: usize| _mm_cmpeq_epi16(_mm_and_si128(unsafe { _mm_loadu_si128(p.add(8 * i).cast()) }, high), zero);
-    let flags = |i: usize| _mm_movemask_epi8(_mm_packs_epi16(narrow(2 * i), narrow(2 * i + 1))) as u16 as u64;
+    let narrow = |i: usize| {
+        // SAFETY: the caller guarantees 64 readable values at p; i < 8.
+        let v = unsafe { _mm_loadu_si128(p.add(8 * i).cast()) };
+        _mm_cmpeq_epi16(_mm_and_si128(v, high), zero)
+    };
+    let flags = |i: usize| {
+        _mm_movemask_epi8(_mm_packs_epi16(narrow(2 * i), narrow(2 * i + 1))) as u16 as u64
+    };
     !(flags(0) | (flags(1) << 16) | (flags(2) << 32) | (flags(3) << 48))
 }
 
-/// Shuffles the 8 key groups of values at `p` (key word `kw`) to `dst`; returns the bytes
-/// they take. Writes at most 128 bytes at dst (the caller owns them).
+/// Shuffles the 8 key groups of values at `p` (key word `kw`, prefix lengths `sums`) to
+/// `dst`; returns the bytes they take. Stores 16 bytes at each group's start (the caller
+/// owns them).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, dst: *mut u8) -> usize {
-    let sums = prefix_lens(kw);
+pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, sums: u64, dst: *mut u8) -> usize {
     let starts = sums << 8;
     for k in 0..8 {
         let key = (kw >> (8 * k)) as u8 as usize;
         let start = ((starts >> (8 * k)) & 0xFF) as usize;
-        // SAFETY: the caller guarantees 64 values at p and 128 writable bytes at dst; group
-        // k starts at most 112 bytes in.
+        // SAFETY: the caller guarantees 64 values at p and that 16 bytes past the last
+        // group's start are writable; group k starts no later than the last group.
         unsafe {
             let v = _mm_loadu_si128(p.add(8 * k).cast());
             let m = _mm_load_si128(ENCODE[key].0.as_ptr().cast());
