@@ -113,7 +113,7 @@ const SMALL: usize = 64;
 
 /// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
 #[inline(always)]
-unsafe fn control_word(ctrl: &[u8], g: usize) -> u64 {
+pub(crate) unsafe fn control_word(ctrl: &[u8], g: usize) -> u64 {
     debug_assert!(g + 8 <= ctrl.len());
     // SAFETY: the caller guarantees g + 8 <= ctrl.len().
     u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() })
