@@ -49,6 +49,22 @@ pub fn mixed_u16(n: usize) -> Vec<u16> {
     (0..n).map(|_| r.mixed(2) as u16).collect()
 }
 
+/// `n` samples shaped like nanopore raw signal: a slow random walk around 500 with noise
+/// and occasional level jumps (the deltas mostly fit one zigzag byte, some need two).
+pub fn signal_i16(n: usize) -> Vec<i16> {
+    let mut r = Rng(0x853C_49E6_748F_EA9B);
+    let mut level = 500i32;
+    (0..n)
+        .map(|_| {
+            let w = r.next_u64();
+            if w % 97 == 0 {
+                level = 300 + (w >> 40) as i32 % 400;
+            }
+            (level + ((w >> 8) % 41) as i32 - 20) as i16
+        })
+        .collect()
+}
+
 /// Whether streamvbyte64's x86 SIMD path was compiled into this build (it needs the
 /// `ssse3` and `sse4.1` target features at compile time; otherwise it runs scalar).
 pub const STREAMVBYTE64_SIMD: bool = cfg!(all(

@@ -9,7 +9,7 @@ use crate::util::{cargo, check_args, output, run};
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const NO_STD: &str = "x86_64-unknown-none";
 /// The crates whose kernels are checked on every target.
-const CRATES: [&str; 4] = ["-p", "svb-dispatch", "-p", "svb-core"];
+const CRATES: [&str; 6] = ["-p", "svb-dispatch", "-p", "svb-core", "-p", "svb-delta"];
 
 struct Step {
     name: &'static str,
@@ -28,11 +28,11 @@ fn run_all() -> Vec<Step> {
         },
         Step {
             name: "x86_64 --features simd-ssse3",
-            result: x86(&["--features", "svb-core/simd-ssse3"]),
+            result: x86(&["--features", "svb-core/simd-ssse3,svb-delta/simd-ssse3"]),
         },
         Step {
             name: "x86_64 --features simd-avx2",
-            result: x86(&["--features", "svb-core/simd-avx2"]),
+            result: x86(&["--features", "svb-core/simd-avx2,svb-delta/simd-avx2"]),
         },
         Step {
             name: "x86_64-unknown-none no_std + alloc",
@@ -120,22 +120,23 @@ fn x86(features: &[&str]) -> Result<(), String> {
 
 fn no_std() -> Result<(), String> {
     ensure_target(NO_STD)?;
-    for features in ["alloc", "", "alloc,simd-avx2"] {
-        run(cargo()
-            .args([
+    for krate in ["svb-core", "svb-delta"] {
+        for features in ["alloc", "", "alloc,simd-avx2"] {
+            let mut cmd = cargo();
+            cmd.args([
                 "build",
                 "--release",
                 "--target",
                 NO_STD,
                 "-p",
-                "svb-core",
+                krate,
                 "--no-default-features",
-            ])
-            .args(if features.is_empty() {
-                vec![]
-            } else {
-                vec!["--features", features]
-            }))?;
+            ]);
+            if !features.is_empty() {
+                cmd.args(["--features", features]);
+            }
+            run(&mut cmd)?;
+        }
     }
     Ok(())
 }

@@ -1,0 +1,3 @@
+//! AArch64 prefix-sum kernels.
+
+pub(crate) mod neon;

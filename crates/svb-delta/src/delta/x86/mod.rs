@@ -1,0 +1,4 @@
+//! x86 prefix-sum kernels.
+
+pub(crate) mod avx2;
+pub(crate) mod ssse3;

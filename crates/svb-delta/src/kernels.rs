@@ -1,0 +1,164 @@
+//! SIMD building blocks for fused pipelines: one block of wrapping inclusive prefix sum with
+//! a carry in and a carry out, per ISA and lane width.
+//!
+//! Every function takes a block `x` of deltas and a `carry` holding the running value in
+//! every lane, and returns `(sums, carry_out)`: `sums[i] = carry + x[0] + ... + x[i]` and
+//! `carry_out = carry + total(x)` in every lane. The total is computed from `x` alone, so a
+//! loop's only serial dependency is one vector add per block. Signed and unsigned lanes of
+//! one width share a function (wrapping addition is the same bits).
+//!
+//! ```
+//! # #[cfg(target_arch = "x86_64")] {
+//! use core::arch::x86_64::*;
+//! if is_x86_feature_detected!("ssse3") {
+//!     // SAFETY: SSSE3 was detected just above.
+//!     let (sums, carry) = unsafe {
+//!         svb_delta::kernels::x86::prefix_u16x8(_mm_set1_epi16(1), _mm_set1_epi16(100))
+//!     };
+//!     let mut out = [0u16; 8];
+//!     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), sums) };
+//!     assert_eq!(out, [101, 102, 103, 104, 105, 106, 107, 108]);
+//!     assert_eq!(unsafe { _mm_extract_epi16::<3>(carry) }, 108);
+//! }
+//! # }
+//! ```
+
+/// x86-64 blocks: SSSE3 (128-bit) and AVX2 (256-bit).
+#[cfg(target_arch = "x86_64")]
+pub mod x86 {
+    use core::arch::x86_64::*;
+
+    /// 8 x u16 / i16 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub unsafe fn prefix_u16x8(x: __m128i, carry: __m128i) -> (__m128i, __m128i) {
+        let x = _mm_add_epi16(x, _mm_slli_si128::<2>(x));
+        let x = _mm_add_epi16(x, _mm_slli_si128::<4>(x));
+        let x = _mm_add_epi16(x, _mm_slli_si128::<8>(x));
+        let total = _mm_shuffle_epi8(x, _mm_set1_epi16(0x0F0E));
+        (_mm_add_epi16(x, carry), _mm_add_epi16(carry, total))
+    }
+
+    /// 4 x u32 / i32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub unsafe fn prefix_u32x4(x: __m128i, carry: __m128i) -> (__m128i, __m128i) {
+        let x = _mm_add_epi32(x, _mm_slli_si128::<4>(x));
+        let x = _mm_add_epi32(x, _mm_slli_si128::<8>(x));
+        let total = _mm_shuffle_epi32::<0xFF>(x);
+        (_mm_add_epi32(x, carry), _mm_add_epi32(carry, total))
+    }
+
+    /// 2 x u64 / i64 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub unsafe fn prefix_u64x2(x: __m128i, carry: __m128i) -> (__m128i, __m128i) {
+        let x = _mm_add_epi64(x, _mm_slli_si128::<8>(x));
+        let total = _mm_shuffle_epi32::<0xEE>(x);
+        (_mm_add_epi64(x, carry), _mm_add_epi64(carry, total))
+    }
+
+    /// 16 x u16 / i16 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn prefix_u16x16(x: __m256i, carry: __m256i) -> (__m256i, __m256i) {
+        let x = _mm256_add_epi16(x, _mm256_slli_si256::<2>(x));
+        let x = _mm256_add_epi16(x, _mm256_slli_si256::<4>(x));
+        let x = _mm256_add_epi16(x, _mm256_slli_si256::<8>(x));
+        let last_of_lane = _mm256_set1_epi16(0x0F0E);
+        // Add the low 128-bit lane's total to every element of the high lane.
+        let low_total = _mm256_shuffle_epi8(x, last_of_lane);
+        let x = _mm256_add_epi16(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total));
+        let t = _mm256_shuffle_epi8(x, last_of_lane);
+        let total = _mm256_permute2x128_si256::<0x11>(t, t);
+        (_mm256_add_epi16(x, carry), _mm256_add_epi16(carry, total))
+    }
+
+    /// 8 x u32 / i32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn prefix_u32x8(x: __m256i, carry: __m256i) -> (__m256i, __m256i) {
+        let x = _mm256_add_epi32(x, _mm256_slli_si256::<4>(x));
+        let x = _mm256_add_epi32(x, _mm256_slli_si256::<8>(x));
+        let low_total = _mm256_shuffle_epi32::<0xFF>(x);
+        let x = _mm256_add_epi32(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total));
+        let total = _mm256_permutevar8x32_epi32(x, _mm256_set1_epi32(7));
+        (_mm256_add_epi32(x, carry), _mm256_add_epi32(carry, total))
+    }
+
+    /// 4 x u64 / i64 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn prefix_u64x4(x: __m256i, carry: __m256i) -> (__m256i, __m256i) {
+        let x = _mm256_add_epi64(x, _mm256_slli_si256::<8>(x));
+        let low_total = _mm256_shuffle_epi32::<0xEE>(x);
+        let x = _mm256_add_epi64(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total));
+        let total = _mm256_permute4x64_epi64::<0xFF>(x);
+        (_mm256_add_epi64(x, carry), _mm256_add_epi64(carry, total))
+    }
+}
+
+/// AArch64 blocks: NEON (128-bit).
+#[cfg(target_arch = "aarch64")]
+pub mod aarch64 {
+    use core::arch::aarch64::*;
+
+    /// 8 x u16 lanes (reinterpret i16 vectors with `vreinterpretq_u16_s16`).
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    #[inline]
+    pub unsafe fn prefix_u16x8(x: uint16x8_t, carry: uint16x8_t) -> (uint16x8_t, uint16x8_t) {
+        let z = vdupq_n_u16(0);
+        let x = vaddq_u16(x, vextq_u16::<7>(z, x));
+        let x = vaddq_u16(x, vextq_u16::<6>(z, x));
+        let x = vaddq_u16(x, vextq_u16::<4>(z, x));
+        let total = vdupq_laneq_u16::<7>(x);
+        (vaddq_u16(x, carry), vaddq_u16(carry, total))
+    }
+
+    /// 4 x u32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    #[inline]
+    pub unsafe fn prefix_u32x4(x: uint32x4_t, carry: uint32x4_t) -> (uint32x4_t, uint32x4_t) {
+        let z = vdupq_n_u32(0);
+        let x = vaddq_u32(x, vextq_u32::<3>(z, x));
+        let x = vaddq_u32(x, vextq_u32::<2>(z, x));
+        let total = vdupq_laneq_u32::<3>(x);
+        (vaddq_u32(x, carry), vaddq_u32(carry, total))
+    }
+
+    /// 2 x u64 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    #[inline]
+    pub unsafe fn prefix_u64x2(x: uint64x2_t, carry: uint64x2_t) -> (uint64x2_t, uint64x2_t) {
+        let x = vaddq_u64(x, vextq_u64::<1>(vdupq_n_u64(0), x));
+        let total = vdupq_laneq_u64::<1>(x);
+        (vaddq_u64(x, carry), vaddq_u64(carry, total))
+    }
+}

@@ -1,0 +1,27 @@
+//! The transforms every signal pipeline fuses with the StreamVByte codecs: zigzag, wrapping
+//! delta encode (auto-vectorised) and delta decode as an explicit SIMD prefix sum per ISA,
+//! with the multi-chain decodes (`decode_2chain`, `decode_kchain`) that split one carry
+//! chain into independent ones.
+//!
+//! ```
+//! use svb_delta::{delta, zigzag};
+//! let signal: Vec<i16> = vec![10, 12, 11, 11, 13, 14, 15, 16, 300, -300];
+//! let deltas = delta::encode(&signal);
+//! assert_eq!(deltas[..4], [10, 2, -1, 0]);
+//! let codes = zigzag::encode(&deltas);
+//! assert_eq!(codes[..4], [20, 4, 1, 0]);
+//! assert_eq!(delta::decode(&zigzag::decode::<i16>(&codes)), signal);
+//! ```
+//!
+//! The SIMD building blocks (one block of prefix sum with a carry in and out) are public in
+//! [`kernels`], so the fused pipelines of the crates above call them instead of copying them.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod delta;
+pub mod kernels;
+pub mod zigzag;
+
+pub use svb_dispatch::Isa;
