@@ -92,3 +92,9 @@ mod tests {
         assert!(mixed_u16(1000).iter().any(|&x| x > 255));
     }
 }
+
+/// The README's examples, compiled and run as doctests (this crate depends on every library
+/// crate the README shows).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -169,15 +169,22 @@ fn json_num(s: &str, key: &str) -> Option<f64> {
 
 /// Bytes per input integer of a group (`U32Classic/decode` -> 4), for GB/s.
 fn elem_bytes(group: &str) -> Option<f64> {
+    // An element-type suffix on the operation wins (`delta/decode_u32`), else the codec.
+    let op = group.rsplit('/').next().unwrap_or("");
+    for (suffix, bytes) in [("16", 2.0), ("32", 4.0), ("64", 8.0)] {
+        if op.ends_with(&format!("i{suffix}")) || op.ends_with(&format!("u{suffix}")) {
+            return Some(bytes);
+        }
+    }
     let codec = group.split('/').next()?;
     if codec.starts_with("U64") {
         Some(8.0)
     } else if codec.starts_with("U32") {
         Some(4.0)
     } else if codec.contains("16")
-        || codec.starts_with("delta")
         || codec.contains("vbz")
         || codec.contains("svbzd")
+        || codec.contains("pod5")
     {
         Some(2.0)
     } else {
@@ -185,7 +192,14 @@ fn elem_bytes(group: &str) -> Option<f64> {
     }
 }
 
-/// One markdown table per group: rows are sizes, columns ours and each peer.
+/// Whether a function id is one of ours (`svb`, `svb-k4`, ...) rather than a peer's
+/// (`svb-0.3.1`, `streamvbyte64`, `pod5lib`, ...).
+fn is_ours(function: &str) -> bool {
+    function == OURS || (function.starts_with("svb-") && !function.starts_with("svb-0."))
+}
+
+/// One markdown table per group: rows are sizes; columns our variants, then each peer with
+/// the ratio of our best variant to it.
 fn render(rows: &[Row]) -> String {
     let mut groups: BTreeMap<&str, BTreeMap<u64, Vec<&Row>>> = BTreeMap::new();
     for r in rows {
@@ -198,37 +212,52 @@ fn render(rows: &[Row]) -> String {
     }
     let mut out = String::new();
     for (group, by_size) in &groups {
-        let mut peers: Vec<&str> = by_size
-            .values()
-            .flatten()
-            .map(|r| r.function.as_str())
-            .filter(|f| *f != OURS)
-            .collect();
-        peers.sort();
-        peers.dedup();
-        out.push_str(&format!("\n### {group}\n\n| n | svb Melem/s | svb GB/s |"));
-        for p in &peers {
-            out.push_str(&format!(" {p} Melem/s | svb / {p} |"));
+        let ids = |pick: fn(&str) -> bool| {
+            let mut v: Vec<&str> = by_size
+                .values()
+                .flatten()
+                .map(|r| r.function.as_str())
+                .filter(|f| pick(f))
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let ours = ids(is_ours);
+        let peers = ids(|f| !is_ours(f));
+        let best = if ours.len() > 1 { "best svb" } else { "svb" };
+        out.push_str(&format!("\n### {group}\n\n| n |"));
+        for o in &ours {
+            out.push_str(&format!(" {o} Melem/s |"));
         }
-        out.push_str("\n|---:|---:|---:|");
-        out.push_str(&"---:|---:|".repeat(peers.len()));
+        out.push_str(&format!(" {best} GB/s |"));
+        for p in &peers {
+            out.push_str(&format!(" {p} Melem/s | {best} / {p} |"));
+        }
+        out.push_str("\n|---:|");
+        out.push_str(&"---:|".repeat(ours.len() + 1 + 2 * peers.len()));
         out.push('\n');
         for (size, rs) in by_size {
-            let ours = rs.iter().find(|r| r.function == OURS);
-            let gbs = match (ours, elem_bytes(group)) {
-                (Some(o), Some(b)) => format!("{:.2}", o.melem_s() * b / 1e3),
+            let find = |id: &str| rs.iter().find(|r| r.function == id);
+            out.push_str(&format!("| {size} |"));
+            for o in &ours {
+                out.push_str(&find(o).map_or(" - |".into(), |r| format!(" {:.0} |", r.melem_s())));
+            }
+            let top = ours
+                .iter()
+                .filter_map(|o| find(o))
+                .map(|r| r.melem_s())
+                .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+            let gbs = match (top, elem_bytes(group)) {
+                (Some(t), Some(b)) => format!("{:.2}", t * b / 1e3),
                 _ => "-".into(),
             };
-            out.push_str(&format!(
-                "| {size} | {} | {gbs} |",
-                ours.map_or("-".into(), |o| format!("{:.0}", o.melem_s()))
-            ));
+            out.push_str(&format!(" {gbs} |"));
             for p in &peers {
-                match rs.iter().find(|r| r.function == *p) {
+                match find(p) {
                     Some(peer) => {
-                        let ratio = ours.map_or("-".into(), |o| {
-                            format!("{:.2}x", o.melem_s() / peer.melem_s())
-                        });
+                        let ratio =
+                            top.map_or("-".into(), |t| format!("{:.2}x", t / peer.melem_s()));
                         out.push_str(&format!(" {:.0} | {ratio} |", peer.melem_s()));
                     }
                     None => out.push_str(" - | - |"),

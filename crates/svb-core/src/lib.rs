@@ -48,8 +48,3 @@ pub use stream64::{U64Coder1234, U64Coder1248};
 pub use svb16::Svb16;
 
 pub use svb_dispatch::Isa;
-
-/// The README's examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;

@@ -68,11 +68,11 @@ fn check_decode<T: Delta + PartialEq + std::fmt::Debug>(initial: T, deltas: &[T]
 }
 
 macro_rules! lengths_test {
-    ($name:ident, $t:ty) => {
+    ($name:ident, $t:ty, $lengths:expr) => {
         #[test]
         fn $name() {
             let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-            for n in (0..=300).chain(4090..=4100) {
+            for n in $lengths {
                 let d: Vec<$t> = (0..n).map(|_| rng.next() as $t).collect();
                 check_decode(rng.next() as $t, &d);
                 // Extremes: every delta the largest or smallest value, wrapping constantly.
@@ -89,12 +89,13 @@ macro_rules! lengths_test {
         }
     };
 }
-lengths_test!(i16_every_isa_every_tail, i16);
-lengths_test!(u16_every_isa_every_tail, u16);
-lengths_test!(i32_every_isa_every_tail, i32);
-lengths_test!(u32_every_isa_every_tail, u32);
-lengths_test!(i64_every_isa_every_tail, i64);
-lengths_test!(u64_every_isa_every_tail, u64);
+// Every length 0..=4100 for the widths the signal formats use; every tail for the others.
+lengths_test!(i16_every_isa_every_length, i16, 0..=4100);
+lengths_test!(u16_every_isa_every_tail, u16, (0..=300).chain(4090..=4100));
+lengths_test!(i32_every_isa_every_length, i32, 0..=4100);
+lengths_test!(u32_every_isa_every_tail, u32, (0..=300).chain(4090..=4100));
+lengths_test!(i64_every_isa_every_tail, i64, (0..=300).chain(4090..=4100));
+lengths_test!(u64_every_isa_every_tail, u64, (0..=300).chain(4090..=4100));
 
 #[test]
 fn encode_matches_definition() {
