@@ -1,43 +1,9 @@
 //! Shared helpers of the integration tests: the conformance data folder and ISA loops.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 use svb_core::{Codec, Isa, Kernels};
 
-/// The conformance data folder (`SVB_TEST_DATA`, else `../shared/data` beside the checkout).
-/// `None` (after one "skipped" line) where it is missing, except under `CI=true`, where a
-/// missing folder fails the test.
-pub fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SVB_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "conformance data not found at {} (set SVB_TEST_DATA)",
-            dir.display()
-        );
-    }
-    println!("skipped: no conformance data");
-    None
-}
-
-pub fn read_u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-pub fn read_u16s(bytes: &[u8]) -> Vec<u16> {
-    bytes
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
+pub use svb_testdata::{data_dir, read_u16s, read_u32s};
 
 /// Every kernel table of `codec` this machine can run.
 pub fn all_kernels<C: Codec>(codec: &C) -> Vec<&'static Kernels<C::Value>> {

@@ -1,0 +1,62 @@
+//! Test support shared by the crates' conformance tests: the conformance data folder made
+//! by the reference implementations, read in place (never copied into the repository).
+
+use std::path::PathBuf;
+
+/// The conformance data folder: `SVB_TEST_DATA`, else `shared/data` beside the checkout.
+/// `None` (after printing one "skipped" line) where it is missing, except with `CI=true`,
+/// where a missing folder fails the test instead.
+pub fn data_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("SVB_TEST_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "conformance data not found at {} (set SVB_TEST_DATA)",
+            dir.display()
+        );
+    }
+    println!("skipped: no conformance data");
+    None
+}
+
+/// Little-endian u16 values.
+pub fn read_u16s(bytes: &[u8]) -> Vec<u16> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+/// Little-endian i16 values.
+pub fn read_i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+/// Little-endian u32 values.
+pub fn read_u32s(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The files of `dir` whose names end with `suffix`, sorted, as (stem, path).
+pub fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<(String, PathBuf)> {
+    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let name = e.file_name().into_string().ok()?;
+            Some((name.strip_suffix(suffix)?.to_owned(), e.path()))
+        })
+        .collect();
+    v.sort();
+    v
+}

@@ -1,0 +1,58 @@
+//! NEON fused decode: per key byte, one `tbl` (svb16), unzigzag and one prefix-sum block of
+//! `svb_delta::kernels`.
+
+use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
+
+use svb_core::svb16::blocks::{data_len, decode_shuffle};
+use svb_core::DecodeError;
+use svb_delta::kernels::aarch64::prefix_u16x8;
+
+use super::scalar::{decode_tail, split_keys};
+
+pub(crate) fn decode_neon(
+    input: &[u8],
+    initial: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    let (keys, data) = split_keys(input, out.len())?;
+    // SAFETY: reachable only after `Isa::Neon.is_available()` confirmed NEON.
+    let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
+    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
+    Ok(keys.len() + used)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn decode_groups(
+    keys: &[u8],
+    data: &[u8],
+    initial: u16,
+    out: &mut [MaybeUninit<i16>],
+) -> (usize, usize, u16) {
+    let full = out.len() / 8;
+    let dst = out.as_mut_ptr().cast::<u16>();
+    let mut carry = vdupq_n_u16(initial);
+    let one = vdupq_n_u16(1);
+    let (mut dp, mut g) = (0usize, 0usize);
+    while g < full && data.len() - dp >= 16 {
+        let key = keys[g];
+        // SAFETY: dp + 16 <= data.len() (loop condition); group g < full writes 8 samples
+        // inside out; the shuffle row has 16 bytes.
+        unsafe {
+            let z = vreinterpretq_u16_u8(vqtbl1q_u8(
+                vld1q_u8(data.as_ptr().add(dp)),
+                vld1q_u8(decode_shuffle(key).as_ptr()),
+            ));
+            let d = veorq_u16(
+                vshrq_n_u16::<1>(z),
+                vreinterpretq_u16_s16(vnegq_s16(vreinterpretq_s16_u16(vandq_u16(z, one)))),
+            );
+            let (sums, next) = prefix_u16x8(d, carry);
+            vst1q_u16(dst.add(8 * g), sums);
+            carry = next;
+        }
+        dp += data_len(key);
+        g += 1;
+    }
+    (dp, g, vgetq_lane_u16::<0>(carry))
+}

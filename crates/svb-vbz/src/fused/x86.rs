@@ -1,0 +1,138 @@
+//! SSSE3 fused decode (and the same loop compiled with AVX2): per key byte, one `pshufb`
+//! (svb16), three ops of unzigzag and one prefix-sum block of `svb_delta::kernels`; blocks of
+//! 8 key bytes are software-pipelined like svb-core's Svb16 decoder.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use svb_core::svb16::blocks::{data_len, decode_shuffle, prefix_lens};
+use svb_core::DecodeError;
+use svb_delta::kernels::x86::prefix_u16x8;
+
+use super::scalar::{decode_tail, split_keys};
+
+pub(crate) fn decode_ssse3(
+    input: &[u8],
+    initial: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    let (keys, data) = split_keys(input, out.len())?;
+    // SAFETY: reachable only through the table `for_isa` hands out after
+    // `Isa::Ssse3.is_available()` confirmed SSSE3.
+    let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
+    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
+    Ok(keys.len() + used)
+}
+
+pub(crate) fn decode_avx2(
+    input: &[u8],
+    initial: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    let (keys, data) = split_keys(input, out.len())?;
+    // SAFETY: reachable only after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3).
+    let (dp, g, last) = unsafe { decode_groups_avx2(keys, data, initial as u16, out) };
+    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
+    Ok(keys.len() + used)
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn decode_groups_avx2(
+    keys: &[u8],
+    data: &[u8],
+    initial: u16,
+    out: &mut [MaybeUninit<i16>],
+) -> (usize, usize, u16) {
+    // SAFETY: AVX2 implies SSSE3; the callee checks its own bounds.
+    unsafe { decode_groups(keys, data, initial, out) }
+}
+
+/// Unpacks one key group of 8 zigzag deltas at `src`, undoes zigzag and prefix-sums it onto
+/// `carry`; stores 8 samples at `dst`; returns the new carry.
+///
+/// # Safety
+/// 16 bytes are readable at `src` and 16 writable at `dst`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn group(src: *const u8, key: u8, carry: __m128i, dst: *mut i16) -> __m128i {
+    // SAFETY: the caller guarantees both 16-byte ranges; the shuffle row is 16 aligned bytes.
+    unsafe {
+        let z = _mm_shuffle_epi8(
+            _mm_loadu_si128(src.cast()),
+            _mm_load_si128(decode_shuffle(key).as_ptr().cast()),
+        );
+        let d = _mm_xor_si128(
+            _mm_srli_epi16::<1>(z),
+            _mm_sub_epi16(_mm_setzero_si128(), _mm_and_si128(z, _mm_set1_epi16(1))),
+        );
+        let (sums, next) = prefix_u16x8(d, carry);
+        _mm_storeu_si128(dst.cast(), sums);
+        next
+    }
+}
+
+/// Decodes whole key groups while their loads stay inside `data`; returns where it stopped
+/// `(dp, g, last sample)`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn decode_groups(
+    keys: &[u8],
+    data: &[u8],
+    initial: u16,
+    out: &mut [MaybeUninit<i16>],
+) -> (usize, usize, u16) {
+    let full = out.len() / 8;
+    let dst = out.as_mut_ptr().cast::<i16>();
+    let mut carry = _mm_set1_epi16(initial as i16);
+    let (mut dp, mut g) = (0usize, 0usize);
+    let key_word = |g: usize| {
+        u64::from_le_bytes([
+            keys[g],
+            keys[g + 1],
+            keys[g + 2],
+            keys[g + 3],
+            keys[g + 4],
+            keys[g + 5],
+            keys[g + 6],
+            keys[g + 7],
+        ])
+    };
+    if full >= 8 {
+        let mut kw = key_word(0);
+        let mut sums = prefix_lens(kw);
+        while g + 8 <= full {
+            let starts = sums << 8;
+            // The last (highest) 16-byte load of the block must end inside data.
+            if data.len() - dp < (starts >> 56) as usize + 16 {
+                break;
+            }
+            let kw_next = if g + 16 <= full { key_word(g + 8) } else { 0 };
+            let sums_next = prefix_lens(kw_next);
+            for k in 0..8 {
+                let start = dp + ((starts >> (8 * k)) & 0xFF) as usize;
+                // SAFETY: start + 16 <= dp + the last group's start + 16 <= data.len() (checked
+                // above); group g + k < full writes samples 8(g+k)..+8 inside out.
+                carry = unsafe {
+                    group(
+                        data.as_ptr().add(start),
+                        (kw >> (8 * k)) as u8,
+                        carry,
+                        dst.add(8 * (g + k)),
+                    )
+                };
+            }
+            dp += (sums >> 56) as usize;
+            g += 8;
+            kw = kw_next;
+            sums = sums_next;
+        }
+    }
+    while g < full && data.len() - dp >= 16 {
+        let key = keys[g];
+        // SAFETY: dp + 16 <= data.len() (loop condition); group g < full fits in out.
+        carry = unsafe { group(data.as_ptr().add(dp), key, carry, dst.add(8 * g)) };
+        dp += data_len(key);
+        g += 1;
+    }
+    (dp, g, _mm_cvtsi128_si32(carry) as u16)
+}

@@ -1,0 +1,29 @@
+//! VBZ, Oxford Nanopore's raw-signal compression, as POD5 files store it: the i16 signal is
+//! delta-coded (wrapping, from 0), zigzagged, packed with [`Svb16`](svb_core::Svb16) and
+//! compressed as one zstd level-1 frame with no size header; the sample count lives in the
+//! POD5 signal table.
+//!
+//! ```
+//! use svb_vbz::pod5;
+//! let signal: Vec<i16> = (0..10_000).map(|i| 500 + ((i * 37) % 61) as i16 - 30).collect();
+//! let blob = pod5::compress_signal(&signal);
+//! let mut out = vec![0i16; signal.len()];
+//! pod5::decompress_signal(&blob, &mut out)?;
+//! assert_eq!(out, signal);
+//! # Ok::<(), svb_vbz::VbzError>(())
+//! ```
+//!
+//! The VBZ integer stage alone (no zstd) has a 3-pass decoder ([`decode_vbz`]) and a fused
+//! one ([`decode_vbz_fused`]) that unpacks, unzigzags and prefix-sums in one SIMD loop.
+
+mod error;
+mod fused;
+pub mod pod5;
+mod vbz;
+
+pub use error::VbzError;
+pub use fused::decode_vbz_fused_with;
+pub use vbz::{
+    decode_vbz, decode_vbz_fused, decode_vbz_fused_from, decode_vbz_fused_from_into,
+    decode_vbz_fused_into, decode_vbz_into, encode_vbz, encode_vbz_into, max_encoded_len,
+};
