@@ -4,6 +4,7 @@ mod common;
 
 use common::*;
 use svb_core::{Codec, Svb16, U32Classic, U32Variant0124, U64Coder1234, U64Coder1248};
+use svb_testdata::{data_dir, read_u16s, read_u32s};
 
 /// One reference vector: name, values, `streamvbyte_encode` bytes, `streamvbyte_encode_0124` bytes.
 type Vector = (String, Vec<u32>, Vec<u8>, Vec<u8>);

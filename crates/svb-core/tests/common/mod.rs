@@ -3,8 +3,6 @@
 
 use svb_core::{Codec, Isa, Kernels};
 
-pub use svb_testdata::{data_dir, read_u16s, read_u32s};
-
 /// Every kernel table of `codec` this machine can run.
 pub fn all_kernels<C: Codec>(codec: &C) -> Vec<&'static Kernels<C::Value>> {
     let ks: Vec<_> = Isa::available()
