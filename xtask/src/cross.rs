@@ -9,7 +9,16 @@ use crate::util::{cargo, check_args, output, run};
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const NO_STD: &str = "x86_64-unknown-none";
 /// The crates whose kernels are checked on every target.
-const CRATES: [&str; 6] = ["-p", "svb-dispatch", "-p", "svb-core", "-p", "svb-delta"];
+const CRATES: [&str; 8] = [
+    "-p",
+    "svb-dispatch",
+    "-p",
+    "svb-core",
+    "-p",
+    "svb-delta",
+    "-p",
+    "svb-vbz",
+];
 
 struct Step {
     name: &'static str,

@@ -142,15 +142,34 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     v.iter().flat_map(|x| x.to_le_bytes()).collect(),
                 )
             }
+            "vbz_fused" | "decompress_signal" => {
+                let v: Vec<i16> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|x| (x as i16) >> 3)
+                    .collect();
+                let enc = if target.contains("pod5") {
+                    svb_vbz::pod5::compress_signal(&v)
+                } else {
+                    svb_vbz::encode_vbz(&v)
+                };
+                let prefix: Vec<u8> = if target.contains("pod5") {
+                    vec![]
+                } else {
+                    vec![0, 0]
+                };
+                (prefix.into_iter().chain(enc).collect(), Vec::new())
+            }
             _ => return Ok(()),
         };
-        seeds.push(if target.starts_with("decode_") {
-            let mut s = (n as u16).to_le_bytes().to_vec();
-            s.extend_from_slice(&enc);
-            s
-        } else {
-            raw
-        });
+        seeds.push(
+            if target.starts_with("decode_") || target.starts_with("pod5_") {
+                let mut s = (n as u16).to_le_bytes().to_vec();
+                s.extend_from_slice(&enc);
+                s
+            } else {
+                raw
+            },
+        );
     }
     for (i, s) in seeds.iter().enumerate() {
         let path = dir.join(format!("seed-{i}"));

@@ -71,6 +71,16 @@ unsafe fn group(src: *const u8, key: u8, carry: __m128i, dst: *mut i16) -> __m12
     }
 }
 
+/// Key bytes `g..g+8` as one little-endian word.
+///
+/// # Safety
+/// `g + 8 <= keys.len()`.
+#[inline(always)]
+unsafe fn key_word(keys: &[u8], g: usize) -> u64 {
+    // SAFETY: the caller guarantees g + 8 <= keys.len().
+    u64::from_le(unsafe { keys.as_ptr().add(g).cast::<u64>().read_unaligned() })
+}
+
 /// Decodes whole key groups while their loads stay inside `data`; returns where it stopped
 /// `(dp, g, last sample)`.
 #[target_feature(enable = "ssse3")]
@@ -85,20 +95,9 @@ unsafe fn decode_groups(
     let dst = out.as_mut_ptr().cast::<i16>();
     let mut carry = _mm_set1_epi16(initial as i16);
     let (mut dp, mut g) = (0usize, 0usize);
-    let key_word = |g: usize| {
-        u64::from_le_bytes([
-            keys[g],
-            keys[g + 1],
-            keys[g + 2],
-            keys[g + 3],
-            keys[g + 4],
-            keys[g + 5],
-            keys[g + 6],
-            keys[g + 7],
-        ])
-    };
     if full >= 8 {
-        let mut kw = key_word(0);
+        // SAFETY: 8 <= full <= keys.len().
+        let mut kw = unsafe { key_word(keys, 0) };
         let mut sums = prefix_lens(kw);
         while g + 8 <= full {
             let starts = sums << 8;
@@ -106,7 +105,12 @@ unsafe fn decode_groups(
             if data.len() - dp < (starts >> 56) as usize + 16 {
                 break;
             }
-            let kw_next = if g + 16 <= full { key_word(g + 8) } else { 0 };
+            let kw_next = if g + 16 <= full {
+                // SAFETY: g + 16 <= full <= keys.len().
+                unsafe { key_word(keys, g + 8) }
+            } else {
+                0
+            };
             let sums_next = prefix_lens(kw_next);
             for k in 0..8 {
                 let start = dp + ((starts >> (8 * k)) & 0xFF) as usize;

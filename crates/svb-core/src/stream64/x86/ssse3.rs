@@ -60,7 +60,10 @@ pub(crate) mod c1248 {
         if full < 32 {
             return (dp, g);
         }
-        let word = |g: usize| u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
+        let word = |g: usize| -> u32 {
+            // Safe indexing, inlined: g + 4 <= full <= ctrl.len() at every call.
+            u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]])
+        };
         let mut nib = spread_nibbles(word(0));
         let mut sums = nibble_lens8(nib).wrapping_mul(0x0101_0101_0101_0101);
         while g + 4 <= full {
