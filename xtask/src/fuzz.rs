@@ -107,6 +107,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
         let (enc, raw): (Vec<u8>, Vec<u8>) = match target
             .trim_start_matches("decode_")
             .trim_start_matches("roundtrip_")
+            .trim_start_matches("pod5_")
         {
             "u32_classic" | "u32_variant0124" => {
                 let v: Vec<u32> = mixed(n, 4, seed).into_iter().map(|x| x as u32).collect();
