@@ -8,17 +8,18 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_blocks, decode_groups, encode_block, encode_groups, prefix_lens};
+use super::ssse3::{
+    decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
+};
 use crate::error::{DecodeError, EncodeError};
-use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
+use crate::svb16::scalar::{check_out_len, encode_tail, split_keys};
 
 pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
     // SAFETY: reachable only through the `Kernels` table handed out after
     // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
     let (dp, g) = unsafe { decode_all(keys, data, out) };
-    let used = decode_tail(keys, data, dp, 8 * g, out)?;
-    Ok(keys.len() + used)
+    finish_decode(keys, data, dp, g, out)
 }
 
 #[target_feature(enable = "avx2")]

@@ -20,9 +20,84 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize
         let (dp, g) = decode_blocks(keys, data, out);
         decode_groups(keys, data, out, dp, g)
     };
-    let used = decode_tail(keys, data, dp, 8 * g, out)?;
+    finish_decode(keys, data, dp, g, out)
+}
+
+/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) through a padded
+/// copy, or with the scalar tail when the data is short (which reports the exact error).
+/// Returns the bytes consumed, keys included.
+#[inline]
+pub(crate) fn finish_decode(
+    keys: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    out: &mut [MaybeUninit<u16>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    let used = match unsafe { decode_padded_tail(keys, data, dp, g, out) } {
+        Some(used) => used,
+        None => decode_tail(keys, data, dp, 8 * g, out)?,
+    };
     Ok(keys.len() + used)
 }
+
+/// Decodes values `8g..` from a zero-padded copy of the remaining data when they need at most
+/// 48 bytes and the data holds them all; `None` otherwise (nothing written then).
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn decode_padded_tail(
+    keys: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    out: &mut [MaybeUninit<u16>],
+) -> Option<usize> {
+    let n = out.len();
+    let (full, partial) = (n / 8, n % 8);
+    let mut need: usize = keys[g..full]
+        .iter()
+        .map(|&k| LENS[k as usize] as usize)
+        .sum();
+    if partial != 0 {
+        need += partial + (keys[full] & ((1u8 << partial) - 1)).count_ones() as usize;
+    }
+    if need > 48 || data.len() - dp < need {
+        return None;
+    }
+    let mut buf = [0u8; 64];
+    buf[..need].copy_from_slice(&data[dp..dp + need]);
+    let dst = out.as_mut_ptr().cast::<u16>();
+    let mut off = 0usize;
+    for (i, &key) in keys[g..full].iter().enumerate() {
+        // SAFETY: off <= need - len(key) <= 48 - len(key), so the load stays inside buf;
+        // group g + i < full writes 8 values inside out.
+        unsafe {
+            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
+            let m = _mm_load_si128(DECODE[key as usize].0.as_ptr().cast());
+            _mm_storeu_si128(dst.add(8 * (g + i)).cast(), _mm_shuffle_epi8(v, m));
+        }
+        off += LENS[key as usize] as usize;
+    }
+    if partial != 0 {
+        let mut last = [0u16; 8];
+        // SAFETY: off <= 48 keeps the load inside buf; `last` holds 16 bytes. Key bits past
+        // the last value only shuffle padding into lanes that are not copied out.
+        unsafe {
+            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
+            let m = _mm_load_si128(DECODE[keys[full] as usize].0.as_ptr().cast());
+            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm_shuffle_epi8(v, m));
+        }
+        for (slot, &v) in out[8 * full..].iter_mut().zip(&last) {
+            slot.write(v);
+        }
+    }
+    Some(dp + need)
+}
+
+/// Below this many key groups the block loop's start-up latency costs more than it saves;
+/// the single-group loop decodes such inputs.
+const SMALL: usize = 64;
 
 /// Reads key bytes `g..g+8` as one little-endian word. Needs `g + 8 <= keys.len()`.
 #[inline(always)]
@@ -51,10 +126,10 @@ pub(crate) unsafe fn decode_blocks(
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
     let (mut dp, mut g) = (0usize, 0usize);
-    if full < 8 {
+    if full < SMALL {
         return (dp, g);
     }
-    // SAFETY: 8 <= full <= keys.len().
+    // SAFETY: 8 <= SMALL <= full <= keys.len().
     let mut kw = unsafe { key_word(keys, 0) };
     let mut sums = prefix_lens(kw);
     while g + 8 <= full {
