@@ -20,8 +20,7 @@ pub(crate) fn decode_ssse3(
     // SAFETY: reachable only through the table `for_isa` hands out after
     // `Isa::Ssse3.is_available()` confirmed SSSE3.
     let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
-    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
-    Ok(keys.len() + used)
+    finish(keys, data, dp, g, last, out)
 }
 
 pub(crate) fn decode_avx2(
@@ -32,8 +31,67 @@ pub(crate) fn decode_avx2(
     let (keys, data) = split_keys(input, out.len())?;
     // SAFETY: reachable only after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3).
     let (dp, g, last) = unsafe { decode_groups_avx2(keys, data, initial as u16, out) };
-    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
+    finish(keys, data, dp, g, last, out)
+}
+
+/// Decodes what the SIMD loops left through a zero-padded copy (when it needs at most 48
+/// bytes and the data holds them), else with the scalar tail, which reports the exact
+/// error. Returns the bytes consumed, keys included.
+fn finish(
+    keys: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    last: u16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    let used = match unsafe { padded_tail(keys, data, dp, g, last, out) } {
+        Some(used) => used,
+        None => decode_tail(keys, data, dp, 8 * g, last, out)?,
+    };
     Ok(keys.len() + used)
+}
+
+#[target_feature(enable = "ssse3")]
+unsafe fn padded_tail(
+    keys: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    last: u16,
+    out: &mut [MaybeUninit<i16>],
+) -> Option<usize> {
+    let n = out.len();
+    let (full, partial) = (n / 8, n % 8);
+    let mut need: usize = keys[g..full].iter().map(|&k| data_len(k)).sum();
+    if partial != 0 {
+        need += partial + (keys[full] & ((1u8 << partial) - 1)).count_ones() as usize;
+    }
+    if need > 48 || data.len() - dp < need {
+        return None;
+    }
+    let mut buf = [0u8; 64];
+    buf[..need].copy_from_slice(&data[dp..dp + need]);
+    let dst = out.as_mut_ptr().cast::<i16>();
+    let mut carry = _mm_set1_epi16(last as i16);
+    let mut off = 0usize;
+    for (i, &key) in keys[g..full].iter().enumerate() {
+        // SAFETY: off <= need - len(key) <= 48 - len(key) keeps the 16-byte load inside buf;
+        // group g + i < full writes 8 samples inside out.
+        carry = unsafe { group(buf.as_ptr().add(off), key, carry, dst.add(8 * (g + i))) };
+        off += data_len(key);
+    }
+    if partial != 0 {
+        let mut tail = [0i16; 8];
+        // SAFETY: off <= 48 keeps the load inside buf; `tail` holds 8 samples. Key bits past
+        // the last sample only decode padding into samples that are not copied out.
+        unsafe { group(buf.as_ptr().add(off), keys[full], carry, tail.as_mut_ptr()) };
+        for (slot, &v) in out[8 * full..].iter_mut().zip(&tail) {
+            slot.write(v);
+        }
+    }
+    Some(dp + need)
 }
 
 #[target_feature(enable = "avx2")]
@@ -95,7 +153,8 @@ unsafe fn decode_groups(
     let dst = out.as_mut_ptr().cast::<i16>();
     let mut carry = _mm_set1_epi16(initial as i16);
     let (mut dp, mut g) = (0usize, 0usize);
-    if full >= 8 {
+    // Below 64 key groups the block loop's start-up latency costs more than it saves.
+    if full >= 64 {
         // SAFETY: 8 <= full <= keys.len().
         let mut kw = unsafe { key_word(keys, 0) };
         let mut sums = prefix_lens(kw);
