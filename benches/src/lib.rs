@@ -57,7 +57,7 @@ pub fn signal_i16(n: usize) -> Vec<i16> {
     (0..n)
         .map(|_| {
             let w = r.next_u64();
-            if w % 97 == 0 {
+            if w.is_multiple_of(97) {
                 level = 300 + (w >> 40) as i32 % 400;
             }
             (level + ((w >> 8) % 41) as i32 - 20) as i16

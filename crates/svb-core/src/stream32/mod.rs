@@ -114,7 +114,7 @@ impl Scheme32 for Variant0124 {
 /// Control bytes of `n` values, 4 per byte.
 #[inline]
 pub(crate) const fn control_len(n: usize) -> usize {
-    n / 4 + (n % 4 != 0) as usize
+    n.div_ceil(4)
 }
 
 /// Exact encoded length of `n` values from their control bytes.

@@ -168,7 +168,7 @@ impl Codec for U64Coder1248 {
             });
         };
         let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
-        if n % 4 != 0 {
+        if !n.is_multiple_of(4) {
             let c = ctrl[n / 4];
             data += (0..n % 4)
                 .map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize)

@@ -25,7 +25,7 @@ pub(crate) static ENCODE: [Row16; 256] = tables::rows16(tables::svb16_encode_shu
 /// Key bytes of `n` values, 8 per byte.
 #[inline]
 pub(crate) const fn key_len(n: usize) -> usize {
-    n / 8 + (n % 8 != 0) as usize
+    n.div_ceil(8)
 }
 
 /// Per-byte data lengths (8 + popcount) of the 8 key bytes packed in `kw`.
@@ -153,7 +153,7 @@ impl Codec for Svb16 {
             });
         };
         let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
-        let tail = if n % 8 != 0 {
+        let tail = if !n.is_multiple_of(8) {
             (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize
         } else {
             0
