@@ -19,6 +19,24 @@ pub type EncodeFn<T> = fn(&[T], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeE
 /// never read past its end and needs no padding.
 pub type DecodeFn<T> = fn(&[u8], &mut [MaybeUninit<T>]) -> Result<usize, DecodeError>;
 
+/// Splits `input` into the first `needed` bytes (the control stream of `n` values) and the
+/// rest, or reports the control stream truncated. Shared by every codec family.
+#[inline]
+pub(crate) fn split_control_stream(
+    input: &[u8],
+    n: usize,
+    needed: usize,
+) -> Result<(&[u8], &[u8]), DecodeError> {
+    if input.len() < needed {
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: input.len(),
+        });
+    }
+    Ok(input.split_at(needed))
+}
+
 /// One ISA's kernels of one codec. Obtain them with [`Codec::kernels_for`] (which checks
 /// the CPU) to compare ISAs, or let [`Codec`]'s methods use the cached best choice.
 #[derive(Debug)]

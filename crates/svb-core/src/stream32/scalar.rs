@@ -9,15 +9,7 @@ use crate::error::{DecodeError, EncodeError};
 /// Splits `input` into the control stream of `n` values and the rest.
 #[inline]
 pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
-    let needed = control_len(n);
-    if input.len() < needed {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: input.len(),
-        });
-    }
-    Ok(input.split_at(needed))
+    crate::codec::split_control_stream(input, n, control_len(n))
 }
 
 /// Checks that `out` can hold the largest encoding of `n` values.

@@ -45,6 +45,13 @@ pub mod blocks {
         super::key_len(n)
     }
 
+    /// Splits an Svb16 stream of `n` values into its key bytes and its data, or reports the
+    /// key stream truncated.
+    #[inline]
+    pub fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), crate::DecodeError> {
+        super::scalar::split_keys(input, n)
+    }
+
     /// Data bytes of the 8 values of key byte `key` (8 + popcount).
     #[inline(always)]
     pub fn data_len(key: u8) -> usize {

@@ -7,15 +7,7 @@ use crate::error::{DecodeError, EncodeError};
 
 #[inline]
 pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
-    let needed = key_len(n);
-    if input.len() < needed {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: input.len(),
-        });
-    }
-    Ok(input.split_at(needed))
+    crate::codec::split_control_stream(input, n, key_len(n))
 }
 
 #[inline]

@@ -2,22 +2,8 @@
 
 use core::mem::MaybeUninit;
 
-use svb_core::svb16::blocks::key_len;
+pub(crate) use svb_core::svb16::blocks::split_keys;
 use svb_core::DecodeError;
-
-/// Splits `input` into the key bytes of `n` samples and the data.
-#[inline]
-pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
-    let needed = key_len(n);
-    if input.len() < needed {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: input.len(),
-        });
-    }
-    Ok(input.split_at(needed))
-}
 
 /// zigzag16 decode.
 #[inline(always)]
