@@ -32,4 +32,72 @@ pub enum VbzError {
     /// zstd could not decompress the blob.
     #[error("zstd: {0}")]
     Zstd(String),
+    /// A VBZ2 / VBZ-K / fast5 header is shorter than its fixed fields.
+    #[error("{format} header needs {needed} bytes, the stream has {available}")]
+    HeaderTruncated {
+        /// Which wire.
+        format: &'static str,
+        /// Bytes the header needs.
+        needed: usize,
+        /// Bytes available.
+        available: usize,
+    },
+    /// A VBZ-K header declares a sub-stream count its encoder cannot write for this many
+    /// samples (0, or more than one when `(n / k) & !7` is 0).
+    #[error("VBZ-K header declares {k} sub-streams, impossible for {samples} samples")]
+    BadSubStreamCount {
+        /// Declared count.
+        k: usize,
+        /// Samples expected.
+        samples: usize,
+    },
+    /// A split point's data offset runs backwards or past the data.
+    #[error("split point {index}: data offset {offset} outside {min}..={max}")]
+    BadSplitOffset {
+        /// Split point (1-based: sub-stream `index` starts there).
+        index: usize,
+        /// Offset in the header.
+        offset: u64,
+        /// Where the previous sub-stream starts.
+        min: usize,
+        /// Data bytes of the whole stream.
+        max: usize,
+    },
+    /// A sub-stream of a VBZ2 / VBZ-K stream is malformed (positions inside it count from
+    /// its own key bytes).
+    #[error("sub-stream {index} (samples from {first_sample}): {source}")]
+    SubStream {
+        /// Sub-stream number.
+        index: usize,
+        /// Its first sample in the chunk.
+        first_sample: usize,
+        /// What is wrong.
+        source: svb_core::DecodeError,
+    },
+    /// A sub-stream decoded without using exactly the data bytes its split points give it.
+    #[error("sub-stream {index} uses {consumed} data bytes, its split points give it {len}")]
+    SubStreamLength {
+        /// Sub-stream number.
+        index: usize,
+        /// Data bytes it used.
+        consumed: usize,
+        /// Data bytes between its split points.
+        len: usize,
+    },
+    /// The output buffer does not have the length the chunks need.
+    #[error("output holds {len} samples, the chunks need {needed}")]
+    OutputLength {
+        /// Samples the chunks hold.
+        needed: usize,
+        /// Length of the output.
+        len: usize,
+    },
+    /// A chunk of a batch failed (the chunk's index in the batch, then why).
+    #[error("chunk {index}: {source}")]
+    Chunk {
+        /// Index in the batch.
+        index: usize,
+        /// What is wrong.
+        source: Box<VbzError>,
+    },
 }

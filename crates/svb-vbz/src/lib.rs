@@ -19,10 +19,17 @@
 mod error;
 mod fused;
 pub mod pod5;
+mod split;
 mod vbz;
 
 pub use error::VbzError;
 pub use fused::decode_vbz_fused_with;
+pub use split::{
+    decode_vbz2, decode_vbz2_into, decode_vbz_batch, decode_vbzk, decode_vbzk_batch,
+    decode_vbzk_into, decode_vbzk_parallel, decode_vbzk_parallel_into, encode_vbz2,
+    encode_vbz2_into, encode_vbzk, encode_vbzk_into, vbzk_header_len, Chunk, Threads, MAX_K,
+    VBZ2_HEADER_LEN,
+};
 pub use vbz::{
     decode_vbz, decode_vbz_fused, decode_vbz_fused_from, decode_vbz_fused_from_into,
     decode_vbz_fused_into, decode_vbz_into, encode_vbz, encode_vbz_into, max_encoded_len,

@@ -70,7 +70,8 @@ pub fn decode_vbz_fused_from_into(
     out.reserve(n);
     let len = out.len();
     let spare: &mut [MaybeUninit<i16>] = &mut out.spare_capacity_mut()[..n];
-    let used = (fused::best().decode)(data, initial, spare)?;
+    let (keys, body) = fused::split_stream(data, n)?;
+    let used = keys.len() + (fused::best().decode)(keys, body, initial, spare)?;
     check_consumed(n, used, data.len())?;
     // SAFETY: the fused decoder wrote all n spare elements (its contract on Ok).
     unsafe { out.set_len(len + n) };
@@ -106,7 +107,8 @@ pub fn decode_vbz_fused(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 /// stream. Allocates nothing.
 pub(crate) fn decode_vbz_fused_to_slice(data: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
     let n = out.len();
-    let used = (fused::best().decode)(data, 0, fused::as_uninit(out))?;
+    let (keys, body) = fused::split_stream(data, n)?;
+    let used = keys.len() + (fused::best().decode)(keys, body, 0, fused::as_uninit(out))?;
     check_consumed(n, used, data.len())
 }
 

@@ -8,18 +8,18 @@ use svb_core::svb16::blocks::{data_len, decode_shuffle};
 use svb_core::DecodeError;
 use svb_delta::kernels::aarch64::prefix_u16x8;
 
-use super::scalar::{decode_tail, split_keys};
+use super::scalar::decode_tail;
 
 pub(crate) fn decode_neon(
-    input: &[u8],
+    keys: &[u8],
+    data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    let (keys, data) = split_keys(input, out.len())?;
+    debug_assert!(keys.len() >= out.len().div_ceil(8));
     // SAFETY: reachable only after `Isa::Neon.is_available()` confirmed NEON.
     let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
-    let used = decode_tail(keys, data, dp, 8 * g, last, out)?;
-    Ok(keys.len() + used)
+    decode_tail(keys, data, dp, 8 * g, last, out)
 }
 
 #[target_feature(enable = "neon")]

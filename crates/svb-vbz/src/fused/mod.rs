@@ -11,9 +11,11 @@ use core::mem::MaybeUninit;
 use svb_core::DecodeError;
 use svb_dispatch::{Cached, Isa};
 
-/// Decodes `out.len()` samples from the front of `input` (svb16 keys, then data), the first
-/// delta taken from `initial`; returns the bytes consumed. Any input is safe.
-pub(crate) type FusedFn = fn(&[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
+/// Decodes `out.len()` samples from svb16 key bytes (at least `out.len().div_ceil(8)`) and
+/// the front of their data, the first delta taken from `initial`; returns the data bytes
+/// consumed. Any input is safe; error offsets count the key bytes first, as in one stream.
+pub(crate) type FusedFn =
+    fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
 
 /// One ISA's fused decoder.
 pub(crate) struct Fused {
@@ -75,7 +77,9 @@ pub fn decode_vbz_fused_with(
         return Some(Err(e));
     }
     let mut out = vec![0i16; n];
-    let r = (f.decode)(data, initial, as_uninit(&mut out)).map(|used| (out, used));
+    let r = split_stream(data, n)
+        .and_then(|(keys, body)| (f.decode)(keys, body, initial, as_uninit(&mut out)))
+        .map(|used| (out, n.div_ceil(8) + used));
     Some(r)
 }
 
@@ -84,4 +88,10 @@ pub(crate) fn as_uninit(out: &mut [i16]) -> &mut [MaybeUninit<i16>] {
     // SAFETY: `MaybeUninit<i16>` has the layout of i16, and the decoders only store
     // initialised samples, so `out` stays initialised.
     unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
+}
+
+/// Splits one svb16 stream of `n` values into its key bytes and its data.
+#[inline]
+pub(crate) fn split_stream(data: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
+    svb_core::svb16::blocks::split_keys(data, n)
 }

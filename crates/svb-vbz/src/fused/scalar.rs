@@ -2,7 +2,6 @@
 
 use core::mem::MaybeUninit;
 
-pub(crate) use svb_core::svb16::blocks::split_keys;
 use svb_core::DecodeError;
 
 /// zigzag16 decode.
@@ -12,13 +11,12 @@ pub(crate) fn unzigzag(z: u16) -> u16 {
 }
 
 pub(crate) fn decode(
-    input: &[u8],
+    keys: &[u8],
+    data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    let (keys, data) = split_keys(input, out.len())?;
-    let used = decode_tail(keys, data, 0, 0, initial as u16, out)?;
-    Ok(keys.len() + used)
+    decode_tail(keys, data, 0, 0, initial as u16, out)
 }
 
 /// Decodes samples `first..out.len()` whose data starts at `data[dp..]`, after the sample

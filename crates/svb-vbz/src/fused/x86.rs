@@ -9,14 +9,15 @@ use svb_core::svb16::blocks::{data_len, decode_shuffle, prefix_lens};
 use svb_core::DecodeError;
 use svb_delta::kernels::x86::prefix_u16x8;
 
-use super::scalar::{decode_tail, split_keys};
+use super::scalar::decode_tail;
 
 pub(crate) fn decode_ssse3(
-    input: &[u8],
+    keys: &[u8],
+    data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    let (keys, data) = split_keys(input, out.len())?;
+    debug_assert!(keys.len() >= out.len().div_ceil(8));
     // SAFETY: reachable only through the table `for_isa` hands out after
     // `Isa::Ssse3.is_available()` confirmed SSSE3.
     let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
@@ -24,11 +25,12 @@ pub(crate) fn decode_ssse3(
 }
 
 pub(crate) fn decode_avx2(
-    input: &[u8],
+    keys: &[u8],
+    data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    let (keys, data) = split_keys(input, out.len())?;
+    debug_assert!(keys.len() >= out.len().div_ceil(8));
     // SAFETY: reachable only after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3).
     let (dp, g, last) = unsafe { decode_groups_avx2(keys, data, initial as u16, out) };
     finish(keys, data, dp, g, last, out)
@@ -36,7 +38,7 @@ pub(crate) fn decode_avx2(
 
 /// Decodes what the SIMD loops left through a zero-padded copy (when it needs at most 48
 /// bytes and the data holds them), else with the scalar tail, which reports the exact
-/// error. Returns the bytes consumed, keys included.
+/// error. Returns the data bytes consumed.
 fn finish(
     keys: &[u8],
     data: &[u8],
@@ -50,7 +52,7 @@ fn finish(
         Some(used) => used,
         None => decode_tail(keys, data, dp, 8 * g, last, out)?,
     };
-    Ok(keys.len() + used)
+    Ok(used)
 }
 
 #[target_feature(enable = "ssse3")]

@@ -1,0 +1,266 @@
+//! VBZ2 and VBZ-K: headers as specified, round trips over every tail and many k, the
+//! serial, parallel and batch decoders equal, and bad headers or bytes give typed errors.
+
+use proptest::prelude::*;
+use svb_vbz::{
+    decode_vbz2, decode_vbz_batch, decode_vbzk, decode_vbzk_batch, decode_vbzk_parallel,
+    encode_vbz, encode_vbz2, encode_vbzk, Chunk, Threads, VbzError,
+};
+
+fn signal(n: usize, seed: u64) -> Vec<i16> {
+    let mut x = seed | 1;
+    let mut v = 0i16;
+    (0..n)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v = match i % 97 {
+                // jumps that need two bytes, and wrap
+                0 => (x >> 16) as i16,
+                _ => v.wrapping_add((x % 61) as i16 - 30),
+            };
+            v
+        })
+        .collect()
+}
+
+/// svb16 data bytes of the first `m` samples of `samples`' VBZ stream.
+fn data_bytes_before(samples: &[i16], m: usize) -> u32 {
+    let mut prev = 0i16;
+    samples[..m]
+        .iter()
+        .map(|&s| {
+            let d = s.wrapping_sub(prev);
+            prev = s;
+            let z = ((d as u16) << 1) ^ ((d >> 15) as u16);
+            1 + (z > 0xFF) as u32
+        })
+        .sum()
+}
+
+fn check(samples: &[i16], k: usize) {
+    let n = samples.len();
+    let vbz = encode_vbz(samples);
+
+    let v2 = encode_vbz2(samples);
+    let half = (n / 2) & !7;
+    let carry = if half > 0 { samples[half - 1] } else { 0 };
+    assert_eq!(v2[..2], carry.to_le_bytes(), "n={n}");
+    assert_eq!(v2[2..6], data_bytes_before(samples, half).to_le_bytes());
+    assert_eq!(v2[6..], vbz[..]);
+    assert_eq!(decode_vbz2(&v2, n).unwrap(), samples, "vbz2 n={n}");
+
+    let vk = encode_vbzk(samples, k);
+    let sub = (n / k) & !7;
+    let eff = if sub == 0 { 1 } else { k };
+    assert_eq!(vk[0] as usize, eff);
+    let header = 1 + 6 * (eff - 1);
+    for i in 1..eff {
+        let p = &vk[1 + 6 * (i - 1)..1 + 6 * i];
+        assert_eq!(p[..2], samples[i * sub - 1].to_le_bytes());
+        assert_eq!(p[2..], data_bytes_before(samples, i * sub).to_le_bytes());
+    }
+    assert_eq!(vk[header..], vbz[..]);
+    assert_eq!(decode_vbzk(&vk, n).unwrap(), samples, "vbzk n={n} k={k}");
+    assert_eq!(decode_vbzk_parallel(&vk, n).unwrap(), samples);
+}
+
+#[test]
+fn round_trips_every_tail_and_k() {
+    for n in (0..=70).chain(4090..=4100).chain([8192, 102_400]) {
+        let s = signal(n, n as u64 + 3);
+        for k in [1, 2, 3, 4, 5, 8, 12, 255] {
+            check(&s, k);
+        }
+    }
+}
+
+#[test]
+fn extremes() {
+    for n in [16, 17, 64, 1000] {
+        let alternating: Vec<i16> = (0..n)
+            .map(|i| if i % 2 == 0 { i16::MIN } else { i16::MAX })
+            .collect();
+        check(&alternating, 2);
+        check(&alternating, 7);
+        check(&vec![0; n], 4);
+        check(&vec![-1; n], 3);
+    }
+}
+
+#[test]
+fn empty_streams() {
+    assert_eq!(encode_vbz2(&[]), [0; 6]);
+    assert_eq!(encode_vbzk(&[], 4), [1]);
+    assert!(decode_vbz2(&[0; 6], 0).unwrap().is_empty());
+    assert!(decode_vbzk(&[1], 0).unwrap().is_empty());
+    assert!(matches!(
+        decode_vbz2(&[], 0),
+        Err(VbzError::HeaderTruncated { .. })
+    ));
+    assert!(matches!(
+        decode_vbzk(&[], 0),
+        Err(VbzError::HeaderTruncated { .. })
+    ));
+}
+
+#[test]
+fn bad_headers_are_typed_errors() {
+    let s = signal(4096, 9);
+    let vk = encode_vbzk(&s, 4);
+    // k = 0, and k too large for n.
+    let mut bad = vk.clone();
+    bad[0] = 0;
+    assert!(matches!(
+        decode_vbzk(&bad, s.len()),
+        Err(VbzError::BadSubStreamCount { k: 0, .. })
+    ));
+    assert!(matches!(
+        decode_vbzk(&encode_vbzk(&s[..40], 4), 40),
+        Ok(v) if v == s[..40]
+    ));
+    let mut bad = encode_vbzk(&s[..40], 1);
+    bad[0] = 9; // (40 / 9) & !7 == 0: an encoder never writes this
+    assert!(matches!(
+        decode_vbzk(&bad, 40),
+        Err(VbzError::BadSubStreamCount { k: 9, .. })
+    ));
+    // Offsets that run backwards, past the data, or off by one.
+    for (at, value) in [(3 + 6, 0u32), (3, u32::MAX), (3, 1)] {
+        let mut bad = vk.clone();
+        let old = u32::from_le_bytes(bad[at..at + 4].try_into().unwrap());
+        let new = if value == 1 { old + 1 } else { value };
+        bad[at..at + 4].copy_from_slice(&new.to_le_bytes());
+        let e = decode_vbzk(&bad, s.len()).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                VbzError::BadSplitOffset { .. } | VbzError::SubStreamLength { .. }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            decode_vbzk_parallel(&bad, s.len()).unwrap_err().to_string(),
+            e.to_string()
+        );
+    }
+    // Wrong n and trailing bytes.
+    assert!(decode_vbzk(&vk, s.len() - 1).is_err());
+    assert!(decode_vbzk(&vk, s.len() + 1).is_err());
+    let mut long = vk.clone();
+    long.push(0);
+    assert!(matches!(
+        decode_vbzk(&long, s.len()),
+        Err(VbzError::SubStreamLength { index: 3, .. })
+    ));
+    let mut long2 = encode_vbz2(&s);
+    long2.push(0);
+    assert!(decode_vbz2(&long2, s.len()).is_err());
+}
+
+#[test]
+fn truncation_at_every_offset_is_an_error() {
+    let s = signal(300, 5);
+    let v2 = encode_vbz2(&s);
+    let vk = encode_vbzk(&s, 3);
+    for cut in 0..v2.len() {
+        assert!(decode_vbz2(&v2[..cut], s.len()).is_err(), "cut {cut}");
+    }
+    for cut in 0..vk.len() {
+        assert!(decode_vbzk(&vk[..cut], s.len()).is_err(), "cut {cut}");
+        assert!(decode_vbzk_parallel(&vk[..cut], s.len()).is_err());
+    }
+}
+
+#[test]
+fn a_lying_count_is_refused_before_allocating() {
+    // Header claims nothing; n of 2^40 samples cannot fit in these bytes.
+    let e = decode_vbzk(&[1, 0, 0], 1 << 40).unwrap_err();
+    assert!(matches!(e, VbzError::Svb16(_)), "{e}");
+    let e = decode_vbz2(&[0; 12], 1 << 40).unwrap_err();
+    assert!(matches!(e, VbzError::Svb16(_)), "{e}");
+}
+
+#[test]
+fn batches_equal_single_decodes() {
+    let signals: Vec<Vec<i16>> = (0..64).map(|i| signal(8192 - 37 * i, i as u64)).collect();
+    let expected: Vec<i16> = signals.concat();
+    for k in [1, 2, 4] {
+        let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbzk(s, k)).collect();
+        let chunks: Vec<Chunk> = enc
+            .iter()
+            .zip(&signals)
+            .map(|(d, s)| Chunk {
+                data: d,
+                samples: s.len(),
+            })
+            .collect();
+        let mut out = vec![0i16; expected.len()];
+        decode_vbzk_batch(&chunks, &mut out, Threads::Current).unwrap();
+        assert_eq!(out, expected, "k={k}");
+    }
+    let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbz(s)).collect();
+    let chunks: Vec<Chunk> = enc
+        .iter()
+        .zip(&signals)
+        .map(|(d, s)| Chunk {
+            data: d,
+            samples: s.len(),
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut out = vec![0i16; expected.len()];
+    decode_vbz_batch(&chunks, &mut out, Threads::Pool(&pool)).unwrap();
+    assert_eq!(out, expected);
+
+    // Wrong output length, and a broken chunk named by its index.
+    let mut short = vec![0i16; expected.len() - 1];
+    assert!(matches!(
+        decode_vbz_batch(&chunks, &mut short, Threads::Current),
+        Err(VbzError::OutputLength { .. })
+    ));
+    let mut broken = chunks.clone();
+    broken[17].data = &broken[17].data[..100];
+    let e = decode_vbz_batch(&broken, &mut out, Threads::Current).unwrap_err();
+    assert!(matches!(e, VbzError::Chunk { index: 17, .. }), "{e}");
+}
+
+#[test]
+fn parallel_decode_runs_on_the_callers_pool() {
+    let s = signal(50_000, 77);
+    let v = encode_vbzk(&s, 4);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .thread_name(|i| format!("caller-pool-{i}"))
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    pool.install(|| {
+        assert!(rayon::current_thread_index().is_some());
+        svb_vbz::decode_vbzk_parallel_into(&v, s.len(), &mut out)
+    })
+    .unwrap();
+    assert_eq!(out, s);
+}
+
+proptest! {
+    #[test]
+    fn random_signals_round_trip(s in proptest::collection::vec(any::<i16>(), 0..3000), k in 1usize..20) {
+        prop_assert_eq!(decode_vbz2(&encode_vbz2(&s), s.len()).unwrap(), s.clone());
+        let vk = encode_vbzk(&s, k);
+        prop_assert_eq!(decode_vbzk(&vk, s.len()).unwrap(), s.clone());
+        prop_assert_eq!(decode_vbzk_parallel(&vk, s.len()).unwrap(), s);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..200), n in 0usize..300) {
+        let a = decode_vbzk(&data, n);
+        let b = decode_vbzk_parallel(&data, n);
+        prop_assert_eq!(a.is_ok(), b.is_ok());
+        let _ = decode_vbz2(&data, n);
+    }
+}
