@@ -8,7 +8,7 @@ pub enum VbzError {
     #[error("svb16 stream: {0}")]
     Svb16(#[from] svb_core::DecodeError),
     /// The svb16 stream decoded but did not use every byte it was given.
-    #[error("svb16 stream of {samples} samples uses {consumed} of its {len} bytes")]
+    #[error("stream of {samples} values uses {consumed} of its {len} bytes")]
     LengthMismatch {
         /// Samples decoded.
         samples: usize,
@@ -16,6 +16,27 @@ pub enum VbzError {
         consumed: usize,
         /// Bytes it was given.
         len: usize,
+    },
+    /// The StreamVByte stream of a fast5 VBZ chunk is malformed (the position is inside).
+    #[error("StreamVByte stream: {0}")]
+    StreamVByte(svb_core::DecodeError),
+    /// A fast5 VBZ option that vbz_compression does not define.
+    #[error("fast5 VBZ option {name} = {value} is not supported ({expected})")]
+    InvalidOption {
+        /// Option name.
+        name: &'static str,
+        /// Its value.
+        value: u64,
+        /// What is allowed.
+        expected: &'static str,
+    },
+    /// A byte count that is not a whole number of integers.
+    #[error("{bytes} bytes are not a whole number of {integer_size}-byte integers")]
+    NotWholeIntegers {
+        /// Byte count.
+        bytes: usize,
+        /// Integer size of the options.
+        integer_size: usize,
     },
     /// The zstd frame declares more content than `samples` samples can need.
     #[error(
@@ -26,6 +47,18 @@ pub enum VbzError {
         declared: u64,
         /// Largest svb16 stream of `samples` samples.
         max: usize,
+        /// Samples expected.
+        samples: usize,
+    },
+    /// The zstd frame declares less content than `samples` samples need.
+    #[error(
+        "zstd frame declares {declared} bytes, fewer than the {min} that {samples} samples need"
+    )]
+    FrameTooSmall {
+        /// Content size in the frame header.
+        declared: usize,
+        /// Smallest stream of `samples` samples.
+        min: usize,
         /// Samples expected.
         samples: usize,
     },

@@ -17,10 +17,12 @@
 //! one ([`decode_vbz_fused`]) that unpacks, unzigzags and prefix-sums in one SIMD loop.
 
 mod error;
+pub mod fast5;
 mod fused;
 pub mod pod5;
 mod split;
 mod vbz;
+mod zstd_io;
 
 pub use error::VbzError;
 pub use fused::decode_vbz_fused_with;

@@ -77,9 +77,7 @@ fn bad_blobs_give_typed_errors_before_allocating() {
     // A claim of 4 billion samples for a small blob: refused, not allocated.
     assert!(matches!(
         pod5::decompress_signal_to_vec(&blob, 4_000_000_000),
-        Err(VbzError::Svb16(
-            svb_core::DecodeError::TooShortForCount { .. }
-        ))
+        Err(VbzError::FrameTooSmall { .. })
     ));
     // Truncated and corrupted frames.
     for cut in [1, 4, 8, blob.len() / 2, blob.len() - 1] {
