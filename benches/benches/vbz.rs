@@ -51,6 +51,27 @@ fn stages(c: &mut Criterion) {
         });
         g.finish();
 
+        let v2 = svb_vbz::encode_vbz2(&signal);
+        #[allow(deprecated)] // the peer marks VBZ2 deprecated in favour of VBZ-K
+        let peer_v2 = svb_peer::encode_vbz2(&signal);
+        assert_eq!(v2, peer_v2, "both write seed 000's VBZ2");
+        let mut g = c.benchmark_group("vbz/decode_vbz2");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::new("svb", n), |b| {
+            b.iter(|| {
+                out.clear();
+                svb_vbz::decode_vbz2_into(black_box(&v2), n, &mut out).unwrap();
+            })
+        });
+        g.bench_function(BenchmarkId::new("svb-0.3.1", n), |b| {
+            b.iter(|| {
+                out.clear();
+                #[allow(deprecated)]
+                svb_peer::decode_vbz2_into(black_box(&v2), n, &mut out).unwrap();
+            })
+        });
+        g.finish();
+
         let mut bytes: Vec<u8> = Vec::with_capacity(svb_vbz::max_encoded_len(n));
         let mut g = c.benchmark_group("vbz/encode");
         g.throughput(Throughput::Elements(n as u64));
@@ -108,7 +129,119 @@ fn pod5_chunks(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The same chunks as one batch on every core, against our one-thread figure.
+    let batch: Vec<svb_vbz::Chunk> = chunks
+        .iter()
+        .map(|(blob, n)| svb_vbz::Chunk {
+            data: blob,
+            samples: *n,
+        })
+        .collect();
+    let mut all = vec![0i16; samples];
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut g = c.benchmark_group("pod5/decompress_batch");
+    g.throughput(Throughput::Elements(samples as u64));
+    g.bench_function(BenchmarkId::new("svb-all-cores", samples), |b| {
+        b.iter(|| {
+            svb_vbz::pod5::decompress_batch(black_box(&batch), &mut all, svb_vbz::Threads::Current)
+                .unwrap()
+        })
+    });
+    g.bench_function(BenchmarkId::new("one-thread", samples), |b| {
+        b.iter(|| {
+            svb_vbz::pod5::decompress_batch(
+                black_box(&batch),
+                &mut all,
+                svb_vbz::Threads::Pool(&one_thread),
+            )
+            .unwrap()
+        })
+    });
+    g.finish();
 }
 
-criterion_group!(benches, stages, pod5_chunks);
+/// 64 chunks of 8192 samples (distinct signals, as distinct reads are): the parallel
+/// decoders on rayon's global pool (every core) against our single-chain fused decode of the
+/// same chunks on one thread, and `svb` 0.3.1's VBZ-K parallel decode (threads per call).
+fn batches(c: &mut Criterion) {
+    const CHUNKS: usize = 64;
+    const N: usize = 8192;
+    let signals: Vec<Vec<i16>> = (0..CHUNKS)
+        .map(|i| svb_bench::signal_i16_seeded(N, i as u64))
+        .collect();
+    let total = (CHUNKS * N) as u64;
+    let mut out = vec![0i16; CHUNKS * N];
+    let vbz: Vec<Vec<u8>> = signals.iter().map(|s| svb_vbz::encode_vbz(s)).collect();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+
+    let plain = chunk_refs(&vbz, N);
+    let mut g = c.benchmark_group("vbz/batch64_fused");
+    g.throughput(Throughput::Elements(total));
+    g.bench_function(BenchmarkId::new("svb-all-cores", N), |b| {
+        b.iter(|| {
+            svb_vbz::decode_vbz_batch(black_box(&plain), &mut out, svb_vbz::Threads::Current)
+                .unwrap()
+        })
+    });
+    g.bench_function(BenchmarkId::new("single-chain-1thread", N), |b| {
+        b.iter(|| {
+            svb_vbz::decode_vbz_batch(
+                black_box(&plain),
+                &mut out,
+                svb_vbz::Threads::Pool(&one_thread),
+            )
+            .unwrap()
+        })
+    });
+    g.finish();
+
+    for k in [2usize, 4] {
+        let enc: Vec<Vec<u8>> = signals.iter().map(|s| svb_vbz::encode_vbzk(s, k)).collect();
+        assert_eq!(enc[0], svb_peer::encode_vbzk(&signals[0], k));
+        let batch = chunk_refs(&enc, N);
+        let mut g = c.benchmark_group(format!("vbzk/batch64_k{k}"));
+        g.throughput(Throughput::Elements(total));
+        g.bench_function(BenchmarkId::new(format!("svb-k{k}"), N), |b| {
+            b.iter(|| {
+                svb_vbz::decode_vbzk_batch(black_box(&batch), &mut out, svb_vbz::Threads::Current)
+                    .unwrap()
+            })
+        });
+        g.bench_function(BenchmarkId::new("single-chain-1thread", N), |b| {
+            b.iter(|| {
+                svb_vbz::decode_vbz_batch(
+                    black_box(&plain),
+                    &mut out,
+                    svb_vbz::Threads::Pool(&one_thread),
+                )
+                .unwrap()
+            })
+        });
+        let mut v: Vec<i16> = Vec::with_capacity(N);
+        g.bench_function(BenchmarkId::new(format!("svb-0.3.1-k{k}"), N), |b| {
+            b.iter(|| {
+                for d in &enc {
+                    v.clear();
+                    svb_peer::decode_vbzk_parallel_into(black_box(d), N, &mut v).unwrap();
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
+fn chunk_refs(enc: &[Vec<u8>], samples: usize) -> Vec<svb_vbz::Chunk<'_>> {
+    enc.iter()
+        .map(|d| svb_vbz::Chunk { data: d, samples })
+        .collect()
+}
+
+criterion_group!(benches, stages, pod5_chunks, batches);
 criterion_main!(benches);

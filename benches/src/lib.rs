@@ -52,7 +52,12 @@ pub fn mixed_u16(n: usize) -> Vec<u16> {
 /// `n` samples shaped like nanopore raw signal: a slow random walk around 500 with noise
 /// and occasional level jumps (the deltas mostly fit one zigzag byte, some need two).
 pub fn signal_i16(n: usize) -> Vec<i16> {
-    let mut r = Rng(0x853C_49E6_748F_EA9B);
+    signal_i16_seeded(n, 0)
+}
+
+/// [`signal_i16`] of another seed (0 gives `signal_i16`): distinct chunks, as distinct reads.
+pub fn signal_i16_seeded(n: usize, seed: u64) -> Vec<i16> {
+    let mut r = Rng(0x853C_49E6_748F_EA9B ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut level = 500i32;
     (0..n)
         .map(|_| {

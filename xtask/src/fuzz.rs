@@ -108,6 +108,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             .trim_start_matches("decode_")
             .trim_start_matches("roundtrip_")
             .trim_start_matches("pod5_")
+            .trim_start_matches("fast5_")
         {
             "u32_classic" | "u32_variant0124" => {
                 let v: Vec<u32> = mixed(n, 4, seed).into_iter().map(|x| x as u32).collect();
@@ -159,6 +160,30 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     vec![0, 0]
                 };
                 (prefix.into_iter().chain(enc).collect(), Vec::new())
+            }
+            "vbz2" | "vbzk" => {
+                let v: Vec<i16> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|x| (x as i16) >> 2)
+                    .collect();
+                let enc = if target.ends_with("vbz2") {
+                    svb_vbz::encode_vbz2(&v)
+                } else {
+                    svb_vbz::encode_vbzk(&v, 1 + i % 4)
+                };
+                (enc, Vec::new())
+            }
+            "decompress" => {
+                // Option set 2 + 8 * 1 + 4: integer size 2, delta + zigzag, zstd level 1.
+                let v: Vec<u8> = mixed(n, 2, seed)
+                    .into_iter()
+                    .flat_map(|x| ((x as i16) >> 3).to_le_bytes())
+                    .collect();
+                let opts = svb_vbz::fast5::Options::SIGNAL;
+                let mut s = vec![2 + 4 + 8];
+                s.extend(svb_vbz::fast5::compress_sized(&v, &opts).map_err(|e| e.to_string())?);
+                seeds.push(s);
+                continue;
             }
             _ => return Ok(()),
         };

@@ -324,7 +324,11 @@ fn unpack_nibbles(input: &[u8], out: &mut [u32]) -> Result<(), VbzError> {
         let mut v = 0u32;
         for j in 0..NIBBLES[code(i)] {
             let byte = data[pos / 2];
-            let nib = if pos.is_multiple_of(2) { byte & 0xF } else { byte >> 4 };
+            let nib = if pos.is_multiple_of(2) {
+                byte & 0xF
+            } else {
+                byte >> 4
+            };
             v |= (nib as u32) << (4 * j);
             pos += 1;
         }

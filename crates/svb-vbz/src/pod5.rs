@@ -76,3 +76,37 @@ pub fn decompress_signal_to_vec(blob: &[u8], n: usize) -> Result<Vec<i16>, VbzEr
     decompress_signal_into(blob, n, &mut out)?;
     Ok(out)
 }
+
+/// Decompresses a batch of POD5 blobs into `out` (their samples back to back, as a read's
+/// chunks are), one blob per task on rayon (each worker reuses its own zstd context and
+/// scratch). `out.len()` must be the sum of the chunks' samples; a failing chunk is named
+/// by its index.
+///
+/// ```
+/// use svb_vbz::{pod5, Chunk, Threads};
+/// let a: Vec<i16> = (0..3000).map(|i| (i % 90) as i16).collect();
+/// let b: Vec<i16> = (0..500).map(|i| 400 - i as i16).collect();
+/// let (ba, bb) = (pod5::compress_signal(&a), pod5::compress_signal(&b));
+/// let chunks = [Chunk { data: &ba, samples: a.len() }, Chunk { data: &bb, samples: b.len() }];
+/// let mut out = vec![0i16; a.len() + b.len()];
+/// pod5::decompress_batch(&chunks, &mut out, Threads::Current)?;
+/// assert_eq!(out, [a, b].concat());
+/// # Ok::<(), svb_vbz::VbzError>(())
+/// ```
+pub fn decompress_batch(
+    chunks: &[crate::Chunk<'_>],
+    out: &mut [i16],
+    threads: crate::Threads<'_>,
+) -> Result<(), VbzError> {
+    use rayon::prelude::*;
+    let parts = crate::split::split_batch(chunks, out)?;
+    threads.run(|| {
+        chunks
+            .par_iter()
+            .zip(parts)
+            .enumerate()
+            .try_for_each(|(index, (c, part))| {
+                decompress_signal(c.data, part).map_err(crate::split::chunk_error(index))
+            })
+    })
+}

@@ -97,3 +97,39 @@ fn bad_blobs_give_typed_errors_before_allocating() {
     bad[last] ^= 0x55;
     let _ = pod5::decompress_signal(&bad, &mut out); // any result but no panic
 }
+
+#[test]
+fn batches_of_lib_pod5_blobs_decode_in_parallel() {
+    let Some(dir) = data_dir() else { return };
+    let mut blobs = Vec::new();
+    let mut expected = Vec::new();
+    for (_, path) in files_with_suffix(&dir.join("vbz"), ".vbz") {
+        let samples = read_i16s(&std::fs::read(path.with_extension("i16")).unwrap());
+        blobs.push((std::fs::read(&path).unwrap(), samples.len()));
+        expected.extend(samples);
+    }
+    let chunks: Vec<svb_vbz::Chunk> = blobs
+        .iter()
+        .map(|(b, n)| svb_vbz::Chunk {
+            data: b,
+            samples: *n,
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for threads in [svb_vbz::Threads::Current, svb_vbz::Threads::Pool(&pool)] {
+        let mut out = vec![0i16; expected.len()];
+        pod5::decompress_batch(&chunks, &mut out, threads).unwrap();
+        assert_eq!(out, expected);
+    }
+    let mut broken = chunks.clone();
+    let last = broken.len() - 1;
+    broken[last].samples += 1;
+    let mut out = vec![0i16; expected.len() + 1];
+    assert!(matches!(
+        pod5::decompress_batch(&broken, &mut out, svb_vbz::Threads::Current),
+        Err(VbzError::Chunk { .. })
+    ));
+}

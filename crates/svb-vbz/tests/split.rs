@@ -264,3 +264,15 @@ proptest! {
         let _ = decode_vbz2(&data, n);
     }
 }
+
+#[test]
+fn the_formats_md_example() {
+    let s: Vec<i16> = (0..20).collect();
+    let mut expected = vec![0x07, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
+    expected.extend([0x02; 19]);
+    assert_eq!(encode_vbz2(&s), expected);
+    // VBZ-K with k = 2 carries the same split point behind its k byte.
+    let mut k2 = vec![0x02];
+    k2.extend(&expected);
+    assert_eq!(encode_vbzk(&s, 2), k2);
+}
