@@ -105,8 +105,12 @@ pub fn decompress_batch(
             .par_iter()
             .zip(parts)
             .enumerate()
-            .try_for_each(|(index, (c, part))| {
+            .map(|(index, (c, part))| {
                 decompress_signal(c.data, part).map_err(crate::split::chunk_error(index))
             })
+            // In order, so the error named is the first failing chunk's on every run.
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
     })
 }

@@ -315,7 +315,8 @@ pub fn decode_vbzk(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 
 /// Decodes a VBZ-K stream of `n` samples with its sub-streams in parallel on the current
 /// rayon pool (the global one, or the pool whose `install` runs this call; no thread is
-/// spawned per call), appending them to `out`.
+/// spawned per call), appending them to `out`. On failure the error names the first failing
+/// sub-stream, as the serial decoder's does.
 ///
 /// ```
 /// let signal: Vec<i16> = (0..20_000).map(|i| (i % 700) as i16).collect();
@@ -338,7 +339,10 @@ pub fn decode_vbzk_parallel_into(
             .subs
             .par_iter()
             .zip(parts)
-            .try_for_each(|(s, part)| s.decode(part))
+            .map(|(s, part)| s.decode(part))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
     })
 }
 
@@ -426,7 +430,10 @@ pub fn decode_vbzk_batch(
     threads.run(|| {
         tasks
             .into_par_iter()
-            .try_for_each(|(index, (s, part))| s.decode(part).map_err(chunk_error(index)))
+            .map(|(index, (s, part))| s.decode(part).map_err(chunk_error(index)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
     })
 }
 
@@ -444,9 +451,13 @@ pub fn decode_vbz_batch(
             .par_iter()
             .zip(parts)
             .enumerate()
-            .try_for_each(|(index, (c, part))| {
+            .map(|(index, (c, part))| {
                 crate::vbz::decode_vbz_fused_to_slice(c.data, part).map_err(chunk_error(index))
             })
+            // In order, so the error named is the first failing chunk's on every run.
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
     })
 }
 

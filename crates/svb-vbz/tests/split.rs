@@ -276,3 +276,27 @@ fn the_formats_md_example() {
     k2.extend(&expected);
     assert_eq!(encode_vbzk(&s, 2), k2);
 }
+
+#[test]
+fn parallel_errors_name_the_first_failing_sub_stream() {
+    // Found by fuzzing: several sub-streams fail; both decoders must name the first.
+    let hex = [
+        "35000601590000000000000000000000000000000000000000000000003b0000",
+        "0000000000000000000000ac0000000000000000000000600000fbffffffffff",
+        "ffffffffffffffffffffff00000000000000000000003b000000800000000000",
+        "000000000000000000000000000000000000fbffffffffffffffffffffffffff",
+        "ffffffffffffffffffffffffffffffffffffff4bffffffff00000046ffffffff",
+        "ffffffffffffffffffffffffff",
+    ]
+    .concat();
+    let data: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
+    let bytes = &data[2..];
+    let serial = decode_vbzk(bytes, n).unwrap_err().to_string();
+    for _ in 0..50 {
+        assert_eq!(decode_vbzk_parallel(bytes, n).unwrap_err().to_string(), serial);
+    }
+}
