@@ -89,8 +89,13 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
 
 /// Every `new/benchmark.json` under `dir` (written after `since`, when given).
 fn collect(dir: &Path, since: Option<SystemTime>) -> Result<Vec<Row>, String> {
+    collect_leaf(dir, "new", since)
+}
+
+/// Every `<leaf>/benchmark.json` under `dir` (`new`, or a criterion baseline's name).
+fn collect_leaf(dir: &Path, leaf: &str, since: Option<SystemTime>) -> Result<Vec<Row>, String> {
     let mut files = Vec::new();
-    walk(dir, &mut files);
+    walk(dir, leaf, &mut files);
     let mut rows = Vec::new();
     for bench in files {
         if let Some(since) = since {
@@ -125,16 +130,16 @@ fn collect(dir: &Path, since: Option<SystemTime>) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, leaf: &str, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            walk(&p, out);
+            walk(&p, leaf, out);
         } else if p.file_name().is_some_and(|n| n == "benchmark.json")
-            && p.parent().is_some_and(|d| d.ends_with("new"))
+            && p.parent().is_some_and(|d| d.ends_with(leaf))
         {
             out.push(p);
         }
@@ -304,4 +309,79 @@ fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> Stri
         rustc.trim(),
         date.trim(),
     )
+}
+
+/// `cargo xtask bench-compare BASE_DIR [--new DIR] [--baseline NAME] [--threshold X]`:
+/// compares two criterion result folders (or, with `--baseline`, a saved criterion baseline
+/// against the latest run in one folder) and flags every benchmark whose mean time grew by
+/// more than the threshold (default 1.10, i.e. 10% slower). Non-zero exit when any did.
+pub fn compare(args: &[String]) -> Result<(), String> {
+    let (base, rest) = match args.split_first() {
+        Some((b, r)) if !b.starts_with("--") => (PathBuf::from(b), r),
+        _ => (root().join("target").join("criterion"), args),
+    };
+    check_args(rest, &[], &["--new", "--baseline", "--threshold"])?;
+    let threshold: f64 = opt(rest, "--threshold")
+        .map(|t| {
+            t.parse()
+                .map_err(|_| format!("--threshold {t}: not a number"))
+        })
+        .transpose()?
+        .unwrap_or(1.10);
+    let new_dir = opt(rest, "--new")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target").join("criterion"));
+    let (old_rows, new_rows) = match opt(rest, "--baseline") {
+        Some(name) => (
+            collect_leaf(&base, name, None)?,
+            collect_leaf(&base, "new", None)?,
+        ),
+        None => (collect(&base, None)?, collect(&new_dir, None)?),
+    };
+    if old_rows.is_empty() || new_rows.is_empty() {
+        return Err(format!(
+            "nothing to compare: {} base and {} new results",
+            old_rows.len(),
+            new_rows.len()
+        ));
+    }
+    let key = |r: &Row| (r.group.clone(), r.function.clone(), r.param.clone());
+    let old: BTreeMap<_, f64> = old_rows.iter().map(|r| (key(r), r.mean_ns)).collect();
+    let mut compared = 0;
+    let mut slower = Vec::new();
+    let mut lines = Vec::new();
+    for r in &new_rows {
+        let Some(&was) = old.get(&key(r)) else {
+            continue;
+        };
+        compared += 1;
+        let ratio = r.mean_ns / was;
+        let verdict = if ratio > threshold {
+            slower.push(format!("{}/{}/{}", r.group, r.function, r.param));
+            "SLOWER"
+        } else if ratio < 1.0 / threshold {
+            "faster"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "| {}/{}/{} | {:.0} | {:.0} | {:.2}x | {verdict} |",
+            r.group, r.function, r.param, was, r.mean_ns, ratio
+        ));
+    }
+    lines.sort();
+    println!("| benchmark | base ns | new ns | new/base | |\n|---|---:|---:|---:|---|");
+    for l in &lines {
+        println!("{l}");
+    }
+    println!(
+        "bench-compare: {compared} benchmarks compared, {} more than {:.0}% slower",
+        slower.len(),
+        (threshold - 1.0) * 100.0
+    );
+    if slower.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("slower than the base: {}", slower.join(", ")))
+    }
 }

@@ -6,6 +6,7 @@
 //! | `fuzz [--seconds N]` | every cargo-fuzz target for N seconds (default 20) on a seeded corpus; fails on any crash |
 //! | `bench [--quick] [--filter F]` | runs the criterion suites and prints Melem/s per codec and op, with the peers and ratios |
 //! | `bench-report [--quick] [--filter F] [--no-run]` | the same, written to docs/PERFORMANCE.md |
+//! | `bench-compare BASE_DIR [--new DIR] [--baseline NAME] [--threshold X]` | flags every benchmark more than 10% (X = 1.10) slower than the base; non-zero exit if any |
 
 mod bench;
 mod cross;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::main(rest),
         "bench" => bench::main(rest, false),
         "bench-report" => bench::main(rest, true),
+        "bench-compare" => bench::compare(rest),
         "help" | "-h" | "--help" => {
             println!("{}", include_str!("usage.txt"));
             Ok(())

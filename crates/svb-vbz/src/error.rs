@@ -84,17 +84,29 @@ pub enum VbzError {
         /// Samples expected.
         samples: usize,
     },
-    /// A split point's data offset runs backwards or past the data.
-    #[error("split point {index}: data offset {offset} outside {min}..={max}")]
+    /// A split point's data offset is not where the keys put its sub-stream's data.
+    #[error(
+        "split point {index}: data offset {offset}, the keys put sub-stream {index} at {expected}"
+    )]
     BadSplitOffset {
         /// Split point (1-based: sub-stream `index` starts there).
         index: usize,
         /// Offset in the header.
         offset: u64,
-        /// Where the previous sub-stream starts.
-        min: usize,
-        /// Data bytes of the whole stream.
-        max: usize,
+        /// The data bytes of the samples before the split, from the keys.
+        expected: usize,
+    },
+    /// A split point's carry is not the decoded sample just before its split.
+    #[error(
+        "split point {index}: carry {carry}, the sample before the split decodes to {decoded}"
+    )]
+    BadSplitCarry {
+        /// Split point (1-based).
+        index: usize,
+        /// Carry in the header.
+        carry: i16,
+        /// The decoded sample before the split.
+        decoded: i16,
     },
     /// A sub-stream of a VBZ2 / VBZ-K stream is malformed (positions inside it count from
     /// its own key bytes).

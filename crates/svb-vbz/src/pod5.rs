@@ -98,19 +98,15 @@ pub fn decompress_batch(
     out: &mut [i16],
     threads: crate::Threads<'_>,
 ) -> Result<(), VbzError> {
-    use rayon::prelude::*;
     let parts = crate::split::split_batch(chunks, out)?;
+    let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();
     threads.run(|| {
-        chunks
-            .par_iter()
-            .zip(parts)
-            .enumerate()
-            .map(|(index, (c, part))| {
+        crate::split::run_largest_first(
+            tasks,
+            |(index, (c, _))| (c.samples, *index),
+            |(index, (c, part))| {
                 decompress_signal(c.data, part).map_err(crate::split::chunk_error(index))
-            })
-            // In order, so the error named is the first failing chunk's on every run.
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect()
+            },
+        )
     })
 }

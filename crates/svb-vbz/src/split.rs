@@ -14,7 +14,6 @@
 
 use core::mem::MaybeUninit;
 
-use rayon::prelude::*;
 use svb_core::svb16::blocks::data_len;
 use svb_delta::delta::kchain_len;
 
@@ -41,13 +40,18 @@ struct SubStream<'a> {
     samples: usize,
     initial: i16,
     keys: &'a [u8],
+    /// From the sub-stream's first data byte to the end of the stream's data.
     data: &'a [u8],
+    /// Data bytes of this sub-stream (between its split points).
+    len: usize,
 }
 
 impl SubStream<'_> {
     /// Decodes into `out` (`self.samples` long).
     fn decode(&self, out: &mut [MaybeUninit<i16>]) -> Result<(), VbzError> {
         debug_assert_eq!(out.len(), self.samples);
+        // The kernel may look past this sub-stream's data (into the next one's, still inside
+        // the stream) for whole 16-byte loads; it uses exactly `self.len` bytes or fails.
         let used =
             (fused::best().decode)(self.keys, self.data, self.initial, out).map_err(|source| {
                 VbzError::SubStream {
@@ -56,104 +60,177 @@ impl SubStream<'_> {
                     source,
                 }
             })?;
-        if used != self.data.len() {
+        if used != self.len {
             return Err(VbzError::SubStreamLength {
                 index: self.index,
                 consumed: used,
-                len: self.data.len(),
+                len: self.len,
             });
         }
         Ok(())
     }
 }
 
-/// A parsed, validated split stream: its sub-streams in order.
+/// A sub-stream and the part of the output it decodes into.
+type Task<'a, 'o> = (SubStream<'a>, &'o mut [MaybeUninit<i16>]);
+
+/// A parsed split stream: the VBZ stream's keys and data, and where the header's split points
+/// are. Its sub-streams are validated as they are produced.
 struct Layout<'a> {
-    subs: Vec<SubStream<'a>>,
+    keys: &'a [u8],
+    body: &'a [u8],
+    n: usize,
+    sub: usize,
+    k: usize,
+    /// The `(carry: i16 LE, data_offset: u32 LE)` records of sub-streams `1..k`.
+    points: &'a [u8],
 }
 
 impl<'a> Layout<'a> {
-    /// `points` are the `(carry, data offset)` of sub-streams `1..k`, `sub` the length of
-    /// every sub-stream but the last; `svb` is the VBZ stream of `n` samples.
-    fn new(
-        svb: &'a [u8],
-        n: usize,
-        sub: usize,
-        points: impl ExactSizeIterator<Item = (i16, u32)>,
-    ) -> Result<Self, VbzError> {
+    /// `svb` is the VBZ stream of `n` samples; `points` holds `k - 1` six-byte split points;
+    /// `sub` is the length of every sub-stream but the last. Every data offset must be the
+    /// data length the keys give the samples before its split (a sum over the key bytes).
+    fn new(svb: &'a [u8], n: usize, sub: usize, points: &'a [u8]) -> Result<Self, VbzError> {
         // Before anyone reserves n samples: the keys and the least data n samples need.
         svb_core::Codec::check_plausible(&svb_core::Svb16, svb, n)?;
         let (keys, body) = fused::split_stream(svb, n)?;
-        let k = points.len() + 1;
-        let mut subs = Vec::with_capacity(k);
+        let layout = Layout {
+            keys,
+            body,
+            n,
+            sub,
+            k: points.len() / 6 + 1,
+            points,
+        };
+        let (mut expected, mut g) = (0usize, 0usize);
+        for i in 1..layout.k {
+            let split_key = i * sub / 8;
+            expected += data_len_of(&keys[g..split_key]);
+            g = split_key;
+            let (_, offset) = layout.point(i);
+            if offset as usize != expected {
+                return Err(VbzError::BadSplitOffset {
+                    index: i,
+                    offset: offset.into(),
+                    expected,
+                });
+            }
+        }
+        Ok(layout)
+    }
+
+    /// Split point `i` (1..k): the carry into sub-stream `i` and its data offset.
+    fn point(&self, i: usize) -> (i16, u32) {
+        let p = &self.points[6 * (i - 1)..6 * i];
+        (
+            i16::from_le_bytes([p[0], p[1]]),
+            u32::from_le_bytes([p[2], p[3], p[4], p[5]]),
+        )
+    }
+
+    /// Every sub-stream, each with its part of `out` (all `n` samples).
+    fn tasks<'o>(&self, mut out: &'o mut [MaybeUninit<i16>]) -> Vec<Task<'a, 'o>> {
+        let mut tasks = Vec::with_capacity(self.k);
         let (mut start, mut initial) = (0usize, 0i16);
-        let mut bounds = points.map(|(c, o)| (c, o as u64)).enumerate();
-        for index in 0..k {
-            let first = index * sub;
-            let samples = if index + 1 < k { sub } else { n - first };
-            let (next_initial, end) = match bounds.next() {
-                Some((i, (carry, off))) => {
-                    if off < start as u64 || off > body.len() as u64 {
-                        return Err(VbzError::BadSplitOffset {
-                            index: i + 1,
-                            offset: off,
-                            min: start,
-                            max: body.len(),
-                        });
-                    }
-                    (carry, off as usize)
-                }
-                None => (0, body.len()),
+        for index in 0..self.k {
+            let first = index * self.sub;
+            let samples = if index + 1 < self.k {
+                self.sub
+            } else {
+                self.n - first
             };
+            let (next_initial, end) = if index + 1 < self.k {
+                let (carry, offset) = self.point(index + 1);
+                (carry, offset as usize)
+            } else {
+                (0, self.body.len())
+            };
+            let (head, rest) = core::mem::take(&mut out).split_at_mut(samples);
+            out = rest;
             let key_start = first / 8;
-            subs.push(SubStream {
+            let sub = SubStream {
                 index,
                 first,
                 samples,
                 initial,
-                keys: &keys[key_start..key_start + samples.div_ceil(8)],
-                data: &body[start..end],
-            });
+                keys: &self.keys[key_start..key_start + samples.div_ceil(8)],
+                data: &self.body[start..],
+                len: end - start,
+            };
+            tasks.push((sub, head));
             start = end;
             initial = next_initial;
         }
-        Ok(Layout { subs })
+        tasks
     }
 
-    /// Splits `out` (all `n` samples) into one slice per sub-stream.
-    fn split_out<'o>(
-        &self,
-        mut out: &'o mut [MaybeUninit<i16>],
-    ) -> Vec<&'o mut [MaybeUninit<i16>]> {
-        let mut parts = Vec::with_capacity(self.subs.len());
-        for s in &self.subs {
-            let (head, rest) = core::mem::take(&mut out).split_at_mut(s.samples);
-            parts.push(head);
-            out = rest;
-        }
-        parts
-    }
-
+    /// Decodes on this thread as one chain (the split points were checked against the keys,
+    /// so the sub-streams sit exactly where one pass finds them); allocates nothing.
     fn decode_serial(&self, out: &mut [MaybeUninit<i16>]) -> Result<(), VbzError> {
-        for (s, part) in self.subs.iter().zip(self.split_out(out)) {
-            s.decode(part)?;
+        let used = (fused::best().decode)(self.keys, self.body, 0, out)?;
+        if used != self.body.len() {
+            let last = self.k - 1;
+            let start = if last == 0 {
+                0
+            } else {
+                self.point(last).1 as usize
+            };
+            return Err(VbzError::SubStreamLength {
+                index: last,
+                consumed: used - start,
+                len: self.body.len() - start,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks every split point's carry against the decoded sample before its split.
+    fn check_carries(&self, samples: &[i16]) -> Result<(), VbzError> {
+        for i in 1..self.k {
+            let (carry, _) = self.point(i);
+            // A split at 0 (VBZ2 of fewer than 16 samples) follows the initial value 0.
+            let decoded = match i * self.sub {
+                0 => 0,
+                at => samples[at - 1],
+            };
+            if carry != decoded {
+                return Err(VbzError::BadSplitCarry {
+                    index: i,
+                    carry,
+                    decoded,
+                });
+            }
         }
         Ok(())
     }
 }
 
+/// svb16 data bytes of the 8-sample groups of `keys`: 8 + popcount each.
+fn data_len_of(keys: &[u8]) -> usize {
+    let mut words = keys.chunks_exact(8);
+    let mut ones = 0u32;
+    for w in &mut words {
+        ones += u64::from_le_bytes(w.try_into().expect("8 bytes")).count_ones();
+    }
+    ones += words
+        .remainder()
+        .iter()
+        .map(|b| b.count_ones())
+        .sum::<u32>();
+    8 * keys.len() + ones as usize
+}
+
 /// Parses a VBZ2 stream of `n` samples.
 fn vbz2_layout(data: &[u8], n: usize) -> Result<Layout<'_>, VbzError> {
-    let Some((header, svb)) = data.split_first_chunk::<VBZ2_HEADER_LEN>() else {
+    if data.len() < VBZ2_HEADER_LEN {
         return Err(VbzError::HeaderTruncated {
             format: "VBZ2",
             needed: VBZ2_HEADER_LEN,
             available: data.len(),
         });
-    };
-    let carry = i16::from_le_bytes([header[0], header[1]]);
-    let offset = u32::from_le_bytes([header[2], header[3], header[4], header[5]]);
-    Layout::new(svb, n, kchain_len(n, 2), core::iter::once((carry, offset)))
+    }
+    let (points, svb) = data.split_at(VBZ2_HEADER_LEN);
+    Layout::new(svb, n, kchain_len(n, 2), points)
 }
 
 /// Parses a VBZ-K stream of `n` samples.
@@ -178,13 +255,7 @@ fn vbzk_layout(data: &[u8], n: usize) -> Result<Layout<'_>, VbzError> {
             available: data.len(),
         });
     }
-    let points = data[1..header_len].chunks_exact(6).map(|p| {
-        (
-            i16::from_le_bytes([p[0], p[1]]),
-            u32::from_le_bytes([p[2], p[3], p[4], p[5]]),
-        )
-    });
-    Layout::new(&data[header_len..], n, sub, points)
+    Layout::new(&data[header_len..], n, sub, &data[1..header_len])
 }
 
 /// The `(carry, data offset)` of each split of `samples` into chunks of `sub` samples (the
@@ -245,7 +316,12 @@ pub fn encode_vbz2(samples: &[i16]) -> Vec<u8> {
 /// them to `out`. The header and the keys are validated before `out` grows.
 pub fn decode_vbz2_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), VbzError> {
     let layout = vbz2_layout(data, n)?;
-    append_with(out, n, |spare| layout.decode_serial(spare))
+    append_with(
+        out,
+        n,
+        |spare| layout.decode_serial(spare),
+        |v| layout.check_carries(v),
+    )
 }
 
 /// Decodes a VBZ2 stream of `n` samples.
@@ -303,7 +379,12 @@ pub fn encode_vbzk(samples: &[i16], k: usize) -> Vec<u8> {
 /// appending them to `out`. The header and the keys are validated before `out` grows.
 pub fn decode_vbzk_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), VbzError> {
     let layout = vbzk_layout(data, n)?;
-    append_with(out, n, |spare| layout.decode_serial(spare))
+    append_with(
+        out,
+        n,
+        |spare| layout.decode_serial(spare),
+        |v| layout.check_carries(v),
+    )
 }
 
 /// Decodes a VBZ-K stream of `n` samples on this thread.
@@ -333,17 +414,19 @@ pub fn decode_vbzk_parallel_into(
     out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
     let layout = vbzk_layout(data, n)?;
-    append_with(out, n, |spare| {
-        let parts = layout.split_out(spare);
-        layout
-            .subs
-            .par_iter()
-            .zip(parts)
-            .map(|(s, part)| s.decode(part))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect()
-    })
+    append_with(
+        out,
+        n,
+        |spare| {
+            let tasks = layout.tasks(spare);
+            run_largest_first(
+                tasks,
+                |(s, _)| (s.samples, s.index),
+                |(s, part)| s.decode(part),
+            )
+        },
+        |v| layout.check_carries(v),
+    )
 }
 
 /// Decodes a VBZ-K stream of `n` samples with its sub-streams in parallel.
@@ -420,21 +503,32 @@ pub fn decode_vbzk_batch(
     out: &mut [i16],
     threads: Threads<'_>,
 ) -> Result<(), VbzError> {
-    let parts = split_batch(chunks, out)?;
+    let layouts = chunks
+        .iter()
+        .enumerate()
+        .map(|(index, c)| vbzk_layout(c.data, c.samples).map_err(chunk_error(index)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let parts = split_batch(chunks, &mut *out)?;
     let mut tasks = Vec::with_capacity(chunks.len() * 2);
-    for (index, (c, part)) in chunks.iter().zip(parts).enumerate() {
-        let layout = vbzk_layout(c.data, c.samples).map_err(chunk_error(index))?;
-        let sub_parts = layout.split_out(fused::as_uninit(part));
-        tasks.extend(layout.subs.into_iter().zip(sub_parts).map(|t| (index, t)));
+    for (index, (layout, part)) in layouts.iter().zip(parts).enumerate() {
+        let subs = layout.tasks(fused::as_uninit(part));
+        tasks.extend(subs.into_iter().map(|t| (index, t)));
     }
     threads.run(|| {
-        tasks
-            .into_par_iter()
-            .map(|(index, (s, part))| s.decode(part).map_err(chunk_error(index)))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect()
-    })
+        run_largest_first(
+            tasks,
+            |(index, (s, _))| (s.samples, *index),
+            |(index, (s, part))| s.decode(part).map_err(chunk_error(index)),
+        )
+    })?;
+    let mut start = 0;
+    for (index, (layout, c)) in layouts.iter().zip(chunks).enumerate() {
+        layout
+            .check_carries(&out[start..start + c.samples])
+            .map_err(chunk_error(index))?;
+        start += c.samples;
+    }
+    Ok(())
 }
 
 /// Decodes a batch of plain VBZ chunks into `out` (their samples back to back) with the
@@ -446,27 +540,63 @@ pub fn decode_vbz_batch(
     threads: Threads<'_>,
 ) -> Result<(), VbzError> {
     let parts = split_batch(chunks, out)?;
+    let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();
     threads.run(|| {
-        chunks
-            .par_iter()
-            .zip(parts)
-            .enumerate()
-            .map(|(index, (c, part))| {
+        run_largest_first(
+            tasks,
+            |(index, (c, _))| (c.samples, *index),
+            |(index, (c, part))| {
                 crate::vbz::decode_vbz_fused_to_slice(c.data, part).map_err(chunk_error(index))
-            })
-            // In order, so the error named is the first failing chunk's on every run.
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect()
+            },
+        )
     })
 }
 
-/// Reserves `n` samples in `out`, lets `fill` write all of them, and commits them only when
-/// it succeeds.
+/// Runs `work` on every task on the current rayon pool, largest first (`size_and_order`
+/// gives a task's size and its place in the batch), each worker taking the next task as it
+/// frees up, so unequal tasks still share the cores evenly. Returns the error of the first
+/// failing task in batch order, the same on every run.
+pub(crate) fn run_largest_first<T: Send>(
+    mut tasks: Vec<T>,
+    size_and_order: impl Fn(&T) -> (usize, usize),
+    work: impl Fn(T) -> Result<(), VbzError> + Sync,
+) -> Result<(), VbzError> {
+    let workers = rayon::current_num_threads().min(tasks.len());
+    if workers <= 1 {
+        // In batch order, so the first error is the first failing task's.
+        return tasks.into_iter().try_for_each(work);
+    }
+    tasks.sort_by_key(|t| core::cmp::Reverse(size_and_order(t).0));
+    let order: Vec<usize> = tasks.iter().map(|t| size_and_order(t).1).collect();
+    let queue = std::sync::Mutex::new(tasks.into_iter().zip(order).rev().collect::<Vec<_>>());
+    let failed = std::sync::Mutex::new(None::<(usize, VbzError)>);
+    rayon::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|_| loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let Some((task, at)) = next else { break };
+                if let Err(e) = work(task) {
+                    let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.as_ref().is_none_or(|(first, _)| at < *first) {
+                        *f = Some((at, e));
+                    }
+                }
+            });
+        }
+    });
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Reserves `n` samples in `out`, lets `fill` write all of them, and keeps them only when it
+/// succeeds and `check` accepts them.
 fn append_with(
     out: &mut Vec<i16>,
     n: usize,
     fill: impl FnOnce(&mut [MaybeUninit<i16>]) -> Result<(), VbzError>,
+    check: impl FnOnce(&[i16]) -> Result<(), VbzError>,
 ) -> Result<(), VbzError> {
     out.reserve(n);
     let len = out.len();
@@ -474,5 +604,9 @@ fn append_with(
     // SAFETY: `fill` succeeded, so every sub-stream wrote all of its samples and the
     // sub-streams tile the n reserved samples.
     unsafe { out.set_len(len + n) };
-    Ok(())
+    let r = check(&out[len..]);
+    if r.is_err() {
+        out.truncate(len);
+    }
+    r
 }

@@ -297,6 +297,40 @@ fn parallel_errors_name_the_first_failing_sub_stream() {
     let bytes = &data[2..];
     let serial = decode_vbzk(bytes, n).unwrap_err().to_string();
     for _ in 0..50 {
-        assert_eq!(decode_vbzk_parallel(bytes, n).unwrap_err().to_string(), serial);
+        assert_eq!(
+            decode_vbzk_parallel(bytes, n).unwrap_err().to_string(),
+            serial
+        );
     }
+}
+
+#[test]
+fn a_carry_that_disagrees_with_the_samples_is_refused() {
+    let s = signal(5000, 21);
+    let mut v2 = encode_vbz2(&s);
+    v2[0] ^= 1;
+    assert!(matches!(
+        decode_vbz2(&v2, s.len()),
+        Err(VbzError::BadSplitCarry { index: 1, .. })
+    ));
+    let mut vk = encode_vbzk(&s, 3);
+    vk[1 + 6] ^= 0x40; // carry of split point 2
+    for r in [
+        decode_vbzk(&vk, s.len()),
+        decode_vbzk_parallel(&vk, s.len()),
+    ] {
+        assert!(
+            matches!(r, Err(VbzError::BadSplitCarry { index: 2, .. })),
+            "{r:?}"
+        );
+    }
+    let mut out = vec![0i16; s.len()];
+    let chunks = [Chunk {
+        data: &vk,
+        samples: s.len(),
+    }];
+    assert!(matches!(
+        decode_vbzk_batch(&chunks, &mut out, Threads::Current),
+        Err(VbzError::Chunk { index: 0, .. })
+    ));
 }
