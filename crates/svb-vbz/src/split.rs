@@ -94,6 +94,16 @@ impl<'a> Layout<'a> {
         // Before anyone reserves n samples: the keys and the least data n samples need.
         svb_core::Codec::check_plausible(&svb_core::Svb16, svb, n)?;
         let (keys, body) = fused::split_stream(svb, n)?;
+        // The keys give the exact stream length: a stream of another length is truncated or
+        // has trailing bytes, refused before any split point is trusted.
+        let exact = svb_core::Codec::encoded_len(&svb_core::Svb16, keys, n)?;
+        if exact != svb.len() {
+            return Err(VbzError::LengthMismatch {
+                samples: n,
+                consumed: exact,
+                len: svb.len(),
+            });
+        }
         let layout = Layout {
             keys,
             body,

@@ -152,7 +152,7 @@ fn bad_headers_are_typed_errors() {
     long.push(0);
     assert!(matches!(
         decode_vbzk(&long, s.len()),
-        Err(VbzError::SubStreamLength { index: 3, .. })
+        Err(VbzError::LengthMismatch { .. })
     ));
     let mut long2 = encode_vbz2(&s);
     long2.push(0);
@@ -333,4 +333,57 @@ fn a_carry_that_disagrees_with_the_samples_is_refused() {
         decode_vbzk_batch(&chunks, &mut out, Threads::Current),
         Err(VbzError::Chunk { index: 0, .. })
     ));
+}
+
+#[test]
+fn split_points_past_truncated_data_are_refused() {
+    // Found by fuzzing: offsets that agree with the keys, the data shorter than the keys say.
+    let hex = [
+        "e80303270040020000561178040000f6f78c7df8ffc167becfcf9fffb777fccf",
+        "dbff1fbffff8dbce1effcfd9e7f3ff3ff3fd8d7ff7f7ff39ecfffde1c1839fdf",
+        "e7e71fe3fb8ffbf08dff3ffbf86ffbbddfb6e3e1f76f7e0cfee771fe9effffff",
+        "ff7dfeffbfcf9be70f737ffcfb7df08f7f1f7fdfff7fcf7cfcdfffd9f6d9613f",
+        "be9ff3ffbbfd03ecfffcf76f3946379f361d110cc80ff6140350a84db5543e3e",
+        "179e185318dc111d12141a2a17451707004c550a280a394c2bb30a85204a333f",
+        "33540006654d249224241fe01a2b2a013dd82c6139c639392d1a228d09411aa4",
+        "2e04480a131a9f3850231c48cf313d0109cff624d5237312ad22f007ed111c16",
+        "a80223491b0a46af2ae30af60a1e4d71209c207e01122a091a53110f23d3184b",
+        "1e9e0bb4287a226815cd345754b62583608e67f32c3819312fc7191623760c52",
+        "1f97337214010d07500761272f7c2f3e12691214193fac256419224d6aea29c0",
+        "0a332b8d0905060110dc0a3c0bb11c8a1c3709140db10ce7079807540135ae34",
+        "0a9e02f23a853179336242f51af921e456e934de1cbf15fc301538d012d91202",
+        "262b6d2c7449f31c39368e376d0144661c1f01591bce2b9f2fb22e310120462d",
+        "2e011d14b511d86f2d49fc24d10a171a682b2320d61f30a20ba90b5c2d332d19",
+        "377231401855751a7f16a41b2f1d0e40df228d380e73b50cbd2d16006c3df75b",
+        "801e5a43961e931e26a22e992eb71e5037d1181b5c3d05473a5242bc2f8d3216",
+        "739c198b59b80f7230d624ff247f26b026311f103d011e91318831cd20322104",
+        "08e125c41d1c43693f943f587d02382548cb13bd01ee2545703c9d5b1e1f4e30",
+        "57300c28b32755be067b0641281a1917223cff244a1c552b304c23324b0b32ae",
+        "174b2c881421a534f24cb90b550c140ae827dd316b1c10ad0fb219db22ea39af",
+        "02612e8a137d13220f0d0f862483241c37082cfd5822a5220de335c20c1837f4",
+        "28bb360b02901eab0ad913aa2a3f02bb0a191ff628532782192d1d6234b73078",
+        "25c331320c38372932450517196a1906aa017541be3f7807c107181bb81a8550",
+        "f4351422e6561b153e451e66398d396b297a291c2acb13a813dc20d92091113d",
+        "18a029520ce80303270040020000561178040000f6f78c7df8ffc167becfcf9f",
+        "ffb777fccfdbff1fbffff8dbce1effcfd9e7f3ff3ff3fd8d7ff7f7ff39ecfffd",
+        "e1c1839fdfe7e71fe3fb8ffbf08dff3ffbf86ffbbddfb6e3e1f76f7e0cfee771",
+        "fe9effffffff7dfeffbf491b9b2dac2d525b1623910e5f22533ec13c983c570c",
+        "440cc81b7922c80634c33dc03dca06bd0659289d12690434cf9be70f737ffcfb",
+        "7df08f7f1f7fdfff7fcf7cfcdfffd9f6d9613fbe9ff3ffbbfd03ecfffcf76f39",
+        "46379f361d110cc80ff6140350a84db5543e3e179e185318dc111d12141a2a17",
+        "451707004c550a280a394c2bb30a85204a333f335400ffffffffffffffffffff",
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        "ffffffffffffffffffffffffffffffffffffffffffffffff06654d249224241f",
+        "e01a2b2a013dd82c6139c639392d1a228d09411aa42e04480a131a9f3850231c",
+        "48cf313d0109cff624d523731217561e9c1cad22ed07f0111c16a80223491b0a",
+        "462f3b4baf2ae30a",
+    ]
+    .concat();
+    let data: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
+    assert!(decode_vbzk(&data[2..], n).is_err());
+    assert!(decode_vbzk_parallel(&data[2..], n).is_err());
 }
