@@ -1,0 +1,229 @@
+//! The BLOW5 header: a 64-byte binary block (magic, version, compressions, read-group
+//! count), then a length-prefixed ASCII header of read-group attributes and the record
+//! schema (`#types` and `#names` lines).
+
+/// How each record is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordCompression {
+    /// Stored as is.
+    None,
+    /// One zlib stream per record.
+    Zlib,
+    /// One zstd frame per record.
+    Zstd,
+}
+
+/// How each record's raw signal is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SignalCompression {
+    /// i16 little-endian samples.
+    None,
+    /// slow5lib's SVB-ZD blob.
+    SvbZd,
+    /// slow5lib's ex-zd blob.
+    ExZd,
+}
+
+/// The type of an auxiliary field, as the `#types` line declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldType {
+    /// `int8_t`, `uint8_t`, ... `double`, `char`: one little-endian value of this many bytes
+    /// (the name keeps the C type).
+    Scalar {
+        /// C type name.
+        name: String,
+        /// Bytes.
+        size: usize,
+    },
+    /// `T*`: a u64 LE count, then that many values of `size` bytes.
+    Array {
+        /// C type name of the items.
+        name: String,
+        /// Bytes per item.
+        size: usize,
+    },
+    /// `enum{a,b,...}`: one u8 index into the labels.
+    Enum(Vec<String>),
+}
+
+impl FieldType {
+    pub(crate) fn parse(t: &str) -> Option<FieldType> {
+        if let Some(labels) = t.strip_prefix("enum{").and_then(|r| r.strip_suffix('}')) {
+            return Some(FieldType::Enum(
+                labels.split(',').map(str::to_owned).collect(),
+            ));
+        }
+        let (base, array) = match t.strip_suffix('*') {
+            Some(b) => (b, true),
+            None => (t, false),
+        };
+        let size = match base {
+            "int8_t" | "uint8_t" | "char" => 1,
+            "int16_t" | "uint16_t" => 2,
+            "int32_t" | "uint32_t" | "float" => 4,
+            "int64_t" | "uint64_t" | "double" => 8,
+            _ => return None,
+        };
+        let name = base.to_owned();
+        Some(if array {
+            FieldType::Array { name, size }
+        } else {
+            FieldType::Scalar { name, size }
+        })
+    }
+}
+
+/// One auxiliary field of every record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuxField {
+    /// Its name (`#names` line).
+    pub name: String,
+    /// Its type (`#types` line).
+    pub ty: FieldType,
+}
+
+/// The parsed header of a BLOW5 file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// `(major, minor, patch)`.
+    pub version: (u8, u8, u8),
+    /// Record compression.
+    pub record_compression: RecordCompression,
+    /// Signal compression (always `None` before version 0.2.0).
+    pub signal_compression: SignalCompression,
+    /// Per read group, its `@key` attributes in header order (`.` means unset).
+    pub read_groups: Vec<Vec<(String, String)>>,
+    /// The auxiliary fields after the primary ones, in record order.
+    pub aux: Vec<AuxField>,
+    /// Bytes from the start of the file to the first record.
+    pub data_start: usize,
+}
+
+impl Header {
+    /// The attribute `key` of read group `group`, when set.
+    pub fn attribute(&self, group: usize, key: &str) -> Option<&str> {
+        self.read_groups
+            .get(group)?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| *v != ".")
+    }
+}
+
+/// The primary fields every record starts with, in this order.
+pub(crate) const PRIMARY: [&str; 8] = [
+    "read_id",
+    "read_group",
+    "digitisation",
+    "offset",
+    "range",
+    "sampling_rate",
+    "len_raw_signal",
+    "raw_signal",
+];
+
+/// Magic bytes at the start of every BLOW5 file.
+pub const MAGIC: &[u8; 6] = b"BLOW5\x01";
+
+/// Parses the header at the front of `file`; errors are plain descriptions.
+pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
+    if file.len() < 68 {
+        return Err(format!(
+            "{} bytes, shorter than the 68-byte header",
+            file.len()
+        ));
+    }
+    if &file[..6] != MAGIC {
+        return Err(format!("magic {:02x?}, not BLOW5\\x01", &file[..6]));
+    }
+    let version = (file[6], file[7], file[8]);
+    if version.0 != 0 || version.1 > 2 {
+        return Err(format!(
+            "version {}.{}.{} is not supported",
+            version.0, version.1, version.2
+        ));
+    }
+    let record_compression = match file[9] {
+        0 => RecordCompression::None,
+        1 => RecordCompression::Zlib,
+        2 => RecordCompression::Zstd,
+        c => return Err(format!("record compression {c} (0 none, 1 zlib, 2 zstd)")),
+    };
+    let groups = u32::from_le_bytes(file[10..14].try_into().expect("4 bytes")) as usize;
+    let signal_compression = if version.1 >= 2 {
+        match file[14] {
+            0 => SignalCompression::None,
+            1 => SignalCompression::SvbZd,
+            2 => SignalCompression::ExZd,
+            c => {
+                return Err(format!(
+                    "signal compression {c} (0 none, 1 svb-zd, 2 ex-zd)"
+                ))
+            }
+        }
+    } else {
+        SignalCompression::None
+    };
+    let text_len = u32::from_le_bytes(file[64..68].try_into().expect("4 bytes")) as usize;
+    let Some(text) = file.get(68..68 + text_len) else {
+        return Err(format!(
+            "text header of {text_len} bytes runs past the end of the {}-byte file",
+            file.len()
+        ));
+    };
+    let text = std::str::from_utf8(text).map_err(|e| format!("text header: {e}"))?;
+    if groups == 0 || groups > text_len {
+        return Err(format!(
+            "{groups} read groups for a {text_len}-byte text header"
+        ));
+    }
+    let mut read_groups = vec![Vec::new(); groups];
+    let (mut types, mut names) = (None, None);
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
+        let mut cols = line.split('\t');
+        let key = cols.next().unwrap_or_default();
+        if let Some(attr) = key.strip_prefix('@') {
+            let values: Vec<&str> = cols.collect();
+            if values.len() != groups {
+                return Err(format!(
+                    "attribute @{attr} has {} values for {groups} read groups",
+                    values.len()
+                ));
+            }
+            for (g, v) in read_groups.iter_mut().zip(values) {
+                g.push((attr.to_owned(), v.to_owned()));
+            }
+        } else if key == "#char*" {
+            types = Some(line);
+        } else if key == "#read_id" {
+            names = Some(line);
+        }
+    }
+    let (Some(types), Some(names)) = (types, names) else {
+        return Err("no #types / #names lines".into());
+    };
+    let types: Vec<&str> = types[1..].split('\t').collect();
+    let names: Vec<&str> = names[1..].split('\t').collect();
+    if types.len() != names.len() || names.len() < PRIMARY.len() || names[..8] != PRIMARY {
+        return Err(format!(
+            "record schema {names:?} does not start with {PRIMARY:?}"
+        ));
+    }
+    let mut aux = Vec::new();
+    for (name, ty) in names[8..].iter().zip(&types[8..]) {
+        let ty = FieldType::parse(ty).ok_or_else(|| format!("field {name}: unknown type {ty}"))?;
+        aux.push(AuxField {
+            name: (*name).to_owned(),
+            ty,
+        });
+    }
+    Ok(Header {
+        version,
+        record_compression,
+        signal_compression,
+        read_groups,
+        aux,
+        data_start: 68 + text_len,
+    })
+}

@@ -1,0 +1,423 @@
+//! BLOW5 files (slow5lib's binary container): the header, then records of
+//! `u64 size | record bytes` (each record compressed alone), then the end-of-file marker
+//! `5WOLB`. Versions 0.1 and 0.2; record compression none, zlib and zstd; signal
+//! compression none, SVB-ZD and ex-zd.
+//!
+//! ```no_run
+//! let reader = svb_slow5::blow5::Reader::open("reads.blow5")?;
+//! for record in reader.records() {
+//!     let r = record?;
+//!     println!("{} {} samples", r.read_id, r.raw_signal.len());
+//! }
+//! let all = reader.decode_all_parallel()?; // every record on rayon's pool
+//! # Ok::<(), svb_slow5::Blow5Error>(())
+//! ```
+
+mod header;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
+
+use crate::{Blow5Error, ExZdDecoder, SignalError};
+
+/// The end-of-file marker.
+pub const EOF_MARKER: &[u8; 5] = b"5WOLB";
+
+/// Largest decompressed record accepted: a record with a 2-billion-sample signal is 4 GiB;
+/// beyond that a size field is a lie.
+const MAX_RECORD: u64 = 1 << 33;
+
+/// An auxiliary field's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AuxValue {
+    /// Signed integers (`int8_t` .. `int64_t`).
+    Int(i64),
+    /// Unsigned integers (`uint8_t` .. `uint64_t`).
+    UInt(u64),
+    /// `float` and `double`.
+    Float(f64),
+    /// `char*`.
+    Text(String),
+    /// A `char`.
+    Char(u8),
+    /// Other arrays: their items as little-endian bytes.
+    Array(Vec<u8>),
+    /// An enum label index (and its label, when in range).
+    Enum(u8, Option<String>),
+}
+
+/// One read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The read's id.
+    pub read_id: String,
+    /// Its read group.
+    pub read_group: u32,
+    /// ADC digitisation.
+    pub digitisation: f64,
+    /// ADC offset.
+    pub offset: f64,
+    /// ADC range.
+    pub range: f64,
+    /// Sampling rate in Hz.
+    pub sampling_rate: f64,
+    /// The raw signal.
+    pub raw_signal: Vec<i16>,
+    /// Auxiliary fields in header order.
+    pub aux: Vec<(String, AuxValue)>,
+}
+
+/// Where a record's bytes are in the file.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    index: usize,
+    /// Offset of the size field.
+    at: u64,
+    start: usize,
+    end: usize,
+}
+
+/// An open BLOW5 file (read into memory once).
+#[derive(Debug)]
+pub struct Reader {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    header: Header,
+    spans: Vec<Span>,
+}
+
+impl Reader {
+    /// Opens `path`: reads it, parses the header and finds every record and the end marker.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
+        let path = path.as_ref().to_path_buf();
+        let bytes = std::fs::read(&path).map_err(|source| Blow5Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Self::from_bytes(path, bytes)
+    }
+
+    /// A reader over a BLOW5 file already in memory (`path` names it in errors).
+    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Blow5Error> {
+        let path = path.into();
+        let header = header::parse(&bytes).map_err(|what| Blow5Error::Header {
+            path: path.clone(),
+            what,
+        })?;
+        let mut spans = Vec::new();
+        let mut at = header.data_start;
+        loop {
+            let rest = &bytes[at..];
+            if rest == EOF_MARKER {
+                break;
+            }
+            let Some(size) = rest.first_chunk::<8>() else {
+                return Err(Blow5Error::Eof {
+                    path,
+                    offset: at as u64,
+                    what: format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len()),
+                });
+            };
+            let size = u64::from_le_bytes(*size);
+            let start = at + 8;
+            if size > (bytes.len() - start) as u64 {
+                return Err(Blow5Error::Record {
+                    path,
+                    index: spans.len(),
+                    offset: at as u64,
+                    what: format!(
+                        "size {size} runs past the end of the file ({} bytes left)",
+                        bytes.len() - start
+                    ),
+                });
+            }
+            let end = start + size as usize;
+            spans.push(Span {
+                index: spans.len(),
+                at: at as u64,
+                start,
+                end,
+            });
+            at = end;
+        }
+        Ok(Reader {
+            path,
+            bytes,
+            header,
+            spans,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether the file holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The records in file order, each decoded when the iterator reaches it.
+    pub fn records(&self) -> impl Iterator<Item = Result<Record, Blow5Error>> + '_ {
+        let mut exzd = ExZdDecoder::new();
+        self.spans.iter().map(move |s| self.decode(s, &mut exzd))
+    }
+
+    /// Record `index` (file order).
+    pub fn record(&self, index: usize) -> Option<Result<Record, Blow5Error>> {
+        let s = self.spans.get(index)?;
+        Some(self.decode(s, &mut ExZdDecoder::new()))
+    }
+
+    /// Every record, decoded in parallel on the current rayon pool, in file order; the
+    /// error, if any, is the first failing record's.
+    pub fn decode_all_parallel(&self) -> Result<Vec<Record>, Blow5Error> {
+        self.spans
+            .par_iter()
+            .map_init(ExZdDecoder::new, |dec, s| self.decode(s, dec))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// The signal bytes of record `index` exactly as stored (after record decompression):
+    /// i16 samples, or the SVB-ZD / ex-zd blob.
+    pub fn signal_blob(&self, index: usize) -> Option<Result<Vec<u8>, Blow5Error>> {
+        let s = self.spans.get(index)?;
+        Some(self.record_body(s).and_then(|body| {
+            let (at, len) = self.signal_span(s, &body)?;
+            Ok(body[at..at + len].to_vec())
+        }))
+    }
+
+    fn record_error(&self, s: &Span, what: String) -> Blow5Error {
+        Blow5Error::Record {
+            path: self.path.clone(),
+            index: s.index,
+            offset: s.at,
+            what,
+        }
+    }
+
+    /// The record's bytes after record decompression.
+    fn record_body(&self, s: &Span) -> Result<std::borrow::Cow<'_, [u8]>, Blow5Error> {
+        let raw = &self.bytes[s.start..s.end];
+        Ok(match self.header.record_compression {
+            RecordCompression::None => std::borrow::Cow::Borrowed(raw),
+            RecordCompression::Zstd => inflate_zstd(raw)
+                .map_err(|w| self.record_error(s, w))?
+                .into(),
+            RecordCompression::Zlib => inflate_zlib(raw)
+                .map_err(|w| self.record_error(s, w))?
+                .into(),
+        })
+    }
+
+    /// Where the signal bytes are in a record body: `(offset, length)`.
+    fn signal_span(&self, s: &Span, body: &[u8]) -> Result<(usize, usize), Blow5Error> {
+        let err = |what: String| self.record_error(s, what);
+        let mut r = Fields { body, at: 0 };
+        let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
+        r.slice(id_len + 4 + 32).map_err(&err)?;
+        let len = u64::from_le_bytes(r.take::<8>().map_err(&err)?);
+        let bytes = self.signal_bytes(len, body.len() - r.at).map_err(&err)?;
+        Ok((r.at, bytes))
+    }
+
+    /// Signal bytes of a record whose `len_raw_signal` is `len`, with `left` bytes left.
+    fn signal_bytes(&self, len: u64, left: usize) -> Result<usize, String> {
+        match self.header.signal_compression {
+            SignalCompression::None => len.checked_mul(2),
+            _ => Some(len),
+        }
+        .filter(|&b| b <= left as u64)
+        .map(|b| b as usize)
+        .ok_or_else(|| format!("len_raw_signal {len} runs past the record ({left} bytes left)"))
+    }
+
+    fn decode(&self, s: &Span, exzd: &mut ExZdDecoder) -> Result<Record, Blow5Error> {
+        let body = self.record_body(s)?;
+        self.parse_record(s, &body, exzd)
+    }
+
+    fn parse_record(
+        &self,
+        s: &Span,
+        body: &[u8],
+        exzd: &mut ExZdDecoder,
+    ) -> Result<Record, Blow5Error> {
+        let err = |what: String| self.record_error(s, what);
+        let mut r = Fields { body, at: 0 };
+        let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
+        let read_id = String::from_utf8(r.slice(id_len).map_err(&err)?.to_vec())
+            .map_err(|e| err(format!("read_id: {e}")))?;
+        let read_group = u32::from_le_bytes(r.take::<4>().map_err(&err)?);
+        if read_group as usize >= self.header.read_groups.len() {
+            return Err(err(format!(
+                "read group {read_group}, the header declares {}",
+                self.header.read_groups.len()
+            )));
+        }
+        let mut f64s = [0f64; 4];
+        for v in &mut f64s {
+            *v = f64::from_le_bytes(r.take::<8>().map_err(&err)?);
+        }
+        let len = u64::from_le_bytes(r.take::<8>().map_err(&err)?);
+        let signal_bytes = self.signal_bytes(len, body.len() - r.at).map_err(&err)?;
+        let blob = r.slice(signal_bytes).map_err(&err)?;
+        let signal_err = |source: SignalError| Blow5Error::Signal {
+            path: self.path.clone(),
+            index: s.index,
+            read_id: read_id.clone(),
+            offset: s.at,
+            source,
+        };
+        let raw_signal = match self.header.signal_compression {
+            SignalCompression::None => blob
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect(),
+            SignalCompression::SvbZd => crate::svbzd::decode_blob(blob).map_err(signal_err)?,
+            SignalCompression::ExZd => {
+                let mut v = Vec::new();
+                exzd.decode_fused_into(blob, &mut v).map_err(signal_err)?;
+                v
+            }
+        };
+        let mut aux = Vec::with_capacity(self.header.aux.len());
+        for field in &self.header.aux {
+            let value = r
+                .aux(&field.ty)
+                .map_err(|w| err(format!("field {}: {w}", field.name)))?;
+            aux.push((field.name.clone(), value));
+        }
+        if r.at != body.len() {
+            return Err(err(format!(
+                "{} bytes after the last field",
+                body.len() - r.at
+            )));
+        }
+        let [digitisation, offset, range, sampling_rate] = f64s;
+        Ok(Record {
+            read_id,
+            read_group,
+            digitisation,
+            offset,
+            range,
+            sampling_rate,
+            raw_signal,
+            aux,
+        })
+    }
+}
+
+fn inflate_zstd(raw: &[u8]) -> Result<Vec<u8>, String> {
+    let declared = match zstd::zstd_safe::get_frame_content_size(raw) {
+        Ok(Some(d)) => d,
+        Ok(None) => return Err("zstd frame without a content size".into()),
+        Err(_) => return Err("not a zstd frame".into()),
+    };
+    // A frame expands at most 32768 times (a 4-byte RLE block gives 128 KiB).
+    if declared > MAX_RECORD || declared > raw.len() as u64 * 32 * 1024 {
+        return Err(format!(
+            "zstd frame of {} bytes declares {declared} bytes",
+            raw.len()
+        ));
+    }
+    zstd::bulk::decompress(raw, declared as usize).map_err(|e| format!("zstd: {e}"))
+}
+
+fn inflate_zlib(raw: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(raw.len() * 3);
+    // deflate expands at most 1032 times; the limit keeps a bomb from exhausting memory.
+    let limit = (raw.len() as u64 * 1032).min(MAX_RECORD);
+    flate2::read::ZlibDecoder::new(raw)
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("zlib: {e}"))?;
+    if out.len() as u64 > limit {
+        return Err("zlib stream expands past any real record".into());
+    }
+    Ok(out)
+}
+
+/// Bounds-checked reads of a record's fields.
+struct Fields<'a> {
+    body: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn slice(&mut self, len: usize) -> Result<&'a [u8], String> {
+        match self.body.get(self.at..self.at.saturating_add(len)) {
+            Some(s) => {
+                self.at += len;
+                Ok(s)
+            }
+            None => Err(format!(
+                "needs {len} bytes at {}, the record has {}",
+                self.at,
+                self.body.len()
+            )),
+        }
+    }
+
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        Ok(self.slice(N)?.try_into().expect("N bytes"))
+    }
+
+    fn aux(&mut self, ty: &FieldType) -> Result<AuxValue, String> {
+        Ok(match ty {
+            FieldType::Enum(labels) => {
+                let i = self.take::<1>()?[0];
+                AuxValue::Enum(i, labels.get(i as usize).cloned())
+            }
+            FieldType::Scalar { name, size } => {
+                let b = self.slice(*size)?;
+                let mut w = [0u8; 8];
+                w[..*size].copy_from_slice(b);
+                let u = u64::from_le_bytes(w);
+                match name.as_str() {
+                    "char" => AuxValue::Char(b[0]),
+                    "float" => {
+                        AuxValue::Float(f32::from_le_bytes(w[..4].try_into().expect("4")) as f64)
+                    }
+                    "double" => AuxValue::Float(f64::from_bits(u)),
+                    n if n.starts_with('u') => AuxValue::UInt(u),
+                    _ => {
+                        let shift = 64 - 8 * *size as u32;
+                        AuxValue::Int(((u << shift) as i64) >> shift)
+                    }
+                }
+            }
+            FieldType::Array { name, size } => {
+                let count = u64::from_le_bytes(self.take::<8>()?);
+                let bytes = count
+                    .checked_mul(*size as u64)
+                    .filter(|&b| b <= (self.body.len() - self.at) as u64)
+                    .ok_or_else(|| format!("array of {count} items runs past the record"))?;
+                let b = self.slice(bytes as usize)?;
+                if name == "char" {
+                    AuxValue::Text(String::from_utf8_lossy(b).into_owned())
+                } else {
+                    AuxValue::Array(b.to_vec())
+                }
+            }
+        })
+    }
+}

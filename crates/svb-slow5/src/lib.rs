@@ -1,0 +1,34 @@
+//! slow5lib's signal codecs and its binary file format, for nanopore raw signal:
+//!
+//! - [SVB-ZD](svbzd): StreamVByte-1234 over zigzag deltas taken in 32 bits;
+//! - [ex-zd](exzd): one byte per small zigzag delta, exceptions on the side, an optional
+//!   bit shift;
+//! - [BLOW5](blow5) files: header, read groups, records compressed with zlib or zstd, signal
+//!   with either codec, auxiliary fields, sequential and parallel reading.
+//!
+//! Every decoder takes untrusted input: typed errors, no panic, no allocation a header
+//! claims before the bytes could hold it.
+//!
+//! ```
+//! let signal: Vec<i16> = (0..5000).map(|i| 450 + ((i * 7) % 40) as i16).collect();
+//! let blob = svb_slow5::svbzd::encode_blob(&signal); // as a BLOW5 record stores it
+//! assert_eq!(svb_slow5::svbzd::decode_blob(&blob)?, signal);
+//! let ex = svb_slow5::encode_exzd(&signal);
+//! assert_eq!(svb_slow5::decode_exzd(&ex)?, signal);
+//! # Ok::<(), svb_slow5::SignalError>(())
+//! ```
+
+pub mod blow5;
+mod error;
+pub mod exzd;
+pub mod svbzd;
+
+pub use error::{Blow5Error, SignalError};
+pub use exzd::{
+    decode_exzd, decode_exzd_fused, decode_exzd_fused_into, decode_exzd_into, encode_exzd,
+    encode_exzd_into, ExZdDecoder,
+};
+pub use svbzd::{
+    decode_svbzd, decode_svbzd_fused, decode_svbzd_fused_from, decode_svbzd_fused_from_into,
+    decode_svbzd_fused_into, decode_svbzd_into, encode_svbzd, encode_svbzd_into,
+};

@@ -1,0 +1,240 @@
+//! SVB-ZD, slow5lib's first signal codec: the i16 samples widened to i32, delta-coded from
+//! 0 (or a caller's initial value), zigzagged to u32 and packed with StreamVByte-1234
+//! ([`U32Classic`]). Because the deltas are taken in 32 bits, a jump of more than 32767
+//! stays exact (as a 3-byte value).
+//!
+//! The bare stream has no header (the seed 000 API takes the count `n`); inside a BLOW5
+//! record slow5lib stores [`encode_blob`]: a u32 LE sample count, then the stream. Our
+//! [`decode_blob`] checks that count against the blob's size before allocating (slow5lib
+//! allocates `4 * count` bytes first).
+
+use core::mem::MaybeUninit;
+
+use svb_core::{Codec, U32Classic};
+
+use crate::SignalError;
+
+const CODEC: &str = "svb-zd";
+
+/// Bytes of the sample count in front of a slow5lib blob.
+pub const BLOB_HEADER_LEN: usize = 4;
+
+#[inline(always)]
+fn zigzag(d: i32) -> u32 {
+    ((d as u32) << 1) ^ ((d >> 31) as u32)
+}
+
+#[inline(always)]
+fn unzigzag(z: u32) -> i32 {
+    ((z >> 1) ^ 0u32.wrapping_sub(z & 1)) as i32
+}
+
+fn stream_error(source: svb_core::DecodeError) -> SignalError {
+    SignalError::StreamVByte {
+        codec: CODEC,
+        source,
+    }
+}
+
+/// Appends the SVB-ZD stream of `samples` (no header) to `out`.
+pub fn encode_svbzd_into(samples: &[i16], out: &mut Vec<u8>) {
+    let mut prev = 0i32;
+    let values: Vec<u32> = samples
+        .iter()
+        .map(|&s| {
+            let d = s as i32 - prev;
+            prev = s as i32;
+            zigzag(d)
+        })
+        .collect();
+    U32Classic.encode_into(&values, out);
+}
+
+/// The SVB-ZD stream of `samples` (no header; the count is kept beside it).
+///
+/// ```
+/// use svb_slow5::{decode_svbzd, decode_svbzd_fused, encode_svbzd};
+/// let signal = [500i16, 498, 510, -32000, 32000, 7];
+/// let v = encode_svbzd(&signal);
+/// assert_eq!(decode_svbzd(&v, signal.len())?, signal);
+/// assert_eq!(decode_svbzd_fused(&v, signal.len())?, signal);
+/// # Ok::<(), svb_slow5::SignalError>(())
+/// ```
+pub fn encode_svbzd(samples: &[i16]) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_svbzd_into(samples, &mut out);
+    out
+}
+
+/// 3-pass decode (StreamVByte unpack, unzigzag, prefix sum) of `n` samples, appended to
+/// `out`. `data` must be exactly one stream; the reference for the fused decoder.
+pub fn decode_svbzd_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), SignalError> {
+    let mut values = Vec::new();
+    let used = U32Classic
+        .decode_into(data, n, &mut values)
+        .map_err(stream_error)?;
+    check_len(used, data.len())?;
+    let deltas: Vec<i16> = values.iter().map(|&z| unzigzag(z) as i16).collect();
+    svb_delta::delta::decode_into(&deltas, out);
+    Ok(())
+}
+
+/// 3-pass decode of `n` samples.
+pub fn decode_svbzd(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError> {
+    let mut out = Vec::new();
+    decode_svbzd_into(data, n, &mut out)?;
+    Ok(out)
+}
+
+/// Fused decode (one pass: unpack, unzigzag and accumulate each value) of `n` samples whose
+/// first delta is taken from `initial`, appended to `out`. Input too short for `n` samples
+/// is refused before `out` grows.
+pub fn decode_svbzd_fused_from_into(
+    data: &[u8],
+    n: usize,
+    initial: i16,
+    out: &mut Vec<i16>,
+) -> Result<(), SignalError> {
+    U32Classic.check_plausible(data, n).map_err(stream_error)?;
+    out.reserve(n);
+    let len = out.len();
+    let used = fused(data, initial, &mut out.spare_capacity_mut()[..n])?;
+    check_len(used, data.len())?;
+    // SAFETY: `fused` wrote all n spare samples (it returns Ok only then).
+    unsafe { out.set_len(len + n) };
+    Ok(())
+}
+
+/// Fused decode of `n` samples from `initial`.
+pub fn decode_svbzd_fused_from(
+    data: &[u8],
+    n: usize,
+    initial: i16,
+) -> Result<Vec<i16>, SignalError> {
+    let mut out = Vec::new();
+    decode_svbzd_fused_from_into(data, n, initial, &mut out)?;
+    Ok(out)
+}
+
+/// Fused decode of `n` samples (deltas from 0), appended to `out`.
+pub fn decode_svbzd_fused_into(
+    data: &[u8],
+    n: usize,
+    out: &mut Vec<i16>,
+) -> Result<(), SignalError> {
+    decode_svbzd_fused_from_into(data, n, 0, out)
+}
+
+/// Fused decode of `n` samples (deltas from 0).
+pub fn decode_svbzd_fused(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError> {
+    decode_svbzd_fused_from(data, n, 0)
+}
+
+/// Decodes `out.len()` samples from the front of `data`; returns the bytes used.
+fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usize, SignalError> {
+    let n = out.len();
+    let keys_len = n.div_ceil(4);
+    let Some((keys, body)) = data.split_at_checked(keys_len) else {
+        return Err(stream_error(svb_core::DecodeError::ControlTruncated {
+            n,
+            needed: keys_len,
+            available: data.len(),
+        }));
+    };
+    let mut acc = initial as i32;
+    let mut dp = 0usize;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let len = 1 + ((keys[i / 4] >> (2 * (i % 4))) & 3) as usize;
+        let Some(bytes) = body.get(dp..dp + len) else {
+            return Err(stream_error(svb_core::DecodeError::DataTruncated {
+                index: i,
+                offset: keys_len + dp,
+                needed: len,
+                available: data.len(),
+            }));
+        };
+        let mut word = [0u8; 4];
+        word[..len].copy_from_slice(bytes);
+        acc = acc.wrapping_add(unzigzag(u32::from_le_bytes(word)));
+        slot.write(acc as i16);
+        dp += len;
+    }
+    Ok(keys_len + dp)
+}
+
+fn check_len(used: usize, len: usize) -> Result<(), SignalError> {
+    if used == len {
+        Ok(())
+    } else {
+        Err(SignalError::LengthMismatch {
+            codec: CODEC,
+            consumed: used,
+            len,
+        })
+    }
+}
+
+/// Appends slow5lib's SVB-ZD blob of `samples` (u32 LE count, then the stream) to `out`.
+///
+/// # Panics
+/// With 2^32 samples or more (the count is a u32).
+pub fn encode_blob_into(samples: &[i16], out: &mut Vec<u8>) {
+    let n = u32::try_from(samples.len()).expect("an SVB-ZD blob holds fewer than 2^32 samples");
+    out.extend_from_slice(&n.to_le_bytes());
+    encode_svbzd_into(samples, out);
+}
+
+/// slow5lib's SVB-ZD blob of `samples`, as a BLOW5 record stores it.
+pub fn encode_blob(samples: &[i16]) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_blob_into(samples, &mut out);
+    out
+}
+
+/// The sample count of a slow5lib SVB-ZD blob, checked against the blob's size (every
+/// sample takes at least a quarter key byte and one data byte).
+pub fn blob_samples(blob: &[u8]) -> Result<usize, SignalError> {
+    let Some(h) = blob.first_chunk::<BLOB_HEADER_LEN>() else {
+        return Err(SignalError::HeaderTruncated {
+            codec: CODEC,
+            needed: BLOB_HEADER_LEN,
+            available: blob.len(),
+        });
+    };
+    let n = u32::from_le_bytes(*h) as usize;
+    let body = blob.len() - BLOB_HEADER_LEN;
+    if U32Classic.min_encoded_len(n) > body {
+        return Err(SignalError::CountTooLarge {
+            codec: CODEC,
+            declared: n as u64,
+            len: blob.len(),
+            max: (body as u64 * 4) / 5,
+        });
+    }
+    Ok(n)
+}
+
+/// Decodes a slow5lib SVB-ZD blob (fused decoder), appending the samples to `out`.
+pub fn decode_blob_into(blob: &[u8], out: &mut Vec<i16>) -> Result<(), SignalError> {
+    let n = blob_samples(blob)?;
+    decode_svbzd_fused_into(&blob[BLOB_HEADER_LEN..], n, out)
+}
+
+/// Decodes a slow5lib SVB-ZD blob.
+///
+/// ```
+/// let signal: Vec<i16> = (0..1000).map(|i| 400 + (i % 37) as i16).collect();
+/// let blob = svb_slow5::svbzd::encode_blob(&signal);
+/// assert_eq!(blob[..4], 1000u32.to_le_bytes());
+/// assert_eq!(svb_slow5::svbzd::decode_blob(&blob)?, signal);
+/// // A lying count is refused before anything is allocated.
+/// let mut bad = blob.clone();
+/// bad[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+/// assert!(svb_slow5::svbzd::decode_blob(&bad).is_err());
+/// # Ok::<(), svb_slow5::SignalError>(())
+/// ```
+pub fn decode_blob(blob: &[u8]) -> Result<Vec<i16>, SignalError> {
+    let mut out = Vec::new();
+    decode_blob_into(blob, &mut out)?;
+    Ok(out)
+}

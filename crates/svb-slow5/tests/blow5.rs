@@ -1,0 +1,152 @@
+//! BLOW5 files written by slow5lib and slow5tools (../shared/data/blow5): every record's
+//! signal matches the expected samples or their sha256; every stored SVB-ZD / ex-zd blob is
+//! exactly what our encoders write for its samples.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use svb_slow5::blow5::{Reader, SignalCompression};
+use svb_testdata::{data_dir, read_i16s};
+
+fn sha256_hex(signal: &[i16]) -> String {
+    let mut h = Sha256::new();
+    for s in signal {
+        h.update(s.to_le_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Decodes every record both ways (sequential, parallel), checks re-encoding is byte-exact,
+/// and returns the records.
+fn read_all(reader: &Reader) -> Vec<svb_slow5::blow5::Record> {
+    let seq: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
+    let par = reader.decode_all_parallel().unwrap();
+    assert_eq!(seq, par);
+    for (i, r) in seq.iter().enumerate() {
+        let blob = reader.signal_blob(i).unwrap().unwrap();
+        let ours = match reader.header().signal_compression {
+            SignalCompression::None => r.raw_signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
+            SignalCompression::SvbZd => svb_slow5::svbzd::encode_blob(&r.raw_signal),
+            SignalCompression::ExZd => svb_slow5::encode_exzd(&r.raw_signal),
+        };
+        assert!(
+            ours == blob,
+            "{}: record {i}: re-encoded signal differs",
+            reader.path().display()
+        );
+        // The 3-pass decoders agree with the fused ones the reader uses.
+        match reader.header().signal_compression {
+            SignalCompression::SvbZd => {
+                let n = svb_slow5::svbzd::blob_samples(&blob).unwrap();
+                assert_eq!(
+                    svb_slow5::decode_svbzd(&blob[4..], n).unwrap(),
+                    r.raw_signal
+                );
+            }
+            SignalCompression::ExZd => {
+                assert_eq!(svb_slow5::decode_exzd(&blob).unwrap(), r.raw_signal);
+            }
+            SignalCompression::None => {}
+        }
+    }
+    seq
+}
+
+#[test]
+fn slow5lib_files_with_every_compression_pair() {
+    let Some(dir) = data_dir() else { return };
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("blow5/manifest.json")).unwrap())
+            .unwrap();
+    let files = manifest["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    for f in files {
+        let name = f["file"].as_str().unwrap();
+        let reader = Reader::open(dir.join("blow5").join(name)).unwrap();
+        let h = reader.header();
+        assert_eq!(h.version, (0, 2, 0), "{name}");
+        assert_eq!(
+            format!("{:?}", h.record_compression).to_lowercase(),
+            f["record_compression"].as_str().unwrap(),
+            "{name}"
+        );
+        let want = match f["signal_compression"].as_str().unwrap() {
+            "svb_zd" => SignalCompression::SvbZd,
+            "ex_zd" => SignalCompression::ExZd,
+            _ => SignalCompression::None,
+        };
+        assert_eq!(h.signal_compression, want, "{name}");
+        let records = read_all(&reader);
+        assert_eq!(records.len(), 10, "{name}");
+        for r in &records {
+            let expected = read_i16s(
+                &std::fs::read(
+                    dir.join("pod5/multi_fast5_zip.signal")
+                        .join(format!("{}.i16", r.read_id)),
+                )
+                .unwrap(),
+            );
+            assert_eq!(r.raw_signal, expected, "{name} {}", r.read_id);
+            assert!(r.digitisation > 0.0 && r.sampling_rate > 0.0);
+        }
+    }
+}
+
+fn check_expected(folder: &str, count_key: &str) {
+    let Some(dir) = data_dir() else { return };
+    let dir = dir.join("blow5").join(folder);
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+    let files = expected["files"].as_array().unwrap();
+    assert!(!files.is_empty());
+    for f in files {
+        let name = f["file"].as_str().unwrap();
+        let reader = Reader::open(dir.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        if let Some(hex) = f["header_bytes_hex"].as_str() {
+            let bytes = std::fs::read(dir.join(name)).unwrap();
+            let ours: String = bytes[..hex.len() / 2]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(ours, hex, "{name}");
+        }
+        if let Some(v) = f["version"].as_array() {
+            let v: Vec<u8> = v.iter().map(|x| x.as_u64().unwrap() as u8).collect();
+            assert_eq!(reader.header().version, (v[0], v[1], v[2]), "{name}");
+        }
+        let records = read_all(&reader);
+        let reads = f["reads"].as_array().unwrap();
+        assert_eq!(records.len(), reads.len(), "{name}");
+        for (r, e) in records.iter().zip(reads) {
+            assert_eq!(r.read_id, e["read_id"].as_str().unwrap(), "{name}");
+            assert_eq!(
+                r.raw_signal.len() as u64,
+                e[count_key].as_u64().unwrap(),
+                "{name} {}",
+                r.read_id
+            );
+            let first8: Vec<i16> = e["first8"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap() as i16)
+                .collect();
+            assert_eq!(r.raw_signal[..first8.len()], first8[..], "{name}");
+            assert_eq!(
+                sha256_hex(&r.raw_signal),
+                e["signal_sha256"].as_str().unwrap(),
+                "{name} {}",
+                r.read_id
+            );
+        }
+    }
+}
+
+#[test]
+fn older_slow5lib_files() {
+    check_expected("slow5lib", "len_raw_signal");
+}
+
+#[test]
+fn slow5tools_files() {
+    check_expected("slow5tools", "num_samples");
+}
