@@ -110,6 +110,14 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             .trim_start_matches("pod5_")
             .trim_start_matches("fast5_")
         {
+            _ if target == "blow5_records" => {
+                let v: Vec<i16> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|x| x as i16 >> 4)
+                    .collect();
+                seeds.push(tiny_blow5(&v, i % 3));
+                continue;
+            }
             "u32_classic" | "u32_variant0124" => {
                 let v: Vec<u32> = mixed(n, 4, seed).into_iter().map(|x| x as u32).collect();
                 let enc = if target.ends_with("classic") {
@@ -185,6 +193,18 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 seeds.push(s);
                 continue;
             }
+            "svbzd" => {
+                let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| x as i16).collect();
+                (svb_slow5::encode_svbzd(&v), Vec::new())
+            }
+            "exzd" => {
+                let v: Vec<i16> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|x| ((x as i16) >> (i % 3)) << (i % 4))
+                    .collect();
+                seeds.push(svb_slow5::encode_exzd(&v));
+                continue;
+            }
             _ => return Ok(()),
         };
         seeds.push(
@@ -204,4 +224,43 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A one-record BLOW5 file (v0.2.0, records stored as they are) of `signal`, its signal
+/// stored raw (0), as SVB-ZD (1) or as ex-zd (2).
+fn tiny_blow5(signal: &[i16], signal_press: usize) -> Vec<u8> {
+    let text = "#slow5_version\t0.2.0\n#num_read_groups\t1\n@run_id\tseed\n\
+        #char*\tuint32_t\tdouble\tdouble\tdouble\tdouble\tuint64_t\tint16_t*\tuint8_t\n\
+        #read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal\tstart_mux\n";
+    let mut f = b"BLOW5\x01".to_vec();
+    f.extend([0, 2, 0, 0]);
+    f.extend(1u32.to_le_bytes());
+    f.push(signal_press as u8);
+    f.resize(64, 0);
+    f.extend((text.len() as u32).to_le_bytes());
+    f.extend(text.as_bytes());
+    let blob: Vec<u8> = match signal_press {
+        0 => signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
+        1 => svb_slow5::svbzd::encode_blob(signal),
+        _ => svb_slow5::encode_exzd(signal),
+    };
+    let mut rec = Vec::new();
+    rec.extend(4u16.to_le_bytes());
+    rec.extend(b"read");
+    rec.extend(0u32.to_le_bytes());
+    for v in [8192.0f64, 10.0, 1400.0, 4000.0] {
+        rec.extend(v.to_le_bytes());
+    }
+    let len = if signal_press == 0 {
+        signal.len()
+    } else {
+        blob.len()
+    };
+    rec.extend((len as u64).to_le_bytes());
+    rec.extend(&blob);
+    rec.push(3);
+    f.extend((rec.len() as u64).to_le_bytes());
+    f.extend(rec);
+    f.extend(b"5WOLB");
+    f
 }

@@ -1,0 +1,116 @@
+//! Broken BLOW5 files: every defect gives an error naming the file (and the record), never a
+//! panic: truncation anywhere, wrong magic, a size field past the end, a bad end marker, a
+//! corrupt record, a signal that fails to decode.
+
+use svb_slow5::blow5::Reader;
+use svb_slow5::Blow5Error;
+use svb_testdata::data_dir;
+
+fn load(name: &str) -> Option<Vec<u8>> {
+    Some(std::fs::read(data_dir()?.join("blow5").join(name)).unwrap())
+}
+
+/// Opens and decodes everything; returns the first error.
+fn first_error(bytes: Vec<u8>) -> Option<Blow5Error> {
+    let reader = match Reader::from_bytes("broken.blow5", bytes) {
+        Ok(r) => r,
+        Err(e) => return Some(e),
+    };
+    let seq = reader.records().find_map(|r| r.err());
+    let par = reader.decode_all_parallel().err();
+    assert_eq!(seq.is_some(), par.is_some());
+    seq
+}
+
+#[test]
+fn truncation_anywhere_is_an_error() {
+    for name in [
+        "reads_zstd_svb_zd.blow5",
+        "reads_zlib_svb_zd.blow5",
+        "reads_zstd_ex_zd.blow5",
+    ] {
+        let Some(bytes) = load(name) else { return };
+        let step = bytes.len() / 97;
+        for cut in (0..bytes.len())
+            .step_by(step)
+            .chain([bytes.len() - 1, bytes.len() - 5])
+        {
+            let e =
+                first_error(bytes[..cut].to_vec()).unwrap_or_else(|| panic!("{name} cut {cut}"));
+            assert!(e.to_string().starts_with("broken.blow5: "), "{e}");
+        }
+    }
+}
+
+#[test]
+fn each_defect_is_named() {
+    let Some(good) = load("reads_zstd_svb_zd.blow5") else {
+        return;
+    };
+    assert!(first_error(good.clone()).is_none());
+
+    let mut bad = good.clone();
+    bad[0] = b'S';
+    assert!(matches!(first_error(bad), Some(Blow5Error::Header { .. })));
+
+    let mut bad = good.clone();
+    bad[9] = 7; // record compression
+    assert!(matches!(first_error(bad), Some(Blow5Error::Header { .. })));
+
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 1] = b'X';
+    assert!(matches!(first_error(bad), Some(Blow5Error::Eof { .. })));
+
+    let hs = u32::from_le_bytes(good[64..68].try_into().unwrap()) as usize;
+    let first = 68 + hs;
+    let mut bad = good.clone();
+    bad[first..first + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    match first_error(bad) {
+        Some(Blow5Error::Record { index: 0, what, .. }) => {
+            assert!(what.contains("past the end"), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // A corrupt zstd frame in record 0.
+    let mut bad = good.clone();
+    for b in &mut bad[first + 8 + 20..first + 8 + 60] {
+        *b ^= 0x5a;
+    }
+    let e = first_error(bad).expect("corrupt record");
+    assert!(e.to_string().contains("record 0"), "{e}");
+
+    // A record whose signal fails to decode: rebuild record 0 uncompressed with a broken
+    // SVB-ZD blob, in a file without record compression.
+    let reader = Reader::from_bytes("good", good.clone()).unwrap();
+    let blob = reader.signal_blob(0).unwrap().unwrap();
+    let rec = reader.record(0).unwrap().unwrap();
+    let mut body = Vec::new();
+    body.extend((rec.read_id.len() as u16).to_le_bytes());
+    body.extend(rec.read_id.as_bytes());
+    body.extend(rec.read_group.to_le_bytes());
+    for v in [rec.digitisation, rec.offset, rec.range, rec.sampling_rate] {
+        body.extend(v.to_le_bytes());
+    }
+    let broken = &blob[..blob.len() - 3];
+    body.extend((broken.len() as u64).to_le_bytes());
+    body.extend(broken);
+    let mut file = good[..first].to_vec();
+    file[9] = 0; // records stored as they are
+    file.extend((body.len() as u64).to_le_bytes());
+    file.extend(&body);
+    file.extend(b"5WOLB");
+    match first_error(file) {
+        Some(Blow5Error::Signal {
+            index: 0, read_id, ..
+        }) => assert_eq!(read_id, rec.read_id),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_missing_file_names_its_path() {
+    let e = Reader::open("/no/such/file.blow5").unwrap_err();
+    assert!(e.to_string().starts_with("/no/such/file.blow5: "), "{e}");
+}

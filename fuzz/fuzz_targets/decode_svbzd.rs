@@ -1,0 +1,20 @@
+#![no_main]
+//! Arbitrary bytes as an SVB-ZD stream of an arbitrary count (3-pass and fused decoders
+//! agree) and as a slow5lib blob (a lying count is refused, never allocated).
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let (n, bytes) = svb_fuzz::count_and_bytes(data);
+    let three = svb_slow5::decode_svbzd(bytes, n);
+    let fused = svb_slow5::decode_svbzd_fused(bytes, n);
+    assert_eq!(three.is_ok(), fused.is_ok(), "{three:?} vs {fused:?}");
+    if let (Ok(a), Ok(b)) = (&three, &fused) {
+        assert_eq!(a, b);
+        assert_eq!(&svb_slow5::encode_svbzd(a), bytes);
+    }
+    if let Ok(samples) = svb_slow5::svbzd::decode_blob(data) {
+        let again = svb_slow5::svbzd::encode_blob(&samples);
+        assert_eq!(svb_slow5::svbzd::decode_blob(&again).expect("own blob"), samples);
+    }
+});
