@@ -30,5 +30,6 @@ pub use exzd::{
 };
 pub use svbzd::{
     decode_svbzd, decode_svbzd_fused, decode_svbzd_fused_from, decode_svbzd_fused_from_into,
-    decode_svbzd_fused_into, decode_svbzd_into, encode_svbzd, encode_svbzd_into,
+    decode_svbzd_fused_into, decode_svbzd_fused_with, decode_svbzd_into, encode_svbzd,
+    encode_svbzd_into,
 };

@@ -195,3 +195,54 @@ proptest! {
         let _ = svbzd::decode_blob(&data);
     }
 }
+
+fn isas() -> Vec<svb_dispatch::Isa> {
+    let v: Vec<_> = svb_dispatch::Isa::available().collect();
+    #[cfg(target_arch = "aarch64")]
+    assert!(v.contains(&svb_dispatch::Isa::Neon));
+    v
+}
+
+#[test]
+fn every_isa_equals_scalar() {
+    use svb_dispatch::Isa;
+    for n in (0..=70).chain(4090..=4100) {
+        for (k, s) in shapes(n).into_iter().enumerate() {
+            let v = encode_svbzd(&s);
+            for initial in [0i16, -7] {
+                let expected = svb_slow5::decode_svbzd_fused_with(Isa::Scalar, &v, n, initial)
+                    .unwrap()
+                    .unwrap();
+                if initial == 0 {
+                    assert_eq!(expected, (s.clone(), v.len()));
+                }
+                for isa in isas() {
+                    let got = svb_slow5::decode_svbzd_fused_with(isa, &v, n, initial).unwrap();
+                    assert_eq!(got.unwrap(), expected, "{isa} n={n} shape {k}");
+                }
+            }
+            if n == 67 || n == 4093 {
+                let step = if n == 67 { 1 } else { 31 };
+                for cut in (0..v.len()).step_by(step) {
+                    let expected =
+                        svb_slow5::decode_svbzd_fused_with(Isa::Scalar, &v[..cut], n, 0).unwrap();
+                    assert!(expected.is_err());
+                    for isa in isas() {
+                        let got = svb_slow5::decode_svbzd_fused_with(isa, &v[..cut], n, 0).unwrap();
+                        assert_eq!(got, expected, "{isa} cut {cut}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn garbage_decodes_alike_on_every_isa(data in proptest::collection::vec(any::<u8>(), 0..600), n in 0usize..400) {
+        let expected = svb_slow5::decode_svbzd_fused_with(svb_dispatch::Isa::Scalar, &data, n, 3).unwrap();
+        for isa in isas() {
+            prop_assert_eq!(svb_slow5::decode_svbzd_fused_with(isa, &data, n, 3).unwrap(), expected.clone());
+        }
+    }
+}

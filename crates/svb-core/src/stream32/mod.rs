@@ -111,6 +111,45 @@ impl Scheme32 for Variant0124 {
     }
 }
 
+/// The tables and length arithmetic of the [`U32Classic`] kernels, public so that crates
+/// fusing further stages (slow5lib's SVB-ZD decode) call them instead of copying them.
+pub mod blocks {
+    use super::{Classic, Scheme32};
+
+    /// Control bytes of `n` values (4 per byte).
+    pub const fn control_len(n: usize) -> usize {
+        super::control_len(n)
+    }
+
+    /// Data bytes of the 4 values of control byte `key`.
+    #[inline(always)]
+    pub fn data_len(key: u8) -> usize {
+        Classic::CTRL_LENS[key as usize] as usize
+    }
+
+    /// The 16 shuffle indices (for `pshufb` / `tbl`, 16-byte aligned) that expand the packed
+    /// bytes of control byte `key` into four little-endian u32 lanes; 0xFF marks a zero byte.
+    #[inline(always)]
+    pub fn decode_shuffle(key: u8) -> &'static [u8; 16] {
+        &Classic::DECODE[key as usize].0
+    }
+
+    /// Splits a U32Classic stream of `n` values into its control bytes and its data, or
+    /// reports the control stream truncated.
+    #[inline]
+    pub fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), crate::DecodeError> {
+        let needed = control_len(n);
+        match input.split_at_checked(needed) {
+            Some(parts) => Ok(parts),
+            None => Err(crate::DecodeError::ControlTruncated {
+                n,
+                needed,
+                available: input.len(),
+            }),
+        }
+    }
+}
+
 /// Control bytes of `n` values, 4 per byte.
 #[inline]
 pub(crate) const fn control_len(n: usize) -> usize {

@@ -10,7 +10,14 @@
 
 use core::mem::MaybeUninit;
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use svb_core::stream32::blocks::split_control;
 use svb_core::{Codec, U32Classic};
+use svb_dispatch::{Cached, Isa};
 
 use crate::SignalError;
 
@@ -86,7 +93,7 @@ pub fn decode_svbzd(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError> {
     Ok(out)
 }
 
-/// Fused decode (one pass: unpack, unzigzag and accumulate each value) of `n` samples whose
+/// Fused decode (one SIMD pass: unpack, unzigzag, prefix sum) of `n` samples whose
 /// first delta is taken from `initial`, appended to `out`. Input too short for `n` samples
 /// is refused before `out` grows.
 pub fn decode_svbzd_fused_from_into(
@@ -130,27 +137,119 @@ pub fn decode_svbzd_fused(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError
     decode_svbzd_fused_from(data, n, 0)
 }
 
+/// The SIMD part of a fused decoder: whole 8-sample groups while its loads stay inside the
+/// data; returns `(data bytes used, samples written, last sample)`.
+type GroupsFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> (usize, usize, i16);
+
+/// One ISA's fused decoder: its SIMD group loop (none for scalar) and the scalar tail.
+struct Fused {
+    groups: Option<GroupsFn>,
+}
+
+static SCALAR: Fused = Fused { groups: None };
+#[cfg(target_arch = "x86_64")]
+static SSSE3: Fused = Fused {
+    groups: Some(x86::decode_groups),
+};
+#[cfg(target_arch = "x86_64")]
+static AVX2: Fused = Fused {
+    groups: Some(x86::decode_groups_avx2),
+};
+#[cfg(target_arch = "aarch64")]
+static NEON: Fused = Fused {
+    groups: Some(aarch64::decode_groups),
+};
+
+/// The fused decoder of `isa`, or `None` when this CPU (or build) cannot run it.
+fn for_isa(isa: Isa) -> Option<&'static Fused> {
+    if !isa.is_available() {
+        return None;
+    }
+    match isa {
+        Isa::Scalar => Some(&SCALAR),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Ssse3 => Some(&SSSE3),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => Some(&AVX2),
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => Some(&NEON),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The best fused decoder (chosen once, cached).
+fn best() -> &'static Fused {
+    static BEST: Cached<Fused> = Cached::new(|| for_isa(Isa::best()).unwrap_or(&SCALAR));
+    BEST.get()
+}
+
 /// Decodes `out.len()` samples from the front of `data`; returns the bytes used.
 fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usize, SignalError> {
-    let n = out.len();
-    let keys_len = n.div_ceil(4);
-    let Some((keys, body)) = data.split_at_checked(keys_len) else {
-        return Err(stream_error(svb_core::DecodeError::ControlTruncated {
-            n,
-            needed: keys_len,
-            available: data.len(),
-        }));
+    fused_by(best(), data, initial, out)
+}
+
+fn fused_by(
+    f: &Fused,
+    data: &[u8],
+    initial: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, SignalError> {
+    let (keys, body) = split_control(data, out.len()).map_err(stream_error)?;
+    let (dp, done, last) = match f.groups {
+        // SAFETY: `f` came from `for_isa`, which hands out a kernel only after its ISA was
+        // detected; `keys` holds the control bytes of out.len() samples.
+        Some(groups) => unsafe { groups(keys, body, initial, out) },
+        None => (0, 0, initial),
     };
-    let mut acc = initial as i32;
-    let mut dp = 0usize;
-    for (i, slot) in out.iter_mut().enumerate() {
+    let used = decode_tail(keys, body, dp, done, last, out)?;
+    Ok(keys.len() + used)
+}
+
+/// Fused decode of `n` samples from `initial` with the kernel of `isa` (`None` when this CPU
+/// cannot run it): for comparing ISAs in tests and benchmarks. Returns the samples and the
+/// bytes consumed (the stream may continue past them).
+pub fn decode_svbzd_fused_with(
+    isa: Isa,
+    data: &[u8],
+    n: usize,
+    initial: i16,
+) -> Option<Result<(Vec<i16>, usize), SignalError>> {
+    let f = for_isa(isa)?;
+    if let Err(e) = U32Classic.check_plausible(data, n) {
+        return Some(Err(stream_error(e)));
+    }
+    let mut out = vec![MaybeUninit::new(0i16); n];
+    Some(fused_by(f, data, initial, &mut out).map(|used| {
+        let samples = out
+            .iter()
+            // SAFETY: every element was initialised above (and the decoder only writes
+            // initialised samples).
+            .map(|s| unsafe { s.assume_init() })
+            .collect();
+        (samples, used)
+    }))
+}
+
+/// Decodes samples `first..out.len()` whose data starts at `body[dp..]`, after the sample
+/// `prev`; returns the data bytes used in all. Reports the exact position of a truncation.
+fn decode_tail(
+    keys: &[u8],
+    body: &[u8],
+    mut dp: usize,
+    first: usize,
+    prev: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, SignalError> {
+    let mut acc = prev as i32;
+    for (i, slot) in out.iter_mut().enumerate().skip(first) {
         let len = 1 + ((keys[i / 4] >> (2 * (i % 4))) & 3) as usize;
         let Some(bytes) = body.get(dp..dp + len) else {
             return Err(stream_error(svb_core::DecodeError::DataTruncated {
                 index: i,
-                offset: keys_len + dp,
+                offset: keys.len() + dp,
                 needed: len,
-                available: data.len(),
+                available: keys.len() + body.len(),
             }));
         };
         let mut word = [0u8; 4];
@@ -159,7 +258,7 @@ fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usiz
         slot.write(acc as i16);
         dp += len;
     }
-    Ok(keys_len + dp)
+    Ok(dp)
 }
 
 fn check_len(used: usize, len: usize) -> Result<(), SignalError> {
