@@ -25,8 +25,8 @@ pub mod svbzd;
 
 pub use error::{Blow5Error, SignalError};
 pub use exzd::{
-    decode_exzd, decode_exzd_fused, decode_exzd_fused_into, decode_exzd_into, encode_exzd,
-    encode_exzd_into, ExZdDecoder,
+    decode_exzd, decode_exzd_fused, decode_exzd_fused_into, decode_exzd_fused_with,
+    decode_exzd_into, encode_exzd, encode_exzd_into, ExZdDecoder,
 };
 pub use svbzd::{
     decode_svbzd, decode_svbzd_fused, decode_svbzd_fused_from, decode_svbzd_fused_from_into,

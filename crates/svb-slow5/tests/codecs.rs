@@ -246,3 +246,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn exzd_every_isa_equals_scalar() {
+    use svb_dispatch::Isa;
+    for n in (0..=70).chain(4090..=4100) {
+        for (k, s) in shapes(n).into_iter().enumerate() {
+            let e = encode_exzd(&s);
+            let expected = svb_slow5::decode_exzd_fused_with(Isa::Scalar, &e).unwrap();
+            assert_eq!(expected.as_ref().unwrap(), &s);
+            for isa in isas() {
+                assert_eq!(
+                    svb_slow5::decode_exzd_fused_with(isa, &e).unwrap(),
+                    expected,
+                    "{isa} n={n} shape {k}"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn exzd_garbage_decodes_alike_on_every_isa(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let expected = svb_slow5::decode_exzd_fused_with(svb_dispatch::Isa::Scalar, &data).unwrap();
+        for isa in isas() {
+            prop_assert_eq!(svb_slow5::decode_exzd_fused_with(isa, &data).unwrap(), expected.clone());
+        }
+    }
+}

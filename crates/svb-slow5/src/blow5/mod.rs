@@ -15,7 +15,7 @@
 
 mod header;
 
-use std::io::Read;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -199,8 +199,8 @@ impl Reader {
     /// i16 samples, or the SVB-ZD / ex-zd blob.
     pub fn signal_blob(&self, index: usize) -> Option<Result<Vec<u8>, Blow5Error>> {
         let s = self.spans.get(index)?;
-        Some(self.record_body(s).and_then(|body| {
-            let (at, len) = self.signal_span(s, &body)?;
+        Some(self.with_body(s, |body| {
+            let (at, len) = self.signal_span(s, body)?;
             Ok(body[at..at + len].to_vec())
         }))
     }
@@ -214,17 +214,22 @@ impl Reader {
         }
     }
 
-    /// The record's bytes after record decompression.
-    fn record_body(&self, s: &Span) -> Result<std::borrow::Cow<'_, [u8]>, Blow5Error> {
+    /// Runs `f` on the record's bytes after record decompression (into this thread's
+    /// reusable buffer, with this thread's reusable zstd / zlib state).
+    fn with_body<R>(
+        &self,
+        s: &Span,
+        f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
+    ) -> Result<R, Blow5Error> {
         let raw = &self.bytes[s.start..s.end];
-        Ok(match self.header.record_compression {
-            RecordCompression::None => std::borrow::Cow::Borrowed(raw),
-            RecordCompression::Zstd => inflate_zstd(raw)
-                .map_err(|w| self.record_error(s, w))?
-                .into(),
-            RecordCompression::Zlib => inflate_zlib(raw)
-                .map_err(|w| self.record_error(s, w))?
-                .into(),
+        let inflate = match self.header.record_compression {
+            RecordCompression::None => return f(raw),
+            RecordCompression::Zstd => inflate_zstd,
+            RecordCompression::Zlib => inflate_zlib,
+        };
+        BODY.with_borrow_mut(|body| {
+            inflate(raw, body).map_err(|w| self.record_error(s, w))?;
+            f(body)
         })
     }
 
@@ -251,8 +256,7 @@ impl Reader {
     }
 
     fn decode(&self, s: &Span, exzd: &mut ExZdDecoder) -> Result<Record, Blow5Error> {
-        let body = self.record_body(s)?;
-        self.parse_record(s, &body, exzd)
+        self.with_body(s, |body| self.parse_record(s, body, exzd))
     }
 
     fn parse_record(
@@ -326,7 +330,15 @@ impl Reader {
     }
 }
 
-fn inflate_zstd(raw: &[u8]) -> Result<Vec<u8>, String> {
+thread_local! {
+    static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static ZSTD: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+    static ZLIB: RefCell<Option<flate2::Decompress>> = const { RefCell::new(None) };
+}
+
+/// Decompresses one zstd frame into `out` (replacing its contents) with this thread's
+/// context, after checking the declared size against the frame.
+fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     let declared = match zstd::zstd_safe::get_frame_content_size(raw) {
         Ok(Some(d)) => d,
         Ok(None) => return Err("zstd frame without a content size".into()),
@@ -339,21 +351,61 @@ fn inflate_zstd(raw: &[u8]) -> Result<Vec<u8>, String> {
             raw.len()
         ));
     }
-    zstd::bulk::decompress(raw, declared as usize).map_err(|e| format!("zstd: {e}"))
+    out.clear();
+    out.reserve(declared as usize);
+    ZSTD.with_borrow_mut(|d| {
+        let d = match d {
+            Some(d) => d,
+            None => d.insert(zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?),
+        };
+        d.decompress_to_buffer(raw, out)
+            .map_err(|e| format!("zstd: {e}"))
+    })?;
+    if out.len() as u64 != declared {
+        return Err(format!(
+            "zstd frame declares {declared} bytes and holds {}",
+            out.len()
+        ));
+    }
+    Ok(())
 }
 
-fn inflate_zlib(raw: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(raw.len() * 3);
+/// Inflates one zlib stream into `out` (replacing its contents) with this thread's state.
+fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    use flate2::{Decompress, FlushDecompress, Status};
     // deflate expands at most 1032 times; the limit keeps a bomb from exhausting memory.
-    let limit = (raw.len() as u64 * 1032).min(MAX_RECORD);
-    flate2::read::ZlibDecoder::new(raw)
-        .take(limit + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("zlib: {e}"))?;
-    if out.len() as u64 > limit {
-        return Err("zlib stream expands past any real record".into());
-    }
-    Ok(out)
+    let limit = (raw.len() as u64 * 1032).min(MAX_RECORD) as usize;
+    out.clear();
+    out.reserve(raw.len().saturating_mul(4).min(limit));
+    ZLIB.with_borrow_mut(|z| {
+        let z = z.get_or_insert_with(|| Decompress::new(true));
+        z.reset(true);
+        loop {
+            let consumed = z.total_in() as usize;
+            let produced = out.len();
+            let status = z
+                .decompress_vec(&raw[consumed..], out, FlushDecompress::Finish)
+                .map_err(|e| format!("zlib: {e}"))?;
+            if status == Status::StreamEnd {
+                break;
+            }
+            if out.len() == out.capacity() {
+                if out.len() >= limit {
+                    return Err("zlib stream expands past any real record".into());
+                }
+                out.reserve(out.len().max(4096).min(limit - out.len()));
+            } else if z.total_in() as usize == consumed && out.len() == produced {
+                return Err("zlib stream ends before its end marker".into());
+            }
+        }
+        if z.total_in() as usize != raw.len() {
+            return Err(format!(
+                "{} bytes after the zlib stream",
+                raw.len() - z.total_in() as usize
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// Bounds-checked reads of a record's fields.

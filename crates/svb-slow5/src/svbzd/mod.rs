@@ -252,9 +252,12 @@ fn decode_tail(
                 available: keys.len() + body.len(),
             }));
         };
-        let mut word = [0u8; 4];
-        word[..len].copy_from_slice(bytes);
-        acc = acc.wrapping_add(unzigzag(u32::from_le_bytes(word)));
+        let value = match body.get(dp..dp + 4) {
+            // A whole word is readable: load it and keep the value's bytes.
+            Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & (u32::MAX >> (32 - 8 * len)),
+            None => bytes.iter().rev().fold(0u32, |v, &b| (v << 8) | b as u32),
+        };
+        acc = acc.wrapping_add(unzigzag(value));
         slot.write(acc as i16);
         dp += len;
     }

@@ -15,7 +15,15 @@
 //! slow5lib can encode. Zero samples (which slow5lib cannot encode) are the 10-byte header
 //! alone, with `q = 0`.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use core::mem::MaybeUninit;
+
 use svb_core::{Codec, U32Classic};
+use svb_dispatch::{Cached, Isa};
 
 use crate::SignalError;
 
@@ -327,34 +335,117 @@ impl ExZdDecoder {
         blob: &[u8],
         out: &mut Vec<i16>,
     ) -> Result<(), SignalError> {
+        self.decode_fused_by(best(), blob, out)
+    }
+
+    fn decode_fused_by(
+        &mut self,
+        f: &Runs,
+        blob: &[u8],
+        out: &mut Vec<i16>,
+    ) -> Result<(), SignalError> {
         let p = self.parse(blob)?;
         if p.n == 0 {
             return Ok(());
         }
+        // parse() checked n against the blob's length.
         out.reserve(p.n);
+        let len = out.len();
+        let spare = &mut out.spare_capacity_mut()[..p.n];
         let q = p.q as u32;
         let mut acc = unzigzag16(p.zd0);
-        out.push(acc.wrapping_shl(q));
+        spare[0].write(acc.wrapping_shl(q));
+        let mut at = 1usize;
         let mut bytes = p.bytes;
         let mut next = 0u32;
-        for (&at, &e) in self.pos.iter().zip(&self.ex) {
+        for (&pos, &e) in self.pos.iter().zip(&self.ex) {
             // The plain bytes before this exception, then the exception.
-            let (run, rest) = bytes.split_at((at - next) as usize);
-            for &b in run {
-                acc = acc.wrapping_add(unzigzag16(b as u16));
-                out.push(acc.wrapping_shl(q));
-            }
+            let (run, rest) = bytes.split_at((pos - next) as usize);
+            acc = f.run(run, acc, q, &mut spare[at..at + run.len()]);
+            at += run.len();
             acc = acc.wrapping_add(unzigzag16((e as u16).wrapping_add(256)));
-            out.push(acc.wrapping_shl(q));
+            spare[at].write(acc.wrapping_shl(q));
+            at += 1;
             bytes = rest;
-            next = at + 1;
+            next = pos + 1;
         }
-        for &b in bytes {
-            acc = acc.wrapping_add(unzigzag16(b as u16));
-            out.push(acc.wrapping_shl(q));
-        }
+        f.run(bytes, acc, q, &mut spare[at..at + bytes.len()]);
+        debug_assert_eq!(at + bytes.len(), p.n);
+        // SAFETY: the runs and the exceptions wrote all n samples (parse() checked that
+        // 1 + exceptions + plain bytes == n, with positions in order and in range).
+        unsafe { out.set_len(len + p.n) };
         Ok(())
     }
+}
+
+/// The SIMD part of the fused decoder: whole groups of 8 plain bytes; returns the samples
+/// written and the new unshifted sample.
+type RunFn = unsafe fn(&[u8], i16, u32, &mut [MaybeUninit<i16>]) -> (usize, i16);
+
+/// One ISA's run decoder (none: scalar only).
+struct Runs {
+    simd: Option<RunFn>,
+}
+
+impl Runs {
+    /// Decodes a run of plain bytes into `out` (same length) after the unshifted sample
+    /// `acc`; returns the new `acc`.
+    fn run(&self, bytes: &[u8], mut acc: i16, q: u32, out: &mut [MaybeUninit<i16>]) -> i16 {
+        let mut done = 0;
+        if let Some(simd) = self.simd {
+            // SAFETY: `self` came from `for_isa`, which hands out a kernel only after its ISA
+            // was detected; out.len() == bytes.len().
+            (done, acc) = unsafe { simd(bytes, acc, q, out) };
+        }
+        for (&b, slot) in bytes[done..].iter().zip(&mut out[done..]) {
+            acc = acc.wrapping_add(unzigzag16(b as u16));
+            slot.write(acc.wrapping_shl(q));
+        }
+        acc
+    }
+}
+
+static SCALAR: Runs = Runs { simd: None };
+#[cfg(target_arch = "x86_64")]
+static SSSE3: Runs = Runs {
+    simd: Some(x86::run),
+};
+#[cfg(target_arch = "aarch64")]
+static NEON: Runs = Runs {
+    simd: Some(aarch64::run),
+};
+
+fn for_isa(isa: Isa) -> Option<&'static Runs> {
+    if !isa.is_available() {
+        return None;
+    }
+    match isa {
+        Isa::Scalar => Some(&SCALAR),
+        // The AVX2 build gains nothing on 8-sample runs: it uses the SSSE3 loop.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Ssse3 | Isa::Avx2 => Some(&SSSE3),
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => Some(&NEON),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+fn best() -> &'static Runs {
+    static BEST: Cached<Runs> = Cached::new(|| for_isa(Isa::best()).unwrap_or(&SCALAR));
+    BEST.get()
+}
+
+/// Fused ex-zd decode with the kernel of `isa` (`None` when this CPU cannot run it): for
+/// comparing ISAs in tests and benchmarks.
+pub fn decode_exzd_fused_with(isa: Isa, blob: &[u8]) -> Option<Result<Vec<i16>, SignalError>> {
+    let f = for_isa(isa)?;
+    let mut out = Vec::new();
+    Some(
+        ExZdDecoder::new()
+            .decode_fused_by(f, blob, &mut out)
+            .map(|()| out),
+    )
 }
 
 /// Bounds-checked reads from a blob.

@@ -1,0 +1,21 @@
+fn main() {
+    let path = std::env::args().nth(1).unwrap();
+    let r = svb_slow5::blow5::Reader::open(&path).unwrap();
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        let n: usize = r.records().map(|x| x.unwrap().raw_signal.len()).sum();
+        let a = t.elapsed();
+        let t = std::time::Instant::now();
+        let m: usize = r
+            .decode_all_parallel()
+            .unwrap()
+            .iter()
+            .map(|x| x.raw_signal.len())
+            .sum();
+        let b = t.elapsed();
+        println!(
+            "{n} {m} seq {a:?} par {b:?} threads {}",
+            rayon::current_num_threads()
+        );
+    }
+}
