@@ -14,6 +14,7 @@
 
 use core::mem::MaybeUninit;
 
+use rayon::prelude::*;
 use svb_core::svb16::blocks::data_len;
 use svb_delta::delta::kchain_len;
 
@@ -96,7 +97,11 @@ impl<'a> Layout<'a> {
         let (keys, body) = fused::split_stream(svb, n)?;
         // The keys give the exact stream length: a stream of another length is truncated or
         // has trailing bytes, refused before any split point is trusted.
-        let exact = svb_core::Codec::encoded_len(&svb_core::Svb16, keys, n)?;
+        let (full, partial) = (n / 8, n % 8);
+        let mut exact = keys.len() + data_len_of(&keys[..full]);
+        if partial != 0 {
+            exact += partial + (keys[full] & ((1u8 << partial) - 1)).count_ones() as usize;
+        }
         if exact != svb.len() {
             return Err(VbzError::LengthMismatch {
                 samples: n,
@@ -513,11 +518,15 @@ pub fn decode_vbzk_batch(
     out: &mut [i16],
     threads: Threads<'_>,
 ) -> Result<(), VbzError> {
-    let layouts = chunks
-        .iter()
-        .enumerate()
-        .map(|(index, c)| vbzk_layout(c.data, c.samples).map_err(chunk_error(index)))
-        .collect::<Result<Vec<_>, _>>()?;
+    // Headers checked on every core, the first failing chunk reported.
+    let layouts = threads.run(|| {
+        chunks
+            .par_iter()
+            .enumerate()
+            .map(|(index, c)| vbzk_layout(c.data, c.samples).map_err(chunk_error(index)))
+            .collect::<Vec<_>>()
+    });
+    let layouts = layouts.into_iter().collect::<Result<Vec<_>, _>>()?;
     let parts = split_batch(chunks, &mut *out)?;
     let mut tasks = Vec::with_capacity(chunks.len() * 2);
     for (index, (layout, part)) in layouts.iter().zip(parts).enumerate() {

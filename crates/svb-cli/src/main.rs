@@ -1,0 +1,59 @@
+//! `svb`: inspect, verify and decode nanopore signal files (BLOW5), and benchmark the codecs
+//! on built-in realistic signal.
+
+mod bench;
+mod blow5;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "svb",
+    version,
+    about = "SIMD StreamVByte codecs for nanopore signal"
+)]
+struct Cli {
+    /// Worker threads for parallel decoding (default: every core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// BLOW5 files (slow5lib): header, verification, decoding.
+    Blow5 {
+        #[command(subcommand)]
+        command: blow5::Command,
+    },
+    /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+        {
+            eprintln!("svb: --threads {n}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let result = match cli.command {
+        Command::Blow5 { command } => blow5::run(command),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("svb: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
