@@ -11,7 +11,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(three.is_ok(), fused.is_ok(), "{three:?} vs {fused:?}");
     if let (Ok(a), Ok(b)) = (&three, &fused) {
         assert_eq!(a, b);
-        assert_eq!(&svb_slow5::encode_svbzd(a), bytes);
+        // Values past 16 bits of delta are not canonical: re-encoding may be shorter, but it
+        // decodes to the same samples.
+        let again = svb_slow5::encode_svbzd(a);
+        assert_eq!(&svb_slow5::decode_svbzd_fused(&again, n).expect("own stream"), a);
     }
     if let Ok(samples) = svb_slow5::svbzd::decode_blob(data) {
         let again = svb_slow5::svbzd::encode_blob(&samples);
