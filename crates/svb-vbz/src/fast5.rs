@@ -33,6 +33,7 @@
 use std::cell::RefCell;
 
 use svb_core::{Codec, U32Classic};
+use svb_delta::zigzag::Zigzag;
 
 use crate::{zstd_io, VbzError};
 
@@ -174,18 +175,6 @@ thread_local! {
     static PACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// zigzag32.
-#[inline(always)]
-fn zigzag(d: i32) -> u32 {
-    ((d as u32) << 1) ^ ((d >> 31) as u32)
-}
-
-/// zigzag32 decode.
-#[inline(always)]
-fn unzigzag(z: u32) -> i32 {
-    ((z >> 1) ^ 0u32.wrapping_sub(z & 1)) as i32
-}
-
 /// The 32-bit values vbz_compression packs for `src` (little-endian integers).
 fn to_values(src: &[u8], opts: &Options, values: &mut Vec<u32>) {
     values.clear();
@@ -198,7 +187,7 @@ fn to_values(src: &[u8], opts: &Options, values: &mut Vec<u32>) {
                 if zz {
                     let d = x - prev;
                     prev = x;
-                    zigzag(d)
+                    d.zigzag()
                 } else {
                     x as u32
                 }
@@ -212,7 +201,7 @@ fn to_values(src: &[u8], opts: &Options, values: &mut Vec<u32>) {
                     // 16-bit wrapping delta and zigzag, as ONT's x86 build: at most 2 bytes.
                     let d = x.wrapping_sub(prev);
                     prev = x;
-                    (((d as u16) << 1) ^ ((d >> 15) as u16)) as u32
+                    d.zigzag() as u32
                 } else {
                     x as i32 as u32
                 }
@@ -225,7 +214,7 @@ fn to_values(src: &[u8], opts: &Options, values: &mut Vec<u32>) {
                 if zz {
                     let d = x.wrapping_sub(prev);
                     prev = x;
-                    zigzag(d)
+                    d.zigzag()
                 } else {
                     x as u32
                 }
@@ -242,7 +231,7 @@ fn from_values(values: &[u32], opts: &Options, out: &mut [u8]) {
     let mut acc = 0i32;
     let mut next = |v: u32| {
         if zz {
-            acc = acc.wrapping_add(unzigzag(v));
+            acc = acc.wrapping_add(i32::unzigzag(v));
             acc
         } else {
             v as i32

@@ -23,6 +23,7 @@ mod x86;
 use core::mem::MaybeUninit;
 
 use svb_core::{Codec, U32Classic};
+use svb_delta::zigzag::Zigzag;
 use svb_dispatch::{Cached, Isa};
 
 use crate::SignalError;
@@ -44,16 +45,6 @@ fn find_q(samples: &[i16]) -> u8 {
         }
     }
     q
-}
-
-#[inline(always)]
-fn zigzag16(d: i16) -> u16 {
-    ((d as u16) << 1) ^ ((d >> 15) as u16)
-}
-
-#[inline(always)]
-fn unzigzag16(z: u16) -> i16 {
-    ((z >> 1) ^ 0u16.wrapping_sub(z & 1)) as i16
 }
 
 /// Appends the ex-zd blob of `samples` to `out`.
@@ -81,7 +72,7 @@ pub fn encode_exzd_into(samples: &[i16], out: &mut Vec<u8>) {
             let x = s >> q;
             let d = x.wrapping_sub(prev);
             prev = x;
-            zigzag16(d)
+            d.zigzag()
         })
         .collect();
     out.extend_from_slice(&zd[0].to_le_bytes());
@@ -320,7 +311,7 @@ impl ExZdDecoder {
             };
             zd.push(v);
         }
-        let deltas: Vec<i16> = zd.iter().map(|&z| unzigzag16(z)).collect();
+        let deltas: Vec<i16> = zd.iter().map(|&z| i16::unzigzag(z)).collect();
         let start = out.len();
         svb_delta::delta::decode_into(&deltas, out);
         for s in &mut out[start..] {
@@ -353,7 +344,7 @@ impl ExZdDecoder {
         let len = out.len();
         let spare = &mut out.spare_capacity_mut()[..p.n];
         let q = p.q as u32;
-        let mut acc = unzigzag16(p.zd0);
+        let mut acc = i16::unzigzag(p.zd0);
         spare[0].write(acc.wrapping_shl(q));
         let mut at = 1usize;
         let mut bytes = p.bytes;
@@ -363,7 +354,7 @@ impl ExZdDecoder {
             let (run, rest) = bytes.split_at((pos - next) as usize);
             acc = f.run(run, acc, q, &mut spare[at..at + run.len()]);
             at += run.len();
-            acc = acc.wrapping_add(unzigzag16((e as u16).wrapping_add(256)));
+            acc = acc.wrapping_add(i16::unzigzag((e as u16).wrapping_add(256)));
             spare[at].write(acc.wrapping_shl(q));
             at += 1;
             bytes = rest;
@@ -398,7 +389,7 @@ impl Runs {
             (done, acc) = unsafe { simd(bytes, acc, q, out) };
         }
         for (&b, slot) in bytes[done..].iter().zip(&mut out[done..]) {
-            acc = acc.wrapping_add(unzigzag16(b as u16));
+            acc = acc.wrapping_add(i16::unzigzag(b as u16));
             slot.write(acc.wrapping_shl(q));
         }
         acc

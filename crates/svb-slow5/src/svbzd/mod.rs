@@ -17,6 +17,7 @@ mod x86;
 
 use svb_core::stream32::blocks::split_control;
 use svb_core::{Codec, U32Classic};
+use svb_delta::zigzag::Zigzag;
 use svb_dispatch::{Cached, Isa};
 
 use crate::SignalError;
@@ -25,16 +26,6 @@ const CODEC: &str = "svb-zd";
 
 /// Bytes of the sample count in front of a slow5lib blob.
 pub const BLOB_HEADER_LEN: usize = 4;
-
-#[inline(always)]
-fn zigzag(d: i32) -> u32 {
-    ((d as u32) << 1) ^ ((d >> 31) as u32)
-}
-
-#[inline(always)]
-fn unzigzag(z: u32) -> i32 {
-    ((z >> 1) ^ 0u32.wrapping_sub(z & 1)) as i32
-}
 
 fn stream_error(source: svb_core::DecodeError) -> SignalError {
     SignalError::StreamVByte {
@@ -51,7 +42,7 @@ pub fn encode_svbzd_into(samples: &[i16], out: &mut Vec<u8>) {
         .map(|&s| {
             let d = s as i32 - prev;
             prev = s as i32;
-            zigzag(d)
+            d.zigzag()
         })
         .collect();
     U32Classic.encode_into(&values, out);
@@ -81,7 +72,7 @@ pub fn decode_svbzd_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<()
         .decode_into(data, n, &mut values)
         .map_err(stream_error)?;
     check_len(used, data.len())?;
-    let deltas: Vec<i16> = values.iter().map(|&z| unzigzag(z) as i16).collect();
+    let deltas: Vec<i16> = values.iter().map(|&z| i32::unzigzag(z) as i16).collect();
     svb_delta::delta::decode_into(&deltas, out);
     Ok(())
 }
@@ -257,7 +248,7 @@ fn decode_tail(
             Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & (u32::MAX >> (32 - 8 * len)),
             None => bytes.iter().rev().fold(0u32, |v, &b| (v << 8) | b as u32),
         };
-        acc = acc.wrapping_add(unzigzag(value));
+        acc = acc.wrapping_add(i32::unzigzag(value));
         slot.write(acc as i16);
         dp += len;
     }
