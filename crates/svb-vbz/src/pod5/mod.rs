@@ -9,6 +9,26 @@
 
 use std::cell::RefCell;
 
+#[cfg(feature = "pod5")]
+mod container;
+#[cfg(feature = "pod5")]
+mod error;
+#[cfg(feature = "pod5")]
+mod ipc;
+#[cfg(feature = "pod5")]
+mod reader;
+#[cfg(feature = "pod5")]
+mod tables;
+
+#[cfg(feature = "pod5")]
+pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
+#[cfg(feature = "pod5")]
+pub use error::{Pod5Error, TableKind};
+#[cfg(feature = "pod5")]
+pub use reader::{Reader, SignalChunk, TableVersion};
+#[cfg(feature = "pod5")]
+pub use tables::{parse_uuid, uuid_string, Read, RunInfo, SignalEncoding};
+
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
 use crate::{zstd_io, VbzError};
 

@@ -1,0 +1,287 @@
+//! The POD5 container around the Arrow tables: signature, section marker, and the footer, a
+//! flatbuffer (`Minknow.ReadsFormat.Footer`) parsed here by hand with a bounds check on every
+//! read.
+//!
+//! ```text
+//! 8B signature | 16B section marker
+//! [Arrow IPC file, zero-padded to 8 | 16B marker] x N
+//! "FOOTER\0\0" | footer flatbuffer | i64 footer length | 16B marker | 8B signature
+//! ```
+
+/// The 8 bytes that open and close every POD5 file.
+pub const SIGNATURE: [u8; 8] = [0x8b, b'P', b'O', b'D', b'\r', b'\n', 0x1a, b'\n'];
+
+const FOOTER_MAGIC: &[u8; 8] = b"FOOTER\0\0";
+const MARKER_LEN: usize = 16;
+/// Signature + marker at the start; footer length + marker + signature at the end.
+const HEAD_LEN: usize = SIGNATURE.len() + MARKER_LEN;
+const TAIL_LEN: usize = 8 + MARKER_LEN + SIGNATURE.len();
+
+/// What an embedded file holds (`ContentType` of the footer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentType {
+    /// The reads table.
+    ReadsTable,
+    /// The signal table.
+    SignalTable,
+    /// An index by read id.
+    ReadIdIndex,
+    /// Another index.
+    OtherIndex,
+    /// The run-info table.
+    RunInfoTable,
+    /// A content type this reader does not know.
+    Unknown(i16),
+}
+
+impl ContentType {
+    fn from_code(code: i16) -> Self {
+        match code {
+            0 => Self::ReadsTable,
+            1 => Self::SignalTable,
+            2 => Self::ReadIdIndex,
+            3 => Self::OtherIndex,
+            4 => Self::RunInfoTable,
+            other => Self::Unknown(other),
+        }
+    }
+}
+
+/// One file embedded in the container: where it lies and what it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmbeddedFile {
+    /// Byte offset of the embedded file in the POD5 file.
+    pub offset: u64,
+    /// Its length in bytes (without padding).
+    pub length: u64,
+    /// What it holds.
+    pub content_type: ContentType,
+}
+
+/// The POD5 footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Footer {
+    /// A UUID shared by the footer and every table's schema metadata.
+    pub file_identifier: String,
+    /// The software that wrote the file.
+    pub software: String,
+    /// The pod5 version the table schemas follow.
+    pub pod5_version: String,
+    /// The embedded files, in footer order.
+    pub contents: Vec<EmbeddedFile>,
+}
+
+/// A container error: the byte offset it concerns and what is wrong.
+pub(crate) type ContainerError = (u64, String);
+
+fn err<T>(offset: usize, what: impl Into<String>) -> Result<T, ContainerError> {
+    Err((offset as u64, what.into()))
+}
+
+/// Checks the signature and markers at both ends and parses the footer; every embedded file
+/// must lie between the leading marker and the footer.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Footer, ContainerError> {
+    let len = bytes.len();
+    if len < HEAD_LEN + FOOTER_MAGIC.len() + TAIL_LEN {
+        return err(0, format!("{len} bytes, too short for a POD5 file"));
+    }
+    if bytes[..8] != SIGNATURE {
+        return err(0, "not a POD5 file (signature mismatch)");
+    }
+    if bytes[len - 8..] != SIGNATURE {
+        return err(len - 8, "closing signature missing (truncated file?)");
+    }
+    let marker = &bytes[8..HEAD_LEN];
+    if &bytes[len - 24..len - 8] != marker {
+        return err(
+            len - 24,
+            "closing section marker differs from the opening one",
+        );
+    }
+    let footer_len = i64::from_le_bytes(bytes[len - 32..len - 24].try_into().expect("8 bytes"));
+    let footer_end = len - TAIL_LEN;
+    let footer_room = footer_end - HEAD_LEN - FOOTER_MAGIC.len();
+    if footer_len <= 0 || footer_len as u64 > footer_room as u64 {
+        return err(
+            len - 32,
+            format!("footer length {footer_len}, the file leaves room for {footer_room}"),
+        );
+    }
+    let footer_start = footer_end - footer_len as usize;
+    let magic_at = footer_start - FOOTER_MAGIC.len();
+    if &bytes[magic_at..footer_start] != FOOTER_MAGIC {
+        return err(magic_at, "footer magic FOOTER\\0\\0 missing");
+    }
+    let fb = Flatbuffer {
+        buf: &bytes[footer_start..footer_end],
+        base: footer_start,
+    };
+    let footer = fb.footer()?;
+    for (i, f) in footer.contents.iter().enumerate() {
+        let end = f.offset.checked_add(f.length);
+        if f.offset < HEAD_LEN as u64 || end.is_none_or(|e| e > magic_at as u64) {
+            return err(
+                footer_start,
+                format!(
+                    "embedded file {i} ({:?}) at {}+{} lies outside the data section {HEAD_LEN}..{magic_at}",
+                    f.content_type, f.offset, f.length
+                ),
+            );
+        }
+    }
+    Ok(footer)
+}
+
+/// A flatbuffer with checked reads; `base` is its offset in the file, for error messages.
+struct Flatbuffer<'a> {
+    buf: &'a [u8],
+    base: usize,
+}
+
+/// A table: its position and its vtable.
+#[derive(Clone, Copy)]
+struct Table {
+    pos: usize,
+    vtable: usize,
+    vtable_len: usize,
+}
+
+impl Flatbuffer<'_> {
+    fn bytes<const N: usize>(&self, pos: usize) -> Result<[u8; N], ContainerError> {
+        match pos.checked_add(N).and_then(|end| self.buf.get(pos..end)) {
+            Some(b) => Ok(b.try_into().expect("N bytes")),
+            None => err(
+                self.base + pos.min(self.buf.len()),
+                format!(
+                    "footer: {N}-byte read at {pos} past its {} bytes",
+                    self.buf.len()
+                ),
+            ),
+        }
+    }
+    fn u32(&self, pos: usize) -> Result<usize, ContainerError> {
+        Ok(u32::from_le_bytes(self.bytes(pos)?) as usize)
+    }
+    fn u16(&self, pos: usize) -> Result<usize, ContainerError> {
+        Ok(u16::from_le_bytes(self.bytes(pos)?) as usize)
+    }
+
+    /// Follows the unsigned offset stored at `pos`.
+    fn follow(&self, pos: usize) -> Result<usize, ContainerError> {
+        let target = pos + self.u32(pos)?;
+        if target >= self.buf.len() {
+            return err(
+                self.base + pos,
+                format!("footer: offset to {target} past its end"),
+            );
+        }
+        Ok(target)
+    }
+
+    fn table(&self, pos: usize) -> Result<Table, ContainerError> {
+        let soffset = i32::from_le_bytes(self.bytes(pos)?) as i64;
+        let vtable = pos as i64 - soffset;
+        if vtable < 0 || vtable as usize >= self.buf.len() {
+            return err(self.base + pos, "footer: vtable outside the footer");
+        }
+        let vtable = vtable as usize;
+        let vtable_len = self.u16(vtable)?;
+        if vtable_len < 4 || vtable_len % 2 != 0 || vtable + vtable_len > self.buf.len() {
+            return err(
+                self.base + vtable,
+                format!("footer: bad vtable length {vtable_len}"),
+            );
+        }
+        Ok(Table {
+            pos,
+            vtable,
+            vtable_len,
+        })
+    }
+
+    /// Position of field `id` of `t`, or `None` when absent (default value).
+    fn field(&self, t: Table, id: usize) -> Result<Option<usize>, ContainerError> {
+        let slot = 4 + 2 * id;
+        if slot + 2 > t.vtable_len {
+            return Ok(None);
+        }
+        match self.u16(t.vtable + slot)? {
+            0 => Ok(None),
+            off => Ok(Some(t.pos + off)),
+        }
+    }
+
+    fn string(&self, t: Table, id: usize, name: &str) -> Result<String, ContainerError> {
+        let Some(at) = self.field(t, id)? else {
+            return Ok(String::new());
+        };
+        let s = self.follow(at)?;
+        let n = self.u32(s)?;
+        let Some(raw) = self.buf.get(s + 4..).and_then(|r| r.get(..n)) else {
+            return err(
+                self.base + s,
+                format!("footer: {name} of {n} bytes past its end"),
+            );
+        };
+        match std::str::from_utf8(raw) {
+            Ok(v) => Ok(v.to_owned()),
+            Err(_) => err(self.base + s, format!("footer: {name} is not UTF-8")),
+        }
+    }
+
+    fn scalar<const N: usize>(&self, t: Table, id: usize) -> Result<[u8; N], ContainerError> {
+        match self.field(t, id)? {
+            Some(at) => self.bytes(at),
+            None => Ok([0; N]),
+        }
+    }
+
+    fn footer(&self) -> Result<Footer, ContainerError> {
+        let root = self.table(self.follow(0)?)?;
+        let file_identifier = self.string(root, 0, "file_identifier")?;
+        let software = self.string(root, 1, "software")?;
+        let pod5_version = self.string(root, 2, "pod5_version")?;
+        let mut contents = Vec::new();
+        if let Some(at) = self.field(root, 3)? {
+            let v = self.follow(at)?;
+            let n = self.u32(v)?;
+            if n > (self.buf.len() - v - 4) / 4 {
+                return err(
+                    self.base + v,
+                    format!("footer: {n} embedded files cannot fit"),
+                );
+            }
+            for i in 0..n {
+                let elem = v + 4 + 4 * i;
+                let t = self.table(self.follow(elem)?)?;
+                let offset = i64::from_le_bytes(self.scalar(t, 0)?);
+                let length = i64::from_le_bytes(self.scalar(t, 1)?);
+                let format = i16::from_le_bytes(self.scalar(t, 2)?);
+                let content = i16::from_le_bytes(self.scalar(t, 3)?);
+                if offset < 0 || length < 0 {
+                    return err(
+                        self.base + elem,
+                        format!("footer: embedded file {i} at {offset}+{length}"),
+                    );
+                }
+                if format != 0 {
+                    return err(
+                        self.base + elem,
+                        format!("footer: embedded file {i} has format {format}, only Arrow IPC (0) exists"),
+                    );
+                }
+                contents.push(EmbeddedFile {
+                    offset: offset as u64,
+                    length: length as u64,
+                    content_type: ContentType::from_code(content),
+                });
+            }
+        }
+        Ok(Footer {
+            file_identifier,
+            software,
+            pod5_version,
+            contents,
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! The POD5 reader's error: what went wrong, in which file, table and row.
+
+use std::path::PathBuf;
+
+use crate::VbzError;
+
+/// A table of a POD5 file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    /// The reads table.
+    Reads,
+    /// The signal table.
+    Signal,
+    /// The run-info table.
+    RunInfo,
+}
+
+impl std::fmt::Display for TableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TableKind::Reads => "reads",
+            TableKind::Signal => "signal",
+            TableKind::RunInfo => "run-info",
+        })
+    }
+}
+
+/// Why a POD5 file could not be opened or a read's signal decoded. Every variant names the
+/// file; table errors name the table and, where one row is at fault, the row.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Pod5Error {
+    /// The file could not be opened or mapped.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The container (signature, markers, footer) is malformed.
+    #[error("{path}: POD5 container, byte {offset}: {what}")]
+    Container {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset in the file.
+        offset: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A table (its Arrow file, schema or columns) is malformed.
+    #[error("{path}: {table} table: {what}")]
+    Table {
+        /// The file.
+        path: PathBuf,
+        /// The table.
+        table: TableKind,
+        /// What is wrong.
+        what: String,
+    },
+    /// One row of a table is malformed.
+    #[error("{path}: {table} table, row {row}: {what}")]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// The table.
+        table: TableKind,
+        /// The row (0-based, across batches).
+        row: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A chunk of a read's signal failed to decode.
+    #[error(
+        "{path}: read {read_id} (reads table row {row}): signal table row {signal_row}: {source}"
+    )]
+    Signal {
+        /// The file.
+        path: PathBuf,
+        /// The read id.
+        read_id: String,
+        /// The read's row in the reads table.
+        row: u64,
+        /// The failing chunk's row in the signal table.
+        signal_row: u64,
+        /// The codec's error.
+        source: VbzError,
+    },
+    /// The caller's buffer does not fit the read.
+    #[error("read {read_id} has {expected} samples, the output holds {got}")]
+    OutputLength {
+        /// The read id.
+        read_id: String,
+        /// The read's sample count.
+        expected: u64,
+        /// The output's length.
+        got: usize,
+    },
+}

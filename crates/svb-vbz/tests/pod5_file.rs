@@ -1,0 +1,222 @@
+//! POD5 files written by ONT's pod5 (../shared/data/pod5): every read's metadata, chunk
+//! layout and signal (sha256 of the int16 LE samples) match the json made by ONT's Python API,
+//! whichever decode path is used; the stored VBZ chunks of the current writer are exactly
+//! what `pod5::compress_signal` writes.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use svb_testdata::{data_dir, read_i16s};
+use svb_vbz::pod5::{Reader, SignalEncoding, TableVersion};
+use svb_vbz::Threads;
+
+fn sha256_hex(signal: &[i16]) -> String {
+    let mut h = Sha256::new();
+    for s in signal {
+        h.update(s.to_le_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn json(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Decodes every read three ways (to a slice, appended to a vector, in parallel) and checks
+/// they agree; returns the signals.
+fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
+    let mut signals = Vec::new();
+    for (i, read) in reader.reads().iter().enumerate() {
+        let mut a = vec![0i16; read.num_samples as usize];
+        reader.decode_signal_to_slice(i, &mut a).unwrap();
+        let mut b = vec![7i16; 3];
+        reader.decode_signal_into(i, &mut b).unwrap();
+        assert_eq!(&b[..3], &[7, 7, 7]);
+        assert_eq!(&b[3..], &a[..]);
+        signals.push(a);
+    }
+    let parallel = std::sync::Mutex::new(vec![None; reader.len()]);
+    reader
+        .decode_all_parallel(Threads::Current, |i, read, signal| {
+            assert_eq!(signal.len() as u64, read.num_samples);
+            parallel.lock().unwrap()[i] = Some(signal.to_vec());
+        })
+        .unwrap();
+    let parallel: Vec<Vec<i16>> = parallel
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    assert_eq!(parallel, signals);
+    signals
+}
+
+#[test]
+fn current_writer_matches_the_python_api() {
+    let Some(dir) = data_dir() else { return };
+    let path = dir.join("pod5/multi_fast5_zip.pod5");
+    let reader = Reader::open(&path).unwrap();
+    let manifest = json(&dir.join("pod5/multi_fast5_zip.json"));
+    let want = manifest["reads"].as_array().unwrap();
+    assert_eq!(reader.len(), want.len());
+    assert_eq!(reader.len(), 10);
+    assert_eq!(reader.footer().pod5_version, "0.3.49");
+    assert_eq!(reader.table_version(), TableVersion::V1OrLater);
+    assert_eq!(reader.signal_encoding(), SignalEncoding::Vbz);
+    assert_eq!(reader.signal_rows(), 22);
+    assert_eq!(reader.run_infos().len(), 1);
+    let signals = decode_all(&reader);
+    for (i, w) in want.iter().enumerate() {
+        let id = w["read_id"].as_str().unwrap();
+        assert_eq!(reader.find(id), Some(i), "{id}");
+        let read = reader.read_by_id(id).unwrap();
+        assert_eq!(read.read_id_string(), id);
+        assert_eq!(read.num_samples, w["num_samples"].as_u64().unwrap(), "{id}");
+        assert_eq!(
+            read.read_number as u64,
+            w["read_number"].as_u64().unwrap(),
+            "{id}"
+        );
+        assert_eq!(read.channel as u64, w["channel"].as_u64().unwrap(), "{id}");
+        assert_eq!(
+            read.start_sample,
+            w["start_sample"].as_u64().unwrap(),
+            "{id}"
+        );
+        assert_eq!(
+            read.calibration_offset as f64,
+            w["calibration"]["offset"].as_f64().unwrap()
+        );
+        assert_eq!(
+            read.calibration_scale as f64,
+            w["calibration"]["scale"].as_f64().unwrap()
+        );
+        assert_eq!(
+            &*read.run_info,
+            reader.run_infos()[0].acquisition_id.as_str()
+        );
+        assert_eq!(
+            sha256_hex(&signals[i]),
+            w["signal_sha256"].as_str().unwrap(),
+            "{id}"
+        );
+        let expected_file = read_i16s(
+            &std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap(),
+        );
+        assert_eq!(signals[i], expected_file, "{id}");
+
+        let chunks = reader.chunks(i);
+        let want_chunks = w["chunks"].as_array().unwrap();
+        assert_eq!(chunks.len(), want_chunks.len(), "{id}");
+        let mut at = 0usize;
+        for (c, wc) in chunks.iter().zip(want_chunks) {
+            assert_eq!(c.samples, wc["sample_count"].as_u64().unwrap(), "{id}");
+            assert_eq!(c.stored_bytes, wc["byte_count"].as_u64().unwrap(), "{id}");
+            // The current writer's chunks are our compressor's bytes exactly.
+            let n = c.samples as usize;
+            let ours = svb_vbz::pod5::compress_signal(&signals[i][at..at + n]);
+            assert_eq!(ours.len() as u64, c.stored_bytes, "{id} row {}", c.row);
+            at += n;
+        }
+    }
+    assert!(reader
+        .find("00000000-0000-0000-0000-000000000000")
+        .is_none());
+    assert!(reader.find("not a uuid").is_none());
+}
+
+/// The older writers: table version 4 (flat columns) and version 0 (dictionaries of
+/// structs, no run-info table), checked against ONT's expectations for the same 10 reads.
+#[test]
+fn older_writers_match_their_expectations() {
+    let Some(dir) = data_dir() else { return };
+    let expected = json(&dir.join("pod5/multi_fast5_zip_v4.expected.json"));
+    let want = expected["reads"].as_array().unwrap();
+    for (name, version) in [
+        ("multi_fast5_zip_v4.pod5", TableVersion::V1OrLater),
+        ("multi_fast5_zip_v0.pod5", TableVersion::V0),
+    ] {
+        let reader =
+            Reader::from_bytes(name, std::fs::read(dir.join("pod5").join(name)).unwrap()).unwrap();
+        assert_eq!(reader.table_version(), version, "{name}");
+        assert_eq!(reader.len(), want.len(), "{name}");
+        assert_eq!(reader.run_infos().len(), 1, "{name}");
+        let signals = decode_all(&reader);
+        for w in want {
+            let id = w["read_id"].as_str().unwrap();
+            let i = reader
+                .find(id)
+                .unwrap_or_else(|| panic!("{name}: {id} missing"));
+            let read = &reader.reads()[i];
+            let s = &signals[i];
+            assert_eq!(
+                read.num_samples,
+                w["num_samples"].as_u64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(
+                sha256_hex(s),
+                w["signal_sha256_i16le"].as_str().unwrap(),
+                "{name} {id}"
+            );
+            let first: Vec<i64> = s.iter().take(16).map(|&v| v as i64).collect();
+            let want_first: Vec<i64> = w["first16"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            assert_eq!(first, want_first, "{name} {id}");
+            assert_eq!(
+                s.iter().map(|&v| v as i64).sum::<i64>(),
+                w["sum"].as_i64().unwrap()
+            );
+            assert_eq!(
+                read.channel as u64,
+                w["channel"].as_u64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(read.well as u64, w["well"].as_u64().unwrap(), "{name} {id}");
+            assert_eq!(
+                read.read_number as u64,
+                w["read_number"].as_u64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(
+                read.start_sample,
+                w["start_sample"].as_u64().unwrap(),
+                "{name} {id}"
+            );
+            let cal = w["calibration"].as_array().unwrap();
+            assert_eq!(
+                read.calibration_offset as f64,
+                cal[0].as_f64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(
+                read.calibration_scale as f64,
+                cal[1].as_f64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(
+                &*read.run_info,
+                reader.run_infos()[0].acquisition_id.as_str(),
+                "{name}"
+            );
+            let chunks = reader.chunks(i);
+            let want_chunks = w["chunks"].as_array().unwrap();
+            assert_eq!(chunks.len(), want_chunks.len(), "{name} {id}");
+            for (c, wc) in chunks.iter().zip(want_chunks) {
+                assert_eq!(c.samples, wc["samples"].as_u64().unwrap(), "{name} {id}");
+                if version == TableVersion::V1OrLater {
+                    assert_eq!(c.row, wc["row"].as_u64().unwrap(), "{name} {id}");
+                    assert_eq!(
+                        c.stored_bytes,
+                        wc["compressed_len"].as_u64().unwrap(),
+                        "{name} {id}"
+                    );
+                }
+            }
+        }
+    }
+}
