@@ -110,6 +110,26 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             .trim_start_matches("pod5_")
             .trim_start_matches("fast5_")
         {
+            _ if target == "pod5_reader" => {
+                let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+                let reads = (0..1 + i % 3)
+                    .map(|r| {
+                        let v: Vec<i16> = mixed(n, 2, seed ^ r as u64)
+                            .into_iter()
+                            .map(|x| (x as i16) >> 4)
+                            .collect();
+                        svb_testdata::pod5::TestRead::new(r as u8, v)
+                    })
+                    .collect();
+                let file = svb_testdata::pod5::TestFile {
+                    reads,
+                    chunk_samples: 300,
+                    signal_batch_rows: 2,
+                    compress: if i % 2 == 0 { Some(&compress) } else { None },
+                };
+                seeds.push(file.write());
+                continue;
+            }
             _ if target == "blow5_records" => {
                 let v: Vec<i16> = mixed(n, 2, seed)
                     .into_iter()

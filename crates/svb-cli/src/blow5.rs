@@ -1,13 +1,11 @@
 //! `svb blow5 info|verify|decode`.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use rayon::prelude::*;
 use svb_slow5::blow5::Reader;
 
-use crate::output::{json_str, npy_i16, signal_sha256, Progress};
+use crate::output::{for_each_in_order, verify_line, write_signal};
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -66,70 +64,31 @@ fn info(file: &PathBuf) -> Result<(), String> {
     Ok(())
 }
 
-/// Records are decoded in parallel in windows of this many per thread, printed in file
-/// order: memory stays bounded by the window, not the file.
-const WINDOW_PER_THREAD: usize = 16;
-
-fn for_each_window(
-    r: &Reader,
-    what: &str,
-    mut each: impl FnMut(svb_slow5::blow5::Record) -> Result<(), String>,
-) -> Result<(), String> {
-    let window = WINDOW_PER_THREAD * rayon::current_num_threads();
-    let mut progress = Progress::new(r.len() as u64, what);
-    for start in (0..r.len()).step_by(window) {
-        let end = (start + window).min(r.len());
-        let decoded: Vec<_> = (start..end)
-            .into_par_iter()
-            .map(|i| r.record(i).expect("index in range"))
-            .collect();
-        for rec in decoded {
-            each(rec.map_err(|e| e.to_string())?)?;
-            progress.inc(1);
-        }
-    }
-    progress.finish();
-    Ok(())
-}
-
 fn verify(file: &PathBuf) -> Result<(), String> {
     let r = open(file)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for_each_window(&r, "verify", |rec| {
-        writeln!(
-            out,
-            "{{\"read_id\":{},\"num_samples\":{},\"sha256\":\"{}\"}}",
-            json_str(&rec.read_id),
-            rec.raw_signal.len(),
-            signal_sha256(&rec.raw_signal)
-        )
-        .map_err(|e| format!("stdout: {e}"))
-    })
+    for_each_in_order(
+        r.len(),
+        "verify",
+        |i| record(&r, i),
+        |rec| verify_line(&mut out, &rec.read_id, &rec.raw_signal),
+    )
 }
 
 fn decode(file: &PathBuf, dir: &PathBuf, npy: bool) -> Result<(), String> {
     let r = open(file)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for_each_window(&r, "decode", |rec| {
-        if rec.read_id.is_empty()
-            || rec.read_id.contains(['/', '\\'])
-            || rec.read_id.starts_with('.')
-        {
-            return Err(format!("read id {:?} is not a safe file name", rec.read_id));
-        }
-        let (name, bytes) = if npy {
-            (format!("{}.npy", rec.read_id), npy_i16(&rec.raw_signal))
-        } else {
-            (
-                format!("{}.i16", rec.read_id),
-                rec.raw_signal
-                    .iter()
-                    .flat_map(|s| s.to_le_bytes())
-                    .collect(),
-            )
-        };
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
-    })
+    for_each_in_order(
+        r.len(),
+        "decode",
+        |i| record(&r, i),
+        |rec| write_signal(dir, &rec.read_id, &rec.raw_signal, npy),
+    )
+}
+
+fn record(r: &Reader, i: usize) -> Result<svb_slow5::blow5::Record, String> {
+    r.record(i)
+        .expect("index in range")
+        .map_err(|e| e.to_string())
 }

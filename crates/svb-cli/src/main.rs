@@ -1,9 +1,10 @@
-//! `svb`: inspect, verify and decode nanopore signal files (BLOW5), and benchmark the codecs
+//! `svb`: inspect, verify and decode nanopore signal files (POD5, BLOW5), and benchmark the codecs
 //! on built-in realistic signal.
 
 mod bench;
 mod blow5;
 mod output;
+mod pod5;
 
 use std::process::ExitCode;
 
@@ -25,6 +26,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// POD5 files (ONT): footer and tables, verification, decoding.
+    Pod5 {
+        #[command(subcommand)]
+        command: pod5::Command,
+    },
     /// BLOW5 files (slow5lib): header, verification, decoding.
     Blow5 {
         #[command(subcommand)]
@@ -46,6 +52,7 @@ fn main() -> ExitCode {
         }
     }
     let result = match cli.command {
+        Command::Pod5 { command } => pod5::run(command),
         Command::Blow5 { command } => blow5::run(command),
         Command::Bench(args) => bench::run(&args),
     };

@@ -1,6 +1,11 @@
-//! Output helpers shared by the subcommands: JSON lines, sha256, progress, .npy files.
+//! Output helpers shared by the subcommands: JSON lines, sha256, progress, .npy files, and
+//! the in-order parallel walk over a file's reads.
 
+use std::io::Write;
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha256};
@@ -83,4 +88,60 @@ pub fn npy_i16(signal: &[i16]) -> Vec<u8> {
     out.extend(header.as_bytes());
     out.extend(signal.iter().flat_map(|s| s.to_le_bytes()));
     out
+}
+
+/// Reads are decoded in parallel in windows of this many per thread and handed on in file
+/// order: memory stays bounded by the window, not the file.
+const WINDOW_PER_THREAD: usize = 16;
+
+/// Decodes items `0..len` in parallel windows (`decode(i)`) and passes each to `each` in
+/// order, with a progress bar; stops at the first error.
+pub fn for_each_in_order<T: Send>(
+    len: usize,
+    what: &str,
+    decode: impl Fn(usize) -> Result<T, String> + Sync,
+    mut each: impl FnMut(T) -> Result<(), String>,
+) -> Result<(), String> {
+    let window = WINDOW_PER_THREAD * rayon::current_num_threads();
+    let mut progress = Progress::new(len as u64, what);
+    for start in (0..len).step_by(window) {
+        let end = (start + window).min(len);
+        let decoded: Vec<_> = (start..end).into_par_iter().map(&decode).collect();
+        for item in decoded {
+            each(item?)?;
+            progress.inc(1);
+        }
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// The `verify` line of one read.
+pub fn verify_line(out: &mut impl Write, read_id: &str, signal: &[i16]) -> Result<(), String> {
+    writeln!(
+        out,
+        "{{\"read_id\":{},\"num_samples\":{},\"sha256\":\"{}\"}}",
+        json_str(read_id),
+        signal.len(),
+        signal_sha256(signal)
+    )
+    .map_err(|e| format!("stdout: {e}"))
+}
+
+/// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`; refuses ids that are not plain
+/// file names.
+pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Result<(), String> {
+    if read_id.is_empty() || read_id.contains(['/', '\\']) || read_id.starts_with('.') {
+        return Err(format!("read id {read_id:?} is not a safe file name"));
+    }
+    let (name, bytes) = if npy {
+        (format!("{read_id}.npy"), npy_i16(signal))
+    } else {
+        (
+            format!("{read_id}.i16"),
+            signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
+        )
+    };
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -1,6 +1,9 @@
 //! Test support shared by the crates' conformance tests: the conformance data folder made
 //! by the reference implementations, read in place (never copied into the repository).
 
+#[cfg(feature = "pod5")]
+pub mod pod5;
+
 use std::path::PathBuf;
 
 /// The conformance data folder: `SVB_TEST_DATA`, else `shared/data` beside the checkout.

@@ -220,3 +220,56 @@ fn older_writers_match_their_expectations() {
         }
     }
 }
+
+/// The uncompressed signal layout (`large_list<int16>`), written by ONT's own Python writer
+/// from the current file: every read and signal equals the VBZ file's. Needs `python3` with
+/// `pod5` (pip install pod5); skipped without it, except under CI=true.
+#[test]
+fn uncompressed_signal_written_by_ont_python_writer() {
+    let Some(dir) = data_dir() else { return };
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_pod5 = std::process::Command::new(&python)
+        .args(["-c", "import pod5"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_pod5 {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "CI=true needs {python} with the pod5 package (pip install pod5)"
+        );
+        println!("skipped: {python} with pod5 not found (pip install pod5)");
+        return;
+    }
+    let src = dir.join("pod5/multi_fast5_zip.pod5");
+    let out = std::env::temp_dir().join(format!("svb-uncompressed-{}.pod5", std::process::id()));
+    let script = "import sys, pod5\n\
+        with pod5.Reader(sys.argv[1]) as r, pod5.Writer(sys.argv[2], \
+        signal_compression_type=pod5.SignalType.UncompressedSignal) as w:\n    \
+        [w.add_read(rec.to_read()) for rec in r.reads()]\n";
+    let _ = std::fs::remove_file(&out);
+    let status = std::process::Command::new(&python)
+        .args(["-c", script])
+        .arg(&src)
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let unc = Reader::open(&out).unwrap();
+    let vbz = Reader::open(&src).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(unc.signal_encoding(), SignalEncoding::Uncompressed);
+    assert_eq!(unc.len(), vbz.len());
+    let signals = decode_all(&unc);
+    for (i, read) in vbz.reads().iter().enumerate() {
+        let j = unc.find(&read.read_id_string()).unwrap();
+        let u = &unc.reads()[j];
+        assert_eq!(u.num_samples, read.num_samples);
+        assert_eq!(u.calibration_scale, read.calibration_scale);
+        assert_eq!(signals[j], vbz.decode_signal(i).unwrap());
+        assert!(unc
+            .chunks(j)
+            .iter()
+            .all(|c| c.stored_bytes == 2 * c.samples));
+    }
+}

@@ -66,7 +66,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         let batch = dict
             .data()
             .ok_or_else(|| format!("{what}: no record batch"))?;
-        check_buffers(&batch, body_len, buffer_count(value_type), &what)?;
+        check_buffers(&batch, body_len, &layout_of([value_type.clone()]), &what)?;
         decoder
             .read_dictionary(block, &data)
             .map_err(|e| format!("{what}: {e}"))?;
@@ -74,7 +74,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
     let blocks = footer
         .recordBatches()
         .ok_or("Arrow footer lists no record batches")?;
-    let needed: usize = schema.fields().iter().map(|f| field_buffers(f)).sum();
+    let needed = layout_of(schema.fields().iter().map(|f| f.data_type().clone()));
     let mut batches = Vec::with_capacity(blocks.len());
     for (i, block) in blocks.iter().enumerate() {
         let what = format!("record batch {i}");
@@ -84,7 +84,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         let batch = message
             .header_as_record_batch()
             .ok_or_else(|| format!("{what}: not a record batch"))?;
-        check_buffers(&batch, body_len, needed, &what)?;
+        check_buffers(&batch, body_len, &needed, &what)?;
         match decoder.read_record_batch(block, &data) {
             Ok(Some(b)) => batches.push(b),
             Ok(None) => return Err(format!("{what}: empty message")),
@@ -122,12 +122,12 @@ fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, Str
     arrow_ipc::root_as_message(rest).map_err(|e| format!("{what}: message: {e}"))
 }
 
-/// A batch's buffers must lie inside its body, be at least as many as the schema reads, and
-/// be uncompressed (arrow-ipc is built without codecs).
+/// A batch's buffers must lie inside its body, be at least as many as the schema reads, hold
+/// whole values, and be uncompressed (arrow-ipc is built without codecs).
 fn check_buffers(
     batch: &arrow_ipc::RecordBatch<'_>,
     body_len: usize,
-    needed: usize,
+    needed: &[usize],
     what: &str,
 ) -> Result<(), String> {
     if batch.compression().is_some() {
@@ -138,10 +138,11 @@ fn check_buffers(
     let buffers = batch
         .buffers()
         .ok_or_else(|| format!("{what}: no buffer list"))?;
-    if buffers.len() < needed {
+    if buffers.len() < needed.len() {
         return Err(format!(
-            "{what}: {} buffers, the schema needs {needed}",
-            buffers.len()
+            "{what}: {} buffers, the schema needs {}",
+            buffers.len(),
+            needed.len()
         ));
     }
     for (i, b) in buffers.iter().enumerate() {
@@ -151,6 +152,13 @@ fn check_buffers(
                 "{what}: buffer {i} at {o}+{l} outside the {body_len}-byte body"
             ));
         }
+        if let Some(&w) = needed.get(i) {
+            if l as u64 % w as u64 != 0 {
+                return Err(format!(
+                    "{what}: buffer {i} of {l} bytes, not a whole number of {w}-byte values"
+                ));
+            }
+        }
     }
     if batch.length() < 0 {
         return Err(format!("{what}: negative row count {}", batch.length()));
@@ -158,19 +166,34 @@ fn check_buffers(
     Ok(())
 }
 
-/// Buffers arrow-ipc reads for one field (dictionary fields read their index buffers).
-fn field_buffers(f: &Field) -> usize {
-    buffer_count(f.data_type())
+/// The buffers arrow-ipc reads for a column of type `t`, in order, each as the multiple its
+/// length must be (offsets and values of a fixed width; 1 for bitmaps and bytes). A length
+/// that is not a multiple of its width makes arrow-data's validation panic.
+fn layout(t: &DataType, out: &mut Vec<usize>) {
+    match t {
+        DataType::Utf8 | DataType::Binary => out.extend([1, 4, 1]),
+        DataType::LargeUtf8 | DataType::LargeBinary => out.extend([1, 8, 1]),
+        DataType::List(c) | DataType::Map(c, _) => {
+            out.extend([1, 4]);
+            layout(c.data_type(), out);
+        }
+        DataType::LargeList(c) => {
+            out.extend([1, 8]);
+            layout(c.data_type(), out);
+        }
+        DataType::Struct(fields) => {
+            out.push(1);
+            fields.iter().for_each(|f| layout(f.data_type(), out));
+        }
+        DataType::Dictionary(k, _) => layout(k, out),
+        _ => out.extend([1, t.primitive_width().unwrap_or(1)]),
+    }
 }
 
-fn buffer_count(t: &DataType) -> usize {
-    match t {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => 3,
-        DataType::List(c) | DataType::LargeList(c) | DataType::Map(c, _) => 2 + field_buffers(c),
-        DataType::Struct(fields) => 1 + fields.iter().map(|f| field_buffers(f)).sum::<usize>(),
-        DataType::Dictionary(k, _) => buffer_count(k),
-        _ => 2,
-    }
+fn layout_of(types: impl IntoIterator<Item = DataType>) -> Vec<usize> {
+    let mut out = Vec::new();
+    types.into_iter().for_each(|t| layout(&t, &mut out));
+    out
 }
 
 /// Dictionary id -> value type, for every dictionary field at any depth.

@@ -1,0 +1,350 @@
+//! A small POD5 writer for tests and fuzz seeds: the container, footer and table schemas of
+//! ONT's current writer (table version 3+ columns), with knobs to write inconsistent files
+//! on purpose. Signal compression is the caller's (`compress`), so this crate needs no codec.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    FixedSizeBinaryBuilder, LargeBinaryBuilder, LargeListBuilder, ListBuilder,
+};
+use arrow_array::builder::{Int16Builder, UInt64Builder};
+use arrow_array::types::Int16Type;
+use arrow_array::{
+    ArrayRef, BooleanArray, DictionaryArray, Float32Array, Int16Array, RecordBatch, StringArray,
+    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+};
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::{DataType, Field, Schema};
+
+/// The POD5 signature.
+pub const SIGNATURE: [u8; 8] = [0x8b, b'P', b'O', b'D', b'\r', b'\n', 0x1a, b'\n'];
+
+/// A read to write.
+#[derive(Debug, Clone)]
+pub struct TestRead {
+    /// The read id.
+    pub read_id: [u8; 16],
+    /// Its samples (split into chunks of [`TestFile::chunk_samples`]).
+    pub signal: Vec<i16>,
+    /// Read number.
+    pub read_number: u32,
+    /// Channel.
+    pub channel: u16,
+    /// Well.
+    pub well: u8,
+    /// Calibration offset.
+    pub calibration_offset: f32,
+    /// Calibration scale.
+    pub calibration_scale: f32,
+    /// Written instead of the real signal rows when set.
+    pub signal_rows_override: Option<Vec<u64>>,
+    /// Written instead of the real sample count when set.
+    pub num_samples_override: Option<u64>,
+}
+
+impl TestRead {
+    /// A read with id bytes `[seed; 16]` and the given signal.
+    pub fn new(seed: u8, signal: Vec<i16>) -> Self {
+        TestRead {
+            read_id: [seed; 16],
+            signal,
+            read_number: u32::from(seed),
+            channel: 100 + u16::from(seed),
+            well: 1 + seed % 4,
+            calibration_offset: -3.0,
+            calibration_scale: 0.25,
+            signal_rows_override: None,
+            num_samples_override: None,
+        }
+    }
+}
+
+/// The file to write.
+pub struct TestFile<'a> {
+    /// The reads.
+    pub reads: Vec<TestRead>,
+    /// Samples per chunk (ONT writes 102400).
+    pub chunk_samples: usize,
+    /// Rows per signal-table batch (ONT writes 100).
+    pub signal_batch_rows: usize,
+    /// `Some(compress)` writes VBZ `large_binary` chunks; `None` uncompressed
+    /// `large_list<int16>`.
+    pub compress: Option<&'a dyn Fn(&[i16]) -> Vec<u8>>,
+}
+
+const FILE_ID: &str = "1a2b3c4d-0000-4000-8000-00000000feed";
+const MARKER: [u8; 16] = *b"svb-test-marker!";
+
+fn uuid_field(name: &str) -> Field {
+    Field::new(name, DataType::FixedSizeBinary(16), false).with_metadata(HashMap::from([
+        (
+            "ARROW:extension:name".to_string(),
+            "minknow.uuid".to_string(),
+        ),
+        ("ARROW:extension:metadata".to_string(), String::new()),
+    ]))
+}
+
+fn metadata() -> HashMap<String, String> {
+    HashMap::from([
+        ("MINKNOW:file_identifier".to_string(), FILE_ID.to_string()),
+        ("MINKNOW:software".to_string(), "svb-testdata".to_string()),
+        ("MINKNOW:pod5_version".to_string(), "0.3.49".to_string()),
+    ])
+}
+
+fn ipc_file(schema: Arc<Schema>, batches: &[RecordBatch]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut w = FileWriter::try_new(&mut out, &schema).expect("schema");
+    for b in batches {
+        w.write(b).expect("batch");
+    }
+    w.finish().expect("finish");
+    drop(w);
+    out
+}
+
+impl TestFile<'_> {
+    /// The POD5 file's bytes.
+    pub fn write(&self) -> Vec<u8> {
+        // Signal table rows: every read's chunks, in read order.
+        let mut rows: Vec<([u8; 16], &[i16])> = Vec::new();
+        let mut read_rows: Vec<Vec<u64>> = Vec::new();
+        for r in &self.reads {
+            let mut mine = Vec::new();
+            for chunk in r.signal.chunks(self.chunk_samples.max(1)) {
+                mine.push(rows.len() as u64);
+                rows.push((r.read_id, chunk));
+            }
+            read_rows.push(mine);
+        }
+        let signal_field = match self.compress {
+            Some(_) => {
+                Field::new("signal", DataType::LargeBinary, false).with_metadata(HashMap::from([
+                    (
+                        "ARROW:extension:name".to_string(),
+                        "minknow.vbz".to_string(),
+                    ),
+                    ("ARROW:extension:metadata".to_string(), String::new()),
+                ]))
+            }
+            None => Field::new(
+                "signal",
+                DataType::LargeList(Arc::new(Field::new("item", DataType::Int16, true))),
+                false,
+            ),
+        };
+        let signal_schema = Arc::new(
+            Schema::new(vec![
+                uuid_field("read_id"),
+                signal_field,
+                Field::new("samples", DataType::UInt32, false),
+            ])
+            .with_metadata(metadata()),
+        );
+        let mut signal_batches = Vec::new();
+        for part in rows.chunks(self.signal_batch_rows.max(1)) {
+            let mut ids = FixedSizeBinaryBuilder::new(16);
+            let mut samples = Vec::new();
+            for (id, chunk) in part {
+                ids.append_value(id).expect("16 bytes");
+                samples.push(chunk.len() as u32);
+            }
+            let signal: ArrayRef = match self.compress {
+                Some(compress) => {
+                    let mut b = LargeBinaryBuilder::new();
+                    for (_, chunk) in part {
+                        b.append_value(compress(chunk));
+                    }
+                    Arc::new(b.finish())
+                }
+                None => {
+                    let mut b = LargeListBuilder::new(Int16Builder::new())
+                        .with_field(Arc::new(Field::new("item", DataType::Int16, true)));
+                    for (_, chunk) in part {
+                        b.values().append_slice(chunk);
+                        b.append(true);
+                    }
+                    Arc::new(b.finish())
+                }
+            };
+            signal_batches.push(
+                RecordBatch::try_new(
+                    signal_schema.clone(),
+                    vec![
+                        Arc::new(ids.finish()),
+                        signal,
+                        Arc::new(UInt32Array::from(samples)),
+                    ],
+                )
+                .expect("signal batch"),
+            );
+        }
+
+        let dict = |name: &str, id: i64| {
+            #[allow(deprecated)]
+            Field::new_dict(
+                name,
+                DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8)),
+                false,
+                id,
+                false,
+            )
+        };
+        let reads_schema = Arc::new(
+            Schema::new(vec![
+                uuid_field("read_id"),
+                Field::new(
+                    "signal",
+                    DataType::List(Arc::new(Field::new("item", DataType::UInt64, true))),
+                    false,
+                ),
+                Field::new("read_number", DataType::UInt32, false),
+                Field::new("start", DataType::UInt64, false),
+                Field::new("median_before", DataType::Float32, false),
+                Field::new("num_samples", DataType::UInt64, false),
+                Field::new("channel", DataType::UInt16, false),
+                Field::new("well", DataType::UInt8, false),
+                dict("pore_type", 1),
+                Field::new("calibration_offset", DataType::Float32, false),
+                Field::new("calibration_scale", DataType::Float32, false),
+                dict("end_reason", 2),
+                Field::new("end_reason_forced", DataType::Boolean, false),
+                dict("run_info", 3),
+                Field::new("open_pore_level", DataType::Float32, false),
+            ])
+            .with_metadata(metadata()),
+        );
+        let n = self.reads.len();
+        let mut lists = ListBuilder::new(UInt64Builder::new());
+        for (r, mine) in self.reads.iter().zip(&read_rows) {
+            lists
+                .values()
+                .append_slice(r.signal_rows_override.as_deref().unwrap_or(mine));
+            lists.append(true);
+        }
+        let keys = || Int16Array::from(vec![0i16; n]);
+        let dict_col = |v: &str| -> ArrayRef {
+            Arc::new(
+                DictionaryArray::<Int16Type>::try_new(keys(), Arc::new(StringArray::from(vec![v])))
+                    .expect("dictionary"),
+            )
+        };
+        let mut ids = FixedSizeBinaryBuilder::new(16);
+        for r in &self.reads {
+            ids.append_value(r.read_id).expect("16 bytes");
+        }
+        let f32s = |f: &dyn Fn(&TestRead) -> f32| -> ArrayRef {
+            Arc::new(Float32Array::from(
+                self.reads.iter().map(f).collect::<Vec<_>>(),
+            ))
+        };
+        let reads_batch = RecordBatch::try_new(
+            reads_schema.clone(),
+            vec![
+                Arc::new(ids.finish()),
+                Arc::new(lists.finish()),
+                Arc::new(UInt32Array::from_iter_values(
+                    self.reads.iter().map(|r| r.read_number),
+                )),
+                Arc::new(UInt64Array::from_iter_values(
+                    self.reads.iter().map(|r| 1000 * u64::from(r.read_number)),
+                )),
+                f32s(&|_| 200.0),
+                Arc::new(UInt64Array::from_iter_values(self.reads.iter().map(|r| {
+                    r.num_samples_override.unwrap_or(r.signal.len() as u64)
+                }))),
+                Arc::new(UInt16Array::from_iter_values(
+                    self.reads.iter().map(|r| r.channel),
+                )),
+                Arc::new(UInt8Array::from_iter_values(
+                    self.reads.iter().map(|r| r.well),
+                )),
+                dict_col("not_set"),
+                f32s(&|r| r.calibration_offset),
+                f32s(&|r| r.calibration_scale),
+                dict_col("signal_positive"),
+                Arc::new(BooleanArray::from(vec![false; n])),
+                dict_col("acq-svb-test"),
+                f32s(&|_| 210.5),
+            ],
+        )
+        .expect("reads batch");
+
+        let run_schema = Arc::new(
+            Schema::new(vec![
+                Field::new("acquisition_id", DataType::Utf8, false),
+                Field::new("adc_max", DataType::Int16, false),
+                Field::new("adc_min", DataType::Int16, false),
+                Field::new("sample_rate", DataType::UInt16, false),
+                Field::new("flow_cell_id", DataType::Utf8, false),
+            ])
+            .with_metadata(metadata()),
+        );
+        let run_batch = RecordBatch::try_new(
+            run_schema.clone(),
+            vec![
+                Arc::new(StringArray::from(vec!["acq-svb-test"])),
+                Arc::new(Int16Array::from(vec![2047i16])),
+                Arc::new(Int16Array::from(vec![-2048i16])),
+                Arc::new(UInt16Array::from(vec![5000u16])),
+                Arc::new(StringArray::from(vec!["FAX00000"])),
+            ],
+        )
+        .expect("run info batch");
+
+        let tables = [
+            (1i16, ipc_file(signal_schema, &signal_batches)),
+            (4, ipc_file(run_schema, &[run_batch])),
+            (0, ipc_file(reads_schema, &[reads_batch])),
+        ];
+        let mut out = Vec::new();
+        out.extend_from_slice(&SIGNATURE);
+        out.extend_from_slice(&MARKER);
+        let mut embedded = Vec::new();
+        for (content, bytes) in &tables {
+            embedded.push((out.len() as i64, bytes.len() as i64, *content));
+            out.extend_from_slice(bytes);
+            out.resize(out.len().next_multiple_of(8), 0);
+            out.extend_from_slice(&MARKER);
+        }
+        out.extend_from_slice(b"FOOTER\0\0");
+        let start = out.len();
+        out.extend_from_slice(&footer(&embedded));
+        out.resize(out.len().next_multiple_of(8), 0);
+        let footer_len = (out.len() - start) as i64;
+        out.extend_from_slice(&footer_len.to_le_bytes());
+        out.extend_from_slice(&MARKER);
+        out.extend_from_slice(&SIGNATURE);
+        out
+    }
+}
+
+/// The footer flatbuffer (`Minknow.ReadsFormat.Footer`).
+fn footer(embedded: &[(i64, i64, i16)]) -> Vec<u8> {
+    let mut fbb = flatbuffers::FlatBufferBuilder::new();
+    let files: Vec<_> = embedded
+        .iter()
+        .map(|&(offset, length, content)| {
+            let t = fbb.start_table();
+            fbb.push_slot::<i64>(4, offset, 0);
+            fbb.push_slot::<i64>(6, length, 0);
+            fbb.push_slot::<i16>(8, 0, 0);
+            fbb.push_slot::<i16>(10, content, 0);
+            fbb.end_table(t)
+        })
+        .collect();
+    let contents = fbb.create_vector(&files);
+    let id = fbb.create_string(FILE_ID);
+    let software = fbb.create_string("svb-testdata");
+    let version = fbb.create_string("0.3.49");
+    let t = fbb.start_table();
+    fbb.push_slot_always(4, id);
+    fbb.push_slot_always(6, software);
+    fbb.push_slot_always(8, version);
+    fbb.push_slot_always(10, contents);
+    let root = fbb.end_table(t);
+    fbb.finish_minimal(root);
+    fbb.finished_data().to_vec()
+}

@@ -1,0 +1,33 @@
+#![no_main]
+//! Arbitrary bytes as a POD5 file: the container, footer and Arrow table parsers return a
+//! reader or an error naming the file, never a panic; every read then decodes or fails
+//! with an error, the same way through every decode path.
+
+use libfuzzer_sys::fuzz_target;
+use svb_vbz::pod5::Reader;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(reader) = Reader::from_bytes("fuzz.pod5", data.to_vec()) else {
+        return;
+    };
+    let mut first_error = None;
+    for i in 0..reader.len() {
+        let read = &reader.reads()[i];
+        let chunks = reader.chunks(i);
+        assert_eq!(chunks.iter().map(|c| c.samples).sum::<u64>(), read.num_samples);
+        let _ = reader.find(&read.read_id_string());
+        let one = reader.decode_signal(i);
+        let mut buf = vec![0i16; 2];
+        let into = reader.decode_signal_into(i, &mut buf);
+        match (&one, &into) {
+            (Ok(s), Ok(())) => assert_eq!(&buf[2..], &s[..]),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("decode paths disagree on read {i}"),
+        }
+        if let Err(e) = one {
+            first_error.get_or_insert(e.to_string());
+        }
+    }
+    let par = reader.decode_all_parallel(svb_vbz::Threads::Current, |_, _, _| {});
+    assert_eq!(par.err().map(|e| e.to_string()), first_error);
+});
