@@ -366,6 +366,68 @@ impl Reader {
         r
     }
 
+    /// [`decode_signal_into`](Self::decode_signal_into) with the read's chunks decoded in
+    /// parallel on the current rayon pool (a read of many chunks keeps every core busy);
+    /// the error, if any, is the first failing chunk's.
+    fn decode_signal_into_parallel(
+        &self,
+        index: usize,
+        out: &mut Vec<i16>,
+    ) -> Result<(), Pod5Error> {
+        let read = &self.reads[index];
+        if read.signal_rows.len() < 2 || self.signal.encoding != SignalEncoding::Vbz {
+            return self.decode_signal_into(index, out);
+        }
+        let mut blobs = Vec::with_capacity(read.signal_rows.len());
+        for &row in &read.signal_rows {
+            let (b, i) = self.signal.locate(row).expect("rows checked at open");
+            let batch = &self.signal.batches[b];
+            let SignalColumn::Vbz(a) = &batch.column else {
+                unreachable!("the encoding is VBZ");
+            };
+            let n = batch.samples.value(i) as usize;
+            let blob = a.value(i);
+            if !(blob.is_empty() && n == 0) {
+                super::check_frame(blob, n).map_err(|e| self.chunk_error(index, row, e))?;
+            }
+            blobs.push((row, blob, n));
+        }
+        let start = out.len();
+        out.resize(start + read.num_samples as usize, 0);
+        let mut parts = Vec::with_capacity(blobs.len());
+        let mut rest = &mut out[start..];
+        for &(row, blob, n) in &blobs {
+            let (part, tail) = rest.split_at_mut(n);
+            parts.push((row, blob, part));
+            rest = tail;
+        }
+        let first_error = parts
+            .into_par_iter()
+            .map(|(row, blob, part)| {
+                super::decompress_signal(blob, part).map_err(|e| self.chunk_error(index, row, e))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .find_map(Result::err);
+        match first_error {
+            Some(e) => {
+                out.truncate(start);
+                Err(e)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn chunk_error(&self, index: usize, signal_row: u64, source: crate::VbzError) -> Pod5Error {
+        Pod5Error::Signal {
+            path: self.path.clone(),
+            read_id: self.reads[index].read_id_string(),
+            row: index as u64,
+            signal_row,
+            source,
+        }
+    }
+
     /// Read `index`'s signal in a new vector.
     ///
     /// # Panics
@@ -392,7 +454,7 @@ impl Reader {
                 .enumerate()
                 .for_each_init(Vec::new, |buf, (i, read)| {
                     buf.clear();
-                    match self.decode_signal_into(i, buf) {
+                    match self.decode_signal_into_parallel(i, buf) {
                         Ok(()) => f(i, read, buf),
                         Err(e) => {
                             let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,0 +1,75 @@
+//! Whole POD5 files (../shared/data/pod5): open, then every read's signal to int16, on one
+//! thread and on every core, against the `pod5lib` crate doing the same work in the same
+//! run. `cargo xtask bench` adds ONT's Python reader (benches/python/pod5_decode.py) as the
+//! `python-pod5` peer.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use svb_vbz::pod5::Reader;
+use svb_vbz::Threads;
+
+fn files(c: &mut Criterion) {
+    let Some(dir) = svb_testdata::data_dir() else {
+        return;
+    };
+    for (label, name) in [
+        ("current", "multi_fast5_zip.pod5"),
+        ("v4", "multi_fast5_zip_v4.pod5"),
+    ] {
+        let path = dir.join("pod5").join(name);
+        let samples: u64 = Reader::open(&path)
+            .unwrap()
+            .reads()
+            .iter()
+            .map(|r| r.num_samples)
+            .sum();
+
+        let mut g = c.benchmark_group(format!("pod5_file_{label}/one_thread"));
+        g.throughput(Throughput::Elements(samples));
+        let mut buf = Vec::new();
+        g.bench_function(BenchmarkId::new("svb", samples), |b| {
+            b.iter(|| {
+                let r = Reader::open(black_box(&path)).unwrap();
+                for i in 0..r.len() {
+                    buf.clear();
+                    r.decode_signal_into(i, &mut buf).unwrap();
+                    black_box(&buf);
+                }
+            })
+        });
+        g.bench_function(BenchmarkId::new("pod5lib", samples), |b| {
+            b.iter(|| {
+                let r = pod5lib::Reader::open(black_box(&path)).unwrap();
+                for read in r.reads_iter() {
+                    black_box(read.signal().unwrap());
+                }
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("pod5_file_{label}/all_cores"));
+        g.throughput(Throughput::Elements(samples));
+        g.bench_function(BenchmarkId::new("svb", samples), |b| {
+            b.iter(|| {
+                let r = Reader::open(black_box(&path)).unwrap();
+                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                    black_box(s);
+                })
+                .unwrap();
+            })
+        });
+        g.bench_function(BenchmarkId::new("pod5lib", samples), |b| {
+            b.iter(|| {
+                let r = pod5lib::Reader::open(black_box(&path)).unwrap();
+                for item in r.par_reads_iter(0) {
+                    black_box(item.unwrap().1);
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, files);
+criterion_main!(benches);
