@@ -60,6 +60,9 @@ impl TestRead {
     }
 }
 
+/// A signal compressor: samples to the stored VBZ blob.
+pub type Compress = dyn Fn(&[i16]) -> Vec<u8>;
+
 /// The file to write.
 pub struct TestFile<'a> {
     /// The reads.
@@ -70,7 +73,7 @@ pub struct TestFile<'a> {
     pub signal_batch_rows: usize,
     /// `Some(compress)` writes VBZ `large_binary` chunks; `None` uncompressed
     /// `large_list<int16>`.
-    pub compress: Option<&'a dyn Fn(&[i16]) -> Vec<u8>>,
+    pub compress: Option<&'a Compress>,
 }
 
 const FILE_ID: &str = "1a2b3c4d-0000-4000-8000-00000000feed";

@@ -66,7 +66,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         let batch = dict
             .data()
             .ok_or_else(|| format!("{what}: no record batch"))?;
-        check_buffers(&batch, body_len, &layout_of([value_type.clone()]), &what)?;
+        check_buffers(&batch, body_len, std::slice::from_ref(value_type), &what)?;
         decoder
             .read_dictionary(block, &data)
             .map_err(|e| format!("{what}: {e}"))?;
@@ -74,7 +74,11 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
     let blocks = footer
         .recordBatches()
         .ok_or("Arrow footer lists no record batches")?;
-    let needed = layout_of(schema.fields().iter().map(|f| f.data_type().clone()));
+    let types: Vec<DataType> = schema
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
     let mut batches = Vec::with_capacity(blocks.len());
     for (i, block) in blocks.iter().enumerate() {
         let what = format!("record batch {i}");
@@ -84,7 +88,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         let batch = message
             .header_as_record_batch()
             .ok_or_else(|| format!("{what}: not a record batch"))?;
-        check_buffers(&batch, body_len, &needed, &what)?;
+        check_buffers(&batch, body_len, &types, &what)?;
         match decoder.read_record_batch(block, &data) {
             Ok(Some(b)) => batches.push(b),
             Ok(None) => return Err(format!("{what}: empty message")),
@@ -122,12 +126,15 @@ fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, Str
     arrow_ipc::root_as_message(rest).map_err(|e| format!("{what}: message: {e}"))
 }
 
-/// A batch's buffers must lie inside its body, be at least as many as the schema reads, hold
-/// whole values, and be uncompressed (arrow-ipc is built without codecs).
+/// A batch must be uncompressed (arrow-ipc is built without codecs), its buffers must lie
+/// inside its body, and walking the columns' types as arrow-ipc does, every field node must
+/// have a sane length and null count, a validity bitmap long enough for its length when it
+/// has nulls, and buffers holding whole values. arrow-data panics on the last two before its
+/// own validation runs.
 fn check_buffers(
     batch: &arrow_ipc::RecordBatch<'_>,
     body_len: usize,
-    needed: &[usize],
+    types: &[DataType],
     what: &str,
 ) -> Result<(), String> {
     if batch.compression().is_some() {
@@ -138,13 +145,9 @@ fn check_buffers(
     let buffers = batch
         .buffers()
         .ok_or_else(|| format!("{what}: no buffer list"))?;
-    if buffers.len() < needed.len() {
-        return Err(format!(
-            "{what}: {} buffers, the schema needs {}",
-            buffers.len(),
-            needed.len()
-        ));
-    }
+    let nodes = batch
+        .nodes()
+        .ok_or_else(|| format!("{what}: no field node list"))?;
     for (i, b) in buffers.iter().enumerate() {
         let (o, l) = (b.offset(), b.length());
         if o < 0 || l < 0 || (o as i128 + l as i128) > body_len as i128 {
@@ -152,48 +155,89 @@ fn check_buffers(
                 "{what}: buffer {i} at {o}+{l} outside the {body_len}-byte body"
             ));
         }
-        if let Some(&w) = needed.get(i) {
-            if l as u64 % w as u64 != 0 {
-                return Err(format!(
-                    "{what}: buffer {i} of {l} bytes, not a whole number of {w}-byte values"
-                ));
-            }
-        }
     }
     if batch.length() < 0 {
         return Err(format!("{what}: negative row count {}", batch.length()));
     }
-    Ok(())
+    let mut walk = Walk {
+        nodes: nodes.iter().map(|n| (n.length(), n.null_count())).collect(),
+        buffers: buffers.iter().map(|b| b.length() as u64).collect(),
+        node: 0,
+        buffer: 0,
+        what,
+    };
+    types.iter().try_for_each(|t| walk.column(t))
 }
 
-/// The buffers arrow-ipc reads for a column of type `t`, in order, each as the multiple its
-/// length must be (offsets and values of a fixed width; 1 for bitmaps and bytes). A length
-/// that is not a multiple of its width makes arrow-data's validation panic.
-fn layout(t: &DataType, out: &mut Vec<usize>) {
-    match t {
-        DataType::Utf8 | DataType::Binary => out.extend([1, 4, 1]),
-        DataType::LargeUtf8 | DataType::LargeBinary => out.extend([1, 8, 1]),
-        DataType::List(c) | DataType::Map(c, _) => {
-            out.extend([1, 4]);
-            layout(c.data_type(), out);
+/// The nodes (length, null count) and buffer lengths of a batch, consumed in arrow-ipc's
+/// order: per column one node, its own buffers, then its children.
+struct Walk<'a> {
+    nodes: Vec<(i64, i64)>,
+    buffers: Vec<u64>,
+    node: usize,
+    buffer: usize,
+    what: &'a str,
+}
+
+impl Walk<'_> {
+    fn column(&mut self, t: &DataType) -> Result<(), String> {
+        let what = self.what;
+        let Some(&(len, nulls)) = self.nodes.get(self.node) else {
+            return Err(format!(
+                "{what}: fewer field nodes than the schema has columns"
+            ));
+        };
+        self.node += 1;
+        if len < 0 || nulls < 0 || nulls > len {
+            return Err(format!(
+                "{what}: field node of length {len} with {nulls} nulls"
+            ));
         }
-        DataType::LargeList(c) => {
-            out.extend([1, 8]);
-            layout(c.data_type(), out);
+        // Each own buffer as the multiple its length must be (1: bitmaps and bytes).
+        let own: &[u64] = match t {
+            DataType::Utf8 | DataType::Binary => &[1, 4, 1],
+            DataType::LargeUtf8 | DataType::LargeBinary => &[1, 8, 1],
+            DataType::List(_) | DataType::Map(..) => &[1, 4],
+            DataType::LargeList(_) => &[1, 8],
+            DataType::Struct(_) => &[1],
+            DataType::Dictionary(k, _) => match k.primitive_width() {
+                Some(2) => &[1, 2],
+                Some(4) => &[1, 4],
+                Some(8) => &[1, 8],
+                _ => &[1, 1],
+            },
+            _ => match t.primitive_width() {
+                Some(2) => &[1, 2],
+                Some(4) => &[1, 4],
+                Some(8) => &[1, 8],
+                _ => &[1, 1],
+            },
+        };
+        let Some(lens) = self.buffers.get(self.buffer..self.buffer + own.len()) else {
+            return Err(format!("{what}: fewer buffers than the schema needs"));
+        };
+        if nulls > 0 && lens[0].saturating_mul(8) < len as u64 {
+            return Err(format!(
+                "{what}: validity bitmap of {} bytes for {len} values",
+                lens[0]
+            ));
         }
-        DataType::Struct(fields) => {
-            out.push(1);
-            fields.iter().for_each(|f| layout(f.data_type(), out));
+        for (&l, &w) in lens.iter().zip(own) {
+            if l % w != 0 {
+                return Err(format!(
+                    "{what}: buffer of {l} bytes, not a whole number of {w}-byte values"
+                ));
+            }
         }
-        DataType::Dictionary(k, _) => layout(k, out),
-        _ => out.extend([1, t.primitive_width().unwrap_or(1)]),
+        self.buffer += own.len();
+        match t {
+            DataType::List(c) | DataType::LargeList(c) | DataType::Map(c, _) => {
+                self.column(c.data_type())
+            }
+            DataType::Struct(fields) => fields.iter().try_for_each(|f| self.column(f.data_type())),
+            _ => Ok(()),
+        }
     }
-}
-
-fn layout_of(types: impl IntoIterator<Item = DataType>) -> Vec<usize> {
-    let mut out = Vec::new();
-    types.into_iter().for_each(|t| layout(&t, &mut out));
-    out
 }
 
 /// Dictionary id -> value type, for every dictionary field at any depth.
