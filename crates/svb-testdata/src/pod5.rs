@@ -61,7 +61,7 @@ impl TestRead {
 }
 
 /// A signal compressor: samples to the stored VBZ blob.
-pub type Compress = dyn Fn(&[i16]) -> Vec<u8>;
+pub type Compress<'f> = dyn Fn(&[i16]) -> Vec<u8> + 'f;
 
 /// The file to write.
 pub struct TestFile<'a> {
@@ -73,7 +73,7 @@ pub struct TestFile<'a> {
     pub signal_batch_rows: usize,
     /// `Some(compress)` writes VBZ `large_binary` chunks; `None` uncompressed
     /// `large_list<int16>`.
-    pub compress: Option<&'a Compress>,
+    pub compress: Option<&'a Compress<'a>>,
 }
 
 const FILE_ID: &str = "1a2b3c4d-0000-4000-8000-00000000feed";

@@ -2,7 +2,7 @@
 //! signature, corrupt footer, tables or rows pointing outside, chunks that fail to decode)
 //! give errors naming the file, the table and the row, and never panic.
 
-use svb_testdata::pod5::{TestFile, TestRead};
+use svb_testdata::pod5::{Compress, TestFile, TestRead};
 use svb_vbz::pod5::{Pod5Error, Reader, SignalEncoding, TableKind};
 use svb_vbz::Threads;
 
@@ -30,7 +30,7 @@ fn reads() -> Vec<TestRead> {
         .collect()
 }
 
-fn file(reads: Vec<TestRead>, compress: Option<&dyn Fn(&[i16]) -> Vec<u8>>) -> Vec<u8> {
+fn file(reads: Vec<TestRead>, compress: Option<&Compress>) -> Vec<u8> {
     TestFile {
         reads,
         chunk_samples: 1000,
