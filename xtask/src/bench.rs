@@ -68,7 +68,8 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         run(&mut cmd)?;
         Some(started)
     };
-    let rows = collect(&criterion_home, since)?;
+    let mut rows = collect(&criterion_home, since)?;
+    add_python_pod5(&mut rows);
     if rows.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -85,6 +86,60 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         println!("{tables}");
     }
     Ok(())
+}
+
+/// ONT's Python reader on the files of the `pod5_file_*` groups present (benches/python/
+/// pod5_decode.py), added as the `python-pod5` peer of both the one-thread and the all-cores
+/// group (it decodes on one thread). Skipped, with one line saying so, without `pod5`.
+fn add_python_pod5(rows: &mut Vec<Row>) {
+    let labels: Vec<(String, String)> = [
+        ("current", "multi_fast5_zip.pod5"),
+        ("v4", "multi_fast5_zip_v4.pod5"),
+    ]
+    .iter()
+    .filter(|(label, _)| {
+        rows.iter()
+            .any(|r| r.group.starts_with(&format!("pod5_file_{label}/")))
+    })
+    .map(|(l, f)| (l.to_string(), f.to_string()))
+    .collect();
+    if labels.is_empty() {
+        return;
+    }
+    let Some(data) = svb_testdata::data_dir() else {
+        return;
+    };
+    let script = root().join("benches").join("python").join("pod5_decode.py");
+    let mut cmd = Command::new("python3");
+    cmd.arg(&script);
+    for (_, f) in &labels {
+        cmd.arg(data.join("pod5").join(f));
+    }
+    let Some(out) = output(&mut cmd) else {
+        println!("bench: python-pod5 peer skipped (python3 with pod5 not found: pip install pod5)");
+        return;
+    };
+    for ((label, _), line) in labels.iter().zip(out.lines()) {
+        let (Some(samples), Some(mean_ns)) = (json_num(line, "samples"), json_num(line, "mean_ns"))
+        else {
+            continue;
+        };
+        for op in ["one_thread", "all_cores"] {
+            let group = format!("pod5_file_{label}/{op}");
+            let param = rows
+                .iter()
+                .find(|r| r.group == group)
+                .map(|r| r.param.clone())
+                .unwrap_or_else(|| format!("{samples}"));
+            rows.push(Row {
+                group,
+                function: "python-pod5".into(),
+                param,
+                elements: samples as u64,
+                mean_ns,
+            });
+        }
+    }
 }
 
 /// Every `new/benchmark.json` under `dir` (written after `since`, when given).
@@ -298,6 +353,7 @@ fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> Stri
          on the same machine (absolute numbers on shared machines drift by 15% or more; ratios are the claim).\n\n\
          - CPU: {cpu}\n- ISA chosen by the dispatcher: {isa}\n- rustc: {}\n- date: {}\n\
          - streamvbyte64 SIMD path compiled: {sv64_simd}\n- `svb-0.3.1` is the `svb` crate 0.3.1 with its `simd-auto` feature\n\
+         - `pod5lib` is the pod5lib crate 0.2.0 (`reads_iter` on one thread, `par_reads_iter(0)` on all cores); `python-pod5` is ONT's `pod5` Python package (pip), run right after criterion by benches/python/pod5_decode.py; it decodes on one thread, so it is the same figure in both groups\n\
          - command: `{command}`\n\n\
          Throughput is in input integers: Melem/s, and GB/s = Melem/s x bytes per integer / 1000.\n{tables}",
         match (quick, peer_simd) {

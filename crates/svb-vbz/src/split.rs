@@ -575,11 +575,11 @@ pub fn decode_vbz_batch(
 /// gives a task's size and its place in the batch), each worker taking the next task as it
 /// frees up, so unequal tasks still share the cores evenly. Returns the error of the first
 /// failing task in batch order, the same on every run.
-pub(crate) fn run_largest_first<T: Send>(
+pub(crate) fn run_largest_first<T: Send, E: Send>(
     mut tasks: Vec<T>,
     size_and_order: impl Fn(&T) -> (usize, usize),
-    work: impl Fn(T) -> Result<(), VbzError> + Sync,
-) -> Result<(), VbzError> {
+    work: impl Fn(T) -> Result<(), E> + Sync,
+) -> Result<(), E> {
     let workers = rayon::current_num_threads().min(tasks.len());
     if workers <= 1 {
         // In batch order, so the first error is the first failing task's.
@@ -588,7 +588,7 @@ pub(crate) fn run_largest_first<T: Send>(
     tasks.sort_by_key(|t| core::cmp::Reverse(size_and_order(t).0));
     let order: Vec<usize> = tasks.iter().map(|t| size_and_order(t).1).collect();
     let queue = std::sync::Mutex::new(tasks.into_iter().zip(order).rev().collect::<Vec<_>>());
-    let failed = std::sync::Mutex::new(None::<(usize, VbzError)>);
+    let failed = std::sync::Mutex::new(None::<(usize, E)>);
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| loop {

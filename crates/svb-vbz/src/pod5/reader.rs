@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int16Type;
@@ -295,39 +294,8 @@ impl Reader {
         let mut at = 0usize;
         for &row in &read.signal_rows {
             let (b, i) = self.signal.locate(row).expect("rows checked at open");
-            let batch = &self.signal.batches[b];
-            let n = batch.samples.value(i) as usize;
-            let part = &mut out[at..at + n];
-            match &batch.column {
-                SignalColumn::Vbz(a) => {
-                    super::decompress_signal(a.value(i), part).map_err(|source| {
-                        Pod5Error::Signal {
-                            path: self.path.clone(),
-                            read_id: read.read_id_string(),
-                            row: index as u64,
-                            signal_row: row,
-                            source,
-                        }
-                    })?
-                }
-                SignalColumn::Uncompressed(l) => {
-                    let v = l.value(i);
-                    let v = v.as_primitive::<Int16Type>();
-                    if v.null_count() > 0 || v.len() != n {
-                        return Err(Pod5Error::Row {
-                            path: self.path.clone(),
-                            table: TableKind::Signal,
-                            row,
-                            what: format!(
-                                "{} samples ({} null) where the samples column says {n}",
-                                v.len(),
-                                v.null_count()
-                            ),
-                        });
-                    }
-                    part.copy_from_slice(v.values());
-                }
-            }
+            let n = self.signal.batches[b].samples.value(i) as usize;
+            self.decode_chunk(index, row, b, i, &mut out[at..at + n])?;
             at += n;
         }
         Ok(())
@@ -340,23 +308,7 @@ impl Reader {
     /// If `index >= self.len()`.
     pub fn decode_signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Pod5Error> {
         let read = &self.reads[index];
-        for &row in &read.signal_rows {
-            let (b, i) = self.signal.locate(row).expect("rows checked at open");
-            let batch = &self.signal.batches[b];
-            if let SignalColumn::Vbz(a) = &batch.column {
-                let n = batch.samples.value(i) as usize;
-                let blob = a.value(i);
-                if !(blob.is_empty() && n == 0) {
-                    super::check_frame(blob, n).map_err(|source| Pod5Error::Signal {
-                        path: self.path.clone(),
-                        read_id: read.read_id_string(),
-                        row: index as u64,
-                        signal_row: row,
-                        source,
-                    })?;
-                }
-            }
-        }
+        self.check_frames(index)?;
         let start = out.len();
         out.resize(start + read.num_samples as usize, 0);
         let r = self.decode_signal_to_slice(index, &mut out[start..]);
@@ -366,56 +318,21 @@ impl Reader {
         r
     }
 
-    /// [`decode_signal_into`](Self::decode_signal_into) with the read's chunks decoded in
-    /// parallel on the current rayon pool (a read of many chunks keeps every core busy);
-    /// the error, if any, is the first failing chunk's.
-    fn decode_signal_into_parallel(
-        &self,
-        index: usize,
-        out: &mut Vec<i16>,
-    ) -> Result<(), Pod5Error> {
-        let read = &self.reads[index];
-        if read.signal_rows.len() < 2 || self.signal.encoding != SignalEncoding::Vbz {
-            return self.decode_signal_into(index, out);
-        }
-        let mut blobs = Vec::with_capacity(read.signal_rows.len());
-        for &row in &read.signal_rows {
+    /// Every VBZ chunk's frame header of read `index` against its sample count: what
+    /// justifies allocating the read's samples.
+    fn check_frames(&self, index: usize) -> Result<(), Pod5Error> {
+        for &row in &self.reads[index].signal_rows {
             let (b, i) = self.signal.locate(row).expect("rows checked at open");
             let batch = &self.signal.batches[b];
-            let SignalColumn::Vbz(a) = &batch.column else {
-                unreachable!("the encoding is VBZ");
-            };
-            let n = batch.samples.value(i) as usize;
-            let blob = a.value(i);
-            if !(blob.is_empty() && n == 0) {
-                super::check_frame(blob, n).map_err(|e| self.chunk_error(index, row, e))?;
+            if let SignalColumn::Vbz(a) = &batch.column {
+                let n = batch.samples.value(i) as usize;
+                let blob = a.value(i);
+                if !(blob.is_empty() && n == 0) {
+                    super::check_frame(blob, n).map_err(|e| self.chunk_error(index, row, e))?;
+                }
             }
-            blobs.push((row, blob, n));
         }
-        let start = out.len();
-        out.resize(start + read.num_samples as usize, 0);
-        let mut parts = Vec::with_capacity(blobs.len());
-        let mut rest = &mut out[start..];
-        for &(row, blob, n) in &blobs {
-            let (part, tail) = rest.split_at_mut(n);
-            parts.push((row, blob, part));
-            rest = tail;
-        }
-        let first_error = parts
-            .into_par_iter()
-            .map(|(row, blob, part)| {
-                super::decompress_signal(blob, part).map_err(|e| self.chunk_error(index, row, e))
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .find_map(Result::err);
-        match first_error {
-            Some(e) => {
-                out.truncate(start);
-                Err(e)
-            }
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     fn chunk_error(&self, index: usize, signal_row: u64, source: crate::VbzError) -> Pod5Error {
@@ -438,39 +355,141 @@ impl Reader {
         Ok(out)
     }
 
-    /// Decodes every read on rayon (`threads`), calling `f(index, read, signal)` for each from
-    /// the worker that decoded it (in no particular order). Each worker reuses one buffer, so
-    /// memory stays at one read per worker whatever the file's size. Every read is
-    /// attempted; the error returned is the failing read with the lowest index, and `f` is
-    /// not called for failing reads.
+    /// Decodes every read on rayon (`threads`) and calls `f(index, read, signal)` for each,
+    /// in parallel, in no particular order. Reads are taken in windows of about 4 million
+    /// samples (at least one read): every chunk of a window is decoded on every core, largest
+    /// first, into one buffer (kept by the calling thread for the next call), then `f` sees
+    /// the window's reads. Memory stays at one window whatever the file's size.
+    ///
+    /// At the first window holding a read that fails, the error of its lowest failing read
+    /// is returned; `f` has then been called for every read of the windows before it only.
     pub fn decode_all_parallel<F>(&self, threads: Threads<'_>, f: F) -> Result<(), Pod5Error>
     where
         F: Fn(usize, &Read, &[i16]) + Sync,
     {
-        let first_error: Mutex<Option<(usize, Pod5Error)>> = Mutex::new(None);
         threads.run(|| {
-            self.reads
-                .par_iter()
-                .enumerate()
-                .for_each_init(Vec::new, |buf, (i, read)| {
-                    buf.clear();
-                    match self.decode_signal_into_parallel(i, buf) {
-                        Ok(()) => f(i, read, buf),
-                        Err(e) => {
-                            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                                *slot = Some((i, e));
-                            }
-                        }
-                    }
-                })
-        });
-        match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            Some((_, e)) => Err(e),
-            None => Ok(()),
+            let mut buf = WINDOW_BUFFER.take();
+            let r = self.decode_windows(&mut buf, &f);
+            if buf.len() <= KEEP_WINDOW_BUFFER {
+                WINDOW_BUFFER.set(buf);
+            }
+            r
+        })
+    }
+
+    fn decode_windows<F>(&self, buf: &mut Vec<i16>, f: &F) -> Result<(), Pod5Error>
+    where
+        F: Fn(usize, &Read, &[i16]) + Sync,
+    {
+        let mut start = 0;
+        while start < self.reads.len() {
+            // The window: reads start..end, offsets of each read's samples in `buf`.
+            let mut offsets = vec![0usize];
+            let mut end = start;
+            while end < self.reads.len() {
+                let n = self.reads[end].num_samples as usize;
+                let total = *offsets.last().expect("non-empty");
+                if end > start && total + n > WINDOW_SAMPLES {
+                    break;
+                }
+                // A failing header makes this the window's last read: the reads before it
+                // decode first, so their errors (lower reads) come first.
+                if let Err(e) = self.check_frames(end) {
+                    self.decode_window(start, end, &offsets, buf)?;
+                    return Err(e);
+                }
+                offsets.push(total + n);
+                end += 1;
+            }
+            self.decode_window(start, end, &offsets, buf)?;
+            let buf = &buf[..];
+            (start..end).into_par_iter().for_each(|i| {
+                let (a, b) = (offsets[i - start], offsets[i - start + 1]);
+                f(i, &self.reads[i], &buf[a..b]);
+            });
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Decodes reads `start..end` into `buf` at `offsets`, every chunk one task.
+    fn decode_window(
+        &self,
+        start: usize,
+        end: usize,
+        offsets: &[usize],
+        buf: &mut Vec<i16>,
+    ) -> Result<(), Pod5Error> {
+        let total = offsets[end - start];
+        if buf.len() < total {
+            // Grown, never shrunk: no zero-filling once the largest window is seen.
+            buf.resize(total, 0);
+        }
+        let mut tasks = Vec::new();
+        let mut rest = &mut buf[..total];
+        for index in start..end {
+            for &row in &self.reads[index].signal_rows {
+                let (b, i) = self.signal.locate(row).expect("rows checked at open");
+                let n = self.signal.batches[b].samples.value(i) as usize;
+                let (part, tail) = rest.split_at_mut(n);
+                tasks.push((tasks.len(), (index, row, b, i, part)));
+                rest = tail;
+            }
+        }
+        crate::split::run_largest_first(
+            tasks,
+            |(order, (_, _, _, _, part))| (part.len(), *order),
+            |(_, (index, row, b, i, part))| self.decode_chunk(index, row, b, i, part),
+        )
+    }
+
+    /// Decodes one stored chunk (batch `b`, index `i`, signal row `row`) of read `index`.
+    fn decode_chunk(
+        &self,
+        index: usize,
+        row: u64,
+        b: usize,
+        i: usize,
+        part: &mut [i16],
+    ) -> Result<(), Pod5Error> {
+        match &self.signal.batches[b].column {
+            SignalColumn::Vbz(a) => super::decompress_signal(a.value(i), part)
+                .map_err(|e| self.chunk_error(index, row, e)),
+            SignalColumn::Uncompressed(l) => {
+                let v = l.value(i);
+                let v = v.as_primitive::<Int16Type>();
+                if v.null_count() > 0 || v.len() != part.len() {
+                    return Err(Pod5Error::Row {
+                        path: self.path.clone(),
+                        table: TableKind::Signal,
+                        row,
+                        what: format!(
+                            "{} samples ({} null) where the samples column says {}",
+                            v.len(),
+                            v.null_count(),
+                            part.len()
+                        ),
+                    });
+                }
+                part.copy_from_slice(v.values());
+                Ok(())
+            }
         }
     }
 }
+
+thread_local! {
+    /// The calling thread's window buffer, kept between calls (a fresh one would be
+    /// zero-filled and page-faulted in again for every file).
+    static WINDOW_BUFFER: std::cell::Cell<Vec<i16>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Samples decoded together by [`Reader::decode_all_parallel`] (8 MiB of int16).
+const WINDOW_SAMPLES: usize = 4 << 20;
+
+/// A window buffer up to this many samples (32 MiB) stays with its thread (a single read
+/// longer than a window makes a larger one, which is dropped).
+const KEEP_WINDOW_BUFFER: usize = 16 << 20;
 
 /// A read's signal rows must exist and their sample counts add up to `num_samples`.
 fn check_layout(read: &Read, signal: &SignalTable) -> Result<(), String> {
