@@ -13,6 +13,10 @@
 //! # Ok::<(), svb_vbz::VbzError>(())
 //! ```
 //!
+//! With the `pod5` feature, `pod5::Reader` reads whole POD5 files: memory-mapped, the
+//! container and Arrow tables checked, reads and run info as Rust values, every read's
+//! signal decoded on demand or all of them in parallel.
+//!
 //! The VBZ integer stage alone (no zstd) has a 3-pass decoder ([`decode_vbz`]) and a fused
 //! one ([`decode_vbz_fused`]) that unpacks, unzigzags and prefix-sums in one SIMD loop.
 
