@@ -13,6 +13,7 @@ fn files(c: &mut Criterion) {
     let Some(dir) = svb_testdata::data_dir() else {
         return;
     };
+    svb_bench::steady_state_allocator();
     for (label, name) in [
         ("current", "multi_fast5_zip.pod5"),
         ("v4", "multi_fast5_zip_v4.pod5"),

@@ -1,5 +1,5 @@
-//! slow5lib's signal codecs (SVB-ZD, ex-zd) with `svb` 0.3.1 in the same groups, and whole
-//! BLOW5 files decoded by our reader (one thread and all cores).
+//! slow5lib's signal codecs (SVB-ZD, ex-zd) with `svb` 0.3.1 in the same groups (whole
+//! BLOW5 files are in slow5_file.rs).
 //!
 //! Run: `cargo bench -p svb-bench --bench slow5`.
 
@@ -72,37 +72,5 @@ fn codecs(c: &mut Criterion) {
     }
 }
 
-/// Whole BLOW5 files of the conformance data: every record's signal, one thread and all
-/// cores.
-fn files(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
-    for name in [
-        "reads_zstd_svb_zd",
-        "reads_zstd_ex_zd",
-        "reads_zlib_svb_zd",
-        "reads_none_none",
-    ] {
-        let path = dir.join("blow5").join(format!("{name}.blow5"));
-        let reader = svb_slow5::blow5::Reader::open(&path).unwrap();
-        let samples: usize = reader.records().map(|r| r.unwrap().raw_signal.len()).sum();
-        let mut g = c.benchmark_group(format!("blow5/{name}"));
-        g.throughput(Throughput::Elements(samples as u64));
-        g.sample_size(20);
-        g.bench_function(BenchmarkId::new("svb-1thread", samples), |b| {
-            b.iter(|| {
-                for r in reader.records() {
-                    black_box(r.unwrap());
-                }
-            })
-        });
-        g.bench_function(BenchmarkId::new("svb-all-cores", samples), |b| {
-            b.iter(|| black_box(reader.decode_all_parallel().unwrap()))
-        });
-        g.finish();
-    }
-}
-
-criterion_group!(benches, codecs, files);
+criterion_group!(benches, codecs);
 criterion_main!(benches);

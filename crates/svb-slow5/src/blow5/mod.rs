@@ -81,29 +81,66 @@ struct Span {
     end: usize,
 }
 
-/// An open BLOW5 file (read into memory once).
+/// The file's bytes: mapped, or handed over in memory.
+enum Data {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Owned(v) => v,
+        }
+    }
+}
+
+impl std::fmt::Debug for Data {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes", self.len())
+    }
+}
+
+/// An open BLOW5 file (memory-mapped, or in memory).
 #[derive(Debug)]
 pub struct Reader {
     path: PathBuf,
-    bytes: Vec<u8>,
+    bytes: Data,
     header: Header,
     spans: Vec<Span>,
 }
 
 impl Reader {
-    /// Opens `path`: reads it, parses the header and finds every record and the end marker.
+    /// Opens and memory-maps `path`, parses the header and finds every record and the end
+    /// marker. Records are decoded when asked for.
+    ///
+    /// The map is read-only; as with any mapped file, another process truncating it while it
+    /// is open is outside what this reader can guard against.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|source| Blow5Error::Io {
+        let io = |source| Blow5Error::Io {
             path: path.clone(),
             source,
-        })?;
-        Self::from_bytes(path, bytes)
+        };
+        let file = std::fs::File::open(&path).map_err(io)?;
+        let data = if file.metadata().map_err(io)?.len() == 0 {
+            Data::Owned(Vec::new())
+        } else {
+            // SAFETY: the map is only ever read, through bounds-checked slices; the file is
+            // opened read-only. A concurrent writer changing the file is the caveat above.
+            Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
+        };
+        Self::from_data(path, data)
     }
 
     /// A reader over a BLOW5 file already in memory (`path` names it in errors).
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Blow5Error> {
-        let path = path.into();
+        Self::from_data(path.into(), Data::Owned(bytes))
+    }
+
+    fn from_data(path: PathBuf, bytes: Data) -> Result<Self, Blow5Error> {
         let header = header::parse(&bytes).map_err(|what| Blow5Error::Header {
             path: path.clone(),
             what,
@@ -228,8 +265,8 @@ impl Reader {
             RecordCompression::Zlib => inflate_zlib,
         };
         BODY.with_borrow_mut(|body| {
-            inflate(raw, body).map_err(|w| self.record_error(s, w))?;
-            f(body)
+            let n = inflate(raw, body).map_err(|w| self.record_error(s, w))?;
+            f(&body[..n])
         })
     }
 
@@ -292,10 +329,7 @@ impl Reader {
             source,
         };
         let raw_signal = match self.header.signal_compression {
-            SignalCompression::None => blob
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect(),
+            SignalCompression::None => i16s_le(blob),
             SignalCompression::SvbZd => crate::svbzd::decode_blob(blob).map_err(signal_err)?,
             SignalCompression::ExZd => {
                 let mut v = Vec::new();
@@ -333,12 +367,12 @@ impl Reader {
 thread_local! {
     static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static ZSTD: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
-    static ZLIB: RefCell<Option<flate2::Decompress>> = const { RefCell::new(None) };
+    static ZLIB: RefCell<Option<libdeflater::Decompressor>> = const { RefCell::new(None) };
 }
 
 /// Decompresses one zstd frame into `out` (replacing its contents) with this thread's
 /// context, after checking the declared size against the frame.
-fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
     let declared = match zstd::zstd_safe::get_frame_content_size(raw) {
         Ok(Some(d)) => d,
         Ok(None) => return Err("zstd frame without a content size".into()),
@@ -367,44 +401,46 @@ fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
             out.len()
         ));
     }
-    Ok(())
+    Ok(out.len())
 }
 
 /// Inflates one zlib stream into `out` (replacing its contents) with this thread's state.
-fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
-    use flate2::{Decompress, FlushDecompress, Status};
+fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
+    use libdeflater::DecompressionError;
     // deflate expands at most 1032 times; the limit keeps a bomb from exhausting memory.
     let limit = (raw.len() as u64 * 1032).min(MAX_RECORD) as usize;
-    out.clear();
-    out.reserve(raw.len().saturating_mul(4).min(limit));
+    // The buffer keeps its length between records (only its prefix is the body), so it is
+    // zero-filled once per growth, not once per record.
+    let mut room = out
+        .len()
+        .max(raw.len().saturating_mul(8))
+        .clamp(4096, limit.max(4096));
     ZLIB.with_borrow_mut(|z| {
-        let z = z.get_or_insert_with(|| Decompress::new(true));
-        z.reset(true);
+        let z = z.get_or_insert_with(libdeflater::Decompressor::new);
         loop {
-            let consumed = z.total_in() as usize;
-            let produced = out.len();
-            let status = z
-                .decompress_vec(&raw[consumed..], out, FlushDecompress::Finish)
-                .map_err(|e| format!("zlib: {e}"))?;
-            if status == Status::StreamEnd {
-                break;
+            if out.len() < room {
+                out.resize(room, 0);
             }
-            if out.len() == out.capacity() {
-                if out.len() >= limit {
-                    return Err("zlib stream expands past any real record".into());
+            match z.zlib_decompress(raw, &mut out[..room]) {
+                Ok(n) => {
+                    // libdeflate checked the stream's adler32 trailer; it must also be the
+                    // record's last 4 bytes (nothing may follow the stream).
+                    let tail = raw.len().checked_sub(4).map(|t| &raw[t..]);
+                    let adler = libdeflater::adler32(&out[..n]).to_be_bytes();
+                    if tail != Some(&adler[..]) {
+                        return Err("bytes after the zlib stream".into());
+                    }
+                    return Ok(n);
                 }
-                out.reserve(out.len().max(4096).min(limit - out.len()));
-            } else if z.total_in() as usize == consumed && out.len() == produced {
-                return Err("zlib stream ends before its end marker".into());
+                Err(DecompressionError::InsufficientSpace) if room < limit => {
+                    room = room.saturating_mul(2).min(limit);
+                }
+                Err(DecompressionError::InsufficientSpace) => {
+                    return Err("zlib stream expands past any real record".into())
+                }
+                Err(DecompressionError::BadData) => return Err("zlib: invalid stream".into()),
             }
         }
-        if z.total_in() as usize != raw.len() {
-            return Err(format!(
-                "{} bytes after the zlib stream",
-                raw.len() - z.total_in() as usize
-            ));
-        }
-        Ok(())
     })
 }
 
@@ -472,4 +508,25 @@ impl<'a> Fields<'a> {
             }
         })
     }
+}
+
+/// Little-endian int16 samples, written once each (no zero-fill first): blocks of 16 go
+/// through a stack array, which compiles to vector loads and stores.
+fn i16s_le(bytes: &[u8]) -> Vec<i16> {
+    let mut out = Vec::with_capacity(bytes.len() / 2);
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        let mut a = [0i16; 16];
+        for (d, c) in a.iter_mut().zip(block.chunks_exact(2)) {
+            *d = i16::from_le_bytes([c[0], c[1]]);
+        }
+        out.extend_from_slice(&a);
+    }
+    out.extend(
+        blocks
+            .remainder()
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]])),
+    );
+    out
 }
