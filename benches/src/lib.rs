@@ -81,6 +81,16 @@ pub const STREAMVBYTE64_SIMD: bool = cfg!(all(
 /// The sizes every codec group is measured at.
 pub const SIZES: [usize; 3] = [128, 1024, 8192];
 
+/// Puts the allocator in the state of a long-running program before a file benchmark:
+/// glibc serves large blocks with fresh `mmap`s (page faults on every touch) until a large
+/// block has been freed, after which it raises its threshold and reuses heap memory. Which
+/// benchmark happened to free a large block first would otherwise decide which peer pays
+/// page faults for every record it allocates.
+pub fn steady_state_allocator() {
+    let block = vec![1u8; 24 << 20];
+    drop(std::hint::black_box(block));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,13 +113,3 @@ mod tests {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
-
-/// Puts the allocator in the state of a long-running program before a file benchmark:
-/// glibc serves large blocks with fresh `mmap`s (page faults on every touch) until a large
-/// block has been freed, after which it raises its threshold and reuses heap memory. Which
-/// benchmark happened to free a large block first would otherwise decide which peer pays
-/// page faults for every record it allocates.
-pub fn steady_state_allocator() {
-    let block = vec![1u8; 24 << 20];
-    drop(std::hint::black_box(block));
-}
