@@ -33,23 +33,24 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     let quick = flag(args, "--quick");
     let criterion_home = root().join("target").join("criterion");
     let started = SystemTime::now();
-    let mut cmd = cargo();
-    cmd.args(["bench", "-p", "svb-bench", "--benches", "--"]);
-    if let Some(f) = opt(args, "--filter") {
-        cmd.arg(f);
-    }
-    if quick {
-        cmd.args([
+    let timing: &[&str] = if quick {
+        &[
             "--warm-up-time",
             "0.1",
             "--measurement-time",
             "0.25",
             "--sample-size",
             "10",
-        ]);
+        ]
     } else {
-        cmd.args(["--warm-up-time", "1", "--measurement-time", "3"]);
+        &["--warm-up-time", "1", "--measurement-time", "3"]
+    };
+    let mut cmd = cargo();
+    cmd.args(["bench", "-p", "svb-bench", "--benches", "--"]);
+    if let Some(f) = opt(args, "--filter") {
+        cmd.arg(f);
     }
+    cmd.args(timing);
     cmd.arg("--noplot").env("CRITERION_HOME", &criterion_home);
     if peer_simd && cfg!(target_arch = "x86_64") {
         // The peers' best build: streamvbyte64 compiles its SIMD path only with these target
@@ -66,6 +67,23 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         None
     } else {
         run(&mut cmd)?;
+        if opt(args, "--filter").is_none_or(|f| f.contains("blow5")) {
+            // slow5lib as published (its `svb` dependency scalar) needs a build without the
+            // peers' SIMD features: the `slow5lib` rows of the blow5_file groups.
+            let mut scalar = cargo();
+            scalar
+                .args(["bench", "-p", "svb-bench", "--no-default-features"])
+                .args(["--bench", "slow5_file", "--"])
+                .arg(opt(args, "--filter").unwrap_or("blow5_file"))
+                .args(timing)
+                .arg("--noplot")
+                .env("CRITERION_HOME", &criterion_home)
+                .env(
+                    "CARGO_TARGET_DIR",
+                    root().join("target").join("bench-peers-scalar"),
+                );
+            run(&mut scalar)?;
+        }
         Some(started)
     };
     let mut rows = collect(&criterion_home, since)?;
@@ -353,6 +371,7 @@ fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> Stri
          on the same machine (absolute numbers on shared machines drift by 15% or more; ratios are the claim).\n\n\
          - CPU: {cpu}\n- ISA chosen by the dispatcher: {isa}\n- rustc: {}\n- date: {}\n\
          - streamvbyte64 SIMD path compiled: {sv64_simd}\n- `svb-0.3.1` is the `svb` crate 0.3.1 with its `simd-auto` feature\n\
+         - `slow5lib-simd` is the slow5lib crate 0.1.0 with its `svb` dependency's `simd-auto` (the features of one build are shared), `slow5lib` the same crate as published (scalar `svb`; a `--no-default-features` build of the bench run right after); `slow5` is the slow5 crate 0.12.1 (slow5lib's C library 1.3.0)\n\
          - `pod5lib` is the pod5lib crate 0.2.0 (`reads_iter` on one thread, `par_reads_iter(0)` on all cores); `python-pod5` is ONT's `pod5` Python package (pip), run right after criterion by benches/python/pod5_decode.py; it decodes on one thread, so it is the same figure in both groups\n\
          - command: `{command}`\n\n\
          Throughput is in input integers: Melem/s, and GB/s = Melem/s x bytes per integer / 1000.\n{tables}",
