@@ -1,7 +1,7 @@
 //! Whole POD5 files (../shared/data/pod5): open, then every read's signal to int16, on one
 //! thread and on every core, against the `pod5lib` crate doing the same work in the same
 //! run. `cargo xtask bench` adds ONT's Python reader (benches/python/pod5_decode.py) as the
-//! `python-pod5` peer.
+//! `python-pod5` peer, and a larger file (`SVB_BENCH_POD5_LARGE`, group `pod5_file_x20`).
 
 use std::hint::black_box;
 
@@ -14,11 +14,17 @@ fn files(c: &mut Criterion) {
         return;
     };
     svb_bench::steady_state_allocator();
-    for (label, name) in [
-        ("current", "multi_fast5_zip.pod5"),
-        ("v4", "multi_fast5_zip_v4.pod5"),
-    ] {
-        let path = dir.join("pod5").join(name);
+    let mut files = vec![
+        ("current", dir.join("pod5/multi_fast5_zip.pod5")),
+        ("v4", dir.join("pod5/multi_fast5_zip_v4.pod5")),
+    ];
+    // 20 copies of the current file's reads written by ONT's writer (`cargo xtask bench`
+    // makes it with benches/python/pod5_decode.py): large enough that opening the file and
+    // waking threads do not dominate.
+    if let Some(large) = std::env::var_os("SVB_BENCH_POD5_LARGE") {
+        files.push(("x20", large.into()));
+    }
+    for (label, path) in files {
         let samples: u64 = Reader::open(&path)
             .unwrap()
             .reads()

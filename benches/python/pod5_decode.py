@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Whole-file decode with ONT's Python reader (pip install pod5), the peer of the
-`pod5_file_*` criterion groups: open the file, then every read's signal to int16.
+"""ONT's Python reader (pip install pod5) as the peer of the `pod5_file_*` criterion groups.
 
-Usage: pod5_decode.py FILE [FILE ...]  ->  one JSON line per file:
-{"file": ..., "samples": N, "mean_ns": mean time of one whole-file decode, "runs": R}
-`cargo xtask bench` runs it and adds the figures as the `python-pod5` peer.
+  pod5_decode.py FILE [FILE ...]
+      Whole-file decode: open the file, then every read's signal to int16. One JSON line per
+      file: {"file": ..., "samples": N, "mean_ns": mean time of one whole-file decode, "runs": R}
+  pod5_decode.py --make-large SRC OUT COPIES
+      Writes OUT with ONT's own writer: every read of SRC, COPIES times (fresh read ids), for
+      a file large enough that opening it and waking threads do not dominate.
+
+`cargo xtask bench` runs both and adds the figures as the `python-pod5` peer.
 """
 import json
 import sys
 import time
+import uuid
 
 import pod5
 
@@ -21,7 +26,21 @@ def decode(path):
     return samples
 
 
+def make_large(src, out, copies):
+    with pod5.Reader(src) as reader, pod5.Writer(out) as writer:
+        reads = [record.to_read() for record in reader.reads()]
+        for copy in range(copies):
+            for read in reads:
+                original = read.read_id
+                read.read_id = uuid.uuid5(original, str(copy)) if copy else original
+                writer.add_read(read)
+                read.read_id = original
+
+
 def main():
+    if sys.argv[1:2] == ["--make-large"]:
+        make_large(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return
     for path in sys.argv[1:]:
         decode(path)  # warm-up: page cache, imports
         runs, elapsed, samples = 0, 0.0, 0

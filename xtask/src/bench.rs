@@ -52,6 +52,9 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     }
     cmd.args(timing);
     cmd.arg("--noplot").env("CRITERION_HOME", &criterion_home);
+    if let Some(large) = large_pod5() {
+        cmd.env("SVB_BENCH_POD5_LARGE", large);
+    }
     if peer_simd && cfg!(target_arch = "x86_64") {
         // The peers' best build: streamvbyte64 compiles its SIMD path only with these target
         // features, and svb 0.3.1 inlines its SSE helpers only with them. Our kernels
@@ -106,32 +109,69 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The large POD5 file of the `pod5_file_x20` groups: 20 copies of the current file's reads,
+/// written by ONT's Python writer into target/bench-data (once). `None` without Python's
+/// `pod5` or the conformance data.
+fn large_pod5() -> Option<PathBuf> {
+    let out = root()
+        .join("target")
+        .join("bench-data")
+        .join("multi_fast5_zip_x20.pod5");
+    if out.is_file() {
+        return Some(out);
+    }
+    let data = std::env::var_os("SVB_TEST_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/data"));
+    let src = data.join("pod5").join("multi_fast5_zip.pod5");
+    fs::create_dir_all(out.parent()?).ok()?;
+    let made = output(
+        Command::new("python3")
+            .arg(root().join("benches").join("python").join("pod5_decode.py"))
+            .arg("--make-large")
+            .arg(&src)
+            .arg(&out)
+            .arg("20"),
+    );
+    if made.is_none() {
+        println!(
+            "bench: pod5_file_x20 skipped (python3 with pod5 and {} needed)",
+            src.display()
+        );
+        return None;
+    }
+    Some(out)
+}
+
 /// ONT's Python reader on the files of the `pod5_file_*` groups present (benches/python/
 /// pod5_decode.py), added as the `python-pod5` peer of both the one-thread and the all-cores
 /// group (it decodes on one thread). Skipped, with one line saying so, without `pod5`.
 fn add_python_pod5(rows: &mut Vec<Row>) {
-    let labels: Vec<(String, String)> = [
-        ("current", "multi_fast5_zip.pod5"),
-        ("v4", "multi_fast5_zip_v4.pod5"),
-    ]
-    .iter()
-    .filter(|(label, _)| {
-        rows.iter()
-            .any(|r| r.group.starts_with(&format!("pod5_file_{label}/")))
-    })
-    .map(|(l, f)| (l.to_string(), f.to_string()))
-    .collect();
-    if labels.is_empty() {
-        return;
-    }
     let Some(data) = svb_testdata::data_dir() else {
         return;
     };
+    let mut files = vec![
+        ("current", data.join("pod5/multi_fast5_zip.pod5")),
+        ("v4", data.join("pod5/multi_fast5_zip_v4.pod5")),
+    ];
+    if let Some(large) = large_pod5() {
+        files.push(("x20", large));
+    }
+    let labels: Vec<(&str, PathBuf)> = files
+        .into_iter()
+        .filter(|(label, _)| {
+            rows.iter()
+                .any(|r| r.group.starts_with(&format!("pod5_file_{label}/")))
+        })
+        .collect();
+    if labels.is_empty() {
+        return;
+    }
     let script = root().join("benches").join("python").join("pod5_decode.py");
     let mut cmd = Command::new("python3");
     cmd.arg(&script);
     for (_, f) in &labels {
-        cmd.arg(data.join("pod5").join(f));
+        cmd.arg(f);
     }
     let Some(out) = output(&mut cmd) else {
         println!("bench: python-pod5 peer skipped (python3 with pod5 not found: pip install pod5)");
