@@ -104,6 +104,7 @@ fn aarch64() -> Result<(), String> {
     let mut cmd = cargo();
     cmd.args(["test", "--release", "--target", AARCH64, "--tests"])
         .args(CRATES)
+        .args(["--features", "svb-vbz/pod5"])
         .env(
             "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
             "aarch64-linux-gnu-gcc",
@@ -126,6 +127,7 @@ fn x86(features: &[&str]) -> Result<(), String> {
     run(cargo()
         .args(["test", "--release", "--tests"])
         .args(CRATES)
+        .args(["--features", "svb-vbz/pod5"])
         .args(features))
 }
 
