@@ -21,6 +21,27 @@ fn read_all(reader: &Reader) -> Vec<svb_slow5::blow5::Record> {
     let seq: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
     let par = reader.decode_all_parallel().unwrap();
     assert_eq!(seq, par);
+    // Each record through `for_each_parallel` (reused records per worker) is the same record.
+    let seen = std::sync::Mutex::new(vec![false; seq.len()]);
+    reader
+        .for_each_parallel(|i, r| {
+            assert_eq!(r, &seq[i], "record {i}");
+            let mut seen = seen.lock().unwrap();
+            assert!(!seen[i], "record {i} seen twice");
+            seen[i] = true;
+        })
+        .unwrap();
+    assert!(seen.into_inner().unwrap().iter().all(|&s| s));
+    // One `Record` reused across every record, largest first and back: nothing is left over
+    // from the record decoded before.
+    let mut reused = svb_slow5::blow5::Record::default();
+    let mut order: Vec<usize> = (0..seq.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(seq[i].raw_signal.len()));
+    for &i in order.iter().chain(order.iter().rev()) {
+        reader.record_into(i, &mut reused).unwrap().unwrap();
+        assert_eq!(reused, seq[i], "record {i} decoded into a reused record");
+    }
+    assert!(reader.record_into(seq.len(), &mut reused).is_none());
     for (i, r) in seq.iter().enumerate() {
         let blob = reader.signal_blob(i).unwrap().unwrap();
         let ours = match reader.header().signal_compression {

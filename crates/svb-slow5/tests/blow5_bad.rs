@@ -18,7 +18,16 @@ fn first_error(bytes: Vec<u8>) -> Option<Blow5Error> {
     };
     let seq = reader.records().find_map(|r| r.err());
     let par = reader.decode_all_parallel().err();
-    assert_eq!(seq.is_some(), par.is_some());
+    let each = reader.for_each_parallel(|_, _| {}).err();
+    // All three name the same (lowest) failing record.
+    assert_eq!(
+        seq.as_ref().map(|e| e.to_string()),
+        par.as_ref().map(|e| e.to_string())
+    );
+    assert_eq!(
+        seq.as_ref().map(|e| e.to_string()),
+        each.as_ref().map(|e| e.to_string())
+    );
     seq
 }
 
