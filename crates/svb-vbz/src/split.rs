@@ -14,7 +14,6 @@
 
 use core::mem::MaybeUninit;
 
-use rayon::prelude::*;
 use svb_core::svb16::blocks::data_len;
 use svb_delta::delta::kchain_len;
 
@@ -510,42 +509,62 @@ pub(crate) fn chunk_error(index: usize) -> impl Fn(VbzError) -> VbzError {
     }
 }
 
+/// Chunks per worker from which a VBZ-K batch is decoded one task per chunk.
+const CHUNKS_PER_WORKER: usize = 4;
+
 /// Decodes a batch of VBZ-K chunks into `out` (their samples back to back, as a read's
-/// chunks are), every sub-stream of every chunk one task on rayon. `out.len()` must be the
-/// sum of the chunks' samples. Every header is validated before any decoding starts.
+/// chunks are) on rayon, largest tasks first. `out.len()` must be the sum of the chunks'
+/// samples. With at least 4 chunks per worker each chunk is one task
+/// (header, decode, carry checks while its samples are in cache): the chunks alone share the
+/// cores evenly, and a task per sub-stream only added scheduling (a 64-chunk batch of k=2
+/// decoded 1.2x faster so here). With fewer, every sub-stream of every chunk is a task. On
+/// failure the error names the first failing chunk.
 pub fn decode_vbzk_batch(
     chunks: &[Chunk<'_>],
     out: &mut [i16],
     threads: Threads<'_>,
 ) -> Result<(), VbzError> {
-    // Headers checked on every core, the first failing chunk reported.
-    let layouts = threads.run(|| {
-        chunks
-            .par_iter()
-            .enumerate()
-            .map(|(index, c)| vbzk_layout(c.data, c.samples).map_err(chunk_error(index)))
-            .collect::<Vec<_>>()
-    });
-    let layouts = layouts.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let parts = split_batch(chunks, &mut *out)?;
+    let mut parts = split_batch(chunks, out)?;
+    threads.run(|| {
+        if chunks.len() < CHUNKS_PER_WORKER * rayon::current_num_threads() {
+            return decode_vbzk_sub_streams(chunks, &mut parts);
+        }
+        let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();
+        run_largest_first(
+            tasks,
+            |(index, (c, _))| (c.samples, *index),
+            |(index, (c, part))| decode_vbzk_to_slice(c.data, part).map_err(chunk_error(index)),
+        )
+    })
+}
+
+/// Decodes one VBZ-K chunk of `out.len()` samples on this thread.
+fn decode_vbzk_to_slice(data: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
+    let layout = vbzk_layout(data, out.len())?;
+    layout.decode_serial(fused::as_uninit(&mut *out))?;
+    layout.check_carries(out)
+}
+
+/// Decodes a batch with every sub-stream of every chunk one task, after every header is
+/// validated; then checks the carries.
+fn decode_vbzk_sub_streams(chunks: &[Chunk<'_>], parts: &mut [&mut [i16]]) -> Result<(), VbzError> {
+    let layouts = chunks
+        .iter()
+        .enumerate()
+        .map(|(index, c)| vbzk_layout(c.data, c.samples).map_err(chunk_error(index)))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut tasks = Vec::with_capacity(chunks.len() * 2);
-    for (index, (layout, part)) in layouts.iter().zip(parts).enumerate() {
+    for (index, (layout, part)) in layouts.iter().zip(parts.iter_mut()).enumerate() {
         let subs = layout.tasks(fused::as_uninit(part));
         tasks.extend(subs.into_iter().map(|t| (index, t)));
     }
-    threads.run(|| {
-        run_largest_first(
-            tasks,
-            |(index, (s, _))| (s.samples, *index),
-            |(index, (s, part))| s.decode(part).map_err(chunk_error(index)),
-        )
-    })?;
-    let mut start = 0;
-    for (index, (layout, c)) in layouts.iter().zip(chunks).enumerate() {
-        layout
-            .check_carries(&out[start..start + c.samples])
-            .map_err(chunk_error(index))?;
-        start += c.samples;
+    run_largest_first(
+        tasks,
+        |(index, (s, _))| (s.samples, *index),
+        |(index, (s, part))| s.decode(part).map_err(chunk_error(index)),
+    )?;
+    for (index, (layout, part)) in layouts.iter().zip(parts.iter()).enumerate() {
+        layout.check_carries(part).map_err(chunk_error(index))?;
     }
     Ok(())
 }

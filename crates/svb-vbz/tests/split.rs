@@ -199,6 +199,11 @@ fn batches_equal_single_decodes() {
         let mut out = vec![0i16; expected.len()];
         decode_vbzk_batch(&chunks, &mut out, Threads::Current).unwrap();
         assert_eq!(out, expected, "k={k}");
+        // Few chunks per worker: a task per sub-stream.
+        let few = signals[..3].concat();
+        let mut out = vec![0i16; few.len()];
+        decode_vbzk_batch(&chunks[..3], &mut out, Threads::Current).unwrap();
+        assert_eq!(out, few, "k={k}, 3 chunks");
     }
     let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbz(s)).collect();
     let chunks: Vec<Chunk> = enc
@@ -333,6 +338,35 @@ fn a_carry_that_disagrees_with_the_samples_is_refused() {
         decode_vbzk_batch(&chunks, &mut out, Threads::Current),
         Err(VbzError::Chunk { index: 0, .. })
     ));
+}
+
+/// In a batch decoded one task per chunk, a bad chunk is named, and of two the first.
+#[test]
+fn a_bad_chunk_in_a_large_vbzk_batch_is_named() {
+    let signals: Vec<Vec<i16>> = (0..64).map(|i| signal(4000 + 13 * i, i as u64)).collect();
+    let mut enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbzk(s, 3)).collect();
+    let total: usize = signals.iter().map(Vec::len).sum();
+    let decode = |enc: &[Vec<u8>]| {
+        let chunks: Vec<Chunk> = enc
+            .iter()
+            .zip(&signals)
+            .map(|(d, s)| Chunk {
+                data: d,
+                samples: s.len(),
+            })
+            .collect();
+        let mut out = vec![0i16; total];
+        decode_vbzk_batch(&chunks, &mut out, Threads::Current)
+    };
+    enc[37][1 + 6] ^= 0x40; // carry of split point 2
+    let e = decode(&enc).unwrap_err();
+    assert!(
+        matches!(&e, VbzError::Chunk { index: 37, source } if matches!(**source, VbzError::BadSplitCarry { index: 2, .. })),
+        "{e:?}"
+    );
+    enc[10].pop();
+    let e = decode(&enc).unwrap_err();
+    assert!(matches!(e, VbzError::Chunk { index: 10, .. }), "{e:?}");
 }
 
 #[test]
