@@ -3,6 +3,7 @@
 
 mod bench;
 mod blow5;
+mod files;
 mod output;
 mod pod5;
 
@@ -29,12 +30,12 @@ enum Command {
     /// POD5 files (ONT): footer and tables, verification, decoding.
     Pod5 {
         #[command(subcommand)]
-        command: pod5::Command,
+        command: files::Command,
     },
     /// BLOW5 files (slow5lib): header, verification, decoding.
     Blow5 {
         #[command(subcommand)]
-        command: blow5::Command,
+        command: files::Command,
     },
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),
@@ -52,8 +53,8 @@ fn main() -> ExitCode {
         }
     }
     let result = match cli.command {
-        Command::Pod5 { command } => pod5::run(command),
-        Command::Blow5 { command } => blow5::run(command),
+        Command::Pod5 { command } => files::run::<svb_vbz::pod5::Reader>(command),
+        Command::Blow5 { command } => files::run::<svb_slow5::blow5::Reader>(command),
         Command::Bench(args) => bench::run(&args),
     };
     match result {
