@@ -258,23 +258,28 @@ impl Reader {
     /// # Panics
     /// If `index >= self.len()`.
     pub fn chunks(&self, index: usize) -> Vec<SignalChunk> {
-        self.reads[index]
-            .signal_rows
-            .iter()
-            .map(|&row| {
-                let (b, i) = self.signal.locate(row).expect("rows checked at open");
-                let batch = &self.signal.batches[b];
-                let stored_bytes = match &batch.column {
+        self.chunk_rows(index)
+            .map(|(row, b, i, samples)| {
+                let stored_bytes = match &self.signal.batches[b].column {
                     SignalColumn::Vbz(a) => a.value_length(i) as u64,
                     SignalColumn::Uncompressed(l) => 2 * l.value_length(i) as u64,
                 };
                 SignalChunk {
                     row,
-                    samples: u64::from(batch.samples.value(i)),
+                    samples: samples as u64,
                     stored_bytes,
                 }
             })
             .collect()
+    }
+
+    /// Read `index`'s stored chunks in order: `(signal row, batch, index in the batch,
+    /// samples)`.
+    fn chunk_rows(&self, index: usize) -> impl Iterator<Item = (u64, usize, usize, usize)> + '_ {
+        self.reads[index].signal_rows.iter().map(|&row| {
+            let (b, i) = self.signal.locate(row).expect("rows checked at open");
+            (row, b, i, self.signal.batches[b].samples.value(i) as usize)
+        })
     }
 
     /// Decodes read `index`'s signal (its chunks in order) into `out`, whose length must be
@@ -292,9 +297,7 @@ impl Reader {
             });
         }
         let mut at = 0usize;
-        for &row in &read.signal_rows {
-            let (b, i) = self.signal.locate(row).expect("rows checked at open");
-            let n = self.signal.batches[b].samples.value(i) as usize;
+        for (row, b, i, n) in self.chunk_rows(index) {
             self.decode_chunk(index, row, b, i, &mut out[at..at + n])?;
             at += n;
         }
@@ -321,11 +324,8 @@ impl Reader {
     /// Every VBZ chunk's frame header of read `index` against its sample count: what
     /// justifies allocating the read's samples.
     fn check_frames(&self, index: usize) -> Result<(), Pod5Error> {
-        for &row in &self.reads[index].signal_rows {
-            let (b, i) = self.signal.locate(row).expect("rows checked at open");
-            let batch = &self.signal.batches[b];
-            if let SignalColumn::Vbz(a) = &batch.column {
-                let n = batch.samples.value(i) as usize;
+        for (row, b, i, n) in self.chunk_rows(index) {
+            if let SignalColumn::Vbz(a) = &self.signal.batches[b].column {
                 let blob = a.value(i);
                 if !(blob.is_empty() && n == 0) {
                     super::check_frame(blob, n).map_err(|e| self.chunk_error(index, row, e))?;
@@ -428,9 +428,7 @@ impl Reader {
         let mut tasks = Vec::new();
         let mut rest = &mut buf[..total];
         for index in start..end {
-            for &row in &self.reads[index].signal_rows {
-                let (b, i) = self.signal.locate(row).expect("rows checked at open");
-                let n = self.signal.batches[b].samples.value(i) as usize;
+            for (row, b, i, n) in self.chunk_rows(index) {
                 let (part, tail) = rest.split_at_mut(n);
                 tasks.push((tasks.len(), (index, row, b, i, part)));
                 rest = tail;
