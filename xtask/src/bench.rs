@@ -90,7 +90,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         Some(started)
     };
     let mut rows = collect(&criterion_home, since)?;
-    add_python_pod5(&mut rows);
+    add_python_pod5(&mut rows, &criterion_home, since.is_some());
     if rows.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -146,7 +146,11 @@ fn large_pod5() -> Option<PathBuf> {
 /// ONT's Python reader on the files of the `pod5_file_*` groups present (benches/python/
 /// pod5_decode.py), added as the `python-pod5` peer of both the one-thread and the all-cores
 /// group (it decodes on one thread). Skipped, with one line saying so, without `pod5`.
-fn add_python_pod5(rows: &mut Vec<Row>) {
+///
+/// Measured right after criterion when `measure` (and kept in `criterion_home`, one line per
+/// file); a report of earlier results (`--no-run`) reads the figures kept from the run that
+/// measured those groups, so every ratio still compares figures of one run.
+fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
     let Some(data) = svb_testdata::data_dir() else {
         return;
     };
@@ -167,17 +171,43 @@ fn add_python_pod5(rows: &mut Vec<Row>) {
     if labels.is_empty() {
         return;
     }
-    let script = root().join("benches").join("python").join("pod5_decode.py");
-    let mut cmd = Command::new("python3");
-    cmd.arg(&script);
-    for (_, f) in &labels {
-        cmd.arg(f);
+    let kept_path = criterion_home.join("python-pod5.tsv");
+    // label -> the script's JSON line for that file.
+    let mut kept: Vec<(String, String)> = fs::read_to_string(&kept_path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(label, json)| (label.to_owned(), json.to_owned()))
+        .collect();
+    if measure {
+        let script = root().join("benches").join("python").join("pod5_decode.py");
+        let mut cmd = Command::new("python3");
+        cmd.arg(&script);
+        for (_, f) in &labels {
+            cmd.arg(f);
+        }
+        let Some(out) = output(&mut cmd) else {
+            println!(
+                "bench: python-pod5 peer skipped (python3 with pod5 not found: pip install pod5)"
+            );
+            return;
+        };
+        for ((label, _), line) in labels.iter().zip(out.lines()) {
+            kept.retain(|(l, _)| l != label);
+            kept.push((label.to_string(), line.to_owned()));
+        }
+        let text: String = kept.iter().map(|(l, j)| format!("{l}\t{j}\n")).collect();
+        if let Err(e) = fs::write(&kept_path, text) {
+            println!("bench: {}: {e}", kept_path.display());
+        }
     }
-    let Some(out) = output(&mut cmd) else {
-        println!("bench: python-pod5 peer skipped (python3 with pod5 not found: pip install pod5)");
-        return;
-    };
-    for ((label, _), line) in labels.iter().zip(out.lines()) {
+    for (label, _) in &labels {
+        let Some((_, line)) = kept.iter().find(|(l, _)| l == label) else {
+            println!(
+                "bench: no python-pod5 figure kept for pod5_file_{label} (run without --no-run)"
+            );
+            continue;
+        };
         let (Some(samples), Some(mean_ns)) = (json_num(line, "samples"), json_num(line, "mean_ns"))
         else {
             continue;
