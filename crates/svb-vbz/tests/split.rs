@@ -182,20 +182,24 @@ fn a_lying_count_is_refused_before_allocating() {
     assert!(matches!(e, VbzError::Svb16(_)), "{e}");
 }
 
+/// The chunks of a batch: each encoded stream with its signal's sample count.
+fn batch<'a>(enc: &'a [Vec<u8>], signals: &[Vec<i16>]) -> Vec<Chunk<'a>> {
+    enc.iter()
+        .zip(signals)
+        .map(|(d, s)| Chunk {
+            data: d,
+            samples: s.len(),
+        })
+        .collect()
+}
+
 #[test]
 fn batches_equal_single_decodes() {
     let signals: Vec<Vec<i16>> = (0..64).map(|i| signal(8192 - 37 * i, i as u64)).collect();
     let expected: Vec<i16> = signals.concat();
     for k in [1, 2, 4] {
         let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbzk(s, k)).collect();
-        let chunks: Vec<Chunk> = enc
-            .iter()
-            .zip(&signals)
-            .map(|(d, s)| Chunk {
-                data: d,
-                samples: s.len(),
-            })
-            .collect();
+        let chunks = batch(&enc, &signals);
         let mut out = vec![0i16; expected.len()];
         decode_vbzk_batch(&chunks, &mut out, Threads::Current).unwrap();
         assert_eq!(out, expected, "k={k}");
@@ -206,14 +210,7 @@ fn batches_equal_single_decodes() {
         assert_eq!(out, few, "k={k}, 3 chunks");
     }
     let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbz(s)).collect();
-    let chunks: Vec<Chunk> = enc
-        .iter()
-        .zip(&signals)
-        .map(|(d, s)| Chunk {
-            data: d,
-            samples: s.len(),
-        })
-        .collect();
+    let chunks = batch(&enc, &signals);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
         .build()
@@ -347,14 +344,7 @@ fn a_bad_chunk_in_a_large_vbzk_batch_is_named() {
     let mut enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbzk(s, 3)).collect();
     let total: usize = signals.iter().map(Vec::len).sum();
     let decode = |enc: &[Vec<u8>]| {
-        let chunks: Vec<Chunk> = enc
-            .iter()
-            .zip(&signals)
-            .map(|(d, s)| Chunk {
-                data: d,
-                samples: s.len(),
-            })
-            .collect();
+        let chunks = batch(enc, &signals);
         let mut out = vec![0i16; total];
         decode_vbzk_batch(&chunks, &mut out, Threads::Current)
     };
