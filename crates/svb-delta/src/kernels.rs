@@ -77,12 +77,16 @@ pub mod x86 {
         let x = _mm256_add_epi16(x, _mm256_slli_si256::<2>(x));
         let x = _mm256_add_epi16(x, _mm256_slli_si256::<4>(x));
         let x = _mm256_add_epi16(x, _mm256_slli_si256::<8>(x));
-        let last_of_lane = _mm256_set1_epi16(0x0F0E);
-        // Add the low 128-bit lane's total to every element of the high lane.
-        let low_total = _mm256_shuffle_epi8(x, last_of_lane);
-        let x = _mm256_add_epi16(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total));
-        let t = _mm256_shuffle_epi8(x, last_of_lane);
-        let total = _mm256_permute2x128_si256::<0x11>(t, t);
+        // Each lane's total in its high four elements; the low lane's moved to the high lane
+        // (three shuffles in all, the blend and adds on any vector port).
+        let totals = _mm256_shufflehi_epi16::<0xFF>(x);
+        let low_total = _mm256_blend_epi32::<0xF0>(
+            _mm256_setzero_si256(),
+            _mm256_permute4x64_epi64::<0x55>(totals),
+        );
+        let x = _mm256_add_epi16(x, low_total);
+        // The block's total (high lane of totals + low_total) in every element.
+        let total = _mm256_permute4x64_epi64::<0xFF>(_mm256_add_epi16(totals, low_total));
         (_mm256_add_epi16(x, carry), _mm256_add_epi16(carry, total))
     }
 

@@ -401,6 +401,10 @@ static SCALAR: Runs = Runs { simd: None };
 static SSSE3: Runs = Runs {
     simd: Some(x86::run),
 };
+#[cfg(target_arch = "x86_64")]
+static AVX2: Runs = Runs {
+    simd: Some(x86::run_avx2),
+};
 #[cfg(target_arch = "aarch64")]
 static NEON: Runs = Runs {
     simd: Some(aarch64::run),
@@ -412,9 +416,10 @@ fn for_isa(isa: Isa) -> Option<&'static Runs> {
     }
     match isa {
         Isa::Scalar => Some(&SCALAR),
-        // The AVX2 build gains nothing on 8-sample runs: it uses the SSSE3 loop.
         #[cfg(target_arch = "x86_64")]
-        Isa::Ssse3 | Isa::Avx2 => Some(&SSSE3),
+        Isa::Ssse3 => Some(&SSSE3),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => Some(&AVX2),
         #[cfg(target_arch = "aarch64")]
         Isa::Neon => Some(&NEON),
         #[allow(unreachable_patterns)]

@@ -2,16 +2,16 @@
 //! control bytes), unzigzag in 32-bit lanes, the low 16 bits of each delta packed into one
 //! vector, one prefix-sum block of `svb_delta::kernels`. AVX2, per 16 samples: the four
 //! groups of four are loaded as two 256-bit vectors (groups 0|2 and 1|3), so one unzigzag
-//! per vector and one in-lane pack leave samples 0..8 | 8..16 in order; the in-lane prefix
-//! sums get the low lane's total added to the high lane (27 vector operations per 16
-//! samples against 42 for two SSSE3 groups). Both end with the last samples decoded from a
-//! zero-padded copy, so short streams (128 samples) stay in SIMD.
+//! per vector and one in-lane pack leave samples 0..8 | 8..16 in order for one 16-lane
+//! prefix-sum block (27 vector operations per 16 samples against 42 for two SSSE3 groups).
+//! Both end with the last samples decoded from a zero-padded copy, so short streams (128
+//! samples) stay in SIMD.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use svb_core::stream32::blocks::{data_len, decode_shuffle};
-use svb_delta::kernels::x86::prefix_u16x8;
+use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8};
 
 /// Where a decode stopped: data bytes used, samples written, the last sample.
 type Stop = (usize, usize, i16);
@@ -184,21 +184,9 @@ unsafe fn groups16(
                 )
             };
             let d = _mm256_packus_epi32(unzigzag(a), unzigzag(b));
-            // Prefix sums within each 128-bit lane ...
-            let x = _mm256_add_epi16(d, _mm256_slli_si256::<2>(d));
-            let x = _mm256_add_epi16(x, _mm256_slli_si256::<4>(x));
-            let x = _mm256_add_epi16(x, _mm256_slli_si256::<8>(x));
-            // ... each lane's total in its high 4 elements; the low lane's moved to the high.
-            let totals = _mm256_shufflehi_epi16::<0xFF>(x);
-            let low_total = _mm256_blend_epi32::<0xF0>(
-                _mm256_setzero_si256(),
-                _mm256_permute4x64_epi64::<0x55>(totals),
-            );
-            let sums = _mm256_add_epi16(_mm256_add_epi16(x, low_total), carry);
+            let (sums, next) = prefix_u16x16(d, carry);
             _mm256_storeu_si256(dst.add(16 * q).cast(), sums);
-            // The block's total (high lane of totals + low_total) in every element.
-            let block = _mm256_permute4x64_epi64::<0xFF>(_mm256_add_epi16(totals, low_total));
-            carry = _mm256_add_epi16(carry, block);
+            carry = next;
         }
         dp = d3 + data_len(k[3]);
         q += 1;
