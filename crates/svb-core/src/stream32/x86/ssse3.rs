@@ -49,8 +49,12 @@ pub(crate) fn finish_decode<S: Scheme32>(
     Ok(ctrl.len() + used)
 }
 
-/// Decodes values `4g..` from a zero-padded copy of the remaining data when they need at most
-/// 48 bytes and the data holds them all; `None` otherwise (nothing written then).
+/// Decodes values `4g..` (the group loops left fewer than 16 data bytes, or only the last
+/// partial group) from one 16-byte window that holds all their bytes: the 16 bytes at `dp`
+/// when there are that many, else the 16 bytes ending at the data's end, else (a stream of
+/// under 16 data bytes) a zero-padded copy. Each group's shuffle row is offset by where its
+/// bytes start in the window (a saturating add keeps the 0xFF zeroing entries). `None` when
+/// the bytes are not all in the data (nothing written then; the scalar tail names the error).
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail<S: Scheme32>(
@@ -60,12 +64,17 @@ unsafe fn decode_padded_tail<S: Scheme32>(
     g: usize,
     out: &mut [MaybeUninit<u32>],
 ) -> Option<usize> {
+    const WINDOW: usize = 16;
     let n = out.len();
     let full = n / 4;
     let partial = n % 4;
+    let left = data.len() - dp;
     let mut need = 0usize;
     for &c in &ctrl[g..full] {
         need += S::CTRL_LENS[c as usize] as usize;
+        if need > left.min(WINDOW) {
+            return None;
+        }
     }
     if partial != 0 {
         let c = ctrl[full];
@@ -73,33 +82,43 @@ unsafe fn decode_padded_tail<S: Scheme32>(
             need += S::LENS[(c >> (2 * k)) as usize & 3] as usize;
         }
     }
-    if need > 48 || data.len() - dp < need {
+    if need > left.min(WINDOW) {
         return None;
     }
-    let mut buf = [0u8; 64];
-    buf[..need].copy_from_slice(&data[dp..dp + need]);
+    // `window` holds data[base..base + 16] (zero past the data's end); dp - base + need <= 16.
+    let (window, base) = if left >= WINDOW {
+        // SAFETY: dp + 16 <= data.len().
+        (unsafe { _mm_loadu_si128(data.as_ptr().add(dp).cast()) }, dp)
+    } else if data.len() >= WINDOW {
+        let base = data.len() - WINDOW;
+        // SAFETY: base + 16 == data.len().
+        (
+            unsafe { _mm_loadu_si128(data.as_ptr().add(base).cast()) },
+            base,
+        )
+    } else {
+        let mut buf = [0u8; WINDOW];
+        buf[..left].copy_from_slice(&data[dp..]);
+        // SAFETY: reads the 16 bytes of a local array.
+        (unsafe { _mm_loadu_si128(buf.as_ptr().cast()) }, dp)
+    };
+    let row = |c: usize, off: usize| {
+        // SAFETY: the table row is 16 aligned bytes.
+        let m = unsafe { _mm_load_si128(S::DECODE[c].0.as_ptr().cast()) };
+        _mm_shuffle_epi8(window, _mm_adds_epu8(m, _mm_set1_epi8(off as i8)))
+    };
     let dst = out.as_mut_ptr().cast::<u32>();
-    let mut off = 0usize;
+    let mut off = dp - base;
     for (i, &c) in ctrl[g..full].iter().enumerate() {
-        let c = c as usize;
-        // SAFETY: off <= need - len(c) <= 48 - len(c), so the 16-byte load stays inside buf;
-        // group g + i < full writes 4 values inside out.
-        unsafe {
-            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
-            let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-            _mm_storeu_si128(dst.add(4 * (g + i)).cast(), _mm_shuffle_epi8(v, m));
-        }
-        off += S::CTRL_LENS[c] as usize;
+        // SAFETY: group g + i < full writes 4 values inside out.
+        unsafe { _mm_storeu_si128(dst.add(4 * (g + i)).cast(), row(c as usize, off)) };
+        off += S::CTRL_LENS[c as usize] as usize;
     }
     if partial != 0 {
         let mut last = [0u32; 4];
-        // SAFETY: off <= 48 keeps the load inside buf; `last` holds 16 bytes. Codes past the
-        // last value only shuffle padding into lanes that are not copied out.
-        unsafe {
-            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
-            let m = _mm_load_si128(S::DECODE[ctrl[full] as usize].0.as_ptr().cast());
-            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm_shuffle_epi8(v, m));
-        }
+        // SAFETY: `last` holds 16 bytes. Codes past the last value may index past the
+        // needed bytes; they only fill lanes that are not copied out.
+        unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), row(ctrl[full] as usize, off)) };
         for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
             slot.write(v);
         }
@@ -181,7 +200,9 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
 }
 
 /// Decodes single groups from group `g` (data at `data[dp..]`) while their loads stay inside
-/// `data`; returns where it stopped `(dp, g)`.
+/// `data`; returns where it stopped `(dp, g)`. A group takes at most 16 bytes, so with `r`
+/// bytes left the next `r / 16` groups' loads are in bounds: they run in an inner loop with
+/// no per-group data check.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_groups<S: Scheme32>(
@@ -193,18 +214,25 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
 ) -> (usize, usize) {
     let full = out.len() / 4;
     let dst = out.as_mut_ptr().cast::<u32>();
-    while g < full && data.len() - dp >= 16 {
-        let c = ctrl[g] as usize;
-        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so the 4 lanes fit in out.
-        unsafe {
-            let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
-            let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-            _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, m));
+    loop {
+        let safe = ((data.len() - dp) / 16).min(full - g);
+        if safe == 0 {
+            return (dp, g);
         }
-        dp += S::CTRL_LENS[c] as usize;
-        g += 1;
+        for &c in &ctrl[g..g + safe] {
+            let c = c as usize;
+            // SAFETY: this is one of the `safe` groups after the first unchecked one, each
+            // taking at most 16 bytes, so dp + 16 <= data.len(); g < full so the 4 lanes
+            // fit in out.
+            unsafe {
+                let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
+                let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, m));
+            }
+            dp += S::CTRL_LENS[c] as usize;
+            g += 1;
+        }
     }
-    (dp, g)
 }
 
 pub(crate) fn encode<S: Scheme32>(
