@@ -30,8 +30,8 @@ pub(crate) fn decode<S: Scheme32>(
     finish_decode::<S>(ctrl, data, dp, g, out)
 }
 
-/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) through a padded
-/// copy, or with the scalar tail when the data is short (which reports the exact error).
+/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
+/// window, or with the scalar tail when the data is short (which reports the exact error).
 /// Returns the bytes consumed, control included.
 #[inline]
 pub(crate) fn finish_decode<S: Scheme32>(

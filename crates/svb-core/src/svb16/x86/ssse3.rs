@@ -23,8 +23,8 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize
     finish_decode(keys, data, dp, g, out)
 }
 
-/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) through a padded
-/// copy, or with the scalar tail when the data is short (which reports the exact error).
+/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
+/// window, or with the scalar tail when the data is short (which reports the exact error).
 /// Returns the bytes consumed, keys included.
 #[inline]
 pub(crate) fn finish_decode(
@@ -42,8 +42,12 @@ pub(crate) fn finish_decode(
     Ok(keys.len() + used)
 }
 
-/// Decodes values `8g..` from a zero-padded copy of the remaining data when they need at most
-/// 48 bytes and the data holds them all; `None` otherwise (nothing written then).
+/// Decodes values `8g..` (the group loops left fewer than 16 data bytes, or only the last
+/// partial group) from one 16-byte window that holds all their bytes: the 16 bytes at `dp`
+/// when there are that many, else the 16 bytes ending at the data's end, else (a stream of
+/// under 16 data bytes) a zero-padded copy. Each group's shuffle row is offset by where its
+/// bytes start in the window (a saturating add keeps the 0xFF zeroing entries). `None` when
+/// the bytes are not all in the data (nothing written then; the scalar tail names the error).
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail(
@@ -53,41 +57,57 @@ unsafe fn decode_padded_tail(
     g: usize,
     out: &mut [MaybeUninit<u16>],
 ) -> Option<usize> {
+    const WINDOW: usize = 16;
     let n = out.len();
     let (full, partial) = (n / 8, n % 8);
-    let mut need: usize = keys[g..full]
-        .iter()
-        .map(|&k| LENS[k as usize] as usize)
-        .sum();
+    let left = data.len() - dp;
+    let mut need = 0usize;
+    for &k in &keys[g..full] {
+        need += LENS[k as usize] as usize;
+        if need > left.min(WINDOW) {
+            return None;
+        }
+    }
     if partial != 0 {
         need += partial + (keys[full] & ((1u8 << partial) - 1)).count_ones() as usize;
     }
-    if need > 48 || data.len() - dp < need {
+    if need > left.min(WINDOW) {
         return None;
     }
-    let mut buf = [0u8; 64];
-    buf[..need].copy_from_slice(&data[dp..dp + need]);
+    // `window` holds data[base..base + 16] (zero past the data's end); dp - base + need <= 16.
+    let (window, base) = if left >= WINDOW {
+        // SAFETY: dp + 16 <= data.len().
+        (unsafe { _mm_loadu_si128(data.as_ptr().add(dp).cast()) }, dp)
+    } else if data.len() >= WINDOW {
+        let base = data.len() - WINDOW;
+        // SAFETY: base + 16 == data.len().
+        (
+            unsafe { _mm_loadu_si128(data.as_ptr().add(base).cast()) },
+            base,
+        )
+    } else {
+        let mut buf = [0u8; WINDOW];
+        buf[..left].copy_from_slice(&data[dp..]);
+        // SAFETY: reads the 16 bytes of a local array.
+        (unsafe { _mm_loadu_si128(buf.as_ptr().cast()) }, dp)
+    };
+    let row = |key: usize, off: usize| {
+        // SAFETY: the table row is 16 aligned bytes.
+        let m = unsafe { _mm_load_si128(DECODE[key].0.as_ptr().cast()) };
+        _mm_shuffle_epi8(window, _mm_adds_epu8(m, _mm_set1_epi8(off as i8)))
+    };
     let dst = out.as_mut_ptr().cast::<u16>();
-    let mut off = 0usize;
+    let mut off = dp - base;
     for (i, &key) in keys[g..full].iter().enumerate() {
-        // SAFETY: off <= need - len(key) <= 48 - len(key), so the load stays inside buf;
-        // group g + i < full writes 8 values inside out.
-        unsafe {
-            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
-            let m = _mm_load_si128(DECODE[key as usize].0.as_ptr().cast());
-            _mm_storeu_si128(dst.add(8 * (g + i)).cast(), _mm_shuffle_epi8(v, m));
-        }
+        // SAFETY: group g + i < full writes 8 values inside out.
+        unsafe { _mm_storeu_si128(dst.add(8 * (g + i)).cast(), row(key as usize, off)) };
         off += LENS[key as usize] as usize;
     }
     if partial != 0 {
         let mut last = [0u16; 8];
-        // SAFETY: off <= 48 keeps the load inside buf; `last` holds 16 bytes. Key bits past
-        // the last value only shuffle padding into lanes that are not copied out.
-        unsafe {
-            let v = _mm_loadu_si128(buf.as_ptr().add(off).cast());
-            let m = _mm_load_si128(DECODE[keys[full] as usize].0.as_ptr().cast());
-            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm_shuffle_epi8(v, m));
-        }
+        // SAFETY: `last` holds 16 bytes. Key bits past the last value may index past the
+        // needed bytes; they only fill lanes that are not copied out.
+        unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), row(keys[full] as usize, off)) };
         for (slot, &v) in out[8 * full..].iter_mut().zip(&last) {
             slot.write(v);
         }
@@ -180,18 +200,25 @@ pub(crate) unsafe fn decode_groups(
 ) -> (usize, usize) {
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
-    while g < full && data.len() - dp >= 16 {
-        let key = keys[g] as usize;
-        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 8 lanes fit in out.
-        unsafe {
-            let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
-            let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
-            _mm_storeu_si128(dst.add(8 * g).cast(), _mm_shuffle_epi8(v, m));
+    loop {
+        // A group takes at most 16 bytes: the next r / 16 groups' loads are in bounds.
+        let safe = ((data.len() - dp) / 16).min(full - g);
+        if safe == 0 {
+            return (dp, g);
         }
-        dp += LENS[key] as usize;
-        g += 1;
+        for &key in &keys[g..g + safe] {
+            let key = key as usize;
+            // SAFETY: one of the `safe` groups, each taking at most 16 bytes, so
+            // dp + 16 <= data.len(); g < full so 8 lanes fit in out.
+            unsafe {
+                let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
+                let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
+                _mm_storeu_si128(dst.add(8 * g).cast(), _mm_shuffle_epi8(v, m));
+            }
+            dp += LENS[key] as usize;
+            g += 1;
+        }
     }
-    (dp, g)
 }
 
 pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
