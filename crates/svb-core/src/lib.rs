@@ -39,6 +39,8 @@ pub mod stream32;
 pub mod stream64;
 pub mod svb16;
 mod tables;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod tail_window;
 mod uninit;
 
 pub use codec::{Codec, DecodeFn, EncodeFn, Kernels};

@@ -15,6 +15,7 @@ use core::mem::MaybeUninit;
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
 use crate::stream32::Scheme32;
+use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
 pub(crate) fn decode<S: Scheme32>(
     input: &[u8],
@@ -50,11 +51,8 @@ pub(crate) fn finish_decode<S: Scheme32>(
 }
 
 /// Decodes values `4g..` (the group loops left fewer than 16 data bytes, or only the last
-/// partial group) from one 16-byte window that holds all their bytes: the 16 bytes at `dp`
-/// when there are that many, else the 16 bytes ending at the data's end, else (a stream of
-/// under 16 data bytes) a zero-padded copy. Each group's shuffle row is offset by where its
-/// bytes start in the window (a saturating add keeps the 0xFF zeroing entries). `None` when
-/// the bytes are not all in the data (nothing written then; the scalar tail names the error).
+/// partial group) from the [`tail_window`] that holds all their bytes. `None` when the
+/// bytes are not all in the data (nothing written then; the scalar tail names the error).
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail<S: Scheme32>(
@@ -64,7 +62,6 @@ unsafe fn decode_padded_tail<S: Scheme32>(
     g: usize,
     out: &mut [MaybeUninit<u32>],
 ) -> Option<usize> {
-    const WINDOW: usize = 16;
     let n = out.len();
     let full = n / 4;
     let partial = n % 4;
@@ -85,40 +82,30 @@ unsafe fn decode_padded_tail<S: Scheme32>(
     if need > left.min(WINDOW) {
         return None;
     }
-    // `window` holds data[base..base + 16] (zero past the data's end); dp - base + need <= 16.
-    let (window, base) = if left >= WINDOW {
-        // SAFETY: dp + 16 <= data.len().
-        (unsafe { _mm_loadu_si128(data.as_ptr().add(dp).cast()) }, dp)
-    } else if data.len() >= WINDOW {
-        let base = data.len() - WINDOW;
-        // SAFETY: base + 16 == data.len().
-        (
-            unsafe { _mm_loadu_si128(data.as_ptr().add(base).cast()) },
-            base,
-        )
-    } else {
-        let mut buf = [0u8; WINDOW];
-        buf[..left].copy_from_slice(&data[dp..]);
-        // SAFETY: reads the 16 bytes of a local array.
-        (unsafe { _mm_loadu_si128(buf.as_ptr().cast()) }, dp)
-    };
-    let row = |c: usize, off: usize| {
-        // SAFETY: the table row is 16 aligned bytes.
-        let m = unsafe { _mm_load_si128(S::DECODE[c].0.as_ptr().cast()) };
-        _mm_shuffle_epi8(window, _mm_adds_epu8(m, _mm_set1_epi8(off as i8)))
-    };
+    // All `need` bytes are in the window (need <= min(16, left)).
+    let (window, base) = tail_window(data, dp);
     let dst = out.as_mut_ptr().cast::<u32>();
     let mut off = dp - base;
     for (i, &c) in ctrl[g..full].iter().enumerate() {
         // SAFETY: group g + i < full writes 4 values inside out.
-        unsafe { _mm_storeu_si128(dst.add(4 * (g + i)).cast(), row(c as usize, off)) };
+        unsafe {
+            _mm_storeu_si128(
+                dst.add(4 * (g + i)).cast(),
+                shuffle_from(window, &S::DECODE[c as usize], off),
+            )
+        };
         off += S::CTRL_LENS[c as usize] as usize;
     }
     if partial != 0 {
         let mut last = [0u32; 4];
         // SAFETY: `last` holds 16 bytes. Codes past the last value may index past the
         // needed bytes; they only fill lanes that are not copied out.
-        unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), row(ctrl[full] as usize, off)) };
+        unsafe {
+            _mm_storeu_si128(
+                last.as_mut_ptr().cast(),
+                shuffle_from(window, &S::DECODE[ctrl[full] as usize], off),
+            )
+        };
         for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
             slot.write(v);
         }

@@ -11,6 +11,7 @@ use core::mem::MaybeUninit;
 use crate::error::{DecodeError, EncodeError};
 use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
+use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
 pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
@@ -43,11 +44,8 @@ pub(crate) fn finish_decode(
 }
 
 /// Decodes values `8g..` (the group loops left fewer than 16 data bytes, or only the last
-/// partial group) from one 16-byte window that holds all their bytes: the 16 bytes at `dp`
-/// when there are that many, else the 16 bytes ending at the data's end, else (a stream of
-/// under 16 data bytes) a zero-padded copy. Each group's shuffle row is offset by where its
-/// bytes start in the window (a saturating add keeps the 0xFF zeroing entries). `None` when
-/// the bytes are not all in the data (nothing written then; the scalar tail names the error).
+/// partial group) from the [`tail_window`] that holds all their bytes. `None` when the
+/// bytes are not all in the data (nothing written then; the scalar tail names the error).
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail(
@@ -57,7 +55,6 @@ unsafe fn decode_padded_tail(
     g: usize,
     out: &mut [MaybeUninit<u16>],
 ) -> Option<usize> {
-    const WINDOW: usize = 16;
     let n = out.len();
     let (full, partial) = (n / 8, n % 8);
     let left = data.len() - dp;
@@ -74,40 +71,30 @@ unsafe fn decode_padded_tail(
     if need > left.min(WINDOW) {
         return None;
     }
-    // `window` holds data[base..base + 16] (zero past the data's end); dp - base + need <= 16.
-    let (window, base) = if left >= WINDOW {
-        // SAFETY: dp + 16 <= data.len().
-        (unsafe { _mm_loadu_si128(data.as_ptr().add(dp).cast()) }, dp)
-    } else if data.len() >= WINDOW {
-        let base = data.len() - WINDOW;
-        // SAFETY: base + 16 == data.len().
-        (
-            unsafe { _mm_loadu_si128(data.as_ptr().add(base).cast()) },
-            base,
-        )
-    } else {
-        let mut buf = [0u8; WINDOW];
-        buf[..left].copy_from_slice(&data[dp..]);
-        // SAFETY: reads the 16 bytes of a local array.
-        (unsafe { _mm_loadu_si128(buf.as_ptr().cast()) }, dp)
-    };
-    let row = |key: usize, off: usize| {
-        // SAFETY: the table row is 16 aligned bytes.
-        let m = unsafe { _mm_load_si128(DECODE[key].0.as_ptr().cast()) };
-        _mm_shuffle_epi8(window, _mm_adds_epu8(m, _mm_set1_epi8(off as i8)))
-    };
+    // All `need` bytes are in the window (need <= min(16, left)).
+    let (window, base) = tail_window(data, dp);
     let dst = out.as_mut_ptr().cast::<u16>();
     let mut off = dp - base;
     for (i, &key) in keys[g..full].iter().enumerate() {
         // SAFETY: group g + i < full writes 8 values inside out.
-        unsafe { _mm_storeu_si128(dst.add(8 * (g + i)).cast(), row(key as usize, off)) };
+        unsafe {
+            _mm_storeu_si128(
+                dst.add(8 * (g + i)).cast(),
+                shuffle_from(window, &DECODE[key as usize], off),
+            )
+        };
         off += LENS[key as usize] as usize;
     }
     if partial != 0 {
         let mut last = [0u16; 8];
         // SAFETY: `last` holds 16 bytes. Key bits past the last value may index past the
         // needed bytes; they only fill lanes that are not copied out.
-        unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), row(keys[full] as usize, off)) };
+        unsafe {
+            _mm_storeu_si128(
+                last.as_mut_ptr().cast(),
+                shuffle_from(window, &DECODE[keys[full] as usize], off),
+            )
+        };
         for (slot, &v) in out[8 * full..].iter_mut().zip(&last) {
             slot.write(v);
         }
