@@ -1,5 +1,6 @@
 //! SIMD building blocks for fused pipelines: one block of wrapping inclusive prefix sum with
-//! a carry in and a carry out, per ISA and lane width.
+//! a carry in and a carry out, per ISA and lane width, and (x86) the zigzag decode of a
+//! block, `(z >> 1) ^ -(z & 1)` in every lane.
 //!
 //! Every function takes a block `x` of deltas and a `carry` holding the running value in
 //! every lane, and returns `(sums, carry_out)`: `sums[i] = carry + x[0] + ... + x[i]` and
@@ -117,6 +118,62 @@ pub mod x86 {
         let x = _mm256_add_epi64(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total));
         let total = _mm256_permute4x64_epi64::<0xFF>(x);
         (_mm256_add_epi64(x, carry), _mm256_add_epi64(carry, total))
+    }
+
+    /// Zigzag decode of 8 x u16 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support SSE2.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub unsafe fn unzigzag_u16x8(z: __m128i) -> __m128i {
+        let odd = _mm_and_si128(z, _mm_set1_epi16(1));
+        _mm_xor_si128(
+            _mm_srli_epi16::<1>(z),
+            _mm_sub_epi16(_mm_setzero_si128(), odd),
+        )
+    }
+
+    /// Zigzag decode of 4 x u32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support SSE2.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub unsafe fn unzigzag_u32x4(z: __m128i) -> __m128i {
+        let odd = _mm_and_si128(z, _mm_set1_epi32(1));
+        _mm_xor_si128(
+            _mm_srli_epi32::<1>(z),
+            _mm_sub_epi32(_mm_setzero_si128(), odd),
+        )
+    }
+
+    /// Zigzag decode of 16 x u16 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn unzigzag_u16x16(z: __m256i) -> __m256i {
+        let odd = _mm256_and_si256(z, _mm256_set1_epi16(1));
+        _mm256_xor_si256(
+            _mm256_srli_epi16::<1>(z),
+            _mm256_sub_epi16(_mm256_setzero_si256(), odd),
+        )
+    }
+
+    /// Zigzag decode of 8 x u32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn unzigzag_u32x8(z: __m256i) -> __m256i {
+        let odd = _mm256_and_si256(z, _mm256_set1_epi32(1));
+        _mm256_xor_si256(
+            _mm256_srli_epi32::<1>(z),
+            _mm256_sub_epi32(_mm256_setzero_si256(), odd),
+        )
     }
 }
 

@@ -206,3 +206,54 @@ proptest! {
         prop_assert_eq!(zigzag::decode::<i32>(&zigzag::encode(&v)), v);
     }
 }
+
+/// The x86 zigzag blocks equal `Zigzag::unzigzag` on every u16 and on u32 codes of every
+/// width (lane order kept).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn simd_unzigzag_blocks_equal_scalar() {
+    use core::arch::x86_64::*;
+    use svb_delta::kernels::x86::*;
+    use svb_delta::zigzag::Zigzag;
+    let codes16: Vec<u16> = (0..=u16::MAX).collect();
+    let mut rng = Rng(0x5eed);
+    let codes32: Vec<u32> = (0..4092)
+        .map(|i| (rng.next() as u32) >> (i % 32))
+        .chain([0, 1, u32::MAX, u32::MAX - 1])
+        .collect();
+    let want16: Vec<u16> = codes16.iter().map(|&z| i16::unzigzag(z) as u16).collect();
+    let want32: Vec<u32> = codes32.iter().map(|&z| i32::unzigzag(z) as u32).collect();
+    let mut got16 = vec![0u16; codes16.len()];
+    let mut got32 = vec![0u32; codes32.len()];
+    // SAFETY: SSE2 is part of x86-64; loads and stores stay inside the vectors (lengths are
+    // multiples of the lane counts).
+    unsafe {
+        for (z, o) in codes16.chunks_exact(8).zip(got16.chunks_exact_mut(8)) {
+            let v = unzigzag_u16x8(_mm_loadu_si128(z.as_ptr().cast()));
+            _mm_storeu_si128(o.as_mut_ptr().cast(), v);
+        }
+        for (z, o) in codes32.chunks_exact(4).zip(got32.chunks_exact_mut(4)) {
+            let v = unzigzag_u32x4(_mm_loadu_si128(z.as_ptr().cast()));
+            _mm_storeu_si128(o.as_mut_ptr().cast(), v);
+        }
+    }
+    assert_eq!(got16, want16);
+    assert_eq!(got32, want32);
+    if is_x86_feature_detected!("avx2") {
+        got16.fill(0);
+        got32.fill(0);
+        // SAFETY: AVX2 detected; as above with 16 / 8 lanes.
+        unsafe {
+            for (z, o) in codes16.chunks_exact(16).zip(got16.chunks_exact_mut(16)) {
+                let v = unzigzag_u16x16(_mm256_loadu_si256(z.as_ptr().cast()));
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), v);
+            }
+            for (z, o) in codes32.chunks_exact(8).zip(got32.chunks_exact_mut(8)) {
+                let v = unzigzag_u32x8(_mm256_loadu_si256(z.as_ptr().cast()));
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), v);
+            }
+        }
+        assert_eq!(got16, want16);
+        assert_eq!(got32, want32);
+    }
+}

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8};
+use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8, unzigzag_u16x16, unzigzag_u16x8};
 
 /// Decodes whole groups of 8 bytes of `bytes` into `out` (same length), continuing from the
 /// unshifted sample `acc`; returns the samples written and the new `acc`.
@@ -36,7 +36,6 @@ pub(super) unsafe fn run_avx2(
     debug_assert_eq!(bytes.len(), out.len());
     let blocks = bytes.len() / 16;
     let dst = out.as_mut_ptr().cast::<i16>();
-    let one = _mm256_set1_epi16(1);
     let shift = _mm_cvtsi32_si128(q as i32);
     let mut carry = _mm256_set1_epi16(acc);
     for b in 0..blocks {
@@ -44,11 +43,7 @@ pub(super) unsafe fn run_avx2(
         // (16-sample) store stay inside their slices.
         unsafe {
             let z = _mm256_cvtepu8_epi16(_mm_loadu_si128(bytes.as_ptr().add(16 * b).cast()));
-            let d = _mm256_xor_si256(
-                _mm256_srli_epi16::<1>(z),
-                _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_and_si256(z, one)),
-            );
-            let (sums, next) = prefix_u16x16(d, carry);
+            let (sums, next) = prefix_u16x16(unzigzag_u16x16(z), carry);
             _mm256_storeu_si256(dst.add(16 * b).cast(), _mm256_sll_epi16(sums, shift));
             carry = next;
         }
@@ -75,18 +70,13 @@ unsafe fn run8(
     let end = from + (bytes.len() - from) / 8 * 8;
     let dst = out.as_mut_ptr().cast::<i16>();
     let zero = _mm_setzero_si128();
-    let one = _mm_set1_epi16(1);
     let shift = _mm_cvtsi32_si128(q as i32);
     for at in (from..end).step_by(8) {
         // SAFETY: at + 8 <= end <= bytes.len() == out.len(): the 8-byte load and the
         // 16-byte (8-sample) store stay inside their slices.
         unsafe {
             let z = _mm_unpacklo_epi8(_mm_loadl_epi64(bytes.as_ptr().add(at).cast()), zero);
-            let d = _mm_xor_si128(
-                _mm_srli_epi16::<1>(z),
-                _mm_sub_epi16(zero, _mm_and_si128(z, one)),
-            );
-            let (sums, next) = prefix_u16x8(d, carry);
+            let (sums, next) = prefix_u16x8(unzigzag_u16x8(z), carry);
             _mm_storeu_si128(dst.add(at).cast(), _mm_sll_epi16(sums, shift));
             carry = next;
         }

@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use svb_core::stream32::blocks::{data_len, decode_shuffle};
-use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8};
+use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8, unzigzag_u32x4, unzigzag_u32x8};
 
 /// Where a decode stopped: data bytes used, samples written, the last sample.
 type Stop = (usize, usize, i16);
@@ -61,17 +61,6 @@ fn last_lane(carry: __m128i) -> i16 {
     _mm_cvtsi128_si32(carry) as i16
 }
 
-/// Low 16 bits of the unzigzagged u32 lanes of `v` (the deltas, wrapped to i16 as the
-/// prefix sum wants them).
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn unzigzag32(v: __m128i) -> __m128i {
-    _mm_xor_si128(
-        _mm_srli_epi32::<1>(v),
-        _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, _mm_set1_epi32(1))),
-    )
-}
-
 /// Decodes 8-sample groups from group `g` (data at `data[dp..]`, `carry` the broadcast
 /// previous sample) while both 16-byte loads stay inside `data`; returns `(dp, g, carry)`.
 ///
@@ -109,8 +98,8 @@ unsafe fn groups8(
                 _mm_load_si128(decode_shuffle(k1).as_ptr().cast()),
             );
             let d = _mm_or_si128(
-                _mm_shuffle_epi8(unzigzag32(v0), lo),
-                _mm_shuffle_epi8(unzigzag32(v1), hi),
+                _mm_shuffle_epi8(unzigzag_u32x4(v0), lo),
+                _mm_shuffle_epi8(unzigzag_u32x4(v1), hi),
             );
             let (sums, next) = prefix_u16x8(d, carry);
             _mm_storeu_si128(dst.add(8 * g).cast(), sums);
@@ -139,7 +128,6 @@ unsafe fn groups16(
     debug_assert!(keys.len() >= 4 * blocks);
     let dst = out.as_mut_ptr().cast::<i16>();
     let src = data.as_ptr();
-    let one = _mm256_set1_epi32(1);
     let low16 = _mm256_set1_epi32(0xFFFF);
     let mut carry = _mm256_set1_epi16(initial);
     let (mut dp, mut q) = (0usize, 0usize);
@@ -174,15 +162,7 @@ unsafe fn groups16(
             );
             // The low 16 bits of each unzigzagged delta, zero above, so the unsigned
             // saturating pack keeps them exactly.
-            let unzigzag = |v: __m256i| {
-                _mm256_and_si256(
-                    _mm256_xor_si256(
-                        _mm256_srli_epi32::<1>(v),
-                        _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_and_si256(v, one)),
-                    ),
-                    low16,
-                )
-            };
+            let unzigzag = |v: __m256i| _mm256_and_si256(unzigzag_u32x8(v), low16);
             let d = _mm256_packus_epi32(unzigzag(a), unzigzag(b));
             let (sums, next) = prefix_u16x16(d, carry);
             _mm256_storeu_si256(dst.add(16 * q).cast(), sums);
@@ -195,9 +175,10 @@ unsafe fn groups16(
 }
 
 /// Decodes the samples after `stop` (at most 32 when the stream is whole: the group loop
-/// stops with fewer than 32 data bytes left, or fewer than 8 samples) from zero-padded copies of their keys and data with the SSSE3 group loop. Returns
-/// `stop` unchanged when they do not fit the copies or the data is too short for them: the
-/// scalar tail then decodes them, or names the exact truncation.
+/// stops with fewer than 32 data bytes left, or fewer than 8 samples) from zero-padded
+/// copies of their keys and data with the SSSE3 group loop. Returns `stop` unchanged when
+/// they do not fit the copies or the data is too short for them: the scalar tail then
+/// decodes them, or names the exact truncation.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `keys` holds the control bytes of `out.len()` samples;

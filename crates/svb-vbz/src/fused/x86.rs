@@ -7,7 +7,7 @@ use core::mem::MaybeUninit;
 
 use svb_core::svb16::blocks::{data_len, decode_shuffle, prefix_lens};
 use svb_core::DecodeError;
-use svb_delta::kernels::x86::prefix_u16x8;
+use svb_delta::kernels::x86::{prefix_u16x8, unzigzag_u16x8};
 
 use super::scalar::decode_tail;
 
@@ -121,11 +121,7 @@ unsafe fn group(src: *const u8, key: u8, carry: __m128i, dst: *mut i16) -> __m12
             _mm_loadu_si128(src.cast()),
             _mm_load_si128(decode_shuffle(key).as_ptr().cast()),
         );
-        let d = _mm_xor_si128(
-            _mm_srli_epi16::<1>(z),
-            _mm_sub_epi16(_mm_setzero_si128(), _mm_and_si128(z, _mm_set1_epi16(1))),
-        );
-        let (sums, next) = prefix_u16x8(d, carry);
+        let (sums, next) = prefix_u16x8(unzigzag_u16x8(z), carry);
         _mm_storeu_si128(dst.cast(), sums);
         next
     }
