@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use svb_slow5::blow5::{Reader, SignalCompression};
+use svb_slow5::blow5::{Access, Reader, SignalCompression};
 use svb_testdata::{data_dir, read_i16s};
 
 fn sha256_hex(signal: &[i16]) -> String {
@@ -172,23 +172,74 @@ fn slow5tools_files() {
     check_expected("slow5tools", "num_samples");
 }
 
-/// Mapped and read files give the same records (small files are read, large ones mapped by
-/// `open`; `open_mapped` always maps).
+/// Every way of reaching the bytes gives the same records: read whole, positioned reads of
+/// each record, and the (unsafe) map.
 #[test]
-fn mapped_and_read_files_agree() {
+fn every_access_agrees() {
     let Some(dir) = data_dir() else { return };
     for kind in ["zstd_svb_zd", "zstd_ex_zd", "zlib_svb_zd", "none_none"] {
         let path = dir.join("blow5").join(format!("reads_{kind}.blow5"));
         let read = Reader::open(&path).unwrap();
-        let mapped = Reader::open_mapped(&path).unwrap();
         let a: Vec<_> = read.records().map(|r| r.unwrap()).collect();
-        let b = mapped.decode_all_parallel().unwrap();
         assert_eq!(a.len(), 10, "{kind}");
-        assert_eq!(a, b, "{kind}");
+        let at = Reader::open_with(&path, Access::ReadAt).unwrap();
+        assert_eq!(read_all(&at), a, "{kind}");
+        // SAFETY: the conformance files are never written.
+        let mapped = unsafe { Reader::open_mapped(&path) }.unwrap();
+        assert_eq!(mapped.decode_all_parallel().unwrap(), a, "{kind}");
     }
     let empty = std::env::temp_dir().join(format!("svb-empty-{}.blow5", std::process::id()));
     std::fs::write(&empty, b"").unwrap();
-    assert!(Reader::open_mapped(&empty).is_err());
+    // SAFETY: the empty file is not changed while it is open.
+    assert!(unsafe { Reader::open_mapped(&empty) }.is_err());
     assert!(Reader::open(&empty).is_err());
+    assert!(Reader::open_with(&empty, Access::ReadAt).is_err());
     std::fs::remove_file(&empty).unwrap();
+}
+
+/// A file opened for positioned reads and then rewritten or truncated by someone else gives
+/// errors or other records, never a crash.
+#[test]
+fn a_file_changed_after_open_gives_errors_not_crashes() {
+    let Some(dir) = data_dir() else { return };
+    for kind in ["zstd_svb_zd", "zlib_svb_zd", "none_none"] {
+        let orig = std::fs::read(dir.join("blow5").join(format!("reads_{kind}.blow5"))).unwrap();
+        let path =
+            std::env::temp_dir().join(format!("svb-changed-{}-{kind}.blow5", std::process::id()));
+        std::fs::write(&path, &orig).unwrap();
+        let reader = Reader::open_with(&path, Access::ReadAt).unwrap();
+        let good: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
+        // Every byte after the header flipped in place: each record decodes to something or
+        // fails with an error naming it.
+        let mut flipped = orig.clone();
+        let data_start = reader.header().data_start;
+        for b in &mut flipped[data_start..] {
+            *b ^= 0x5a;
+        }
+        std::fs::write(&path, &flipped).unwrap();
+        let mut failed = 0;
+        for (i, r) in reader.records().enumerate() {
+            match r {
+                Ok(r) => assert_ne!(r, good[i], "{kind} record {i} unchanged"),
+                Err(e) => {
+                    failed += 1;
+                    assert!(e.to_string().contains(&format!("record {i}")), "{e}");
+                }
+            }
+        }
+        assert!(failed > 0, "{kind}");
+        let _ = reader.decode_all_parallel();
+        // Truncated to half: the records past the cut are I/O errors naming them.
+        std::fs::write(&path, &orig[..orig.len() / 2]).unwrap();
+        let last = reader.len() - 1;
+        let e = reader.record(last).unwrap().unwrap_err();
+        assert!(
+            e.to_string().contains("run past the end")
+                || e.to_string().contains("fill whole buffer"),
+            "{e}"
+        );
+        assert!(e.to_string().contains(&format!("record {last}")), "{e}");
+        assert!(reader.for_each_parallel(|_, _| {}).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
 }

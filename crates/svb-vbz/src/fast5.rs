@@ -13,7 +13,9 @@
 //! LE) in front. For 2-byte integers the encoder works in 16 bits like ONT's x86 (SSE) build,
 //! so every value takes at most 2 bytes; the decoder accumulates in 32 bits and truncates,
 //! so it also reads the 3-byte values ONT's portable build emits when a delta overflows
-//! 16 bits. Every size is checked against the input before anything is allocated.
+//! 16 bits. Every size is checked against the input before anything is allocated: a sized
+//! header against what its zstd frame declares and can expand to, and the output allocated
+//! only once zstd has produced a stream that can hold it.
 //!
 //! ```
 //! use svb_vbz::fast5;
@@ -464,13 +466,44 @@ pub fn decompress_into(src: &[u8], opts: &Options, out: &mut [u8]) -> Result<(),
     }
 }
 
-/// Decompresses an unsized stream of `len` original bytes; the input is checked to be able
-/// to hold them before they are allocated.
+/// Decompresses an unsized stream of `len` original bytes. The header is checked against
+/// `len` first, and the bytes are allocated only once zstd has produced a stream that can
+/// hold them (a header that lies about the size fails before they are).
 pub fn decompress(src: &[u8], len: usize, opts: &Options) -> Result<Vec<u8>, VbzError> {
-    check(src, len, opts)?;
-    let mut out = vec![0u8; len];
-    decompress_into(src, opts, &mut out)?;
+    let mut out = Vec::new();
+    decompress_append(src, len, opts, &mut out)?;
     Ok(out)
+}
+
+/// Appends the `len` original bytes of the unsized stream `src` to `out`; `out` is left as
+/// it was on an error.
+///
+/// Every packing of `n` values takes at least a quarter byte a value and `len` is at most 4
+/// bytes a value, so once the packed stream exists (read, or really produced by zstd: see
+/// `svb_io::zstd_frame`) it justifies the `len` bytes that `out` grows by.
+fn decompress_append(
+    src: &[u8],
+    len: usize,
+    opts: &Options,
+    out: &mut Vec<u8>,
+) -> Result<(), VbzError> {
+    let declared = check(src, len, opts)?;
+    let start = out.len();
+    let r = match declared {
+        None => {
+            out.resize(start + len, 0);
+            unpack(src, opts, &mut out[start..])
+        }
+        Some(declared) => PACKED.with_borrow_mut(|packed| {
+            zstd_io::decompress_into(src, declared, packed)?;
+            out.resize(start + len, 0);
+            unpack(packed, opts, &mut out[start..])
+        }),
+    };
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
 }
 
 /// The original byte count in a sized stream's header.
@@ -492,15 +525,7 @@ pub fn decompress_sized_into(
     out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
     let len = decompressed_size(src)?;
-    let body = &src[SIZED_HEADER_LEN..];
-    check(body, len, opts)?;
-    let start = out.len();
-    out.resize(start + len, 0);
-    let r = decompress_into(body, opts, &mut out[start..]);
-    if r.is_err() {
-        out.truncate(start);
-    }
-    r
+    decompress_append(&src[SIZED_HEADER_LEN..], len, opts, out)
 }
 
 /// Decompresses a sized stream.

@@ -1,38 +1,20 @@
-//! zstd with one compression and one decompression context per thread (reused across
-//! calls), and the frame-header checks every decoder makes before it allocates.
+//! The zstd stage of the VBZ wires: frames through `svb_io::zstd_frame` (one reused context
+//! per thread, output that grows with what a frame really produces), and the frame-header
+//! checks every decoder makes against the sample count before it allocates.
 
-use std::cell::RefCell;
+use svb_io::zstd_frame::{self, FrameError};
 
 use crate::VbzError;
 
-thread_local! {
-    static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> = const { RefCell::new(None) };
-    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+impl From<FrameError> for VbzError {
+    fn from(e: FrameError) -> Self {
+        VbzError::Zstd(e.to_string())
+    }
 }
-
-/// Largest expansion of one zstd frame: a 4-byte RLE block (3-byte header, 1 byte) yields
-/// 128 KiB. A declared content size beyond this many times the frame is a lie.
-pub(crate) const MAX_EXPANSION: u64 = 32 * 1024;
 
 /// Appends one zstd frame (content size in its header) of `src` at `level` to `out`.
 pub(crate) fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), VbzError> {
-    let zerr = |e: std::io::Error| VbzError::Zstd(e.to_string());
-    COMPRESSOR.with_borrow_mut(|slot| {
-        let c = match slot {
-            Some((l, c)) if *l == level => c,
-            _ => {
-                &mut slot
-                    .insert((level, zstd::bulk::Compressor::new(level).map_err(zerr)?))
-                    .1
-            }
-        };
-        // Into the tail of `out`: a `Vec` given to zstd as the buffer is written from 0.
-        let start = out.len();
-        out.resize(start + zstd::zstd_safe::compress_bound(src.len()), 0);
-        let r = c.compress_to_buffer(src, &mut out[start..]);
-        out.truncate(start + *r.as_ref().unwrap_or(&0));
-        r.map(|_| ()).map_err(zerr)
-    })
+    Ok(zstd_frame::compress_into(level, src, out)?)
 }
 
 /// The content size a frame declares, which must lie in `min..=max` (the stream sizes of
@@ -43,23 +25,21 @@ pub(crate) fn checked_content_size(
     max: usize,
     samples: usize,
 ) -> Result<usize, VbzError> {
-    let declared = match zstd::zstd_safe::get_frame_content_size(frame) {
-        Ok(Some(d)) => d,
+    let declared = match zstd_frame::content_size(frame) {
+        Ok(d) => d,
+        // More than the frame's length can expand to.
+        Err(FrameError::Implausible { declared, .. }) => {
+            return Err(VbzError::FrameTooLarge {
+                declared,
+                max,
+                samples,
+            })
+        }
         // lib_pod5 and vbz_compression always write the content size and refuse frames
         // without one.
-        Ok(None) => {
-            return Err(VbzError::Zstd(
-                "the frame does not declare its content size".into(),
-            ))
-        }
-        Err(_) => {
-            return Err(VbzError::Zstd(format!(
-                "not a zstd frame ({} bytes)",
-                frame.len()
-            )))
-        }
+        Err(e) => return Err(e.into()),
     };
-    if declared > max as u64 || declared > (frame.len() as u64).saturating_mul(MAX_EXPANSION) {
+    if declared > max as u64 {
         return Err(VbzError::FrameTooLarge {
             declared,
             max,
@@ -77,29 +57,13 @@ pub(crate) fn checked_content_size(
 }
 
 /// Decompresses one frame (whose content size was checked to be `declared`) into `out`,
-/// replacing its contents; more content than declared is an error.
+/// replacing its contents; `out` grows with the content zstd really produces, so a header
+/// that lies fails before `declared` bytes are reserved. More or less content than declared
+/// is an error.
 pub(crate) fn decompress_into(
     frame: &[u8],
     declared: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
-    out.clear();
-    out.reserve(declared);
-    DECOMPRESSOR.with_borrow_mut(|d| {
-        let d = match d {
-            Some(d) => d,
-            None => d.insert(
-                zstd::bulk::Decompressor::new().map_err(|e| VbzError::Zstd(e.to_string()))?,
-            ),
-        };
-        d.decompress_to_buffer(frame, out)
-            .map_err(|e| VbzError::Zstd(e.to_string()))
-    })?;
-    if out.len() != declared {
-        return Err(VbzError::Zstd(format!(
-            "the frame declares {declared} bytes and holds {}",
-            out.len()
-        )));
-    }
-    Ok(())
+    Ok(zstd_frame::decompress_into(frame, declared, out)?)
 }

@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
+use svb_io::{zstd_frame, Source};
+
+pub use svb_io::Access;
 
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 
@@ -80,135 +83,168 @@ struct Span {
     index: usize,
     /// Offset of the size field.
     at: u64,
-    start: usize,
-    end: usize,
+    start: u64,
+    end: u64,
 }
 
-/// Files up to this size are read into memory; larger ones are memory-mapped. Measured here
-/// on a 3 MB file, reading it made a whole-file parallel decode 1.3x faster than mapping it
-/// (page faults on every page and the unmap's TLB shootdown on every thread).
-const READ_WHOLE: u64 = 64 << 20;
-
-/// The file's bytes: mapped, or in memory.
-enum Data {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
+/// The header's bytes: the 68-byte binary block and the text header it announces (as much of
+/// them as the file holds).
+fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
+    let fixed = src.read_vec(0, src.len().min(68) as usize)?;
+    let Some(text_len) = fixed.get(64..68) else {
+        return Ok(fixed);
+    };
+    let text_len = u32::from_le_bytes(text_len.try_into().expect("4 bytes"));
+    src.read_vec(0, src.len().min(68 + u64::from(text_len)) as usize)
 }
 
-impl std::ops::Deref for Data {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Data::Mapped(m) => m,
-            Data::Owned(v) => v,
+/// Sequential small reads from a source: slices of an in-memory file, or reads through a
+/// 1 MiB window of one read on demand.
+struct Window<'a> {
+    src: &'a Source,
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+impl<'a> Window<'a> {
+    const SIZE: u64 = 1 << 20;
+
+    fn new(src: &'a Source) -> Self {
+        Window {
+            src,
+            start: 0,
+            bytes: Vec::new(),
         }
     }
-}
 
-impl std::fmt::Debug for Data {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} bytes", self.len())
+    /// `n` bytes at `at` (which the caller checked lie in the file).
+    fn get(&mut self, at: u64, n: usize) -> std::io::Result<&[u8]> {
+        if let Some(all) = self.src.as_slice() {
+            let r = self.src.check_range(at, n as u64)?;
+            return Ok(&all[r]);
+        }
+        let inside = at >= self.start && at + n as u64 <= self.start + self.bytes.len() as u64;
+        if !inside {
+            let len = Self::SIZE
+                .max(n as u64)
+                .min(self.src.len().saturating_sub(at));
+            self.bytes = self.src.read_vec(at, len as usize)?;
+            self.start = at;
+        }
+        let from = (at - self.start) as usize;
+        self.bytes
+            .get(from..from + n)
+            .ok_or_else(|| std::io::ErrorKind::UnexpectedEof.into())
     }
 }
 
-/// An open BLOW5 file (memory-mapped, or in memory).
+/// An open BLOW5 file: its header parsed and every record located; records are decoded when
+/// asked for.
+///
+/// [`Reader::open`] reads a file of up to 64 MiB into memory and reads larger ones record by
+/// record (positioned reads), so another process rewriting or truncating the file gives
+/// wrong records or errors, never undefined behaviour. [`Reader::open_mapped`] maps the file
+/// instead, under an `unsafe` contract.
 #[derive(Debug)]
 pub struct Reader {
     path: PathBuf,
-    bytes: Data,
+    src: Source,
     header: Header,
     spans: Vec<Span>,
 }
 
 impl Reader {
-    /// Opens `path` (read whole up to 64 MiB, memory-mapped above), parses the header and
-    /// finds every record and the end marker. Records are decoded when asked for.
-    ///
-    /// The map is read-only; as with any mapped file, another process truncating it while it
-    /// is open is outside what this reader can guard against.
+    /// Opens `path` (read whole up to 64 MiB, by positioned reads above), parses the header
+    /// and finds every record and the end marker. Records are decoded when asked for.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
-        let path = path.as_ref().to_path_buf();
-        let io = |source| Blow5Error::Io {
-            path: path.clone(),
-            source,
-        };
-        let file = std::fs::File::open(&path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        Self::open_file(path, file, len <= READ_WHOLE)
+        Self::open_with(path, Access::Auto)
     }
 
-    /// Opens `path` memory-mapped whatever its size (for random access into a file larger
-    /// than memory, say). The map is read-only; as with any mapped file, another process
-    /// truncating it while it is open is outside what this reader can guard against.
-    pub fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
+    /// Opens `path` with the given access: [`Access::ReadWhole`] reads it into memory,
+    /// [`Access::ReadAt`] reads each record when it is decoded (memory stays at what is
+    /// being decoded, whatever the file's size).
+    pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        let file = std::fs::File::open(&path).map_err(|source| Blow5Error::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let empty = file.metadata().is_ok_and(|m| m.len() == 0);
-        Self::open_file(path, file, empty)
+        match Source::open(&path, access) {
+            Ok(src) => Self::from_source(path, src),
+            Err(source) => Err(Blow5Error::Io { path, source }),
+        }
     }
 
-    fn open_file(path: PathBuf, file: std::fs::File, read: bool) -> Result<Self, Blow5Error> {
-        let io = |source| Blow5Error::Io {
-            path: path.clone(),
-            source,
-        };
-        let data = if read {
-            // Small files: one read costs less than faulting in (and unmapping) every page.
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(io)?;
-            Data::Owned(bytes)
-        } else {
-            // SAFETY: the map is only ever read, through bounds-checked slices; the file is
-            // opened read-only. A concurrent writer changing the file is the caveat above.
-            Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
-        };
-        Self::from_data(path, data)
+    /// Opens `path` memory-mapped whatever its size.
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated, by this process or another, while the
+    /// reader is alive: a change is undefined behaviour, and a read of pages truncated away
+    /// raises SIGBUS (see [`Source::map`]). [`Reader::open`] has neither hazard.
+    ///
+    /// ```no_run
+    /// // SAFETY: reads.blow5 is finished and nothing writes to it while it is read.
+    /// let reader = unsafe { svb_slow5::blow5::Reader::open_mapped("reads.blow5") }?;
+    /// # Ok::<(), svb_slow5::Blow5Error>(())
+    /// ```
+    pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
+        let path = path.as_ref().to_path_buf();
+        // SAFETY: the caller keeps the file unchanged while the reader lives (this function's
+        // contract, passed on).
+        match unsafe { Source::map(&path) } {
+            Ok(src) => Self::from_source(path, src),
+            Err(source) => Err(Blow5Error::Io { path, source }),
+        }
     }
 
     /// A reader over a BLOW5 file already in memory (`path` names it in errors).
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Blow5Error> {
-        Self::from_data(path.into(), Data::Owned(bytes))
+        Self::from_source(path.into(), Source::from_vec(bytes))
     }
 
-    fn from_data(path: PathBuf, bytes: Data) -> Result<Self, Blow5Error> {
-        let header = header::parse(&bytes).map_err(|what| Blow5Error::Header {
+    fn from_source(path: PathBuf, src: Source) -> Result<Self, Blow5Error> {
+        let io = |source| Blow5Error::Io {
             path: path.clone(),
-            what,
-        })?;
+            source,
+        };
+        let header =
+            header::parse(&header_bytes(&src).map_err(io)?).map_err(|what| Blow5Error::Header {
+                path: path.clone(),
+                what,
+            })?;
+        let len = src.len();
         let mut spans = Vec::new();
-        let mut at = header.data_start;
+        let mut at = header.data_start as u64;
+        let mut window = Window::new(&src);
         loop {
-            let rest = &bytes[at..];
-            if rest == EOF_MARKER {
+            let left = len - at.min(len);
+            if left == EOF_MARKER.len() as u64
+                && window.get(at, EOF_MARKER.len()).map_err(io)? == EOF_MARKER
+            {
                 break;
             }
-            let Some(size) = rest.first_chunk::<8>() else {
+            if left < 8 {
+                let rest = window.get(at, left as usize).map_err(io)?;
                 return Err(Blow5Error::Eof {
                     path,
-                    offset: at as u64,
+                    offset: at,
                     what: format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len()),
                 });
-            };
-            let size = u64::from_le_bytes(*size);
+            }
+            let size =
+                u64::from_le_bytes(window.get(at, 8).map_err(io)?.try_into().expect("8 bytes"));
             let start = at + 8;
-            if size > (bytes.len() - start) as u64 {
+            if size > len - start {
                 return Err(Blow5Error::Record {
                     path,
                     index: spans.len(),
-                    offset: at as u64,
+                    offset: at,
                     what: format!(
                         "size {size} runs past the end of the file ({} bytes left)",
-                        bytes.len() - start
+                        len - start
                     ),
                 });
             }
-            let end = start + size as usize;
+            let end = start + size;
             spans.push(Span {
                 index: spans.len(),
-                at: at as u64,
+                at,
                 start,
                 end,
             });
@@ -216,7 +252,7 @@ impl Reader {
         }
         Ok(Reader {
             path,
-            bytes,
+            src,
             header,
             spans,
         })
@@ -348,16 +384,22 @@ impl Reader {
         s: &Span,
         f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
-        let raw = &self.bytes[s.start..s.end];
         let inflate = match self.header.record_compression {
-            RecordCompression::None => return f(raw),
-            RecordCompression::Zstd => inflate_zstd,
-            RecordCompression::Zlib => inflate_zlib,
+            RecordCompression::None => None,
+            RecordCompression::Zstd => Some(inflate_zstd as Inflate),
+            RecordCompression::Zlib => Some(inflate_zlib as _),
         };
-        BODY.with_borrow_mut(|body| {
-            let n = inflate(raw, body).map_err(|w| self.record_error(s, w))?;
-            f(&body[..n])
-        })
+        self.src
+            .with_bytes(s.start, (s.end - s.start) as usize, |raw| match inflate {
+                None => f(raw),
+                Some(inflate) => BODY.with_borrow_mut(|body| {
+                    let n = inflate(raw, body).map_err(|w| self.record_error(s, w))?;
+                    f(&body[..n])
+                }),
+            })
+            .map_err(|e| {
+                self.record_error(s, format!("reading its {} bytes: {e}", s.end - s.start))
+            })?
     }
 
     /// Where the signal bytes are in a record body: `(offset, length)`.
@@ -395,7 +437,7 @@ impl Reader {
     /// Whether decoding is only copying bytes already in memory (read, not mapped; records
     /// and signal uncompressed).
     fn is_plain_copy(&self) -> bool {
-        matches!(self.bytes, Data::Owned(_))
+        self.src.is_in_memory()
             && self.header.record_compression == RecordCompression::None
             && self.header.signal_compression == SignalCompression::None
     }
@@ -497,41 +539,24 @@ const KEEP_WORKER_SIGNAL: usize = 1 << 22;
 thread_local! {
     static WORKER_RECORD: std::cell::Cell<Option<(ExZdDecoder, Record)>> = const { std::cell::Cell::new(None) };
     static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    static ZSTD: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
     static ZLIB: RefCell<Option<libdeflater::Decompressor>> = const { RefCell::new(None) };
 }
 
+/// A record decompressor: the body into the buffer (replacing its contents), its length.
+type Inflate = fn(&[u8], &mut Vec<u8>) -> Result<usize, String>;
+
 /// Decompresses one zstd frame into `out` (replacing its contents) with this thread's
-/// context, after checking the declared size against the frame.
+/// context, after checking the declared size against the frame. `out` grows with what the
+/// frame really produces, so a header that lies fails before its size is reserved.
 fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
-    let declared = match zstd::zstd_safe::get_frame_content_size(raw) {
-        Ok(Some(d)) => d,
-        Ok(None) => return Err("zstd frame without a content size".into()),
-        Err(_) => return Err("not a zstd frame".into()),
-    };
-    // A frame expands at most 32768 times (a 4-byte RLE block gives 128 KiB).
-    if declared > MAX_RECORD || declared > raw.len() as u64 * 32 * 1024 {
+    let declared = zstd_frame::content_size(raw).map_err(|e| format!("zstd: {e}"))?;
+    if declared > MAX_RECORD {
         return Err(format!(
             "zstd frame of {} bytes declares {declared} bytes",
             raw.len()
         ));
     }
-    out.clear();
-    out.reserve(declared as usize);
-    ZSTD.with_borrow_mut(|d| {
-        let d = match d {
-            Some(d) => d,
-            None => d.insert(zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?),
-        };
-        d.decompress_to_buffer(raw, out)
-            .map_err(|e| format!("zstd: {e}"))
-    })?;
-    if out.len() as u64 != declared {
-        return Err(format!(
-            "zstd frame declares {declared} bytes and holds {}",
-            out.len()
-        ));
-    }
+    zstd_frame::decompress_into(raw, declared as usize, out).map_err(|e| format!("zstd: {e}"))?;
     Ok(out.len())
 }
 

@@ -76,18 +76,19 @@ pub fn decompress_signal(blob: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
 }
 
 /// Decompresses a POD5 blob of `n` samples, appending them to `out`. The frame header is
-/// checked against `n` before `out` grows.
+/// checked against `n` first, and `out` grows only once zstd has produced a stream that can
+/// hold `n` samples (a header that lies about the size fails before they are allocated);
+/// `out` is left as it was on an error.
 pub fn decompress_signal_into(blob: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), VbzError> {
-    if !(blob.is_empty() && n == 0) {
-        check_frame(blob, n)?;
+    if blob.is_empty() && n == 0 {
+        return Ok(());
     }
-    let len = out.len();
-    out.resize(len + n, 0);
-    let r = decompress_signal(blob, &mut out[len..]);
-    if r.is_err() {
-        out.truncate(len);
-    }
-    r
+    let declared = check_frame(blob, n)?;
+    SCRATCH.with_borrow_mut(|vbz| {
+        zstd_io::decompress_into(blob, declared, vbz)?;
+        // At least one byte a sample is there: the n samples are justified.
+        crate::vbz::decode_vbz_fused_from_into(vbz, n, 0, out)
+    })
 }
 
 /// Decompresses a POD5 blob of `n` samples into a new vector.

@@ -1,0 +1,30 @@
+//! The input plumbing the svb file readers (POD5 in `svb-vbz`, BLOW5 in `svb-slow5`) share,
+//! so that neither trusts more of a file than it has checked:
+//!
+//! - [`Source`]: a file's bytes, read whole (small files), read on demand by positioned reads
+//!   (large files), or memory-mapped under an `unsafe` contract. Offsets are validated against
+//!   the length the source had when it was opened, so a file that another process truncates or
+//!   rewrites gives an I/O error or wrong bytes, never a read out of bounds.
+//! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
+//!   produces (never the size its header declares, which a hostile file may inflate), with one
+//!   reused zstd context per thread.
+//!
+//! ```
+//! use svb_io::{zstd_frame, Source};
+//! let frame = zstd_frame::compress(1, &[7u8; 10_000]).unwrap();
+//! let declared = zstd_frame::content_size(&frame).unwrap();
+//! let mut out = Vec::new();
+//! zstd_frame::decompress_into(&frame, declared as usize, &mut out).unwrap();
+//! assert_eq!(out, [7u8; 10_000]);
+//!
+//! let src = Source::from_vec(b"header|body".to_vec());
+//! assert_eq!(src.read_vec(7, 4).unwrap(), b"body");
+//! assert!(src.read_vec(7, 5).is_err()); // past the end: an error, not a panic
+//! ```
+
+#![warn(missing_docs)]
+
+mod source;
+pub mod zstd_frame;
+
+pub use source::{Access, Source, READ_WHOLE};

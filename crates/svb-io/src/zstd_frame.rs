@@ -1,0 +1,241 @@
+//! zstd frames with one compression and one decompression context per thread (reused across
+//! calls), and a decompression whose memory grows with what the frame really produces.
+//!
+//! A frame header may declare any content size; a hostile one declares gigabytes in a few
+//! bytes. [`decompress_into`] reserves the declared size only when the frame is long enough
+//! to plausibly hold it (up to [`EAGER_RATIO`] times its length, plus [`EAGER_SLACK`]);
+//! otherwise it starts there and doubles only when zstd has filled the buffer with real
+//! output, so a lying header fails after at most twice what the frame actually decodes to.
+
+use std::cell::RefCell;
+
+use zstd::zstd_safe::{self, zstd_sys};
+
+/// Largest expansion of one zstd frame: a 4-byte RLE block (3-byte header, 1 byte) yields
+/// 128 KiB. A declared content size beyond this many times the frame is a lie.
+pub const MAX_EXPANSION: u64 = 32 * 1024;
+
+/// Content up to this many times the frame's length is reserved at once.
+pub const EAGER_RATIO: usize = 16;
+
+/// ... plus this much (1 MiB), so that small frames of very compressible content (a flat
+/// signal chunk) decompress in one pass.
+pub const EAGER_SLACK: usize = 1 << 20;
+
+/// Why a frame could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// The bytes do not start with a zstd frame header.
+    #[error("not a zstd frame ({len} bytes)")]
+    NotAFrame {
+        /// Bytes given.
+        len: usize,
+    },
+    /// The frame header does not carry the content size (every writer the readers support
+    /// writes it).
+    #[error("the frame does not declare its content size")]
+    NoContentSize,
+    /// The header declares more than the frame's length can expand to.
+    #[error("a {len}-byte frame cannot hold the {declared} bytes its header declares")]
+    Implausible {
+        /// Content size in the header.
+        declared: u64,
+        /// The frame's length.
+        len: usize,
+    },
+    /// zstd rejected the frame.
+    #[error("{0}")]
+    Zstd(&'static str),
+    /// The frame decompressed to another size than the one given.
+    #[error("the frame declares {declared} bytes and holds {got}")]
+    LengthMismatch {
+        /// Size expected.
+        declared: usize,
+        /// Size produced (at least this much: production stops at the first byte too many).
+        got: usize,
+    },
+}
+
+thread_local! {
+    static COMPRESSOR: RefCell<Option<(i32, zstd_safe::CCtx<'static>)>> = const { RefCell::new(None) };
+    static DECOMPRESSOR: RefCell<Option<zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
+}
+
+fn zstd_error(code: usize) -> FrameError {
+    FrameError::Zstd(zstd_safe::get_error_name(code))
+}
+
+/// The content size a frame's header declares, checked to be no more than the frame's
+/// length can expand to ([`MAX_EXPANSION`]).
+pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
+    match zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(d)) if d > (frame.len() as u64).saturating_mul(MAX_EXPANSION) => {
+            Err(FrameError::Implausible {
+                declared: d,
+                len: frame.len(),
+            })
+        }
+        Ok(Some(d)) => Ok(d),
+        Ok(None) => Err(FrameError::NoContentSize),
+        Err(_) => Err(FrameError::NotAFrame { len: frame.len() }),
+    }
+}
+
+/// Appends one zstd frame of `src` at `level` (its content size in the header) to `out`.
+pub fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), FrameError> {
+    COMPRESSOR.with_borrow_mut(|slot| {
+        let c = match slot {
+            Some((l, c)) if *l == level => c,
+            _ => {
+                let mut c = zstd_safe::CCtx::try_create()
+                    .ok_or(FrameError::Zstd("could not allocate a compression context"))?;
+                c.set_parameter(zstd_safe::CParameter::CompressionLevel(level))
+                    .map_err(zstd_error)?;
+                c.set_parameter(zstd_safe::CParameter::ContentSizeFlag(true))
+                    .map_err(zstd_error)?;
+                &mut slot.insert((level, c)).1
+            }
+        };
+        // Into the tail of `out`: zstd writes a `Vec` from its start.
+        let start = out.len();
+        out.resize(start + zstd_safe::compress_bound(src.len()), 0);
+        let r = c.compress2(&mut out[start..], src);
+        out.truncate(start + *r.as_ref().unwrap_or(&0));
+        r.map(|_| ()).map_err(zstd_error)
+    })
+}
+
+/// One zstd frame of `src` at `level`.
+pub fn compress(level: i32, src: &[u8]) -> Result<Vec<u8>, FrameError> {
+    let mut out = Vec::new();
+    compress_into(level, src, &mut out)?;
+    Ok(out)
+}
+
+/// Decompresses `frame`, which must produce exactly `declared` bytes, into `out` (replacing
+/// its contents). `out` grows with the output zstd really produces: at most twice that, or
+/// `declared` when the frame is long enough to plausibly hold it (see the module doc).
+pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Result<(), FrameError> {
+    out.clear();
+    let eager = frame
+        .len()
+        .saturating_mul(EAGER_RATIO)
+        .saturating_add(EAGER_SLACK);
+    // One byte past `declared`: a frame holding more than it declares fills the buffer
+    // instead of fitting in it.
+    let want = declared.saturating_add(1);
+    let mut room = want.min(eager);
+    DECOMPRESSOR.with_borrow_mut(|slot| {
+        let d = match slot {
+            Some(d) => d,
+            None => slot.insert(zstd_safe::DCtx::try_create().ok_or(FrameError::Zstd(
+                "could not allocate a decompression context",
+            ))?),
+        };
+        loop {
+            out.clear();
+            out.reserve(room);
+            match d.decompress(out, frame) {
+                Ok(n) if n == declared => return Ok(()),
+                Ok(n) => return Err(FrameError::LengthMismatch { declared, got: n }),
+                // SAFETY: ZSTD_getErrorCode only reads the code it is given.
+                Err(code)
+                    if unsafe { zstd_sys::ZSTD_getErrorCode(code) }
+                        == zstd_sys::ZSTD_ErrorCode::ZSTD_error_dstSize_tooSmall =>
+                {
+                    if out.capacity() >= want {
+                        return Err(FrameError::LengthMismatch {
+                            declared,
+                            got: out.capacity(),
+                        });
+                    }
+                    // The frame filled the buffer with real output: it has earned twice that.
+                    room = out.capacity().saturating_mul(2).min(want);
+                }
+                Err(code) => return Err(zstd_error(code)),
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame of RLE blocks (`blocks` of 128 KiB of `byte`) whose header declares
+    /// `declared` bytes in an 8-byte content-size field.
+    fn rle_frame(declared: u64, blocks: usize, byte: u8) -> Vec<u8> {
+        let mut f = 0xFD2FB528u32.to_le_bytes().to_vec();
+        // FCS flag 3 (8 bytes), single segment.
+        f.push(0b1110_0000);
+        f.extend(declared.to_le_bytes());
+        for i in 0..blocks {
+            let last = u32::from(i + 1 == blocks);
+            let header = last | (1 << 1) | ((128 * 1024) << 3);
+            f.extend(&header.to_le_bytes()[..3]);
+            f.push(byte);
+        }
+        f
+    }
+
+    #[test]
+    fn round_trip_and_reuse() {
+        for len in [0usize, 1, 1000, 300_000] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 31 % 97) as u8).collect();
+            let frame = compress(1, &src).unwrap();
+            let declared = content_size(&frame).unwrap();
+            assert_eq!(declared, len as u64);
+            let mut out = vec![1, 2, 3];
+            decompress_into(&frame, len, &mut out).unwrap();
+            assert_eq!(out, src);
+            let err = decompress_into(&frame, len + 1, &mut out).unwrap_err();
+            assert!(matches!(err, FrameError::LengthMismatch { .. }), "{err}");
+        }
+    }
+
+    #[test]
+    fn highly_compressible_frames_grow_past_the_eager_size() {
+        // 40 MiB of one byte in a few hundred bytes: more than the eager reservation.
+        let frame = rle_frame(40 << 20, 320, 9);
+        assert!(frame.len() * EAGER_RATIO + EAGER_SLACK < 40 << 20);
+        let mut out = Vec::new();
+        decompress_into(&frame, 40 << 20, &mut out).unwrap();
+        assert_eq!(out.len(), 40 << 20);
+        assert!(out.iter().all(|&b| b == 9));
+    }
+
+    #[test]
+    fn a_lying_header_fails_without_reserving_what_it_declares() {
+        // Declares 4 GiB, holds 256 KiB (and says so at its last block).
+        let frame = rle_frame(4 << 30, 2, 0);
+        assert!(matches!(
+            content_size(&frame),
+            Err(FrameError::Implausible { .. })
+        ));
+        let mut out = Vec::new();
+        let err = decompress_into(&frame, 4 << 30, &mut out).unwrap_err();
+        assert!(matches!(err, FrameError::Zstd(_)), "{err}");
+        assert!(out.capacity() < 8 << 20, "{}", out.capacity());
+    }
+
+    #[test]
+    fn headers_are_checked() {
+        assert_eq!(
+            content_size(b"not zstd"),
+            Err(FrameError::NotAFrame { len: 8 })
+        );
+        let frame = rle_frame(u64::MAX / 2, 1, 0);
+        assert!(matches!(
+            content_size(&frame),
+            Err(FrameError::Implausible { .. })
+        ));
+        let mut c = zstd_safe::CCtx::create();
+        c.set_parameter(zstd_safe::CParameter::ContentSizeFlag(false))
+            .unwrap();
+        let mut unsized_frame = vec![0u8; 64];
+        let n = c.compress2(&mut unsized_frame[..], b"abc").unwrap();
+        unsized_frame.truncate(n);
+        assert_eq!(content_size(&unsized_frame), Err(FrameError::NoContentSize));
+    }
+}
