@@ -79,26 +79,34 @@ fn err<T>(offset: usize, what: impl Into<String>) -> Result<T, ContainerError> {
 }
 
 /// Checks the signature and markers at both ends and parses the footer; every embedded file
-/// must lie between the leading marker and the footer.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Footer, ContainerError> {
-    let len = bytes.len();
+/// must lie between the leading marker and the footer. Reads only those parts of `src`.
+pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
+    let Ok(len) = usize::try_from(src.len()) else {
+        return err(0, "file too large for this platform");
+    };
     if len < HEAD_LEN + FOOTER_MAGIC.len() + TAIL_LEN {
         return err(0, format!("{len} bytes, too short for a POD5 file"));
     }
-    if bytes[..8] != SIGNATURE {
+    let read = |at: usize, n: usize| {
+        src.read_vec(at as u64, n)
+            .or_else(|e| err(at, format!("reading {n} bytes: {e}")))
+    };
+    let head = read(0, HEAD_LEN)?;
+    let tail = read(len - TAIL_LEN, TAIL_LEN)?;
+    if head[..8] != SIGNATURE {
         return err(0, "not a POD5 file (signature mismatch)");
     }
-    if bytes[len - 8..] != SIGNATURE {
+    if tail[TAIL_LEN - 8..] != SIGNATURE {
         return err(len - 8, "closing signature missing (truncated file?)");
     }
-    let marker = &bytes[8..HEAD_LEN];
-    if &bytes[len - 24..len - 8] != marker {
+    let marker = &head[8..HEAD_LEN];
+    if &tail[8..8 + MARKER_LEN] != marker {
         return err(
             len - 24,
             "closing section marker differs from the opening one",
         );
     }
-    let footer_len = i64::from_le_bytes(bytes[len - 32..len - 24].try_into().expect("8 bytes"));
+    let footer_len = i64::from_le_bytes(tail[..8].try_into().expect("8 bytes"));
     let footer_end = len - TAIL_LEN;
     let footer_room = footer_end - HEAD_LEN - FOOTER_MAGIC.len();
     if footer_len <= 0 || footer_len as u64 > footer_room as u64 {
@@ -109,11 +117,12 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Footer, ContainerError> {
     }
     let footer_start = footer_end - footer_len as usize;
     let magic_at = footer_start - FOOTER_MAGIC.len();
-    if &bytes[magic_at..footer_start] != FOOTER_MAGIC {
+    if read(magic_at, FOOTER_MAGIC.len())? != FOOTER_MAGIC {
         return err(magic_at, "footer magic FOOTER\\0\\0 missing");
     }
+    let buf = read(footer_start, footer_len as usize)?;
     let fb = Flatbuffer {
-        buf: &bytes[footer_start..footer_end],
+        buf: &buf,
         base: footer_start,
     };
     let footer = fb.footer()?;

@@ -22,7 +22,7 @@ pub(crate) struct IpcFile {
     pub batches: Vec<RecordBatch>,
 }
 
-const MAGIC: &[u8; 6] = b"ARROW1";
+pub(super) const MAGIC: &[u8; 6] = b"ARROW1";
 /// Nesting deeper than this is not a POD5 table.
 const MAX_DEPTH: usize = 8;
 
@@ -98,13 +98,13 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
     Ok(IpcFile { schema, batches })
 }
 
-/// The bytes of one block (metadata + body), checked to lie before the footer.
-fn block_data(
-    file: &Buffer,
+/// Where one block lies: `(offset, metadata length, body length)`, checked to lie after the
+/// magic and before the footer.
+pub(super) fn block_range(
     footer_start: usize,
     block: &arrow_ipc::Block,
     what: &str,
-) -> Result<Buffer, String> {
+) -> Result<(usize, usize, usize), String> {
     let (offset, meta, body) = (block.offset(), block.metaDataLength(), block.bodyLength());
     let end = (offset as i128) + (meta as i128) + (body as i128);
     if offset < 8 || meta < 8 || body < 0 || end > footer_start as i128 {
@@ -112,12 +112,23 @@ fn block_data(
             "{what}: block at {offset} (metadata {meta}, body {body}) outside the file's data"
         ));
     }
-    Ok(file.slice_with_length(offset as usize, (end - offset as i128) as usize))
+    Ok((offset as usize, meta as usize, body as usize))
+}
+
+/// The bytes of one block (metadata + body), checked to lie before the footer.
+fn block_data(
+    file: &Buffer,
+    footer_start: usize,
+    block: &arrow_ipc::Block,
+    what: &str,
+) -> Result<Buffer, String> {
+    let (offset, meta, body) = block_range(footer_start, block, what)?;
+    Ok(file.slice_with_length(offset, meta + body))
 }
 
 /// The verified message flatbuffer of a block's metadata (after the optional continuation
 /// marker and the length prefix).
-fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, String> {
+pub(super) fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, String> {
     let rest = if meta[..4] == [0xff; 4] {
         &meta[8..]
     } else {
@@ -130,13 +141,14 @@ fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, Str
 /// inside its body, and walking the columns' types as arrow-ipc does, every field node must
 /// have a sane length and null count, a validity bitmap long enough for its length when it
 /// has nulls, and buffers holding whole values. arrow-data panics on the last two before its
-/// own validation runs.
-fn check_buffers(
+/// own validation runs. Returns where each column's field nodes and buffers start:
+/// `(node index, buffer index)`.
+pub(super) fn check_buffers(
     batch: &arrow_ipc::RecordBatch<'_>,
     body_len: usize,
     types: &[DataType],
     what: &str,
-) -> Result<(), String> {
+) -> Result<Vec<(usize, usize)>, String> {
     if batch.compression().is_some() {
         return Err(format!(
             "{what}: compressed Arrow buffers are not supported"
@@ -166,7 +178,13 @@ fn check_buffers(
         buffer: 0,
         what,
     };
-    types.iter().try_for_each(|t| walk.column(t))
+    types
+        .iter()
+        .map(|t| {
+            let start = (walk.node, walk.buffer);
+            walk.column(t).map(|()| start)
+        })
+        .collect()
 }
 
 /// The nodes (length, null count) and buffer lengths of a batch, consumed in arrow-ipc's
@@ -263,7 +281,7 @@ fn dictionary_value_types(schema: &Schema) -> HashMap<i64, DataType> {
 
 /// The schema may only use the types POD5 tables use, each well formed, so that
 /// `fb_to_schema` cannot panic.
-fn check_schema(s: &arrow_ipc::Schema<'_>) -> Result<(), String> {
+pub(super) fn check_schema(s: &arrow_ipc::Schema<'_>) -> Result<(), String> {
     if s.endianness() != arrow_ipc::Endianness::Little {
         return Err("big-endian Arrow data".into());
     }

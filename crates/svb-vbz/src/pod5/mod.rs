@@ -18,6 +18,8 @@ mod ipc;
 #[cfg(feature = "pod5")]
 mod reader;
 #[cfg(feature = "pod5")]
+mod signal;
+#[cfg(feature = "pod5")]
 mod tables;
 
 #[cfg(feature = "pod5")]
@@ -27,7 +29,11 @@ pub use error::{Pod5Error, TableKind};
 #[cfg(feature = "pod5")]
 pub use reader::{Reader, SignalChunk, TableVersion};
 #[cfg(feature = "pod5")]
-pub use tables::{parse_uuid, uuid_string, Read, RunInfo, SignalEncoding};
+pub use signal::SignalEncoding;
+#[cfg(feature = "pod5")]
+pub use svb_io::Access;
+#[cfg(feature = "pod5")]
+pub use tables::{parse_uuid, uuid_string, Read, RunInfo};
 
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
 use crate::{zstd_io, VbzError};

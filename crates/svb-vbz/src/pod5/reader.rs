@@ -1,18 +1,17 @@
-//! [`Reader`]: a memory-mapped POD5 file, its reads, and the decode of their signal.
+//! [`Reader`]: a POD5 file, its reads, and the decode of their signal.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::Int16Type;
-use arrow_array::Array;
 use arrow_buffer::Buffer;
 use rayon::prelude::*;
+use svb_io::{Access, Source};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer};
 use super::error::{Pod5Error, TableKind};
 use super::ipc;
-use super::tables::{self, Read, RunInfo, SignalColumn, SignalEncoding, SignalTable};
+use super::signal::{self, SignalEncoding, SignalRow, SignalTable};
+use super::tables::{self, Read, RunInfo};
 use crate::Threads;
 
 /// One chunk of a read's signal as stored: its signal-table row, its sample count and its
@@ -28,7 +27,12 @@ pub struct SignalChunk {
 }
 
 /// An open POD5 file: the container checked, the reads and run-info tables parsed into
-/// Rust values, the signal table mapped (zero-copy) and decoded on demand.
+/// Rust values, the signal table's rows located and checked; signal decoded on demand.
+///
+/// Nothing read from the file is trusted after open: every offset was copied out and
+/// checked once, and [`Reader::open`] reads a file of up to 64 MiB into memory and reads
+/// larger ones chunk by chunk (positioned reads), so another process rewriting or truncating
+/// the file gives wrong samples or errors, never undefined behaviour.
 ///
 /// ```no_run
 /// use svb_vbz::pod5::Reader;
@@ -43,6 +47,7 @@ pub struct SignalChunk {
 /// ```
 pub struct Reader {
     path: PathBuf,
+    src: Source,
     footer: Footer,
     reads: Vec<Read>,
     by_id: HashMap<[u8; 16], usize>,
@@ -72,31 +77,52 @@ impl std::fmt::Debug for Reader {
 }
 
 impl Reader {
-    /// Opens and memory-maps `path`, checks the container and parses the tables.
-    ///
-    /// The map is read-only; as with any mapped file, another process truncating it while
-    /// it is open is outside what this reader can guard against.
+    /// Opens `path` (read whole up to 64 MiB, by positioned reads above), checks the
+    /// container and parses the tables.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Pod5Error> {
+        Self::open_with(path, Access::Auto)
+    }
+
+    /// Opens `path` with the given access: [`Access::ReadWhole`] reads it into memory,
+    /// [`Access::ReadAt`] reads each chunk when it is decoded (memory stays at what is being
+    /// decoded, whatever the file's size).
+    pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        let io = |source| Pod5Error::Io {
-            path: path.clone(),
-            source,
-        };
-        let file = std::fs::File::open(&path).map_err(io)?;
-        // SAFETY: the map is only ever read, through bounds-checked slices; the file is opened
-        // read-only. A concurrent writer changing the file is the documented caveat above.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        let bytes = bytes::Bytes::from_owner(map);
-        Self::from_buffer(path, Buffer::from_bytes(bytes.into()))
+        match Source::open(&path, access) {
+            Ok(src) => Self::from_source(path, src),
+            Err(source) => Err(Pod5Error::Io { path, source }),
+        }
+    }
+
+    /// Opens `path` memory-mapped.
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated, by this process or another, while the
+    /// reader is alive: a change is undefined behaviour, and a read of pages truncated away
+    /// raises SIGBUS (see [`Source::map`]). [`Reader::open`] has neither hazard.
+    ///
+    /// ```no_run
+    /// // SAFETY: reads.pod5 is finished and nothing writes to it while it is read.
+    /// let reader = unsafe { svb_vbz::pod5::Reader::open_mapped("reads.pod5") }?;
+    /// # Ok::<(), svb_vbz::pod5::Pod5Error>(())
+    /// ```
+    pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Pod5Error> {
+        let path = path.as_ref().to_path_buf();
+        // SAFETY: the caller keeps the file unchanged while the reader lives (this function's
+        // contract, passed on).
+        match unsafe { Source::map(&path) } {
+            Ok(src) => Self::from_source(path, src),
+            Err(source) => Err(Pod5Error::Io { path, source }),
+        }
     }
 
     /// A reader over a POD5 file already in memory (`path` names it in errors).
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Pod5Error> {
-        Self::from_buffer(path.into(), Buffer::from_vec(bytes))
+        Self::from_source(path.into(), Source::from_vec(bytes))
     }
 
-    fn from_buffer(path: PathBuf, data: Buffer) -> Result<Self, Pod5Error> {
-        let footer = container::parse(&data).map_err(|(offset, what)| Pod5Error::Container {
+    fn from_source(path: PathBuf, src: Source) -> Result<Self, Pod5Error> {
+        let footer = container::parse(&src).map_err(|(offset, what)| Pod5Error::Container {
             path: path.clone(),
             offset,
             what,
@@ -131,8 +157,13 @@ impl Reader {
                 let Some(f) = find(want, table)? else {
                     return Ok(None);
                 };
-                let bytes = data.slice_with_length(f.offset as usize, f.length as usize);
-                let file = ipc::read(&bytes).map_err(|what| table_err(table)((None, what)))?;
+                // A private copy: Arrow's arrays trust their offsets, so they must not point
+                // into bytes another process could change.
+                let bytes = src
+                    .read_vec(f.offset, f.length as usize)
+                    .map_err(|e| table_err(table)((None, format!("reading it: {e}"))))?;
+                let file = ipc::read(&Buffer::from_vec(bytes))
+                    .map_err(|what| table_err(table)((None, what)))?;
                 if let Some(id) = file.schema.metadata().get("MINKNOW:file_identifier") {
                     if *id != footer.file_identifier {
                         return Err(table_err(table)((
@@ -148,10 +179,15 @@ impl Reader {
             };
         let missing = |table: TableKind| table_err(table)((None, "missing from the footer".into()));
 
-        let signal_file = open_table(ContentType::SignalTable, TableKind::Signal)?
-            .ok_or(missing(TableKind::Signal))?;
-        let signal =
-            tables::parse_signal(&signal_file.batches).map_err(table_err(TableKind::Signal))?;
+        let signal_file =
+            find(ContentType::SignalTable, TableKind::Signal)?.ok_or(missing(TableKind::Signal))?;
+        let signal = signal::parse(
+            &src,
+            signal_file.offset,
+            signal_file.length,
+            &footer.file_identifier,
+        )
+            .map_err(table_err(TableKind::Signal))?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;
         let table_version = if reads_file.schema.column_with_name("pore").is_some() {
@@ -188,6 +224,7 @@ impl Reader {
         }
         Ok(Reader {
             path,
+            src,
             footer,
             reads,
             by_id,
@@ -259,27 +296,20 @@ impl Reader {
     /// If `index >= self.len()`.
     pub fn chunks(&self, index: usize) -> Vec<SignalChunk> {
         self.chunk_rows(index)
-            .map(|(row, b, i, samples)| {
-                let stored_bytes = match &self.signal.batches[b].column {
-                    SignalColumn::Vbz(a) => a.value_length(i) as u64,
-                    SignalColumn::Uncompressed(l) => 2 * l.value_length(i) as u64,
-                };
-                SignalChunk {
-                    row,
-                    samples: samples as u64,
-                    stored_bytes,
-                }
+            .map(|(row, r)| SignalChunk {
+                row,
+                samples: u64::from(r.samples.unwrap_or(0)),
+                stored_bytes: r.bytes,
             })
             .collect()
     }
 
-    /// Read `index`'s stored chunks in order: `(signal row, batch, index in the batch,
-    /// samples)`.
-    fn chunk_rows(&self, index: usize) -> impl Iterator<Item = (u64, usize, usize, usize)> + '_ {
-        self.reads[index].signal_rows.iter().map(|&row| {
-            let (b, i) = self.signal.locate(row).expect("rows checked at open");
-            (row, b, i, self.signal.batches[b].samples.value(i) as usize)
-        })
+    /// Read `index`'s stored chunks in order: `(signal row, the row)`.
+    fn chunk_rows(&self, index: usize) -> impl Iterator<Item = (u64, &SignalRow)> + '_ {
+        self.reads[index]
+            .signal_rows
+            .iter()
+            .map(|&row| (row, self.signal.get(row).expect("rows checked at open")))
     }
 
     /// Decodes read `index`'s signal (its chunks in order) into `out`, whose length must be
@@ -297,42 +327,72 @@ impl Reader {
             });
         }
         let mut at = 0usize;
-        for (row, b, i, n) in self.chunk_rows(index) {
-            self.decode_chunk(index, row, b, i, &mut out[at..at + n])?;
+        for (row, r) in self.chunk_rows(index) {
+            let n = samples(r);
+            self.decode_chunk(index, row, r, &mut out[at..at + n])?;
             at += n;
         }
         Ok(())
     }
 
-    /// Decodes read `index`'s signal, appending it to `out`. Every VBZ chunk's frame header
-    /// is checked against its sample count before `out` grows.
+    /// Decodes read `index`'s signal, appending it to `out`, which grows chunk by chunk with
+    /// what is decoded (a chunk whose header lies about its size fails before its samples
+    /// are allocated). `out` is left as it was on an error.
     ///
     /// # Panics
     /// If `index >= self.len()`.
     pub fn decode_signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Pod5Error> {
-        let read = &self.reads[index];
-        self.check_frames(index)?;
         let start = out.len();
-        out.resize(start + read.num_samples as usize, 0);
-        let r = self.decode_signal_to_slice(index, &mut out[start..]);
+        let r = self
+            .chunk_rows(index)
+            .try_for_each(|(row, r)| self.append_chunk(index, row, r, out));
         if r.is_err() {
             out.truncate(start);
         }
         r
     }
 
-    /// Every VBZ chunk's frame header of read `index` against its sample count: what
-    /// justifies allocating the read's samples.
-    fn check_frames(&self, index: usize) -> Result<(), Pod5Error> {
-        for (row, b, i, n) in self.chunk_rows(index) {
-            if let SignalColumn::Vbz(a) = &self.signal.batches[b].column {
-                let blob = a.value(i);
-                if !(blob.is_empty() && n == 0) {
-                    super::check_frame(blob, n).map_err(|e| self.chunk_error(index, row, e))?;
-                }
+    /// Appends one chunk's samples to `out`.
+    fn append_chunk(
+        &self,
+        index: usize,
+        row: u64,
+        r: &SignalRow,
+        out: &mut Vec<i16>,
+    ) -> Result<(), Pod5Error> {
+        let n = samples(r);
+        self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
+            SignalEncoding::Vbz => super::decompress_signal_into(bytes, n, out)
+                .map_err(|e| self.chunk_error(index, row, e)),
+            SignalEncoding::Uncompressed => {
+                // The row's bytes (checked at open to be 2 a sample) justify the samples.
+                out.extend(bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
+                Ok(())
             }
-        }
-        Ok(())
+        })
+    }
+
+    /// Runs `f` on the stored bytes of one chunk.
+    fn with_chunk<R>(
+        &self,
+        index: usize,
+        row: u64,
+        r: &SignalRow,
+        f: impl FnOnce(&[u8]) -> Result<R, Pod5Error>,
+    ) -> Result<R, Pod5Error> {
+        self.src
+            .with_bytes(r.offset, r.bytes as usize, f)
+            .map_err(|e| Pod5Error::Row {
+                path: self.path.clone(),
+                table: TableKind::Signal,
+                row,
+                what: format!(
+                    "read {}: reading {} bytes at byte {}: {e}",
+                    self.reads[index].read_id_string(),
+                    r.bytes,
+                    r.offset
+                ),
+            })?
     }
 
     fn chunk_error(&self, index: usize, signal_row: u64, source: crate::VbzError) -> Pod5Error {
@@ -359,7 +419,9 @@ impl Reader {
     /// in parallel, in no particular order. Reads are taken in windows of about 4 million
     /// samples (at least one read): every chunk of a window is decoded on every core, largest
     /// first, into one buffer (kept by the calling thread for the next call), then `f` sees
-    /// the window's reads. Memory stays at one window whatever the file's size.
+    /// the window's reads. Memory stays at one window whatever the file's size; a read longer
+    /// than a window is its own window, and its buffer grows a window's worth of chunks at a
+    /// time, each only once the chunks before it have decoded.
     ///
     /// At the first window holding a read that fails, the error of its lowest failing read
     /// is returned; `f` has then been called for every read of the windows before it only.
@@ -389,20 +451,32 @@ impl Reader {
             while end < self.reads.len() {
                 let n = self.reads[end].num_samples as usize;
                 let total = *offsets.last().expect("non-empty");
-                if end > start && total + n > WINDOW_SAMPLES {
+                if end > start && total.saturating_add(n) > WINDOW_SAMPLES {
                     break;
                 }
-                // A failing header makes this the window's last read: the reads before it
-                // decode first, so their errors (lower reads) come first.
-                if let Err(e) = self.check_frames(end) {
-                    self.decode_window(start, end, &offsets, buf)?;
-                    return Err(e);
-                }
-                offsets.push(total + n);
+                offsets.push(total.saturating_add(n));
                 end += 1;
             }
-            self.decode_window(start, end, &offsets, buf)?;
-            let buf = &buf[..];
+            let len = offsets[end - start];
+            if len > WINDOW_SAMPLES {
+                self.decode_long_read(start, buf)?;
+            } else {
+                if buf.len() < len {
+                    // Grown, never shrunk: no zero-filling once the largest window is seen.
+                    buf.resize(len, 0);
+                }
+                let mut tasks = Vec::new();
+                let mut rest = &mut buf[..len];
+                for index in start..end {
+                    for (row, r) in self.chunk_rows(index) {
+                        let (part, tail) = rest.split_at_mut(samples(r));
+                        tasks.push((index, row, r, part));
+                        rest = tail;
+                    }
+                }
+                self.decode_tasks(tasks)?;
+            }
+            let buf = &buf[..len];
             (start..end).into_par_iter().for_each(|i| {
                 let (a, b) = (offsets[i - start], offsets[i - start + 1]);
                 f(i, &self.reads[i], &buf[a..b]);
@@ -412,68 +486,84 @@ impl Reader {
         Ok(())
     }
 
-    /// Decodes reads `start..end` into `buf` at `offsets`, every chunk one task.
-    fn decode_window(
-        &self,
-        start: usize,
-        end: usize,
-        offsets: &[usize],
-        buf: &mut Vec<i16>,
-    ) -> Result<(), Pod5Error> {
-        let total = offsets[end - start];
-        if buf.len() < total {
-            // Grown, never shrunk: no zero-filling once the largest window is seen.
-            buf.resize(total, 0);
-        }
-        let mut tasks = Vec::new();
-        let mut rest = &mut buf[..total];
-        for index in start..end {
-            for (row, b, i, n) in self.chunk_rows(index) {
-                let (part, tail) = rest.split_at_mut(n);
-                tasks.push((tasks.len(), (index, row, b, i, part)));
-                rest = tail;
+    /// Decodes read `index`, longer than a window, into `buf[..num_samples]`: its chunks in
+    /// groups of up to a window's samples, each group on every core once the groups before it
+    /// have decoded (a chunk longer than a window alone, growing with what it decodes), so
+    /// that `buf` never holds more than a window of samples not yet decoded.
+    fn decode_long_read(&self, index: usize, buf: &mut Vec<i16>) -> Result<(), Pod5Error> {
+        let rows: Vec<(u64, &SignalRow)> = self.chunk_rows(index).collect();
+        let mut at = 0usize;
+        let mut first = 0;
+        while first < rows.len() {
+            let mut last = first;
+            let mut group = 0usize;
+            while last < rows.len() && (last == first || group + samples(rows[last].1) <= WINDOW_SAMPLES) {
+                group += samples(rows[last].1);
+                last += 1;
             }
+            if group > WINDOW_SAMPLES {
+                let (row, r) = rows[first];
+                buf.truncate(at);
+                self.append_chunk(index, row, r, buf)?;
+            } else {
+                if buf.len() < at + group {
+                    buf.resize(at + group, 0);
+                }
+                let mut tasks = Vec::new();
+                let mut rest = &mut buf[at..at + group];
+                for &(row, r) in &rows[first..last] {
+                    let (part, tail) = rest.split_at_mut(samples(r));
+                    tasks.push((index, row, r, part));
+                    rest = tail;
+                }
+                self.decode_tasks(tasks)?;
+            }
+            at += group;
+            first = last;
         }
+        Ok(())
+    }
+
+    /// Decodes chunks `(read index, signal row, row, output)` on rayon, one task each, largest
+    /// first; the error is the first task's in the given order.
+    fn decode_tasks(
+        &self,
+        tasks: Vec<(usize, u64, &SignalRow, &mut [i16])>,
+    ) -> Result<(), Pod5Error> {
+        let tasks: Vec<_> = tasks.into_iter().enumerate().collect();
         crate::split::run_largest_first(
             tasks,
-            |(order, (_, _, _, _, part))| (part.len(), *order),
-            |(_, (index, row, b, i, part))| self.decode_chunk(index, row, b, i, part),
+            |(order, (_, _, _, part))| (part.len(), *order),
+            |(_, (index, row, r, part))| self.decode_chunk(index, row, r, part),
         )
     }
 
-    /// Decodes one stored chunk (batch `b`, index `i`, signal row `row`) of read `index`.
+    /// Decodes one stored chunk (signal row `row`) of read `index` into `part`.
     fn decode_chunk(
         &self,
         index: usize,
         row: u64,
-        b: usize,
-        i: usize,
+        r: &SignalRow,
         part: &mut [i16],
     ) -> Result<(), Pod5Error> {
-        match &self.signal.batches[b].column {
-            SignalColumn::Vbz(a) => super::decompress_signal(a.value(i), part)
-                .map_err(|e| self.chunk_error(index, row, e)),
-            SignalColumn::Uncompressed(l) => {
-                let v = l.value(i);
-                let v = v.as_primitive::<Int16Type>();
-                if v.null_count() > 0 || v.len() != part.len() {
-                    return Err(Pod5Error::Row {
-                        path: self.path.clone(),
-                        table: TableKind::Signal,
-                        row,
-                        what: format!(
-                            "{} samples ({} null) where the samples column says {}",
-                            v.len(),
-                            v.null_count(),
-                            part.len()
-                        ),
-                    });
+        self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
+            SignalEncoding::Vbz => {
+                super::decompress_signal(bytes, part).map_err(|e| self.chunk_error(index, row, e))
+            }
+            SignalEncoding::Uncompressed => {
+                // Checked at open: 2 bytes a sample.
+                for (s, c) in part.iter_mut().zip(bytes.chunks_exact(2)) {
+                    *s = i16::from_le_bytes([c[0], c[1]]);
                 }
-                part.copy_from_slice(v.values());
                 Ok(())
             }
-        }
+        })
     }
+}
+
+/// A row's sample count (rows a read refers to were checked at open to have one).
+fn samples(r: &SignalRow) -> usize {
+    r.samples.unwrap_or(0) as usize
 }
 
 thread_local! {
@@ -489,27 +579,32 @@ const WINDOW_SAMPLES: usize = 4 << 20;
 /// longer than a window makes a larger one, which is dropped).
 const KEEP_WINDOW_BUFFER: usize = 16 << 20;
 
-/// A read's signal rows must exist and their sample counts add up to `num_samples`.
+/// A read's signal rows must exist, have a sample count, be distinct, and their sample
+/// counts add up to `num_samples`.
 fn check_layout(read: &Read, signal: &SignalTable) -> Result<(), String> {
     let mut total = 0u64;
     for &row in &read.signal_rows {
-        let Some((b, i)) = signal.locate(row) else {
+        let Some(r) = signal.get(row) else {
             return Err(format!(
                 "signal row {row} is past the signal table ({} rows)",
                 signal.rows()
             ));
         };
-        let s = &signal.batches[b].samples;
-        if s.is_null(i) {
-            return Err(format!("signal row {row} has no sample count"));
-        }
-        total += u64::from(s.value(i));
+        let Some(n) = r.samples else {
+            return Err(format!("signal row {row} is null or has no sample count"));
+        };
+        total += u64::from(n);
     }
     if total != read.num_samples {
         return Err(format!(
             "num_samples is {}, its signal rows hold {total}",
             read.num_samples
         ));
+    }
+    let mut rows = read.signal_rows.clone();
+    rows.sort_unstable();
+    if let Some(w) = rows.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("signal row {} is listed twice", w[0]));
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The POD5 tables as Rust values: the reads table (every table version: the dictionary-of-
-//! struct columns of version 0 and the flat columns of version 1 and later), the signal table
-//! (VBZ `large_binary` or uncompressed `large_list<int16>`), and the run-info table.
+//! struct columns of version 0 and the flat columns of version 1 and later) and the run-info
+//! table. The signal table is [`super::signal`]'s.
 
 use std::sync::Arc;
 
@@ -9,8 +9,8 @@ use arrow_array::types::{
     Float32Type, Int16Type, TimestampMillisecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{
-    Array, ArrayRef, ArrowPrimitiveType, FixedSizeBinaryArray, LargeBinaryArray, LargeListArray,
-    PrimitiveArray, RecordBatch, StructArray,
+    Array, ArrayRef, ArrowPrimitiveType, FixedSizeBinaryArray, PrimitiveArray, RecordBatch,
+    StructArray,
 };
 use arrow_schema::DataType;
 
@@ -627,99 +627,4 @@ fn map_pairs(
         .zip(values.iter())
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect())
-}
-
-/// How the signal table stores samples.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignalEncoding {
-    /// VBZ blobs (`large_binary`, extension `minknow.vbz`).
-    Vbz,
-    /// Plain int16 samples (`large_list<int16>`).
-    Uncompressed,
-}
-
-/// One batch of the signal table.
-pub(crate) enum SignalColumn {
-    Vbz(LargeBinaryArray),
-    Uncompressed(LargeListArray),
-}
-
-pub(crate) struct SignalBatch {
-    pub column: SignalColumn,
-    pub samples: PrimitiveArray<UInt32Type>,
-}
-
-/// The signal table: its batches and the first row of each.
-pub(crate) struct SignalTable {
-    pub encoding: SignalEncoding,
-    pub batches: Vec<SignalBatch>,
-    /// `starts[i]` = first row of batch i; one more entry = total rows.
-    pub starts: Vec<u64>,
-}
-
-impl SignalTable {
-    pub fn rows(&self) -> u64 {
-        *self.starts.last().expect("starts has a first entry")
-    }
-
-    /// (batch, index in batch) of `row`.
-    pub fn locate(&self, row: u64) -> Option<(usize, usize)> {
-        if row >= self.rows() {
-            return None;
-        }
-        let b = self.starts.partition_point(|&s| s <= row) - 1;
-        Some((b, (row - self.starts[b]) as usize))
-    }
-
-    /// Sample count of `row`.
-    pub fn samples(&self, row: u64) -> Option<u64> {
-        let (b, i) = self.locate(row)?;
-        let s = &self.batches[b].samples;
-        s.is_valid(i).then(|| u64::from(s.value(i)))
-    }
-}
-
-pub(crate) fn parse_signal(batches: &[RecordBatch]) -> Result<SignalTable, TableError> {
-    let mut encoding = None;
-    let mut out = Vec::with_capacity(batches.len());
-    let mut starts = vec![0u64];
-    for b in batches {
-        let c = Columns::of_batch(b);
-        let base = *starts.last().expect("non-empty");
-        let samples = c
-            .required::<UInt32Type>("samples")
-            .map_err(|(_, w)| (Some(base), w))?;
-        let column = match c.get("signal") {
-            Some(a) => match a.data_type() {
-                DataType::LargeBinary => SignalColumn::Vbz(a.as_binary::<i64>().clone()),
-                DataType::LargeList(f) if *f.data_type() == DataType::Int16 => {
-                    SignalColumn::Uncompressed(a.as_list::<i64>().clone())
-                }
-                t => {
-                    return whole(format!(
-                        "column signal is {t}, expected large_binary (VBZ) or large_list<int16>"
-                    ))
-                }
-            },
-            None => return whole("column signal missing"),
-        };
-        let e = match column {
-            SignalColumn::Vbz(_) => SignalEncoding::Vbz,
-            SignalColumn::Uncompressed(_) => SignalEncoding::Uncompressed,
-        };
-        if encoding.is_some_and(|prev| prev != e) {
-            return at(base, "signal batches mix VBZ and uncompressed columns");
-        }
-        encoding = Some(e);
-        out.push(SignalBatch {
-            column,
-            samples: samples.clone(),
-        });
-        starts.push(base + b.num_rows() as u64);
-    }
-    Ok(SignalTable {
-        encoding: encoding.unwrap_or(SignalEncoding::Vbz),
-        batches: out,
-        starts,
-    })
 }

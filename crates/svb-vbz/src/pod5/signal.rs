@@ -1,0 +1,269 @@
+//! The POD5 signal table, read without Arrow arrays: its Arrow IPC footer and each record
+//! batch's metadata are verified (as [`super::ipc`] does for the other tables), then the
+//! `samples` column and the signal column's offsets are copied out and every row checked
+//! once. What stays in the file is only the signal bytes themselves, each row's as a range
+//! checked against the file's length, so that decoding never trusts an offset read from the
+//! file after open (a file changed by another process gives wrong samples or an error).
+
+use arrow_schema::DataType;
+use svb_io::Source;
+
+use super::ipc;
+use super::tables::TableError;
+
+/// How the signal table stores samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalEncoding {
+    /// VBZ blobs (`large_binary`, extension `minknow.vbz`).
+    Vbz,
+    /// Plain int16 samples (`large_list<int16>`).
+    Uncompressed,
+}
+
+/// One row of the signal table: where its bytes are in the file, and its sample count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SignalRow {
+    /// Byte offset of the row's VBZ blob or int16 samples in the file.
+    pub offset: u64,
+    /// Its length in bytes (2 a sample uncompressed, checked against `samples` at open).
+    pub bytes: u64,
+    /// The `samples` column (`None` where it, or the signal, is null).
+    pub samples: Option<u32>,
+}
+
+/// The signal table: every row, in table order.
+pub(crate) struct SignalTable {
+    pub encoding: SignalEncoding,
+    pub rows: Vec<SignalRow>,
+}
+
+impl SignalTable {
+    pub fn rows(&self) -> u64 {
+        self.rows.len() as u64
+    }
+
+    pub fn get(&self, row: u64) -> Option<&SignalRow> {
+        self.rows.get(usize::try_from(row).ok()?)
+    }
+
+    /// Sample count of `row` (`None` when the row is missing or null).
+    pub fn samples(&self, row: u64) -> Option<u64> {
+        self.get(row)?.samples.map(u64::from)
+    }
+}
+
+fn whole<T>(what: impl Into<String>) -> Result<T, TableError> {
+    Err((None, what.into()))
+}
+
+/// Reads of the embedded Arrow file `at..at + len` of `src`, checked against its length.
+struct Embedded<'a> {
+    src: &'a Source,
+    at: u64,
+    len: u64,
+}
+
+impl Embedded<'_> {
+    fn read(&self, offset: u64, n: u64, what: &str) -> Result<Vec<u8>, TableError> {
+        if offset.checked_add(n).is_none_or(|end| end > self.len) {
+            return whole(format!(
+                "{what}: {n} bytes at {offset} run past the {}-byte Arrow file",
+                self.len
+            ));
+        }
+        self.src
+            .read_vec(self.at + offset, n as usize)
+            .map_err(|e| (None, format!("{what}: {e}")))
+    }
+}
+
+/// A buffer of a record batch: offset in the body and length.
+fn buffer(batch: &arrow_ipc::RecordBatch<'_>, i: usize) -> (u64, u64) {
+    let b = batch.buffers().expect("checked").get(i);
+    (b.offset() as u64, b.length() as u64)
+}
+
+/// A field node: length and null count.
+fn node(batch: &arrow_ipc::RecordBatch<'_>, i: usize) -> (u64, u64) {
+    let n = batch.nodes().expect("checked").get(i);
+    (n.length() as u64, n.null_count() as u64)
+}
+
+/// Whether bit `i` of a validity bitmap is set (no bitmap: every value is valid).
+fn valid(bitmap: &Option<Vec<u8>>, i: usize) -> bool {
+    bitmap
+        .as_ref()
+        .is_none_or(|b| b.get(i / 8).is_some_and(|byte| byte >> (i % 8) & 1 == 1))
+}
+
+/// Parses the signal table, the Arrow IPC file of `len` bytes at `at` in `src`, whose schema
+/// must carry the footer's file identifier when it carries one.
+pub(crate) fn parse(
+    src: &Source,
+    at: u64,
+    len: u64,
+    file_identifier: &str,
+) -> Result<SignalTable, TableError> {
+    let file = Embedded { src, at, len };
+    if len < 8 + 10 {
+        return whole(format!("not an Arrow IPC file ({len} bytes)"));
+    }
+    let head = file.read(0, 6, "Arrow magic")?;
+    let tail = file.read(len - 10, 10, "Arrow footer length")?;
+    if head != ipc::MAGIC || tail[4..] != ipc::MAGIC[..] {
+        return whole(format!(
+            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
+        ));
+    }
+    let footer_len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
+    let footer_end = len - 10;
+    if footer_len <= 0 || footer_len as u64 > footer_end - 8 {
+        return whole(format!(
+            "Arrow footer length {footer_len}, the file leaves room for {}",
+            footer_end - 8
+        ));
+    }
+    let footer_start = footer_end - footer_len as u64;
+    let footer_bytes = file.read(footer_start, footer_len as u64, "Arrow footer")?;
+    let footer =
+        arrow_ipc::root_as_footer(&footer_bytes).map_err(|e| (None, format!("Arrow footer: {e}")))?;
+    let fb_schema = footer
+        .schema()
+        .ok_or((None, "Arrow footer without a schema".to_string()))?;
+    ipc::check_schema(&fb_schema).map_err(|w| (None, w))?;
+    let schema = arrow_ipc::convert::fb_to_schema(fb_schema);
+    if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
+        if id != file_identifier {
+            return whole(format!(
+                "file identifier {id} differs from the footer's {file_identifier}"
+            ));
+        }
+    }
+    let types: Vec<DataType> = schema
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
+    let column = |name: &str| schema.fields().iter().position(|f| f.name() == name);
+    let Some(samples_col) = column("samples") else {
+        return whole("column samples missing");
+    };
+    if types[samples_col] != DataType::UInt32 {
+        return whole(format!(
+            "column samples is {}, expected uint32",
+            types[samples_col]
+        ));
+    }
+    let Some(signal_col) = column("signal") else {
+        return whole("column signal missing");
+    };
+    let encoding = match &types[signal_col] {
+        DataType::LargeBinary => SignalEncoding::Vbz,
+        DataType::LargeList(f) if *f.data_type() == DataType::Int16 => SignalEncoding::Uncompressed,
+        t => {
+            return whole(format!(
+                "column signal is {t}, expected large_binary (VBZ) or large_list<int16>"
+            ))
+        }
+    };
+
+    let mut rows = Vec::new();
+    let blocks = footer
+        .recordBatches()
+        .ok_or((None, "Arrow footer lists no record batches".to_string()))?;
+    for (i, block) in blocks.iter().enumerate() {
+        let what = format!("record batch {i}");
+        let (offset, meta_len, body_len) =
+            ipc::block_range(footer_start as usize, block, &what).map_err(|w| (None, w))?;
+        let meta = file.read(offset as u64, meta_len as u64, &what)?;
+        let message = ipc::message(&meta, &what).map_err(|w| (None, w))?;
+        let batch = message
+            .header_as_record_batch()
+            .ok_or_else(|| (None, format!("{what}: not a record batch")))?;
+        let starts =
+            ipc::check_buffers(&batch, body_len, &types, &what).map_err(|w| (None, w))?;
+        let body = (offset + meta_len) as u64;
+        let base = rows.len() as u64;
+        let n = batch.length() as u64;
+        let at_row = |row: u64, what: String| -> TableError { (Some(base + row), what) };
+        let bad_batch = |w: String| -> TableError { (Some(base), format!("{what}: {w}")) };
+
+        // The samples column: u32 values, and their validity when some are null.
+        let (node_i, buf_i) = starts[samples_col];
+        let (s_len, s_nulls) = node(&batch, node_i);
+        let (validity_at, validity_len) = buffer(&batch, buf_i);
+        let (values_at, values_len) = buffer(&batch, buf_i + 1);
+        if s_len != n || values_len < 4 * n {
+            return Err(bad_batch(format!(
+                "samples column of {s_len} values in {values_len} bytes for {n} rows"
+            )));
+        }
+        let samples = file.read(body + values_at, 4 * n, &what)?;
+        let samples_valid = (s_nulls > 0)
+            .then(|| file.read(body + validity_at, validity_len.min(n.div_ceil(8)), &what))
+            .transpose()?;
+
+        // The signal column: validity, i64 offsets, then the bytes (VBZ) or the int16 child.
+        let (node_i, buf_i) = starts[signal_col];
+        let (g_len, g_nulls) = node(&batch, node_i);
+        let (validity_at, validity_len) = buffer(&batch, buf_i);
+        let (offsets_at, offsets_len) = buffer(&batch, buf_i + 1);
+        if g_len != n || (n > 0 && offsets_len < 8 * (n + 1)) {
+            return Err(bad_batch(format!(
+                "signal column of {g_len} rows with {offsets_len} bytes of offsets for {n} rows"
+            )));
+        }
+        let signal_valid = (g_nulls > 0)
+            .then(|| file.read(body + validity_at, validity_len.min(n.div_ceil(8)), &what))
+            .transpose()?;
+        let (data_at, data_len, width) = match encoding {
+            SignalEncoding::Vbz => {
+                let (at, len) = buffer(&batch, buf_i + 2);
+                (at, len, 1u64)
+            }
+            SignalEncoding::Uncompressed => {
+                let (c_len, c_nulls) = node(&batch, node_i + 1);
+                let (at, len) = buffer(&batch, buf_i + 3);
+                if c_nulls > 0 {
+                    return Err(bad_batch(format!("{c_nulls} null samples in the signal")));
+                }
+                if len < 2 * c_len {
+                    return Err(bad_batch(format!(
+                        "{c_len} samples in a {len}-byte buffer"
+                    )));
+                }
+                (at, c_len, 2u64)
+            }
+        };
+        let offsets = if n > 0 {
+            file.read(body + offsets_at, 8 * (n + 1), &what)?
+        } else {
+            Vec::new()
+        };
+        let offset = |r: usize| i64::from_le_bytes(offsets[8 * r..8 * r + 8].try_into().expect("8"));
+        for r in 0..n as usize {
+            let (start, end) = (offset(r), offset(r + 1));
+            if start < 0 || start > end || end as u64 > data_len {
+                return Err(at_row(
+                    r as u64,
+                    format!("signal offsets {start}..{end} outside the {data_len} values of the batch"),
+                ));
+            }
+            let count = (end - start) as u64;
+            let s = u32::from_le_bytes(samples[4 * r..4 * r + 4].try_into().expect("4"));
+            let present = valid(&samples_valid, r) && valid(&signal_valid, r);
+            if present && encoding == SignalEncoding::Uncompressed && u64::from(s) != count {
+                return Err(at_row(
+                    r as u64,
+                    format!("the samples column says {s}, the row holds {count} samples"),
+                ));
+            }
+            rows.push(SignalRow {
+                offset: at + body + data_at + start as u64 * width,
+                bytes: count * width,
+                samples: present.then_some(s),
+            });
+        }
+    }
+    Ok(SignalTable { encoding, rows })
+}
