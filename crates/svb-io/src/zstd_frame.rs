@@ -62,6 +62,12 @@ thread_local! {
     static DECOMPRESSOR: RefCell<Option<zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
 }
 
+/// Whether a zstd error code says the output buffer is full. A zstd function returns error
+/// `e` as `0 - e` (`ZSTD_getErrorCode`, whose enum values are stable since zstd 1.3.1).
+fn is_dst_too_small(code: usize) -> bool {
+    0usize.wrapping_sub(code) == zstd_sys::ZSTD_ErrorCode::ZSTD_error_dstSize_tooSmall as usize
+}
+
 fn zstd_error(code: usize) -> FrameError {
     FrameError::Zstd(zstd_safe::get_error_name(code))
 }
@@ -139,11 +145,7 @@ pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Resu
             match d.decompress(out, frame) {
                 Ok(n) if n == declared => return Ok(()),
                 Ok(n) => return Err(FrameError::LengthMismatch { declared, got: n }),
-                // SAFETY: ZSTD_getErrorCode only reads the code it is given.
-                Err(code)
-                    if unsafe { zstd_sys::ZSTD_getErrorCode(code) }
-                        == zstd_sys::ZSTD_ErrorCode::ZSTD_error_dstSize_tooSmall =>
-                {
+                Err(code) if is_dst_too_small(code) => {
                     if out.capacity() >= want {
                         return Err(FrameError::LengthMismatch {
                             declared,

@@ -123,3 +123,40 @@ fn a_missing_file_names_its_path() {
     let e = Reader::open("/no/such/file.blow5").unwrap_err();
     assert!(e.to_string().starts_with("/no/such/file.blow5: "), "{e}");
 }
+
+#[global_allocator]
+static ALLOC: svb_testdata::alloc::Counting = svb_testdata::alloc::Counting;
+
+/// A zstd record whose frame header declares 3 GB in a 100 KB frame that holds 100 KB: an
+/// error naming the record, without reserving what the header declares.
+#[test]
+fn zstd_record_whose_frame_header_lies() {
+    let Some(bytes) = load("reads_zstd_svb_zd.blow5") else {
+        return;
+    };
+    let reader = Reader::from_bytes("x", bytes.clone()).unwrap();
+    let data_start = reader.header().data_start;
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let noise: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    let mut frame = zstd::bulk::compress(&noise, 1).unwrap();
+    svb_testdata::zstd_set_content_size(&mut frame, 3 << 30);
+    // The first record replaced by the lying frame; the others as they were.
+    let first_size = u64::from_le_bytes(bytes[data_start..data_start + 8].try_into().unwrap());
+    let rest = data_start + 8 + first_size as usize;
+    let mut crafted = bytes[..data_start].to_vec();
+    crafted.extend((frame.len() as u64).to_le_bytes());
+    crafted.extend(&frame);
+    crafted.extend(&bytes[rest..]);
+    let (e, peak) = svb_testdata::alloc::peak_during(|| first_error(crafted));
+    assert!(peak < 64 << 20, "peak {peak}");
+    let e = e.expect("an error").to_string();
+    assert!(e.starts_with("broken.blow5: record 0 at byte"), "{e}");
+    assert!(e.contains("zstd"), "{e}");
+}

@@ -1,6 +1,7 @@
 //! Test support shared by the crates' conformance tests: the conformance data folder made
 //! by the reference implementations, read in place (never copied into the repository).
 
+pub mod alloc;
 #[cfg(feature = "pod5")]
 pub mod pod5;
 
@@ -62,4 +63,25 @@ pub fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Vec<(String, Pa
         .collect();
     v.sort();
     v
+}
+
+/// Rewrites the content size in the header of the zstd frame at the start of `frame` (its
+/// field must be 4 or 8 bytes wide: frames of more than 64 KiB have one), as a hostile file
+/// would, leaving the blocks as they are.
+///
+/// # Panics
+/// If `frame` is not a zstd frame with a 4- or 8-byte content-size field, or `size` does not
+/// fit it.
+pub fn zstd_set_content_size(frame: &mut [u8], size: u64) {
+    assert_eq!(frame[..4], 0xFD2F_B528u32.to_le_bytes(), "not a zstd frame");
+    let fhd = frame[4];
+    let single_segment = (fhd >> 5) & 1 == 1;
+    let dict_id = [0, 1, 2, 4][(fhd & 3) as usize];
+    let at = 5 + usize::from(!single_segment) + dict_id;
+    match fhd >> 6 {
+        2 => frame[at..at + 4]
+            .copy_from_slice(&u32::try_from(size).expect("fits 4 bytes").to_le_bytes()),
+        3 => frame[at..at + 8].copy_from_slice(&size.to_le_bytes()),
+        f => panic!("content-size field flag {f}: not 4 or 8 bytes"),
+    }
 }

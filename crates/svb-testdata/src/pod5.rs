@@ -41,6 +41,9 @@ pub struct TestRead {
     pub signal_rows_override: Option<Vec<u64>>,
     /// Written instead of the real sample count when set.
     pub num_samples_override: Option<u64>,
+    /// Written into the signal table's `samples` column for the read's chunks, in order,
+    /// instead of their real counts when set.
+    pub chunk_samples_override: Option<Vec<u32>>,
 }
 
 impl TestRead {
@@ -56,6 +59,7 @@ impl TestRead {
             calibration_scale: 0.25,
             signal_rows_override: None,
             num_samples_override: None,
+            chunk_samples_override: None,
         }
     }
 }
@@ -112,13 +116,17 @@ impl TestFile<'_> {
     /// The POD5 file's bytes.
     pub fn write(&self) -> Vec<u8> {
         // Signal table rows: every read's chunks, in read order.
-        let mut rows: Vec<([u8; 16], &[i16])> = Vec::new();
+        let mut rows: Vec<([u8; 16], &[i16], u32)> = Vec::new();
         let mut read_rows: Vec<Vec<u64>> = Vec::new();
         for r in &self.reads {
             let mut mine = Vec::new();
-            for chunk in r.signal.chunks(self.chunk_samples.max(1)) {
+            for (i, chunk) in r.signal.chunks(self.chunk_samples.max(1)).enumerate() {
                 mine.push(rows.len() as u64);
-                rows.push((r.read_id, chunk));
+                let samples = match &r.chunk_samples_override {
+                    Some(s) => s[i],
+                    None => chunk.len() as u32,
+                };
+                rows.push((r.read_id, chunk, samples));
             }
             read_rows.push(mine);
         }
@@ -150,14 +158,14 @@ impl TestFile<'_> {
         for part in rows.chunks(self.signal_batch_rows.max(1)) {
             let mut ids = FixedSizeBinaryBuilder::new(16);
             let mut samples = Vec::new();
-            for (id, chunk) in part {
+            for (id, _, n) in part {
                 ids.append_value(id).expect("16 bytes");
-                samples.push(chunk.len() as u32);
+                samples.push(*n);
             }
             let signal: ArrayRef = match self.compress {
                 Some(compress) => {
                     let mut b = LargeBinaryBuilder::new();
-                    for (_, chunk) in part {
+                    for (_, chunk, _) in part {
                         b.append_value(compress(chunk));
                     }
                     Arc::new(b.finish())
@@ -165,7 +173,7 @@ impl TestFile<'_> {
                 None => {
                     let mut b = LargeListBuilder::new(Int16Builder::new())
                         .with_field(Arc::new(Field::new("item", DataType::Int16, true)));
-                    for (_, chunk) in part {
+                    for (_, chunk, _) in part {
                         b.values().append_slice(chunk);
                         b.append(true);
                     }

@@ -187,7 +187,7 @@ impl Reader {
             signal_file.length,
             &footer.file_identifier,
         )
-            .map_err(table_err(TableKind::Signal))?;
+        .map_err(table_err(TableKind::Signal))?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;
         let table_version = if reads_file.schema.column_with_name("pore").is_some() {
@@ -366,7 +366,11 @@ impl Reader {
                 .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // The row's bytes (checked at open to be 2 a sample) justify the samples.
-                out.extend(bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
+                out.extend(
+                    bytes
+                        .chunks_exact(2)
+                        .map(|c| i16::from_le_bytes([c[0], c[1]])),
+                );
                 Ok(())
             }
         })
@@ -497,7 +501,9 @@ impl Reader {
         while first < rows.len() {
             let mut last = first;
             let mut group = 0usize;
-            while last < rows.len() && (last == first || group + samples(rows[last].1) <= WINDOW_SAMPLES) {
+            while last < rows.len()
+                && (last == first || group + samples(rows[last].1) <= WINDOW_SAMPLES)
+            {
                 group += samples(rows[last].1);
                 last += 1;
             }

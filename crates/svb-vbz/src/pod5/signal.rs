@@ -125,8 +125,8 @@ pub(crate) fn parse(
     }
     let footer_start = footer_end - footer_len as u64;
     let footer_bytes = file.read(footer_start, footer_len as u64, "Arrow footer")?;
-    let footer =
-        arrow_ipc::root_as_footer(&footer_bytes).map_err(|e| (None, format!("Arrow footer: {e}")))?;
+    let footer = arrow_ipc::root_as_footer(&footer_bytes)
+        .map_err(|e| (None, format!("Arrow footer: {e}")))?;
     let fb_schema = footer
         .schema()
         .ok_or((None, "Arrow footer without a schema".to_string()))?;
@@ -180,8 +180,7 @@ pub(crate) fn parse(
         let batch = message
             .header_as_record_batch()
             .ok_or_else(|| (None, format!("{what}: not a record batch")))?;
-        let starts =
-            ipc::check_buffers(&batch, body_len, &types, &what).map_err(|w| (None, w))?;
+        let starts = ipc::check_buffers(&batch, body_len, &types, &what).map_err(|w| (None, w))?;
         let body = (offset + meta_len) as u64;
         let base = rows.len() as u64;
         let n = batch.length() as u64;
@@ -228,9 +227,7 @@ pub(crate) fn parse(
                     return Err(bad_batch(format!("{c_nulls} null samples in the signal")));
                 }
                 if len < 2 * c_len {
-                    return Err(bad_batch(format!(
-                        "{c_len} samples in a {len}-byte buffer"
-                    )));
+                    return Err(bad_batch(format!("{c_len} samples in a {len}-byte buffer")));
                 }
                 (at, c_len, 2u64)
             }
@@ -240,13 +237,16 @@ pub(crate) fn parse(
         } else {
             Vec::new()
         };
-        let offset = |r: usize| i64::from_le_bytes(offsets[8 * r..8 * r + 8].try_into().expect("8"));
+        let offset =
+            |r: usize| i64::from_le_bytes(offsets[8 * r..8 * r + 8].try_into().expect("8"));
         for r in 0..n as usize {
             let (start, end) = (offset(r), offset(r + 1));
             if start < 0 || start > end || end as u64 > data_len {
                 return Err(at_row(
                     r as u64,
-                    format!("signal offsets {start}..{end} outside the {data_len} values of the batch"),
+                    format!(
+                        "signal offsets {start}..{end} outside the {data_len} values of the batch"
+                    ),
                 ));
             }
             let count = (end - start) as u64;
