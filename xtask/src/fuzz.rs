@@ -237,6 +237,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             },
         );
     }
+    seeds.extend(hostile_seeds(target));
     for (i, s) in seeds.iter().enumerate() {
         let path = dir.join(format!("seed-{i}"));
         if !path.exists() {
@@ -246,41 +247,88 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Inputs valid everywhere except one declared size (the shapes of the hostile-file issue):
+/// a zstd header that lies about its content, a POD5 `samples` column that disagrees with
+/// its row, a read listing one row many times.
+fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
+    use svb_testdata::pod5::{TestFile, TestRead};
+    use svb_testdata::zstd_raw_frame;
+    let signal = |n: usize| -> Vec<i16> { (0..n).map(|i| ((i * 37) % 400) as i16 - 200).collect() };
+    match target {
+        "pod5_decompress_signal" => {
+            // 8000 samples claimed, a frame declaring a plausible stream but holding 100 bytes.
+            let mut s = 8000u16.to_le_bytes().to_vec();
+            s.extend(zstd_raw_frame(&[0u8; 100], 9000 + 1000));
+            vec![s]
+        }
+        "fast5_decompress" => {
+            // Signal options; 200000 bytes claimed by the size header, the frame declares the
+            // smallest stream of 100000 values and holds 100 bytes.
+            let mut s = vec![2 + 4 + 8];
+            s.extend(200_000u32.to_le_bytes());
+            s.extend(zstd_raw_frame(&[0u8; 100], 125_000));
+            vec![s]
+        }
+        "pod5_reader" => {
+            let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+            let file = |reads: Vec<TestRead>, vbz: bool| {
+                TestFile {
+                    reads,
+                    chunk_samples: 300,
+                    signal_batch_rows: 2,
+                    compress: if vbz { Some(&compress) } else { None },
+                }
+                .write()
+            };
+            // An uncompressed row whose samples column claims 0xF0000000.
+            let mut lying_samples = TestRead::new(1, signal(300));
+            lying_samples.chunk_samples_override = Some(vec![0xF000_0000]);
+            lying_samples.num_samples_override = Some(0xF000_0000);
+            // A read listing its one chunk 50 times.
+            let mut repeated = TestRead::new(2, signal(300));
+            repeated.signal_rows_override = Some(vec![0; 50]);
+            repeated.num_samples_override = Some(50 * 300);
+            // A chunk whose frame and samples claim 20000 samples it does not hold.
+            let lying_frame = |_: &[i16]| zstd_raw_frame(&[0u8; 200], 22_500);
+            let mut big = TestRead::new(3, signal(10));
+            big.chunk_samples_override = Some(vec![20_000]);
+            big.num_samples_override = Some(20_000);
+            let lying = TestFile {
+                reads: vec![big, TestRead::new(4, signal(50))],
+                chunk_samples: 300,
+                signal_batch_rows: 2,
+                compress: Some(&lying_frame),
+            }
+            .write();
+            vec![
+                file(vec![lying_samples], false),
+                file(vec![repeated], true),
+                lying,
+            ]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A one-record BLOW5 file (v0.2.0, records stored as they are) of `signal`, its signal
 /// stored raw (0), as SVB-ZD (1) or as ex-zd (2).
 fn tiny_blow5(signal: &[i16], signal_press: usize) -> Vec<u8> {
-    let text = "#slow5_version\t0.2.0\n#num_read_groups\t1\n@run_id\tseed\n\
-        #char*\tuint32_t\tdouble\tdouble\tdouble\tdouble\tuint64_t\tint16_t*\tuint8_t\n\
-        #read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal\tstart_mux\n";
-    let mut f = b"BLOW5\x01".to_vec();
-    f.extend([0, 2, 0, 0]);
-    f.extend(1u32.to_le_bytes());
-    f.push(signal_press as u8);
-    f.resize(64, 0);
-    f.extend((text.len() as u32).to_le_bytes());
-    f.extend(text.as_bytes());
     let blob: Vec<u8> = match signal_press {
         0 => signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
         1 => svb_slow5::svbzd::encode_blob(signal),
         _ => svb_slow5::encode_exzd(signal),
     };
-    let mut rec = Vec::new();
-    rec.extend(4u16.to_le_bytes());
-    rec.extend(b"read");
-    rec.extend(0u32.to_le_bytes());
-    for v in [8192.0f64, 10.0, 1400.0, 4000.0] {
-        rec.extend(v.to_le_bytes());
-    }
     let len = if signal_press == 0 {
         signal.len()
     } else {
         blob.len()
     };
-    rec.extend((len as u64).to_le_bytes());
-    rec.extend(&blob);
-    rec.push(3);
-    f.extend((rec.len() as u64).to_le_bytes());
-    f.extend(rec);
-    f.extend(b"5WOLB");
-    f
+    svb_testdata::blow5::write(
+        signal_press as u8,
+        &[svb_testdata::blow5::TestRecord {
+            read_id: "read",
+            len_raw_signal: len as u64,
+            signal: &blob,
+        }],
+    )
 }

@@ -1,5 +1,6 @@
 //! BLOW5 files for the file commands.
 
+use std::io::Write;
 use std::path::Path;
 
 use svb_slow5::blow5::Reader;
@@ -23,20 +24,25 @@ impl SignalFile for Reader {
         Ok((rec.read_id, rec.raw_signal))
     }
 
-    fn print_info(&self, path: &Path) {
+    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
         let h = self.header();
-        println!("file: {}", path.display());
-        println!("version: {}.{}.{}", h.version.0, h.version.1, h.version.2);
-        println!("record compression: {:?}", h.record_compression);
-        println!("signal compression: {:?}", h.signal_compression);
-        println!("read groups: {}", h.read_groups.len());
+        writeln!(out, "file: {}", path.display())?;
+        writeln!(
+            out,
+            "version: {}.{}.{}",
+            h.version.0, h.version.1, h.version.2
+        )?;
+        writeln!(out, "record compression: {:?}", h.record_compression)?;
+        writeln!(out, "signal compression: {:?}", h.signal_compression)?;
+        writeln!(out, "read groups: {}", h.read_groups.len())?;
         for (g, attrs) in h.read_groups.iter().enumerate() {
             if let Some(run) = h.attribute(g, "run_id") {
-                println!("  {g}: run_id {run} ({} attributes)", attrs.len());
+                writeln!(out, "  {g}: run_id {run} ({} attributes)", attrs.len())?;
             }
         }
-        println!("records: {}", self.len());
+        writeln!(out, "records: {}", self.len())?;
         let aux: Vec<&str> = h.aux.iter().map(|a| a.name.as_str()).collect();
-        println!("auxiliary fields: {}", aux.join(", "));
+        writeln!(out, "auxiliary fields: {}", aux.join(", "))?;
+        Ok(())
     }
 }

@@ -1,11 +1,15 @@
 //! `svb pod5|blow5 info|verify|decode`: the file commands, one implementation for every
 //! format through [`SignalFile`].
 
+use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use crate::output::{for_each_in_order, verify_line, write_signal};
+use crate::output::{
+    for_each_in_order, quiet_on_closed_pipe, signal_sha256, verify_line, write_signal,
+};
 
 /// What the file commands need of a signal file format.
 pub trait SignalFile: Sized + Sync {
@@ -15,24 +19,29 @@ pub trait SignalFile: Sized + Sync {
     fn len(&self) -> usize;
     /// Read `index`'s id and decoded signal (`index < len()`).
     fn read(&self, index: usize) -> Result<(String, Vec<i16>), String>;
-    /// Prints what the file holds (the `info` command).
-    fn print_info(&self, path: &Path);
+    /// Writes what the file holds (the `info` command).
+    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()>;
 }
 
 #[derive(Subcommand)]
 pub enum Command {
     /// What the file holds: its header or footer, tables, runs or read groups, read count.
+    #[command(after_help = "Example:\n  svb pod5 info reads.pod5")]
     Info {
         /// The file.
         file: PathBuf,
     },
-    /// Decodes every read; prints one JSON line per read (read_id, num_samples, sha256 of
-    /// the int16 LE signal). Exits non-zero at the first broken read.
+    /// Decodes every read; prints one JSON line per good read (read_id, num_samples, sha256
+    /// of the int16 LE signal) and one line on stderr per bad read, naming it; exits 1 at the
+    /// end if any read failed.
+    #[command(after_help = "Example:\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl")]
     Verify {
         /// The file.
         file: PathBuf,
     },
-    /// Writes every read's signal to DIR as READ_ID.i16 (int16 LE), or READ_ID.npy.
+    /// Writes every read's signal to DIR as READ_ID.i16 (int16 LE), or READ_ID.npy; stops at
+    /// the first read that fails, or whose id is not a file name portable to every OS.
+    #[command(after_help = "Example:\n  svb blow5 decode reads.blow5 -o signals --npy")]
     Decode {
         /// The file.
         file: PathBuf,
@@ -45,33 +54,59 @@ pub enum Command {
     },
 }
 
-/// Runs `cmd` on a file of format `F`.
+/// Runs `cmd` on a file of format `F`. Output to a closed pipe (`svb pod5 verify f | head`)
+/// ends the command quietly.
 pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Info { file } => {
-            F::open(&file)?.print_info(&file);
-            Ok(())
+            let f = F::open(&file)?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            quiet_on_closed_pipe(f.write_info(&file, &mut out).and_then(|()| out.flush()))
         }
         Command::Verify { file } => {
             let f = F::open(&file)?;
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            for_each_in_order(
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut failed = 0usize;
+            let r = for_each_in_order(
                 f.len(),
                 "verify",
-                |i| f.read(i),
-                |(id, s)| verify_line(&mut out, &id, &s),
-            )
+                // Decoded and hashed on the worker threads; only the lines are in order.
+                |i| f.read(i).map(|(id, s)| (id, s.len(), signal_sha256(&s))),
+                |progress, item| match item {
+                    Ok((id, n, sha)) => match verify_line(&mut out, &id, n, &sha) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(e) => ControlFlow::Break(Err(e)),
+                    },
+                    Err(e) => {
+                        failed += 1;
+                        progress.eprintln(&format!("svb: verify: {e}"));
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
+            quiet_on_closed_pipe(r.and_then(|()| out.flush()))?;
+            match failed {
+                0 => Ok(()),
+                _ => Err(format!(
+                    "{}: {failed} of {} reads failed to decode",
+                    file.display(),
+                    f.len()
+                )),
+            }
         }
         Command::Decode { file, output, npy } => {
             let f = F::open(&file)?;
             std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
-            for_each_in_order(
+            let r = for_each_in_order(
                 f.len(),
                 "decode",
                 |i| f.read(i),
-                |(id, s)| write_signal(&output, &id, &s, npy),
-            )
+                |_, item| match item.and_then(|(id, s)| write_signal(&output, &id, &s, npy)) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
+                },
+            );
+            r.map_err(|e| e.to_string())
         }
     }
 }

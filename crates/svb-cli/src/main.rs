@@ -15,7 +15,8 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "svb",
     version,
-    about = "SIMD StreamVByte codecs for nanopore signal"
+    about = "SIMD StreamVByte codecs for nanopore signal",
+    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
 )]
 struct Cli {
     /// Worker threads for parallel decoding (default: every core).

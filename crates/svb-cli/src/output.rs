@@ -2,6 +2,7 @@
 //! the in-order parallel walk over a file's reads.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -29,9 +30,12 @@ pub fn json_str(s: &str) -> String {
 /// sha256 (hex) of the samples as little-endian int16.
 pub fn signal_sha256(signal: &[i16]) -> String {
     let mut h = Sha256::new();
-    for chunk in signal.chunks(4096) {
-        let bytes: Vec<u8> = chunk.iter().flat_map(|s| s.to_le_bytes()).collect();
-        h.update(&bytes);
+    let mut bytes = [0u8; 8192];
+    for chunk in signal.chunks(bytes.len() / 2) {
+        for (b, s) in bytes.chunks_exact_mut(2).zip(chunk) {
+            b.copy_from_slice(&s.to_le_bytes());
+        }
+        h.update(&bytes[..2 * chunk.len()]);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -57,6 +61,11 @@ impl Progress {
             started: Instant::now(),
             shown: false,
         }
+    }
+
+    /// Prints `line` on stderr above the bar.
+    pub fn eprintln(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
     }
 
     pub fn inc(&mut self, n: u64) {
@@ -94,21 +103,24 @@ pub fn npy_i16(signal: &[i16]) -> Vec<u8> {
 /// order: memory stays bounded by the window, not the file.
 const WINDOW_PER_THREAD: usize = 16;
 
-/// Decodes items `0..len` in parallel windows (`decode(i)`) and passes each to `each` in
-/// order, with a progress bar; stops at the first error.
+/// Decodes items `0..len` in parallel windows (`decode(i)`) and passes each result to
+/// `each` in order, with a progress bar; stops when `each` breaks.
 pub fn for_each_in_order<T: Send>(
     len: usize,
     what: &str,
     decode: impl Fn(usize) -> Result<T, String> + Sync,
-    mut each: impl FnMut(T) -> Result<(), String>,
-) -> Result<(), String> {
+    mut each: impl FnMut(&Progress, Result<T, String>) -> ControlFlow<std::io::Result<()>>,
+) -> std::io::Result<()> {
     let window = WINDOW_PER_THREAD * rayon::current_num_threads();
     let mut progress = Progress::new(len as u64, what);
     for start in (0..len).step_by(window) {
         let end = (start + window).min(len);
         let decoded: Vec<_> = (start..end).into_par_iter().map(&decode).collect();
         for item in decoded {
-            each(item?)?;
+            if let ControlFlow::Break(r) = each(&progress, item) {
+                progress.finish();
+                return r;
+            }
             progress.inc(1);
         }
     }
@@ -116,24 +128,79 @@ pub fn for_each_in_order<T: Send>(
     Ok(())
 }
 
-/// The `verify` line of one read.
-pub fn verify_line(out: &mut impl Write, read_id: &str, signal: &[i16]) -> Result<(), String> {
-    writeln!(
-        out,
-        "{{\"read_id\":{},\"num_samples\":{},\"sha256\":\"{}\"}}",
-        json_str(read_id),
-        signal.len(),
-        signal_sha256(signal)
-    )
-    .map_err(|e| format!("stdout: {e}"))
+/// An output error, except a closed pipe (the reader of `svb ... | head` has all it wanted),
+/// which ends the command quietly.
+pub fn quiet_on_closed_pipe(r: std::io::Result<()>) -> Result<(), String> {
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("stdout: {e}")),
+        Ok(()) => Ok(()),
+    }
 }
 
-/// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`; refuses ids that are not plain
-/// file names.
-pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Result<(), String> {
-    if read_id.is_empty() || read_id.contains(['/', '\\']) || read_id.starts_with('.') {
-        return Err(format!("read id {read_id:?} is not a safe file name"));
+/// The `verify` line of one read.
+pub fn verify_line(
+    out: &mut impl Write,
+    read_id: &str,
+    samples: usize,
+    sha256: &str,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{{\"read_id\":{},\"num_samples\":{samples},\"sha256\":\"{sha256}\"}}",
+        json_str(read_id),
+    )
+}
+
+/// Whether `name` is a file name on every common OS: not empty, no path separator or drive
+/// prefix, no character Windows forbids (`<>:"/\\|?*`, controls), no leading dot (hidden, or
+/// `.` and `..`), no trailing dot or space, not a reserved device name (`CON`, `NUL`,
+/// `COM1`, ... with any extension), at most 200 bytes.
+pub fn portable_file_name(name: &str) -> Result<(), String> {
+    let bad = |why: &str| {
+        Err(format!(
+            "read id {name:?} is not a portable file name ({why})"
+        ))
+    };
+    if name.is_empty() {
+        return bad("empty");
     }
+    if name.len() > 200 {
+        return bad("longer than 200 bytes");
+    }
+    if let Some(c) = name.chars().find(|&c| {
+        c.is_control() || matches!(c, '<' | '>' | ':' | '"' | '/' | '\\' | '|' | '?' | '*')
+    }) {
+        return bad(&format!("contains {c:?}"));
+    }
+    if name.starts_with('.') {
+        return bad("starts with a dot");
+    }
+    if name.ends_with(['.', ' ']) {
+        return bad("ends with a dot or a space");
+    }
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or(name)
+        .trim_end()
+        .to_ascii_uppercase();
+    let reserved = matches!(
+        stem.as_str(),
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+    ) || (stem.len() == 4
+        && (stem.starts_with("COM") || stem.starts_with("LPT"))
+        && matches!(stem.as_bytes()[3], b'0'..=b'9' | 0xB9 | 0xB2 | 0xB3));
+    if reserved {
+        return bad("a reserved device name on Windows");
+    }
+    Ok(())
+}
+
+/// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`; refuses read ids that are not
+/// portable file names, so nothing is written outside DIR.
+pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Result<(), String> {
+    portable_file_name(read_id)?;
     let (name, bytes) = if npy {
         (format!("{read_id}.npy"), npy_i16(signal))
     } else {
@@ -144,4 +211,47 @@ pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Res
     };
     let path = dir.join(name);
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portable_names() {
+        for ok in [
+            "0a1b2c3d-aaaa-bbbb-cccc-0123456789ab",
+            "read_1",
+            "a.b",
+            "CONSOLE",
+            "COM10",
+            "x y",
+        ] {
+            assert_eq!(portable_file_name(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "", "../x", "a/b", "a\\b", ".hidden", ".", "..", "C:x", "c:", "a:b", "NUL", "nul.txt",
+            "Con", "COM1", "lpt9.dat", "aux ", "x.", "x ", "a\nb", "a\0b", "a|b", "a?b", "a*b",
+            "a<b", "a\"b",
+        ] {
+            let e = portable_file_name(bad).unwrap_err();
+            assert!(e.contains("not a portable file name"), "{bad}: {e}");
+        }
+        assert!(portable_file_name(&"x".repeat(201)).is_err());
+    }
+
+    #[test]
+    fn sha256_of_samples_is_of_their_le_bytes() {
+        let s: Vec<i16> = (0..10_000).map(|i| (i * 7 - 3000) as i16).collect();
+        let bytes: Vec<u8> = s.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let want: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(signal_sha256(&s), want);
+        assert_eq!(
+            signal_sha256(&[]),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! POD5 files for the file commands.
 
+use std::io::Write;
 use std::path::Path;
 
 use svb_vbz::pod5::{Reader, TableVersion};
@@ -21,31 +22,34 @@ impl SignalFile for Reader {
         Ok((self.reads()[index].read_id_string(), s))
     }
 
-    fn print_info(&self, path: &Path) {
+    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
         let f = self.footer();
-        println!("file: {}", path.display());
-        println!("file identifier: {}", f.file_identifier);
-        println!("software: {}", f.software);
-        println!("pod5 version: {}", f.pod5_version);
+        writeln!(out, "file: {}", path.display())?;
+        writeln!(out, "file identifier: {}", f.file_identifier)?;
+        writeln!(out, "software: {}", f.software)?;
+        writeln!(out, "pod5 version: {}", f.pod5_version)?;
         let layout = match self.table_version() {
             TableVersion::V0 => "version 0 (dictionary-of-struct columns)",
             TableVersion::V1OrLater => "version 1 or later",
         };
-        println!("reads table: {layout}");
-        println!(
+        writeln!(out, "reads table: {layout}")?;
+        writeln!(
+            out,
             "signal: {:?}, {} chunks",
             self.signal_encoding(),
             self.signal_rows()
-        );
+        )?;
         for t in &f.contents {
-            println!(
+            writeln!(
+                out,
                 "  table {:?} at byte {} ({} bytes)",
                 t.content_type, t.offset, t.length
-            );
+            )?;
         }
-        println!("runs: {}", self.run_infos().len());
+        writeln!(out, "runs: {}", self.run_infos().len())?;
         for run in self.run_infos() {
-            println!(
+            writeln!(
+                out,
                 "  {}: flow cell {}, kit {}, {} Hz, ADC {}..{}, {}",
                 run.acquisition_id,
                 run.flow_cell_id,
@@ -54,10 +58,11 @@ impl SignalFile for Reader {
                 run.adc_min,
                 run.adc_max,
                 json_str(&run.experiment_name)
-            );
+            )?;
         }
         let samples: u64 = self.reads().iter().map(|x| x.num_samples).sum();
-        println!("reads: {}", self.len());
-        println!("samples: {samples}");
+        writeln!(out, "reads: {}", self.len())?;
+        writeln!(out, "samples: {samples}")?;
+        Ok(())
     }
 }

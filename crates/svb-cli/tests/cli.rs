@@ -238,3 +238,154 @@ fn pod5_decode_info_and_broken_files() {
     assert!(!out.status.success());
     std::fs::remove_file(&path).unwrap();
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("svb-cli-{}-{name}", std::process::id()))
+}
+
+/// A POD5 file of `n` reads of 300 samples whose reads in `bad` have a chunk that fails to
+/// decode.
+fn pod5_with_bad_reads(n: u16, bad: &[u16]) -> Vec<u8> {
+    use svb_testdata::pod5::{TestFile, TestRead};
+    let reads: Vec<TestRead> = (0..n)
+        .map(|r| {
+            // The first sample marks the read for the compressor below.
+            let mut s: Vec<i16> = (0..300).map(|i| (i % 50) as i16).collect();
+            s[0] = if bad.contains(&r) { -12345 } else { r as i16 };
+            let mut read = TestRead::new(r as u8, s);
+            read.read_id[..2].copy_from_slice(&r.to_be_bytes());
+            read
+        })
+        .collect();
+    let compress = |s: &[i16]| {
+        if s[0] == -12345 {
+            b"not a zstd frame".to_vec()
+        } else {
+            svb_vbz::pod5::compress_signal(s)
+        }
+    };
+    TestFile {
+        reads,
+        chunk_samples: 102_400,
+        signal_batch_rows: 100,
+        compress: Some(&compress),
+    }
+    .write()
+}
+
+/// The read id [`pod5_with_bad_reads`] gives read `r`.
+fn id(r: u16) -> String {
+    let mut b = [r as u8; 16];
+    b[..2].copy_from_slice(&r.to_be_bytes());
+    svb_vbz::pod5::uuid_string(&b)
+}
+
+/// `verify` goes on past bad reads: a line per good read on stdout, a line naming each bad
+/// read on stderr, status 1 at the end.
+#[test]
+fn verify_reports_every_bad_read_and_goes_on() {
+    let path = temp("bad-reads.pod5");
+    std::fs::write(&path, pod5_with_bad_reads(5, &[1, 3])).unwrap();
+    for threads in ["1", "2"] {
+        let out = svb(&[
+            "--threads",
+            threads,
+            "pod5",
+            "verify",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let ids: Vec<&str> = stdout
+            .lines()
+            .map(|l| &l[12..48]) // {"read_id":"<36 chars>"
+            .collect();
+        assert_eq!(ids, [0u16, 2, 4].map(id), "{stdout}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 3, "{stderr}");
+        for (line, r) in lines.iter().zip([1u16, 3]) {
+            assert!(line.starts_with("svb: verify: "), "{line}");
+            assert!(line.contains(&id(r)), "{line}");
+        }
+        assert!(
+            lines[2].ends_with("2 of 5 reads failed to decode"),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// `svb pod5 verify f | head -1`: the closed pipe ends the command quietly with status 0.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    let path = temp("many-reads.pod5");
+    // 2000 reads: their lines (250 KB) fill a pipe's 64 KiB buffer four times over.
+    std::fs::write(&path, pod5_with_bad_reads(2000, &[])).unwrap();
+    for cmd in ["verify", "info"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
+            .args(["pod5", cmd, path.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{cmd}: {:?}", out.status);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{cmd}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// `decode -o DIR` refuses a read id that is not a portable file name, naming it, and
+/// writes nothing outside DIR.
+#[test]
+fn decode_refuses_read_ids_that_are_not_portable_names() {
+    use svb_testdata::blow5::{write, TestRecord};
+    let signal: Vec<u8> = [1i16, 2, 3].iter().flat_map(|s| s.to_le_bytes()).collect();
+    let root = temp("decode-names");
+    let out_dir = root.join("out");
+    for id in ["../escape", "NUL", "C:evil", ".hidden", "a\\b", "aux.txt"] {
+        let path = root.join("ids.blow5");
+        std::fs::create_dir_all(&root).unwrap();
+        let records = [
+            TestRecord {
+                read_id: "fine",
+                len_raw_signal: 3,
+                signal: &signal,
+            },
+            TestRecord {
+                read_id: id,
+                len_raw_signal: 3,
+                signal: &signal,
+            },
+        ];
+        std::fs::write(&path, write(0, &records)).unwrap();
+        let out = svb(&[
+            "blow5",
+            "decode",
+            path.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{id:?} is not a portable file name")),
+            "{err}"
+        );
+        assert!(out_dir.join("fine.i16").exists());
+        let mut names: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["ids.blow5", "out"], "{id}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

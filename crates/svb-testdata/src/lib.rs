@@ -2,6 +2,7 @@
 //! by the reference implementations, read in place (never copied into the repository).
 
 pub mod alloc;
+pub mod blow5;
 #[cfg(feature = "pod5")]
 pub mod pod5;
 
@@ -84,4 +85,21 @@ pub fn zstd_set_content_size(frame: &mut [u8], size: u64) {
         3 => frame[at..at + 8].copy_from_slice(&size.to_le_bytes()),
         f => panic!("content-size field flag {f}: not 4 or 8 bytes"),
     }
+}
+
+/// A zstd frame of one raw block holding `content` (at most 128 KiB) whose header declares
+/// `declared` bytes (8-byte field, single segment): a well-formed frame except for that size
+/// when it differs from `content.len()`.
+pub fn zstd_raw_frame(content: &[u8], declared: u64) -> Vec<u8> {
+    assert!(
+        content.len() < 1 << 17,
+        "one raw block holds at most 128 KiB"
+    );
+    let mut f = 0xFD2F_B528u32.to_le_bytes().to_vec();
+    f.push(0b1110_0000);
+    f.extend(declared.to_le_bytes());
+    let header = 1 | ((content.len() as u32) << 3); // last block, raw
+    f.extend(&header.to_le_bytes()[..3]);
+    f.extend(content);
+    f
 }

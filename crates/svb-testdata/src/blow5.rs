@@ -1,0 +1,44 @@
+//! A small BLOW5 writer for tests and fuzz seeds: version 0.2.0, one read group, records
+//! stored uncompressed with one auxiliary field (`start_mux`). Signal compression is the
+//! caller's (the stored bytes are given), so this crate needs no codec.
+
+/// One record: its read id, its `len_raw_signal` (samples, or the blob's bytes when the
+/// signal is compressed, as slow5lib stores it) and the signal bytes as stored.
+pub struct TestRecord<'a> {
+    /// The read id.
+    pub read_id: &'a str,
+    /// The `len_raw_signal` field.
+    pub len_raw_signal: u64,
+    /// The signal as stored (int16 LE, or an SVB-ZD / ex-zd blob).
+    pub signal: &'a [u8],
+}
+
+/// The file's bytes, with signal compression code `signal_press` (0 none, 1 SVB-ZD, 2 ex-zd).
+pub fn write(signal_press: u8, records: &[TestRecord<'_>]) -> Vec<u8> {
+    let text = "#slow5_version\t0.2.0\n#num_read_groups\t1\n@run_id\tseed\n\
+        #char*\tuint32_t\tdouble\tdouble\tdouble\tdouble\tuint64_t\tint16_t*\tuint8_t\n\
+        #read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal\tstart_mux\n";
+    let mut f = b"BLOW5\x01".to_vec();
+    f.extend([0, 2, 0, 0]);
+    f.extend(1u32.to_le_bytes());
+    f.push(signal_press);
+    f.resize(64, 0);
+    f.extend((text.len() as u32).to_le_bytes());
+    f.extend(text.as_bytes());
+    for r in records {
+        let mut rec = Vec::new();
+        rec.extend((r.read_id.len() as u16).to_le_bytes());
+        rec.extend(r.read_id.as_bytes());
+        rec.extend(0u32.to_le_bytes());
+        for v in [8192.0f64, 10.0, 1400.0, 4000.0] {
+            rec.extend(v.to_le_bytes());
+        }
+        rec.extend(r.len_raw_signal.to_le_bytes());
+        rec.extend(r.signal);
+        rec.push(3);
+        f.extend((rec.len() as u64).to_le_bytes());
+        f.extend(rec);
+    }
+    f.extend(b"5WOLB");
+    f
+}
