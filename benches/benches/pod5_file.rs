@@ -70,6 +70,27 @@ fn files(c: &mut Criterion) {
                 .unwrap();
             })
         });
+        // The two other ways to reach the bytes: a positioned read per chunk (what `open` does
+        // above 64 MiB), and the unsafe map.
+        g.bench_function(BenchmarkId::new("svb-read-at", samples), |b| {
+            b.iter(|| {
+                let r = Reader::open_with(black_box(&path), svb_vbz::pod5::Access::ReadAt).unwrap();
+                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                    black_box(s);
+                })
+                .unwrap();
+            })
+        });
+        g.bench_function(BenchmarkId::new("svb-mapped", samples), |b| {
+            b.iter(|| {
+                // SAFETY: the benchmark files are never written while they are read.
+                let r = unsafe { Reader::open_mapped(black_box(&path)) }.unwrap();
+                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                    black_box(s);
+                })
+                .unwrap();
+            })
+        });
         g.bench_function(BenchmarkId::new("pod5lib", samples), |b| {
             b.iter(|| {
                 let r = pod5lib::Reader::open(black_box(&path)).unwrap();

@@ -88,6 +88,26 @@ fn files(c: &mut Criterion) {
                     black_box(r.decode_all_parallel().unwrap());
                 })
             });
+            // The two other ways to reach the bytes: a positioned read per record (what
+            // `open` does above 64 MiB), and the unsafe map.
+            g.bench_function(BenchmarkId::new("svb-read-at", samples), |b| {
+                b.iter(|| {
+                    let r = svb_slow5::blow5::Reader::open_with(
+                        black_box(&path),
+                        svb_slow5::blow5::Access::ReadAt,
+                    )
+                    .unwrap();
+                    black_box(r.decode_all_parallel().unwrap());
+                })
+            });
+            g.bench_function(BenchmarkId::new("svb-mapped", samples), |b| {
+                b.iter(|| {
+                    // SAFETY: the conformance files are never written.
+                    let r =
+                        unsafe { svb_slow5::blow5::Reader::open_mapped(black_box(&path)) }.unwrap();
+                    black_box(r.decode_all_parallel().unwrap());
+                })
+            });
         }
         g.bench_function(BenchmarkId::new(SLOW5LIB, samples), |b| {
             b.iter(|| slow5lib_all_cores(black_box(&path)))
