@@ -196,12 +196,21 @@ fn detect() -> u8 {
 /// static CHOICE: Cached<Kernels> = Cached::new(|| &SCALAR);
 /// assert_eq!(CHOICE.get().name, "scalar");
 /// ```
-pub struct Cached<T: 'static> {
+///
+/// The value is shared by every thread, so it must be `Sync`: a cache of a `Cell` (whose
+/// unsynchronised updates from two threads would race) does not compile.
+///
+/// ```compile_fail,E0277
+/// use std::cell::Cell;
+/// use svb_dispatch::Cached;
+/// static C: Cached<Cell<u64>> = Cached::new(|| Box::leak(Box::new(Cell::new(0))));
+/// ```
+pub struct Cached<T: Sync + 'static> {
     ptr: AtomicPtr<T>,
     init: fn() -> &'static T,
 }
 
-impl<T: 'static> Cached<T> {
+impl<T: Sync + 'static> Cached<T> {
     /// A cache that calls `init` on first use.
     pub const fn new(init: fn() -> &'static T) -> Self {
         Cached {
