@@ -63,6 +63,7 @@ fn files(c: &mut Criterion) {
                     }
                 })
             });
+            #[cfg(feature = "c-peers")]
             g.bench_function(BenchmarkId::new("slow5", samples), |b| {
                 b.iter(|| {
                     use slow5::RecordExt;

@@ -46,7 +46,15 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         &["--warm-up-time", "1", "--measurement-time", "3"]
     };
     let mut cmd = cargo();
-    cmd.args(["bench", "-p", "svb-bench", "--benches", "--"]);
+    cmd.args([
+        "bench",
+        "-p",
+        "svb-bench",
+        "--features",
+        "c-peers",
+        "--benches",
+        "--",
+    ]);
     if let Some(f) = opt(args, "--filter") {
         cmd.arg(f);
     }
