@@ -312,3 +312,49 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+/// A read longer than `decode_all_parallel`'s window is decoded a window of chunks at a time
+/// (and a chunk longer than a window alone): the same samples as every other path, between
+/// shorter reads.
+#[test]
+fn reads_longer_than_a_window_decode_the_same_every_way() {
+    let compress = |s: &[i16]| pod5::compress_signal(s);
+    let long = |seed: u8, n: usize| {
+        TestRead::new(
+            seed,
+            (0..n)
+                .map(|i| ((i * (seed as usize + 7)) % 1013) as i16 - 500)
+                .collect(),
+        )
+    };
+    for chunk_samples in [1 << 20, 3 << 20, 5 << 20] {
+        let reads = vec![
+            long(1, 1000),
+            long(2, 9_500_000),
+            long(3, 20),
+            long(4, 4 << 20),
+        ];
+        let bytes = TestFile {
+            reads: reads.clone(),
+            chunk_samples,
+            signal_batch_rows: 3,
+            compress: Some(&compress),
+        }
+        .write();
+        let reader = Reader::from_bytes("long.pod5", bytes).unwrap();
+        let seen = std::sync::Mutex::new(vec![false; reads.len()]);
+        reader
+            .decode_all_parallel(Threads::Current, |i, _, s| {
+                assert!(
+                    s == &reads[i].signal[..],
+                    "read {i}, chunks of {chunk_samples}"
+                );
+                seen.lock().unwrap()[i] = true;
+            })
+            .unwrap();
+        assert!(seen.into_inner().unwrap().iter().all(|&s| s));
+        for (i, r) in reads.iter().enumerate() {
+            assert!(reader.decode_signal(i).unwrap() == r.signal);
+        }
+    }
+}
