@@ -6,10 +6,11 @@ use std::path::Path;
 use svb_slow5::blow5::Reader;
 
 use crate::files::SignalFile;
+use crate::output::error_chain;
 
 impl SignalFile for Reader {
     fn open(path: &Path) -> Result<Self, String> {
-        Reader::open(path).map_err(|e| e.to_string())
+        Reader::open(path).map_err(|e| error_chain(&e))
     }
 
     fn len(&self) -> usize {
@@ -20,7 +21,7 @@ impl SignalFile for Reader {
         let rec = self
             .record(index)
             .expect("index in range")
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| error_chain(&e))?;
         Ok((rec.read_id, rec.raw_signal))
     }
 

@@ -11,6 +11,19 @@ use rayon::prelude::*;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha256};
 
+/// An error's message and every source's after it, `: ` between them (the libraries' errors
+/// do not repeat their source's text in their own).
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(c) = source {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        source = c.source();
+    }
+    s
+}
+
 /// A JSON string literal of `s`.
 pub fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

@@ -6,11 +6,11 @@ use std::path::Path;
 use svb_vbz::pod5::{Reader, TableVersion};
 
 use crate::files::SignalFile;
-use crate::output::json_str;
+use crate::output::{error_chain, json_str};
 
 impl SignalFile for Reader {
     fn open(path: &Path) -> Result<Self, String> {
-        Reader::open(path).map_err(|e| e.to_string())
+        Reader::open(path).map_err(|e| error_chain(&e))
     }
 
     fn len(&self) -> usize {
@@ -18,7 +18,7 @@ impl SignalFile for Reader {
     }
 
     fn read(&self, index: usize) -> Result<(String, Vec<i16>), String> {
-        let s = self.decode_signal(index).map_err(|e| e.to_string())?;
+        let s = self.decode_signal(index).map_err(|e| error_chain(&e))?;
         Ok((self.reads()[index].read_id_string(), s))
     }
 

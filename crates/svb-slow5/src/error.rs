@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 
 /// Why an SVB-ZD or ex-zd signal blob could not be decoded.
+///
+/// A variant that wraps another error returns it from `source()` and does not repeat its text
+/// in `Display`: print the whole chain (`{:#}` with anyhow, or walk `source()`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SignalError {
@@ -29,7 +32,7 @@ pub enum SignalError {
         max: u64,
     },
     /// The StreamVByte stream inside is malformed (the position is inside that stream).
-    #[error("{codec} StreamVByte stream: {source}")]
+    #[error("{codec} StreamVByte stream")]
     StreamVByte {
         /// `svb-zd` or `ex-zd` (positions or exceptions).
         codec: &'static str,
@@ -73,11 +76,14 @@ pub enum SignalError {
 }
 
 /// Why a BLOW5 file could not be read: the file, and where in it.
+///
+/// A variant that wraps another error returns it from `source()` and does not repeat its text
+/// in `Display`: print the whole chain (`{:#}` with anyhow, or walk `source()`).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Blow5Error {
     /// The file could not be opened or read.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -105,7 +111,7 @@ pub enum Blow5Error {
         what: String,
     },
     /// A record's signal failed to decode.
-    #[error("{path}: record {index} ({read_id}) at byte {offset}: signal: {source}")]
+    #[error("{path}: record {index} ({read_id}) at byte {offset}: signal")]
     Signal {
         /// The file.
         path: PathBuf,

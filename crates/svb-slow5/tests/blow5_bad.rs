@@ -118,10 +118,53 @@ fn each_defect_is_named() {
     }
 }
 
+/// The whole chain of `e`, as anyhow's `{:#}` prints it.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(c) = source {
+        s = format!("{s}: {c}");
+        source = c.source();
+    }
+    s
+}
+
 #[test]
 fn a_missing_file_names_its_path() {
     let e = Reader::open("/no/such/file.blow5").unwrap_err();
-    assert!(e.to_string().starts_with("/no/such/file.blow5: "), "{e}");
+    assert_eq!(e.to_string(), "/no/such/file.blow5");
+    let io = std::error::Error::source(&e).expect("the OS error");
+    // Each text once in the chain: the source's is not repeated in the error's own.
+    assert_eq!(chain(&e), format!("/no/such/file.blow5: {io}"));
+}
+
+/// A signal that fails to decode: the record's error names the file, record and read; its
+/// source is the codec's error, whose text is not repeated.
+#[test]
+fn signal_errors_chain_their_codec_error_once() {
+    use svb_testdata::blow5::{write, TestRecord};
+    // An SVB-ZD blob declaring 1000 samples in 6 bytes.
+    let mut blob = 1000u32.to_le_bytes().to_vec();
+    blob.extend([0, 0]);
+    let file = write(
+        1,
+        &[TestRecord {
+            read_id: "r1",
+            len_raw_signal: blob.len() as u64,
+            signal: &blob,
+        }],
+    );
+    let e = first_error(file).expect("an error");
+    let source = std::error::Error::source(&e)
+        .expect("the codec's error")
+        .to_string();
+    assert!(!e.to_string().contains(&source), "{e}");
+    let full = chain(&e);
+    assert_eq!(full.matches(&source).count(), 1, "{full}");
+    assert!(
+        full.starts_with("broken.blow5: record 0 (r1) at byte"),
+        "{full}"
+    );
 }
 
 #[global_allocator]

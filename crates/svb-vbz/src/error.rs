@@ -1,11 +1,14 @@
 //! The error type of the VBZ decoders.
 
 /// Why a VBZ stream or a POD5 signal blob could not be decoded.
+///
+/// A variant that wraps another error returns it from `source()` and does not repeat its text
+/// in `Display`: print the whole chain (`{:#}` with anyhow, or walk `source()`).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum VbzError {
     /// The svb16 stream is malformed (the position is inside).
-    #[error("svb16 stream: {0}")]
+    #[error("svb16 stream")]
     Svb16(#[from] svb_core::DecodeError),
     /// The svb16 stream decoded but did not use every byte it was given.
     #[error("stream of {samples} values uses {consumed} of its {len} bytes")]
@@ -110,7 +113,7 @@ pub enum VbzError {
     },
     /// A sub-stream of a VBZ2 / VBZ-K stream is malformed (positions inside it count from
     /// its own key bytes).
-    #[error("sub-stream {index} (samples from {first_sample}): {source}")]
+    #[error("sub-stream {index} (samples from {first_sample})")]
     SubStream {
         /// Sub-stream number.
         index: usize,
@@ -138,7 +141,7 @@ pub enum VbzError {
         len: usize,
     },
     /// A chunk of a batch failed (the chunk's index in the batch, then why).
-    #[error("chunk {index}: {source}")]
+    #[error("chunk {index}")]
     Chunk {
         /// Index in the batch.
         index: usize,

@@ -154,6 +154,10 @@ fn vbz_chunk_whose_frame_header_lies() {
                 },
             ) => {
                 assert!(e.to_string().contains("03030303-0303"), "{e}");
+                // The codec's error is the source, its text not repeated in the error's own.
+                let source = std::error::Error::source(&e).expect("the codec's error");
+                assert!(source.to_string().starts_with("zstd:"), "{source}");
+                assert!(!e.to_string().contains("zstd"), "{e}");
             }
             other => panic!("{other:?}"),
         };

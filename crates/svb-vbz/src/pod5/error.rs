@@ -27,11 +27,14 @@ impl std::fmt::Display for TableKind {
 
 /// Why a POD5 file could not be opened or a read's signal decoded. Every variant names the
 /// file; table errors name the table and, where one row is at fault, the row.
+///
+/// A variant that wraps another error returns it from `source()` and does not repeat its text
+/// in `Display`: print the whole chain (`{:#}` with anyhow, or walk `source()`).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Pod5Error {
-    /// The file could not be opened or mapped.
-    #[error("{path}: {source}")]
+    /// The file could not be opened or read.
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -71,9 +74,7 @@ pub enum Pod5Error {
         what: String,
     },
     /// A chunk of a read's signal failed to decode.
-    #[error(
-        "{path}: read {read_id} (reads table row {row}): signal table row {signal_row}: {source}"
-    )]
+    #[error("{path}: read {read_id} (reads table row {row}): signal table row {signal_row}")]
     Signal {
         /// The file.
         path: PathBuf,
