@@ -28,6 +28,8 @@
 //! assert_eq!((out, used), (samples, 1 + 2 + 1 + 1 + 2));
 //! # Ok::<(), svb_core::DecodeError>(())
 //! ```
+
+#![warn(missing_docs)]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]

@@ -18,6 +18,8 @@
 //! # Ok::<(), svb_slow5::SignalError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod blow5;
 mod error;
 pub mod exzd;

@@ -1,6 +1,8 @@
 //! Test support shared by the crates' conformance tests: the conformance data folder made
 //! by the reference implementations, read in place (never copied into the repository).
 
+#![warn(missing_docs)]
+
 pub mod alloc;
 pub mod blow5;
 #[cfg(feature = "pod5")]
