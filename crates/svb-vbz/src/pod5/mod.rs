@@ -10,6 +10,8 @@
 use std::cell::RefCell;
 
 #[cfg(feature = "pod5")]
+mod columns;
+#[cfg(feature = "pod5")]
 mod container;
 #[cfg(feature = "pod5")]
 mod error;
@@ -18,9 +20,13 @@ mod ipc;
 #[cfg(feature = "pod5")]
 mod reader;
 #[cfg(feature = "pod5")]
-mod signal;
+mod reads;
 #[cfg(feature = "pod5")]
-mod tables;
+mod reads_v0;
+#[cfg(feature = "pod5")]
+mod run_info;
+#[cfg(feature = "pod5")]
+mod signal;
 
 #[cfg(feature = "pod5")]
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
@@ -29,11 +35,13 @@ pub use error::{Pod5Error, TableKind};
 #[cfg(feature = "pod5")]
 pub use reader::{Reader, SignalChunk, TableVersion};
 #[cfg(feature = "pod5")]
+pub use reads::{parse_uuid, uuid_string, Read};
+#[cfg(feature = "pod5")]
+pub use run_info::RunInfo;
+#[cfg(feature = "pod5")]
 pub use signal::SignalEncoding;
 #[cfg(feature = "pod5")]
 pub use svb_io::Access;
-#[cfg(feature = "pod5")]
-pub use tables::{parse_uuid, uuid_string, Read, RunInfo};
 
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
 use crate::{zstd_io, VbzError};

@@ -7,11 +7,13 @@ use arrow_buffer::Buffer;
 use rayon::prelude::*;
 use svb_io::{Access, Source};
 
+use super::columns::TableError;
 use super::container::{self, ContentType, EmbeddedFile, Footer};
 use super::error::{Pod5Error, TableKind};
 use super::ipc;
+use super::reads::{self, Read};
+use super::run_info::{self, RunInfo};
 use super::signal::{self, SignalEncoding, SignalRow, SignalTable};
-use super::tables::{self, Read, RunInfo};
 use crate::Threads;
 
 /// One chunk of a read's signal as stored: its signal-table row, its sample count and its
@@ -129,7 +131,7 @@ impl Reader {
         })?;
         let table_err = |table: TableKind| {
             let path = path.clone();
-            move |(row, what): tables::TableError| match row {
+            move |(row, what): TableError| match row {
                 Some(row) => Pod5Error::Row {
                     path: path.clone(),
                     table,
@@ -195,11 +197,10 @@ impl Reader {
         } else {
             TableVersion::V1OrLater
         };
-        let (reads, embedded_runs) =
-            tables::parse_reads(&reads_file.batches, |r| signal.samples(r))
-                .map_err(table_err(TableKind::Reads))?;
+        let (reads, embedded_runs) = reads::parse_reads(&reads_file.batches, |r| signal.samples(r))
+            .map_err(table_err(TableKind::Reads))?;
         let mut run_infos = match open_table(ContentType::RunInfoTable, TableKind::RunInfo)? {
-            Some(f) => tables::parse_run_infos_batches(&f.batches)
+            Some(f) => run_info::parse_run_infos_batches(&f.batches)
                 .map_err(table_err(TableKind::RunInfo))?,
             None => Vec::new(),
         };
@@ -282,7 +283,7 @@ impl Reader {
     /// The index of the read with this id (hyphenated UUID), or `None`. With duplicate ids,
     /// the first.
     pub fn find(&self, read_id: &str) -> Option<usize> {
-        self.by_id.get(&tables::parse_uuid(read_id)?).copied()
+        self.by_id.get(&reads::parse_uuid(read_id)?).copied()
     }
 
     /// The read with this id, or `None`.

@@ -8,8 +8,8 @@
 use arrow_schema::DataType;
 use svb_io::Source;
 
+use super::columns::TableError;
 use super::ipc;
-use super::tables::TableError;
 
 /// How the signal table stores samples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
