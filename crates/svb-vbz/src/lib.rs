@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod batch;
 mod error;
 pub mod fast5;
 mod fused;
@@ -30,13 +31,13 @@ mod split;
 mod vbz;
 mod zstd_io;
 
+pub use batch::{decode_vbz_batch, Chunk, Threads};
 pub use error::VbzError;
 pub use fused::decode_vbz_fused_with;
 pub use split::{
-    decode_vbz2, decode_vbz2_into, decode_vbz_batch, decode_vbzk, decode_vbzk_batch,
-    decode_vbzk_into, decode_vbzk_parallel, decode_vbzk_parallel_into, encode_vbz2,
-    encode_vbz2_into, encode_vbzk, encode_vbzk_into, vbzk_header_len, Chunk, Threads, MAX_K,
-    VBZ2_HEADER_LEN,
+    decode_vbz2, decode_vbz2_into, decode_vbzk, decode_vbzk_batch, decode_vbzk_into,
+    decode_vbzk_parallel, decode_vbzk_parallel_into, encode_vbz2, encode_vbz2_into, encode_vbzk,
+    encode_vbzk_into, vbzk_header_len, MAX_K, VBZ2_HEADER_LEN,
 };
 pub use vbz::{
     decode_vbz, decode_vbz_fused, decode_vbz_fused_from, decode_vbz_fused_from_into,

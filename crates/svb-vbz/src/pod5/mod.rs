@@ -133,14 +133,14 @@ pub fn decompress_batch(
     out: &mut [i16],
     threads: crate::Threads<'_>,
 ) -> Result<(), VbzError> {
-    let parts = crate::split::split_batch(chunks, out)?;
+    let parts = crate::batch::split_batch(chunks, out)?;
     let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();
     threads.run(|| {
-        crate::split::run_largest_first(
+        crate::batch::run_largest_first(
             tasks,
             |(index, (c, _))| (c.samples, *index),
             |(index, (c, part))| {
-                decompress_signal(c.data, part).map_err(crate::split::chunk_error(index))
+                decompress_signal(c.data, part).map_err(crate::batch::chunk_error(index))
             },
         )
     })

@@ -538,7 +538,7 @@ impl Reader {
         tasks: Vec<(usize, u64, &SignalRow, &mut [i16])>,
     ) -> Result<(), Pod5Error> {
         let tasks: Vec<_> = tasks.into_iter().enumerate().collect();
-        crate::split::run_largest_first(
+        crate::batch::run_largest_first(
             tasks,
             |(order, (_, _, _, part))| (part.len(), *order),
             |(_, (index, row, r, part))| self.decode_chunk(index, row, r, part),
