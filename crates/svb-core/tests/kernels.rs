@@ -36,15 +36,7 @@ fn with_bytes(word: u64, bytes: u32) -> u64 {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use svb_testdata::Rng;
 
 /// `n` values whose byte widths are drawn from `widths`.
 fn values<T: TestValue>(rng: &mut Rng, n: usize, widths: &[u32]) -> Vec<T> {

@@ -35,15 +35,7 @@ fn reference<T: Delta>(initial: T, deltas: &[T]) -> Vec<T> {
         .collect()
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use svb_testdata::Rng;
 
 fn check_decode<T: Delta + PartialEq + std::fmt::Debug>(initial: T, deltas: &[T]) {
     let expected = reference(initial, deltas);

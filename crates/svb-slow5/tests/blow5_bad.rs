@@ -179,15 +179,7 @@ fn zstd_record_whose_frame_header_lies() {
     };
     let reader = Reader::from_bytes("x", bytes.clone()).unwrap();
     let data_start = reader.header().data_start;
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let noise: Vec<u8> = (0..100_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    let noise = svb_testdata::Rng(0x2545_F491_4F6C_DD1D).bytes(100_000);
     let mut frame = zstd::bulk::compress(&noise, 1).unwrap();
     svb_testdata::zstd_set_content_size(&mut frame, 3 << 30);
     // The first record replaced by the lying frame; the others as they were.

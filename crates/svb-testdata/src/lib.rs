@@ -105,3 +105,25 @@ pub fn zstd_raw_frame(content: &[u8], declared: u64) -> Vec<u8> {
     f.extend(content);
     f
 }
+
+/// The tests' pseudo-random numbers: xorshift64, reproducible from its seed (which must not
+/// be 0). One generator for every crate's tests, so that a failing seed means the same
+/// input everywhere.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// `len` random bytes (incompressible: zstd cannot shrink them).
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}

@@ -59,15 +59,7 @@ fn check(samples: &[i16], initial: i16, truncations: bool) {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use svb_testdata::Rng;
 
 #[test]
 fn every_length_and_shape() {

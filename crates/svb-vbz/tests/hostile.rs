@@ -14,22 +14,10 @@ static ALLOC: Counting = Counting;
 
 const LIMIT: usize = 64 << 20;
 
-/// Bytes no compressor can shrink: a zstd frame of them is about as long as they are.
-fn noise(len: usize) -> Vec<u8> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
 /// A zstd frame of `len` incompressible bytes whose header declares `declared`.
 fn lying_frame(len: usize, declared: u64) -> Vec<u8> {
-    let mut frame = zstd::bulk::compress(&noise(len), 1).unwrap();
+    let mut frame =
+        zstd::bulk::compress(&svb_testdata::Rng(0x9E37_79B9_7F4A_7C15).bytes(len), 1).unwrap();
     zstd_set_content_size(&mut frame, declared);
     frame
 }
