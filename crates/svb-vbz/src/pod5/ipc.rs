@@ -26,23 +26,42 @@ pub(super) const MAGIC: &[u8; 6] = b"ARROW1";
 /// Nesting deeper than this is not a POD5 table.
 const MAX_DEPTH: usize = 8;
 
-/// Reads the Arrow IPC file that fills `file` exactly.
-pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
-    let len = file.len();
-    if len < 8 + 10 || &file[..6] != MAGIC || &file[len - 6..] != MAGIC {
+/// Bytes after an Arrow IPC file's footer: its length (i32 LE) and the magic.
+pub(super) const TAIL_LEN: usize = 10;
+
+/// Where the footer of an Arrow IPC file of `len` bytes lies (`start..end`), from its first 6
+/// bytes and its last [`TAIL_LEN`] (`len` must be at least [`TAIL_LEN`]).
+pub(super) fn footer_range(
+    len: usize,
+    head: &[u8],
+    tail: &[u8],
+) -> Result<std::ops::Range<usize>, String> {
+    if len < 8 + TAIL_LEN || head[..6] != MAGIC[..] || tail[4..] != MAGIC[..] {
         return Err(format!(
             "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
         ));
     }
-    let footer_len = i32::from_le_bytes(file[len - 10..len - 6].try_into().expect("4 bytes"));
-    let footer_end = len - 10;
+    let footer_len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
+    let footer_end = len - TAIL_LEN;
     if footer_len <= 0 || footer_len as usize > footer_end - 8 {
         return Err(format!(
             "Arrow footer length {footer_len}, the file leaves room for {}",
             footer_end - 8
         ));
     }
-    let footer_start = footer_end - footer_len as usize;
+    Ok(footer_end - footer_len as usize..footer_end)
+}
+
+/// Reads the Arrow IPC file that fills `file` exactly.
+pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
+    let len = file.len();
+    if len < 8 + TAIL_LEN {
+        return Err(format!(
+            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
+        ));
+    }
+    let footer = footer_range(len, &file[..6], &file[len - TAIL_LEN..])?;
+    let (footer_start, footer_end) = (footer.start, footer.end);
     let footer = arrow_ipc::root_as_footer(&file[footer_start..footer_end])
         .map_err(|e| format!("Arrow footer: {e}"))?;
     let fb_schema = footer.schema().ok_or("Arrow footer without a schema")?;

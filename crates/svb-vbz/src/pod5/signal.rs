@@ -105,26 +105,18 @@ pub(crate) fn parse(
     file_identifier: &str,
 ) -> Result<SignalTable, TableError> {
     let file = Embedded { src, at, len };
-    if len < 8 + 10 {
+    if len < (8 + ipc::TAIL_LEN) as u64 {
         return whole(format!("not an Arrow IPC file ({len} bytes)"));
     }
     let head = file.read(0, 6, "Arrow magic")?;
-    let tail = file.read(len - 10, 10, "Arrow footer length")?;
-    if head != ipc::MAGIC || tail[4..] != ipc::MAGIC[..] {
-        return whole(format!(
-            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
-        ));
-    }
-    let footer_len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
-    let footer_end = len - 10;
-    if footer_len <= 0 || footer_len as u64 > footer_end - 8 {
-        return whole(format!(
-            "Arrow footer length {footer_len}, the file leaves room for {}",
-            footer_end - 8
-        ));
-    }
-    let footer_start = footer_end - footer_len as u64;
-    let footer_bytes = file.read(footer_start, footer_len as u64, "Arrow footer")?;
+    let tail = file.read(
+        len - ipc::TAIL_LEN as u64,
+        ipc::TAIL_LEN as u64,
+        "Arrow footer length",
+    )?;
+    let footer = ipc::footer_range(len as usize, &head, &tail).map_err(|w| (None, w))?;
+    let (footer_start, footer_len) = (footer.start as u64, footer.len() as u64);
+    let footer_bytes = file.read(footer_start, footer_len, "Arrow footer")?;
     let footer = arrow_ipc::root_as_footer(&footer_bytes)
         .map_err(|e| (None, format!("Arrow footer: {e}")))?;
     let fb_schema = footer
