@@ -12,8 +12,9 @@ pub(crate) fn decode<S: Scheme32>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
-    // out after `Isa::Neon.is_available()` confirmed NEON on this CPU.
+    // SAFETY: this kernel is only reachable through the codec's private `Kernels` table,
+    // which its `table(isa)` (behind `kernels_for` and `kernels`) hands out only after
+    // `Isa::Neon.is_available()` confirmed NEON on this CPU.
     let (dp, g) = unsafe { decode_groups::<S>(ctrl, data, out) };
     let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
     Ok(ctrl.len() + used)

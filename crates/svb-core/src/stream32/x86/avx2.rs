@@ -21,8 +21,9 @@ pub(crate) fn decode<S: Scheme32>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
-    // out after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
+    // SAFETY: this kernel is only reachable through the codec's private `Kernels` table,
+    // which its `table(isa)` (behind `kernels_for` and `kernels`) hands out only after
+    // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
     let (dp, g) = unsafe { decode_all::<S>(ctrl, data, out) };
     finish_decode::<S>(ctrl, data, dp, g, out)
 }

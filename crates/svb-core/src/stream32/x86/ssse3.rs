@@ -22,8 +22,9 @@ pub(crate) fn decode<S: Scheme32>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: this kernel is only reachable through the `Kernels` table that `for_isa` hands
-    // out after `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+    // SAFETY: this kernel is only reachable through the codec's private `Kernels` table,
+    // which its `table(isa)` (behind `kernels_for` and `kernels`) hands out only after
+    // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
     let (dp, g) = unsafe {
         let (dp, g) = decode_blocks::<S>(ctrl, data, out);
         decode_groups::<S>(ctrl, data, out, dp, g)
