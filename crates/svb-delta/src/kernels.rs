@@ -14,7 +14,7 @@
 //! if is_x86_feature_detected!("ssse3") {
 //!     // SAFETY: SSSE3 was detected just above.
 //!     let (sums, carry) = unsafe {
-//!         svb_delta::kernels::x86::prefix_u16x8(_mm_set1_epi16(1), _mm_set1_epi16(100))
+//!         svb_delta::kernels::x86_64::prefix_u16x8(_mm_set1_epi16(1), _mm_set1_epi16(100))
 //!     };
 //!     let mut out = [0u16; 8];
 //!     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), sums) };
@@ -26,7 +26,7 @@
 
 /// x86-64 blocks: SSSE3 (128-bit) and AVX2 (256-bit).
 #[cfg(target_arch = "x86_64")]
-pub mod x86 {
+pub mod x86_64 {
     use core::arch::x86_64::*;
 
     /// 8 x u16 / i16 lanes.

@@ -205,7 +205,7 @@ proptest! {
 #[test]
 fn simd_unzigzag_blocks_equal_scalar() {
     use core::arch::x86_64::*;
-    use svb_delta::kernels::x86::*;
+    use svb_delta::kernels::x86_64::*;
     use svb_delta::zigzag::Zigzag;
     let codes16: Vec<u16> = (0..=u16::MAX).collect();
     let mut rng = Rng(0x5eed);

@@ -21,7 +21,7 @@ mod aarch64;
 mod chains;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod x86_64;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -75,9 +75,9 @@ macro_rules! kernels {
 
 static SCALAR: Kernels = kernels!(Isa::Scalar, scalar);
 #[cfg(target_arch = "x86_64")]
-static SSSE3: Kernels = kernels!(Isa::Ssse3, x86::ssse3);
+static SSSE3: Kernels = kernels!(Isa::Ssse3, x86_64::ssse3);
 #[cfg(target_arch = "x86_64")]
-static AVX2: Kernels = kernels!(Isa::Avx2, x86::avx2);
+static AVX2: Kernels = kernels!(Isa::Avx2, x86_64::avx2);
 #[cfg(target_arch = "aarch64")]
 static NEON: Kernels = kernels!(Isa::Neon, aarch64::neon);
 

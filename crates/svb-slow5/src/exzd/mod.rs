@@ -18,7 +18,7 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod x86_64;
 
 use core::mem::MaybeUninit;
 
@@ -399,11 +399,11 @@ impl Runs {
 static SCALAR: Runs = Runs { simd: None };
 #[cfg(target_arch = "x86_64")]
 static SSSE3: Runs = Runs {
-    simd: Some(x86::run),
+    simd: Some(x86_64::run),
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Runs = Runs {
-    simd: Some(x86::run_avx2),
+    simd: Some(x86_64::run_avx2),
 };
 #[cfg(target_arch = "aarch64")]
 static NEON: Runs = Runs {

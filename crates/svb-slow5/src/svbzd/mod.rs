@@ -13,7 +13,7 @@ use core::mem::MaybeUninit;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod x86_64;
 
 use svb_core::stream32::blocks::split_control;
 use svb_core::{Codec, U32Classic};
@@ -140,11 +140,11 @@ struct Fused {
 static SCALAR: Fused = Fused { groups: None };
 #[cfg(target_arch = "x86_64")]
 static SSSE3: Fused = Fused {
-    groups: Some(x86::decode_groups),
+    groups: Some(x86_64::decode_groups),
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Fused = Fused {
-    groups: Some(x86::decode_groups_avx2),
+    groups: Some(x86_64::decode_groups_avx2),
 };
 #[cfg(target_arch = "aarch64")]
 static NEON: Fused = Fused {

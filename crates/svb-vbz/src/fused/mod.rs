@@ -4,7 +4,7 @@
 mod aarch64;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod x86_64;
 
 use core::mem::MaybeUninit;
 
@@ -27,11 +27,11 @@ static SCALAR: Fused = Fused {
 };
 #[cfg(target_arch = "x86_64")]
 static SSSE3: Fused = Fused {
-    decode: x86::decode_ssse3,
+    decode: x86_64::decode_ssse3,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Fused = Fused {
-    decode: x86::decode_avx2,
+    decode: x86_64::decode_avx2,
 };
 #[cfg(target_arch = "aarch64")]
 static NEON: Fused = Fused {

@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use svb_core::stream32::blocks::{data_len, decode_shuffle};
-use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8, unzigzag_u32x4, unzigzag_u32x8};
+use svb_delta::kernels::x86_64::{prefix_u16x16, prefix_u16x8, unzigzag_u32x4, unzigzag_u32x8};
 
 /// Where a decode stopped: data bytes used, samples written, the last sample.
 type Stop = (usize, usize, i16);

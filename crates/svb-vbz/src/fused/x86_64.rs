@@ -7,7 +7,7 @@ use core::mem::MaybeUninit;
 
 use svb_core::svb16::blocks::{data_len, decode_shuffle, prefix_lens};
 use svb_core::DecodeError;
-use svb_delta::kernels::x86::{prefix_u16x8, unzigzag_u16x8};
+use svb_delta::kernels::x86_64::{prefix_u16x8, unzigzag_u16x8};
 
 use super::scalar::decode_tail;
 

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use svb_delta::kernels::x86::{prefix_u16x16, prefix_u16x8, unzigzag_u16x16, unzigzag_u16x8};
+use svb_delta::kernels::x86_64::{prefix_u16x16, prefix_u16x8, unzigzag_u16x16, unzigzag_u16x8};
 
 /// Decodes whole groups of 8 bytes of `bytes` into `out` (same length), continuing from the
 /// unshifted sample `acc`; returns the samples written and the new `acc`.

@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::kernels::x86::{prefix_u16x8, prefix_u32x4, prefix_u64x2};
+use crate::kernels::x86_64::{prefix_u16x8, prefix_u32x4, prefix_u64x2};
 
 macro_rules! io {
     ($t:ty, $load:ident, $store:ident, $splat:ident, $first:ident, |$x:ident| $set1:expr, |$v:ident| $cvt:expr) => {
