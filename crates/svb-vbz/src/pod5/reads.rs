@@ -8,7 +8,7 @@ use arrow_array::types::{Float32Type, UInt16Type, UInt32Type, UInt64Type, UInt8T
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 
-use super::columns::*;
+use super::columns::{at, fixed16, value, whole, Columns, StringColumn, TableError};
 use super::reads_v0::{dict_struct, V0Columns};
 use super::run_info::{parse_run_infos, RunInfo};
 

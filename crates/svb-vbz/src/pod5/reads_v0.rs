@@ -5,7 +5,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, StructArray};
 
-use super::columns::*;
+use super::columns::{value, Columns, StringColumn, TableError};
 use super::reads::Read;
 
 /// A dictionary-of-struct column of table version 0, resolved to (keys, struct values);
