@@ -20,6 +20,10 @@ pub(crate) fn decode<S: Scheme32>(
     Ok(ctrl.len() + used)
 }
 
+/// # Safety
+/// The CPU must support NEON. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself.
 #[target_feature(enable = "neon")]
 unsafe fn decode_groups<S: Scheme32>(
     ctrl: &[u8],
@@ -75,6 +79,9 @@ pub(crate) fn encode<S: Scheme32>(
     Ok(ctrl_len + used)
 }
 
+/// # Safety
+/// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `ctrl_len` be the control length of `values.len()` values.
 #[target_feature(enable = "neon")]
 unsafe fn encode_groups<S: Scheme32>(
     values: &[u32],
@@ -104,6 +111,9 @@ unsafe fn encode_groups<S: Scheme32>(
 
 /// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and
 /// returns the control byte and the bytes used.
+///
+/// # Safety
+/// The CPU must support NEON, and 16 bytes at `dst` must be writable.
 #[target_feature(enable = "neon")]
 #[inline]
 pub(crate) unsafe fn encode_group<S: Scheme32>(v: uint32x4_t, dst: *mut u8) -> (u8, usize) {

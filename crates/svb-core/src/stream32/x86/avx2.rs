@@ -28,6 +28,10 @@ pub(crate) fn decode<S: Scheme32>(
     finish_decode::<S>(ctrl, data, dp, g, out)
 }
 
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3). `ctrl` must hold the control bytes of `out.len()`
+/// values (as `split_control` returns them); the function keeps every load inside `data` and
+/// every store inside `out` itself.
 #[target_feature(enable = "avx2")]
 unsafe fn decode_all<S: Scheme32>(
     ctrl: &[u8],
@@ -53,6 +57,10 @@ pub(crate) fn encode<S: Scheme32>(
     Ok(ctrl_len + used)
 }
 
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+/// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of `values.len()`
+/// values.
 #[target_feature(enable = "avx2")]
 unsafe fn encode_all<S: Scheme32>(
     values: &[u32],
@@ -78,6 +86,9 @@ fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
 }
 
 /// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
+///
+/// # Safety
+/// The CPU must support AVX2, and 32 `u32` values must be readable at `p`.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {

@@ -54,6 +54,11 @@ pub(crate) fn finish_decode<S: Scheme32>(
 /// Decodes values `4g..` (the group loops left fewer than 16 data bytes, or only the last
 /// partial group) from the [`tail_window`] that holds all their bytes. `None` when the
 /// bytes are not all in the data (nothing written then; the scalar tail names the error).
+///
+/// # Safety
+/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself. `dp` and `4 * g` must be where the group loops stopped.
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail<S: Scheme32>(
@@ -119,6 +124,9 @@ unsafe fn decode_padded_tail<S: Scheme32>(
 const SMALL: usize = 64;
 
 /// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
+///
+/// # Safety
+/// `g + 8 <= ctrl.len()`: the 8 bytes read must lie inside `ctrl`.
 #[inline(always)]
 pub(crate) unsafe fn control_word(ctrl: &[u8], g: usize) -> u64 {
     debug_assert!(g + 8 <= ctrl.len());
@@ -135,6 +143,11 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 
 /// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
 /// returns where it stopped `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_blocks<S: Scheme32>(
@@ -191,6 +204,11 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
 /// `data`; returns where it stopped `(dp, g)`. A group takes at most 16 bytes, so with `r`
 /// bytes left the next `r / 16` groups' loads are in bounds: they run in an inner loop with
 /// no per-group data check.
+///
+/// # Safety
+/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_groups<S: Scheme32>(
@@ -235,6 +253,9 @@ pub(crate) fn encode<S: Scheme32>(
     Ok(ctrl_len + used)
 }
 
+/// # Safety
+/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `ctrl_len` be the control length of `values.len()` values.
 #[target_feature(enable = "ssse3")]
 unsafe fn encode_all<S: Scheme32>(
     values: &[u32],
@@ -261,6 +282,9 @@ fn minus_codes<S: Scheme32>(v: __m128i) -> __m128i {
 }
 
 /// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
+///
+/// # Safety
+/// The CPU must support SSSE3, and 32 `u32` values must be readable at `p`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
@@ -293,6 +317,11 @@ fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
 /// Shuffles the 8 groups of values at `p` (control word `cw`, prefix lengths `sums`) to
 /// `dst`; returns the bytes they take. Stores 16 bytes at each group's start (at most
 /// `(sums << 8 >> 56) + 16` bytes from dst; the caller owns them).
+///
+/// # Safety
+/// The CPU must support SSSE3; 32 `u32` values must be readable at `p`, `cw` and `sums` be
+/// their control word and prefix lengths, and the bytes from `dst` to 16 past the last group's
+/// start writable.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_block<S: Scheme32>(
@@ -318,6 +347,10 @@ pub(crate) unsafe fn encode_block<S: Scheme32>(
 
 /// Encodes single groups from group `g` while a 16-byte store fits in `out`; returns where it
 /// stopped `(dp, g)`. `out.len() >= ctrl_len + 4 * values.len()`.
+///
+/// # Safety
+/// The CPU must support SSSE3; `out.len() >= ctrl_len + 4 * values.len()` and `(dp, g)` a
+/// position the block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_groups<S: Scheme32>(
@@ -346,6 +379,9 @@ pub(crate) unsafe fn encode_groups<S: Scheme32>(
 
 /// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and
 /// returns the control byte and the bytes used.
+///
+/// # Safety
+/// The CPU must support SSSE3, and 16 bytes at `dst` must be writable.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_group<S: Scheme32>(v: __m128i, dst: *mut u8) -> (u8, usize) {
