@@ -16,6 +16,10 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize
     Ok(keys.len() + used)
 }
 
+/// # Safety
+/// The CPU must support NEON. `keys` must hold the key bytes of `out.len()` values (as
+/// `split_keys` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself.
 #[target_feature(enable = "neon")]
 unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
     let full = out.len() / 8;
@@ -68,6 +72,9 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
     Ok(klen + used)
 }
 
+/// # Safety
+/// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `klen` be the key length of `values.len()` values.
 #[target_feature(enable = "neon")]
 unsafe fn encode_groups(
     values: &[u16],

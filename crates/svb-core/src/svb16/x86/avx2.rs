@@ -22,6 +22,10 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize
     finish_decode(keys, data, dp, g, out)
 }
 
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3). `keys` must hold the key bytes of `out.len()`
+/// values (as `split_keys` returns them); the function keeps every load inside `data` and every
+/// store inside `out` itself.
 #[target_feature(enable = "avx2")]
 unsafe fn decode_all(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
     // SAFETY: AVX2 implies SSSE3; the callees check their own bounds.
@@ -40,6 +44,9 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
     Ok(klen + used)
 }
 
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+/// `max_encoded_len(values.len())` bytes and `klen` be the key length of `values.len()` values.
 #[target_feature(enable = "avx2")]
 unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
     let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
@@ -48,6 +55,9 @@ unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -
 }
 
 /// Key bytes of the 64 values at `p` (bit i set: value i needs two bytes). Reads 128 bytes.
+///
+/// # Safety
+/// The CPU must support AVX2, and 64 `u16` values must be readable at `p`.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn key_word_of(p: *const u16) -> u64 {

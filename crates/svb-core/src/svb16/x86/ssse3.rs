@@ -46,6 +46,11 @@ pub(crate) fn finish_decode(
 /// Decodes values `8g..` (the group loops left fewer than 16 data bytes, or only the last
 /// partial group) from the [`tail_window`] that holds all their bytes. `None` when the
 /// bytes are not all in the data (nothing written then; the scalar tail names the error).
+///
+/// # Safety
+/// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
+/// `split_keys` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself. `dp` and `8 * g` must be where the group loops stopped.
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_padded_tail(
@@ -107,6 +112,9 @@ unsafe fn decode_padded_tail(
 const SMALL: usize = 64;
 
 /// Reads key bytes `g..g+8` as one little-endian word. Needs `g + 8 <= keys.len()`.
+///
+/// # Safety
+/// `g + 8 <= keys.len()`: the 8 bytes read must lie inside `keys`.
 #[inline(always)]
 unsafe fn key_word(keys: &[u8], g: usize) -> u64 {
     debug_assert!(g + 8 <= keys.len());
@@ -123,6 +131,11 @@ pub(crate) fn prefix_lens(kw: u64) -> u64 {
 
 /// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
 /// returns where it stopped `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
+/// `split_keys` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_blocks(
@@ -176,6 +189,11 @@ pub(crate) unsafe fn decode_blocks(
 
 /// Decodes single key groups from group `g` (data at `data[dp..]`) while their loads stay
 /// inside `data`; returns where it stopped `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
+/// `split_keys` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_groups(
@@ -217,6 +235,9 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usiz
     Ok(klen + used)
 }
 
+/// # Safety
+/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `klen` be the key length of `values.len()` values.
 #[target_feature(enable = "ssse3")]
 unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
     let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
@@ -225,6 +246,9 @@ unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -
 }
 
 /// Key bytes of the 64 values at `p` (bit i set: value i needs two bytes). Reads 128 bytes.
+///
+/// # Safety
+/// The CPU must support SSSE3, and 64 `u16` values must be readable at `p`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn key_word_of(p: *const u16) -> u64 {
@@ -244,6 +268,11 @@ unsafe fn key_word_of(p: *const u16) -> u64 {
 /// Shuffles the 8 key groups of values at `p` (key word `kw`, prefix lengths `sums`) to
 /// `dst`; returns the bytes they take. Stores 16 bytes at each group's start (the caller
 /// owns them).
+///
+/// # Safety
+/// The CPU must support SSSE3; 64 `u16` values must be readable at `p`, `kw` and `sums` be
+/// their key word and prefix lengths, and the bytes from `dst` to 16 past the last group's
+/// start writable.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, sums: u64, dst: *mut u8) -> usize {
@@ -263,6 +292,11 @@ pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, sums: u64, dst: *mut u
 }
 
 /// Encodes single key groups from group `g` while a 16-byte store fits in `out`.
+///
+/// # Safety
+/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `klen` be the key length of `values.len()` values. `(dp, g)` must be a position the
+/// block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_groups(
