@@ -18,6 +18,10 @@ pub(crate) mod c1248 {
         Ok(ctrl.len() + used)
     }
 
+    /// # Safety
+    /// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself.
     #[target_feature(enable = "neon")]
     unsafe fn decode_groups(
         ctrl: &[u8],
@@ -80,6 +84,9 @@ pub(crate) mod c1248 {
         (vgetq_lane_u64::<0>(code) | (vgetq_lane_u64::<1>(code) << 2)) as usize
     }
 
+    /// # Safety
+    /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
+    /// bytes and `ctrl_len` be the control length of `values.len()` values.
     #[target_feature(enable = "neon")]
     unsafe fn encode_groups(
         values: &[u64],
@@ -142,6 +149,10 @@ pub(crate) mod c1234 {
         Ok(ctrl.len() + used)
     }
 
+    /// # Safety
+    /// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself.
     #[target_feature(enable = "neon")]
     unsafe fn decode_groups(
         ctrl: &[u8],
@@ -180,6 +191,9 @@ pub(crate) mod c1234 {
         Ok(ctrl_len + used)
     }
 
+    /// # Safety
+    /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
+    /// bytes and `ctrl_len` be the control length of `values.len()` values.
     #[target_feature(enable = "neon")]
     unsafe fn encode_groups(
         values: &[u64],

@@ -22,6 +22,10 @@ pub(crate) mod c1248 {
         Ok(ctrl.len() + used)
     }
 
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
+    /// `out.len()` values (as `split_control` returns them); the function keeps every load
+    /// inside `data` and every store inside `out` itself.
     #[target_feature(enable = "avx2")]
     unsafe fn decode_groups(
         ctrl: &[u8],
@@ -110,6 +114,10 @@ pub(crate) mod c1248 {
         Ok(ctrl_len + used)
     }
 
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
+    /// `values.len()` values.
     #[target_feature(enable = "avx2")]
     unsafe fn encode_groups(
         values: &[u64],
@@ -175,6 +183,10 @@ pub(crate) mod c1234 {
         Ok(ctrl.len() + used)
     }
 
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
+    /// `out.len()` values (as `split_control` returns them); the function keeps every load
+    /// inside `data` and every store inside `out` itself.
     #[target_feature(enable = "avx2")]
     unsafe fn decode_groups(
         ctrl: &[u8],
@@ -250,6 +262,10 @@ pub(crate) mod c1234 {
         Ok(ctrl_len + used)
     }
 
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
+    /// `values.len()` values.
     #[target_feature(enable = "avx2")]
     unsafe fn encode_groups(
         values: &[u64],

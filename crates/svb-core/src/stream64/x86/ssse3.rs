@@ -47,6 +47,11 @@ pub(crate) mod c1248 {
 
     /// Decodes blocks of 4 groups (8 control nibbles, at most 128 data bytes) from group 0,
     /// computing the next block's offsets while this one is shuffled; returns `(dp, g)`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself.
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn decode_blocks(
@@ -101,6 +106,12 @@ pub(crate) mod c1248 {
     }
 
     /// Decodes whole groups from group `g` while their loads stay inside `data`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0,
+    /// 0)`).
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn decode_groups(
@@ -155,6 +166,11 @@ pub(crate) mod c1248 {
     }
 
     /// Encodes whole groups from group `g` while the stores fit in `out`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())`
+    /// bytes and `ctrl_len` be the control length of `values.len()` values. `(dp, g)` must be a
+    /// position the block loop returned (or `(0, 0)`).
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn encode_groups(
@@ -221,6 +237,11 @@ pub(crate) mod c1234 {
 
     /// Decodes blocks of 8 groups from group 0 (the U32Classic block loop, widening each
     /// group with two shuffles); returns where it stopped `(dp, g)`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself.
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn decode_blocks(
@@ -278,6 +299,12 @@ pub(crate) mod c1234 {
     }
 
     /// Decodes whole groups from group `g` while their loads stay inside `data`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+    /// `split_control` returns them); the function keeps every load inside `data` and every
+    /// store inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0,
+    /// 0)`).
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn decode_groups(
@@ -325,6 +352,11 @@ pub(crate) mod c1234 {
     }
 
     /// Encodes whole groups from group `g` while a 16-byte store fits in `out`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())`
+    /// bytes and `ctrl_len` be the control length of `values.len()` values. `(dp, g)` must be a
+    /// position the block loop returned (or `(0, 0)`).
     #[target_feature(enable = "ssse3")]
     #[inline]
     pub(crate) unsafe fn encode_groups(
