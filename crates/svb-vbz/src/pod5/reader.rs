@@ -217,9 +217,10 @@ impl Reader {
         }
 
         let mut by_id = HashMap::with_capacity(reads.len());
+        let mut rows = Vec::new();
         for (i, read) in reads.iter().enumerate() {
             by_id.entry(read.read_id).or_insert(i);
-            check_layout(read, &signal).map_err(|what| Pod5Error::Row {
+            check_layout(read, &signal, &mut rows).map_err(|what| Pod5Error::Row {
                 path: path.clone(),
                 table: TableKind::Reads,
                 row: i as u64,
@@ -590,8 +591,8 @@ const WINDOW_SAMPLES: usize = 4 << 20;
 const KEEP_WINDOW_BUFFER: usize = 16 << 20;
 
 /// A read's signal rows must exist, have a sample count, be distinct, and their sample
-/// counts add up to `num_samples`.
-fn check_layout(read: &Read, signal: &SignalTable) -> Result<(), String> {
+/// counts add up to `num_samples`. `sorted` is scratch space, reused across reads.
+fn check_layout(read: &Read, signal: &SignalTable, sorted: &mut Vec<u64>) -> Result<(), String> {
     let mut total = 0u64;
     for &row in &read.signal_rows {
         let Some(r) = signal.get(row) else {
@@ -611,9 +612,10 @@ fn check_layout(read: &Read, signal: &SignalTable) -> Result<(), String> {
             read.num_samples
         ));
     }
-    let mut rows = read.signal_rows.clone();
-    rows.sort_unstable();
-    if let Some(w) = rows.windows(2).find(|w| w[0] == w[1]) {
+    sorted.clear();
+    sorted.extend_from_slice(&read.signal_rows);
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(format!("signal row {} is listed twice", w[0]));
     }
     Ok(())
