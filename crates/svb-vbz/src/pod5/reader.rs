@@ -470,20 +470,9 @@ impl Reader {
             if len > WINDOW_SAMPLES {
                 self.decode_long_read(start, buf)?;
             } else {
-                if buf.len() < len {
-                    // Grown, never shrunk: no zero-filling once the largest window is seen.
-                    buf.resize(len, 0);
-                }
-                let mut tasks = Vec::new();
-                let mut rest = &mut buf[..len];
-                for index in start..end {
-                    for (row, r) in self.chunk_rows(index) {
-                        let (part, tail) = rest.split_at_mut(samples(r));
-                        tasks.push((index, row, r, part));
-                        rest = tail;
-                    }
-                }
-                self.decode_tasks(tasks)?;
+                let chunks = (start..end)
+                    .flat_map(|index| self.chunk_rows(index).map(move |(row, r)| (index, row, r)));
+                self.decode_chunks_at(buf, 0, len, chunks)?;
             }
             let buf = &buf[..len];
             (start..end).into_par_iter().for_each(|i| {
@@ -517,17 +506,8 @@ impl Reader {
                 buf.truncate(at);
                 self.append_chunk(index, row, r, buf)?;
             } else {
-                if buf.len() < at + group {
-                    buf.resize(at + group, 0);
-                }
-                let mut tasks = Vec::new();
-                let mut rest = &mut buf[at..at + group];
-                for &(row, r) in &rows[first..last] {
-                    let (part, tail) = rest.split_at_mut(samples(r));
-                    tasks.push((index, row, r, part));
-                    rest = tail;
-                }
-                self.decode_tasks(tasks)?;
+                let chunks = rows[first..last].iter().map(|&(row, r)| (index, row, r));
+                self.decode_chunks_at(buf, at, group, chunks)?;
             }
             at += group;
             first = last;
@@ -535,13 +515,27 @@ impl Reader {
         Ok(())
     }
 
-    /// Decodes chunks `(read index, signal row, row, output)` on rayon, one task each, largest
-    /// first; the error is the first task's in the given order.
-    fn decode_tasks(
-        &self,
-        tasks: Vec<(usize, u64, &SignalRow, &mut [i16])>,
+    /// Decodes `chunks` (read index, signal row, row), holding `len` samples, back to back into
+    /// `buf[at..]` on rayon, one task each, largest first; the error is the first chunk's in
+    /// the given order. `buf` is grown to hold them, never shrunk: no zero-filling once the
+    /// largest window is seen.
+    fn decode_chunks_at<'r>(
+        &'r self,
+        buf: &mut Vec<i16>,
+        at: usize,
+        len: usize,
+        chunks: impl Iterator<Item = (usize, u64, &'r SignalRow)>,
     ) -> Result<(), Pod5Error> {
-        let tasks: Vec<_> = tasks.into_iter().enumerate().collect();
+        if buf.len() < at + len {
+            buf.resize(at + len, 0);
+        }
+        let mut tasks = Vec::new();
+        let mut rest = &mut buf[at..at + len];
+        for (order, (index, row, r)) in chunks.enumerate() {
+            let (part, tail) = rest.split_at_mut(samples(r));
+            tasks.push((order, (index, row, r, part)));
+            rest = tail;
+        }
         crate::batch::run_largest_first(
             tasks,
             |(order, (_, _, _, part))| (part.len(), *order),
