@@ -30,7 +30,8 @@ fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
         return Ok(fixed);
     };
     let text_len = u32::from_le_bytes(text_len.try_into().expect("4 bytes"));
-    src.read_vec(0, src.len().min(68 + u64::from(text_len)) as usize)
+    let text = src.read_vec(68, (src.len() - 68).min(u64::from(text_len)) as usize)?;
+    Ok([fixed, text].concat())
 }
 
 /// Sequential small reads from a source: slices of an in-memory file, or reads through a
