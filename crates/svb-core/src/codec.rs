@@ -7,17 +7,30 @@ use alloc::vec::Vec;
 
 use svb_dispatch::Isa;
 
+use svb_dispatch::uninit;
+#[cfg(doc)]
+use svb_dispatch::PerIsa;
+
 use crate::error::{DecodeError, EncodeError};
-use crate::uninit;
+
+/// Extra capacity reserved past what a kernel needs, so SIMD stores near the end of a
+/// `Vec` still take the fast path.
+#[cfg(feature = "alloc")]
+const SLACK: usize = 64;
 
 /// Encode kernel: writes the whole stream (control, then data) to the front of `out` and
 /// returns its length. Fails with [`EncodeError::OutputTooSmall`] when `out` is shorter than
 /// `max_encoded_len(n)`, and with [`EncodeError::ValueTooLarge`] for out-of-range values.
-pub type EncodeFn<T> = fn(&[T], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+/// Writes only initialised bytes.
+///
+/// Safety: the CPU must support the ISA of the table that holds the kernel.
+pub(crate) type EncodeFn<T> = unsafe fn(&[T], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
 /// Decode kernel: decodes `out.len()` values from the front of `input` and returns the
-/// bytes consumed. On `Ok` every element of `out` is written. Any `input` is safe: it is
-/// never read past its end and needs no padding.
-pub type DecodeFn<T> = fn(&[u8], &mut [MaybeUninit<T>]) -> Result<usize, DecodeError>;
+/// bytes consumed. On `Ok` every element of `out` is written (and only initialised values
+/// are ever written). Any `input` is safe: it is never read past its end and needs no padding.
+///
+/// Safety: the CPU must support the ISA of the table that holds the kernel.
+pub(crate) type DecodeFn<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> Result<usize, DecodeError>;
 
 /// Splits `input` into the first `needed` bytes (the control stream of `n` values) and the
 /// rest, or reports the control stream truncated. Shared by every codec family.
@@ -39,26 +52,77 @@ pub(crate) fn split_control_stream(
 
 /// One ISA's kernels of one codec. Obtain them with [`Codec::kernels_for`] (which checks
 /// the CPU) to compare ISAs, or let [`Codec`]'s methods use the cached best choice.
-#[derive(Debug)]
+///
+/// A `&'static Kernels` exists only for an ISA this CPU runs: the tables are private to this
+/// crate and handed out only through [`svb_dispatch::PerIsa`], so their methods are safe.
 pub struct Kernels<T: 'static> {
-    /// The instruction set these kernels use.
-    pub isa: Isa,
-    /// Encoder.
-    pub encode: EncodeFn<T>,
-    /// Decoder.
-    pub decode: DecodeFn<T>,
+    isa: Isa,
+    encode: EncodeFn<T>,
+    decode: DecodeFn<T>,
+}
+
+impl<T: 'static> core::fmt::Debug for Kernels<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Kernels")
+            .field("isa", &self.isa)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<T: Copy + 'static> Kernels<T> {
+    /// A table of `isa`'s kernels. Only ever stored in a private `static` that a
+    /// [`PerIsa`] hands out, never given to a caller directly.
+    pub(crate) const fn new(isa: Isa, encode: EncodeFn<T>, decode: DecodeFn<T>) -> Self {
+        Kernels {
+            isa,
+            encode,
+            decode,
+        }
+    }
+
+    /// The instruction set these kernels use.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
     /// Encodes with these kernels into the front of `out` (`max_encoded_len(n)` bytes).
     pub fn encode_to_slice(&self, values: &[T], out: &mut [u8]) -> Result<usize, EncodeError> {
-        (self.encode)(values, uninit::as_uninit_mut(out))
+        // SAFETY: the kernels write only initialised bytes.
+        self.encode_uninit(values, unsafe { uninit::as_uninit_mut(out) })
     }
 
     /// Decodes `out.len()` values with these kernels; returns the bytes consumed.
     pub fn decode_to_slice(&self, input: &[u8], out: &mut [T]) -> Result<usize, DecodeError> {
-        (self.decode)(input, uninit::as_uninit_mut(out))
+        // SAFETY: the kernels write only initialised values.
+        self.decode_uninit(input, unsafe { uninit::as_uninit_mut(out) })
     }
+
+    #[inline]
+    pub(crate) fn encode_uninit(
+        &self,
+        values: &[T],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError> {
+        // SAFETY: `self` is one of this crate's private tables, handed out by `PerIsa` only
+        // when this CPU runs its ISA.
+        unsafe { (self.encode)(values, out) }
+    }
+
+    #[inline]
+    pub(crate) fn decode_uninit(
+        &self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+    ) -> Result<usize, DecodeError> {
+        // SAFETY: as in `encode_uninit`.
+        unsafe { (self.decode)(input, out) }
+    }
+}
+
+pub(crate) mod sealed {
+    /// Implemented by this crate's codecs only: `Codec`'s provided methods trust the kernels
+    /// a codec returns to initialise what they report.
+    pub trait Sealed {}
 }
 
 /// A StreamVByte-family codec: one flat buffer of all control bytes, then all data bytes.
@@ -71,7 +135,25 @@ impl<T: Copy + 'static> Kernels<T> {
 /// assert_eq!(bytes[..2], [0x40, 0x55]);
 /// assert_eq!(U32Classic.decode(&bytes, values.len()).unwrap(), values);
 /// ```
-pub trait Codec {
+///
+/// The trait is sealed: its provided methods trust the kernels a codec returns to initialise
+/// every value they report, so only this crate's codecs implement it.
+///
+/// ```compile_fail,E0277
+/// use svb_core::Codec;
+/// struct Mine;
+/// impl Codec for Mine {
+///     type Value = u64;
+///     fn name(&self) -> &'static str { "mine" }
+///     fn control_len(&self, n: usize) -> usize { n }
+///     fn max_encoded_len(&self, n: usize) -> usize { n }
+///     fn min_encoded_len(&self, n: usize) -> usize { n }
+///     fn encoded_len(&self, _: &[u8], n: usize) -> Result<usize, svb_core::DecodeError> { Ok(n) }
+///     fn kernels_for(&self, _: svb_core::Isa) -> Option<&'static svb_core::Kernels<u64>> { None }
+///     fn kernels(&self) -> &'static svb_core::Kernels<u64> { unimplemented!() }
+/// }
+/// ```
+pub trait Codec: sealed::Sealed {
     /// The integer type coded.
     type Value: Copy + 'static;
 
@@ -98,7 +180,7 @@ pub trait Codec {
         values: &[Self::Value],
         out: &mut [u8],
     ) -> Result<usize, EncodeError> {
-        (self.kernels().encode)(values, uninit::as_uninit_mut(out))
+        self.kernels().encode_to_slice(values, out)
     }
 
     /// Appends the encoding of `values` to `out`, or fails (only `U64Coder1234` can: values of
@@ -110,7 +192,13 @@ pub trait Codec {
         out: &mut Vec<u8>,
     ) -> Result<usize, EncodeError> {
         let max = self.max_encoded_len(values.len());
-        uninit::append_with(out, max, |spare| (self.kernels().encode)(values, spare))
+        let k = self.kernels();
+        // SAFETY: the encode kernel writes every byte of the length it returns.
+        unsafe {
+            uninit::append_with(out, max.saturating_add(SLACK), |s| {
+                k.encode_uninit(values, s)
+            })
+        }
     }
 
     /// Appends the encoding of `values` to `out`; returns the bytes appended.
@@ -154,10 +242,14 @@ pub trait Codec {
     ) -> Result<usize, DecodeError> {
         self.check_plausible(input, n)?;
         let mut consumed = 0;
-        uninit::append_with(out, n, |spare| {
-            consumed = (self.kernels().decode)(input, &mut spare[..n])?;
-            Ok(n)
-        })?;
+        let k = self.kernels();
+        // SAFETY: on `Ok` the decode kernel has written all `n` values it was given.
+        unsafe {
+            uninit::append_with(out, n.saturating_add(SLACK), |spare| {
+                consumed = k.decode_uninit(input, &mut spare[..n])?;
+                Ok(n)
+            })?;
+        }
         Ok(consumed)
     }
 

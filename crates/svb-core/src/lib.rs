@@ -43,9 +43,8 @@ pub mod svb16;
 mod tables;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod tail_window;
-mod uninit;
 
-pub use codec::{Codec, DecodeFn, EncodeFn, Kernels};
+pub use codec::{Codec, Kernels};
 pub use error::{DecodeError, EncodeError};
 pub use stream32::{U32Classic, U32Variant0124};
 pub use stream64::{U64Coder1234, U64Coder1248};

@@ -41,14 +41,14 @@ fn u32_codecs_match_reference_c_both_ways() {
                 &encode_with(&U32Classic, k, values),
                 c1234,
                 "{name} 1234 encode {}",
-                k.isa
+                k.isa()
             );
             let (got, used) = decode_with::<U32Classic>(k, c1234, values.len()).unwrap();
             assert_eq!(
                 (&got, used),
                 (values, c1234.len()),
                 "{name} 1234 decode {}",
-                k.isa
+                k.isa()
             );
         }
         for k in all_kernels(&U32Variant0124) {
@@ -56,14 +56,14 @@ fn u32_codecs_match_reference_c_both_ways() {
                 &encode_with(&U32Variant0124, k, values),
                 c0124,
                 "{name} 0124 encode {}",
-                k.isa
+                k.isa()
             );
             let (got, used) = decode_with::<U32Variant0124>(k, c0124, values.len()).unwrap();
             assert_eq!(
                 (&got, used),
                 (values, c0124.len()),
                 "{name} 0124 decode {}",
-                k.isa
+                k.isa()
             );
         }
         assert_eq!(
@@ -116,14 +116,14 @@ fn svb16_matches_ont_vbz_payloads_both_ways() {
                 (&zz, payload.len()),
                 "{} decode {}",
                 path.display(),
-                k.isa
+                k.isa()
             );
             assert_eq!(
                 encode_with(&Svb16, k, &zz),
                 payload,
                 "{} encode {}",
                 path.display(),
-                k.isa
+                k.isa()
             );
         }
         assert_eq!(
@@ -144,10 +144,15 @@ fn u64_coder1234_matches_reference_c_1234_wire() {
                 encode_with(&U64Coder1234, k, &wide),
                 c1234,
                 "{name} {}",
-                k.isa
+                k.isa()
             );
             let (got, used) = decode_with::<U64Coder1234>(k, &c1234, wide.len()).unwrap();
-            assert_eq!((got, used), (wide.clone(), c1234.len()), "{name} {}", k.isa);
+            assert_eq!(
+                (got, used),
+                (wide.clone(), c1234.len()),
+                "{name} {}",
+                k.isa()
+            );
         }
     }
 }

@@ -66,18 +66,18 @@ where
             reference,
             "{} encode {} n={}",
             codec.name(),
-            k.isa,
+            k.isa(),
             vals.len()
         );
         // Exactly-sized input: no padding after the stream.
         let (got, used) = decode_with::<C>(k, &reference, vals.len()).unwrap();
-        assert_eq!(used, reference.len(), "{} {}", codec.name(), k.isa);
+        assert_eq!(used, reference.len(), "{} {}", codec.name(), k.isa());
         assert_eq!(
             got,
             vals,
             "{} decode {} n={}",
             codec.name(),
-            k.isa,
+            k.isa(),
             vals.len()
         );
         // With trailing bytes the stream still decodes and reports its own length.
@@ -93,7 +93,7 @@ where
             let expected = decode_with::<C>(scalar, &reference[..cut], vals.len()).unwrap_err();
             for k in &kernels {
                 let got = decode_with::<C>(k, &reference[..cut], vals.len()).unwrap_err();
-                assert_eq!(got, expected, "{} {} cut at {cut}", codec.name(), k.isa);
+                assert_eq!(got, expected, "{} {} cut at {cut}", codec.name(), k.isa());
             }
         }
     }
@@ -113,7 +113,7 @@ where
             expected,
             "{} {} n={n}",
             codec.name(),
-            k.isa
+            k.isa()
         );
     }
 }

@@ -1,8 +1,10 @@
-//! Runtime dispatch for the svb codec crates.
+//! What every svb kernel crate shares: the instruction-set choice and the one dispatch
+//! mechanism, [`PerIsa`], and the one bridge to uninitialised output, [`uninit`].
 //!
 //! The CPU is inspected once; the answer is cached in an atomic and every later call
-//! costs one relaxed load. Codec crates resolve their kernel tables with [`Cached`], so a
-//! hot call is one atomic load plus one indirect call, never a CPUID per call.
+//! costs one relaxed load (none when the build's target features already decide it). Kernel
+//! crates keep one [`PerIsa`] table set per kernel family, so a hot call is at most one
+//! atomic load plus one indirect call, never a CPUID per call.
 //!
 //! ```
 //! use svb_dispatch::Isa;
@@ -17,8 +19,16 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(feature = "std"), no_std)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod per_isa;
+pub mod uninit;
+
 use core::fmt;
 use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+
+pub use per_isa::PerIsa;
 
 /// An instruction set a kernel can be written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -66,13 +76,23 @@ impl Isa {
     }
 
     /// The fastest available ISA, capped by `SVB_ISA` when set. Detected once, then cached.
+    /// When the build's target features already guarantee an ISA (see [`Isa::STATIC_BEST`])
+    /// that ISA is the answer, known at compile time, and `SVB_ISA` does not lower it.
     #[inline]
     pub fn best() -> Isa {
+        if let Some(isa) = Isa::STATIC_BEST {
+            return isa;
+        }
         match BEST.load(Ordering::Relaxed) {
             0 => init_best(),
             v => Isa::from_u8(v),
         }
     }
+
+    /// The best ISA that the build's target features guarantee (`-C target-cpu=native`,
+    /// `-C target-feature=+avx2`, NEON on AArch64), in the order the `simd-*` features
+    /// prefer; `None` when only run-time detection can tell (the default x86-64 build).
+    pub const STATIC_BEST: Option<Isa> = static_best();
 
     fn from_u8(v: u8) -> Isa {
         match v {
@@ -88,6 +108,29 @@ impl fmt::Display for Isa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// What the target features enabled at compile time guarantee, in preference order.
+const fn static_best() -> Option<Isa> {
+    let x86 = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
+    let avx2 = x86 && cfg!(all(target_feature = "avx2", target_feature = "ssse3"));
+    let ssse3 = x86 && cfg!(target_feature = "ssse3");
+    let neon = cfg!(all(target_arch = "aarch64", target_feature = "neon"));
+    let order = preference_order();
+    let mut i = 0;
+    while i < order.len() {
+        let ok = match order[i] {
+            Isa::Avx2 => avx2,
+            Isa::Ssse3 => ssse3,
+            Isa::Neon => neon,
+            Isa::Scalar => false,
+        };
+        if ok {
+            return Some(order[i]);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Bit `1 << isa` set for every available ISA; bit 0 marks "detected".
@@ -129,7 +172,7 @@ fn allowed_under(isa: Isa, cap: Option<Isa>) -> bool {
 }
 
 /// The order in which ISAs are tried: forced compile-time features first.
-fn preference_order() -> [Isa; 4] {
+const fn preference_order() -> [Isa; 4] {
     if cfg!(feature = "simd-neon") {
         [Isa::Neon, Isa::Avx2, Isa::Ssse3, Isa::Scalar]
     } else if cfg!(feature = "simd-avx2") {

@@ -16,6 +16,7 @@ use core::mem::MaybeUninit;
 
 use svb_core::svb16::blocks::data_len;
 use svb_delta::delta::kchain_len;
+use svb_dispatch::uninit;
 
 use crate::batch::{chunk_error, run_largest_first, split_batch, Chunk, Threads};
 use crate::fused;
@@ -53,13 +54,12 @@ impl SubStream<'_> {
         debug_assert_eq!(out.len(), self.samples);
         // The kernel may look past this sub-stream's data (into the next one's, still inside
         // the stream) for whole 16-byte loads; it uses exactly `self.len` bytes or fails.
-        let used =
-            (fused::best().decode)(self.keys, self.data, self.initial, out).map_err(|source| {
-                VbzError::SubStream {
-                    index: self.index,
-                    first_sample: self.first,
-                    source,
-                }
+        let used = fused::best()
+            .decode(self.keys, self.data, self.initial, out)
+            .map_err(|source| VbzError::SubStream {
+                index: self.index,
+                first_sample: self.first,
+                source,
             })?;
         if used != self.len {
             return Err(VbzError::SubStreamLength {
@@ -182,7 +182,7 @@ impl<'a> Layout<'a> {
     /// Decodes on this thread as one chain (the split points were checked against the keys,
     /// so the sub-streams sit exactly where one pass finds them); allocates nothing.
     fn decode_serial(&self, out: &mut [MaybeUninit<i16>]) -> Result<(), VbzError> {
-        let used = (fused::best().decode)(self.keys, self.body, 0, out)?;
+        let used = fused::best().decode(self.keys, self.body, 0, out)?;
         if used != self.body.len() {
             let last = self.k - 1;
             let start = if last == 0 {
@@ -483,7 +483,8 @@ pub fn decode_vbzk_batch(
 /// Decodes one VBZ-K chunk of `out.len()` samples on this thread.
 fn decode_vbzk_to_slice(data: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
     let layout = vbzk_layout(data, out.len())?;
-    layout.decode_serial(fused::as_uninit(&mut *out))?;
+    // SAFETY: the fused decoder writes only initialised samples.
+    layout.decode_serial(unsafe { uninit::as_uninit_mut(&mut *out) })?;
     layout.check_carries(out)
 }
 
@@ -497,7 +498,8 @@ fn decode_vbzk_sub_streams(chunks: &[Chunk<'_>], parts: &mut [&mut [i16]]) -> Re
         .collect::<Result<Vec<_>, _>>()?;
     let mut tasks = Vec::with_capacity(chunks.len() * 2);
     for (index, (layout, part)) in layouts.iter().zip(parts.iter_mut()).enumerate() {
-        let subs = layout.tasks(fused::as_uninit(part));
+        // SAFETY: the fused decoder writes only initialised samples.
+        let subs = layout.tasks(unsafe { uninit::as_uninit_mut(part) });
         tasks.extend(subs.into_iter().map(|t| (index, t)));
     }
     run_largest_first(
@@ -519,12 +521,15 @@ fn append_with(
     fill: impl FnOnce(&mut [MaybeUninit<i16>]) -> Result<(), VbzError>,
     check: impl FnOnce(&[i16]) -> Result<(), VbzError>,
 ) -> Result<(), VbzError> {
-    out.reserve(n);
     let len = out.len();
-    fill(&mut out.spare_capacity_mut()[..n])?;
-    // SAFETY: `fill` succeeded, so every sub-stream wrote all of its samples and the
-    // sub-streams tile the n reserved samples.
-    unsafe { out.set_len(len + n) };
+    // SAFETY: when `fill` succeeds every sub-stream wrote all of its samples, and the
+    // sub-streams tile the n samples.
+    unsafe {
+        uninit::append_with(out, n, |spare| {
+            fill(&mut spare[..n])?;
+            Ok::<_, VbzError>(n)
+        })?;
+    }
     let r = check(&out[len..]);
     if r.is_err() {
         out.truncate(len);

@@ -1,10 +1,9 @@
 //! The VBZ integer stage on i16 signal, without zstd: `svb16(zigzag16(delta16(samples)))`,
 //! the deltas wrapping in 16 bits and taken from 0 (or a caller's initial value).
 
-use core::mem::MaybeUninit;
-
 use svb_core::{Codec, Svb16};
 use svb_delta::{delta, zigzag};
+use svb_dispatch::uninit;
 
 use crate::fused;
 use crate::VbzError;
@@ -67,14 +66,15 @@ pub fn decode_vbz_fused_from_into(
     out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
     Svb16.check_plausible(data, n)?;
-    out.reserve(n);
-    let len = out.len();
-    let spare: &mut [MaybeUninit<i16>] = &mut out.spare_capacity_mut()[..n];
     let (keys, body) = fused::split_stream(data, n)?;
-    let used = keys.len() + (fused::best().decode)(keys, body, initial, spare)?;
-    check_consumed(n, used, data.len())?;
-    // SAFETY: the fused decoder wrote all n spare elements (its contract on Ok).
-    unsafe { out.set_len(len + n) };
+    // SAFETY: on `Ok` the fused decoder has written all n samples.
+    unsafe {
+        uninit::append_with(out, n, |spare| {
+            let used = keys.len() + fused::best().decode(keys, body, initial, &mut spare[..n])?;
+            check_consumed(n, used, data.len())?;
+            Ok::<_, VbzError>(n)
+        })?;
+    }
     Ok(())
 }
 
@@ -108,7 +108,9 @@ pub fn decode_vbz_fused(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 pub(crate) fn decode_vbz_fused_to_slice(data: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
     let n = out.len();
     let (keys, body) = fused::split_stream(data, n)?;
-    let used = keys.len() + (fused::best().decode)(keys, body, 0, fused::as_uninit(out))?;
+    // SAFETY: the fused decoder writes only initialised samples.
+    let out = unsafe { uninit::as_uninit_mut(out) };
+    let used = keys.len() + fused::best().decode(keys, body, 0, out)?;
     check_consumed(n, used, data.len())
 }
 

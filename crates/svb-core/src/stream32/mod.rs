@@ -11,7 +11,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -193,47 +193,43 @@ macro_rules! u32_codec {
         pub struct $name;
 
         impl $name {
-            const SCALAR: Kernels<u32> = Kernels {
-                isa: Isa::Scalar,
-                encode: scalar::encode::<$scheme>,
-                decode: scalar::decode::<$scheme>,
-            };
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            const SSSE3: Kernels<u32> = Kernels {
-                isa: Isa::Ssse3,
-                encode: x86::ssse3::encode::<$scheme>,
-                decode: x86::ssse3::decode::<$scheme>,
-            };
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            const AVX2: Kernels<u32> = Kernels {
-                isa: Isa::Avx2,
-                encode: x86::avx2::encode::<$scheme>,
-                decode: x86::avx2::decode::<$scheme>,
-            };
-            #[cfg(target_arch = "aarch64")]
-            const NEON: Kernels<u32> = Kernels {
-                isa: Isa::Neon,
-                encode: aarch64::neon::encode::<$scheme>,
-                decode: aarch64::neon::decode::<$scheme>,
-            };
-
-            fn table(isa: Isa) -> Option<&'static Kernels<u32>> {
-                if !isa.is_available() {
-                    return None;
-                }
-                match isa {
-                    Isa::Scalar => Some(&Self::SCALAR),
+            fn per_isa() -> &'static PerIsa<Kernels<u32>> {
+                static SCALAR: Kernels<u32> = Kernels::new(
+                    Isa::Scalar,
+                    scalar::encode::<$scheme>,
+                    scalar::decode::<$scheme>,
+                );
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                static SSSE3: Kernels<u32> = Kernels::new(
+                    Isa::Ssse3,
+                    x86::ssse3::encode::<$scheme>,
+                    x86::ssse3::decode::<$scheme>,
+                );
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                static AVX2: Kernels<u32> = Kernels::new(
+                    Isa::Avx2,
+                    x86::avx2::encode::<$scheme>,
+                    x86::avx2::decode::<$scheme>,
+                );
+                #[cfg(target_arch = "aarch64")]
+                static NEON: Kernels<u32> = Kernels::new(
+                    Isa::Neon,
+                    aarch64::neon::encode::<$scheme>,
+                    aarch64::neon::decode::<$scheme>,
+                );
+                static KERNELS: PerIsa<Kernels<u32>> = {
+                    let t = PerIsa::new(&SCALAR);
                     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                    Isa::Ssse3 => Some(&Self::SSSE3),
-                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                    Isa::Avx2 => Some(&Self::AVX2),
+                    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
                     #[cfg(target_arch = "aarch64")]
-                    Isa::Neon => Some(&Self::NEON),
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
+                    let t = t.with(Isa::Neon, &NEON);
+                    t
+                };
+                &KERNELS
             }
         }
+
+        impl crate::codec::sealed::Sealed for $name {}
 
         impl Codec for $name {
             type Value = u32;
@@ -254,13 +250,11 @@ macro_rules! u32_codec {
                 encoded_len::<$scheme>(control, n)
             }
             fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u32>> {
-                Self::table(isa)
+                Self::per_isa().get(isa)
             }
             #[inline]
             fn kernels(&self) -> &'static Kernels<u32> {
-                static BEST: Cached<Kernels<u32>> =
-                    Cached::new(|| $name::table(Isa::best()).unwrap_or(&$name::SCALAR));
-                BEST.get()
+                Self::per_isa().best()
             }
         }
     };

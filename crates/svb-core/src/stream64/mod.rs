@@ -10,7 +10,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -75,33 +75,42 @@ pub(crate) fn ctrl_len_1248(c: u8) -> usize {
 }
 
 macro_rules! kernels_of {
-    ($name:ident, $scheme:ty, $($isa:ident => $path:path, $arch:meta;)*) => {
+    ($name:ident, $scheme:ty, $ssse3:path, $avx2:path, $neon:path) => {
         impl $name {
-            const SCALAR: Kernels<u64> = Kernels {
-                isa: Isa::Scalar,
-                encode: scalar::encode::<$scheme>,
-                decode: scalar::decode::<$scheme>,
-            };
-
-            fn table(isa: Isa) -> Option<&'static Kernels<u64>> {
-                if !isa.is_available() {
-                    return None;
-                }
-                match isa {
-                    Isa::Scalar => Some(&Self::SCALAR),
-                    $(
-                        #[$arch]
-                        Isa::$isa => {
-                            use $path as k;
-                            const K: Kernels<u64> = Kernels { isa: Isa::$isa, encode: k::encode, decode: k::decode };
-                            Some(&K)
-                        }
-                    )*
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
+            fn per_isa() -> &'static PerIsa<Kernels<u64>> {
+                static SCALAR: Kernels<u64> = Kernels::new(
+                    Isa::Scalar,
+                    scalar::encode::<$scheme>,
+                    scalar::decode::<$scheme>,
+                );
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                static SSSE3: Kernels<u64> = {
+                    use $ssse3 as k;
+                    Kernels::new(Isa::Ssse3, k::encode, k::decode)
+                };
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                static AVX2: Kernels<u64> = {
+                    use $avx2 as k;
+                    Kernels::new(Isa::Avx2, k::encode, k::decode)
+                };
+                #[cfg(target_arch = "aarch64")]
+                static NEON: Kernels<u64> = {
+                    use $neon as k;
+                    Kernels::new(Isa::Neon, k::encode, k::decode)
+                };
+                static KERNELS: PerIsa<Kernels<u64>> = {
+                    let t = PerIsa::new(&SCALAR);
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
+                    #[cfg(target_arch = "aarch64")]
+                    let t = t.with(Isa::Neon, &NEON);
+                    t
+                };
+                &KERNELS
             }
         }
+
+        impl crate::codec::sealed::Sealed for $name {}
     };
 }
 
@@ -132,15 +141,19 @@ pub struct U64Coder1248;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct U64Coder1234;
 
-kernels_of!(U64Coder1248, S1248,
-    Ssse3 => x86::ssse3::c1248, cfg(any(target_arch = "x86", target_arch = "x86_64"));
-    Avx2 => x86::avx2::c1248, cfg(any(target_arch = "x86", target_arch = "x86_64"));
-    Neon => aarch64::neon::c1248, cfg(target_arch = "aarch64");
+kernels_of!(
+    U64Coder1248,
+    S1248,
+    x86::ssse3::c1248,
+    x86::avx2::c1248,
+    aarch64::neon::c1248
 );
-kernels_of!(U64Coder1234, S1234,
-    Ssse3 => x86::ssse3::c1234, cfg(any(target_arch = "x86", target_arch = "x86_64"));
-    Avx2 => x86::avx2::c1234, cfg(any(target_arch = "x86", target_arch = "x86_64"));
-    Neon => aarch64::neon::c1234, cfg(target_arch = "aarch64");
+kernels_of!(
+    U64Coder1234,
+    S1234,
+    x86::ssse3::c1234,
+    x86::avx2::c1234,
+    aarch64::neon::c1234
 );
 
 impl Codec for U64Coder1248 {
@@ -177,13 +190,11 @@ impl Codec for U64Coder1248 {
         Ok(needed + data)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u64>> {
-        Self::table(isa)
+        Self::per_isa().get(isa)
     }
     #[inline]
     fn kernels(&self) -> &'static Kernels<u64> {
-        static BEST: Cached<Kernels<u64>> =
-            Cached::new(|| U64Coder1248::table(Isa::best()).unwrap_or(&U64Coder1248::SCALAR));
-        BEST.get()
+        Self::per_isa().best()
     }
 }
 
@@ -206,12 +217,10 @@ impl Codec for U64Coder1234 {
         stream32::encoded_len::<Classic>(control, n)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u64>> {
-        Self::table(isa)
+        Self::per_isa().get(isa)
     }
     #[inline]
     fn kernels(&self) -> &'static Kernels<u64> {
-        static BEST: Cached<Kernels<u64>> =
-            Cached::new(|| U64Coder1234::table(Isa::best()).unwrap_or(&U64Coder1234::SCALAR));
-        BEST.get()
+        Self::per_isa().best()
     }
 }

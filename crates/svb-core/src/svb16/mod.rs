@@ -9,7 +9,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -92,48 +92,23 @@ pub mod blocks {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Svb16;
 
-impl Svb16 {
-    const SCALAR: Kernels<u16> = Kernels {
-        isa: Isa::Scalar,
-        encode: scalar::encode,
-        decode: scalar::decode,
-    };
+static SCALAR: Kernels<u16> = Kernels::new(Isa::Scalar, scalar::encode, scalar::decode);
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+static SSSE3: Kernels<u16> = Kernels::new(Isa::Ssse3, x86::ssse3::encode, x86::ssse3::decode);
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+static AVX2: Kernels<u16> = Kernels::new(Isa::Avx2, x86::avx2::encode, x86::avx2::decode);
+#[cfg(target_arch = "aarch64")]
+static NEON: Kernels<u16> = Kernels::new(Isa::Neon, aarch64::neon::encode, aarch64::neon::decode);
+static KERNELS: PerIsa<Kernels<u16>> = {
+    let t = PerIsa::new(&SCALAR);
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    const SSSE3: Kernels<u16> = Kernels {
-        isa: Isa::Ssse3,
-        encode: x86::ssse3::encode,
-        decode: x86::ssse3::decode,
-    };
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    const AVX2: Kernels<u16> = Kernels {
-        isa: Isa::Avx2,
-        encode: x86::avx2::encode,
-        decode: x86::avx2::decode,
-    };
+    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
     #[cfg(target_arch = "aarch64")]
-    const NEON: Kernels<u16> = Kernels {
-        isa: Isa::Neon,
-        encode: aarch64::neon::encode,
-        decode: aarch64::neon::decode,
-    };
+    let t = t.with(Isa::Neon, &NEON);
+    t
+};
 
-    fn table(isa: Isa) -> Option<&'static Kernels<u16>> {
-        if !isa.is_available() {
-            return None;
-        }
-        match isa {
-            Isa::Scalar => Some(&Self::SCALAR),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Isa::Ssse3 => Some(&Self::SSSE3),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Isa::Avx2 => Some(&Self::AVX2),
-            #[cfg(target_arch = "aarch64")]
-            Isa::Neon => Some(&Self::NEON),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-}
+impl crate::codec::sealed::Sealed for Svb16 {}
 
 impl Codec for Svb16 {
     type Value = u16;
@@ -168,13 +143,11 @@ impl Codec for Svb16 {
         Ok(needed + n + ones + tail)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u16>> {
-        Self::table(isa)
+        KERNELS.get(isa)
     }
     #[inline]
     fn kernels(&self) -> &'static Kernels<u16> {
-        static BEST: Cached<Kernels<u16>> =
-            Cached::new(|| Svb16::table(Isa::best()).unwrap_or(&Svb16::SCALAR));
-        BEST.get()
+        KERNELS.best()
     }
 }
 

@@ -12,6 +12,10 @@
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use core::convert::Infallible;
+#[cfg(feature = "alloc")]
+use svb_dispatch::uninit;
 
 use super::{kernels, Kernels};
 
@@ -248,14 +252,15 @@ impl Kernels {
         mid_carry: i16,
         out: &mut Vec<i16>,
     ) {
-        out.reserve(deltas.len());
-        let len = out.len();
-        // SAFETY: reserve made room for deltas.len() elements after len; the chains write
-        // all of them before set_len exposes them.
-        unsafe {
-            self.decode_2chain_raw(initial, deltas, mid_carry, out.as_mut_ptr().add(len));
-            out.set_len(len + deltas.len());
-        }
+        let n = deltas.len();
+        // SAFETY: the spare capacity holds at least n elements, and the chains write all n
+        // of them.
+        let Ok(_) = unsafe {
+            uninit::append_with(out, n, |spare| {
+                self.decode_2chain_raw(initial, deltas, mid_carry, spare.as_mut_ptr().cast());
+                Ok::<_, Infallible>(n)
+            })
+        };
     }
 
     /// Appends the K-chain decode of `deltas` to `out`.
@@ -267,13 +272,14 @@ impl Kernels {
         carries: &[i16],
         out: &mut Vec<i16>,
     ) {
-        out.reserve(deltas.len());
-        let len = out.len();
+        let n = deltas.len();
         // SAFETY: as in `decode_2chain_into`.
-        unsafe {
-            self.decode_kchain_raw(initial, deltas, carries, out.as_mut_ptr().add(len));
-            out.set_len(len + deltas.len());
-        }
+        let Ok(_) = unsafe {
+            uninit::append_with(out, n, |spare| {
+                self.decode_kchain_raw(initial, deltas, carries, spare.as_mut_ptr().cast());
+                Ok::<_, Infallible>(n)
+            })
+        };
     }
 }
 

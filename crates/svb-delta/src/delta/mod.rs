@@ -26,7 +26,9 @@ mod x86_64;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-use svb_dispatch::{Cached, Isa};
+#[cfg(feature = "alloc")]
+use svb_dispatch::uninit;
+use svb_dispatch::{Isa, PerIsa};
 
 // Everything public in `chains` (the `Vec` forms exist with the `alloc` feature).
 pub use chains::*;
@@ -39,9 +41,11 @@ type ChainsRaw<T, const K: usize> =
 
 /// One ISA's prefix-sum kernels. Obtain them with [`kernels_for`] (which checks the CPU) to
 /// compare ISAs; the free functions of this module use the cached best choice.
+///
+/// A `&'static Kernels` exists only for an ISA this CPU runs (the tables are private and
+/// handed out through [`PerIsa`]), so its methods are safe.
 pub struct Kernels {
-    /// The instruction set these kernels use.
-    pub isa: Isa,
+    isa: Isa,
     pub(crate) u16: DecodeRaw<u16>,
     pub(crate) u32: DecodeRaw<u32>,
     pub(crate) u64: DecodeRaw<u64>,
@@ -80,30 +84,24 @@ static SSSE3: Kernels = kernels!(Isa::Ssse3, x86_64::ssse3);
 static AVX2: Kernels = kernels!(Isa::Avx2, x86_64::avx2);
 #[cfg(target_arch = "aarch64")]
 static NEON: Kernels = kernels!(Isa::Neon, aarch64::neon);
+static KERNELS: PerIsa<Kernels> = {
+    let t = PerIsa::new(&SCALAR);
+    #[cfg(target_arch = "x86_64")]
+    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
+    #[cfg(target_arch = "aarch64")]
+    let t = t.with(Isa::Neon, &NEON);
+    t
+};
 
 /// The kernels of `isa`, or `None` when this CPU (or build) cannot run them.
 pub fn kernels_for(isa: Isa) -> Option<&'static Kernels> {
-    if !isa.is_available() {
-        return None;
-    }
-    match isa {
-        Isa::Scalar => Some(&SCALAR),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Ssse3 => Some(&SSSE3),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => Some(&AVX2),
-        #[cfg(target_arch = "aarch64")]
-        Isa::Neon => Some(&NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
+    KERNELS.get(isa)
 }
 
 /// The kernels of the best available ISA (chosen once, cached).
 #[inline]
 pub fn kernels() -> &'static Kernels {
-    static BEST: Cached<Kernels> = Cached::new(|| kernels_for(Isa::best()).unwrap_or(&SCALAR));
-    BEST.get()
+    KERNELS.best()
 }
 
 mod sealed {
@@ -154,6 +152,11 @@ macro_rules! delta_impl {
 delta_impl!(i16 => u16, u16 => u16, i32 => u32, u32 => u32, i64 => u64, u64 => u64);
 
 impl Kernels {
+    /// The instruction set these kernels use.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
     /// Decodes `deltas` into `out` (same length) starting from `initial`; returns the last
     /// value (`initial` when empty), the carry into a following stream.
     ///
@@ -190,15 +193,16 @@ impl Kernels {
     #[cfg(feature = "alloc")]
     pub fn decode_into<T: Delta>(&self, initial: T, deltas: &[T], out: &mut Vec<T>) -> T {
         let n = deltas.len();
-        out.reserve(n);
-        let len = out.len();
-        // SAFETY: reserve(n) made room for n elements after len; the kernel writes all n of
-        // them before set_len exposes them.
-        unsafe {
-            let last = T::decode_raw(self, initial, deltas.as_ptr(), out.as_mut_ptr().add(len), n);
-            out.set_len(len + n);
-            last
-        }
+        let mut last = initial;
+        // SAFETY: the spare capacity holds at least n elements and the kernel writes all n
+        // of them; `self` exists only for ISAs this CPU runs.
+        let Ok(_) = unsafe {
+            uninit::append_with(out, n, |spare| {
+                last = T::decode_raw(self, initial, deltas.as_ptr(), spare.as_mut_ptr().cast(), n);
+                Ok::<_, core::convert::Infallible>(n)
+            })
+        };
+        last
     }
 }
 
@@ -228,19 +232,21 @@ pub fn encode_to_slice<T: Delta>(initial: T, values: &[T], out: &mut [T]) -> T {
 #[cfg(feature = "alloc")]
 pub fn encode_with_initial_into<T: Delta>(initial: T, values: &[T], out: &mut Vec<T>) {
     let n = values.len();
-    out.reserve(n);
     let Some((&first, _)) = values.split_first() else {
         return;
     };
-    let spare = &mut out.spare_capacity_mut()[..n];
-    spare[0].write(first.wrapping_sub(initial));
-    // Two overlapping views: LLVM vectorises this loop.
-    for ((o, &cur), &prev) in spare[1..].iter_mut().zip(&values[1..]).zip(values) {
-        o.write(cur.wrapping_sub(prev));
-    }
-    let len = out.len();
-    // SAFETY: the n spare elements after len were all written just above.
-    unsafe { out.set_len(len + n) };
+    // SAFETY: all n spare elements are written below.
+    let Ok(_) = unsafe {
+        uninit::append_with(out, n, |spare| {
+            let spare = &mut spare[..n];
+            spare[0].write(first.wrapping_sub(initial));
+            // Two overlapping views: LLVM vectorises this loop.
+            for ((o, &cur), &prev) in spare[1..].iter_mut().zip(&values[1..]).zip(values) {
+                o.write(cur.wrapping_sub(prev));
+            }
+            Ok::<_, core::convert::Infallible>(n)
+        })
+    };
 }
 
 /// Appends the deltas of `values` (from 0) to `out`.

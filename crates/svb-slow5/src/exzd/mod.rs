@@ -24,7 +24,7 @@ use core::mem::MaybeUninit;
 
 use svb_core::{Codec, U32Classic};
 use svb_delta::zigzag::Zigzag;
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{uninit, Isa, PerIsa};
 
 use crate::SignalError;
 
@@ -326,7 +326,7 @@ impl ExZdDecoder {
         blob: &[u8],
         out: &mut Vec<i16>,
     ) -> Result<(), SignalError> {
-        self.decode_fused_by(best(), blob, out)
+        self.decode_fused_by(KERNELS.best(), blob, out)
     }
 
     fn decode_fused_by(
@@ -340,54 +340,59 @@ impl ExZdDecoder {
             return Ok(());
         }
         // parse() checked n against the blob's length.
-        out.reserve(p.n);
-        let len = out.len();
-        let spare = &mut out.spare_capacity_mut()[..p.n];
-        let q = p.q as u32;
-        let mut acc = i16::unzigzag(p.zd0);
-        spare[0].write(acc.wrapping_shl(q));
-        let mut at = 1usize;
-        let mut bytes = p.bytes;
-        let mut next = 0u32;
-        for (&pos, &e) in self.pos.iter().zip(&self.ex) {
-            // The plain bytes before this exception, then the exception.
-            let (run, rest) = bytes.split_at((pos - next) as usize);
-            acc = f.run(run, acc, q, &mut spare[at..at + run.len()]);
-            at += run.len();
-            acc = acc.wrapping_add(i16::unzigzag((e as u16).wrapping_add(256)));
-            spare[at].write(acc.wrapping_shl(q));
-            at += 1;
-            bytes = rest;
-            next = pos + 1;
-        }
-        f.run(bytes, acc, q, &mut spare[at..at + bytes.len()]);
-        debug_assert_eq!(at + bytes.len(), p.n);
-        // SAFETY: the runs and the exceptions wrote all n samples (parse() checked that
+        // SAFETY: the runs and the exceptions write all n samples (parse() checked that
         // 1 + exceptions + plain bytes == n, with positions in order and in range).
-        unsafe { out.set_len(len + p.n) };
+        unsafe {
+            uninit::append_with(out, p.n, |spare| {
+                let spare = &mut spare[..p.n];
+                let q = p.q as u32;
+                let mut acc = i16::unzigzag(p.zd0);
+                spare[0].write(acc.wrapping_shl(q));
+                let mut at = 1usize;
+                let mut bytes = p.bytes;
+                let mut next = 0u32;
+                for (&pos, &e) in self.pos.iter().zip(&self.ex) {
+                    // The plain bytes before this exception, then the exception.
+                    let (run, rest) = bytes.split_at((pos - next) as usize);
+                    acc = f.run(run, acc, q, &mut spare[at..at + run.len()]);
+                    at += run.len();
+                    acc = acc.wrapping_add(i16::unzigzag((e as u16).wrapping_add(256)));
+                    spare[at].write(acc.wrapping_shl(q));
+                    at += 1;
+                    bytes = rest;
+                    next = pos + 1;
+                }
+                f.run(bytes, acc, q, &mut spare[at..at + bytes.len()]);
+                debug_assert_eq!(at + bytes.len(), p.n);
+                Ok::<_, SignalError>(p.n)
+            })?;
+        }
         Ok(())
     }
 }
 
 /// The SIMD part of the fused decoder: whole groups of 8 plain bytes; returns the samples
 /// written and the new unshifted sample.
+///
+/// Safety: the CPU must support the ISA of the table that holds the kernel, and
+/// `out.len() == bytes.len()`.
 type RunFn = unsafe fn(&[u8], i16, u32, &mut [MaybeUninit<i16>]) -> (usize, i16);
 
-/// One ISA's run decoder (none: scalar only).
+/// One ISA's run decoder. A `&'static Runs` exists only for an ISA this CPU runs (the tables
+/// are private and handed out through [`PerIsa`]).
 struct Runs {
-    simd: Option<RunFn>,
+    simd: RunFn,
 }
 
 impl Runs {
-    /// Decodes a run of plain bytes into `out` (same length) after the unshifted sample
-    /// `acc`; returns the new `acc`.
+    /// Decodes a run of plain bytes into the front of `out` (at least as long) after the
+    /// unshifted sample `acc`; returns the new `acc`.
     fn run(&self, bytes: &[u8], mut acc: i16, q: u32, out: &mut [MaybeUninit<i16>]) -> i16 {
-        let mut done = 0;
-        if let Some(simd) = self.simd {
-            // SAFETY: `self` came from `for_isa`, which hands out a kernel only after its ISA
-            // was detected; out.len() == bytes.len().
-            (done, acc) = unsafe { simd(bytes, acc, q, out) };
-        }
+        let out = &mut out[..bytes.len()];
+        // SAFETY: `self` is one of the private tables below, which `KERNELS` hands out only
+        // when this CPU runs its ISA; out.len() == bytes.len() (sliced above).
+        let (done, a) = unsafe { (self.simd)(bytes, acc, q, out) };
+        acc = a;
         for (&b, slot) in bytes[done..].iter().zip(&mut out[done..]) {
             acc = acc.wrapping_add(i16::unzigzag(b as u16));
             slot.write(acc.wrapping_shl(q));
@@ -396,46 +401,33 @@ impl Runs {
     }
 }
 
-static SCALAR: Runs = Runs { simd: None };
+/// The scalar decoder has no SIMD part: `run`'s loop decodes everything.
+fn no_simd(_: &[u8], acc: i16, _: u32, _: &mut [MaybeUninit<i16>]) -> (usize, i16) {
+    (0, acc)
+}
+
+static SCALAR: Runs = Runs { simd: no_simd };
 #[cfg(target_arch = "x86_64")]
-static SSSE3: Runs = Runs {
-    simd: Some(x86_64::run),
-};
+static SSSE3: Runs = Runs { simd: x86_64::run };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Runs = Runs {
-    simd: Some(x86_64::run_avx2),
+    simd: x86_64::run_avx2,
 };
 #[cfg(target_arch = "aarch64")]
-static NEON: Runs = Runs {
-    simd: Some(aarch64::run),
+static NEON: Runs = Runs { simd: aarch64::run };
+static KERNELS: PerIsa<Runs> = {
+    let t = PerIsa::new(&SCALAR);
+    #[cfg(target_arch = "x86_64")]
+    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
+    #[cfg(target_arch = "aarch64")]
+    let t = t.with(Isa::Neon, &NEON);
+    t
 };
-
-fn for_isa(isa: Isa) -> Option<&'static Runs> {
-    if !isa.is_available() {
-        return None;
-    }
-    match isa {
-        Isa::Scalar => Some(&SCALAR),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Ssse3 => Some(&SSSE3),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => Some(&AVX2),
-        #[cfg(target_arch = "aarch64")]
-        Isa::Neon => Some(&NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
-
-fn best() -> &'static Runs {
-    static BEST: Cached<Runs> = Cached::new(|| for_isa(Isa::best()).unwrap_or(&SCALAR));
-    BEST.get()
-}
 
 /// Fused ex-zd decode with the kernel of `isa` (`None` when this CPU cannot run it): for
 /// comparing ISAs in tests and benchmarks.
 pub fn decode_exzd_fused_with(isa: Isa, blob: &[u8]) -> Option<Result<Vec<i16>, SignalError>> {
-    let f = for_isa(isa)?;
+    let f = KERNELS.get(isa)?;
     let mut out = Vec::new();
     Some(
         ExZdDecoder::new()

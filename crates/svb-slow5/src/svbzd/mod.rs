@@ -18,7 +18,7 @@ mod x86_64;
 use svb_core::stream32::blocks::split_control;
 use svb_core::{Codec, U32Classic};
 use svb_delta::zigzag::Zigzag;
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{uninit, Isa, PerIsa};
 
 use crate::SignalError;
 
@@ -94,12 +94,13 @@ pub fn decode_svbzd_fused_from_into(
     out: &mut Vec<i16>,
 ) -> Result<(), SignalError> {
     U32Classic.check_plausible(data, n).map_err(stream_error)?;
-    out.reserve(n);
-    let len = out.len();
-    let used = fused(data, initial, &mut out.spare_capacity_mut()[..n])?;
-    check_len(used, data.len())?;
-    // SAFETY: `fused` wrote all n spare samples (it returns Ok only then).
-    unsafe { out.set_len(len + n) };
+    // SAFETY: `fused` writes all n samples it is given when it returns Ok.
+    unsafe {
+        uninit::append_with(out, n, |spare| {
+            check_len(fused(data, initial, &mut spare[..n])?, data.len())?;
+            Ok(n)
+        })?;
+    }
     Ok(())
 }
 
@@ -130,54 +131,48 @@ pub fn decode_svbzd_fused(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError
 
 /// The SIMD part of a fused decoder: whole 8-sample groups while its loads stay inside the
 /// data; returns `(data bytes used, samples written, last sample)`.
+///
+/// Safety: the CPU must support the ISA of the table that holds the kernel, and `keys` must
+/// hold the control bytes of `out.len()` samples.
 type GroupsFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> (usize, usize, i16);
 
-/// One ISA's fused decoder: its SIMD group loop (none for scalar) and the scalar tail.
+/// One ISA's fused decoder: its SIMD group loop (none for scalar), before the scalar tail.
+/// A `&'static Fused` exists only for an ISA this CPU runs (the tables are private and
+/// handed out through [`PerIsa`]).
 struct Fused {
-    groups: Option<GroupsFn>,
+    groups: GroupsFn,
 }
 
-static SCALAR: Fused = Fused { groups: None };
+/// The scalar decoder has no group loop: the tail decodes everything.
+fn no_groups(_: &[u8], _: &[u8], initial: i16, _: &mut [MaybeUninit<i16>]) -> (usize, usize, i16) {
+    (0, 0, initial)
+}
+
+static SCALAR: Fused = Fused { groups: no_groups };
 #[cfg(target_arch = "x86_64")]
 static SSSE3: Fused = Fused {
-    groups: Some(x86_64::decode_groups),
+    groups: x86_64::decode_groups,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Fused = Fused {
-    groups: Some(x86_64::decode_groups_avx2),
+    groups: x86_64::decode_groups_avx2,
 };
 #[cfg(target_arch = "aarch64")]
 static NEON: Fused = Fused {
-    groups: Some(aarch64::decode_groups),
+    groups: aarch64::decode_groups,
 };
-
-/// The fused decoder of `isa`, or `None` when this CPU (or build) cannot run it.
-fn for_isa(isa: Isa) -> Option<&'static Fused> {
-    if !isa.is_available() {
-        return None;
-    }
-    match isa {
-        Isa::Scalar => Some(&SCALAR),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Ssse3 => Some(&SSSE3),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => Some(&AVX2),
-        #[cfg(target_arch = "aarch64")]
-        Isa::Neon => Some(&NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
-
-/// The best fused decoder (chosen once, cached).
-fn best() -> &'static Fused {
-    static BEST: Cached<Fused> = Cached::new(|| for_isa(Isa::best()).unwrap_or(&SCALAR));
-    BEST.get()
-}
+static KERNELS: PerIsa<Fused> = {
+    let t = PerIsa::new(&SCALAR);
+    #[cfg(target_arch = "x86_64")]
+    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
+    #[cfg(target_arch = "aarch64")]
+    let t = t.with(Isa::Neon, &NEON);
+    t
+};
 
 /// Decodes `out.len()` samples from the front of `data`; returns the bytes used.
 fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usize, SignalError> {
-    fused_by(best(), data, initial, out)
+    fused_by(KERNELS.best(), data, initial, out)
 }
 
 fn fused_by(
@@ -187,12 +182,9 @@ fn fused_by(
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, SignalError> {
     let (keys, body) = split_control(data, out.len()).map_err(stream_error)?;
-    let (dp, done, last) = match f.groups {
-        // SAFETY: `f` came from `for_isa`, which hands out a kernel only after its ISA was
-        // detected; `keys` holds the control bytes of out.len() samples.
-        Some(groups) => unsafe { groups(keys, body, initial, out) },
-        None => (0, 0, initial),
-    };
+    // SAFETY: `f` is one of the private tables above, which `KERNELS` hands out only when
+    // this CPU runs its ISA; `keys` holds the control bytes of out.len() samples.
+    let (dp, done, last) = unsafe { (f.groups)(keys, body, initial, out) };
     let used = decode_tail(keys, body, dp, done, last, out)?;
     Ok(keys.len() + used)
 }
@@ -206,20 +198,20 @@ pub fn decode_svbzd_fused_with(
     n: usize,
     initial: i16,
 ) -> Option<Result<(Vec<i16>, usize), SignalError>> {
-    let f = for_isa(isa)?;
+    let f = KERNELS.get(isa)?;
     if let Err(e) = U32Classic.check_plausible(data, n) {
         return Some(Err(stream_error(e)));
     }
-    let mut out = vec![MaybeUninit::new(0i16); n];
-    Some(fused_by(f, data, initial, &mut out).map(|used| {
-        let samples = out
-            .iter()
-            // SAFETY: every element was initialised above (and the decoder only writes
-            // initialised samples).
-            .map(|s| unsafe { s.assume_init() })
-            .collect();
-        (samples, used)
-    }))
+    let mut out = Vec::new();
+    let mut used = 0;
+    // SAFETY: `fused_by` writes all n samples it is given when it returns Ok.
+    let r = unsafe {
+        uninit::append_with(&mut out, n, |spare| {
+            used = fused_by(f, data, initial, &mut spare[..n])?;
+            Ok(n)
+        })
+    };
+    Some(r.map(|_| (out, used)))
 }
 
 /// Decodes samples `first..out.len()` whose data starts at `body[dp..]`, after the sample

@@ -10,14 +10,18 @@ use svb_delta::kernels::aarch64::prefix_u16x8;
 
 use super::scalar::decode_tail;
 
-pub(crate) fn decode_neon(
+/// The fused decoder of this ISA (see `super::Fused`).
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn decode_neon(
     keys: &[u8],
     data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
     debug_assert!(keys.len() >= out.len().div_ceil(8));
-    // SAFETY: reachable only after `Isa::Neon.is_available()` confirmed NEON.
+    // SAFETY: the caller guarantees NEON (this function's contract).
     let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
     decode_tail(keys, data, dp, 8 * g, last, out)
 }

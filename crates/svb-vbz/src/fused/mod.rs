@@ -9,17 +9,36 @@ mod x86_64;
 use core::mem::MaybeUninit;
 
 use svb_core::DecodeError;
-use svb_dispatch::{Cached, Isa};
+use svb_dispatch::{uninit, Isa, PerIsa};
 
 /// Decodes `out.len()` samples from svb16 key bytes (at least `out.len().div_ceil(8)`) and
 /// the front of their data, the first delta taken from `initial`; returns the data bytes
 /// consumed. Any input is safe; error offsets count the key bytes first, as in one stream.
-pub(crate) type FusedFn =
-    fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
+/// Writes only initialised samples, and all of `out` on `Ok`.
+///
+/// Safety: the CPU must support the ISA of the table that holds the kernel.
+type FusedFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
 
-/// One ISA's fused decoder.
+/// One ISA's fused decoder. A `&'static Fused` exists only for an ISA this CPU runs (the
+/// tables are private and handed out through [`PerIsa`]).
 pub(crate) struct Fused {
-    pub(crate) decode: FusedFn,
+    decode: FusedFn,
+}
+
+impl Fused {
+    /// Runs the decoder (see [`FusedFn`]).
+    #[inline]
+    pub(crate) fn decode(
+        &self,
+        keys: &[u8],
+        data: &[u8],
+        initial: i16,
+        out: &mut [MaybeUninit<i16>],
+    ) -> Result<usize, DecodeError> {
+        // SAFETY: `self` is one of the private tables below, which `KERNELS` hands out only
+        // when this CPU runs its ISA.
+        unsafe { (self.decode)(keys, data, initial, out) }
+    }
 }
 
 static SCALAR: Fused = Fused {
@@ -37,30 +56,19 @@ static AVX2: Fused = Fused {
 static NEON: Fused = Fused {
     decode: aarch64::decode_neon,
 };
-
-/// The fused decoder of `isa`, or `None` when this CPU (or build) cannot run it.
-pub(crate) fn for_isa(isa: Isa) -> Option<&'static Fused> {
-    if !isa.is_available() {
-        return None;
-    }
-    match isa {
-        Isa::Scalar => Some(&SCALAR),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Ssse3 => Some(&SSSE3),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => Some(&AVX2),
-        #[cfg(target_arch = "aarch64")]
-        Isa::Neon => Some(&NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
+static KERNELS: PerIsa<Fused> = {
+    let t = PerIsa::new(&SCALAR);
+    #[cfg(target_arch = "x86_64")]
+    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
+    #[cfg(target_arch = "aarch64")]
+    let t = t.with(Isa::Neon, &NEON);
+    t
+};
 
 /// The best fused decoder (chosen once, cached).
 #[inline]
 pub(crate) fn best() -> &'static Fused {
-    static BEST: Cached<Fused> = Cached::new(|| for_isa(Isa::best()).unwrap_or(&SCALAR));
-    BEST.get()
+    KERNELS.best()
 }
 
 /// Fused decode of `n` samples from `initial` with the kernel of `isa` (`None` when this CPU
@@ -72,22 +80,22 @@ pub fn decode_vbz_fused_with(
     n: usize,
     initial: i16,
 ) -> Option<Result<(Vec<i16>, usize), DecodeError>> {
-    let f = for_isa(isa)?;
+    let f = KERNELS.get(isa)?;
     if let Err(e) = svb_core::Codec::check_plausible(&svb_core::Svb16, data, n) {
         return Some(Err(e));
     }
-    let mut out = vec![0i16; n];
-    let r = split_stream(data, n)
-        .and_then(|(keys, body)| (f.decode)(keys, body, initial, as_uninit(&mut out)))
-        .map(|used| (out, n.div_ceil(8) + used));
-    Some(r)
-}
-
-/// Views initialised samples as `MaybeUninit` for a decoder that only writes samples.
-pub(crate) fn as_uninit(out: &mut [i16]) -> &mut [MaybeUninit<i16>] {
-    // SAFETY: `MaybeUninit<i16>` has the layout of i16, and the decoders only store
-    // initialised samples, so `out` stays initialised.
-    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
+    let mut out = Vec::new();
+    let mut used = 0;
+    let r = split_stream(data, n).and_then(|(keys, body)| {
+        // SAFETY: on `Ok` the decoder has written all `n` samples.
+        unsafe {
+            uninit::append_with(&mut out, n, |s| {
+                used = f.decode(keys, body, initial, &mut s[..n])?;
+                Ok(n)
+            })
+        }
+    });
+    Some(r.map(|_| (out, n.div_ceil(8) + used)))
 }
 
 /// Splits one svb16 stream of `n` values into its key bytes and its data.

@@ -11,35 +11,49 @@ use svb_delta::kernels::x86_64::{prefix_u16x8, unzigzag_u16x8};
 
 use super::scalar::decode_tail;
 
-pub(crate) fn decode_ssse3(
+/// The fused decoder of this ISA (see `super::Fused`).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn decode_ssse3(
     keys: &[u8],
     data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
     debug_assert!(keys.len() >= out.len().div_ceil(8));
-    // SAFETY: reachable only through the table `for_isa` hands out after
-    // `Isa::Ssse3.is_available()` confirmed SSSE3.
-    let (dp, g, last) = unsafe { decode_groups(keys, data, initial as u16, out) };
-    finish(keys, data, dp, g, last, out)
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
+    unsafe {
+        let (dp, g, last) = decode_groups(keys, data, initial as u16, out);
+        finish(keys, data, dp, g, last, out)
+    }
 }
 
-pub(crate) fn decode_avx2(
+/// The fused decoder of this ISA (see `super::Fused`).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode_avx2(
     keys: &[u8],
     data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
     debug_assert!(keys.len() >= out.len().div_ceil(8));
-    // SAFETY: reachable only after `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3).
-    let (dp, g, last) = unsafe { decode_groups_avx2(keys, data, initial as u16, out) };
-    finish(keys, data, dp, g, last, out)
+    // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract).
+    unsafe {
+        let (dp, g, last) = decode_groups_avx2(keys, data, initial as u16, out);
+        finish(keys, data, dp, g, last, out)
+    }
 }
 
 /// Decodes what the SIMD loops left through a zero-padded copy (when it needs at most 48
 /// bytes and the data holds them), else with the scalar tail, which reports the exact
 /// error. Returns the data bytes consumed.
-fn finish(
+///
+/// # Safety
+/// The CPU must support SSSE3.
+unsafe fn finish(
     keys: &[u8],
     data: &[u8],
     dp: usize,
@@ -47,7 +61,7 @@ fn finish(
     last: u16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    // SAFETY: the caller guarantees SSSE3.
     let used = match unsafe { padded_tail(keys, data, dp, g, last, out) } {
         Some(used) => used,
         None => decode_tail(keys, data, dp, 8 * g, last, out)?,

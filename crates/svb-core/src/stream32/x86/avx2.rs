@@ -16,14 +16,16 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::scalar::{check_out_len, encode_tail, split_control};
 use crate::stream32::Scheme32;
 
-pub(crate) fn decode<S: Scheme32>(
+/// The decode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: this kernel is only reachable through the codec's private `Kernels` table,
-    // which its `table(isa)` (behind `kernels_for` and `kernels`) hands out only after
-    // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
+    // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract).
     let (dp, g) = unsafe { decode_all::<S>(ctrl, data, out) };
     finish_decode::<S>(ctrl, data, dp, g, out)
 }
@@ -45,12 +47,16 @@ unsafe fn decode_all<S: Scheme32>(
     }
 }
 
-pub(crate) fn encode<S: Scheme32>(
+/// The encode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
-    // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at least
+    // SAFETY: the caller guarantees AVX2 (this function's contract); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
     let (dp, g) = unsafe { encode_all::<S>(values, out, ctrl_len) };
     let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);

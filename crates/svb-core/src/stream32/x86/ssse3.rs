@@ -17,14 +17,16 @@ use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_con
 use crate::stream32::Scheme32;
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
-pub(crate) fn decode<S: Scheme32>(
+/// The decode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: this kernel is only reachable through the codec's private `Kernels` table,
-    // which its `table(isa)` (behind `kernels_for` and `kernels`) hands out only after
-    // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
     let (dp, g) = unsafe {
         let (dp, g) = decode_blocks::<S>(ctrl, data, out);
         decode_groups::<S>(ctrl, data, out, dp, g)
@@ -241,12 +243,16 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
     }
 }
 
-pub(crate) fn encode<S: Scheme32>(
+/// The encode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
-    // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
     let (dp, g) = unsafe { encode_all::<S>(values, out, ctrl_len) };
     let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);

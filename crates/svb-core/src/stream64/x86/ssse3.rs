@@ -12,10 +12,16 @@ pub(crate) mod c1248 {
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
-    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+    /// The decode kernel of this ISA (see the codec's `Kernels`).
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    pub(crate) unsafe fn decode(
+        input: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
-        // SAFETY: reachable only through the `Kernels` table handed out after
-        // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+        // SAFETY: the caller guarantees SSSE3 (this function's contract).
         let (dp, g) = unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
             decode_groups(ctrl, data, out, dp, g)
@@ -145,12 +151,16 @@ pub(crate) mod c1248 {
         (dp, g)
     }
 
-    pub(crate) fn encode(
+    /// The encode kernel of this ISA (see the codec's `Kernels`).
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    pub(crate) unsafe fn encode(
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
     ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1248>(values, out.len())?;
-        // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
+        // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at
         // least `max_encoded_len(n)` bytes (checked above).
         let (dp, g) = unsafe { encode_groups(values, out, ctrl_len, 0, 0) };
         let used = encode_tail::<S1248>(values, out, ctrl_len, dp, 4 * g);
@@ -223,10 +233,16 @@ pub(crate) mod c1234 {
     use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
     use crate::stream64::{DECODE_1234, S1234};
 
-    pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u64>]) -> Result<usize, DecodeError> {
+    /// The decode kernel of this ISA (see the codec's `Kernels`).
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    pub(crate) unsafe fn decode(
+        input: &[u8],
+        out: &mut [MaybeUninit<u64>],
+    ) -> Result<usize, DecodeError> {
         let (ctrl, data) = split_control(input, out.len())?;
-        // SAFETY: reachable only through the `Kernels` table handed out after
-        // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+        // SAFETY: the caller guarantees SSSE3 (this function's contract).
         let (dp, g) = unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
             decode_groups(ctrl, data, out, dp, g)
@@ -339,12 +355,16 @@ pub(crate) mod c1234 {
         (dp, g)
     }
 
-    pub(crate) fn encode(
+    /// The encode kernel of this ISA (see the codec's `Kernels`).
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    pub(crate) unsafe fn encode(
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
     ) -> Result<usize, EncodeError> {
         let ctrl_len = check_encode::<S1234>(values, out.len())?;
-        // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at
+        // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at
         // least `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
         let (dp, g) = unsafe { encode_groups(values, out, ctrl_len, 0, 0) };
         let used = encode_tail::<S1234>(values, out, ctrl_len, dp, 4 * g);

@@ -7,10 +7,16 @@ use crate::error::{DecodeError, EncodeError};
 use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 
-pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+/// The decode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn decode(
+    input: &[u8],
+    out: &mut [MaybeUninit<u16>],
+) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: reachable only through the `Kernels` table handed out after
-    // `Isa::Neon.is_available()` confirmed NEON on this CPU.
+    // SAFETY: the caller guarantees NEON (this function's contract).
     let (dp, g) = unsafe { decode_groups(keys, data, out) };
     let used = decode_tail(keys, data, dp, 8 * g, out)?;
     Ok(keys.len() + used)
@@ -63,9 +69,16 @@ unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) 
     (dp, g)
 }
 
-pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+/// The encode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn encode(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: reachable only after NEON was detected (see `decode`); `out` holds at least
+    // SAFETY: the caller guarantees NEON (this function's contract); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
     let (dp, g) = unsafe { encode_groups(values, out, klen) };
     let used = encode_tail(values, out, klen, dp, 8 * g);

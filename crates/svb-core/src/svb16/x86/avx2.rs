@@ -14,10 +14,16 @@ use super::ssse3::{
 use crate::error::{DecodeError, EncodeError};
 use crate::svb16::scalar::{check_out_len, encode_tail, split_keys};
 
-pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+/// The decode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode(
+    input: &[u8],
+    out: &mut [MaybeUninit<u16>],
+) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: reachable only through the `Kernels` table handed out after
-    // `Isa::Avx2.is_available()` confirmed AVX2 (and SSSE3) on this CPU.
+    // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract).
     let (dp, g) = unsafe { decode_all(keys, data, out) };
     finish_decode(keys, data, dp, g, out)
 }
@@ -35,9 +41,16 @@ unsafe fn decode_all(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> 
     }
 }
 
-pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+/// The encode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn encode(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: reachable only after AVX2 was detected (see `decode`); `out` holds at least
+    // SAFETY: the caller guarantees AVX2 (this function's contract); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
     let (dp, g) = unsafe { encode_all(values, out, klen) };
     let used = encode_tail(values, out, klen, dp, 8 * g);

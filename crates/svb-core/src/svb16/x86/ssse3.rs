@@ -13,10 +13,16 @@ use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
-pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+/// The decode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn decode(
+    input: &[u8],
+    out: &mut [MaybeUninit<u16>],
+) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: reachable only through the `Kernels` table handed out after
-    // `Isa::Ssse3.is_available()` confirmed SSSE3 on this CPU.
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
     let (dp, g) = unsafe {
         let (dp, g) = decode_blocks(keys, data, out);
         decode_groups(keys, data, out, dp, g)
@@ -226,9 +232,16 @@ pub(crate) unsafe fn decode_groups(
     }
 }
 
-pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+/// The encode kernel of this ISA (see the codec's `Kernels`).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn encode(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: reachable only after SSSE3 was detected (see `decode`); `out` holds at least
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at least
     // `max_encoded_len(n)` bytes (checked above).
     let (dp, g) = unsafe { encode_all(values, out, klen) };
     let used = encode_tail(values, out, klen, dp, 8 * g);
