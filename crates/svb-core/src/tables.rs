@@ -9,14 +9,33 @@ pub(crate) const LENS_0124: [u8; 4] = [0, 1, 2, 4];
 /// Byte lengths of the four 2-bit codes of `U64Coder1248`.
 pub(crate) const LENS_1248: [u8; 4] = [1, 2, 4, 8];
 
-/// Data bytes used by the four values of each control byte.
-pub(crate) const fn ctrl_lens(lens: [u8; 4]) -> [u8; 256] {
-    let mut t = [0u8; 256];
+/// Byte lengths of the two 1-bit codes of `Svb16`.
+pub(crate) const LENS_SVB16: [u8; 2] = [1, 2];
+
+/// The code of lane `k` in control `c`, for a code table of `lens.len()` (2 or 4) entries.
+const fn code(lens: &[u8], c: usize, k: usize) -> usize {
+    let bits = lens.len().trailing_zeros() as usize;
+    (c >> (bits * k)) & (lens.len() - 1)
+}
+
+/// Lanes of one control: `N == lens.len().pow(lanes)`, checked when the table is built.
+const fn lanes_of<const N: usize>(lens: &[u8]) -> usize {
+    let bits = lens.len().trailing_zeros() as usize;
+    assert!(lens.len() == 2 || lens.len() == 4, "codes of 1 or 2 bits");
+    let lanes = N.trailing_zeros() as usize / bits;
+    assert!(N.is_power_of_two() && lanes * bits == N.trailing_zeros() as usize);
+    lanes
+}
+
+/// Data bytes used by the values of each of the `N` controls.
+pub(crate) const fn data_lens<const N: usize>(lens: &[u8]) -> [u8; N] {
+    let lanes = lanes_of::<N>(lens);
+    let mut t = [0u8; N];
     let mut c = 0;
-    while c < 256 {
+    while c < N {
         let mut k = 0;
-        while k < 4 {
-            t[c] += lens[(c >> (2 * k)) & 3];
+        while k < lanes {
+            t[c] += lens[code(lens, c, k)];
             k += 1;
         }
         c += 1;
@@ -24,18 +43,24 @@ pub(crate) const fn ctrl_lens(lens: [u8; 4]) -> [u8; 256] {
     t
 }
 
-/// Decode shuffles of a 4 x u32 group: the packed bytes of control `c` -> four u32 lanes.
-pub(crate) const fn decode_shuffle_32(lens: [u8; 4]) -> [[u8; 16]; 256] {
-    let mut t = [[0xFFu8; 16]; 256];
+/// Decode shuffles of every control `c`: the packed data bytes of its values -> lanes of
+/// `ROW / lanes` bytes each (byte `b` of lane `k` at `k * width + b`, the rest 0xFF), for
+/// every codec: u32 groups (16-byte rows), u32 widened to u64 (32), u64 pairs (16), Svb16
+/// (eight u16 lanes).
+pub(crate) const fn decode_shuffle<const N: usize, const ROW: usize>(
+    lens: &[u8],
+) -> [[u8; ROW]; N] {
+    let lanes = lanes_of::<N>(lens);
+    let width = ROW / lanes;
+    let mut t = [[0xFFu8; ROW]; N];
     let mut c = 0;
-    while c < 256 {
+    while c < N {
         let mut src = 0u8;
         let mut k = 0;
-        while k < 4 {
-            let len = lens[(c >> (2 * k)) & 3];
+        while k < lanes {
             let mut b = 0;
-            while b < len {
-                t[c][4 * k + b as usize] = src;
+            while b < lens[code(lens, c, k)] as usize {
+                t[c][k * width + b] = src;
                 src += 1;
                 b += 1;
             }
@@ -46,41 +71,23 @@ pub(crate) const fn decode_shuffle_32(lens: [u8; 4]) -> [[u8; 16]; 256] {
     t
 }
 
-/// Encode shuffles of a 4 x u32 group: four u32 lanes -> the packed bytes of control `c`.
-pub(crate) const fn encode_shuffle_32(lens: [u8; 4]) -> [[u8; 16]; 256] {
-    let mut t = [[0xFFu8; 16]; 256];
+/// Encode shuffles of every control `c`: lanes of `ROW / lanes` bytes -> the packed data
+/// bytes of their values (the inverse of [`decode_shuffle`]; the rest 0xFF).
+pub(crate) const fn encode_shuffle<const N: usize, const ROW: usize>(
+    lens: &[u8],
+) -> [[u8; ROW]; N] {
+    let lanes = lanes_of::<N>(lens);
+    let width = ROW / lanes;
+    let mut t = [[0xFFu8; ROW]; N];
     let mut c = 0;
-    while c < 256 {
+    while c < N {
         let mut dst = 0usize;
         let mut k = 0;
-        while k < 4 {
-            let len = lens[(c >> (2 * k)) & 3];
+        while k < lanes {
             let mut b = 0;
-            while b < len {
-                t[c][dst] = (4 * k + b as usize) as u8;
+            while b < lens[code(lens, c, k)] as usize {
+                t[c][dst] = (k * width + b) as u8;
                 dst += 1;
-                b += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
-/// Decode shuffles of a 4 x u32 group widened to four u64 lanes (`U64Coder1234`), 32 bytes.
-pub(crate) const fn decode_shuffle_32_to_64(lens: [u8; 4]) -> [[u8; 32]; 256] {
-    let mut t = [[0xFFu8; 32]; 256];
-    let mut c = 0;
-    while c < 256 {
-        let mut src = 0u8;
-        let mut k = 0;
-        while k < 4 {
-            let len = lens[(c >> (2 * k)) & 3];
-            let mut b = 0;
-            while b < len {
-                t[c][8 * k + b as usize] = src;
-                src += 1;
                 b += 1;
             }
             k += 1;
@@ -147,114 +154,6 @@ pub(crate) const fn encode_code_64(lens: [u8; 4]) -> [u8; 256] {
     t
 }
 
-/// Decode shuffles of two u64 values (one control nibble) -> two u64 lanes.
-pub(crate) const fn decode_shuffle_64_pair(lens: [u8; 4]) -> [[u8; 16]; 16] {
-    let mut t = [[0xFFu8; 16]; 16];
-    let mut c = 0;
-    while c < 16 {
-        let mut src = 0u8;
-        let mut k = 0;
-        while k < 2 {
-            let len = lens[(c >> (2 * k)) & 3];
-            let mut b = 0;
-            while b < len {
-                t[c][8 * k + b as usize] = src;
-                src += 1;
-                b += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
-/// Encode shuffles of two u64 lanes -> the packed bytes of control nibble `c`.
-pub(crate) const fn encode_shuffle_64_pair(lens: [u8; 4]) -> [[u8; 16]; 16] {
-    let mut t = [[0xFFu8; 16]; 16];
-    let mut c = 0;
-    while c < 16 {
-        let mut dst = 0usize;
-        let mut k = 0;
-        while k < 2 {
-            let len = lens[(c >> (2 * k)) & 3];
-            let mut b = 0;
-            while b < len {
-                t[c][dst] = (8 * k + b as usize) as u8;
-                dst += 1;
-                b += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
-/// Data bytes of the two values of a control nibble.
-pub(crate) const fn nibble_lens(lens: [u8; 4]) -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let mut c = 0;
-    while c < 16 {
-        t[c] = lens[c & 3] + lens[c >> 2];
-        c += 1;
-    }
-    t
-}
-
-/// Svb16 decode shuffles: the packed bytes of key `k` (8 values) -> eight u16 lanes.
-pub(crate) const fn svb16_decode_shuffle() -> [[u8; 16]; 256] {
-    let mut t = [[0xFFu8; 16]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let mut src = 0u8;
-        let mut k = 0;
-        while k < 8 {
-            t[key][2 * k] = src;
-            src += 1;
-            if key & (1 << k) != 0 {
-                t[key][2 * k + 1] = src;
-                src += 1;
-            }
-            k += 1;
-        }
-        key += 1;
-    }
-    t
-}
-
-/// Svb16 encode shuffles: eight u16 lanes -> the packed bytes of key `k`.
-pub(crate) const fn svb16_encode_shuffle() -> [[u8; 16]; 256] {
-    let mut t = [[0xFFu8; 16]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let mut dst = 0;
-        let mut k = 0;
-        while k < 8 {
-            t[key][dst] = (2 * k) as u8;
-            dst += 1;
-            if key & (1 << k) != 0 {
-                t[key][dst] = (2 * k + 1) as u8;
-                dst += 1;
-            }
-            k += 1;
-        }
-        key += 1;
-    }
-    t
-}
-
-/// Svb16 data bytes of each key byte: 8 + popcount.
-pub(crate) const fn svb16_lens() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut key = 0;
-    while key < 256 {
-        t[key] = 8 + (key as u32).count_ones() as u8;
-        key += 1;
-    }
-    t
-}
-
 /// 16-byte aligned table row, so SIMD kernels may use aligned loads.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
@@ -291,17 +190,17 @@ mod tests {
 
     #[test]
     fn classic_tables_match_the_reference_layout() {
-        let lens = ctrl_lens(LENS_1234);
+        let lens = data_lens::<256>(&LENS_1234);
         assert_eq!(lens[0], 4);
         assert_eq!(lens[0xFF], 16);
         assert_eq!(lens[0b01_00_11_10], 3 + 4 + 1 + 2);
-        let dec = decode_shuffle_32(LENS_1234);
+        let dec = decode_shuffle::<256, 16>(&LENS_1234);
         // control 0: one byte per value.
         assert_eq!(
             dec[0],
             [0, 0xFF, 0xFF, 0xFF, 1, 0xFF, 0xFF, 0xFF, 2, 0xFF, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF]
         );
-        let enc = encode_shuffle_32(LENS_1234);
+        let enc = encode_shuffle::<256, 16>(&LENS_1234);
         assert_eq!(&enc[0][..4], &[0, 4, 8, 12]);
         assert_eq!(enc[0xFF], core::array::from_fn(|i| i as u8));
     }
@@ -323,9 +222,11 @@ mod tests {
 
     #[test]
     fn svb16_tables() {
-        assert_eq!(svb16_lens()[0], 8);
-        assert_eq!(svb16_lens()[0xFF], 16);
-        let d = svb16_decode_shuffle();
+        let lens = data_lens::<256>(&LENS_SVB16);
+        assert_eq!((lens[0], lens[0xFF], lens[0b1011]), (8, 16, 11));
+        let d = decode_shuffle::<256, 16>(&LENS_SVB16);
         assert_eq!(d[1][..4], [0, 1, 2, 0xFF]);
+        let e = encode_shuffle::<256, 16>(&LENS_SVB16);
+        assert_eq!(e[1][..4], [0, 1, 2, 4]);
     }
 }

@@ -64,17 +64,17 @@ pub(crate) struct Classic;
 /// Scheme of [`U32Variant0124`].
 pub(crate) struct Variant0124;
 
-static CLASSIC_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_1234);
-static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_1234));
-static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_1234));
+static CLASSIC_CTRL_LENS: [u8; 256] = tables::data_lens(&LENS_1234);
+static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle(&LENS_1234));
+static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle(&LENS_1234));
 #[cfg_attr(
     not(any(target_arch = "x86", target_arch = "x86_64")),
     allow(dead_code)
 )]
 static CLASSIC_PAIR: [u16; 256] = tables::encode_pair_32(LENS_1234);
-static V0124_CTRL_LENS: [u8; 256] = tables::ctrl_lens(LENS_0124);
-static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle_32(LENS_0124));
-static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle_32(LENS_0124));
+static V0124_CTRL_LENS: [u8; 256] = tables::data_lens(&LENS_0124);
+static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle(&LENS_0124));
+static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle(&LENS_0124));
 #[cfg_attr(
     not(any(target_arch = "x86", target_arch = "x86_64")),
     allow(dead_code)

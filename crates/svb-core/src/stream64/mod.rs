@@ -57,16 +57,13 @@ impl Scheme64 for S1234 {
 )]
 pub(crate) static CODE_1248: [u8; 256] = tables::encode_code_64(LENS_1248);
 /// U64Coder1248: data bytes of the two values of a control nibble.
-pub(crate) static NIBBLE_LENS_1248: [u8; 16] = tables::nibble_lens(LENS_1248);
+pub(crate) static NIBBLE_LENS_1248: [u8; 16] = tables::data_lens(&LENS_1248);
 /// U64Coder1248: packed bytes of a control nibble -> two u64 lanes.
-pub(crate) static DECODE_1248: [Row16; 16] =
-    tables::rows16(tables::decode_shuffle_64_pair(LENS_1248));
+pub(crate) static DECODE_1248: [Row16; 16] = tables::rows16(tables::decode_shuffle(&LENS_1248));
 /// U64Coder1248: two u64 lanes -> packed bytes of a control nibble.
-pub(crate) static ENCODE_1248: [Row16; 16] =
-    tables::rows16(tables::encode_shuffle_64_pair(LENS_1248));
+pub(crate) static ENCODE_1248: [Row16; 16] = tables::rows16(tables::encode_shuffle(&LENS_1248));
 /// U64Coder1234: packed bytes of a control byte -> four u64 lanes (32 bytes).
-pub(crate) static DECODE_1234: [Row32; 256] =
-    tables::rows32(tables::decode_shuffle_32_to_64(LENS_1234));
+pub(crate) static DECODE_1234: [Row32; 256] = tables::rows32(tables::decode_shuffle(&LENS_1234));
 
 /// Data bytes of a control byte of U64Coder1248.
 #[inline(always)]

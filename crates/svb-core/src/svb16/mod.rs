@@ -13,14 +13,14 @@ use svb_dispatch::{Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
-use crate::tables::{self, Row16};
+use crate::tables::{self, Row16, LENS_SVB16};
 
 /// Data bytes of each key byte (8 + popcount).
-pub(crate) static LENS: [u8; 256] = tables::svb16_lens();
+pub(crate) static LENS: [u8; 256] = tables::data_lens(&LENS_SVB16);
 /// Packed bytes of a key -> eight u16 lanes.
-pub(crate) static DECODE: [Row16; 256] = tables::rows16(tables::svb16_decode_shuffle());
+pub(crate) static DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle(&LENS_SVB16));
 /// Eight u16 lanes -> packed bytes of a key.
-pub(crate) static ENCODE: [Row16; 256] = tables::rows16(tables::svb16_encode_shuffle());
+pub(crate) static ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle(&LENS_SVB16));
 
 /// Key bytes of `n` values, 8 per byte.
 #[inline]
