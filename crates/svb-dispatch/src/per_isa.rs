@@ -5,6 +5,34 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::Isa;
 
+/// Declares a `static` [`PerIsa`] from one table expression per ISA, each behind the `cfg`
+/// of the architecture it compiles on. The tables become anonymous statics that only the
+/// `PerIsa` can hand out.
+#[macro_export]
+macro_rules! per_isa {
+    (
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident: PerIsa<$t:ty> = {
+            Scalar => $scalar:expr
+            $(, $(#[$cfg:meta])* $isa:ident => $table:expr)* $(,)?
+        };
+    ) => {
+        $(#[$attr])*
+        $vis static $name: $crate::PerIsa<$t> = {
+            static SCALAR: $t = $scalar;
+            let t = $crate::PerIsa::new(&SCALAR);
+            $(
+                $(#[$cfg])*
+                let t = {
+                    static TABLE: $t = $table;
+                    t.with($crate::Isa::$isa, &TABLE)
+                };
+            )*
+            t
+        };
+    };
+}
+
 /// One kernel table per ISA (the scalar one always present) and the cached choice of the
 /// best one this CPU runs.
 ///
@@ -13,17 +41,19 @@ use crate::Isa;
 /// `&'static` table is the proof that the CPU has the features its `unsafe fn` kernels were
 /// compiled for, and the table's safe methods may call them.
 ///
+/// Declared with [`per_isa!`](crate::per_isa):
+///
 /// ```
-/// use svb_dispatch::{Isa, PerIsa};
+/// use svb_dispatch::{per_isa, Isa, PerIsa};
 /// pub struct Kernels { isa: Isa, sum: unsafe fn(&[u32]) -> u32 }
 /// fn sum_scalar(v: &[u32]) -> u32 { v.iter().sum() }
-/// static SCALAR: Kernels = Kernels { isa: Isa::Scalar, sum: sum_scalar };
-/// static KERNELS: PerIsa<Kernels> = {
-///     let t = PerIsa::new(&SCALAR);
-///     // #[cfg(target_arch = "x86_64")]
-///     // let t = t.with(Isa::Avx2, &AVX2);
-///     t
-/// };
+/// per_isa! {
+///     static KERNELS: PerIsa<Kernels> = {
+///         Scalar => Kernels { isa: Isa::Scalar, sum: sum_scalar },
+///         // #[cfg(target_arch = "x86_64")]
+///         // Avx2 => Kernels { isa: Isa::Avx2, sum: x86_64::sum_avx2 },
+///     };
+/// }
 /// impl Kernels {
 ///     pub fn sum(&self, v: &[u32]) -> u32 {
 ///         // SAFETY: `self` came from `KERNELS`, which hands out only tables this CPU runs.

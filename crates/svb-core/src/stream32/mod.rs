@@ -1,6 +1,6 @@
 //! The u32 codecs of lemire/streamvbyte: [`U32Classic`] (codes 1,2,3,4 bytes) and
 //! [`U32Variant0124`] (codes 0,1,2,4 bytes). Both share one set of kernels, specialised by a
-//! [`Scheme32`] that supplies the tables.
+//! `Scheme32` that supplies the tables.
 //!
 //! Wire: `(n+3)/4` control bytes (value `i`'s 2-bit code at byte `i/4`, bits `2*(i%4)`), then
 //! the data bytes of each value, little-endian, in order.
@@ -11,7 +11,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Isa, PerIsa};
+use svb_dispatch::{per_isa, Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -194,37 +194,33 @@ macro_rules! u32_codec {
 
         impl $name {
             fn per_isa() -> &'static PerIsa<Kernels<u32>> {
-                static SCALAR: Kernels<u32> = Kernels::new(
-                    Isa::Scalar,
-                    scalar::encode::<$scheme>,
-                    scalar::decode::<$scheme>,
-                );
-                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                static SSSE3: Kernels<u32> = Kernels::new(
-                    Isa::Ssse3,
-                    x86::ssse3::encode::<$scheme>,
-                    x86::ssse3::decode::<$scheme>,
-                );
-                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                static AVX2: Kernels<u32> = Kernels::new(
-                    Isa::Avx2,
-                    x86::avx2::encode::<$scheme>,
-                    x86::avx2::decode::<$scheme>,
-                );
-                #[cfg(target_arch = "aarch64")]
-                static NEON: Kernels<u32> = Kernels::new(
-                    Isa::Neon,
-                    aarch64::neon::encode::<$scheme>,
-                    aarch64::neon::decode::<$scheme>,
-                );
-                static KERNELS: PerIsa<Kernels<u32>> = {
-                    let t = PerIsa::new(&SCALAR);
-                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-                    #[cfg(target_arch = "aarch64")]
-                    let t = t.with(Isa::Neon, &NEON);
-                    t
-                };
+                per_isa! {
+                    static KERNELS: PerIsa<Kernels<u32>> = {
+                        Scalar => Kernels::new(
+                            Isa::Scalar,
+                            scalar::encode::<$scheme>,
+                            scalar::decode::<$scheme>,
+                        ),
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Ssse3 => Kernels::new(
+                            Isa::Ssse3,
+                            x86::ssse3::encode::<$scheme>,
+                            x86::ssse3::decode::<$scheme>,
+                        ),
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Avx2 => Kernels::new(
+                            Isa::Avx2,
+                            x86::avx2::encode::<$scheme>,
+                            x86::avx2::decode::<$scheme>,
+                        ),
+                        #[cfg(target_arch = "aarch64")]
+                        Neon => Kernels::new(
+                            Isa::Neon,
+                            aarch64::neon::encode::<$scheme>,
+                            aarch64::neon::decode::<$scheme>,
+                        ),
+                    };
+                }
                 &KERNELS
             }
         }

@@ -10,7 +10,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Isa, PerIsa};
+use svb_dispatch::{per_isa, Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -75,34 +75,30 @@ macro_rules! kernels_of {
     ($name:ident, $scheme:ty, $ssse3:path, $avx2:path, $neon:path) => {
         impl $name {
             fn per_isa() -> &'static PerIsa<Kernels<u64>> {
-                static SCALAR: Kernels<u64> = Kernels::new(
-                    Isa::Scalar,
-                    scalar::encode::<$scheme>,
-                    scalar::decode::<$scheme>,
-                );
-                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                static SSSE3: Kernels<u64> = {
-                    use $ssse3 as k;
-                    Kernels::new(Isa::Ssse3, k::encode, k::decode)
-                };
-                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                static AVX2: Kernels<u64> = {
-                    use $avx2 as k;
-                    Kernels::new(Isa::Avx2, k::encode, k::decode)
-                };
-                #[cfg(target_arch = "aarch64")]
-                static NEON: Kernels<u64> = {
-                    use $neon as k;
-                    Kernels::new(Isa::Neon, k::encode, k::decode)
-                };
-                static KERNELS: PerIsa<Kernels<u64>> = {
-                    let t = PerIsa::new(&SCALAR);
-                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-                    #[cfg(target_arch = "aarch64")]
-                    let t = t.with(Isa::Neon, &NEON);
-                    t
-                };
+                per_isa! {
+                    static KERNELS: PerIsa<Kernels<u64>> = {
+                        Scalar => Kernels::new(
+                            Isa::Scalar,
+                            scalar::encode::<$scheme>,
+                            scalar::decode::<$scheme>,
+                        ),
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Ssse3 => {
+                            use $ssse3 as k;
+                            Kernels::new(Isa::Ssse3, k::encode, k::decode)
+                        },
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Avx2 => {
+                            use $avx2 as k;
+                            Kernels::new(Isa::Avx2, k::encode, k::decode)
+                        },
+                        #[cfg(target_arch = "aarch64")]
+                        Neon => {
+                            use $neon as k;
+                            Kernels::new(Isa::Neon, k::encode, k::decode)
+                        },
+                    };
+                }
                 &KERNELS
             }
         }

@@ -9,7 +9,7 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-use svb_dispatch::{Isa, PerIsa};
+use svb_dispatch::{per_isa, Isa};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -92,21 +92,17 @@ pub mod blocks {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Svb16;
 
-static SCALAR: Kernels<u16> = Kernels::new(Isa::Scalar, scalar::encode, scalar::decode);
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-static SSSE3: Kernels<u16> = Kernels::new(Isa::Ssse3, x86::ssse3::encode, x86::ssse3::decode);
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-static AVX2: Kernels<u16> = Kernels::new(Isa::Avx2, x86::avx2::encode, x86::avx2::decode);
-#[cfg(target_arch = "aarch64")]
-static NEON: Kernels<u16> = Kernels::new(Isa::Neon, aarch64::neon::encode, aarch64::neon::decode);
-static KERNELS: PerIsa<Kernels<u16>> = {
-    let t = PerIsa::new(&SCALAR);
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-    #[cfg(target_arch = "aarch64")]
-    let t = t.with(Isa::Neon, &NEON);
-    t
-};
+per_isa! {
+    static KERNELS: PerIsa<Kernels<u16>> = {
+        Scalar => Kernels::new(Isa::Scalar, scalar::encode, scalar::decode),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Ssse3 => Kernels::new(Isa::Ssse3, x86::ssse3::encode, x86::ssse3::decode),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Avx2 => Kernels::new(Isa::Avx2, x86::avx2::encode, x86::avx2::decode),
+        #[cfg(target_arch = "aarch64")]
+        Neon => Kernels::new(Isa::Neon, aarch64::neon::encode, aarch64::neon::decode),
+    };
+}
 
 impl crate::codec::sealed::Sealed for Svb16 {}
 

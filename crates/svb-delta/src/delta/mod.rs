@@ -28,7 +28,7 @@ use alloc::vec::Vec;
 
 #[cfg(feature = "alloc")]
 use svb_dispatch::uninit;
-use svb_dispatch::{Isa, PerIsa};
+use svb_dispatch::{per_isa, Isa};
 
 // Everything public in `chains` (the `Vec` forms exist with the `alloc` feature).
 pub use chains::*;
@@ -43,7 +43,7 @@ type ChainsRaw<T, const K: usize> =
 /// compare ISAs; the free functions of this module use the cached best choice.
 ///
 /// A `&'static Kernels` exists only for an ISA this CPU runs (the tables are private and
-/// handed out through [`PerIsa`]), so its methods are safe.
+/// handed out through [`PerIsa`](svb_dispatch::PerIsa)), so its methods are safe.
 pub struct Kernels {
     isa: Isa,
     pub(crate) u16: DecodeRaw<u16>,
@@ -77,21 +77,17 @@ macro_rules! kernels {
     }};
 }
 
-static SCALAR: Kernels = kernels!(Isa::Scalar, scalar);
-#[cfg(target_arch = "x86_64")]
-static SSSE3: Kernels = kernels!(Isa::Ssse3, x86_64::ssse3);
-#[cfg(target_arch = "x86_64")]
-static AVX2: Kernels = kernels!(Isa::Avx2, x86_64::avx2);
-#[cfg(target_arch = "aarch64")]
-static NEON: Kernels = kernels!(Isa::Neon, aarch64::neon);
-static KERNELS: PerIsa<Kernels> = {
-    let t = PerIsa::new(&SCALAR);
-    #[cfg(target_arch = "x86_64")]
-    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-    #[cfg(target_arch = "aarch64")]
-    let t = t.with(Isa::Neon, &NEON);
-    t
-};
+per_isa! {
+    static KERNELS: PerIsa<Kernels> = {
+        Scalar => kernels!(Isa::Scalar, scalar),
+        #[cfg(target_arch = "x86_64")]
+        Ssse3 => kernels!(Isa::Ssse3, x86_64::ssse3),
+        #[cfg(target_arch = "x86_64")]
+        Avx2 => kernels!(Isa::Avx2, x86_64::avx2),
+        #[cfg(target_arch = "aarch64")]
+        Neon => kernels!(Isa::Neon, aarch64::neon),
+    };
+}
 
 /// The kernels of `isa`, or `None` when this CPU (or build) cannot run them.
 pub fn kernels_for(isa: Isa) -> Option<&'static Kernels> {

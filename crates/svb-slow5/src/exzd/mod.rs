@@ -24,7 +24,7 @@ use core::mem::MaybeUninit;
 
 use svb_core::{Codec, U32Classic};
 use svb_delta::zigzag::Zigzag;
-use svb_dispatch::{uninit, Isa, PerIsa};
+use svb_dispatch::{per_isa, uninit, Isa};
 
 use crate::SignalError;
 
@@ -379,7 +379,7 @@ impl ExZdDecoder {
 type RunFn = unsafe fn(&[u8], i16, u32, &mut [MaybeUninit<i16>]) -> (usize, i16);
 
 /// One ISA's run decoder. A `&'static Runs` exists only for an ISA this CPU runs (the tables
-/// are private and handed out through [`PerIsa`]).
+/// are private and handed out through [`PerIsa`](svb_dispatch::PerIsa)).
 struct Runs {
     simd: RunFn,
 }
@@ -406,23 +406,17 @@ fn no_simd(_: &[u8], acc: i16, _: u32, _: &mut [MaybeUninit<i16>]) -> (usize, i1
     (0, acc)
 }
 
-static SCALAR: Runs = Runs { simd: no_simd };
-#[cfg(target_arch = "x86_64")]
-static SSSE3: Runs = Runs { simd: x86_64::run };
-#[cfg(target_arch = "x86_64")]
-static AVX2: Runs = Runs {
-    simd: x86_64::run_avx2,
-};
-#[cfg(target_arch = "aarch64")]
-static NEON: Runs = Runs { simd: aarch64::run };
-static KERNELS: PerIsa<Runs> = {
-    let t = PerIsa::new(&SCALAR);
-    #[cfg(target_arch = "x86_64")]
-    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-    #[cfg(target_arch = "aarch64")]
-    let t = t.with(Isa::Neon, &NEON);
-    t
-};
+per_isa! {
+    static KERNELS: PerIsa<Runs> = {
+        Scalar => Runs { simd: no_simd },
+        #[cfg(target_arch = "x86_64")]
+        Ssse3 => Runs { simd: x86_64::run },
+        #[cfg(target_arch = "x86_64")]
+        Avx2 => Runs { simd: x86_64::run_avx2 },
+        #[cfg(target_arch = "aarch64")]
+        Neon => Runs { simd: aarch64::run },
+    };
+}
 
 /// Fused ex-zd decode with the kernel of `isa` (`None` when this CPU cannot run it): for
 /// comparing ISAs in tests and benchmarks.

@@ -18,7 +18,7 @@ mod x86_64;
 use svb_core::stream32::blocks::split_control;
 use svb_core::{Codec, U32Classic};
 use svb_delta::zigzag::Zigzag;
-use svb_dispatch::{uninit, Isa, PerIsa};
+use svb_dispatch::{per_isa, uninit, Isa};
 
 use crate::SignalError;
 
@@ -138,7 +138,7 @@ type GroupsFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> (usize,
 
 /// One ISA's fused decoder: its SIMD group loop (none for scalar), before the scalar tail.
 /// A `&'static Fused` exists only for an ISA this CPU runs (the tables are private and
-/// handed out through [`PerIsa`]).
+/// handed out through [`PerIsa`](svb_dispatch::PerIsa)).
 struct Fused {
     groups: GroupsFn,
 }
@@ -148,27 +148,17 @@ fn no_groups(_: &[u8], _: &[u8], initial: i16, _: &mut [MaybeUninit<i16>]) -> (u
     (0, 0, initial)
 }
 
-static SCALAR: Fused = Fused { groups: no_groups };
-#[cfg(target_arch = "x86_64")]
-static SSSE3: Fused = Fused {
-    groups: x86_64::decode_groups,
-};
-#[cfg(target_arch = "x86_64")]
-static AVX2: Fused = Fused {
-    groups: x86_64::decode_groups_avx2,
-};
-#[cfg(target_arch = "aarch64")]
-static NEON: Fused = Fused {
-    groups: aarch64::decode_groups,
-};
-static KERNELS: PerIsa<Fused> = {
-    let t = PerIsa::new(&SCALAR);
-    #[cfg(target_arch = "x86_64")]
-    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-    #[cfg(target_arch = "aarch64")]
-    let t = t.with(Isa::Neon, &NEON);
-    t
-};
+per_isa! {
+    static KERNELS: PerIsa<Fused> = {
+        Scalar => Fused { groups: no_groups },
+        #[cfg(target_arch = "x86_64")]
+        Ssse3 => Fused { groups: x86_64::decode_groups },
+        #[cfg(target_arch = "x86_64")]
+        Avx2 => Fused { groups: x86_64::decode_groups_avx2 },
+        #[cfg(target_arch = "aarch64")]
+        Neon => Fused { groups: aarch64::decode_groups },
+    };
+}
 
 /// Decodes `out.len()` samples from the front of `data`; returns the bytes used.
 fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usize, SignalError> {

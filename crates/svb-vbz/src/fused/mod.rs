@@ -9,7 +9,7 @@ mod x86_64;
 use core::mem::MaybeUninit;
 
 use svb_core::DecodeError;
-use svb_dispatch::{uninit, Isa, PerIsa};
+use svb_dispatch::{per_isa, uninit, Isa};
 
 /// Decodes `out.len()` samples from svb16 key bytes (at least `out.len().div_ceil(8)`) and
 /// the front of their data, the first delta taken from `initial`; returns the data bytes
@@ -20,7 +20,7 @@ use svb_dispatch::{uninit, Isa, PerIsa};
 type FusedFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
 
 /// One ISA's fused decoder. A `&'static Fused` exists only for an ISA this CPU runs (the
-/// tables are private and handed out through [`PerIsa`]).
+/// tables are private and handed out through [`PerIsa`](svb_dispatch::PerIsa)).
 pub(crate) struct Fused {
     decode: FusedFn,
 }
@@ -41,29 +41,17 @@ impl Fused {
     }
 }
 
-static SCALAR: Fused = Fused {
-    decode: scalar::decode,
-};
-#[cfg(target_arch = "x86_64")]
-static SSSE3: Fused = Fused {
-    decode: x86_64::decode_ssse3,
-};
-#[cfg(target_arch = "x86_64")]
-static AVX2: Fused = Fused {
-    decode: x86_64::decode_avx2,
-};
-#[cfg(target_arch = "aarch64")]
-static NEON: Fused = Fused {
-    decode: aarch64::decode_neon,
-};
-static KERNELS: PerIsa<Fused> = {
-    let t = PerIsa::new(&SCALAR);
-    #[cfg(target_arch = "x86_64")]
-    let t = t.with(Isa::Ssse3, &SSSE3).with(Isa::Avx2, &AVX2);
-    #[cfg(target_arch = "aarch64")]
-    let t = t.with(Isa::Neon, &NEON);
-    t
-};
+per_isa! {
+    static KERNELS: PerIsa<Fused> = {
+        Scalar => Fused { decode: scalar::decode },
+        #[cfg(target_arch = "x86_64")]
+        Ssse3 => Fused { decode: x86_64::decode_ssse3 },
+        #[cfg(target_arch = "x86_64")]
+        Avx2 => Fused { decode: x86_64::decode_avx2 },
+        #[cfg(target_arch = "aarch64")]
+        Neon => Fused { decode: aarch64::decode_neon },
+    };
+}
 
 /// The best fused decoder (chosen once, cached).
 #[inline]
