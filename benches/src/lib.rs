@@ -1,30 +1,7 @@
 //! Inputs shared by the benchmarks: deterministic pseudo-random integers of mixed byte
 //! widths, the distributions the performance targets are stated for.
 
-/// A small deterministic generator (xorshift64), so every run measures the same input.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A value with a uniformly drawn number of significant bytes in `1..=max_bytes`.
-    pub fn mixed(&mut self, max_bytes: u32) -> u64 {
-        let w = self.next_u64();
-        let bytes = 1 + (w % max_bytes as u64) as u32;
-        let v = self.next_u64();
-        if bytes == 8 {
-            v
-        } else {
-            v & ((1u64 << (8 * bytes)) - 1)
-        }
-    }
-}
+pub use svb_testdata::Rng;
 
 /// `n` u32 of mixed 1-4 byte widths.
 pub fn mixed_u32(n: usize) -> Vec<u32> {
@@ -61,7 +38,7 @@ pub fn signal_i16_seeded(n: usize, seed: u64) -> Vec<i16> {
     let mut level = 500i32;
     (0..n)
         .map(|_| {
-            let w = r.next_u64();
+            let w = r.next();
             if w.is_multiple_of(97) {
                 level = 300 + (w >> 40) as i32 % 400;
             }

@@ -82,20 +82,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
 /// Deterministic values of mixed byte widths.
 fn mixed(n: usize, max_bytes: u32, seed: u64) -> Vec<u64> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let bytes = 1 + (x % max_bytes as u64) as u32;
-            if bytes == 8 {
-                x
-            } else {
-                (x >> 8) & ((1u64 << (8 * bytes)) - 1)
-            }
-        })
-        .collect()
+    let mut rng = svb_testdata::Rng(seed | 1);
+    (0..n).map(|_| rng.mixed(max_bytes)).collect()
 }
 
 /// Writes seed inputs for `target` into `dir` (kept if already there).

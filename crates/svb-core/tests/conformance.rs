@@ -179,14 +179,9 @@ where
 #[test]
 fn cross_checked_with_streamvbyte64_both_ways() {
     use streamvbyte64::{Coder, Coder0124, Coder1234, Coder1248};
-    let mut x = 0x853C_49E6_748F_EA9Bu64;
+    let mut rng = svb_testdata::Rng(0x853C_49E6_748F_EA9B);
     for n in (0..2000).step_by(4).chain([4096, 8192]) {
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = || rng.next();
         let v32: Vec<u32> = (0..n)
             .map(|_| {
                 let w = next();

@@ -8,13 +8,11 @@ use svb_slow5::{
 };
 
 fn signal(n: usize, seed: u64, spread: u64) -> Vec<i16> {
-    let mut x = seed | 1;
+    let mut rng = svb_testdata::Rng(seed | 1);
     let mut v = 400i16;
     (0..n)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             v = v.wrapping_add(((x % (2 * spread + 1)) as i64 - spread as i64) as i16);
             v
         })

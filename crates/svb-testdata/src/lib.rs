@@ -122,6 +122,18 @@ impl Rng {
         self.0
     }
 
+    /// A value with a uniformly drawn number of significant bytes in `1..=max_bytes` (at
+    /// most 8): every code of a variable-byte codec, evenly.
+    pub fn mixed(&mut self, max_bytes: u32) -> u64 {
+        let bytes = 1 + (self.next() % max_bytes as u64) as u32;
+        let v = self.next();
+        if bytes >= 8 {
+            v
+        } else {
+            v & ((1u64 << (8 * bytes)) - 1)
+        }
+    }
+
     /// `len` random bytes (incompressible: zstd cannot shrink them).
     pub fn bytes(&mut self, len: usize) -> Vec<u8> {
         (0..len).map(|_| self.next() as u8).collect()

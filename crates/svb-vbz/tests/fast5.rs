@@ -171,13 +171,11 @@ fn round_trip(bytes: &[u8], opts: &Options) {
 
 #[test]
 fn every_option_round_trips() {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = svb_testdata::Rng(0x9E37_79B9_7F4A_7C15);
     for len in (0..=70).chain([1021, 4096, 4099]) {
         let bytes: Vec<u8> = (0..len)
             .map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next();
                 if i % 5 == 0 {
                     x as u8
                 } else {

@@ -7,12 +7,10 @@ use svb_vbz::pod5::{Pod5Error, Reader, SignalEncoding, TableKind};
 use svb_vbz::Threads;
 
 fn signal(n: usize, seed: u32) -> Vec<i16> {
-    let mut x = seed.wrapping_mul(2654435761).wrapping_add(1);
+    let mut rng = svb_testdata::Rng(seed as u64 * 2654435761 + 1);
     (0..n)
         .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next();
             (400 + (i as i32 % 50) + (x % 31) as i32 - 15) as i16
         })
         .collect()
@@ -251,13 +249,8 @@ fn a_chunk_that_fails_to_decode_names_the_read_and_row() {
 #[test]
 fn random_damage_never_panics() {
     let bytes = file(reads(), Some(&compress));
-    let mut x = 0x9e37_79b9_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = svb_testdata::Rng(0x9e37_79b9);
+    let mut next = || rng.next();
     let mut opened = 0;
     for _ in 0..3000 {
         let mut b = bytes.clone();

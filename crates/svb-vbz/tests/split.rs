@@ -8,13 +8,11 @@ use svb_vbz::{
 };
 
 fn signal(n: usize, seed: u64) -> Vec<i16> {
-    let mut x = seed | 1;
+    let mut rng = svb_testdata::Rng(seed | 1);
     let mut v = 0i16;
     (0..n)
         .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             v = match i % 97 {
                 // jumps that need two bytes, and wrap
                 0 => (x >> 16) as i16,

@@ -153,11 +153,9 @@ mod tests {
 
     #[test]
     fn lens8_matches_table() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = svb_testdata::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..1000 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let x = rng.next();
             let l = lens8(x);
             for k in 0..8 {
                 assert_eq!((l >> (8 * k)) as u8, LENS[(x >> (8 * k)) as u8 as usize]);
