@@ -1,12 +1,13 @@
 //! Portable prefix sums (and the tails of the SIMD loops).
 
-/// Decodes `n` wrapping deltas from `src` to `dst` (which may equal `src`); returns the last
-/// value.
-///
-/// # Safety
-/// `src` is readable and `dst` writable for `n` elements.
+/// Defines the scalar prefix-sum loops of one element type.
 macro_rules! scalar_loops {
     ($t:ty, $decode:ident $(, $chains:ident)?) => {
+        /// Decodes `n` wrapping deltas from `src` to `dst` (which may equal `src`); returns
+        /// the last value.
+        ///
+        /// # Safety
+        /// `src` is readable and `dst` writable for `n` elements.
         pub(crate) unsafe fn $decode(initial: $t, src: *const $t, dst: *mut $t, n: usize) -> $t {
             let mut last = initial;
             for i in 0..n {

@@ -26,6 +26,12 @@ pub(crate) unsafe fn decode_neon(
     decode_tail(keys, data, dp, 8 * g, last, out)
 }
 
+/// Decodes whole key groups while their loads stay inside `data`; returns where it stopped
+/// `(dp, g, last sample)`.
+///
+/// # Safety
+/// The CPU must support NEON; `keys` must hold at least `out.len().div_ceil(8)` bytes. Every
+/// load and store is kept inside `data` and `out` by the function itself.
 #[target_feature(enable = "neon")]
 unsafe fn decode_groups(
     keys: &[u8],

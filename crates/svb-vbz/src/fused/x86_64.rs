@@ -69,6 +69,12 @@ unsafe fn finish(
     Ok(used)
 }
 
+/// The samples after the SIMD loops through a zero-padded 48-byte copy of the rest of the
+/// data; `None` when they need more, or more than the data holds.
+///
+/// # Safety
+/// The CPU must support SSSE3; `keys` must hold at least `out.len().div_ceil(8)` bytes and
+/// `(dp, g)` be where `decode_groups` stopped.
 #[target_feature(enable = "ssse3")]
 unsafe fn padded_tail(
     keys: &[u8],
@@ -110,6 +116,10 @@ unsafe fn padded_tail(
     Some(dp + need)
 }
 
+/// [`decode_groups`] compiled with AVX2.
+///
+/// # Safety
+/// As [`decode_groups`], with AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn decode_groups_avx2(
     keys: &[u8],
@@ -153,6 +163,10 @@ unsafe fn key_word(keys: &[u8], g: usize) -> u64 {
 
 /// Decodes whole key groups while their loads stay inside `data`; returns where it stopped
 /// `(dp, g, last sample)`.
+///
+/// # Safety
+/// The CPU must support SSSE3; `keys` must hold at least `out.len().div_ceil(8)` bytes. Every
+/// load and store is kept inside `data` and `out` by the function itself.
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn decode_groups(

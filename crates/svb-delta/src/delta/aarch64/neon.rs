@@ -6,12 +6,20 @@ use crate::kernels::aarch64::{prefix_u16x8, prefix_u32x4, prefix_u64x2};
 
 macro_rules! io {
     ($t:ty, $v:ty, $load:ident, $store:ident, $splat:ident, $first:ident, $ld:ident, $st:ident, $dup:ident, $get:ident) => {
+        /// Loads one vector.
+        ///
+        /// # Safety
+        /// The CPU supports NEON; 16 bytes at `p` are readable.
         #[target_feature(enable = "neon")]
         #[inline]
         unsafe fn $load(p: *const $t) -> $v {
             // SAFETY: the caller guarantees 16 readable bytes at p.
             unsafe { $ld(p) }
         }
+        /// Stores one vector.
+        ///
+        /// # Safety
+        /// The CPU supports NEON; 16 bytes at `p` are writable.
         #[target_feature(enable = "neon")]
         #[inline]
         unsafe fn $store(p: *mut $t, v: $v) {

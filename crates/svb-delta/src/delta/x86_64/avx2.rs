@@ -6,12 +6,20 @@ use crate::kernels::x86_64::{prefix_u16x16, prefix_u32x8, prefix_u64x4};
 
 macro_rules! io {
     ($t:ty, $load:ident, $store:ident, $splat:ident, $first:ident, |$x:ident| $set1:expr) => {
+        /// Loads one vector.
+        ///
+        /// # Safety
+        /// The CPU supports AVX2; 32 bytes at `p` are readable.
         #[target_feature(enable = "avx2")]
         #[inline]
         unsafe fn $load(p: *const $t) -> __m256i {
             // SAFETY: the caller guarantees 32 readable bytes at p.
             unsafe { _mm256_loadu_si256(p.cast()) }
         }
+        /// Stores one vector.
+        ///
+        /// # Safety
+        /// The CPU supports AVX2; 32 bytes at `p` are writable.
         #[target_feature(enable = "avx2")]
         #[inline]
         unsafe fn $store(p: *mut $t, v: __m256i) {

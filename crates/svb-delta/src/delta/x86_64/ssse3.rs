@@ -6,12 +6,20 @@ use crate::kernels::x86_64::{prefix_u16x8, prefix_u32x4, prefix_u64x2};
 
 macro_rules! io {
     ($t:ty, $load:ident, $store:ident, $splat:ident, $first:ident, |$x:ident| $set1:expr, |$v:ident| $cvt:expr) => {
+        /// Loads one vector.
+        ///
+        /// # Safety
+        /// The CPU supports SSSE3; 16 bytes at `p` are readable.
         #[target_feature(enable = "ssse3")]
         #[inline]
         unsafe fn $load(p: *const $t) -> __m128i {
             // SAFETY: the caller guarantees 16 readable bytes at p.
             unsafe { _mm_loadu_si128(p.cast()) }
         }
+        /// Stores one vector.
+        ///
+        /// # Safety
+        /// The CPU supports SSSE3; 16 bytes at `p` are writable.
         #[target_feature(enable = "ssse3")]
         #[inline]
         unsafe fn $store(p: *mut $t, v: __m128i) {
