@@ -1,7 +1,9 @@
 //! Whole POD5 files (../shared/data/pod5): open, then every read's signal to int16, on one
-//! thread and on every core, against the `pod5lib` crate doing the same work in the same
-//! run. `cargo xtask bench` adds ONT's Python reader (benches/python/pod5_decode.py) as the
-//! `python-pod5` peer, and a larger file (`SVB_BENCH_POD5_LARGE`, group `pod5_file_x20`).
+//! thread and on every core. `cargo xtask bench` runs the peers doing the same work right
+//! after criterion, in their own processes: the `pod5lib` crate (benches/peers/pod5lib, its
+//! own workspace: its Arrow cannot share a build with ours) and ONT's Python reader
+//! (benches/python/pod5_decode.py), and adds a larger file (`SVB_BENCH_POD5_LARGE`, group
+//! `pod5_file_x20`).
 
 use std::hint::black_box;
 
@@ -49,14 +51,6 @@ fn files(c: &mut Criterion) {
                 }
             })
         });
-        g.bench_function(BenchmarkId::new("pod5lib", samples), |b| {
-            b.iter(|| {
-                let r = pod5lib::Reader::open(black_box(&path)).unwrap();
-                for read in r.reads_iter() {
-                    black_box(read.signal().unwrap());
-                }
-            })
-        });
         g.finish();
 
         let mut g = c.benchmark_group(format!("pod5_file_{label}/all_cores"));
@@ -90,14 +84,6 @@ fn files(c: &mut Criterion) {
                     black_box(s);
                 })
                 .unwrap();
-            })
-        });
-        g.bench_function(BenchmarkId::new("pod5lib", samples), |b| {
-            b.iter(|| {
-                let r = pod5lib::Reader::open(black_box(&path)).unwrap();
-                for item in r.par_reads_iter(0) {
-                    black_box(item.unwrap().1);
-                }
             })
         });
         g.finish();

@@ -98,7 +98,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         Some(started)
     };
     let mut rows = collect(&criterion_home, since)?;
-    add_python_pod5(&mut rows, &criterion_home, since.is_some());
+    add_file_peers(&mut rows, &criterion_home, since.is_some());
     if rows.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -151,14 +151,66 @@ fn large_pod5() -> Option<PathBuf> {
     Some(out)
 }
 
-/// ONT's Python reader on the files of the `pod5_file_*` groups present (benches/python/
-/// pod5_decode.py), added as the `python-pod5` peer of both the one-thread and the all-cores
-/// group (it decodes on one thread). Skipped, with one line saying so, without `pod5`.
+/// A peer of the `pod5_file_*` groups that runs in its own process right after criterion:
+/// it takes the files as arguments and prints one JSON line per file with `samples` and
+/// either `mean_ns` (one figure for both groups) or `one_thread_ns` and `all_cores_ns`.
+struct FilePeer {
+    /// The function name in the report.
+    name: &'static str,
+    /// Builds the command (`None`, with a line saying why, when it cannot run here).
+    command: fn() -> Option<Command>,
+    /// Printed when the command fails.
+    missing: &'static str,
+}
+
+const FILE_PEERS: [FilePeer; 2] = [
+    FilePeer {
+        name: "python-pod5",
+        command: python_pod5,
+        missing: "python3 with pod5 not found: pip install pod5",
+    },
+    FilePeer {
+        name: "pod5lib",
+        command: pod5lib_peer,
+        missing: "benches/peers/pod5lib did not run",
+    },
+];
+
+/// ONT's Python reader (benches/python/pod5_decode.py); it decodes on one thread, so its
+/// figure stands in both groups.
+fn python_pod5() -> Option<Command> {
+    let mut cmd = Command::new("python3");
+    cmd.arg(root().join("benches").join("python").join("pod5_decode.py"));
+    Some(cmd)
+}
+
+/// The pod5lib crate (benches/peers/pod5lib, its own workspace: its Arrow cannot share a
+/// build with the library's), built here in release mode.
+fn pod5lib_peer() -> Option<Command> {
+    let target = root().join("target").join("peer-pod5lib");
+    let mut build = cargo();
+    build
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(root().join("benches/peers/pod5lib/Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target);
+    if run(&mut build).is_err() {
+        println!("bench: pod5lib peer skipped (its build failed)");
+        return None;
+    }
+    Some(Command::new(
+        target.join("release").join("svb-peer-pod5lib"),
+    ))
+}
+
+/// The out-of-process peers on the files of the `pod5_file_*` groups present, added as peers
+/// of both the one-thread and the all-cores group. Each is skipped, with one line saying so,
+/// where it cannot run.
 ///
 /// Measured right after criterion when `measure` (and kept in `criterion_home`, one line per
 /// file); a report of earlier results (`--no-run`) reads the figures kept from the run that
 /// measured those groups, so every ratio still compares figures of one run.
-fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
+fn add_file_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
     let Some(data) = svb_testdata::data_dir() else {
         return;
     };
@@ -179,8 +231,20 @@ fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
     if labels.is_empty() {
         return;
     }
-    let kept_path = criterion_home.join("python-pod5.tsv");
-    // label -> the script's JSON line for that file.
+    for peer in &FILE_PEERS {
+        add_file_peer(peer, &labels, rows, criterion_home, measure);
+    }
+}
+
+fn add_file_peer(
+    peer: &FilePeer,
+    labels: &[(&str, PathBuf)],
+    rows: &mut Vec<Row>,
+    criterion_home: &Path,
+    measure: bool,
+) {
+    let kept_path = criterion_home.join(format!("{}.tsv", peer.name));
+    // label -> the peer's JSON line for that file.
     let mut kept: Vec<(String, String)> = fs::read_to_string(&kept_path)
         .unwrap_or_default()
         .lines()
@@ -188,16 +252,14 @@ fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
         .map(|(label, json)| (label.to_owned(), json.to_owned()))
         .collect();
     if measure {
-        let script = root().join("benches").join("python").join("pod5_decode.py");
-        let mut cmd = Command::new("python3");
-        cmd.arg(&script);
-        for (_, f) in &labels {
+        let Some(mut cmd) = (peer.command)() else {
+            return;
+        };
+        for (_, f) in labels {
             cmd.arg(f);
         }
         let Some(out) = output(&mut cmd) else {
-            println!(
-                "bench: python-pod5 peer skipped (python3 with pod5 not found: pip install pod5)"
-            );
+            println!("bench: {} peer skipped ({})", peer.name, peer.missing);
             return;
         };
         for ((label, _), line) in labels.iter().zip(out.lines()) {
@@ -209,18 +271,23 @@ fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
             println!("bench: {}: {e}", kept_path.display());
         }
     }
-    for (label, _) in &labels {
+    for (label, _) in labels {
         let Some((_, line)) = kept.iter().find(|(l, _)| l == label) else {
             println!(
-                "bench: no python-pod5 figure kept for pod5_file_{label} (run without --no-run)"
+                "bench: no {} figure kept for pod5_file_{label} (run without --no-run)",
+                peer.name
             );
             continue;
         };
-        let (Some(samples), Some(mean_ns)) = (json_num(line, "samples"), json_num(line, "mean_ns"))
-        else {
+        let Some(samples) = json_num(line, "samples") else {
             continue;
         };
         for op in ["one_thread", "all_cores"] {
+            let Some(mean_ns) =
+                json_num(line, &format!("{op}_ns")).or_else(|| json_num(line, "mean_ns"))
+            else {
+                continue;
+            };
             let group = format!("pod5_file_{label}/{op}");
             let param = rows
                 .iter()
@@ -229,7 +296,7 @@ fn add_python_pod5(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
                 .unwrap_or_else(|| format!("{samples}"));
             rows.push(Row {
                 group,
-                function: "python-pod5".into(),
+                function: peer.name.into(),
                 param,
                 elements: samples as u64,
                 mean_ns,
@@ -450,7 +517,7 @@ fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> Stri
          - CPU: {cpu}\n- ISA chosen by the dispatcher: {isa}\n- rustc: {}\n- date: {}\n\
          - streamvbyte64 SIMD path compiled: {sv64_simd}\n- `svb-0.3.1` is the `svb` crate 0.3.1 with its `simd-auto` feature\n\
          - `slow5lib-simd` is the slow5lib crate 0.1.0 with its `svb` dependency's `simd-auto` (the features of one build are shared), `slow5lib` the same crate as published (scalar `svb`; a `--no-default-features` build of the bench run right after); `slow5` is the slow5 crate 0.12.1 (slow5lib's C library 1.3.0)\n\
-         - `pod5lib` is the pod5lib crate 0.2.0 (`reads_iter` on one thread, `par_reads_iter(0)` on all cores); `python-pod5` is ONT's `pod5` Python package (pip), run right after criterion by benches/python/pod5_decode.py; it decodes on one thread, so it is the same figure in both groups\n\
+         - `pod5lib` is the pod5lib crate 0.2.0 (`reads_iter` on one thread, `par_reads_iter(0)` on all cores), built in its own workspace (benches/peers/pod5lib: its Arrow 53 cannot share a build with the library's) and run right after criterion, mean of >= 5 runs and 2 s; `python-pod5` is ONT's `pod5` Python package (pip), run the same way by benches/python/pod5_decode.py; it decodes on one thread, so it is the same figure in both groups\n\
          - command: `{command}`\n\n\
          Throughput is in input integers: Melem/s, and GB/s = Melem/s x bytes per integer / 1000.\n{tables}",
         match (quick, peer_simd) {

@@ -66,7 +66,10 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         .map_err(|e| format!("Arrow footer: {e}"))?;
     let fb_schema = footer.schema().ok_or("Arrow footer without a schema")?;
     check_schema(&fb_schema)?;
-    let schema = Arc::new(arrow_ipc::convert::fb_to_schema(fb_schema));
+    let schema = Arc::new(
+        arrow_ipc::convert::try_fb_to_schema(fb_schema)
+            .map_err(|e| format!("Arrow schema: {e}"))?,
+    );
     let version = footer.version();
 
     let mut decoder = FileDecoder::new(schema.clone(), version);

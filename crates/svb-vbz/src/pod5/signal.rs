@@ -123,7 +123,8 @@ pub(crate) fn parse(
         .schema()
         .ok_or((None, "Arrow footer without a schema".to_string()))?;
     ipc::check_schema(&fb_schema).map_err(|w| (None, w))?;
-    let schema = arrow_ipc::convert::fb_to_schema(fb_schema);
+    let schema = arrow_ipc::convert::try_fb_to_schema(fb_schema)
+        .map_err(|e| (None, format!("Arrow schema: {e}")))?;
     if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
         if id != file_identifier {
             return whole(format!(
