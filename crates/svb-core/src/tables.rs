@@ -50,25 +50,7 @@ pub(crate) const fn data_lens<const N: usize>(lens: &[u8]) -> [u8; N] {
 pub(crate) const fn decode_shuffle<const N: usize, const ROW: usize>(
     lens: &[u8],
 ) -> [[u8; ROW]; N] {
-    let lanes = lanes_of::<N>(lens);
-    let width = ROW / lanes;
-    let mut t = [[0xFFu8; ROW]; N];
-    let mut c = 0;
-    while c < N {
-        let mut src = 0u8;
-        let mut k = 0;
-        while k < lanes {
-            let mut b = 0;
-            while b < lens[code(lens, c, k)] as usize {
-                t[c][k * width + b] = src;
-                src += 1;
-                b += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
+    shuffle(lens, true)
 }
 
 /// Encode shuffles of every control `c`: lanes of `ROW / lanes` bytes -> the packed data
@@ -76,18 +58,29 @@ pub(crate) const fn decode_shuffle<const N: usize, const ROW: usize>(
 pub(crate) const fn encode_shuffle<const N: usize, const ROW: usize>(
     lens: &[u8],
 ) -> [[u8; ROW]; N] {
+    shuffle(lens, false)
+}
+
+/// Pairs each packed data byte with its place in the lanes: a decode row maps lane bytes to
+/// packed positions, an encode row packed positions to lane bytes.
+const fn shuffle<const N: usize, const ROW: usize>(lens: &[u8], decode: bool) -> [[u8; ROW]; N] {
     let lanes = lanes_of::<N>(lens);
     let width = ROW / lanes;
     let mut t = [[0xFFu8; ROW]; N];
     let mut c = 0;
     while c < N {
-        let mut dst = 0usize;
+        let mut packed = 0usize;
         let mut k = 0;
         while k < lanes {
             let mut b = 0;
             while b < lens[code(lens, c, k)] as usize {
-                t[c][dst] = (k * width + b) as u8;
-                dst += 1;
+                let lane = k * width + b;
+                if decode {
+                    t[c][lane] = packed as u8;
+                } else {
+                    t[c][packed] = lane as u8;
+                }
+                packed += 1;
                 b += 1;
             }
             k += 1;
