@@ -389,10 +389,14 @@ impl Runs {
     /// unshifted sample `acc`; returns the new `acc`.
     fn run(&self, bytes: &[u8], mut acc: i16, q: u32, out: &mut [MaybeUninit<i16>]) -> i16 {
         let out = &mut out[..bytes.len()];
-        // SAFETY: `self` is one of the private tables below, which `KERNELS` hands out only
-        // when this CPU runs its ISA; out.len() == bytes.len() (sliced above).
-        let (done, a) = unsafe { (self.simd)(bytes, acc, q, out) };
-        acc = a;
+        let mut done = 0;
+        // The SIMD part decodes whole groups of 8 bytes: shorter runs (most of them, between
+        // close exceptions) skip the call.
+        if bytes.len() >= 8 {
+            // SAFETY: `self` is one of the private tables below, which `KERNELS` hands out
+            // only when this CPU runs its ISA; out.len() == bytes.len() (sliced above).
+            (done, acc) = unsafe { (self.simd)(bytes, acc, q, out) };
+        }
         for (&b, slot) in bytes[done..].iter().zip(&mut out[done..]) {
             acc = acc.wrapping_add(i16::unzigzag(b as u16));
             slot.write(acc.wrapping_shl(q));
