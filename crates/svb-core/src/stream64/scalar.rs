@@ -38,9 +38,38 @@ pub(crate) fn decode<S: Scheme64>(
     input: &[u8],
     out: &mut [MaybeUninit<u64>],
 ) -> Result<usize, DecodeError> {
+    decode_with::<S>(input, out, |_, _, _| (0, 0))
+}
+
+/// The skeleton of every u64 decode kernel: the control stream split off, whole groups by
+/// `groups` (an ISA's SIMD loops, given the control stream of `out.len()` values; it
+/// returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
+#[inline(always)]
+pub(crate) fn decode_with<S: Scheme64>(
+    input: &[u8],
+    out: &mut [MaybeUninit<u64>],
+    groups: impl FnOnce(&[u8], &[u8], &mut [MaybeUninit<u64>]) -> (usize, usize),
+) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
+    let (dp, g) = groups(ctrl, data, out);
+    let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
     Ok(ctrl.len() + used)
+}
+
+/// The skeleton of every u64 encode kernel: `out`'s room and the values checked, whole
+/// groups by `groups` (an ISA's SIMD loops, given `out` with room for the largest encoding,
+/// values the scheme holds, and the control length; it returns where it stopped, `(data
+/// bytes, groups)`), the rest by the scalar tail.
+#[inline(always)]
+pub(crate) fn encode_with<S: Scheme64>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+    groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
+) -> Result<usize, EncodeError> {
+    let ctrl_len = check_encode::<S>(values, out.len())?;
+    let (dp, g) = groups(values, out, ctrl_len);
+    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
+    Ok(ctrl_len + used)
 }
 
 /// Decodes values `first..out.len()` (`first` a multiple of 4) with data from `data[dp..]`;
@@ -96,9 +125,7 @@ pub(crate) fn encode<S: Scheme64>(
     values: &[u64],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let ctrl_len = check_encode::<S>(values, out.len())?;
-    let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
-    Ok(ctrl_len + used)
+    encode_with::<S>(values, out, |_, _, _| (0, 0))
 }
 
 /// Encodes values `first..` (`first` a multiple of 4) with data at `out[ctrl_len + dp..]`;

@@ -6,7 +6,7 @@ pub(crate) mod c1248 {
     use core::mem::MaybeUninit;
 
     use crate::error::{DecodeError, EncodeError};
-    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
     /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -17,11 +17,11 @@ pub(crate) mod c1248 {
         input: &[u8],
         out: &mut [MaybeUninit<u64>],
     ) -> Result<usize, DecodeError> {
-        let (ctrl, data) = split_control(input, out.len())?;
-        // SAFETY: the caller guarantees NEON (this function's contract).
-        let (dp, g) = unsafe { decode_groups(ctrl, data, out) };
-        let used = decode_tail::<S1248>(ctrl, data, dp, 4 * g, out)?;
-        Ok(ctrl.len() + used)
+        // SAFETY: the caller guarantees NEON (this function's contract);
+        // `ctrl` is the control stream of out.len() values.
+        decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
+            decode_groups(ctrl, data, out)
+        })
     }
 
     /// # Safety
@@ -71,12 +71,11 @@ pub(crate) mod c1248 {
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
     ) -> Result<usize, EncodeError> {
-        let ctrl_len = check_encode::<S1248>(values, out.len())?;
-        // SAFETY: the caller guarantees NEON (this function's contract); `out` holds at least
-        // `max_encoded_len(n)` bytes (checked above).
-        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len) };
-        let used = encode_tail::<S1248>(values, out, ctrl_len, dp, 4 * g);
-        Ok(ctrl_len + used)
+        // SAFETY: the caller guarantees NEON (this function's contract); `encode_with`
+        // has checked that `out` holds `max_encoded_len(n)` bytes.
+        encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
+            encode_groups(values, out, ctrl_len)
+        })
     }
 
     /// Control nibble of the two u64 lanes of `v`.
@@ -147,7 +146,7 @@ pub(crate) mod c1234 {
     use crate::error::{DecodeError, EncodeError};
     use crate::stream32::aarch64::neon::encode_group;
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::scalar::{check_encode, decode_tail, encode_tail, split_control};
+    use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1234, S1234};
 
     /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -158,11 +157,11 @@ pub(crate) mod c1234 {
         input: &[u8],
         out: &mut [MaybeUninit<u64>],
     ) -> Result<usize, DecodeError> {
-        let (ctrl, data) = split_control(input, out.len())?;
-        // SAFETY: the caller guarantees NEON (this function's contract).
-        let (dp, g) = unsafe { decode_groups(ctrl, data, out) };
-        let used = decode_tail::<S1234>(ctrl, data, dp, 4 * g, out)?;
-        Ok(ctrl.len() + used)
+        // SAFETY: the caller guarantees NEON (this function's contract);
+        // `ctrl` is the control stream of out.len() values.
+        decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
+            decode_groups(ctrl, data, out)
+        })
     }
 
     /// # Safety
@@ -203,12 +202,12 @@ pub(crate) mod c1234 {
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
     ) -> Result<usize, EncodeError> {
-        let ctrl_len = check_encode::<S1234>(values, out.len())?;
-        // SAFETY: the caller guarantees NEON (this function's contract); `out` holds at least
-        // `max_encoded_len(n)` bytes and every value is below 2^32 (checked above).
-        let (dp, g) = unsafe { encode_groups(values, out, ctrl_len) };
-        let used = encode_tail::<S1234>(values, out, ctrl_len, dp, 4 * g);
-        Ok(ctrl_len + used)
+        // SAFETY: the caller guarantees NEON (this function's contract); `encode_with`
+        // has checked that `out` holds `max_encoded_len(n)` bytes and every value is
+        // below 2^32.
+        encode_with::<S1234>(values, out, |values, out, ctrl_len| unsafe {
+            encode_groups(values, out, ctrl_len)
+        })
     }
 
     /// # Safety
