@@ -88,8 +88,21 @@ pub(crate) fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
+    encode_with::<S>(values, out, |_, _, _| (0, 0))
+}
+
+/// The skeleton of every u32 encode kernel: `out`'s room checked, whole groups by `groups`
+/// (an ISA's SIMD loops, given `out` with room for the largest encoding and the control
+/// length; it returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
+#[inline(always)]
+pub(crate) fn encode_with<S: Scheme32>(
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+    groups: impl FnOnce(&[u32], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
+) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
-    let used = encode_tail::<S>(values, out, ctrl_len, 0, 0);
+    let (dp, g) = groups(values, out, ctrl_len);
+    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
     Ok(ctrl_len + used)
 }
 

@@ -73,8 +73,21 @@ pub(crate) fn decode_tail(
 }
 
 pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+    encode_with(values, out, |_, _, _| (0, 0))
+}
+
+/// The skeleton of every Svb16 encode kernel: `out`'s room checked, whole groups of 8 by
+/// `groups` (an ISA's SIMD loops, given `out` with room for the largest encoding and the key
+/// length; it returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
+#[inline(always)]
+pub(crate) fn encode_with(
+    values: &[u16],
+    out: &mut [MaybeUninit<u8>],
+    groups: impl FnOnce(&[u16], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
+) -> Result<usize, EncodeError> {
     let klen = check_out_len(values.len(), out.len())?;
-    let used = encode_tail(values, out, klen, 0, 0);
+    let (dp, g) = groups(values, out, klen);
+    let used = encode_tail(values, out, klen, dp, 8 * g);
     Ok(klen + used)
 }
 

@@ -4,7 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
+use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -77,12 +77,11 @@ pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let ctrl_len = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees NEON (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_groups::<S>(values, out, ctrl_len) };
-    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
-    Ok(ctrl_len + used)
+    // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
+        encode_groups::<S>(values, out, ctrl_len)
+    })
 }
 
 /// # Safety

@@ -13,7 +13,7 @@ use super::ssse3::{
     decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
 };
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::scalar::{check_out_len, encode_tail, split_control};
+use crate::stream32::scalar::{encode_with, split_control};
 use crate::stream32::Scheme32;
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -25,9 +25,12 @@ pub(crate) unsafe fn decode<S: Scheme32>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract).
-    let (dp, g) = unsafe { decode_all::<S>(ctrl, data, out) };
-    finish_decode::<S>(ctrl, data, dp, g, out)
+    // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
+    // starts where the group loops stopped.
+    unsafe {
+        let (dp, g) = decode_all::<S>(ctrl, data, out);
+        finish_decode::<S>(ctrl, data, dp, g, out)
+    }
 }
 
 /// # Safety
@@ -55,12 +58,11 @@ pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let ctrl_len = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees AVX2 (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_all::<S>(values, out, ctrl_len) };
-    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
-    Ok(ctrl_len + used)
+    // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
+        encode_all::<S>(values, out, ctrl_len)
+    })
 }
 
 /// # Safety

@@ -13,7 +13,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::scalar::{check_out_len, decode_tail, encode_tail, split_control};
+use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
@@ -26,26 +26,30 @@ pub(crate) unsafe fn decode<S: Scheme32>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    let (dp, g) = unsafe {
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
+    // the group loops stopped.
+    unsafe {
         let (dp, g) = decode_blocks::<S>(ctrl, data, out);
-        decode_groups::<S>(ctrl, data, out, dp, g)
-    };
-    finish_decode::<S>(ctrl, data, dp, g, out)
+        let (dp, g) = decode_groups::<S>(ctrl, data, out, dp, g);
+        finish_decode::<S>(ctrl, data, dp, g, out)
+    }
 }
 
 /// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
 /// window, or with the scalar tail when the data is short (which reports the exact error).
 /// Returns the bytes consumed, control included.
+///
+/// # Safety
+/// The CPU must support SSSE3; `(dp, g)` must be where the group loops stopped.
 #[inline]
-pub(crate) fn finish_decode<S: Scheme32>(
+pub(crate) unsafe fn finish_decode<S: Scheme32>(
     ctrl: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
-    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    // SAFETY: the caller guarantees SSSE3 and the position.
     let used = match unsafe { decode_padded_tail::<S>(ctrl, data, dp, g, out) } {
         Some(used) => used,
         None => decode_tail::<S>(ctrl, data, dp, 4 * g, out)?,
@@ -251,12 +255,11 @@ pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let ctrl_len = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_all::<S>(values, out, ctrl_len) };
-    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
-    Ok(ctrl_len + used)
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
+        encode_all::<S>(values, out, ctrl_len)
+    })
 }
 
 /// # Safety

@@ -4,7 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
+use crate::svb16::scalar::{decode_tail, encode_with, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -77,12 +77,11 @@ pub(crate) unsafe fn encode(
     values: &[u16],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees NEON (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_groups(values, out, klen) };
-    let used = encode_tail(values, out, klen, dp, 8 * g);
-    Ok(klen + used)
+    // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with(values, out, |values, out, klen| unsafe {
+        encode_groups(values, out, klen)
+    })
 }
 
 /// # Safety

@@ -12,7 +12,7 @@ use super::ssse3::{
     decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
 };
 use crate::error::{DecodeError, EncodeError};
-use crate::svb16::scalar::{check_out_len, encode_tail, split_keys};
+use crate::svb16::scalar::{encode_with, split_keys};
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
 ///
@@ -23,9 +23,12 @@ pub(crate) unsafe fn decode(
     out: &mut [MaybeUninit<u16>],
 ) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract).
-    let (dp, g) = unsafe { decode_all(keys, data, out) };
-    finish_decode(keys, data, dp, g, out)
+    // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
+    // starts where the group loops stopped.
+    unsafe {
+        let (dp, g) = decode_all(keys, data, out);
+        finish_decode(keys, data, dp, g, out)
+    }
 }
 
 /// # Safety
@@ -49,12 +52,11 @@ pub(crate) unsafe fn encode(
     values: &[u16],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees AVX2 (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_all(values, out, klen) };
-    let used = encode_tail(values, out, klen, dp, 8 * g);
-    Ok(klen + used)
+    // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with(values, out, |values, out, klen| unsafe {
+        encode_all(values, out, klen)
+    })
 }
 
 /// # Safety

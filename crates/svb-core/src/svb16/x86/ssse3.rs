@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::svb16::scalar::{check_out_len, decode_tail, encode_tail, split_keys};
+use crate::svb16::scalar::{decode_tail, encode_with, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
@@ -22,26 +22,30 @@ pub(crate) unsafe fn decode(
     out: &mut [MaybeUninit<u16>],
 ) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    let (dp, g) = unsafe {
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
+    // the group loops stopped.
+    unsafe {
         let (dp, g) = decode_blocks(keys, data, out);
-        decode_groups(keys, data, out, dp, g)
-    };
-    finish_decode(keys, data, dp, g, out)
+        let (dp, g) = decode_groups(keys, data, out, dp, g);
+        finish_decode(keys, data, dp, g, out)
+    }
 }
 
 /// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
 /// window, or with the scalar tail when the data is short (which reports the exact error).
 /// Returns the bytes consumed, keys included.
+///
+/// # Safety
+/// The CPU must support SSSE3; `(dp, g)` must be where the group loops stopped.
 #[inline]
-pub(crate) fn finish_decode(
+pub(crate) unsafe fn finish_decode(
     keys: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
     out: &mut [MaybeUninit<u16>],
 ) -> Result<usize, DecodeError> {
-    // SAFETY: both kernels calling this were selected after SSSE3 was detected.
+    // SAFETY: the caller guarantees SSSE3 and the position.
     let used = match unsafe { decode_padded_tail(keys, data, dp, g, out) } {
         Some(used) => used,
         None => decode_tail(keys, data, dp, 8 * g, out)?,
@@ -240,12 +244,11 @@ pub(crate) unsafe fn encode(
     values: &[u16],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let klen = check_out_len(values.len(), out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); `out` holds at least
-    // `max_encoded_len(n)` bytes (checked above).
-    let (dp, g) = unsafe { encode_all(values, out, klen) };
-    let used = encode_tail(values, out, klen, dp, 8 * g);
-    Ok(klen + used)
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); `encode_with` has
+    // checked that `out` holds `max_encoded_len(n)` bytes.
+    encode_with(values, out, |values, out, klen| unsafe {
+        encode_all(values, out, klen)
+    })
 }
 
 /// # Safety
