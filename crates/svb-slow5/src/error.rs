@@ -135,3 +135,38 @@ pub enum Blow5Error {
         what: String,
     },
 }
+
+/// Why a BLOW5 file could not be written: a schema or record the format cannot hold (found
+/// before anything of it is written), or the file system.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Blow5WriteError {
+    /// The file could not be created, written or renamed.
+    #[error("{path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The read groups, the auxiliary fields or the options cannot be written.
+    #[error("schema: {what}")]
+    Schema {
+        /// What is wrong.
+        what: String,
+    },
+    /// A record does not fit the schema or the format.
+    #[error("record {read_id}: {what}")]
+    Record {
+        /// The read's id.
+        read_id: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A read id that the file already holds.
+    #[error("read id {read_id} is already in the file")]
+    DuplicateReadId {
+        /// The read's id.
+        read_id: String,
+    },
+}

@@ -25,7 +25,7 @@ mod error;
 pub mod exzd;
 pub mod svbzd;
 
-pub use error::{Blow5Error, SignalError};
+pub use error::{Blow5Error, Blow5WriteError, SignalError};
 pub use exzd::{
     decode_exzd, decode_exzd_fused, decode_exzd_fused_into, decode_exzd_fused_with,
     decode_exzd_into, encode_exzd, encode_exzd_into, ExZdDecoder,

@@ -1,7 +1,8 @@
 //! BLOW5 files (slow5lib's binary container): the header, then records of
 //! `u64 size | record bytes` (each record compressed alone), then the end-of-file marker
-//! `5WOLB`. Versions 0.1 and 0.2; record compression none, zlib and zstd; signal
-//! compression none, SVB-ZD and ex-zd.
+//! `5WOLB`. The [`Reader`] reads versions 0.1 and 0.2, record compression none, zlib and
+//! zstd, signal compression none, SVB-ZD and ex-zd; the [`Writer`] writes version 0.2.0
+//! with any of them.
 //!
 //! ```no_run
 //! let reader = svb_slow5::blow5::Reader::open("reads.blow5")?;
@@ -15,15 +16,18 @@
 //! # Ok::<(), svb_slow5::Blow5Error>(())
 //! ```
 
+mod compress;
 mod header;
 mod inflate;
 mod reader;
 mod record;
+mod writer;
 
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::Access;
+pub use writer::{Schema, WriteOptions, Writer};
 
 /// The end-of-file marker.
 pub const EOF_MARKER: &[u8; 5] = b"5WOLB";

@@ -1,0 +1,553 @@
+//! The BLOW5 writer: version 0.2.0 as slow5lib writes it (the 64-byte binary header, the text
+//! header of read-group attributes and the record schema, one `u64 size | record` per read,
+//! the `5WOLB` end-of-file marker), records compressed none / zlib / zstd and signals none /
+//! SVB-ZD / ex-zd, both on rayon a batch of records at a time.
+//!
+//! The file is written under a temporary name beside the destination and renamed when
+//! [`Writer::finish`] has written the end-of-file marker: a writer dropped early (or a process
+//! killed mid-write) leaves no file under the destination name, and its partial file is
+//! removed on drop.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
+use super::record::{AuxValue, Record};
+use super::EOF_MARKER;
+use crate::error::Blow5WriteError;
+
+/// The `#types` of the primary fields.
+const PRIMARY_TYPES: [&str; 8] = [
+    "char*", "uint32_t", "double", "double", "double", "double", "uint64_t", "int16_t*",
+];
+
+/// The zstd level slow5lib compresses records with.
+const ZSTD_LEVEL: i32 = 1;
+
+/// How a [`Writer`] compresses, and how many records it compresses at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Record compression (default zstd, as slow5tools writes).
+    pub record_compression: RecordCompression,
+    /// Signal compression (default SVB-ZD, as slow5tools writes).
+    pub signal_compression: SignalCompression,
+    /// Records buffered before a batch is compressed on rayon's pool and written (default
+    /// 1024): memory is bounded by one batch.
+    pub batch_records: usize,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            record_compression: RecordCompression::Zstd,
+            signal_compression: SignalCompression::SvbZd,
+            batch_records: 1024,
+        }
+    }
+}
+
+/// What every record of a file shares: its read groups' attributes and its auxiliary fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schema {
+    /// Per read group, its `@key` attributes (`.` for unset). Every group lists the keys of
+    /// the first in the same order (a key missing from a group is written as `.`).
+    pub read_groups: Vec<Vec<(String, String)>>,
+    /// The auxiliary fields after the primary ones, in record order.
+    pub aux: Vec<AuxField>,
+}
+
+impl Schema {
+    /// The schema of an existing file: its header's read groups and auxiliary fields.
+    pub fn of(header: &super::Header) -> Schema {
+        Schema {
+            read_groups: header.read_groups.clone(),
+            aux: header.aux.clone(),
+        }
+    }
+
+    /// The text header: one `@key` line per attribute (a tab-separated value per read group),
+    /// then the `#types` and `#names` lines.
+    fn text(&self) -> Result<String, Blow5WriteError> {
+        let bad = |what: String| Blow5WriteError::Schema { what };
+        let Some(first) = self.read_groups.first() else {
+            return Err(bad("no read groups (a BLOW5 file has at least one)".into()));
+        };
+        let mut keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
+        for group in &self.read_groups[1..] {
+            for (k, _) in group {
+                if !keys.contains(&k.as_str()) {
+                    keys.push(k);
+                }
+            }
+        }
+        let mut text = String::new();
+        for key in keys {
+            if !is_token(key) {
+                return Err(bad(format!(
+                    "attribute name {key:?} (empty, or a tab or newline)"
+                )));
+            }
+            text.push('@');
+            text.push_str(key);
+            for (g, group) in self.read_groups.iter().enumerate() {
+                let value = group
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map_or(".", |(_, v)| v.as_str());
+                if !is_token(value) {
+                    return Err(bad(format!(
+                        "attribute @{key} of read group {g}: {value:?} (empty, or a tab or newline)"
+                    )));
+                }
+                text.push('\t');
+                text.push_str(value);
+            }
+            text.push('\n');
+        }
+        let mut seen: HashSet<&str> = PRIMARY.into_iter().collect();
+        for f in &self.aux {
+            if !is_token(&f.name) || f.name.contains(',') {
+                return Err(bad(format!("auxiliary field name {:?}", f.name)));
+            }
+            if !seen.insert(&f.name) {
+                return Err(bad(format!("auxiliary field {} declared twice", f.name)));
+            }
+            if let FieldType::Enum(labels) = &f.ty {
+                if labels.is_empty() || labels.len() > 256 {
+                    return Err(bad(format!(
+                        "enum field {} has {} labels (1 to 256)",
+                        f.name,
+                        labels.len()
+                    )));
+                }
+                if let Some(l) = labels
+                    .iter()
+                    .find(|l| !is_token(l) || l.contains([',', '}']))
+                {
+                    return Err(bad(format!("enum field {}: label {l:?}", f.name)));
+                }
+            }
+        }
+        text.push('#');
+        text.push_str(&PRIMARY_TYPES.join("\t"));
+        for f in &self.aux {
+            text.push('\t');
+            text.push_str(&type_name(&f.ty));
+        }
+        text.push_str("\n#");
+        text.push_str(&PRIMARY.join("\t"));
+        for f in &self.aux {
+            text.push('\t');
+            text.push_str(&f.name);
+        }
+        text.push('\n');
+        Ok(text)
+    }
+}
+
+/// Non-empty, and no tab or newline (the text header's separators).
+fn is_token(s: &str) -> bool {
+    !s.is_empty() && !s.contains(['\t', '\n', '\r'])
+}
+
+/// The `#types` spelling of a field type.
+fn type_name(ty: &FieldType) -> String {
+    match ty {
+        FieldType::Scalar { name, .. } => name.clone(),
+        FieldType::Array { name, .. } => format!("{name}*"),
+        FieldType::Enum(labels) => format!("enum{{{}}}", labels.join(",")),
+    }
+}
+
+/// The 64-byte binary header and the length-prefixed text header.
+fn header_bytes(schema: &Schema, options: &WriteOptions) -> Result<Vec<u8>, Blow5WriteError> {
+    let text = schema.text()?;
+    let groups = u32::try_from(schema.read_groups.len()).map_err(|_| Blow5WriteError::Schema {
+        what: format!("{} read groups", schema.read_groups.len()),
+    })?;
+    let text_len = u32::try_from(text.len()).map_err(|_| Blow5WriteError::Schema {
+        what: format!("a text header of {} bytes", text.len()),
+    })?;
+    let mut h = MAGIC.to_vec();
+    h.extend([0, 2, 0]);
+    h.push(match options.record_compression {
+        RecordCompression::None => 0,
+        RecordCompression::Zlib => 1,
+        RecordCompression::Zstd => 2,
+    });
+    h.extend(groups.to_le_bytes());
+    h.push(match options.signal_compression {
+        SignalCompression::None => 0,
+        SignalCompression::SvbZd => 1,
+        SignalCompression::ExZd => 2,
+    });
+    h.resize(64, 0);
+    h.extend(text_len.to_le_bytes());
+    h.extend(text.as_bytes());
+    Ok(h)
+}
+
+/// Writes a BLOW5 file record by record, in bounded memory.
+///
+/// ```
+/// use svb_slow5::blow5::{AuxField, AuxValue, FieldType, Reader, Record, Schema, WriteOptions, Writer};
+/// let dir = std::env::temp_dir().join(format!("svb-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("reads.blow5");
+/// let schema = Schema {
+///     read_groups: vec![vec![("run_id".into(), "run1".into())]],
+///     aux: vec![AuxField { name: "channel_number".into(), ty: FieldType::Array { name: "char".into(), size: 1 } }],
+/// };
+/// let mut w = Writer::create(&path, schema, WriteOptions::default())?;
+/// w.add_record(&Record {
+///     read_id: "read-1".into(),
+///     digitisation: 8192.0,
+///     offset: 10.0,
+///     range: 1400.0,
+///     sampling_rate: 4000.0,
+///     raw_signal: vec![512, 518, 497, 505],
+///     aux: vec![("channel_number".into(), AuxValue::Text("42".into()))],
+///     ..Record::default()
+/// })?;
+/// w.finish()?;
+/// let r = Reader::open(&path)?;
+/// assert_eq!(r.record(0).unwrap()?.raw_signal, [512, 518, 497, 505]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Writer {
+    out: Option<BufWriter<File>>,
+    path: PathBuf,
+    partial: PathBuf,
+    groups: u32,
+    aux: Vec<AuxField>,
+    options: WriteOptions,
+    pending: Vec<Record>,
+    ids: HashSet<String>,
+    written: u64,
+}
+
+impl Writer {
+    /// Starts a file at `path` (written under a temporary name beside it until
+    /// [`finish`](Writer::finish)). The schema is checked first: no file is created for a
+    /// bad one.
+    pub fn create(
+        path: impl AsRef<Path>,
+        schema: Schema,
+        options: WriteOptions,
+    ) -> Result<Writer, Blow5WriteError> {
+        let path = path.as_ref().to_path_buf();
+        if options.batch_records == 0 {
+            return Err(Blow5WriteError::Schema {
+                what: "a batch of 0 records".into(),
+            });
+        }
+        let header = header_bytes(&schema, &options)?;
+        let partial = partial_name(&path);
+        let io = |source| Blow5WriteError::Io {
+            path: partial.clone(),
+            source,
+        };
+        let file = File::create(&partial).map_err(io)?;
+        let mut w = Writer {
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+            path,
+            partial: partial.clone(),
+            groups: schema.read_groups.len() as u32,
+            aux: schema.aux,
+            options,
+            pending: Vec::new(),
+            ids: HashSet::new(),
+            written: 0,
+        };
+        w.write_all(&header)?;
+        Ok(w)
+    }
+
+    /// The records written or buffered so far.
+    pub fn len(&self) -> u64 {
+        self.written + self.pending.len() as u64
+    }
+
+    /// Whether no record was added yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds one record (checked now: a bad one is an error and nothing of it is written).
+    /// Records are compressed a batch at a time on rayon's pool.
+    pub fn add_record(&mut self, record: &Record) -> Result<(), Blow5WriteError> {
+        self.check(record)?;
+        self.ids.insert(record.read_id.clone());
+        self.pending.push(record.clone());
+        if self.pending.len() >= self.options.batch_records {
+            self.flush_pending()?;
+        }
+        Ok(())
+    }
+
+    /// Adds records in order, compressing them on rayon's pool a batch at a time; every
+    /// record is checked before any of them is written.
+    pub fn add_records(&mut self, records: &[Record]) -> Result<(), Blow5WriteError> {
+        let mut batch_ids = HashSet::with_capacity(records.len());
+        for r in records {
+            self.check(r)?;
+            if !batch_ids.insert(r.read_id.as_str()) {
+                return Err(Blow5WriteError::DuplicateReadId {
+                    read_id: r.read_id.clone(),
+                });
+            }
+        }
+        self.ids.extend(records.iter().map(|r| r.read_id.clone()));
+        self.flush_pending()?;
+        for batch in records.chunks(self.options.batch_records) {
+            self.write_batch(batch)?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered and the end-of-file marker, then gives the file its name.
+    /// Returns the number of records.
+    pub fn finish(mut self) -> Result<u64, Blow5WriteError> {
+        self.flush_pending()?;
+        self.write_all(EOF_MARKER)?;
+        let out = self.out.take().expect("the file is open until finish");
+        let file = out.into_inner().map_err(|e| Blow5WriteError::Io {
+            path: self.partial.clone(),
+            source: e.into_error(),
+        })?;
+        drop(file);
+        std::fs::rename(&self.partial, &self.path).map_err(|source| Blow5WriteError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        Ok(self.written)
+    }
+
+    fn check(&self, r: &Record) -> Result<(), Blow5WriteError> {
+        let bad = |what: String| Blow5WriteError::Record {
+            read_id: r.read_id.clone(),
+            what,
+        };
+        if r.read_id.is_empty() || r.read_id.len() > u16::MAX as usize {
+            return Err(bad(format!(
+                "a read id of {} bytes (1 to 65535)",
+                r.read_id.len()
+            )));
+        }
+        if r.read_group >= self.groups {
+            return Err(bad(format!(
+                "read group {} of a file with {}",
+                r.read_group, self.groups
+            )));
+        }
+        if self.ids.contains(&r.read_id) {
+            return Err(Blow5WriteError::DuplicateReadId {
+                read_id: r.read_id.clone(),
+            });
+        }
+        for (name, _) in &r.aux {
+            if !self.aux.iter().any(|f| &f.name == name) {
+                return Err(bad(format!("auxiliary field {name} is not in the schema")));
+            }
+        }
+        for f in &self.aux {
+            let Some((_, v)) = r.aux.iter().find(|(n, _)| n == &f.name) else {
+                return Err(bad(format!("auxiliary field {} missing", f.name)));
+            };
+            check_aux(&f.ty, v).map_err(|w| bad(format!("auxiliary field {}: {w}", f.name)))?;
+        }
+        Ok(())
+    }
+
+    fn flush_pending(&mut self) -> Result<(), Blow5WriteError> {
+        let pending = std::mem::take(&mut self.pending);
+        let r = self.write_batch(&pending);
+        self.pending = pending;
+        self.pending.clear();
+        r
+    }
+
+    /// Compresses `records` on rayon's pool and writes them in order.
+    fn write_batch(&mut self, records: &[Record]) -> Result<(), Blow5WriteError> {
+        let (aux, options) = (&self.aux, &self.options);
+        let encoded: Vec<Vec<u8>> = records
+            .par_iter()
+            .map(|r| encode_record(r, aux, options))
+            .collect::<Result<_, _>>()?;
+        for e in &encoded {
+            self.write_all(e)?;
+        }
+        self.written += records.len() as u64;
+        Ok(())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Blow5WriteError> {
+        let out = self.out.as_mut().expect("the file is open until finish");
+        out.write_all(bytes).map_err(|source| Blow5WriteError::Io {
+            path: self.partial.clone(),
+            source,
+        })
+    }
+}
+
+impl Drop for Writer {
+    /// A writer dropped before [`finish`](Writer::finish) removes its partial file.
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            drop(out);
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
+}
+
+/// `DIR/.NAME.partial-PID`: beside the destination (so the rename stays on one file system),
+/// hidden, and never a name a reader takes for a finished file.
+fn partial_name(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out.blow5".into());
+    path.with_file_name(format!(".{name}.partial-{}", std::process::id()))
+}
+
+/// Checks that `v` fits the field type `ty`.
+fn check_aux(ty: &FieldType, v: &AuxValue) -> Result<(), String> {
+    match (ty, v) {
+        (FieldType::Enum(labels), AuxValue::Enum(i, _)) => {
+            if (*i as usize) < labels.len() {
+                Ok(())
+            } else {
+                Err(format!("label {i} of an enum of {}", labels.len()))
+            }
+        }
+        (FieldType::Scalar { name, size }, v) => match (name.as_str(), v) {
+            ("char", AuxValue::Char(_)) => Ok(()),
+            ("float" | "double", AuxValue::Float(_)) => Ok(()),
+            (n, AuxValue::UInt(u)) if n.starts_with('u') => {
+                if *size == 8 || *u < 1u64 << (8 * size) {
+                    Ok(())
+                } else {
+                    Err(format!("{u} does not fit {n}"))
+                }
+            }
+            (n, AuxValue::Int(i)) if n.starts_with("int") => {
+                let bits = 8 * *size as u32;
+                if bits == 64 || (*i >= -(1i64 << (bits - 1)) && *i < 1i64 << (bits - 1)) {
+                    Ok(())
+                } else {
+                    Err(format!("{i} does not fit {n}"))
+                }
+            }
+            (n, v) => Err(format!("a {} value for a {n} field", kind(v))),
+        },
+        (FieldType::Array { name, .. }, AuxValue::Text(_)) if name == "char" => Ok(()),
+        (FieldType::Array { name, size }, AuxValue::Array(b)) => {
+            if b.len() % size == 0 {
+                Ok(())
+            } else {
+                Err(format!("{} bytes, not whole {name} items", b.len()))
+            }
+        }
+        (ty, v) => Err(format!("a {} value for a {} field", kind(v), type_name(ty))),
+    }
+}
+
+fn kind(v: &AuxValue) -> &'static str {
+    match v {
+        AuxValue::Int(_) => "signed integer",
+        AuxValue::UInt(_) => "unsigned integer",
+        AuxValue::Float(_) => "floating-point",
+        AuxValue::Text(_) => "text",
+        AuxValue::Char(_) => "char",
+        AuxValue::Array(_) => "array",
+        AuxValue::Enum(..) => "enum",
+    }
+}
+
+/// One record as the file stores it: `u64 size | record` (the record compressed as the
+/// options say). The record was checked against the schema.
+fn encode_record(
+    r: &Record,
+    aux: &[AuxField],
+    options: &WriteOptions,
+) -> Result<Vec<u8>, Blow5WriteError> {
+    let mut body = Vec::with_capacity(64 + r.read_id.len() + 2 * r.raw_signal.len());
+    body.extend((r.read_id.len() as u16).to_le_bytes());
+    body.extend(r.read_id.as_bytes());
+    body.extend(r.read_group.to_le_bytes());
+    for v in [r.digitisation, r.offset, r.range, r.sampling_rate] {
+        body.extend(v.to_le_bytes());
+    }
+    let len_at = body.len();
+    body.extend(0u64.to_le_bytes());
+    let signal_start = body.len();
+    let len_raw_signal = match options.signal_compression {
+        SignalCompression::None => {
+            body.extend(r.raw_signal.iter().flat_map(|s| s.to_le_bytes()));
+            r.raw_signal.len()
+        }
+        SignalCompression::SvbZd => {
+            crate::svbzd::encode_blob_into(&r.raw_signal, &mut body);
+            body.len() - signal_start
+        }
+        SignalCompression::ExZd => {
+            crate::exzd::encode_exzd_into(&r.raw_signal, &mut body);
+            body.len() - signal_start
+        }
+    };
+    body[len_at..len_at + 8].copy_from_slice(&(len_raw_signal as u64).to_le_bytes());
+    for f in aux {
+        let (_, v) = r
+            .aux
+            .iter()
+            .find(|(n, _)| n == &f.name)
+            .expect("checked: every schema field has a value");
+        write_aux(&f.ty, v, &mut body);
+    }
+    let mut out = Vec::with_capacity(8 + body.len());
+    out.extend(0u64.to_le_bytes());
+    match options.record_compression {
+        RecordCompression::None => out.extend(&body),
+        RecordCompression::Zstd => svb_io::zstd_frame::compress_into(ZSTD_LEVEL, &body, &mut out)
+            .map_err(|e| Blow5WriteError::Record {
+            read_id: r.read_id.clone(),
+            what: format!("zstd: {e}"),
+        })?,
+        RecordCompression::Zlib => super::compress::zlib_compress_into(&body, &mut out),
+    }
+    let size = (out.len() - 8) as u64;
+    out[..8].copy_from_slice(&size.to_le_bytes());
+    Ok(out)
+}
+
+/// Appends a checked auxiliary value.
+fn write_aux(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) {
+    match (ty, v) {
+        (FieldType::Enum(_), AuxValue::Enum(i, _)) => out.push(*i),
+        (FieldType::Scalar { name, size }, v) => {
+            let bytes = match v {
+                AuxValue::Char(c) => vec![*c],
+                AuxValue::Float(f) if name == "float" => (*f as f32).to_le_bytes().to_vec(),
+                AuxValue::Float(f) => f.to_le_bytes().to_vec(),
+                AuxValue::UInt(u) => u.to_le_bytes()[..*size].to_vec(),
+                AuxValue::Int(i) => i.to_le_bytes()[..*size].to_vec(),
+                _ => unreachable!("checked against the field type"),
+            };
+            out.extend(bytes);
+        }
+        (FieldType::Array { .. }, AuxValue::Text(t)) => {
+            out.extend((t.len() as u64).to_le_bytes());
+            out.extend(t.as_bytes());
+        }
+        (FieldType::Array { size, .. }, AuxValue::Array(b)) => {
+            out.extend(((b.len() / size) as u64).to_le_bytes());
+            out.extend(b);
+        }
+        _ => unreachable!("checked against the field type"),
+    }
+}

@@ -1,0 +1,450 @@
+//! The BLOW5 writer: files slow5lib wrote (../shared/data/blow5) rewritten from their records
+//! come out byte for byte (uncompressed records: the whole file; zstd records: the header and
+//! every record before compression, the frames differing only by the libzstd version) and
+//! record for record with zlib; the signal blobs are slow5lib's in every case. Random records
+//! of every auxiliary type round-trip through our reader under every compression; bad records
+//! and schemas are typed errors.
+
+use std::path::{Path, PathBuf};
+
+use svb_slow5::blow5::{
+    AuxField, AuxValue, FieldType, Reader, Record, RecordCompression, Schema, SignalCompression,
+    WriteOptions, Writer,
+};
+use svb_slow5::Blow5WriteError;
+use svb_testdata::{data_dir, Rng};
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("svb-blow5-write-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        TempDir(d)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn options_of(r: &Reader) -> WriteOptions {
+    WriteOptions {
+        record_compression: r.header().record_compression,
+        signal_compression: r.header().signal_compression,
+        ..WriteOptions::default()
+    }
+}
+
+/// Rewrites `src` record by record with `options` (a batch of 3, so batches split) into `out`.
+fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
+    let r = Reader::open(src).unwrap();
+    let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
+    let mut w = Writer::create(out, Schema::of(r.header()), options).unwrap();
+    // Half one by one, half in one call.
+    let (a, b) = records.split_at(records.len() / 2);
+    for rec in a {
+        w.add_record(rec).unwrap();
+    }
+    w.add_records(b).unwrap();
+    assert_eq!(w.len(), records.len() as u64);
+    assert_eq!(w.finish().unwrap(), records.len() as u64);
+    records
+}
+
+#[test]
+fn slow5lib_files_rewritten_byte_for_byte() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    let tmp = TempDir::new("exact");
+    // zlib records: libdeflate and zlib emit other streams, so only the records compare.
+    let mut exact = 0;
+    for name in [
+        "reads_none_none.blow5",
+        "reads_zstd_svb_zd.blow5",
+        "reads_zstd_ex_zd.blow5",
+        "reads_zlib_svb_zd.blow5",
+    ] {
+        let src = data.join("blow5").join(name);
+        let out = tmp.0.join(name);
+        let opts = WriteOptions {
+            batch_records: 3,
+            ..options_of(&Reader::open(&src).unwrap())
+        };
+        let zlib = opts.record_compression == RecordCompression::Zlib;
+        let records = rewrite(&src, &out, opts);
+        let back = Reader::open(&out).unwrap();
+        assert_eq!(
+            back.header().read_groups,
+            Reader::open(&src).unwrap().header().read_groups
+        );
+        let again: Vec<Record> = back.records().map(|x| x.unwrap()).collect();
+        assert_eq!(again, records, "{name}: records");
+        // The signal blobs are slow5lib's, byte for byte, whatever the record compression.
+        let orig = Reader::open(&src).unwrap();
+        for i in 0..records.len() {
+            assert_eq!(
+                back.signal_blob(i).unwrap().unwrap(),
+                orig.signal_blob(i).unwrap().unwrap(),
+                "{name}: record {i} signal blob"
+            );
+        }
+        if !zlib {
+            // The header and every record before compression are slow5lib's bytes; the zstd
+            // frames differ only by the libzstd version (slow5lib's level, 1, and flags).
+            let (a, b) = (file_parts(&src), file_parts(&out));
+            assert_eq!(a.0, b.0, "{name}: header");
+            assert_eq!(a.1.len(), b.1.len(), "{name}: records");
+            for (i, (x, y)) in a.1.iter().zip(&b.1).enumerate() {
+                assert!(
+                    x == y,
+                    "{name}: record {i}: {} bytes, slow5lib's {}",
+                    y.len(),
+                    x.len()
+                );
+            }
+            if opts_none(&src) {
+                assert!(
+                    std::fs::read(&src).unwrap() == std::fs::read(&out).unwrap(),
+                    "{name}"
+                );
+            }
+            exact += 1;
+        }
+    }
+    assert_eq!(exact, 3);
+}
+
+fn opts_none(path: &Path) -> bool {
+    Reader::open(path).unwrap().header().record_compression == RecordCompression::None
+}
+
+/// A file's header bytes and its records as stored before record compression (zstd frames
+/// inflated), after checking the end-of-file marker.
+fn file_parts(path: &Path) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let b = std::fs::read(path).unwrap();
+    let zstd = b[9] == 2;
+    let text = u32::from_le_bytes(b[64..68].try_into().unwrap()) as usize;
+    let mut at = 68 + text;
+    let mut records = Vec::new();
+    while &b[at..at + 5] != b"5WOLB" {
+        let n = u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize;
+        let raw = &b[at + 8..at + 8 + n];
+        records.push(if zstd {
+            let size = svb_io::zstd_frame::content_size(raw).unwrap() as usize;
+            let mut body = Vec::new();
+            svb_io::zstd_frame::decompress_into(raw, size, &mut body).unwrap();
+            body
+        } else {
+            raw.to_vec()
+        });
+        at += 8 + n;
+    }
+    assert_eq!(at + 5, b.len());
+    (b[..68 + text].to_vec(), records)
+}
+
+#[test]
+fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    let tmp = TempDir::new("tools");
+    let dir = data.join("blow5").join("slow5tools");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let src = entry.unwrap().path();
+        if src.extension().is_none_or(|e| e != "blow5") {
+            continue;
+        }
+        let orig = Reader::open(&src).unwrap();
+        for (rc, sc) in [
+            (RecordCompression::Zstd, SignalCompression::SvbZd),
+            (RecordCompression::Zlib, SignalCompression::ExZd),
+            (RecordCompression::None, SignalCompression::None),
+        ] {
+            let out = tmp.0.join("out.blow5");
+            let opts = WriteOptions {
+                record_compression: rc,
+                signal_compression: sc,
+                batch_records: 2,
+            };
+            let records = rewrite(&src, &out, opts);
+            let back = Reader::open(&out).unwrap();
+            assert_eq!(back.header().aux, orig.header().aux, "{}", src.display());
+            assert_eq!(back.header().read_groups, orig.header().read_groups);
+            assert_eq!(
+                (
+                    back.header().record_compression,
+                    back.header().signal_compression
+                ),
+                (rc, sc)
+            );
+            let again: Vec<Record> = back.records().map(|x| x.unwrap()).collect();
+            assert_eq!(again, records, "{} {rc:?} {sc:?}", src.display());
+        }
+        files += 1;
+    }
+    assert!(files >= 5, "{files} slow5tools files");
+}
+
+/// A schema with a field of every kind, and two read groups.
+fn every_kind_schema() -> Schema {
+    let scalar = |name: &str, size| FieldType::Scalar {
+        name: name.into(),
+        size,
+    };
+    let array = |name: &str, size| FieldType::Array {
+        name: name.into(),
+        size,
+    };
+    let f = |name: &str, ty| AuxField {
+        name: name.into(),
+        ty,
+    };
+    Schema {
+        read_groups: vec![
+            vec![
+                ("run_id".into(), "run-a".into()),
+                ("flow_cell_id".into(), "FAB1".into()),
+            ],
+            vec![("run_id".into(), "run-b".into())],
+        ],
+        aux: vec![
+            f("channel_number", array("char", 1)),
+            f("median_before", scalar("double", 8)),
+            f("read_number", scalar("int32_t", 4)),
+            f("start_mux", scalar("uint8_t", 1)),
+            f("start_time", scalar("uint64_t", 8)),
+            f("scale", scalar("float", 4)),
+            f("tiny", scalar("int8_t", 1)),
+            f("flag", scalar("char", 1)),
+            f("events", array("uint16_t", 2)),
+            f(
+                "end_reason",
+                FieldType::Enum(
+                    [
+                        "unknown",
+                        "partial",
+                        "mux_change",
+                        "unblock_mux_change",
+                        "signal_positive",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                ),
+            ),
+        ],
+    }
+}
+
+fn random_record(rng: &mut Rng, i: usize, len: usize) -> Record {
+    let mut level = 500i16;
+    let raw_signal = (0..len)
+        .map(|k| {
+            let x = rng.next();
+            level = if k % 211 == 7 {
+                (x >> 20) as i16
+            } else {
+                level.wrapping_add((x % 41) as i16 - 20)
+            };
+            level
+        })
+        .collect();
+    let x = rng.next();
+    Record {
+        read_id: format!("read-{i:05}-{x:x}"),
+        read_group: (i % 2) as u32,
+        digitisation: 8192.0,
+        offset: (x % 20) as f64 - 10.0,
+        range: 1437.5,
+        sampling_rate: 4000.0,
+        raw_signal,
+        aux: vec![
+            (
+                "channel_number".into(),
+                AuxValue::Text(format!("{}", x % 3000)),
+            ),
+            ("median_before".into(), AuxValue::Float(200.25 + i as f64)),
+            ("read_number".into(), AuxValue::Int(-(i as i64) * 1000)),
+            ("start_mux".into(), AuxValue::UInt(x % 5)),
+            ("start_time".into(), AuxValue::UInt(x)),
+            ("scale".into(), AuxValue::Float(0.5)),
+            ("tiny".into(), AuxValue::Int(-128)),
+            ("flag".into(), AuxValue::Char(b'y')),
+            (
+                "events".into(),
+                AuxValue::Array((0..2 * (i % 4)).map(|b| b as u8).collect()),
+            ),
+            ("end_reason".into(), AuxValue::Enum((i % 5) as u8, None)),
+        ],
+    }
+}
+
+#[test]
+fn random_records_round_trip_under_every_compression() {
+    let tmp = TempDir::new("random");
+    let mut rng = Rng(0x5EED_B10B);
+    let lens = [0usize, 1, 7, 8, 9, 15, 16, 17, 100, 4096, 102_401];
+    let records: Vec<Record> = lens
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| random_record(&mut rng, i, len))
+        .collect();
+    for rc in [
+        RecordCompression::None,
+        RecordCompression::Zlib,
+        RecordCompression::Zstd,
+    ] {
+        for sc in [
+            SignalCompression::None,
+            SignalCompression::SvbZd,
+            SignalCompression::ExZd,
+        ] {
+            let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
+            let opts = WriteOptions {
+                record_compression: rc,
+                signal_compression: sc,
+                batch_records: 4,
+            };
+            let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
+            for r in &records {
+                w.add_record(r).unwrap();
+            }
+            w.finish().unwrap();
+            let back = Reader::open(&path).unwrap();
+            assert_eq!(back.len(), records.len());
+            for (i, want) in records.iter().enumerate() {
+                let got = back.record(i).unwrap().unwrap();
+                assert_eq!(got.read_id, want.read_id);
+                assert_eq!(got.raw_signal, want.raw_signal, "{rc:?} {sc:?} record {i}");
+                assert_eq!(got.read_group, want.read_group);
+                assert_eq!(got.offset, want.offset);
+                // Enum labels come back with their names; everything else as written.
+                for ((n, g), (m, w)) in got.aux.iter().zip(&want.aux) {
+                    assert_eq!(n, m);
+                    match (g, w) {
+                        (AuxValue::Enum(a, Some(_)), AuxValue::Enum(b, None)) => assert_eq!(a, b),
+                        _ => assert_eq!(g, w, "{n}"),
+                    }
+                }
+            }
+            assert_eq!(back.header().attribute(1, "run_id"), Some("run-b"));
+            // A key the second group lacks is written as unset.
+            assert_eq!(back.header().attribute(1, "flow_cell_id"), None);
+        }
+    }
+}
+
+#[test]
+fn bad_records_are_typed_errors_and_leave_the_file_good() {
+    let tmp = TempDir::new("bad");
+    let path = tmp.0.join("out.blow5");
+    let mut rng = Rng(7);
+    let good = random_record(&mut rng, 0, 100);
+    let mut w = Writer::create(&path, every_kind_schema(), WriteOptions::default()).unwrap();
+    w.add_record(&good).unwrap();
+    let dup = w.add_record(&good).unwrap_err();
+    assert!(
+        matches!(dup, Blow5WriteError::DuplicateReadId { .. }),
+        "{dup}"
+    );
+    let mut r = random_record(&mut rng, 1, 10);
+    r.read_group = 2;
+    let e = w.add_record(&r).unwrap_err().to_string();
+    assert!(e.contains("read group 2 of a file with 2"), "{e}");
+    let mut r = random_record(&mut rng, 2, 10);
+    r.aux[9].1 = AuxValue::Enum(5, None);
+    let e = w.add_record(&r).unwrap_err().to_string();
+    assert!(
+        e.contains("end_reason") && e.contains("label 5 of an enum of 5"),
+        "{e}"
+    );
+    let mut r = random_record(&mut rng, 3, 10);
+    r.aux[6].1 = AuxValue::Int(128);
+    let e = w.add_record(&r).unwrap_err().to_string();
+    assert!(e.contains("128 does not fit int8_t"), "{e}");
+    let mut r = random_record(&mut rng, 4, 10);
+    r.aux.remove(3);
+    let e = w.add_record(&r).unwrap_err().to_string();
+    assert!(e.contains("start_mux missing"), "{e}");
+    let mut r = random_record(&mut rng, 5, 10);
+    r.aux[1].1 = AuxValue::Text("x".into());
+    let e = w.add_record(&r).unwrap_err().to_string();
+    assert!(e.contains("a text value for a double field"), "{e}");
+    let mut r = random_record(&mut rng, 6, 10);
+    r.read_id.clear();
+    assert!(w.add_record(&r).is_err());
+    // A batch with a bad record writes none of it.
+    let batch = [random_record(&mut rng, 7, 10), {
+        let mut r = random_record(&mut rng, 8, 10);
+        r.aux.push(("nope".into(), AuxValue::UInt(1)));
+        r
+    }];
+    let e = w.add_records(&batch).unwrap_err().to_string();
+    assert!(e.contains("nope is not in the schema"), "{e}");
+    assert_eq!(w.finish().unwrap(), 1);
+    let back = Reader::open(&path).unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back.record(0).unwrap().unwrap().read_id, good.read_id);
+}
+
+#[test]
+fn bad_schemas_create_no_file() {
+    let tmp = TempDir::new("schema");
+    let path = tmp.0.join("out.blow5");
+    let mut s = every_kind_schema();
+    s.read_groups.clear();
+    let e = Writer::create(&path, s, WriteOptions::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("no read groups"), "{e}");
+    let mut s = every_kind_schema();
+    s.read_groups[0][0].1 = "a\tb".into();
+    assert!(Writer::create(&path, s, WriteOptions::default()).is_err());
+    let mut s = every_kind_schema();
+    s.aux.push(s.aux[0].clone());
+    let e = Writer::create(&path, s, WriteOptions::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("declared twice"), "{e}");
+    let mut s = every_kind_schema();
+    s.aux[0].name = "read_id".into();
+    assert!(Writer::create(&path, s, WriteOptions::default()).is_err());
+    let opts = WriteOptions {
+        batch_records: 0,
+        ..WriteOptions::default()
+    };
+    assert!(Writer::create(&path, every_kind_schema(), opts).is_err());
+    assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
+}
+
+#[test]
+fn an_unfinished_writer_leaves_no_file() {
+    let tmp = TempDir::new("drop");
+    let path = tmp.0.join("out.blow5");
+    let mut rng = Rng(11);
+    let mut w = Writer::create(&path, every_kind_schema(), WriteOptions::default()).unwrap();
+    for i in 0..5 {
+        w.add_record(&random_record(&mut rng, i, 1000)).unwrap();
+    }
+    // While writing, only a hidden partial file exists; no reader takes it for the output.
+    assert!(!path.exists());
+    let names: Vec<String> = std::fs::read_dir(&tmp.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.len() == 1 && names[0].starts_with(".out.blow5.partial"),
+        "{names:?}"
+    );
+    drop(w);
+    assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
+}
