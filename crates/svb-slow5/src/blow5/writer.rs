@@ -339,6 +339,13 @@ impl Writer {
                 r.read_id.len()
             )));
         }
+        if r.raw_signal.is_empty() && self.options.signal_compression == SignalCompression::ExZd {
+            return Err(bad(
+                "an empty signal cannot be stored as ex-zd: slow5lib cannot read one back \
+                 (SVB-ZD or no signal compression can)"
+                    .into(),
+            ));
+        }
         if r.read_group >= self.groups {
             return Err(bad(format!(
                 "read group {} of a file with {}",
