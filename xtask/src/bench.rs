@@ -12,7 +12,7 @@ use crate::util::{cargo, check_args, describe, flag, opt, output, root, run};
 /// The function id of our implementation in every group; all others are peers.
 const OURS: &str = "svb";
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Row {
     group: String,
     function: String,
@@ -99,6 +99,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     };
     let mut rows = collect(&criterion_home, since)?;
     add_file_peers(&mut rows, &criterion_home, since.is_some());
+    add_blow5_write_peer(&mut rows, &criterion_home, since.is_some());
     if rows.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -303,6 +304,60 @@ fn add_file_peer(
             });
         }
     }
+}
+
+/// The group of the BLOW5 writer benchmark (benches/benches/blow5_write.rs).
+const BLOW5_WRITE_GROUP: &str = "blow5_write_zstd_svb_zd/all_cores";
+
+/// pyslow5's `write_record_batch` on 2 threads writing the records of the `blow5_write`
+/// group (benches/python/blow5_write.py), added as its `pyslow5` peer; measured right after
+/// criterion and kept in `criterion_home` for `--no-run` reports, as the file peers are.
+fn add_blow5_write_peer(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
+    let Some(ours) = rows.iter().find(|r| r.group == BLOW5_WRITE_GROUP).cloned() else {
+        return;
+    };
+    let Some(data) = svb_testdata::data_dir() else {
+        return;
+    };
+    let kept_path = criterion_home.join("pyslow5-write.json");
+    if measure {
+        let scratch = root().join("target").join("bench-data");
+        let _ = fs::create_dir_all(&scratch);
+        let got = output(
+            Command::new("python3")
+                .arg(root().join("benches/python/blow5_write.py"))
+                .arg(data.join("blow5/reads_none_none.blow5"))
+                .arg("20")
+                .arg("2")
+                .arg(&scratch),
+        );
+        match got {
+            Some(line) => {
+                if let Err(e) = fs::write(&kept_path, line) {
+                    println!("bench: {}: {e}", kept_path.display());
+                }
+            }
+            None => {
+                println!("bench: pyslow5 write peer skipped (python3 with pyslow5 not found: pip install pyslow5)");
+                return;
+            }
+        }
+    }
+    let Ok(line) = fs::read_to_string(&kept_path) else {
+        println!("bench: no pyslow5 write figure kept (run without --no-run)");
+        return;
+    };
+    let (Some(samples), Some(mean_ns)) = (json_num(&line, "samples"), json_num(&line, "mean_ns"))
+    else {
+        return;
+    };
+    rows.push(Row {
+        group: BLOW5_WRITE_GROUP.into(),
+        function: "pyslow5".into(),
+        param: ours.param,
+        elements: samples as u64,
+        mean_ns,
+    });
 }
 
 /// Every `new/benchmark.json` under `dir` (written after `since`, when given).
