@@ -254,7 +254,8 @@ impl Writer {
         };
         let file = File::create(&partial).map_err(io)?;
         let mut w = Writer {
-            out: Some(BufWriter::with_capacity(1 << 20, file)),
+            // Records longer than the buffer go to the file without a copy into it.
+            out: Some(BufWriter::with_capacity(64 << 10, file)),
             path,
             partial: partial.clone(),
             groups: schema.read_groups.len() as u32,
