@@ -654,3 +654,13 @@ fn pyslow5_reads_our_files_exactly() {
     }
     assert!(lines.is_empty());
 }
+
+#[test]
+fn standard_aux_fields_are_blue_crabs() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    // A file blue-crab converted from POD5 (slow5tools' test data).
+    let r = Reader::open(data.join("blow5/slow5tools/p2solo_ulk114_dna.blow5")).unwrap();
+    assert_eq!(Schema::standard_aux(), r.header().aux);
+}

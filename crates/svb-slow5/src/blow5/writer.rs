@@ -69,6 +69,61 @@ impl Schema {
         }
     }
 
+    /// The auxiliary fields slow5tools and blue-crab write for ONT reads converted from POD5,
+    /// in their order and types (`end_reason` with blue-crab's labels).
+    ///
+    /// ```
+    /// let aux = svb_slow5::blow5::Schema::standard_aux();
+    /// assert_eq!(aux[0].name, "channel_number");
+    /// assert_eq!(aux.len(), 13);
+    /// ```
+    pub fn standard_aux() -> Vec<AuxField> {
+        let scalar = |name: &str, size| FieldType::Scalar {
+            name: name.into(),
+            size,
+        };
+        let labels = [
+            "unknown",
+            "mux_change",
+            "unblock_mux_change",
+            "data_service_unblock_mux_change",
+            "signal_positive",
+            "signal_negative",
+            "api_request",
+            "device_data_error",
+        ];
+        [
+            (
+                "channel_number",
+                FieldType::Array {
+                    name: "char".into(),
+                    size: 1,
+                },
+            ),
+            ("median_before", scalar("double", 8)),
+            ("read_number", scalar("int32_t", 4)),
+            ("start_mux", scalar("uint8_t", 1)),
+            ("start_time", scalar("uint64_t", 8)),
+            (
+                "end_reason",
+                FieldType::Enum(labels.map(String::from).to_vec()),
+            ),
+            ("tracked_scaling_shift", scalar("float", 4)),
+            ("tracked_scaling_scale", scalar("float", 4)),
+            ("predicted_scaling_shift", scalar("float", 4)),
+            ("predicted_scaling_scale", scalar("float", 4)),
+            ("num_reads_since_mux_change", scalar("uint32_t", 4)),
+            ("time_since_mux_change", scalar("float", 4)),
+            ("num_minknow_events", scalar("uint64_t", 8)),
+        ]
+        .into_iter()
+        .map(|(name, ty)| AuxField {
+            name: name.into(),
+            ty,
+        })
+        .collect()
+    }
+
     /// The text header: one `@key` line per attribute (a tab-separated value per read group),
     /// then the `#types` and `#names` lines.
     fn text(&self) -> Result<String, Blow5WriteError> {
