@@ -402,6 +402,14 @@ impl Writer {
                     .into(),
             ));
         }
+        if self.options.signal_compression != SignalCompression::None
+            && u32::try_from(r.raw_signal.len()).is_err()
+        {
+            return Err(bad(format!(
+                "{} samples: slow5lib's compressed signals hold fewer than 2^32",
+                r.raw_signal.len()
+            )));
+        }
         if r.read_group >= self.groups {
             return Err(bad(format!(
                 "read group {} of a file with {}",
