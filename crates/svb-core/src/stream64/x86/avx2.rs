@@ -190,7 +190,7 @@ pub(crate) mod c1234 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_groups(ctrl, data, out);
-            ssse3::decode_groups(ctrl, data, out, dp, g)
+            super::super::ssse3::decode_groups::<ssse3::Group>(ctrl, data, out, dp, g)
         })
     }
 

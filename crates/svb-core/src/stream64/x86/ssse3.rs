@@ -1,5 +1,50 @@
 //! SSSE3 kernels of the u64 codecs.
 
+use core::mem::MaybeUninit;
+
+/// One group (four u64 values) of a codec's SSSE3 decode, run by [`decode_groups`].
+pub(crate) trait Group {
+    /// Data bytes from a group's start that its loads may touch.
+    const WINDOW: usize;
+
+    /// Decodes the four values of control byte `c` from `src` to `dst`; returns the data
+    /// bytes they used.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; `WINDOW` bytes are readable at `src` and four values
+    /// writable at `dst`.
+    unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize;
+}
+
+/// Decodes whole groups from group `g` while their loads stay inside `data`, one
+/// [`Group::decode`] each.
+///
+/// # Safety
+/// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every
+/// store inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0,
+/// 0)`).
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn decode_groups<G: Group>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+    mut dp: usize,
+    mut g: usize,
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u64>();
+    while g < full && data.len() - dp >= G::WINDOW {
+        // SAFETY: SSSE3 (caller); data.len() - dp >= WINDOW (loop condition); g < full so
+        // values 4g..4g+4 are inside out.
+        dp += unsafe { G::decode(src.add(dp), ctrl[g], dst.add(4 * g)) };
+        g += 1;
+    }
+    (dp, g)
+}
+
 /// U64Coder1248: one `pshufb` per control nibble (two u64 values).
 pub(crate) mod c1248 {
     #[cfg(target_arch = "x86")]
@@ -24,7 +69,7 @@ pub(crate) mod c1248 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
-            decode_groups(ctrl, data, out, dp, g)
+            super::decode_groups::<Group>(ctrl, data, out, dp, g)
         })
     }
 
@@ -109,44 +154,29 @@ pub(crate) mod c1248 {
         (dp, g)
     }
 
-    /// Decodes whole groups from group `g` while their loads stay inside `data`.
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0,
-    /// 0)`).
-    #[target_feature(enable = "ssse3")]
-    #[inline]
-    pub(crate) unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-        mut dp: usize,
-        mut g: usize,
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        while g < full && data.len() - dp >= 32 {
-            let c = ctrl[g];
+    /// A group of U64Coder1248: one `pshufb` per control nibble (two u64 values).
+    pub(crate) struct Group;
+
+    impl super::Group for Group {
+        // A group uses at most 32 data bytes; its second load starts at most 16 in.
+        const WINDOW: usize = 32;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
-            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
-            // 16-byte loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so
-            // values 4g..4g+4 are inside out.
+            // SAFETY: SSSE3 and the window (caller): both 16-byte loads (at 0 and l0 <= 16)
+            // stay inside the 32 readable bytes; `dst` holds 4 values.
             unsafe {
-                let v0 = _mm_loadu_si128(src.add(dp).cast());
+                let v0 = _mm_loadu_si128(src.cast());
                 let m0 = _mm_load_si128(DECODE_1248[lo].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v0, m0));
-                let v1 = _mm_loadu_si128(src.add(dp + l0).cast());
+                _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(v0, m0));
+                let v1 = _mm_loadu_si128(src.add(l0).cast());
                 let m1 = _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(4 * g + 2).cast(), _mm_shuffle_epi8(v1, m1));
+                _mm_storeu_si128(dst.add(2).cast(), _mm_shuffle_epi8(v1, m1));
             }
-            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
-            g += 1;
+            l0 + NIBBLE_LENS_1248[hi] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -242,7 +272,7 @@ pub(crate) mod c1234 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
-            decode_groups(ctrl, data, out, dp, g)
+            super::decode_groups::<Group>(ctrl, data, out, dp, g)
         })
     }
 
@@ -309,45 +339,28 @@ pub(crate) mod c1234 {
         (dp, g)
     }
 
-    /// Decodes whole groups from group `g` while their loads stay inside `data`.
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0,
-    /// 0)`).
-    #[target_feature(enable = "ssse3")]
-    #[inline]
-    pub(crate) unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-        mut dp: usize,
-        mut g: usize,
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        while g < full && data.len() - dp >= 16 {
-            let c = ctrl[g] as usize;
-            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so values 4g..4g+4
-            // are inside out; the table row has 32 aligned bytes.
+    /// A group of U64Coder1234: one load and two `pshufb` per control byte.
+    pub(crate) struct Group;
+
+    impl super::Group for Group {
+        // A group uses at most 16 data bytes, in one load.
+        const WINDOW: usize = 16;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+            let m = DECODE_1234[c as usize].0.as_ptr();
+            // SAFETY: SSSE3 and the window (caller): 16 readable bytes at `src`, 4 values at
+            // `dst`; the table row has 32 aligned bytes.
             unsafe {
-                let v = _mm_loadu_si128(src.add(dp).cast());
-                let m = DECODE_1234[c].0.as_ptr();
+                let v = _mm_loadu_si128(src.cast());
+                _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.cast())));
                 _mm_storeu_si128(
-                    dst.add(4 * g).cast(),
-                    _mm_shuffle_epi8(v, _mm_load_si128(m.cast())),
-                );
-                _mm_storeu_si128(
-                    dst.add(4 * g + 2).cast(),
+                    dst.add(2).cast(),
                     _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())),
                 );
             }
-            dp += Classic::CTRL_LENS[c] as usize;
-            g += 1;
+            Classic::CTRL_LENS[c as usize] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
