@@ -1,5 +1,46 @@
 //! NEON kernels of the u64 codecs.
 
+use core::mem::MaybeUninit;
+
+/// One group (four u64 values) of a codec's NEON decode, run by [`decode_groups`].
+pub(crate) trait Group {
+    /// Data bytes from a group's start that its loads may touch.
+    const WINDOW: usize;
+
+    /// Decodes the four values of control byte `c` from `src` to the 32 bytes at `dst`;
+    /// returns the data bytes they used.
+    ///
+    /// # Safety
+    /// The CPU must support NEON; `WINDOW` bytes are readable at `src` and 32 writable at
+    /// `dst`.
+    unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize;
+}
+
+/// Decodes whole groups while their loads stay inside `data`, one [`Group::decode`] each.
+///
+/// # Safety
+/// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every store
+/// inside `out` itself.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn decode_groups<G: Group>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u8>();
+    let (mut dp, mut g) = (0usize, 0usize);
+    while g < full && data.len() - dp >= G::WINDOW {
+        // SAFETY: NEON (caller); data.len() - dp >= WINDOW (loop condition); g < full so the
+        // 32 bytes of values 4g..4g+4 are inside out.
+        dp += unsafe { G::decode(src.add(dp), ctrl[g], dst.add(32 * g)) };
+        g += 1;
+    }
+    (dp, g)
+}
+
 /// U64Coder1248: one `tbl` per control nibble (two u64 values).
 pub(crate) mod c1248 {
     use core::arch::aarch64::*;
@@ -20,47 +61,34 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees NEON (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            decode_groups(ctrl, data, out)
+            super::decode_groups::<Group>(ctrl, data, out)
         })
     }
 
-    /// # Safety
-    /// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself.
-    #[target_feature(enable = "neon")]
-    unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g < full && data.len() - dp >= 32 {
-            let c = ctrl[g];
+    /// A group of U64Coder1248: one `tbl` per control nibble (two u64 values).
+    pub(crate) struct Group;
+
+    impl super::Group for Group {
+        // A group uses at most 32 data bytes; its second load starts at most 16 in.
+        const WINDOW: usize = 32;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize {
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
-            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
-            // loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so the 32
-            // bytes of values 4g..4g+4 are inside out.
+            // SAFETY: NEON and the window (caller): both loads (at 0 and l0 <= 16) stay
+            // inside the 32 readable bytes; `dst` holds 32 bytes.
             unsafe {
-                let v0 = vld1q_u8(src.add(dp));
+                let v0 = vld1q_u8(src);
+                vst1q_u8(dst, vqtbl1q_u8(v0, vld1q_u8(DECODE_1248[lo].0.as_ptr())));
+                let v1 = vld1q_u8(src.add(l0));
                 vst1q_u8(
-                    dst.add(32 * g),
-                    vqtbl1q_u8(v0, vld1q_u8(DECODE_1248[lo].0.as_ptr())),
-                );
-                let v1 = vld1q_u8(src.add(dp + l0));
-                vst1q_u8(
-                    dst.add(32 * g + 16),
+                    dst.add(16),
                     vqtbl1q_u8(v1, vld1q_u8(DECODE_1248[hi].0.as_ptr())),
                 );
             }
-            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
-            g += 1;
+            l0 + NIBBLE_LENS_1248[hi] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -160,38 +188,29 @@ pub(crate) mod c1234 {
         // SAFETY: the caller guarantees NEON (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            decode_groups(ctrl, data, out)
+            super::decode_groups::<Group>(ctrl, data, out)
         })
     }
 
-    /// # Safety
-    /// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself.
-    #[target_feature(enable = "neon")]
-    unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g < full && data.len() - dp >= 16 {
-            let c = ctrl[g] as usize;
-            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so the 32 bytes of
-            // values 4g..4g+4 are inside out; the table row has 32 bytes.
+    /// A group of U64Coder1234: one load and two `tbl` per control byte.
+    pub(crate) struct Group;
+
+    impl super::Group for Group {
+        // A group uses at most 16 data bytes, in one load.
+        const WINDOW: usize = 16;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize {
+            let m = DECODE_1234[c as usize].0.as_ptr();
+            // SAFETY: NEON and the window (caller): 16 readable bytes at `src`, 32 writable at
+            // `dst`; the table row has 32 bytes.
             unsafe {
-                let v = vld1q_u8(src.add(dp));
-                let m = DECODE_1234[c].0.as_ptr();
-                vst1q_u8(dst.add(32 * g), vqtbl1q_u8(v, vld1q_u8(m)));
-                vst1q_u8(dst.add(32 * g + 16), vqtbl1q_u8(v, vld1q_u8(m.add(16))));
+                let v = vld1q_u8(src);
+                vst1q_u8(dst, vqtbl1q_u8(v, vld1q_u8(m)));
+                vst1q_u8(dst.add(16), vqtbl1q_u8(v, vld1q_u8(m.add(16))));
             }
-            dp += Classic::CTRL_LENS[c] as usize;
-            g += 1;
+            Classic::CTRL_LENS[c as usize] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
