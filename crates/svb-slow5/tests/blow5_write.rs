@@ -466,16 +466,8 @@ fn an_unfinished_writer_leaves_no_file() {
     assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
 }
 
-/// The auxiliary fields slow5tools writes for ONT reads.
+/// The auxiliary fields slow5tools and blue-crab write for ONT reads, two read groups.
 fn slow5tools_schema() -> Schema {
-    let scalar = |name: &str, size| FieldType::Scalar {
-        name: name.into(),
-        size,
-    };
-    let f = |name: &str, ty| AuxField {
-        name: name.into(),
-        ty,
-    };
     Schema {
         read_groups: vec![
             vec![
@@ -487,35 +479,7 @@ fn slow5tools_schema() -> Schema {
                 ("asic_id".into(), "456".into()),
             ],
         ],
-        aux: vec![
-            f(
-                "channel_number",
-                FieldType::Array {
-                    name: "char".into(),
-                    size: 1,
-                },
-            ),
-            f("median_before", scalar("double", 8)),
-            f("read_number", scalar("int32_t", 4)),
-            f("start_mux", scalar("uint8_t", 1)),
-            f("start_time", scalar("uint64_t", 8)),
-            f(
-                "end_reason",
-                FieldType::Enum(
-                    [
-                        "unknown",
-                        "partial",
-                        "mux_change",
-                        "unblock_mux_change",
-                        "data_service_unblock_mux_change",
-                        "signal_positive",
-                        "signal_negative",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
-                ),
-            ),
-        ],
+        aux: Schema::standard_aux(),
     }
 }
 
@@ -534,7 +498,21 @@ fn slow5tools_record(rng: &mut Rng, i: usize, len: usize) -> Record {
         ("read_number".into(), AuxValue::Int((x % 100_000) as i64)),
         ("start_mux".into(), AuxValue::UInt(x % 5)),
         ("start_time".into(), AuxValue::UInt(x >> 20)),
-        ("end_reason".into(), AuxValue::Enum((x % 7) as u8, None)),
+        ("end_reason".into(), AuxValue::Enum((x % 8) as u8, None)),
+        // Values a float holds exactly, so they compare equal after the round trip.
+        ("tracked_scaling_shift".into(), AuxValue::Float(-12.5)),
+        ("tracked_scaling_scale".into(), AuxValue::Float(0.1875)),
+        (
+            "predicted_scaling_shift".into(),
+            AuxValue::Float((x % 64) as f64),
+        ),
+        ("predicted_scaling_scale".into(), AuxValue::Float(1.25)),
+        (
+            "num_reads_since_mux_change".into(),
+            AuxValue::UInt(x % 1000),
+        ),
+        ("time_since_mux_change".into(), AuxValue::Float(0.5)),
+        ("num_minknow_events".into(), AuxValue::UInt(x >> 30)),
     ];
     r
 }
