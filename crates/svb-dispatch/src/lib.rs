@@ -26,7 +26,7 @@ mod per_isa;
 pub mod uninit;
 
 use core::fmt;
-use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 pub use per_isa::PerIsa;
 
@@ -231,59 +231,6 @@ fn detect() -> u8 {
     f
 }
 
-/// A value chosen once (typically a kernel table picked by [`Isa::best`]) and then read with
-/// one atomic load: the cached-choice pattern every svb crate uses.
-///
-/// ```
-/// use svb_dispatch::{Cached, Isa};
-/// struct Kernels { name: &'static str }
-/// static SCALAR: Kernels = Kernels { name: "scalar" };
-/// static CHOICE: Cached<Kernels> = Cached::new(|| &SCALAR);
-/// assert_eq!(CHOICE.get().name, "scalar");
-/// ```
-///
-/// The value is shared by every thread, so it must be `Sync`: a cache of a `Cell` (whose
-/// unsynchronised updates from two threads would race) does not compile.
-///
-/// ```compile_fail,E0277
-/// use std::cell::Cell;
-/// use svb_dispatch::Cached;
-/// static C: Cached<Cell<u64>> = Cached::new(|| Box::leak(Box::new(Cell::new(0))));
-/// ```
-pub struct Cached<T: Sync + 'static> {
-    ptr: AtomicPtr<T>,
-    init: fn() -> &'static T,
-}
-
-impl<T: Sync + 'static> Cached<T> {
-    /// A cache that calls `init` on first use.
-    pub const fn new(init: fn() -> &'static T) -> Self {
-        Cached {
-            ptr: AtomicPtr::new(core::ptr::null_mut()),
-            init,
-        }
-    }
-
-    /// The cached value (computed on the first call; a race computes it twice, harmlessly).
-    #[inline]
-    pub fn get(&self) -> &'static T {
-        let p = self.ptr.load(Ordering::Acquire);
-        if p.is_null() {
-            self.init_slow()
-        } else {
-            // SAFETY: the only non-null value ever stored is a `&'static T` from `init`.
-            unsafe { &*p }
-        }
-    }
-
-    #[cold]
-    fn init_slow(&self) -> &'static T {
-        let v = (self.init)();
-        self.ptr.store(v as *const T as *mut T, Ordering::Release);
-        v
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,13 +272,5 @@ mod tests {
         assert!(!allowed_under(Isa::Ssse3, Some(Isa::Scalar)));
         assert!(allowed_under(Isa::Neon, Some(Isa::Neon)));
         assert!(!allowed_under(Isa::Neon, Some(Isa::Avx2)));
-    }
-
-    #[test]
-    fn cached_calls_init_once_per_value() {
-        static V: u32 = 7;
-        static C: Cached<u32> = Cached::new(|| &V);
-        assert_eq!(*C.get(), 7);
-        assert!(core::ptr::eq(C.get(), &V));
     }
 }

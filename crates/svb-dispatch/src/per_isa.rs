@@ -63,6 +63,16 @@ macro_rules! per_isa {
 /// assert_eq!(KERNELS.best().sum(&[1, 2, 3]), 6);
 /// assert_eq!(KERNELS.get(Isa::Scalar).unwrap().isa, Isa::Scalar);
 /// ```
+///
+/// The tables are shared by every thread, so they must be `Sync`: a table of `Cell`s (whose
+/// unsynchronised updates from two threads would race) does not compile.
+///
+/// ```compile_fail,E0277
+/// use std::cell::Cell;
+/// use svb_dispatch::PerIsa;
+/// let table: &'static Cell<u64> = Box::leak(Box::new(Cell::new(0)));
+/// let racy = PerIsa::new(table);
+/// ```
 pub struct PerIsa<T: Sync + 'static> {
     scalar: &'static T,
     /// Indexed by `Isa as usize - 1` (the scalar entry is `scalar`).
