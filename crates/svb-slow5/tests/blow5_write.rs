@@ -193,6 +193,28 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
     assert!(files >= 5, "{files} slow5tools files");
 }
 
+/// The nine record and signal compression pairs, in batches of `batch_records`.
+fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions> {
+    [
+        RecordCompression::None,
+        RecordCompression::Zlib,
+        RecordCompression::Zstd,
+    ]
+    .into_iter()
+    .flat_map(move |record_compression| {
+        [
+            SignalCompression::None,
+            SignalCompression::SvbZd,
+            SignalCompression::ExZd,
+        ]
+        .map(|signal_compression| WriteOptions {
+            record_compression,
+            signal_compression,
+            batch_records,
+        })
+    })
+}
+
 /// A schema with a field of every kind, and two read groups.
 fn every_kind_schema() -> Schema {
     let scalar = |name: &str, size| FieldType::Scalar {
@@ -296,53 +318,39 @@ fn random_records_round_trip_under_every_compression() {
         .enumerate()
         .map(|(i, &len)| random_record(&mut rng, i, len))
         .collect();
-    for rc in [
-        RecordCompression::None,
-        RecordCompression::Zlib,
-        RecordCompression::Zstd,
-    ] {
-        for sc in [
-            SignalCompression::None,
-            SignalCompression::SvbZd,
-            SignalCompression::ExZd,
-        ] {
-            let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
-            let opts = WriteOptions {
-                record_compression: rc,
-                signal_compression: sc,
-                batch_records: 4,
-            };
-            let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
-            // ex-zd refuses an empty signal (slow5lib cannot read one back).
-            let records: Vec<&Record> = records
-                .iter()
-                .filter(|r| sc != SignalCompression::ExZd || !r.raw_signal.is_empty())
-                .collect();
-            for r in &records {
-                w.add_record(r).unwrap();
-            }
-            w.finish().unwrap();
-            let back = Reader::open(&path).unwrap();
-            assert_eq!(back.len(), records.len());
-            for (i, want) in records.iter().enumerate() {
-                let got = back.record(i).unwrap().unwrap();
-                assert_eq!(got.read_id, want.read_id);
-                assert_eq!(got.raw_signal, want.raw_signal, "{rc:?} {sc:?} record {i}");
-                assert_eq!(got.read_group, want.read_group);
-                assert_eq!(got.offset, want.offset);
-                // Enum labels come back with their names; everything else as written.
-                for ((n, g), (m, w)) in got.aux.iter().zip(&want.aux) {
-                    assert_eq!(n, m);
-                    match (g, w) {
-                        (AuxValue::Enum(a, Some(_)), AuxValue::Enum(b, None)) => assert_eq!(a, b),
-                        _ => assert_eq!(g, w, "{n}"),
-                    }
+    for opts in every_compression(4) {
+        let (rc, sc) = (opts.record_compression, opts.signal_compression);
+        let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
+        let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
+        // ex-zd refuses an empty signal (slow5lib cannot read one back).
+        let records: Vec<&Record> = records
+            .iter()
+            .filter(|r| sc != SignalCompression::ExZd || !r.raw_signal.is_empty())
+            .collect();
+        for r in &records {
+            w.add_record(r).unwrap();
+        }
+        w.finish().unwrap();
+        let back = Reader::open(&path).unwrap();
+        assert_eq!(back.len(), records.len());
+        for (i, want) in records.iter().enumerate() {
+            let got = back.record(i).unwrap().unwrap();
+            assert_eq!(got.read_id, want.read_id);
+            assert_eq!(got.raw_signal, want.raw_signal, "{rc:?} {sc:?} record {i}");
+            assert_eq!(got.read_group, want.read_group);
+            assert_eq!(got.offset, want.offset);
+            // Enum labels come back with their names; everything else as written.
+            for ((n, g), (m, w)) in got.aux.iter().zip(&want.aux) {
+                assert_eq!(n, m);
+                match (g, w) {
+                    (AuxValue::Enum(a, Some(_)), AuxValue::Enum(b, None)) => assert_eq!(a, b),
+                    _ => assert_eq!(g, w, "{n}"),
                 }
             }
-            assert_eq!(back.header().attribute(1, "run_id"), Some("run-b"));
-            // A key the second group lacks is written as unset.
-            assert_eq!(back.header().attribute(1, "flow_cell_id"), None);
         }
+        assert_eq!(back.header().attribute(1, "run_id"), Some("run-b"));
+        // A key the second group lacks is written as unset.
+        assert_eq!(back.header().attribute(1, "flow_cell_id"), None);
     }
 }
 
@@ -553,29 +561,15 @@ fn pyslow5_reads_our_files_exactly() {
         .map(|(i, &len)| slow5tools_record(&mut rng, i, len))
         .collect();
     let mut files = Vec::new();
-    for rc in [
-        RecordCompression::None,
-        RecordCompression::Zlib,
-        RecordCompression::Zstd,
-    ] {
-        for sc in [
-            SignalCompression::None,
-            SignalCompression::SvbZd,
-            SignalCompression::ExZd,
-        ] {
-            let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
-            let opts = WriteOptions {
-                record_compression: rc,
-                signal_compression: sc,
-                batch_records: 3,
-            };
-            let mut w = Writer::create(&path, slow5tools_schema(), opts).unwrap();
-            // An empty signal is refused as ex-zd (slow5lib cannot read one back).
-            let r = &records[usize::from(sc == SignalCompression::ExZd)..];
-            w.add_records(r).unwrap();
-            w.finish().unwrap();
-            files.push((path, r));
-        }
+    for opts in every_compression(3) {
+        let (rc, sc) = (opts.record_compression, opts.signal_compression);
+        let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
+        let mut w = Writer::create(&path, slow5tools_schema(), opts).unwrap();
+        // An empty signal is refused as ex-zd (slow5lib cannot read one back).
+        let r = &records[usize::from(sc == SignalCompression::ExZd)..];
+        w.add_records(r).unwrap();
+        w.finish().unwrap();
+        files.push((path, r));
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pyslow5_read.py");
     let out = std::process::Command::new(&python)
