@@ -21,12 +21,8 @@ pub(crate) unsafe fn decode_ssse3(
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    debug_assert!(keys.len() >= out.len().div_ceil(8));
     // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    unsafe {
-        let (dp, g, last) = decode_groups(keys, data, initial as u16, out);
-        finish(keys, data, dp, g, last, out)
-    }
+    unsafe { decode_with(decode_groups, keys, data, initial, out) }
 }
 
 /// The fused decoder of this ISA (see `super::Fused`).
@@ -39,34 +35,37 @@ pub(crate) unsafe fn decode_avx2(
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    debug_assert!(keys.len() >= out.len().div_ceil(8));
     // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract).
-    unsafe {
-        let (dp, g, last) = decode_groups_avx2(keys, data, initial as u16, out);
-        finish(keys, data, dp, g, last, out)
-    }
+    unsafe { decode_with(decode_groups_avx2, keys, data, initial, out) }
 }
 
-/// Decodes what the SIMD loops left through a zero-padded copy (when it needs at most 48
-/// bytes and the data holds them), else with the scalar tail, which reports the exact
+/// A group loop: whole key groups while their loads stay inside the data; returns where it
+/// stopped `(dp, g, last sample)`.
+type Groups = unsafe fn(&[u8], &[u8], u16, &mut [MaybeUninit<i16>]) -> (usize, usize, u16);
+
+/// Both decoders: `groups`, then what it left through a zero-padded copy (when that needs at
+/// most 48 bytes and the data holds them), else with the scalar tail, which reports the exact
 /// error. Returns the data bytes consumed.
 ///
 /// # Safety
-/// The CPU must support SSSE3.
-unsafe fn finish(
+/// The CPU must support SSSE3 and the features `groups` was compiled with.
+#[inline(always)]
+unsafe fn decode_with(
+    groups: Groups,
     keys: &[u8],
     data: &[u8],
-    dp: usize,
-    g: usize,
-    last: u16,
+    initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
-    // SAFETY: the caller guarantees SSSE3.
-    let used = match unsafe { padded_tail(keys, data, dp, g, last, out) } {
-        Some(used) => used,
-        None => decode_tail(keys, data, dp, 8 * g, last, out)?,
-    };
-    Ok(used)
+    debug_assert!(keys.len() >= out.len().div_ceil(8));
+    // SAFETY: the caller guarantees the features; `(dp, g)` is where the group loop stopped.
+    unsafe {
+        let (dp, g, last) = groups(keys, data, initial as u16, out);
+        match padded_tail(keys, data, dp, g, last, out) {
+            Some(used) => Ok(used),
+            None => decode_tail(keys, data, dp, 8 * g, last, out),
+        }
+    }
 }
 
 /// The samples after the SIMD loops through a zero-padded 48-byte copy of the rest of the
