@@ -1,10 +1,13 @@
-//! The input plumbing the svb file readers (POD5 in `svb-vbz`, BLOW5 in `svb-slow5`) share,
-//! so that neither trusts more of a file than it has checked:
+//! The file plumbing the svb readers and writers (POD5 in `svb-vbz`, BLOW5 in `svb-slow5`)
+//! share, so that no reader trusts more of a file than it has checked and no writer leaves a
+//! file that a reader could take for complete:
 //!
 //! - [`Source`]: a file's bytes, read whole (small files), read on demand by positioned reads
 //!   (large files), or memory-mapped under an `unsafe` contract. Offsets are validated against
 //!   the length the source had when it was opened, so a file that another process truncates or
 //!   rewrites gives an I/O error or wrong bytes, never a read out of bounds.
+//! - [`PartialFile`]: what the writers write, under a hidden temporary name until it is
+//!   complete and renamed into place.
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
 //!   produces (never the size its header declares, which a hostile file may inflate), with one
 //!   reused zstd context per thread.
@@ -24,7 +27,9 @@
 
 #![warn(missing_docs)]
 
+mod partial;
 mod source;
 pub mod zstd_frame;
 
+pub use partial::PartialFile;
 pub use source::{Access, Source, READ_WHOLE};

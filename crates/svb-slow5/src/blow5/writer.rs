@@ -9,9 +9,10 @@
 //! removed on drop.
 
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
+
+use svb_io::PartialFile;
 
 use rayon::prelude::*;
 
@@ -275,9 +276,7 @@ fn header_bytes(schema: &Schema, options: &WriteOptions) -> Result<Vec<u8>, Blow
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Writer {
-    out: Option<BufWriter<File>>,
-    path: PathBuf,
-    partial: PathBuf,
+    out: PartialFile,
     groups: u32,
     aux: Vec<AuxField>,
     options: WriteOptions,
@@ -302,17 +301,12 @@ impl Writer {
             });
         }
         let header = header_bytes(&schema, &options)?;
-        let partial = partial_name(&path);
-        let io = |source| Blow5WriteError::Io {
-            path: partial.clone(),
+        let out = PartialFile::create(&path).map_err(|source| Blow5WriteError::Io {
+            path: PartialFile::partial_path(&path, None),
             source,
-        };
-        let file = File::create(&partial).map_err(io)?;
+        })?;
         let mut w = Writer {
-            // Records longer than the buffer go to the file without a copy into it.
-            out: Some(BufWriter::with_capacity(64 << 10, file)),
-            path,
-            partial: partial.clone(),
+            out,
             groups: schema.read_groups.len() as u32,
             aux: schema.aux,
             options,
@@ -371,16 +365,10 @@ impl Writer {
     pub fn finish(mut self) -> Result<u64, Blow5WriteError> {
         self.flush_pending()?;
         self.write_all(EOF_MARKER)?;
-        let out = self.out.take().expect("the file is open until finish");
-        let file = out.into_inner().map_err(|e| Blow5WriteError::Io {
-            path: self.partial.clone(),
-            source: e.into_error(),
-        })?;
-        drop(file);
-        std::fs::rename(&self.partial, &self.path).map_err(|source| Blow5WriteError::Io {
-            path: self.path.clone(),
-            source,
-        })?;
+        let path = self.out.destination().to_path_buf();
+        self.out
+            .commit()
+            .map_err(|source| Blow5WriteError::Io { path, source })?;
         Ok(self.written)
     }
 
@@ -458,32 +446,13 @@ impl Writer {
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Blow5WriteError> {
-        let out = self.out.as_mut().expect("the file is open until finish");
-        out.write_all(bytes).map_err(|source| Blow5WriteError::Io {
-            path: self.partial.clone(),
-            source,
-        })
+        self.out
+            .write_all(bytes)
+            .map_err(|source| Blow5WriteError::Io {
+                path: self.out.path_written().to_path_buf(),
+                source,
+            })
     }
-}
-
-impl Drop for Writer {
-    /// A writer dropped before [`finish`](Writer::finish) removes its partial file.
-    fn drop(&mut self) {
-        if let Some(out) = self.out.take() {
-            drop(out);
-            let _ = std::fs::remove_file(&self.partial);
-        }
-    }
-}
-
-/// `DIR/.NAME.partial-PID`: beside the destination (so the rename stays on one file system),
-/// hidden, and never a name a reader takes for a finished file.
-fn partial_name(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out.blow5".into());
-    path.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
 /// Checks that `v` fits the field type `ty`.
