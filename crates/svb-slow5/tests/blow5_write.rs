@@ -12,25 +12,7 @@ use svb_slow5::blow5::{
     WriteOptions, Writer,
 };
 use svb_slow5::Blow5WriteError;
-use svb_testdata::{data_dir, Rng};
-
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("svb-blow5-write-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use svb_testdata::{data_dir, Rng, TempDir};
 
 fn options_of(r: &Reader) -> WriteOptions {
     WriteOptions {
@@ -61,7 +43,7 @@ fn slow5lib_files_rewritten_byte_for_byte() {
     let Some(data) = data_dir() else {
         return;
     };
-    let tmp = TempDir::new("exact");
+    let tmp = TempDir::new("blow5-write-exact");
     // zlib records: libdeflate and zlib emit other streams, so only the records compare.
     let mut exact = 0;
     for name in [
@@ -154,7 +136,7 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
     let Some(data) = data_dir() else {
         return;
     };
-    let tmp = TempDir::new("tools");
+    let tmp = TempDir::new("blow5-write-tools");
     let dir = data.join("blow5").join("slow5tools");
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -310,7 +292,7 @@ fn random_record(rng: &mut Rng, i: usize, len: usize) -> Record {
 
 #[test]
 fn random_records_round_trip_under_every_compression() {
-    let tmp = TempDir::new("random");
+    let tmp = TempDir::new("blow5-write-random");
     let mut rng = Rng(0x5EED_B10B);
     let lens = [0usize, 1, 7, 8, 9, 15, 16, 17, 100, 4096, 102_401];
     let records: Vec<Record> = lens
@@ -356,7 +338,7 @@ fn random_records_round_trip_under_every_compression() {
 
 #[test]
 fn bad_records_are_typed_errors_and_leave_the_file_good() {
-    let tmp = TempDir::new("bad");
+    let tmp = TempDir::new("blow5-write-bad");
     let path = tmp.0.join("out.blow5");
     let mut rng = Rng(7);
     let good = random_record(&mut rng, 0, 100);
@@ -421,7 +403,7 @@ fn bad_records_are_typed_errors_and_leave_the_file_good() {
 
 #[test]
 fn bad_schemas_create_no_file() {
-    let tmp = TempDir::new("schema");
+    let tmp = TempDir::new("blow5-write-schema");
     let path = tmp.0.join("out.blow5");
     let mut s = every_kind_schema();
     s.read_groups.clear();
@@ -453,7 +435,7 @@ fn bad_schemas_create_no_file() {
 
 #[test]
 fn an_unfinished_writer_leaves_no_file() {
-    let tmp = TempDir::new("drop");
+    let tmp = TempDir::new("blow5-write-drop");
     let path = tmp.0.join("out.blow5");
     let mut rng = Rng(11);
     let mut w = Writer::create(&path, every_kind_schema(), WriteOptions::default()).unwrap();
@@ -553,7 +535,7 @@ fn pyslow5_reads_our_files_exactly() {
         println!("skipped: {python} with pyslow5 not found (pip install pyslow5)");
         return;
     }
-    let tmp = TempDir::new("pyslow5");
+    let tmp = TempDir::new("blow5-write-pyslow5");
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]
         .iter()

@@ -139,3 +139,57 @@ impl Rng {
         (0..len).map(|_| self.next() as u8).collect()
     }
 }
+
+impl Rng {
+    /// `n` samples of a nanopore-like signal: a random walk from 400 with steps in
+    /// `-spread..=spread` (wrapping), and every 97th sample a jump anywhere in the i16 range.
+    pub fn walk(&mut self, n: usize, spread: u64) -> Vec<i16> {
+        let mut v = 400i16;
+        (0..n)
+            .map(|i| {
+                let x = self.next();
+                v = if i % 97 == 96 {
+                    (x >> 16) as i16
+                } else {
+                    v.wrapping_add(((x % (2 * spread + 1)) as i64 - spread as i64) as i16)
+                };
+                v
+            })
+            .collect()
+    }
+}
+
+/// A fresh directory under the system temp dir (`svb-TAG-PID`), removed on drop.
+#[derive(Debug)]
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// Creates it (emptied when a previous run left it).
+    pub fn new(tag: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("svb-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("create a temporary directory");
+        TempDir(d)
+    }
+
+    /// `dir/name`.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The names of the entries in the directory, sorted (hidden ones included).
+    pub fn entries(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.0)
+            .expect("list the temporary directory")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -12,7 +12,7 @@
 pub const SIGNATURE: [u8; 8] = [0x8b, b'P', b'O', b'D', b'\r', b'\n', 0x1a, b'\n'];
 
 const FOOTER_MAGIC: &[u8; 8] = b"FOOTER\0\0";
-const MARKER_LEN: usize = 16;
+pub(crate) const MARKER_LEN: usize = 16;
 /// Signature + marker at the start; footer length + marker + signature at the end.
 const HEAD_LEN: usize = SIGNATURE.len() + MARKER_LEN;
 const TAIL_LEN: usize = 8 + MARKER_LEN + SIGNATURE.len();
@@ -35,6 +35,17 @@ pub enum ContentType {
 }
 
 impl ContentType {
+    fn code(self) -> i16 {
+        match self {
+            Self::ReadsTable => 0,
+            Self::SignalTable => 1,
+            Self::ReadIdIndex => 2,
+            Self::OtherIndex => 3,
+            Self::RunInfoTable => 4,
+            Self::Unknown(c) => c,
+        }
+    }
+
     fn from_code(code: i16) -> Self {
         match code {
             0 => Self::ReadsTable,
@@ -69,6 +80,51 @@ pub struct Footer {
     pub pod5_version: String,
     /// The embedded files, in footer order.
     pub contents: Vec<EmbeddedFile>,
+}
+
+/// Zero bytes that pad an embedded file (or the footer) to a multiple of 8.
+pub(crate) fn padding(len: u64) -> &'static [u8] {
+    &[0u8; 8][..(len.next_multiple_of(8) - len) as usize]
+}
+
+/// What follows the last embedded file's marker: `FOOTER\0\0`, the footer flatbuffer padded
+/// to 8, its length, the section marker and the signature.
+pub(crate) fn closing_bytes(footer: &Footer, marker: &[u8; MARKER_LEN]) -> Vec<u8> {
+    let mut fbb = flatbuffers::FlatBufferBuilder::new();
+    let files: Vec<_> = footer
+        .contents
+        .iter()
+        .map(|f| {
+            let t = fbb.start_table();
+            fbb.push_slot_always::<i64>(4, f.offset as i64);
+            fbb.push_slot_always::<i64>(6, f.length as i64);
+            // Format 0: Arrow IPC (FeatherV2), the only one.
+            fbb.push_slot_always::<i16>(8, 0);
+            fbb.push_slot_always::<i16>(10, f.content_type.code());
+            fbb.end_table(t)
+        })
+        .collect();
+    let contents = fbb.create_vector(&files);
+    let id = fbb.create_string(&footer.file_identifier);
+    let software = fbb.create_string(&footer.software);
+    let version = fbb.create_string(&footer.pod5_version);
+    let t = fbb.start_table();
+    fbb.push_slot_always(4, id);
+    fbb.push_slot_always(6, software);
+    fbb.push_slot_always(8, version);
+    fbb.push_slot_always(10, contents);
+    let root = fbb.end_table(t);
+    fbb.finish_minimal(root);
+    let fb = fbb.finished_data();
+    let mut out = Vec::with_capacity(fb.len() + 48);
+    out.extend_from_slice(FOOTER_MAGIC);
+    out.extend_from_slice(fb);
+    out.extend_from_slice(padding(fb.len() as u64));
+    let footer_len = (out.len() - FOOTER_MAGIC.len()) as i64;
+    out.extend_from_slice(&footer_len.to_le_bytes());
+    out.extend_from_slice(marker);
+    out.extend_from_slice(&SIGNATURE);
+    out
 }
 
 /// A container error: the byte offset it concerns and what is wrong.

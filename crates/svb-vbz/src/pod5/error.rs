@@ -98,3 +98,55 @@ pub enum Pod5Error {
         got: usize,
     },
 }
+
+/// Why a POD5 file could not be written. A bad read, run info or option is reported before
+/// any of it is written; the file stays under its temporary name until
+/// [`Writer::finish`](super::Writer::finish) renames it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Pod5WriteError {
+    /// The file could not be created, written or renamed.
+    #[error("{path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The options cannot be written (a chunk or batch size of 0, ...).
+    #[error("options: {what}")]
+    Options {
+        /// What is wrong.
+        what: String,
+    },
+    /// A run info cannot be added.
+    #[error("run info {acquisition_id}: {what}")]
+    RunInfo {
+        /// Its acquisition id.
+        acquisition_id: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A read does not fit the format or the file.
+    #[error("read {read_id}: {what}")]
+    Read {
+        /// The read id.
+        read_id: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A read id that the file already holds.
+    #[error("read id {read_id} is already in the file")]
+    DuplicateReadId {
+        /// The read id.
+        read_id: String,
+    },
+    /// Arrow refused a table (a bug of this writer, not of its input).
+    #[error("{table} table: {what}")]
+    Table {
+        /// The table.
+        table: TableKind,
+        /// Arrow's message.
+        what: String,
+    },
+}

@@ -27,11 +27,13 @@ mod reads_v0;
 mod run_info;
 #[cfg(feature = "pod5")]
 mod signal;
+#[cfg(feature = "pod5")]
+mod writer;
 
 #[cfg(feature = "pod5")]
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
 #[cfg(feature = "pod5")]
-pub use error::{Pod5Error, TableKind};
+pub use error::{Pod5Error, Pod5WriteError, TableKind};
 #[cfg(feature = "pod5")]
 pub use reader::{Reader, SignalChunk, TableVersion};
 #[cfg(feature = "pod5")]
@@ -42,6 +44,8 @@ pub use run_info::RunInfo;
 pub use signal::SignalEncoding;
 #[cfg(feature = "pod5")]
 pub use svb_io::Access;
+#[cfg(feature = "pod5")]
+pub use writer::{WriteOptions, Writer, END_REASONS};
 
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
 use crate::{zstd_io, VbzError};

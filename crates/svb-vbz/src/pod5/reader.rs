@@ -309,6 +309,20 @@ impl Reader {
             .collect()
     }
 
+    /// The stored bytes of read `index`'s chunk `chunk` (its VBZ blob, or its int16 samples
+    /// little-endian when the file is uncompressed), as [`chunks`](Reader::chunks) lists
+    /// them: what a copy of the read into another file can store without recompressing.
+    ///
+    /// # Panics
+    /// If `index >= self.len()` or `chunk` is not one of the read's chunks.
+    pub fn chunk_bytes(&self, index: usize, chunk: usize) -> Result<Vec<u8>, Pod5Error> {
+        let (row, r) = self
+            .chunk_rows(index)
+            .nth(chunk)
+            .expect("chunk index within the read's chunks");
+        self.with_chunk(index, row, r, |bytes| Ok(bytes.to_vec()))
+    }
+
     /// Read `index`'s stored chunks in order: `(signal row, the row)`.
     fn chunk_rows(&self, index: usize) -> impl Iterator<Item = (u64, &SignalRow)> + '_ {
         self.reads[index]

@@ -68,6 +68,48 @@ pub struct Read {
 }
 
 impl Read {
+    /// A read to write: its id and the acquisition id of its run (a [`RunInfo`] added to the
+    /// writer), every other field as ONT's writer fills an unknown one: no samples, read
+    /// number, start, channel and well 0, pore type `not_set`, calibration offset 0 and scale
+    /// 1, end reason `unknown` (not forced), median before and the levels and scalings NaN,
+    /// the counters 0. Set the public fields that are known.
+    ///
+    /// ```
+    /// use svb_vbz::pod5::Read;
+    /// let mut read = Read::new([7; 16], "run-1");
+    /// read.channel = 412;
+    /// read.num_samples = 4000;
+    /// assert_eq!(&*read.end_reason, "unknown");
+    /// ```
+    pub fn new(read_id: [u8; 16], run_info: impl Into<Arc<str>>) -> Read {
+        Read {
+            read_id,
+            signal_rows: Vec::new(),
+            read_number: 0,
+            start_sample: 0,
+            median_before: f32::NAN,
+            num_samples: 0,
+            channel: 0,
+            well: 0,
+            pore_type: Arc::from("not_set"),
+            calibration_offset: 0.0,
+            calibration_scale: 1.0,
+            end_reason: Arc::from("unknown"),
+            end_reason_forced: false,
+            run_info: run_info.into(),
+            num_minknow_events: Some(0),
+            tracked_scaling_scale: Some(f32::NAN),
+            tracked_scaling_shift: Some(f32::NAN),
+            predicted_scaling_scale: Some(f32::NAN),
+            predicted_scaling_shift: Some(f32::NAN),
+            num_reads_since_mux_change: Some(0),
+            time_since_mux_change: Some(0.0),
+            open_pore_level: Some(f32::NAN),
+            expected_open_pore_level: Some(f32::NAN),
+            selected_read_level: Some(f32::NAN),
+        }
+    }
+
     /// The read id as a hyphenated lowercase UUID.
     pub fn read_id_string(&self) -> String {
         uuid_string(&self.read_id)

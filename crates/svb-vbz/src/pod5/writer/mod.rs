@@ -1,0 +1,478 @@
+//! The POD5 writer: the container as ONT's pod5 0.3.49 writes it (signature, section markers,
+//! the signal, run-info and reads tables as embedded Arrow IPC files with its schemas and
+//! table versions, the footer flatbuffer), signal in chunks of 102400 samples compressed as
+//! lib_pod5 compresses them, on rayon a batch at a time.
+//!
+//! The signal table streams into the file, the reads table into a scratch file beside it
+//! (both a batch at a time, so memory is bounded by a batch whatever the file's size); the
+//! run-info table, the reads table and the footer follow on [`Writer::finish`], which then
+//! renames the file into place. A writer dropped early (or a process killed mid-write) leaves
+//! no file under the destination's name, and removes its temporary files on drop.
+
+mod tables;
+
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::hash::BuildHasher;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use arrow_ipc::writer::{DictionaryHandling, FileWriter, IpcWriteOptions};
+use arrow_schema::{ArrowError, SchemaRef};
+use rayon::prelude::*;
+use svb_io::PartialFile;
+
+use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
+use super::error::{Pod5WriteError, TableKind};
+use super::reads::{uuid_string, Read};
+use super::run_info::RunInfo;
+use super::signal::SignalEncoding;
+use tables::{ChunkRow, Dictionary, ReadDictionaries, ReadRow, POD5_VERSION};
+
+pub use tables::END_REASONS;
+
+/// How a [`Writer`] stores signal and how much it buffers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// VBZ (default; each chunk the bytes lib_pod5 writes for it) or uncompressed int16.
+    pub signal_encoding: SignalEncoding,
+    /// Samples per signal-table row: a read's signal is split into chunks of this many, the
+    /// last one the remainder (default 102400, as MinKNOW and ONT's writer).
+    pub chunk_samples: usize,
+    /// Rows per signal-table batch (default 100, as ONT's writer). Chunks are compressed on
+    /// rayon's pool a batch at a time: memory holds about one batch of samples.
+    pub signal_batch_rows: usize,
+    /// Rows per reads-table batch (default 1000, as ONT's writer).
+    pub read_batch_rows: usize,
+    /// The software named in the footer and the tables' metadata.
+    pub software: String,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            signal_encoding: SignalEncoding::Vbz,
+            chunk_samples: 102_400,
+            signal_batch_rows: 100,
+            read_batch_rows: 1000,
+            software: concat!("svb ", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+/// Where the signal table starts: after the signature and the first section marker.
+const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
+
+/// Writes a POD5 file read by read, in bounded memory.
+///
+/// Every read names the run it belongs to by acquisition id; add that [`RunInfo`] first.
+/// A read's `num_samples` must be the length of the signal given with it (its `signal_rows`
+/// are ignored: the writer assigns them), its `end_reason` one of [`END_REASONS`]; an
+/// optional field left `None` is written as ONT's writer writes an unknown one (NaN, or 0 for
+/// the counters).
+///
+/// ```
+/// use svb_vbz::pod5::{Read, Reader, RunInfo, WriteOptions, Writer};
+/// let dir = std::env::temp_dir().join(format!("svb-pod5-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("reads.pod5");
+///
+/// let mut w = Writer::create(&path, WriteOptions::default())?;
+/// let mut run = RunInfo::default();
+/// run.acquisition_id = "run-1".into();
+/// run.sample_rate = 5000;
+/// w.add_run_info(&run)?;
+/// let signal: Vec<i16> = (0..250_000).map(|i| 480 + (i % 37) as i16).collect();
+/// let mut read = Read::new([1; 16], "run-1");
+/// read.channel = 42;
+/// read.num_samples = signal.len() as u64;
+/// w.add_read(&read, &signal)?;
+/// w.finish()?;
+///
+/// let r = Reader::open(&path)?;
+/// assert_eq!(r.reads()[0].channel, 42);
+/// assert_eq!(r.decode_signal(0)?, signal); // three chunks: 102400, 102400, 45200
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Writer {
+    signal: FileWriter<PartialFile>,
+    reads: FileWriter<PartialFile>,
+    signal_schema: SchemaRef,
+    reads_schema: SchemaRef,
+    options: WriteOptions,
+    file_identifier: String,
+    marker: [u8; MARKER_LEN],
+    pending_chunks: Vec<ChunkRow>,
+    pending_reads: Vec<ReadRow>,
+    dicts: ReadDictionaries,
+    run_infos: Vec<RunInfo>,
+    ids: HashSet<[u8; 16]>,
+    next_row: u64,
+    reads_added: u64,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("path", &self.signal.get_ref().destination())
+            .field("reads", &self.reads_added)
+            .field("signal_rows", &self.next_row)
+            .finish()
+    }
+}
+
+/// 16 random bytes (std's per-process random hash keys), as a version-4 UUID.
+fn random_uuid() -> [u8; 16] {
+    let state = std::collections::hash_map::RandomState::new();
+    let hi = state.hash_one((std::process::id(), std::time::SystemTime::now()));
+    let lo = state.hash_one(hi);
+    let mut id = [0u8; 16];
+    id[..8].copy_from_slice(&hi.to_le_bytes());
+    id[8..].copy_from_slice(&lo.to_le_bytes());
+    id[6] = (id[6] & 0x0f) | 0x40;
+    id[8] = (id[8] & 0x3f) | 0x80;
+    id
+}
+
+fn ipc_options() -> IpcWriteOptions {
+    IpcWriteOptions::default().with_dictionary_handling(DictionaryHandling::Delta)
+}
+
+impl Writer {
+    /// Starts a file at `path` (written under a temporary name beside it until
+    /// [`finish`](Writer::finish)). The options are checked first: no file is created for
+    /// bad ones.
+    pub fn create(path: impl AsRef<Path>, options: WriteOptions) -> Result<Writer, Pod5WriteError> {
+        let path = path.as_ref();
+        let bad = |what: &str| {
+            Err(Pod5WriteError::Options {
+                what: what.to_string(),
+            })
+        };
+        if options.chunk_samples == 0 || options.chunk_samples > u32::MAX as usize {
+            return bad("chunk_samples must be 1 to 2^32-1 (the samples column is 32-bit)");
+        }
+        if options.signal_batch_rows == 0 {
+            return bad("signal_batch_rows must be at least 1");
+        }
+        if options.read_batch_rows == 0 {
+            return bad("read_batch_rows must be at least 1");
+        }
+        let file_identifier = uuid_string(&random_uuid());
+        let marker = random_uuid();
+        let meta = tables::metadata(&file_identifier, &options.software);
+        let signal_schema = tables::signal_schema(options.signal_encoding, meta.clone());
+        let reads_schema = tables::reads_schema(meta);
+
+        let io = |p: PathBuf| move |source| Pod5WriteError::Io { path: p, source };
+        let mut main =
+            PartialFile::create(path).map_err(io(PartialFile::partial_path(path, None)))?;
+        let written = main.path_written().to_path_buf();
+        main.write_all(&SIGNATURE).map_err(io(written.clone()))?;
+        main.write_all(&marker).map_err(io(written.clone()))?;
+        let signal = FileWriter::try_new_with_options(main, &signal_schema, ipc_options())
+            .map_err(arrow_error(TableKind::Signal, &written))?;
+        let scratch = PartialFile::scratch(path, "reads")
+            .map_err(io(PartialFile::partial_path(path, Some("reads"))))?;
+        let scratch_path = scratch.path_written().to_path_buf();
+        let reads = FileWriter::try_new_with_options(scratch, &reads_schema, ipc_options())
+            .map_err(arrow_error(TableKind::Reads, &scratch_path))?;
+        Ok(Writer {
+            signal,
+            reads,
+            signal_schema,
+            reads_schema,
+            options,
+            file_identifier,
+            marker,
+            pending_chunks: Vec::new(),
+            pending_reads: Vec::new(),
+            dicts: ReadDictionaries {
+                pore_type: Dictionary::default(),
+                end_reason: Dictionary::with(&END_REASONS),
+                run_info: Dictionary::default(),
+            },
+            run_infos: Vec::new(),
+            ids: HashSet::new(),
+            next_row: 0,
+            reads_added: 0,
+        })
+    }
+
+    /// The reads added so far.
+    pub fn len(&self) -> u64 {
+        self.reads_added
+    }
+
+    /// Whether no read was added yet.
+    pub fn is_empty(&self) -> bool {
+        self.reads_added == 0
+    }
+
+    /// The file identifier (a UUID) written into the footer and every table.
+    pub fn file_identifier(&self) -> &str {
+        &self.file_identifier
+    }
+
+    /// Adds the run (acquisition) that reads name by its acquisition id. Adding the same run
+    /// info again is allowed; another one under the same acquisition id is an error.
+    pub fn add_run_info(&mut self, run: &RunInfo) -> Result<(), Pod5WriteError> {
+        let bad = |what: &str| {
+            Err(Pod5WriteError::RunInfo {
+                acquisition_id: run.acquisition_id.clone(),
+                what: what.to_string(),
+            })
+        };
+        if let Some(known) = self
+            .run_infos
+            .iter()
+            .find(|r| r.acquisition_id == run.acquisition_id)
+        {
+            return if known == run {
+                Ok(())
+            } else {
+                bad("another run info with this acquisition id was added")
+            };
+        }
+        if self.dicts.run_info.key(&run.acquisition_id).is_none() {
+            return bad("a file holds at most 32768 run infos (16-bit dictionary keys)");
+        }
+        self.run_infos.push(run.clone());
+        Ok(())
+    }
+
+    /// The run infos added so far.
+    pub fn run_infos(&self) -> &[RunInfo] {
+        &self.run_infos
+    }
+
+    /// Adds one read and its signal (checked first: a bad read is an error and nothing of
+    /// it is written). Its chunks are compressed on rayon's pool a batch at a time.
+    pub fn add_read(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
+        self.check(read, signal)?;
+        self.push(read, signal)
+    }
+
+    /// Adds reads in order; every read is checked (against the file and against each other)
+    /// before any of them is written.
+    pub fn add_reads<R: Borrow<Read>, S: AsRef<[i16]>>(
+        &mut self,
+        reads: &[(R, S)],
+    ) -> Result<(), Pod5WriteError> {
+        let mut batch_ids = HashSet::with_capacity(reads.len());
+        for (read, signal) in reads {
+            let read = read.borrow();
+            self.check(read, signal.as_ref())?;
+            if !batch_ids.insert(read.read_id) {
+                return Err(Pod5WriteError::DuplicateReadId {
+                    read_id: read.read_id_string(),
+                });
+            }
+        }
+        for (read, signal) in reads {
+            self.push(read.borrow(), signal.as_ref())?;
+        }
+        Ok(())
+    }
+
+    fn check(&self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
+        let bad = |what: String| {
+            Err(Pod5WriteError::Read {
+                read_id: read.read_id_string(),
+                what,
+            })
+        };
+        if self.ids.contains(&read.read_id) {
+            return Err(Pod5WriteError::DuplicateReadId {
+                read_id: read.read_id_string(),
+            });
+        }
+        if read.num_samples != signal.len() as u64 {
+            return bad(format!(
+                "num_samples is {} but {} samples were given",
+                read.num_samples,
+                signal.len()
+            ));
+        }
+        if self.dicts.end_reason.get(&read.end_reason).is_none() {
+            return bad(format!(
+                "end reason {:?} is not one of POD5's: {}",
+                read.end_reason,
+                END_REASONS.join(", ")
+            ));
+        }
+        if self.dicts.run_info.get(&read.run_info).is_none() {
+            return bad(format!(
+                "run info {:?} was not added (add_run_info first)",
+                read.run_info
+            ));
+        }
+        if self.dicts.pore_type.get(&read.pore_type).is_none()
+            && self.dicts.pore_type.len() > i16::MAX as usize
+        {
+            return bad("a file holds at most 32768 pore types (16-bit dictionary keys)".into());
+        }
+        Ok(())
+    }
+
+    /// Queues a checked read's chunks and row, writing the batches they fill.
+    fn push(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
+        self.ids.insert(read.read_id);
+        let mut row = ReadRow {
+            pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
+            end_reason: self
+                .dicts
+                .end_reason
+                .get(&read.end_reason)
+                .expect("checked"),
+            run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
+            read: read.clone(),
+        };
+        row.read.signal_rows.clear();
+        for chunk in signal.chunks(self.options.chunk_samples) {
+            row.read.signal_rows.push(self.next_row);
+            self.next_row += 1;
+            self.pending_chunks.push(ChunkRow {
+                read_id: read.read_id,
+                samples: chunk.to_vec(),
+                blob: Vec::new(),
+            });
+            if self.pending_chunks.len() >= self.options.signal_batch_rows {
+                self.write_signal_batch()?;
+            }
+        }
+        self.pending_reads.push(row);
+        self.reads_added += 1;
+        if self.pending_reads.len() >= self.options.read_batch_rows {
+            self.write_reads_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Compresses up to a batch of pending chunks on rayon's pool and writes them.
+    fn write_signal_batch(&mut self) -> Result<(), Pod5WriteError> {
+        let n = self
+            .pending_chunks
+            .len()
+            .min(self.options.signal_batch_rows);
+        if n == 0 {
+            return Ok(());
+        }
+        let mut rows: Vec<ChunkRow> = self.pending_chunks.drain(..n).collect();
+        if self.options.signal_encoding == SignalEncoding::Vbz {
+            rows.par_iter_mut()
+                .for_each(|r| super::compress_signal_into(&r.samples, &mut r.blob));
+        }
+        let batch = tables::signal_batch(&self.signal_schema, self.options.signal_encoding, &rows);
+        self.write_batch(TableKind::Signal, batch)
+    }
+
+    fn write_reads_batch(&mut self) -> Result<(), Pod5WriteError> {
+        if self.pending_reads.is_empty() {
+            return Ok(());
+        }
+        let rows = std::mem::take(&mut self.pending_reads);
+        let batch = tables::reads_batch(&self.reads_schema, &rows, &self.dicts);
+        self.write_batch(TableKind::Reads, batch)
+    }
+
+    fn write_batch(
+        &mut self,
+        table: TableKind,
+        batch: Result<RecordBatch, ArrowError>,
+    ) -> Result<(), Pod5WriteError> {
+        let w = match table {
+            TableKind::Reads => &mut self.reads,
+            _ => &mut self.signal,
+        };
+        let path = w.get_ref().path_written().to_path_buf();
+        batch
+            .and_then(|b| w.write(&b))
+            .map_err(arrow_error(table, &path))
+    }
+
+    /// Writes what is buffered, the run-info and reads tables and the footer, then gives the
+    /// file its name. Returns the number of reads.
+    pub fn finish(mut self) -> Result<u64, Pod5WriteError> {
+        while !self.pending_chunks.is_empty() {
+            self.write_signal_batch()?;
+        }
+        self.write_reads_batch()?;
+        let written = self.signal.get_ref().path_written().to_path_buf();
+        let io = |source| Pod5WriteError::Io {
+            path: written.clone(),
+            source,
+        };
+        let mut main = self
+            .signal
+            .into_inner()
+            .map_err(arrow_error(TableKind::Signal, &written))?;
+        let mut contents = Vec::with_capacity(3);
+        let mut close_embedded =
+            |main: &mut PartialFile, start: u64, content_type| -> std::io::Result<()> {
+                let length = main.position() - start;
+                contents.push(EmbeddedFile {
+                    offset: start,
+                    length,
+                    content_type,
+                });
+                main.write_all(container::padding(length))?;
+                main.write_all(&self.marker)
+            };
+        close_embedded(&mut main, SIGNAL_TABLE_OFFSET, ContentType::SignalTable).map_err(io)?;
+
+        let start = main.position();
+        let meta = tables::metadata(&self.file_identifier, &self.options.software);
+        let schema = tables::run_info_schema(meta);
+        let mut w = FileWriter::try_new_with_options(&mut main, &schema, ipc_options())
+            .map_err(arrow_error(TableKind::RunInfo, &written))?;
+        for r in &self.run_infos {
+            tables::run_info_batch(&schema, r)
+                .and_then(|b| w.write(&b))
+                .map_err(arrow_error(TableKind::RunInfo, &written))?;
+        }
+        w.finish()
+            .map_err(arrow_error(TableKind::RunInfo, &written))?;
+        drop(w);
+        close_embedded(&mut main, start, ContentType::RunInfoTable).map_err(io)?;
+
+        let scratch_path = self.reads.get_ref().path_written().to_path_buf();
+        let mut scratch = self
+            .reads
+            .into_inner()
+            .map_err(arrow_error(TableKind::Reads, &scratch_path))?;
+        let start = main.position();
+        scratch.copy_to(&mut main).map_err(io)?;
+        drop(scratch);
+        close_embedded(&mut main, start, ContentType::ReadsTable).map_err(io)?;
+
+        let footer = Footer {
+            file_identifier: self.file_identifier.clone(),
+            software: self.options.software.clone(),
+            pod5_version: POD5_VERSION.to_string(),
+            contents,
+        };
+        main.write_all(&container::closing_bytes(&footer, &self.marker))
+            .map_err(io)?;
+        let path = main.destination().to_path_buf();
+        main.commit()
+            .map_err(|source| Pod5WriteError::Io { path, source })?;
+        Ok(self.reads_added)
+    }
+}
+
+/// An Arrow error of `table`: an I/O error names the file, anything else is the table's.
+fn arrow_error(table: TableKind, path: &Path) -> impl Fn(ArrowError) -> Pod5WriteError + '_ {
+    move |e| match e {
+        ArrowError::IoError(_, source) => Pod5WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        e => Pod5WriteError::Table {
+            table,
+            what: e.to_string(),
+        },
+    }
+}

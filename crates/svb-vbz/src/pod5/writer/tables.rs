@@ -1,0 +1,407 @@
+//! The three tables as the writer writes them: their Arrow schemas (those of ONT's pod5
+//! 0.3.49: reads table version 4 with the 0.3.49 columns, signal table, run-info table) and
+//! the record batches built from [`Read`]s, signal chunks and [`RunInfo`]s.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::builder::Int16Builder;
+use arrow_array::builder::{
+    FixedSizeBinaryBuilder, LargeBinaryBuilder, LargeListBuilder, ListBuilder, MapBuilder,
+    MapFieldNames, StringBuilder, UInt64Builder,
+};
+use arrow_array::types::Int16Type;
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, DictionaryArray, Float32Array, Int16Array, RecordBatch,
+    StringArray, TimestampMillisecondArray, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
+
+use super::super::reads::Read;
+use super::super::run_info::RunInfo;
+use super::super::signal::SignalEncoding;
+
+/// The pod5 release whose table layout the writer follows (written into every table's
+/// metadata and the footer).
+pub(crate) const POD5_VERSION: &str = "0.3.49";
+
+/// ONT's end reasons, in the order of its enum (the `end_reason` dictionary of every file).
+pub const END_REASONS: [&str; 10] = [
+    "unknown",
+    "mux_change",
+    "unblock_mux_change",
+    "data_service_unblock_mux_change",
+    "signal_positive",
+    "signal_negative",
+    "api_request",
+    "device_data_error",
+    "analysis_config_change",
+    "paused",
+];
+
+/// The schema metadata every table of one file carries.
+pub(crate) fn metadata(file_identifier: &str, software: &str) -> HashMap<String, String> {
+    HashMap::from([
+        (
+            "MINKNOW:file_identifier".to_string(),
+            file_identifier.to_string(),
+        ),
+        ("MINKNOW:software".to_string(), software.to_string()),
+        ("MINKNOW:pod5_version".to_string(), POD5_VERSION.to_string()),
+    ])
+}
+
+fn extension(field: Field, name: &str) -> Field {
+    field.with_metadata(HashMap::from([
+        ("ARROW:extension:name".to_string(), name.to_string()),
+        ("ARROW:extension:metadata".to_string(), String::new()),
+    ]))
+}
+
+fn read_id_field() -> Field {
+    extension(
+        Field::new("read_id", DataType::FixedSizeBinary(16), true),
+        "minknow.uuid",
+    )
+}
+
+fn item(ty: DataType) -> Arc<Field> {
+    Arc::new(Field::new("item", ty, true))
+}
+
+/// The signal table: `read_id`, `signal` (VBZ `large_binary` or `large_list<int16>`),
+/// `samples`.
+pub(crate) fn signal_schema(encoding: SignalEncoding, meta: HashMap<String, String>) -> SchemaRef {
+    let signal = match encoding {
+        SignalEncoding::Vbz => extension(
+            Field::new("signal", DataType::LargeBinary, true),
+            "minknow.vbz",
+        ),
+        SignalEncoding::Uncompressed => {
+            Field::new("signal", DataType::LargeList(item(DataType::Int16)), true)
+        }
+    };
+    Arc::new(
+        Schema::new(vec![
+            read_id_field(),
+            signal,
+            Field::new("samples", DataType::UInt32, true),
+        ])
+        .with_metadata(meta),
+    )
+}
+
+/// One signal chunk to store: its read, its samples and, compressed, its VBZ blob.
+pub(crate) struct ChunkRow {
+    pub read_id: [u8; 16],
+    pub samples: Vec<i16>,
+    pub blob: Vec<u8>,
+}
+
+/// A batch of signal-table rows.
+pub(crate) fn signal_batch(
+    schema: &SchemaRef,
+    encoding: SignalEncoding,
+    rows: &[ChunkRow],
+) -> Result<RecordBatch, ArrowError> {
+    let mut ids = FixedSizeBinaryBuilder::with_capacity(rows.len(), 16);
+    for r in rows {
+        ids.append_value(r.read_id)?;
+    }
+    let signal: ArrayRef = match encoding {
+        SignalEncoding::Vbz => {
+            let bytes = rows.iter().map(|r| r.blob.len()).sum();
+            let mut b = LargeBinaryBuilder::with_capacity(rows.len(), bytes);
+            for r in rows {
+                b.append_value(&r.blob);
+            }
+            Arc::new(b.finish())
+        }
+        SignalEncoding::Uncompressed => {
+            let samples = rows.iter().map(|r| r.samples.len()).sum();
+            let mut b =
+                LargeListBuilder::with_capacity(Int16Builder::with_capacity(samples), rows.len())
+                    .with_field(item(DataType::Int16));
+            for r in rows {
+                b.values().append_slice(&r.samples);
+                b.append(true);
+            }
+            Arc::new(b.finish())
+        }
+    };
+    let samples = UInt32Array::from_iter_values(rows.iter().map(|r| r.samples.len() as u32));
+    RecordBatch::try_new(
+        schema.clone(),
+        vec![Arc::new(ids.finish()), signal, Arc::new(samples)],
+    )
+}
+
+fn dictionary_type() -> DataType {
+    DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8))
+}
+
+/// The reads table, version 4 with the columns pod5 0.3.49 adds, in ONT's column order.
+pub(crate) fn reads_schema(meta: HashMap<String, String>) -> SchemaRef {
+    let f32_ = |name: &str| Field::new(name, DataType::Float32, true);
+    Arc::new(
+        Schema::new(vec![
+            read_id_field(),
+            Field::new("signal", DataType::List(item(DataType::UInt64)), true),
+            Field::new("read_number", DataType::UInt32, true),
+            Field::new("start", DataType::UInt64, true),
+            f32_("median_before"),
+            Field::new("num_minknow_events", DataType::UInt64, true),
+            f32_("tracked_scaling_scale"),
+            f32_("tracked_scaling_shift"),
+            f32_("predicted_scaling_scale"),
+            f32_("predicted_scaling_shift"),
+            Field::new("num_reads_since_mux_change", DataType::UInt32, true),
+            f32_("time_since_mux_change"),
+            Field::new("num_samples", DataType::UInt64, true),
+            Field::new("channel", DataType::UInt16, true),
+            Field::new("well", DataType::UInt8, true),
+            Field::new("pore_type", dictionary_type(), true),
+            f32_("calibration_offset"),
+            f32_("calibration_scale"),
+            Field::new("end_reason", dictionary_type(), true),
+            Field::new("end_reason_forced", DataType::Boolean, true),
+            Field::new("run_info", dictionary_type(), true),
+            f32_("open_pore_level"),
+            f32_("expected_open_pore_level"),
+            f32_("selected_read_level"),
+            Field::new("channel_32bit", DataType::UInt32, true),
+        ])
+        .with_metadata(meta),
+    )
+}
+
+/// The values of a dictionary column in order of first use; every batch carries all of them
+/// so far (a prefix of the next batch's, which Arrow writes as a delta).
+#[derive(Default)]
+pub(crate) struct Dictionary {
+    values: Vec<Arc<str>>,
+    keys: HashMap<Arc<str>, i16>,
+}
+
+impl Dictionary {
+    pub(crate) fn with(values: &[&str]) -> Self {
+        let mut d = Dictionary::default();
+        for v in values {
+            d.key(v).expect("fewer than 2^15 values");
+        }
+        d
+    }
+
+    /// The key of `value` (added when new); `None` past the 32767 keys an int16 index holds.
+    pub(crate) fn key(&mut self, value: &str) -> Option<i16> {
+        if let Some(&k) = self.keys.get(value) {
+            return Some(k);
+        }
+        let k = i16::try_from(self.values.len()).ok()?;
+        let v: Arc<str> = Arc::from(value);
+        self.values.push(v.clone());
+        self.keys.insert(v, k);
+        Some(k)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub(crate) fn get(&self, value: &str) -> Option<i16> {
+        self.keys.get(value).copied()
+    }
+
+    fn column(&self, keys: Vec<i16>) -> Result<ArrayRef, ArrowError> {
+        let values = StringArray::from_iter_values(self.values.iter().map(|v| &**v));
+        Ok(Arc::new(DictionaryArray::<Int16Type>::try_new(
+            Int16Array::from(keys),
+            Arc::new(values),
+        )?))
+    }
+}
+
+/// A reads-table row waiting for its batch: the read (its `signal_rows` are the rows its
+/// chunks were given) and its dictionary keys.
+pub(crate) struct ReadRow {
+    pub read: Read,
+    pub pore_type: i16,
+    pub end_reason: i16,
+    pub run_info: i16,
+}
+
+/// The dictionaries of the reads table.
+pub(crate) struct ReadDictionaries {
+    pub pore_type: Dictionary,
+    pub end_reason: Dictionary,
+    pub run_info: Dictionary,
+}
+
+/// A batch of reads-table rows. An unset optional field is written as ONT's writer writes an
+/// unknown one (NaN, or 0 for the counters).
+pub(crate) fn reads_batch(
+    schema: &SchemaRef,
+    rows: &[ReadRow],
+    dicts: &ReadDictionaries,
+) -> Result<RecordBatch, ArrowError> {
+    let f32s = |f: &dyn Fn(&Read) -> f32| -> ArrayRef {
+        Arc::new(Float32Array::from_iter_values(
+            rows.iter().map(|r| f(&r.read)),
+        ))
+    };
+    let nan = |v: Option<f32>| v.unwrap_or(f32::NAN);
+    let mut ids = FixedSizeBinaryBuilder::with_capacity(rows.len(), 16);
+    let mut lists = ListBuilder::new(UInt64Builder::new()).with_field(item(DataType::UInt64));
+    for r in rows {
+        ids.append_value(r.read.read_id)?;
+        lists.values().append_slice(&r.read.signal_rows);
+        lists.append(true);
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(ids.finish()),
+        Arc::new(lists.finish()),
+        Arc::new(UInt32Array::from_iter_values(
+            rows.iter().map(|r| r.read.read_number),
+        )),
+        Arc::new(UInt64Array::from_iter_values(
+            rows.iter().map(|r| r.read.start_sample),
+        )),
+        f32s(&|r| r.median_before),
+        Arc::new(UInt64Array::from_iter_values(
+            rows.iter().map(|r| r.read.num_minknow_events.unwrap_or(0)),
+        )),
+        f32s(&|r| nan(r.tracked_scaling_scale)),
+        f32s(&|r| nan(r.tracked_scaling_shift)),
+        f32s(&|r| nan(r.predicted_scaling_scale)),
+        f32s(&|r| nan(r.predicted_scaling_shift)),
+        Arc::new(UInt32Array::from_iter_values(
+            rows.iter()
+                .map(|r| r.read.num_reads_since_mux_change.unwrap_or(0)),
+        )),
+        f32s(&|r| r.time_since_mux_change.unwrap_or(0.0)),
+        Arc::new(UInt64Array::from_iter_values(
+            rows.iter().map(|r| r.read.num_samples),
+        )),
+        // The 16-bit column of older readers; channel_32bit holds the value.
+        Arc::new(UInt16Array::from_iter_values(
+            rows.iter()
+                .map(|r| u16::try_from(r.read.channel).unwrap_or(u16::MAX)),
+        )),
+        Arc::new(UInt8Array::from_iter_values(
+            rows.iter().map(|r| r.read.well),
+        )),
+        dicts
+            .pore_type
+            .column(rows.iter().map(|r| r.pore_type).collect())?,
+        f32s(&|r| r.calibration_offset),
+        f32s(&|r| r.calibration_scale),
+        dicts
+            .end_reason
+            .column(rows.iter().map(|r| r.end_reason).collect())?,
+        Arc::new(BooleanArray::from_iter(
+            rows.iter().map(|r| Some(r.read.end_reason_forced)),
+        )),
+        dicts
+            .run_info
+            .column(rows.iter().map(|r| r.run_info).collect())?,
+        f32s(&|r| nan(r.open_pore_level)),
+        f32s(&|r| nan(r.expected_open_pore_level)),
+        f32s(&|r| nan(r.selected_read_level)),
+        Arc::new(UInt32Array::from_iter_values(
+            rows.iter().map(|r| r.read.channel),
+        )),
+    ];
+    RecordBatch::try_new(schema.clone(), columns)
+}
+
+fn map_builder() -> MapBuilder<StringBuilder, StringBuilder> {
+    MapBuilder::new(
+        Some(MapFieldNames {
+            entry: "entries".into(),
+            key: "key".into(),
+            value: "value".into(),
+        }),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    )
+}
+
+fn map_type() -> DataType {
+    map_builder().finish().data_type().clone()
+}
+
+fn timestamp_type() -> DataType {
+    DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into()))
+}
+
+/// The run-info table, in ONT's column order.
+pub(crate) fn run_info_schema(meta: HashMap<String, String>) -> SchemaRef {
+    let s = |name: &str| Field::new(name, DataType::Utf8, true);
+    Arc::new(
+        Schema::new(vec![
+            s("acquisition_id"),
+            Field::new("acquisition_start_time", timestamp_type(), true),
+            Field::new("adc_max", DataType::Int16, true),
+            Field::new("adc_min", DataType::Int16, true),
+            Field::new("context_tags", map_type(), true),
+            s("experiment_name"),
+            s("flow_cell_id"),
+            s("flow_cell_product_code"),
+            s("protocol_name"),
+            s("protocol_run_id"),
+            Field::new("protocol_start_time", timestamp_type(), true),
+            s("sample_id"),
+            Field::new("sample_rate", DataType::UInt16, true),
+            s("sequencing_kit"),
+            s("sequencer_position"),
+            s("sequencer_position_type"),
+            s("software"),
+            s("system_name"),
+            s("system_type"),
+            Field::new("tracking_id", map_type(), true),
+        ])
+        .with_metadata(meta),
+    )
+}
+
+/// A batch of one run info (ONT writes the run-info table a row a batch).
+pub(crate) fn run_info_batch(schema: &SchemaRef, r: &RunInfo) -> Result<RecordBatch, ArrowError> {
+    let s = |v: &str| -> ArrayRef { Arc::new(StringArray::from(vec![v])) };
+    let ts = |ms: i64| -> ArrayRef {
+        Arc::new(TimestampMillisecondArray::from(vec![ms]).with_timezone("UTC"))
+    };
+    let map = |pairs: &[(String, String)]| -> Result<ArrayRef, ArrowError> {
+        let mut b = map_builder();
+        for (k, v) in pairs {
+            b.keys().append_value(k);
+            b.values().append_value(v);
+        }
+        b.append(true)?;
+        Ok(Arc::new(b.finish()))
+    };
+    RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            s(&r.acquisition_id),
+            ts(r.acquisition_start_time_ms),
+            Arc::new(Int16Array::from(vec![r.adc_max])),
+            Arc::new(Int16Array::from(vec![r.adc_min])),
+            map(&r.context_tags)?,
+            s(&r.experiment_name),
+            s(&r.flow_cell_id),
+            s(&r.flow_cell_product_code),
+            s(&r.protocol_name),
+            s(&r.protocol_run_id),
+            ts(r.protocol_start_time_ms),
+            s(&r.sample_id),
+            Arc::new(UInt16Array::from(vec![r.sample_rate])),
+            s(&r.sequencing_kit),
+            s(&r.sequencer_position),
+            s(&r.sequencer_position_type),
+            s(&r.software),
+            s(&r.system_name),
+            s(&r.system_type),
+            map(&r.tracking_id)?,
+        ],
+    )
+}
