@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use svb_slow5::blow5::{Reader, Record, Schema, WriteOptions, Writer};
 
 /// How many times the shared reads are written.
@@ -38,13 +38,30 @@ fn write(c: &mut Criterion) {
     let mut g = c.benchmark_group("blow5_write_zstd_svb_zd/all_cores");
     g.throughput(Throughput::Elements(samples));
     g.sample_size(20);
-    g.bench_function(BenchmarkId::new("svb", samples), |b| {
-        b.iter(|| {
-            let mut w = Writer::create(&out, schema.clone(), WriteOptions::default()).unwrap();
-            w.add_records(black_box(&records)).unwrap();
-            black_box(w.finish().unwrap());
-        })
-    });
+    // `svb`: the default, the file synced to the disk before its rename; `svb-unsynced`:
+    // the write-back left to the OS, as the peer leaves it.
+    for (name, sync) in [("svb", true), ("svb-unsynced", false)] {
+        g.bench_function(BenchmarkId::new(name, samples), |b| {
+            // A new file each time, as the peer writes it: renaming over the last one would
+            // make the file system write back the new one first (ext4's auto_da_alloc).
+            let fresh = || {
+                let _ = std::fs::remove_file(&out);
+            };
+            b.iter_batched(
+                fresh,
+                |()| {
+                    let options = WriteOptions {
+                        sync,
+                        ..WriteOptions::default()
+                    };
+                    let mut w = Writer::create(&out, schema.clone(), options).unwrap();
+                    w.add_records(black_box(&records)).unwrap();
+                    black_box(w.finish().unwrap());
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
     g.finish();
     let _ = std::fs::remove_dir_all(&out_dir);
 }

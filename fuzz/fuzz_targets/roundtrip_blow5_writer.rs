@@ -60,6 +60,7 @@ fuzz_target!(|data: &[u8]| {
         record_compression,
         signal_compression,
         batch_records: 2,
+        sync: false,
     };
     let mut w = Writer::create(&path, schema, options).unwrap();
     let mut written = Vec::new();

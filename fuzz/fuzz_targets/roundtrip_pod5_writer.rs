@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
         chunk_samples: 1 + usize::from(sizes % 64) * 37,
         signal_batch_rows: 1 + usize::from(sizes / 64),
         read_batch_rows: 1 + usize::from(mode >> 5),
+        sync: false,
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&path, options).unwrap();

@@ -99,7 +99,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     };
     let mut rows = collect(&criterion_home, since)?;
     add_file_peers(&mut rows, &criterion_home, since.is_some());
-    add_blow5_write_peer(&mut rows, &criterion_home, since.is_some());
+    add_write_peers(&mut rows, &criterion_home, since.is_some());
     if rows.is_empty() {
         return Err(format!(
             "no criterion results under {}",
@@ -306,28 +306,68 @@ fn add_file_peer(
     }
 }
 
-/// The group of the BLOW5 writer benchmark (benches/benches/blow5_write.rs).
-const BLOW5_WRITE_GROUP: &str = "blow5_write_zstd_svb_zd/all_cores";
+/// A peer of a writer benchmark: a Python script writing the group's reads, run as
+/// `SCRIPT SRC COPIES THREADS OUT_DIR` and printing `{"samples", "mean_ns"}`.
+struct WritePeer {
+    /// The criterion group (benches/benches/*_write.rs).
+    group: &'static str,
+    /// The peer's row name.
+    name: &'static str,
+    /// Under benches/python.
+    script: &'static str,
+    /// The source file, under the conformance data.
+    src: &'static str,
+    /// Copies of the source's reads (the benchmark's `COPIES`).
+    copies: u32,
+    /// What to install when it is missing.
+    missing: &'static str,
+}
 
-/// pyslow5's `write_record_batch` on 2 threads writing the records of the `blow5_write`
-/// group (benches/python/blow5_write.py), added as its `pyslow5` peer; measured right after
-/// criterion and kept in `criterion_home` for `--no-run` reports, as the file peers are.
-fn add_blow5_write_peer(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
-    let Some(ours) = rows.iter().find(|r| r.group == BLOW5_WRITE_GROUP).cloned() else {
+const WRITE_PEERS: [WritePeer; 2] = [
+    // pyslow5's `write_record_batch` on 2 threads (benches/benches/blow5_write.rs).
+    WritePeer {
+        group: "blow5_write_zstd_svb_zd/all_cores",
+        name: "pyslow5",
+        script: "blow5_write.py",
+        src: "blow5/reads_none_none.blow5",
+        copies: 20,
+        missing: "python3 with pyslow5 not found: pip install pyslow5",
+    },
+    // ONT's `pod5.Writer` (benches/benches/pod5_write.rs).
+    WritePeer {
+        group: "pod5_write_vbz/all_cores",
+        name: "python-pod5",
+        script: "pod5_write.py",
+        src: "pod5/multi_fast5_zip.pod5",
+        copies: 50,
+        missing: "python3 with pod5 not found: pip install pod5",
+    },
+];
+
+/// The writer peers, measured right after criterion and kept in `criterion_home` for
+/// `--no-run` reports, as the file peers are.
+fn add_write_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
+    for peer in &WRITE_PEERS {
+        add_write_peer(peer, rows, criterion_home, measure);
+    }
+}
+
+fn add_write_peer(peer: &WritePeer, rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
+    let Some(ours) = rows.iter().find(|r| r.group == peer.group).cloned() else {
         return;
     };
     let Some(data) = svb_testdata::data_dir() else {
         return;
     };
-    let kept_path = criterion_home.join("pyslow5-write.json");
+    let kept_path = criterion_home.join(format!("{}-write.json", peer.name));
     if measure {
         let scratch = root().join("target").join("bench-data");
         let _ = fs::create_dir_all(&scratch);
         let got = output(
             Command::new("python3")
-                .arg(root().join("benches/python/blow5_write.py"))
-                .arg(data.join("blow5/reads_none_none.blow5"))
-                .arg("20")
+                .arg(root().join("benches/python").join(peer.script))
+                .arg(data.join(peer.src))
+                .arg(peer.copies.to_string())
                 .arg("2")
                 .arg(&scratch),
         );
@@ -338,13 +378,16 @@ fn add_blow5_write_peer(rows: &mut Vec<Row>, criterion_home: &Path, measure: boo
                 }
             }
             None => {
-                println!("bench: pyslow5 write peer skipped (python3 with pyslow5 not found: pip install pyslow5)");
+                println!("bench: {} write peer skipped ({})", peer.name, peer.missing);
                 return;
             }
         }
     }
     let Ok(line) = fs::read_to_string(&kept_path) else {
-        println!("bench: no pyslow5 write figure kept (run without --no-run)");
+        println!(
+            "bench: no {} write figure kept (run without --no-run)",
+            peer.name
+        );
         return;
     };
     let (Some(samples), Some(mean_ns)) = (json_num(&line, "samples"), json_num(&line, "mean_ns"))
@@ -352,8 +395,8 @@ fn add_blow5_write_peer(rows: &mut Vec<Row>, criterion_home: &Path, measure: boo
         return;
     };
     rows.push(Row {
-        group: BLOW5_WRITE_GROUP.into(),
-        function: "pyslow5".into(),
+        group: peer.group.into(),
+        function: peer.name.into(),
         param: ours.param,
         elements: samples as u64,
         mean_ns,

@@ -109,11 +109,24 @@ impl PartialFile {
         Ok(copied)
     }
 
-    /// Flushes, syncs the data to the disk and renames the file to its destination.
-    pub fn commit(mut self) -> io::Result<()> {
+    /// Flushes, syncs the data to the disk and renames the file to its destination: after a
+    /// crash, the destination holds the whole file or does not exist.
+    pub fn commit(self) -> io::Result<()> {
+        self.finish(true)
+    }
+
+    /// Flushes and renames the file to its destination, leaving the write-back to the OS (as
+    /// most writers do): faster, but a crash soon after may leave the destination short.
+    pub fn commit_unsynced(self) -> io::Result<()> {
+        self.finish(false)
+    }
+
+    fn finish(mut self, sync: bool) -> io::Result<()> {
         let out = self.out.take().expect("open until commit");
         let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_data()?;
+        if sync {
+            file.sync_data()?;
+        }
         drop(file);
         std::fs::rename(&self.partial, &self.path)
     }

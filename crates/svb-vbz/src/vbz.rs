@@ -15,14 +15,25 @@ pub fn max_encoded_len(n: usize) -> usize {
 
 /// Appends the VBZ stream of `samples` to `out`.
 pub fn encode_vbz_into(samples: &[i16], out: &mut Vec<u8>) {
-    let mut codes: Vec<u16> = Vec::with_capacity(samples.len());
-    let mut prev = 0i16;
-    codes.extend(samples.iter().map(|&s| {
-        let d = s.wrapping_sub(prev);
-        prev = s;
-        zigzag::Zigzag::zigzag(d)
-    }));
-    Svb16.encode_into(&codes, out);
+    CODES.with_borrow_mut(|codes| {
+        codes.clear();
+        codes.resize(samples.len(), 0);
+        if let (Some(c0), Some(&s0)) = (codes.first_mut(), samples.first()) {
+            *c0 = zigzag::Zigzag::zigzag(s0);
+        }
+        // Two overlapping views of the samples: LLVM vectorises the delta and zigzag.
+        let rest = samples.get(1..).unwrap_or_default();
+        for ((c, &cur), &prev) in codes.iter_mut().skip(1).zip(rest).zip(samples) {
+            *c = zigzag::Zigzag::zigzag(cur.wrapping_sub(prev));
+        }
+        Svb16.encode_into(codes, out);
+    })
+}
+
+std::thread_local! {
+    /// The zigzag codes of the samples being encoded (reused: a writer encodes chunk after
+    /// chunk on each thread).
+    static CODES: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The VBZ stream of `samples`.

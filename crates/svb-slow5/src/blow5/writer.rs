@@ -39,6 +39,11 @@ pub struct WriteOptions {
     /// Records buffered before a batch is compressed on rayon's pool and written (default
     /// 1024): memory is bounded by one batch.
     pub batch_records: usize,
+    /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
+    /// true: after a crash the file is whole or absent). `false` leaves the write-back to
+    /// the OS, as slow5lib does: faster, but a crash soon after may leave it short (without
+    /// its end-of-file marker, which readers refuse).
+    pub sync: bool,
 }
 
 impl Default for WriteOptions {
@@ -47,6 +52,7 @@ impl Default for WriteOptions {
             record_compression: RecordCompression::Zstd,
             signal_compression: SignalCompression::SvbZd,
             batch_records: 1024,
+            sync: true,
         }
     }
 }
@@ -366,9 +372,12 @@ impl Writer {
         self.flush_pending()?;
         self.write_all(EOF_MARKER)?;
         let path = self.out.destination().to_path_buf();
-        self.out
-            .commit()
-            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        let committed = if self.options.sync {
+            self.out.commit()
+        } else {
+            self.out.commit_unsynced()
+        };
+        committed.map_err(|source| Blow5WriteError::Io { path, source })?;
         Ok(self.written)
     }
 

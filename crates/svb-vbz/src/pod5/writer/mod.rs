@@ -28,7 +28,7 @@ use super::error::{Pod5WriteError, TableKind};
 use super::reads::{uuid_string, Read};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
-use tables::{ChunkRow, Dictionary, ReadDictionaries, ReadRow, POD5_VERSION};
+use tables::{ChunkRef, Compressed, Dictionary, ReadDictionaries, ReadRow, POD5_VERSION};
 
 pub use tables::END_REASONS;
 
@@ -47,6 +47,11 @@ pub struct WriteOptions {
     pub read_batch_rows: usize,
     /// The software named in the footer and the tables' metadata.
     pub software: String,
+    /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
+    /// true: after a crash the file is whole or absent). `false` leaves the write-back to
+    /// the OS, as ONT's writer does: faster, but a crash soon after may leave it short
+    /// (a POD5 file without its footer, which readers refuse).
+    pub sync: bool,
 }
 
 impl Default for WriteOptions {
@@ -57,6 +62,7 @@ impl Default for WriteOptions {
             signal_batch_rows: 100,
             read_batch_rows: 1000,
             software: concat!("svb ", env!("CARGO_PKG_VERSION")).to_string(),
+            sync: true,
         }
     }
 }
@@ -104,7 +110,10 @@ pub struct Writer {
     options: WriteOptions,
     file_identifier: String,
     marker: [u8; MARKER_LEN],
-    pending_chunks: Vec<ChunkRow>,
+    /// Chunks not yet in a signal batch (fewer than a batch), copied from their reads.
+    pending_chunks: Vec<([u8; 16], Vec<i16>)>,
+    /// The last VBZ batch compressed, written while the next one compresses.
+    compressed: Vec<Compressed>,
     pending_reads: Vec<ReadRow>,
     dicts: ReadDictionaries,
     run_infos: Vec<RunInfo>,
@@ -188,6 +197,7 @@ impl Writer {
             file_identifier,
             marker,
             pending_chunks: Vec::new(),
+            compressed: Vec::new(),
             pending_reads: Vec::new(),
             dicts: ReadDictionaries {
                 pore_type: Dictionary::default(),
@@ -252,11 +262,13 @@ impl Writer {
     /// it is written). Its chunks are compressed on rayon's pool a batch at a time.
     pub fn add_read(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
         self.check(read, signal)?;
-        self.push(read, signal)
+        self.push(&[(read, signal)])
     }
 
     /// Adds reads in order; every read is checked (against the file and against each other)
-    /// before any of them is written.
+    /// before any of them is written. The fast way to write many reads: their chunks are
+    /// compressed straight from `reads` (only a last incomplete batch is copied), and each
+    /// batch is written while the next one compresses.
     pub fn add_reads<R: Borrow<Read>, S: AsRef<[i16]>>(
         &mut self,
         reads: &[(R, S)],
@@ -271,10 +283,11 @@ impl Writer {
                 });
             }
         }
-        for (read, signal) in reads {
-            self.push(read.borrow(), signal.as_ref())?;
-        }
-        Ok(())
+        let reads: Vec<(&Read, &[i16])> = reads
+            .iter()
+            .map(|(r, s)| (r.borrow(), s.as_ref()))
+            .collect();
+        self.push(&reads)
     }
 
     fn check(&self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
@@ -317,56 +330,75 @@ impl Writer {
         Ok(())
     }
 
-    /// Queues a checked read's chunks and row, writing the batches they fill.
-    fn push(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
-        self.ids.insert(read.read_id);
-        let mut row = ReadRow {
-            pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
-            end_reason: self
-                .dicts
-                .end_reason
-                .get(&read.end_reason)
-                .expect("checked"),
-            run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
-            read: read.clone(),
-        };
-        row.read.signal_rows.clear();
-        for chunk in signal.chunks(self.options.chunk_samples) {
-            row.read.signal_rows.push(self.next_row);
-            self.next_row += 1;
-            self.pending_chunks.push(ChunkRow {
-                read_id: read.read_id,
-                samples: chunk.to_vec(),
-                blob: Vec::new(),
-            });
-            if self.pending_chunks.len() >= self.options.signal_batch_rows {
-                self.write_signal_batch()?;
+    /// Stores checked reads: their rows queued for the reads table, their chunks written in
+    /// whole signal batches (the pending chunks first), the rest kept for the next call.
+    fn push(&mut self, reads: &[(&Read, &[i16])]) -> Result<(), Pod5WriteError> {
+        let owned = std::mem::take(&mut self.pending_chunks);
+        let mut chunks: Vec<ChunkRef<'_>> = owned
+            .iter()
+            .map(|(read_id, samples)| ChunkRef {
+                read_id: *read_id,
+                samples,
+            })
+            .collect();
+        for &(read, signal) in reads {
+            self.ids.insert(read.read_id);
+            let mut row = ReadRow {
+                pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
+                end_reason: self
+                    .dicts
+                    .end_reason
+                    .get(&read.end_reason)
+                    .expect("checked"),
+                run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
+                read: read.clone(),
+            };
+            row.read.signal_rows.clear();
+            for samples in signal.chunks(self.options.chunk_samples) {
+                row.read.signal_rows.push(self.next_row);
+                self.next_row += 1;
+                chunks.push(ChunkRef {
+                    read_id: read.read_id,
+                    samples,
+                });
+            }
+            self.pending_reads.push(row);
+            self.reads_added += 1;
+            if self.pending_reads.len() >= self.options.read_batch_rows {
+                self.write_reads_batch()?;
             }
         }
-        self.pending_reads.push(row);
-        self.reads_added += 1;
-        if self.pending_reads.len() >= self.options.read_batch_rows {
-            self.write_reads_batch()?;
+        let batch = self.options.signal_batch_rows;
+        let whole = chunks.len() / batch * batch;
+        for b in chunks[..whole].chunks(batch) {
+            self.write_signal_batch(b)?;
         }
+        self.pending_chunks = chunks[whole..]
+            .iter()
+            .map(|c| (c.read_id, c.samples.to_vec()))
+            .collect();
         Ok(())
     }
 
-    /// Compresses up to a batch of pending chunks on rayon's pool and writes them.
-    fn write_signal_batch(&mut self) -> Result<(), Pod5WriteError> {
-        let n = self
-            .pending_chunks
-            .len()
-            .min(self.options.signal_batch_rows);
-        if n == 0 {
-            return Ok(());
+    /// Stores one signal batch. VBZ: the batch is compressed on rayon's pool while the one
+    /// before it is written.
+    fn write_signal_batch(&mut self, chunks: &[ChunkRef<'_>]) -> Result<(), Pod5WriteError> {
+        match self.options.signal_encoding {
+            SignalEncoding::Uncompressed => {
+                let batch = tables::uncompressed_batch(&self.signal_schema, chunks);
+                write_batch(&mut self.signal, TableKind::Signal, batch)
+            }
+            SignalEncoding::Vbz => {
+                let before = std::mem::take(&mut self.compressed);
+                let (signal, schema) = (&mut self.signal, &self.signal_schema);
+                let (written, compressed) = rayon::join(
+                    || write_compressed(signal, schema, &before),
+                    || compress(chunks),
+                );
+                self.compressed = compressed;
+                written
+            }
         }
-        let mut rows: Vec<ChunkRow> = self.pending_chunks.drain(..n).collect();
-        if self.options.signal_encoding == SignalEncoding::Vbz {
-            rows.par_iter_mut()
-                .for_each(|r| super::compress_signal_into(&r.samples, &mut r.blob));
-        }
-        let batch = tables::signal_batch(&self.signal_schema, self.options.signal_encoding, &rows);
-        self.write_batch(TableKind::Signal, batch)
     }
 
     fn write_reads_batch(&mut self) -> Result<(), Pod5WriteError> {
@@ -375,30 +407,25 @@ impl Writer {
         }
         let rows = std::mem::take(&mut self.pending_reads);
         let batch = tables::reads_batch(&self.reads_schema, &rows, &self.dicts);
-        self.write_batch(TableKind::Reads, batch)
-    }
-
-    fn write_batch(
-        &mut self,
-        table: TableKind,
-        batch: Result<RecordBatch, ArrowError>,
-    ) -> Result<(), Pod5WriteError> {
-        let w = match table {
-            TableKind::Reads => &mut self.reads,
-            _ => &mut self.signal,
-        };
-        let path = w.get_ref().path_written().to_path_buf();
-        batch
-            .and_then(|b| w.write(&b))
-            .map_err(arrow_error(table, &path))
+        write_batch(&mut self.reads, TableKind::Reads, batch)
     }
 
     /// Writes what is buffered, the run-info and reads tables and the footer, then gives the
     /// file its name. Returns the number of reads.
     pub fn finish(mut self) -> Result<u64, Pod5WriteError> {
-        while !self.pending_chunks.is_empty() {
-            self.write_signal_batch()?;
+        let last = std::mem::take(&mut self.pending_chunks);
+        let last: Vec<ChunkRef<'_>> = last
+            .iter()
+            .map(|(read_id, samples)| ChunkRef {
+                read_id: *read_id,
+                samples,
+            })
+            .collect();
+        if !last.is_empty() {
+            self.write_signal_batch(&last)?;
         }
+        let compressed = std::mem::take(&mut self.compressed);
+        write_compressed(&mut self.signal, &self.signal_schema, &compressed)?;
         self.write_reads_batch()?;
         let written = self.signal.get_ref().path_written().to_path_buf();
         let io = |source| Pod5WriteError::Io {
@@ -457,10 +484,48 @@ impl Writer {
         main.write_all(&container::closing_bytes(&footer, &self.marker))
             .map_err(io)?;
         let path = main.destination().to_path_buf();
-        main.commit()
-            .map_err(|source| Pod5WriteError::Io { path, source })?;
+        let committed = if self.options.sync {
+            main.commit()
+        } else {
+            main.commit_unsynced()
+        };
+        committed.map_err(|source| Pod5WriteError::Io { path, source })?;
         Ok(self.reads_added)
     }
+}
+
+/// Compresses chunks on rayon's pool, in order.
+fn compress(chunks: &[ChunkRef<'_>]) -> Vec<Compressed> {
+    chunks
+        .par_iter()
+        .map(|c| Compressed {
+            read_id: c.read_id,
+            samples: c.samples.len() as u32,
+            blob: super::compress_signal(c.samples),
+        })
+        .collect()
+}
+
+/// Writes compressed chunks (none: nothing) as one signal batch.
+fn write_compressed(
+    signal: &mut FileWriter<PartialFile>,
+    schema: &SchemaRef,
+    rows: &[Compressed],
+) -> Result<(), Pod5WriteError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    write_batch(signal, TableKind::Signal, tables::vbz_batch(schema, rows))
+}
+
+fn write_batch(
+    w: &mut FileWriter<PartialFile>,
+    table: TableKind,
+    batch: Result<RecordBatch, ArrowError>,
+) -> Result<(), Pod5WriteError> {
+    batch
+        .and_then(|b| w.write(&b))
+        .map_err(|e| arrow_error(table, w.get_ref().path_written())(e))
 }
 
 /// An Arrow error of `table`: an I/O error names the file, anything else is the table's.

@@ -91,48 +91,71 @@ pub(crate) fn signal_schema(encoding: SignalEncoding, meta: HashMap<String, Stri
     )
 }
 
-/// One signal chunk to store: its read, its samples and, compressed, its VBZ blob.
-pub(crate) struct ChunkRow {
+/// A chunk of a read's signal to store.
+#[derive(Clone, Copy)]
+pub(crate) struct ChunkRef<'a> {
     pub read_id: [u8; 16],
-    pub samples: Vec<i16>,
+    pub samples: &'a [i16],
+}
+
+/// A chunk compressed: its read, its sample count and its VBZ blob.
+pub(crate) struct Compressed {
+    pub read_id: [u8; 16],
+    pub samples: u32,
     pub blob: Vec<u8>,
 }
 
-/// A batch of signal-table rows.
-pub(crate) fn signal_batch(
-    schema: &SchemaRef,
-    encoding: SignalEncoding,
-    rows: &[ChunkRow],
-) -> Result<RecordBatch, ArrowError> {
-    let mut ids = FixedSizeBinaryBuilder::with_capacity(rows.len(), 16);
-    for r in rows {
-        ids.append_value(r.read_id)?;
+fn ids_column(ids: impl ExactSizeIterator<Item = [u8; 16]>) -> Result<ArrayRef, ArrowError> {
+    let mut b = FixedSizeBinaryBuilder::with_capacity(ids.len(), 16);
+    for id in ids {
+        b.append_value(id)?;
     }
-    let signal: ArrayRef = match encoding {
-        SignalEncoding::Vbz => {
-            let bytes = rows.iter().map(|r| r.blob.len()).sum();
-            let mut b = LargeBinaryBuilder::with_capacity(rows.len(), bytes);
-            for r in rows {
-                b.append_value(&r.blob);
-            }
-            Arc::new(b.finish())
-        }
-        SignalEncoding::Uncompressed => {
-            let samples = rows.iter().map(|r| r.samples.len()).sum();
-            let mut b =
-                LargeListBuilder::with_capacity(Int16Builder::with_capacity(samples), rows.len())
-                    .with_field(item(DataType::Int16));
-            for r in rows {
-                b.values().append_slice(&r.samples);
-                b.append(true);
-            }
-            Arc::new(b.finish())
-        }
-    };
-    let samples = UInt32Array::from_iter_values(rows.iter().map(|r| r.samples.len() as u32));
+    Ok(Arc::new(b.finish()))
+}
+
+/// A batch of VBZ signal-table rows.
+pub(crate) fn vbz_batch(
+    schema: &SchemaRef,
+    rows: &[Compressed],
+) -> Result<RecordBatch, ArrowError> {
+    let bytes = rows.iter().map(|r| r.blob.len()).sum();
+    let mut b = LargeBinaryBuilder::with_capacity(rows.len(), bytes);
+    for r in rows {
+        b.append_value(&r.blob);
+    }
     RecordBatch::try_new(
         schema.clone(),
-        vec![Arc::new(ids.finish()), signal, Arc::new(samples)],
+        vec![
+            ids_column(rows.iter().map(|r| r.read_id))?,
+            Arc::new(b.finish()),
+            Arc::new(UInt32Array::from_iter_values(
+                rows.iter().map(|r| r.samples),
+            )),
+        ],
+    )
+}
+
+/// A batch of uncompressed signal-table rows.
+pub(crate) fn uncompressed_batch(
+    schema: &SchemaRef,
+    rows: &[ChunkRef<'_>],
+) -> Result<RecordBatch, ArrowError> {
+    let samples = rows.iter().map(|r| r.samples.len()).sum();
+    let mut b = LargeListBuilder::with_capacity(Int16Builder::with_capacity(samples), rows.len())
+        .with_field(item(DataType::Int16));
+    for r in rows {
+        b.values().append_slice(r.samples);
+        b.append(true);
+    }
+    RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            ids_column(rows.iter().map(|r| r.read_id))?,
+            Arc::new(b.finish()),
+            Arc::new(UInt32Array::from_iter_values(
+                rows.iter().map(|r| r.samples.len() as u32),
+            )),
+        ],
     )
 }
 
@@ -250,15 +273,13 @@ pub(crate) fn reads_batch(
         ))
     };
     let nan = |v: Option<f32>| v.unwrap_or(f32::NAN);
-    let mut ids = FixedSizeBinaryBuilder::with_capacity(rows.len(), 16);
     let mut lists = ListBuilder::new(UInt64Builder::new()).with_field(item(DataType::UInt64));
     for r in rows {
-        ids.append_value(r.read.read_id)?;
         lists.values().append_slice(&r.read.signal_rows);
         lists.append(true);
     }
     let columns: Vec<ArrayRef> = vec![
-        Arc::new(ids.finish()),
+        ids_column(rows.iter().map(|r| r.read.read_id))?,
         Arc::new(lists.finish()),
         Arc::new(UInt32Array::from_iter_values(
             rows.iter().map(|r| r.read.read_number),
