@@ -3,7 +3,9 @@
 //! after criterion, in their own processes: the `pod5lib` crate (benches/peers/pod5lib, its
 //! own workspace: its Arrow cannot share a build with ours) and ONT's Python reader
 //! (benches/python/pod5_decode.py), and adds a larger file (`SVB_BENCH_POD5_LARGE`, group
-//! `pod5_file_x20`).
+//! `pod5_file_x20`), and the decode-fast twins of the current and x20 files (`pod5_file_fast`,
+//! `pod5_file_x20fast`: raw zstd literals, written by our writer) with the chunks alone of
+//! the current file and its twin (`pod5_chunks_*`).
 
 use std::hint::black_box;
 
@@ -26,6 +28,17 @@ fn files(c: &mut Criterion) {
     if let Some(large) = std::env::var_os("SVB_BENCH_POD5_LARGE") {
         files.push(("x20", large.into()));
     }
+    // Their decode-fast twins (raw zstd literals), written by our writer: the zstd profile
+    // table of docs/PERFORMANCE.md compares each with the file it was made from.
+    let twins: Vec<(&str, std::path::PathBuf)> = files
+        .iter()
+        .filter_map(|(label, path)| match *label {
+            "current" => Some(("fast", svb_bench::decode_fast_copy(path))),
+            "x20" => Some(("x20fast", svb_bench::decode_fast_copy(path))),
+            _ => None,
+        })
+        .collect();
+    files.extend(twins);
     for (label, path) in files {
         let samples: u64 = Reader::open(&path)
             .unwrap()
@@ -33,6 +46,33 @@ fn files(c: &mut Criterion) {
             .iter()
             .map(|r| r.num_samples)
             .sum();
+
+        if matches!(label, "current" | "fast") {
+            // The chunks alone, from memory, on one thread: zstd and the VBZ decode.
+            let r = Reader::open(&path).unwrap();
+            let chunks: Vec<(Vec<u8>, usize)> = (0..r.len())
+                .flat_map(|i| {
+                    let r = &r;
+                    r.chunks(i)
+                        .into_iter()
+                        .enumerate()
+                        .map(move |(c, info)| (r.chunk_bytes(i, c).unwrap(), info.samples as usize))
+                })
+                .collect();
+            let largest = chunks.iter().map(|c| c.1).max().unwrap_or(0);
+            let mut g = c.benchmark_group(format!("pod5_chunks_{label}/one_thread"));
+            g.throughput(Throughput::Elements(samples));
+            let mut out = vec![0i16; largest];
+            g.bench_function(BenchmarkId::new("svb", samples), |b| {
+                b.iter(|| {
+                    for (blob, n) in &chunks {
+                        svb_vbz::pod5::decompress_signal(black_box(blob), &mut out[..*n]).unwrap();
+                    }
+                    black_box(&out);
+                })
+            });
+            g.finish();
+        }
 
         let mut g = c.benchmark_group(format!("pod5_file_{label}/one_thread"));
         g.throughput(Throughput::Elements(samples));

@@ -90,3 +90,32 @@ mod tests {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The decode-fast twin of a POD5 file: its reads rewritten by our writer with
+/// [`ZstdProfile::DecodeFast`](svb_vbz::pod5::ZstdProfile) into
+/// `target/bench-data/STEM.decode-fast.pod5` (once; `cargo xtask bench` finds it there for
+/// the Python peer).
+pub fn decode_fast_copy(src: &std::path::Path) -> std::path::PathBuf {
+    use svb_vbz::pod5::{Reader, WriteOptions, Writer, ZstdProfile};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data");
+    let stem = src.file_stem().unwrap().to_string_lossy();
+    let out = dir.join(format!("{stem}.decode-fast.pod5"));
+    if out.is_file() {
+        return out;
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let r = Reader::open(src).unwrap();
+    let options = WriteOptions {
+        zstd_profile: ZstdProfile::DecodeFast,
+        ..WriteOptions::default()
+    };
+    let mut w = Writer::create(&out, options).unwrap();
+    for run in r.run_infos() {
+        w.add_run_info(run).unwrap();
+    }
+    for (i, read) in r.reads().iter().enumerate() {
+        w.add_read(read, &r.decode_signal(i).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+    out
+}

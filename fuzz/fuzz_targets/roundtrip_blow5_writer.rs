@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use svb_slow5::blow5::{
     AuxField, AuxValue, FieldType, Reader, Record, RecordCompression, Schema, SignalCompression,
-    WriteOptions, Writer,
+    WriteOptions, Writer, ZstdProfile,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -60,6 +60,12 @@ fuzz_target!(|data: &[u8]| {
         record_compression,
         signal_compression,
         batch_records: 2,
+        // Raw literals when the records are zstd and the mode says so.
+        zstd_profile: if record_compression == RecordCompression::Zstd && mode >= 128 {
+            ZstdProfile::DecodeFast
+        } else {
+            ZstdProfile::Standard
+        },
         sync: false,
     };
     let mut w = Writer::create(&path, schema, options).unwrap();

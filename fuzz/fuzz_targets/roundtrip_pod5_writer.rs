@@ -4,7 +4,7 @@
 //! sample as written. A read the writer refuses is a typed error, never a panic.
 
 use libfuzzer_sys::fuzz_target;
-use svb_vbz::pod5::{Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
+use svb_vbz::pod5::{Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {
@@ -40,6 +40,11 @@ fuzz_target!(|data: &[u8]| {
         chunk_samples: 1 + usize::from(sizes % 64) * 37,
         signal_batch_rows: 1 + usize::from(sizes / 64),
         read_batch_rows: 1 + usize::from(mode >> 5),
+        zstd_profile: if mode & 5 == 4 {
+            ZstdProfile::DecodeFast
+        } else {
+            ZstdProfile::Standard
+        },
         sync: false,
         ..WriteOptions::default()
     };

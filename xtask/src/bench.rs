@@ -106,7 +106,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
             criterion_home.display()
         ));
     }
-    let tables = render(&rows);
+    let tables = render(&rows) + &profile_table(&rows);
     if report {
         let doc = report_doc(&tables, &command, quick, peer_simd);
         let path = root().join("docs").join("PERFORMANCE.md");
@@ -150,6 +150,83 @@ fn large_pod5() -> Option<PathBuf> {
         return None;
     }
     Some(out)
+}
+
+/// The files of the `pod5_file_*` groups by label: the conformance files, the x20 file, and
+/// the decode-fast twins the benchmark writes into target/bench-data
+/// (`svb_bench::decode_fast_copy`).
+fn pod5_files() -> Vec<(&'static str, PathBuf)> {
+    let Some(data) = svb_testdata::data_dir() else {
+        return Vec::new();
+    };
+    let bench_data = root().join("target").join("bench-data");
+    let mut files = vec![
+        ("current", data.join("pod5/multi_fast5_zip.pod5")),
+        ("v4", data.join("pod5/multi_fast5_zip_v4.pod5")),
+        ("fast", bench_data.join("multi_fast5_zip.decode-fast.pod5")),
+        (
+            "x20fast",
+            bench_data.join("multi_fast5_zip_x20.decode-fast.pod5"),
+        ),
+    ];
+    if let Some(large) = large_pod5() {
+        files.push(("x20", large));
+    }
+    files.retain(|(_, f)| f.is_file());
+    files
+}
+
+/// The zstd profile table: each POD5 file beside its decode-fast twin, their bytes per
+/// sample and decode rates (chunks alone, whole files on one thread and on every core, ONT's
+/// Python reader), from the rows of one run.
+fn profile_table(rows: &[Row]) -> String {
+    let files = pod5_files();
+    let rate = |group: String, function: &str| {
+        rows.iter()
+            .find(|r| r.group == group && r.function == function)
+            .map(Row::melem_s)
+    };
+    let mut out = String::from(
+        "\n### POD5 zstd profiles: standard (lib_pod5's bytes) and decode-fast (raw literals)\n\n\
+         Decode-fast files are written by `pod5::Writer` with `ZstdProfile::DecodeFast` from the \
+         file beside them. Msamples/s; bytes per sample are the whole file's.\n\n\
+         | file | profile | bytes/sample | chunks, one thread | file, one thread | file, all cores | python-pod5 |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let fmt = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
+    let mut any = false;
+    for (std_label, fast_label, name) in [
+        ("current", "fast", "shared reads"),
+        ("x20", "x20fast", "shared reads x20"),
+    ] {
+        for (label, profile) in [(std_label, "standard"), (fast_label, "decode-fast")] {
+            let Some((_, path)) = files.iter().find(|(l, _)| *l == label) else {
+                continue;
+            };
+            let Some(samples) = rows
+                .iter()
+                .find(|r| r.group == format!("pod5_file_{label}/all_cores"))
+                .map(|r| r.elements)
+            else {
+                continue;
+            };
+            let bytes = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            any = true;
+            out.push_str(&format!(
+                "| {name} | {profile} | {:.3} | {} | {} | {} | {} |\n",
+                bytes as f64 / samples as f64,
+                fmt(rate(format!("pod5_chunks_{label}/one_thread"), "svb")),
+                fmt(rate(format!("pod5_file_{label}/one_thread"), "svb")),
+                fmt(rate(format!("pod5_file_{label}/all_cores"), "svb")),
+                fmt(rate(format!("pod5_file_{label}/all_cores"), "python-pod5")),
+            ));
+        }
+    }
+    if any {
+        out
+    } else {
+        String::new()
+    }
 }
 
 /// A peer of the `pod5_file_*` groups that runs in its own process right after criterion:
@@ -212,16 +289,7 @@ fn pod5lib_peer() -> Option<Command> {
 /// file); a report of earlier results (`--no-run`) reads the figures kept from the run that
 /// measured those groups, so every ratio still compares figures of one run.
 fn add_file_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
-    let Some(data) = svb_testdata::data_dir() else {
-        return;
-    };
-    let mut files = vec![
-        ("current", data.join("pod5/multi_fast5_zip.pod5")),
-        ("v4", data.join("pod5/multi_fast5_zip_v4.pod5")),
-    ];
-    if let Some(large) = large_pod5() {
-        files.push(("x20", large));
-    }
+    let files = pod5_files();
     let labels: Vec<(&str, PathBuf)> = files
         .into_iter()
         .filter(|(label, _)| {

@@ -57,8 +57,20 @@ pub enum FrameError {
     },
 }
 
+/// How frames are compressed beyond their level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// zstd's own choices at the level: what lib_pod5 and slow5lib write.
+    #[default]
+    Standard,
+    /// Literals stored raw instead of Huffman-coded (`ZSTD_c_literalCompressionMode`
+    /// disabled): every zstd decoder reads such frames, several times faster, and they are
+    /// larger. See docs/PERFORMANCE.md for what it costs and gains on nanopore signal.
+    DecodeFast,
+}
+
 thread_local! {
-    static COMPRESSOR: RefCell<Option<(i32, zstd_safe::CCtx<'static>)>> = const { RefCell::new(None) };
+    static COMPRESSOR: RefCell<Option<((i32, Profile), zstd_safe::CCtx<'static>)>> = const { RefCell::new(None) };
     static DECOMPRESSOR: RefCell<Option<zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
 }
 
@@ -90,9 +102,32 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
 
 /// Appends one zstd frame of `src` at `level` (its content size in the header) to `out`.
 pub fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), FrameError> {
+    compress_with_into(level, Profile::Standard, src, out)
+}
+
+/// Appends one zstd frame of `src` at `level` under `profile` (its content size in the
+/// header) to `out`.
+///
+/// ```
+/// use svb_io::zstd_frame::{self, Profile};
+/// let src: Vec<u8> = (0..50_000u32).map(|i| (i * i % 251) as u8 / 16).collect();
+/// let (mut std, mut fast) = (Vec::new(), Vec::new());
+/// zstd_frame::compress_with_into(1, Profile::Standard, &src, &mut std).unwrap();
+/// zstd_frame::compress_with_into(1, Profile::DecodeFast, &src, &mut fast).unwrap();
+/// assert!(fast.len() > std.len()); // raw literals: larger
+/// let mut back = Vec::new();
+/// zstd_frame::decompress_into(&fast, src.len(), &mut back).unwrap();
+/// assert_eq!(back, src);
+/// ```
+pub fn compress_with_into(
+    level: i32,
+    profile: Profile,
+    src: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), FrameError> {
     COMPRESSOR.with_borrow_mut(|slot| {
         let c = match slot {
-            Some((l, c)) if *l == level => c,
+            Some((key, c)) if *key == (level, profile) => c,
             _ => {
                 let mut c = zstd_safe::CCtx::try_create()
                     .ok_or(FrameError::Zstd("could not allocate a compression context"))?;
@@ -100,7 +135,13 @@ pub fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), Fr
                     .map_err(zstd_error)?;
                 c.set_parameter(zstd_safe::CParameter::ContentSizeFlag(true))
                     .map_err(zstd_error)?;
-                &mut slot.insert((level, c)).1
+                if profile == Profile::DecodeFast {
+                    c.set_parameter(zstd_safe::CParameter::LiteralCompressionMode(
+                        zstd_safe::ParamSwitch::Disable,
+                    ))
+                    .map_err(zstd_error)?;
+                }
+                &mut slot.insert(((level, profile), c)).1
             }
         };
         // Into the tail of `out`: zstd writes a `Vec` from its start.

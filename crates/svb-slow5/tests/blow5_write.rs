@@ -9,7 +9,7 @@ use std::path::Path;
 
 use svb_slow5::blow5::{
     AuxField, AuxValue, FieldType, Reader, Record, RecordCompression, Schema, SignalCompression,
-    WriteOptions, Writer,
+    WriteOptions, Writer, ZstdProfile,
 };
 use svb_slow5::Blow5WriteError;
 use svb_testdata::{data_dir, Rng, TempDir};
@@ -157,6 +157,7 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
                 batch_records: 2,
                 // Test files need not reach the disk.
                 sync: false,
+                ..WriteOptions::default()
             };
             let records = rewrite(&src, &out, opts);
             let back = Reader::open(&out).unwrap();
@@ -177,8 +178,21 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
     assert!(files >= 5, "{files} slow5tools files");
 }
 
-/// The nine record and signal compression pairs, in batches of `batch_records`.
+/// The nine record and signal compression pairs, in batches of `batch_records`, and zstd
+/// records under the decode-fast profile with each signal compression.
 fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions> {
+    let decode_fast = [
+        SignalCompression::None,
+        SignalCompression::SvbZd,
+        SignalCompression::ExZd,
+    ]
+    .map(|signal_compression| WriteOptions {
+        record_compression: RecordCompression::Zstd,
+        signal_compression,
+        batch_records,
+        zstd_profile: ZstdProfile::DecodeFast,
+        sync: false,
+    });
     [
         RecordCompression::None,
         RecordCompression::Zlib,
@@ -196,8 +210,10 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
             signal_compression,
             batch_records,
             sync: false,
+            ..WriteOptions::default()
         })
     })
+    .chain(decode_fast)
 }
 
 /// A schema with a field of every kind, and two read groups.
@@ -305,7 +321,9 @@ fn random_records_round_trip_under_every_compression() {
         .collect();
     for opts in every_compression(4) {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
-        let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
+        let path = tmp
+            .0
+            .join(format!("{rc:?}-{sc:?}-{:?}.blow5", opts.zstd_profile));
         let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
         // ex-zd refuses an empty signal (slow5lib cannot read one back).
         let records: Vec<&Record> = records
@@ -433,6 +451,16 @@ fn bad_schemas_create_no_file() {
         ..WriteOptions::default()
     };
     assert!(Writer::create(&path, every_kind_schema(), opts).is_err());
+    let opts = WriteOptions {
+        record_compression: RecordCompression::Zlib,
+        zstd_profile: ZstdProfile::DecodeFast,
+        ..WriteOptions::default()
+    };
+    let e = Writer::create(&path, every_kind_schema(), opts)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("needs zstd records"), "{e}");
     assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
 }
 
@@ -548,7 +576,9 @@ fn pyslow5_reads_our_files_exactly() {
     let mut files = Vec::new();
     for opts in every_compression(3) {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
-        let path = tmp.0.join(format!("{rc:?}-{sc:?}.blow5"));
+        let path = tmp
+            .0
+            .join(format!("{rc:?}-{sc:?}-{:?}.blow5", opts.zstd_profile));
         let mut w = Writer::create(&path, slow5tools_schema(), opts).unwrap();
         // An empty signal is refused as ex-zd (slow5lib cannot read one back).
         let r = &records[usize::from(sc == SignalCompression::ExZd)..];

@@ -17,6 +17,16 @@ pub(crate) fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result
     Ok(zstd_frame::compress_into(level, src, out)?)
 }
 
+/// [`compress_into`] under a [`zstd_frame::Profile`].
+pub(crate) fn compress_with_into(
+    level: i32,
+    profile: zstd_frame::Profile,
+    src: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), VbzError> {
+    Ok(zstd_frame::compress_with_into(level, profile, src, out)?)
+}
+
 /// The content size a frame declares, which must lie in `min..=max` (the stream sizes of
 /// `samples` values) and within what the frame's length can expand to.
 pub(crate) fn checked_content_size(

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use svb_testdata::{data_dir, Rng, TempDir};
 use svb_vbz::pod5::{
-    Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, END_REASONS,
+    Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile,
+    END_REASONS,
 };
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
@@ -161,11 +162,16 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
         .enumerate()
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
         .collect();
-    for encoding in [SignalEncoding::Vbz, SignalEncoding::Uncompressed] {
+    for (encoding, zstd_profile) in [
+        (SignalEncoding::Vbz, ZstdProfile::Standard),
+        (SignalEncoding::Vbz, ZstdProfile::DecodeFast),
+        (SignalEncoding::Uncompressed, ZstdProfile::Standard),
+    ] {
         for (chunk, signal_rows, read_rows) in [(102_400, 100, 1000), (1000, 3, 2), (7, 1, 1)] {
-            let path = tmp.join(&format!("{encoding:?}-{chunk}.pod5"));
+            let path = tmp.join(&format!("{encoding:?}-{zstd_profile:?}-{chunk}.pod5"));
             let options = WriteOptions {
                 signal_encoding: encoding,
+                zstd_profile,
                 chunk_samples: chunk,
                 signal_batch_rows: signal_rows,
                 read_batch_rows: read_rows,
@@ -266,6 +272,11 @@ fn bad_input_is_a_typed_error_before_anything_is_written() {
         },
         WriteOptions {
             read_batch_rows: 0,
+            ..WriteOptions::default()
+        },
+        WriteOptions {
+            signal_encoding: SignalEncoding::Uncompressed,
+            zstd_profile: ZstdProfile::DecodeFast,
             ..WriteOptions::default()
         },
     ] {
@@ -378,7 +389,7 @@ fn json_f32(v: &serde_json::Value) -> u32 {
 }
 
 /// ONT's reader (`pod5` from pip) reads every read and field of our files exactly as written,
-/// VBZ and uncompressed, and refuses a cut one. Skipped without it, except under CI=true.
+/// VBZ (standard and decode-fast zstd) and uncompressed, and refuses a cut one. Skipped without it, except under CI=true.
 #[test]
 fn onts_reader_reads_our_files_exactly() {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());

@@ -26,6 +26,7 @@ mod writer;
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
+pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::Access;
 pub use writer::{Schema, WriteOptions, Writer};
 

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
-use super::EOF_MARKER;
+use super::{ZstdProfile, EOF_MARKER};
 use crate::error::Blow5WriteError;
 
 /// The `#types` of the primary fields.
@@ -39,6 +39,10 @@ pub struct WriteOptions {
     /// Records buffered before a batch is compressed on rayon's pool and written (default
     /// 1024): memory is bounded by one batch.
     pub batch_records: usize,
+    /// The zstd profile of zstd records: [`ZstdProfile::Standard`] (default) compresses as
+    /// slow5lib does; [`ZstdProfile::DecodeFast`] stores raw literals, which every BLOW5
+    /// reader decodes faster, in larger files (docs/PERFORMANCE.md). Needs zstd records.
+    pub zstd_profile: ZstdProfile,
     /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
     /// true: after a crash the file is whole or absent). `false` leaves the write-back to
     /// the OS, as slow5lib does: faster, but a crash soon after may leave it short (without
@@ -52,6 +56,7 @@ impl Default for WriteOptions {
             record_compression: RecordCompression::Zstd,
             signal_compression: SignalCompression::SvbZd,
             batch_records: 1024,
+            zstd_profile: ZstdProfile::Standard,
             sync: true,
         }
     }
@@ -304,6 +309,16 @@ impl Writer {
         if options.batch_records == 0 {
             return Err(Blow5WriteError::Schema {
                 what: "a batch of 0 records".into(),
+            });
+        }
+        if options.zstd_profile != ZstdProfile::Standard
+            && options.record_compression != RecordCompression::Zstd
+        {
+            return Err(Blow5WriteError::Schema {
+                what: format!(
+                    "a zstd profile needs zstd records (these are {:?})",
+                    options.record_compression
+                ),
             });
         }
         let header = header_bytes(&schema, &options)?;
@@ -562,8 +577,13 @@ fn encode_record(
     out.extend(0u64.to_le_bytes());
     match options.record_compression {
         RecordCompression::None => out.extend(&body),
-        RecordCompression::Zstd => svb_io::zstd_frame::compress_into(ZSTD_LEVEL, &body, &mut out)
-            .map_err(|e| Blow5WriteError::Record {
+        RecordCompression::Zstd => svb_io::zstd_frame::compress_with_into(
+            ZSTD_LEVEL,
+            options.zstd_profile,
+            &body,
+            &mut out,
+        )
+        .map_err(|e| Blow5WriteError::Record {
             read_id: r.read_id.clone(),
             what: format!("zstd: {e}"),
         })?,

@@ -47,6 +47,8 @@ pub use svb_io::Access;
 #[cfg(feature = "pod5")]
 pub use writer::{WriteOptions, Writer, END_REASONS};
 
+pub use svb_io::zstd_frame::Profile as ZstdProfile;
+
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
 use crate::{zstd_io, VbzError};
 
@@ -59,10 +61,27 @@ thread_local! {
 
 /// Appends the POD5 blob of `samples` to `out`.
 pub fn compress_signal_into(samples: &[i16], out: &mut Vec<u8>) {
+    compress_signal_with_into(samples, ZstdProfile::Standard, out);
+}
+
+/// Appends the POD5 blob of `samples` under a zstd `profile` to `out`:
+/// [`ZstdProfile::Standard`] writes lib_pod5's bytes, [`ZstdProfile::DecodeFast`] a frame of
+/// raw literals that every POD5 reader decodes, faster, at some cost in size.
+///
+/// ```
+/// use svb_vbz::pod5::{self, ZstdProfile};
+/// let signal: Vec<i16> = (0..20_000).map(|i| 450 + ((i * 7919) % 23) as i16).collect();
+/// let mut fast = Vec::new();
+/// pod5::compress_signal_with_into(&signal, ZstdProfile::DecodeFast, &mut fast);
+/// assert_eq!(pod5::decompress_signal_to_vec(&fast, signal.len())?, signal);
+/// # Ok::<(), svb_vbz::VbzError>(())
+/// ```
+pub fn compress_signal_with_into(samples: &[i16], profile: ZstdProfile, out: &mut Vec<u8>) {
     SCRATCH.with_borrow_mut(|vbz| {
         vbz.clear();
         encode_vbz_into(samples, vbz);
-        zstd_io::compress_into(ZSTD_LEVEL, vbz, out).expect("zstd level 1 compresses any input");
+        zstd_io::compress_with_into(ZSTD_LEVEL, profile, vbz, out)
+            .expect("zstd level 1 compresses any input");
     });
 }
 

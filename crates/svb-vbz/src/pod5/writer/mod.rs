@@ -28,6 +28,7 @@ use super::error::{Pod5WriteError, TableKind};
 use super::reads::{uuid_string, Read};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
+use super::ZstdProfile;
 use tables::{ChunkRef, Compressed, Dictionary, ReadDictionaries, ReadRow, POD5_VERSION};
 
 pub use tables::END_REASONS;
@@ -47,6 +48,10 @@ pub struct WriteOptions {
     pub read_batch_rows: usize,
     /// The software named in the footer and the tables' metadata.
     pub software: String,
+    /// The zstd profile of VBZ chunks: [`ZstdProfile::Standard`] (default) writes lib_pod5's
+    /// bytes; [`ZstdProfile::DecodeFast`] raw literals, which every POD5 reader decodes
+    /// faster, in larger files (docs/PERFORMANCE.md). Needs VBZ signal.
+    pub zstd_profile: ZstdProfile,
     /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
     /// true: after a crash the file is whole or absent). `false` leaves the write-back to
     /// the OS, as ONT's writer does: faster, but a crash soon after may leave it short
@@ -62,6 +67,7 @@ impl Default for WriteOptions {
             signal_batch_rows: 100,
             read_batch_rows: 1000,
             software: concat!("svb ", env!("CARGO_PKG_VERSION")).to_string(),
+            zstd_profile: ZstdProfile::Standard,
             sync: true,
         }
     }
@@ -168,6 +174,11 @@ impl Writer {
         }
         if options.read_batch_rows == 0 {
             return bad("read_batch_rows must be at least 1");
+        }
+        if options.zstd_profile != ZstdProfile::Standard
+            && options.signal_encoding == SignalEncoding::Uncompressed
+        {
+            return bad("a zstd profile needs VBZ signal (this file's is uncompressed)");
         }
         let file_identifier = uuid_string(&random_uuid());
         let marker = random_uuid();
@@ -391,9 +402,10 @@ impl Writer {
             SignalEncoding::Vbz => {
                 let before = std::mem::take(&mut self.compressed);
                 let (signal, schema) = (&mut self.signal, &self.signal_schema);
+                let profile = self.options.zstd_profile;
                 let (written, compressed) = rayon::join(
                     || write_compressed(signal, schema, &before),
-                    || compress(chunks),
+                    || compress(chunks, profile),
                 );
                 self.compressed = compressed;
                 written
@@ -495,13 +507,17 @@ impl Writer {
 }
 
 /// Compresses chunks on rayon's pool, in order.
-fn compress(chunks: &[ChunkRef<'_>]) -> Vec<Compressed> {
+fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> Vec<Compressed> {
     chunks
         .par_iter()
-        .map(|c| Compressed {
-            read_id: c.read_id,
-            samples: c.samples.len() as u32,
-            blob: super::compress_signal(c.samples),
+        .map(|c| {
+            let mut blob = Vec::new();
+            super::compress_signal_with_into(c.samples, profile, &mut blob);
+            Compressed {
+                read_id: c.read_id,
+                samples: c.samples.len() as u32,
+                blob,
+            }
         })
         .collect()
 }
