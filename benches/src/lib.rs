@@ -68,29 +68,6 @@ pub fn steady_state_allocator() {
     drop(std::hint::black_box(block));
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inputs_have_every_width() {
-        let v = mixed_u32(8192);
-        for bytes in 1..=4u32 {
-            assert!(v
-                .iter()
-                .any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
-        }
-        assert!(mixed_u64(1000).iter().any(|&x| x > u32::MAX as u64));
-        assert!(mixed_u16(1000).iter().any(|&x| x > 255));
-    }
-}
-
-/// The README's examples, compiled and run as doctests (this crate depends on every library
-/// crate the README shows).
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;
-
 /// The decode-fast twin of a POD5 file: its reads rewritten by our writer with
 /// [`ZstdProfile::DecodeFast`](svb_vbz::pod5::ZstdProfile) into
 /// `target/bench-data/STEM.decode-fast.pod5` (once; `cargo xtask bench` finds it there for
@@ -119,3 +96,26 @@ pub fn decode_fast_copy(src: &std::path::Path) -> std::path::PathBuf {
     w.finish().unwrap();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_have_every_width() {
+        let v = mixed_u32(8192);
+        for bytes in 1..=4u32 {
+            assert!(v
+                .iter()
+                .any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
+        }
+        assert!(mixed_u64(1000).iter().any(|&x| x > u32::MAX as u64));
+        assert!(mixed_u16(1000).iter().any(|&x| x > 255));
+    }
+}
+
+/// The README's examples, compiled and run as doctests (this crate depends on every library
+/// crate the README shows).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -6,6 +6,7 @@
 //!   (large files), or memory-mapped under an `unsafe` contract. Offsets are validated against
 //!   the length the source had when it was opened, so a file that another process truncates or
 //!   rewrites gives an I/O error or wrong bytes, never a read out of bounds.
+//! - [`encode_in_order`]: items encoded on rayon and written in order as they complete.
 //! - [`PartialFile`]: what the writers write, under a hidden temporary name until it is
 //!   complete and renamed into place.
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
@@ -27,9 +28,11 @@
 
 #![warn(missing_docs)]
 
+mod in_order;
 mod partial;
 mod source;
 pub mod zstd_frame;
 
+pub use in_order::encode_in_order;
 pub use partial::PartialFile;
 pub use source::{Access, Source, READ_WHOLE};

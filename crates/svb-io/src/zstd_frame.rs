@@ -144,12 +144,12 @@ pub fn compress_with_into(
                 &mut slot.insert(((level, profile), c)).1
             }
         };
-        // Into the tail of `out`: zstd writes a `Vec` from its start.
+        // Into the spare capacity after `out`'s contents (a cursor there: no zero-fill).
         let start = out.len();
-        out.resize(start + zstd_safe::compress_bound(src.len()), 0);
-        let r = c.compress2(&mut out[start..], src);
-        out.truncate(start + *r.as_ref().unwrap_or(&0));
-        r.map(|_| ()).map_err(zstd_error)
+        out.reserve(zstd_safe::compress_bound(src.len()));
+        let mut tail = std::io::Cursor::new(&mut *out);
+        tail.set_position(start as u64);
+        c.compress2(&mut tail, src).map(|_| ()).map_err(zstd_error)
     })
 }
 

@@ -14,8 +14,6 @@ use std::path::Path;
 
 use svb_io::PartialFile;
 
-use rayon::prelude::*;
-
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
 use super::{ZstdProfile, EOF_MARKER};
@@ -455,28 +453,29 @@ impl Writer {
         r
     }
 
-    /// Compresses `records` on rayon's pool and writes them in order.
+    /// Compresses `records` on rayon's pool and writes them in order, each as soon as it
+    /// and those before it are compressed.
     fn write_batch(&mut self, records: &[Record]) -> Result<(), Blow5WriteError> {
-        let (aux, options) = (&self.aux, &self.options);
-        let encoded: Vec<Vec<u8>> = records
-            .par_iter()
-            .map(|r| encode_record(r, aux, options))
-            .collect::<Result<_, _>>()?;
-        for e in &encoded {
-            self.write_all(e)?;
-        }
+        let (aux, options, out) = (&self.aux, &self.options, &mut self.out);
+        svb_io::encode_in_order(
+            records,
+            |r| encode_record(r, aux, options),
+            |bytes| write_to(out, &bytes),
+        )?;
         self.written += records.len() as u64;
         Ok(())
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Blow5WriteError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|source| Blow5WriteError::Io {
-                path: self.out.path_written().to_path_buf(),
-                source,
-            })
+        write_to(&mut self.out, bytes)
     }
+}
+
+fn write_to(out: &mut PartialFile, bytes: &[u8]) -> Result<(), Blow5WriteError> {
+    out.write_all(bytes).map_err(|source| Blow5WriteError::Io {
+        path: out.path_written().to_path_buf(),
+        source,
+    })
 }
 
 /// Checks that `v` fits the field type `ty`.
