@@ -77,3 +77,74 @@ where
         consumer.join().expect("the consumer does not panic")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::encode_in_order;
+
+    #[test]
+    fn results_arrive_in_order_whatever_each_item_costs() {
+        let items: Vec<u64> = (0..500).collect();
+        let mut seen = Vec::new();
+        encode_in_order(
+            &items,
+            |&i| {
+                // Uneven work: later items often finish first.
+                let spins = (i * 7919) % 5000;
+                let mut x = i;
+                for _ in 0..spins {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                }
+                Ok::<_, String>((i, x))
+            },
+            |(i, _)| {
+                seen.push(i);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, items);
+    }
+
+    #[test]
+    fn the_first_error_stops_the_work() {
+        let items: Vec<u32> = (0..10_000).collect();
+        let mut consumed = 0;
+        let e = encode_in_order(
+            &items,
+            |&i| {
+                if i == 300 {
+                    Err(format!("item {i}"))
+                } else {
+                    Ok(i)
+                }
+            },
+            |i| {
+                assert_eq!(i, consumed);
+                consumed += 1;
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e, "item 300");
+        assert_eq!(consumed, 300);
+
+        let e = encode_in_order(
+            &items,
+            |&i| Ok(i),
+            |i| {
+                if i == 42 {
+                    Err(format!("write {i}"))
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e, "write 42");
+        assert_eq!(
+            encode_in_order(&[] as &[u8], |_| Ok::<u8, ()>(0), |_| Ok(())),
+            Ok(())
+        );
+    }
+}
