@@ -100,6 +100,11 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
     }
 }
 
+/// The most bytes a frame of `len` bytes can take (`ZSTD_compressBound`).
+pub fn compress_bound(len: usize) -> usize {
+    zstd_safe::compress_bound(len)
+}
+
 /// Appends one zstd frame of `src` at `level` (its content size in the header) to `out`.
 pub fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), FrameError> {
     compress_with_into(level, Profile::Standard, src, out)

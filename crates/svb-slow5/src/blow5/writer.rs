@@ -478,6 +478,15 @@ fn write_to(out: &mut PartialFile, bytes: &[u8]) -> Result<(), Blow5WriteError> 
     })
 }
 
+/// About the bytes an auxiliary value takes in a record (a capacity hint).
+fn aux_len(v: &AuxValue) -> usize {
+    match v {
+        AuxValue::Text(t) => 2 + t.len(),
+        AuxValue::Array(b) => 8 + b.len(),
+        _ => 8,
+    }
+}
+
 /// Checks that `v` fits the field type `ty`.
 fn check_aux(ty: &FieldType, v: &AuxValue) -> Result<(), String> {
     match (ty, v) {
@@ -539,7 +548,15 @@ fn encode_record(
     aux: &[AuxField],
     options: &WriteOptions,
 ) -> Result<Vec<u8>, Blow5WriteError> {
-    let mut body = Vec::with_capacity(64 + r.read_id.len() + 2 * r.raw_signal.len());
+    // Room for the largest signal encoding, so that no encoder grows (and copies) the body.
+    let n = r.raw_signal.len();
+    let signal_room = match options.signal_compression {
+        SignalCompression::None => 2 * n,
+        SignalCompression::SvbZd => 4 + crate::svbzd::max_encoded_len(n),
+        SignalCompression::ExZd => 4 * n,
+    };
+    let aux_room: usize = r.aux.iter().map(|(_, v)| aux_len(v)).sum();
+    let mut body = Vec::with_capacity(64 + r.read_id.len() + signal_room + aux_room);
     body.extend((r.read_id.len() as u16).to_le_bytes());
     body.extend(r.read_id.as_bytes());
     body.extend(r.read_group.to_le_bytes());
@@ -572,7 +589,10 @@ fn encode_record(
             .expect("checked: every schema field has a value");
         write_aux(&f.ty, v, &mut body);
     }
-    let mut out = Vec::with_capacity(8 + body.len());
+    let mut out = Vec::with_capacity(match options.record_compression {
+        RecordCompression::Zstd => 8 + svb_io::zstd_frame::compress_bound(body.len()),
+        _ => 8 + body.len() + body.len() / 64 + 64,
+    });
     out.extend(0u64.to_le_bytes());
     match options.record_compression {
         RecordCompression::None => out.extend(&body),

@@ -36,16 +36,27 @@ fn stream_error(source: svb_core::DecodeError) -> SignalError {
 
 /// Appends the SVB-ZD stream of `samples` (no header) to `out`.
 pub fn encode_svbzd_into(samples: &[i16], out: &mut Vec<u8>) {
-    let mut prev = 0i32;
-    let values: Vec<u32> = samples
-        .iter()
-        .map(|&s| {
+    CODES.with_borrow_mut(|codes| {
+        codes.clear();
+        let mut prev = 0i32;
+        codes.extend(samples.iter().map(|&s| {
             let d = s as i32 - prev;
             prev = s as i32;
             d.zigzag()
-        })
-        .collect();
-    U32Classic.encode_into(&values, out);
+        }));
+        U32Classic.encode_into(codes, out);
+    })
+}
+
+/// Largest SVB-ZD stream of `n` samples (no header).
+pub fn max_encoded_len(n: usize) -> usize {
+    U32Classic.max_encoded_len(n)
+}
+
+std::thread_local! {
+    /// The zigzag codes of the samples being encoded (reused: a writer encodes record after
+    /// record on each thread).
+    static CODES: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The SVB-ZD stream of `samples` (no header; the count is kept beside it).
