@@ -4,8 +4,10 @@
 mod bench;
 mod blow5;
 mod files;
+mod inputs;
 mod output;
 mod pod5;
+mod subset;
 
 use std::process::ExitCode;
 
@@ -16,7 +18,7 @@ use clap::{Parser, Subcommand};
     name = "svb",
     version,
     about = "SIMD StreamVByte codecs for nanopore signal",
-    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
+    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
 )]
 struct Cli {
     /// Worker threads for parallel decoding (default: every core).
@@ -38,6 +40,9 @@ enum Command {
         #[command(subcommand)]
         command: files::Command,
     },
+    /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
+    /// ids found nowhere are listed on stderr and make the exit status 1.
+    Subset(subset::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),
 }
@@ -54,12 +59,16 @@ fn main() -> ExitCode {
         }
     }
     let result = match cli.command {
-        Command::Pod5 { command } => files::run::<svb_vbz::pod5::Reader>(command),
-        Command::Blow5 { command } => files::run::<svb_slow5::blow5::Reader>(command),
-        Command::Bench(args) => bench::run(&args),
+        Command::Pod5 { command } => files::run::<svb_vbz::pod5::Reader>(command).map(|()| true),
+        Command::Blow5 { command } => {
+            files::run::<svb_slow5::blow5::Reader>(command).map(|()| true)
+        }
+        Command::Subset(args) => subset::run(&args),
+        Command::Bench(args) => bench::run(&args).map(|()| true),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("svb: {e}");
             ExitCode::FAILURE

@@ -389,3 +389,142 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
+
+/// `svb subset` of POD5: the listed reads (a header line, a TSV column, a duplicate and a
+/// missing id in the list) with their signals and fields; the missing id is named on stderr
+/// and makes the status 1 unless `--missing-ok`; an existing output needs `--force`.
+#[test]
+fn subset_pod5_keeps_the_listed_reads() {
+    let Some(dir) = data_dir() else { return };
+    let src_path = dir.join("pod5/multi_fast5_zip.pod5");
+    let src = svb_vbz::pod5::Reader::open(&src_path).unwrap();
+    let tmp = svb_testdata::TempDir::new("cli-subset-pod5");
+    let ids = tmp.join("ids.tsv");
+    let (a, b) = (
+        src.reads()[1].read_id_string(),
+        src.reads()[7].read_id_string(),
+    );
+    let missing = "00000000-1111-2222-3333-444444444444";
+    std::fs::write(
+        &ids,
+        format!("read_id\tfilename\n{b}\tx\n{a}\ty\n{b}\tz\n{missing}\n"),
+    )
+    .unwrap();
+    let out = tmp.join("picked.pod5");
+    let args = |extra: &[&str]| {
+        let mut v = vec![
+            "subset",
+            src_path.to_str().unwrap(),
+            "--read-ids",
+            ids.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        v.extend_from_slice(extra);
+        v.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let run = |extra: &[&str]| {
+        let a = args(extra);
+        svb(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("read id {missing} is in no input")),
+        "{err}"
+    );
+    let got = svb_vbz::pod5::Reader::open(&out).unwrap();
+    assert_eq!(got.len(), 2);
+    for read in got.reads() {
+        let i = src.find(&read.read_id_string()).unwrap();
+        let j = got.find(&read.read_id_string()).unwrap();
+        assert_eq!(got.decode_signal(j).unwrap(), src.decode_signal(i).unwrap());
+        assert_eq!(read.channel, src.reads()[i].channel);
+        assert_eq!(read.start_sample, src.reads()[i].start_sample);
+    }
+    assert_eq!(got.run_infos(), src.run_infos());
+
+    let o = run(&["--missing-ok"]);
+    assert_eq!(o.status.code(), Some(1), "the output exists");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    let o = run(&["--missing-ok", "--force"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let wrong = tmp.join("picked.blow5");
+    let o = svb(&[
+        "subset",
+        src_path.to_str().unwrap(),
+        "--read-ids",
+        ids.to_str().unwrap(),
+        "-o",
+        wrong.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("svb convert"));
+    assert!(!wrong.exists());
+}
+
+/// `svb subset` of BLOW5 from a directory, ids on stdin: every record keeps its fields and
+/// its read group's attributes.
+#[test]
+fn subset_blow5_keeps_records_and_read_groups() {
+    let Some(dir) = data_dir() else { return };
+    let src_path = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
+    let src = svb_slow5::blow5::Reader::open(&src_path).unwrap();
+    let records: Vec<_> = src.records().map(|r| r.unwrap()).collect();
+    let tmp = svb_testdata::TempDir::new("cli-subset-blow5");
+    let input_dir = tmp.join("in");
+    std::fs::create_dir_all(input_dir.join("sub")).unwrap();
+    std::fs::copy(&src_path, input_dir.join("sub/a.blow5")).unwrap();
+    // Every third record, and the last.
+    let picked: Vec<&svb_slow5::blow5::Record> = records
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 3 == 0 || *i == records.len() - 1)
+        .map(|(_, r)| r)
+        .collect();
+    let list: String = picked.iter().map(|r| format!("{}\n", r.read_id)).collect();
+    let out = tmp.join("picked.blow5");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args([
+            "subset",
+            "-r",
+            input_dir.to_str().unwrap(),
+            "--read-ids",
+            "-",
+            "-o",
+        ])
+        .arg(&out)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), list.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = svb_slow5::blow5::Reader::open(&out).unwrap();
+    assert_eq!(got.len(), picked.len());
+    for (want, rec) in picked.iter().zip(got.records()) {
+        let rec = rec.unwrap();
+        assert_eq!(rec.read_id, want.read_id);
+        assert_eq!(rec.raw_signal, want.raw_signal);
+        assert_eq!(rec.aux, want.aux);
+        assert_eq!(
+            got.header().read_groups[rec.read_group as usize],
+            src.header().read_groups[want.read_group as usize]
+        );
+    }
+    // Without -r the directory's subdirectory is not searched.
+    let o = svb(&[
+        "subset",
+        input_dir.to_str().unwrap(),
+        "--read-ids",
+        "-",
+        "-o",
+        tmp.join("none.blow5").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("-r looks in subdirectories"));
+}

@@ -1,0 +1,251 @@
+//! `svb subset`: the reads named in a list, from any number of POD5 or BLOW5 files, into one
+//! file of the same format, decoded and compressed on every core a window of reads at a time
+//! (memory holds one window, whatever the inputs' size).
+
+use std::collections::HashSet;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use svb_slow5::blow5;
+use svb_vbz::pod5;
+
+use crate::inputs::{expand_inputs, Format};
+use crate::output::{error_chain, Progress};
+
+/// Reads decoded at once: the memory bound of the copy.
+const WINDOW: usize = 256;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
+    cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5"
+)]
+pub struct Args {
+    /// POD5 or BLOW5 files, or directories holding them (all of one format).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Look for files in the directories' subdirectories too.
+    #[arg(short, long)]
+    recursive: bool,
+    /// The read ids to keep: a file with one per line (the first column of a TSV or CSV; a
+    /// `read_id` header is skipped), or `-` for standard input.
+    #[arg(long, value_name = "FILE|-")]
+    read_ids: String,
+    /// The output file (.pod5 or .blow5, the inputs' format), written under a temporary name
+    /// and renamed when complete.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Ids found in no input are listed on stderr but do not make the exit status 1.
+    #[arg(long)]
+    missing_ok: bool,
+    /// Replace the output if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The ids of a list: the first field of each non-empty line, a `read_id` header skipped,
+/// duplicates dropped, in the list's order.
+pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
+    let reader: Box<dyn BufRead> = if source == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut seen = HashSet::new();
+    let mut ids = Vec::new();
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("{source}, line {}: {e}", n + 1))?;
+        let Some(id) = line
+            .split(['\t', ',', ' '])
+            .map(str::trim)
+            .find(|f| !f.is_empty())
+        else {
+            continue;
+        };
+        if n == 0 && id == "read_id" {
+            continue;
+        }
+        if seen.insert(id.to_string()) {
+            ids.push(id.to_string());
+        }
+    }
+    Ok(ids)
+}
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    let (format, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let out_format = Format::of(&args.output).ok_or_else(|| {
+        format!(
+            "{}: the output must end in .pod5 or .blow5",
+            args.output.display()
+        )
+    })?;
+    if out_format != format {
+        return Err(format!(
+            "{}: subset writes the inputs' format ({}); `svb convert` changes it",
+            args.output.display(),
+            format.name()
+        ));
+    }
+    if args.output.exists() && !args.force {
+        return Err(format!(
+            "{} exists (--force replaces it)",
+            args.output.display()
+        ));
+    }
+    let wanted = read_id_list(&args.read_ids)?;
+    let found = match format {
+        Format::Pod5 => subset_pod5(&files, &wanted, &args.output)?,
+        Format::Blow5 => subset_blow5(&files, &wanted, &args.output)?,
+    };
+    let missing: Vec<&String> = wanted.iter().filter(|id| !found.contains(*id)).collect();
+    for id in &missing {
+        eprintln!("svb: subset: read id {id} is in no input");
+    }
+    if !missing.is_empty() {
+        eprintln!(
+            "svb: subset: {} of {} read ids not found; {} written to {}",
+            missing.len(),
+            wanted.len(),
+            found.len(),
+            args.output.display()
+        );
+    }
+    Ok(missing.is_empty() || args.missing_ok)
+}
+
+/// Copies the wanted reads of POD5 `files` into `out`; returns the ids found.
+fn subset_pod5(
+    files: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+) -> Result<HashSet<String>, String> {
+    let mut ids = HashSet::with_capacity(wanted.len());
+    for id in wanted {
+        let uuid = pod5::parse_uuid(id).ok_or_else(|| format!("read id {id:?} is not a UUID"))?;
+        ids.insert(uuid);
+    }
+    let mut w =
+        pod5::Writer::create(out, pod5::WriteOptions::default()).map_err(|e| error_chain(&e))?;
+    let mut found = HashSet::new();
+    let mut progress = Progress::new(files.len() as u64, "subset");
+    for path in files {
+        let r = pod5::Reader::open(path).map_err(|e| error_chain(&e))?;
+        let picked: Vec<usize> = (0..r.len())
+            .filter(|&i| ids.contains(&r.reads()[i].read_id))
+            .collect();
+        for window in picked.chunks(WINDOW) {
+            let reads: Vec<(&pod5::Read, Vec<i16>)> = window
+                .par_iter()
+                .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
+                .collect::<Result<_, pod5::Pod5Error>>()
+                .map_err(|e| error_chain(&e))?;
+            for (read, _) in &reads {
+                let run = r
+                    .run_infos()
+                    .iter()
+                    .find(|run| *run.acquisition_id == *read.run_info)
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: read {} names run {}, which the file lacks",
+                            path.display(),
+                            read.read_id_string(),
+                            read.run_info
+                        )
+                    })?;
+                w.add_run_info(run).map_err(|e| error_chain(&e))?;
+            }
+            w.add_reads(&reads)
+                .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))?;
+            found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
+        }
+        progress.inc(1);
+    }
+    progress.finish();
+    w.finish().map_err(|e| error_chain(&e))?;
+    Ok(found)
+}
+
+/// Copies the wanted records of BLOW5 `files` into `out` (their read groups merged, their
+/// auxiliary fields the same in every file); returns the ids found.
+fn subset_blow5(
+    files: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+) -> Result<HashSet<String>, String> {
+    let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
+    let readers: Vec<blow5::Reader> = files
+        .iter()
+        .map(|p| blow5::Reader::open(p).map_err(|e| error_chain(&e)))
+        .collect::<Result<_, _>>()?;
+    let first = readers[0].header();
+    let mut schema = blow5::Schema::of(first);
+    // Per file, its read groups' indices in the output.
+    let mut group_maps = Vec::new();
+    for (r, path) in readers.iter().zip(files) {
+        if r.header().aux != schema.aux {
+            return Err(format!(
+                "{}: its auxiliary fields differ from {}'s; subset them apart",
+                path.display(),
+                files[0].display()
+            ));
+        }
+        let map: Vec<u32> = r
+            .header()
+            .read_groups
+            .iter()
+            .map(|g| {
+                let at = schema
+                    .read_groups
+                    .iter()
+                    .position(|x| x == g)
+                    .unwrap_or_else(|| {
+                        schema.read_groups.push(g.clone());
+                        schema.read_groups.len() - 1
+                    });
+                at as u32
+            })
+            .collect();
+        group_maps.push(map);
+    }
+    let options = blow5::WriteOptions {
+        record_compression: first.record_compression,
+        signal_compression: first.signal_compression,
+        ..blow5::WriteOptions::default()
+    };
+    let mut w = blow5::Writer::create(out, schema, options).map_err(|e| error_chain(&e))?;
+    let mut found = HashSet::new();
+    let mut progress = Progress::new(files.len() as u64, "subset");
+    for ((r, path), map) in readers.iter().zip(files).zip(&group_maps) {
+        for start in (0..r.len()).step_by(WINDOW) {
+            let window = start..(start + WINDOW).min(r.len());
+            // Every record of the window decoded (a BLOW5 record holds its id inside), the
+            // wanted ones kept.
+            let kept: Vec<blow5::Record> = window
+                .into_par_iter()
+                .filter_map(|i| match r.record(i).expect("index in range") {
+                    Ok(rec) if ids.contains(rec.read_id.as_str()) => Some(Ok(rec)),
+                    Ok(_) => None,
+                    Err(e) => Some(Err(e)),
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| error_chain(&e))?;
+            let kept: Vec<blow5::Record> = kept
+                .into_iter()
+                .map(|mut rec| {
+                    rec.read_group = map[rec.read_group as usize];
+                    rec
+                })
+                .collect();
+            w.add_records(&kept)
+                .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))?;
+            found.extend(kept.into_iter().map(|rec| rec.read_id));
+        }
+        progress.inc(1);
+    }
+    progress.finish();
+    w.finish().map_err(|e| error_chain(&e))?;
+    Ok(found)
+}
