@@ -6,7 +6,7 @@ use std::path::Path;
 use svb_slow5::blow5::Reader;
 
 use crate::files::SignalFile;
-use crate::output::error_chain;
+use crate::output::{error_chain, json_str};
 
 impl SignalFile for Reader {
     fn open(path: &Path) -> Result<Self, String> {
@@ -33,8 +33,8 @@ impl SignalFile for Reader {
             "version: {}.{}.{}",
             h.version.0, h.version.1, h.version.2
         )?;
-        writeln!(out, "record compression: {:?}", h.record_compression)?;
-        writeln!(out, "signal compression: {:?}", h.signal_compression)?;
+        writeln!(out, "record compression: {}", h.record_compression)?;
+        writeln!(out, "signal compression: {}", h.signal_compression)?;
         writeln!(out, "read groups: {}", h.read_groups.len())?;
         for (g, attrs) in h.read_groups.iter().enumerate() {
             if let Some(run) = h.attribute(g, "run_id") {
@@ -45,5 +45,33 @@ impl SignalFile for Reader {
         let aux: Vec<&str> = h.aux.iter().map(|a| a.name.as_str()).collect();
         writeln!(out, "auxiliary fields: {}", aux.join(", "))?;
         Ok(())
+    }
+
+    fn info_json(&self, path: &Path) -> String {
+        let h = self.header();
+        let groups: Vec<String> = h
+            .read_groups
+            .iter()
+            .map(|attrs| {
+                let kv: Vec<String> = attrs
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", json_str(k), json_str(v)))
+                    .collect();
+                format!("{{{}}}", kv.join(","))
+            })
+            .collect();
+        let aux: Vec<String> = h.aux.iter().map(|a| json_str(&a.name)).collect();
+        format!(
+            "{{\"file\":{},\"format\":\"blow5\",\"version\":\"{}.{}.{}\",\"record_compression\":\"{}\",\"signal_compression\":\"{}\",\"read_groups\":[{}],\"auxiliary_fields\":[{}],\"records\":{}}}",
+            json_str(&path.display().to_string()),
+            h.version.0,
+            h.version.1,
+            h.version.2,
+            h.record_compression,
+            h.signal_compression,
+            groups.join(","),
+            aux.join(","),
+            self.len()
+        )
     }
 }

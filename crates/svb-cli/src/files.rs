@@ -21,15 +21,23 @@ pub trait SignalFile: Sized + Sync {
     fn read(&self, index: usize) -> Result<(String, Vec<i16>), String>;
     /// Writes what the file holds (the `info` command).
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()>;
+    /// The same as one JSON object (`info --json`).
+    fn info_json(&self, path: &Path) -> String;
 }
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// What the file holds: its header or footer, tables, runs or read groups, read count.
-    #[command(after_help = "Example:\n  svb pod5 info reads.pod5")]
+    /// What the file holds: its header or footer, tables, runs or read groups, read count,
+    /// compression by the names users know (zstd, svb-zd, vbz, ...).
+    #[command(
+        after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb blow5 info --json reads.blow5"
+    )]
     Info {
         /// The file.
         file: PathBuf,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Decodes every read; prints one JSON line per good read (read_id, num_samples, sha256
     /// of the int16 LE signal) and one line on stderr per bad read, naming it; exits 1 at the
@@ -58,10 +66,15 @@ pub enum Command {
 /// ends the command quietly.
 pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
     match cmd {
-        Command::Info { file } => {
+        Command::Info { file, json } => {
             let f = F::open(&file)?;
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            quiet_on_closed_pipe(f.write_info(&file, &mut out).and_then(|()| out.flush()))
+            let written = if json {
+                writeln!(out, "{}", f.info_json(&file))
+            } else {
+                f.write_info(&file, &mut out)
+            };
+            quiet_on_closed_pipe(written.and_then(|()| out.flush()))
         }
         Command::Verify { file } => {
             let f = F::open(&file)?;

@@ -35,14 +35,14 @@ impl SignalFile for Reader {
         writeln!(out, "reads table: {layout}")?;
         writeln!(
             out,
-            "signal: {:?}, {} chunks",
+            "signal: {}, {} chunks",
             self.signal_encoding(),
             self.signal_rows()
         )?;
         for t in &f.contents {
             writeln!(
                 out,
-                "  table {:?} at byte {} ({} bytes)",
+                "  {} at byte {} ({} bytes)",
                 t.content_type, t.offset, t.length
             )?;
         }
@@ -64,5 +64,54 @@ impl SignalFile for Reader {
         writeln!(out, "reads: {}", self.len())?;
         writeln!(out, "samples: {samples}")?;
         Ok(())
+    }
+
+    fn info_json(&self, path: &Path) -> String {
+        let f = self.footer();
+        let tables: Vec<String> = f
+            .contents
+            .iter()
+            .map(|t| {
+                format!(
+                    "{{\"content\":{},\"offset\":{},\"length\":{}}}",
+                    json_str(&t.content_type.to_string()),
+                    t.offset,
+                    t.length
+                )
+            })
+            .collect();
+        let runs: Vec<String> = self
+            .run_infos()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"acquisition_id\":{},\"flow_cell_id\":{},\"sequencing_kit\":{},\"sample_rate\":{},\"adc_min\":{},\"adc_max\":{},\"experiment_name\":{}}}",
+                    json_str(&r.acquisition_id),
+                    json_str(&r.flow_cell_id),
+                    json_str(&r.sequencing_kit),
+                    r.sample_rate,
+                    r.adc_min,
+                    r.adc_max,
+                    json_str(&r.experiment_name)
+                )
+            })
+            .collect();
+        let samples: u64 = self.reads().iter().map(|x| x.num_samples).sum();
+        format!(
+            "{{\"file\":{},\"format\":\"pod5\",\"file_identifier\":{},\"software\":{},\"pod5_version\":{},\"reads_table_version\":\"{}\",\"signal\":\"{}\",\"signal_chunks\":{},\"tables\":[{}],\"runs\":[{}],\"reads\":{},\"samples\":{samples}}}",
+            json_str(&path.display().to_string()),
+            json_str(&f.file_identifier),
+            json_str(&f.software),
+            json_str(&f.pod5_version),
+            match self.table_version() {
+                TableVersion::V0 => "0",
+                TableVersion::V1OrLater => "1+",
+            },
+            self.signal_encoding(),
+            self.signal_rows(),
+            tables.join(","),
+            runs.join(","),
+            self.len(),
+        )
     }
 }

@@ -110,7 +110,7 @@ fn blow5_info_and_bench_run() {
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("read groups: 5"), "{text}");
-        assert!(text.contains("Zstd") && text.contains("SvbZd"), "{text}");
+        assert!(text.contains("zstd") && text.contains("svb-zd"), "{text}");
     }
     let out = svb(&["bench", "--samples", "20000", "--seconds", "0.01"]);
     assert!(
@@ -213,7 +213,7 @@ fn pod5_decode_info_and_broken_files() {
         text.contains("reads: 10") && text.contains("samples: 1548931"),
         "{text}"
     );
-    assert!(text.contains("Vbz, 22 chunks"), "{text}");
+    assert!(text.contains("vbz, 22 chunks"), "{text}");
 
     // A chunk damaged in place: the file opens, verify stops at the broken read.
     let mut bytes = std::fs::read(&file).unwrap();
@@ -527,4 +527,48 @@ fn subset_blow5_keeps_records_and_read_groups() {
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("-r looks in subdirectories"));
+}
+
+/// `info` names compression as users know it, and `--json` is one JSON object with the same.
+#[test]
+fn info_names_formats_and_speaks_json() {
+    let Some(dir) = data_dir() else { return };
+    let blow5 = dir.join("blow5/reads_zstd_svb_zd.blow5");
+    let o = svb(&["blow5", "info", blow5.to_str().unwrap()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("record compression: zstd"), "{text}");
+    assert!(text.contains("signal compression: svb-zd"), "{text}");
+    let o = svb(&["blow5", "info", "--json", blow5.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["format"], "blow5");
+    assert_eq!(v["record_compression"], "zstd");
+    assert_eq!(v["signal_compression"], "svb-zd");
+    assert_eq!(v["records"], 10);
+    assert_eq!(v["read_groups"].as_array().unwrap().len(), 1);
+
+    for (name, version) in [
+        ("multi_fast5_zip.pod5", "1+"),
+        ("multi_fast5_zip_v0.pod5", "0"),
+    ] {
+        let pod5 = dir.join("pod5").join(name);
+        let o = svb(&["pod5", "info", "--json", pod5.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["format"], "pod5");
+        assert_eq!(v["signal"], "vbz");
+        assert_eq!(v["reads"], 10);
+        assert_eq!(v["reads_table_version"], version);
+        assert!(v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["content"] == "signal table"));
+    }
+    let o = svb(&[
+        "pod5",
+        "info",
+        dir.join("pod5/multi_fast5_zip.pod5").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("signal: vbz, 22 chunks"), "{text}");
 }

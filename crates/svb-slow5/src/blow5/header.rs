@@ -24,6 +24,33 @@ pub enum SignalCompression {
     ExZd,
 }
 
+impl std::fmt::Display for RecordCompression {
+    /// The name slow5tools uses (`none`, `zlib`, `zstd`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RecordCompression::None => "none",
+            RecordCompression::Zlib => "zlib",
+            RecordCompression::Zstd => "zstd",
+        })
+    }
+}
+
+impl std::fmt::Display for SignalCompression {
+    /// The name slow5tools uses (`none`, `svb-zd`, `ex-zd`).
+    ///
+    /// ```
+    /// use svb_slow5::blow5::SignalCompression;
+    /// assert_eq!(SignalCompression::SvbZd.to_string(), "svb-zd");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SignalCompression::None => "none",
+            SignalCompression::SvbZd => "svb-zd",
+            SignalCompression::ExZd => "ex-zd",
+        })
+    }
+}
+
 /// The type of an auxiliary field, as the `#types` line declares it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FieldType {

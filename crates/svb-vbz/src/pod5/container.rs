@@ -34,6 +34,21 @@ pub enum ContentType {
     Unknown(i16),
 }
 
+impl std::fmt::Display for ContentType {
+    /// `reads table`, `signal table`, `read id index`, `other index`, `run info table`, or
+    /// `unknown N`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::ReadsTable => f.write_str("reads table"),
+            Self::SignalTable => f.write_str("signal table"),
+            Self::ReadIdIndex => f.write_str("read id index"),
+            Self::OtherIndex => f.write_str("other index"),
+            Self::RunInfoTable => f.write_str("run info table"),
+            Self::Unknown(c) => write!(f, "unknown {c}"),
+        }
+    }
+}
+
 impl ContentType {
     fn code(self) -> i16 {
         match self {

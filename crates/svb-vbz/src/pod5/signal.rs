@@ -20,6 +20,16 @@ pub enum SignalEncoding {
     Uncompressed,
 }
 
+impl std::fmt::Display for SignalEncoding {
+    /// `vbz` or `uncompressed`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SignalEncoding::Vbz => "vbz",
+            SignalEncoding::Uncompressed => "uncompressed",
+        })
+    }
+}
+
 /// One row of the signal table: where its bytes are in the file, and its sample count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SignalRow {
