@@ -4,6 +4,7 @@
 mod bench;
 mod blow5;
 mod files;
+mod get;
 mod inputs;
 mod output;
 mod pod5;
@@ -43,6 +44,8 @@ enum Command {
     /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
+    /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).
+    Get(get::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),
 }
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
             files::run::<svb_slow5::blow5::Reader>(command).map(|()| true)
         }
         Command::Subset(args) => subset::run(&args),
+        Command::Get(args) => get::run(&args).map(|()| true),
         Command::Bench(args) => bench::run(&args).map(|()| true),
     };
     match result {

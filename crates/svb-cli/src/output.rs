@@ -96,10 +96,25 @@ impl Progress {
 
 /// A NumPy `.npy` (format 1.0) file of little-endian int16 samples.
 pub fn npy_i16(signal: &[i16]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '<i2', 'fortran_order': False, 'shape': ({},), }}",
-        signal.len()
-    );
+    npy(
+        "<i2",
+        signal.len(),
+        signal.iter().flat_map(|s| s.to_le_bytes()),
+    )
+}
+
+/// A NumPy `.npy` (format 1.0) file of little-endian float32 values.
+pub fn npy_f32(values: &[f32]) -> Vec<u8> {
+    npy(
+        "<f4",
+        values.len(),
+        values.iter().flat_map(|s| s.to_le_bytes()),
+    )
+}
+
+/// A 1-D `.npy` of `len` values of NumPy type `descr` whose bytes are `data`.
+fn npy(descr: &str, len: usize, data: impl Iterator<Item = u8>) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len},), }}");
     // Magic (6) + version (2) + header length (2) + header, padded to 64 with a newline.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -108,7 +123,7 @@ pub fn npy_i16(signal: &[i16]) -> Vec<u8> {
     let mut out = b"\x93NUMPY\x01\x00".to_vec();
     out.extend((header.len() as u16).to_le_bytes());
     out.extend(header.as_bytes());
-    out.extend(signal.iter().flat_map(|s| s.to_le_bytes()));
+    out.extend(data);
     out
 }
 

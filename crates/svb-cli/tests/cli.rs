@@ -572,3 +572,60 @@ fn info_names_formats_and_speaks_json() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("signal: vbz, 22 chunks"), "{text}");
 }
+
+/// `svb get`: a read's samples as pod5 wrote them (the shared .i16 files), as .npy, as pA;
+/// several reads into a directory; a missing id is an error naming it.
+#[test]
+fn get_writes_reads_signal() {
+    let Some(dir) = data_dir() else { return };
+    let pod5 = dir.join("pod5/multi_fast5_zip.pod5");
+    let id = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
+    let want = std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap();
+    let o = svb(&["get", pod5.to_str().unwrap(), id]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.stdout, want);
+
+    let o = svb(&["get", pod5.to_str().unwrap(), id, "--npy"]);
+    assert!(o.stdout.starts_with(b"\x93NUMPY\x01\x00"));
+    assert_eq!(o.stdout.len() % 64, want.len() % 64);
+    assert!(o.stdout.ends_with(&want));
+
+    let r = svb_vbz::pod5::Reader::open(&pod5).unwrap();
+    let read = r.read_by_id(id).unwrap();
+    let o = svb(&["get", pod5.to_str().unwrap(), id, "--pa"]);
+    let pa: Vec<f32> = o
+        .stdout
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(pa.len() * 2, want.len());
+    let s0 = i16::from_le_bytes([want[0], want[1]]);
+    assert_eq!(
+        pa[0],
+        (f32::from(s0) + read.calibration_offset) * read.calibration_scale
+    );
+
+    let tmp = svb_testdata::TempDir::new("cli-get");
+    let blow5 = dir.join("blow5/reads_zstd_ex_zd.blow5");
+    let other = "002fde30-9e23-4125-9eae-d112c18a81a7";
+    let out = tmp.join("signals");
+    let o = svb(&[
+        "get",
+        blow5.to_str().unwrap(),
+        other,
+        id,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for rid in [id, other] {
+        let got = std::fs::read(out.join(format!("{rid}.i16"))).unwrap();
+        let want =
+            std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{rid}.i16"))).unwrap();
+        assert_eq!(got, want, "{rid}");
+    }
+
+    let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no read no-such-read"));
+}
