@@ -9,6 +9,7 @@ mod inputs;
 mod output;
 mod pod5;
 mod subset;
+mod view;
 
 use std::process::ExitCode;
 
@@ -46,6 +47,9 @@ enum Command {
     Subset(subset::Args),
     /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).
     Get(get::Args),
+    /// One row per read: TSV with `pod5 view`'s columns for POD5 and the record fields for
+    /// BLOW5, or JSON lines; no signal decoded for POD5.
+    View(view::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),
 }
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         }
         Command::Subset(args) => subset::run(&args),
         Command::Get(args) => get::run(&args).map(|()| true),
+        Command::View(args) => view::run(&args).map(|()| true),
         Command::Bench(args) => bench::run(&args).map(|()| true),
     };
     match result {
