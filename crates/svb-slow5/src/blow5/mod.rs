@@ -28,7 +28,7 @@ pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::Access;
-pub use writer::{Schema, WriteOptions, Writer};
+pub use writer::{Schema, WriteOptions, Writer, END_REASONS};
 
 /// The end-of-file marker.
 pub const EOF_MARKER: &[u8; 5] = b"5WOLB";

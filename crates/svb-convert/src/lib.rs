@@ -1,0 +1,227 @@
+//! POD5 <-> BLOW5 conversion with blue-crab's field mapping (docs/FORMATS.md has the table):
+//! a POD5 read becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
+//! ([`Schema::pod5_aux`](svb_slow5::blow5::Schema::pod5_aux)), its run a read group whose
+//! attributes are the run's fields, context tags and tracking ids; and back.
+//!
+//! Files are converted a window of reads at a time, each window decoded and re-encoded on
+//! every core, so memory holds one window whatever the inputs' size; the output keeps a
+//! hidden temporary name until it is complete.
+//!
+//! ```no_run
+//! use svb_convert::{blow5_to_pod5, pod5_to_blow5};
+//! let stats = pod5_to_blow5(&["reads.pod5".into()], "reads.blow5".as_ref(), Default::default())?;
+//! println!("{} reads, {} samples", stats.reads, stats.samples);
+//! blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default())?;
+//! # Ok::<(), svb_convert::ConvertError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod mapping;
+mod time;
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use svb_slow5::blow5::{self, Schema};
+use svb_vbz::pod5::{self, RunInfo};
+
+pub use mapping::{
+    read_group_of, read_of, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
+};
+pub use time::{format_utc_ms, parse_utc_ms};
+
+/// Samples decoded at once (at least one read): the memory bound of a conversion.
+const WINDOW_SAMPLES: u64 = 8 << 20;
+
+/// Why a conversion failed: the file and what went wrong there.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// A POD5 input could not be read.
+    #[error(transparent)]
+    Pod5(#[from] pod5::Pod5Error),
+    /// A BLOW5 input could not be read.
+    #[error(transparent)]
+    Blow5(#[from] svb_slow5::Blow5Error),
+    /// The POD5 output could not be written.
+    #[error(transparent)]
+    Pod5Write(#[from] pod5::Pod5WriteError),
+    /// The BLOW5 output could not be written.
+    #[error(transparent)]
+    Blow5Write(#[from] svb_slow5::Blow5WriteError),
+    /// A field has no place on the other side (a read id that is not a UUID, a key that
+    /// cannot be a BLOW5 attribute, two runs under one acquisition id).
+    #[error("{0}")]
+    Mapping(String),
+    /// An input's error, named by the file.
+    #[error("{}", path.display())]
+    Input {
+        /// The input.
+        path: PathBuf,
+        /// What went wrong in it.
+        #[source]
+        source: Box<ConvertError>,
+    },
+}
+
+impl ConvertError {
+    fn of(path: &Path) -> impl Fn(ConvertError) -> ConvertError + '_ {
+        move |e| ConvertError::Input {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        }
+    }
+}
+
+/// What a conversion wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Reads written.
+    pub reads: u64,
+    /// Samples written.
+    pub samples: u64,
+}
+
+/// Splits `lens` into consecutive windows of about [`WINDOW_SAMPLES`] (at least one item).
+fn windows(lens: impl Iterator<Item = u64>) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut sum) = (0, 0u64);
+    let mut n = 0;
+    for (i, len) in lens.enumerate() {
+        if i > start && sum + len > WINDOW_SAMPLES {
+            out.push(start..i);
+            start = i;
+            sum = 0;
+        }
+        sum += len;
+        n = i + 1;
+    }
+    if n > start {
+        out.push(start..n);
+    }
+    out
+}
+
+/// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
+/// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
+/// slow5tools and blue-crab write).
+pub fn pod5_to_blow5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: blow5::WriteOptions,
+) -> Result<Stats, ConvertError> {
+    let readers: Vec<pod5::Reader> = inputs
+        .iter()
+        .map(|p| pod5::Reader::open(p).map_err(ConvertError::from))
+        .collect::<Result<_, _>>()?;
+    let mut runs: Vec<RunInfo> = Vec::new();
+    for (r, path) in readers.iter().zip(inputs) {
+        for run in r.run_infos() {
+            match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
+                Some(known) if known != run => {
+                    return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
+                        "run {} differs from the run of that acquisition id in an earlier input",
+                        run.acquisition_id
+                    ))))
+                }
+                Some(_) => {}
+                None => runs.push(run.clone()),
+            }
+        }
+    }
+    let schema = Schema {
+        read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
+        aux: Schema::pod5_aux(),
+    };
+    let mut w = blow5::Writer::create(out, schema, options)?;
+    let mut stats = Stats::default();
+    for (r, path) in readers.iter().zip(inputs) {
+        let in_file = ConvertError::of(path);
+        for window in windows(r.reads().iter().map(|x| x.num_samples)) {
+            let records: Vec<blow5::Record> = window
+                .into_par_iter()
+                .map(|i| {
+                    let read = &r.reads()[i];
+                    let (group, run) = runs
+                        .iter()
+                        .enumerate()
+                        .find(|(_, x)| *x.acquisition_id == *read.run_info)
+                        .ok_or_else(|| {
+                            ConvertError::Mapping(format!(
+                                "read {} names run {}, which the file lacks",
+                                read.read_id_string(),
+                                read.run_info
+                            ))
+                        })?;
+                    let signal = r.decode_signal(i)?;
+                    Ok(record_of(read, run, group as u32, signal))
+                })
+                .collect::<Result<_, ConvertError>>()
+                .map_err(&in_file)?;
+            stats.reads += records.len() as u64;
+            stats.samples += records
+                .iter()
+                .map(|x| x.raw_signal.len() as u64)
+                .sum::<u64>();
+            w.add_records(&records)
+                .map_err(|e| in_file(ConvertError::from(e)))?;
+        }
+    }
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
+/// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
+/// writes it).
+pub fn blow5_to_pod5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: pod5::WriteOptions,
+) -> Result<Stats, ConvertError> {
+    let readers: Vec<blow5::Reader> = inputs
+        .iter()
+        .map(|p| blow5::Reader::open(p).map_err(ConvertError::from))
+        .collect::<Result<_, _>>()?;
+    let mut w = pod5::Writer::create(out, options)?;
+    let mut stats = Stats::default();
+    for (r, path) in readers.iter().zip(inputs) {
+        let in_file = ConvertError::of(path);
+        // A read group's run, made from its attributes and its first record.
+        let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
+        for start in (0..r.len()).step_by(256) {
+            let window = start..(start + 256).min(r.len());
+            let records: Vec<blow5::Record> = window
+                .into_par_iter()
+                .map(|i| r.record(i).expect("index in range"))
+                .collect::<Result<_, _>>()
+                .map_err(|e| in_file(e.into()))?;
+            for rec in &records {
+                let g = rec.read_group as usize;
+                if runs[g].is_none() {
+                    let run = run_info_of(
+                        &r.header().read_groups[g],
+                        rec.digitisation,
+                        rec.sampling_rate,
+                    );
+                    w.add_run_info(&run).map_err(|e| in_file(e.into()))?;
+                    runs[g] = Some(run.acquisition_id);
+                }
+            }
+            let reads: Vec<(pod5::Read, &[i16])> = records
+                .iter()
+                .map(|rec| {
+                    let run = runs[rec.read_group as usize].as_deref().expect("added");
+                    Ok((read_of(rec, run)?, rec.raw_signal.as_slice()))
+                })
+                .collect::<Result<_, ConvertError>>()
+                .map_err(&in_file)?;
+            stats.reads += reads.len() as u64;
+            stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        }
+    }
+    w.finish()?;
+    Ok(stats)
+}

@@ -1,0 +1,374 @@
+//! The field mapping between POD5 reads and run infos and BLOW5 records and read groups:
+//! blue-crab's (docs/FORMATS.md has the table), plus two attributes that let BLOW5 -> POD5
+//! put every context tag and tracking id back where it came from.
+
+use std::sync::Arc;
+
+use svb_slow5::blow5::{AuxValue, Record, END_REASONS};
+use svb_vbz::pod5::{Read, RunInfo};
+
+use crate::time::{format_utc_ms, parse_utc_ms};
+use crate::ConvertError;
+
+/// The read-group attribute listing the keys that came from the run's `context_tags`, comma
+/// separated, in order (svb's addition; without it, blue-crab's list of MinKNOW's context
+/// keys decides).
+pub const CONTEXT_KEYS_ATTRIBUTE: &str = "pod5_context_tags";
+/// The same for `tracking_id`.
+pub const TRACKING_KEYS_ATTRIBUTE: &str = "pod5_tracking_id";
+
+/// The context tags MinKNOW writes (blue-crab's list): where a BLOW5 file without svb's
+/// key lists puts them back.
+const CONTEXT_KEYS: [&str; 13] = [
+    "barcoding_enabled",
+    "basecall_model_simplex",
+    "basecall_models_modified",
+    "estimate_poly_a",
+    "basecall_config_filename",
+    "experiment_duration_set",
+    "experiment_type",
+    "local_basecalling",
+    "package",
+    "package_version",
+    "sample_frequency",
+    "selected_speed_bases_per_second",
+    "sequencing_kit",
+];
+
+/// A BLOW5 attribute value: `.` for an empty one.
+fn value(v: &str) -> String {
+    if v.is_empty() {
+        ".".into()
+    } else {
+        v.into()
+    }
+}
+
+/// The read-group attributes of a run, in blue-crab's order: `acquisition_id`, `run_id`
+/// (the same), the time, the ADC range, the context tags, the run's other fields, the
+/// tracking ids (a key seen before keeps its place and takes the later value), then svb's
+/// two key lists.
+pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertError> {
+    let mut attrs: Vec<(String, String)> = Vec::new();
+    let mut set = |k: &str, v: String| {
+        match attrs.iter_mut().find(|(key, _)| key == k) {
+            Some(slot) => slot.1 = v,
+            None => attrs.push((k.to_string(), v)),
+        };
+    };
+    set("acquisition_id", value(&run.acquisition_id));
+    set("run_id", value(&run.acquisition_id));
+    set(
+        "acquisition_start_time",
+        format_utc_ms(run.acquisition_start_time_ms),
+    );
+    set("adc_max", run.adc_max.to_string());
+    set("adc_min", run.adc_min.to_string());
+    for (k, v) in &run.context_tags {
+        set(k, value(v));
+    }
+    for (k, v) in [
+        ("experiment_name", &run.experiment_name),
+        ("flow_cell_id", &run.flow_cell_id),
+        ("flow_cell_product_code", &run.flow_cell_product_code),
+        ("protocol_name", &run.protocol_name),
+        ("protocol_run_id", &run.protocol_run_id),
+    ] {
+        set(k, value(v));
+    }
+    set(
+        "protocol_start_time",
+        format_utc_ms(run.protocol_start_time_ms),
+    );
+    set("sample_id", value(&run.sample_id));
+    set("sample_rate", run.sample_rate.to_string());
+    for (k, v) in [
+        ("sequencing_kit", &run.sequencing_kit),
+        ("sequencer_position", &run.sequencer_position),
+        ("sequencer_position_type", &run.sequencer_position_type),
+        ("software", &run.software),
+        ("system_name", &run.system_name),
+        ("system_type", &run.system_type),
+    ] {
+        set(k, value(v));
+    }
+    for (k, v) in &run.tracking_id {
+        set(k, value(v));
+    }
+    let keys = |pairs: &[(String, String)], what: &str| -> Result<String, ConvertError> {
+        if let Some((k, _)) = pairs.iter().find(|(k, _)| k.contains(',') || k.is_empty()) {
+            return Err(ConvertError::Mapping(format!(
+                "run {}: {what} key {k:?} cannot be a BLOW5 attribute",
+                run.acquisition_id
+            )));
+        }
+        Ok(value(
+            &pairs
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        ))
+    };
+    let context = keys(&run.context_tags, "context tag")?;
+    let tracking = keys(&run.tracking_id, "tracking id")?;
+    set(CONTEXT_KEYS_ATTRIBUTE, context);
+    set(TRACKING_KEYS_ATTRIBUTE, tracking);
+    if let Some((k, v)) = attrs
+        .iter()
+        .find(|(k, v)| k.contains(['\t', '\n', '\r']) || v.contains(['\t', '\n', '\r']))
+    {
+        return Err(ConvertError::Mapping(format!(
+            "run {}: attribute {k:?} = {v:?} holds a tab or newline, which a BLOW5 header cannot",
+            run.acquisition_id
+        )));
+    }
+    Ok(attrs)
+}
+
+/// The run of a read group's attributes (`.` is empty). `digitisation` and `sampling_rate`
+/// are a record's, for files whose header lacks the ADC range or the rate.
+pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate: f64) -> RunInfo {
+    let get = |k: &str| -> Option<&str> {
+        attrs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| *v != ".")
+    };
+    let text = |k: &str| get(k).unwrap_or("").to_string();
+    let time = |k: &str| get(k).and_then(parse_utc_ms).unwrap_or(0);
+    let mut run = RunInfo::default();
+    run.acquisition_id = get("acquisition_id")
+        .or(get("run_id"))
+        .unwrap_or("")
+        .to_string();
+    run.acquisition_start_time_ms = get("acquisition_start_time")
+        .or(get("exp_start_time"))
+        .and_then(parse_utc_ms)
+        .unwrap_or(0);
+    // blue-crab's choice for headers without the range: MinION's or PromethION's ADC.
+    let (adc_min, adc_max) = if digitisation == 8192.0 {
+        (-4096, 4095)
+    } else {
+        (0, (digitisation - 1.0).clamp(0.0, 32767.0) as i16)
+    };
+    run.adc_max = get("adc_max")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(adc_max);
+    run.adc_min = get("adc_min")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(adc_min);
+    run.experiment_name = text("experiment_name");
+    run.flow_cell_id = text("flow_cell_id");
+    run.flow_cell_product_code = text("flow_cell_product_code");
+    run.protocol_name = get("protocol_name")
+        .or(get("exp_script_name"))
+        .unwrap_or("")
+        .to_string();
+    run.protocol_run_id = text("protocol_run_id");
+    run.protocol_start_time_ms = time("protocol_start_time");
+    run.sample_id = text("sample_id");
+    run.sample_rate = get("sample_rate")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(sampling_rate.clamp(0.0, 65535.0) as u16);
+    run.sequencing_kit = text("sequencing_kit");
+    run.sequencer_position = get("sequencer_position")
+        .or(get("device_id"))
+        .unwrap_or("")
+        .to_string();
+    run.sequencer_position_type = get("sequencer_position_type")
+        .or(get("device_type"))
+        .unwrap_or("")
+        .to_string();
+    run.software = text("software");
+    run.system_name = get("system_name")
+        .or(get("host_product_serial_number"))
+        .unwrap_or("")
+        .to_string();
+    run.system_type = get("system_type")
+        .or(get("host_product_code"))
+        .unwrap_or("")
+        .to_string();
+    let pairs = |keys: Vec<&str>| -> Vec<(String, String)> {
+        keys.into_iter()
+            .filter(|k| attrs.iter().any(|(key, _)| key == k))
+            .map(|k| (k.to_string(), text(k)))
+            .collect()
+    };
+    let listed = |k: &str| get(k).map(|v| v.split(',').collect::<Vec<_>>());
+    match (
+        listed(CONTEXT_KEYS_ATTRIBUTE),
+        listed(TRACKING_KEYS_ATTRIBUTE),
+    ) {
+        (context, tracking) if context.is_some() || tracking.is_some() => {
+            run.context_tags = pairs(context.unwrap_or_default());
+            run.tracking_id = pairs(tracking.unwrap_or_default());
+        }
+        _ => {
+            // A file from another tool: MinKNOW's context keys are context tags, every
+            // attribute that is not a run-info field a tracking id.
+            const FIELDS: [&str; 19] = [
+                "acquisition_id",
+                "acquisition_start_time",
+                "adc_max",
+                "adc_min",
+                "experiment_name",
+                "flow_cell_product_code",
+                "protocol_name",
+                "protocol_start_time",
+                "sample_rate",
+                "sequencer_position",
+                "sequencer_position_type",
+                "software",
+                "system_name",
+                "system_type",
+                "pore_type",
+                CONTEXT_KEYS_ATTRIBUTE,
+                TRACKING_KEYS_ATTRIBUTE,
+                "sequencing_kit",
+                "file_format",
+            ];
+            run.context_tags = pairs(
+                attrs
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| CONTEXT_KEYS.contains(k))
+                    .collect(),
+            );
+            run.tracking_id = pairs(
+                attrs
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| !CONTEXT_KEYS.contains(k) && !FIELDS.contains(k))
+                    .collect(),
+            );
+        }
+    }
+    run
+}
+
+/// A POD5 read as a BLOW5 record of read group `group` (aux fields of
+/// [`Schema::pod5_aux`](svb_slow5::blow5::Schema::pod5_aux)). The calibration becomes
+/// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
+pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
+    let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;
+    let end = END_REASONS
+        .iter()
+        .position(|r| **r == *read.end_reason)
+        .unwrap_or(0);
+    let f = |v: Option<f32>| AuxValue::Float(v.map_or(f64::NAN, f64::from));
+    let aux = vec![
+        ("channel_number", AuxValue::Text(read.channel.to_string())),
+        ("median_before", AuxValue::Float(read.median_before.into())),
+        (
+            "read_number",
+            AuxValue::Int(i64::from(read.read_number as i32)),
+        ),
+        ("start_mux", AuxValue::UInt(read.well.into())),
+        ("start_time", AuxValue::UInt(read.start_sample)),
+        (
+            "end_reason",
+            AuxValue::Enum(end as u8, Some(END_REASONS[end].to_string())),
+        ),
+        ("tracked_scaling_shift", f(read.tracked_scaling_shift)),
+        ("tracked_scaling_scale", f(read.tracked_scaling_scale)),
+        ("predicted_scaling_shift", f(read.predicted_scaling_shift)),
+        ("predicted_scaling_scale", f(read.predicted_scaling_scale)),
+        (
+            "num_reads_since_mux_change",
+            AuxValue::UInt(read.num_reads_since_mux_change.unwrap_or(0).into()),
+        ),
+        (
+            "time_since_mux_change",
+            AuxValue::Float(read.time_since_mux_change.map_or(0.0, f64::from)),
+        ),
+        (
+            "num_minknow_events",
+            AuxValue::UInt(read.num_minknow_events.unwrap_or(0)),
+        ),
+        ("open_pore_level", f(read.open_pore_level)),
+        ("expected_open_pore_level", f(read.expected_open_pore_level)),
+        ("selected_read_level", f(read.selected_read_level)),
+    ];
+    Record {
+        read_id: read.read_id_string(),
+        read_group: group,
+        digitisation,
+        offset: read.calibration_offset.into(),
+        range: f64::from(read.calibration_scale) * digitisation,
+        sampling_rate: run.sample_rate.into(),
+        raw_signal: signal,
+        aux: aux.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    }
+}
+
+/// Whether MinKNOW marks an end reason forced (blue-crab's table): a record does not carry
+/// the flag.
+fn forced(end_reason: &str) -> bool {
+    matches!(
+        end_reason,
+        "mux_change" | "unblock_mux_change" | "data_service_unblock_mux_change"
+    )
+}
+
+/// A BLOW5 record as a POD5 read of run `run_id` (the acquisition id of its read group's
+/// run). Auxiliary fields it lacks take ONT's defaults; an end reason POD5 does not know
+/// (`partial`, from old fast5 files) is `unknown`.
+pub fn read_of(rec: &Record, run_id: &str) -> Result<Read, ConvertError> {
+    let bad = |what: String| ConvertError::Mapping(format!("record {}: {what}", rec.read_id));
+    let id = svb_vbz::pod5::parse_uuid(&rec.read_id)
+        .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
+    let mut read = Read::new(id, run_id);
+    let aux = |k: &str| rec.aux.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+    let float = |k: &str| match aux(k) {
+        Some(AuxValue::Float(f)) => Some(*f as f32),
+        _ => None,
+    };
+    let uint = |k: &str| match aux(k) {
+        Some(AuxValue::UInt(u)) => Some(*u),
+        Some(AuxValue::Int(i)) => u64::try_from(*i).ok(),
+        _ => None,
+    };
+    read.num_samples = rec.raw_signal.len() as u64;
+    read.channel = match aux("channel_number") {
+        Some(AuxValue::Text(t)) => t.trim().parse().unwrap_or(0),
+        _ => uint("channel_number").unwrap_or(0) as u32,
+    };
+    read.well = uint("start_mux").unwrap_or(0).min(255) as u8;
+    read.read_number = match aux("read_number") {
+        Some(AuxValue::Int(i)) => *i as u32,
+        _ => uint("read_number").unwrap_or(0) as u32,
+    };
+    read.start_sample = uint("start_time").unwrap_or(0);
+    read.median_before = float("median_before").unwrap_or(f32::NAN);
+    let reason = match aux("end_reason") {
+        Some(AuxValue::Enum(_, Some(label))) => label.as_str(),
+        _ => "unknown",
+    };
+    let reason = if END_REASONS.contains(&reason) {
+        reason
+    } else {
+        "unknown"
+    };
+    read.end_reason = Arc::from(reason);
+    read.end_reason_forced = forced(reason);
+    read.calibration_offset = rec.offset as f32;
+    read.calibration_scale = if rec.digitisation == 0.0 {
+        0.0
+    } else {
+        (rec.range / rec.digitisation) as f32
+    };
+    let or_nan = |k: &str| Some(float(k).unwrap_or(f32::NAN));
+    read.tracked_scaling_shift = or_nan("tracked_scaling_shift");
+    read.tracked_scaling_scale = or_nan("tracked_scaling_scale");
+    read.predicted_scaling_shift = or_nan("predicted_scaling_shift");
+    read.predicted_scaling_scale = or_nan("predicted_scaling_scale");
+    read.num_reads_since_mux_change = Some(uint("num_reads_since_mux_change").unwrap_or(0) as u32);
+    read.time_since_mux_change = Some(float("time_since_mux_change").unwrap_or(0.0));
+    read.num_minknow_events = Some(uint("num_minknow_events").unwrap_or(0));
+    read.open_pore_level = or_nan("open_pore_level");
+    read.expected_open_pore_level = or_nan("expected_open_pore_level");
+    read.selected_read_level = or_nan("selected_read_level");
+    Ok(read)
+}

@@ -1,0 +1,311 @@
+//! POD5 -> BLOW5 -> POD5 keeps every sample and every mapped field (ONT's file and random
+//! reads of two runs); our BLOW5 agrees field by field with blue-crab's for the same POD5,
+//! and our POD5 of a BLOW5 with blue-crab's (`pip install blue-crab`; skipped without it,
+//! except under CI=true).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use svb_convert::{blow5_to_pod5, pod5_to_blow5, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
+use svb_slow5::blow5::{self, AuxValue};
+use svb_testdata::{data_dir, Rng, TempDir};
+use svb_vbz::pod5::{self, Read, RunInfo, END_REASONS};
+
+/// An absent column (older table versions) is converted as ONT's default, NaN.
+fn bits(v: Option<f32>) -> u32 {
+    v.unwrap_or(f32::NAN).to_bits()
+}
+
+/// Every field a BLOW5 record carries, and the samples.
+fn assert_same_read(want: &Read, got: &Read, what: &str) {
+    assert_eq!(got.read_id, want.read_id, "{what}");
+    assert_eq!(got.read_number, want.read_number, "{what}");
+    assert_eq!(got.start_sample, want.start_sample, "{what}");
+    assert_eq!(
+        got.median_before.to_bits(),
+        want.median_before.to_bits(),
+        "{what}"
+    );
+    assert_eq!(got.num_samples, want.num_samples, "{what}");
+    assert_eq!(got.channel, want.channel, "{what}");
+    assert_eq!(got.well, want.well, "{what}");
+    assert_eq!(got.calibration_offset, want.calibration_offset, "{what}");
+    assert_eq!(got.calibration_scale, want.calibration_scale, "{what}");
+    assert_eq!(got.end_reason, want.end_reason, "{what}");
+    assert_eq!(got.run_info, want.run_info, "{what}");
+    assert_eq!(got.num_minknow_events, want.num_minknow_events, "{what}");
+    for (g, w) in [
+        (got.tracked_scaling_scale, want.tracked_scaling_scale),
+        (got.tracked_scaling_shift, want.tracked_scaling_shift),
+        (got.predicted_scaling_scale, want.predicted_scaling_scale),
+        (got.predicted_scaling_shift, want.predicted_scaling_shift),
+        (got.time_since_mux_change, want.time_since_mux_change),
+        (got.open_pore_level, want.open_pore_level),
+        (got.expected_open_pore_level, want.expected_open_pore_level),
+        (got.selected_read_level, want.selected_read_level),
+    ] {
+        assert_eq!(bits(g), bits(w), "{what}");
+    }
+    assert_eq!(
+        got.num_reads_since_mux_change, want.num_reads_since_mux_change,
+        "{what}"
+    );
+}
+
+fn round_trip(src: &Path, tmp: &TempDir) {
+    let name = src.file_name().unwrap().to_string_lossy();
+    let b5 = tmp.join(&format!("{name}.blow5"));
+    let back = tmp.join(&format!("{name}.back.pod5"));
+    let s = pod5_to_blow5(&[src.to_path_buf()], &b5, Default::default()).unwrap();
+    let t = blow5_to_pod5(&[b5.clone()], &back, Default::default()).unwrap();
+    assert_eq!(s, t);
+    let (a, b) = (
+        pod5::Reader::open(src).unwrap(),
+        pod5::Reader::open(&back).unwrap(),
+    );
+    assert_eq!(b.len(), a.len());
+    assert_eq!(s.reads, a.len() as u64);
+    assert_eq!(b.run_infos(), a.run_infos(), "{name}");
+    for (i, want) in a.reads().iter().enumerate() {
+        let what = format!("{name} {}", want.read_id_string());
+        assert_same_read(want, &b.reads()[i], &what);
+        assert_eq!(
+            b.decode_signal(i).unwrap(),
+            a.decode_signal(i).unwrap(),
+            "{what}"
+        );
+    }
+    // The BLOW5 in between: blue-crab's auxiliary fields, a read group per run.
+    let r = blow5::Reader::open(&b5).unwrap();
+    assert_eq!(r.header().aux, blow5::Schema::pod5_aux());
+    assert_eq!(r.header().read_groups.len(), a.run_infos().len());
+}
+
+fn run(id: &str, rate: u16, adc: (i16, i16)) -> RunInfo {
+    let mut r = RunInfo::default();
+    r.acquisition_id = id.into();
+    r.acquisition_start_time_ms = 1_700_000_000_123;
+    r.adc_min = adc.0;
+    r.adc_max = adc.1;
+    r.experiment_name = "exp".into();
+    r.protocol_name = "sequencing/seq".into();
+    r.protocol_run_id = format!("proto-{id}");
+    r.protocol_start_time_ms = 1_699_999_999_000;
+    r.sample_id = "sample".into();
+    r.sample_rate = rate;
+    r.sequencing_kit = "sqk-lsk114".into();
+    r.sequencer_position = "1A".into();
+    r.sequencer_position_type = "promethion".into();
+    r.software = "MinKNOW".into();
+    r.system_name = "host".into();
+    r.system_type = "PromethION 24".into();
+    // Not MinKNOW's usual keys, and one empty value: only svb's key lists put them back.
+    r.context_tags = vec![
+        ("sample_frequency".into(), rate.to_string()),
+        ("custom_context".into(), "yes".into()),
+    ];
+    r.tracking_id = vec![
+        ("asic_id".into(), "0004A30B".into()),
+        ("run_id".into(), id.into()),
+        ("empty_one".into(), String::new()),
+    ];
+    r
+}
+
+#[test]
+fn pod5_blow5_pod5_keeps_every_sample_and_field() {
+    let tmp = TempDir::new("convert-round-trip");
+    if let Some(data) = data_dir() {
+        round_trip(&data.join("pod5/multi_fast5_zip.pod5"), &tmp);
+        round_trip(&data.join("pod5/multi_fast5_zip_v4.pod5"), &tmp);
+    }
+    // Random reads of two runs (two read groups), every field set.
+    let path = tmp.join("random.pod5");
+    let runs = [
+        run("run-a", 5000, (-4096, 4095)),
+        run("run-b", 4000, (0, 2047)),
+    ];
+    let mut w = pod5::Writer::create(&path, pod5::WriteOptions::default()).unwrap();
+    for r in &runs {
+        w.add_run_info(r).unwrap();
+    }
+    let mut rng = Rng(0xC0_4E27);
+    for (i, len) in [0usize, 1, 5000, 102_401, 333].into_iter().enumerate() {
+        let mut id = [0u8; 16];
+        id[..8].copy_from_slice(&rng.next().to_le_bytes());
+        let mut read = Read::new(id, runs[i % 2].acquisition_id.as_str());
+        read.num_samples = len as u64;
+        read.read_number = rng.next() as u32;
+        read.start_sample = rng.next() >> 24;
+        read.median_before = 200.25;
+        read.channel = 1 + i as u32 * 1000;
+        read.well = 1 + (i % 4) as u8;
+        read.calibration_offset = -230.0;
+        read.calibration_scale = 0.1875;
+        let reason = END_REASONS[i * 2 % END_REASONS.len()];
+        read.end_reason = Arc::from(reason);
+        read.end_reason_forced = reason.contains("mux_change");
+        read.num_minknow_events = Some(rng.next() >> 40);
+        read.tracked_scaling_scale = Some(1.5);
+        read.tracked_scaling_shift = Some(f32::NAN);
+        read.predicted_scaling_scale = Some(2.5);
+        read.predicted_scaling_shift = Some(-3.25);
+        read.num_reads_since_mux_change = Some(9);
+        read.time_since_mux_change = Some(12.5);
+        read.open_pore_level = Some(230.5);
+        read.expected_open_pore_level = Some(f32::NAN);
+        read.selected_read_level = Some(80.0);
+        w.add_read(&read, &rng.walk(len, 20)).unwrap();
+    }
+    w.finish().unwrap();
+    round_trip(&path, &tmp);
+}
+
+#[test]
+fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
+    let tmp = TempDir::new("convert-bad-id");
+    let src = tmp.join("ids.blow5");
+    let schema = blow5::Schema {
+        read_groups: vec![vec![("run_id".into(), "r1".into())]],
+        aux: Vec::new(),
+    };
+    let mut w = blow5::Writer::create(&src, schema, Default::default()).unwrap();
+    w.add_record(&blow5::Record {
+        read_id: "read_1".into(),
+        digitisation: 8192.0,
+        range: 1400.0,
+        sampling_rate: 4000.0,
+        raw_signal: vec![1, 2, 3],
+        ..blow5::Record::default()
+    })
+    .unwrap();
+    w.finish().unwrap();
+    let e = blow5_to_pod5(&[src.clone()], &tmp.join("out.pod5"), Default::default()).unwrap_err();
+    let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
+    assert!(
+        chain.contains("ids.blow5") && chain.contains("read_1"),
+        "{chain}"
+    );
+    assert!(chain.contains("is not a UUID"), "{chain}");
+    // Nothing is left under the output's name, nor hidden.
+    assert_eq!(tmp.entries(), ["ids.blow5"]);
+}
+
+fn blue_crab() -> Option<std::process::Command> {
+    let ok = std::process::Command::new("blue-crab")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(std::process::Command::new("blue-crab"));
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(!ci, "CI=true needs blue-crab (pip install blue-crab)");
+    println!("skipped: blue-crab not found (pip install blue-crab)");
+    None
+}
+
+fn float_eq(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// The same POD5 through blue-crab's p2s and ours: the same read group attributes (ours adds
+/// the two key lists), the same records field by field; and back through s2p: the same reads.
+#[test]
+fn agrees_with_blue_crab() {
+    let Some(data) = data_dir() else { return };
+    let Some(_) = blue_crab() else { return };
+    let tmp = TempDir::new("convert-blue-crab");
+    let src = data.join("pod5/multi_fast5_zip.pod5");
+    let theirs = tmp.join("theirs.blow5");
+    let ours = tmp.join("ours.blow5");
+    let o = blue_crab()
+        .unwrap()
+        .args(["p2s"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    pod5_to_blow5(&[src.clone()], &ours, Default::default()).unwrap();
+    let (t, u) = (
+        blow5::Reader::open(&theirs).unwrap(),
+        blow5::Reader::open(&ours).unwrap(),
+    );
+    assert_eq!(u.header().aux, t.header().aux);
+    let mut tg = t.header().read_groups[0].clone();
+    let mut ug: Vec<(String, String)> = u.header().read_groups[0]
+        .iter()
+        .filter(|(k, _)| k != CONTEXT_KEYS_ATTRIBUTE && k != TRACKING_KEYS_ATTRIBUTE)
+        .cloned()
+        .collect();
+    tg.sort();
+    ug.sort();
+    assert_eq!(ug, tg);
+    assert_eq!(u.len(), t.len());
+    for (a, b) in t.records().zip(u.records()) {
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let what = &a.read_id;
+        assert_eq!(b.read_id, a.read_id);
+        assert_eq!(b.raw_signal, a.raw_signal, "{what}");
+        for (x, y) in [
+            (a.digitisation, b.digitisation),
+            (a.offset, b.offset),
+            (a.range, b.range),
+            (a.sampling_rate, b.sampling_rate),
+        ] {
+            assert!(float_eq(x, y), "{what}: {x} vs {y}");
+        }
+        for ((ka, va), (kb, vb)) in a.aux.iter().zip(&b.aux) {
+            assert_eq!(ka, kb);
+            match (va, vb) {
+                (AuxValue::Float(x), AuxValue::Float(y)) => {
+                    assert!(float_eq(*x, *y), "{what} {ka}: {x} vs {y}")
+                }
+                _ => assert_eq!(va, vb, "{what} {ka}"),
+            }
+        }
+    }
+
+    // Back to POD5 from blue-crab's BLOW5: their s2p and ours give the same reads.
+    let their_pod5 = tmp.join("theirs.pod5");
+    let our_pod5 = tmp.join("ours.pod5");
+    let o = blue_crab()
+        .unwrap()
+        .args(["s2p"])
+        .arg(&theirs)
+        .arg("-o")
+        .arg(&their_pod5)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    blow5_to_pod5(&[theirs.clone()], &our_pod5, Default::default()).unwrap();
+    let (t, u) = (
+        pod5::Reader::open(&their_pod5).unwrap(),
+        pod5::Reader::open(&our_pod5).unwrap(),
+    );
+    assert_eq!(u.len(), t.len());
+    for (i, want) in t.reads().iter().enumerate() {
+        let what = want.read_id_string();
+        let j = u.find(&what).unwrap();
+        assert_same_read(want, &u.reads()[j], &what);
+        assert_eq!(
+            u.reads()[j].end_reason_forced,
+            want.end_reason_forced,
+            "{what}"
+        );
+        assert_eq!(
+            u.decode_signal(j).unwrap(),
+            t.decode_signal(i).unwrap(),
+            "{what}"
+        );
+    }
+    let (tr, ur) = (&t.run_infos()[0], &u.run_infos()[0]);
+    assert_eq!(ur.acquisition_id, tr.acquisition_id);
+    assert_eq!(ur.acquisition_start_time_ms, tr.acquisition_start_time_ms);
+    assert_eq!((ur.adc_min, ur.adc_max), (tr.adc_min, tr.adc_max));
+    assert_eq!(ur.sample_rate, tr.sample_rate);
+    assert_eq!(ur.protocol_run_id, tr.protocol_run_id);
+    assert_eq!(ur.sample_id, tr.sample_id);
+}
