@@ -57,7 +57,7 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     let b5 = tmp.join(&format!("{name}.blow5"));
     let back = tmp.join(&format!("{name}.back.pod5"));
     let s = pod5_to_blow5(&[src.to_path_buf()], &b5, Default::default()).unwrap();
-    let t = blow5_to_pod5(&[b5.clone()], &back, Default::default()).unwrap();
+    let t = blow5_to_pod5(std::slice::from_ref(&b5), &back, Default::default()).unwrap();
     assert_eq!(s, t);
     let (a, b) = (
         pod5::Reader::open(src).unwrap(),
@@ -180,7 +180,12 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     })
     .unwrap();
     w.finish().unwrap();
-    let e = blow5_to_pod5(&[src.clone()], &tmp.join("out.pod5"), Default::default()).unwrap_err();
+    let e = blow5_to_pod5(
+        std::slice::from_ref(&src),
+        &tmp.join("out.pod5"),
+        Default::default(),
+    )
+    .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
     assert!(
         chain.contains("ids.blow5") && chain.contains("read_1"),
@@ -228,7 +233,7 @@ fn agrees_with_blue_crab() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    pod5_to_blow5(&[src.clone()], &ours, Default::default()).unwrap();
+    pod5_to_blow5(std::slice::from_ref(&src), &ours, Default::default()).unwrap();
     let (t, u) = (
         blow5::Reader::open(&theirs).unwrap(),
         blow5::Reader::open(&ours).unwrap(),
@@ -280,7 +285,7 @@ fn agrees_with_blue_crab() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    blow5_to_pod5(&[theirs.clone()], &our_pod5, Default::default()).unwrap();
+    blow5_to_pod5(std::slice::from_ref(&theirs), &our_pod5, Default::default()).unwrap();
     let (t, u) = (
         pod5::Reader::open(&their_pod5).unwrap(),
         pod5::Reader::open(&our_pod5).unwrap(),
