@@ -3,6 +3,7 @@
 
 mod bench;
 mod blow5;
+mod convert;
 mod files;
 mod get;
 mod inputs;
@@ -20,7 +21,7 @@ use clap::{Parser, Subcommand};
     name = "svb",
     version,
     about = "SIMD StreamVByte codecs for nanopore signal",
-    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
+    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb convert reads.pod5 -o reads.blow5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
 )]
 struct Cli {
     /// Worker threads for parallel decoding (default: every core).
@@ -42,6 +43,9 @@ enum Command {
         #[command(subcommand)]
         command: files::Command,
     },
+    /// POD5 to BLOW5 and back (the direction by the output's extension), with blue-crab's
+    /// field mapping.
+    Convert(convert::Args),
     /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
             files::run::<svb_slow5::blow5::Reader>(command).map(|()| true)
         }
         Command::Subset(args) => subset::run(&args),
+        Command::Convert(args) => convert::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),
         Command::View(args) => view::run(&args).map(|()| true),
         Command::Bench(args) => bench::run(&args).map(|()| true),

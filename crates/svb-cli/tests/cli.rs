@@ -698,3 +698,54 @@ fn view_is_pod5_views_table() {
         "{err}"
     );
 }
+
+/// `svb convert`: POD5 -> BLOW5 (one output per input into a directory, ex-zd signals) ->
+/// POD5 keeps every read's samples; converting to the inputs' own format is refused.
+#[test]
+fn convert_both_ways() {
+    let Some(dir) = data_dir() else { return };
+    let tmp = svb_testdata::TempDir::new("cli-convert");
+    let src = dir.join("pod5/multi_fast5_zip.pod5");
+    let out_dir = tmp.join("blow5");
+    let o = svb(&[
+        "convert",
+        src.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--to",
+        "blow5",
+        "--signal",
+        "ex-zd",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let b5 = out_dir.join("multi_fast5_zip.blow5");
+    let r = svb_slow5::blow5::Reader::open(&b5).unwrap();
+    assert_eq!(
+        r.header().signal_compression,
+        svb_slow5::blow5::SignalCompression::ExZd
+    );
+    let back = tmp.join("back.pod5");
+    let o = svb(&[
+        "convert",
+        out_dir.to_str().unwrap(),
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (a, b) = (
+        svb_vbz::pod5::Reader::open(&src).unwrap(),
+        svb_vbz::pod5::Reader::open(&back).unwrap(),
+    );
+    assert_eq!(a.len(), b.len());
+    for i in 0..a.len() {
+        assert_eq!(a.decode_signal(i).unwrap(), b.decode_signal(i).unwrap());
+    }
+    let o = svb(&[
+        "convert",
+        src.to_str().unwrap(),
+        "-o",
+        tmp.join("same.pod5").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("svb subset"));
+}

@@ -1,0 +1,148 @@
+//! `svb convert`: POD5 to BLOW5 and back with blue-crab's field mapping (`svb-convert`), the
+//! direction chosen by the output's extension.
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use svb_slow5::blow5::{self, RecordCompression, SignalCompression};
+use svb_vbz::pod5::{self, ZstdProfile};
+
+use crate::inputs::{expand_inputs, Format};
+use crate::output::error_chain;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Records {
+    Zstd,
+    Zlib,
+    None,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Signal {
+    SvbZd,
+    ExZd,
+    None,
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  svb convert reads.pod5 -o reads.blow5\n  \
+    svb convert -r blow5_dir/ -o merged.pod5\n  \
+    svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n\n\
+    The field mapping is blue-crab's; docs/FORMATS.md lists it.")]
+pub struct Args {
+    /// POD5 or BLOW5 files, or directories holding them (all of one format).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Look for files in the directories' subdirectories too.
+    #[arg(short, long)]
+    recursive: bool,
+    /// The output: a .pod5 or .blow5 file for all inputs, or a directory (with --to) for one
+    /// output per input, named after it.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// The output format when -o is a directory.
+    #[arg(long, value_parser = ["pod5", "blow5"])]
+    to: Option<String>,
+    /// BLOW5 record compression.
+    #[arg(long, value_enum, default_value = "zstd")]
+    records: Records,
+    /// BLOW5 signal compression.
+    #[arg(long, value_enum, default_value = "svb-zd")]
+    signal: Signal,
+    /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
+    /// faster); POD5 output, or BLOW5 with zstd records.
+    #[arg(long)]
+    decode_fast: bool,
+    /// Replace outputs that exist.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let (from, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
+        Some(to) => {
+            let to = if to == "pod5" {
+                Format::Pod5
+            } else {
+                Format::Blow5
+            };
+            std::fs::create_dir_all(&args.output)
+                .map_err(|e| format!("{}: {e}", args.output.display()))?;
+            let ext = if to == Format::Pod5 { "pod5" } else { "blow5" };
+            let outs = files
+                .iter()
+                .map(|f| {
+                    let stem = f.file_stem().unwrap_or_default().to_string_lossy();
+                    (vec![f.clone()], args.output.join(format!("{stem}.{ext}")))
+                })
+                .collect();
+            (to, outs)
+        }
+        None => {
+            let to = Format::of(&args.output).ok_or_else(|| {
+                format!(
+                    "{}: the output must end in .pod5 or .blow5 (or be a directory, with --to)",
+                    args.output.display()
+                )
+            })?;
+            (to, vec![(files.clone(), args.output.clone())])
+        }
+    };
+    if to == from {
+        return Err(format!(
+            "the inputs are {} already; `svb subset` copies reads between files of one format",
+            from.name()
+        ));
+    }
+    for (_, out) in &outputs {
+        if out.exists() && !args.force {
+            return Err(format!("{} exists (--force replaces it)", out.display()));
+        }
+    }
+    let profile = if args.decode_fast {
+        ZstdProfile::DecodeFast
+    } else {
+        ZstdProfile::Standard
+    };
+    for (ins, out) in &outputs {
+        let stats = match to {
+            Format::Blow5 => {
+                let options = blow5::WriteOptions {
+                    record_compression: match args.records {
+                        Records::Zstd => RecordCompression::Zstd,
+                        Records::Zlib => RecordCompression::Zlib,
+                        Records::None => RecordCompression::None,
+                    },
+                    signal_compression: match args.signal {
+                        Signal::SvbZd => SignalCompression::SvbZd,
+                        Signal::ExZd => SignalCompression::ExZd,
+                        Signal::None => SignalCompression::None,
+                    },
+                    zstd_profile: profile,
+                    ..blow5::WriteOptions::default()
+                };
+                svb_convert::pod5_to_blow5(ins, out, options)
+            }
+            Format::Pod5 => {
+                let options = pod5::WriteOptions {
+                    zstd_profile: profile,
+                    ..pod5::WriteOptions::default()
+                };
+                svb_convert::blow5_to_pod5(ins, out, options)
+            }
+        }
+        .map_err(|e| error_chain(&e))?;
+        eprintln!(
+            "svb: convert: {} reads, {} samples -> {}",
+            stats.reads,
+            stats.samples,
+            display(out)
+        );
+    }
+    Ok(())
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
