@@ -121,23 +121,39 @@ fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
 
 fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
     let r = blow5::Reader::open(file).map_err(|e| error_chain(&e))?;
-    let mut found: Vec<Option<Signal>> = ids.iter().map(|_| None).collect();
-    // A record holds its id inside: records are read until every id is found.
-    for rec in r.records() {
-        let rec = rec.map_err(|e| error_chain(&e))?;
-        if let Some(k) = ids.iter().position(|id| *id == rec.read_id) {
-            found[k] = Some(Signal {
+    let index = blow5_index(&r)?;
+    ids.iter()
+        .map(|id| {
+            let rec = r
+                .record_by_id(&index, id)
+                .ok_or_else(|| missing(file, id))?
+                .map_err(|e| error_chain(&e))?;
+            Ok(Signal {
                 offset: rec.offset as f32,
                 scale: (rec.range / rec.digitisation) as f32,
                 samples: rec.raw_signal,
-            });
-            if found.iter().all(Option::is_some) {
-                break;
-            }
-        }
-    }
-    ids.iter()
-        .zip(found)
-        .map(|(id, s)| s.ok_or_else(|| missing(file, id)))
+            })
+        })
         .collect()
+}
+
+/// The BLOW5 file's slow5lib index (`FILE.idx`): read when it is there and matches the file,
+/// otherwise built (every record's id decoded) and written beside the file for next time, as
+/// slow5lib does (a directory we cannot write to only costs the rebuild next time).
+pub fn blow5_index(r: &blow5::Reader) -> Result<blow5::Index, String> {
+    let path = blow5::Index::path_for(r.path());
+    if let Ok(index) = blow5::Index::read(&path) {
+        if index.matches(r) {
+            return Ok(index);
+        }
+        eprintln!(
+            "svb: {}: the index does not match the file; rebuilding it",
+            path.display()
+        );
+    }
+    let index = blow5::Index::build(r).map_err(|e| error_chain(&e))?;
+    if let Err(e) = index.write(&path) {
+        eprintln!("svb: {}: index not written: {e}", path.display());
+    }
+    Ok(index)
 }

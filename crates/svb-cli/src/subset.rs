@@ -219,21 +219,24 @@ fn subset_blow5(
     let mut found = HashSet::new();
     let mut progress = Progress::new(files.len() as u64, "subset");
     for ((r, path), map) in readers.iter().zip(files).zip(&group_maps) {
-        for start in (0..r.len()).step_by(WINDOW) {
-            let window = start..(start + WINDOW).min(r.len());
-            // Every record of the window decoded (a BLOW5 record holds its id inside), the
-            // wanted ones kept.
+        // Through the file's slow5lib index (built and written when missing): only the
+        // wanted records are decoded.
+        let index = crate::get::blow5_index(r)?;
+        let mut picked: Vec<usize> = wanted
+            .iter()
+            .filter_map(|id| index.get(id))
+            .filter_map(|(offset, size)| r.record_at(offset, size))
+            .collect();
+        picked.sort_unstable();
+        picked.dedup();
+        for window in picked.chunks(WINDOW) {
             let kept: Vec<blow5::Record> = window
-                .into_par_iter()
-                .filter_map(|i| match r.record(i).expect("index in range") {
-                    Ok(rec) if ids.contains(rec.read_id.as_str()) => Some(Ok(rec)),
-                    Ok(_) => None,
-                    Err(e) => Some(Err(e)),
-                })
-                .collect::<Result<_, _>>()
-                .map_err(|e| error_chain(&e))?;
-            let kept: Vec<blow5::Record> = kept
+                .par_iter()
+                .map(|&i| r.record(i).expect("index in range"))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| error_chain(&e))?
                 .into_iter()
+                .filter(|rec| ids.contains(rec.read_id.as_str()))
                 .map(|mut rec| {
                     rec.read_group = map[rec.read_group as usize];
                     rec

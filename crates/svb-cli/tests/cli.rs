@@ -606,7 +606,9 @@ fn get_writes_reads_signal() {
     );
 
     let tmp = svb_testdata::TempDir::new("cli-get");
-    let blow5 = dir.join("blow5/reads_zstd_ex_zd.blow5");
+    // A copy: `get` writes slow5lib's index beside the file, never into the shared data.
+    let blow5 = tmp.join("reads.blow5");
+    std::fs::copy(dir.join("blow5/reads_zstd_ex_zd.blow5"), &blow5).unwrap();
     let other = "002fde30-9e23-4125-9eae-d112c18a81a7";
     let out = tmp.join("signals");
     let o = svb(&[
@@ -625,6 +627,9 @@ fn get_writes_reads_signal() {
         assert_eq!(got, want, "{rid}");
     }
 
+    // The index was written and is used the next time.
+    let index = svb_slow5::blow5::Index::read(&svb_slow5::blow5::Index::path_for(&blow5)).unwrap();
+    assert_eq!(index.len(), 10);
     let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no read no-such-read"));

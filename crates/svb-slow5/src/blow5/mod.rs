@@ -18,12 +18,14 @@
 
 mod compress;
 mod header;
+mod index;
 mod inflate;
 mod reader;
 mod record;
 mod writer;
 
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
+pub use index::Index;
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;

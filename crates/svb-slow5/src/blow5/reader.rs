@@ -226,6 +226,42 @@ impl Reader {
         Some(self.decode(s, &mut ExZdDecoder::new()))
     }
 
+    /// Where record `index` lies: `(offset of its u64 size field, size with that field)`, as
+    /// slow5lib's index gives it.
+    pub fn record_span(&self, index: usize) -> Option<(u64, u64)> {
+        let s = self.spans.get(index)?;
+        Some((s.at, s.end - s.at))
+    }
+
+    /// The index of the record whose size field is at `offset` and which takes `size` bytes
+    /// with it (a position from an index; `None` when no record is there).
+    pub fn record_at(&self, offset: u64, size: u64) -> Option<usize> {
+        let i = self.spans.partition_point(|s| s.at < offset);
+        (self.record_span(i)? == (offset, size)).then_some(i)
+    }
+
+    /// Record `index`'s read id (the record is decoded).
+    pub fn read_id(&self, index: usize) -> Option<Result<String, Blow5Error>> {
+        Some(self.record(index)?.map(|r| r.read_id))
+    }
+
+    /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):
+    /// only that record is decoded. `None` when the index does not hold the id or points
+    /// where this file has no record (a stale index).
+    pub fn record_by_id(
+        &self,
+        index: &super::Index,
+        read_id: &str,
+    ) -> Option<Result<Record, Blow5Error>> {
+        let (offset, size) = index.get(read_id)?;
+        let i = self.record_at(offset, size)?;
+        let rec = self.record(i)?;
+        match rec {
+            Ok(r) if r.read_id != read_id => None,
+            other => Some(other),
+        }
+    }
+
     /// Decodes record `index` into `record`, reusing its buffers (signal, read id, auxiliary
     /// fields): once they have grown, decoding allocates nothing. On an error `record`'s
     /// contents are unspecified.

@@ -1,0 +1,159 @@
+//! slow5lib's index (`FILE.blow5.idx`, shared with slow5tools and pyslow5): read id ->
+//! where the record lies, so that a record is found without decoding the others.
+//!
+//! ```text
+//! "SLOW5IDX\x01" | u8 major, minor, patch (the BLOW5 file's version) | zeros to byte 64
+//! [u16 id length | id | u64 offset of the record's size field | u64 size incl. that field] x N
+//! "XDI5WOLS"
+//! ```
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::reader::Reader;
+use crate::error::Blow5Error;
+
+const MAGIC: &[u8; 9] = b"SLOW5IDX\x01";
+const EOF: &[u8; 8] = b"XDI5WOLS";
+const HEADER_LEN: usize = 64;
+
+/// A BLOW5 file's index: each read id's record position (`offset` of its `u64` size field,
+/// `size` including that field), as slow5lib writes and reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Index {
+    /// The indexed file's version (written into the index header).
+    pub version: (u8, u8, u8),
+    /// Read id -> (offset, size), in file order.
+    entries: Vec<(String, u64, u64)>,
+    by_id: HashMap<String, usize>,
+}
+
+impl Index {
+    /// The index path slow5lib uses for `blow5`: the same name with `.idx` appended.
+    pub fn path_for(blow5: &Path) -> PathBuf {
+        let mut p = blow5.as_os_str().to_owned();
+        p.push(".idx");
+        PathBuf::from(p)
+    }
+
+    /// Indexes `reader`'s file: every record's id (its records decoded on rayon's pool).
+    pub fn build(reader: &Reader) -> Result<Index, Blow5Error> {
+        let ids: Vec<String> = (0..reader.len())
+            .into_par_iter()
+            .map(|i| reader.read_id(i).expect("index in range"))
+            .collect::<Result<_, _>>()?;
+        let mut index = Index {
+            version: reader.header().version,
+            ..Index::default()
+        };
+        for (i, id) in ids.into_iter().enumerate() {
+            let (offset, size) = reader.record_span(i).expect("index in range");
+            index.push(id, offset, size);
+        }
+        Ok(index)
+    }
+
+    fn push(&mut self, id: String, offset: u64, size: u64) {
+        self.by_id.entry(id.clone()).or_insert(self.entries.len());
+        self.entries.push((id, offset, size));
+    }
+
+    /// Parses an index file's bytes; every read is bounds-checked (a damaged index is an
+    /// error, never a panic).
+    pub fn parse(bytes: &[u8]) -> Result<Index, String> {
+        if bytes.len() < HEADER_LEN + EOF.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err("not a slow5 index (SLOW5IDX magic missing)".into());
+        }
+        if &bytes[bytes.len() - EOF.len()..] != EOF {
+            return Err("the index's end marker XDI5WOLS is missing (truncated?)".into());
+        }
+        let mut index = Index {
+            version: (bytes[9], bytes[10], bytes[11]),
+            ..Index::default()
+        };
+        let body = &bytes[HEADER_LEN..bytes.len() - EOF.len()];
+        let mut at = 0usize;
+        while at < body.len() {
+            let take = |at: usize, n: usize| {
+                body.get(at..at + n)
+                    .ok_or_else(|| format!("entry at byte {} runs past the end", HEADER_LEN + at))
+            };
+            let len = u16::from_le_bytes(take(at, 2)?.try_into().expect("2")) as usize;
+            let id = std::str::from_utf8(take(at + 2, len)?)
+                .map_err(|_| format!("read id at byte {} is not UTF-8", HEADER_LEN + at))?
+                .to_string();
+            let nums = take(at + 2 + len, 16)?;
+            let offset = u64::from_le_bytes(nums[..8].try_into().expect("8"));
+            let size = u64::from_le_bytes(nums[8..].try_into().expect("8"));
+            index.push(id, offset, size);
+            at += 2 + len + 16;
+        }
+        Ok(index)
+    }
+
+    /// Reads the index at `path`.
+    pub fn read(path: &Path) -> Result<Index, Blow5Error> {
+        let bytes = std::fs::read(path).map_err(|source| Blow5Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Index::parse(&bytes).map_err(|what| Blow5Error::Header {
+            path: path.to_path_buf(),
+            what: format!("index: {what}"),
+        })
+    }
+
+    /// The index file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend([self.version.0, self.version.1, self.version.2]);
+        out.resize(HEADER_LEN, 0);
+        for (id, offset, size) in &self.entries {
+            out.extend((id.len() as u16).to_le_bytes());
+            out.extend(id.as_bytes());
+            out.extend(offset.to_le_bytes());
+            out.extend(size.to_le_bytes());
+        }
+        out.extend(EOF);
+        out
+    }
+
+    /// Writes the index to `path` (under a temporary name, renamed when complete).
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let mut f = svb_io::PartialFile::create(path)?;
+        f.write_all(&self.to_bytes())?;
+        f.commit_unsynced()
+    }
+
+    /// The position of `read_id`'s record: `(offset of its size field, size with it)`.
+    pub fn get(&self, read_id: &str) -> Option<(u64, u64)> {
+        self.by_id.get(read_id).map(|&i| {
+            let (_, o, s) = &self.entries[i];
+            (*o, *s)
+        })
+    }
+
+    /// The number of records indexed.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no record is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Whether the index describes `reader`'s file: the same number of records, each at the
+    /// position the file's own size fields give (ids are not checked: that needs decoding).
+    pub fn matches(&self, reader: &Reader) -> bool {
+        self.entries.len() == reader.len()
+            && self
+                .entries
+                .iter()
+                .enumerate()
+                .all(|(i, (_, o, s))| reader.record_span(i) == Some((*o, *s)))
+    }
+}

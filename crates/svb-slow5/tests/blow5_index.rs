@@ -1,0 +1,128 @@
+//! slow5lib's index: ours is byte for byte the one pyslow5 (slow5lib) builds for the same
+//! file, slow5lib finds every read through ours, ours finds every record; a damaged index is
+//! an error, never a panic.
+
+use proptest::prelude::*;
+use svb_slow5::blow5::{Index, Reader};
+use svb_testdata::{data_dir, TempDir};
+
+#[test]
+fn finds_every_record_of_every_shared_file() {
+    let Some(data) = data_dir() else { return };
+    for name in [
+        "blow5/reads_zstd_svb_zd.blow5",
+        "blow5/reads_none_none.blow5",
+        "blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5",
+    ] {
+        let r = Reader::open(data.join(name)).unwrap();
+        let index = Index::build(&r).unwrap();
+        assert_eq!(index.len(), r.len());
+        assert!(index.matches(&r));
+        let back = Index::parse(&index.to_bytes()).unwrap();
+        assert_eq!(back, index);
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            let got = r.record_by_id(&index, &rec.read_id).unwrap().unwrap();
+            assert_eq!(got, rec, "{name}");
+        }
+        assert!(r.record_by_id(&index, "no-such-read").is_none());
+    }
+}
+
+fn python_with_pyslow5() -> Option<String> {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has = std::process::Command::new(&python)
+        .args(["-c", "import pyslow5"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has {
+        return Some(python);
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(
+        !ci,
+        "CI=true needs {python} with pyslow5 (pip install pyslow5)"
+    );
+    println!("skipped: {python} with pyslow5 not found (pip install pyslow5)");
+    None
+}
+
+/// slow5lib builds the index of a copy (pyslow5's get_read does), ours of the same file is
+/// the same bytes; and slow5lib reads every record through an index we wrote.
+#[test]
+fn the_same_bytes_as_slow5libs_index() {
+    let Some(data) = data_dir() else { return };
+    let Some(python) = python_with_pyslow5() else {
+        return;
+    };
+    let tmp = TempDir::new("blow5-index");
+    for name in ["reads_zstd_svb_zd.blow5", "reads_zlib_svb_zd.blow5"] {
+        let theirs = tmp.join(&format!("theirs-{name}"));
+        let ours = tmp.join(&format!("ours-{name}"));
+        std::fs::copy(data.join("blow5").join(name), &theirs).unwrap();
+        std::fs::copy(data.join("blow5").join(name), &ours).unwrap();
+        let r = Reader::open(&ours).unwrap();
+        let ids: Vec<String> = r.records().map(|x| x.unwrap().read_id).collect();
+        Index::build(&r)
+            .unwrap()
+            .write(&Index::path_for(&ours))
+            .unwrap();
+        // slow5lib: builds `theirs`'s index, and fetches every read of `ours` through ours.
+        let script = format!(
+            "import pyslow5, sys\n\
+             s = pyslow5.Open({theirs:?}, 'r'); s.get_read({first:?}); s.close()\n\
+             s = pyslow5.Open({ours:?}, 'r')\n\
+             for rid in {ids:?}:\n\
+             \x20   r = s.get_read(rid)\n\
+             \x20   assert r is not None and r['read_id'] == rid, rid\n\
+             print('ok')\n",
+            theirs = theirs.to_str().unwrap(),
+            ours = ours.to_str().unwrap(),
+            first = ids[0],
+        );
+        let o = std::process::Command::new(&python)
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let their_index = std::fs::read(Index::path_for(&theirs)).unwrap();
+        let our_index = std::fs::read(Index::path_for(&ours)).unwrap();
+        assert_eq!(our_index, their_index, "{name}");
+    }
+}
+
+#[test]
+fn a_damaged_index_is_an_error() {
+    let Some(data) = data_dir() else { return };
+    let r = Reader::open(data.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
+    let bytes = Index::build(&r).unwrap().to_bytes();
+    for cut in [0, 8, 63, 64, 65, 100, bytes.len() - 9, bytes.len() - 1] {
+        assert!(Index::parse(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    // An id length that runs past the end.
+    let mut long = bytes.clone();
+    long[64] = 0xff;
+    long[65] = 0xff;
+    assert!(Index::parse(&long).is_err());
+    // Positions the file does not have: the index does not match, lookups find nothing.
+    let mut moved = bytes.clone();
+    let first_offset = 64 + 2 + 36;
+    moved[first_offset] ^= 1;
+    let stale = Index::parse(&moved).unwrap();
+    assert!(!stale.matches(&r));
+    let id = r.read_id(0).unwrap().unwrap();
+    assert!(r.record_by_id(&stale, &id).is_none());
+}
+
+proptest! {
+    #[test]
+    fn any_bytes_parse_or_fail_cleanly(mut bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let _ = Index::parse(&bytes);
+        if bytes.len() >= 72 {
+            bytes[..9].copy_from_slice(b"SLOW5IDX\x01");
+            let n = bytes.len();
+            bytes[n - 8..].copy_from_slice(b"XDI5WOLS");
+            let _ = Index::parse(&bytes);
+        }
+    }
+}
