@@ -59,6 +59,9 @@ pub enum Command {
         /// Write NumPy .npy files instead of raw .i16.
         #[arg(long)]
         npy: bool,
+        /// Replace signal files that exist (without it, an existing one stops the command).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -107,14 +110,20 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
                 )),
             }
         }
-        Command::Decode { file, output, npy } => {
+        Command::Decode {
+            file,
+            output,
+            npy,
+            force,
+        } => {
             let f = F::open(&file)?;
             std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
             let r = for_each_in_order(
                 f.len(),
                 "decode",
                 |i| f.read(i),
-                |_, item| match item.and_then(|(id, s)| write_signal(&output, &id, &s, npy)) {
+                |_, item| match item.and_then(|(id, s)| write_signal(&output, &id, &s, npy, force))
+                {
                     Ok(()) => ControlFlow::Continue(()),
                     Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
                 },

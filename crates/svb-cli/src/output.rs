@@ -226,8 +226,15 @@ pub fn portable_file_name(name: &str) -> Result<(), String> {
 }
 
 /// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`; refuses read ids that are not
-/// portable file names, so nothing is written outside DIR.
-pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Result<(), String> {
+/// portable file names, so nothing is written outside DIR, and a file that exists unless
+/// `force`.
+pub fn write_signal(
+    dir: &Path,
+    read_id: &str,
+    signal: &[i16],
+    npy: bool,
+    force: bool,
+) -> Result<(), String> {
     portable_file_name(read_id)?;
     let (name, bytes) = if npy {
         (format!("{read_id}.npy"), npy_i16(signal))
@@ -238,7 +245,22 @@ pub fn write_signal(dir: &Path, read_id: &str, signal: &[i16], npy: bool) -> Res
         )
     };
     let path = dir.join(name);
-    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut f = options.open(&path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("{} exists (--force replaces it)", path.display())
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })?;
+    f.write_all(&bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -84,6 +84,23 @@ fn blow5_decode_writes_every_read() {
         checked += 1;
     }
     assert_eq!(checked, 10);
+    // Existing signal files stop a second decode unless --force.
+    let again = [
+        "blow5",
+        "decode",
+        file.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ];
+    let out = svb(&again);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force replaces it"));
+    let out = svb(&[&again[..], &["--force"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
