@@ -31,7 +31,8 @@ pub use mapping::{
 };
 pub use time::{format_utc_ms, parse_utc_ms};
 
-/// Samples decoded at once (at least one read): the memory bound of a conversion.
+/// Samples (or, for BLOW5 inputs, stored bytes) decoded at once (at least one read): with the
+/// window being written, the memory bound of a conversion.
 const WINDOW_SAMPLES: u64 = 8 << 20;
 
 /// Why a conversion failed: the file and what went wrong there.
@@ -138,8 +139,8 @@ pub fn pod5_to_blow5(
     let mut stats = Stats::default();
     for (r, path) in readers.iter().zip(inputs) {
         let in_file = ConvertError::of(path);
-        for window in windows(r.reads().iter().map(|x| x.num_samples)) {
-            let records: Vec<blow5::Record> = window
+        let decode = |window: std::ops::Range<usize>| -> Result<Vec<blow5::Record>, ConvertError> {
+            window
                 .into_par_iter()
                 .map(|i| {
                     let read = &r.reads()[i];
@@ -158,18 +159,44 @@ pub fn pod5_to_blow5(
                     Ok(record_of(read, run, group as u32, signal))
                 })
                 .collect::<Result<_, ConvertError>>()
-                .map_err(&in_file)?;
+                .map_err(&in_file)
+        };
+        let mut write = |records: Vec<blow5::Record>| -> Result<(), ConvertError> {
             stats.reads += records.len() as u64;
             stats.samples += records
                 .iter()
                 .map(|x| x.raw_signal.len() as u64)
                 .sum::<u64>();
             w.add_records(&records)
-                .map_err(|e| in_file(ConvertError::from(e)))?;
-        }
+                .map_err(|e| in_file(ConvertError::from(e)))
+        };
+        pipeline(
+            windows(r.reads().iter().map(|x| x.num_samples)),
+            decode,
+            &mut write,
+        )?;
     }
     w.finish()?;
     Ok(stats)
+}
+
+/// Runs `decode` on each window and `write` on its result in order, decoding window k+1
+/// while window k is written (two windows in memory at most).
+fn pipeline<T: Send>(
+    windows: Vec<std::ops::Range<usize>>,
+    decode: impl Fn(std::ops::Range<usize>) -> Result<T, ConvertError> + Sync,
+    write: &mut (impl FnMut(T) -> Result<(), ConvertError> + Send),
+) -> Result<(), ConvertError> {
+    let mut pending: Option<T> = None;
+    for window in windows {
+        let (decoded, written) = rayon::join(
+            || decode(window),
+            || pending.take().map_or(Ok(()), &mut *write),
+        );
+        written?;
+        pending = Some(decoded?);
+    }
+    pending.map_or(Ok(()), write)
 }
 
 /// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
@@ -190,13 +217,14 @@ pub fn blow5_to_pod5(
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        for start in (0..r.len()).step_by(256) {
-            let window = start..(start + 256).min(r.len());
-            let records: Vec<blow5::Record> = window
+        let decode = |window: std::ops::Range<usize>| -> Result<Vec<blow5::Record>, ConvertError> {
+            window
                 .into_par_iter()
                 .map(|i| r.record(i).expect("index in range"))
                 .collect::<Result<_, _>>()
-                .map_err(|e| in_file(e.into()))?;
+                .map_err(|e| in_file(e.into()))
+        };
+        let mut write = |records: Vec<blow5::Record>| -> Result<(), ConvertError> {
             for rec in &records {
                 let g = rec.read_group as usize;
                 if runs[g].is_none() {
@@ -219,8 +247,13 @@ pub fn blow5_to_pod5(
                 .map_err(&in_file)?;
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-        }
+            w.add_reads(&reads).map_err(|e| in_file(e.into()))
+        };
+        let spans: Vec<u64> = (0..r.len())
+            .map(|i| r.record_span(i).map_or(0, |(_, size)| size))
+            .collect();
+        // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
+        pipeline(windows(spans.into_iter()), decode, &mut write)?;
     }
     w.finish()?;
     Ok(stats)
