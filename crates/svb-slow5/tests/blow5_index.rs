@@ -29,30 +29,12 @@ fn finds_every_record_of_every_shared_file() {
     }
 }
 
-fn python_with_pyslow5() -> Option<String> {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has = std::process::Command::new(&python)
-        .args(["-c", "import pyslow5"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if has {
-        return Some(python);
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
-        "CI=true needs {python} with pyslow5 (pip install pyslow5)"
-    );
-    println!("skipped: {python} with pyslow5 not found (pip install pyslow5)");
-    None
-}
-
 /// slow5lib builds the index of a copy (pyslow5's get_read does), ours of the same file is
 /// the same bytes; and slow5lib reads every record through an index we wrote.
 #[test]
 fn the_same_bytes_as_slow5libs_index() {
     let Some(data) = data_dir() else { return };
-    let Some(python) = python_with_pyslow5() else {
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;
     };
     let tmp = TempDir::new("blow5-index");

@@ -552,20 +552,9 @@ fn sha256_hex(signal: &[i16]) -> String {
 /// CI=true.
 #[test]
 fn pyslow5_reads_our_files_exactly() {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has = std::process::Command::new(&python)
-        .args(["-c", "import pyslow5"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "CI=true needs {python} with pyslow5 (pip install pyslow5)"
-        );
-        println!("skipped: {python} with pyslow5 not found (pip install pyslow5)");
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;
-    }
+    };
     let tmp = TempDir::new("blow5-write-pyslow5");
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]

@@ -193,3 +193,24 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The Python interpreter (`$PYTHON`, else `python3`) when it can import `module` (a
+/// reference tool from pip: `pod5`, `pyslow5`, ...). Without it: `None` after printing one
+/// "skipped" line, or a panic under `CI=true`, where every reference tool must be present.
+pub fn python_with(module: &str, pip: &str) -> Option<String> {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has = std::process::Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has {
+        return Some(python);
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(
+        !ci,
+        "CI=true needs {python} with {module} (pip install {pip})"
+    );
+    println!("skipped: {python} with {module} not found (pip install {pip})");
+    None
+}

@@ -227,20 +227,9 @@ fn older_writers_match_their_expectations() {
 #[test]
 fn uncompressed_signal_written_by_ont_python_writer() {
     let Some(dir) = data_dir() else { return };
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_pod5 = std::process::Command::new(&python)
-        .args(["-c", "import pod5"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_pod5 {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "CI=true needs {python} with the pod5 package (pip install pod5)"
-        );
-        println!("skipped: {python} with pod5 not found (pip install pod5)");
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
         return;
-    }
+    };
     let src = dir.join("pod5/multi_fast5_zip.pod5");
     let out = std::env::temp_dir().join(format!("svb-uncompressed-{}.pod5", std::process::id()));
     let script = "import sys, pod5\n\

@@ -392,17 +392,9 @@ fn json_f32(v: &serde_json::Value) -> u32 {
 /// VBZ (standard and decode-fast zstd) and uncompressed, and refuses a cut one. Skipped without it, except under CI=true.
 #[test]
 fn onts_reader_reads_our_files_exactly() {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has = std::process::Command::new(&python)
-        .args(["-c", "import pod5"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(!ci, "CI=true needs {python} with pod5 (pip install pod5)");
-        println!("skipped: {python} with pod5 not found (pip install pod5)");
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
         return;
-    }
+    };
     let tmp = TempDir::new("pod5-write-ont-reader");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0005);
