@@ -52,7 +52,7 @@ enum Command {
     /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).
     Get(get::Args),
     /// One row per read: TSV with `pod5 view`'s columns for POD5 and the record fields for
-    /// BLOW5, or JSON lines; no signal decoded for POD5.
+    /// BLOW5, or JSON lines; no signal is decoded.
     View(view::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),

@@ -277,8 +277,7 @@ fn pod5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
     Ok((POD5_FIELDS.map(String::from).to_vec(), rows))
 }
 
-/// A BLOW5 file's rows: its records decoded on every core (a record holds its fields with
-/// its signal).
+/// A BLOW5 file's rows: its records' fields decoded on every core (their signal is not).
 fn blow5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
     let r = blow5::Reader::open(path).map_err(|e| error_chain(&e))?;
     let name = file_name(path);
@@ -288,8 +287,9 @@ fn blow5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
     let rows = (0..r.len())
         .into_par_iter()
         .map(|i| {
-            let rec = r
-                .record(i)
+            let mut rec = blow5::Record::default();
+            let samples = r
+                .fields_into(i, &mut rec)
                 .expect("index in range")
                 .map_err(|e| error_chain(&e))?;
             let mut row = vec![
@@ -300,7 +300,7 @@ fn blow5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
                 Cell::Float(rec.offset),
                 Cell::Float(rec.range),
                 Cell::Float(rec.sampling_rate),
-                Cell::Int((rec.raw_signal.len() as u64).into()),
+                Cell::Int(samples.into()),
             ];
             for n in &aux_names {
                 row.push(match rec.aux.iter().find(|(k, _)| k == n) {

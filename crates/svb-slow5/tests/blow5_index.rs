@@ -108,3 +108,28 @@ proptest! {
         }
     }
 }
+
+/// A fields-only decode gives every field of the full decode and the sample count, for
+/// every signal compression.
+#[test]
+fn fields_without_the_signal() {
+    let Some(data) = data_dir() else { return };
+    for name in [
+        "blow5/reads_none_none.blow5",
+        "blow5/reads_zstd_svb_zd.blow5",
+        "blow5/reads_zstd_ex_zd.blow5",
+        "blow5/slow5tools/p2solo_ulk114_dna.blow5",
+    ] {
+        let r = Reader::open(data.join(name)).unwrap();
+        let mut fields = svb_slow5::blow5::Record::default();
+        for i in 0..r.len() {
+            let full = r.record(i).unwrap().unwrap();
+            let n = r.fields_into(i, &mut fields).unwrap().unwrap();
+            assert_eq!(n, full.raw_signal.len() as u64, "{name} {i}");
+            assert!(fields.raw_signal.is_empty());
+            fields.raw_signal = full.raw_signal.clone();
+            assert_eq!(fields, full, "{name} {i}");
+            fields.raw_signal.clear();
+        }
+    }
+}

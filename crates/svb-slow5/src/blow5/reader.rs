@@ -418,16 +418,32 @@ impl Reader {
         exzd: &mut ExZdDecoder,
         record: &mut Record,
     ) -> Result<(), Blow5Error> {
-        self.with_body(s, |body| self.parse_record(s, body, exzd, record))
+        self.with_body(s, |body| {
+            self.parse_record(s, body, Some(exzd), record).map(|_| ())
+        })
     }
 
+    /// Decodes record `index`'s fields into `record` but not its signal (`raw_signal` is left
+    /// empty): what a metadata scan needs, without the signal decode. Returns the record's
+    /// sample count (from its signal's header, checked against the bytes it has).
+    pub fn fields_into(
+        &self,
+        index: usize,
+        record: &mut Record,
+    ) -> Option<Result<u64, Blow5Error>> {
+        let s = self.spans.get(index)?;
+        Some(self.with_body(s, |body| self.parse_record(s, body, None, record)))
+    }
+
+    /// Parses a record's fields into `record`, and its signal when an ex-zd decoder is given
+    /// (`raw_signal` left empty otherwise); returns the sample count.
     fn parse_record(
         &self,
         s: &Span,
         body: &[u8],
-        exzd: &mut ExZdDecoder,
+        exzd: Option<&mut ExZdDecoder>,
         record: &mut Record,
-    ) -> Result<(), Blow5Error> {
+    ) -> Result<u64, Blow5Error> {
         let err = |what: String| self.record_error(s, what);
         let mut r = Fields { body, at: 0 };
         let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
@@ -458,13 +474,27 @@ impl Reader {
         };
         let signal = &mut record.raw_signal;
         signal.clear(); // the decoders append
-        match self.header.signal_compression {
-            SignalCompression::None => i16s_le_into(blob, signal),
-            SignalCompression::SvbZd => {
-                crate::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?
+        let samples = match (self.header.signal_compression, exzd) {
+            (SignalCompression::None, Some(_)) => {
+                i16s_le_into(blob, signal);
+                signal.len() as u64
             }
-            SignalCompression::ExZd => exzd.decode_fused_into(blob, signal).map_err(signal_err)?,
-        }
+            (SignalCompression::SvbZd, Some(_)) => {
+                crate::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?;
+                signal.len() as u64
+            }
+            (SignalCompression::ExZd, Some(exzd)) => {
+                exzd.decode_fused_into(blob, signal).map_err(signal_err)?;
+                signal.len() as u64
+            }
+            (SignalCompression::None, None) => len,
+            (SignalCompression::SvbZd, None) => {
+                crate::svbzd::blob_samples(blob).map_err(signal_err)? as u64
+            }
+            (SignalCompression::ExZd, None) => {
+                ExZdDecoder::samples(blob).map_err(signal_err)? as u64
+            }
+        };
         let fields = &self.header.aux;
         record.aux.truncate(fields.len());
         for (i, field) in fields.iter().enumerate() {
@@ -493,7 +523,7 @@ impl Reader {
         record.offset = offset;
         record.range = range;
         record.sampling_rate = sampling_rate;
-        Ok(())
+        Ok(samples)
     }
 }
 
