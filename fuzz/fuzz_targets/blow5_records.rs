@@ -42,5 +42,20 @@ fuzz_target!(|data: &[u8]| {
     }
     for i in 0..reader.len() {
         let _ = reader.signal_blob(i);
+        // Fields only: a record that decodes whole gives the same fields and its sample
+        // count (a bad signal may still pass here: its samples are not decoded).
+        let mut fields = svb_slow5::blow5::Record::default();
+        if let (Some(Ok(n)), Some(Ok(full))) =
+            (reader.fields_into(i, &mut fields), reader.record(i))
+        {
+            assert_eq!(n, full.raw_signal.len() as u64);
+            fields.raw_signal = full.raw_signal.clone();
+            assert_eq!(format!("{fields:?}"), format!("{full:?}"));
+        }
+    }
+    // The index of a file that decodes, through its bytes and back.
+    if let Ok(index) = svb_slow5::blow5::Index::build(&reader) {
+        assert!(index.matches(&reader));
+        assert_eq!(svb_slow5::blow5::Index::parse(&index.to_bytes()), Ok(index));
     }
 });

@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(three, fused);
     // Every ISA's run kernel (AVX2 16 bytes, SSSE3 8, NEON) equals the scalar one.
     for isa in svb_dispatch::Isa::available() {
-        assert_eq!(svb_slow5::decode_exzd_fused_with(isa, data).unwrap(), fused, "{isa}");
+        assert_eq!(
+            svb_slow5::decode_exzd_fused_with(isa, data).unwrap(),
+            fused,
+            "{isa}"
+        );
     }
     if let Ok(samples) = three {
         let again = svb_slow5::encode_exzd(&samples);

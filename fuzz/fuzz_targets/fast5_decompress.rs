@@ -19,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(bytes) = fast5::decompress_sized(chunk, &opts) {
         let again = fast5::compress_sized(&bytes, &opts).expect("valid options");
-        assert_eq!(fast5::decompress_sized(&again, &opts).expect("own chunk"), bytes);
+        assert_eq!(
+            fast5::decompress_sized(&again, &opts).expect("own chunk"),
+            bytes
+        );
     }
 });

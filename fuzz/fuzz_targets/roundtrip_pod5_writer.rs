@@ -28,7 +28,11 @@ fuzz_target!(|data: &[u8]| {
             .collect();
         at = &body[take..];
         // Ids repeat when the mode says so: the writer refuses the duplicate.
-        let id = if mode & 2 != 0 { reads.len() % 2 } else { reads.len() };
+        let id = if mode & 2 != 0 {
+            reads.len() % 2
+        } else {
+            reads.len()
+        };
         let mut read = Read::new([id as u8; 16], "fuzz");
         read.num_samples = signal.len() as u64;
         read.channel = u32::from(sizes) << 9;
