@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
     after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb convert reads.pod5 -o reads.blow5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
 )]
 struct Cli {
-    /// Worker threads for parallel decoding (default: every core).
+    /// Worker threads for decoding and compressing (default: every core).
     #[arg(long, global = true)]
     threads: Option<usize>,
     #[command(subcommand)]
