@@ -1,6 +1,7 @@
 //! `svb subset`: the reads named in a list, from any number of POD5 or BLOW5 files, into one
-//! file of the same format, decoded and compressed on every core a window of reads at a time
-//! (memory holds one window, whatever the inputs' size).
+//! file of the same format, a window of reads at a time (memory holds one window, whatever
+//! the inputs' size): VBZ chunks are copied as stored, other signal decoded and compressed
+//! on every core.
 
 use std::collections::HashSet;
 use std::io::BufRead;
@@ -136,13 +137,10 @@ fn subset_pod5(
         let picked: Vec<usize> = (0..r.len())
             .filter(|&i| ids.contains(&r.reads()[i].read_id))
             .collect();
+        let vbz = r.signal_encoding() == pod5::SignalEncoding::Vbz;
         for window in picked.chunks(WINDOW) {
-            let reads: Vec<(&pod5::Read, Vec<i16>)> = window
-                .par_iter()
-                .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
-                .collect::<Result<_, pod5::Pod5Error>>()
-                .map_err(|e| error_chain(&e))?;
-            for (read, _) in &reads {
+            for &i in window {
+                let read = &r.reads()[i];
                 let run = r
                     .run_infos()
                     .iter()
@@ -157,9 +155,36 @@ fn subset_pod5(
                     })?;
                 w.add_run_info(run).map_err(|e| error_chain(&e))?;
             }
-            w.add_reads(&reads)
-                .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))?;
-            found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
+            let in_file =
+                |e: &dyn std::error::Error| format!("{}: {}", path.display(), error_chain(e));
+            if vbz {
+                // VBZ chunks copied as stored (checked, not recompressed).
+                let stored: Vec<Vec<(u32, Vec<u8>)>> = window
+                    .par_iter()
+                    .map(|&i| {
+                        r.chunks(i)
+                            .iter()
+                            .enumerate()
+                            .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
+                            .collect::<Result<_, pod5::Pod5Error>>()
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| in_file(&e))?;
+                for (&i, chunks) in window.iter().zip(&stored) {
+                    let refs: Vec<(u32, &[u8])> =
+                        chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+                    w.add_read_vbz_chunks(&r.reads()[i], &refs)
+                        .map_err(|e| in_file(&e))?;
+                }
+            } else {
+                let reads: Vec<(&pod5::Read, Vec<i16>)> = window
+                    .par_iter()
+                    .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
+                    .collect::<Result<_, pod5::Pod5Error>>()
+                    .map_err(|e| in_file(&e))?;
+                w.add_reads(&reads).map_err(|e| in_file(&e))?;
+            }
+            found.extend(window.iter().map(|&i| r.reads()[i].read_id_string()));
         }
         progress.inc(1);
     }

@@ -569,3 +569,78 @@ proptest! {
         assert_file_holds(&path, &reads, &[run], chunk);
     }
 }
+
+/// Stored VBZ chunks copied as they are: ONT's v4 file (an older zstd, whose bytes a
+/// recompression would not give) copied read by read keeps every chunk byte for byte; a
+/// blob that is not the VBZ of its count, a count that misses num_samples, and an
+/// uncompressed file are typed errors.
+#[test]
+fn vbz_chunks_are_copied_verbatim_and_checked() {
+    let Some(data) = data_dir() else { return };
+    let tmp = TempDir::new("pod5-write-chunks");
+    let src = Reader::open(data.join("pod5/multi_fast5_zip_v4.pod5")).unwrap();
+    let out = tmp.join("copy.pod5");
+    let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
+    for run in src.run_infos() {
+        w.add_run_info(run).unwrap();
+    }
+    for (i, read) in src.reads().iter().enumerate() {
+        let stored: Vec<(u32, Vec<u8>)> = src
+            .chunks(i)
+            .iter()
+            .enumerate()
+            .map(|(c, info)| (info.samples as u32, src.chunk_bytes(i, c).unwrap()))
+            .collect();
+        let refs: Vec<(u32, &[u8])> = stored.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+        if i == 0 {
+            let mut wrong = refs.clone();
+            wrong[0].0 += 1;
+            let mut r = read.clone();
+            r.num_samples += 1;
+            let e = w.add_read_vbz_chunks(&r, &wrong).unwrap_err();
+            assert!(e.to_string().contains("is not the VBZ of"), "{e}");
+            let e = w.add_read_vbz_chunks(&r, &refs).unwrap_err();
+            assert!(e.to_string().contains("num_samples"), "{e}");
+            // A cut frame (VBZ frames carry no checksum: a changed byte inside one may still
+            // decode, to other samples, as any reader would).
+            let mut broken = stored[0].1.clone();
+            broken.truncate(broken.len() - 3);
+            let mut bad = refs.clone();
+            bad[0].1 = &broken;
+            assert!(w.add_read_vbz_chunks(read, &bad).is_err());
+        }
+        w.add_read_vbz_chunks(read, &refs).unwrap();
+    }
+    w.finish().unwrap();
+    let copy = Reader::open(&out).unwrap();
+    for (i, read) in src.reads().iter().enumerate() {
+        assert_eq!(copy.reads()[i].read_id, read.read_id);
+        for c in 0..src.chunks(i).len() {
+            assert_eq!(
+                copy.chunk_bytes(i, c).unwrap(),
+                src.chunk_bytes(i, c).unwrap()
+            );
+        }
+        assert_eq!(
+            copy.decode_signal(i).unwrap(),
+            src.decode_signal(i).unwrap()
+        );
+    }
+
+    let mut u = Writer::create(
+        tmp.join("u.pod5"),
+        WriteOptions {
+            signal_encoding: SignalEncoding::Uncompressed,
+            ..WriteOptions::default()
+        },
+    )
+    .unwrap();
+    u.add_run_info(&src.run_infos()[0]).unwrap();
+    let blob = src.chunk_bytes(1, 0).unwrap();
+    let mut r = src.reads()[1].clone();
+    r.num_samples = src.chunks(1)[0].samples;
+    let e = u
+        .add_read_vbz_chunks(&r, &[(r.num_samples as u32, &blob)])
+        .unwrap_err();
+    assert!(e.to_string().contains("uncompressed"), "{e}");
+}

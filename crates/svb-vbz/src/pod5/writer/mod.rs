@@ -29,7 +29,9 @@ use super::reads::{uuid_string, Read};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;
-use tables::{ChunkRef, Compressed, Dictionary, ReadDictionaries, ReadRow, POD5_VERSION};
+use tables::{
+    ChunkRef, Compressed, Dictionary, OwnedChunk, ReadDictionaries, ReadRow, POD5_VERSION,
+};
 
 pub use tables::END_REASONS;
 
@@ -71,6 +73,15 @@ impl Default for WriteOptions {
             sync: true,
         }
     }
+}
+
+/// A read's signal as given to the writer.
+#[derive(Clone, Copy)]
+enum ReadSignal<'a> {
+    /// Samples, cut into chunks and compressed by the writer.
+    Samples(&'a [i16]),
+    /// VBZ chunks (sample count, blob), checked, stored as they are.
+    Vbz(&'a [(u32, &'a [u8])]),
 }
 
 /// Where the signal table starts: after the signature and the first section marker.
@@ -117,7 +128,7 @@ pub struct Writer {
     file_identifier: String,
     marker: [u8; MARKER_LEN],
     /// Chunks not yet in a signal batch (fewer than a batch), copied from their reads.
-    pending_chunks: Vec<([u8; 16], Vec<i16>)>,
+    pending_chunks: Vec<OwnedChunk>,
     /// The last VBZ batch compressed, written while the next one compresses.
     compressed: Vec<Compressed>,
     pending_reads: Vec<ReadRow>,
@@ -272,8 +283,58 @@ impl Writer {
     /// Adds one read and its signal (checked first: a bad read is an error and nothing of
     /// it is written). Its chunks are compressed on rayon's pool a batch at a time.
     pub fn add_read(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
-        self.check(read, signal)?;
-        self.push(&[(read, signal)])
+        self.check(read, signal.len() as u64)?;
+        self.push(&[(read, ReadSignal::Samples(signal))])
+    }
+
+    /// Adds one read whose signal is already VBZ chunks as a POD5 file stores them (each
+    /// `(samples, blob)`, e.g. from [`Reader::chunk_bytes`](super::Reader::chunk_bytes)):
+    /// the blobs are stored as given, not recompressed, after each is checked to decode to
+    /// its sample count. The file's signal must be VBZ.
+    ///
+    /// ```
+    /// use svb_vbz::pod5::{self, Read, RunInfo, WriteOptions, Writer};
+    /// # let dir = std::env::temp_dir().join(format!("svb-pod5-chunks-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let signal: Vec<i16> = (0..5000).map(|i| 400 + (i % 13) as i16).collect();
+    /// let blob = pod5::compress_signal(&signal);
+    /// let mut w = Writer::create(dir.join("copy.pod5"), WriteOptions::default())?;
+    /// let mut run = RunInfo::default();
+    /// run.acquisition_id = "run".into();
+    /// w.add_run_info(&run)?;
+    /// let mut read = Read::new([3; 16], "run");
+    /// read.num_samples = 5000;
+    /// w.add_read_vbz_chunks(&read, &[(5000, &blob)])?;
+    /// w.finish()?;
+    /// let back = pod5::Reader::open(dir.join("copy.pod5"))?;
+    /// assert_eq!(back.chunk_bytes(0, 0)?, blob);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_read_vbz_chunks(
+        &mut self,
+        read: &Read,
+        chunks: &[(u32, &[u8])],
+    ) -> Result<(), Pod5WriteError> {
+        let bad = |what: String| Pod5WriteError::Read {
+            read_id: read.read_id_string(),
+            what,
+        };
+        if self.options.signal_encoding != SignalEncoding::Vbz {
+            return Err(bad(
+                "VBZ chunks go into a VBZ file; this one stores uncompressed signal".into(),
+            ));
+        }
+        let total: u64 = chunks.iter().map(|(n, _)| u64::from(*n)).sum();
+        self.check(read, total)?;
+        let mut scratch = Vec::new();
+        for (i, (n, blob)) in chunks.iter().enumerate() {
+            scratch.clear();
+            scratch.resize(*n as usize, 0);
+            super::decompress_signal(blob, &mut scratch)
+                .map_err(|e| bad(format!("chunk {i} is not the VBZ of {n} samples: {e}")))?;
+        }
+        self.push(&[(read, ReadSignal::Vbz(chunks))])
     }
 
     /// Adds reads in order; every read is checked (against the file and against each other)
@@ -287,21 +348,21 @@ impl Writer {
         let mut batch_ids = HashSet::with_capacity(reads.len());
         for (read, signal) in reads {
             let read = read.borrow();
-            self.check(read, signal.as_ref())?;
+            self.check(read, signal.as_ref().len() as u64)?;
             if !batch_ids.insert(read.read_id) {
                 return Err(Pod5WriteError::DuplicateReadId {
                     read_id: read.read_id_string(),
                 });
             }
         }
-        let reads: Vec<(&Read, &[i16])> = reads
+        let reads: Vec<(&Read, ReadSignal<'_>)> = reads
             .iter()
-            .map(|(r, s)| (r.borrow(), s.as_ref()))
+            .map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref())))
             .collect();
         self.push(&reads)
     }
 
-    fn check(&self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
+    fn check(&self, read: &Read, samples: u64) -> Result<(), Pod5WriteError> {
         let bad = |what: String| {
             Err(Pod5WriteError::Read {
                 read_id: read.read_id_string(),
@@ -313,11 +374,10 @@ impl Writer {
                 read_id: read.read_id_string(),
             });
         }
-        if read.num_samples != signal.len() as u64 {
+        if read.num_samples != samples {
             return bad(format!(
-                "num_samples is {} but {} samples were given",
-                read.num_samples,
-                signal.len()
+                "num_samples is {} but {samples} samples were given",
+                read.num_samples
             ));
         }
         if self.dicts.end_reason.get(&read.end_reason).is_none() {
@@ -343,15 +403,9 @@ impl Writer {
 
     /// Stores checked reads: their rows queued for the reads table, their chunks written in
     /// whole signal batches (the pending chunks first), the rest kept for the next call.
-    fn push(&mut self, reads: &[(&Read, &[i16])]) -> Result<(), Pod5WriteError> {
+    fn push(&mut self, reads: &[(&Read, ReadSignal<'_>)]) -> Result<(), Pod5WriteError> {
         let owned = std::mem::take(&mut self.pending_chunks);
-        let mut chunks: Vec<ChunkRef<'_>> = owned
-            .iter()
-            .map(|(read_id, samples)| ChunkRef {
-                read_id: *read_id,
-                samples,
-            })
-            .collect();
+        let mut chunks: Vec<ChunkRef<'_>> = owned.iter().map(OwnedChunk::as_ref).collect();
         for &(read, signal) in reads {
             self.ids.insert(read.read_id);
             let mut row = ReadRow {
@@ -365,13 +419,28 @@ impl Writer {
                 read: read.clone(),
             };
             row.read.signal_rows.clear();
-            for samples in signal.chunks(self.options.chunk_samples) {
+            let first = chunks.len();
+            match signal {
+                ReadSignal::Samples(signal) => {
+                    chunks.extend(signal.chunks(self.options.chunk_samples).map(|samples| {
+                        ChunkRef {
+                            read_id: read.read_id,
+                            samples,
+                            stored: None,
+                        }
+                    }));
+                }
+                ReadSignal::Vbz(stored) => {
+                    chunks.extend(stored.iter().map(|&(n, blob)| ChunkRef {
+                        read_id: read.read_id,
+                        samples: &[],
+                        stored: Some((blob, n)),
+                    }));
+                }
+            }
+            for _ in first..chunks.len() {
                 row.read.signal_rows.push(self.next_row);
                 self.next_row += 1;
-                chunks.push(ChunkRef {
-                    read_id: read.read_id,
-                    samples,
-                });
             }
             self.pending_reads.push(row);
             self.reads_added += 1;
@@ -384,10 +453,7 @@ impl Writer {
         for b in chunks[..whole].chunks(batch) {
             self.write_signal_batch(b)?;
         }
-        self.pending_chunks = chunks[whole..]
-            .iter()
-            .map(|c| (c.read_id, c.samples.to_vec()))
-            .collect();
+        self.pending_chunks = chunks[whole..].iter().map(OwnedChunk::of).collect();
         Ok(())
     }
 
@@ -426,13 +492,7 @@ impl Writer {
     /// file its name. Returns the number of reads.
     pub fn finish(mut self) -> Result<u64, Pod5WriteError> {
         let last = std::mem::take(&mut self.pending_chunks);
-        let last: Vec<ChunkRef<'_>> = last
-            .iter()
-            .map(|(read_id, samples)| ChunkRef {
-                read_id: *read_id,
-                samples,
-            })
-            .collect();
+        let last: Vec<ChunkRef<'_>> = last.iter().map(OwnedChunk::as_ref).collect();
         if !last.is_empty() {
             self.write_signal_batch(&last)?;
         }
@@ -510,13 +570,20 @@ impl Writer {
 fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> Vec<Compressed> {
     chunks
         .par_iter()
-        .map(|c| {
-            let mut blob = Vec::new();
-            super::compress_signal_with_into(c.samples, profile, &mut blob);
-            Compressed {
+        .map(|c| match c.stored {
+            Some((blob, samples)) => Compressed {
                 read_id: c.read_id,
-                samples: c.samples.len() as u32,
-                blob,
+                samples,
+                blob: blob.to_vec(),
+            },
+            None => {
+                let mut blob = Vec::new();
+                super::compress_signal_with_into(c.samples, profile, &mut blob);
+                Compressed {
+                    read_id: c.read_id,
+                    samples: c.samples.len() as u32,
+                    blob,
+                }
             }
         })
         .collect()

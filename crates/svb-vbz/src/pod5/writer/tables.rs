@@ -91,11 +91,39 @@ pub(crate) fn signal_schema(encoding: SignalEncoding, meta: HashMap<String, Stri
     )
 }
 
-/// A chunk of a read's signal to store.
+/// A chunk of a read's signal to store: samples to encode, or a VBZ blob stored as given.
 #[derive(Clone, Copy)]
 pub(crate) struct ChunkRef<'a> {
     pub read_id: [u8; 16],
+    /// The samples (empty when `stored`).
     pub samples: &'a [i16],
+    /// A checked VBZ blob and its sample count, copied as it is.
+    pub stored: Option<(&'a [u8], u32)>,
+}
+
+/// A [`ChunkRef`] that owns its data (a chunk waiting for its batch between calls).
+pub(crate) struct OwnedChunk {
+    read_id: [u8; 16],
+    samples: Vec<i16>,
+    stored: Option<(Vec<u8>, u32)>,
+}
+
+impl OwnedChunk {
+    pub(crate) fn of(c: &ChunkRef<'_>) -> Self {
+        OwnedChunk {
+            read_id: c.read_id,
+            samples: c.samples.to_vec(),
+            stored: c.stored.map(|(b, n)| (b.to_vec(), n)),
+        }
+    }
+
+    pub(crate) fn as_ref(&self) -> ChunkRef<'_> {
+        ChunkRef {
+            read_id: self.read_id,
+            samples: &self.samples,
+            stored: self.stored.as_ref().map(|(b, n)| (b.as_slice(), *n)),
+        }
+    }
 }
 
 /// A chunk compressed: its read, its sample count and its VBZ blob.
