@@ -58,7 +58,18 @@ fuzz_target!(|data: &[u8]| {
     w.add_run_info(&run).unwrap();
     let mut written = Vec::new();
     for (r, s) in &reads {
-        match w.add_read(r, s) {
+        // Stored chunks (compressed here, copied by the writer) when the mode says so.
+        let added = if signal_encoding == SignalEncoding::Vbz && mode & 8 != 0 {
+            let blobs: Vec<(u32, Vec<u8>)> = s
+                .chunks(1 + usize::from(sizes % 64) * 37)
+                .map(|c| (c.len() as u32, svb_vbz::pod5::compress_signal(c)))
+                .collect();
+            let refs: Vec<(u32, &[u8])> = blobs.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+            w.add_read_vbz_chunks(r, &refs)
+        } else {
+            w.add_read(r, s)
+        };
+        match added {
             Ok(()) => written.push((r, s)),
             Err(e) => assert!(written.iter().any(|(w, _)| w.read_id == r.read_id), "{e}"),
         }
