@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use svb_slow5::blow5::Reader;
+use svb_slow5::blow5::{Index, Reader};
 
 use crate::files::SignalFile;
 use crate::output::{error_chain, json_str};
@@ -74,4 +74,25 @@ impl SignalFile for Reader {
             self.len()
         )
     }
+}
+
+/// The BLOW5 file's slow5lib index (`FILE.idx`): read when it is there and matches the file,
+/// otherwise built (every record's id decoded) and written beside the file for next time, as
+/// slow5lib does (a directory we cannot write to only costs the rebuild next time).
+pub fn index_of(r: &Reader) -> Result<Index, String> {
+    let path = Index::path_for(r.path());
+    if let Ok(index) = Index::read(&path) {
+        if index.matches(r) {
+            return Ok(index);
+        }
+        eprintln!(
+            "svb: {}: the index does not match the file; rebuilding it",
+            path.display()
+        );
+    }
+    let index = Index::build(r).map_err(|e| error_chain(&e))?;
+    if let Err(e) = index.write(&path) {
+        eprintln!("svb: {}: index not written: {e}", path.display());
+    }
+    Ok(index)
 }

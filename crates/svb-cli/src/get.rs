@@ -121,7 +121,7 @@ fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
 
 fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
     let r = blow5::Reader::open(file).map_err(|e| error_chain(&e))?;
-    let index = blow5_index(&r)?;
+    let index = crate::blow5::index_of(&r)?;
     ids.iter()
         .map(|id| {
             let rec = r
@@ -135,25 +135,4 @@ fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
             })
         })
         .collect()
-}
-
-/// The BLOW5 file's slow5lib index (`FILE.idx`): read when it is there and matches the file,
-/// otherwise built (every record's id decoded) and written beside the file for next time, as
-/// slow5lib does (a directory we cannot write to only costs the rebuild next time).
-pub fn blow5_index(r: &blow5::Reader) -> Result<blow5::Index, String> {
-    let path = blow5::Index::path_for(r.path());
-    if let Ok(index) = blow5::Index::read(&path) {
-        if index.matches(r) {
-            return Ok(index);
-        }
-        eprintln!(
-            "svb: {}: the index does not match the file; rebuilding it",
-            path.display()
-        );
-    }
-    let index = blow5::Index::build(r).map_err(|e| error_chain(&e))?;
-    if let Err(e) = index.write(&path) {
-        eprintln!("svb: {}: index not written: {e}", path.display());
-    }
-    Ok(index)
 }

@@ -5,7 +5,7 @@ mod bench;
 mod blow5;
 mod convert;
 mod files;
-pub mod get;
+mod get;
 mod inputs;
 mod output;
 mod pod5;

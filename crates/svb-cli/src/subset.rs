@@ -141,18 +141,14 @@ fn subset_pod5(
         for window in picked.chunks(WINDOW) {
             for &i in window {
                 let read = &r.reads()[i];
-                let run = r
-                    .run_infos()
-                    .iter()
-                    .find(|run| *run.acquisition_id == *read.run_info)
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: read {} names run {}, which the file lacks",
-                            path.display(),
-                            read.read_id_string(),
-                            read.run_info
-                        )
-                    })?;
+                let run = r.run_info_of(read).ok_or_else(|| {
+                    format!(
+                        "{}: read {} names run {}, which the file lacks",
+                        path.display(),
+                        read.read_id_string(),
+                        read.run_info
+                    )
+                })?;
                 w.add_run_info(run).map_err(|e| error_chain(&e))?;
             }
             let in_file =
@@ -246,7 +242,7 @@ fn subset_blow5(
     for ((r, path), map) in readers.iter().zip(files).zip(&group_maps) {
         // Through the file's slow5lib index (built and written when missing): only the
         // wanted records are decoded.
-        let index = crate::get::blow5_index(r)?;
+        let index = crate::blow5::index_of(r)?;
         let mut picked: Vec<usize> = wanted
             .iter()
             .filter_map(|id| index.get(id))

@@ -266,13 +266,7 @@ fn pod5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
     let rows = r
         .reads()
         .iter()
-        .map(|read| {
-            let run = r
-                .run_infos()
-                .iter()
-                .find(|x| *x.acquisition_id == *read.run_info);
-            pod5_row(read, run, &name)
-        })
+        .map(|read| pod5_row(read, r.run_info_of(read), &name))
         .collect();
     Ok((POD5_FIELDS.map(String::from).to_vec(), rows))
 }

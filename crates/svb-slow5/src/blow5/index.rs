@@ -39,7 +39,8 @@ impl Index {
         PathBuf::from(p)
     }
 
-    /// Indexes `reader`'s file: every record's id (its records decoded on rayon's pool).
+    /// Indexes `reader`'s file: every record's id (its fields decoded on rayon's pool, not its
+    /// signal).
     pub fn build(reader: &Reader) -> Result<Index, Blow5Error> {
         let ids: Vec<String> = (0..reader.len())
             .into_par_iter()

@@ -240,9 +240,13 @@ impl Reader {
         (self.record_span(i)? == (offset, size)).then_some(i)
     }
 
-    /// Record `index`'s read id (the record is decoded).
+    /// Record `index`'s read id (its fields are decoded, not its signal).
     pub fn read_id(&self, index: usize) -> Option<Result<String, Blow5Error>> {
-        Some(self.record(index)?.map(|r| r.read_id))
+        let mut record = Record::default();
+        Some(
+            self.fields_into(index, &mut record)?
+                .map(|_| record.read_id),
+        )
     }
 
     /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):

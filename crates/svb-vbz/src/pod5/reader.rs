@@ -269,6 +269,13 @@ impl Reader {
         &self.run_infos
     }
 
+    /// The run `read` names (its `run_info` acquisition id), when the file has it.
+    pub fn run_info_of(&self, read: &Read) -> Option<&RunInfo> {
+        self.run_infos
+            .iter()
+            .find(|r| *r.acquisition_id == *read.run_info)
+    }
+
     /// Number of reads.
     pub fn len(&self) -> usize {
         self.reads.len()
