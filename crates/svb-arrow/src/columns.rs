@@ -1,0 +1,209 @@
+//! The metadata columns of each format: names and Arrow types, and the typed array builders
+//! both formats share.
+
+use std::sync::Arc;
+
+use arrow_array::types::ArrowPrimitiveType;
+use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
+use arrow_schema::{DataType, Field};
+use svb_slow5::blow5::{AuxField, FieldType, Header};
+
+use crate::Signal;
+
+/// POD5's columns: ONT's `pod5 view` columns in its order, then the calibration, whether the
+/// end was forced, and the run's acquisition id.
+pub(crate) const POD5: [(&str, DataType); 31] = [
+    ("read_id", DataType::Utf8),
+    ("filename", DataType::Utf8),
+    ("read_number", DataType::UInt32),
+    ("channel", DataType::UInt32),
+    ("mux", DataType::UInt8),
+    ("end_reason", DataType::Utf8),
+    ("start_time", DataType::Float64),
+    ("start_sample", DataType::UInt64),
+    ("duration", DataType::Float64),
+    ("num_samples", DataType::UInt64),
+    ("minknow_events", DataType::UInt64),
+    ("sample_rate", DataType::UInt16),
+    ("median_before", DataType::Float32),
+    ("predicted_scaling_scale", DataType::Float32),
+    ("predicted_scaling_shift", DataType::Float32),
+    ("tracked_scaling_scale", DataType::Float32),
+    ("tracked_scaling_shift", DataType::Float32),
+    ("num_reads_since_mux_change", DataType::UInt32),
+    ("time_since_mux_change", DataType::Float32),
+    ("run_id", DataType::Utf8),
+    ("sample_id", DataType::Utf8),
+    ("experiment_id", DataType::Utf8),
+    ("flow_cell_id", DataType::Utf8),
+    ("pore_type", DataType::Utf8),
+    ("open_pore_level", DataType::Float32),
+    ("expected_open_pore_level", DataType::Float32),
+    ("selected_read_level", DataType::Float32),
+    ("calibration_offset", DataType::Float32),
+    ("calibration_scale", DataType::Float32),
+    ("end_reason_forced", DataType::Boolean),
+    ("acquisition_id", DataType::Utf8),
+];
+
+/// How many of [`POD5`]'s columns are `pod5 view`'s (what `svb view` shows by default).
+pub(crate) const POD5_VIEW_COLUMNS: usize = 27;
+
+/// A BLOW5 record's primary fields as columns (`filename` after the read id, as `svb view`).
+pub(crate) const BLOW5: [(&str, DataType); 8] = [
+    ("read_id", DataType::Utf8),
+    ("filename", DataType::Utf8),
+    ("read_group", DataType::UInt32),
+    ("digitisation", DataType::Float64),
+    ("offset", DataType::Float64),
+    ("range", DataType::Float64),
+    ("sampling_rate", DataType::Float64),
+    ("len_raw_signal", DataType::UInt64),
+];
+
+/// Every metadata column of the inputs.
+pub(crate) struct Columns {
+    /// (name, type, nullable)
+    cols: Vec<(String, DataType, bool)>,
+    /// BLOW5: the first file's auxiliary fields, which every other input must have.
+    aux: Vec<AuxField>,
+}
+
+impl Columns {
+    pub(crate) fn pod5() -> Columns {
+        Columns {
+            cols: POD5
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.clone(), false))
+                .collect(),
+            aux: Vec::new(),
+        }
+    }
+
+    pub(crate) fn blow5(header: &Header) -> Columns {
+        let mut cols: Vec<(String, DataType, bool)> = BLOW5
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.clone(), false))
+            .collect();
+        cols.extend(
+            header
+                .aux
+                .iter()
+                .map(|a| (a.name.clone(), aux_type(&a.ty), true)),
+        );
+        Columns {
+            cols,
+            aux: header.aux.clone(),
+        }
+    }
+
+    /// `Err(the first difference)` when `header`'s auxiliary fields are not the first
+    /// file's.
+    pub(crate) fn check_blow5(&self, header: &Header) -> Result<(), String> {
+        if header.aux == self.aux {
+            return Ok(());
+        }
+        let names = |a: &[AuxField]| {
+            a.iter()
+                .map(|f| format!("{}:{}", f.name, type_name(&f.ty)))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Err(format!(
+            "auxiliary fields {} instead of {}",
+            names(&header.aux),
+            names(&self.aux)
+        ))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    pub(crate) fn names(&self) -> Vec<&str> {
+        self.cols.iter().map(|c| c.0.as_str()).collect()
+    }
+
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        self.cols.iter().position(|c| c.0 == name)
+    }
+
+    pub(crate) fn name(&self, i: usize) -> &str {
+        &self.cols[i].0
+    }
+
+    pub(crate) fn field(&self, i: usize) -> Field {
+        let (name, ty, nullable) = &self.cols[i];
+        Field::new(name, ty.clone(), *nullable)
+    }
+
+    /// The type of auxiliary field `j`.
+    pub(crate) fn aux_type(&self, j: usize) -> &FieldType {
+        &self.aux[j].ty
+    }
+}
+
+/// What a batch is built with: the columns chosen and the signal column.
+pub(crate) struct Wanted<'a> {
+    pub all: &'a Columns,
+    pub picked: &'a [usize],
+    pub signal: Signal,
+}
+
+/// The C type of a field, as slow5lib writes it in the header.
+fn type_name(t: &FieldType) -> String {
+    match t {
+        FieldType::Scalar { name, .. } => name.clone(),
+        FieldType::Array { name, .. } => format!("{name}*"),
+        FieldType::Enum(labels) => format!("enum{{{}}}", labels.join(",")),
+    }
+}
+
+/// The Arrow type of a C scalar type name (`None` for one slow5lib does not define).
+pub(crate) fn scalar_type(c: &str) -> Option<DataType> {
+    Some(match c {
+        "int8_t" => DataType::Int8,
+        "int16_t" => DataType::Int16,
+        "int32_t" => DataType::Int32,
+        "int64_t" => DataType::Int64,
+        "uint8_t" => DataType::UInt8,
+        "uint16_t" => DataType::UInt16,
+        "uint32_t" => DataType::UInt32,
+        "uint64_t" => DataType::UInt64,
+        "float" => DataType::Float32,
+        "double" => DataType::Float64,
+        "char" => DataType::Utf8,
+        _ => return None,
+    })
+}
+
+/// The Arrow type of an auxiliary field: scalars by their C type, `char` and `char*` as
+/// text, other arrays as lists of their item type, enums as dictionaries of their labels.
+pub(crate) fn aux_type(t: &FieldType) -> DataType {
+    match t {
+        FieldType::Scalar { name, .. } => scalar_type(name).unwrap_or(DataType::Binary),
+        FieldType::Array { name, .. } if name == "char" => DataType::Utf8,
+        FieldType::Array { name, .. } => match scalar_type(name) {
+            Some(item) => DataType::List(Arc::new(Field::new_list_field(item, false))),
+            None => DataType::Binary,
+        },
+        FieldType::Enum(_) => {
+            DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8))
+        }
+    }
+}
+
+/// A primitive column of `T` from its values.
+pub(crate) fn prim<T: ArrowPrimitiveType>(values: impl Iterator<Item = T::Native>) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::from_iter_values(values))
+}
+
+/// A text column.
+pub(crate) fn text<S: AsRef<str>>(values: impl Iterator<Item = S>) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(values))
+}
+
+/// A boolean column.
+pub(crate) fn boolean(values: impl Iterator<Item = bool>) -> ArrayRef {
+    Arc::new(BooleanArray::from_iter(values.map(Some)))
+}

@@ -1,0 +1,428 @@
+//! Arrow record batches of nanopore reads: POD5 and BLOW5 files as one row per read.
+//!
+//! [`ReadBatches`] reads one or many files of one format (detected from their first bytes)
+//! and yields [`RecordBatch`]es: the metadata columns, named as `svb view` names them (for
+//! POD5 the columns of ONT's `pod5 view`, then the calibration and the run's acquisition id;
+//! for BLOW5 the record's primary fields, then its auxiliary fields with their C types), and
+//! when asked the signal as `list<int16>` (raw ADC) or `list<float32>` (calibrated pA). A
+//! projection ([`Options::columns`]) picks columns; without the signal column no signal is
+//! decoded. Each batch's reads are decoded on every core of the current rayon pool.
+//!
+//! ```no_run
+//! use svb_arrow::{Options, ReadBatches, Signal};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let options = Options {
+//!     columns: Some(vec!["read_id".into(), "channel".into()]),
+//!     signal: Signal::PicoAmps,
+//!     ..Options::default()
+//! };
+//! let mut batches = ReadBatches::open(["run/a.pod5", "run/b.pod5"], options)?;
+//! println!("{}", batches.schema());
+//! while let Some(batch) = batches.next_batch()? {
+//!     println!("{} reads", batch.num_rows());
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`ReadBatches`] is an [`arrow_array::RecordBatchReader`], so anything that takes one
+//! (Arrow IPC writers, Parquet writers, the C stream interface) takes it as it is.
+
+#![warn(missing_docs)]
+
+mod blow5;
+mod columns;
+mod pod5;
+mod signal;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchOptions, RecordBatchReader};
+use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
+
+pub use svb_slow5::Blow5Error;
+pub use svb_vbz::pod5::Pod5Error;
+
+/// The two file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// ONT's POD5.
+    Pod5,
+    /// slow5lib's BLOW5.
+    Blow5,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Format::Pod5 => "POD5",
+            Format::Blow5 => "BLOW5",
+        })
+    }
+}
+
+impl Format {
+    /// The format of the file at `path`, from its first bytes (POD5's signature, BLOW5's
+    /// magic).
+    pub fn detect(path: impl AsRef<Path>) -> Result<Format, ArrowReadError> {
+        use std::io::Read;
+        let path = path.as_ref();
+        let io = |source| ArrowReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut head = Vec::with_capacity(8);
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(8)
+            .read_to_end(&mut head)
+            .map_err(io)?;
+        if head.starts_with(&svb_vbz::pod5::SIGNATURE) {
+            Ok(Format::Pod5)
+        } else if head.starts_with(svb_slow5::blow5::MAGIC) {
+            Ok(Format::Blow5)
+        } else {
+            Err(ArrowReadError::UnknownFormat {
+                path: path.to_path_buf(),
+                head,
+            })
+        }
+    }
+}
+
+/// The POD5 columns of ONT's `pod5 view`, in its order: the first of a POD5 file's columns
+/// (`calibration_offset`, `calibration_scale`, `end_reason_forced` and `acquisition_id`
+/// follow them).
+pub fn pod5_view_columns() -> impl Iterator<Item = &'static str> {
+    columns::POD5[..columns::POD5_VIEW_COLUMNS]
+        .iter()
+        .map(|c| c.0)
+}
+
+/// The signal column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Signal {
+    /// No signal column; no signal is decoded.
+    #[default]
+    None,
+    /// `signal`: the raw ADC samples, `list<int16>`.
+    Raw,
+    /// `signal_pa`: calibrated picoamps, `list<float32>` (POD5: `(adc + offset) * scale`;
+    /// BLOW5: `(adc + offset) * range / digitisation`).
+    PicoAmps,
+}
+
+impl Signal {
+    /// The column's name (`None` without one).
+    pub fn column(self) -> Option<&'static str> {
+        match self {
+            Signal::None => None,
+            Signal::Raw => Some("signal"),
+            Signal::PicoAmps => Some("signal_pa"),
+        }
+    }
+}
+
+/// What [`ReadBatches`] yields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The metadata columns, in this order (`None`: all of them). The signal column, when
+    /// [`signal`](Options::signal) asks for one, comes last.
+    pub columns: Option<Vec<String>>,
+    /// The signal column.
+    pub signal: Signal,
+    /// At most this many reads a batch (at least 1).
+    pub batch_reads: usize,
+    /// With a signal column, a batch ends before its samples would pass this many (a read
+    /// longer than that is a batch of its own): the memory a batch holds.
+    pub batch_samples: u64,
+}
+
+impl Default for Options {
+    /// All metadata columns, no signal, batches of up to 1024 reads and 16M samples.
+    fn default() -> Self {
+        Options {
+            columns: None,
+            signal: Signal::None,
+            batch_reads: 1024,
+            batch_samples: 16 << 20,
+        }
+    }
+}
+
+/// Why reads could not be read as Arrow batches.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArrowReadError {
+    /// A POD5 file failed (its error names the file, table and row).
+    #[error(transparent)]
+    Pod5(#[from] Pod5Error),
+    /// A BLOW5 file failed (its error names the file and record).
+    #[error(transparent)]
+    Blow5(#[from] Blow5Error),
+    /// A file could not be opened or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A file that is neither POD5 nor BLOW5.
+    #[error("{}: neither a POD5 nor a BLOW5 file (it starts {head:02x?})", path.display())]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+        /// Its first bytes (up to 8).
+        head: Vec<u8>,
+    },
+    /// No input files.
+    #[error("no input files")]
+    NoInput,
+    /// Files of both formats among the inputs.
+    #[error("{}: a {found} file among {expected} files (one format at a time)", path.display())]
+    MixedFormats {
+        /// The file of the other format.
+        path: PathBuf,
+        /// The format of the first input.
+        expected: Format,
+        /// This file's.
+        found: Format,
+    },
+    /// A column that the files do not have.
+    #[error("no column {name}; the columns are {available}")]
+    NoColumn {
+        /// The column asked for.
+        name: String,
+        /// Those there are, comma-separated.
+        available: String,
+    },
+    /// A file whose columns differ from the first input's (BLOW5 files with other auxiliary
+    /// fields).
+    #[error("{}: its columns differ from {}'s: {what}", path.display(), first.display())]
+    SchemaMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The first input.
+        first: PathBuf,
+        /// The first difference.
+        what: String,
+    },
+    /// A read with more samples than one Arrow list holds (2^31 - 1).
+    #[error("{}: read {read_id}: {samples} samples, more than an Arrow list holds", path.display())]
+    ReadTooLong {
+        /// The file.
+        path: PathBuf,
+        /// The read.
+        read_id: String,
+        /// Its samples.
+        samples: u64,
+    },
+}
+
+impl From<ArrowReadError> for ArrowError {
+    fn from(e: ArrowReadError) -> ArrowError {
+        ArrowError::ExternalError(Box::new(e))
+    }
+}
+
+/// One open input.
+enum Opened {
+    Pod5(svb_vbz::pod5::Reader),
+    Blow5(svb_slow5::blow5::Reader),
+}
+
+impl Opened {
+    fn open(path: &Path, format: Format) -> Result<Opened, ArrowReadError> {
+        Ok(match format {
+            Format::Pod5 => Opened::Pod5(svb_vbz::pod5::Reader::open(path)?),
+            Format::Blow5 => Opened::Blow5(svb_slow5::blow5::Reader::open(path)?),
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Opened::Pod5(r) => r.len(),
+            Opened::Blow5(r) => r.len(),
+        }
+    }
+}
+
+/// Record batches of the reads of one or many files of one format, file after file, in
+/// file order (see the [crate] docs). Files are opened one at a time, as they are reached.
+pub struct ReadBatches {
+    paths: Vec<PathBuf>,
+    format: Format,
+    options: Options,
+    /// Every metadata column of the files (the first file's, for BLOW5).
+    all: columns::Columns,
+    /// The chosen ones: indices into `all`.
+    picked: Vec<usize>,
+    schema: SchemaRef,
+    /// The next file to open.
+    next_file: usize,
+    /// The open file and its next read.
+    current: Option<(Opened, usize)>,
+}
+
+impl ReadBatches {
+    /// Opens `paths` (all of one format; the first is opened now to learn the columns).
+    pub fn open<P: AsRef<Path>>(
+        paths: impl IntoIterator<Item = P>,
+        options: Options,
+    ) -> Result<ReadBatches, ArrowReadError> {
+        let paths: Vec<PathBuf> = paths.into_iter().map(|p| p.as_ref().into()).collect();
+        let first = paths.first().ok_or(ArrowReadError::NoInput)?;
+        let format = Format::detect(first)?;
+        for p in &paths[1..] {
+            let found = Format::detect(p)?;
+            if found != format {
+                return Err(ArrowReadError::MixedFormats {
+                    path: p.clone(),
+                    expected: format,
+                    found,
+                });
+            }
+        }
+        let opened = Opened::open(first, format)?;
+        let all = match &opened {
+            Opened::Pod5(_) => columns::Columns::pod5(),
+            Opened::Blow5(r) => columns::Columns::blow5(r.header()),
+        };
+        let picked: Vec<usize> = match &options.columns {
+            None => (0..all.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    all.position(n).ok_or_else(|| ArrowReadError::NoColumn {
+                        name: n.clone(),
+                        available: all.names().join(","),
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let mut fields: Vec<Field> = picked.iter().map(|&i| all.field(i)).collect();
+        if let Some(name) = options.signal.column() {
+            fields.push(signal::field(name, options.signal));
+        }
+        Ok(ReadBatches {
+            schema: Arc::new(Schema::new(fields)),
+            paths,
+            format,
+            options: Options {
+                batch_reads: options.batch_reads.max(1),
+                ..options
+            },
+            all,
+            picked,
+            next_file: 1,
+            current: Some((opened, 0)),
+        })
+    }
+
+    /// The batches' schema.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The inputs' format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Every metadata column name the files have (what [`Options::columns`] may list).
+    pub fn column_names(&self) -> Vec<&str> {
+        self.all.names()
+    }
+
+    /// The next batch, or `None` after the last file's last read. After an error there are
+    /// no more batches (the error names the file and read).
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch>, ArrowReadError> {
+        let r = self.try_next_batch();
+        if r.is_err() {
+            self.current = None;
+            self.next_file = self.paths.len();
+        }
+        r
+    }
+
+    fn try_next_batch(&mut self) -> Result<Option<RecordBatch>, ArrowReadError> {
+        loop {
+            let (file, start) = match &mut self.current {
+                Some((file, start)) if *start < file.len() => (file, start),
+                _ => {
+                    let Some(path) = self.paths.get(self.next_file) else {
+                        self.current = None;
+                        return Ok(None);
+                    };
+                    let opened = Opened::open(path, self.format)?;
+                    if let Opened::Blow5(r) = &opened {
+                        self.all.check_blow5(r.header()).map_err(|what| {
+                            ArrowReadError::SchemaMismatch {
+                                path: path.clone(),
+                                first: self.paths[0].clone(),
+                                what,
+                            }
+                        })?;
+                    }
+                    self.next_file += 1;
+                    self.current = Some((opened, 0));
+                    continue;
+                }
+            };
+            let wanted = columns::Wanted {
+                all: &self.all,
+                picked: &self.picked,
+                signal: self.options.signal,
+            };
+            let (columns, end) = match file {
+                Opened::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,
+                Opened::Blow5(r) => blow5::batch(r, *start, &self.options, &wanted)?,
+            };
+            let rows = end - *start;
+            *start = end;
+            let batch = RecordBatch::try_new_with_options(
+                self.schema.clone(),
+                columns,
+                &RecordBatchOptions::new().with_row_count(Some(rows)),
+            )
+            .expect("columns built to the schema");
+            return Ok(Some(batch));
+        }
+    }
+}
+
+impl Iterator for ReadBatches {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_batch().map_err(ArrowError::from).transpose()
+    }
+}
+
+impl RecordBatchReader for ReadBatches {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}
+
+/// The reads of `[start, ..)` that make the next batch: at most `batch_reads`, and with a
+/// signal column at most `batch_samples` samples (at least one read). Returns the end.
+fn batch_end(start: usize, len: usize, options: &Options, samples: impl Fn(usize) -> u64) -> usize {
+    let last = len.min(start.saturating_add(options.batch_reads));
+    if options.signal == Signal::None {
+        return last;
+    }
+    let mut total = 0u64;
+    let mut end = start;
+    while end < last {
+        total = total.saturating_add(samples(end));
+        if end > start && total > options.batch_samples {
+            break;
+        }
+        end += 1;
+    }
+    end
+}

@@ -1,0 +1,127 @@
+//! POD5 batches: the reads table's rows (already parsed at open) as columns, with the values
+//! ONT's `pod5 view` shows (missing counters 0, missing levels and scalings NaN, run fields
+//! `not_set` when empty), and the signal decoded on rayon.
+
+use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
+use arrow_array::ArrayRef;
+use svb_vbz::pod5::{Read, Reader, RunInfo};
+
+use crate::columns::{boolean, prim, text, Wanted};
+use crate::signal::{self, Calibration};
+use crate::{batch_end, ArrowReadError, Options};
+
+/// The next batch of `r` from read `start`: its columns and its end.
+pub(crate) fn batch(
+    r: &Reader,
+    start: usize,
+    options: &Options,
+    wanted: &Wanted<'_>,
+) -> Result<(Vec<ArrayRef>, usize), ArrowReadError> {
+    let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
+    let reads = &r.reads()[start..end];
+    let runs: Vec<Option<&RunInfo>> = reads.iter().map(|x| r.run_info_of(x)).collect();
+    let filename = r
+        .path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut columns: Vec<ArrayRef> = wanted
+        .picked
+        .iter()
+        .map(|&c| column(wanted.all.name(c), reads, &runs, &filename))
+        .collect();
+    if wanted.signal.column().is_some() {
+        columns.push(signal::column(
+            start..end,
+            wanted.signal,
+            |i| {
+                let read = &r.reads()[i];
+                let s = r.decode_signal(i)?;
+                Ok((
+                    s,
+                    Calibration {
+                        offset: read.calibration_offset,
+                        scale: read.calibration_scale,
+                    },
+                ))
+            },
+            |i, samples| ArrowReadError::ReadTooLong {
+                path: r.path().to_path_buf(),
+                read_id: r.reads()[i].read_id_string(),
+                samples,
+            },
+        )?);
+    }
+    Ok((columns, end))
+}
+
+/// `name` when set, else `not_set` (as `pod5 view`).
+fn not_set(s: &str) -> &str {
+    if s.is_empty() {
+        "not_set"
+    } else {
+        s
+    }
+}
+
+/// Samples as seconds at the run's rate (NaN without one).
+fn seconds(n: u64, run: Option<&RunInfo>) -> f64 {
+    match run.map_or(0, |r| r.sample_rate) {
+        0 => f64::NAN,
+        rate => n as f64 / f64::from(rate),
+    }
+}
+
+/// The column `name` of `reads` (one of [`crate::columns::POD5`]).
+fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
+    let it = || reads.iter();
+    let with_run = || reads.iter().zip(runs.iter().copied());
+    let run_text = |get: fn(&RunInfo) -> &str| text(runs.iter().map(move |r| r.map_or("", get)));
+    let level = |get: fn(&Read) -> Option<f32>| {
+        prim::<Float32Type>(it().map(move |x| get(x).unwrap_or(f32::NAN)))
+    };
+    match name {
+        "read_id" => text(it().map(Read::read_id_string)),
+        "filename" => text(it().map(|_| filename)),
+        "read_number" => prim::<UInt32Type>(it().map(|x| x.read_number)),
+        "channel" => prim::<UInt32Type>(it().map(|x| x.channel)),
+        "mux" => prim::<UInt8Type>(it().map(|x| x.well)),
+        "end_reason" => text(it().map(|x| &*x.end_reason)),
+        "start_time" => prim::<Float64Type>(with_run().map(|(x, r)| seconds(x.start_sample, r))),
+        "start_sample" => prim::<UInt64Type>(it().map(|x| x.start_sample)),
+        "duration" => prim::<Float64Type>(with_run().map(|(x, r)| seconds(x.num_samples, r))),
+        "num_samples" => prim::<UInt64Type>(it().map(|x| x.num_samples)),
+        "minknow_events" => prim::<UInt64Type>(it().map(|x| x.num_minknow_events.unwrap_or(0))),
+        "sample_rate" => prim::<UInt16Type>(runs.iter().map(|r| r.map_or(0, |r| r.sample_rate))),
+        "median_before" => prim::<Float32Type>(it().map(|x| x.median_before)),
+        "predicted_scaling_scale" => level(|x| x.predicted_scaling_scale),
+        "predicted_scaling_shift" => level(|x| x.predicted_scaling_shift),
+        "tracked_scaling_scale" => level(|x| x.tracked_scaling_scale),
+        "tracked_scaling_shift" => level(|x| x.tracked_scaling_shift),
+        "num_reads_since_mux_change" => {
+            prim::<UInt32Type>(it().map(|x| x.num_reads_since_mux_change.unwrap_or(0)))
+        }
+        "time_since_mux_change" => {
+            prim::<Float32Type>(it().map(|x| x.time_since_mux_change.unwrap_or(0.0)))
+        }
+        "run_id" => run_text(|r| &r.protocol_run_id),
+        "sample_id" => text(runs.iter().map(|r| not_set(r.map_or("", |r| &r.sample_id)))),
+        "experiment_id" => text(
+            runs.iter()
+                .map(|r| not_set(r.map_or("", |r| &r.experiment_name))),
+        ),
+        "flow_cell_id" => text(
+            runs.iter()
+                .map(|r| not_set(r.map_or("", |r| &r.flow_cell_id))),
+        ),
+        "pore_type" => text(it().map(|x| &*x.pore_type)),
+        "open_pore_level" => level(|x| x.open_pore_level),
+        "expected_open_pore_level" => level(|x| x.expected_open_pore_level),
+        "selected_read_level" => level(|x| x.selected_read_level),
+        "calibration_offset" => prim::<Float32Type>(it().map(|x| x.calibration_offset)),
+        "calibration_scale" => prim::<Float32Type>(it().map(|x| x.calibration_scale)),
+        "end_reason_forced" => boolean(it().map(|x| x.end_reason_forced)),
+        "acquisition_id" => text(it().map(|x| &*x.run_info)),
+        other => unreachable!("{other} is not a POD5 column"),
+    }
+}
