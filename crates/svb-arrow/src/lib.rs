@@ -332,6 +332,12 @@ impl ReadBatches {
         self.format
     }
 
+    /// How many input files have been opened so far (the first at [`open`](Self::open)):
+    /// what a progress display counts.
+    pub fn files_opened(&self) -> usize {
+        self.next_file.min(self.paths.len())
+    }
+
     /// Every metadata column name the files have (what [`Options::columns`] may list).
     pub fn column_names(&self) -> Vec<&str> {
         self.all.names()

@@ -115,20 +115,28 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
             output,
             npy,
             force,
-        } => {
-            let f = F::open(&file)?;
-            std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
-            let r = for_each_in_order(
-                f.len(),
-                "decode",
-                |i| f.read(i),
-                |_, item| match item.and_then(|(id, s)| write_signal(&output, &id, &s, npy, force))
-                {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
-                },
-            );
-            r.map_err(|e| e.to_string())
-        }
+        } => decode_to_dir::<F>(&file, &output, npy, force),
     }
+}
+
+/// Writes every read of `file` to `output` as READ_ID.i16 (or .npy), stopping at the first
+/// failure; an existing signal file stops it unless `force`.
+pub fn decode_to_dir<F: SignalFile>(
+    file: &Path,
+    output: &Path,
+    npy: bool,
+    force: bool,
+) -> Result<(), String> {
+    let f = F::open(file)?;
+    std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let r = for_each_in_order(
+        f.len(),
+        "decode",
+        |i| f.read(i),
+        |_, item| match item.and_then(|(id, s)| write_signal(output, &id, &s, npy, force)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
+        },
+    );
+    r.map_err(|e| e.to_string())
 }

@@ -4,6 +4,7 @@
 mod bench;
 mod blow5;
 mod convert;
+mod decode;
 mod files;
 mod get;
 mod inputs;
@@ -21,7 +22,7 @@ use clap::{Parser, Subcommand};
     name = "svb",
     version,
     about = "SIMD StreamVByte codecs for nanopore signal",
-    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb convert reads.pod5 -o reads.blow5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
+    after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb convert reads.pod5 -o reads.blow5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb decode -r runs/ -o run.arrow\n  svb --threads 8 blow5 decode reads.blow5 -o signals --npy\n  svb bench"
 )]
 struct Cli {
     /// Worker threads for decoding and compressing (default: every core).
@@ -49,6 +50,9 @@ enum Command {
     /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
+    /// Every read of POD5 or BLOW5 files into one Arrow IPC file (a row a read: metadata
+    /// and signal), or into one signal file a read.
+    Decode(decode::Args),
     /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).
     Get(get::Args),
     /// One row per read: TSV with `pod5 view`'s columns for POD5 and the record fields for
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         }
         Command::Subset(args) => subset::run(&args),
         Command::Convert(args) => convert::run(&args).map(|()| true),
+        Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),
         Command::View(args) => view::run(&args).map(|()| true),
         Command::Bench(args) => bench::run(&args).map(|()| true),

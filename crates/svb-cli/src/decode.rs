@@ -1,0 +1,149 @@
+//! `svb decode`: every read of POD5 or BLOW5 files into one Arrow IPC file (one row a read:
+//! the metadata columns and the signal), or one signal file a read in a directory.
+
+use std::path::{Path, PathBuf};
+
+use svb_arrow::{Options, ReadBatches, Signal};
+
+use crate::files::decode_to_dir;
+use crate::inputs::{expand_inputs, Format};
+use crate::output::{error_chain, Progress};
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  svb decode reads.pod5 -o reads.arrow\n  \
+    svb decode -r runs/ -o run.arrow --columns read_id,channel,num_samples --pa\n  \
+    svb decode -r runs/ -o meta.arrow --no-signal\n  \
+    svb decode reads.blow5 -o signals/ --npy          (one file a read)\n\n\
+    An .arrow output is one Arrow IPC file: a row a read, the columns `svb view` shows\n\
+    (POD5: `pod5 view`'s, then calibration_offset, calibration_scale, end_reason_forced,\n\
+    acquisition_id; BLOW5: the record fields, then the auxiliary fields) and the signal as\n\
+    `signal` list<int16> (`signal_pa` list<float32> with --pa). pyarrow.ipc.open_file,\n\
+    pandas.read_feather, polars.read_ipc and DuckDB read it as it is.")]
+pub struct Args {
+    /// POD5 or BLOW5 files, or directories holding them (all of one format).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Look for files in the directories' subdirectories too.
+    #[arg(short, long)]
+    recursive: bool,
+    /// The output: FILE.arrow (also .ipc, .feather) for one Arrow IPC file, or a directory
+    /// for one READ_ID.i16 (or .npy) file a read.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Arrow output: these metadata columns, in this order (default: all).
+    #[arg(long, value_delimiter = ',')]
+    columns: Option<Vec<String>>,
+    /// Arrow output: the signal in picoamps (`signal_pa`, list<float32>) instead of raw ADC.
+    #[arg(long, conflicts_with = "no_signal")]
+    pa: bool,
+    /// Arrow output: metadata only, no signal decoded.
+    #[arg(long)]
+    no_signal: bool,
+    /// Arrow output: at most this many reads a record batch.
+    #[arg(long, default_value_t = 1024)]
+    batch_reads: usize,
+    /// Directory output: NumPy .npy files instead of raw .i16.
+    #[arg(long)]
+    npy: bool,
+    /// Replace an output file, or signal files, that exist.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Whether `path` names an Arrow IPC file.
+fn is_arrow(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["arrow", "ipc", "feather"].contains(&e.to_ascii_lowercase().as_str()))
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let (format, files) = expand_inputs(&args.inputs, args.recursive)?;
+    if !is_arrow(&args.output) {
+        if args.pa || args.no_signal || args.columns.is_some() {
+            return Err(format!(
+                "--pa, --no-signal and --columns are for an Arrow output (-o FILE.arrow), not \
+                 the directory {}",
+                args.output.display()
+            ));
+        }
+        for file in &files {
+            match format {
+                Format::Pod5 => {
+                    decode_to_dir::<svb_vbz::pod5::Reader>(file, &args.output, args.npy, args.force)
+                }
+                Format::Blow5 => decode_to_dir::<svb_slow5::blow5::Reader>(
+                    file,
+                    &args.output,
+                    args.npy,
+                    args.force,
+                ),
+            }?;
+        }
+        return Ok(());
+    }
+    if args.npy {
+        return Err("--npy is for a directory output, not an Arrow file".into());
+    }
+    if args.output.exists() && !args.force {
+        return Err(format!(
+            "{} exists (--force replaces it)",
+            args.output.display()
+        ));
+    }
+    let options = Options {
+        columns: args.columns.clone(),
+        signal: if args.no_signal {
+            Signal::None
+        } else if args.pa {
+            Signal::PicoAmps
+        } else {
+            Signal::Raw
+        },
+        batch_reads: args.batch_reads,
+        ..Options::default()
+    };
+    let stats = write_arrow(&files, &args.output, options)?;
+    eprintln!(
+        "svb: decode: {} reads in {} record batches -> {}",
+        stats.0,
+        stats.1,
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// Writes the reads of `files` to `out` as one Arrow IPC file (under a hidden name until
+/// complete): (reads, batches).
+fn write_arrow(files: &[PathBuf], out: &Path, options: Options) -> Result<(u64, u64), String> {
+    let mut batches = ReadBatches::open(files, options).map_err(|e| error_chain(&e))?;
+    let io = |e: &dyn std::error::Error| format!("{}: {}", out.display(), error_chain(e));
+    let file = svb_io::PartialFile::create(out).map_err(|e| io(&e))?;
+    let mut w =
+        arrow_ipc::writer::FileWriter::try_new(file, &batches.schema()).map_err(|e| io(&e))?;
+    let mut progress = Progress::new(files.len() as u64, "decode");
+    let (mut reads, mut count, mut opened) = (0u64, 0u64, 1);
+    // The next batch decodes while the last one is written.
+    let mut pending = batches.next_batch().map_err(|e| error_chain(&e))?;
+    while let Some(batch) = pending {
+        let (next, written) = rayon::join(
+            || batches.next_batch(),
+            || {
+                w.write(&batch)?;
+                Ok::<_, arrow_schema::ArrowError>(batch.num_rows())
+            },
+        );
+        reads += written.map_err(|e| io(&e))? as u64;
+        count += 1;
+        pending = next.map_err(|e| error_chain(&e))?;
+        let now = batches.files_opened();
+        progress.inc((now - opened) as u64);
+        opened = now;
+    }
+    w.finish().map_err(|e| io(&e))?;
+    progress.inc(1);
+    progress.finish();
+    let file = w.into_inner().map_err(|e| io(&e))?;
+    file.commit().map_err(|e| io(&e))?;
+    Ok((reads, count))
+}
