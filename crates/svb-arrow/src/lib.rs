@@ -158,10 +158,10 @@ impl Default for Options {
 pub enum ArrowReadError {
     /// A POD5 file failed (its error names the file, table and row).
     #[error(transparent)]
-    Pod5(#[from] Pod5Error),
+    Pod5(Box<Pod5Error>),
     /// A BLOW5 file failed (its error names the file and record).
     #[error(transparent)]
-    Blow5(#[from] Blow5Error),
+    Blow5(Box<Blow5Error>),
     /// A file could not be opened or read.
     #[error("{}: {source}", path.display())]
     Io {
@@ -220,6 +220,18 @@ pub enum ArrowReadError {
         /// Its samples.
         samples: u64,
     },
+}
+
+impl From<Pod5Error> for ArrowReadError {
+    fn from(e: Pod5Error) -> ArrowReadError {
+        ArrowReadError::Pod5(Box::new(e))
+    }
+}
+
+impl From<Blow5Error> for ArrowReadError {
+    fn from(e: Blow5Error) -> ArrowReadError {
+        ArrowReadError::Blow5(Box::new(e))
+    }
 }
 
 impl From<ArrowReadError> for ArrowError {
