@@ -9,6 +9,7 @@ use svb_vbz::pod5::{self, ZstdProfile};
 
 use crate::inputs::{expand_inputs, Format};
 use crate::output::error_chain;
+use svb_convert::OnError;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Records {
@@ -27,7 +28,8 @@ enum Signal {
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb convert reads.pod5 -o reads.blow5\n  \
     svb convert -r blow5_dir/ -o merged.pod5\n  \
-    svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n\n\
+    svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n  \
+    svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n\n\
     The field mapping is blue-crab's; docs/FORMATS.md lists it.")]
 pub struct Args {
     /// POD5 or BLOW5 files, or directories holding them (all of one format).
@@ -56,9 +58,14 @@ pub struct Args {
     /// Replace outputs that exist.
     #[arg(long)]
     force: bool,
+    /// Go on past an input that cannot be read, or a read that cannot be decoded or mapped:
+    /// each is named on stderr and left out, and the exit status is 1 at the end.
+    #[arg(long)]
+    keep_going: bool,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+/// Converts; `Ok(false)` when `--keep-going` left inputs or reads out.
+pub fn run(args: &Args) -> Result<bool, String> {
     let (from, files) = expand_inputs(&args.inputs, args.recursive)?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
@@ -105,6 +112,12 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         ZstdProfile::Standard
     };
+    let on_error = if args.keep_going {
+        OnError::Skip
+    } else {
+        OnError::Stop
+    };
+    let mut left_out = 0usize;
     for (ins, out) in &outputs {
         let stats = match to {
             Format::Blow5 => {
@@ -122,17 +135,30 @@ pub fn run(args: &Args) -> Result<(), String> {
                     zstd_profile: profile,
                     ..blow5::WriteOptions::default()
                 };
-                svb_convert::pod5_to_blow5(ins, out, options)
+                svb_convert::pod5_to_blow5(ins, out, options, on_error)
             }
             Format::Pod5 => {
                 let options = pod5::WriteOptions {
                     zstd_profile: profile,
                     ..pod5::WriteOptions::default()
                 };
-                svb_convert::blow5_to_pod5(ins, out, options)
+                svb_convert::blow5_to_pod5(ins, out, options, on_error)
             }
+        };
+        let stats = match stats {
+            Ok(stats) => stats,
+            // One output per input: a failed input is named, and the others go on.
+            Err(e) if args.keep_going && outputs.len() > 1 => {
+                eprintln!("svb: convert: {}", error_chain(&e));
+                left_out += 1;
+                continue;
+            }
+            Err(e) => return Err(error_chain(&e)),
+        };
+        for e in &stats.failed {
+            eprintln!("svb: convert: left out: {}", error_chain(e));
         }
-        .map_err(|e| error_chain(&e))?;
+        left_out += stats.failed.len();
         eprintln!(
             "svb: convert: {} reads, {} samples -> {}",
             stats.reads,
@@ -140,7 +166,10 @@ pub fn run(args: &Args) -> Result<(), String> {
             display(out)
         );
     }
-    Ok(())
+    if left_out > 0 {
+        eprintln!("svb: convert: {left_out} inputs or reads left out (--keep-going)");
+    }
+    Ok(left_out == 0)
 }
 
 fn display(p: &Path) -> String {

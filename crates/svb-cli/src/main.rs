@@ -79,7 +79,7 @@ fn main() -> ExitCode {
             files::run::<svb_slow5::blow5::Reader>(command).map(|()| true)
         }
         Command::Subset(args) => subset::run(&args),
-        Command::Convert(args) => convert::run(&args).map(|()| true),
+        Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),
         Command::View(args) => view::run(&args).map(|()| true),

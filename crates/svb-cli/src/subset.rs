@@ -12,7 +12,10 @@ use svb_slow5::blow5;
 use svb_vbz::pod5;
 
 use crate::inputs::{expand_inputs, Format};
-use crate::output::{error_chain, Progress};
+use crate::output::{error_chain, Failures, Progress};
+
+/// A read's VBZ chunks as stored: (samples, bytes) each.
+type StoredChunks = Vec<(u32, Vec<u8>)>;
 
 /// Reads decoded at once: the memory bound of the copy.
 const WINDOW: usize = 256;
@@ -20,7 +23,8 @@ const WINDOW: usize = 256;
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
-    cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5"
+    cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5\n  \
+    svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going"
 )]
 pub struct Args {
     /// POD5 or BLOW5 files, or directories holding them (all of one format).
@@ -43,6 +47,10 @@ pub struct Args {
     /// Replace the output if it exists.
     #[arg(long)]
     force: bool,
+    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
+    /// named on stderr and left out, and the exit status is 1 at the end.
+    #[arg(long)]
+    keep_going: bool,
 }
 
 /// The ids of a list: the first field of each non-empty line, a `read_id` header skipped,
@@ -97,9 +105,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
         ));
     }
     let wanted = read_id_list(&args.read_ids)?;
+    let mut failures = Failures::new(args.keep_going, "subset");
     let found = match format {
-        Format::Pod5 => subset_pod5(&files, &wanted, &args.output)?,
-        Format::Blow5 => subset_blow5(&files, &wanted, &args.output)?,
+        Format::Pod5 => subset_pod5(&files, &wanted, &args.output, &mut failures)?,
+        Format::Blow5 => subset_blow5(&files, &wanted, &args.output, &mut failures)?,
     };
     let missing: Vec<&String> = wanted.iter().filter(|id| !found.contains(*id)).collect();
     for id in &missing {
@@ -114,7 +123,13 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         );
     }
-    Ok(missing.is_empty() || args.missing_ok)
+    if failures.count > 0 {
+        eprintln!(
+            "svb: subset: {} inputs or reads left out (--keep-going)",
+            failures.count
+        );
+    }
+    Ok((missing.is_empty() || args.missing_ok) && failures.count == 0)
 }
 
 /// Copies the wanted reads of POD5 `files` into `out`; returns the ids found.
@@ -122,6 +137,7 @@ fn subset_pod5(
     files: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    failures: &mut Failures,
 ) -> Result<HashSet<String>, String> {
     let mut ids = HashSet::with_capacity(wanted.len());
     for id in wanted {
@@ -133,7 +149,10 @@ fn subset_pod5(
     let mut found = HashSet::new();
     let mut progress = Progress::new(files.len() as u64, "subset");
     for path in files {
-        let r = pod5::Reader::open(path).map_err(|e| error_chain(&e))?;
+        progress.inc(1);
+        let Some(r) = failures.check(pod5::Reader::open(path).map_err(|e| error_chain(&e)))? else {
+            continue;
+        };
         let picked: Vec<usize> = (0..r.len())
             .filter(|&i| ids.contains(&r.reads()[i].read_id))
             .collect();
@@ -154,35 +173,44 @@ fn subset_pod5(
             let in_file =
                 |e: &dyn std::error::Error| format!("{}: {}", path.display(), error_chain(e));
             if vbz {
-                // VBZ chunks copied as stored (checked, not recompressed).
-                let stored: Vec<Vec<(u32, Vec<u8>)>> = window
+                // VBZ chunks copied as stored (checked as they are added, not recompressed).
+                let stored: Vec<Result<StoredChunks, pod5::Pod5Error>> = window
                     .par_iter()
                     .map(|&i| {
                         r.chunks(i)
                             .iter()
                             .enumerate()
                             .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
-                            .collect::<Result<_, pod5::Pod5Error>>()
+                            .collect()
                     })
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| in_file(&e))?;
-                for (&i, chunks) in window.iter().zip(&stored) {
-                    let refs: Vec<(u32, &[u8])> =
-                        chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                    w.add_read_vbz_chunks(&r.reads()[i], &refs)
-                        .map_err(|e| in_file(&e))?;
+                    .collect();
+                for (&i, chunks) in window.iter().zip(stored) {
+                    let added = chunks.map_err(|e| in_file(&e)).and_then(|chunks| {
+                        let refs: Vec<(u32, &[u8])> =
+                            chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+                        w.add_read_vbz_chunks(&r.reads()[i], &refs)
+                            .map_err(|e| in_file(&e))
+                    });
+                    if failures.check(added)?.is_some() {
+                        found.insert(r.reads()[i].read_id_string());
+                    }
                 }
             } else {
-                let reads: Vec<(&pod5::Read, Vec<i16>)> = window
+                let decoded: Vec<Result<(&pod5::Read, Vec<i16>), String>> = window
                     .par_iter()
-                    .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
-                    .collect::<Result<_, pod5::Pod5Error>>()
-                    .map_err(|e| in_file(&e))?;
+                    .map(|&i| {
+                        let s = r.decode_signal(i).map_err(|e| in_file(&e))?;
+                        Ok((&r.reads()[i], s))
+                    })
+                    .collect();
+                let mut reads = Vec::with_capacity(decoded.len());
+                for d in decoded {
+                    reads.extend(failures.check(d)?);
+                }
                 w.add_reads(&reads).map_err(|e| in_file(&e))?;
+                found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
             }
-            found.extend(window.iter().map(|&i| r.reads()[i].read_id_string()));
         }
-        progress.inc(1);
     }
     progress.finish();
     w.finish().map_err(|e| error_chain(&e))?;
@@ -195,17 +223,25 @@ fn subset_blow5(
     files: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    failures: &mut Failures,
 ) -> Result<HashSet<String>, String> {
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
-    let readers: Vec<blow5::Reader> = files
-        .iter()
-        .map(|p| blow5::Reader::open(p).map_err(|e| error_chain(&e)))
-        .collect::<Result<_, _>>()?;
-    let first = readers[0].header();
+    let mut readers: Vec<blow5::Reader> = Vec::new();
+    let mut paths: Vec<&PathBuf> = Vec::new();
+    for p in files {
+        if let Some(r) = failures.check(blow5::Reader::open(p).map_err(|e| error_chain(&e)))? {
+            readers.push(r);
+            paths.push(p);
+        }
+    }
+    let Some(first) = readers.first().map(blow5::Reader::header) else {
+        return Err("no input could be read".into());
+    };
+    let files = paths;
     let mut schema = blow5::Schema::of(first);
     // Per file, its read groups' indices in the output.
     let mut group_maps = Vec::new();
-    for (r, path) in readers.iter().zip(files) {
+    for (r, path) in readers.iter().zip(&files) {
         if r.header().aux != schema.aux {
             return Err(format!(
                 "{}: its auxiliary fields differ from {}'s; subset them apart",
@@ -239,10 +275,13 @@ fn subset_blow5(
     let mut w = blow5::Writer::create(out, schema, options).map_err(|e| error_chain(&e))?;
     let mut found = HashSet::new();
     let mut progress = Progress::new(files.len() as u64, "subset");
-    for ((r, path), map) in readers.iter().zip(files).zip(&group_maps) {
+    for ((r, path), map) in readers.iter().zip(&files).zip(&group_maps) {
+        progress.inc(1);
         // Through the file's slow5lib index (built and written when missing): only the
         // wanted records are decoded.
-        let index = crate::blow5::index_of(r)?;
+        let Some(index) = failures.check(crate::blow5::index_of(r))? else {
+            continue;
+        };
         let mut picked: Vec<usize> = wanted
             .iter()
             .filter_map(|id| index.get(id))
@@ -251,23 +290,27 @@ fn subset_blow5(
         picked.sort_unstable();
         picked.dedup();
         for window in picked.chunks(WINDOW) {
-            let kept: Vec<blow5::Record> = window
+            let decoded: Vec<Result<blow5::Record, String>> = window
                 .par_iter()
-                .map(|&i| r.record(i).expect("index in range"))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| error_chain(&e))?
-                .into_iter()
-                .filter(|rec| ids.contains(rec.read_id.as_str()))
-                .map(|mut rec| {
-                    rec.read_group = map[rec.read_group as usize];
-                    rec
+                .map(|&i| {
+                    r.record(i)
+                        .expect("index in range")
+                        .map_err(|e| error_chain(&e))
                 })
                 .collect();
+            let mut kept = Vec::with_capacity(decoded.len());
+            for d in decoded {
+                if let Some(mut rec) = failures.check(d)? {
+                    if ids.contains(rec.read_id.as_str()) {
+                        rec.read_group = map[rec.read_group as usize];
+                        kept.push(rec);
+                    }
+                }
+            }
             w.add_records(&kept)
                 .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))?;
             found.extend(kept.into_iter().map(|rec| rec.read_id));
         }
-        progress.inc(1);
     }
     progress.finish();
     w.finish().map_err(|e| error_chain(&e))?;

@@ -8,10 +8,14 @@
 //! hidden temporary name until it is complete.
 //!
 //! ```no_run
-//! use svb_convert::{blow5_to_pod5, pod5_to_blow5};
-//! let stats = pod5_to_blow5(&["reads.pod5".into()], "reads.blow5".as_ref(), Default::default())?;
+//! use svb_convert::{blow5_to_pod5, pod5_to_blow5, OnError};
+//! let stats = pod5_to_blow5(&["reads.pod5".into()], "reads.blow5".as_ref(), Default::default(), OnError::Stop)?;
 //! println!("{} reads, {} samples", stats.reads, stats.samples);
-//! blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default())?;
+//! // Reads that fail are left out and listed instead of stopping the conversion.
+//! let stats = blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default(), OnError::Skip)?;
+//! for e in &stats.failed {
+//!     eprintln!("left out: {e}");
+//! }
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
 
@@ -76,12 +80,67 @@ impl ConvertError {
 }
 
 /// What a conversion wrote.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Stats {
     /// Reads written.
     pub reads: u64,
     /// Samples written.
     pub samples: u64,
+    /// With [`OnError::Skip`]: the inputs and reads left out, each error naming its file
+    /// (and read), in input order.
+    pub failed: Vec<ConvertError>,
+}
+
+/// What a conversion does when an input cannot be opened or one of its reads cannot be
+/// decoded or mapped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnError {
+    /// Stop: the conversion returns the error and leaves no output.
+    #[default]
+    Stop,
+    /// Leave the input or read out, list the error in [`Stats::failed`], and go on.
+    Skip,
+}
+
+/// Opens every input; with [`OnError::Skip`] one that fails is listed in `failed` and left
+/// out (when none opens, the first one's error is returned: there is nothing to convert).
+fn open_all<R>(
+    inputs: &[PathBuf],
+    on_error: OnError,
+    failed: &mut Vec<ConvertError>,
+    open: impl Fn(&Path) -> Result<R, ConvertError>,
+) -> Result<Vec<(R, PathBuf)>, ConvertError> {
+    let mut out = Vec::new();
+    for p in inputs {
+        match (open(p), on_error) {
+            (Ok(r), _) => out.push((r, p.clone())),
+            (Err(e), OnError::Skip) => failed.push(ConvertError::of(p)(e)),
+            (Err(e), OnError::Stop) => return Err(e),
+        }
+    }
+    if out.is_empty() && !failed.is_empty() {
+        return Err(failed.remove(0));
+    }
+    Ok(out)
+}
+
+/// The values of `items`; an error stops the conversion, or with [`OnError::Skip`] goes to
+/// `failed` (named by `in_file`).
+fn settle<T>(
+    items: Vec<Result<T, ConvertError>>,
+    on_error: OnError,
+    failed: &mut Vec<ConvertError>,
+    in_file: impl Fn(ConvertError) -> ConvertError,
+) -> Result<Vec<T>, ConvertError> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match (item, on_error) {
+            (Ok(v), _) => out.push(v),
+            (Err(e), OnError::Skip) => failed.push(in_file(e)),
+            (Err(e), OnError::Stop) => return Err(in_file(e)),
+        }
+    }
+    Ok(out)
 }
 
 /// Splits `lens` into consecutive windows of about [`WINDOW_SAMPLES`] (at least one item).
@@ -106,18 +165,20 @@ fn windows(lens: impl Iterator<Item = u64>) -> Vec<std::ops::Range<usize>> {
 
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
-/// slow5tools and blue-crab write).
+/// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
+/// `on_error` says.
 pub fn pod5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
     options: blow5::WriteOptions,
+    on_error: OnError,
 ) -> Result<Stats, ConvertError> {
-    let readers: Vec<pod5::Reader> = inputs
-        .iter()
-        .map(|p| pod5::Reader::open(p).map_err(ConvertError::from))
-        .collect::<Result<_, _>>()?;
+    let mut stats = Stats::default();
+    let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
+        pod5::Reader::open(p).map_err(ConvertError::from)
+    })?;
     let mut runs: Vec<RunInfo> = Vec::new();
-    for (r, path) in readers.iter().zip(inputs) {
+    for (r, path) in &readers {
         for run in r.run_infos() {
             match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
                 Some(known) if known != run => {
@@ -136,10 +197,9 @@ pub fn pod5_to_blow5(
         aux: Schema::pod5_aux(),
     };
     let mut w = blow5::Writer::create(out, schema, options)?;
-    let mut stats = Stats::default();
-    for (r, path) in readers.iter().zip(inputs) {
+    for (r, path) in &readers {
         let in_file = ConvertError::of(path);
-        let decode = |window: std::ops::Range<usize>| -> Result<Vec<blow5::Record>, ConvertError> {
+        let decode = |window: std::ops::Range<usize>| -> Vec<Result<blow5::Record, ConvertError>> {
             window
                 .into_par_iter()
                 .map(|i| {
@@ -158,10 +218,10 @@ pub fn pod5_to_blow5(
                     let signal = r.decode_signal(i)?;
                     Ok(record_of(read, run, group as u32, signal))
                 })
-                .collect::<Result<_, ConvertError>>()
-                .map_err(&in_file)
+                .collect()
         };
-        let mut write = |records: Vec<blow5::Record>| -> Result<(), ConvertError> {
+        let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+            let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             stats.reads += records.len() as u64;
             stats.samples += records
                 .iter()
@@ -172,7 +232,7 @@ pub fn pod5_to_blow5(
         };
         pipeline(
             windows(r.reads().iter().map(|x| x.num_samples)),
-            decode,
+            |w| Ok(decode(w)),
             &mut write,
         )?;
     }
@@ -201,30 +261,30 @@ fn pipeline<T: Send>(
 
 /// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
 /// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
-/// writes it).
+/// writes it); a failed input or read stops it, or is left out, as `on_error` says.
 pub fn blow5_to_pod5(
     inputs: &[PathBuf],
     out: &Path,
     options: pod5::WriteOptions,
+    on_error: OnError,
 ) -> Result<Stats, ConvertError> {
-    let readers: Vec<blow5::Reader> = inputs
-        .iter()
-        .map(|p| blow5::Reader::open(p).map_err(ConvertError::from))
-        .collect::<Result<_, _>>()?;
-    let mut w = pod5::Writer::create(out, options)?;
     let mut stats = Stats::default();
-    for (r, path) in readers.iter().zip(inputs) {
+    let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
+        blow5::Reader::open(p).map_err(ConvertError::from)
+    })?;
+    let mut w = pod5::Writer::create(out, options)?;
+    for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        let decode = |window: std::ops::Range<usize>| -> Result<Vec<blow5::Record>, ConvertError> {
+        let decode = |window: std::ops::Range<usize>| -> Vec<Result<blow5::Record, ConvertError>> {
             window
                 .into_par_iter()
-                .map(|i| r.record(i).expect("index in range"))
-                .collect::<Result<_, _>>()
-                .map_err(|e| in_file(e.into()))
+                .map(|i| Ok(r.record(i).expect("index in range")?))
+                .collect()
         };
-        let mut write = |records: Vec<blow5::Record>| -> Result<(), ConvertError> {
+        let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+            let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             for rec in &records {
                 let g = rec.read_group as usize;
                 if runs[g].is_none() {
@@ -237,14 +297,14 @@ pub fn blow5_to_pod5(
                     runs[g] = Some(run.acquisition_id);
                 }
             }
-            let reads: Vec<(pod5::Read, &[i16])> = records
+            let reads: Vec<Result<(pod5::Read, &[i16]), ConvertError>> = records
                 .iter()
                 .map(|rec| {
                     let run = runs[rec.read_group as usize].as_deref().expect("added");
                     Ok((read_of(rec, run)?, rec.raw_signal.as_slice()))
                 })
-                .collect::<Result<_, ConvertError>>()
-                .map_err(&in_file)?;
+                .collect();
+            let reads = settle(reads, on_error, &mut stats.failed, &in_file)?;
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
             w.add_reads(&reads).map_err(|e| in_file(e.into()))
@@ -253,7 +313,7 @@ pub fn blow5_to_pod5(
             .map(|i| r.record_span(i).map_or(0, |(_, size)| size))
             .collect();
         // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
-        pipeline(windows(spans.into_iter()), decode, &mut write)?;
+        pipeline(windows(spans.into_iter()), |w| Ok(decode(w)), &mut write)?;
     }
     w.finish()?;
     Ok(stats)

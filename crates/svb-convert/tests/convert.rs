@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use svb_convert::{blow5_to_pod5, pod5_to_blow5, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
+use svb_convert::{
+    blow5_to_pod5, pod5_to_blow5, OnError, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
+};
 use svb_slow5::blow5::{self, AuxValue};
 use svb_testdata::{data_dir, Rng, TempDir};
 use svb_vbz::pod5::{self, Read, RunInfo, END_REASONS};
@@ -56,9 +58,16 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     let name = src.file_name().unwrap().to_string_lossy();
     let b5 = tmp.join(&format!("{name}.blow5"));
     let back = tmp.join(&format!("{name}.back.pod5"));
-    let s = pod5_to_blow5(&[src.to_path_buf()], &b5, Default::default()).unwrap();
-    let t = blow5_to_pod5(std::slice::from_ref(&b5), &back, Default::default()).unwrap();
-    assert_eq!(s, t);
+    let s = pod5_to_blow5(&[src.to_path_buf()], &b5, Default::default(), OnError::Stop).unwrap();
+    let t = blow5_to_pod5(
+        std::slice::from_ref(&b5),
+        &back,
+        Default::default(),
+        OnError::Stop,
+    )
+    .unwrap();
+    assert_eq!((s.reads, s.samples), (t.reads, t.samples));
+    assert!(s.failed.is_empty() && t.failed.is_empty());
     let (a, b) = (
         pod5::Reader::open(src).unwrap(),
         pod5::Reader::open(&back).unwrap(),
@@ -179,11 +188,22 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
         ..blow5::Record::default()
     })
     .unwrap();
+    let good = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
+    w.add_record(&blow5::Record {
+        read_id: good.into(),
+        digitisation: 8192.0,
+        range: 1400.0,
+        sampling_rate: 4000.0,
+        raw_signal: vec![4, 5, 6, 7],
+        ..blow5::Record::default()
+    })
+    .unwrap();
     w.finish().unwrap();
     let e = blow5_to_pod5(
         std::slice::from_ref(&src),
         &tmp.join("out.pod5"),
         Default::default(),
+        OnError::Stop,
     )
     .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
@@ -194,6 +214,47 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     assert!(chain.contains("is not a UUID"), "{chain}");
     // Nothing is left under the output's name, nor hidden.
     assert_eq!(tmp.entries(), ["ids.blow5"]);
+
+    // Skipping: the good read is converted, the bad one listed; an input that is not a
+    // BLOW5 file is listed and left out too.
+    let junk = tmp.join("junk.blow5");
+    std::fs::write(&junk, b"not a blow5 file").unwrap();
+    let out = tmp.join("out.pod5");
+    let stats = blow5_to_pod5(
+        &[junk, src.clone()],
+        &out,
+        Default::default(),
+        OnError::Skip,
+    )
+    .unwrap();
+    assert_eq!((stats.reads, stats.samples), (1, 4));
+    let failed: Vec<String> = stats
+        .failed
+        .iter()
+        .map(|e| format!("{e}: {}", std::error::Error::source(e).unwrap()))
+        .collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(failed[0].contains("junk.blow5"), "{failed:?}");
+    assert!(
+        failed[1].contains("ids.blow5") && failed[1].contains("read_1"),
+        "{failed:?}"
+    );
+    let r = pod5::Reader::open(&out).unwrap();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r.reads()[0].read_id_string(), good);
+    assert_eq!(r.decode_signal(0).unwrap(), [4, 5, 6, 7]);
+
+    // And POD5 -> BLOW5 skips an input it cannot open.
+    let b5 = tmp.join("back.blow5");
+    let stats = pod5_to_blow5(
+        &[tmp.join("missing.pod5"), out],
+        &b5,
+        Default::default(),
+        OnError::Skip,
+    )
+    .unwrap();
+    assert_eq!((stats.reads, stats.failed.len()), (1, 1));
+    assert!(stats.failed[0].to_string().contains("missing.pod5"));
 }
 
 fn blue_crab() -> Option<std::process::Command> {
@@ -233,7 +294,13 @@ fn agrees_with_blue_crab() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    pod5_to_blow5(std::slice::from_ref(&src), &ours, Default::default()).unwrap();
+    pod5_to_blow5(
+        std::slice::from_ref(&src),
+        &ours,
+        Default::default(),
+        OnError::Stop,
+    )
+    .unwrap();
     let (t, u) = (
         blow5::Reader::open(&theirs).unwrap(),
         blow5::Reader::open(&ours).unwrap(),
@@ -285,7 +352,13 @@ fn agrees_with_blue_crab() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    blow5_to_pod5(std::slice::from_ref(&theirs), &our_pod5, Default::default()).unwrap();
+    blow5_to_pod5(
+        std::slice::from_ref(&theirs),
+        &our_pod5,
+        Default::default(),
+        OnError::Stop,
+    )
+    .unwrap();
     let (t, u) = (
         pod5::Reader::open(&their_pod5).unwrap(),
         pod5::Reader::open(&our_pod5).unwrap(),

@@ -39,8 +39,7 @@ impl Index {
         PathBuf::from(p)
     }
 
-    /// Indexes `reader`'s file: every record's id (its fields decoded on rayon's pool, not its
-    /// signal).
+    /// Indexes `reader`'s file: every record's id (only the id parsed, on rayon's pool).
     pub fn build(reader: &Reader) -> Result<Index, Blow5Error> {
         let ids: Vec<String> = (0..reader.len())
             .into_par_iter()

@@ -240,13 +240,20 @@ impl Reader {
         (self.record_span(i)? == (offset, size)).then_some(i)
     }
 
-    /// Record `index`'s read id (its fields are decoded, not its signal).
+    /// Record `index`'s read id: only the id is parsed (after the record is inflated), as
+    /// slow5lib's index builder does, so a record whose other fields are damaged still has
+    /// an id.
     pub fn read_id(&self, index: usize) -> Option<Result<String, Blow5Error>> {
-        let mut record = Record::default();
-        Some(
-            self.fields_into(index, &mut record)?
-                .map(|_| record.read_id),
-        )
+        let s = self.spans.get(index)?;
+        Some(self.with_body(s, |body| {
+            let err = |what: String| self.record_error(s, what);
+            let mut r = Fields { body, at: 0 };
+            let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
+            let id = r.slice(id_len).map_err(&err)?;
+            std::str::from_utf8(id)
+                .map(str::to_owned)
+                .map_err(|e| err(format!("read_id: {e}")))
+        }))
     }
 
     /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):

@@ -1,0 +1,151 @@
+//! `--keep-going` of `svb subset` and `svb convert`: without it the first bad input stops the
+//! command and leaves no output; with it the bad input is named, the others are written, and
+//! the exit status is 1.
+
+use std::path::Path;
+use std::process::Command;
+
+use svb_testdata::{data_dir, TempDir};
+
+fn svb(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .output()
+        .expect("the svb binary runs")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn subset_and_convert_go_past_a_bad_input() {
+    let Some(d) = data_dir() else { return };
+    let tmp = TempDir::new("cli-keep-going");
+    let good = d.join("pod5/multi_fast5_zip.pod5");
+    let bad = tmp.join("bad.pod5");
+    std::fs::write(&bad, b"\x8bPOD\r\n\x1a\n truncated").unwrap();
+    let r = svb_vbz::pod5::Reader::open(&good).unwrap();
+    let ids: Vec<String> = r.reads().iter().map(|x| x.read_id_string()).collect();
+    let list = tmp.join("ids.txt");
+    std::fs::write(&list, ids.join("\n")).unwrap();
+
+    // subset: stops without --keep-going, nothing written.
+    let out = tmp.join("picked.pod5");
+    let run = svb(&[
+        "subset",
+        s(&bad),
+        s(&good),
+        "--read-ids",
+        s(&list),
+        "-o",
+        s(&out),
+    ]);
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.pod5"));
+    assert!(!out.exists());
+    // With it: the good file's reads, the bad one named, status 1.
+    let run = svb(&[
+        "subset",
+        s(&bad),
+        s(&good),
+        "--read-ids",
+        s(&list),
+        "-o",
+        s(&out),
+        "--keep-going",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("left out") && err.contains("bad.pod5"),
+        "{err}"
+    );
+    let picked = svb_vbz::pod5::Reader::open(&out).unwrap();
+    assert_eq!(picked.len(), ids.len());
+
+    // convert: the same.
+    let b5 = tmp.join("all.blow5");
+    let run = svb(&["convert", s(&bad), s(&good), "-o", s(&b5)]);
+    assert!(!run.status.success());
+    assert!(!b5.exists());
+    let run = svb(&["convert", s(&bad), s(&good), "-o", s(&b5), "--keep-going"]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("left out") && err.contains("bad.pod5"),
+        "{err}"
+    );
+    assert_eq!(
+        svb_slow5::blow5::Reader::open(&b5).unwrap().len(),
+        ids.len()
+    );
+
+    // One output per input: the bad input has none, the good one its own.
+    let dir = tmp.join("each");
+    let run = svb(&[
+        "convert",
+        s(&bad),
+        s(&good),
+        "-o",
+        s(&dir),
+        "--to",
+        "blow5",
+        "--keep-going",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["multi_fast5_zip.blow5"]);
+}
+
+#[test]
+fn subset_goes_past_a_damaged_read() {
+    let Some(d) = data_dir() else { return };
+    let tmp = TempDir::new("cli-keep-going-read");
+    // The shared records with uncompressed records (so that a damaged field leaves the read
+    // id readable: the index finds it) and SVB-ZD signal.
+    use svb_slow5::blow5;
+    let shared = blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
+    let src = tmp.join("plain.blow5");
+    let options = blow5::WriteOptions {
+        record_compression: blow5::RecordCompression::None,
+        signal_compression: blow5::SignalCompression::SvbZd,
+        ..blow5::WriteOptions::default()
+    };
+    let mut w = blow5::Writer::create(&src, blow5::Schema::of(shared.header()), options).unwrap();
+    let records: Vec<blow5::Record> = shared.records().collect::<Result<_, _>>().unwrap();
+    w.add_records(&records).unwrap();
+    w.finish().unwrap();
+    let r = blow5::Reader::open(&src).unwrap();
+    let ids: Vec<String> = records.iter().map(|x| x.read_id.clone()).collect();
+    // Record 3's sample count (the u64 after the id, read group and four doubles) made
+    // larger than its signal bytes can hold.
+    let (off, size) = r.record_span(3).unwrap();
+    let mut bytes = std::fs::read(&src).unwrap();
+    let body = &mut bytes[off as usize..(off + size) as usize];
+    let id = ids[3].as_bytes();
+    let at = body.windows(id.len()).position(|w| w == id).unwrap() + id.len() + 4 + 32;
+    body[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    let bad = tmp.join("damaged.blow5");
+    std::fs::write(&bad, &bytes).unwrap();
+    let list = tmp.join("ids.txt");
+    std::fs::write(&list, ids.join("\n")).unwrap();
+    let out = tmp.join("picked.blow5");
+    let run = svb(&[
+        "subset",
+        s(&bad),
+        "--read-ids",
+        s(&list),
+        "-o",
+        s(&out),
+        "--keep-going",
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("left out"), "{err}");
+    let picked = svb_slow5::blow5::Reader::open(&out).unwrap();
+    assert_eq!(picked.len(), ids.len() - 1);
+}
