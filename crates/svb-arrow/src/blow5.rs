@@ -26,7 +26,7 @@ pub(crate) fn batch(
     let end = batch_end(start, r.len(), options, |i| {
         r.record_span(i).map_or(0, |(_, size)| size)
     });
-    let mut records: Vec<(Record, u64)> = (start..end)
+    let records: Vec<(Record, u64)> = (start..end)
         .into_par_iter()
         .map(|i| {
             let mut rec = Record::default();
@@ -51,19 +51,19 @@ pub(crate) fn batch(
         .map(|&c| column(wanted, c, &records, &filename))
         .collect();
     if with_signal {
-        let parts: Vec<(Vec<i16>, Calibration)> = records
-            .iter_mut()
+        // pA = (adc + offset) * range / digitisation, slow5lib's calibration.
+        let parts: Vec<(&[i16], Calibration)> = records
+            .iter()
             .map(|(rec, _)| {
-                // pA = (adc + offset) * range / digitisation, slow5lib's calibration.
                 let c = Calibration {
                     offset: rec.offset as f32,
                     scale: (rec.range / rec.digitisation) as f32,
                 };
-                (std::mem::take(&mut rec.raw_signal), c)
+                (rec.raw_signal.as_slice(), c)
             })
             .collect();
         columns.push(
-            signal::from_decoded(parts, wanted.signal).map_err(|(k, samples)| {
+            signal::from_decoded(&parts, wanted.signal).map_err(|(k, samples)| {
                 ArrowReadError::ReadTooLong {
                     path: r.path().to_path_buf(),
                     read_id: records[k].0.read_id.clone(),

@@ -141,13 +141,15 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// All metadata columns, no signal, batches of up to 1024 reads and 16M samples.
+    /// All metadata columns, no signal, batches of up to 1024 reads and 4M samples (a
+    /// batch's buffer stays under the size at which allocators map fresh pages for every
+    /// allocation: measured here, 1206 Msamples/s at 4M against 1024 at 16M).
     fn default() -> Self {
         Options {
             columns: None,
             signal: Signal::None,
             batch_reads: 1024,
-            batch_samples: 16 << 20,
+            batch_samples: 4 << 20,
         }
     }
 }

@@ -31,26 +31,7 @@ pub(crate) fn batch(
         .map(|&c| column(wanted.all.name(c), reads, &runs, &filename))
         .collect();
     if wanted.signal.column().is_some() {
-        columns.push(signal::column(
-            start..end,
-            wanted.signal,
-            |i| {
-                let read = &r.reads()[i];
-                let s = r.decode_signal(i)?;
-                Ok((
-                    s,
-                    Calibration {
-                        offset: read.calibration_offset,
-                        scale: read.calibration_scale,
-                    },
-                ))
-            },
-            |i, samples| ArrowReadError::ReadTooLong {
-                path: r.path().to_path_buf(),
-                read_id: r.reads()[i].read_id_string(),
-                samples,
-            },
-        )?);
+        columns.push(signal_column(r, start, end, options)?);
     }
     Ok((columns, end))
 }
@@ -124,4 +105,41 @@ fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str)
         "acquisition_id" => text(it().map(|x| &*x.run_info)),
         other => unreachable!("{other} is not a POD5 column"),
     }
+}
+
+/// The signal column of reads `start..end`. Their sample counts (from the reads table) size
+/// the batch's buffer when they fit in a batch (the batch bounds that allocation); a single
+/// read claiming more is decoded on its own, its buffer growing with what its chunks hold.
+fn signal_column(
+    r: &Reader,
+    start: usize,
+    end: usize,
+    options: &Options,
+) -> Result<ArrayRef, ArrowReadError> {
+    let calibration = |i: usize| Calibration {
+        offset: r.reads()[i].calibration_offset,
+        scale: r.reads()[i].calibration_scale,
+    };
+    let too_long = |i: usize, samples: u64| ArrowReadError::ReadTooLong {
+        path: r.path().to_path_buf(),
+        read_id: r.reads()[i].read_id_string(),
+        samples,
+    };
+    let reads = &r.reads()[start..end];
+    if reads.len() == 1 && reads[0].num_samples > options.batch_samples {
+        let samples = r.decode_signal(start)?;
+        signal::check_total(&[samples.len()]).map_err(|(_, n)| too_long(start, n))?;
+        return Ok(signal::single(samples, calibration(start), options.signal));
+    }
+    let lens: Vec<usize> = reads.iter().map(|x| x.num_samples as usize).collect();
+    signal::check_total(&lens).map_err(|(k, n)| too_long(start + k, n))?;
+    signal::decode_known(
+        &lens,
+        options.signal,
+        |k, out| {
+            r.decode_signal_to_slice(start + k, out)
+                .map_err(ArrowReadError::from)
+        },
+        |k| calibration(start + k),
+    )
 }
