@@ -76,23 +76,23 @@ impl SignalFile for Reader {
     }
 }
 
-/// The BLOW5 file's slow5lib index (`FILE.idx`): read when it is there and matches the file,
-/// otherwise built (every record's id decoded) and written beside the file for next time, as
-/// slow5lib does (a directory we cannot write to only costs the rebuild next time).
-pub fn index_of(r: &Reader) -> Result<Index, String> {
-    let path = Index::path_for(r.path());
-    if let Ok(index) = Index::read(&path) {
-        if index.matches(r) {
-            return Ok(index);
+/// `path` opened with its slow5lib index (`FILE.idx`): when the index is there and fits the
+/// file, the reader takes the record positions from it and reads no record up front;
+/// otherwise the file is opened in full, indexed (every record's id read) and the index
+/// written beside it for next time, as slow5lib does (a directory we cannot write to only
+/// costs the rebuild next time).
+pub fn open_with_index(path: &Path) -> Result<(Reader, Index), String> {
+    let idx = Index::path_for(path);
+    if let Ok(index) = Index::read(&idx) {
+        match Reader::open_indexed(path, &index) {
+            Ok(r) => return Ok((r, index)),
+            Err(e) => eprintln!("svb: {}; rebuilding the index", error_chain(&e)),
         }
-        eprintln!(
-            "svb: {}: the index does not match the file; rebuilding it",
-            path.display()
-        );
     }
-    let index = Index::build(r).map_err(|e| error_chain(&e))?;
-    if let Err(e) = index.write(&path) {
-        eprintln!("svb: {}: index not written: {e}", path.display());
+    let r = Reader::open(path).map_err(|e| error_chain(&e))?;
+    let index = Index::build(&r).map_err(|e| error_chain(&e))?;
+    if let Err(e) = index.write(&idx) {
+        eprintln!("svb: {}: index not written: {e}", idx.display());
     }
-    Ok(index)
+    Ok((r, index))
 }

@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use svb_slow5::blow5;
 use svb_vbz::pod5;
 
 use crate::inputs::Format;
@@ -120,8 +119,7 @@ fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
 }
 
 fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let r = blow5::Reader::open(file).map_err(|e| error_chain(&e))?;
-    let index = crate::blow5::index_of(&r)?;
+    let (r, index) = crate::blow5::open_with_index(file)?;
     ids.iter()
         .map(|id| {
             let rec = r

@@ -226,11 +226,15 @@ fn subset_blow5(
     failures: &mut Failures,
 ) -> Result<HashSet<String>, String> {
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
+    // Each through its slow5lib index (built and written when missing): only the wanted
+    // records are read.
     let mut readers: Vec<blow5::Reader> = Vec::new();
+    let mut indexes: Vec<blow5::Index> = Vec::new();
     let mut paths: Vec<&PathBuf> = Vec::new();
     for p in files {
-        if let Some(r) = failures.check(blow5::Reader::open(p).map_err(|e| error_chain(&e)))? {
+        if let Some((r, index)) = failures.check(crate::blow5::open_with_index(p))? {
             readers.push(r);
+            indexes.push(index);
             paths.push(p);
         }
     }
@@ -275,13 +279,8 @@ fn subset_blow5(
     let mut w = blow5::Writer::create(out, schema, options).map_err(|e| error_chain(&e))?;
     let mut found = HashSet::new();
     let mut progress = Progress::new(files.len() as u64, "subset");
-    for ((r, path), map) in readers.iter().zip(&files).zip(&group_maps) {
+    for (((r, index), path), map) in readers.iter().zip(&indexes).zip(&files).zip(&group_maps) {
         progress.inc(1);
-        // Through the file's slow5lib index (built and written when missing): only the
-        // wanted records are decoded.
-        let Some(index) = failures.check(crate::blow5::index_of(r))? else {
-            continue;
-        };
         let mut picked: Vec<usize> = wanted
             .iter()
             .filter_map(|id| index.get(id))

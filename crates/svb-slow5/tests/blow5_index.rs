@@ -133,3 +133,65 @@ fn fields_without_the_signal() {
         }
     }
 }
+
+/// Opened through its index, a file gives the same records as opened in full; an index of
+/// another file does not fit and is an error at open; one whose positions fit but whose
+/// records moved is an error (or a refused id) when a record is read.
+#[test]
+fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
+    let Some(data) = data_dir() else { return };
+    let tmp = TempDir::new("blow5-open-indexed");
+    let files = [
+        "blow5/reads_zstd_svb_zd.blow5",
+        "blow5/reads_none_none.blow5",
+        "blow5/reads_zlib_svb_zd.blow5",
+        "blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5",
+    ];
+    let mut indexes = Vec::new();
+    for name in files {
+        let path = data.join(name);
+        let full = Reader::open(&path).unwrap();
+        let index = Index::build(&full).unwrap();
+        let r = Reader::open_indexed(&path, &index).unwrap();
+        assert_eq!(r.len(), full.len());
+        for i in 0..r.len() {
+            assert_eq!(r.record_span(i), full.record_span(i));
+            let want = full.record(i).unwrap().unwrap();
+            assert_eq!(r.record(i).unwrap().unwrap(), want, "{name} record {i}");
+            assert_eq!(
+                r.record_by_id(&index, &want.read_id).unwrap().unwrap(),
+                want
+            );
+        }
+        indexes.push(index);
+    }
+    // Another file's index.
+    let e = Reader::open_indexed(data.join(files[0]), &indexes[3]).unwrap_err();
+    assert!(e.to_string().contains("does not fit"), "{e}");
+    // Positions that fit, records that moved: two records of one file swapped in place
+    // (same sizes), the index of the original.
+    let src = std::fs::read(data.join(files[1])).unwrap();
+    let full = Reader::open(data.join(files[1])).unwrap();
+    let (a, b) = (full.record_span(0).unwrap(), full.record_span(1).unwrap());
+    let mut bytes = src.clone();
+    let (a0, a1) = (a.0 as usize, (a.0 + a.1) as usize);
+    let (b0, b1) = (b.0 as usize, (b.0 + b.1) as usize);
+    let mut swapped = src[b0..b1].to_vec();
+    swapped.extend_from_slice(&src[a0..a1]);
+    bytes[a0..b1].copy_from_slice(&swapped);
+    let moved = tmp.join("moved.blow5");
+    std::fs::write(&moved, &bytes).unwrap();
+    let r = Reader::open_indexed(&moved, &indexes[1]);
+    if a.1 == b.1 {
+        // Same sizes: the index fits; the ids it names are not where it says.
+        let r = r.unwrap();
+        let id0 = full.record(0).unwrap().unwrap().read_id;
+        assert!(r.record_by_id(&indexes[1], &id0).is_none());
+    } else {
+        // Other sizes: the first record's size field disagrees with the index when read.
+        match r {
+            Ok(r) => assert!(r.record(0).unwrap().is_err()),
+            Err(e) => assert!(e.to_string().contains("does not fit"), "{e}"),
+        }
+    }
+}

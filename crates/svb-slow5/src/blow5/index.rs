@@ -136,6 +136,11 @@ impl Index {
         })
     }
 
+    /// Every record's `(offset of its size field, size with it)`, in index order.
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = (u64, u64)> + '_ {
+        self.entries.iter().map(|&(_, o, s)| (o, s))
+    }
+
     /// The number of records indexed.
     pub fn len(&self) -> usize {
         self.entries.len()

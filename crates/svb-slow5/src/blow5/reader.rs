@@ -87,6 +87,9 @@ pub struct Reader {
     src: Source,
     header: Header,
     spans: Vec<Span>,
+    /// Whether every span's size field was read at open; a reader opened through an index
+    /// reads it with the record instead, and checks it there.
+    sizes_read: bool,
 }
 
 impl Reader {
@@ -191,6 +194,70 @@ impl Reader {
             src,
             header,
             spans,
+            sizes_read: true,
+        })
+    }
+
+    /// Opens `path` with the record positions of `index` (slow5lib's `FILE.idx` of it)
+    /// instead of reading every record's size field: the header is parsed, the index's
+    /// records checked to run back to back from the first record to the end marker, and the
+    /// end marker read; no record is read until it is decoded (by positioned reads), when
+    /// its own size field is checked against the index. What a lookup of a few reads in a
+    /// large file needs: `svb get` of one read of a 2000-read file reads a few KiB.
+    ///
+    /// An index of another file, or of an older version of this one, is an error here when
+    /// its positions do not fit the file, and otherwise an error (or a record of another id,
+    /// which [`record_by_id`](Self::record_by_id) refuses) when a record is decoded.
+    pub fn open_indexed(path: impl AsRef<Path>, index: &super::Index) -> Result<Self, Blow5Error> {
+        let path = path.as_ref().to_path_buf();
+        let io = |source| Blow5Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let src = Source::open(&path, Access::ReadAt).map_err(io)?;
+        let header =
+            header::parse(&header_bytes(&src).map_err(io)?).map_err(|what| Blow5Error::Header {
+                path: path.clone(),
+                what,
+            })?;
+        let misfit = |what: String| Blow5Error::Header {
+            path: path.clone(),
+            what: format!("the index does not fit the file: {what}"),
+        };
+        let len = src.len();
+        let mut spans = Vec::with_capacity(index.len());
+        let mut at = header.data_start as u64;
+        for (i, (offset, size)) in index.positions().enumerate() {
+            if offset != at {
+                return Err(misfit(format!(
+                    "record {i} at byte {offset}, the one before it ends at {at}"
+                )));
+            }
+            let end = offset
+                .checked_add(size)
+                .filter(|&e| size >= 8 && e <= len)
+                .ok_or_else(|| misfit(format!("record {i}: {size} bytes at byte {offset}")))?;
+            spans.push(Span {
+                index: i,
+                at,
+                start: at + 8,
+                end,
+            });
+            at = end;
+        }
+        if len.checked_sub(at) != Some(EOF_MARKER.len() as u64)
+            || src.read_vec(at, EOF_MARKER.len()).map_err(io)? != EOF_MARKER
+        {
+            return Err(misfit(format!(
+                "the records end at byte {at}, not at the end marker ({len} bytes)"
+            )));
+        }
+        Ok(Reader {
+            path,
+            src,
+            header,
+            spans,
+            sizes_read: false,
         })
     }
 
@@ -368,8 +435,26 @@ impl Reader {
         f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
         let compression = self.header.record_compression;
+        // Opened through an index: the record's size field is read with it, and checked.
+        let from = if self.sizes_read { s.start } else { s.at };
         self.src
-            .with_bytes(s.start, (s.end - s.start) as usize, |raw| {
+            .with_bytes(from, (s.end - from) as usize, |raw| {
+                let raw = if self.sizes_read {
+                    raw
+                } else {
+                    let (size, rest) = raw.split_at(8);
+                    let size = u64::from_le_bytes(size.try_into().expect("8 bytes"));
+                    if size != s.end - s.start {
+                        return Err(self.record_error(
+                            s,
+                            format!(
+                                "its size field says {size} bytes, the index {}",
+                                s.end - s.start
+                            ),
+                        ));
+                    }
+                    rest
+                };
                 inflate::body(compression, raw, f, |w| self.record_error(s, w))
             })
             .map_err(|e| {
