@@ -108,8 +108,16 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     }
     let tables = render(&rows) + &profile_table(&rows);
     if report {
-        let doc = report_doc(&tables, &command, quick, peer_simd);
         let path = root().join("docs").join("PERFORMANCE.md");
+        let mut doc = report_doc(&tables, &command, quick, peer_simd);
+        // The dataset section (`cargo xtask bench-dataset --report`) is its own run's.
+        if let Some(section) = fs::read_to_string(&path)
+            .ok()
+            .as_deref()
+            .and_then(crate::dataset::existing_section)
+        {
+            doc = crate::dataset::with_section(&doc, section);
+        }
         fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     } else {

@@ -6,10 +6,12 @@
 //! | `fuzz [--seconds N]` | every cargo-fuzz target for N seconds (default 20) on a seeded corpus; fails on any crash |
 //! | `bench [--quick] [--filter F]` | runs the criterion suites and prints Melem/s per codec and op, with the peers and ratios |
 //! | `bench-report [--quick] [--filter F] [--no-run]` | the same, written to docs/PERFORMANCE.md |
+//! | `bench-dataset [--rounds R] [--report]` | the dataset commands (convert, subset, view, verify, decode, get) against blue-crab and ONT's `pod5` tools in one run; with `--report`, the dataset section of docs/PERFORMANCE.md |
 //! | `bench-compare BASE_DIR [--new DIR] [--baseline NAME] [--threshold X]` | flags every benchmark more than 10% (X = 1.10) slower than the base; non-zero exit if any |
 
 mod bench;
 mod cross;
+mod dataset;
 mod fuzz;
 mod util;
 
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         "bench" => bench::main(rest, false),
         "bench-report" => bench::main(rest, true),
         "bench-compare" => bench::compare(rest),
+        "bench-dataset" => dataset::main(rest),
         "help" | "-h" | "--help" => {
             println!("{}", include_str!("usage.txt"));
             Ok(())

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The dataset commands of `svb` against the tools users run for the same job, in one run.
+
+  dataset.py SVB WORKDIR [--rounds R]
+      Makes WORKDIR/large.pod5 with ONT's own writer when missing (the 10 shared reads x 200:
+      2000 reads, 310M samples) and WORKDIR/large.blow5 from it with blue-crab, then times
+      each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
+      line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
+      "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
+      fields are null where it has none). `cargo xtask bench-dataset` runs it.
+  dataset.py --hash-peer POD5
+      The verify peer: ONT's reader and hashlib in one process (sha256 of every read's
+      int16 signal, as `svb pod5 verify` prints).
+
+Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as svb), ONT's
+`pod5 filter` and `pod5 view`, and the `pod5` reader with hashlib.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SHARED = Path(os.environ.get("SVB_TEST_DATA", HERE.parents[1] / ".." / "shared" / "data"))
+
+
+def hash_peer(path):
+    import pod5
+
+    with pod5.Reader(path) as reader:
+        for read in reader.reads():
+            signal = read.signal
+            line = json.dumps({"read_id": str(read.read_id), "num_samples": len(signal),
+                               "sha256": hashlib.sha256(signal.astype("<i2").tobytes()).hexdigest()})
+            sys.stdout.write(line + "\n")
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (MB) of one run of `cmd`; raises on failure."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(map(str, cmd))}: exit {p.returncode}: "
+                               f"{err.read().decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def best(cmd, rounds, before=None):
+    runs = []
+    for _ in range(rounds):
+        if before:
+            before()
+        runs.append(run(cmd))
+    return min(runs)
+
+
+def remove(*paths):
+    def go():
+        for p in paths:
+            Path(p).unlink(missing_ok=True)
+    return go
+
+
+def main():
+    if sys.argv[1:2] == ["--hash-peer"]:
+        hash_peer(sys.argv[2])
+        return
+    svb, work = sys.argv[1], Path(sys.argv[2])
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+    work.mkdir(parents=True, exist_ok=True)
+    large = work / "large.pod5"
+    if not large.exists():
+        subprocess.run([sys.executable, HERE / "pod5_decode.py", "--make-large",
+                        SHARED / "pod5" / "multi_fast5_zip.pod5", large, "200"], check=True)
+    large_b5 = work / "large.blow5"
+    if not large_b5.exists():
+        subprocess.run(["blue-crab", "p2s", large, "-o", large_b5, "-c", "zstd", "-s", "svb-zd",
+                        "-t", "2"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The ids through svb view: the parent stays small (a child's peak RSS counts what it
+    # had when forked).
+    ids = subprocess.run([svb, "view", large, "--fields", "read_id", "--no-header"], check=True,
+                         capture_output=True, text=True).stdout.split()
+    id_list = work / "ids_1pct.txt"
+    id_list.write_text("\n".join(ids[:: len(ids) // 20][:20]) + "\n")
+    out = work / "out"
+    out.mkdir(exist_ok=True)
+    py = sys.executable
+    tasks = [
+        ("convert POD5 -> BLOW5",
+         [svb, "convert", large, "-o", out / "a.blow5", "--force"],
+         "blue-crab p2s", ["blue-crab", "p2s", large, "-o", out / "b.blow5", "-c", "zstd",
+                           "-s", "svb-zd", "-t", "2"],
+         remove(out / "b.blow5")),
+        ("convert BLOW5 -> POD5",
+         [svb, "convert", large_b5, "-o", out / "a.pod5", "--force"],
+         "blue-crab s2p", ["blue-crab", "s2p", large_b5, "-o", out / "b.pod5"],
+         remove(out / "b.pod5")),
+        ("subset 20 reads (1%) of POD5",
+         [svb, "subset", large, "--read-ids", id_list, "-o", out / "s.pod5", "--force"],
+         "pod5 filter", ["pod5", "filter", large, "--ids", id_list, "--output",
+                         out / "f.pod5", "--force-overwrite"],
+         None),
+        ("view POD5",
+         [svb, "view", large, "-o", out / "v.tsv"],
+         "pod5 view", ["pod5", "view", large, "--output", out / "p.tsv", "--force-overwrite"],
+         None),
+        ("verify POD5 (sha256 of every read)",
+         [svb, "pod5", "verify", large],
+         "pod5 + hashlib", [py, HERE / "dataset.py", "--hash-peer", large],
+         None),
+        ("decode POD5 to one Arrow IPC file",
+         [svb, "decode", large, "-o", out / "d.arrow", "--force"],
+         None, None, None),
+        ("get one read of a 2000-read BLOW5 (indexed)",
+         [svb, "get", large_b5, ids[1234], "-o", out / "one.i16"],
+         None, None, None),
+    ]
+    # The index is built once, as a first `get` would.
+    run([svb, "get", large_b5, ids[0], "-o", out / "first.i16"])
+    for task, ours, peer, peer_cmd, before in tasks:
+        ours_s, ours_rss = best(ours, rounds, remove(out / "one.i16"))
+        peer_s = peer_rss = None
+        if peer_cmd:
+            peer_s, peer_rss = best(peer_cmd, rounds, before)
+        print(json.dumps({"task": task, "ours": "svb " + " ".join(map(str, ours[1:2])),
+                          "peer": peer, "ours_s": ours_s, "peer_s": peer_s,
+                          "ours_rss_mb": ours_rss, "peer_rss_mb": peer_rss}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+//! `cargo xtask bench-dataset [--rounds R] [--report]`: the dataset commands of `svb`
+//! (convert, subset, view, verify, decode, get) against the tools users run for the same job
+//! (blue-crab, `pod5 filter`, `pod5 view`, `pod5` + hashlib), timed alternately in one run by
+//! benches/python/dataset.py on a 2000-read, 310M-sample POD5 written by ONT's writer and its
+//! BLOW5. With `--report` the table replaces the dataset section of docs/PERFORMANCE.md
+//! (which `bench-report` keeps when it rewrites the rest).
+
+use std::fs;
+use std::process::Command;
+
+use crate::util::{cargo, check_args, flag, opt, root, run};
+
+/// The markers around the dataset section of docs/PERFORMANCE.md.
+pub const BEGIN: &str = "<!-- dataset section: cargo xtask bench-dataset --report -->";
+pub const END: &str = "<!-- end of dataset section -->";
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    check_args(args, &["--report"], &["--rounds"])?;
+    let rounds = opt(args, "--rounds").unwrap_or("3");
+    run(cargo().args(["build", "--release", "-p", "svb-cli"]))?;
+    let svb = root().join("target/release/svb");
+    let work = root().join("target/bench-data/dataset");
+    let out = Command::new("python3")
+        .arg(root().join("benches/python/dataset.py"))
+        .arg(&svb)
+        .arg(&work)
+        .args(["--rounds", rounds])
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "benches/python/dataset.py failed (it needs python3 with pod5 and blue-crab: pip \
+             install pod5 blue-crab):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let lines = String::from_utf8_lossy(&out.stdout).into_owned();
+    let section = section(&lines, rounds);
+    if flag(args, "--report") {
+        let path = root().join("docs/PERFORMANCE.md");
+        let doc = fs::read_to_string(&path).unwrap_or_default();
+        let doc = with_section(&doc, &section);
+        fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote the dataset section of {}", path.display());
+    } else {
+        println!("{section}");
+    }
+    Ok(())
+}
+
+/// `doc` with its dataset section replaced by `section` (appended when it has none).
+pub fn with_section(doc: &str, section: &str) -> String {
+    match (doc.find(BEGIN), doc.find(END)) {
+        (Some(a), Some(b)) if a < b => {
+            format!("{}{section}{}", &doc[..a], &doc[b + END.len()..])
+        }
+        _ => format!("{}\n{section}\n", doc.trim_end()),
+    }
+}
+
+/// The dataset section of `doc`, markers included, when it has one.
+pub fn existing_section(doc: &str) -> Option<&str> {
+    let a = doc.find(BEGIN)?;
+    let b = doc[a..].find(END)? + a;
+    Some(&doc[a..b + END.len()])
+}
+
+fn num(line: &str, key: &str) -> Option<f64> {
+    let at = line.find(&format!("\"{key}\": "))? + key.len() + 4;
+    let rest = &line[at..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim().parse().ok()
+}
+
+fn text(line: &str, key: &str) -> Option<String> {
+    let at = line.find(&format!("\"{key}\": \""))? + key.len() + 5;
+    let rest = &line[at..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+fn section(lines: &str, rounds: &str) -> String {
+    let date = crate::util::output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"]))
+        .unwrap_or_default();
+    let mut out = format!(
+        "{BEGIN}\n## Dataset commands\n\n\
+         `cargo xtask bench-dataset --report` ({}, best of {rounds} runs each, svb and its peer \
+         alternately, 2 cores): a 2000-read POD5 of 310M samples written by ONT's `pod5.Writer` \
+         (the shared reads x 200) and its BLOW5 made by blue-crab p2s (zstd records, svb-zd). \
+         Wall time and peak RSS of each process (the RSS includes ~18 MB of the Python parent \
+         at fork). Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's \
+         `pod5 filter`, `pod5 view`, and ONT's `pod5` reader + hashlib for verify.\n\n\
+         | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
+         |---|---:|---:|---|---:|---:|---:|\n",
+        date.trim()
+    );
+    for line in lines.lines().filter(|l| l.starts_with('{')) {
+        let task = text(line, "task").unwrap_or_default();
+        let ours = num(line, "ours_s").unwrap_or(f64::NAN);
+        let ours_rss = num(line, "ours_rss_mb").unwrap_or(f64::NAN);
+        let (peer, peer_s, peer_rss, ratio) = match (text(line, "peer"), num(line, "peer_s")) {
+            (Some(p), Some(s)) => (
+                p,
+                format!("{s:.3}"),
+                format!("{:.0}", num(line, "peer_rss_mb").unwrap_or(f64::NAN)),
+                format!("{:.1}x", s / ours),
+            ),
+            _ => ("-".into(), "-".into(), "-".into(), "-".into()),
+        };
+        out.push_str(&format!(
+            "| {task} | {ours:.3} | {ours_rss:.0} | {peer} | {peer_s} | {peer_rss} | {ratio} |\n"
+        ));
+    }
+    out.push_str(END);
+    out
+}
