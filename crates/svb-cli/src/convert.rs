@@ -8,8 +8,8 @@ use svb_slow5::blow5::{self, RecordCompression, SignalCompression};
 use svb_vbz::pod5::{self, ZstdProfile};
 
 use crate::inputs::{expand_inputs, Format};
-use crate::output::error_chain;
-use svb_convert::OnError;
+use crate::output::{error_chain, Progress};
+use svb_convert::{OnError, Run};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Records {
@@ -119,6 +119,16 @@ pub fn run(args: &Args) -> Result<bool, String> {
     };
     let mut left_out = 0usize;
     for (ins, out) in &outputs {
+        let progress = std::sync::Mutex::new(Progress::new(0, "convert"));
+        let mut report = |done: u64, total: u64| {
+            let mut p = progress.lock().expect("not poisoned");
+            p.set_length(total);
+            p.set_position(done);
+        };
+        let how = Run {
+            on_error,
+            progress: Some(&mut report),
+        };
         let stats = match to {
             Format::Blow5 => {
                 let options = blow5::WriteOptions {
@@ -135,16 +145,17 @@ pub fn run(args: &Args) -> Result<bool, String> {
                     zstd_profile: profile,
                     ..blow5::WriteOptions::default()
                 };
-                svb_convert::pod5_to_blow5(ins, out, options, on_error)
+                svb_convert::pod5_to_blow5(ins, out, options, how)
             }
             Format::Pod5 => {
                 let options = pod5::WriteOptions {
                     zstd_profile: profile,
                     ..pod5::WriteOptions::default()
                 };
-                svb_convert::blow5_to_pod5(ins, out, options, on_error)
+                svb_convert::blow5_to_pod5(ins, out, options, how)
             }
         };
+        progress.into_inner().expect("not poisoned").finish();
         let stats = match stats {
             Ok(stats) => stats,
             // One output per input: a failed input is named, and the others go on.

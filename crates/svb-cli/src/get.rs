@@ -104,7 +104,11 @@ fn missing(file: &Path, id: &str) -> String {
 }
 
 fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let r = pod5::Reader::open(file).map_err(|e| error_chain(&e))?;
+    // Only the wanted rows of the reads table are parsed.
+    let wanted: std::collections::HashSet<[u8; 16]> =
+        ids.iter().filter_map(|id| pod5::parse_uuid(id)).collect();
+    let r =
+        pod5::Reader::open_filtered(file, |id| wanted.contains(id)).map_err(|e| error_chain(&e))?;
     ids.iter()
         .map(|id| {
             let i = r.find(id).ok_or_else(|| missing(file, id))?;

@@ -26,7 +26,7 @@ use clap::{Parser, Subcommand};
 )]
 struct Cli {
     /// Worker threads for decoding and compressing (default: every core).
-    #[arg(long, global = true)]
+    #[arg(short = 't', long, global = true)]
     threads: Option<usize>,
     #[command(subcommand)]
     command: Command,

@@ -82,11 +82,26 @@ impl Progress {
     }
 
     pub fn inc(&mut self, n: u64) {
+        self.show_after_a_second();
+        self.bar.inc(n);
+    }
+
+    /// The total, when it is learnt late.
+    pub fn set_length(&mut self, len: u64) {
+        self.bar.set_length(len);
+    }
+
+    /// Where the work is.
+    pub fn set_position(&mut self, done: u64) {
+        self.show_after_a_second();
+        self.bar.set_position(done);
+    }
+
+    fn show_after_a_second(&mut self) {
         if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
         }
-        self.bar.inc(n);
     }
 
     pub fn finish(self) {

@@ -8,11 +8,13 @@
 //! hidden temporary name until it is complete.
 //!
 //! ```no_run
-//! use svb_convert::{blow5_to_pod5, pod5_to_blow5, OnError};
-//! let stats = pod5_to_blow5(&["reads.pod5".into()], "reads.blow5".as_ref(), Default::default(), OnError::Stop)?;
+//! use svb_convert::{blow5_to_pod5, pod5_to_blow5, OnError, Run};
+//! let stats = pod5_to_blow5(&["reads.pod5".into()], "reads.blow5".as_ref(), Default::default(), Run::default())?;
 //! println!("{} reads, {} samples", stats.reads, stats.samples);
 //! // Reads that fail are left out and listed instead of stopping the conversion.
-//! let stats = blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default(), OnError::Skip)?;
+//! let mut progress = |done: u64, total: u64| eprint!("\r{done}/{total} reads");
+//! let how = Run { on_error: OnError::Skip, progress: Some(&mut progress) };
+//! let stats = blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default(), how)?;
 //! for e in &stats.failed {
 //!     eprintln!("left out: {e}");
 //! }
@@ -102,6 +104,25 @@ pub enum OnError {
     Skip,
 }
 
+/// How a conversion runs: what it does with a failed input or read, and whom it tells of
+/// its progress.
+#[derive(Default)]
+pub struct Run<'a> {
+    /// A failed input or read stops the conversion, or is left out.
+    pub on_error: OnError,
+    /// Called after each window of reads is written: `(reads done, reads in all inputs)`
+    /// (reads left out count as done).
+    pub progress: Option<&'a mut (dyn FnMut(u64, u64) + Send)>,
+}
+
+impl<'a> Run<'a> {
+    fn report(&mut self, done: u64, total: u64) {
+        if let Some(p) = self.progress.as_mut() {
+            p(done, total);
+        }
+    }
+}
+
 /// Opens every input; with [`OnError::Skip`] one that fails is listed in `failed` and left
 /// out (when none opens, the first one's error is returned: there is nothing to convert).
 fn open_all<R>(
@@ -166,13 +187,14 @@ fn windows(lens: impl Iterator<Item = u64>) -> Vec<std::ops::Range<usize>> {
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
 /// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
-/// `on_error` says.
+/// `how` says.
 pub fn pod5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
     options: blow5::WriteOptions,
-    on_error: OnError,
+    mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
         pod5::Reader::open(p).map_err(ConvertError::from)
@@ -197,6 +219,8 @@ pub fn pod5_to_blow5(
         aux: Schema::pod5_aux(),
     };
     let mut w = blow5::Writer::create(out, schema, options)?;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let mut done = 0u64;
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         let decode = |window: std::ops::Range<usize>| -> Vec<Result<blow5::Record, ConvertError>> {
@@ -221,6 +245,7 @@ pub fn pod5_to_blow5(
                 .collect()
         };
         let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+            done += records.len() as u64;
             let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             stats.reads += records.len() as u64;
             stats.samples += records
@@ -228,7 +253,9 @@ pub fn pod5_to_blow5(
                 .map(|x| x.raw_signal.len() as u64)
                 .sum::<u64>();
             w.add_records(&records)
-                .map_err(|e| in_file(ConvertError::from(e)))
+                .map_err(|e| in_file(ConvertError::from(e)))?;
+            how.report(done, total);
+            Ok(())
         };
         pipeline(
             windows(r.reads().iter().map(|x| x.num_samples)),
@@ -261,18 +288,21 @@ fn pipeline<T: Send>(
 
 /// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
 /// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
-/// writes it); a failed input or read stops it, or is left out, as `on_error` says.
+/// writes it); a failed input or read stops it, or is left out, as `how` says.
 pub fn blow5_to_pod5(
     inputs: &[PathBuf],
     out: &Path,
     options: pod5::WriteOptions,
-    on_error: OnError,
+    mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
         blow5::Reader::open(p).map_err(ConvertError::from)
     })?;
     let mut w = pod5::Writer::create(out, options)?;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let mut done = 0u64;
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
@@ -284,6 +314,7 @@ pub fn blow5_to_pod5(
                 .collect()
         };
         let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+            done += records.len() as u64;
             let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             for rec in &records {
                 let g = rec.read_group as usize;
@@ -307,7 +338,9 @@ pub fn blow5_to_pod5(
             let reads = settle(reads, on_error, &mut stats.failed, &in_file)?;
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-            w.add_reads(&reads).map_err(|e| in_file(e.into()))
+            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+            how.report(done, total);
+            Ok(())
         };
         let spans: Vec<u64> = (0..r.len())
             .map(|i| r.record_span(i).map_or(0, |(_, size)| size))

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use svb_convert::{
-    blow5_to_pod5, pod5_to_blow5, OnError, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
+    blow5_to_pod5, pod5_to_blow5, OnError, Run, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
 };
 use svb_slow5::blow5::{self, AuxValue};
 use svb_testdata::{data_dir, Rng, TempDir};
@@ -58,12 +58,18 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     let name = src.file_name().unwrap().to_string_lossy();
     let b5 = tmp.join(&format!("{name}.blow5"));
     let back = tmp.join(&format!("{name}.back.pod5"));
-    let s = pod5_to_blow5(&[src.to_path_buf()], &b5, Default::default(), OnError::Stop).unwrap();
+    let s = pod5_to_blow5(
+        &[src.to_path_buf()],
+        &b5,
+        Default::default(),
+        Run::default(),
+    )
+    .unwrap();
     let t = blow5_to_pod5(
         std::slice::from_ref(&b5),
         &back,
         Default::default(),
-        OnError::Stop,
+        Run::default(),
     )
     .unwrap();
     assert_eq!((s.reads, s.samples), (t.reads, t.samples));
@@ -203,7 +209,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
         std::slice::from_ref(&src),
         &tmp.join("out.pod5"),
         Default::default(),
-        OnError::Stop,
+        Run::default(),
     )
     .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
@@ -220,13 +226,15 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let junk = tmp.join("junk.blow5");
     std::fs::write(&junk, b"not a blow5 file").unwrap();
     let out = tmp.join("out.pod5");
-    let stats = blow5_to_pod5(
-        &[junk, src.clone()],
-        &out,
-        Default::default(),
-        OnError::Skip,
-    )
-    .unwrap();
+    let mut seen = Vec::new();
+    let mut progress = |done, total| seen.push((done, total));
+    let how = Run {
+        on_error: OnError::Skip,
+        progress: Some(&mut progress),
+    };
+    let stats = blow5_to_pod5(&[junk, src.clone()], &out, Default::default(), how).unwrap();
+    // Progress after each window: both records done (the one left out counts), of 2.
+    assert_eq!(seen.last(), Some(&(2, 2)), "{seen:?}");
     assert_eq!((stats.reads, stats.samples), (1, 4));
     let failed: Vec<String> = stats
         .failed
@@ -250,7 +258,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
         &[tmp.join("missing.pod5"), out],
         &b5,
         Default::default(),
-        OnError::Skip,
+        skip(),
     )
     .unwrap();
     assert_eq!((stats.reads, stats.failed.len()), (1, 1));
@@ -298,7 +306,7 @@ fn agrees_with_blue_crab() {
         std::slice::from_ref(&src),
         &ours,
         Default::default(),
-        OnError::Stop,
+        Run::default(),
     )
     .unwrap();
     let (t, u) = (
@@ -356,7 +364,7 @@ fn agrees_with_blue_crab() {
         std::slice::from_ref(&theirs),
         &our_pod5,
         Default::default(),
-        OnError::Stop,
+        Run::default(),
     )
     .unwrap();
     let (t, u) = (
@@ -386,4 +394,11 @@ fn agrees_with_blue_crab() {
     assert_eq!(ur.sample_rate, tr.sample_rate);
     assert_eq!(ur.protocol_run_id, tr.protocol_run_id);
     assert_eq!(ur.sample_id, tr.sample_id);
+}
+
+fn skip() -> Run<'static> {
+    Run {
+        on_error: OnError::Skip,
+        ..Run::default()
+    }
 }

@@ -262,3 +262,38 @@ fn uncompressed_signal_written_by_ont_python_writer() {
             .all(|c| c.stored_bytes == 2 * c.samples));
     }
 }
+
+/// A reader keeping some reads is the file of those reads: the same reads, fields and
+/// signal, in file order, indices counting them alone; every table version.
+#[test]
+fn open_filtered_keeps_the_wanted_reads() {
+    let Some(dir) = data_dir() else { return };
+    for name in [
+        "multi_fast5_zip.pod5",
+        "multi_fast5_zip_v4.pod5",
+        "multi_fast5_zip_v0.pod5",
+    ] {
+        let path = dir.join("pod5").join(name);
+        let full = Reader::open(&path).unwrap();
+        // Every other read, by id.
+        let wanted: Vec<[u8; 16]> = full.reads().iter().step_by(2).map(|r| r.read_id).collect();
+        let some = Reader::open_filtered(&path, |id| wanted.contains(id)).unwrap();
+        assert_eq!(some.len(), wanted.len(), "{name}");
+        assert_eq!(some.run_infos(), full.run_infos());
+        for (k, read) in some.reads().iter().enumerate() {
+            let i = full.find(&read.read_id_string()).unwrap();
+            assert_eq!(i, 2 * k);
+            // Debug text: NaN fields compare equal.
+            assert_eq!(format!("{read:?}"), format!("{:?}", full.reads()[i]));
+            assert_eq!(some.find(&read.read_id_string()), Some(k));
+            assert_eq!(
+                some.decode_signal(k).unwrap(),
+                full.decode_signal(i).unwrap()
+            );
+        }
+        let skipped = full.reads()[1].read_id_string();
+        assert_eq!(some.find(&skipped), None);
+        let none = Reader::open_filtered(&path, |_| false).unwrap();
+        assert!(none.is_empty());
+    }
+}

@@ -126,7 +126,42 @@ impl Reader {
         Self::from_source(path.into(), Source::from_vec(bytes))
     }
 
+    /// Opens `path` as [`open`](Reader::open) does, keeping only the reads whose id `keep`
+    /// accepts: [`reads`](Reader::reads) holds those, in file order, and every index of this
+    /// reader counts them alone (a file of the kept reads). The other rows of the reads table
+    /// cost only the look at their id; what a lookup of a few reads in a merged file of
+    /// millions needs.
+    ///
+    /// ```no_run
+    /// use svb_vbz::pod5::{parse_uuid, Reader};
+    /// let want = parse_uuid("0000173c-bf67-44e7-9a9c-1ad0bc728e74").unwrap();
+    /// let file = Reader::open_filtered("merged.pod5", |id| *id == want)?;
+    /// if let Some(i) = file.find("0000173c-bf67-44e7-9a9c-1ad0bc728e74") {
+    ///     let signal = file.decode_signal(i)?;
+    ///     println!("{} samples", signal.len());
+    /// }
+    /// # Ok::<(), svb_vbz::pod5::Pod5Error>(())
+    /// ```
+    pub fn open_filtered(
+        path: impl AsRef<Path>,
+        keep: impl Fn(&[u8; 16]) -> bool,
+    ) -> Result<Self, Pod5Error> {
+        let path = path.as_ref().to_path_buf();
+        match Source::open(&path, Access::ReadAt) {
+            Ok(src) => Self::from_source_keeping(path, src, &keep),
+            Err(source) => Err(Pod5Error::Io { path, source }),
+        }
+    }
+
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Pod5Error> {
+        Self::from_source_keeping(path, src, &|_| true)
+    }
+
+    fn from_source_keeping(
+        path: PathBuf,
+        src: Source,
+        keep: &dyn Fn(&[u8; 16]) -> bool,
+    ) -> Result<Self, Pod5Error> {
         let footer = container::parse(&src).map_err(|(offset, what)| Pod5Error::Container {
             path: path.clone(),
             offset,
@@ -200,8 +235,9 @@ impl Reader {
         } else {
             TableVersion::V1OrLater
         };
-        let (reads, embedded_runs) = reads::parse_reads(&reads_file.batches, |r| signal.samples(r))
-            .map_err(table_err(TableKind::Reads))?;
+        let (reads, embedded_runs) =
+            reads::parse_reads(&reads_file.batches, |r| signal.samples(r), keep)
+                .map_err(table_err(TableKind::Reads))?;
         let mut run_infos = match open_table(ContentType::RunInfoTable, TableKind::RunInfo)? {
             Some(f) => run_info::parse_run_infos_batches(&f.batches)
                 .map_err(table_err(TableKind::RunInfo))?,

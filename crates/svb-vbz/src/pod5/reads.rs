@@ -141,16 +141,18 @@ pub fn parse_uuid(s: &str) -> Option<[u8; 16]> {
     Some(out)
 }
 
-/// Parses every batch of the reads table. `signal_samples(row)` gives a signal row's sample
+/// Parses every batch of the reads table: the rows whose read id `keep` accepts (any other
+/// row costs only the look at its id). `signal_samples(row)` gives a signal row's sample
 /// count (for version 0, which has no `num_samples` column).
 pub(crate) fn parse_reads(
     batches: &[RecordBatch],
     signal_samples: impl Fn(u64) -> Option<u64>,
+    keep: &dyn Fn(&[u8; 16]) -> bool,
 ) -> Result<(Vec<Read>, Vec<RunInfo>), TableError> {
+    let mut base = 0u64;
     let mut reads = Vec::new();
     let mut embedded_runs = Vec::new();
     for batch in batches {
-        let base = reads.len() as u64;
         let c = Columns::of_batch(batch);
         let ids = fixed16(c.get("read_id"), "read_id").map_err(|(_, w)| (Some(base), w))?;
         let signal = match c.get("signal") {
@@ -221,6 +223,9 @@ pub(crate) fn parse_reads(
                 return at(row, "read_id is null");
             }
             let read_id: [u8; 16] = ids.value(i).try_into().expect("16-byte ids");
+            if !keep(&read_id) {
+                continue;
+            }
             if signal.is_null(i) {
                 return at(row, "signal row list is null");
             }
@@ -274,6 +279,7 @@ pub(crate) fn parse_reads(
             v0.apply(i, &mut read);
             reads.push(read);
         }
+        base += batch.num_rows() as u64;
     }
     Ok((reads, embedded_runs))
 }
