@@ -10,7 +10,7 @@ use arrow_schema::{DataType, Field};
 use rayon::prelude::*;
 use svb_slow5::blow5::{AuxValue, FieldType, Reader, Record};
 
-use crate::columns::{prim, scalar_type, text, Wanted};
+use crate::columns::{file_name, prim, scalar_type, text, Wanted};
 use crate::signal::{self, Calibration};
 use crate::{batch_end, ArrowReadError, Options};
 
@@ -40,11 +40,7 @@ pub(crate) fn batch(
             Ok((rec, samples))
         })
         .collect::<Result<_, ArrowReadError>>()?;
-    let filename = r
-        .path()
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let filename = file_name(r.path());
     let mut columns: Vec<ArrayRef> = wanted
         .picked
         .iter()

@@ -193,6 +193,13 @@ pub(crate) fn aux_type(t: &FieldType) -> DataType {
     }
 }
 
+/// The `filename` column's value: the file's name without its folder.
+pub(crate) fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// A primitive column of `T` from its values.
 pub(crate) fn prim<T: ArrowPrimitiveType>(values: impl Iterator<Item = T::Native>) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::from_iter_values(values))

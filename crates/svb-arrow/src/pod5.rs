@@ -6,7 +6,7 @@ use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt6
 use arrow_array::ArrayRef;
 use svb_vbz::pod5::{Read, Reader, RunInfo};
 
-use crate::columns::{boolean, prim, text, Wanted};
+use crate::columns::{boolean, file_name, prim, text, Wanted};
 use crate::signal::{self, Calibration};
 use crate::{batch_end, ArrowReadError, Options};
 
@@ -20,11 +20,7 @@ pub(crate) fn batch(
     let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
     let reads = &r.reads()[start..end];
     let runs: Vec<Option<&RunInfo>> = reads.iter().map(|x| r.run_info_of(x)).collect();
-    let filename = r
-        .path()
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let filename = file_name(r.path());
     let mut columns: Vec<ArrayRef> = wanted
         .picked
         .iter()

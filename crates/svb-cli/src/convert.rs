@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use svb_slow5::blow5::{self, RecordCompression, SignalCompression};
 use svb_vbz::pod5::{self, ZstdProfile};
 
-use crate::inputs::{expand_inputs, Format};
+use crate::inputs::{Format, Inputs};
 use crate::output::{error_chain, Progress};
 use svb_convert::{OnError, Run};
 
@@ -32,12 +32,8 @@ enum Signal {
     svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n\n\
     The field mapping is blue-crab's; docs/FORMATS.md lists it.")]
 pub struct Args {
-    /// POD5 or BLOW5 files, or directories holding them (all of one format).
-    #[arg(required = true)]
-    inputs: Vec<PathBuf>,
-    /// Look for files in the directories' subdirectories too.
-    #[arg(short, long)]
-    recursive: bool,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The output: a .pod5 or .blow5 file for all inputs, or a directory (with --to) for one
     /// output per input, named after it.
     #[arg(short, long)]
@@ -66,7 +62,7 @@ pub struct Args {
 
 /// Converts; `Ok(false)` when `--keep-going` left inputs or reads out.
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (from, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let (from, files) = args.inputs.expand()?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
             let to = if to == "pod5" {

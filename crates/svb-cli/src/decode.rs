@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::files::decode_to_dir;
-use crate::inputs::{expand_inputs, Format};
+use crate::inputs::{Format, Inputs};
 use crate::output::{error_chain, Progress};
 
 #[derive(clap::Args)]
@@ -20,12 +20,8 @@ use crate::output::{error_chain, Progress};
     `signal` list<int16> (`signal_pa` list<float32> with --pa). pyarrow.ipc.open_file,\n\
     pandas.read_feather, polars.read_ipc and DuckDB read it as it is.")]
 pub struct Args {
-    /// POD5 or BLOW5 files, or directories holding them (all of one format).
-    #[arg(required = true)]
-    inputs: Vec<PathBuf>,
-    /// Look for files in the directories' subdirectories too.
-    #[arg(short, long)]
-    recursive: bool,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The output: FILE.arrow (also .ipc, .feather) for one Arrow IPC file, or a directory
     /// for one READ_ID.i16 (or .npy) file a read.
     #[arg(short, long)]
@@ -58,7 +54,7 @@ fn is_arrow(path: &Path) -> bool {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let (format, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let (format, files) = args.inputs.expand()?;
     if !is_arrow(&args.output) {
         if args.pa || args.no_signal || args.columns.is_some() {
             return Err(format!(

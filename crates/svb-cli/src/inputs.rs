@@ -32,6 +32,24 @@ impl Format {
     }
 }
 
+/// The inputs of a dataset command, as its arguments.
+#[derive(clap::Args)]
+pub struct Inputs {
+    /// POD5 or BLOW5 files, or directories holding them (all of one format).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Look for files in the directories' subdirectories too.
+    #[arg(short, long)]
+    recursive: bool,
+}
+
+impl Inputs {
+    /// The files they name (see [`expand_inputs`]).
+    pub fn expand(&self) -> Result<(Format, Vec<PathBuf>), String> {
+        expand_inputs(&self.inputs, self.recursive)
+    }
+}
+
 /// The files of `inputs`: each file as given, each directory's `.pod5` / `.blow5` files in
 /// name order (its subdirectories' too with `recursive`; hidden names skipped). All must be of
 /// one format, and there must be at least one.

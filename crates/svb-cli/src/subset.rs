@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use svb_slow5::blow5;
 use svb_vbz::pod5;
 
-use crate::inputs::{expand_inputs, Format};
+use crate::inputs::{Format, Inputs};
 use crate::output::{error_chain, Failures, Progress};
 
 /// A read's VBZ chunks as stored: (samples, bytes) each.
@@ -27,12 +27,8 @@ const WINDOW: usize = 256;
     svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going"
 )]
 pub struct Args {
-    /// POD5 or BLOW5 files, or directories holding them (all of one format).
-    #[arg(required = true)]
-    inputs: Vec<PathBuf>,
-    /// Look for files in the directories' subdirectories too.
-    #[arg(short, long)]
-    recursive: bool,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The read ids to keep: a file with one per line (the first column of a TSV or CSV; a
     /// `read_id` header is skipped), or `-` for standard input.
     #[arg(long, value_name = "FILE|-")]
@@ -84,7 +80,7 @@ pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (format, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let (format, files) = args.inputs.expand()?;
     let out_format = Format::of(&args.output).ok_or_else(|| {
         format!(
             "{}: the output must end in .pod5 or .blow5",

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use svb_slow5::blow5::{self, AuxValue};
 use svb_vbz::pod5;
 
-use crate::inputs::{expand_inputs, Format};
+use crate::inputs::{Format, Inputs};
 use crate::output::{error_chain, json_str, quiet_on_closed_pipe, Progress};
 
 #[derive(clap::Args)]
@@ -16,12 +16,8 @@ use crate::output::{error_chain, json_str, quiet_on_closed_pipe, Progress};
     svb view -r runs/ --fields read_id,channel,num_samples\n  \
     svb view reads.blow5 --json | head")]
 pub struct Args {
-    /// POD5 or BLOW5 files, or directories holding them (all of one format).
-    #[arg(required = true)]
-    inputs: Vec<PathBuf>,
-    /// Look for files in the directories' subdirectories too.
-    #[arg(short, long)]
-    recursive: bool,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The columns, in this order (default: all; POD5's are `pod5 view`'s).
     #[arg(long, value_delimiter = ',')]
     fields: Vec<String>,
@@ -191,7 +187,7 @@ fn select(all: &[String], wanted: &[String]) -> Result<Vec<(usize, String)>, Str
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let (format, files) = expand_inputs(&args.inputs, args.recursive)?;
+    let (format, files) = args.inputs.expand()?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?,

@@ -2,16 +2,11 @@
 //! `blow5 decode` writes the signals, broken files exit non-zero with a message, `bench`
 //! runs with no file.
 
+mod common;
+use common::svb;
 use std::process::Command;
 
 use svb_testdata::data_dir;
-
-fn svb(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .expect("the svb binary runs")
-}
 
 #[test]
 fn blow5_verify_matches_expected_sha256() {

@@ -1,8 +1,10 @@
 //! `svb decode`: one Arrow IPC file of every read (metadata and signal) read back against
 //! the readers, its options, and that a failed decode leaves no output behind.
 
+mod common;
+use common::{ok, s, svb};
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type};
@@ -10,30 +12,11 @@ use arrow_array::RecordBatch;
 use svb_testdata::{data_dir, TempDir};
 use svb_vbz::pod5;
 
-fn svb(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .expect("the svb binary runs")
-}
-
-fn ok(out: &std::process::Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     arrow_ipc::reader::FileReader::try_new(std::fs::File::open(path).unwrap(), None)
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

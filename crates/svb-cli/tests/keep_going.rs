@@ -2,21 +2,10 @@
 //! command and leaves no output; with it the bad input is named, the others are written, and
 //! the exit status is 1.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::{s, svb};
 
 use svb_testdata::{data_dir, TempDir};
-
-fn svb(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .expect("the svb binary runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 #[test]
 fn subset_and_convert_go_past_a_bad_input() {

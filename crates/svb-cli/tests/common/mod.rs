@@ -1,0 +1,29 @@
+//! What the `svb` command's tests share: running the binary and reading what it said.
+
+// Each test file uses what it needs of these.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs the `svb` binary with `args`.
+pub fn svb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .output()
+        .expect("the svb binary runs")
+}
+
+/// Fails the test, with the command's stderr, unless it succeeded.
+pub fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
