@@ -1,0 +1,196 @@
+"""svb: fast, safe readers of nanopore signal files, on SIMD StreamVByte codecs.
+
+    import svb
+    with svb.open("reads.pod5") as reader:          # POD5 or BLOW5, detected from the bytes
+        for read in reader:                          # decoded a window ahead on every core
+            print(read.read_id, read.channel, read.signal.mean(), read.signal_pa()[:3])
+        read = reader["0000173c-bf67-44e7-9a9c-1ad0bc728e74"]
+        table = reader.to_arrow(columns=["read_id", "num_samples"], signal="pa").read_all()
+
+`Reader.to_arrow` returns a `pyarrow.RecordBatchReader` fed through the Arrow C stream
+interface (no copy); pandas, Polars and DuckDB take it as it is. `svb.dask.read` builds a
+Dask DataFrame over many files. Errors are `svb.SvbError` (`FileFormatError` for a bad file,
+naming file, table and read; `CodecError` for bad encoded bytes) or the `OSError` of a file
+the OS refused; a bad file never crashes the interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Optional, Sequence, Union
+
+from . import _svb
+from ._svb import (
+    CodecError,
+    FileFormatError,
+    Read,
+    SvbError,
+    exzd_decode,
+    exzd_encode,
+    streamvbyte_decode,
+    streamvbyte_encode,
+    svb16_decode,
+    svb16_encode,
+    svbzd_decode,
+    svbzd_encode,
+    vbz_compress,
+    vbz_decompress,
+)
+
+__version__ = _svb.__version__
+
+__all__ = [
+    "open",
+    "to_arrow",
+    "convert",
+    "Reader",
+    "Read",
+    "SvbError",
+    "FileFormatError",
+    "CodecError",
+    "streamvbyte_encode",
+    "streamvbyte_decode",
+    "svb16_encode",
+    "svb16_decode",
+    "vbz_compress",
+    "vbz_decompress",
+    "svbzd_encode",
+    "svbzd_decode",
+    "exzd_encode",
+    "exzd_decode",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _record_batch_reader(stream):
+    import pyarrow as pa
+
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+class Reader:
+    """An open POD5 or BLOW5 file. Use `svb.open(path)`.
+
+    len(reader) is its read count; iterating gives `svb.Read`s in file order;
+    `reader[read_id]` one read (KeyError when absent); `reader.reads(ids)` several, decoded
+    in parallel; `reader.to_arrow(...)` a pyarrow RecordBatchReader.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    @property
+    def format(self) -> str:
+        """'pod5' or 'blow5'."""
+        return self._inner.format
+
+    @property
+    def path(self) -> str:
+        return str(self._inner.path)
+
+    @property
+    def read_ids(self) -> list:
+        """Every read id, in file order."""
+        return self._inner.read_ids
+
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __iter__(self):
+        return iter(self._inner)
+
+    def __getitem__(self, read_id: str) -> Read:
+        return self._inner[read_id]
+
+    def __contains__(self, read_id: str) -> bool:
+        return read_id in self._inner
+
+    def reads(self, ids: Iterable[str], missing_ok: bool = False) -> list:
+        """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
+        return self._inner.reads(list(ids), missing_ok)
+
+    def to_arrow(
+        self,
+        columns: Optional[Sequence[str]] = None,
+        signal: Union[None, bool, str] = None,
+        batch_reads: int = 1024,
+    ):
+        """The reads as a `pyarrow.RecordBatchReader`, one row a read.
+
+        columns: metadata columns in this order (default all; the names `svb view` shows).
+        signal: None/False for no signal (none is decoded), True or "raw" for `signal`
+        (list<int16>), "pa" for `signal_pa` (list<float32>, calibrated picoamps).
+        """
+        return _record_batch_reader(
+            self._inner._arrow_stream(
+                list(columns) if columns is not None else None, _signal(signal), batch_reads
+            )
+        )
+
+    def close(self) -> None:
+        """Nothing to release early: the file is closed when the reader is collected."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self) -> str:
+        return repr(self._inner)
+
+
+def _signal(signal):
+    if signal is None or signal is False:
+        return None
+    if signal is True:
+        return "raw"
+    return signal
+
+
+def open(path: PathLike, threads: Optional[int] = None) -> Reader:
+    """Opens a POD5 or BLOW5 file (the format from its first bytes); `threads` decoding
+    threads (default: every core)."""
+    return Reader(_svb.open(os.fspath(path), threads))
+
+
+def to_arrow(
+    paths: Union[PathLike, Sequence[PathLike]],
+    columns: Optional[Sequence[str]] = None,
+    signal: Union[None, bool, str] = None,
+    batch_reads: int = 1024,
+    threads: Optional[int] = None,
+):
+    """The reads of many files of one format as one `pyarrow.RecordBatchReader`."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return _record_batch_reader(
+        _svb.arrow_stream_of(
+            [os.fspath(p) for p in paths],
+            list(columns) if columns is not None else None,
+            _signal(signal),
+            batch_reads,
+            threads,
+        )
+    )
+
+
+def convert(
+    inputs: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    records: str = "zstd",
+    signal: str = "svb-zd",
+    decode_fast: bool = False,
+    keep_going: bool = False,
+) -> dict:
+    """POD5 -> BLOW5 or BLOW5 -> POD5 (by the output's extension) with blue-crab's field
+    mapping, as `svb convert` does. Returns {"reads", "samples", "failed"}; with
+    `keep_going`, inputs and reads that fail are left out and listed in "failed"."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return _svb.convert(
+        [os.fspath(p) for p in inputs], os.fspath(output), records, signal, decode_fast, keep_going
+    )

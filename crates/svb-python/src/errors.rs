@@ -1,0 +1,59 @@
+//! The Python exceptions: every Rust error becomes one, with the Rust error's whole message
+//! (file, table, row, read); a file the OS refuses is the `OSError` Python itself raises.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+create_exception!(
+    svb,
+    SvbError,
+    PyException,
+    "Base of the errors svb raises for bad files and bad encoded data."
+);
+create_exception!(
+    svb,
+    FileFormatError,
+    SvbError,
+    "A file that is not a valid POD5 or BLOW5 file, or a read in it that cannot be decoded."
+);
+create_exception!(
+    svb,
+    CodecError,
+    SvbError,
+    "Encoded bytes that do not decode to the values asked for."
+);
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("SvbError", py.get_type::<SvbError>())?;
+    m.add("FileFormatError", py.get_type::<FileFormatError>())?;
+    m.add("CodecError", py.get_type::<CodecError>())?;
+    Ok(())
+}
+
+/// The error's message with its sources (`a: b: c`), as the `svb` command prints it.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(c) = source {
+        let text = c.to_string();
+        if !s.ends_with(&text) {
+            s.push_str(": ");
+            s.push_str(&text);
+        }
+        source = c.source();
+    }
+    s
+}
+
+/// A file reader's error (a file the OS refused is raised as its `OSError` before a reader
+/// opens it).
+pub fn file_error(e: &dyn std::error::Error) -> PyErr {
+    FileFormatError::new_err(chain(e))
+}
+
+/// A codec's error.
+pub fn codec_error(e: &dyn std::error::Error) -> PyErr {
+    CodecError::new_err(chain(e))
+}

@@ -1,0 +1,26 @@
+//! `svb._svb`: the native half of the `svb` Python package. The readers of POD5 and BLOW5
+//! files (signals as numpy arrays owned by numpy, no copy after the decode), their Arrow
+//! stream (the C stream interface, zero copy), conversion, and the codecs on numpy arrays.
+//! The Python half (`python/svb/`) wraps these in the documented API.
+
+mod codecs;
+mod errors;
+mod reader;
+
+use pyo3::prelude::*;
+
+/// The native module.
+#[pymodule]
+fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<reader::Reader>()?;
+    m.add_class::<reader::Read>()?;
+    m.add_class::<reader::ReadIter>()?;
+    m.add_class::<reader::ArrowStream>()?;
+    m.add_function(wrap_pyfunction!(reader::open, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::arrow_stream_of, m)?)?;
+    codecs::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
