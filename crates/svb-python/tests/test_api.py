@@ -1,0 +1,167 @@
+"""The reader's API: lookups, Arrow streams, conversion, errors; the codecs against the
+reference implementations' bytes."""
+
+import os
+import shutil
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import svb
+
+
+def test_lookup_by_id(pod5_files, blow5_files):
+    for path in [pod5_files[0], blow5_files[0]]:
+        r = svb.open(path)
+        ids = r.read_ids
+        assert len(ids) == len(r)
+        every = list(r)
+        assert [x.read_id for x in every] == ids
+        picked = r.reads([ids[-1], ids[0]])
+        assert [x.read_id for x in picked] == [ids[-1], ids[0]]
+        np.testing.assert_array_equal(picked[1].signal, every[0].signal)
+        assert r[ids[2]].read_id == ids[2]
+        assert ids[2] in r and "no-such-read" not in r
+        with pytest.raises(KeyError):
+            r["no-such-read"]
+        with pytest.raises(KeyError):
+            r.reads([ids[0], "no-such-read"])
+        assert [x.read_id for x in r.reads(["no-such-read", ids[1]], missing_ok=True)] == [ids[1]]
+
+
+def test_threads_and_iteration_agree(pod5_files):
+    one = [(x.read_id, x.signal.sum()) for x in svb.open(pod5_files[0], threads=1)]
+    two = [(x.read_id, x.signal.sum()) for x in svb.open(pod5_files[0], threads=2)]
+    assert one == two
+    with pytest.raises(ValueError):
+        svb.open(pod5_files[0], threads=0)
+
+
+def test_to_arrow(pod5_files, blow5_files):
+    path = pod5_files[0]
+    r = svb.open(path)
+    reads = list(r)
+    rb = r.to_arrow(columns=["read_id", "channel"], signal="raw", batch_reads=3)
+    assert isinstance(rb, pa.RecordBatchReader)
+    assert rb.schema.names == ["read_id", "channel", "signal"]
+    assert rb.schema.field("signal").type == pa.list_(pa.field("item", pa.int16(), nullable=False))
+    table = rb.read_all()
+    assert table.num_rows == len(reads)
+    assert table.column("read_id").to_pylist() == [x.read_id for x in reads]
+    for i, x in enumerate(reads):
+        np.testing.assert_array_equal(table.column("signal")[i].values.to_numpy(), x.signal)
+    pa_table = r.to_arrow(signal="pa").read_all()
+    np.testing.assert_allclose(pa_table.column("signal_pa")[0].values.to_numpy(), reads[0].signal_pa())
+    meta = r.to_arrow().read_all()
+    assert "signal" not in meta.schema.names and meta.num_rows == len(reads)
+    df = meta.to_pandas()
+    assert list(df["read_id"]) == [x.read_id for x in reads]
+    # Many files as one stream.
+    both = svb.to_arrow([blow5_files[0], blow5_files[0]], columns=["read_id"]).read_all()
+    assert both.num_rows == 2 * len(svb.open(blow5_files[0]))
+    with pytest.raises(ValueError, match="no column nope"):
+        r.to_arrow(columns=["nope"])
+    with pytest.raises(ValueError):
+        r.to_arrow(signal="loud")
+
+
+def test_convert_round_trip(pod5_files, tmp_path):
+    src = pod5_files[0]
+    b5 = tmp_path / "reads.blow5"
+    back = tmp_path / "back.pod5"
+    stats = svb.convert(src, b5)
+    assert stats["reads"] == len(svb.open(src)) and stats["failed"] == []
+    svb.convert([b5], back, decode_fast=True)
+    a, b = list(svb.open(src)), list(svb.open(back))
+    assert [x.read_id for x in a] == [x.read_id for x in b]
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x.signal, y.signal)
+    with pytest.raises(ValueError):
+        svb.convert(src, tmp_path / "out.txt")
+    # keep_going: a bad input is listed, the good one converted.
+    bad = tmp_path / "bad.pod5"
+    bad.write_bytes(b"\x8bPOD\r\n\x1a\nnot really")
+    stats = svb.convert([bad, src], tmp_path / "some.blow5", keep_going=True)
+    assert stats["reads"] == len(a) and len(stats["failed"]) == 1 and "bad.pod5" in stats["failed"][0]
+    with pytest.raises(svb.FileFormatError, match="bad.pod5"):
+        svb.convert([bad, src], tmp_path / "none.blow5")
+    assert not (tmp_path / "none.blow5").exists()
+
+
+def test_bad_files_raise_typed_errors(pod5_files, data, tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing.pod5"):
+        svb.open(tmp_path / "missing.pod5")
+    junk = tmp_path / "junk.pod5"
+    junk.write_bytes(b"hello")
+    with pytest.raises(svb.FileFormatError, match="neither a POD5 nor a BLOW5"):
+        svb.open(junk)
+    # A POD5 file cut anywhere is refused at open.
+    whole = pod5_files[0].read_bytes()
+    for cut in [8, len(whole) // 3, len(whole) - 1]:
+        p = tmp_path / "cut.pod5"
+        p.write_bytes(whole[:cut])
+        with pytest.raises(svb.FileFormatError):
+            svb.open(p)
+    # A BLOW5 record damaged: iteration raises the error of that record, naming it.
+    src = data / "blow5" / "reads_zstd_svb_zd.blow5"
+    raw = bytearray(src.read_bytes())
+    n = len(list(svb.open(src)))
+    damaged = tmp_path / "damaged.blow5"
+    for flip in range(len(raw) - 2000, len(raw) - 10, 97):
+        raw2 = bytearray(raw)
+        raw2[flip] ^= 0x5A
+        damaged.write_bytes(bytes(raw2))
+        try:
+            r = svb.open(damaged)
+            got = [x.read_id for x in r]
+            assert len(got) <= n
+        except svb.SvbError as e:
+            assert "damaged.blow5" in str(e)
+    assert issubclass(svb.FileFormatError, svb.SvbError) and issubclass(svb.CodecError, svb.SvbError)
+
+
+def test_codecs_match_the_reference_bytes(data):
+    d = data / "streamvbyte"
+    names = sorted(p.name[: -len(".u32")] for p in d.glob("*.u32"))
+    assert names
+    for name in names:
+        values = np.fromfile(d / f"{name}.u32", dtype="<u4")
+        for variant, ext in [("1234", "1234"), ("0124", "0124")]:
+            ref = (d / f"{name}.{ext}.svb").read_bytes()
+            assert svb.streamvbyte_encode(values, variant) == ref, name
+            np.testing.assert_array_equal(svb.streamvbyte_decode(ref, len(values), variant), values)
+            np.testing.assert_array_equal(
+                svb.streamvbyte_decode(np.frombuffer(ref, dtype=np.uint8), len(values), variant), values
+            )
+    v = data / "vbz"
+    blobs = sorted(v.glob("*.vbz"))
+    assert len(blobs) == 15
+    for blob in blobs:
+        want = np.fromfile(blob.with_suffix(".i16"), dtype="<i2")
+        np.testing.assert_array_equal(svb.vbz_decompress(blob.read_bytes(), len(want)), want)
+        if len(want):
+            assert svb.vbz_compress(want) == blob.read_bytes(), blob.name
+        else:
+            # lib_pod5's C++ writer makes the empty zstd frame (the vector's Python wrapper
+            # stored no bytes).
+            assert svb.vbz_compress(want) == bytes([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0, 1, 0, 0])
+
+
+def test_codec_round_trips_and_errors():
+    rng = np.random.default_rng(7)
+    sig = np.cumsum(rng.integers(-40, 40, 10_001)).astype(np.int16)
+    for enc, dec in [(svb.svbzd_encode, svb.svbzd_decode), (svb.exzd_encode, svb.exzd_decode)]:
+        np.testing.assert_array_equal(dec(enc(sig)), sig)
+        with pytest.raises(svb.CodecError):
+            dec(enc(sig)[:7])
+    u16 = rng.integers(0, 65535, 999).astype(np.uint16)
+    np.testing.assert_array_equal(svb.svb16_decode(svb.svb16_encode(u16), len(u16)), u16)
+    with pytest.raises(svb.CodecError):
+        svb.svb16_decode(b"\x00", 999)
+    with pytest.raises(svb.CodecError):
+        svb.vbz_decompress(b"not zstd", 10)
+    with pytest.raises(ValueError):
+        svb.streamvbyte_encode(np.arange(4, dtype=np.uint32), "9999")
+    with pytest.raises(TypeError):
+        svb.streamvbyte_encode(np.arange(4, dtype=np.int64))

@@ -1,0 +1,39 @@
+"""svb.dask.read on a 2-worker process cluster gives what one process computes."""
+
+import numpy as np
+import pytest
+
+import svb
+import svb.dask
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+
+def test_mean_pa_and_length_per_read_on_a_cluster(data):
+    folder = data / "pod5"
+    want = {}
+    for path in sorted(folder.glob("*.pod5")):
+        for read in svb.open(path):
+            pa = read.signal_pa().astype(np.float64)
+            want.setdefault(read.read_id, []).append((len(pa), pa.mean()))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        df = svb.dask.read(str(folder / "*.pod5"), columns=["read_id", "channel"], signal="stats")
+        assert df.npartitions == len(list(folder.glob("*.pod5")))
+        got = df.compute()
+    assert len(got) == sum(len(v) for v in want.values())
+    for rid, group in got.groupby("read_id"):
+        rows = sorted(zip(group["signal_length"], group["signal_mean_pa"]))
+        for (n, mean), (wn, wmean) in zip(rows, sorted(want[rid])):
+            assert n == wn
+            assert mean == pytest.approx(wmean, rel=1e-9)
+
+
+def test_metadata_only_and_files(data, tmp_path):
+    df = svb.dask.read([data / "pod5" / "multi_fast5_zip.pod5"], columns=["read_id", "num_samples"])
+    pdf = df.compute(scheduler="synchronous")
+    assert list(pdf.columns) == ["read_id", "num_samples"]
+    assert len(pdf) == len(svb.open(data / "pod5" / "multi_fast5_zip.pod5"))
+    with pytest.raises(FileNotFoundError):
+        svb.dask.files(str(tmp_path / "*.pod5"))

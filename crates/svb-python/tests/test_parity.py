@@ -1,0 +1,103 @@
+"""Every read of every shared file, signal and fields, against ONT's `pod5` and slow5lib's
+`pyslow5` (the readers users have)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import svb
+
+pod5 = pytest.importorskip("pod5")
+pyslow5 = pytest.importorskip("pyslow5")
+
+
+def same_float(a, b):
+    return (a is None and b is None) or (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-6)
+
+
+def test_pod5_every_read_and_field(pod5_files):
+    assert len(pod5_files) >= 3
+    for path in pod5_files:
+        with pod5.Reader(path) as theirs:
+            want = {str(r.read_id): r for r in theirs.reads()}
+            expected = {
+                rid: dict(
+                    signal=r.signal.copy(),
+                    channel=r.pore.channel,
+                    mux=r.pore.well,
+                    read_number=r.read_number,
+                    start_sample=r.start_sample,
+                    offset=r.calibration.offset,
+                    scale=r.calibration.scale,
+                    end_reason=r.end_reason.reason.name.lower(),
+                    median_before=r.median_before,
+                    pore_type=r.pore.pore_type,
+                    acquisition_id=r.run_info.acquisition_id,
+                    sample_rate=r.run_info.sample_rate,
+                    num_samples=r.num_samples,
+                )
+                for rid, r in want.items()
+            }
+        ours = svb.open(path)
+        assert ours.format == "pod5"
+        assert len(ours) == len(expected)
+        seen = 0
+        for read in ours:
+            e = expected[read.read_id]
+            assert read.signal.dtype == np.int16
+            np.testing.assert_array_equal(read.signal, e["signal"], err_msg=f"{path} {read.read_id}")
+            assert read.channel == e["channel"]
+            assert read.mux == e["mux"]
+            assert read.read_number == e["read_number"]
+            assert read.start_sample == e["start_sample"]
+            assert read.num_samples == e["num_samples"] == len(read.signal)
+            assert read.calibration_offset == pytest.approx(e["offset"])
+            assert read.calibration_scale == pytest.approx(e["scale"])
+            assert read.end_reason == e["end_reason"]
+            assert same_float(read.median_before, e["median_before"])
+            assert read.pore_type == e["pore_type"]
+            assert read.acquisition_id == e["acquisition_id"]
+            assert read.sample_rate == e["sample_rate"]
+            pa = (e["signal"].astype(np.float32) + np.float32(e["offset"])) * np.float32(e["scale"])
+            np.testing.assert_allclose(read.signal_pa(), pa, rtol=1e-6)
+            seen += 1
+        assert seen == len(expected)
+
+
+def test_blow5_every_record_and_field(blow5_files):
+    assert len(blow5_files) >= 15
+    for path in blow5_files:
+        theirs = pyslow5.Open(str(path), "r")
+        try:
+            aux_names = theirs.get_aux_names() or []
+            want = list(theirs.seq_reads(pA=False, aux="all"))
+        finally:
+            theirs.close()
+        ours = list(svb.open(path))
+        assert len(ours) == len(want), path
+        for read, w in zip(ours, want):
+            assert read.read_id == w["read_id"]
+            np.testing.assert_array_equal(read.signal, np.asarray(w["signal"], dtype=np.int16))
+            for k in ["read_group", "digitisation", "offset", "range", "sampling_rate", "len_raw_signal"]:
+                assert getattr(read, k) == pytest.approx(w[k]), (path, k)
+            for k in aux_names:
+                theirs_v, ours_v = w[k], read.fields[k]
+                if isinstance(theirs_v, (list, np.ndarray)):
+                    assert list(np.asarray(theirs_v).tolist()) == list(ours_v), (path, k)
+                elif isinstance(theirs_v, float):
+                    assert same_float(ours_v, theirs_v), (path, k)
+                elif isinstance(ours_v, str) and isinstance(theirs_v, int):
+                    # An enum: pyslow5 gives the index, we give the label.
+                    labels = theirs_labels(path, k)
+                    assert labels[theirs_v] == ours_v, (path, k)
+                else:
+                    assert ours_v == theirs_v, (path, k, ours_v, theirs_v)
+
+
+def theirs_labels(path, field):
+    s = pyslow5.Open(str(path), "r")
+    try:
+        return s.get_aux_enum_labels(field)
+    finally:
+        s.close()
