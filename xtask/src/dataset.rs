@@ -35,7 +35,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         ));
     }
     let lines = String::from_utf8_lossy(&out.stdout).into_owned();
-    let section = section(&lines, rounds);
+    let mut section = section(&lines, rounds);
+    if let Some(py) = python_table(&work, rounds)? {
+        section = section.replace(END, &format!("{py}{END}"));
+    }
     if flag(args, "--report") {
         let path = root().join("docs/PERFORMANCE.md");
         let doc = fs::read_to_string(&path).unwrap_or_default();
@@ -46,6 +49,66 @@ pub fn main(args: &[String]) -> Result<(), String> {
         println!("{section}");
     }
     Ok(())
+}
+
+/// The Python package against `pod5` and `pyslow5` (benches/python/svb_python.py), when
+/// target/venv exists (what .ci/run makes: maturin, pod5, pyslow5): the package is built
+/// into it first.
+fn python_table(work: &std::path::Path, rounds: &str) -> Result<Option<String>, String> {
+    let venv = root().join("target/venv");
+    let python = venv.join("bin/python");
+    if !python.is_file() {
+        println!("bench-dataset: no target/venv (make it as .ci/run does); Python rows skipped");
+        return Ok(None);
+    }
+    run(Command::new(venv.join("bin/maturin"))
+        .args(["develop", "--release", "--quiet"])
+        .current_dir(root().join("crates/svb-python"))
+        .env("VIRTUAL_ENV", &venv)
+        .env("CARGO_TARGET_DIR", root().join("target")))?;
+    let out = Command::new(&python)
+        .arg(root().join("benches/python/svb_python.py"))
+        .arg(work.join("large.pod5"))
+        .arg(work.join("large.blow5"))
+        .args(["--rounds", rounds])
+        .output()
+        .map_err(|e| format!("{}: {e}", python.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "benches/python/svb_python.py failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let mut t = String::from(
+        "\nThe Python package (`import svb`) in the same run, one process, best of the rounds; \
+         Msamples/s of the signal decoded into numpy arrays (or Arrow batches):\n\n\
+         | task | svb | svb Msamples/s | peer | peer Msamples/s | svb / peer |\n\
+         |---|---|---:|---|---:|---:|\n",
+    );
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let (Some(task), Some(ours), Some(n), Some(s)) = (
+            text(line, "task"),
+            text(line, "ours"),
+            num(line, "samples"),
+            num(line, "ours_s"),
+        ) else {
+            continue;
+        };
+        let rate = |secs: f64| n / secs / 1e6;
+        let (peer, peer_rate, ratio) = match (text(line, "peer"), num(line, "peer_s")) {
+            (Some(p), Some(ps)) => (p, format!("{:.0}", rate(ps)), format!("{:.2}x", ps / s)),
+            _ => ("-".into(), "-".into(), "-".into()),
+        };
+        let ours_rate = if task.contains("metadata") {
+            format!("{:.1} ms for {n} reads", s * 1e3)
+        } else {
+            format!("{:.0}", rate(s))
+        };
+        t.push_str(&format!(
+            "| {task} | {ours} | {ours_rate} | {peer} | {peer_rate} | {ratio} |\n"
+        ));
+    }
+    Ok(Some(t))
 }
 
 /// `doc` with its dataset section replaced by `section` (appended when it has none).

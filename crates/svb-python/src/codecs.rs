@@ -82,7 +82,10 @@ fn streamvbyte_decode<'py>(
 
 /// ONT's svb16 of uint16 values (the integer stage of VBZ).
 #[pyfunction]
-fn svb16_encode<'py>(py: Python<'py>, values: PyReadonlyArray1<'py, u16>) -> PyResult<Bound<'py, PyBytes>> {
+fn svb16_encode<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, u16>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let v = values.as_slice()?;
     let out = py.detach(|| Svb16.encode(v));
     Ok(PyBytes::new(py, &out))
@@ -90,14 +93,21 @@ fn svb16_encode<'py>(py: Python<'py>, values: PyReadonlyArray1<'py, u16>) -> PyR
 
 /// The `n` uint16 values of svb16 bytes.
 #[pyfunction]
-fn svb16_decode<'py>(py: Python<'py>, data: Bytes<'py>, n: usize) -> PyResult<Bound<'py, PyArray1<u16>>> {
+fn svb16_decode<'py>(
+    py: Python<'py>,
+    data: Bytes<'py>,
+    n: usize,
+) -> PyResult<Bound<'py, PyArray1<u16>>> {
     let out = data.with(|d| py.detach(|| Svb16.decode(d, n)))?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
 }
 
 /// A POD5 signal chunk as lib_pod5 stores it (VBZ: svb16 of zigzag deltas, then zstd level 1).
 #[pyfunction]
-fn vbz_compress<'py>(py: Python<'py>, signal: PyReadonlyArray1<'py, i16>) -> PyResult<Bound<'py, PyBytes>> {
+fn vbz_compress<'py>(
+    py: Python<'py>,
+    signal: PyReadonlyArray1<'py, i16>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_vbz::pod5::compress_signal(s));
     Ok(PyBytes::new(py, &out))
@@ -105,7 +115,11 @@ fn vbz_compress<'py>(py: Python<'py>, signal: PyReadonlyArray1<'py, i16>) -> PyR
 
 /// The `n` samples of a POD5 VBZ chunk (the count is the signal table's).
 #[pyfunction]
-fn vbz_decompress<'py>(py: Python<'py>, data: Bytes<'py>, n: usize) -> PyResult<Bound<'py, PyArray1<i16>>> {
+fn vbz_decompress<'py>(
+    py: Python<'py>,
+    data: Bytes<'py>,
+    n: usize,
+) -> PyResult<Bound<'py, PyArray1<i16>>> {
     let out = data.with(|d| {
         py.detach(|| {
             let mut out = Vec::new();
@@ -117,7 +131,10 @@ fn vbz_decompress<'py>(py: Python<'py>, data: Bytes<'py>, n: usize) -> PyResult<
 
 /// A signal as slow5lib stores it in BLOW5 with SVB-ZD signal compression.
 #[pyfunction]
-fn svbzd_encode<'py>(py: Python<'py>, signal: PyReadonlyArray1<'py, i16>) -> PyResult<Bound<'py, PyBytes>> {
+fn svbzd_encode<'py>(
+    py: Python<'py>,
+    signal: PyReadonlyArray1<'py, i16>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_slow5::svbzd::encode_blob(s));
     Ok(PyBytes::new(py, &out))
@@ -132,7 +149,10 @@ fn svbzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, P
 
 /// A signal as slow5lib stores it in BLOW5 with ex-zd signal compression.
 #[pyfunction]
-fn exzd_encode<'py>(py: Python<'py>, signal: PyReadonlyArray1<'py, i16>) -> PyResult<Bound<'py, PyBytes>> {
+fn exzd_encode<'py>(
+    py: Python<'py>,
+    signal: PyReadonlyArray1<'py, i16>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_slow5::encode_exzd(s));
     Ok(PyBytes::new(py, &out))

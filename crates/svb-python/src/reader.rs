@@ -113,8 +113,14 @@ impl File {
                     ("start_sample", Value::UInt(read.start_sample)),
                     ("num_samples", Value::UInt(read.num_samples)),
                     ("median_before", Value::Float(read.median_before.into())),
-                    ("calibration_offset", Value::Float(read.calibration_offset.into())),
-                    ("calibration_scale", Value::Float(read.calibration_scale.into())),
+                    (
+                        "calibration_offset",
+                        Value::Float(read.calibration_offset.into()),
+                    ),
+                    (
+                        "calibration_scale",
+                        Value::Float(read.calibration_scale.into()),
+                    ),
                     ("pore_type", Value::Text(read.pore_type.to_string())),
                     ("acquisition_id", Value::Text(read.run_info.to_string())),
                     ("run_id", text(|x| &x.protocol_run_id)),
@@ -123,8 +129,14 @@ impl File {
                     ("flow_cell_id", text(|x| &x.flow_cell_id)),
                     ("sample_rate", Value::UInt(rate.into())),
                     ("minknow_events", opt_u64(read.num_minknow_events)),
-                    ("predicted_scaling_scale", opt_f32(read.predicted_scaling_scale)),
-                    ("predicted_scaling_shift", opt_f32(read.predicted_scaling_shift)),
+                    (
+                        "predicted_scaling_scale",
+                        opt_f32(read.predicted_scaling_scale),
+                    ),
+                    (
+                        "predicted_scaling_shift",
+                        opt_f32(read.predicted_scaling_shift),
+                    ),
                     ("tracked_scaling_scale", opt_f32(read.tracked_scaling_scale)),
                     ("tracked_scaling_shift", opt_f32(read.tracked_scaling_shift)),
                     (
@@ -133,13 +145,19 @@ impl File {
                     ),
                     ("time_since_mux_change", opt_f32(read.time_since_mux_change)),
                     ("open_pore_level", opt_f32(read.open_pore_level)),
-                    ("expected_open_pore_level", opt_f32(read.expected_open_pore_level)),
+                    (
+                        "expected_open_pore_level",
+                        opt_f32(read.expected_open_pore_level),
+                    ),
                     ("selected_read_level", opt_f32(read.selected_read_level)),
                 ];
                 Ok(Decoded {
                     read_id: read.read_id_string(),
                     signal,
-                    fields: fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+                    fields: fields
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect(),
                     offset: read.calibration_offset,
                     scale: read.calibration_scale,
                 })
@@ -358,7 +376,7 @@ impl Reader {
                     .collect()
             })
         });
-        let decoded = decoded.map_err(|e| crate::errors::FileFormatError::new_err(e))?;
+        let decoded = decoded.map_err(crate::errors::FileFormatError::new_err)?;
         decoded.into_iter().map(|d| Read::new(py, d)).collect()
     }
 }
@@ -443,10 +461,7 @@ impl Reader {
             .detach(|| file.find(read_id))
             .map_err(crate::errors::FileFormatError::new_err)?
             .ok_or_else(|| PyKeyError::new_err(read_id.to_string()))?;
-        Ok(self
-            .decode_many(py, &[i])?
-            .pop()
-            .expect("one read decoded"))
+        Ok(self.decode_many(py, &[i])?.pop().expect("one read decoded"))
     }
 
     fn __contains__(&self, py: Python<'_>, read_id: &str) -> PyResult<bool> {
@@ -483,7 +498,7 @@ impl Reader {
             pool: slf.pool.clone(),
             next_window: 0,
             ready: VecDeque::new(),
-            pending: None,
+            pending: VecDeque::new(),
         }
     }
 
@@ -534,8 +549,13 @@ pub struct ReadIter {
     pool: Option<Arc<rayon::ThreadPool>>,
     next_window: usize,
     ready: VecDeque<Decoded>,
-    pending: Option<Mutex<Receiver<Window>>>,
+    /// Windows decoding, oldest first (up to [`AHEAD`]).
+    pending: VecDeque<Mutex<Receiver<Window>>>,
 }
+
+/// Windows decoding ahead of the consumer: two, so that the cores go on with the next window
+/// while the last reads of one finish.
+const AHEAD: usize = 2;
 
 /// About this many samples are decoded ahead.
 const WINDOW_SAMPLES: u64 = 4 << 20;
@@ -584,19 +604,23 @@ impl ReadIter {
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Read>> {
         if self.ready.is_empty() {
-            let rx = match self.pending.take() {
-                Some(rx) => rx,
-                None => match self.start_next() {
-                    Some(rx) => rx,
-                    None => return Ok(None),
-                },
+            while self.pending.len() < AHEAD {
+                match self.start_next() {
+                    Some(rx) => self.pending.push_back(rx),
+                    None => break,
+                }
+            }
+            let Some(rx) = self.pending.pop_front() else {
+                return Ok(None);
             };
             let window = py
                 .detach(|| rx.lock().expect("not poisoned").recv())
                 .map_err(|_| crate::errors::SvbError::new_err("a decode worker stopped"))?
                 .map_err(crate::errors::FileFormatError::new_err)?;
             self.ready.extend(window);
-            self.pending = self.start_next();
+            if let Some(rx) = self.start_next() {
+                self.pending.push_back(rx);
+            }
         }
         match self.ready.pop_front() {
             Some(d) => Read::new(py, d).map(Some),
@@ -748,25 +772,37 @@ pub fn convert<'py>(
                     "zstd" => blow5::RecordCompression::Zstd,
                     "zlib" => blow5::RecordCompression::Zlib,
                     "none" => blow5::RecordCompression::None,
-                    o => return Err(PyValueError::new_err(format!("records={o:?}: zstd, zlib or none"))),
+                    o => {
+                        return Err(PyValueError::new_err(format!(
+                            "records={o:?}: zstd, zlib or none"
+                        )))
+                    }
                 },
                 signal_compression: match signal {
                     "svb-zd" => blow5::SignalCompression::SvbZd,
                     "ex-zd" => blow5::SignalCompression::ExZd,
                     "none" => blow5::SignalCompression::None,
-                    o => return Err(PyValueError::new_err(format!("signal={o:?}: svb-zd, ex-zd or none"))),
+                    o => {
+                        return Err(PyValueError::new_err(format!(
+                            "signal={o:?}: svb-zd, ex-zd or none"
+                        )))
+                    }
                 },
                 zstd_profile: profile,
                 ..blow5::WriteOptions::default()
             };
-            py.detach(|| svb_convert::pod5_to_blow5(&inputs, &output, options, how()))
+            py.detach(|| {
+                svb_convert::pod5_to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e))
+            })
         }
         Some("pod5") => {
             let options = pod5::WriteOptions {
                 zstd_profile: profile,
                 ..pod5::WriteOptions::default()
             };
-            py.detach(|| svb_convert::blow5_to_pod5(&inputs, &output, options, how()))
+            py.detach(|| {
+                svb_convert::blow5_to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e))
+            })
         }
         _ => {
             return Err(PyValueError::new_err(format!(
@@ -775,7 +811,7 @@ pub fn convert<'py>(
             )))
         }
     }
-    .map_err(|e| file_error(&e))?;
+    .map_err(crate::errors::FileFormatError::new_err)?;
     let out = PyDict::new(py);
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;
