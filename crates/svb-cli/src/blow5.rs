@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use svb_slow5::blow5::{Index, Reader};
+use svb_slow5::blow5::Reader;
 
 use crate::files::SignalFile;
 use crate::output::{error_chain, json_str};
@@ -74,25 +74,4 @@ impl SignalFile for Reader {
             self.len()
         )
     }
-}
-
-/// `path` opened with its slow5lib index (`FILE.idx`): when the index is there and fits the
-/// file, the reader takes the record positions from it and reads no record up front;
-/// otherwise the file is opened in full, indexed (every record's id read) and the index
-/// written beside it for next time, as slow5lib does (a directory we cannot write to only
-/// costs the rebuild next time).
-pub fn open_with_index(path: &Path) -> Result<(Reader, Index), String> {
-    let idx = Index::path_for(path);
-    if let Ok(index) = Index::read(&idx) {
-        match Reader::open_indexed(path, &index) {
-            Ok(r) => return Ok((r, index)),
-            Err(e) => eprintln!("svb: {}; rebuilding the index", error_chain(&e)),
-        }
-    }
-    let r = Reader::open(path).map_err(|e| error_chain(&e))?;
-    let index = Index::build(&r).map_err(|e| error_chain(&e))?;
-    if let Err(e) = index.write(&idx) {
-        eprintln!("svb: {}: index not written: {e}", idx.display());
-    }
-    Ok((r, index))
 }

@@ -123,7 +123,11 @@ fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
 }
 
 fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let (r, index) = crate::blow5::open_with_index(file)?;
+    let opened = svb_slow5::blow5::open_with_index(file).map_err(|e| error_chain(&e))?;
+    if let Some(note) = &opened.note {
+        eprintln!("svb: get: {note}");
+    }
+    let (r, index) = (opened.reader, opened.index);
     ids.iter()
         .map(|id| {
             let rec = r

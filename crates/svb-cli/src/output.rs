@@ -278,39 +278,6 @@ pub fn write_signal(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `--keep-going`: an error is named on stderr and counted, and the work goes on; without
-/// it, the first error stops the command.
-pub struct Failures {
-    keep_going: bool,
-    what: &'static str,
-    /// Errors named so far.
-    pub count: usize,
-}
-
-impl Failures {
-    pub fn new(keep_going: bool, what: &'static str) -> Self {
-        Failures {
-            keep_going,
-            what,
-            count: 0,
-        }
-    }
-
-    /// `Ok(Some(value))`; an error is `Ok(None)` after naming it with `--keep-going`, else
-    /// returned.
-    pub fn check<T>(&mut self, r: Result<T, String>) -> Result<Option<T>, String> {
-        match r {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if self.keep_going => {
-                eprintln!("svb: {}: left out: {e}", self.what);
-                self.count += 1;
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,20 +5,12 @@
 
 use std::collections::HashSet;
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rayon::prelude::*;
-use svb_slow5::blow5;
-use svb_vbz::pod5;
+use svb_convert::{OnError, Run};
 
 use crate::inputs::{Format, Inputs};
-use crate::output::{error_chain, Failures, Progress};
-
-/// A read's VBZ chunks as stored: (samples, bytes) each.
-type StoredChunks = Vec<(u32, Vec<u8>)>;
-
-/// Reads decoded at once: the memory bound of the copy.
-const WINDOW: usize = 256;
+use crate::output::{error_chain, Progress};
 
 #[derive(clap::Args)]
 #[command(
@@ -101,213 +93,45 @@ pub fn run(args: &Args) -> Result<bool, String> {
         ));
     }
     let wanted = read_id_list(&args.read_ids)?;
-    let mut failures = Failures::new(args.keep_going, "subset");
-    let found = match format {
-        Format::Pod5 => subset_pod5(&files, &wanted, &args.output, &mut failures)?,
-        Format::Blow5 => subset_blow5(&files, &wanted, &args.output, &mut failures)?,
+    let progress = std::sync::Mutex::new(Progress::new(wanted.len() as u64, "subset"));
+    let mut report = |done: u64, _total: u64| {
+        progress.lock().expect("not poisoned").set_position(done);
     };
-    let missing: Vec<&String> = wanted.iter().filter(|id| !found.contains(*id)).collect();
-    for id in &missing {
+    let how = Run {
+        on_error: if args.keep_going {
+            OnError::Skip
+        } else {
+            OnError::Stop
+        },
+        progress: Some(&mut report),
+    };
+    let result = match format {
+        Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),
+        Format::Blow5 => svb_convert::subset_blow5(&files, &wanted, &args.output, how),
+    };
+    progress.into_inner().expect("not poisoned").finish();
+    let result = result.map_err(|e| error_chain(&e))?;
+    for note in &result.notes {
+        eprintln!("svb: subset: {note}");
+    }
+    for e in &result.stats.failed {
+        eprintln!("svb: subset: left out: {}", error_chain(e));
+    }
+    for id in &result.missing {
         eprintln!("svb: subset: read id {id} is in no input");
     }
-    if !missing.is_empty() {
+    if !result.missing.is_empty() {
         eprintln!(
             "svb: subset: {} of {} read ids not found; {} written to {}",
-            missing.len(),
+            result.missing.len(),
             wanted.len(),
-            found.len(),
+            result.stats.reads,
             args.output.display()
         );
     }
-    if failures.count > 0 {
-        eprintln!(
-            "svb: subset: {} inputs or reads left out (--keep-going)",
-            failures.count
-        );
+    let failed = result.stats.failed.len();
+    if failed > 0 {
+        eprintln!("svb: subset: {failed} inputs or reads left out (--keep-going)");
     }
-    Ok((missing.is_empty() || args.missing_ok) && failures.count == 0)
-}
-
-/// Copies the wanted reads of POD5 `files` into `out`; returns the ids found.
-fn subset_pod5(
-    files: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    failures: &mut Failures,
-) -> Result<HashSet<String>, String> {
-    let mut ids = HashSet::with_capacity(wanted.len());
-    for id in wanted {
-        let uuid = pod5::parse_uuid(id).ok_or_else(|| format!("read id {id:?} is not a UUID"))?;
-        ids.insert(uuid);
-    }
-    let mut w =
-        pod5::Writer::create(out, pod5::WriteOptions::default()).map_err(|e| error_chain(&e))?;
-    let mut found = HashSet::new();
-    let mut progress = Progress::new(files.len() as u64, "subset");
-    for path in files {
-        progress.inc(1);
-        let Some(r) = failures.check(pod5::Reader::open(path).map_err(|e| error_chain(&e)))? else {
-            continue;
-        };
-        let picked: Vec<usize> = (0..r.len())
-            .filter(|&i| ids.contains(&r.reads()[i].read_id))
-            .collect();
-        let vbz = r.signal_encoding() == pod5::SignalEncoding::Vbz;
-        for window in picked.chunks(WINDOW) {
-            for &i in window {
-                let read = &r.reads()[i];
-                let run = r.run_info_of(read).ok_or_else(|| {
-                    format!(
-                        "{}: read {} names run {}, which the file lacks",
-                        path.display(),
-                        read.read_id_string(),
-                        read.run_info
-                    )
-                })?;
-                w.add_run_info(run).map_err(|e| error_chain(&e))?;
-            }
-            let in_file =
-                |e: &dyn std::error::Error| format!("{}: {}", path.display(), error_chain(e));
-            if vbz {
-                // VBZ chunks copied as stored (checked as they are added, not recompressed).
-                let stored: Vec<Result<StoredChunks, pod5::Pod5Error>> = window
-                    .par_iter()
-                    .map(|&i| {
-                        r.chunks(i)
-                            .iter()
-                            .enumerate()
-                            .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
-                            .collect()
-                    })
-                    .collect();
-                for (&i, chunks) in window.iter().zip(stored) {
-                    let added = chunks.map_err(|e| in_file(&e)).and_then(|chunks| {
-                        let refs: Vec<(u32, &[u8])> =
-                            chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                        w.add_read_vbz_chunks(&r.reads()[i], &refs)
-                            .map_err(|e| in_file(&e))
-                    });
-                    if failures.check(added)?.is_some() {
-                        found.insert(r.reads()[i].read_id_string());
-                    }
-                }
-            } else {
-                let decoded: Vec<Result<(&pod5::Read, Vec<i16>), String>> = window
-                    .par_iter()
-                    .map(|&i| {
-                        let s = r.decode_signal(i).map_err(|e| in_file(&e))?;
-                        Ok((&r.reads()[i], s))
-                    })
-                    .collect();
-                let mut reads = Vec::with_capacity(decoded.len());
-                for d in decoded {
-                    reads.extend(failures.check(d)?);
-                }
-                w.add_reads(&reads).map_err(|e| in_file(&e))?;
-                found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
-            }
-        }
-    }
-    progress.finish();
-    w.finish().map_err(|e| error_chain(&e))?;
-    Ok(found)
-}
-
-/// Copies the wanted records of BLOW5 `files` into `out` (their read groups merged, their
-/// auxiliary fields the same in every file); returns the ids found.
-fn subset_blow5(
-    files: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    failures: &mut Failures,
-) -> Result<HashSet<String>, String> {
-    let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
-    // Each through its slow5lib index (built and written when missing): only the wanted
-    // records are read.
-    let mut readers: Vec<blow5::Reader> = Vec::new();
-    let mut indexes: Vec<blow5::Index> = Vec::new();
-    let mut paths: Vec<&PathBuf> = Vec::new();
-    for p in files {
-        if let Some((r, index)) = failures.check(crate::blow5::open_with_index(p))? {
-            readers.push(r);
-            indexes.push(index);
-            paths.push(p);
-        }
-    }
-    let Some(first) = readers.first().map(blow5::Reader::header) else {
-        return Err("no input could be read".into());
-    };
-    let files = paths;
-    let mut schema = blow5::Schema::of(first);
-    // Per file, its read groups' indices in the output.
-    let mut group_maps = Vec::new();
-    for (r, path) in readers.iter().zip(&files) {
-        if r.header().aux != schema.aux {
-            return Err(format!(
-                "{}: its auxiliary fields differ from {}'s; subset them apart",
-                path.display(),
-                files[0].display()
-            ));
-        }
-        let map: Vec<u32> = r
-            .header()
-            .read_groups
-            .iter()
-            .map(|g| {
-                let at = schema
-                    .read_groups
-                    .iter()
-                    .position(|x| x == g)
-                    .unwrap_or_else(|| {
-                        schema.read_groups.push(g.clone());
-                        schema.read_groups.len() - 1
-                    });
-                at as u32
-            })
-            .collect();
-        group_maps.push(map);
-    }
-    let options = blow5::WriteOptions {
-        record_compression: first.record_compression,
-        signal_compression: first.signal_compression,
-        ..blow5::WriteOptions::default()
-    };
-    let mut w = blow5::Writer::create(out, schema, options).map_err(|e| error_chain(&e))?;
-    let mut found = HashSet::new();
-    let mut progress = Progress::new(files.len() as u64, "subset");
-    for (((r, index), path), map) in readers.iter().zip(&indexes).zip(&files).zip(&group_maps) {
-        progress.inc(1);
-        let mut picked: Vec<usize> = wanted
-            .iter()
-            .filter_map(|id| index.get(id))
-            .filter_map(|(offset, size)| r.record_at(offset, size))
-            .collect();
-        picked.sort_unstable();
-        picked.dedup();
-        for window in picked.chunks(WINDOW) {
-            let decoded: Vec<Result<blow5::Record, String>> = window
-                .par_iter()
-                .map(|&i| {
-                    r.record(i)
-                        .expect("index in range")
-                        .map_err(|e| error_chain(&e))
-                })
-                .collect();
-            let mut kept = Vec::with_capacity(decoded.len());
-            for d in decoded {
-                if let Some(mut rec) = failures.check(d)? {
-                    if ids.contains(rec.read_id.as_str()) {
-                        rec.read_group = map[rec.read_group as usize];
-                        kept.push(rec);
-                    }
-                }
-            }
-            w.add_records(&kept)
-                .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))?;
-            found.extend(kept.into_iter().map(|rec| rec.read_id));
-        }
-    }
-    progress.finish();
-    w.finish().map_err(|e| error_chain(&e))?;
-    Ok(found)
+    Ok((result.missing.is_empty() || args.missing_ok) && failed == 0)
 }

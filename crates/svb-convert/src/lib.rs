@@ -1,5 +1,6 @@
-//! POD5 <-> BLOW5 conversion with blue-crab's field mapping (docs/FORMATS.md has the table):
-//! a POD5 read becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
+//! File-to-file operations over POD5 and BLOW5: subsetting by read id ([`subset`]), and
+//! conversion with blue-crab's field mapping (docs/FORMATS.md has the table): a POD5 read
+//! becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
 //! ([`Schema::pod5_aux`](svb_slow5::blow5::Schema::pod5_aux)), its run a read group whose
 //! attributes are the run's fields, context tags and tracking ids; and back.
 //!
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod mapping;
+mod subset;
 mod time;
 
 use std::path::{Path, PathBuf};
@@ -35,6 +37,7 @@ use svb_vbz::pod5::{self, RunInfo};
 pub use mapping::{
     read_group_of, read_of, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
 };
+pub use subset::{subset, subset_blow5, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};
 
 /// Samples (or, for BLOW5 inputs, stored bytes) decoded at once (at least one read): with the

@@ -162,3 +162,46 @@ impl Index {
                 .all(|(i, (_, o, s))| reader.record_span(i) == Some((*o, *s)))
     }
 }
+
+/// A BLOW5 file opened with its index (see [`open_with_index`]).
+#[derive(Debug)]
+pub struct Indexed {
+    /// The reader.
+    pub reader: Reader,
+    /// Its index.
+    pub index: Index,
+    /// What went less well than it could: an index file that did not fit the file (rebuilt),
+    /// or one that could not be written beside it (rebuilt next time).
+    pub note: Option<String>,
+}
+
+/// Opens `path` with its slow5lib index (`FILE.idx`): when the index is there and fits the
+/// file, the reader takes the record positions from it ([`Reader::open_indexed`]) and reads
+/// no record up front; otherwise the file is opened in full, indexed (every record's id) and
+/// the index written beside it for next time, as slow5lib does.
+pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
+    let idx = Index::path_for(path);
+    let mut note = None;
+    if let Ok(index) = Index::read(&idx) {
+        match Reader::open_indexed(path, &index) {
+            Ok(reader) => {
+                return Ok(Indexed {
+                    reader,
+                    index,
+                    note: None,
+                })
+            }
+            Err(e) => note = Some(format!("{e}; the index was rebuilt")),
+        }
+    }
+    let reader = Reader::open(path)?;
+    let index = Index::build(&reader)?;
+    if let Err(e) = index.write(&idx) {
+        note = Some(format!("{}: index not written: {e}", idx.display()));
+    }
+    Ok(Indexed {
+        reader,
+        index,
+        note,
+    })
+}

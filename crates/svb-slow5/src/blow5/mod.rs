@@ -25,7 +25,7 @@ mod record;
 mod writer;
 
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
-pub use index::Index;
+pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;

@@ -1,0 +1,260 @@
+//! Subsetting: the reads named in a list, from any number of files of one format, into one
+//! file of that format, a window of reads at a time (memory holds one window whatever the
+//! inputs' size). POD5 VBZ chunks are copied as stored (checked, not recompressed); other
+//! signal is decoded and compressed on every core. Only the wanted rows of a POD5 reads table
+//! are parsed, and BLOW5 files are read through slow5lib's index (built and written beside
+//! the file when missing), so only the wanted records are read.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use svb_slow5::blow5;
+use svb_vbz::pod5;
+
+use crate::{settle, ConvertError, Run, Stats};
+
+/// Reads decoded at once: the memory bound of the copy.
+const WINDOW: usize = 256;
+
+/// What a subset wrote.
+#[derive(Debug, Default)]
+pub struct Subset {
+    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), the inputs
+    /// and reads left out.
+    pub stats: Stats,
+    /// The wanted ids found in no input, in the list's order.
+    pub missing: Vec<String>,
+    /// What went less well than it could without being an error (a BLOW5 index that did not
+    /// fit its file and was rebuilt, or could not be written).
+    pub notes: Vec<String>,
+}
+
+fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
+    wanted
+        .iter()
+        .filter(|id| !found.contains(*id))
+        .cloned()
+        .collect()
+}
+
+/// A read's VBZ chunks as stored: (samples, bytes) each.
+type StoredChunks = Vec<(u32, Vec<u8>)>;
+
+/// The reads `wanted` (UUID strings) of POD5 `inputs` into `out` (VBZ chunks copied as they
+/// are stored, uncompressed signal re-encoded), under `how`.
+pub fn subset_pod5(
+    inputs: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+    mut how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    let mut ids = HashSet::with_capacity(wanted.len());
+    for id in wanted {
+        let uuid = pod5::parse_uuid(id).ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "read id {id:?} is not a UUID, as POD5 read ids are"
+            ))
+        })?;
+        ids.insert(uuid);
+    }
+    let mut w = pod5::Writer::create(out, pod5::WriteOptions::default())?;
+    let mut result = Subset::default();
+    let mut found = HashSet::new();
+    let on_error = how.on_error;
+    for path in inputs {
+        let in_file = ConvertError::of(path);
+        // Only the wanted rows of the reads table are parsed.
+        let opened =
+            pod5::Reader::open_filtered(path, |id| ids.contains(id)).map_err(ConvertError::from);
+        let Some(r) = settle(vec![opened], on_error, &mut result.stats.failed, &in_file)?.pop()
+        else {
+            continue;
+        };
+        let vbz = r.signal_encoding() == pod5::SignalEncoding::Vbz;
+        let picked: Vec<usize> = (0..r.len()).collect();
+        for window in picked.chunks(WINDOW) {
+            for &i in window {
+                let read = &r.reads()[i];
+                let run = r.run_info_of(read).ok_or_else(|| {
+                    in_file(ConvertError::Mapping(format!(
+                        "read {} names run {}, which the file lacks",
+                        read.read_id_string(),
+                        read.run_info
+                    )))
+                })?;
+                w.add_run_info(run).map_err(|e| in_file(e.into()))?;
+            }
+            if vbz {
+                // VBZ chunks copied as stored (checked as they are added, not recompressed).
+                let stored: Vec<Result<StoredChunks, pod5::Pod5Error>> = window
+                    .par_iter()
+                    .map(|&i| {
+                        r.chunks(i)
+                            .iter()
+                            .enumerate()
+                            .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
+                            .collect()
+                    })
+                    .collect();
+                for (&i, chunks) in window.iter().zip(stored) {
+                    let added = chunks.map_err(ConvertError::from).and_then(|chunks| {
+                        let refs: Vec<(u32, &[u8])> =
+                            chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+                        w.add_read_vbz_chunks(&r.reads()[i], &refs)
+                            .map_err(ConvertError::from)
+                    });
+                    if settle(vec![added], on_error, &mut result.stats.failed, &in_file)?
+                        .pop()
+                        .is_some()
+                    {
+                        let read = &r.reads()[i];
+                        result.stats.reads += 1;
+                        result.stats.samples += read.num_samples;
+                        found.insert(read.read_id_string());
+                    }
+                }
+            } else {
+                let decoded: Vec<Result<(&pod5::Read, Vec<i16>), ConvertError>> = window
+                    .par_iter()
+                    .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
+                    .collect();
+                let reads = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
+                w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+                result.stats.reads += reads.len() as u64;
+                result.stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+                found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
+            }
+            how.report(found.len() as u64, wanted.len() as u64);
+        }
+    }
+    w.finish()?;
+    result.missing = missing(wanted, &found);
+    Ok(result)
+}
+
+/// The records `wanted` of BLOW5 `inputs` into `out`, under `how`: their read groups merged
+/// (equal groups once), their auxiliary fields the same in every input; records keep their
+/// bytes' compression (the first input's).
+pub fn subset_blow5(
+    inputs: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+    mut how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    let on_error = how.on_error;
+    let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
+    let mut result = Subset::default();
+    // Each through its slow5lib index: only the wanted records are read.
+    let mut opened: Vec<(blow5::Indexed, &PathBuf)> = Vec::new();
+    for p in inputs {
+        let o = blow5::open_with_index(p).map_err(ConvertError::from);
+        if let Some(o) = settle(
+            vec![o],
+            on_error,
+            &mut result.stats.failed,
+            ConvertError::of(p),
+        )?
+        .pop()
+        {
+            result.notes.extend(o.note.clone());
+            opened.push((o, p));
+        }
+    }
+    let Some(first) = opened.first().map(|(o, _)| o.reader.header().clone()) else {
+        return Err(result
+            .stats
+            .failed
+            .pop()
+            .unwrap_or(ConvertError::Mapping("no input to subset".into())));
+    };
+    let mut schema = blow5::Schema::of(&first);
+    // Per input, its read groups' indices in the output.
+    let mut group_maps = Vec::new();
+    for (o, path) in &opened {
+        if o.reader.header().aux != schema.aux {
+            return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
+                "its auxiliary fields differ from {}'s; subset them apart",
+                opened[0].1.display()
+            ))));
+        }
+        let map: Vec<u32> = o
+            .reader
+            .header()
+            .read_groups
+            .iter()
+            .map(|g| {
+                let at = schema
+                    .read_groups
+                    .iter()
+                    .position(|x| x == g)
+                    .unwrap_or_else(|| {
+                        schema.read_groups.push(g.clone());
+                        schema.read_groups.len() - 1
+                    });
+                at as u32
+            })
+            .collect();
+        group_maps.push(map);
+    }
+    let options = blow5::WriteOptions {
+        record_compression: first.record_compression,
+        signal_compression: first.signal_compression,
+        ..blow5::WriteOptions::default()
+    };
+    let mut w = blow5::Writer::create(out, schema, options)?;
+    let mut found = HashSet::new();
+    for ((o, path), map) in opened.iter().zip(&group_maps) {
+        let in_file = ConvertError::of(path);
+        let r = &o.reader;
+        let mut picked: Vec<usize> = wanted
+            .iter()
+            .filter_map(|id| o.index.get(id))
+            .filter_map(|(offset, size)| r.record_at(offset, size))
+            .collect();
+        picked.sort_unstable();
+        picked.dedup();
+        for window in picked.chunks(WINDOW) {
+            let decoded: Vec<Result<blow5::Record, ConvertError>> = window
+                .par_iter()
+                .map(|&i| Ok(r.record(i).expect("index in range")?))
+                .collect();
+            let mut kept = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
+            // A stale index can point at another record: only the wanted ids are kept.
+            kept.retain(|rec| ids.contains(rec.read_id.as_str()));
+            for rec in &mut kept {
+                rec.read_group = map[rec.read_group as usize];
+            }
+            w.add_records(&kept).map_err(|e| in_file(e.into()))?;
+            result.stats.reads += kept.len() as u64;
+            result.stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+            found.extend(kept.into_iter().map(|rec| rec.read_id));
+            how.report(found.len() as u64, wanted.len() as u64);
+        }
+    }
+    w.finish()?;
+    result.missing = missing(wanted, &found);
+    Ok(result)
+}
+
+/// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5` / `.blow5`); the
+/// inputs must be of that format.
+pub fn subset(
+    inputs: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+    how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pod5") => subset_pod5(inputs, wanted, out, how),
+        Some("blow5") => subset_blow5(inputs, wanted, out, how),
+        _ => Err(ConvertError::Mapping(format!(
+            "{}: the output must end in .pod5 or .blow5",
+            out.display()
+        ))),
+    }
+}
