@@ -819,3 +819,35 @@ pub fn convert<'py>(
     out.set_item("failed", failed)?;
     Ok(out)
 }
+
+/// The reads named in `read_ids` from files of one format into `output` of that format (see
+/// `svb.subset`).
+#[pyfunction]
+#[pyo3(signature = (inputs, read_ids, output, keep_going = false))]
+pub fn subset<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    read_ids: Vec<String>,
+    output: PathBuf,
+    keep_going: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let how = svb_convert::Run {
+        on_error: if keep_going {
+            svb_convert::OnError::Skip
+        } else {
+            svb_convert::OnError::Stop
+        },
+        progress: None,
+    };
+    let result = py
+        .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", result.stats.reads)?;
+    out.set_item("samples", result.stats.samples)?;
+    out.set_item("missing", result.missing)?;
+    let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    out.set_item("notes", result.notes)?;
+    Ok(out)
+}

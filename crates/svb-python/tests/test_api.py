@@ -165,3 +165,24 @@ def test_codec_round_trips_and_errors():
         svb.streamvbyte_encode(np.arange(4, dtype=np.uint32), "9999")
     with pytest.raises(TypeError):
         svb.streamvbyte_encode(np.arange(4, dtype=np.int64))
+
+
+def test_subset(pod5_files, data, tmp_path):
+    src = pod5_files[0]
+    ids = svb.open(src).read_ids
+    out = tmp_path / "some.pod5"
+    got = svb.subset(src, [ids[3], ids[1], "0000173c-0000-0000-0000-000000000000"], out)
+    assert got["reads"] == 2 and got["missing"] == ["0000173c-0000-0000-0000-000000000000"]
+    r = svb.open(out)
+    assert sorted(r.read_ids) == sorted([ids[1], ids[3]])
+    np.testing.assert_array_equal(r[ids[3]].signal, svb.open(src)[ids[3]].signal)
+    # BLOW5, through the index (built beside a copy: never beside the shared data).
+    b5 = tmp_path / "reads.blow5"
+    shutil.copy(data / "blow5" / "reads_zstd_svb_zd.blow5", b5)
+    bids = svb.open(b5).read_ids
+    got = svb.subset([b5], bids[:4], tmp_path / "some.blow5")
+    assert got["reads"] == 4 and got["missing"] == []
+    assert (tmp_path / "reads.blow5.idx").exists()
+    assert svb.open(tmp_path / "some.blow5").read_ids == bids[:4]
+    with pytest.raises(svb.FileFormatError, match="not a UUID"):
+        svb.subset(src, ["read_1"], tmp_path / "x.pod5")

@@ -43,6 +43,7 @@ __all__ = [
     "open",
     "to_arrow",
     "convert",
+    "subset",
     "Reader",
     "Read",
     "SvbError",
@@ -193,4 +194,21 @@ def convert(
         inputs = [inputs]
     return _svb.convert(
         [os.fspath(p) for p in inputs], os.fspath(output), records, signal, decode_fast, keep_going
+    )
+
+
+def subset(
+    inputs: Union[PathLike, Sequence[PathLike]],
+    read_ids: Iterable[str],
+    output: PathLike,
+    keep_going: bool = False,
+) -> dict:
+    """The reads named in `read_ids` from POD5 or BLOW5 `inputs` (one format) into `output`
+    (.pod5 or .blow5, the inputs' format), as `svb subset` does: POD5 VBZ chunks copied as
+    stored, BLOW5 files read through their slow5lib index. Returns {"reads", "samples",
+    "missing" (ids in no input), "failed" (with `keep_going`), "notes"}."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return _svb.subset(
+        [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going
     )
