@@ -6,6 +6,7 @@
 mod codecs;
 mod errors;
 mod reader;
+mod writers;
 
 use pyo3::prelude::*;
 
@@ -17,6 +18,8 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reader::Read>()?;
     m.add_class::<reader::ReadIter>()?;
     m.add_class::<reader::ArrowStream>()?;
+    m.add_class::<writers::Pod5Writer>()?;
+    m.add_class::<writers::Blow5Writer>()?;
     m.add_function(wrap_pyfunction!(reader::open, m)?)?;
     m.add_function(wrap_pyfunction!(reader::convert, m)?)?;
     m.add_function(wrap_pyfunction!(reader::subset, m)?)?;

@@ -7,6 +7,11 @@
         read = reader["0000173c-bf67-44e7-9a9c-1ad0bc728e74"]
         table = reader.to_arrow(columns=["read_id", "num_samples"], signal="pa").read_all()
 
+Writing: `svb.Pod5Writer(path)` (`add_run_info(acquisition_id, **fields)`, `add_read(read_id,
+signal, run, **fields)`) and `svb.Blow5Writer(path, read_groups, aux="standard")`
+(`add_record(read_id, signal, ..., **aux)`), as `with` blocks: the file gets its name when
+the block ends without an exception, and nothing is left behind otherwise.
+
 `Reader.to_arrow` returns a `pyarrow.RecordBatchReader` fed through the Arrow C stream
 interface (no copy); pandas, Polars and DuckDB take it as it is. `svb.dask.read` builds a
 Dask DataFrame over many files. Errors are `svb.SvbError` (`FileFormatError` for a bad file,
@@ -21,8 +26,10 @@ from typing import Iterable, Optional, Sequence, Union
 
 from . import _svb
 from ._svb import (
+    Blow5Writer,
     CodecError,
     FileFormatError,
+    Pod5Writer,
     Read,
     SvbError,
     exzd_decode,
@@ -46,6 +53,8 @@ __all__ = [
     "subset",
     "Reader",
     "Read",
+    "Pod5Writer",
+    "Blow5Writer",
     "SvbError",
     "FileFormatError",
     "CodecError",

@@ -43,6 +43,46 @@ class Reader:
         self, columns: Optional[list[str]] = None, signal: Optional[str] = None, batch_reads: int = 1024
     ) -> ArrowStream: ...
 
+class Pod5Writer:
+    def __init__(
+        self,
+        path: Union[str, PathLike],
+        signal: str = "vbz",
+        decode_fast: bool = False,
+        chunk_samples: int = 102400,
+        sync: bool = True,
+    ) -> None: ...
+    def add_run_info(self, acquisition_id: str, **fields: object) -> None: ...
+    def add_read(self, read_id: str, signal: npt.NDArray[np.int16], run: str, **fields: object) -> None: ...
+    def finish(self) -> int: ...
+    def __enter__(self) -> "Pod5Writer": ...
+    def __exit__(self, *exc: object) -> bool: ...
+
+class Blow5Writer:
+    def __init__(
+        self,
+        path: Union[str, PathLike],
+        read_groups: list[dict[str, str]],
+        aux: Union[None, str, list[tuple[str, str]]] = None,
+        records: str = "zstd",
+        signal: str = "svb-zd",
+        sync: bool = True,
+    ) -> None: ...
+    def add_record(
+        self,
+        read_id: str,
+        signal: npt.NDArray[np.int16],
+        read_group: int = 0,
+        digitisation: float = 8192.0,
+        offset: float = 0.0,
+        range: float = 1.0,
+        sampling_rate: float = 4000.0,
+        **aux: object,
+    ) -> None: ...
+    def finish(self) -> int: ...
+    def __enter__(self) -> "Blow5Writer": ...
+    def __exit__(self, *exc: object) -> bool: ...
+
 def open(path: Union[str, PathLike], threads: Optional[int] = None) -> Reader: ...
 def arrow_stream_of(
     paths: list[str],

@@ -1,0 +1,501 @@
+//! `svb.Pod5Writer` and `svb.Blow5Writer`: the library's writers from Python. Signals are
+//! read in place from numpy arrays; every read is checked before anything of it is written;
+//! the file keeps a hidden name until `finish` (or the end of a `with` block without an
+//! exception), and a writer dropped unfinished leaves nothing behind.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use svb_slow5::blow5::{self, AuxField, AuxValue, FieldType};
+use svb_vbz::pod5;
+
+use crate::errors::{chain, SvbError};
+
+fn write_error(e: &dyn std::error::Error) -> PyErr {
+    SvbError::new_err(chain(e))
+}
+
+fn closed() -> PyErr {
+    PyValueError::new_err("the writer is finished")
+}
+
+/// Writes a POD5 file as ONT's pod5 0.3.49 writes it (VBZ chunks lib_pod5's bytes).
+#[pyclass(module = "svb")]
+pub struct Pod5Writer {
+    inner: Mutex<Option<pod5::Writer>>,
+}
+
+fn kw<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    kwargs: Option<&Bound<'py, PyDict>>,
+    used: &mut Vec<String>,
+    name: &str,
+) -> PyResult<Option<T>> {
+    let Some(k) = kwargs else { return Ok(None) };
+    match k.get_item(name)? {
+        Some(v) if !v.is_none() => {
+            used.push(name.to_string());
+            v.extract::<T>().map(Some).map_err(|e| {
+                let e: PyErr = e.into();
+                PyTypeError::new_err(format!("{name}: {e}"))
+            })
+        }
+        Some(_) => {
+            used.push(name.to_string());
+            Ok(None)
+        }
+        None => Ok(None),
+    }
+}
+
+/// A TypeError for every keyword not in `used`.
+fn no_others(kwargs: Option<&Bound<'_, PyDict>>, used: &[String], what: &str) -> PyResult<()> {
+    if let Some(k) = kwargs {
+        for key in k.keys() {
+            let key: String = key.extract()?;
+            if !used.contains(&key) {
+                return Err(PyTypeError::new_err(format!("{what} has no field {key}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl Pod5Writer {
+    /// Opens `path` for writing. signal: "vbz" (default) or "uncompressed"; decode_fast:
+    /// zstd's raw-literals profile (larger, decoded faster by every reader); sync: sync the
+    /// file before the rename that completes it.
+    #[new]
+    #[pyo3(signature = (path, signal = "vbz", decode_fast = false, chunk_samples = 102400, sync = true))]
+    fn new(
+        path: PathBuf,
+        signal: &str,
+        decode_fast: bool,
+        chunk_samples: usize,
+        sync: bool,
+    ) -> PyResult<Self> {
+        let options = pod5::WriteOptions {
+            signal_encoding: match signal {
+                "vbz" => pod5::SignalEncoding::Vbz,
+                "uncompressed" => pod5::SignalEncoding::Uncompressed,
+                o => {
+                    return Err(PyValueError::new_err(format!(
+                        "signal={o:?}: \"vbz\" or \"uncompressed\""
+                    )))
+                }
+            },
+            chunk_samples,
+            zstd_profile: if decode_fast {
+                pod5::ZstdProfile::DecodeFast
+            } else {
+                pod5::ZstdProfile::Standard
+            },
+            sync,
+            ..pod5::WriteOptions::default()
+        };
+        let w = pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
+        Ok(Pod5Writer {
+            inner: Mutex::new(Some(w)),
+        })
+    }
+
+    /// Adds a run: `acquisition_id` and any field of POD5's run info (sample_rate, adc_min,
+    /// adc_max, flow_cell_id, sample_id, experiment_name, protocol_run_id, ..., times in ms
+    /// since the epoch, context_tags and tracking_id as dicts).
+    #[pyo3(signature = (acquisition_id, **fields))]
+    fn add_run_info(
+        &self,
+        acquisition_id: String,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        let mut used = Vec::new();
+        let mut run = pod5::RunInfo::default();
+        run.acquisition_id = acquisition_id;
+        macro_rules! set {
+            ($($f:ident),*) => {$(
+                if let Some(v) = kw(fields, &mut used, stringify!($f))? { run.$f = v; }
+            )*};
+        }
+        set!(
+            acquisition_start_time_ms,
+            adc_max,
+            adc_min,
+            experiment_name,
+            flow_cell_id,
+            flow_cell_product_code,
+            protocol_name,
+            protocol_run_id,
+            protocol_start_time_ms,
+            sample_id,
+            sample_rate,
+            sequencing_kit,
+            sequencer_position,
+            sequencer_position_type,
+            software,
+            system_name,
+            system_type
+        );
+        for (name, target) in [
+            ("context_tags", &mut run.context_tags),
+            ("tracking_id", &mut run.tracking_id),
+        ] {
+            if let Some(map) = kw::<HashMap<String, String>>(fields, &mut used, name)? {
+                let mut pairs: Vec<(String, String)> = map.into_iter().collect();
+                pairs.sort();
+                *target = pairs;
+            }
+        }
+        no_others(fields, &used, "a run info")?;
+        let mut g = self.inner.lock().expect("not poisoned");
+        g.as_mut()
+            .ok_or_else(closed)?
+            .add_run_info(&run)
+            .map_err(|e| write_error(&e))
+    }
+
+    /// Adds a read: its id (a UUID), its int16 signal, the acquisition id of its run (added
+    /// first), and any field of a POD5 read (read_number, channel, well, start_sample,
+    /// median_before, calibration_offset, calibration_scale, end_reason, pore_type, ...).
+    #[pyo3(signature = (read_id, signal, run, **fields))]
+    fn add_read(
+        &self,
+        py: Python<'_>,
+        read_id: &str,
+        signal: PyReadonlyArray1<'_, i16>,
+        run: &str,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        let id = pod5::parse_uuid(read_id)
+            .ok_or_else(|| PyValueError::new_err(format!("read id {read_id:?} is not a UUID")))?;
+        let mut read = pod5::Read::new(id, run);
+        let mut used = Vec::new();
+        macro_rules! set {
+            ($($f:ident),*) => {$(
+                if let Some(v) = kw(fields, &mut used, stringify!($f))? { read.$f = v; }
+            )*};
+        }
+        set!(
+            read_number,
+            start_sample,
+            median_before,
+            channel,
+            well,
+            calibration_offset,
+            calibration_scale,
+            end_reason_forced
+        );
+        macro_rules! set_opt {
+            ($($f:ident),*) => {$(
+                if let Some(v) = kw(fields, &mut used, stringify!($f))? { read.$f = Some(v); }
+            )*};
+        }
+        set_opt!(
+            num_minknow_events,
+            tracked_scaling_scale,
+            tracked_scaling_shift,
+            predicted_scaling_scale,
+            predicted_scaling_shift,
+            num_reads_since_mux_change,
+            time_since_mux_change,
+            open_pore_level,
+            expected_open_pore_level,
+            selected_read_level
+        );
+        if let Some(v) = kw::<u8>(fields, &mut used, "mux")? {
+            read.well = v;
+        }
+        if let Some(v) = kw::<String>(fields, &mut used, "pore_type")? {
+            read.pore_type = v.into();
+        }
+        if let Some(v) = kw::<String>(fields, &mut used, "end_reason")? {
+            read.end_reason = v.into();
+        }
+        no_others(fields, &used, "a POD5 read")?;
+        let samples = signal.as_slice()?;
+        read.num_samples = samples.len() as u64;
+        let mut g = self.inner.lock().expect("not poisoned");
+        let w = g.as_mut().ok_or_else(closed)?;
+        py.detach(|| w.add_read(&read, samples))
+            .map_err(|e| write_error(&e))
+    }
+
+    /// Writes the tables and the footer and gives the file its name; returns the reads written.
+    fn finish(&self, py: Python<'_>) -> PyResult<u64> {
+        let w = self
+            .inner
+            .lock()
+            .expect("not poisoned")
+            .take()
+            .ok_or_else(closed)?;
+        py.detach(|| w.finish()).map_err(|e| write_error(&e))
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Finishes the file, or after an exception drops it (nothing is left behind).
+    #[pyo3(signature = (*exc))]
+    fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
+        let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
+        if failed {
+            self.inner.lock().expect("not poisoned").take();
+        } else if self.inner.lock().expect("not poisoned").is_some() {
+            self.finish(py)?;
+        }
+        Ok(false)
+    }
+}
+
+/// Writes a BLOW5 file as slow5lib writes it.
+#[pyclass(module = "svb")]
+pub struct Blow5Writer {
+    inner: Mutex<Option<blow5::Writer>>,
+    aux: Vec<AuxField>,
+}
+
+/// A C type as slow5lib names it in a header (`int32_t`, `char*`, `enum{a,b}`, ...).
+fn field_type(t: &str) -> PyResult<FieldType> {
+    if let Some(labels) = t.strip_prefix("enum{").and_then(|r| r.strip_suffix('}')) {
+        return Ok(FieldType::Enum(
+            labels.split(',').map(str::to_owned).collect(),
+        ));
+    }
+    let (base, array) = match t.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (t, false),
+    };
+    let size = match base {
+        "int8_t" | "uint8_t" | "char" => 1,
+        "int16_t" | "uint16_t" => 2,
+        "int32_t" | "uint32_t" | "float" => 4,
+        "int64_t" | "uint64_t" | "double" => 8,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "{t}: not a slow5lib field type"
+            )))
+        }
+    };
+    let name = base.to_string();
+    Ok(if array {
+        FieldType::Array { name, size }
+    } else {
+        FieldType::Scalar { name, size }
+    })
+}
+
+/// A Python value as the auxiliary value of a field of type `ty`.
+fn aux_value(ty: &FieldType, v: &Bound<'_, PyAny>) -> PyResult<AuxValue> {
+    Ok(match ty {
+        FieldType::Scalar { name, .. } => match name.as_str() {
+            "float" | "double" => AuxValue::Float(v.extract()?),
+            "char" => {
+                let s: String = v.extract()?;
+                match s.as_bytes() {
+                    [c] => AuxValue::Char(*c),
+                    _ => return Err(PyValueError::new_err(format!("{s:?}: not one ASCII char"))),
+                }
+            }
+            n if n.starts_with('u') => AuxValue::UInt(v.extract()?),
+            _ => AuxValue::Int(v.extract()?),
+        },
+        FieldType::Array { name, size } => match name.as_str() {
+            "char" => AuxValue::Text(v.extract()?),
+            n => {
+                let mut bytes = Vec::new();
+                if n == "float" || n == "double" {
+                    for x in v.extract::<Vec<f64>>()? {
+                        if *size == 4 {
+                            bytes.extend((x as f32).to_le_bytes());
+                        } else {
+                            bytes.extend(x.to_le_bytes());
+                        }
+                    }
+                } else {
+                    for x in v.extract::<Vec<i128>>()? {
+                        bytes.extend(&x.to_le_bytes()[..*size]);
+                    }
+                }
+                AuxValue::Array(bytes)
+            }
+        },
+        FieldType::Enum(labels) => match v.extract::<String>() {
+            Ok(label) => {
+                let i = labels.iter().position(|l| *l == label).ok_or_else(|| {
+                    PyValueError::new_err(format!("{label:?} is none of {labels:?}"))
+                })?;
+                AuxValue::Enum(i as u8, Some(label))
+            }
+            Err(_) => {
+                let i: u8 = v.extract()?;
+                AuxValue::Enum(i, labels.get(i as usize).cloned())
+            }
+        },
+    })
+}
+
+#[pymethods]
+impl Blow5Writer {
+    /// Opens `path` for writing. read_groups: one dict of attributes per read group (at
+    /// least one); aux: "standard" (slow5tools' auxiliary fields), "pod5" (those blue-crab
+    /// writes), None, or a list of (name, C type) pairs; records: "zstd", "zlib" or "none";
+    /// signal: "svb-zd", "ex-zd" or "none".
+    #[new]
+    #[pyo3(signature = (path, read_groups, aux = None, records = "zstd", signal = "svb-zd", sync = true))]
+    fn new(
+        path: PathBuf,
+        read_groups: Vec<HashMap<String, String>>,
+        aux: Option<&Bound<'_, PyAny>>,
+        records: &str,
+        signal: &str,
+        sync: bool,
+    ) -> PyResult<Self> {
+        let aux: Vec<AuxField> = match aux {
+            None => Vec::new(),
+            Some(a) => match a.extract::<String>() {
+                Ok(s) if s == "standard" => blow5::Schema::standard_aux(),
+                Ok(s) if s == "pod5" => blow5::Schema::pod5_aux(),
+                Ok(s) => {
+                    return Err(PyValueError::new_err(format!(
+                        "aux={s:?}: \"standard\", \"pod5\", None or (name, type) pairs"
+                    )))
+                }
+                Err(_) => a
+                    .extract::<Vec<(String, String)>>()?
+                    .into_iter()
+                    .map(|(name, t)| {
+                        Ok(AuxField {
+                            name,
+                            ty: field_type(&t)?,
+                        })
+                    })
+                    .collect::<PyResult<_>>()?,
+            },
+        };
+        let groups = read_groups
+            .into_iter()
+            .map(|g| {
+                let mut v: Vec<(String, String)> = g.into_iter().collect();
+                v.sort();
+                v
+            })
+            .collect();
+        let schema = blow5::Schema {
+            read_groups: groups,
+            aux: aux.clone(),
+        };
+        let options = blow5::WriteOptions {
+            record_compression: match records {
+                "zstd" => blow5::RecordCompression::Zstd,
+                "zlib" => blow5::RecordCompression::Zlib,
+                "none" => blow5::RecordCompression::None,
+                o => {
+                    return Err(PyValueError::new_err(format!(
+                        "records={o:?}: zstd, zlib or none"
+                    )))
+                }
+            },
+            signal_compression: match signal {
+                "svb-zd" => blow5::SignalCompression::SvbZd,
+                "ex-zd" => blow5::SignalCompression::ExZd,
+                "none" => blow5::SignalCompression::None,
+                o => {
+                    return Err(PyValueError::new_err(format!(
+                        "signal={o:?}: svb-zd, ex-zd or none"
+                    )))
+                }
+            },
+            sync,
+            ..blow5::WriteOptions::default()
+        };
+        let w = blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
+        Ok(Blow5Writer {
+            inner: Mutex::new(Some(w)),
+            aux,
+        })
+    }
+
+    /// Adds a record: its id, int16 signal, read group, calibration (pA = (adc + offset) *
+    /// range / digitisation) and sampling rate, and every auxiliary field by name.
+    #[pyo3(signature = (read_id, signal, read_group = 0, digitisation = 8192.0, offset = 0.0, range = 1.0, sampling_rate = 4000.0, **aux))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_record(
+        &self,
+        py: Python<'_>,
+        read_id: String,
+        signal: PyReadonlyArray1<'_, i16>,
+        read_group: u32,
+        digitisation: f64,
+        offset: f64,
+        range: f64,
+        sampling_rate: f64,
+        aux: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        let mut values = Vec::with_capacity(self.aux.len());
+        let mut used = Vec::new();
+        for field in &self.aux {
+            let v = aux
+                .map(|a| a.get_item(&field.name))
+                .transpose()?
+                .flatten()
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "{read_id}: auxiliary field {} missing",
+                        field.name
+                    ))
+                })?;
+            used.push(field.name.clone());
+            let value = aux_value(&field.ty, &v)
+                .map_err(|e| PyValueError::new_err(format!("{read_id}: {}: {e}", field.name)))?;
+            values.push((field.name.clone(), value));
+        }
+        no_others(aux, &used, "this file's records")?;
+        let record = blow5::Record {
+            read_id,
+            read_group,
+            digitisation,
+            offset,
+            range,
+            sampling_rate,
+            raw_signal: signal.as_slice()?.to_vec(),
+            aux: values,
+        };
+        let mut g = self.inner.lock().expect("not poisoned");
+        let w = g.as_mut().ok_or_else(closed)?;
+        py.detach(|| w.add_record(&record))
+            .map_err(|e| write_error(&e))
+    }
+
+    /// Writes what is left and the end-of-file marker and gives the file its name; returns
+    /// the records written.
+    fn finish(&self, py: Python<'_>) -> PyResult<u64> {
+        let w = self
+            .inner
+            .lock()
+            .expect("not poisoned")
+            .take()
+            .ok_or_else(closed)?;
+        py.detach(|| w.finish()).map_err(|e| write_error(&e))
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Finishes the file, or after an exception drops it (nothing is left behind).
+    #[pyo3(signature = (*exc))]
+    fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
+        let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
+        if failed {
+            self.inner.lock().expect("not poisoned").take();
+        } else if self.inner.lock().expect("not poisoned").is_some() {
+            self.finish(py)?;
+        }
+        Ok(false)
+    }
+}
