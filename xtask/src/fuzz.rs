@@ -118,6 +118,27 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 seeds.push(file.write());
                 continue;
             }
+            _ if target == "blow5_open_indexed" => {
+                // A tiny file with its own index, and with the index of another tiny file.
+                let v: Vec<i16> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|x| x as i16 >> 4)
+                    .collect();
+                let file = tiny_blow5(&v, i % 3);
+                let other = tiny_blow5(&v[..v.len() / 2], (i + 1) % 3);
+                for (idx_of, bytes) in [(&file, &file), (&other, &file)] {
+                    let r = svb_slow5::blow5::Reader::from_bytes("seed", idx_of.clone())
+                        .map_err(|e| e.to_string())?;
+                    let idx = svb_slow5::blow5::Index::build(&r)
+                        .map_err(|e| e.to_string())?
+                        .to_bytes();
+                    let mut s = (idx.len() as u16).to_le_bytes().to_vec();
+                    s.extend(idx);
+                    s.extend(bytes.iter());
+                    seeds.push(s);
+                }
+                continue;
+            }
             _ if target == "blow5_records" => {
                 let v: Vec<i16> = mixed(n, 2, seed)
                     .into_iter()
