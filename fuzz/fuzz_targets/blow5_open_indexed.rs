@@ -17,7 +17,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // The reader reads a file by path: one per fuzzing process, rewritten each run.
-    let path = std::env::temp_dir().join(format!("svb-fuzz-open-indexed-{}.blow5", std::process::id()));
+    let path = std::env::temp_dir().join(format!(
+        "svb-fuzz-open-indexed-{}.blow5",
+        std::process::id()
+    ));
     if std::fs::write(&path, file).is_err() {
         return;
     }
