@@ -98,7 +98,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             .trim_start_matches("pod5_")
             .trim_start_matches("fast5_")
         {
-            _ if target == "pod5_reader" => {
+            _ if target == "pod5_reader" || target == "arrow_batches" => {
                 let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
                 let reads = (0..1 + i % 3)
                     .map(|r| {
@@ -115,7 +115,18 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     signal_batch_rows: 2,
                     compress: if i % 2 == 0 { Some(&compress) } else { None },
                 };
-                seeds.push(file.write());
+                if target == "arrow_batches" {
+                    // Mode byte (signal column, one read a batch), then the file: POD5 and BLOW5.
+                    let mode = (i as u8 % 3) | if i % 2 == 1 { 0x80 } else { 0 };
+                    let v: Vec<i16> = mixed(n, 2, seed)
+                        .into_iter()
+                        .map(|x| x as i16 >> 4)
+                        .collect();
+                    seeds.push([&[mode][..], &file.write()].concat());
+                    seeds.push([&[mode][..], &tiny_blow5(&v, i % 3)].concat());
+                } else {
+                    seeds.push(file.write());
+                }
                 continue;
             }
             _ if target == "blow5_open_indexed" => {
