@@ -1,12 +1,16 @@
 //! `svb view`: one row per read of POD5 or BLOW5 files, as TSV (the columns and formatting of
-//! ONT's `pod5 view` for POD5; the record fields for BLOW5) or JSON lines.
+//! ONT's `pod5 view` for POD5; the record fields for BLOW5) or JSON lines. The rows are
+//! `svb-arrow`'s record batches (the columns `svb decode` and the Python package give),
+//! without a signal column: no signal is decoded.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rayon::prelude::*;
-use svb_slow5::blow5::{self, AuxValue};
-use svb_vbz::pod5;
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::inputs::{Format, Inputs};
 use crate::output::{error_chain, json_str, quiet_on_closed_pipe, Progress};
@@ -32,158 +36,104 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-/// A cell: how TSV and JSON write it.
-enum Cell {
-    Int(i128),
-    /// Written with 8 decimals in TSV (as `pod5 view`), shortest round-trip in JSON; NaN is
-    /// `NaN` in TSV and `null` in JSON.
-    Float(f64),
-    Text(String),
+/// Appends the TSV text of `a[row]`: integers as they are, floats with 8 decimals (as
+/// `pod5 view`; NaN as `NaN`), text, enum labels, lists comma-separated; a null is empty.
+fn tsv(a: &dyn Array, row: usize, out: &mut String) {
+    cell(a, row, out, false)
 }
 
-impl Cell {
-    fn tsv(&self, out: &mut String) {
-        match self {
-            Cell::Int(i) => out.push_str(&i.to_string()),
-            Cell::Float(f) if f.is_nan() => out.push_str("NaN"),
-            Cell::Float(f) => out.push_str(&format!("{f:.8}")),
-            Cell::Text(s) => out.push_str(s),
-        }
-    }
+/// Appends the JSON text of `a[row]`: floats shortest round-trip (non-finite and nulls as
+/// `null`), text quoted, lists as arrays.
+fn json(a: &dyn Array, row: usize, out: &mut String) {
+    cell(a, row, out, true)
+}
 
-    fn json(&self, out: &mut String) {
-        match self {
-            Cell::Int(i) => out.push_str(&i.to_string()),
-            Cell::Float(f) if !f.is_finite() => out.push_str("null"),
-            Cell::Float(f) => out.push_str(&f.to_string()),
-            Cell::Text(s) => out.push_str(&json_str(s)),
+fn float(f: f64, out: &mut String, json: bool) {
+    use std::fmt::Write;
+    match (json, f.is_finite()) {
+        (true, false) => out.push_str("null"),
+        (true, true) => {
+            let _ = write!(out, "{f}");
+        }
+        (false, _) if f.is_nan() => out.push_str("NaN"),
+        (false, _) => {
+            let _ = write!(out, "{f:.8}");
         }
     }
 }
 
-/// `pod5 view`'s columns, in its order.
-const POD5_FIELDS: [&str; 27] = [
-    "read_id",
-    "filename",
-    "read_number",
-    "channel",
-    "mux",
-    "end_reason",
-    "start_time",
-    "start_sample",
-    "duration",
-    "num_samples",
-    "minknow_events",
-    "sample_rate",
-    "median_before",
-    "predicted_scaling_scale",
-    "predicted_scaling_shift",
-    "tracked_scaling_scale",
-    "tracked_scaling_shift",
-    "num_reads_since_mux_change",
-    "time_since_mux_change",
-    "run_id",
-    "sample_id",
-    "experiment_id",
-    "flow_cell_id",
-    "pore_type",
-    "open_pore_level",
-    "expected_open_pore_level",
-    "selected_read_level",
-];
-
-/// The primary fields of a BLOW5 record (auxiliary fields follow, by name).
-const BLOW5_FIELDS: [&str; 8] = [
-    "read_id",
-    "filename",
-    "read_group",
-    "digitisation",
-    "offset",
-    "range",
-    "sampling_rate",
-    "len_raw_signal",
-];
-
-fn not_set(s: &str) -> String {
-    if s.is_empty() {
-        "not_set".into()
-    } else {
-        s.into()
+fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
+    use std::fmt::Write;
+    if a.is_null(row) {
+        if as_json {
+            out.push_str("null");
+        }
+        return;
     }
-}
-
-/// A POD5 read's cells, in `POD5_FIELDS` order.
-fn pod5_row(read: &pod5::Read, run: Option<&pod5::RunInfo>, filename: &str) -> Vec<Cell> {
-    let f = |v: Option<f32>| Cell::Float(v.map_or(f64::NAN, f64::from));
-    let rate = run.map_or(0, |r| r.sample_rate);
-    let seconds = |n: u64| {
-        Cell::Float(if rate == 0 {
-            f64::NAN
-        } else {
-            n as f64 / f64::from(rate)
-        })
-    };
-    let run_field = |get: fn(&pod5::RunInfo) -> &str| run.map_or("", get);
-    vec![
-        Cell::Text(read.read_id_string()),
-        Cell::Text(filename.into()),
-        Cell::Int(read.read_number.into()),
-        Cell::Int(read.channel.into()),
-        Cell::Int(read.well.into()),
-        Cell::Text(read.end_reason.to_string()),
-        seconds(read.start_sample),
-        Cell::Int(read.start_sample.into()),
-        seconds(read.num_samples),
-        Cell::Int(read.num_samples.into()),
-        Cell::Int(read.num_minknow_events.unwrap_or(0).into()),
-        Cell::Int(rate.into()),
-        Cell::Float(read.median_before.into()),
-        f(read.predicted_scaling_scale),
-        f(read.predicted_scaling_shift),
-        f(read.tracked_scaling_scale),
-        f(read.tracked_scaling_shift),
-        Cell::Int(read.num_reads_since_mux_change.unwrap_or(0).into()),
-        Cell::Float(read.time_since_mux_change.map_or(0.0, f64::from)),
-        Cell::Text(run_field(|r| &r.protocol_run_id).into()),
-        Cell::Text(not_set(run_field(|r| &r.sample_id))),
-        Cell::Text(not_set(run_field(|r| &r.experiment_name))),
-        Cell::Text(not_set(run_field(|r| &r.flow_cell_id))),
-        Cell::Text(read.pore_type.to_string()),
-        f(read.open_pore_level),
-        f(read.expected_open_pore_level),
-        f(read.selected_read_level),
-    ]
-}
-
-fn aux_cell(v: &AuxValue) -> Cell {
-    match v {
-        AuxValue::Int(i) => Cell::Int((*i).into()),
-        AuxValue::UInt(u) => Cell::Int((*u).into()),
-        AuxValue::Float(f) => Cell::Float(*f),
-        AuxValue::Text(t) => Cell::Text(t.clone()),
-        AuxValue::Char(c) => Cell::Text(char::from(*c).to_string()),
-        AuxValue::Enum(i, label) => match label {
-            Some(l) => Cell::Text(l.clone()),
-            None => Cell::Int((*i).into()),
-        },
-        AuxValue::Array(b) => Cell::Text(b.iter().map(|x| format!("{x:02x}")).collect()),
+    macro_rules! int {
+        ($t:ty) => {{
+            let _ = write!(out, "{}", a.as_primitive::<$t>().value(row));
+        }};
     }
-}
-
-/// The chosen columns: indices into the full row, and their names.
-fn select(all: &[String], wanted: &[String]) -> Result<Vec<(usize, String)>, String> {
-    if wanted.is_empty() {
-        return Ok(all.iter().cloned().enumerate().collect());
+    match a.data_type() {
+        DataType::Int8 => int!(Int8Type),
+        DataType::Int16 => int!(Int16Type),
+        DataType::Int32 => int!(Int32Type),
+        DataType::Int64 => int!(Int64Type),
+        DataType::UInt8 => int!(UInt8Type),
+        DataType::UInt16 => int!(UInt16Type),
+        DataType::UInt32 => int!(UInt32Type),
+        DataType::UInt64 => int!(UInt64Type),
+        DataType::Float32 => float(
+            a.as_primitive::<Float32Type>().value(row).into(),
+            out,
+            as_json,
+        ),
+        DataType::Float64 => float(a.as_primitive::<Float64Type>().value(row), out, as_json),
+        DataType::Boolean => {
+            let _ = write!(out, "{}", a.as_boolean().value(row));
+        }
+        DataType::Utf8 => {
+            let s = a.as_string::<i32>().value(row);
+            if as_json {
+                out.push_str(&json_str(s));
+            } else {
+                out.push_str(s);
+            }
+        }
+        DataType::Dictionary(..) => {
+            let d = a.as_dictionary::<UInt8Type>();
+            let key = d.keys().value(row) as usize;
+            cell(d.values().as_ref(), key, out, as_json);
+        }
+        DataType::List(_) => {
+            let items = a.as_list::<i32>().value(row);
+            out.push_str(if as_json { "[" } else { "" });
+            for k in 0..items.len() {
+                if k > 0 {
+                    out.push(',');
+                }
+                cell(items.as_ref(), k, out, as_json);
+            }
+            out.push_str(if as_json { "]" } else { "" });
+        }
+        DataType::Binary => {
+            let hex: String = a
+                .as_binary::<i32>()
+                .value(row)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            if as_json {
+                out.push_str(&json_str(&hex));
+            } else {
+                out.push_str(&hex);
+            }
+        }
+        other => {
+            let _ = write!(out, "<{other}>");
+        }
     }
-    wanted
-        .iter()
-        .map(|w| {
-            all.iter()
-                .position(|a| a == w)
-                .map(|i| (i, w.clone()))
-                .ok_or_else(|| format!("no field {w}; the fields are {}", all.join(",")))
-        })
-        .collect()
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -194,112 +144,73 @@ pub fn run(args: &Args) -> Result<(), String> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let mut columns: Option<Vec<(usize, String)>> = None;
+    // The columns: those asked for, else POD5's `pod5 view` columns or every BLOW5 column
+    // of the first file; every file gives these, in this order.
+    let columns: Option<Vec<String>> = if !args.fields.is_empty() {
+        Some(args.fields.clone())
+    } else if format == Format::Pod5 {
+        Some(svb_arrow::pod5_view_columns().map(String::from).collect())
+    } else {
+        None
+    };
+    let mut names: Option<Vec<String>> = None;
     let mut progress = Progress::new(files.len() as u64, "view");
+    let mut text = String::new();
     for path in &files {
-        let (names, rows) = match format {
-            Format::Pod5 => pod5_rows(path)?,
-            Format::Blow5 => blow5_rows(path)?,
+        let options = Options {
+            columns: names.clone().or_else(|| columns.clone()),
+            signal: Signal::None,
+            batch_reads: 4096,
+            ..Options::default()
         };
-        let cols = match &columns {
-            Some(c) => c.clone(),
-            None => {
-                let c = select(&names, &args.fields)?;
-                if !args.json && !args.no_header {
-                    let header: Vec<&str> = c.iter().map(|(_, n)| n.as_str()).collect();
-                    quiet_on_closed_pipe(writeln!(out, "{}", header.join("\t")))?;
-                }
-                columns = Some(c.clone());
-                c
+        let batches = ReadBatches::open([path], options).map_err(|e| match e {
+            svb_arrow::ArrowReadError::NoColumn { name, available } => {
+                format!("no field {name}; the fields are {available}")
             }
-        };
-        let mut text = String::new();
-        for row in &rows {
-            text.clear();
-            if args.json {
-                text.push('{');
-                for (k, (i, name)) in cols.iter().enumerate() {
-                    if k > 0 {
-                        text.push(',');
-                    }
-                    text.push_str(&json_str(name));
-                    text.push(':');
-                    match row.get(*i) {
-                        Some(c) => c.json(&mut text),
-                        None => text.push_str("null"),
-                    }
-                }
-                text.push('}');
-            } else {
-                for (k, (i, _)) in cols.iter().enumerate() {
-                    if k > 0 {
-                        text.push('\t');
-                    }
-                    if let Some(c) = row.get(*i) {
-                        c.tsv(&mut text);
-                    }
-                }
+            e => error_chain(&e),
+        })?;
+        if names.is_none() {
+            let n: Vec<String> = batches
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            if !args.json && !args.no_header {
+                quiet_on_closed_pipe(writeln!(out, "{}", n.join("\t")))?;
             }
-            text.push('\n');
-            quiet_on_closed_pipe(out.write_all(text.as_bytes()))?;
+            names = Some(n);
+        }
+        let names = names.as_ref().expect("set above");
+        for batch in batches {
+            let batch: RecordBatch = batch.map_err(|e| error_chain(&e))?;
+            for row in 0..batch.num_rows() {
+                text.clear();
+                if args.json {
+                    text.push('{');
+                    for (k, name) in names.iter().enumerate() {
+                        if k > 0 {
+                            text.push(',');
+                        }
+                        text.push_str(&json_str(name));
+                        text.push(':');
+                        json(batch.column(k).as_ref(), row, &mut text);
+                    }
+                    text.push('}');
+                } else {
+                    for k in 0..names.len() {
+                        if k > 0 {
+                            text.push('\t');
+                        }
+                        tsv(batch.column(k).as_ref(), row, &mut text);
+                    }
+                }
+                text.push('\n');
+                quiet_on_closed_pipe(out.write_all(text.as_bytes()))?;
+            }
         }
         progress.inc(1);
     }
     progress.finish();
     quiet_on_closed_pipe(out.flush())
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-/// A POD5 file's rows: its tables only, no signal decoded.
-fn pod5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
-    let r = pod5::Reader::open(path).map_err(|e| error_chain(&e))?;
-    let name = file_name(path);
-    let rows = r
-        .reads()
-        .iter()
-        .map(|read| pod5_row(read, r.run_info_of(read), &name))
-        .collect();
-    Ok((POD5_FIELDS.map(String::from).to_vec(), rows))
-}
-
-/// A BLOW5 file's rows: its records' fields decoded on every core (their signal is not).
-fn blow5_rows(path: &Path) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
-    let r = blow5::Reader::open(path).map_err(|e| error_chain(&e))?;
-    let name = file_name(path);
-    let mut names: Vec<String> = BLOW5_FIELDS.map(String::from).to_vec();
-    names.extend(r.header().aux.iter().map(|a| a.name.clone()));
-    let aux_names: Vec<&str> = r.header().aux.iter().map(|a| a.name.as_str()).collect();
-    let rows = (0..r.len())
-        .into_par_iter()
-        .map(|i| {
-            let mut rec = blow5::Record::default();
-            let samples = r
-                .fields_into(i, &mut rec)
-                .expect("index in range")
-                .map_err(|e| error_chain(&e))?;
-            let mut row = vec![
-                Cell::Text(rec.read_id.clone()),
-                Cell::Text(name.clone()),
-                Cell::Int(rec.read_group.into()),
-                Cell::Float(rec.digitisation),
-                Cell::Float(rec.offset),
-                Cell::Float(rec.range),
-                Cell::Float(rec.sampling_rate),
-                Cell::Int(samples.into()),
-            ];
-            for n in &aux_names {
-                row.push(match rec.aux.iter().find(|(k, _)| k == n) {
-                    Some((_, v)) => aux_cell(v),
-                    None => Cell::Text(String::new()),
-                });
-            }
-            Ok(row)
-        })
-        .collect::<Result<_, String>>()?;
-    Ok((names, rows))
 }
