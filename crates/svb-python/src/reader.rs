@@ -768,26 +768,8 @@ pub fn convert<'py>(
     let stats = match ext.as_deref() {
         Some("blow5") => {
             let options = blow5::WriteOptions {
-                record_compression: match records {
-                    "zstd" => blow5::RecordCompression::Zstd,
-                    "zlib" => blow5::RecordCompression::Zlib,
-                    "none" => blow5::RecordCompression::None,
-                    o => {
-                        return Err(PyValueError::new_err(format!(
-                            "records={o:?}: zstd, zlib or none"
-                        )))
-                    }
-                },
-                signal_compression: match signal {
-                    "svb-zd" => blow5::SignalCompression::SvbZd,
-                    "ex-zd" => blow5::SignalCompression::ExZd,
-                    "none" => blow5::SignalCompression::None,
-                    o => {
-                        return Err(PyValueError::new_err(format!(
-                            "signal={o:?}: svb-zd, ex-zd or none"
-                        )))
-                    }
-                },
+                record_compression: crate::writers::record_compression(records)?,
+                signal_compression: crate::writers::signal_compression(signal)?,
                 zstd_profile: profile,
                 ..blow5::WriteOptions::default()
             };

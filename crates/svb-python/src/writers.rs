@@ -24,6 +24,66 @@ fn closed() -> PyErr {
     PyValueError::new_err("the writer is finished")
 }
 
+/// BLOW5 record compression by its name.
+pub fn record_compression(name: &str) -> PyResult<blow5::RecordCompression> {
+    Ok(match name {
+        "zstd" => blow5::RecordCompression::Zstd,
+        "zlib" => blow5::RecordCompression::Zlib,
+        "none" => blow5::RecordCompression::None,
+        o => {
+            return Err(PyValueError::new_err(format!(
+                "records={o:?}: zstd, zlib or none"
+            )))
+        }
+    })
+}
+
+/// BLOW5 signal compression by its name.
+pub fn signal_compression(name: &str) -> PyResult<blow5::SignalCompression> {
+    Ok(match name {
+        "svb-zd" => blow5::SignalCompression::SvbZd,
+        "ex-zd" => blow5::SignalCompression::ExZd,
+        "none" => blow5::SignalCompression::None,
+        o => {
+            return Err(PyValueError::new_err(format!(
+                "signal={o:?}: svb-zd, ex-zd or none"
+            )))
+        }
+    })
+}
+
+/// A writer's `finish`: takes it out of `slot` (later calls are errors) and finishes it with
+/// the GIL released.
+fn finish_in<W: Send>(
+    py: Python<'_>,
+    slot: &Mutex<Option<W>>,
+    finish: impl FnOnce(W) -> Result<u64, PyErr> + Send,
+) -> PyResult<u64> {
+    let w = slot
+        .lock()
+        .expect("not poisoned")
+        .take()
+        .ok_or_else(closed)?;
+    py.detach(|| finish(w))
+}
+
+/// A writer's `__exit__`: finishes it, or after an exception drops it (its partial file goes
+/// with it).
+fn exit_in<W: Send>(
+    py: Python<'_>,
+    slot: &Mutex<Option<W>>,
+    exc: &Bound<'_, PyTuple>,
+    finish: impl FnOnce(W) -> Result<u64, PyErr> + Send,
+) -> PyResult<bool> {
+    let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
+    if failed {
+        slot.lock().expect("not poisoned").take();
+    } else if slot.lock().expect("not poisoned").is_some() {
+        finish_in(py, slot, finish)?;
+    }
+    Ok(false)
+}
+
 /// Writes a POD5 file as ONT's pod5 0.3.49 writes it (VBZ chunks lib_pod5's bytes).
 #[pyclass(module = "svb")]
 pub struct Pod5Writer {
@@ -226,13 +286,7 @@ impl Pod5Writer {
 
     /// Writes the tables and the footer and gives the file its name; returns the reads written.
     fn finish(&self, py: Python<'_>) -> PyResult<u64> {
-        let w = self
-            .inner
-            .lock()
-            .expect("not poisoned")
-            .take()
-            .ok_or_else(closed)?;
-        py.detach(|| w.finish()).map_err(|e| write_error(&e))
+        finish_in(py, &self.inner, |w| w.finish().map_err(|e| write_error(&e)))
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -242,13 +296,9 @@ impl Pod5Writer {
     /// Finishes the file, or after an exception drops it (nothing is left behind).
     #[pyo3(signature = (*exc))]
     fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
-        let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
-        if failed {
-            self.inner.lock().expect("not poisoned").take();
-        } else if self.inner.lock().expect("not poisoned").is_some() {
-            self.finish(py)?;
-        }
-        Ok(false)
+        exit_in(py, &self.inner, exc, |w| {
+            w.finish().map_err(|e| write_error(&e))
+        })
     }
 }
 
@@ -390,26 +440,8 @@ impl Blow5Writer {
             aux: aux.clone(),
         };
         let options = blow5::WriteOptions {
-            record_compression: match records {
-                "zstd" => blow5::RecordCompression::Zstd,
-                "zlib" => blow5::RecordCompression::Zlib,
-                "none" => blow5::RecordCompression::None,
-                o => {
-                    return Err(PyValueError::new_err(format!(
-                        "records={o:?}: zstd, zlib or none"
-                    )))
-                }
-            },
-            signal_compression: match signal {
-                "svb-zd" => blow5::SignalCompression::SvbZd,
-                "ex-zd" => blow5::SignalCompression::ExZd,
-                "none" => blow5::SignalCompression::None,
-                o => {
-                    return Err(PyValueError::new_err(format!(
-                        "signal={o:?}: svb-zd, ex-zd or none"
-                    )))
-                }
-            },
+            record_compression: record_compression(records)?,
+            signal_compression: signal_compression(signal)?,
             sync,
             ..blow5::WriteOptions::default()
         };
@@ -474,13 +506,7 @@ impl Blow5Writer {
     /// Writes what is left and the end-of-file marker and gives the file its name; returns
     /// the records written.
     fn finish(&self, py: Python<'_>) -> PyResult<u64> {
-        let w = self
-            .inner
-            .lock()
-            .expect("not poisoned")
-            .take()
-            .ok_or_else(closed)?;
-        py.detach(|| w.finish()).map_err(|e| write_error(&e))
+        finish_in(py, &self.inner, |w| w.finish().map_err(|e| write_error(&e)))
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -490,12 +516,8 @@ impl Blow5Writer {
     /// Finishes the file, or after an exception drops it (nothing is left behind).
     #[pyo3(signature = (*exc))]
     fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
-        let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
-        if failed {
-            self.inner.lock().expect("not poisoned").take();
-        } else if self.inner.lock().expect("not poisoned").is_some() {
-            self.finish(py)?;
-        }
-        Ok(false)
+        exit_in(py, &self.inner, exc, |w| {
+            w.finish().map_err(|e| write_error(&e))
+        })
     }
 }
