@@ -1,5 +1,6 @@
 //! `<codec>/{encode,decode}/{128,1024,8192}` for the five codecs, with the peers in each
-//! group: `svb` 0.3.1 (its `simd-auto` feature) and `streamvbyte64` 0.2.
+//! group: `svb` 0.3.1 (its `simd-auto` feature) and `streamvbyte64` 0.2; the U32 codecs also
+//! at 1M values and, with feature `c-peers`, against lemire's C library (`lemire-c`).
 //!
 //! Run: `cargo bench -p svb-bench --bench codecs` (or `cargo xtask bench`).
 
@@ -7,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use streamvbyte64::Coder as _;
-use svb_bench::{mixed_u16, mixed_u32, mixed_u64, mixed_u64_below_2_32, SIZES};
+use svb_bench::{mixed_u16, mixed_u32, mixed_u64, mixed_u64_below_2_32, SIZES, U32_SIZES};
 use svb_core::Codec;
 
 /// streamvbyte64's two-buffer encode, sized once.
@@ -17,8 +18,11 @@ fn sv64_buffers<C: streamvbyte64::Coder>(n: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 macro_rules! codec_groups {
-    ($c:expr, $name:literal, $values:expr, $elem:ty, ours: $ours:expr, peer_svb: $peer:expr, sv64: [$($sv64:ty)?]) => {{
-        for n in SIZES {
+    ($c:expr, $name:literal, $values:expr, $elem:ty, ours: $ours:expr, peer_svb: $peer:expr, sv64: [$($sv64:ty)?]) => {
+        codec_groups!($c, $name, $values, $elem, ours: $ours, peer_svb: $peer, sv64: [$($sv64)?], sizes: SIZES, c: [])
+    };
+    ($c:expr, $name:literal, $values:expr, $elem:ty, ours: $ours:expr, peer_svb: $peer:expr, sv64: [$($sv64:ty)?], sizes: $sizes:expr, c: [$($zero124:expr)?]) => {{
+        for n in $sizes {
             let values: Vec<$elem> = $values(n);
             let encoded = $ours.encode(&values);
 
@@ -41,6 +45,7 @@ macro_rules! codec_groups {
                 })
             });
             $(codec_groups!(@sv64_encode g, n, values, $sv64);)?
+            $(codec_groups!(@c_encode g, n, values, $zero124);)?
             g.finish();
 
             let mut g = $c.benchmark_group(format!("{}/decode", $name));
@@ -62,7 +67,29 @@ macro_rules! codec_groups {
                 })
             });
             $(codec_groups!(@sv64_decode g, n, values, $elem, $sv64);)?
+            $(codec_groups!(@c_decode g, n, values, $zero124);)?
             g.finish();
+        }
+    }};
+    (@c_encode $g:ident, $n:ident, $values:ident, $zero124:expr) => {{
+        #[cfg(feature = "c-peers")]
+        {
+            let mut out = Vec::new();
+            $g.bench_function(BenchmarkId::new("lemire-c", $n), |b| {
+                b.iter(|| black_box(svb_bench::lemire::encode(black_box(&$values), &mut out, $zero124)))
+            });
+        }
+    }};
+    (@c_decode $g:ident, $n:ident, $values:ident, $zero124:expr) => {{
+        #[cfg(feature = "c-peers")]
+        {
+            let mut encoded = Vec::new();
+            let used = svb_bench::lemire::encode(&$values, &mut encoded, $zero124);
+            encoded.truncate(used + svb_bench::lemire::PADDING);
+            let mut out = vec![0u32; $n];
+            $g.bench_function(BenchmarkId::new("lemire-c", $n), |b| {
+                b.iter(|| black_box(svb_bench::lemire::decode(black_box(&encoded), &mut out, $zero124)))
+            });
         }
     }};
     (@sv64_encode $g:ident, $n:ident, $values:ident, $sv64:ty) => {{
@@ -85,9 +112,11 @@ macro_rules! codec_groups {
 
 fn codecs(c: &mut Criterion) {
     codec_groups!(c, "U32Classic", mixed_u32, u32,
-        ours: svb_core::U32Classic, peer_svb: svb_peer::u32::U32Classic, sv64: [streamvbyte64::Coder1234]);
+        ours: svb_core::U32Classic, peer_svb: svb_peer::u32::U32Classic, sv64: [streamvbyte64::Coder1234],
+        sizes: U32_SIZES, c: [false]);
     codec_groups!(c, "U32Variant0124", mixed_u32, u32,
-        ours: svb_core::U32Variant0124, peer_svb: svb_peer::u32::U32Variant0124, sv64: [streamvbyte64::Coder0124]);
+        ours: svb_core::U32Variant0124, peer_svb: svb_peer::u32::U32Variant0124, sv64: [streamvbyte64::Coder0124],
+        sizes: U32_SIZES, c: [true]);
     codec_groups!(c, "U64Coder1248", mixed_u64, u64,
         ours: svb_core::U64Coder1248, peer_svb: svb_peer::u64::U64Coder1248, sv64: [streamvbyte64::Coder1248]);
     codec_groups!(c, "U64Coder1234", mixed_u64_below_2_32, u64,

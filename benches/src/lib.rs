@@ -58,6 +58,64 @@ pub const STREAMVBYTE64_SIMD: bool = cfg!(all(
 /// The sizes every codec group is measured at.
 pub const SIZES: [usize; 3] = [128, 1024, 8192];
 
+/// The u32 codecs' sizes: [`SIZES`] and one out of cache (1M values), where the C reference
+/// is compared too.
+pub const U32_SIZES: [usize; 4] = [128, 1024, 8192, 1 << 20];
+
+/// lemire's C StreamVByte library (the `streamvbyte-sys` crate's static library, built by
+/// cmake with -O3 -march=native), the reference of the U32 wires: feature `c-peers`.
+#[cfg(feature = "c-peers")]
+pub mod lemire {
+    /// The bytes the C decoder may read past its input (its `STREAMVBYTE_PADDING`).
+    pub const PADDING: usize = 16;
+
+    // The library's 0124 functions, which streamvbyte-sys does not declare (its static
+    // library holds them: streamvbyte.h of the bundled source).
+    extern "C" {
+        fn streamvbyte_encode_0124(input: *const u32, length: u32, out: *mut u8) -> usize;
+        fn streamvbyte_decode_0124(input: *const u8, out: *mut u32, length: u32) -> usize;
+    }
+
+    /// The worst case of an encode of `n` values, with the decoder's padding.
+    pub fn max_encoded_len(n: usize) -> usize {
+        n.div_ceil(4) + 4 * n + PADDING
+    }
+
+    /// Encodes `values` into `out` (cleared, then grown to the worst case); returns the bytes
+    /// written (`zero124`: the 0124 wire).
+    pub fn encode(values: &[u32], out: &mut Vec<u8>, zero124: bool) -> usize {
+        out.clear();
+        out.resize(max_encoded_len(values.len()), 0);
+        let n = u32::try_from(values.len()).expect("fewer than 2^32 values");
+        // SAFETY: `values` holds `n` values and `out` the worst case of their encoding
+        // (control bytes plus 4 bytes a value), which is all the C encoder writes.
+        unsafe {
+            if zero124 {
+                streamvbyte_encode_0124(values.as_ptr(), n, out.as_mut_ptr())
+            } else {
+                streamvbyte_sys::streamvbyte_encode(values.as_ptr(), n, out.as_mut_ptr()) as usize
+            }
+        }
+    }
+
+    /// Decodes `out.len()` values of `input`, which must be an encoding of that many values
+    /// followed by [`PADDING`] bytes; returns the bytes read.
+    pub fn decode(input: &[u8], out: &mut [u32], zero124: bool) -> usize {
+        let n = u32::try_from(out.len()).expect("fewer than 2^32 values");
+        assert!(input.len() >= max_encoded_len(0) && input.len() >= out.len().div_ceil(4));
+        // SAFETY: `out` holds the `n` values the decoder writes; `input` is an encoding of
+        // `n` values (the callers encode it with `encode`) followed by the padding the C
+        // decoder may read past its data (asserted by the callers' construction).
+        unsafe {
+            if zero124 {
+                streamvbyte_decode_0124(input.as_ptr(), out.as_mut_ptr(), n)
+            } else {
+                streamvbyte_sys::streamvbyte_decode(input.as_ptr(), out.as_mut_ptr(), n) as usize
+            }
+        }
+    }
+}
+
 /// Puts the allocator in the state of a long-running program before a file benchmark:
 /// glibc serves large blocks with fresh `mmap`s (page faults on every touch) until a large
 /// block has been freed, after which it raises its threshold and reuses heap memory. Which
