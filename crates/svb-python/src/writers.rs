@@ -311,32 +311,8 @@ pub struct Blow5Writer {
 
 /// A C type as slow5lib names it in a header (`int32_t`, `char*`, `enum{a,b}`, ...).
 fn field_type(t: &str) -> PyResult<FieldType> {
-    if let Some(labels) = t.strip_prefix("enum{").and_then(|r| r.strip_suffix('}')) {
-        return Ok(FieldType::Enum(
-            labels.split(',').map(str::to_owned).collect(),
-        ));
-    }
-    let (base, array) = match t.strip_suffix('*') {
-        Some(b) => (b, true),
-        None => (t, false),
-    };
-    let size = match base {
-        "int8_t" | "uint8_t" | "char" => 1,
-        "int16_t" | "uint16_t" => 2,
-        "int32_t" | "uint32_t" | "float" => 4,
-        "int64_t" | "uint64_t" | "double" => 8,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "{t}: not a slow5lib field type"
-            )))
-        }
-    };
-    let name = base.to_string();
-    Ok(if array {
-        FieldType::Array { name, size }
-    } else {
-        FieldType::Scalar { name, size }
-    })
+    FieldType::parse(t)
+        .ok_or_else(|| PyValueError::new_err(format!("{t}: not a slow5lib field type")))
 }
 
 /// A Python value as the auxiliary value of a field of type `ty`.

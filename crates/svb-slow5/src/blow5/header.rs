@@ -74,7 +74,9 @@ pub enum FieldType {
 }
 
 impl FieldType {
-    pub(crate) fn parse(t: &str) -> Option<FieldType> {
+    /// The type slow5lib writes in a header as `t` (`int32_t`, `char*`, `enum{a,b}`, ...), or
+    /// `None` for a name it does not define.
+    pub fn parse(t: &str) -> Option<FieldType> {
         if let Some(labels) = t.strip_prefix("enum{").and_then(|r| r.strip_suffix('}')) {
             return Some(FieldType::Enum(
                 labels.split(',').map(str::to_owned).collect(),
