@@ -381,6 +381,19 @@ impl Reader {
     }
 }
 
+/// A pool of `threads` decoding threads (`None`: rayon's global pool, every core).
+fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    threads
+        .map(|n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map(Arc::new)
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        })
+        .transpose()
+}
+
 /// Opens a POD5 or BLOW5 file (the format from its first bytes). `threads` decode threads
 /// (default: every core).
 #[pyfunction]
@@ -411,16 +424,10 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
         }
     });
     let file = file.map_err(crate::errors::FileFormatError::new_err)?;
-    let pool = match threads {
-        None => None,
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Some(Arc::new(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        )),
-    };
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let pool = pool_of(threads)?;
     Ok(Reader {
         file: Arc::new(file),
         path,
@@ -724,16 +731,13 @@ pub fn arrow_stream_of(
     batch_reads: usize,
     threads: Option<usize>,
 ) -> PyResult<ArrowStream> {
-    let pool = match threads {
-        None => None,
-        Some(n) => Some(Arc::new(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
-                .build()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        )),
-    };
-    arrow_stream(paths, columns, signal, batch_reads, pool)
+    arrow_stream(
+        paths,
+        columns,
+        signal,
+        batch_reads,
+        pool_of(threads.map(|n| n.max(1)))?,
+    )
 }
 
 /// POD5 -> BLOW5 or BLOW5 -> POD5 by the output's extension (see `svb.convert`).
