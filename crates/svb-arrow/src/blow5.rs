@@ -21,7 +21,7 @@ pub(crate) fn batch(
     options: &Options,
     wanted: &Wanted<'_>,
 ) -> Result<(Vec<ArrayRef>, usize), ArrowReadError> {
-    let with_signal = wanted.signal.column().is_some();
+    let with_signal = options.signal.column().is_some();
     // Stored record sizes stand in for sample counts (about 1-2 bytes a sample).
     let end = batch_end(start, r.len(), options, |i| {
         r.record_span(i).map_or(0, |(_, size)| size)
@@ -59,7 +59,7 @@ pub(crate) fn batch(
             })
             .collect();
         columns.push(
-            signal::from_decoded(&parts, wanted.signal).map_err(|(k, samples)| {
+            signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
                 ArrowReadError::ReadTooLong {
                     path: r.path().to_path_buf(),
                     read_id: records[k].0.read_id.clone(),

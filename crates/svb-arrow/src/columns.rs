@@ -8,8 +8,6 @@ use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType, Field};
 use svb_slow5::blow5::{AuxField, FieldType, Header};
 
-use crate::Signal;
-
 /// POD5's columns: ONT's `pod5 view` columns in its order, then the calibration, whether the
 /// end was forced, and the run's acquisition id.
 pub(crate) const POD5: [(&str, DataType); 31] = [
@@ -143,11 +141,10 @@ impl Columns {
     }
 }
 
-/// What a batch is built with: the columns chosen and the signal column.
+/// The metadata columns a batch is built with: every column, and the chosen ones.
 pub(crate) struct Wanted<'a> {
     pub all: &'a Columns,
     pub picked: &'a [usize],
-    pub signal: Signal,
 }
 
 /// The C type of a field, as slow5lib writes it in the header.

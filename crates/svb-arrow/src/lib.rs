@@ -395,7 +395,6 @@ impl ReadBatches {
             let wanted = columns::Wanted {
                 all: &self.all,
                 picked: &self.picked,
-                signal: self.options.signal,
             };
             let (columns, end) = match file {
                 Opened::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,

@@ -26,7 +26,7 @@ pub(crate) fn batch(
         .iter()
         .map(|&c| column(wanted.all.name(c), reads, &runs, &filename))
         .collect();
-    if wanted.signal.column().is_some() {
+    if options.signal.column().is_some() {
         columns.push(signal_column(r, start, end, options)?);
     }
     Ok((columns, end))
