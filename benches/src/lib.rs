@@ -55,6 +55,57 @@ pub const STREAMVBYTE64_SIMD: bool = cfg!(all(
     target_feature = "sse4.1"
 )) || cfg!(target_arch = "aarch64");
 
+/// The gaps of a sorted posting list (doc ids): the workloads of the postings benchmarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gaps {
+    /// Gaps of 1-4: a frequent term (most deltas take one byte, most control bytes are 0).
+    Dense,
+    /// Gaps of 1-100000: a rare term (mostly 2- and 3-byte deltas).
+    Sparse,
+    /// Log-uniform gaps in 1-100000 (P(gap) ~ 1/gap): a Zipf-like mixture of short and long
+    /// runs, every code width present.
+    Zipf,
+}
+
+impl Gaps {
+    /// The three workloads.
+    pub const ALL: [Gaps; 3] = [Gaps::Dense, Gaps::Sparse, Gaps::Zipf];
+
+    /// Lower-case name, for group names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gaps::Dense => "dense",
+            Gaps::Sparse => "sparse",
+            Gaps::Zipf => "zipf",
+        }
+    }
+
+    /// One gap from 64 random bits.
+    pub fn gap(self, r: u64) -> u32 {
+        match self {
+            Gaps::Dense => 1 + (r % 4) as u32,
+            Gaps::Sparse => 1 + (r % 100_000) as u32,
+            Gaps::Zipf => {
+                let u = (r >> 11) as f64 / (1u64 << 53) as f64;
+                (100_000f64.powf(u) as u32).max(1)
+            }
+        }
+    }
+}
+
+/// `n` sorted, distinct doc ids from 0 with gaps drawn from `gaps` (wrapping past 2^32 for
+/// the sparse lists of 1M ids, as the C reference's wire allows).
+pub fn sorted_u32(n: usize, gaps: Gaps, seed: u64) -> Vec<u32> {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut v = 0u32;
+    (0..n)
+        .map(|_| {
+            v = v.wrapping_add(gaps.gap(r.next()));
+            v
+        })
+        .collect()
+}
+
 /// The sizes every codec group is measured at.
 pub const SIZES: [usize; 3] = [128, 1024, 8192];
 
@@ -95,6 +146,32 @@ pub mod lemire {
             } else {
                 streamvbyte_sys::streamvbyte_encode(values.as_ptr(), n, out.as_mut_ptr()) as usize
             }
+        }
+    }
+
+    /// `streamvbyte_delta_encode`: encodes the deltas of `values` from `prev` into `out`
+    /// (cleared, then grown to the worst case); returns the bytes written.
+    pub fn delta_encode(values: &[u32], prev: u32, out: &mut Vec<u8>) -> usize {
+        out.clear();
+        out.resize(max_encoded_len(values.len()), 0);
+        let n = u32::try_from(values.len()).expect("fewer than 2^32 values");
+        // SAFETY: as in `encode`: `out` holds the worst case of the encoding.
+        unsafe {
+            streamvbyte_sys::streamvbyte_delta_encode(values.as_ptr(), n, out.as_mut_ptr(), prev)
+                as usize
+        }
+    }
+
+    /// `streamvbyte_delta_decode`: decodes `out.len()` values of `input` (an encoding of that
+    /// many deltas followed by [`PADDING`] bytes) from `prev`; returns the bytes read.
+    pub fn delta_decode(input: &[u8], prev: u32, out: &mut [u32]) -> usize {
+        let n = u32::try_from(out.len()).expect("fewer than 2^32 values");
+        assert!(input.len() >= max_encoded_len(0) && input.len() >= out.len().div_ceil(4));
+        // SAFETY: as in `decode`: `out` holds the `n` values written, and `input` is an
+        // encoding of `n` values followed by the padding the C decoder may read.
+        unsafe {
+            streamvbyte_sys::streamvbyte_delta_decode(input.as_ptr(), out.as_mut_ptr(), n, prev)
+                as usize
         }
     }
 

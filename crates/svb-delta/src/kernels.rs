@@ -24,9 +24,12 @@
 //! # }
 //! ```
 
-/// x86-64 blocks: SSSE3 (128-bit) and AVX2 (256-bit).
-#[cfg(target_arch = "x86_64")]
+/// x86 blocks: SSSE3 (128-bit) and AVX2 (256-bit), for x86-64 and 32-bit x86 alike.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub mod x86_64 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
     /// 8 x u16 / i16 lanes.

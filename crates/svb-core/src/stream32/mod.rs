@@ -7,11 +7,18 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+mod delta;
+pub(crate) mod finish;
+mod mapped;
 pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
+mod zigzag;
 
 use svb_dispatch::{per_isa, Isa, PerIsa};
+
+pub use delta::{DeltaKernels, U32Delta};
+pub use zigzag::I32Zigzag;
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;

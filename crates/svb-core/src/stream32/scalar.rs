@@ -3,6 +3,7 @@
 
 use core::mem::MaybeUninit;
 
+use super::finish::{Finish, Plain};
 use super::{control_len, Scheme32};
 use crate::error::{DecodeError, EncodeError};
 
@@ -29,21 +30,33 @@ pub(crate) fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
+    decode_finish::<S, Plain>(input, 0, out).map(|(used, _)| used)
+}
+
+/// The decode kernel with `F` after the unpack of each value, from the running value `acc`;
+/// returns the bytes consumed and the running value after the last value.
+pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    let used = decode_tail::<S>(ctrl, data, 0, 0, out)?;
-    Ok(ctrl.len() + used)
+    let (used, acc) = decode_tail::<S, F>(ctrl, data, 0, 0, acc, out)?;
+    Ok((ctrl.len() + used, acc))
 }
 
 /// Decodes values `first..out.len()` (`first` a multiple of 4) whose data starts at
-/// `data[dp..]`; returns the data bytes used in all.
+/// `data[dp..]`, each finished by `F` from the running value `acc`; returns the data bytes
+/// used in all and the running value after the last.
 #[inline]
-pub(crate) fn decode_tail<S: Scheme32>(
+pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     mut dp: usize,
     first: usize,
+    mut acc: u32,
     out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
+) -> Result<(usize, u32), DecodeError> {
     let n = out.len();
     let mut i = first;
     // Whole groups while a 4-byte read per value stays inside the data.
@@ -52,7 +65,7 @@ pub(crate) fn decode_tail<S: Scheme32>(
         for k in 0..4 {
             let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
             let word = u32::from_le_bytes([data[dp], data[dp + 1], data[dp + 2], data[dp + 3]]);
-            out[i + k].write(word & mask(len));
+            out[i + k].write(F::one(word & mask(len), &mut acc));
             dp += len;
         }
         i += 4;
@@ -71,11 +84,11 @@ pub(crate) fn decode_tail<S: Scheme32>(
         for (b, &byte) in bytes.iter().enumerate() {
             v |= (byte as u32) << (8 * b);
         }
-        out[i].write(v);
+        out[i].write(F::one(v, &mut acc));
         dp += len;
         i += 1;
     }
-    Ok(dp)
+    Ok((dp, acc))
 }
 
 /// Low `len` bytes set.

@@ -4,6 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::stream32::finish::{Finish, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 
@@ -15,11 +16,25 @@ pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
+    // SAFETY: NEON (this function's contract).
+    unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
+}
+
+/// The decode kernel with `F` after the unpack of each group, from the running value `acc`;
+/// returns the bytes consumed and the running value after the last value.
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
-    let (dp, g) = unsafe { decode_groups::<S>(ctrl, data, out) };
-    let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
-    Ok(ctrl.len() + used)
+    let (dp, g, acc) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
+    let (used, acc) = decode_tail::<S, F>(ctrl, data, dp, 4 * g, acc, out)?;
+    Ok((ctrl.len() + used, acc))
 }
 
 /// # Safety
@@ -27,14 +42,16 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 /// `split_control` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself.
 #[target_feature(enable = "neon")]
-unsafe fn decode_groups<S: Scheme32>(
+unsafe fn decode_groups<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
+    acc: u32,
     out: &mut [MaybeUninit<u32>],
-) -> (usize, usize) {
+) -> (usize, usize, u32) {
     let full = out.len() / 4;
     let src = data.as_ptr();
-    let dst = out.as_mut_ptr().cast::<u8>();
+    let dst = out.as_mut_ptr().cast::<u32>();
+    let mut carry = vdupq_n_u32(acc);
     let mut dp = 0usize;
     let mut g = 0usize;
     while g + 8 <= full && data.len() - dp >= 128 {
@@ -45,11 +62,13 @@ unsafe fn decode_groups<S: Scheme32>(
             let c = (cw >> (8 * k)) as u8 as usize;
             // SAFETY: the 8 groups of this step use at most 128 data bytes and
             // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
-            // g + k < full writes 16 bytes of out's 4 * out.len().
+            // g + k < full writes 4 values inside out.
             unsafe {
-                let v = vld1q_u8(src.add(dp));
-                let m = vld1q_u8(S::DECODE[c].0.as_ptr());
-                vst1q_u8(dst.add(16 * (g + k)), vqtbl1q_u8(v, m));
+                let v = vqtbl1q_u8(vld1q_u8(src.add(dp)), vld1q_u8(S::DECODE[c].0.as_ptr()));
+                vst1q_u32(
+                    dst.add(4 * (g + k)),
+                    F::neon(vreinterpretq_u32_u8(v), &mut carry),
+                );
             }
             dp += ((lens >> (8 * k)) & 0xFF) as usize;
         }
@@ -57,16 +76,15 @@ unsafe fn decode_groups<S: Scheme32>(
     }
     while g < full && data.len() - dp >= 16 {
         let c = ctrl[g] as usize;
-        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 16 bytes fit in out.
+        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 4 values fit in out.
         unsafe {
-            let v = vld1q_u8(src.add(dp));
-            let m = vld1q_u8(S::DECODE[c].0.as_ptr());
-            vst1q_u8(dst.add(16 * g), vqtbl1q_u8(v, m));
+            let v = vqtbl1q_u8(vld1q_u8(src.add(dp)), vld1q_u8(S::DECODE[c].0.as_ptr()));
+            vst1q_u32(dst.add(4 * g), F::neon(vreinterpretq_u32_u8(v), &mut carry));
         }
         dp += S::CTRL_LENS[c] as usize;
         g += 1;
     }
-    (dp, g)
+    (dp, g, vgetq_lane_u32::<0>(carry))
 }
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).

@@ -13,6 +13,7 @@ use super::ssse3::{
     decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
 };
 use crate::error::{DecodeError, EncodeError};
+use crate::stream32::finish::{Finish, Plain};
 use crate::stream32::scalar::{encode_with, split_control};
 use crate::stream32::Scheme32;
 
@@ -24,12 +25,26 @@ pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
+    // SAFETY: AVX2 (this function's contract).
+    unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
+}
+
+/// The decode kernel with `F` after the unpack of each group, from the running value `acc`;
+/// returns the bytes consumed and the running value after the last value.
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
     // starts where the group loops stopped.
     unsafe {
-        let (dp, g) = decode_all::<S>(ctrl, data, out);
-        finish_decode::<S>(ctrl, data, dp, g, out)
+        let (dp, g, carry) = decode_all::<S, F>(ctrl, data, acc, out);
+        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
     }
 }
 
@@ -38,15 +53,17 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 /// values (as `split_control` returns them); the function keeps every load inside `data` and
 /// every store inside `out` itself.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_all<S: Scheme32>(
+unsafe fn decode_all<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
+    acc: u32,
     out: &mut [MaybeUninit<u32>],
-) -> (usize, usize) {
+) -> (usize, usize, __m128i) {
     // SAFETY: AVX2 implies SSSE3; the callees check their own bounds.
     unsafe {
-        let (dp, g) = decode_blocks::<S>(ctrl, data, out);
-        decode_groups::<S>(ctrl, data, out, dp, g)
+        let carry = _mm_set1_epi32(acc as i32);
+        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, carry);
+        decode_groups::<S, F>(ctrl, data, out, dp, g, carry)
     }
 }
 

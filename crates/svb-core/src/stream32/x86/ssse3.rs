@@ -13,6 +13,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::stream32::finish::{Finish, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
@@ -25,36 +26,60 @@ pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
 ) -> Result<usize, DecodeError> {
+    // SAFETY: SSSE3 (this function's contract).
+    unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
+}
+
+/// The decode kernel with `F` after the unpack of each group, from the running value `acc`;
+/// returns the bytes consumed and the running value after the last value.
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
     // the group loops stopped.
     unsafe {
-        let (dp, g) = decode_blocks::<S>(ctrl, data, out);
-        let (dp, g) = decode_groups::<S>(ctrl, data, out, dp, g);
-        finish_decode::<S>(ctrl, data, dp, g, out)
+        let carry = _mm_set1_epi32(acc as i32);
+        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, carry);
+        let (dp, g, carry) = decode_groups::<S, F>(ctrl, data, out, dp, g, carry);
+        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
     }
+}
+
+/// The running value a broadcast carry holds.
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn carried(carry: __m128i) -> u32 {
+    _mm_cvtsi128_si32(carry) as u32
 }
 
 /// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
 /// window, or with the scalar tail when the data is short (which reports the exact error).
-/// Returns the bytes consumed, control included.
+/// Returns the bytes consumed, control included, and the running value after the last.
 ///
 /// # Safety
-/// The CPU must support SSSE3; `(dp, g)` must be where the group loops stopped.
+/// The CPU must support SSSE3; `(dp, g, carry)` must be where the group loops stopped.
 #[inline]
-pub(crate) unsafe fn finish_decode<S: Scheme32>(
+pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
+    carry: __m128i,
     out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
+) -> Result<(usize, u32), DecodeError> {
     // SAFETY: the caller guarantees SSSE3 and the position.
-    let used = match unsafe { decode_padded_tail::<S>(ctrl, data, dp, g, out) } {
-        Some(used) => used,
-        None => decode_tail::<S>(ctrl, data, dp, 4 * g, out)?,
+    let (used, acc) = match unsafe { decode_padded_tail::<S, F>(ctrl, data, dp, g, carry, out) } {
+        Some(done) => done,
+        // SAFETY: SSSE3 includes SSE2.
+        None => decode_tail::<S, F>(ctrl, data, dp, 4 * g, unsafe { carried(carry) }, out)?,
     };
-    Ok(ctrl.len() + used)
+    Ok((ctrl.len() + used, acc))
 }
 
 /// Decodes values `4g..` (the group loops left fewer than 16 data bytes, or only the last
@@ -64,16 +89,17 @@ pub(crate) unsafe fn finish_decode<S: Scheme32>(
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself. `dp` and `4 * g` must be where the group loops stopped.
+/// inside `out` itself. `dp`, `4 * g` and `carry` must be where the group loops stopped.
 #[target_feature(enable = "ssse3")]
 #[inline]
-unsafe fn decode_padded_tail<S: Scheme32>(
+unsafe fn decode_padded_tail<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
+    mut carry: __m128i,
     out: &mut [MaybeUninit<u32>],
-) -> Option<usize> {
+) -> Option<(usize, u32)> {
     let n = out.len();
     let full = n / 4;
     let partial = n % 4;
@@ -99,30 +125,29 @@ unsafe fn decode_padded_tail<S: Scheme32>(
     let dst = out.as_mut_ptr().cast::<u32>();
     let mut off = dp - base;
     for (i, &c) in ctrl[g..full].iter().enumerate() {
-        // SAFETY: group g + i < full writes 4 values inside out.
+        // SAFETY: group g + i < full writes 4 values inside out; SSSE3 (caller).
         unsafe {
-            _mm_storeu_si128(
-                dst.add(4 * (g + i)).cast(),
-                shuffle_from(window, &S::DECODE[c as usize], off),
-            )
+            let v = shuffle_from(window, &S::DECODE[c as usize], off);
+            _mm_storeu_si128(dst.add(4 * (g + i)).cast(), F::sse(v, &mut carry));
         };
         off += S::CTRL_LENS[c as usize] as usize;
     }
+    let mut acc = carried(carry);
     if partial != 0 {
         let mut last = [0u32; 4];
-        // SAFETY: `last` holds 16 bytes. Codes past the last value may index past the
-        // needed bytes; they only fill lanes that are not copied out.
+        // SAFETY: `last` holds 16 bytes; SSSE3 (caller). Codes past the last value may
+        // index past the needed bytes; they only fill lanes that are not copied out (and the
+        // running value is taken from the last lane that is).
         unsafe {
-            _mm_storeu_si128(
-                last.as_mut_ptr().cast(),
-                shuffle_from(window, &S::DECODE[ctrl[full] as usize], off),
-            )
+            let v = shuffle_from(window, &S::DECODE[ctrl[full] as usize], off);
+            _mm_storeu_si128(last.as_mut_ptr().cast(), F::sse(v, &mut carry));
         };
         for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
             slot.write(v);
         }
+        acc = last[partial - 1];
     }
-    Some(dp + need)
+    Some((dp + need, acc))
 }
 
 /// Below this many groups the block loop's start-up latency (control word -> prefix sums ->
@@ -148,7 +173,7 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 }
 
 /// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
-/// returns where it stopped `(dp, g)`.
+/// returns where it stopped `(dp, g, carry)`, each group finished by `F` from `carry`.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
@@ -156,16 +181,17 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 /// inside `out` itself.
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn decode_blocks<S: Scheme32>(
+pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u32>],
-) -> (usize, usize) {
+    mut carry: __m128i,
+) -> (usize, usize, __m128i) {
     let full = out.len() / 4;
     let dst = out.as_mut_ptr().cast::<u32>();
     let (mut dp, mut g) = (0usize, 0usize);
     if full < SMALL {
-        return (dp, g);
+        return (dp, g, carry);
     }
     // SAFETY: 8 <= SMALL <= full <= ctrl.len().
     let mut cw = unsafe { control_word(ctrl, 0) };
@@ -195,7 +221,8 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
             unsafe {
                 let v = _mm_loadu_si128(src.add(start).cast());
                 let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
+                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                _mm_storeu_si128(dst.add(4 * (g + k)).cast(), v);
             }
         }
         dp += (sums >> 56) as usize;
@@ -203,11 +230,11 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
         cw = cw_next;
         sums = sums_next;
     }
-    (dp, g)
+    (dp, g, carry)
 }
 
 /// Decodes single groups from group `g` (data at `data[dp..]`) while their loads stay inside
-/// `data`; returns where it stopped `(dp, g)`. A group takes at most 16 bytes, so with `r`
+/// `data`, each finished by `F` from `carry`; returns where it stopped `(dp, g, carry)`. A group takes at most 16 bytes, so with `r`
 /// bytes left the next `r / 16` groups' loads are in bounds: they run in an inner loop with
 /// no per-group data check.
 ///
@@ -217,19 +244,20 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32>(
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn decode_groups<S: Scheme32>(
+pub(crate) unsafe fn decode_groups<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u32>],
     mut dp: usize,
     mut g: usize,
-) -> (usize, usize) {
+    mut carry: __m128i,
+) -> (usize, usize, __m128i) {
     let full = out.len() / 4;
     let dst = out.as_mut_ptr().cast::<u32>();
     loop {
         let safe = ((data.len() - dp) / 16).min(full - g);
         if safe == 0 {
-            return (dp, g);
+            return (dp, g, carry);
         }
         for &c in &ctrl[g..g + safe] {
             let c = c as usize;
@@ -239,7 +267,8 @@ pub(crate) unsafe fn decode_groups<S: Scheme32>(
             unsafe {
                 let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
                 let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(4 * g).cast(), _mm_shuffle_epi8(v, m));
+                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                _mm_storeu_si128(dst.add(4 * g).cast(), v);
             }
             dp += S::CTRL_LENS[c] as usize;
             g += 1;

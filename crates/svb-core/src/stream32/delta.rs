@@ -1,0 +1,285 @@
+//! [`U32Delta`]: lemire/streamvbyte's `streamvbyte_delta_encode` / `_decode`, the wire of
+//! sorted integer lists (posting lists, row ids): the wrapping differences
+//! `v[i] - v[i-1]` (`v[-1]` is the caller's `prev`) packed as [`U32Classic`](super::U32Classic).
+//! The decoder is fused: the unpack and the prefix sum of each group of four run in registers
+//! in one pass (the plain kernels with [`Delta`] after each group).
+
+use core::mem::MaybeUninit;
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use svb_dispatch::{per_isa, uninit, Isa};
+
+use super::finish::Delta;
+use super::mapped::{encode_mapped, IsaKernels};
+use super::{control_len, encoded_len, Classic};
+use crate::error::{DecodeError, EncodeError};
+
+/// Encode kernel: `(prev, values, out) -> encoded length`.
+type EncodeFn = unsafe fn(u32, &[u32], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+/// Decode kernel: `(input, prev, out) -> (bytes consumed, last value)`.
+type DecodeFn = unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<(usize, u32), DecodeError>;
+
+/// One ISA's [`U32Delta`] kernels. Obtain them with [`U32Delta::kernels_for`] (which checks
+/// the CPU) to compare ISAs; `U32Delta`'s methods use the cached best choice.
+///
+/// A `&'static DeltaKernels` exists only for an ISA this CPU runs (the tables are private and
+/// handed out through [`PerIsa`](svb_dispatch::PerIsa)), so its methods are safe.
+pub struct DeltaKernels {
+    isa: Isa,
+    encode: EncodeFn,
+    decode: DecodeFn,
+}
+
+impl core::fmt::Debug for DeltaKernels {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DeltaKernels")
+            .field("isa", &self.isa)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The delta encode of ISA `K`: the deltas of each chunk computed on the stack, then packed.
+///
+/// # Safety
+/// The CPU must support `K`'s ISA.
+unsafe fn encode<K: IsaKernels>(
+    prev: u32,
+    values: &[u32],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
+    let mut last = prev;
+    // SAFETY: the caller guarantees the ISA.
+    unsafe {
+        encode_mapped::<K, u32>(values, out, |chunk, deltas| {
+            deltas[0] = chunk[0].wrapping_sub(last);
+            for ((d, &v), &p) in deltas[1..].iter_mut().zip(&chunk[1..]).zip(chunk) {
+                *d = v.wrapping_sub(p);
+            }
+            last = chunk[chunk.len() - 1];
+        })
+    }
+}
+
+/// The fused delta decode of ISA `K`.
+///
+/// # Safety
+/// The CPU must support `K`'s ISA.
+unsafe fn decode<K: IsaKernels>(
+    input: &[u8],
+    prev: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, u32), DecodeError> {
+    // SAFETY: the caller guarantees the ISA.
+    unsafe { K::decode_finish::<Delta>(input, prev, out) }
+}
+
+macro_rules! delta_kernels {
+    ($isa:expr, $k:ty) => {
+        DeltaKernels {
+            isa: $isa,
+            encode: encode::<$k>,
+            decode: decode::<$k>,
+        }
+    };
+}
+
+per_isa! {
+    static KERNELS: PerIsa<DeltaKernels> = {
+        Scalar => delta_kernels!(Isa::Scalar, super::mapped::Scalar),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Ssse3 => delta_kernels!(Isa::Ssse3, super::mapped::Ssse3),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Avx2 => delta_kernels!(Isa::Avx2, super::mapped::Avx2),
+        #[cfg(target_arch = "aarch64")]
+        Neon => delta_kernels!(Isa::Neon, super::mapped::Neon),
+    };
+}
+
+impl DeltaKernels {
+    /// The instruction set these kernels use.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// Encodes the deltas of `values` from `prev` into the front of `out` (which needs
+    /// [`U32Delta::max_encoded_len`] bytes); returns the encoded length.
+    pub fn encode_to_slice(
+        &self,
+        prev: u32,
+        values: &[u32],
+        out: &mut [u8],
+    ) -> Result<usize, EncodeError> {
+        // SAFETY: the kernels write only initialised bytes; `self` is one of the private
+        // tables above, handed out only for ISAs this CPU runs.
+        unsafe { (self.encode)(prev, values, uninit::as_uninit_mut(out)) }
+    }
+
+    /// Decodes `out.len()` values from the front of `input`, the first delta taken from
+    /// `prev`; returns the bytes consumed.
+    pub fn decode_to_slice(
+        &self,
+        input: &[u8],
+        prev: u32,
+        out: &mut [u32],
+    ) -> Result<usize, DecodeError> {
+        // SAFETY: the kernels write only initialised values; `self` as in `encode_to_slice`.
+        unsafe { (self.decode)(input, prev, uninit::as_uninit_mut(out)) }.map(|(used, _)| used)
+    }
+
+    #[inline]
+    fn decode_uninit(
+        &self,
+        input: &[u8],
+        prev: u32,
+        out: &mut [MaybeUninit<u32>],
+    ) -> Result<usize, DecodeError> {
+        // SAFETY: as in `decode_to_slice`.
+        unsafe { (self.decode)(input, prev, out) }.map(|(used, _)| used)
+    }
+}
+
+/// Delta-coded StreamVByte of u32 (lemire/streamvbyte's `streamvbyte_delta_encode(in, n, out,
+/// prev)` byte for byte): the wrapping differences of consecutive values, the first from the
+/// caller's `prev`, packed as [`U32Classic`](super::U32Classic). Sorted lists (posting
+/// lists, row ids) take one byte a value where the gaps are under 256.
+///
+/// Like every codec it stores neither the count nor `prev`: the container keeps both (a
+/// block of a posting list takes `prev` from the last id of the block before it).
+///
+/// ```
+/// use svb_core::U32Delta;
+/// let ids: Vec<u32> = vec![1000, 1003, 1004, 1100, 70_000, 70_001];
+/// let bytes = U32Delta.encode(999, &ids);
+/// assert_eq!(bytes.len(), 2 + (1 + 1 + 1 + 1 + 3 + 1));
+/// assert_eq!(U32Delta.decode(&bytes, ids.len(), 999)?, ids);
+/// // Untrusted input: short or lying streams are errors, never panics.
+/// assert!(U32Delta.decode(&bytes[..5], ids.len(), 999).is_err());
+/// # Ok::<(), svb_core::DecodeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct U32Delta;
+
+impl U32Delta {
+    /// The kernels of `isa`, or `None` when this CPU (or build) cannot run them.
+    pub fn kernels_for(&self, isa: Isa) -> Option<&'static DeltaKernels> {
+        KERNELS.get(isa)
+    }
+
+    /// The kernels of the best ISA, chosen once and cached.
+    #[inline]
+    pub fn kernels(&self) -> &'static DeltaKernels {
+        KERNELS.best()
+    }
+
+    /// Bytes of the control (key) stream for `n` values.
+    pub fn control_len(&self, n: usize) -> usize {
+        control_len(n)
+    }
+
+    /// Largest encoded length of `n` values (saturates at `usize::MAX`).
+    pub fn max_encoded_len(&self, n: usize) -> usize {
+        control_len(n).saturating_add(n.saturating_mul(4))
+    }
+
+    /// Smallest encoded length of `n` values (one data byte each).
+    pub fn min_encoded_len(&self, n: usize) -> usize {
+        control_len(n).saturating_add(n)
+    }
+
+    /// Exact encoded length of `n` values, read from their control stream.
+    pub fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+        encoded_len::<Classic>(control, n)
+    }
+
+    /// Encodes the deltas of `values` from `prev` into the front of `out` (which needs
+    /// [`max_encoded_len`](Self::max_encoded_len) bytes); returns the encoded length.
+    pub fn encode_to_slice(
+        &self,
+        prev: u32,
+        values: &[u32],
+        out: &mut [u8],
+    ) -> Result<usize, EncodeError> {
+        self.kernels().encode_to_slice(prev, values, out)
+    }
+
+    /// Appends the encoding of `values` (deltas from `prev`) to `out`; returns the bytes
+    /// appended.
+    #[cfg(feature = "alloc")]
+    pub fn encode_into(&self, prev: u32, values: &[u32], out: &mut Vec<u8>) -> usize {
+        let k = self.kernels();
+        let max = self.max_encoded_len(values.len());
+        // SAFETY: the encode kernel writes every byte of the length it returns; `k` is a
+        // private table handed out only for ISAs this CPU runs.
+        let r = unsafe {
+            uninit::append_with(out, max, |spare| {
+                (k.encode)(prev, values, &mut spare[..max])
+            })
+        };
+        match r {
+            Ok(len) => len,
+            // The buffer holds the largest encoding and every u32 fits: unreachable.
+            Err(e) => panic!("U32Delta: {e}"),
+        }
+    }
+
+    /// The encoding of `values` (deltas from `prev`).
+    #[cfg(feature = "alloc")]
+    pub fn encode(&self, prev: u32, values: &[u32]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.encode_into(prev, values, &mut out);
+        out
+    }
+
+    /// Decodes `out.len()` values from the front of `input`, the first delta taken from
+    /// `prev`; returns the bytes consumed (bytes after the stream are left alone).
+    pub fn decode_to_slice(
+        &self,
+        input: &[u8],
+        prev: u32,
+        out: &mut [u32],
+    ) -> Result<usize, DecodeError> {
+        self.kernels().decode_to_slice(input, prev, out)
+    }
+
+    /// Decodes `n` values (the first delta from `prev`) from the front of `input` and appends
+    /// them to `out`; returns the bytes consumed. Input too short to hold `n` values is
+    /// refused before `out` grows.
+    #[cfg(feature = "alloc")]
+    pub fn decode_into(
+        &self,
+        input: &[u8],
+        n: usize,
+        prev: u32,
+        out: &mut Vec<u32>,
+    ) -> Result<usize, DecodeError> {
+        use crate::Codec;
+        crate::U32Classic.check_plausible(input, n)?;
+        let k = self.kernels();
+        let mut used = 0;
+        // SAFETY: on `Ok` the decode kernel has written all `n` values it was given.
+        unsafe {
+            uninit::append_with(out, n, |spare| {
+                used = k.decode_uninit(input, prev, &mut spare[..n])?;
+                Ok(n)
+            })?;
+        }
+        Ok(used)
+    }
+
+    /// Decodes exactly `n` values (the first delta from `prev`) from `input`, which must hold
+    /// nothing else ([`DecodeError::TrailingBytes`] otherwise).
+    #[cfg(feature = "alloc")]
+    pub fn decode(&self, input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, DecodeError> {
+        let mut out = Vec::new();
+        let used = self.decode_into(input, n, prev, &mut out)?;
+        if used != input.len() {
+            return Err(DecodeError::TrailingBytes {
+                consumed: used,
+                trailing: input.len() - used,
+            });
+        }
+        Ok(out)
+    }
+}
