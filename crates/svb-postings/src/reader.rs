@@ -1,0 +1,373 @@
+//! The reader: a cursor over one posting list that decodes whole blocks into buffers it owns.
+
+use svb_core::{Codec, U32Delta, U32Variant0124};
+
+use crate::{PostingsError, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
+
+/// A cursor over one posting list (see the crate docs for the wire and an example).
+///
+/// It starts before the first doc: [`next`](Self::next) moves to the first doc,
+/// [`advance`](Self::advance) to the first doc at or after a target, and
+/// [`next_block`](Self::next_block) hands out the docs after the current one up to the end
+/// of their block. [`doc`](Self::doc) and [`freq`](Self::freq) read the current doc.
+///
+/// Every method that decodes returns a [`PostingsError`] for bytes that are not a valid
+/// list (never a panic); after an error the cursor is at the end.
+#[derive(Clone)]
+pub struct Postings<'a> {
+    /// The skip table (checked by `new`).
+    skips: &'a [u8],
+    /// The block data.
+    data: &'a [u8],
+    /// Doc count.
+    n: usize,
+    /// The block the buffers hold is `next_block - 1`; `next_block` is loaded next.
+    next_block: usize,
+    /// Docs in the buffers (0 before the first block).
+    len: usize,
+    /// Index of the current doc in the buffers (`len` once past the end).
+    pos: usize,
+    /// Where the loaded block starts in `data`, where its frequencies start, where it ends.
+    block_start: usize,
+    freq_at: usize,
+    block_end: usize,
+    /// Whether `freqs` holds the loaded block's frequencies.
+    freqs_ready: bool,
+    docs: [u32; BLOCK],
+    freqs: [u32; BLOCK],
+}
+
+impl core::fmt::Debug for Postings<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Postings")
+            .field("len", &self.n)
+            .field("doc", &self.doc())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The docs after the current one up to the end of their block, and their frequencies:
+/// what [`Postings::next_block`] hands out.
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'p> {
+    docs: &'p [u32],
+    freqs: &'p [u32],
+}
+
+impl<'p> Block<'p> {
+    /// The doc ids, strictly increasing.
+    pub fn docs(&self) -> &'p [u32] {
+        self.docs
+    }
+
+    /// Their frequencies (same length).
+    pub fn freqs(&self) -> &'p [u32] {
+        self.freqs
+    }
+}
+
+#[inline(always)]
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+impl<'a> Postings<'a> {
+    /// Opens the posting list in `bytes` (exactly one list), checking its header and skip
+    /// table.
+    pub fn new(bytes: &'a [u8]) -> Result<Self, PostingsError> {
+        let Some(header) = bytes.first_chunk::<HEADER_LEN>() else {
+            return Err(PostingsError::Truncated {
+                docs: 0,
+                needed: HEADER_LEN as u64,
+                available: bytes.len(),
+            });
+        };
+        let n = u32::from_le_bytes(*header) as u64;
+        let blocks = n.div_ceil(BLOCK as u64);
+        let table = HEADER_LEN as u64 + blocks * SKIP_ENTRY_LEN as u64;
+        // Every doc takes a quarter control byte and a data byte of its id and a quarter
+        // control byte of its frequency.
+        let min = table + n + 2 * (n / 4);
+        if (bytes.len() as u64) < table {
+            return Err(PostingsError::Truncated {
+                docs: n,
+                needed: table,
+                available: bytes.len(),
+            });
+        }
+        if (bytes.len() as u64) < min {
+            return Err(PostingsError::CountTooLarge {
+                docs: n,
+                available: bytes.len(),
+            });
+        }
+        // Both fit usize now: they are at most bytes.len().
+        let (skips, data) = bytes[HEADER_LEN..].split_at(table as usize - HEADER_LEN);
+        let (n, blocks) = (n as usize, blocks as usize);
+        let mut last = None;
+        let mut end = 0usize;
+        for b in 0..blocks {
+            let doc = u32_at(skips, b * SKIP_ENTRY_LEN);
+            let e = u32_at(skips, b * SKIP_ENTRY_LEN + 4) as usize;
+            if last.is_some_and(|l| doc <= l) {
+                return Err(PostingsError::BadSkip {
+                    block: b,
+                    what: "last doc id not larger than the previous block's",
+                });
+            }
+            if e <= end || e > data.len() {
+                return Err(PostingsError::BadSkip {
+                    block: b,
+                    what: "end offset not after the previous block's or past the data",
+                });
+            }
+            last = Some(doc);
+            end = e;
+        }
+        if end != data.len() {
+            return Err(PostingsError::BadSkip {
+                block: blocks.saturating_sub(1),
+                what: "the last block does not end at the end of the data",
+            });
+        }
+        Ok(Postings {
+            skips,
+            data,
+            n,
+            next_block: 0,
+            len: 0,
+            pos: 0,
+            block_start: 0,
+            freq_at: 0,
+            block_end: 0,
+            freqs_ready: false,
+            docs: [0; BLOCK],
+            freqs: [0; BLOCK],
+        })
+    }
+
+    /// Doc count of the list.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the list has no docs.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Blocks of the list.
+    pub fn blocks(&self) -> usize {
+        self.skips.len() / SKIP_ENTRY_LEN
+    }
+
+    /// The current doc: `None` before the first [`next`](Self::next) /
+    /// [`advance`](Self::advance) and past the end.
+    #[inline]
+    pub fn doc(&self) -> Option<u32> {
+        (self.pos < self.len).then(|| self.docs[self.pos])
+    }
+
+    /// Moves to the next doc and returns it (`None` past the end).
+    #[inline]
+    pub fn next(&mut self) -> Result<Option<u32>, PostingsError> {
+        let p = self.pos + 1;
+        if p < self.len {
+            self.pos = p;
+            return Ok(Some(self.docs[p]));
+        }
+        self.next_slow()
+    }
+
+    #[cold]
+    fn next_slow(&mut self) -> Result<Option<u32>, PostingsError> {
+        if self.next_block >= self.blocks() {
+            self.finish();
+            return Ok(None);
+        }
+        self.load(self.next_block)?;
+        Ok(Some(self.docs[0]))
+    }
+
+    /// The frequency of the current doc (decoding the block's frequencies on first use).
+    ///
+    /// # Panics
+    /// When there is no current doc ([`doc`](Self::doc) is `None`).
+    #[inline]
+    pub fn freq(&mut self) -> Result<u32, PostingsError> {
+        assert!(self.pos < self.len, "Postings::freq without a current doc");
+        if !self.freqs_ready {
+            self.decode_freqs()?;
+        }
+        Ok(self.freqs[self.pos])
+    }
+
+    /// Moves to the first doc at or after `target`, looking at the current doc and those
+    /// after it (never back), and returns it (`None` when no such doc is left). Whole blocks
+    /// are passed over through the skip table without decoding them.
+    pub fn advance(&mut self, target: u32) -> Result<Option<u32>, PostingsError> {
+        if self.pos < self.len {
+            if self.docs[self.pos] >= target {
+                return Ok(Some(self.docs[self.pos]));
+            }
+            if self.docs[self.len - 1] >= target {
+                self.pos += self.count_below(self.pos, target);
+                return Ok(Some(self.docs[self.pos]));
+            }
+        } else if self.len != 0 && self.next_block >= self.blocks() {
+            return Ok(None); // past the end
+        }
+        let Some(b) = self.find_block(self.next_block, target) else {
+            self.finish();
+            return Ok(None);
+        };
+        self.load(b)?;
+        // The block's last doc (checked against the skip table) is >= target, so the count
+        // stops inside the block.
+        self.pos = self.count_below(0, target);
+        Ok(Some(self.docs[self.pos]))
+    }
+
+    /// The docs after the current one up to the end of their block (the next whole block
+    /// when the current doc ends its block, the first block before the first `next`), with
+    /// their frequencies; the last of them becomes the current doc. `None` past the end.
+    pub fn next_block(&mut self) -> Result<Option<Block<'_>>, PostingsError> {
+        let first = if self.pos + 1 < self.len {
+            self.pos + 1
+        } else if self.next_block < self.blocks() {
+            self.load(self.next_block)?;
+            0
+        } else {
+            self.finish();
+            return Ok(None);
+        };
+        if !self.freqs_ready {
+            self.decode_freqs()?;
+        }
+        self.pos = self.len - 1;
+        Ok(Some(Block {
+            docs: &self.docs[first..self.len],
+            freqs: &self.freqs[first..self.len],
+        }))
+    }
+
+    /// Index of the first doc in `docs[from..len]` at or above `target`, counted (the
+    /// comparisons vectorise; docs are increasing, so the count is that index).
+    #[inline]
+    fn count_below(&self, from: usize, target: u32) -> usize {
+        self.docs[from..self.len]
+            .iter()
+            .map(|&d| (d < target) as usize)
+            .sum::<usize>()
+            .min(self.len - from - 1)
+    }
+
+    fn skip_last(&self, b: usize) -> u32 {
+        u32_at(self.skips, b * SKIP_ENTRY_LEN)
+    }
+
+    fn skip_end(&self, b: usize) -> usize {
+        u32_at(self.skips, b * SKIP_ENTRY_LEN + 4) as usize
+    }
+
+    /// The first block from `from` whose last doc is at or above `target`: a galloping
+    /// search over the skip table (its last docs increase, checked by `new`).
+    fn find_block(&self, from: usize, target: u32) -> Option<usize> {
+        let blocks = self.blocks();
+        if from >= blocks || self.skip_last(blocks - 1) < target {
+            return None;
+        }
+        // Gallop to a block at or above the target, then bisect the last step.
+        let (mut lo, mut step) = (from, 1);
+        let mut hi = from;
+        while self.skip_last(hi) < target {
+            lo = hi + 1;
+            hi = (hi + step).min(blocks - 1);
+            step *= 2;
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.skip_last(mid) < target {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(lo)
+    }
+
+    /// Decodes block `b`'s doc ids into the buffer; the cursor moves to its first doc.
+    fn load(&mut self, b: usize) -> Result<(), PostingsError> {
+        let start = if b == 0 { 0 } else { self.skip_end(b - 1) };
+        let end = self.skip_end(b);
+        let len = (self.n - b * BLOCK).min(BLOCK);
+        let prev = if b == 0 { 0 } else { self.skip_last(b - 1) };
+        let bytes = &self.data[start..end];
+        let used = match U32Delta.decode_to_slice(bytes, prev, &mut self.docs[..len]) {
+            Ok(used) => used,
+            Err(source) => {
+                self.finish();
+                return Err(PostingsError::Block {
+                    block: b,
+                    stream: "doc ids",
+                    source,
+                });
+            }
+        };
+        let expected = self.skip_last(b);
+        if self.docs[len - 1] != expected {
+            self.finish();
+            return Err(PostingsError::LastDocMismatch {
+                block: b,
+                decoded: self.docs[len - 1],
+                expected,
+            });
+        }
+        self.next_block = b + 1;
+        self.len = len;
+        self.pos = 0;
+        self.block_start = start;
+        self.freq_at = start + used;
+        self.block_end = end;
+        self.freqs_ready = false;
+        Ok(())
+    }
+
+    /// Decodes the loaded block's frequencies.
+    #[cold]
+    fn decode_freqs(&mut self) -> Result<(), PostingsError> {
+        let block = self.next_block - 1;
+        let bytes = &self.data[self.freq_at..self.block_end];
+        let freqs = &mut self.freqs[..self.len];
+        match U32Variant0124.decode_to_slice(bytes, freqs) {
+            Ok(used) if used == bytes.len() => {}
+            Ok(used) => {
+                let (len, used) = (
+                    self.block_end - self.block_start,
+                    self.freq_at - self.block_start + used,
+                );
+                self.finish();
+                return Err(PostingsError::BlockLength { block, used, len });
+            }
+            Err(source) => {
+                self.finish();
+                return Err(PostingsError::Block {
+                    block,
+                    stream: "frequencies",
+                    source,
+                });
+            }
+        }
+        for f in freqs.iter_mut() {
+            *f = f.wrapping_add(1);
+        }
+        self.freqs_ready = true;
+        Ok(())
+    }
+
+    /// Moves past the end (after the last doc, or after an error).
+    fn finish(&mut self) {
+        self.next_block = self.blocks();
+        self.pos = self.len;
+    }
+}
