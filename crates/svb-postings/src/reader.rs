@@ -20,7 +20,7 @@ pub struct Postings<'a> {
     /// The block data.
     data: &'a [u8],
     /// Doc count.
-    n: usize,
+    total: usize,
     /// The block the buffers hold is `next_block - 1`; `next_block` is loaded next.
     next_block: usize,
     /// Docs in the buffers (0 before the first block).
@@ -40,7 +40,7 @@ pub struct Postings<'a> {
 impl core::fmt::Debug for Postings<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Postings")
-            .field("len", &self.n)
+            .field("len", &self.total)
             .field("doc", &self.doc())
             .finish_non_exhaustive()
     }
@@ -133,7 +133,7 @@ impl<'a> Postings<'a> {
         Ok(Postings {
             skips,
             data,
-            n,
+            total: n,
             next_block: 0,
             len: 0,
             pos: 0,
@@ -148,12 +148,12 @@ impl<'a> Postings<'a> {
 
     /// Doc count of the list.
     pub fn len(&self) -> usize {
-        self.n
+        self.total
     }
 
     /// Whether the list has no docs.
     pub fn is_empty(&self) -> bool {
-        self.n == 0
+        self.total == 0
     }
 
     /// Blocks of the list.
@@ -168,24 +168,26 @@ impl<'a> Postings<'a> {
         (self.pos < self.len).then(|| self.docs[self.pos])
     }
 
-    /// Moves to the next doc and returns it (`None` past the end).
+    /// Moves to the next doc and returns it (`None` past the end). Not an `Iterator`: it
+    /// returns a `Result` and leaves the cursor for `doc`, `freq` and `advance`.
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<u32>, PostingsError> {
         let p = self.pos + 1;
         if p < self.len {
             self.pos = p;
             return Ok(Some(self.docs[p]));
         }
-        self.next_slow()
+        self.totalext_slow()
     }
 
     #[cold]
     fn next_slow(&mut self) -> Result<Option<u32>, PostingsError> {
-        if self.next_block >= self.blocks() {
+        if self.totalext_block >= self.blocks() {
             self.finish();
             return Ok(None);
         }
-        self.load(self.next_block)?;
+        self.load(self.totalext_block)?;
         Ok(Some(self.docs[0]))
     }
 
@@ -214,10 +216,10 @@ impl<'a> Postings<'a> {
                 self.pos += self.count_below(self.pos, target);
                 return Ok(Some(self.docs[self.pos]));
             }
-        } else if self.len != 0 && self.next_block >= self.blocks() {
+        } else if self.len != 0 && self.totalext_block >= self.blocks() {
             return Ok(None); // past the end
         }
-        let Some(b) = self.find_block(self.next_block, target) else {
+        let Some(b) = self.find_block(self.totalext_block, target) else {
             self.finish();
             return Ok(None);
         };
@@ -234,8 +236,8 @@ impl<'a> Postings<'a> {
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>, PostingsError> {
         let first = if self.pos + 1 < self.len {
             self.pos + 1
-        } else if self.next_block < self.blocks() {
-            self.load(self.next_block)?;
+        } else if self.totalext_block < self.blocks() {
+            self.load(self.totalext_block)?;
             0
         } else {
             self.finish();
@@ -300,7 +302,7 @@ impl<'a> Postings<'a> {
     fn load(&mut self, b: usize) -> Result<(), PostingsError> {
         let start = if b == 0 { 0 } else { self.skip_end(b - 1) };
         let end = self.skip_end(b);
-        let len = (self.n - b * BLOCK).min(BLOCK);
+        let len = (self.total - b * BLOCK).min(BLOCK);
         let prev = if b == 0 { 0 } else { self.skip_last(b - 1) };
         let bytes = &self.data[start..end];
         let used = match U32Delta.decode_to_slice(bytes, prev, &mut self.docs[..len]) {
@@ -323,7 +325,7 @@ impl<'a> Postings<'a> {
                 expected,
             });
         }
-        self.next_block = b + 1;
+        self.totalext_block = b + 1;
         self.len = len;
         self.pos = 0;
         self.block_start = start;
@@ -336,7 +338,7 @@ impl<'a> Postings<'a> {
     /// Decodes the loaded block's frequencies.
     #[cold]
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
-        let block = self.next_block - 1;
+        let block = self.totalext_block - 1;
         let bytes = &self.data[self.freq_at..self.block_end];
         let freqs = &mut self.freqs[..self.len];
         match U32Variant0124.decode_to_slice(bytes, freqs) {
@@ -367,7 +369,7 @@ impl<'a> Postings<'a> {
 
     /// Moves past the end (after the last doc, or after an error).
     fn finish(&mut self) {
-        self.next_block = self.blocks();
+        self.totalext_block = self.blocks();
         self.pos = self.len;
     }
 }
