@@ -178,16 +178,16 @@ impl<'a> Postings<'a> {
             self.pos = p;
             return Ok(Some(self.docs[p]));
         }
-        self.totalext_slow()
+        self.next_slow()
     }
 
     #[cold]
     fn next_slow(&mut self) -> Result<Option<u32>, PostingsError> {
-        if self.totalext_block >= self.blocks() {
+        if self.next_block >= self.blocks() {
             self.finish();
             return Ok(None);
         }
-        self.load(self.totalext_block)?;
+        self.load(self.next_block)?;
         Ok(Some(self.docs[0]))
     }
 
@@ -216,10 +216,10 @@ impl<'a> Postings<'a> {
                 self.pos += self.count_below(self.pos, target);
                 return Ok(Some(self.docs[self.pos]));
             }
-        } else if self.len != 0 && self.totalext_block >= self.blocks() {
+        } else if self.len != 0 && self.next_block >= self.blocks() {
             return Ok(None); // past the end
         }
-        let Some(b) = self.find_block(self.totalext_block, target) else {
+        let Some(b) = self.find_block(self.next_block, target) else {
             self.finish();
             return Ok(None);
         };
@@ -236,8 +236,8 @@ impl<'a> Postings<'a> {
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>, PostingsError> {
         let first = if self.pos + 1 < self.len {
             self.pos + 1
-        } else if self.totalext_block < self.blocks() {
-            self.load(self.totalext_block)?;
+        } else if self.next_block < self.blocks() {
+            self.load(self.next_block)?;
             0
         } else {
             self.finish();
@@ -325,7 +325,7 @@ impl<'a> Postings<'a> {
                 expected,
             });
         }
-        self.totalext_block = b + 1;
+        self.next_block = b + 1;
         self.len = len;
         self.pos = 0;
         self.block_start = start;
@@ -338,7 +338,7 @@ impl<'a> Postings<'a> {
     /// Decodes the loaded block's frequencies.
     #[cold]
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
-        let block = self.totalext_block - 1;
+        let block = self.next_block - 1;
         let bytes = &self.data[self.freq_at..self.block_end];
         let freqs = &mut self.freqs[..self.len];
         match U32Variant0124.decode_to_slice(bytes, freqs) {
@@ -369,7 +369,7 @@ impl<'a> Postings<'a> {
 
     /// Moves past the end (after the last doc, or after an error).
     fn finish(&mut self) {
-        self.totalext_block = self.blocks();
+        self.next_block = self.blocks();
         self.pos = self.len;
     }
 }
