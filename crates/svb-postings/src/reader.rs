@@ -24,7 +24,7 @@ pub struct Postings<'a> {
     /// The block the buffers hold is `next_block - 1`; `next_block` is loaded next.
     next_block: usize,
     /// Docs in the buffers (0 before the first block).
-    len: usize,
+    loaded: usize,
     /// Index of the current doc in the buffers (`len` once past the end).
     pos: usize,
     /// Where the loaded block starts in `data`, where its frequencies start, where it ends.
@@ -135,7 +135,7 @@ impl<'a> Postings<'a> {
             data,
             total: n,
             next_block: 0,
-            len: 0,
+            loaded: 0,
             pos: 0,
             block_start: 0,
             freq_at: 0,
@@ -165,7 +165,7 @@ impl<'a> Postings<'a> {
     /// [`advance`](Self::advance) and past the end.
     #[inline]
     pub fn doc(&self) -> Option<u32> {
-        (self.pos < self.len).then(|| self.docs[self.pos])
+        (self.pos < self.loaded).then(|| self.docs[self.pos])
     }
 
     /// Moves to the next doc and returns it (`None` past the end). Not an `Iterator`: it
@@ -174,7 +174,7 @@ impl<'a> Postings<'a> {
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<u32>, PostingsError> {
         let p = self.pos + 1;
-        if p < self.len {
+        if p < self.loaded {
             self.pos = p;
             return Ok(Some(self.docs[p]));
         }
@@ -197,7 +197,7 @@ impl<'a> Postings<'a> {
     /// When there is no current doc ([`doc`](Self::doc) is `None`).
     #[inline]
     pub fn freq(&mut self) -> Result<u32, PostingsError> {
-        assert!(self.pos < self.len, "Postings::freq without a current doc");
+        assert!(self.pos < self.loaded, "Postings::freq without a current doc");
         if !self.freqs_ready {
             self.decode_freqs()?;
         }
@@ -208,15 +208,15 @@ impl<'a> Postings<'a> {
     /// after it (never back), and returns it (`None` when no such doc is left). Whole blocks
     /// are passed over through the skip table without decoding them.
     pub fn advance(&mut self, target: u32) -> Result<Option<u32>, PostingsError> {
-        if self.pos < self.len {
+        if self.pos < self.loaded {
             if self.docs[self.pos] >= target {
                 return Ok(Some(self.docs[self.pos]));
             }
-            if self.docs[self.len - 1] >= target {
+            if self.docs[self.loaded - 1] >= target {
                 self.pos += self.count_below(self.pos, target);
                 return Ok(Some(self.docs[self.pos]));
             }
-        } else if self.len != 0 && self.next_block >= self.blocks() {
+        } else if self.loaded != 0 && self.next_block >= self.blocks() {
             return Ok(None); // past the end
         }
         let Some(b) = self.find_block(self.next_block, target) else {
@@ -234,7 +234,7 @@ impl<'a> Postings<'a> {
     /// when the current doc ends its block, the first block before the first `next`), with
     /// their frequencies; the last of them becomes the current doc. `None` past the end.
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>, PostingsError> {
-        let first = if self.pos + 1 < self.len {
+        let first = if self.pos + 1 < self.loaded {
             self.pos + 1
         } else if self.next_block < self.blocks() {
             self.load(self.next_block)?;
@@ -246,10 +246,10 @@ impl<'a> Postings<'a> {
         if !self.freqs_ready {
             self.decode_freqs()?;
         }
-        self.pos = self.len - 1;
+        self.pos = self.loaded - 1;
         Ok(Some(Block {
-            docs: &self.docs[first..self.len],
-            freqs: &self.freqs[first..self.len],
+            docs: &self.docs[first..self.loaded],
+            freqs: &self.freqs[first..self.loaded],
         }))
     }
 
@@ -257,11 +257,11 @@ impl<'a> Postings<'a> {
     /// comparisons vectorise; docs are increasing, so the count is that index).
     #[inline]
     fn count_below(&self, from: usize, target: u32) -> usize {
-        self.docs[from..self.len]
+        self.docs[from..self.loaded]
             .iter()
             .map(|&d| (d < target) as usize)
             .sum::<usize>()
-            .min(self.len - from - 1)
+            .min(self.loaded - from - 1)
     }
 
     fn skip_last(&self, b: usize) -> u32 {
@@ -326,7 +326,7 @@ impl<'a> Postings<'a> {
             });
         }
         self.next_block = b + 1;
-        self.len = len;
+        self.loaded = len;
         self.pos = 0;
         self.block_start = start;
         self.freq_at = start + used;
@@ -340,7 +340,7 @@ impl<'a> Postings<'a> {
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
         let block = self.next_block - 1;
         let bytes = &self.data[self.freq_at..self.block_end];
-        let freqs = &mut self.freqs[..self.len];
+        let freqs = &mut self.freqs[..self.loaded];
         match U32Variant0124.decode_to_slice(bytes, freqs) {
             Ok(used) if used == bytes.len() => {}
             Ok(used) => {
@@ -370,6 +370,6 @@ impl<'a> Postings<'a> {
     /// Moves past the end (after the last doc, or after an error).
     fn finish(&mut self) {
         self.next_block = self.blocks();
-        self.pos = self.len;
+        self.pos = self.loaded;
     }
 }
