@@ -108,7 +108,7 @@ fn advance_matches_a_reference_search() {
                     assert_eq!(p.freq().unwrap(), freqs[want]);
                     at = want;
                     // Sometimes step with next() in between.
-                    if rng.next() % 3 == 0 {
+                    if rng.next().is_multiple_of(3) {
                         assert_eq!(p.next().unwrap(), docs.get(at + 1).copied());
                         at += 1;
                         if at == n {
