@@ -1,14 +1,228 @@
-//! Sorted integer lists. `U32Delta/{decode,encode}_{dense,sparse,zipf}` at 128, 1024, 8192
-//! and 1M values: our fused delta codec against lemire's C `streamvbyte_delta_decode` /
-//! `_encode` (`lemire-c`, feature `c-peers`) on posting-list gaps (see [`Gaps`]).
+//! Sorted integer lists, on posting-list gaps (see [`Gaps`]):
+//!
+//! - `U32Delta/{decode,encode}_{dense,sparse,zipf}` at 128, 1024, 8192 and 1M values: our
+//!   fused delta codec against lemire's C `streamvbyte_delta_decode` / `_encode`
+//!   (`lemire-c`, feature `c-peers`).
+//! - `postings/iterate_{dense,sparse,zipf}`: every doc and frequency of a 1M-doc list, by
+//!   `next()` + `freq()` (`svb`) and by `next_block()` (`svb-block`), against the VInt and
+//!   naive 4-doc StreamVByte readers (`vint`, `naive-4doc`, [`postings_peers`]) and the raw
+//!   decode of the same blocks with no reader (`raw-blocks`: the rate `next_block` is held to).
+//! - `postings/intersect_{dense,sparse,zipf}`: a 1M-doc list intersected by `advance` with a
+//!   list 100 times shorter spread over the same ids (half of its docs in the long list);
+//!   throughput counts the short list's docs.
 //!
 //! Run: `cargo bench -p svb-bench --features c-peers --bench postings`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use svb_bench::{sorted_u32, Gaps, U32_SIZES};
-use svb_core::U32Delta;
+use svb_bench::postings_peers::{Naive4, VInt};
+use svb_bench::{sorted_u32, Gaps, Rng, U32_SIZES};
+use svb_core::{Codec, U32Delta, U32Variant0124};
+use svb_postings::{Postings, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
+
+/// Docs of the long lists.
+const LIST: usize = 1 << 20;
+
+/// Frequencies shaped like term frequencies: mostly 1, a tail up to 40.
+fn freqs(n: usize) -> Vec<u32> {
+    let mut r = Rng(0xD1B5_4A32_D192_ED03);
+    (0..n)
+        .map(|_| match r.next() % 8 {
+            0..=4 => 1,
+            5 | 6 => 2 + (r.next() % 3) as u32,
+            _ => 5 + (r.next() % 36) as u32,
+        })
+        .collect()
+}
+
+/// The list 100 times shorter than `long`, over the same ids: every 100th doc (at a random
+/// place in its run of 100), or the id after it when the coin says miss.
+fn short_of(long: &[u32]) -> Vec<u32> {
+    let mut r = Rng(0x853C_49E6_748F_EA9B);
+    let mut v: Vec<u32> = long
+        .chunks_exact(100)
+        .map(|run| {
+            let d = run[(r.next() % 100) as usize];
+            if r.next() % 2 == 0 {
+                d
+            } else {
+                d.wrapping_add(1)
+            }
+        })
+        .collect();
+    v.dedup();
+    v
+}
+
+/// Every block of an encoded list decoded straight from its bytes (the skip table read for
+/// the block bounds), no cursor: the sum of the docs and frequencies.
+fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -> u64 {
+    let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
+    let blocks = n.div_ceil(BLOCK);
+    let (skips, data) = bytes[HEADER_LEN..].split_at(blocks * SKIP_ENTRY_LEN);
+    let at = |b: usize, k: usize| {
+        let i = b * SKIP_ENTRY_LEN + 4 * k;
+        u32::from_le_bytes(skips[i..i + 4].try_into().unwrap())
+    };
+    let (mut start, mut prev, mut sum) = (0usize, 0u32, 0u64);
+    for b in 0..blocks {
+        let len = (n - b * BLOCK).min(BLOCK);
+        let end = at(b, 1) as usize;
+        let block = &data[start..end];
+        let used = U32Delta
+            .decode_to_slice(block, prev, &mut docs[..len])
+            .unwrap();
+        U32Variant0124
+            .decode_to_slice(&block[used..], &mut freqs[..len])
+            .unwrap();
+        sum += docs[len - 1] as u64 + freqs[len - 1] as u64;
+        prev = at(b, 0);
+        start = end;
+    }
+    sum
+}
+
+fn postings(c: &mut Criterion) {
+    for gaps in Gaps::ALL {
+        let docs = sorted_u32(LIST, gaps, 2);
+        // Long sparse lists wrap past 2^32: keep the increasing prefix.
+        let docs: Vec<u32> = docs
+            .windows(2)
+            .take_while(|w| w[1] > w[0])
+            .map(|w| w[0])
+            .collect();
+        let fr = freqs(docs.len());
+        let ours = svb_postings::encode(&docs, &fr).unwrap();
+        let vint = VInt::encode(&docs, &fr);
+        let naive = Naive4::encode(&docs, &fr);
+
+        let mut g = c.benchmark_group(format!("postings/iterate_{}", gaps.name()));
+        g.throughput(Throughput::Elements(docs.len() as u64));
+        g.bench_function(BenchmarkId::new("svb", LIST), |b| {
+            b.iter(|| {
+                let mut p = Postings::new(black_box(&ours)).unwrap();
+                let mut sum = 0u64;
+                while let Some(d) = p.next().unwrap() {
+                    sum += d as u64 + p.freq().unwrap() as u64;
+                }
+                sum
+            })
+        });
+        g.bench_function(BenchmarkId::new("svb-block", LIST), |b| {
+            b.iter(|| {
+                let mut p = Postings::new(black_box(&ours)).unwrap();
+                let mut sum = 0u64;
+                while let Some(block) = p.next_block().unwrap() {
+                    for (&d, &f) in block.docs().iter().zip(block.freqs()) {
+                        sum += d as u64 + f as u64;
+                    }
+                }
+                sum
+            })
+        });
+        let (mut bd, mut bf) = ([0u32; BLOCK], [0u32; BLOCK]);
+        g.bench_function(BenchmarkId::new("raw-blocks", LIST), |b| {
+            b.iter(|| raw_blocks(black_box(&ours), &mut bd, &mut bf))
+        });
+        g.bench_function(BenchmarkId::new("vint", LIST), |b| {
+            b.iter(|| {
+                let mut p = VInt::reader(black_box(&vint));
+                let mut sum = 0u64;
+                while let Some(d) = p.next() {
+                    sum += d as u64 + p.freq() as u64;
+                }
+                sum
+            })
+        });
+        g.bench_function(BenchmarkId::new("naive-4doc", LIST), |b| {
+            b.iter(|| {
+                let mut p = Naive4::reader(black_box(&naive));
+                let mut sum = 0u64;
+                while let Some(d) = p.next() {
+                    sum += d as u64 + p.freq() as u64;
+                }
+                sum
+            })
+        });
+        g.finish();
+
+        let short = short_of(&docs);
+        let sf = freqs(short.len());
+        let (s_ours, s_vint, s_naive) = (
+            svb_postings::encode(&short, &sf).unwrap(),
+            VInt::encode(&short, &sf),
+            Naive4::encode(&short, &sf),
+        );
+        let mut g = c.benchmark_group(format!("postings/intersect_{}", gaps.name()));
+        g.throughput(Throughput::Elements(short.len() as u64));
+        // The short list leads; the long one advances to each of its docs.
+        macro_rules! intersect {
+            ($short:expr, $long:expr, $next:ident, $advance:ident) => {{
+                let (mut s, mut l) = ($short, $long);
+                let mut hits = 0u32;
+                let mut d = s.$next();
+                while let Some(t) = d {
+                    match l.$advance(t) {
+                        None => break,
+                        Some(x) if x == t => {
+                            hits += 1;
+                            d = s.$next();
+                        }
+                        Some(x) => d = s.$advance(x),
+                    }
+                }
+                hits
+            }};
+        }
+        g.bench_function(BenchmarkId::new("svb", LIST), |b| {
+            b.iter(|| {
+                let (s, l) = (
+                    Postings::new(black_box(&s_ours)).unwrap(),
+                    Postings::new(black_box(&ours)).unwrap(),
+                );
+                intersect!(OkCursor(s), OkCursor(l), next, advance)
+            })
+        });
+        g.bench_function(BenchmarkId::new("vint", LIST), |b| {
+            b.iter(|| {
+                intersect!(
+                    VInt::reader(black_box(&s_vint)),
+                    VInt::reader(black_box(&vint)),
+                    next,
+                    advance
+                )
+            })
+        });
+        g.bench_function(BenchmarkId::new("naive-4doc", LIST), |b| {
+            b.iter(|| {
+                intersect!(
+                    Naive4::reader(black_box(&s_naive)),
+                    Naive4::reader(black_box(&naive)),
+                    next,
+                    advance
+                )
+            })
+        });
+        g.finish();
+    }
+}
+
+/// Our cursor with the errors unwrapped (the bench lists are valid), so one intersection
+/// loop serves every reader.
+struct OkCursor<'a>(Postings<'a>);
+
+impl OkCursor<'_> {
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        self.0.next().unwrap()
+    }
+
+    #[inline]
+    fn advance(&mut self, target: u32) -> Option<u32> {
+        self.0.advance(target).unwrap()
+    }
+}
 
 /// The first id's delta is taken from this `prev`, as a block of a longer list would.
 const PREV: u32 = 7;
@@ -70,5 +284,5 @@ fn delta_codec(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, delta_codec);
+criterion_group!(benches, delta_codec, postings);
 criterion_main!(benches);

@@ -3,6 +3,8 @@
 
 pub use svb_testdata::Rng;
 
+pub mod postings_peers;
+
 /// `n` u32 of mixed 1-4 byte widths.
 pub fn mixed_u32(n: usize) -> Vec<u32> {
     let mut r = Rng(0x9E37_79B9_7F4A_7C15);

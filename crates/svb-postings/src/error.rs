@@ -38,10 +38,30 @@ pub enum EncodeError {
     },
 }
 
-/// Why a posting list could not be read. Each variant says where.
+/// Why a posting list could not be read: a [`PostingsErrorKind`], boxed so that the
+/// cursor's hot methods return their `Result` in registers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct PostingsError(Box<PostingsErrorKind>);
+
+impl PostingsError {
+    /// What went wrong, and where.
+    pub fn kind(&self) -> &PostingsErrorKind {
+        &self.0
+    }
+}
+
+impl From<PostingsErrorKind> for PostingsError {
+    #[cold]
+    fn from(kind: PostingsErrorKind) -> Self {
+        PostingsError(Box::new(kind))
+    }
+}
+
+/// What went wrong reading a posting list. Each variant says where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum PostingsError {
+pub enum PostingsErrorKind {
     /// Fewer bytes than the header and skip table need.
     #[error("posting list truncated: {needed} bytes of header and skip table needed for {docs} docs, {available} present")]
     Truncated {

@@ -52,7 +52,7 @@ mod error;
 mod reader;
 
 pub use encode::{encode, encode_into, max_encoded_len};
-pub use error::{EncodeError, PostingsError};
+pub use error::{EncodeError, PostingsError, PostingsErrorKind};
 pub use reader::{Block, Postings};
 
 /// Docs in every block but the last.

@@ -2,7 +2,7 @@
 
 use svb_core::{Codec, U32Delta, U32Variant0124};
 
-use crate::{PostingsError, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
+use crate::{PostingsError, PostingsErrorKind as Kind, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
 
 /// A cursor over one posting list (see the crate docs for the wire and an example).
 ///
@@ -76,11 +76,12 @@ impl<'a> Postings<'a> {
     /// table.
     pub fn new(bytes: &'a [u8]) -> Result<Self, PostingsError> {
         let Some(header) = bytes.first_chunk::<HEADER_LEN>() else {
-            return Err(PostingsError::Truncated {
+            return Err(Kind::Truncated {
                 docs: 0,
                 needed: HEADER_LEN as u64,
                 available: bytes.len(),
-            });
+            }
+            .into());
         };
         let n = u32::from_le_bytes(*header) as u64;
         let blocks = n.div_ceil(BLOCK as u64);
@@ -89,17 +90,19 @@ impl<'a> Postings<'a> {
         // control byte of its frequency.
         let min = table + n + 2 * (n / 4);
         if (bytes.len() as u64) < table {
-            return Err(PostingsError::Truncated {
+            return Err(Kind::Truncated {
                 docs: n,
                 needed: table,
                 available: bytes.len(),
-            });
+            }
+            .into());
         }
         if (bytes.len() as u64) < min {
-            return Err(PostingsError::CountTooLarge {
+            return Err(Kind::CountTooLarge {
                 docs: n,
                 available: bytes.len(),
-            });
+            }
+            .into());
         }
         // Both fit usize now: they are at most bytes.len().
         let (skips, data) = bytes[HEADER_LEN..].split_at(table as usize - HEADER_LEN);
@@ -110,25 +113,28 @@ impl<'a> Postings<'a> {
             let doc = u32_at(skips, b * SKIP_ENTRY_LEN);
             let e = u32_at(skips, b * SKIP_ENTRY_LEN + 4) as usize;
             if last.is_some_and(|l| doc <= l) {
-                return Err(PostingsError::BadSkip {
+                return Err(Kind::BadSkip {
                     block: b,
                     what: "last doc id not larger than the previous block's",
-                });
+                }
+                .into());
             }
             if e <= end || e > data.len() {
-                return Err(PostingsError::BadSkip {
+                return Err(Kind::BadSkip {
                     block: b,
                     what: "end offset not after the previous block's or past the data",
-                });
+                }
+                .into());
             }
             last = Some(doc);
             end = e;
         }
         if end != data.len() {
-            return Err(PostingsError::BadSkip {
+            return Err(Kind::BadSkip {
                 block: blocks.saturating_sub(1),
                 what: "the last block does not end at the end of the data",
-            });
+            }
+            .into());
         }
         Ok(Postings {
             skips,
@@ -197,7 +203,10 @@ impl<'a> Postings<'a> {
     /// When there is no current doc ([`doc`](Self::doc) is `None`).
     #[inline]
     pub fn freq(&mut self) -> Result<u32, PostingsError> {
-        assert!(self.pos < self.loaded, "Postings::freq without a current doc");
+        assert!(
+            self.pos < self.loaded,
+            "Postings::freq without a current doc"
+        );
         if !self.freqs_ready {
             self.decode_freqs()?;
         }
@@ -304,26 +313,41 @@ impl<'a> Postings<'a> {
         let end = self.skip_end(b);
         let len = (self.total - b * BLOCK).min(BLOCK);
         let prev = if b == 0 { 0 } else { self.skip_last(b - 1) };
-        let bytes = &self.data[start..end];
-        let used = match U32Delta.decode_to_slice(bytes, prev, &mut self.docs[..len]) {
+        // The decoder is given the data up to the end of the list, not of the block: its
+        // SIMD loops then run to the block's last doc instead of stopping short of the end
+        // of the input. A stream that runs past its block is caught below.
+        let used = match U32Delta.decode_to_slice(&self.data[start..], prev, &mut self.docs[..len])
+        {
             Ok(used) => used,
             Err(source) => {
                 self.finish();
-                return Err(PostingsError::Block {
+                return Err(Kind::Block {
                     block: b,
                     stream: "doc ids",
                     source,
-                });
+                }
+                .into());
             }
         };
+        if used >= end - start {
+            // The doc ids take the whole block (or more): no room for the frequencies.
+            self.finish();
+            return Err(Kind::BlockLength {
+                block: b,
+                used: used + len.div_ceil(4),
+                len: end - start,
+            }
+            .into());
+        }
         let expected = self.skip_last(b);
         if self.docs[len - 1] != expected {
             self.finish();
-            return Err(PostingsError::LastDocMismatch {
+            return Err(Kind::LastDocMismatch {
                 block: b,
                 decoded: self.docs[len - 1],
                 expected,
-            });
+            }
+            .into());
         }
         self.next_block = b + 1;
         self.loaded = len;
@@ -339,25 +363,29 @@ impl<'a> Postings<'a> {
     #[cold]
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
         let block = self.next_block - 1;
-        let bytes = &self.data[self.freq_at..self.block_end];
+        // As for the doc ids, the data to the end of the list (the check below keeps the
+        // stream inside its block).
+        let bytes = &self.data[self.freq_at..];
         let freqs = &mut self.freqs[..self.loaded];
         match U32Variant0124.decode_to_slice(bytes, freqs) {
-            Ok(used) if used == bytes.len() => {}
+            Ok(used) if self.freq_at + used == self.block_end => {}
             Ok(used) => {
                 let (len, used) = (
                     self.block_end - self.block_start,
                     self.freq_at - self.block_start + used,
                 );
+                debug_assert_ne!(len, used);
                 self.finish();
-                return Err(PostingsError::BlockLength { block, used, len });
+                return Err(Kind::BlockLength { block, used, len }.into());
             }
             Err(source) => {
                 self.finish();
-                return Err(PostingsError::Block {
+                return Err(Kind::Block {
                     block,
                     stream: "frequencies",
                     source,
-                });
+                }
+                .into());
             }
         }
         for f in freqs.iter_mut() {

@@ -1,0 +1,346 @@
+//! The two baselines of the postings benchmarks, with the reader API of
+//! [`svb_postings::Postings`] (`next`, `advance`, `doc`, `freq`):
+//!
+//! - [`VInt`]: Lucene's classic postings: per doc a VInt of `delta << 1 | (freq == 1)`, then
+//!   the frequency as a VInt when it is not 1; a skip entry (last doc, byte offset) every 128
+//!   docs, searched by galloping like ours.
+//! - [`Naive4`]: StreamVByte used the way the seed 004 reader used it: docs in groups of 4
+//!   (a control byte and the data of the 4 doc deltas, then a control byte and the data of
+//!   their frequencies), the reader refilling a 4-doc buffer with a `decode4` at every
+//!   fourth doc; the same skip entries (at group boundaries) as VInt.
+//!
+//! Both read untrusted bytes safely (slice indexing; a short input ends the list).
+
+/// Docs between skip entries.
+const SKIP: usize = 128;
+
+/// An encoded baseline list: its bytes and its skip entries (last doc, byte offset after it).
+pub struct Encoded {
+    bytes: Vec<u8>,
+    skips: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl Encoded {
+    /// Bytes of the list (skip entries not counted).
+    pub fn bytes(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+fn write_vint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline(always)]
+fn read_vint(bytes: &[u8], at: &mut usize) -> Option<u32> {
+    let mut v = 0u32;
+    let mut shift = 0;
+    loop {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= ((b & 0x7F) as u32) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+        shift += 7;
+        if shift > 28 {
+            return None;
+        }
+    }
+}
+
+/// The first skip entry from `from` whose last doc is at or above `target` (galloping).
+fn find_skip(skips: &[(u32, u32)], from: usize, target: u32) -> Option<usize> {
+    let rest = skips.get(from..)?;
+    let (mut lo, mut hi, mut step) = (0usize, 0usize, 1usize);
+    while hi < rest.len() && rest[hi].0 < target {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(rest.len());
+    Some(from + lo + rest[lo..hi].partition_point(|s| s.0 < target)).filter(|&i| i < skips.len())
+}
+
+/// Lucene-style VInt postings.
+pub struct VInt;
+
+impl VInt {
+    /// Encodes sorted `docs` and their `freqs` (at least 1).
+    pub fn encode(docs: &[u32], freqs: &[u32]) -> Encoded {
+        let mut bytes = Vec::with_capacity(docs.len() * 2);
+        let mut skips = Vec::new();
+        let mut prev = 0;
+        for (i, (&d, &f)) in docs.iter().zip(freqs).enumerate() {
+            let delta = d - prev;
+            prev = d;
+            write_vint(&mut bytes, (delta << 1) | (f == 1) as u32);
+            if f != 1 {
+                write_vint(&mut bytes, f);
+            }
+            if (i + 1) % SKIP == 0 {
+                skips.push((d, bytes.len() as u32));
+            }
+        }
+        Encoded {
+            bytes,
+            skips,
+            len: docs.len(),
+        }
+    }
+
+    /// A reader over `list`.
+    pub fn reader(list: &Encoded) -> VIntReader<'_> {
+        VIntReader {
+            list,
+            at: 0,
+            read: 0,
+            doc: 0,
+            freq: 0,
+            next_skip: 0,
+            started: false,
+        }
+    }
+}
+
+/// The VInt reader.
+pub struct VIntReader<'a> {
+    list: &'a Encoded,
+    at: usize,
+    read: usize,
+    doc: u32,
+    freq: u32,
+    next_skip: usize,
+    started: bool,
+}
+
+impl VIntReader<'_> {
+    /// The next doc.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<u32> {
+        if self.read == self.list.len {
+            return None;
+        }
+        let code = read_vint(&self.list.bytes, &mut self.at)?;
+        self.freq = if code & 1 == 1 {
+            1
+        } else {
+            read_vint(&self.list.bytes, &mut self.at)?
+        };
+        self.doc = self.doc.wrapping_add(code >> 1);
+        self.read += 1;
+        self.started = true;
+        Some(self.doc)
+    }
+
+    /// The current doc's frequency.
+    #[inline]
+    pub fn freq(&self) -> u32 {
+        self.freq
+    }
+
+    /// The first doc at or after `target` from the current one.
+    pub fn advance(&mut self, target: u32) -> Option<u32> {
+        if self.started && self.doc >= target {
+            return Some(self.doc);
+        }
+        // Skip whole 128-doc runs whose last doc is below the target.
+        let skips = &self.list.skips;
+        while self.next_skip < skips.len() && (skips[self.next_skip].1 as usize) <= self.at {
+            self.next_skip += 1;
+        }
+        if self.next_skip < skips.len() && skips[self.next_skip].0 < target {
+            let i = find_skip(skips, self.next_skip, target).unwrap_or(skips.len());
+            let (doc, at) = skips[i - 1];
+            self.doc = doc;
+            self.at = at as usize;
+            self.read = i * SKIP;
+            self.next_skip = i;
+        }
+        loop {
+            let d = self.next()?;
+            if d >= target {
+                return Some(d);
+            }
+        }
+    }
+}
+
+/// StreamVByte with a 4-doc buffer (the seed 004 reader).
+pub struct Naive4;
+
+/// Data bytes of the 1234 codes in one control byte.
+fn group_len(key: u8) -> usize {
+    (0..4).map(|k| 1 + ((key >> (2 * k)) & 3) as usize).sum()
+}
+
+fn push_group(out: &mut Vec<u8>, values: &[u32]) {
+    let at = out.len();
+    out.push(0);
+    let mut key = 0u8;
+    for (k, &v) in values.iter().enumerate() {
+        let len = (4 - v.leading_zeros() / 8).max(1) as usize;
+        key |= ((len - 1) as u8) << (2 * k);
+        out.extend_from_slice(&v.to_le_bytes()[..len]);
+    }
+    out[at] = key;
+}
+
+impl Naive4 {
+    /// Encodes sorted `docs` and their `freqs` (groups of 4, the last padded with zeros).
+    pub fn encode(docs: &[u32], freqs: &[u32]) -> Encoded {
+        let mut bytes = Vec::with_capacity(docs.len() * 3);
+        let mut skips = Vec::new();
+        let mut prev = 0;
+        for (g, (d, f)) in docs.chunks(4).zip(freqs.chunks(4)).enumerate() {
+            let mut deltas = [0u32; 4];
+            for (x, &v) in deltas.iter_mut().zip(d) {
+                *x = v - prev;
+                prev = v;
+            }
+            let mut fs = [0u32; 4];
+            fs[..f.len()].copy_from_slice(f);
+            push_group(&mut bytes, &deltas);
+            push_group(&mut bytes, &fs);
+            if (4 * (g + 1)) % SKIP == 0 {
+                skips.push((prev, bytes.len() as u32));
+            }
+        }
+        Encoded {
+            bytes,
+            skips,
+            len: docs.len(),
+        }
+    }
+
+    /// A reader over `list`.
+    pub fn reader(list: &Encoded) -> Naive4Reader<'_> {
+        Naive4Reader {
+            list,
+            at: 0,
+            read: 0,
+            buf_pos: 0,
+            buf_len: 0,
+            docs: [0; 4],
+            freqs: [0; 4],
+            last: 0,
+            next_skip: 0,
+        }
+    }
+}
+
+/// The 4-doc-refill reader.
+pub struct Naive4Reader<'a> {
+    list: &'a Encoded,
+    at: usize,
+    read: usize,
+    buf_pos: usize,
+    buf_len: usize,
+    docs: [u32; 4],
+    freqs: [u32; 4],
+    last: u32,
+    next_skip: usize,
+}
+
+impl Naive4Reader<'_> {
+    /// Decodes one group of 4 at `self.at`.
+    #[inline]
+    fn decode4(&mut self, out_is_docs: bool) -> Option<()> {
+        let bytes = &self.list.bytes;
+        let key = *bytes.get(self.at)?;
+        let len = group_len(key);
+        let data = bytes.get(self.at + 1..self.at + 1 + len)?;
+        let mut p = 0;
+        let mut vals = [0u32; 4];
+        for (k, v) in vals.iter_mut().enumerate() {
+            let l = 1 + ((key >> (2 * k)) & 3) as usize;
+            let mut w = [0u8; 4];
+            w[..l].copy_from_slice(&data[p..p + l]);
+            *v = u32::from_le_bytes(w);
+            p += l;
+        }
+        self.at += 1 + len;
+        if out_is_docs {
+            self.docs = vals;
+        } else {
+            self.freqs = vals;
+        }
+        Some(())
+    }
+
+    #[inline]
+    fn refill(&mut self) -> Option<()> {
+        self.decode4(true)?;
+        self.decode4(false)?;
+        let mut acc = self.last;
+        for d in &mut self.docs {
+            acc = acc.wrapping_add(*d);
+            *d = acc;
+        }
+        self.buf_len = (self.list.len - self.read).min(4);
+        self.last = self.docs[3];
+        self.buf_pos = 0;
+        Some(())
+    }
+
+    /// The next doc.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<u32> {
+        if self.buf_pos + 1 < self.buf_len {
+            self.buf_pos += 1;
+            return Some(self.docs[self.buf_pos]);
+        }
+        if self.read >= self.list.len {
+            self.buf_pos = self.buf_len;
+            return None;
+        }
+        self.refill()?;
+        self.read += self.buf_len;
+        Some(self.docs[0])
+    }
+
+    /// The current doc.
+    fn doc(&self) -> Option<u32> {
+        (self.buf_pos < self.buf_len).then(|| self.docs[self.buf_pos])
+    }
+
+    /// The current doc's frequency.
+    #[inline]
+    pub fn freq(&self) -> u32 {
+        self.freqs[self.buf_pos]
+    }
+
+    /// The first doc at or after `target` from the current one.
+    pub fn advance(&mut self, target: u32) -> Option<u32> {
+        if let Some(d) = self.doc().filter(|&d| d >= target) {
+            return Some(d);
+        }
+        let skips = &self.list.skips;
+        while self.next_skip < skips.len() && (skips[self.next_skip].1 as usize) <= self.at {
+            self.next_skip += 1;
+        }
+        if self.next_skip < skips.len() && skips[self.next_skip].0 < target {
+            let i = find_skip(skips, self.next_skip, target).unwrap_or(skips.len());
+            let (doc, at) = skips[i - 1];
+            self.last = doc;
+            self.at = at as usize;
+            self.read = i * SKIP;
+            self.buf_len = 0;
+            self.buf_pos = 0;
+            self.next_skip = i;
+        }
+        loop {
+            let d = self.next()?;
+            if d >= target {
+                return Some(d);
+            }
+        }
+    }
+}
