@@ -44,7 +44,7 @@ fn short_of(long: &[u32]) -> Vec<u32> {
         .chunks_exact(100)
         .map(|run| {
             let d = run[(r.next() % 100) as usize];
-            if r.next() % 2 == 0 {
+            if r.next().is_multiple_of(2) {
                 d
             } else {
                 d.wrapping_add(1)

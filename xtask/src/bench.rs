@@ -28,7 +28,11 @@ impl Row {
 }
 
 pub fn main(args: &[String], report: bool) -> Result<(), String> {
-    check_args(args, &["--quick", "--no-run", "--peer-simd"], &["--filter"])?;
+    check_args(
+        args,
+        &["--quick", "--no-run", "--peer-simd"],
+        &["--filter", "--section"],
+    )?;
     let peer_simd = flag(args, "--peer-simd");
     let quick = flag(args, "--quick");
     let criterion_home = root().join("target").join("criterion");
@@ -107,6 +111,21 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         ));
     }
     let tables = render(&rows) + &profile_table(&rows);
+    if let (true, Some(name)) = (report, opt(args, "--section")) {
+        // Only this run's groups, as a named section of the existing report.
+        let path = root().join("docs").join("PERFORMANCE.md");
+        let old = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let body = format!(
+            "## {name}\n\n`{command}` ({}; {}), the groups of that run only; ratios are our \
+             best variant over each peer in the same run.\n{tables}",
+            if quick { "quick timing" } else { "1 s warm-up, 3 s measurement" },
+            cpu_line()
+        );
+        fs::write(&path, with_named_section(&old, name, &body))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote section {name:?} of {}", path.display());
+        return Ok(());
+    }
     if report {
         let path = root().join("docs").join("PERFORMANCE.md");
         let mut doc = report_doc(&tables, &command, quick, peer_simd);
@@ -117,6 +136,12 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
             .and_then(crate::dataset::existing_section)
         {
             doc = crate::dataset::with_section(&doc, section);
+        }
+        // Named sections (`--section`) are their own runs' too.
+        if let Ok(old) = fs::read_to_string(&path) {
+            for (name, body) in named_sections(&old) {
+                doc = with_named_section(&doc, &name, &body);
+            }
         }
         fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("wrote {}", path.display());
@@ -664,6 +689,57 @@ fn render(rows: &[Row]) -> String {
         }
     }
     out
+}
+
+/// The markers of a named section of docs/PERFORMANCE.md.
+fn section_marks(name: &str) -> (String, String) {
+    (
+        format!("<!-- section {name}: cargo xtask bench-report --section -->"),
+        format!("<!-- end of section {name} -->"),
+    )
+}
+
+/// `doc` with the named section's body replaced by `body` (appended when it has none).
+fn with_named_section(doc: &str, name: &str, body: &str) -> String {
+    let (begin, end) = section_marks(name);
+    let section = format!("{begin}\n{}\n{end}", body.trim_end());
+    match (doc.find(&begin), doc.find(&end)) {
+        (Some(a), Some(b)) if a < b => {
+            format!("{}{section}{}", &doc[..a], &doc[b + end.len()..])
+        }
+        _ => format!("{}\n\n{section}\n", doc.trim_end()),
+    }
+}
+
+/// Every named section of `doc`: (name, body).
+fn named_sections(doc: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(a) = rest.find("<!-- section ") {
+        let after = &rest[a + "<!-- section ".len()..];
+        let Some(colon) = after.find(':') else { break };
+        let name = after[..colon].to_string();
+        let (begin, end) = section_marks(&name);
+        let Some(b) = rest[a..].find(&end).map(|b| b + a) else {
+            break;
+        };
+        let body = rest[a + begin.len()..b].trim().to_string();
+        out.push((name, body));
+        rest = &rest[b + end.len()..];
+    }
+    out
+}
+
+/// The CPU model and core count, for report headers.
+fn cpu_line() -> String {
+    let cpu = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpu
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = cpu.lines().filter(|l| l.starts_with("processor")).count();
+    format!("{model}, {cores} cores")
 }
 
 fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> String {
