@@ -102,3 +102,83 @@ pub fn words<const N: usize>(data: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ 
     data.chunks_exact(N)
         .map(|c| c.try_into().expect("chunk of N bytes"))
 }
+
+/// Arbitrary bytes into U32Delta's decoders (count from the first 2 bytes, `prev` from the
+/// next 4): every ISA agrees with scalar, the `Vec` API with the kernels, no panic.
+pub fn check_decode_delta(data: &[u8]) {
+    use svb_core::U32Delta;
+    let (n, rest) = count_and_bytes(data);
+    let (prev, bytes) = match rest {
+        [a, b, c, d, bytes @ ..] => (u32::from_le_bytes([*a, *b, *c, *d]), bytes),
+        _ => (0, rest),
+    };
+    let run = |isa: Isa| {
+        let k = U32Delta.kernels_for(isa).expect("available ISA has kernels");
+        let mut out = vec![0u32; n];
+        k.decode_to_slice(bytes, prev, &mut out).map(|used| (out, used))
+    };
+    let expected = run(Isa::Scalar);
+    for isa in Isa::available() {
+        assert_eq!(run(isa), expected, "U32Delta {isa}");
+    }
+    let mut appended = Vec::new();
+    match (&expected, U32Delta.decode_into(bytes, n, prev, &mut appended)) {
+        (Ok((values, used)), Ok(used2)) => {
+            assert_eq!((values, *used), (&appended, used2));
+            // Re-encoding the values gives the same stream (the wire is canonical).
+            let again = U32Delta.encode(prev, values);
+            assert_eq!(U32Delta.decode(&again, n, prev).as_ref(), Ok(values));
+        }
+        (Err(_), Err(svb_core::DecodeError::TooShortForCount { .. })) => {}
+        (Err(e1), Err(e2)) => assert_eq!(e1, &e2),
+        (a, b) => panic!("kernel {a:?} but decode_into {b:?}"),
+    }
+}
+
+/// Arbitrary bytes as a posting list, read every way (`next` + `freq`, `next_block`,
+/// `advance` to targets from the input's first bytes): errors or docs, never a panic, and
+/// whatever decodes is strictly increasing and agrees across the ways.
+pub fn check_postings(data: &[u8]) {
+    use svb_postings::Postings;
+    let (targets, bytes) = data.split_at(data.len().min(16));
+    let by_next = (|| {
+        let mut p = Postings::new(bytes)?;
+        let mut v = Vec::new();
+        while let Some(d) = p.next()? {
+            v.push((d, p.freq()?));
+        }
+        Ok::<_, svb_postings::PostingsError>(v)
+    })();
+    let by_block = (|| {
+        let mut p = Postings::new(bytes)?;
+        let mut v = Vec::new();
+        while let Some(b) = p.next_block()? {
+            v.extend(b.docs().iter().copied().zip(b.freqs().iter().copied()));
+        }
+        Ok::<_, svb_postings::PostingsError>(v)
+    })();
+    if let (Ok(a), Ok(b)) = (&by_next, &by_block) {
+        assert_eq!(a, b);
+        assert!(a.windows(2).all(|w| w[0].0 < w[1].0) || a.is_empty());
+    }
+    if let Ok(mut p) = Postings::new(bytes) {
+        let mut last = 0u32;
+        for t in targets.chunks(4) {
+            let mut w = [0u8; 4];
+            w[..t.len()].copy_from_slice(t);
+            let target = last.max(u32::from_le_bytes(w) >> (t[0] % 24));
+            match p.advance(target) {
+                Ok(Some(d)) => {
+                    assert!(d >= target);
+                    if let Ok(all) = &by_next {
+                        let want = all.iter().find(|(x, _)| *x >= target).map(|x| x.0);
+                        assert_eq!(Some(d), want);
+                    }
+                    let _ = p.freq();
+                    last = d;
+                }
+                Ok(None) | Err(_) => break,
+            }
+        }
+    }
+}

@@ -118,7 +118,11 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         let body = format!(
             "## {name}\n\n`{command}` ({}; {}), the groups of that run only; ratios are our \
              best variant over each peer in the same run.\n{tables}",
-            if quick { "quick timing" } else { "1 s warm-up, 3 s measurement" },
+            if quick {
+                "quick timing"
+            } else {
+                "1 s warm-up, 3 s measurement"
+            },
             cpu_line()
         );
         fs::write(&path, with_named_section(&old, name, &body))

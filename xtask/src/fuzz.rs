@@ -237,6 +237,47 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| x as i16).collect();
                 (svb_slow5::encode_svbzd(&v), Vec::new())
             }
+            "u32_delta" => {
+                // Count, prev, then the stream of a sorted list from prev.
+                let prev = seed as u32 >> 4;
+                let mut at = prev;
+                let v: Vec<u32> = mixed(n, 2, seed)
+                    .into_iter()
+                    .map(|g| {
+                        at = at.wrapping_add(g as u32);
+                        at
+                    })
+                    .collect();
+                let mut s = (n as u16).to_le_bytes().to_vec();
+                s.extend(prev.to_le_bytes());
+                s.extend(svb_core::U32Delta.encode(prev, &v));
+                seeds.push(s);
+                continue;
+            }
+            "i32_zigzag" => {
+                let v: Vec<i32> = mixed(n, 4, seed)
+                    .into_iter()
+                    .map(|x| (x as i32) >> (i % 9))
+                    .collect();
+                (svb_core::I32Zigzag.encode(&v), Vec::new())
+            }
+            "postings_reader" => {
+                // Advance targets (16 bytes), then a list: gaps of 1-3 bytes, frequencies 1-4.
+                let gaps = mixed(n, 2 + i as u32 % 2, seed);
+                let mut d = 0u32;
+                let docs: Vec<u32> = gaps
+                    .iter()
+                    .map(|&g| {
+                        d = d.saturating_add(1 + g as u32);
+                        d
+                    })
+                    .collect();
+                let freqs: Vec<u32> = gaps.iter().map(|&g| 1 + (g % 4) as u32).collect();
+                let mut s: Vec<u8> = (0..16u8).map(|k| k.wrapping_mul(37) ^ i as u8).collect();
+                s.extend(svb_postings::encode(&docs, &freqs).map_err(|e| e.to_string())?);
+                seeds.push(s);
+                continue;
+            }
             "exzd" => {
                 let v: Vec<i16> = mixed(n, 2, seed)
                     .into_iter()
