@@ -9,7 +9,7 @@ fn freqs(n: usize) -> Vec<u32> {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
     (0..n)
         .map(|_| {
-            if r.next() % 3 == 0 {
+            if r.next().is_multiple_of(3) {
                 2 + (r.next() % 200) as u32
             } else {
                 1
