@@ -9,7 +9,7 @@ use crate::util::{cargo, check_args, output, run};
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const NO_STD: &str = "x86_64-unknown-none";
 /// The crates whose kernels are checked on every target.
-const CRATES: [&str; 10] = [
+const CRATES: [&str; 12] = [
     "-p",
     "svb-dispatch",
     "-p",
@@ -20,6 +20,8 @@ const CRATES: [&str; 10] = [
     "svb-vbz",
     "-p",
     "svb-slow5",
+    "-p",
+    "svb-postings",
 ];
 
 struct Step {

@@ -105,8 +105,11 @@ impl Finish for Unzigzag {
     #[inline(always)]
     unsafe fn neon(v: uint32x4_t, _: &mut uint32x4_t) -> uint32x4_t {
         // (v >> 1) ^ -(v & 1): the negation of the low bit is all ones or zero.
-        let low = vandq_u32(v, vdupq_n_u32(1));
-        let mask = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(low)));
-        veorq_u32(vshrq_n_u32::<1>(v), mask)
+        // SAFETY: NEON (caller).
+        unsafe {
+            let low = vandq_u32(v, vdupq_n_u32(1));
+            let mask = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(low)));
+            veorq_u32(vshrq_n_u32::<1>(v), mask)
+        }
     }
 }
