@@ -339,6 +339,21 @@ impl<'a> Postings<'a> {
             }
             .into());
         }
+        // Strictly increasing, from the previous block's last doc on (a branch-free fold
+        // that vectorises): a hostile block cannot hand out docs out of order.
+        let docs = &self.docs[..len];
+        let first_bad = (b > 0 && docs[0] <= prev) as u32;
+        let bad = docs
+            .windows(2)
+            .fold(first_bad, |acc, w| acc | (w[1] <= w[0]) as u32);
+        if bad != 0 {
+            self.finish();
+            return Err(Kind::BadSkip {
+                block: b,
+                what: "its doc ids do not increase strictly",
+            }
+            .into());
+        }
         let expected = self.skip_last(b);
         if self.docs[len - 1] != expected {
             self.finish();
