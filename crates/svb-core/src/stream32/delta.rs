@@ -13,8 +13,9 @@ use svb_dispatch::{per_isa, uninit, Isa};
 
 use super::finish::Delta;
 use super::mapped::{encode_mapped, IsaKernels};
-use super::{control_len, encoded_len, Classic};
+use super::U32Classic;
 use crate::error::{DecodeError, EncodeError};
+use crate::Codec;
 
 /// Encode kernel: `(prev, values, out) -> encoded length`.
 type EncodeFn = unsafe fn(u32, &[u32], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
@@ -53,11 +54,7 @@ unsafe fn encode<K: IsaKernels>(
     // SAFETY: the caller guarantees the ISA.
     unsafe {
         encode_mapped::<K, u32>(values, out, |chunk, deltas| {
-            deltas[0] = chunk[0].wrapping_sub(last);
-            for ((d, &v), &p) in deltas[1..].iter_mut().zip(&chunk[1..]).zip(chunk) {
-                *d = v.wrapping_sub(p);
-            }
-            last = chunk[chunk.len() - 1];
+            last = svb_delta::delta::encode_to_slice(last, chunk, deltas);
         })
     }
 }
@@ -128,8 +125,8 @@ impl DeltaKernels {
         prev: u32,
         out: &mut [u32],
     ) -> Result<usize, DecodeError> {
-        // SAFETY: the kernels write only initialised values; `self` as in `encode_to_slice`.
-        unsafe { (self.decode)(input, prev, uninit::as_uninit_mut(out)) }.map(|(used, _)| used)
+        // SAFETY: the kernels write only initialised values.
+        self.decode_uninit(input, prev, unsafe { uninit::as_uninit_mut(out) })
     }
 
     #[inline]
@@ -139,7 +136,8 @@ impl DeltaKernels {
         prev: u32,
         out: &mut [MaybeUninit<u32>],
     ) -> Result<usize, DecodeError> {
-        // SAFETY: as in `decode_to_slice`.
+        // SAFETY: `self` is one of the private tables above, handed out only for ISAs this
+        // CPU runs.
         unsafe { (self.decode)(input, prev, out) }.map(|(used, _)| used)
     }
 }
@@ -179,22 +177,22 @@ impl U32Delta {
 
     /// Bytes of the control (key) stream for `n` values.
     pub fn control_len(&self, n: usize) -> usize {
-        control_len(n)
+        U32Classic.control_len(n)
     }
 
     /// Largest encoded length of `n` values (saturates at `usize::MAX`).
     pub fn max_encoded_len(&self, n: usize) -> usize {
-        control_len(n).saturating_add(n.saturating_mul(4))
+        U32Classic.max_encoded_len(n)
     }
 
     /// Smallest encoded length of `n` values (one data byte each).
     pub fn min_encoded_len(&self, n: usize) -> usize {
-        control_len(n).saturating_add(n)
+        U32Classic.min_encoded_len(n)
     }
 
     /// Exact encoded length of `n` values, read from their control stream.
     pub fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-        encoded_len::<Classic>(control, n)
+        U32Classic.encoded_len(control, n)
     }
 
     /// Encodes the deltas of `values` from `prev` into the front of `out` (which needs
@@ -258,8 +256,7 @@ impl U32Delta {
         prev: u32,
         out: &mut Vec<u32>,
     ) -> Result<usize, DecodeError> {
-        use crate::Codec;
-        crate::U32Classic.check_plausible(input, n)?;
+        U32Classic.check_plausible(input, n)?;
         let k = self.kernels();
         let mut used = 0;
         // SAFETY: on `Ok` the decode kernel has written all `n` values it was given.

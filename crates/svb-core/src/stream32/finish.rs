@@ -13,6 +13,7 @@ use core::arch::aarch64::*;
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
+use svb_delta::zigzag::Zigzag;
 
 /// The step after the unpack of a group. Implemented by the three unit types below.
 pub(crate) trait Finish: 'static {
@@ -91,7 +92,7 @@ impl Finish for Delta {
 impl Finish for Unzigzag {
     #[inline(always)]
     fn one(v: u32, _: &mut u32) -> u32 {
-        (v >> 1) ^ (v & 1).wrapping_neg()
+        i32::unzigzag(v) as u32
     }
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]

@@ -9,7 +9,7 @@ use svb_dispatch::{per_isa, Isa};
 
 use super::finish::Unzigzag;
 use super::mapped::{encode_mapped, IsaKernels};
-use super::{control_len, encoded_len, Classic};
+use super::U32Classic;
 use crate::codec::{Codec, Kernels};
 use crate::error::{DecodeError, EncodeError};
 
@@ -22,13 +22,7 @@ unsafe fn encode<K: IsaKernels>(
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
     // SAFETY: the caller guarantees the ISA.
-    unsafe {
-        encode_mapped::<K, i32>(values, out, |chunk, codes| {
-            for (c, &v) in codes.iter_mut().zip(chunk) {
-                *c = ((v as u32) << 1) ^ ((v >> 31) as u32);
-            }
-        })
-    }
+    unsafe { encode_mapped::<K, i32>(values, out, svb_delta::zigzag::encode_to_slice) }
 }
 
 /// The fused unpack + unzigzag of ISA `K`.
@@ -87,17 +81,18 @@ impl Codec for I32Zigzag {
     fn name(&self) -> &'static str {
         "I32Zigzag"
     }
+    // The wire is U32Classic's.
     fn control_len(&self, n: usize) -> usize {
-        control_len(n)
+        U32Classic.control_len(n)
     }
     fn max_encoded_len(&self, n: usize) -> usize {
-        control_len(n).saturating_add(n.saturating_mul(4))
+        U32Classic.max_encoded_len(n)
     }
     fn min_encoded_len(&self, n: usize) -> usize {
-        control_len(n).saturating_add(n)
+        U32Classic.min_encoded_len(n)
     }
     fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-        encoded_len::<Classic>(control, n)
+        U32Classic.encoded_len(control, n)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<i32>> {
         KERNELS.get(isa)

@@ -1,11 +1,14 @@
 //! The AVX2 kernel of [`U32Delta`](crate::U32Delta)'s fused decode. Per 16 values: the four
 //! groups are unpacked as two 256-bit vectors (groups 0|1 and 2|3, one `vpshufb` each, their
-//! data and shuffle rows put side by side by broadcast loads and blends, which take no
-//! shuffle pipe), each lane's prefix sum is taken in-lane, and the lanes' totals are moved
-//! up with four lane permutes. The running value is the only serial dependency between
-//! blocks (one add a block: each block's total is computed from the block alone). 12
-//! shuffle-pipe instructions per 16 values where the C reference's loop takes 16, and the
-//! shuffle pipes are what both loops are bound by on the machines measured here.
+//! data and shuffle rows paired by 128-bit inserts), each lane's prefix sum is taken
+//! in-lane, and the lanes' totals are moved up with lane permutes. The running value is the
+//! only serial dependency between blocks (one add a block: each block's total is computed
+//! from the block alone). Blocks whose 16 deltas all take one byte (dense posting lists)
+//! take a 16-bit path: one widening load and three shift-adds.
+//!
+//! Measured on Zen 3 the general loop is bound by dispatch width and the two shuffle pipes
+//! (llvm-mca: about 60 uops, 17 of them shuffles, per 16 values), not by its carry chain;
+//! docs/PERFORMANCE.md has its ratio to the C reference.
 //!
 //! What the block loop leaves (the last 64 data bytes) is decoded by the SSSE3 group loop,
 //! window and scalar tail with the [`Delta`] step, which report any truncation exactly.
@@ -16,7 +19,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_blocks, decode_groups, finish_decode};
+use super::ssse3::{decode_groups, finish_decode};
 use crate::error::DecodeError;
 use crate::stream32::finish::Delta;
 use crate::stream32::scalar::split_control;
@@ -55,12 +58,6 @@ unsafe fn decode_all(
     // SAFETY: AVX2 (caller) implies SSSE3; the callees check their own bounds.
     unsafe {
         let (dp, g, carry) = blocks16(ctrl, data, prev, out);
-        let (dp, g, carry) = if g == 0 {
-            // Too short for a block: the SSSE3 block loop decides (it skips short inputs).
-            decode_blocks::<Classic, Delta>(ctrl, data, out, carry)
-        } else {
-            (dp, g, carry)
-        };
         decode_groups::<Classic, Delta>(ctrl, data, out, dp, g, carry)
     }
 }
@@ -120,12 +117,11 @@ unsafe fn blocks16(
         // bytes, so d3 + 16 <= dp + 64 and the four 16-byte loads are inside data; the
         // shuffle rows are 16 bytes; block q < blocks writes values 16q..16q+16 inside out.
         unsafe {
-            // 16 bytes at `a` in the low lane and 16 at `b` in the high: two broadcast loads
-            // and a blend, no shuffle (the shuffle pipes are what the loop is short of).
+            // 16 bytes at `a` in the low lane and 16 at `b` in the high.
             let pair = |a: *const u8, b: *const u8| {
-                _mm256_blend_epi32::<0xF0>(
-                    _mm256_broadcastsi128_si256(_mm_loadu_si128(a.cast())),
-                    _mm256_broadcastsi128_si256(_mm_loadu_si128(b.cast())),
+                _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(a.cast())),
+                    _mm_loadu_si128(b.cast()),
                 )
             };
             // Groups 0 | 1 and 2 | 3, in order.
