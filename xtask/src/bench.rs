@@ -707,12 +707,7 @@ fn section_marks(name: &str) -> (String, String) {
 fn with_named_section(doc: &str, name: &str, body: &str) -> String {
     let (begin, end) = section_marks(name);
     let section = format!("{begin}\n{}\n{end}", body.trim_end());
-    match (doc.find(&begin), doc.find(&end)) {
-        (Some(a), Some(b)) if a < b => {
-            format!("{}{section}{}", &doc[..a], &doc[b + end.len()..])
-        }
-        _ => format!("{}\n\n{section}\n", doc.trim_end()),
-    }
+    crate::util::replace_marked(doc, &begin, &end, &section)
 }
 
 /// Every named section of `doc`: (name, body).
@@ -736,25 +731,16 @@ fn named_sections(doc: &str) -> Vec<(String, String)> {
 
 /// The CPU model and core count, for report headers.
 fn cpu_line() -> String {
-    let cpu = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpu
+    let cores = fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
         .lines()
-        .find(|l| l.starts_with("model name"))
-        .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = cpu.lines().filter(|l| l.starts_with("processor")).count();
-    format!("{model}, {cores} cores")
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    format!("{}, {cores} cores", crate::util::cpu_model())
 }
 
 fn report_doc(tables: &str, command: &str, quick: bool, peer_simd: bool) -> String {
-    let cpu = fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cpu = crate::util::cpu_model();
     let rustc = output(Command::new("rustc").arg("--version")).unwrap_or_default();
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
     let isa = svb_core::Isa::best();

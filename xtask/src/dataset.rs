@@ -113,12 +113,7 @@ fn python_table(work: &std::path::Path, rounds: &str) -> Result<Option<String>, 
 
 /// `doc` with its dataset section replaced by `section` (appended when it has none).
 pub fn with_section(doc: &str, section: &str) -> String {
-    match (doc.find(BEGIN), doc.find(END)) {
-        (Some(a), Some(b)) if a < b => {
-            format!("{}{section}{}", &doc[..a], &doc[b + END.len()..])
-        }
-        _ => format!("{}\n{section}\n", doc.trim_end()),
-    }
+    crate::util::replace_marked(doc, BEGIN, END, section)
 }
 
 /// The dataset section of `doc`, markers included, when it has one.

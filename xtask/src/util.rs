@@ -85,3 +85,26 @@ pub fn check_args(args: &[String], known: &[&str], with_value: &[&str]) -> Resul
     }
     Ok(())
 }
+
+/// `doc` with the text from `begin` to `end` (markers included) replaced by `section`, which
+/// carries the markers itself; `section` is appended when `doc` has no such text.
+pub fn replace_marked(doc: &str, begin: &str, end: &str, section: &str) -> String {
+    match (doc.find(begin), doc.find(end)) {
+        (Some(a), Some(b)) if a < b => {
+            format!("{}{section}{}", &doc[..a], &doc[b + end.len()..])
+        }
+        _ => format!("{}\n{section}\n", doc.trim_end()),
+    }
+}
+
+/// The CPU model from /proc/cpuinfo (the architecture where there is none).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
