@@ -27,10 +27,8 @@ pub struct Postings<'a> {
     loaded: usize,
     /// Index of the current doc in the buffers (`len` once past the end).
     pos: usize,
-    /// Where the loaded block starts in `data`, where its frequencies start, where it ends.
-    block_start: usize,
+    /// Where the loaded block's frequencies start in `data`.
     freq_at: usize,
-    block_end: usize,
     /// Whether `freqs` holds the loaded block's frequencies.
     freqs_ready: bool,
     docs: [u32; BLOCK],
@@ -143,9 +141,7 @@ impl<'a> Postings<'a> {
             next_block: 0,
             loaded: 0,
             pos: 0,
-            block_start: 0,
             freq_at: 0,
-            block_end: 0,
             freqs_ready: false,
             docs: [0; BLOCK],
             freqs: [0; BLOCK],
@@ -307,103 +303,99 @@ impl<'a> Postings<'a> {
         Some(lo)
     }
 
-    /// Decodes block `b`'s doc ids into the buffer; the cursor moves to its first doc.
-    fn load(&mut self, b: usize) -> Result<(), PostingsError> {
+    /// Where block `b`'s bytes start and end in `data` (checked by `new`).
+    fn block_bounds(&self, b: usize) -> (usize, usize) {
         let start = if b == 0 { 0 } else { self.skip_end(b - 1) };
-        let end = self.skip_end(b);
+        (start, self.skip_end(b))
+    }
+
+    /// Decodes block `b`'s doc ids into the buffer; the cursor moves to its first doc. On
+    /// error the cursor is at the end.
+    fn load(&mut self, b: usize) -> Result<(), PostingsError> {
+        let r = self.decode_docs(b);
+        if r.is_err() {
+            self.finish();
+        }
+        Ok(r?)
+    }
+
+    fn decode_docs(&mut self, b: usize) -> Result<(), Kind> {
+        let (start, end) = self.block_bounds(b);
         let len = (self.total - b * BLOCK).min(BLOCK);
         let prev = if b == 0 { 0 } else { self.skip_last(b - 1) };
+        let expected = self.skip_last(b);
         // The decoder is given the data up to the end of the list, not of the block: its
         // SIMD loops then run to the block's last doc instead of stopping short of the end
         // of the input. A stream that runs past its block is caught below.
-        let used = match U32Delta.decode_to_slice(&self.data[start..], prev, &mut self.docs[..len])
-        {
-            Ok(used) => used,
-            Err(source) => {
-                self.finish();
-                return Err(Kind::Block {
-                    block: b,
-                    stream: "doc ids",
-                    source,
-                }
-                .into());
-            }
-        };
+        let docs = &mut self.docs[..len];
+        let used = U32Delta
+            .decode_to_slice(&self.data[start..], prev, docs)
+            .map_err(|source| Kind::Block {
+                block: b,
+                stream: "doc ids",
+                source,
+            })?;
         if used >= end - start {
             // The doc ids take the whole block (or more): no room for the frequencies.
-            self.finish();
             return Err(Kind::BlockLength {
                 block: b,
                 used: used + len.div_ceil(4),
                 len: end - start,
-            }
-            .into());
+            });
         }
         // Strictly increasing, from the previous block's last doc on (a branch-free fold
         // that vectorises): a hostile block cannot hand out docs out of order.
-        let docs = &self.docs[..len];
         let first_bad = (b > 0 && docs[0] <= prev) as u32;
         let bad = docs
             .windows(2)
             .fold(first_bad, |acc, w| acc | (w[1] <= w[0]) as u32);
         if bad != 0 {
-            self.finish();
             return Err(Kind::BadSkip {
                 block: b,
                 what: "its doc ids do not increase strictly",
-            }
-            .into());
+            });
         }
-        let expected = self.skip_last(b);
-        if self.docs[len - 1] != expected {
-            self.finish();
+        if docs[len - 1] != expected {
             return Err(Kind::LastDocMismatch {
                 block: b,
-                decoded: self.docs[len - 1],
+                decoded: docs[len - 1],
                 expected,
-            }
-            .into());
+            });
         }
         self.next_block = b + 1;
         self.loaded = len;
         self.pos = 0;
-        self.block_start = start;
         self.freq_at = start + used;
-        self.block_end = end;
         self.freqs_ready = false;
         Ok(())
     }
 
-    /// Decodes the loaded block's frequencies.
+    /// Decodes the loaded block's frequencies. On error the cursor is at the end.
     #[cold]
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
         let block = self.next_block - 1;
+        let (start, end) = self.block_bounds(block);
         // As for the doc ids, the data to the end of the list (the check below keeps the
         // stream inside its block).
-        let bytes = &self.data[self.freq_at..];
         let freqs = &mut self.freqs[..self.loaded];
-        match U32Variant0124.decode_to_slice(bytes, freqs) {
-            Ok(used) if self.freq_at + used == self.block_end => {}
-            Ok(used) => {
-                let (len, used) = (
-                    self.block_end - self.block_start,
-                    self.freq_at - self.block_start + used,
-                );
-                debug_assert_ne!(len, used);
-                self.finish();
-                return Err(Kind::BlockLength { block, used, len }.into());
-            }
-            Err(source) => {
-                self.finish();
-                return Err(Kind::Block {
-                    block,
-                    stream: "frequencies",
-                    source,
-                }
-                .into());
-            }
+        let r = match U32Variant0124.decode_to_slice(&self.data[self.freq_at..], freqs) {
+            Ok(used) if self.freq_at + used == end => Ok(()),
+            Ok(used) => Err(Kind::BlockLength {
+                block,
+                used: self.freq_at - start + used,
+                len: end - start,
+            }),
+            Err(source) => Err(Kind::Block {
+                block,
+                stream: "frequencies",
+                source,
+            }),
+        };
+        if r.is_err() {
+            self.finish();
         }
-        for f in freqs.iter_mut() {
+        r?;
+        for f in self.freqs[..self.loaded].iter_mut() {
             *f = f.wrapping_add(1);
         }
         self.freqs_ready = true;
