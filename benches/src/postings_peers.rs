@@ -26,6 +26,29 @@ impl Encoded {
     pub fn bytes(&self) -> usize {
         self.bytes.len()
     }
+
+    /// Where a reader at byte `at` looking for `target` should jump: past every whole
+    /// 128-doc run whose last doc is below the target, as `(last doc skipped, byte offset,
+    /// docs read)`; `None` when no run can be skipped. `next_skip` (the first entry not yet
+    /// passed) moves along.
+    fn skip_to(
+        &self,
+        next_skip: &mut usize,
+        at: usize,
+        target: u32,
+    ) -> Option<(u32, usize, usize)> {
+        let skips = &self.skips;
+        while *next_skip < skips.len() && (skips[*next_skip].1 as usize) <= at {
+            *next_skip += 1;
+        }
+        if *next_skip >= skips.len() || skips[*next_skip].0 >= target {
+            return None;
+        }
+        let i = find_skip(skips, *next_skip, target).unwrap_or(skips.len());
+        *next_skip = i;
+        let (doc, at) = skips[i - 1];
+        Some((doc, at as usize, i * SKIP))
+    }
 }
 
 fn write_vint(out: &mut Vec<u8>, mut v: u32) {
@@ -150,18 +173,10 @@ impl VIntReader<'_> {
         if self.started && self.doc >= target {
             return Some(self.doc);
         }
-        // Skip whole 128-doc runs whose last doc is below the target.
-        let skips = &self.list.skips;
-        while self.next_skip < skips.len() && (skips[self.next_skip].1 as usize) <= self.at {
-            self.next_skip += 1;
-        }
-        if self.next_skip < skips.len() && skips[self.next_skip].0 < target {
-            let i = find_skip(skips, self.next_skip, target).unwrap_or(skips.len());
-            let (doc, at) = skips[i - 1];
+        if let Some((doc, at, read)) = self.list.skip_to(&mut self.next_skip, self.at, target) {
             self.doc = doc;
-            self.at = at as usize;
-            self.read = i * SKIP;
-            self.next_skip = i;
+            self.at = at;
+            self.read = read;
         }
         loop {
             let d = self.next()?;
@@ -322,19 +337,12 @@ impl Naive4Reader<'_> {
         if let Some(d) = self.doc().filter(|&d| d >= target) {
             return Some(d);
         }
-        let skips = &self.list.skips;
-        while self.next_skip < skips.len() && (skips[self.next_skip].1 as usize) <= self.at {
-            self.next_skip += 1;
-        }
-        if self.next_skip < skips.len() && skips[self.next_skip].0 < target {
-            let i = find_skip(skips, self.next_skip, target).unwrap_or(skips.len());
-            let (doc, at) = skips[i - 1];
+        if let Some((doc, at, read)) = self.list.skip_to(&mut self.next_skip, self.at, target) {
             self.last = doc;
-            self.at = at as usize;
-            self.read = i * SKIP;
+            self.at = at;
+            self.read = read;
             self.buf_len = 0;
             self.buf_pos = 0;
-            self.next_skip = i;
         }
         loop {
             let d = self.next()?;
