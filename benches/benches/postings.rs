@@ -56,7 +56,8 @@ fn short_of(long: &[u32]) -> Vec<u32> {
 }
 
 /// Every block of an encoded list decoded straight from its bytes (the skip table read for
-/// the block bounds), no cursor: the sum of the docs and frequencies.
+/// the block bounds), no cursor and no checks beyond the streams' bounds: the sum of the
+/// last doc and frequency of each block.
 fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -> u64 {
     let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
     let blocks = n.div_ceil(BLOCK);
@@ -69,13 +70,16 @@ fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -
     for b in 0..blocks {
         let len = (n - b * BLOCK).min(BLOCK);
         let end = at(b, 1) as usize;
-        let block = &data[start..end];
+        // As the reader does: the data to the end of the list (the SIMD loops run to the
+        // block's last value), then the streams checked against the block's end.
         let used = U32Delta
-            .decode_to_slice(block, prev, &mut docs[..len])
+            .decode_to_slice(&data[start..], prev, &mut docs[..len])
             .unwrap();
-        U32Variant0124
-            .decode_to_slice(&block[used..], &mut freqs[..len])
-            .unwrap();
+        let used = used
+            + U32Variant0124
+                .decode_to_slice(&data[start + used..], &mut freqs[..len])
+                .unwrap();
+        assert_eq!(start + used, end);
         sum += docs[len - 1] as u64 + freqs[len - 1] as u64;
         prev = at(b, 0);
         start = end;
