@@ -56,8 +56,8 @@ fn short_of(long: &[u32]) -> Vec<u32> {
 }
 
 /// Every block of an encoded list decoded straight from its bytes (the skip table read for
-/// the block bounds), no cursor and no checks beyond the streams' bounds: the sum of the
-/// last doc and frequency of each block.
+/// the block bounds), no cursor and no checks beyond the streams' bounds: the sum of every
+/// doc and frequency, as the `svb-block` row computes it.
 fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -> u64 {
     let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
     let blocks = n.div_ceil(BLOCK);
@@ -80,7 +80,10 @@ fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -
                 .decode_to_slice(&data[start + used..], &mut freqs[..len])
                 .unwrap();
         assert_eq!(start + used, end);
-        sum += docs[len - 1] as u64 + freqs[len - 1] as u64;
+        // The same consumer work as the `svb-block` row: every doc and frequency read.
+        for (&d, &f) in docs[..len].iter().zip(&freqs[..len]) {
+            sum += d as u64 + f as u64;
+        }
         prev = at(b, 0);
         start = end;
     }
