@@ -9,9 +9,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{
-    decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
-};
+use super::ssse3::{decode_blocks, encode_block, encode_groups, finish_decode, prefix_lens};
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::finish::{Finish, Plain};
 use crate::stream32::scalar::{encode_with, split_control};
@@ -59,12 +57,8 @@ unsafe fn decode_all<S: Scheme32, F: Finish>(
     acc: u32,
     out: &mut [MaybeUninit<u32>],
 ) -> (usize, usize, __m128i) {
-    // SAFETY: AVX2 implies SSSE3; the callees check their own bounds.
-    unsafe {
-        let carry = _mm_set1_epi32(acc as i32);
-        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, carry);
-        decode_groups::<S, F>(ctrl, data, out, dp, g, carry)
-    }
+    // SAFETY: AVX2 implies SSSE3; the block loop checks its own bounds.
+    unsafe { decode_blocks::<S, F>(ctrl, data, out, 0, 0, _mm_set1_epi32(acc as i32)) }
 }
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).

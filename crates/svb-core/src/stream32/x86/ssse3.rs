@@ -1,10 +1,13 @@
 //! SSSE3 kernels of the u32 codecs: one `pshufb` per control byte (4 values).
 //!
-//! Both directions work in blocks of 8 control bytes (32 values) and are software-pipelined:
-//! the control word and data offsets of block `i+1` are computed while block `i` is
-//! shuffled, so the shuffles never wait on the long control-to-offset dependency chain.
-//! The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit control
-//! computation for encoding.
+//! Decoding runs blocks of 8 groups as the C reference's loop does (a data pointer advanced
+//! by a length table, which costs fewer instructions a group than offsets from prefix sums),
+//! with one bound check a block: 128 data bytes left. The last groups (fewer than 128 bytes)
+//! are decoded by the same loops from a zero-padded copy, so no group needs its own check and
+//! no padding is asked of the caller. Encoding works in software-pipelined blocks of 8 control
+//! bytes: the control word and data offsets of block `i+1` are computed while block `i` is
+//! shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
+//! control computation for encoding.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -16,7 +19,6 @@ use crate::error::{DecodeError, EncodeError};
 use crate::stream32::finish::{Finish, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
-use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
 ///
@@ -42,11 +44,10 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
-    // the group loops stopped.
+    // the block loop stopped.
     unsafe {
         let carry = _mm_set1_epi32(acc as i32);
-        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, carry);
-        let (dp, g, carry) = decode_groups::<S, F>(ctrl, data, out, dp, g, carry);
+        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
         finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
     }
 }
@@ -58,12 +59,14 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
     _mm_cvtsi128_si32(carry) as u32
 }
 
-/// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
-/// window, or with the scalar tail when the data is short (which reports the exact error).
-/// Returns the bytes consumed, control included, and the running value after the last.
+/// Decodes what the SIMD loops left from a zero-padded copy of the data's last bytes
+/// ([`decode_copied_tail`]), or with the scalar tail when the data is short for them (which
+/// reports the exact error). Returns the bytes consumed, control included, and the running
+/// value after the last.
 ///
 /// # Safety
-/// The CPU must support SSSE3; `(dp, g, carry)` must be where the group loops stopped.
+/// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped, with
+/// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left.
 #[inline]
 pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     ctrl: &[u8],
@@ -74,7 +77,7 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     out: &mut [MaybeUninit<u32>],
 ) -> Result<(usize, u32), DecodeError> {
     // SAFETY: the caller guarantees SSSE3 and the position.
-    let (used, acc) = match unsafe { decode_padded_tail::<S, F>(ctrl, data, dp, g, carry, out) } {
+    let (used, acc) = match unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out) } {
         Some(done) => done,
         // SAFETY: SSSE3 includes SSE2.
         None => decode_tail::<S, F>(ctrl, data, dp, 4 * g, unsafe { carried(carry) }, out)?,
@@ -82,77 +85,77 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     Ok((ctrl.len() + used, acc))
 }
 
-/// Decodes values `4g..` (the group loops left fewer than 16 data bytes, or only the last
-/// partial group) from the [`tail_window`] that holds all their bytes. `None` when the
-/// bytes are not all in the data (nothing written then; the scalar tail names the error).
+/// The data bytes [`decode_copied_tail`] copies. The block loop stops with fewer than 128
+/// bytes left (its last load would pass the end) or with fewer than 8 whole groups left,
+/// whose data (7 whole groups and a partial one) takes at most 124 bytes.
+const TAIL: usize = 128;
+
+/// The copy's size: [`TAIL`] bytes and the 128 the block loop wants left at a block's start.
+const TAIL_BUF: usize = TAIL + 128;
+
+/// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
+/// [`TAIL`] data bytes, with the loops the data itself is decoded with: one copy costs less
+/// than a checked load for each of the last groups. `None` when those groups need more bytes
+/// than the data holds (what was written is then rewritten by the scalar tail, which names
+/// the error).
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself. `dp`, `4 * g` and `carry` must be where the group loops stopped.
+/// `split_control` returns them); the loops keep every load inside the copy and every store
+/// inside `out` themselves. `(dp, g, carry)` must be where the SIMD loops stopped.
 #[target_feature(enable = "ssse3")]
 #[inline]
-unsafe fn decode_padded_tail<S: Scheme32, F: Finish>(
+unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
-    mut carry: __m128i,
+    carry: __m128i,
     out: &mut [MaybeUninit<u32>],
 ) -> Option<(usize, u32)> {
-    let n = out.len();
-    let full = n / 4;
-    let partial = n % 4;
-    let left = data.len() - dp;
-    let mut need = 0usize;
-    for &c in &ctrl[g..full] {
-        need += S::CTRL_LENS[c as usize] as usize;
-        if need > left.min(WINDOW) {
-            return None;
-        }
-    }
-    if partial != 0 {
-        let c = ctrl[full];
-        for k in 0..partial {
-            need += S::LENS[(c >> (2 * k)) as usize & 3] as usize;
-        }
-    }
-    if need > left.min(WINDOW) {
+    let full = out.len() / 4;
+    let partial = out.len() % 4;
+    let take = (data.len() - dp).min(TAIL);
+    // Room past the copy for the block loop (128 bytes left at each block's start while
+    // the groups are inside the copy) and the partial group's load.
+    let mut buf = [0u8; TAIL_BUF];
+    buf[..take].copy_from_slice(&data[dp..dp + take]);
+    // SAFETY: SSSE3 (caller); both loops bound their loads by `buf` and their stores by
+    // `out`, and go on from where the data's loops stopped.
+    let (used, g, mut carry) = unsafe {
+        let (bp, g, carry) = decode_blocks::<S, F>(ctrl, &buf, out, 0, g, carry);
+        decode_groups::<S, F>(ctrl, &buf, out, bp, g, carry)
+    };
+    if g < full || used > take {
         return None;
     }
-    // All `need` bytes are in the window (need <= min(16, left)).
-    let (window, base) = tail_window(data, dp);
-    let dst = out.as_mut_ptr().cast::<u32>();
-    let mut off = dp - base;
-    for (i, &c) in ctrl[g..full].iter().enumerate() {
-        // SAFETY: group g + i < full writes 4 values inside out; SSSE3 (caller).
-        unsafe {
-            let v = shuffle_from(window, &S::DECODE[c as usize], off);
-            _mm_storeu_si128(dst.add(4 * (g + i)).cast(), F::sse(v, &mut carry));
-        };
-        off += S::CTRL_LENS[c as usize] as usize;
-    }
     let mut acc = carried(carry);
-    if partial != 0 {
-        let mut last = [0u32; 4];
-        // SAFETY: `last` holds 16 bytes; SSSE3 (caller). Codes past the last value may
-        // index past the needed bytes; they only fill lanes that are not copied out (and the
-        // running value is taken from the last lane that is).
-        unsafe {
-            let v = shuffle_from(window, &S::DECODE[ctrl[full] as usize], off);
-            _mm_storeu_si128(last.as_mut_ptr().cast(), F::sse(v, &mut carry));
-        };
-        for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
-            slot.write(v);
-        }
-        acc = last[partial - 1];
+    if partial == 0 {
+        return Some((dp + used, acc));
     }
-    Some((dp + need, acc))
+    let c = ctrl[full];
+    let need: usize = (0..partial)
+        .map(|k| S::LENS[(c >> (2 * k)) as usize & 3] as usize)
+        .sum();
+    if used + need > take {
+        return None;
+    }
+    let mut last = [0u32; 4];
+    // SAFETY: used <= take <= TAIL, so the 16 bytes at `used` lie in `buf`; `last` holds 16
+    // bytes; SSSE3 (caller). Codes past the last value pick bytes that are not copied out
+    // (the running value is taken from the last lane that is).
+    unsafe {
+        let v = _mm_loadu_si128(buf.as_ptr().add(used).cast());
+        let m = _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast());
+        let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+        _mm_storeu_si128(last.as_mut_ptr().cast(), v);
+    }
+    for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
+        slot.write(v);
+    }
+    acc = last[partial - 1];
+    Some((dp + used + need, acc))
 }
-
-/// Below this many groups the block loop's start-up latency (control word -> prefix sums ->
-/// first load) costs more than it saves; the single-group loop decodes such inputs.
-const SMALL: usize = 64;
 
 /// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
 ///
@@ -172,63 +175,47 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
     S::lens8(cw).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
-/// returns where it stopped `(dp, g, carry)`, each group finished by `F` from `carry`.
+/// Decodes blocks of 8 groups from group `g` (data at `data[dp..]`) while at least 128 data
+/// bytes are left at a block's start (its last load starts at most 112 bytes in); returns
+/// where it stopped `(dp, g, carry)`, each group finished by `F` from `carry`. Per group: one
+/// load, one shuffle, one store and a length-table add, as the C reference's loop, with one
+/// bound check a block.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself.
+/// inside `out` itself. `dp <= data.len()` and `g <= out.len() / 4`.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u32>],
+    mut dp: usize,
+    mut g: usize,
     mut carry: __m128i,
 ) -> (usize, usize, __m128i) {
     let full = out.len() / 4;
     let dst = out.as_mut_ptr().cast::<u32>();
-    let (mut dp, mut g) = (0usize, 0usize);
-    if full < SMALL {
-        return (dp, g, carry);
-    }
-    // SAFETY: 8 <= SMALL <= full <= ctrl.len().
-    let mut cw = unsafe { control_word(ctrl, 0) };
-    let mut sums = prefix_lens::<S>(cw);
-    while g + 8 <= full {
-        // Byte k of `starts`: where group k's data begins, relative to dp.
-        let starts = sums << 8;
-        // The last (highest) 16-byte load of the block must end inside data.
-        if data.len() - dp < (starts >> 56) as usize + 16 {
-            break;
-        }
-        let cw_next = if g + 16 <= full {
-            // SAFETY: g + 16 <= full <= ctrl.len(), so the next block's control word exists.
-            unsafe { control_word(ctrl, g + 8) }
-        } else {
-            0
-        };
-        let sums_next = prefix_lens::<S>(cw_next);
-        // SAFETY: dp + 16 <= data.len() (checked above).
-        let src = unsafe { data.as_ptr().add(dp) };
+    let src = data.as_ptr();
+    while g + 8 <= full && data.len() - dp >= 128 {
+        // SAFETY: g + 8 <= full <= ctrl.len().
+        let cw = unsafe { control_word(ctrl, g) };
         for k in 0..8 {
             let c = (cw >> (8 * k)) as u8 as usize;
-            let start = ((starts >> (8 * k)) & 0xFF) as usize;
-            // SAFETY: start <= the last group's start, and data.len() - dp >= that + 16
-            // (checked above), so the 16-byte load ends inside data; group g + k < full
-            // writes values 4(g+k)..4(g+k)+4 <= out.len().
+            // SAFETY: the block's groups take at most 16 bytes each, so this group starts
+            // at most 112 bytes past the block's start and its 16-byte load ends inside data
+            // (128 bytes left, checked above); group g + k < full writes values
+            // 4(g+k)..4(g+k)+4 <= out.len().
             unsafe {
-                let v = _mm_loadu_si128(src.add(start).cast());
+                let v = _mm_loadu_si128(src.add(dp).cast());
                 let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
                 let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
                 _mm_storeu_si128(dst.add(4 * (g + k)).cast(), v);
             }
+            dp += S::CTRL_LENS[c] as usize;
         }
-        dp += (sums >> 56) as usize;
         g += 8;
-        cw = cw_next;
-        sums = sums_next;
     }
     (dp, g, carry)
 }
