@@ -42,47 +42,29 @@ pub(crate) mod c1248 {
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full >= 32 {
-            let word =
-                |g: usize| u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
-            let mut nib = ssse3::spread_nibbles(word(0));
-            let mut sums = ssse3::nibble_lens8(nib).wrapping_mul(0x0101_0101_0101_0101);
-            while g + 4 <= full {
-                let starts = sums << 8;
-                // The last (highest) 16-byte load of the block must end inside data.
-                if data.len() - dp < (starts >> 56) as usize + 16 {
-                    break;
+        // Blocks of 4 groups as the C reference's u32 loop: the data offset advanced by
+        // length tables, one bound check a block (a group takes at most 32 bytes, so the
+        // block's last load ends at most 128 bytes in).
+        while g + 4 <= full && data.len() - dp >= 128 {
+            let cw = u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
+            for k in 0..4 {
+                let c = (cw >> (8 * k)) as u8;
+                let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
+                let l0 = NIBBLE_LENS_1248[lo] as usize;
+                // SAFETY: the block's groups before this one took at most 96 bytes, so both
+                // loads (at dp and dp + l0 <= dp + 16) end inside the 128 bytes left at the
+                // block's start; group g + k < full writes values 4(g+k)..+4 inside out.
+                unsafe {
+                    let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
+                    let m = _mm256_inserti128_si256::<1>(
+                        _mm256_castsi128_si256(_mm_load_si128(DECODE_1248[lo].0.as_ptr().cast())),
+                        _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast()),
+                    );
+                    _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
                 }
-                let nib_next = if g + 8 <= full {
-                    ssse3::spread_nibbles(word(g + 4))
-                } else {
-                    0
-                };
-                let sums_next = ssse3::nibble_lens8(nib_next).wrapping_mul(0x0101_0101_0101_0101);
-                for k in 0..4 {
-                    let lo = ((nib >> (16 * k)) & 0xF) as usize;
-                    let hi = ((nib >> (16 * k + 8)) & 0xF) as usize;
-                    let s0 = dp + ((starts >> (16 * k)) & 0xFF) as usize;
-                    let s1 = dp + ((starts >> (16 * k + 8)) & 0xFF) as usize;
-                    // SAFETY: both starts are at most dp + the last pair's start, and
-                    // data.len() - dp >= that + 16 (checked above); group g + k < full
-                    // writes values 4(g+k)..+4 inside out.
-                    unsafe {
-                        let v = _mm256_loadu2_m128i(src.add(s1).cast(), src.add(s0).cast());
-                        let m = _mm256_inserti128_si256::<1>(
-                            _mm256_castsi128_si256(_mm_load_si128(
-                                DECODE_1248[lo].0.as_ptr().cast(),
-                            )),
-                            _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast()),
-                        );
-                        _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
-                    }
-                }
-                dp += (sums >> 56) as usize;
-                g += 4;
-                nib = nib_next;
-                sums = sums_next;
+                dp += l0 + NIBBLE_LENS_1248[hi] as usize;
             }
+            g += 4;
         }
         while g < full && data.len() - dp >= 32 {
             let c = ctrl[g];
@@ -173,7 +155,7 @@ pub(crate) mod c1234 {
 
     use super::super::ssse3::c1234 as ssse3;
     use crate::error::{DecodeError, EncodeError};
-    use crate::stream32::x86::ssse3::{control_word, encode_group, prefix_lens};
+    use crate::stream32::x86::ssse3::{control_word, encode_group};
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1234, S1234};
@@ -208,40 +190,25 @@ pub(crate) mod c1234 {
         let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full >= 64 {
-            // SAFETY: 8 <= full <= ctrl.len().
-            let mut cw = unsafe { control_word(ctrl, 0) };
-            let mut sums = prefix_lens::<Classic>(cw);
-            while g + 8 <= full {
-                let starts = sums << 8;
-                // The last (highest) 16-byte load of the block must end inside data.
-                if data.len() - dp < (starts >> 56) as usize + 16 {
-                    break;
+        // Blocks of 8 groups as the C reference's u32 loop: the data offset advanced by
+        // the length table, one bound check a block (128 bytes left: a group takes at most
+        // 16 bytes).
+        while g + 8 <= full && data.len() - dp >= 128 {
+            // SAFETY: g + 8 <= full <= ctrl.len().
+            let cw = unsafe { control_word(ctrl, g) };
+            for k in 0..8 {
+                let c = (cw >> (8 * k)) as u8 as usize;
+                // SAFETY: the block's groups before this one took at most 112 bytes, so the
+                // 16-byte load ends inside the 128 bytes left at the block's start; group
+                // g + k < full writes 4 values inside out; the table row is 32 aligned bytes.
+                unsafe {
+                    let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.add(dp).cast()));
+                    let m = _mm256_load_si256(DECODE_1234[c].0.as_ptr().cast());
+                    _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
                 }
-                let cw_next = if g + 16 <= full {
-                    // SAFETY: g + 16 <= full <= ctrl.len().
-                    unsafe { control_word(ctrl, g + 8) }
-                } else {
-                    0
-                };
-                let sums_next = prefix_lens::<Classic>(cw_next);
-                for k in 0..8 {
-                    let c = (cw >> (8 * k)) as u8 as usize;
-                    let start = dp + ((starts >> (8 * k)) & 0xFF) as usize;
-                    // SAFETY: start <= dp + the last group's start, and data.len() - dp >=
-                    // that + 16 (checked above); group g + k < full writes 4 values inside
-                    // out; the table row is 32 aligned bytes.
-                    unsafe {
-                        let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.add(start).cast()));
-                        let m = _mm256_load_si256(DECODE_1234[c].0.as_ptr().cast());
-                        _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
-                    }
-                }
-                dp += (sums >> 56) as usize;
-                g += 8;
-                cw = cw_next;
-                sums = sums_next;
+                dp += Classic::CTRL_LENS[c] as usize;
             }
+            g += 8;
         }
         while g < full && data.len() - dp >= 16 {
             let c = ctrl[g] as usize;

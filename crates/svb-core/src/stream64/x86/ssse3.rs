@@ -73,29 +73,9 @@ pub(crate) mod c1248 {
         })
     }
 
-    /// The control nibbles of 4 control bytes spread to one per byte (nibble k -> byte k).
-    #[inline(always)]
-    pub(crate) fn spread_nibbles(c4: u32) -> u64 {
-        let x = c4 as u64;
-        let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-        let x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
-        (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
-    }
-
-    /// Per-byte data lengths of 8 control nibbles (one per byte): `(1 << lo) + (1 << hi)`,
-    /// where `1 << c = 1 + b0 + 3*b1 + 3*b0*b1` for the bits b0, b1 of a 2-bit code.
-    #[inline(always)]
-    pub(crate) fn nibble_lens8(nibbles: u64) -> u64 {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        let field = |x: u64| {
-            let (b0, b1) = (x & ONES, (x >> 1) & ONES);
-            ONES + b0 + 3 * b1 + 3 * (b0 & b1)
-        };
-        field(nibbles) + field(nibbles >> 2)
-    }
-
-    /// Decodes blocks of 4 groups (8 control nibbles, at most 128 data bytes) from group 0,
-    /// computing the next block's offsets while this one is shuffled; returns `(dp, g)`.
+    /// Decodes blocks of 4 groups from group 0 as the C reference's u32 loop does: the data
+    /// offset advanced by length tables, one bound check a block (a group takes at most 32
+    /// bytes, so the block's last load ends at most 128 bytes in); returns `(dp, g)`.
     ///
     /// # Safety
     /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
@@ -109,47 +89,29 @@ pub(crate) mod c1248 {
         out: &mut [MaybeUninit<u64>],
     ) -> (usize, usize) {
         let full = out.len() / 4;
+        let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full < 32 {
-            return (dp, g);
-        }
-        let word = |g: usize| -> u32 {
-            // Safe indexing, inlined: g + 4 <= full <= ctrl.len() at every call.
-            u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]])
-        };
-        let mut nib = spread_nibbles(word(0));
-        let mut sums = nibble_lens8(nib).wrapping_mul(0x0101_0101_0101_0101);
-        while g + 4 <= full {
-            let starts = sums << 8;
-            // The last (highest) 16-byte load of the block must end inside data.
-            if data.len() - dp < (starts >> 56) as usize + 16 {
-                break;
-            }
-            let nib_next = if g + 8 <= full {
-                spread_nibbles(word(g + 4))
-            } else {
-                0
-            };
-            let sums_next = nibble_lens8(nib_next).wrapping_mul(0x0101_0101_0101_0101);
-            // SAFETY: dp + 16 <= data.len() (checked above).
-            let src = unsafe { data.as_ptr().add(dp) };
-            for k in 0..8 {
-                let c = ((nib >> (8 * k)) & 0xF) as usize;
-                let start = ((starts >> (8 * k)) & 0xFF) as usize;
-                // SAFETY: start <= the last pair's start, and data.len() - dp >= that + 16
-                // (checked above); pair k of group g + k/2 < full writes values
-                // 4g + 2k, 4g + 2k + 1 inside out.
+        while g + 4 <= full && data.len() - dp >= 128 {
+            let cw = u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
+            for k in 0..4 {
+                let c = (cw >> (8 * k)) as u8;
+                let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
+                let l0 = NIBBLE_LENS_1248[lo] as usize;
+                // SAFETY: the block's groups before this one took at most 96 bytes, so both
+                // loads (at dp and dp + l0 <= dp + 16) end inside the 128 bytes left at the
+                // block's start; group g + k < full writes values 4(g+k)..+4 inside out.
                 unsafe {
-                    let v = _mm_loadu_si128(src.add(start).cast());
-                    let m = _mm_load_si128(DECODE_1248[c].0.as_ptr().cast());
-                    _mm_storeu_si128(dst.add(4 * g + 2 * k).cast(), _mm_shuffle_epi8(v, m));
+                    let v0 = _mm_loadu_si128(src.add(dp).cast());
+                    let m0 = _mm_load_si128(DECODE_1248[lo].0.as_ptr().cast());
+                    _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v0, m0));
+                    let v1 = _mm_loadu_si128(src.add(dp + l0).cast());
+                    let m1 = _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast());
+                    _mm_storeu_si128(dst.add(4 * (g + k) + 2).cast(), _mm_shuffle_epi8(v1, m1));
                 }
+                dp += l0 + NIBBLE_LENS_1248[hi] as usize;
             }
-            dp += (sums >> 56) as usize;
             g += 4;
-            nib = nib_next;
-            sums = sums_next;
         }
         (dp, g)
     }
@@ -255,7 +217,7 @@ pub(crate) mod c1234 {
     use core::mem::MaybeUninit;
 
     use crate::error::{DecodeError, EncodeError};
-    use crate::stream32::x86::ssse3::{control_word, encode_group, prefix_lens};
+    use crate::stream32::x86::ssse3::{control_word, encode_group};
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1234, S1234};
@@ -276,8 +238,9 @@ pub(crate) mod c1234 {
         })
     }
 
-    /// Decodes blocks of 8 groups from group 0 (the U32Classic block loop, widening each
-    /// group with two shuffles); returns where it stopped `(dp, g)`.
+    /// Decodes blocks of 8 groups from group 0 as the U32Classic block loop does (the data
+    /// offset advanced by the length table, one bound check a block), widening each group with
+    /// two shuffles; returns where it stopped `(dp, g)`.
     ///
     /// # Safety
     /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
@@ -291,37 +254,20 @@ pub(crate) mod c1234 {
         out: &mut [MaybeUninit<u64>],
     ) -> (usize, usize) {
         let full = out.len() / 4;
+        let src = data.as_ptr();
         let dst = out.as_mut_ptr().cast::<u64>();
         let (mut dp, mut g) = (0usize, 0usize);
-        if full < 64 {
-            return (dp, g);
-        }
-        // SAFETY: 8 <= full <= ctrl.len().
-        let mut cw = unsafe { control_word(ctrl, 0) };
-        let mut sums = prefix_lens::<Classic>(cw);
-        while g + 8 <= full {
-            let starts = sums << 8;
-            // The last (highest) 16-byte load of the block must end inside data.
-            if data.len() - dp < (starts >> 56) as usize + 16 {
-                break;
-            }
-            let cw_next = if g + 16 <= full {
-                // SAFETY: g + 16 <= full <= ctrl.len().
-                unsafe { control_word(ctrl, g + 8) }
-            } else {
-                0
-            };
-            let sums_next = prefix_lens::<Classic>(cw_next);
-            // SAFETY: dp + 16 <= data.len() (checked above).
-            let src = unsafe { data.as_ptr().add(dp) };
+        while g + 8 <= full && data.len() - dp >= 128 {
+            // SAFETY: g + 8 <= full <= ctrl.len().
+            let cw = unsafe { control_word(ctrl, g) };
             for k in 0..8 {
                 let c = (cw >> (8 * k)) as u8 as usize;
-                let start = ((starts >> (8 * k)) & 0xFF) as usize;
-                // SAFETY: start <= the last group's start and data.len() - dp >= that + 16
-                // (checked above); group g + k < full writes values 4(g+k)..+4 inside out;
-                // the table row has 32 aligned bytes.
+                // SAFETY: the block's groups before this one took at most 112 bytes, so the
+                // 16-byte load ends inside the 128 bytes left at the block's start; group
+                // g + k < full writes values 4(g+k)..+4 inside out; the table row has 32
+                // aligned bytes.
                 unsafe {
-                    let v = _mm_loadu_si128(src.add(start).cast());
+                    let v = _mm_loadu_si128(src.add(dp).cast());
                     let m = DECODE_1234[c].0.as_ptr();
                     let d = dst.add(4 * (g + k));
                     _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.cast())));
@@ -330,11 +276,9 @@ pub(crate) mod c1234 {
                         _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())),
                     );
                 }
+                dp += Classic::CTRL_LENS[c] as usize;
             }
-            dp += (sums >> 56) as usize;
             g += 8;
-            cw = cw_next;
-            sums = sums_next;
         }
         (dp, g)
     }
