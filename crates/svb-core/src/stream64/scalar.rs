@@ -14,7 +14,14 @@ pub(crate) fn check_encode<S: Scheme64>(
     values: &[u64],
     out_len: usize,
 ) -> Result<usize, EncodeError> {
-    let n = values.len();
+    let ctrl_len = check_out_len::<S>(values.len(), out_len)?;
+    check_values::<S>(values, 0, 0)?;
+    Ok(ctrl_len)
+}
+
+/// Checks that `out` holds the largest encoding of `n` values; returns the control length.
+#[inline]
+fn check_out_len<S: Scheme64>(n: usize, out_len: usize) -> Result<usize, EncodeError> {
     let widest = S::LENS[3] as usize;
     let needed = control_len(n).saturating_add(n.saturating_mul(widest));
     if out_len < needed {
@@ -23,7 +30,30 @@ pub(crate) fn check_encode<S: Scheme64>(
             available: out_len,
         });
     }
-    if S::MAX != u64::MAX && values.iter().fold(0, |acc, &v| acc | v) > S::MAX {
+    Ok(control_len(n))
+}
+
+/// Checks that every value fits the scheme, given `seen`, the OR of `values[..from]` (which a
+/// kernel has examined already).
+#[inline]
+fn check_values<S: Scheme64>(values: &[u64], from: usize, seen: u64) -> Result<(), EncodeError> {
+    if S::MAX == u64::MAX {
+        return Ok(());
+    }
+    // Eight independent lanes, so the OR vectorises.
+    let mut lanes = [seen; 8];
+    let rest = &values[from..];
+    let mut chunks = rest.chunks_exact(8);
+    for c in &mut chunks {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l |= v;
+        }
+    }
+    let all = lanes
+        .iter()
+        .chain(chunks.remainder())
+        .fold(0, |a, &v| a | v);
+    if all > S::MAX {
         let index = values.iter().position(|&v| v > S::MAX).unwrap_or(0);
         return Err(EncodeError::ValueTooLarge {
             index,
@@ -31,7 +61,7 @@ pub(crate) fn check_encode<S: Scheme64>(
             max: S::MAX,
         });
     }
-    Ok(control_len(n))
+    Ok(())
 }
 
 pub(crate) fn decode<S: Scheme64>(
@@ -68,6 +98,23 @@ pub(crate) fn encode_with<S: Scheme64>(
 ) -> Result<usize, EncodeError> {
     let ctrl_len = check_encode::<S>(values, out.len())?;
     let (dp, g) = groups(values, out, ctrl_len);
+    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
+    Ok(ctrl_len + used)
+}
+
+/// [`encode_with`] for a kernel that checks the values it packs itself: `groups` returns
+/// also how many values from the front it examined and the OR of them, and only the rest are
+/// scanned here (one pass over the values fewer). On a value that does not fit, `out` holds
+/// whatever the kernel wrote.
+#[inline(always)]
+pub(crate) fn encode_checking<S: Scheme64>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+    groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize, usize, u64),
+) -> Result<usize, EncodeError> {
+    let ctrl_len = check_out_len::<S>(values.len(), out.len())?;
+    let (dp, g, examined, seen) = groups(values, out, ctrl_len);
+    check_values::<S>(values, examined, seen)?;
     let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
     Ok(ctrl_len + used)
 }

@@ -110,9 +110,17 @@ fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
 /// The CPU must support AVX2, and 32 `u32` values must be readable at `p`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
+pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
     // SAFETY: the caller guarantees 32 readable values at p.
-    let c = |i: usize| minus_codes::<S>(unsafe { _mm256_loadu_si256(p.add(8 * i).cast()) });
+    let v = |i: usize| unsafe { _mm256_loadu_si256(p.add(8 * i).cast()) };
+    control_word_of_regs::<S>([v(0), v(1), v(2), v(3)])
+}
+
+/// Control bytes of 32 values (8 groups) held in four vectors, as a little-endian word.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn control_word_of_regs<S: Scheme32>(v: [__m256i; 4]) -> u64 {
+    let c = |i: usize| minus_codes::<S>(v[i]);
     // In-lane packs leave 4-byte runs in the order a0 b0 c0 d0 a1 b1 c1 d1; restore value order.
     let packed = _mm256_packs_epi16(
         _mm256_packs_epi32(c(0), c(1)),

@@ -355,14 +355,39 @@ pub(crate) unsafe fn encode_block<S: Scheme32>(
     sums: u64,
     dst: *mut u8,
 ) -> usize {
+    // SAFETY: the caller guarantees 32 values at p.
+    let v = |k: usize| unsafe { _mm_loadu_si128(p.add(4 * k).cast()) };
+    // SAFETY: the caller's contract.
+    unsafe {
+        encode_block_regs::<S>(
+            [v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7)],
+            cw,
+            sums,
+            dst,
+        )
+    }
+}
+
+/// [`encode_block`] of 8 groups held in vectors.
+///
+/// # Safety
+/// The CPU must support SSSE3; `cw` and `sums` must be the control word and prefix lengths of
+/// the groups, and the bytes from `dst` to 16 past the last group's start writable.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
+    groups: [__m128i; 8],
+    cw: u64,
+    sums: u64,
+    dst: *mut u8,
+) -> usize {
     let starts = sums << 8;
-    for k in 0..8 {
+    for (k, &v) in groups.iter().enumerate() {
         let c = (cw >> (8 * k)) as u8 as usize;
         let start = ((starts >> (8 * k)) & 0xFF) as usize;
-        // SAFETY: the caller guarantees 32 values at p and that 16 bytes past the last
-        // group's start are writable; group k starts no later than the last group.
+        // SAFETY: the caller guarantees that 16 bytes past the last group's start are
+        // writable; group k starts no later than the last group.
         unsafe {
-            let v = _mm_loadu_si128(p.add(4 * k).cast());
             let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
             _mm_storeu_si128(dst.add(start).cast(), _mm_shuffle_epi8(v, m));
         }

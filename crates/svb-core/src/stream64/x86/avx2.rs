@@ -155,9 +155,10 @@ pub(crate) mod c1234 {
 
     use super::super::ssse3::c1234 as ssse3;
     use crate::error::{DecodeError, EncodeError};
-    use crate::stream32::x86::ssse3::{control_word, encode_group};
+    use crate::stream32::x86::avx2::control_word_of_regs;
+    use crate::stream32::x86::ssse3::{control_word, encode_block_regs, encode_group, prefix_lens};
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::scalar::{decode_with, encode_checking};
     use crate::stream64::{DECODE_1234, S1234};
 
     /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -233,13 +234,94 @@ pub(crate) mod c1234 {
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
     ) -> Result<usize, EncodeError> {
-        // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with`
-        // has checked that `out` holds `max_encoded_len(n)` bytes and every value is
-        // below 2^32.
-        encode_with::<S1234>(values, out, |values, out, ctrl_len| unsafe {
-            let (dp, g) = encode_groups(values, out, ctrl_len);
-            ssse3::encode_groups(values, out, ctrl_len, dp, g)
+        // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_checking`
+        // has checked that `out` holds `max_encoded_len(n)` bytes. The loops pack the low
+        // halves of the values only, so a value of 2^32 or more (refused after them) cannot
+        // make them write more than 4 bytes a value.
+        encode_checking::<S1234>(values, out, |values, out, ctrl_len| unsafe {
+            let (dp, g, seen) = encode_blocks(values, out, ctrl_len);
+            let examined = 4 * g;
+            let (dp, g) = encode_groups(values, out, ctrl_len, dp, g);
+            let (dp, g) = ssse3::encode_groups(values, out, ctrl_len, dp, g);
+            (dp, g, examined, seen)
         })
+    }
+
+    /// Encodes blocks of 8 groups (32 values) with the U32Classic block encoder: the low
+    /// halves of the values are gathered into 32 u32 on the stack, whose control word is
+    /// computed with 256-bit compares and whose groups are packed by one shuffle each, and
+    /// the high halves are ORed together for the range check. Stops where a block's last
+    /// store would pass `out`; returns `(dp, g, OR of the values of the groups encoded)`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
+    /// `values.len()` values.
+    #[target_feature(enable = "avx2")]
+    unsafe fn encode_blocks(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize, u64) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        // Low dwords of four u64 to the low 128 bits, high dwords to the high.
+        let low_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        let mut high = _mm256_setzero_si256();
+        let (mut dp, mut g) = (0usize, 0usize);
+        while g + 8 <= full {
+            let mut block_high = _mm256_setzero_si256();
+            let mut narrow = [_mm256_setzero_si256(); 4];
+            for (i, low) in narrow.iter_mut().enumerate() {
+                // SAFETY: g + 8 <= full, so values 4g..4g+32 exist.
+                let (a, b) = unsafe {
+                    let src = values.as_ptr().add(4 * g + 8 * i);
+                    (
+                        _mm256_loadu_si256(src.cast()),
+                        _mm256_loadu_si256(src.add(4).cast()),
+                    )
+                };
+                let a = _mm256_permutevar8x32_epi32(a, low_first);
+                let b = _mm256_permutevar8x32_epi32(b, low_first);
+                *low = _mm256_permute2x128_si256::<0x20>(a, b);
+                block_high = _mm256_or_si256(block_high, _mm256_permute2x128_si256::<0x31>(a, b));
+            }
+            let cw = control_word_of_regs::<Classic>(narrow);
+            let sums = prefix_lens::<Classic>(cw);
+            // The last group's 16-byte store must end inside `out`.
+            if room - dp < ((sums << 8) >> 56) as usize + 16 {
+                break;
+            }
+            // SAFETY: control bytes g..g+8 <= ctrl_len; every store of the block ends by the
+            // last group's start + 16 <= room - dp (checked above); SSSE3 (AVX2).
+            unsafe {
+                base.add(g).cast::<u64>().write_unaligned(cw.to_le());
+                let half = |i: usize, hi: bool| {
+                    if hi {
+                        _mm256_extracti128_si256::<1>(narrow[i])
+                    } else {
+                        _mm256_castsi256_si128(narrow[i])
+                    }
+                };
+                let groups = [
+                    half(0, false),
+                    half(0, true),
+                    half(1, false),
+                    half(1, true),
+                    half(2, false),
+                    half(2, true),
+                    half(3, false),
+                    half(3, true),
+                ];
+                dp += encode_block_regs::<Classic>(groups, cw, sums, base.add(ctrl_len + dp));
+            }
+            high = _mm256_or_si256(high, block_high);
+            g += 8;
+        }
+        // Any set bit of a high half makes the OR exceed u32::MAX.
+        let seen = (_mm256_testz_si256(high, high) == 0) as u64 * u64::MAX;
+        (dp, g, seen)
     }
 
     /// # Safety
@@ -251,12 +333,13 @@ pub(crate) mod c1234 {
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
         ctrl_len: usize,
+        mut dp: usize,
+        mut g: usize,
     ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
         let low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-        let (mut dp, mut g) = (0usize, 0usize);
         while g < full && room - dp >= 16 {
             // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
             // `out`; control byte g < ctrl_len.
