@@ -90,9 +90,6 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
 /// whose data (7 whole groups and a partial one) takes at most 124 bytes.
 const TAIL: usize = 128;
 
-/// The copy's size: [`TAIL`] bytes and the 128 the block loop wants left at a block's start.
-const TAIL_BUF: usize = TAIL + 128;
-
 /// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
 /// [`TAIL`] data bytes, with the loops the data itself is decoded with: one copy costs less
 /// than a checked load for each of the last groups. `None` when those groups need more bytes
@@ -116,16 +113,12 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     let full = out.len() / 4;
     let partial = out.len() % 4;
     let take = (data.len() - dp).min(TAIL);
-    // Room past the copy for the block loop (128 bytes left at each block's start while
-    // the groups are inside the copy) and the partial group's load.
-    let mut buf = [0u8; TAIL_BUF];
+    // Room past the copy for a 16-byte load from any group start inside it.
+    let mut buf = [0u8; TAIL + 16];
     buf[..take].copy_from_slice(&data[dp..dp + take]);
-    // SAFETY: SSSE3 (caller); both loops bound their loads by `buf` and their stores by
-    // `out`, and go on from where the data's loops stopped.
-    let (used, g, mut carry) = unsafe {
-        let (bp, g, carry) = decode_blocks::<S, F>(ctrl, &buf, out, 0, g, carry);
-        decode_groups::<S, F>(ctrl, &buf, out, bp, g, carry)
-    };
+    // SAFETY: SSSE3 (caller); the loop bounds its loads by `buf` and its stores by `out`, and
+    // goes on from where the data's loop stopped.
+    let (used, g, mut carry) = unsafe { decode_groups::<S, F>(ctrl, &buf, out, 0, g, carry) };
     if g < full || used > take {
         return None;
     }
