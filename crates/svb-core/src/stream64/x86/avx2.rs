@@ -24,7 +24,8 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            decode_groups(ctrl, data, out)
+            let (dp, g) = decode_groups(ctrl, data, out);
+            super::super::ssse3::decode_groups_copied::<ssse3::Group>(ctrl, data, out, dp, g)
         })
     }
 
@@ -173,7 +174,9 @@ pub(crate) mod c1234 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_groups(ctrl, data, out);
-            super::super::ssse3::decode_groups::<ssse3::Group>(ctrl, data, out, dp, g)
+            let (dp, g) =
+                super::super::ssse3::decode_groups::<ssse3::Group>(ctrl, data, out, dp, g);
+            super::super::ssse3::decode_groups_copied::<ssse3::Group>(ctrl, data, out, dp, g)
         })
     }
 

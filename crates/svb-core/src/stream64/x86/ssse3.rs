@@ -45,6 +45,44 @@ pub(crate) unsafe fn decode_groups<G: Group>(
     (dp, g)
 }
 
+/// The data bytes [`decode_groups_copied`] copies: the group loop stops with fewer than
+/// `Group::WINDOW` (at most 32) bytes left, or with only the partial group left.
+const TAIL: usize = 32;
+
+/// Decodes whole groups from group `g` (data at `data[dp..]`, fewer than [`TAIL`] bytes left
+/// or no whole group) from a zero-padded copy of the data left, so the last groups take the
+/// SIMD loop instead of the scalar tail. Returns where it stopped, or `(dp, g)` unchanged
+/// when the groups need more bytes than the data holds (the scalar tail then rewrites them
+/// and names the error).
+///
+/// # Safety
+/// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); `(dp, g)` must be where the group loop stopped.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn decode_groups_copied<G: Group>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+    dp: usize,
+    g: usize,
+) -> (usize, usize) {
+    if g == out.len() / 4 {
+        return (dp, g);
+    }
+    let take = (data.len() - dp).min(TAIL);
+    // Room past the copy for a group's loads (`G::WINDOW` <= 32 bytes) from inside it.
+    let mut buf = [0u8; TAIL + 32];
+    buf[..take].copy_from_slice(&data[dp..dp + take]);
+    // SAFETY: SSSE3 (caller); the loop bounds its loads by `buf` and its stores by `out`.
+    let (used, end) = unsafe { decode_groups::<G>(ctrl, &buf, out, 0, g) };
+    if used <= take {
+        (dp + used, end)
+    } else {
+        (dp, g)
+    }
+}
+
 /// U64Coder1248: one `pshufb` per control nibble (two u64 values).
 pub(crate) mod c1248 {
     #[cfg(target_arch = "x86")]
@@ -69,7 +107,8 @@ pub(crate) mod c1248 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
-            super::decode_groups::<Group>(ctrl, data, out, dp, g)
+            let (dp, g) = super::decode_groups::<Group>(ctrl, data, out, dp, g);
+            super::decode_groups_copied::<Group>(ctrl, data, out, dp, g)
         })
     }
 
@@ -234,7 +273,8 @@ pub(crate) mod c1234 {
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
             let (dp, g) = decode_blocks(ctrl, data, out);
-            super::decode_groups::<Group>(ctrl, data, out, dp, g)
+            let (dp, g) = super::decode_groups::<Group>(ctrl, data, out, dp, g);
+            super::decode_groups_copied::<Group>(ctrl, data, out, dp, g)
         })
     }
 
