@@ -125,9 +125,13 @@ pub(crate) mod c1248 {
             unsafe {
                 let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
                 let z = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, zero)) as u32 as usize;
-                let n0 = CODE_1248[z & 0xFF] as usize | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2;
-                let n1 = CODE_1248[(z >> 16) & 0xFF] as usize
-                    | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2;
+                // Codes are below 4, so the nibbles below 16 (the mask says so to the compiler).
+                let n0 = (CODE_1248[z & 0xFF] as usize
+                    | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2)
+                    & 0xF;
+                let n1 = (CODE_1248[(z >> 16) & 0xFF] as usize
+                    | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2)
+                    & 0xF;
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
                 let m = _mm256_inserti128_si256::<1>(
                     _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
