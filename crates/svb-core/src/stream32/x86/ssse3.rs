@@ -171,8 +171,14 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 /// Decodes blocks of 8 groups from group `g` (data at `data[dp..]`) while at least 128 data
 /// bytes are left at a block's start (its last load starts at most 112 bytes in); returns
 /// where it stopped `(dp, g, carry)`, each group finished by `F` from `carry`. Per group: one
-/// load, one shuffle, one store and a length-table add, as the C reference's loop, with one
-/// bound check a block.
+/// load, one shuffle, one store and a length-table add to the data pointer, as the C
+/// reference's loop (which reads the next control word a block ahead, too), with one bound
+/// check a block.
+///
+/// The tables are read through pointers the compiler cannot see into: with the statics
+/// themselves it knows the loads cannot depend on the stores and batches a block's eight
+/// loads ahead of its eight stores, which measured 10% slower on Zen 3 than the
+/// load-shuffle-store order the C reference's loop keeps.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
@@ -184,32 +190,62 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u32>],
-    mut dp: usize,
+    dp: usize,
     mut g: usize,
     mut carry: __m128i,
 ) -> (usize, usize, __m128i) {
-    let full = out.len() / 4;
-    let dst = out.as_mut_ptr().cast::<u32>();
-    let src = data.as_ptr();
-    while g + 8 <= full && data.len() - dp >= 128 {
-        // SAFETY: g + 8 <= full <= ctrl.len().
-        let cw = unsafe { control_word(ctrl, g) };
+    let blocks = (out.len() / 4 - g) / 8;
+    if blocks == 0 || data.len() - dp < 128 {
+        return (dp, g, carry);
+    }
+    let rows = core::hint::black_box(S::DECODE.as_ptr());
+    let lens = core::hint::black_box(S::CTRL_LENS.as_ptr());
+    let base = data.as_ptr();
+    // SAFETY: dp + 128 <= data.len() (checked above), so both pointers are inside data.
+    let (mut p, limit) = unsafe { (base.add(dp), base.add(data.len() - 128)) };
+    // SAFETY: 4g <= out.len(); control bytes g .. g + 8 * blocks belong to whole groups
+    // (g + 8 * blocks <= out.len() / 4 <= ctrl.len()).
+    let (mut dst, mut kp, last) = unsafe {
+        let kp = ctrl.as_ptr().add(g);
+        (
+            out.as_mut_ptr().cast::<u32>().add(4 * g),
+            kp,
+            kp.add(8 * (blocks - 1)),
+        )
+    };
+    // SAFETY: kp + 8 <= the control bytes of whole groups (blocks >= 1).
+    let mut next = unsafe { kp.cast::<u64>().read_unaligned() };
+    loop {
+        let cw = u64::from_le(next);
+        // The next block's control word, read while this block is shuffled (this block's
+        // own again on the last block).
+        let kn = if kp == last { kp } else { kp.wrapping_add(8) };
+        // SAFETY: kn is this block's or the next block's start, both with 8 control bytes.
+        next = unsafe { kn.cast::<u64>().read_unaligned() };
         for k in 0..8 {
             let c = (cw >> (8 * k)) as u8 as usize;
             // SAFETY: the block's groups take at most 16 bytes each, so this group starts
-            // at most 112 bytes past the block's start and its 16-byte load ends inside data
-            // (128 bytes left, checked above); group g + k < full writes values
-            // 4(g+k)..4(g+k)+4 <= out.len().
+            // at most 112 bytes past the block's start, which is at most `limit`: its
+            // 16-byte load ends inside data. The block's 8 groups are whole groups of out.
+            // `rows` and `lens` are the scheme's 256-entry tables.
             unsafe {
-                let v = _mm_loadu_si128(src.add(dp).cast());
-                let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
+                let v = _mm_loadu_si128(p.cast());
+                let m = _mm_load_si128(rows.add(c).cast());
                 let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
-                _mm_storeu_si128(dst.add(4 * (g + k)).cast(), v);
+                _mm_storeu_si128(dst.add(4 * k).cast(), v);
+                p = p.add(*lens.add(c) as usize);
             }
-            dp += S::CTRL_LENS[c] as usize;
         }
         g += 8;
+        // SAFETY: the next block's values (if any) are inside out; one past is allowed.
+        dst = unsafe { dst.add(32) };
+        if kp == last || p > limit {
+            break;
+        }
+        kp = kn;
     }
+    // SAFETY: p and base are pointers into data.
+    let dp = unsafe { p.offset_from(base) } as usize;
     (dp, g, carry)
 }
 
