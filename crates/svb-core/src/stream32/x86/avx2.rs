@@ -120,7 +120,15 @@ pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) fn control_word_of_regs<S: Scheme32>(v: [__m256i; 4]) -> u64 {
-    let c = |i: usize| minus_codes::<S>(v[i]);
+    control_word_of_minus_codes(v.map(|v| minus_codes::<S>(v)))
+}
+
+/// Control bytes of 32 values (8 groups) from their codes, negated (each u32 lane `-code`,
+/// 0 to -3, in value order), as a little-endian word.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn control_word_of_minus_codes(m: [__m256i; 4]) -> u64 {
+    let c = |i: usize| m[i];
     // In-lane packs leave 4-byte runs in the order a0 b0 c0 d0 a1 b1 c1 d1; restore value order.
     let packed = _mm256_packs_epi16(
         _mm256_packs_epi32(c(0), c(1)),

@@ -10,6 +10,7 @@ pub(crate) mod c1248 {
 
     use super::super::ssse3::c1248 as ssse3;
     use crate::error::{DecodeError, EncodeError};
+    use crate::stream32::x86::avx2::control_word_of_minus_codes;
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
@@ -99,9 +100,114 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with`
         // has checked that `out` holds `max_encoded_len(n)` bytes.
         encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
-            let (dp, g) = encode_groups(values, out, ctrl_len);
+            let (dp, g) = encode_blocks(values, out, ctrl_len);
+            let (dp, g) = encode_groups(values, out, ctrl_len, dp, g);
             ssse3::encode_groups(values, out, ctrl_len, dp, g)
         })
+    }
+
+    /// Negated codes of the four u64 lanes of `v`, each in both of its u32 halves: minus the
+    /// number of the thresholds 2^8, 2^16, 2^32 that the value reaches (a value below 2^k has
+    /// `v >> k == 0`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn minus_codes(v: __m256i) -> __m256i {
+        let z = _mm256_setzero_si256();
+        let below = |s: __m256i| _mm256_cmpeq_epi64(s, z);
+        // Each compare is -1 in both halves of a lane whose value is below the threshold:
+        // their sum is code - 3 in each half.
+        let below_all = _mm256_add_epi32(
+            _mm256_add_epi32(
+                below(_mm256_srli_epi64::<8>(v)),
+                below(_mm256_srli_epi64::<16>(v)),
+            ),
+            below(_mm256_srli_epi64::<32>(v)),
+        );
+        _mm256_sub_epi32(_mm256_set1_epi32(-3), below_all)
+    }
+
+    /// Control bytes of the 32 values at `p` (8 groups) as a little-endian word: 256-bit
+    /// shifts and compares, then the U32Classic control-word packing.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, and 32 values must be readable at `p`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn control_word_of(p: *const u64) -> u64 {
+        // The low halves of four u64 lanes to the low 128 bits.
+        let low_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        let mut minus = [_mm256_setzero_si256(); 4];
+        for (i, m) in minus.iter_mut().enumerate() {
+            // SAFETY: values 8i..8i+8 of the 32 at p (caller).
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(8 * i).cast()),
+                    _mm256_loadu_si256(p.add(8 * i + 4).cast()),
+                )
+            };
+            let a = _mm256_permutevar8x32_epi32(minus_codes(a), low_first);
+            let b = _mm256_permutevar8x32_epi32(minus_codes(b), low_first);
+            *m = _mm256_permute2x128_si256::<0x20>(a, b);
+        }
+        control_word_of_minus_codes(minus)
+    }
+
+    /// Encodes blocks of 8 groups (32 values): their 8 control bytes computed at once (the
+    /// next block's while this one is packed, so the long compare-and-pack chain overlaps the
+    /// stores), each group packed by one 256-bit shuffle, its halves stored at the group's
+    /// start and after its first pair. One bound check a block: 256 bytes of room (a group
+    /// takes at most 32). Returns `(dp, g)`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
+    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
+    /// `values.len()` values.
+    #[target_feature(enable = "avx2")]
+    unsafe fn encode_blocks(
+        values: &[u64],
+        out: &mut [MaybeUninit<u8>],
+        ctrl_len: usize,
+    ) -> (usize, usize) {
+        let full = values.len() / 4;
+        let room = out.len() - ctrl_len;
+        let base = out.as_mut_ptr().cast::<u8>();
+        let (mut dp, mut g) = (0usize, 0usize);
+        if full < 8 {
+            return (dp, g);
+        }
+        // SAFETY: 8 <= full, so values 0..32 exist.
+        let mut cw = unsafe { control_word_of(values.as_ptr()) };
+        while g + 8 <= full && room - dp >= 256 {
+            let next = if g + 16 <= full {
+                // SAFETY: g + 16 <= full, so the next block's 32 values exist.
+                unsafe { control_word_of(values.as_ptr().add(4 * (g + 8))) }
+            } else {
+                0
+            };
+            // SAFETY: control bytes g..g+8 <= ctrl_len; values 4g..4g+32 exist; each
+            // group's two stores end by dp + 32 and the block's by dp + 256 <= room.
+            unsafe {
+                base.add(g).cast::<u64>().write_unaligned(cw.to_le());
+                for k in 0..8 {
+                    let lanes = _mm256_loadu_si256(values.as_ptr().add(4 * (g + k)).cast());
+                    let c = (cw >> (8 * k)) as u8;
+                    let (n0, n1) = ((c & 0xF) as usize, (c >> 4) as usize);
+                    let l0 = NIBBLE_LENS_1248[n0] as usize;
+                    let m = _mm256_inserti128_si256::<1>(
+                        _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
+                        _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast()),
+                    );
+                    let r = _mm256_shuffle_epi8(lanes, m);
+                    let d = base.add(ctrl_len + dp);
+                    _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(r));
+                    _mm_storeu_si128(d.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
+                    dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+                }
+            }
+            cw = next;
+            g += 8;
+        }
+        (dp, g)
     }
 
     /// # Safety
@@ -113,12 +219,13 @@ pub(crate) mod c1248 {
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
         ctrl_len: usize,
+        mut dp: usize,
+        mut g: usize,
     ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
         let zero = _mm256_setzero_si256();
-        let (mut dp, mut g) = (0usize, 0usize);
         while g < full && room - dp >= 32 {
             // SAFETY: g < full so values 4g..4g+4 exist; the halves are stored at dp and
             // dp + l0 <= dp + 16, ending by dp + 32 <= room; control byte g < ctrl_len.
