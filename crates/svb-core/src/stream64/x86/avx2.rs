@@ -361,6 +361,34 @@ pub(crate) mod c1234 {
         })
     }
 
+    /// The low halves of the 32 values at `p` as four vectors of 8 u32 (value order), and the
+    /// OR of their high halves.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, and 32 values must be readable at `p`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn narrow32(p: *const u64) -> ([__m256i; 4], __m256i) {
+        // Low dwords of four u64 to the low 128 bits, high dwords to the high.
+        let low_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        let mut high = _mm256_setzero_si256();
+        let mut narrow = [_mm256_setzero_si256(); 4];
+        for (i, low) in narrow.iter_mut().enumerate() {
+            // SAFETY: values 8i..8i+8 of the 32 at p (caller).
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(8 * i).cast()),
+                    _mm256_loadu_si256(p.add(8 * i + 4).cast()),
+                )
+            };
+            let a = _mm256_permutevar8x32_epi32(a, low_first);
+            let b = _mm256_permutevar8x32_epi32(b, low_first);
+            *low = _mm256_permute2x128_si256::<0x20>(a, b);
+            high = _mm256_or_si256(high, _mm256_permute2x128_si256::<0x31>(a, b));
+        }
+        (narrow, high)
+    }
+
     /// Encodes blocks of 8 groups (32 values) with the U32Classic block encoder: the low
     /// halves of the values are gathered into 32 u32 on the stack, whose control word is
     /// computed with 256-bit compares and whose groups are packed by one shuffle each, and
@@ -380,33 +408,29 @@ pub(crate) mod c1234 {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
-        // Low dwords of four u64 to the low 128 bits, high dwords to the high.
-        let low_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
         let mut high = _mm256_setzero_si256();
         let (mut dp, mut g) = (0usize, 0usize);
+        if full < 8 {
+            return (dp, g, 0);
+        }
+        // SAFETY: 8 <= full, so values 0..32 exist.
+        let (mut narrow, mut block_high) = unsafe { narrow32(values.as_ptr()) };
+        let mut cw = control_word_of_regs::<Classic>(narrow);
         while g + 8 <= full {
-            let mut block_high = _mm256_setzero_si256();
-            let mut narrow = [_mm256_setzero_si256(); 4];
-            for (i, low) in narrow.iter_mut().enumerate() {
-                // SAFETY: g + 8 <= full, so values 4g..4g+32 exist.
-                let (a, b) = unsafe {
-                    let src = values.as_ptr().add(4 * g + 8 * i);
-                    (
-                        _mm256_loadu_si256(src.cast()),
-                        _mm256_loadu_si256(src.add(4).cast()),
-                    )
-                };
-                let a = _mm256_permutevar8x32_epi32(a, low_first);
-                let b = _mm256_permutevar8x32_epi32(b, low_first);
-                *low = _mm256_permute2x128_si256::<0x20>(a, b);
-                block_high = _mm256_or_si256(block_high, _mm256_permute2x128_si256::<0x31>(a, b));
-            }
-            let cw = control_word_of_regs::<Classic>(narrow);
             let sums = prefix_lens::<Classic>(cw);
             // The last group's 16-byte store must end inside `out`.
             if room - dp < ((sums << 8) >> 56) as usize + 16 {
                 break;
             }
+            // The next block's values and control word, computed while this block is packed
+            // (the compare-and-pack chain is long; overlapped, it costs no time).
+            let (next, next_high, next_cw) = if g + 16 <= full {
+                // SAFETY: g + 16 <= full, so the next block's 32 values exist.
+                let (n, h) = unsafe { narrow32(values.as_ptr().add(4 * (g + 8))) };
+                (n, h, control_word_of_regs::<Classic>(n))
+            } else {
+                (narrow, _mm256_setzero_si256(), 0)
+            };
             // SAFETY: control bytes g..g+8 <= ctrl_len; every store of the block ends by the
             // last group's start + 16 <= room - dp (checked above); SSSE3 (AVX2).
             unsafe {
@@ -431,6 +455,7 @@ pub(crate) mod c1234 {
                 dp += encode_block_regs::<Classic>(groups, cw, sums, base.add(ctrl_len + dp));
             }
             high = _mm256_or_si256(high, block_high);
+            (narrow, block_high, cw) = (next, next_high, next_cw);
             g += 8;
         }
         // Any set bit of a high half makes the OR exceed u32::MAX.
