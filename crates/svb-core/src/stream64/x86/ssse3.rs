@@ -45,6 +45,38 @@ pub(crate) unsafe fn decode_groups<G: Group>(
     (dp, g)
 }
 
+/// Decodes blocks of `B` groups from group 0, one [`Group::decode`] each, with one bound
+/// check a block: `B * WINDOW` data bytes left (each group takes at most `WINDOW` bytes and
+/// loads at most `WINDOW` from its start), the data offset advanced by what each group used,
+/// as the C reference's u32 loop does. Returns `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the function keeps every load inside `data` and every
+/// store inside `out` itself.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) unsafe fn decode_blocks<G: Group, const B: usize>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u64>();
+    let (mut dp, mut g) = (0usize, 0usize);
+    while g + B <= full && data.len() - dp >= B * G::WINDOW {
+        for &c in &ctrl[g..g + B] {
+            // SAFETY: SSSE3 (caller); the block's groups before this one used at most
+            // WINDOW bytes each, so this group's WINDOW bytes lie inside the B * WINDOW left
+            // at the block's start; g < full so values 4g..4g+4 are inside out.
+            dp += unsafe { G::decode(src.add(dp), c, dst.add(4 * g)) };
+            g += 1;
+        }
+    }
+    (dp, g)
+}
+
 /// The data bytes [`decode_groups_copied`] copies: the group loop stops with fewer than
 /// `Group::WINDOW` (at most 32) bytes left, or with only the partial group left.
 const TAIL: usize = 32;
@@ -106,53 +138,10 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees SSSE3 (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            let (dp, g) = decode_blocks(ctrl, data, out);
+            let (dp, g) = super::decode_blocks::<Group, 4>(ctrl, data, out);
             let (dp, g) = super::decode_groups::<Group>(ctrl, data, out, dp, g);
             super::decode_groups_copied::<Group>(ctrl, data, out, dp, g)
         })
-    }
-
-    /// Decodes blocks of 4 groups from group 0 as the C reference's u32 loop does: the data
-    /// offset advanced by length tables, one bound check a block (a group takes at most 32
-    /// bytes, so the block's last load ends at most 128 bytes in); returns `(dp, g)`.
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself.
-    #[target_feature(enable = "ssse3")]
-    #[inline]
-    pub(crate) unsafe fn decode_blocks(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g + 4 <= full && data.len() - dp >= 128 {
-            let cw = u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
-            for k in 0..4 {
-                let c = (cw >> (8 * k)) as u8;
-                let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
-                let l0 = NIBBLE_LENS_1248[lo] as usize;
-                // SAFETY: the block's groups before this one took at most 96 bytes, so both
-                // loads (at dp and dp + l0 <= dp + 16) end inside the 128 bytes left at the
-                // block's start; group g + k < full writes values 4(g+k)..+4 inside out.
-                unsafe {
-                    let v0 = _mm_loadu_si128(src.add(dp).cast());
-                    let m0 = _mm_load_si128(DECODE_1248[lo].0.as_ptr().cast());
-                    _mm_storeu_si128(dst.add(4 * (g + k)).cast(), _mm_shuffle_epi8(v0, m0));
-                    let v1 = _mm_loadu_si128(src.add(dp + l0).cast());
-                    let m1 = _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast());
-                    _mm_storeu_si128(dst.add(4 * (g + k) + 2).cast(), _mm_shuffle_epi8(v1, m1));
-                }
-                dp += l0 + NIBBLE_LENS_1248[hi] as usize;
-            }
-            g += 4;
-        }
-        (dp, g)
     }
 
     /// A group of U64Coder1248: one `pshufb` per control nibble (two u64 values).
@@ -256,7 +245,7 @@ pub(crate) mod c1234 {
     use core::mem::MaybeUninit;
 
     use crate::error::{DecodeError, EncodeError};
-    use crate::stream32::x86::ssse3::{control_word, encode_group};
+    use crate::stream32::x86::ssse3::encode_group;
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1234, S1234};
@@ -272,55 +261,10 @@ pub(crate) mod c1234 {
         // SAFETY: the caller guarantees SSSE3 (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            let (dp, g) = decode_blocks(ctrl, data, out);
+            let (dp, g) = super::decode_blocks::<Group, 8>(ctrl, data, out);
             let (dp, g) = super::decode_groups::<Group>(ctrl, data, out, dp, g);
             super::decode_groups_copied::<Group>(ctrl, data, out, dp, g)
         })
-    }
-
-    /// Decodes blocks of 8 groups from group 0 as the U32Classic block loop does (the data
-    /// offset advanced by the length table, one bound check a block), widening each group with
-    /// two shuffles; returns where it stopped `(dp, g)`.
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
-    /// `split_control` returns them); the function keeps every load inside `data` and every
-    /// store inside `out` itself.
-    #[target_feature(enable = "ssse3")]
-    #[inline]
-    pub(crate) unsafe fn decode_blocks(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g + 8 <= full && data.len() - dp >= 128 {
-            // SAFETY: g + 8 <= full <= ctrl.len().
-            let cw = unsafe { control_word(ctrl, g) };
-            for k in 0..8 {
-                let c = (cw >> (8 * k)) as u8 as usize;
-                // SAFETY: the block's groups before this one took at most 112 bytes, so the
-                // 16-byte load ends inside the 128 bytes left at the block's start; group
-                // g + k < full writes values 4(g+k)..+4 inside out; the table row has 32
-                // aligned bytes.
-                unsafe {
-                    let v = _mm_loadu_si128(src.add(dp).cast());
-                    let m = DECODE_1234[c].0.as_ptr();
-                    let d = dst.add(4 * (g + k));
-                    _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(v, _mm_load_si128(m.cast())));
-                    _mm_storeu_si128(
-                        d.add(2).cast(),
-                        _mm_shuffle_epi8(v, _mm_load_si128(m.add(16).cast())),
-                    );
-                }
-                dp += Classic::CTRL_LENS[c] as usize;
-            }
-            g += 8;
-        }
-        (dp, g)
     }
 
     /// A group of U64Coder1234: one load and two `pshufb` per control byte.
