@@ -390,10 +390,11 @@ pub(crate) mod c1234 {
     }
 
     /// Encodes blocks of 8 groups (32 values) with the U32Classic block encoder: the low
-    /// halves of the values are gathered into 32 u32 on the stack, whose control word is
-    /// computed with 256-bit compares and whose groups are packed by one shuffle each, and
-    /// the high halves are ORed together for the range check. Stops where a block's last
-    /// store would pass `out`; returns `(dp, g, OR of the values of the groups encoded)`.
+    /// halves of the values are gathered into four vectors of 8 u32 ([`narrow32`]), whose
+    /// control word is computed with 256-bit compares (the next block's while this one is
+    /// packed) and whose groups are packed by one shuffle each, and the high halves are ORed
+    /// together for the range check. Stops where a block's last store would pass `out`;
+    /// returns `(dp, g, OR of the values of the groups encoded)`.
     ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
