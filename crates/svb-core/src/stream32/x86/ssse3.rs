@@ -112,7 +112,11 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
 ) -> Option<(usize, u32)> {
     let full = out.len() / 4;
     let partial = out.len() % 4;
-    let take = (data.len() - dp).min(TAIL);
+    if g == full && partial == 0 {
+        return Some((dp, carried(carry)));
+    }
+    // Only the partial group's bytes (at most 12) when the whole groups are done.
+    let take = (data.len() - dp).min(if g == full { 16 } else { TAIL });
     // Room past the copy for a 16-byte load from any group start inside it.
     let mut buf = [0u8; TAIL + 16];
     buf[..take].copy_from_slice(&data[dp..dp + take]);
