@@ -144,12 +144,7 @@ unsafe fn groups16(
         // inside out.
         unsafe {
             // 16 bytes at a in the low lane, at b in the high.
-            let pair = |a: *const u8, b: *const u8| {
-                _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_loadu_si128(a.cast())),
-                    _mm_loadu_si128(b.cast()),
-                )
-            };
+            let pair = |a: *const u8, b: *const u8| _mm256_loadu2_m128i(b.cast(), a.cast());
             // Groups 0 and 2 in one vector, 1 and 3 in the other: packing them lane-wise
             // leaves the samples in order.
             let a = _mm256_shuffle_epi8(

@@ -110,7 +110,7 @@ fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
 /// The CPU must support AVX2, and 32 `u32` values must be readable at `p`.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
+unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
     // SAFETY: the caller guarantees 32 readable values at p.
     let v = |i: usize| unsafe { _mm256_loadu_si256(p.add(8 * i).cast()) };
     control_word_of_regs::<S>([v(0), v(1), v(2), v(3)])

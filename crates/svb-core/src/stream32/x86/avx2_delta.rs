@@ -118,12 +118,7 @@ unsafe fn blocks16(
         // shuffle rows are 16 bytes; block q < blocks writes values 16q..16q+16 inside out.
         unsafe {
             // 16 bytes at `a` in the low lane and 16 at `b` in the high.
-            let pair = |a: *const u8, b: *const u8| {
-                _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_loadu_si128(a.cast())),
-                    _mm_loadu_si128(b.cast()),
-                )
-            };
+            let pair = |a: *const u8, b: *const u8| _mm256_loadu2_m128i(b.cast(), a.cast());
             // Groups 0 | 1 and 2 | 3, in order.
             let a = _mm256_shuffle_epi8(
                 pair(src.add(dp), src.add(d1)),

@@ -3,8 +3,8 @@
 //! Decoding runs blocks of 8 groups as the C reference's loop does (a data pointer advanced
 //! by a length table, which costs fewer instructions a group than offsets from prefix sums),
 //! with one bound check a block: 128 data bytes left. The last groups (fewer than 128 bytes)
-//! are decoded by the same loops from a zero-padded copy, so no group needs its own check and
-//! no padding is asked of the caller. Encoding works in software-pipelined blocks of 8 control
+//! are decoded by the single-group loop from a zero-padded copy, so no group needs its own
+//! check and no padding is asked of the caller. Encoding works in software-pipelined blocks of 8 control
 //! bytes: the control word and data offsets of block `i+1` are computed while block `i` is
 //! shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
 //! control computation for encoding.
@@ -91,10 +91,10 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
 const TAIL: usize = 128;
 
 /// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
-/// [`TAIL`] data bytes, with the loops the data itself is decoded with: one copy costs less
-/// than a checked load for each of the last groups. `None` when those groups need more bytes
-/// than the data holds (what was written is then rewritten by the scalar tail, which names
-/// the error).
+/// [`TAIL`] data bytes (16 when only the partial group is left; nothing is copied when no
+/// group is), with the single-group loop: one copy costs less than a checked load for each
+/// of the last groups. `None` when those groups need more bytes than the data holds (what
+/// was written is then rewritten by the scalar tail, which names the error).
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as

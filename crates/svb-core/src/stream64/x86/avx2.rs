@@ -13,6 +13,16 @@ pub(crate) mod c1248 {
     use crate::stream32::x86::avx2::control_word_of_minus_codes;
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
+    use crate::tables::Row16;
+
+    /// The shuffle rows of nibbles `lo` and `hi` of `table` as one vector, `lo`'s in the low
+    /// lane (one group's two pairs).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn row_pair(table: &[Row16; 16], lo: usize, hi: usize) -> __m256i {
+        // SAFETY: two 16-byte rows of the table.
+        unsafe { _mm256_loadu2_m128i(table[hi].0.as_ptr().cast(), table[lo].0.as_ptr().cast()) }
+    }
 
     /// The decode kernel of this ISA (see the codec's `Kernels`).
     ///
@@ -58,10 +68,7 @@ pub(crate) mod c1248 {
                 // block's start; group g + k < full writes values 4(g+k)..+4 inside out.
                 unsafe {
                     let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
-                    let m = _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_load_si128(DECODE_1248[lo].0.as_ptr().cast())),
-                        _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast()),
-                    );
+                    let m = row_pair(&DECODE_1248, lo, hi);
                     _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
                 }
                 dp += l0 + NIBBLE_LENS_1248[hi] as usize;
@@ -77,10 +84,7 @@ pub(crate) mod c1248 {
             // 4g..4g+4 are inside out.
             unsafe {
                 let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
-                let m = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_load_si128(DECODE_1248[lo].0.as_ptr().cast())),
-                    _mm_load_si128(DECODE_1248[hi].0.as_ptr().cast()),
-                );
+                let m = row_pair(&DECODE_1248, lo, hi);
                 _mm256_storeu_si256(dst.add(4 * g).cast(), _mm256_shuffle_epi8(v, m));
             }
             dp += l0 + NIBBLE_LENS_1248[hi] as usize;
@@ -193,10 +197,7 @@ pub(crate) mod c1248 {
                     let c = (cw >> (8 * k)) as u8;
                     let (n0, n1) = ((c & 0xF) as usize, (c >> 4) as usize);
                     let l0 = NIBBLE_LENS_1248[n0] as usize;
-                    let m = _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
-                        _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast()),
-                    );
+                    let m = row_pair(&ENCODE_1248, n0, n1);
                     let r = _mm256_shuffle_epi8(lanes, m);
                     let d = base.add(ctrl_len + dp);
                     _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(r));
@@ -240,10 +241,7 @@ pub(crate) mod c1248 {
                     | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2)
                     & 0xF;
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
-                let m = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_load_si128(ENCODE_1248[n0].0.as_ptr().cast())),
-                    _mm_load_si128(ENCODE_1248[n1].0.as_ptr().cast()),
-                );
+                let m = row_pair(&ENCODE_1248, n0, n1);
                 let r = _mm256_shuffle_epi8(v, m);
                 let d = base.add(ctrl_len + dp);
                 _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(r));
