@@ -106,6 +106,10 @@ pub(crate) fn encode_with<S: Scheme64>(
 /// also how many values from the front it examined and the OR of them, and only the rest are
 /// scanned here (one pass over the values fewer). On a value that does not fit, `out` holds
 /// whatever the kernel wrote.
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub(crate) fn encode_checking<S: Scheme64>(
     values: &[u64],

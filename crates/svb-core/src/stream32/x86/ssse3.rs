@@ -154,17 +154,6 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     Some((dp + used + need, acc))
 }
 
-/// Reads control bytes `g..g+8` as one little-endian word. Needs `g + 8 <= ctrl.len()`.
-///
-/// # Safety
-/// `g + 8 <= ctrl.len()`: the 8 bytes read must lie inside `ctrl`.
-#[inline(always)]
-pub(crate) unsafe fn control_word(ctrl: &[u8], g: usize) -> u64 {
-    debug_assert!(g + 8 <= ctrl.len());
-    // SAFETY: the caller guarantees g + 8 <= ctrl.len().
-    u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() })
-}
-
 /// Inclusive prefix sums of the 8 per-byte data lengths of `cw`: byte `k` is the data length
 /// of groups `0..=k` (at most 128, so bytes never carry into each other).
 #[inline(always)]

@@ -2,43 +2,36 @@
 
 use core::mem::MaybeUninit;
 
-/// One group (four u64 values) of a codec's NEON decode, run by [`decode_groups`].
-pub(crate) trait Group {
-    /// Data bytes from a group's start that its loads may touch.
-    const WINDOW: usize;
+use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
 
-    /// Decodes the four values of control byte `c` from `src` to the 32 bytes at `dst`;
-    /// returns the data bytes they used.
-    ///
-    /// # Safety
-    /// The CPU must support NEON; `WINDOW` bytes are readable at `src` and 32 writable at
-    /// `dst`.
-    unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize;
-}
-
-/// Decodes whole groups while their loads stay inside `data`, one [`Group::decode`] each.
+/// Every whole group of a decode ([`groups::decode_all`]) compiled for NEON.
 ///
 /// # Safety
 /// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself.
+/// `split_control` returns them).
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn decode_groups<G: Group>(
+unsafe fn decode_all<G: DecodeGroup, const B: usize>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
-    let full = out.len() / 4;
-    let src = data.as_ptr();
-    let dst = out.as_mut_ptr().cast::<u8>();
-    let (mut dp, mut g) = (0usize, 0usize);
-    while g < full && data.len() - dp >= G::WINDOW {
-        // SAFETY: NEON (caller); data.len() - dp >= WINDOW (loop condition); g < full so the
-        // 32 bytes of values 4g..4g+4 are inside out.
-        dp += unsafe { G::decode(src.add(dp), ctrl[g], dst.add(32 * g)) };
-        g += 1;
-    }
-    (dp, g)
+    // SAFETY: NEON and `ctrl` (caller), and `G` is a NEON group.
+    unsafe { groups::decode_all::<G, B>(ctrl, data, out) }
+}
+
+/// Every whole group of an encode ([`groups::encode_groups`]) compiled for NEON.
+///
+/// # Safety
+/// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
+/// bytes and `ctrl_len` be the control length of `values.len()` values.
+#[target_feature(enable = "neon")]
+unsafe fn encode_all<G: EncodeGroup>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+) -> (usize, usize) {
+    // SAFETY: NEON and `out` (caller), and `G` is a NEON group.
+    unsafe { groups::encode_groups::<G>(values, out, ctrl_len, 0, 0) }
 }
 
 /// U64Coder1248: one `tbl` per control nibble (two u64 values).
@@ -47,6 +40,7 @@ pub(crate) mod c1248 {
     use core::mem::MaybeUninit;
 
     use crate::error::{DecodeError, EncodeError};
+    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
@@ -61,19 +55,20 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees NEON (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            super::decode_groups::<Group>(ctrl, data, out)
+            super::decode_all::<Group, 4>(ctrl, data, out)
         })
     }
 
     /// A group of U64Coder1248: one `tbl` per control nibble (two u64 values).
     pub(crate) struct Group;
 
-    impl super::Group for Group {
+    impl DecodeGroup for Group {
         // A group uses at most 32 data bytes; its second load starts at most 16 in.
         const WINDOW: usize = 32;
 
         #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize {
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+            let dst = dst.cast::<u8>();
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
             // SAFETY: NEON and the window (caller): both loads (at 0 and l0 <= 16) stay
@@ -102,7 +97,7 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees NEON (this function's contract); `encode_with`
         // has checked that `out` holds `max_encoded_len(n)` bytes.
         encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
-            encode_groups(values, out, ctrl_len)
+            super::encode_all::<Group>(values, out, ctrl_len)
         })
     }
 
@@ -121,48 +116,26 @@ pub(crate) mod c1248 {
         (vgetq_lane_u64::<0>(code) | (vgetq_lane_u64::<1>(code) << 2)) as usize
     }
 
-    /// # Safety
-    /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
-    /// bytes and `ctrl_len` be the control length of `values.len()` values.
-    #[target_feature(enable = "neon")]
-    unsafe fn encode_groups(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
-    ) -> (usize, usize) {
-        let full = values.len() / 4;
-        let room = out.len() - ctrl_len;
-        let base = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g < full && room - dp >= 32 {
-            // SAFETY: g < full so values 4g..4g+4 exist; the stores at dp and
-            // dp + l0 <= dp + 16 end by dp + 32 <= room; control byte g < ctrl_len.
+    impl EncodeGroup for Group {
+        // The second pair's 16-byte store starts at most 16 bytes in.
+        const ROOM: usize = 32;
+
+        #[inline(always)]
+        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+            // SAFETY: NEON and four values at `src`, 32 writable bytes at `dst` (caller): the
+            // stores at 0 and l0 <= 16 end by 32.
             unsafe {
-                let v0 = vld1q_u64(values.as_ptr().add(4 * g));
-                let v1 = vld1q_u64(values.as_ptr().add(4 * g + 2));
+                let v0 = vld1q_u64(src);
+                let v1 = vld1q_u64(src.add(2));
                 let (n0, n1) = (nibble(v0), nibble(v1));
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
-                let d = base.add(ctrl_len + dp);
-                vst1q_u8(
-                    d,
-                    vqtbl1q_u8(
-                        vreinterpretq_u8_u64(v0),
-                        vld1q_u8(ENCODE_1248[n0].0.as_ptr()),
-                    ),
-                );
-                vst1q_u8(
-                    d.add(l0),
-                    vqtbl1q_u8(
-                        vreinterpretq_u8_u64(v1),
-                        vld1q_u8(ENCODE_1248[n1].0.as_ptr()),
-                    ),
-                );
-                *base.add(g) = (n0 | (n1 << 4)) as u8;
-                dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+                let m0 = vld1q_u8(ENCODE_1248[n0].0.as_ptr());
+                vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u64(v0), m0));
+                let m1 = vld1q_u8(ENCODE_1248[n1].0.as_ptr());
+                vst1q_u8(dst.add(l0), vqtbl1q_u8(vreinterpretq_u8_u64(v1), m1));
+                ((n0 | (n1 << 4)) as u8, l0 + NIBBLE_LENS_1248[n1] as usize)
             }
-            g += 1;
         }
-        (dp, g)
     }
 }
 
@@ -174,6 +147,7 @@ pub(crate) mod c1234 {
     use crate::error::{DecodeError, EncodeError};
     use crate::stream32::aarch64::neon::encode_group;
     use crate::stream32::{Classic, Scheme32};
+    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{DECODE_1234, S1234};
 
@@ -188,19 +162,20 @@ pub(crate) mod c1234 {
         // SAFETY: the caller guarantees NEON (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            super::decode_groups::<Group>(ctrl, data, out)
+            super::decode_all::<Group, 8>(ctrl, data, out)
         })
     }
 
     /// A group of U64Coder1234: one load and two `tbl` per control byte.
     pub(crate) struct Group;
 
-    impl super::Group for Group {
+    impl DecodeGroup for Group {
         // A group uses at most 16 data bytes, in one load.
         const WINDOW: usize = 16;
 
         #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u8) -> usize {
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+            let dst = dst.cast::<u8>();
             let m = DECODE_1234[c as usize].0.as_ptr();
             // SAFETY: NEON and the window (caller): 16 readable bytes at `src`, 32 writable at
             // `dst`; the table row has 32 bytes.
@@ -225,36 +200,23 @@ pub(crate) mod c1234 {
         // has checked that `out` holds `max_encoded_len(n)` bytes and every value is
         // below 2^32.
         encode_with::<S1234>(values, out, |values, out, ctrl_len| unsafe {
-            encode_groups(values, out, ctrl_len)
+            super::encode_all::<Group>(values, out, ctrl_len)
         })
     }
 
-    /// # Safety
-    /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
-    /// bytes and `ctrl_len` be the control length of `values.len()` values.
-    #[target_feature(enable = "neon")]
-    unsafe fn encode_groups(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
-    ) -> (usize, usize) {
-        let full = values.len() / 4;
-        let room = out.len() - ctrl_len;
-        let base = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        while g < full && room - dp >= 16 {
-            // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
-            // `out`; control byte g < ctrl_len.
+    impl EncodeGroup for Group {
+        // One 16-byte store (the U32Classic group's).
+        const ROOM: usize = 16;
+
+        #[inline(always)]
+        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+            // SAFETY: NEON and four values at `src`, 16 writable bytes at `dst` (caller).
             unsafe {
-                let v0 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g)));
-                let v1 = vmovn_u64(vld1q_u64(values.as_ptr().add(4 * g + 2)));
-                let (c, len) =
-                    encode_group::<Classic>(vcombine_u32(v0, v1), base.add(ctrl_len + dp));
-                *base.add(g) = c;
-                dp += len;
+                // The low 32 bits of the four values (only they are packed).
+                let v0 = vmovn_u64(vld1q_u64(src));
+                let v1 = vmovn_u64(vld1q_u64(src.add(2)));
+                encode_group::<Classic>(vcombine_u32(v0, v1), dst)
             }
-            g += 1;
         }
-        (dp, g)
     }
 }

@@ -1,4 +1,25 @@
-//! AVX2 kernels of the u64 codecs: one 256-bit shuffle per control byte (four u64 values).
+//! AVX2 kernels of the u64 codecs: one 256-bit shuffle per control byte (four u64 values),
+//! the groups run by the loops of [`groups`](crate::stream64::groups), and blocks of 8 groups
+//! for the encoders.
+
+use core::mem::MaybeUninit;
+
+use crate::stream64::groups::{self, DecodeGroup};
+
+/// Every whole group of a decode ([`groups::decode_all`]) compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
+/// `out.len()` values (as `split_control` returns them).
+#[target_feature(enable = "avx2")]
+unsafe fn decode_all<G: DecodeGroup, const B: usize>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> (usize, usize) {
+    // SAFETY: AVX2 and `ctrl` (caller), and `G` is an AVX2 group.
+    unsafe { groups::decode_all::<G, B>(ctrl, data, out) }
+}
 
 /// U64Coder1248.
 pub(crate) mod c1248 {
@@ -8,9 +29,9 @@ pub(crate) mod c1248 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use super::super::ssse3::c1248 as ssse3;
     use crate::error::{DecodeError, EncodeError};
     use crate::stream32::x86::avx2::control_word_of_minus_codes;
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::scalar::{decode_with, encode_with};
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
     use crate::tables::Row16;
@@ -35,62 +56,31 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            let (dp, g) = decode_groups(ctrl, data, out);
-            super::super::ssse3::decode_groups_copied::<ssse3::Group>(ctrl, data, out, dp, g)
+            super::decode_all::<Group, 4>(ctrl, data, out)
         })
     }
 
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
-    /// `out.len()` values (as `split_control` returns them); the function keeps every load
-    /// inside `data` and every store inside `out` itself.
-    #[target_feature(enable = "avx2")]
-    unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        // Blocks of 4 groups as the C reference's u32 loop: the data offset advanced by
-        // length tables, one bound check a block (a group takes at most 32 bytes, so the
-        // block's last load ends at most 128 bytes in).
-        while g + 4 <= full && data.len() - dp >= 128 {
-            let cw = u32::from_le_bytes([ctrl[g], ctrl[g + 1], ctrl[g + 2], ctrl[g + 3]]);
-            for k in 0..4 {
-                let c = (cw >> (8 * k)) as u8;
-                let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
-                let l0 = NIBBLE_LENS_1248[lo] as usize;
-                // SAFETY: the block's groups before this one took at most 96 bytes, so both
-                // loads (at dp and dp + l0 <= dp + 16) end inside the 128 bytes left at the
-                // block's start; group g + k < full writes values 4(g+k)..+4 inside out.
-                unsafe {
-                    let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
-                    let m = row_pair(&DECODE_1248, lo, hi);
-                    _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
-                }
-                dp += l0 + NIBBLE_LENS_1248[hi] as usize;
-            }
-            g += 4;
-        }
-        while g < full && data.len() - dp >= 32 {
-            let c = ctrl[g];
+    /// A group of U64Coder1248: its two 16-byte windows (the second starts after the first
+    /// pair's bytes) in one vector, one 256-bit shuffle.
+    pub(crate) struct Group;
+
+    impl DecodeGroup for Group {
+        // A group uses at most 32 data bytes; its second load starts at most 16 in.
+        const WINDOW: usize = 32;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
-            // SAFETY: a group uses at most 32 data bytes and data.len() - dp >= 32, so both
-            // loads (at dp and dp + l0 <= dp + 16) stay inside data; g < full so values
-            // 4g..4g+4 are inside out.
+            // SAFETY: AVX2 and the window (caller): both loads (at 0 and l0 <= 16) stay
+            // inside the 32 readable bytes; `dst` holds 4 values.
             unsafe {
-                let v = _mm256_loadu2_m128i(src.add(dp + l0).cast(), src.add(dp).cast());
+                let v = _mm256_loadu2_m128i(src.add(l0).cast(), src.cast());
                 let m = row_pair(&DECODE_1248, lo, hi);
-                _mm256_storeu_si256(dst.add(4 * g).cast(), _mm256_shuffle_epi8(v, m));
+                _mm256_storeu_si256(dst.cast(), _mm256_shuffle_epi8(v, m));
             }
-            dp += l0 + NIBBLE_LENS_1248[hi] as usize;
-            g += 1;
+            l0 + NIBBLE_LENS_1248[hi] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -104,9 +94,7 @@ pub(crate) mod c1248 {
         // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with`
         // has checked that `out` holds `max_encoded_len(n)` bytes.
         encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
-            let (dp, g) = encode_blocks(values, out, ctrl_len);
-            let (dp, g) = encode_groups(values, out, ctrl_len, dp, g);
-            ssse3::encode_groups(values, out, ctrl_len, dp, g)
+            encode_all(values, out, ctrl_len)
         })
     }
 
@@ -160,14 +148,14 @@ pub(crate) mod c1248 {
     /// next block's while this one is packed, so the long compare-and-pack chain overlaps the
     /// stores), each group packed by one 256-bit shuffle, its halves stored at the group's
     /// start and after its first pair. One bound check a block: 256 bytes of room (a group
-    /// takes at most 32). Returns `(dp, g)`.
+    /// takes at most 32). Then single groups while they fit. Returns `(dp, g)`.
     ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
     /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
     /// `values.len()` values.
     #[target_feature(enable = "avx2")]
-    unsafe fn encode_blocks(
+    unsafe fn encode_all(
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
         ctrl_len: usize,
@@ -177,7 +165,8 @@ pub(crate) mod c1248 {
         let base = out.as_mut_ptr().cast::<u8>();
         let (mut dp, mut g) = (0usize, 0usize);
         if full < 8 {
-            return (dp, g);
+            // SAFETY: AVX2 and `out` (caller).
+            return unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, 0, 0) };
         }
         // SAFETY: 8 <= full, so values 0..32 exist.
         let mut cw = unsafe { control_word_of(values.as_ptr()) };
@@ -208,30 +197,21 @@ pub(crate) mod c1248 {
             cw = next;
             g += 8;
         }
-        (dp, g)
+        // SAFETY: AVX2 and `out` (caller); (dp, g) is where the blocks stopped.
+        unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) }
     }
 
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
-    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
-    /// `values.len()` values.
-    #[target_feature(enable = "avx2")]
-    unsafe fn encode_groups(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
-        mut dp: usize,
-        mut g: usize,
-    ) -> (usize, usize) {
-        let full = values.len() / 4;
-        let room = out.len() - ctrl_len;
-        let base = out.as_mut_ptr().cast::<u8>();
-        let zero = _mm256_setzero_si256();
-        while g < full && room - dp >= 32 {
-            // SAFETY: g < full so values 4g..4g+4 exist; the halves are stored at dp and
-            // dp + l0 <= dp + 16, ending by dp + 32 <= room; control byte g < ctrl_len.
+    impl EncodeGroup for Group {
+        // The second pair's 16-byte store starts at most 16 bytes in.
+        const ROOM: usize = 32;
+
+        #[inline(always)]
+        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+            // SAFETY: AVX2 and four values at `src`, 32 writable bytes at `dst` (caller): the
+            // halves are stored at 0 and l0 <= 16, ending by 32.
             unsafe {
-                let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
+                let v = _mm256_loadu_si256(src.cast());
+                let zero = _mm256_setzero_si256();
                 let z = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, zero)) as u32 as usize;
                 // Codes are below 4, so the nibbles below 16 (the mask says so to the compiler).
                 let n0 = (CODE_1248[z & 0xFF] as usize
@@ -241,17 +221,12 @@ pub(crate) mod c1248 {
                     | (CODE_1248[(z >> 24) & 0xFF] as usize) << 2)
                     & 0xF;
                 let l0 = NIBBLE_LENS_1248[n0] as usize;
-                let m = row_pair(&ENCODE_1248, n0, n1);
-                let r = _mm256_shuffle_epi8(v, m);
-                let d = base.add(ctrl_len + dp);
-                _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(r));
-                _mm_storeu_si128(d.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
-                *base.add(g) = (n0 | (n1 << 4)) as u8;
-                dp += l0 + NIBBLE_LENS_1248[n1] as usize;
+                let r = _mm256_shuffle_epi8(v, row_pair(&ENCODE_1248, n0, n1));
+                _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(r));
+                _mm_storeu_si128(dst.add(l0).cast(), _mm256_extracti128_si256::<1>(r));
+                ((n0 | (n1 << 4)) as u8, l0 + NIBBLE_LENS_1248[n1] as usize)
             }
-            g += 1;
         }
-        (dp, g)
     }
 }
 
@@ -263,11 +238,11 @@ pub(crate) mod c1234 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use super::super::ssse3::c1234 as ssse3;
     use crate::error::{DecodeError, EncodeError};
     use crate::stream32::x86::avx2::control_word_of_regs;
-    use crate::stream32::x86::ssse3::{control_word, encode_block_regs, encode_group, prefix_lens};
+    use crate::stream32::x86::ssse3::{encode_block_regs, encode_group, prefix_lens};
     use crate::stream32::{Classic, Scheme32};
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::scalar::{decode_with, encode_checking};
     use crate::stream64::{DECODE_1234, S1234};
 
@@ -282,60 +257,29 @@ pub(crate) mod c1234 {
         // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract);
         // `ctrl` is the control stream of out.len() values.
         decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            let (dp, g) = decode_groups(ctrl, data, out);
-            let (dp, g) =
-                super::super::ssse3::decode_groups::<ssse3::Group>(ctrl, data, out, dp, g);
-            super::super::ssse3::decode_groups_copied::<ssse3::Group>(ctrl, data, out, dp, g)
+            super::decode_all::<Group, 8>(ctrl, data, out)
         })
     }
 
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
-    /// `out.len()` values (as `split_control` returns them); the function keeps every load
-    /// inside `data` and every store inside `out` itself.
-    #[target_feature(enable = "avx2")]
-    unsafe fn decode_groups(
-        ctrl: &[u8],
-        data: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> (usize, usize) {
-        let full = out.len() / 4;
-        let src = data.as_ptr();
-        let dst = out.as_mut_ptr().cast::<u64>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        // Blocks of 8 groups as the C reference's u32 loop: the data offset advanced by
-        // the length table, one bound check a block (128 bytes left: a group takes at most
-        // 16 bytes).
-        while g + 8 <= full && data.len() - dp >= 128 {
-            // SAFETY: g + 8 <= full <= ctrl.len().
-            let cw = unsafe { control_word(ctrl, g) };
-            for k in 0..8 {
-                let c = (cw >> (8 * k)) as u8 as usize;
-                // SAFETY: the block's groups before this one took at most 112 bytes, so the
-                // 16-byte load ends inside the 128 bytes left at the block's start; group
-                // g + k < full writes 4 values inside out; the table row is 32 aligned bytes.
-                unsafe {
-                    let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.add(dp).cast()));
-                    let m = _mm256_load_si256(DECODE_1234[c].0.as_ptr().cast());
-                    _mm256_storeu_si256(dst.add(4 * (g + k)).cast(), _mm256_shuffle_epi8(v, m));
-                }
-                dp += Classic::CTRL_LENS[c] as usize;
-            }
-            g += 8;
-        }
-        while g < full && data.len() - dp >= 16 {
-            let c = ctrl[g] as usize;
-            // SAFETY: dp + 16 <= data.len() (loop condition); g < full so values 4g..4g+4
-            // are inside out; the table row is 32 aligned bytes.
+    /// A group of U64Coder1234: its 16 data bytes in both lanes, one 256-bit shuffle.
+    pub(crate) struct Group;
+
+    impl DecodeGroup for Group {
+        // A group uses at most 16 data bytes, in one load.
+        const WINDOW: usize = 16;
+
+        #[inline(always)]
+        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+            let c = c as usize;
+            // SAFETY: AVX2 and the window (caller): 16 readable bytes at `src`, 4 values at
+            // `dst`; the table row is 32 aligned bytes.
             unsafe {
-                let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.add(dp).cast()));
+                let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
                 let m = _mm256_load_si256(DECODE_1234[c].0.as_ptr().cast());
-                _mm256_storeu_si256(dst.add(4 * g).cast(), _mm256_shuffle_epi8(v, m));
+                _mm256_storeu_si256(dst.cast(), _mm256_shuffle_epi8(v, m));
             }
-            dp += Classic::CTRL_LENS[c] as usize;
-            g += 1;
+            Classic::CTRL_LENS[c] as usize
         }
-        (dp, g)
     }
 
     /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -352,10 +296,8 @@ pub(crate) mod c1234 {
         // make them write more than 4 bytes a value.
         encode_checking::<S1234>(values, out, |values, out, ctrl_len| unsafe {
             let (dp, g, seen) = encode_blocks(values, out, ctrl_len);
-            let examined = 4 * g;
-            let (dp, g) = encode_groups(values, out, ctrl_len, dp, g);
-            let (dp, g) = ssse3::encode_groups(values, out, ctrl_len, dp, g);
-            (dp, g, examined, seen)
+            let (end, g_end) = encode_rest(values, out, ctrl_len, dp, g);
+            (end, g_end, 4 * g, seen)
         })
     }
 
@@ -462,34 +404,37 @@ pub(crate) mod c1234 {
         (dp, g, seen)
     }
 
+    /// Single groups from `(dp, g)`, where [`encode_blocks`] stopped, while they fit.
+    ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
     /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
     /// `values.len()` values.
     #[target_feature(enable = "avx2")]
-    unsafe fn encode_groups(
+    unsafe fn encode_rest(
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
         ctrl_len: usize,
-        mut dp: usize,
-        mut g: usize,
+        dp: usize,
+        g: usize,
     ) -> (usize, usize) {
-        let full = values.len() / 4;
-        let room = out.len() - ctrl_len;
-        let base = out.as_mut_ptr().cast::<u8>();
-        let low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-        while g < full && room - dp >= 16 {
-            // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
-            // `out`; control byte g < ctrl_len.
+        // SAFETY: AVX2 and `out` (caller); (dp, g) is where the blocks stopped.
+        unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) }
+    }
+
+    impl EncodeGroup for Group {
+        // One 16-byte store (the U32Classic group's).
+        const ROOM: usize = 16;
+
+        #[inline(always)]
+        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+            // SAFETY: AVX2 and four values at `src`, 16 writable bytes at `dst` (caller).
             unsafe {
-                let v = _mm256_loadu_si256(values.as_ptr().add(4 * g).cast());
+                let v = _mm256_loadu_si256(src.cast());
+                let low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
                 let low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, low_dwords));
-                let (c, len) = encode_group::<Classic>(low, base.add(ctrl_len + dp));
-                *base.add(g) = c;
-                dp += len;
+                encode_group::<Classic>(low, dst)
             }
-            g += 1;
         }
-        (dp, g)
     }
 }

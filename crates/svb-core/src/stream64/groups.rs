@@ -1,0 +1,190 @@
+//! The group loops of every SIMD kernel of the u64 codecs (SSSE3, AVX2, NEON; both wires),
+//! generic over one group's decode or encode.
+//!
+//! The loops carry no target features of their own: they are `#[inline(always)]`, and each
+//! ISA runs them inside one `#[target_feature]` function of its own, where they, and the
+//! group's intrinsics with them, are compiled for that ISA.
+
+use core::mem::MaybeUninit;
+
+/// One group (four u64 values) of a codec's SIMD decode.
+pub(crate) trait DecodeGroup {
+    /// Data bytes from a group's start that its loads may touch; a group also uses at most
+    /// this many.
+    const WINDOW: usize;
+
+    /// Decodes the four values of control byte `c` from `src` to `dst`; returns the data
+    /// bytes they used.
+    ///
+    /// # Safety
+    /// The CPU must support the group's ISA; `WINDOW` bytes are readable at `src` and four
+    /// values writable at `dst`.
+    unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize;
+}
+
+/// One group (four u64 values) of a codec's SIMD encode.
+pub(crate) trait EncodeGroup {
+    /// Bytes from a group's data start that its stores may touch.
+    const ROOM: usize;
+
+    /// Encodes the four values at `src` to `dst`; returns their control byte and the data
+    /// bytes written (for values outside the codec's range, what it writes is unspecified,
+    /// but never more than `ROOM` bytes).
+    ///
+    /// # Safety
+    /// The CPU must support the group's ISA; four values are readable at `src` and `ROOM`
+    /// bytes writable at `dst`.
+    unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize);
+}
+
+/// Decodes whole groups from group `g` while their loads stay inside `data`, one
+/// [`DecodeGroup::decode`] each. Returns where it stopped, `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support `G`'s ISA; `ctrl` must hold the control bytes of `out.len()` values
+/// (as `split_control` returns them); `(dp, g)` must be a position a loop of this module
+/// returned (or `(0, 0)`). Every load stays inside `data`, every store inside `out`.
+#[inline(always)]
+pub(crate) unsafe fn decode_groups<G: DecodeGroup>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+    mut dp: usize,
+    mut g: usize,
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u64>();
+    while g < full && data.len() - dp >= G::WINDOW {
+        // SAFETY: the ISA (caller); data.len() - dp >= WINDOW (loop condition); g < full so
+        // values 4g..4g+4 are inside out.
+        dp += unsafe { G::decode(src.add(dp), ctrl[g], dst.add(4 * g)) };
+        g += 1;
+    }
+    (dp, g)
+}
+
+/// Decodes blocks of `B` groups from group 0, one [`DecodeGroup::decode`] each, with one
+/// bound check a block: `B * WINDOW` data bytes left (each group takes at most `WINDOW` bytes
+/// and loads at most `WINDOW` from its start), the data offset advanced by what each group
+/// used, as the C reference's u32 loop does. Returns `(dp, g)`.
+///
+/// # Safety
+/// As [`decode_groups`] from `(0, 0)`.
+#[inline(always)]
+pub(crate) unsafe fn decode_blocks<G: DecodeGroup, const B: usize>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> (usize, usize) {
+    let full = out.len() / 4;
+    // The control bytes of the whole groups (all of them, by the contract), so the block's
+    // control bytes need no check of their own.
+    let Some(ctrl) = ctrl.get(..full) else {
+        return (0, 0);
+    };
+    let src = data.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u64>();
+    let (mut dp, mut g) = (0usize, 0usize);
+    while g + B <= full && data.len() - dp >= B * G::WINDOW {
+        // The block's control bytes in one load, taken apart by shifts: a load per group
+        // fewer (the loop is load-bound).
+        let mut word = [0u8; 8];
+        word[..B].copy_from_slice(&ctrl[g..g + B]);
+        let cw = u64::from_le_bytes(word);
+        for k in 0..B {
+            // SAFETY: the ISA (caller); the block's groups before this one used at most
+            // WINDOW bytes each, so this group's WINDOW bytes lie inside the B * WINDOW left
+            // at the block's start; g < full so values 4g..4g+4 are inside out.
+            dp += unsafe { G::decode(src.add(dp), (cw >> (8 * k)) as u8, dst.add(4 * g)) };
+            g += 1;
+        }
+    }
+    (dp, g)
+}
+
+/// The data bytes [`decode_groups_copied`] copies: the group loop stops with fewer than
+/// `DecodeGroup::WINDOW` (at most 32) bytes left, or with only the partial group left.
+const TAIL: usize = 32;
+
+/// Decodes whole groups from group `g` (data at `data[dp..]`, fewer than [`TAIL`] bytes left
+/// or no whole group) from a zero-padded copy of the data left, so the last groups take the
+/// SIMD loop instead of the scalar tail. Returns where it stopped, or `(dp, g)` unchanged
+/// when the groups need more bytes than the data holds (the scalar tail then rewrites them
+/// and names the error).
+///
+/// # Safety
+/// As [`decode_groups`]; `(dp, g)` must be where it stopped.
+#[inline(always)]
+pub(crate) unsafe fn decode_groups_copied<G: DecodeGroup>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+    dp: usize,
+    g: usize,
+) -> (usize, usize) {
+    if g == out.len() / 4 {
+        return (dp, g);
+    }
+    let take = (data.len() - dp).min(TAIL);
+    // Room past the copy for a group's loads (`G::WINDOW` <= 32 bytes) from inside it.
+    let mut buf = [0u8; TAIL + 32];
+    buf[..take].copy_from_slice(&data[dp..dp + take]);
+    // SAFETY: the ISA (caller); the loop bounds its loads by `buf` and its stores by `out`.
+    let (used, end) = unsafe { decode_groups::<G>(ctrl, &buf, out, 0, g) };
+    if used <= take {
+        (dp + used, end)
+    } else {
+        (dp, g)
+    }
+}
+
+/// Every whole group of a decode: blocks of `B` groups, single groups while the data lasts,
+/// the last ones from a padded copy. Returns `(dp, g)` for the scalar tail.
+///
+/// # Safety
+/// As [`decode_groups`] from `(0, 0)`.
+#[inline(always)]
+pub(crate) unsafe fn decode_all<G: DecodeGroup, const B: usize>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [MaybeUninit<u64>],
+) -> (usize, usize) {
+    // SAFETY: the caller's contract, passed on; each loop returns a position the next takes.
+    unsafe {
+        let (dp, g) = decode_blocks::<G, B>(ctrl, data, out);
+        let (dp, g) = decode_groups::<G>(ctrl, data, out, dp, g);
+        decode_groups_copied::<G>(ctrl, data, out, dp, g)
+    }
+}
+
+/// Encodes whole groups from group `g` while a group's stores fit in `out`, one
+/// [`EncodeGroup::encode`] each. Returns `(dp, g)`.
+///
+/// # Safety
+/// The CPU must support `G`'s ISA; `out` must hold at least `max_encoded_len(values.len())`
+/// bytes and `ctrl_len` be the control length of `values.len()` values; `(dp, g)` must be a
+/// position an encode loop returned (or `(0, 0)`).
+#[inline(always)]
+pub(crate) unsafe fn encode_groups<G: EncodeGroup>(
+    values: &[u64],
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+    mut dp: usize,
+    mut g: usize,
+) -> (usize, usize) {
+    let full = values.len() / 4;
+    let room = out.len() - ctrl_len;
+    let base = out.as_mut_ptr().cast::<u8>();
+    while g < full && room - dp >= G::ROOM {
+        // SAFETY: the ISA (caller); g < full so values 4g..4g+4 exist; the stores end by
+        // dp + ROOM <= room; control byte g < ctrl_len.
+        unsafe {
+            let (c, len) = G::encode(values.as_ptr().add(4 * g), base.add(ctrl_len + dp));
+            *base.add(g) = c;
+            dp += len;
+        }
+        g += 1;
+    }
+    (dp, g)
+}
