@@ -2,13 +2,22 @@
 //! generic over one group's decode or encode.
 //!
 //! The loops carry no target features of their own: they are `#[inline(always)]`, and each
-//! ISA runs them inside one `#[target_feature]` function of its own, where they, and the
-//! group's intrinsics with them, are compiled for that ISA.
+//! ISA runs them inside `#[target_feature]` functions of its own ([`decode_kernel!`] and
+//! [`encode_kernel!`] write them), where they, and the group's intrinsics with them, are
+//! compiled for that ISA.
 
 use core::mem::MaybeUninit;
 
+use super::Scheme64;
+
+/// One group (four u64 values) of a codec's SIMD kernels.
+pub(crate) trait Group {
+    /// The wire the group decodes or encodes.
+    type Scheme: Scheme64;
+}
+
 /// One group (four u64 values) of a codec's SIMD decode.
-pub(crate) trait DecodeGroup {
+pub(crate) trait DecodeGroup: Group {
     /// Data bytes from a group's start that its loads may touch; a group also uses at most
     /// this many.
     const WINDOW: usize;
@@ -23,7 +32,7 @@ pub(crate) trait DecodeGroup {
 }
 
 /// One group (four u64 values) of a codec's SIMD encode.
-pub(crate) trait EncodeGroup {
+pub(crate) trait EncodeGroup: Group {
     /// Bytes from a group's data start that its stores may touch.
     const ROOM: usize;
 
@@ -64,19 +73,25 @@ pub(crate) unsafe fn decode_groups<G: DecodeGroup>(
     (dp, g)
 }
 
-/// Decodes blocks of `B` groups from group 0, one [`DecodeGroup::decode`] each, with one
-/// bound check a block: `B * WINDOW` data bytes left (each group takes at most `WINDOW` bytes
-/// and loads at most `WINDOW` from its start), the data offset advanced by what each group
-/// used, as the C reference's u32 loop does. Returns `(dp, g)`.
+/// Data bytes a block of [`decode_blocks`] checks for: `BLOCK / WINDOW` groups (4 of
+/// U64Coder1248, 8 of U64Coder1234).
+const BLOCK: usize = 128;
+
+/// Decodes blocks of `BLOCK / WINDOW` groups from group 0, one [`DecodeGroup::decode`] each,
+/// with one bound check a block: [`BLOCK`] data bytes left (each group takes at most `WINDOW`
+/// bytes and loads at most `WINDOW` from its start), the data offset advanced by what each
+/// group used, as the C reference's u32 loop does. Returns `(dp, g)`.
 ///
 /// # Safety
 /// As [`decode_groups`] from `(0, 0)`.
 #[inline(always)]
-pub(crate) unsafe fn decode_blocks<G: DecodeGroup, const B: usize>(
+pub(crate) unsafe fn decode_blocks<G: DecodeGroup>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
+    // Groups a block (a constant once `G` is known; at most 8, the control word's bytes).
+    let b = BLOCK / G::WINDOW;
     let full = out.len() / 4;
     // The control bytes of the whole groups (all of them, by the contract), so the block's
     // control bytes need no check of their own.
@@ -86,15 +101,15 @@ pub(crate) unsafe fn decode_blocks<G: DecodeGroup, const B: usize>(
     let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<u64>();
     let (mut dp, mut g) = (0usize, 0usize);
-    while g + B <= full && data.len() - dp >= B * G::WINDOW {
+    while g + b <= full && data.len() - dp >= BLOCK {
         // The block's control bytes in one load, taken apart by shifts: a load per group
         // fewer (the loop is load-bound).
         let mut word = [0u8; 8];
-        word[..B].copy_from_slice(&ctrl[g..g + B]);
+        word[..b].copy_from_slice(&ctrl[g..g + b]);
         let cw = u64::from_le_bytes(word);
-        for k in 0..B {
+        for k in 0..b {
             // SAFETY: the ISA (caller); the block's groups before this one used at most
-            // WINDOW bytes each, so this group's WINDOW bytes lie inside the B * WINDOW left
+            // WINDOW bytes each, so this group's WINDOW bytes lie inside the BLOCK bytes left
             // at the block's start; g < full so values 4g..4g+4 are inside out.
             dp += unsafe { G::decode(src.add(dp), (cw >> (8 * k)) as u8, dst.add(4 * g)) };
             g += 1;
@@ -139,20 +154,20 @@ pub(crate) unsafe fn decode_groups_copied<G: DecodeGroup>(
     }
 }
 
-/// Every whole group of a decode: blocks of `B` groups, single groups while the data lasts,
-/// the last ones from a padded copy. Returns `(dp, g)` for the scalar tail.
+/// Every whole group of a decode: blocks, single groups while the data lasts, the last ones
+/// from a padded copy. Returns `(dp, g)` for the scalar tail.
 ///
 /// # Safety
 /// As [`decode_groups`] from `(0, 0)`.
 #[inline(always)]
-pub(crate) unsafe fn decode_all<G: DecodeGroup, const B: usize>(
+pub(crate) unsafe fn decode_all<G: DecodeGroup>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
     // SAFETY: the caller's contract, passed on; each loop returns a position the next takes.
     unsafe {
-        let (dp, g) = decode_blocks::<G, B>(ctrl, data, out);
+        let (dp, g) = decode_blocks::<G>(ctrl, data, out);
         let (dp, g) = decode_groups::<G>(ctrl, data, out, dp, g);
         decode_groups_copied::<G>(ctrl, data, out, dp, g)
     }
@@ -188,3 +203,67 @@ pub(crate) unsafe fn encode_groups<G: EncodeGroup>(
     }
     (dp, g)
 }
+
+/// Writes an ISA's decode kernel of the u64 codecs, `decode::<G>` (a codec's `Kernels`
+/// entry for its group `G`), with [`decode_all`] compiled for the target feature `$feature`.
+macro_rules! decode_kernel {
+    ($feature:literal) => {
+        #[doc = concat!("The ", $feature, " decode kernel of group `G`'s codec (see the codec's `Kernels`).")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $feature, ", and `G` be a group of it.")]
+        pub(crate) unsafe fn decode<G: $crate::stream64::groups::DecodeGroup>(
+            input: &[u8],
+            out: &mut [::core::mem::MaybeUninit<u64>],
+        ) -> Result<usize, $crate::error::DecodeError> {
+            #[target_feature(enable = $feature)]
+            unsafe fn decode_all<G: $crate::stream64::groups::DecodeGroup>(
+                ctrl: &[u8],
+                data: &[u8],
+                out: &mut [::core::mem::MaybeUninit<u64>],
+            ) -> (usize, usize) {
+                // SAFETY: the CPU feature and `ctrl` (caller), and `G` is a group of it.
+                unsafe { $crate::stream64::groups::decode_all::<G>(ctrl, data, out) }
+            }
+            // SAFETY: the caller guarantees the CPU feature (this function's contract);
+            // `ctrl` is the control stream of out.len() values.
+            $crate::stream64::scalar::decode_with::<G::Scheme>(input, out, |ctrl, data, out| unsafe {
+                decode_all::<G>(ctrl, data, out)
+            })
+        }
+    };
+}
+pub(crate) use decode_kernel;
+
+/// Writes an ISA's encode kernel of the u64 codecs, `encode::<G>` (a codec's `Kernels`
+/// entry for its group `G`), with [`encode_groups`] compiled for the target feature
+/// `$feature`.
+macro_rules! encode_kernel {
+    ($feature:literal) => {
+        #[doc = concat!("The ", $feature, " encode kernel of group `G`'s codec (see the codec's `Kernels`).")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $feature, ", and `G` be a group of it.")]
+        pub(crate) unsafe fn encode<G: $crate::stream64::groups::EncodeGroup>(
+            values: &[u64],
+            out: &mut [::core::mem::MaybeUninit<u8>],
+        ) -> Result<usize, $crate::error::EncodeError> {
+            #[target_feature(enable = $feature)]
+            unsafe fn encode_all<G: $crate::stream64::groups::EncodeGroup>(
+                values: &[u64],
+                out: &mut [::core::mem::MaybeUninit<u8>],
+                ctrl_len: usize,
+            ) -> (usize, usize) {
+                // SAFETY: the CPU feature and `out` (caller), and `G` is a group of it.
+                unsafe { $crate::stream64::groups::encode_groups::<G>(values, out, ctrl_len, 0, 0) }
+            }
+            // SAFETY: the caller guarantees the CPU feature (this function's contract);
+            // `encode_with` has checked that `out` holds `max_encoded_len(n)` bytes and that
+            // every value fits the wire.
+            $crate::stream64::scalar::encode_with::<G::Scheme>(values, out, |values, out, ctrl_len| unsafe {
+                encode_all::<G>(values, out, ctrl_len)
+            })
+        }
+    };
+}
+pub(crate) use encode_kernel;

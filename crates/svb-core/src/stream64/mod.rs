@@ -74,7 +74,7 @@ pub(crate) fn ctrl_len_1248(c: u8) -> usize {
 }
 
 macro_rules! kernels_of {
-    ($name:ident, $scheme:ty, $ssse3:path, $avx2:path, $neon:path) => {
+    ($name:ident, $scheme:ty, $group:ident) => {
         impl $name {
             fn per_isa() -> &'static PerIsa<Kernels<u64>> {
                 per_isa! {
@@ -86,18 +86,26 @@ macro_rules! kernels_of {
                         ),
                         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                         Ssse3 => {
-                            use $ssse3 as k;
-                            Kernels::new(Isa::Ssse3, k::encode, k::decode)
+                            use x86::ssse3 as k;
+                            Kernels::new(
+                                Isa::Ssse3,
+                                k::encode::<k::$group::Group>,
+                                k::decode::<k::$group::Group>,
+                            )
                         },
                         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                         Avx2 => {
-                            use $avx2 as k;
-                            Kernels::new(Isa::Avx2, k::encode, k::decode)
+                            use x86::avx2 as k;
+                            Kernels::new(Isa::Avx2, k::$group::encode, k::decode::<k::$group::Group>)
                         },
                         #[cfg(target_arch = "aarch64")]
                         Neon => {
-                            use $neon as k;
-                            Kernels::new(Isa::Neon, k::encode, k::decode)
+                            use aarch64::neon as k;
+                            Kernels::new(
+                                Isa::Neon,
+                                k::encode::<k::$group::Group>,
+                                k::decode::<k::$group::Group>,
+                            )
                         },
                     };
                 }
@@ -136,20 +144,8 @@ pub struct U64Coder1248;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct U64Coder1234;
 
-kernels_of!(
-    U64Coder1248,
-    S1248,
-    x86::ssse3::c1248,
-    x86::avx2::c1248,
-    aarch64::neon::c1248
-);
-kernels_of!(
-    U64Coder1234,
-    S1234,
-    x86::ssse3::c1234,
-    x86::avx2::c1234,
-    aarch64::neon::c1234
-);
+kernels_of!(U64Coder1248, S1248, c1248);
+kernels_of!(U64Coder1234, S1234, c1234);
 
 impl Codec for U64Coder1248 {
     type Value = u64;

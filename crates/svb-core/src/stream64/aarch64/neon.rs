@@ -1,66 +1,23 @@
 //! NEON kernels of the u64 codecs.
 
-use core::mem::MaybeUninit;
+use crate::stream64::groups::{decode_kernel, encode_kernel};
 
-use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
-
-/// Every whole group of a decode ([`groups::decode_all`]) compiled for NEON.
-///
-/// # Safety
-/// The CPU must support NEON; `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them).
-#[target_feature(enable = "neon")]
-unsafe fn decode_all<G: DecodeGroup, const B: usize>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
-) -> (usize, usize) {
-    // SAFETY: NEON and `ctrl` (caller), and `G` is a NEON group.
-    unsafe { groups::decode_all::<G, B>(ctrl, data, out) }
-}
-
-/// Every whole group of an encode ([`groups::encode_groups`]) compiled for NEON.
-///
-/// # Safety
-/// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())`
-/// bytes and `ctrl_len` be the control length of `values.len()` values.
-#[target_feature(enable = "neon")]
-unsafe fn encode_all<G: EncodeGroup>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-) -> (usize, usize) {
-    // SAFETY: NEON and `out` (caller), and `G` is a NEON group.
-    unsafe { groups::encode_groups::<G>(values, out, ctrl_len, 0, 0) }
-}
+decode_kernel!("neon");
+encode_kernel!("neon");
 
 /// U64Coder1248: one `tbl` per control nibble (two u64 values).
 pub(crate) mod c1248 {
     use core::arch::aarch64::*;
-    use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
-    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::{DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
-
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees NEON (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 4>(ctrl, data, out)
-        })
-    }
 
     /// A group of U64Coder1248: one `tbl` per control nibble (two u64 values).
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1248;
+    }
 
     impl DecodeGroup for Group {
         // A group uses at most 32 data bytes; its second load starts at most 16 in.
@@ -84,21 +41,6 @@ pub(crate) mod c1248 {
             }
             l0 + NIBBLE_LENS_1248[hi] as usize
         }
-    }
-
-    /// The encode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
-        // SAFETY: the caller guarantees NEON (this function's contract); `encode_with`
-        // has checked that `out` holds `max_encoded_len(n)` bytes.
-        encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
-            super::encode_all::<Group>(values, out, ctrl_len)
-        })
     }
 
     /// Control nibble of the two u64 lanes of `v`.
@@ -142,32 +84,18 @@ pub(crate) mod c1248 {
 /// U64Coder1234: one load and two `tbl` per control byte.
 pub(crate) mod c1234 {
     use core::arch::aarch64::*;
-    use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
     use crate::stream32::aarch64::neon::encode_group;
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::{DECODE_1234, S1234};
-
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees NEON (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 8>(ctrl, data, out)
-        })
-    }
 
     /// A group of U64Coder1234: one load and two `tbl` per control byte.
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1234;
+    }
 
     impl DecodeGroup for Group {
         // A group uses at most 16 data bytes, in one load.
@@ -186,22 +114,6 @@ pub(crate) mod c1234 {
             }
             Classic::CTRL_LENS[c as usize] as usize
         }
-    }
-
-    /// The encode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
-        // SAFETY: the caller guarantees NEON (this function's contract); `encode_with`
-        // has checked that `out` holds `max_encoded_len(n)` bytes and every value is
-        // below 2^32.
-        encode_with::<S1234>(values, out, |values, out, ctrl_len| unsafe {
-            super::encode_all::<Group>(values, out, ctrl_len)
-        })
     }
 
     impl EncodeGroup for Group {

@@ -2,24 +2,9 @@
 //! the groups run by the loops of [`groups`](crate::stream64::groups), and blocks of 8 groups
 //! for the encoders.
 
-use core::mem::MaybeUninit;
+use crate::stream64::groups::decode_kernel;
 
-use crate::stream64::groups::{self, DecodeGroup};
-
-/// Every whole group of a decode ([`groups::decode_all`]) compiled for AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3); `ctrl` must hold the control bytes of
-/// `out.len()` values (as `split_control` returns them).
-#[target_feature(enable = "avx2")]
-unsafe fn decode_all<G: DecodeGroup, const B: usize>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
-) -> (usize, usize) {
-    // SAFETY: AVX2 and `ctrl` (caller), and `G` is an AVX2 group.
-    unsafe { groups::decode_all::<G, B>(ctrl, data, out) }
-}
+decode_kernel!("avx2");
 
 /// U64Coder1248.
 pub(crate) mod c1248 {
@@ -29,10 +14,10 @@ pub(crate) mod c1248 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
+    use crate::error::EncodeError;
     use crate::stream32::x86::avx2::control_word_of_minus_codes;
     use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::scalar::encode_with;
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
     use crate::tables::Row16;
 
@@ -45,24 +30,13 @@ pub(crate) mod c1248 {
         unsafe { _mm256_loadu2_m128i(table[hi].0.as_ptr().cast(), table[lo].0.as_ptr().cast()) }
     }
 
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3).
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 4>(ctrl, data, out)
-        })
-    }
-
     /// A group of U64Coder1248: its two 16-byte windows (the second starts after the first
     /// pair's bytes) in one vector, one 256-bit shuffle.
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1248;
+    }
 
     impl DecodeGroup for Group {
         // A group uses at most 32 data bytes; its second load starts at most 16 in.
@@ -238,31 +212,20 @@ pub(crate) mod c1234 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
+    use crate::error::EncodeError;
     use crate::stream32::x86::avx2::control_word_of_regs;
     use crate::stream32::x86::ssse3::{encode_block_regs, encode_group, prefix_lens};
     use crate::stream32::{Classic, Scheme32};
     use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_checking};
+    use crate::stream64::scalar::encode_checking;
     use crate::stream64::{DECODE_1234, S1234};
-
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3).
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees AVX2 (and SSSE3) (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 8>(ctrl, data, out)
-        })
-    }
 
     /// A group of U64Coder1234: its 16 data bytes in both lanes, one 256-bit shuffle.
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1234;
+    }
 
     impl DecodeGroup for Group {
         // A group uses at most 16 data bytes, in one load.

@@ -1,39 +1,10 @@
 //! SSSE3 kernels of the u64 codecs: the groups of both wires, run by the loops of
 //! [`groups`](crate::stream64::groups).
 
-use core::mem::MaybeUninit;
+use crate::stream64::groups::{decode_kernel, encode_kernel};
 
-use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
-
-/// Every whole group of a decode ([`groups::decode_all`]) compiled for SSSE3.
-///
-/// # Safety
-/// The CPU must support SSSE3; `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them).
-#[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn decode_all<G: DecodeGroup, const B: usize>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
-) -> (usize, usize) {
-    // SAFETY: SSSE3 and `ctrl` (caller), and `G` is an SSSE3 group.
-    unsafe { groups::decode_all::<G, B>(ctrl, data, out) }
-}
-
-/// Every whole group of an encode ([`groups::encode_groups`]) compiled for SSSE3.
-///
-/// # Safety
-/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())`
-/// bytes and `ctrl_len` be the control length of `values.len()` values.
-#[target_feature(enable = "ssse3")]
-unsafe fn encode_all<G: EncodeGroup>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-) -> (usize, usize) {
-    // SAFETY: SSSE3 and `out` (caller), and `G` is an SSSE3 group.
-    unsafe { groups::encode_groups::<G>(values, out, ctrl_len, 0, 0) }
-}
+decode_kernel!("ssse3");
+encode_kernel!("ssse3");
 
 /// U64Coder1248: one `pshufb` per control nibble (two u64 values).
 pub(crate) mod c1248 {
@@ -41,45 +12,16 @@ pub(crate) mod c1248 {
     use core::arch::x86::*;
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
-    use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
-    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
-
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3.
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees SSSE3 (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1248>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 4>(ctrl, data, out)
-        })
-    }
-
-    /// The encode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3.
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
-        // SAFETY: the caller guarantees SSSE3 (this function's contract); `encode_with`
-        // has checked that `out` holds `max_encoded_len(n)` bytes.
-        encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
-            super::encode_all::<Group>(values, out, ctrl_len)
-        })
-    }
 
     /// A group of U64Coder1248: one `pshufb` per control nibble (two u64 values).
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1248;
+    }
 
     /// Control nibble of the two u64 lanes of `v`.
     ///
@@ -144,48 +86,18 @@ pub(crate) mod c1234 {
     use core::arch::x86::*;
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
-    use core::mem::MaybeUninit;
 
-    use crate::error::{DecodeError, EncodeError};
     use crate::stream32::x86::ssse3::encode_group;
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::groups::{DecodeGroup, EncodeGroup};
-    use crate::stream64::scalar::{decode_with, encode_with};
+    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
     use crate::stream64::{DECODE_1234, S1234};
-
-    /// The decode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3.
-    pub(crate) unsafe fn decode(
-        input: &[u8],
-        out: &mut [MaybeUninit<u64>],
-    ) -> Result<usize, DecodeError> {
-        // SAFETY: the caller guarantees SSSE3 (this function's contract);
-        // `ctrl` is the control stream of out.len() values.
-        decode_with::<S1234>(input, out, |ctrl, data, out| unsafe {
-            super::decode_all::<Group, 8>(ctrl, data, out)
-        })
-    }
-
-    /// The encode kernel of this ISA (see the codec's `Kernels`).
-    ///
-    /// # Safety
-    /// The CPU must support SSSE3.
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
-        // SAFETY: the caller guarantees SSSE3 (this function's contract); `encode_with`
-        // has checked that `out` holds `max_encoded_len(n)` bytes and every value is
-        // below 2^32.
-        encode_with::<S1234>(values, out, |values, out, ctrl_len| unsafe {
-            super::encode_all::<Group>(values, out, ctrl_len)
-        })
-    }
 
     /// A group of U64Coder1234: one load and two `pshufb` per control byte.
     pub(crate) struct Group;
+
+    impl groups::Group for Group {
+        type Scheme = S1234;
+    }
 
     impl DecodeGroup for Group {
         // A group uses at most 16 data bytes, in one load.
