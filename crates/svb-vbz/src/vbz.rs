@@ -17,15 +17,16 @@ pub fn max_encoded_len(n: usize) -> usize {
 pub fn encode_vbz_into(samples: &[i16], out: &mut Vec<u8>) {
     CODES.with_borrow_mut(|codes| {
         codes.clear();
-        codes.resize(samples.len(), 0);
-        if let (Some(c0), Some(&s0)) = (codes.first_mut(), samples.first()) {
-            *c0 = zigzag::Zigzag::zigzag(s0);
-        }
-        // Two overlapping views of the samples: LLVM vectorises the delta and zigzag.
+        codes.reserve(samples.len());
+        codes.extend(samples.first().map(|&s0| zigzag::Zigzag::zigzag(s0)));
+        // Two overlapping views of the samples: LLVM vectorises the delta and zigzag (and
+        // nothing is zero-filled first).
         let rest = samples.get(1..).unwrap_or_default();
-        for ((c, &cur), &prev) in codes.iter_mut().skip(1).zip(rest).zip(samples) {
-            *c = zigzag::Zigzag::zigzag(cur.wrapping_sub(prev));
-        }
+        codes.extend(
+            rest.iter()
+                .zip(samples)
+                .map(|(&cur, &prev)| zigzag::Zigzag::zigzag(cur.wrapping_sub(prev))),
+        );
         Svb16.encode_into(codes, out);
     })
 }
