@@ -208,7 +208,9 @@ pub(crate) unsafe fn encode_groups<G: EncodeGroup>(
 /// entry for its group `G`), with [`decode_all`] compiled for the target feature `$feature`.
 macro_rules! decode_kernel {
     ($feature:literal) => {
-        #[doc = concat!("The ", $feature, " decode kernel of group `G`'s codec (see the codec's `Kernels`).")]
+        #[doc = concat!(
+            "The ", $feature, " decode kernel of group `G`'s codec (see the codec's `Kernels`)."
+        )]
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $feature, ", and `G` be a group of it.")]
@@ -225,10 +227,10 @@ macro_rules! decode_kernel {
                 // SAFETY: the CPU feature and `ctrl` (caller), and `G` is a group of it.
                 unsafe { $crate::stream64::groups::decode_all::<G>(ctrl, data, out) }
             }
-            // SAFETY: the caller guarantees the CPU feature (this function's contract);
-            // `ctrl` is the control stream of out.len() values.
-            $crate::stream64::scalar::decode_with::<G::Scheme>(input, out, |ctrl, data, out| unsafe {
-                decode_all::<G>(ctrl, data, out)
+            $crate::stream64::scalar::decode_with::<G::Scheme>(input, out, |ctrl, data, out| {
+                // SAFETY: the caller guarantees the CPU feature (this function's contract);
+                // `ctrl` is the control stream of out.len() values.
+                unsafe { decode_all::<G>(ctrl, data, out) }
             })
         }
     };
@@ -240,7 +242,9 @@ pub(crate) use decode_kernel;
 /// `$feature`.
 macro_rules! encode_kernel {
     ($feature:literal) => {
-        #[doc = concat!("The ", $feature, " encode kernel of group `G`'s codec (see the codec's `Kernels`).")]
+        #[doc = concat!(
+            "The ", $feature, " encode kernel of group `G`'s codec (see the codec's `Kernels`)."
+        )]
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $feature, ", and `G` be a group of it.")]
@@ -255,13 +259,15 @@ macro_rules! encode_kernel {
                 ctrl_len: usize,
             ) -> (usize, usize) {
                 // SAFETY: the CPU feature and `out` (caller), and `G` is a group of it.
-                unsafe { $crate::stream64::groups::encode_groups::<G>(values, out, ctrl_len, 0, 0) }
+                unsafe {
+                    $crate::stream64::groups::encode_groups::<G>(values, out, ctrl_len, 0, 0)
+                }
             }
-            // SAFETY: the caller guarantees the CPU feature (this function's contract);
-            // `encode_with` has checked that `out` holds `max_encoded_len(n)` bytes and that
-            // every value fits the wire.
-            $crate::stream64::scalar::encode_with::<G::Scheme>(values, out, |values, out, ctrl_len| unsafe {
-                encode_all::<G>(values, out, ctrl_len)
+            $crate::stream64::scalar::encode_with::<G::Scheme>(values, out, |values, out, len| {
+                // SAFETY: the caller guarantees the CPU feature (this function's contract);
+                // `encode_with` has checked that `out` holds `max_encoded_len(n)` bytes and
+                // that every value fits the wire; `len` is the control length.
+                unsafe { encode_all::<G>(values, out, len) }
             })
         }
     };
