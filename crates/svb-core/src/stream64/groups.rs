@@ -91,7 +91,13 @@ pub(crate) unsafe fn decode_blocks<G: DecodeGroup>(
     out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
     // Groups a block (a constant once `G` is known; at most 8, the control word's bytes).
-    let b = BLOCK / G::WINDOW;
+    let b = const { BLOCK / G::WINDOW };
+    const {
+        assert!(
+            BLOCK / G::WINDOW <= 8,
+            "a block's control bytes fill one u64"
+        )
+    };
     let full = out.len() / 4;
     // The control bytes of the whole groups (all of them, by the contract), so the block's
     // control bytes need no check of their own.

@@ -128,11 +128,10 @@ pub(crate) fn control_word_of_regs<S: Scheme32>(v: [__m256i; 4]) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) fn control_word_of_minus_codes(m: [__m256i; 4]) -> u64 {
-    let c = |i: usize| m[i];
     // In-lane packs leave 4-byte runs in the order a0 b0 c0 d0 a1 b1 c1 d1; restore value order.
     let packed = _mm256_packs_epi16(
-        _mm256_packs_epi32(c(0), c(1)),
-        _mm256_packs_epi32(c(2), c(3)),
+        _mm256_packs_epi32(m[0], m[1]),
+        _mm256_packs_epi32(m[2], m[3]),
     );
     let ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     let codes = _mm256_sub_epi8(_mm256_setzero_si256(), ordered);

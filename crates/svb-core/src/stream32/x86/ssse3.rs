@@ -4,9 +4,9 @@
 //! by a length table, which costs fewer instructions a group than offsets from prefix sums),
 //! with one bound check a block: 128 data bytes left. The last groups (fewer than 128 bytes)
 //! are decoded by the single-group loop from a zero-padded copy, so no group needs its own
-//! check and no padding is asked of the caller. Encoding works in software-pipelined blocks of 8 control
-//! bytes: the control word and data offsets of block `i+1` are computed while block `i` is
-//! shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
+//! check and no padding is asked of the caller. Encoding works in software-pipelined blocks
+//! of 8 control bytes: the control word and data offsets of block `i+1` are computed while
+//! block `i` is shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
 //! control computation for encoding.
 
 #[cfg(target_arch = "x86")]

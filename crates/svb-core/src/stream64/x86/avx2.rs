@@ -258,9 +258,7 @@ pub(crate) mod c1234 {
         // halves of the values only, so a value of 2^32 or more (refused after them) cannot
         // make them write more than 4 bytes a value.
         encode_checking::<S1234>(values, out, |values, out, ctrl_len| unsafe {
-            let (dp, g, seen) = encode_blocks(values, out, ctrl_len);
-            let (end, g_end) = encode_rest(values, out, ctrl_len, dp, g);
-            (end, g_end, 4 * g, seen)
+            encode_all(values, out, ctrl_len)
         })
     }
 
@@ -296,26 +294,30 @@ pub(crate) mod c1234 {
     /// halves of the values are gathered into four vectors of 8 u32 ([`narrow32`]), whose
     /// control word is computed with 256-bit compares (the next block's while this one is
     /// packed) and whose groups are packed by one shuffle each, and the high halves are ORed
-    /// together for the range check. Stops where a block's last store would pass `out`;
-    /// returns `(dp, g, OR of the values of the groups encoded)`.
+    /// together for the range check. Stops where a block's last store would pass `out`, then
+    /// single groups while they fit. Returns `(dp, g, values examined, their OR)` for
+    /// `encode_checking`: only the blocks' values count as examined (the single groups pack
+    /// the low halves without looking at the high ones).
     ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
     /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
     /// `values.len()` values.
     #[target_feature(enable = "avx2")]
-    unsafe fn encode_blocks(
+    unsafe fn encode_all(
         values: &[u64],
         out: &mut [MaybeUninit<u8>],
         ctrl_len: usize,
-    ) -> (usize, usize, u64) {
+    ) -> (usize, usize, usize, u64) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
         let mut high = _mm256_setzero_si256();
         let (mut dp, mut g) = (0usize, 0usize);
         if full < 8 {
-            return (dp, g, 0);
+            // SAFETY: AVX2 and `out` (caller).
+            let (dp, g) = unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, 0, 0) };
+            return (dp, g, 0, 0);
         }
         // SAFETY: 8 <= full, so values 0..32 exist.
         let (mut narrow, mut block_high) = unsafe { narrow32(values.as_ptr()) };
@@ -364,25 +366,9 @@ pub(crate) mod c1234 {
         }
         // Any set bit of a high half makes the OR exceed u32::MAX.
         let seen = (_mm256_testz_si256(high, high) == 0) as u64 * u64::MAX;
-        (dp, g, seen)
-    }
-
-    /// Single groups from `(dp, g)`, where [`encode_blocks`] stopped, while they fit.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
-    /// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of
-    /// `values.len()` values.
-    #[target_feature(enable = "avx2")]
-    unsafe fn encode_rest(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
-        dp: usize,
-        g: usize,
-    ) -> (usize, usize) {
         // SAFETY: AVX2 and `out` (caller); (dp, g) is where the blocks stopped.
-        unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) }
+        let (end, g_end) = unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) };
+        (end, g_end, 4 * g, seen)
     }
 
     impl EncodeGroup for Group {
