@@ -114,6 +114,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     chunk_samples: 300,
                     signal_batch_rows: 2,
                     compress: if i % 2 == 0 { Some(&compress) } else { None },
+                    edit: None,
                 };
                 if target == "arrow_batches" {
                     // Mode byte (signal column, one read a batch), then the file: POD5 and BLOW5.
@@ -338,6 +339,7 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
                     chunk_samples: 300,
                     signal_batch_rows: 2,
                     compress: if vbz { Some(&compress) } else { None },
+                    edit: None,
                 }
                 .write()
             };
@@ -359,6 +361,7 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
                 chunk_samples: 300,
                 signal_batch_rows: 2,
                 compress: Some(&lying_frame),
+                edit: None,
             }
             .write();
             vec![

@@ -281,6 +281,7 @@ fn pod5_with_bad_reads(n: u16, bad: &[u16]) -> Vec<u8> {
         chunk_samples: 102_400,
         signal_batch_rows: 100,
         compress: Some(&compress),
+        edit: None,
     }
     .write()
 }

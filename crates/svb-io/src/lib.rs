@@ -8,7 +8,10 @@
 //!   rewrites gives an I/O error or wrong bytes, never a read out of bounds.
 //! - [`encode_in_order`]: items encoded on rayon and written in order as they complete.
 //! - [`PartialFile`]: what the writers write, under a hidden temporary name until it is
-//!   complete and renamed into place.
+//!   complete and published under its name, never replacing a file that is there unless
+//!   asked to ([`OnExisting`]); [`write_file`] for small outputs, [`Inputs`] to refuse an
+//!   output that is one of the inputs.
+//! - [`FileFormat`]: the signal formats known by their first bytes, named in errors.
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
 //!   produces (never the size its header declares, which a hostile file may inflate), with one
 //!   reused zstd context per thread.
@@ -28,11 +31,15 @@
 
 #![warn(missing_docs)]
 
+mod file_id;
+mod format;
 mod in_order;
 mod partial;
 mod source;
 pub mod zstd_frame;
 
+pub use file_id::{FileId, Inputs};
+pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
-pub use partial::PartialFile;
-pub use source::{Access, Source, READ_WHOLE};
+pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile};
+pub use source::{Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -1,31 +1,62 @@
 //! [`PartialFile`]: a file written under a hidden temporary name beside its destination and
-//! renamed into place only when complete, so that no reader ever finds a half-written file
-//! under the destination's name.
+//! published under the destination's name only when complete, never replacing a file that is
+//! there unless asked to.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-/// A file being written: `DIR/.NAME.partial-PID` (or `DIR/.NAME.TAG.partial-PID` for a
-/// scratch file) until [`commit`](PartialFile::commit) renames it to `DIR/NAME`. Dropped
-/// without a commit (an error, a panic, an early return), it removes itself; a process killed
-/// mid-write leaves only the hidden name, which no reader takes for a finished file.
+/// What publishing an output does when its destination exists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnExisting {
+    /// Refuse: creating the output fails with [`io::ErrorKind::AlreadyExists`] when the
+    /// destination exists, and publishing it fails the same way (the temporary file removed,
+    /// nothing replaced) when one appeared while it was written.
+    #[default]
+    Refuse,
+    /// Replace the destination (atomically: readers see the old file or the new one whole).
+    Replace,
+}
+
+/// A file being written: `DIR/.NAME.partial-PID-NONCE` (or `DIR/.NAME.TAG.partial-PID-NONCE`
+/// for a scratch file) until [`commit`](PartialFile::commit) publishes it as `DIR/NAME`.
+///
+/// - The temporary file is created new (`O_CREAT | O_EXCL`: a file or a symbolic link already
+///   at that name is an error, never followed or truncated), at a name no other writer can
+///   guess (process id and a random nonce).
+/// - Publishing with [`OnExisting::Refuse`] links the file to its name only if the name is
+///   free (a hard link fails when the name exists, whatever appeared there meanwhile);
+///   [`OnExisting::Replace`] renames over it.
+/// - Dropped without a commit (an error, a panic, an early return), the temporary file is
+///   removed. A process killed mid-write leaves only the hidden name, which no reader takes
+///   for a finished file; the next [`PartialFile::create`] for the same destination removes
+///   such leftovers once their process is gone ([`remove_stale_partials`] for a whole
+///   directory).
 ///
 /// Writes are buffered and counted: [`position`](PartialFile::position) is the file's
 /// length so far, which container formats need for their offsets.
 ///
 /// ```
 /// use std::io::Write;
+/// use svb_io::{OnExisting, PartialFile};
 /// let dir = std::env::temp_dir().join(format!("svb-io-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("out.bin");
-/// let mut f = svb_io::PartialFile::create(&path)?;
+/// let mut f = PartialFile::create(&path, OnExisting::Refuse)?;
 /// f.write_all(b"complete")?;
 /// assert!(!path.exists()); // not under its name until committed
 /// f.commit()?;
 /// assert_eq!(std::fs::read(&path)?, b"complete");
 ///
-/// let mut g = svb_io::PartialFile::create(dir.join("dropped.bin"))?;
+/// // An existing file is not replaced unless asked to.
+/// let err = PartialFile::create(&path, OnExisting::Refuse).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+/// let mut again = PartialFile::create(&path, OnExisting::Replace)?;
+/// again.write_all(b"new")?;
+/// again.commit()?;
+/// assert_eq!(std::fs::read(&path)?, b"new");
+///
+/// let mut g = PartialFile::create(dir.join("dropped.bin"), OnExisting::Refuse)?;
 /// g.write_all(b"half")?;
 /// drop(g); // no commit: nothing is left behind
 /// assert!(!dir.join("dropped.bin").exists());
@@ -37,47 +68,49 @@ pub struct PartialFile {
     out: Option<BufWriter<File>>,
     path: PathBuf,
     partial: PathBuf,
+    on_existing: OnExisting,
     position: u64,
 }
 
 /// Buffer of the writer: writes longer than this go to the file without a copy.
 const BUFFER: usize = 256 << 10;
 
+/// What every temporary name holds after the destination's name: `.partial-PID-NONCE`.
+const PARTIAL: &str = ".partial-";
+
 impl PartialFile {
-    /// Creates the temporary file for destination `path` (truncating a stale one of this
-    /// process). On an error, [`partial_path`](Self::partial_path)`(path, None)` is the name
-    /// that could not be created.
-    pub fn create(path: impl AsRef<Path>) -> io::Result<PartialFile> {
-        Self::create_named(path.as_ref(), Self::partial_path(path.as_ref(), None))
+    /// Creates the temporary file for destination `path`, after removing the leftovers of
+    /// killed writers of the same destination whose process is gone. With
+    /// [`OnExisting::Refuse`], a destination that exists already is an
+    /// [`io::ErrorKind::AlreadyExists`] error. Errors are said of the destination (which the
+    /// caller names), never of the temporary file.
+    pub fn create(path: impl AsRef<Path>, on_existing: OnExisting) -> io::Result<PartialFile> {
+        let path = path.as_ref();
+        let _ = remove_stale_partials_of(path);
+        Self::create_named(path, None, on_existing, BUFFER)
     }
 
-    /// A scratch file beside `path` (`DIR/.NAME.TAG.partial-PID`), never committed: for what
-    /// a writer spools before copying it into the destination. It is removed on drop.
+    /// A scratch file beside `path` (`DIR/.NAME.TAG.partial-PID-NONCE`), never published:
+    /// for what a writer spools before copying it into the destination. It is removed on drop.
     pub fn scratch(path: impl AsRef<Path>, tag: &str) -> io::Result<PartialFile> {
-        Self::create_named(path.as_ref(), Self::partial_path(path.as_ref(), Some(tag)))
+        Self::create_named(path.as_ref(), Some(tag), OnExisting::Refuse, BUFFER)
     }
 
-    /// The temporary name used for destination `path` (with a scratch `tag`, or none).
-    pub fn partial_path(path: &Path, tag: Option<&str>) -> PathBuf {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "out".into());
-        let tag = tag.map(|t| format!(".{t}")).unwrap_or_default();
-        path.with_file_name(format!(".{name}{tag}.partial-{}", std::process::id()))
-    }
-
-    fn create_named(path: &Path, partial: PathBuf) -> io::Result<PartialFile> {
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&partial)?;
+    fn create_named(
+        path: &Path,
+        tag: Option<&str>,
+        on_existing: OnExisting,
+        buffer: usize,
+    ) -> io::Result<PartialFile> {
+        if tag.is_none() && on_existing == OnExisting::Refuse && exists(path) {
+            return Err(already_exists(path));
+        }
+        let (file, partial) = create_temporary(path, tag)?;
         Ok(PartialFile {
-            out: Some(BufWriter::with_capacity(BUFFER, file)),
+            out: Some(BufWriter::with_capacity(buffer, file)),
             path: path.to_path_buf(),
             partial,
+            on_existing,
             position: 0,
         })
     }
@@ -109,26 +142,32 @@ impl PartialFile {
         Ok(copied)
     }
 
-    /// Flushes, syncs the data to the disk and renames the file to its destination: after a
-    /// crash, the destination holds the whole file or does not exist.
+    /// Flushes, syncs the data to the disk and publishes the file under its destination's
+    /// name: after a crash, the destination holds the whole file or is as it was.
     pub fn commit(self) -> io::Result<()> {
         self.finish(true)
     }
 
-    /// Flushes and renames the file to its destination, leaving the write-back to the OS (as
-    /// most writers do): faster, but a crash soon after may leave the destination short.
+    /// Flushes and publishes the file, leaving the write-back to the OS (as most writers
+    /// do): faster, but a crash soon after may leave the destination short.
     pub fn commit_unsynced(self) -> io::Result<()> {
         self.finish(false)
     }
 
     fn finish(mut self, sync: bool) -> io::Result<()> {
         let out = self.out.take().expect("open until commit");
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        if sync {
-            file.sync_data()?;
+        let published = (|| {
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            if sync {
+                file.sync_data()?;
+            }
+            drop(file);
+            publish(&self.partial, &self.path, self.on_existing)
+        })();
+        if published.is_err() {
+            let _ = std::fs::remove_file(&self.partial);
         }
-        drop(file);
-        std::fs::rename(&self.partial, &self.path)
+        published
     }
 
     fn writer(&mut self) -> &mut BufWriter<File> {
@@ -162,5 +201,295 @@ impl Drop for PartialFile {
             drop(out.into_parts());
             let _ = std::fs::remove_file(&self.partial);
         }
+    }
+}
+
+/// Writes `bytes` to `path` the way [`PartialFile`] does (a temporary file, published when
+/// complete, an existing destination replaced only with [`OnExisting::Replace`]), without the
+/// scan for stale leftovers: for many small outputs in one directory, whose caller runs
+/// [`remove_stale_partials`] on it once.
+///
+/// ```
+/// use svb_io::{write_file, OnExisting};
+/// let path = std::env::temp_dir().join(format!("svb-io-write-{}", std::process::id()));
+/// write_file(&path, b"one", OnExisting::Refuse)?;
+/// assert!(write_file(&path, b"two", OnExisting::Refuse).is_err());
+/// assert_eq!(std::fs::read(&path)?, b"one");
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_file(path: &Path, bytes: &[u8], on_existing: OnExisting) -> io::Result<()> {
+    let mut f = PartialFile::create_named(path, None, on_existing, 0)?;
+    f.write_all(bytes)?;
+    f.commit_unsynced()
+}
+
+fn exists(path: &Path) -> bool {
+    // A dangling symbolic link is an existing name too.
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+fn already_exists(path: &Path) -> io::Error {
+    let what = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => "a directory is there",
+        _ => "it exists",
+    };
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{what} and is not replaced"),
+    )
+}
+
+/// A name for the temporary file of `path`: `.NAME[.TAG].partial-PID-NONCE`.
+fn temporary_name(path: &Path, tag: Option<&str>, nonce: u64) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tag = tag.map(|t| format!(".{t}")).unwrap_or_default();
+    path.with_file_name(format!(
+        ".{name}{tag}{PARTIAL}{}-{nonce:016x}",
+        std::process::id()
+    ))
+}
+
+/// Creates a new temporary file for `path` (`O_EXCL`: never an existing file or link).
+fn create_temporary(path: &Path, tag: Option<&str>) -> io::Result<(File, PathBuf)> {
+    let mut last = None;
+    for _ in 0..8 {
+        let partial = temporary_name(path, tag, random_u64());
+        match File::options()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&partial)
+        {
+            Ok(f) => return Ok((f, partial)),
+            // Taken (by chance or by someone): another nonce.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(name_destination(path, e)),
+        }
+    }
+    Err(name_destination(path, last.expect("tried")))
+}
+
+/// The error of creating `path`'s temporary file, said of `path` (the temporary name means
+/// nothing to the user; the caller names `path`): a missing directory is named.
+fn name_destination(path: &Path, e: io::Error) -> io::Error {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    match (e.kind(), dir) {
+        (io::ErrorKind::NotFound, Some(dir)) if !dir.exists() => io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "cannot be created: directory {} does not exist",
+                dir.display()
+            ),
+        ),
+        _ => io::Error::new(e.kind(), format!("cannot be created: {e}")),
+    }
+}
+
+/// Gives the complete temporary file `partial` the name `path`.
+fn publish(partial: &Path, path: &Path, on_existing: OnExisting) -> io::Result<()> {
+    if on_existing == OnExisting::Replace {
+        return std::fs::rename(partial, path);
+    }
+    // A hard link is created only if the name is free: atomic, and nothing that appeared at
+    // the name while the file was written is replaced.
+    match std::fs::hard_link(partial, path) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(partial);
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(already_exists(path)),
+        // A file system without hard links (FAT, some network mounts): checked, then
+        // renamed. A file appearing between the two steps would be replaced; no atomic
+        // no-replace rename is reachable from std.
+        Err(_) if !exists(path) => std::fs::rename(partial, path),
+        Err(_) => Err(already_exists(path)),
+    }
+}
+
+/// 64 random bits (std's per-process random hash keys, the time and a counter).
+pub(crate) fn random_u64() -> u64 {
+    use std::hash::BuildHasher;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let state = std::collections::hash_map::RandomState::new();
+    state.hash_one((
+        std::process::id(),
+        std::time::SystemTime::now(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+    ))
+}
+
+/// The process id in a temporary name made by [`temporary_name`], if `name` is one.
+fn partial_pid(name: &str) -> Option<u32> {
+    if !name.starts_with('.') {
+        return None;
+    }
+    let at = name.rfind(PARTIAL)?;
+    let (pid, nonce) = name[at + PARTIAL.len()..].split_once('-')?;
+    if nonce.len() != 16 || !nonce.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` is gone for certain (Linux: no `/proc/PID`; elsewhere it cannot be
+/// told without a system call std does not offer, and every process counts as alive).
+fn process_gone(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    cfg!(target_os = "linux")
+        && Path::new("/proc/self").exists()
+        && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the temporary files in `dir` left by killed writers (any destination), those
+/// whose process is gone; returns how many. Files of live processes, and every file on
+/// systems where that cannot be told, are left.
+pub fn remove_stale_partials(dir: &Path) -> io::Result<usize> {
+    remove_stale(dir, |_| true)
+}
+
+/// [`remove_stale_partials`] for the temporary files of destination `path` alone.
+fn remove_stale_partials_of(path: &Path) -> io::Result<usize> {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(0);
+    };
+    let prefix = format!(".{name}.");
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    remove_stale(dir, |n| {
+        // `.NAME.partial-..` or `.NAME.TAG.partial-..` with a tag free of dots.
+        n.strip_prefix(&prefix).is_some_and(|rest| {
+            rest.starts_with(&PARTIAL[1..])
+                || rest
+                    .split_once('.')
+                    .is_some_and(|(tag, more)| !tag.is_empty() && more.starts_with(&PARTIAL[1..]))
+        })
+    })
+}
+
+fn remove_stale(dir: &Path, mine: impl Fn(&str) -> bool) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = partial_pid(name) else {
+            continue;
+        };
+        if mine(name)
+            && process_gone(pid)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("svb-io-publish-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn temporary_names_parse_back() {
+        let p = temporary_name(Path::new("/x/out.pod5"), None, 0xabc);
+        let name = p.file_name().unwrap().to_str().unwrap();
+        assert_eq!(partial_pid(name), Some(std::process::id()));
+        let s = temporary_name(Path::new("out.pod5"), Some("reads"), 7);
+        assert!(s.to_str().unwrap().starts_with(".out.pod5.reads.partial-"));
+        for not in [
+            "out.pod5",
+            ".out.pod5.partial-12",
+            ".x.partial-12-zz",
+            "a.partial-1-0",
+        ] {
+            assert_eq!(partial_pid(not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn a_file_appearing_meanwhile_is_not_replaced() {
+        let d = dir("race");
+        let path = d.join("out.bin");
+        let mut f = PartialFile::create(&path, OnExisting::Refuse).unwrap();
+        f.write_all(b"mine").unwrap();
+        std::fs::write(&path, b"theirs").unwrap();
+        let err = f.commit().unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert!(err.to_string().contains("exists"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"theirs");
+        // Nothing else is left in the directory.
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn errors_name_the_destination() {
+        let d = dir("names");
+        let path = d.join("no").join("sub").join("out.bin");
+        let err = PartialFile::create(&path, OnExisting::Refuse).unwrap_err();
+        let text = err.to_string();
+        assert!(!text.contains("partial-"), "{text}");
+        assert!(text.contains("does not exist"), "{text}");
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_at_the_destination_counts_as_existing() {
+        let d = dir("link");
+        let target = d.join("target");
+        std::fs::write(&target, b"keep").unwrap();
+        let link = d.join("out.bin");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(PartialFile::create(&link, OnExisting::Refuse).is_err());
+        assert!(write_file(&link, b"x", OnExisting::Refuse).is_err());
+        // Replaced, the link itself goes; its target is untouched.
+        write_file(&link, b"new", OnExisting::Replace).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&link).unwrap(), b"new");
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn leftovers_of_gone_processes_are_removed_and_live_ones_kept() {
+        let d = dir("stale");
+        let path = d.join("out.bin");
+        // A pid above the kernel's maximum (4194304) is never alive.
+        let gone = d.join(format!(".out.bin.partial-4194399-{:016x}", 1));
+        let gone_scratch = d.join(format!(".out.bin.reads.partial-4194399-{:016x}", 2));
+        let live = d.join(format!(
+            ".out.bin.partial-{}-{:016x}",
+            std::process::id(),
+            3
+        ));
+        let other = d.join(format!(".other.partial-4194399-{:016x}", 4));
+        for f in [&gone, &gone_scratch, &live, &other] {
+            std::fs::write(f, b"x").unwrap();
+        }
+        let f = PartialFile::create(&path, OnExisting::Refuse).unwrap();
+        assert!(!gone.exists() && !gone_scratch.exists());
+        assert!(live.exists() && other.exists());
+        drop(f);
+        assert_eq!(remove_stale_partials(&d).unwrap(), 1);
+        assert!(!other.exists() && live.exists());
+        std::fs::remove_dir_all(d).unwrap();
     }
 }

@@ -5,11 +5,17 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
+use crate::format::{FileFormat, SNIFF_LEN};
+
 /// [`Access::Auto`] reads files up to this size (64 MiB) whole and reads larger ones by
 /// positioned reads. Reading a small file whole costs less than mapping it (measured on a
 /// 3 MB BLOW5 file: a whole-file parallel decode 1.3x faster than from a map, which pays a
 /// page fault per page and a TLB shootdown on every thread at unmap).
 pub const READ_WHOLE: u64 = 64 << 20;
+
+/// The most bytes read from a stream (a FIFO, a device, a pipe; anything but a regular
+/// file), which has no length to check offsets against and may have no end (1 GiB).
+pub const STREAM_LIMIT: u64 = 1 << 30;
 
 /// A thread's positioned-read buffer up to this size (64 MiB) is kept for its next read.
 const KEEP_BUFFER: usize = 64 << 20;
@@ -55,10 +61,51 @@ impl std::fmt::Debug for Source {
 }
 
 impl Source {
-    /// Opens `path` as `access` says.
+    /// Opens `path` as `access` says. A file that is not a regular file (a FIFO, a device, a
+    /// stream through a symbolic link) is read whole as it arrives, up to [`STREAM_LIMIT`]
+    /// bytes: never without end.
     pub fn open(path: &Path, access: Access) -> io::Result<Source> {
-        let file = File::open(path)?;
-        let len = file.metadata()?.len();
+        Self::open_inner(path, access, None)
+    }
+
+    /// Opens `path` as [`open`](Source::open) does, after checking from its first bytes that
+    /// it is a `want` file: another format is an [`io::ErrorKind::InvalidData`] error that
+    /// names it (a FAST5 given to the POD5 reader, `/dev/zero`, ...) before anything more is
+    /// read. A file shorter than the signature passes, for the reader to refuse in its words.
+    ///
+    /// ```
+    /// use svb_io::{Access, FileFormat, Source};
+    /// let path = std::env::temp_dir().join(format!("svb-io-open-as-{}", std::process::id()));
+    /// std::fs::write(&path, b"\x89HDF\r\n\x1a\n and the rest of a FAST5 file")?;
+    /// let err = Source::open_as(&path, Access::Auto, FileFormat::Pod5).unwrap_err();
+    /// assert!(err.to_string().contains("not a POD5 file: a FAST5 (HDF5) file"), "{err}");
+    /// assert!(Source::open_as(&path, Access::Auto, FileFormat::Fast5).is_ok());
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn open_as(path: &Path, access: Access, want: FileFormat) -> io::Result<Source> {
+        Self::open_inner(path, access, Some(want))
+    }
+
+    fn open_inner(path: &Path, access: Access, want: Option<FileFormat>) -> io::Result<Source> {
+        let mut file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a directory, not a file",
+            ));
+        }
+        if !meta.is_file() {
+            return read_stream(file, want, STREAM_LIMIT).map(Source::from_vec);
+        }
+        if let Some(want) = want {
+            let mut head = [0u8; SNIFF_LEN];
+            let n = read_up_to(&mut file, &mut head)?;
+            check_format(want, &head[..n])?;
+            io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
+        }
+        let len = meta.len();
         let whole = match access {
             Access::Auto => len <= READ_WHOLE,
             Access::ReadWhole => true,
@@ -66,8 +113,10 @@ impl Source {
             Access::ReadAt => !cfg!(any(unix, windows)),
         };
         if whole {
-            let mut bytes = Vec::new();
-            io::Read::read_to_end(&mut &file, &mut bytes)?;
+            // The length at open bounds what is read: a file that grows meanwhile is read as
+            // it was.
+            let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+            io::Read::read_to_end(&mut io::Read::take(&file, len), &mut bytes)?;
             return Ok(Source::from_vec(bytes));
         }
         Ok(Source {
@@ -194,6 +243,51 @@ impl Source {
     }
 }
 
+/// Fills as much of `buf` as the reader has: the count read (less only at its end).
+fn read_up_to(r: &mut impl io::Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A `want` reader's check of a file's first bytes (a file shorter than the signature is
+/// left to the reader).
+fn check_format(want: FileFormat, head: &[u8]) -> io::Result<()> {
+    if head.len() >= want.signature().len() && !head.starts_with(want.signature()) {
+        return Err(crate::format::wrong_format(want, head));
+    }
+    Ok(())
+}
+
+/// Reads a stream whole, its format checked from its first bytes, failing past `limit`.
+fn read_stream(mut r: impl io::Read, want: Option<FileFormat>, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0u8; SNIFF_LEN];
+    let n = read_up_to(&mut r, &mut bytes)?;
+    bytes.truncate(n);
+    if let Some(want) = want {
+        check_format(want, &bytes)?;
+    }
+    io::Read::read_to_end(&mut io::Read::take(r, limit + 1 - n as u64), &mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "not a regular file, and longer than the {} MiB read from a stream: copy it \
+                 to a file first",
+                limit >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 thread_local! {
     static READ_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
@@ -278,6 +372,30 @@ mod tests {
         std::fs::write(&path, [9u8; 100]).unwrap();
         assert_eq!(src.read_vec(0, 4).unwrap(), [9, 9, 9, 9]);
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn streams_are_checked_first_and_bounded() {
+        let zeros = std::io::repeat(0);
+        let e = read_stream(zeros, Some(FileFormat::Blow5), 1 << 20).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("not a BLOW5 file"), "{e}");
+        let endless = io::Read::chain(&b"BLOW5\x01"[..], std::io::repeat(7));
+        let e = read_stream(endless, Some(FileFormat::Blow5), 1 << 20).unwrap_err();
+        assert!(e.to_string().contains("longer than the 1 MiB"), "{e}");
+        let short = read_stream(&b"BLOW5\x01abc"[..], Some(FileFormat::Blow5), 9).unwrap();
+        assert_eq!(short, b"BLOW5\x01abc");
+        assert!(read_stream(&b"BLOW5\x01abcd"[..], None, 9).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_streams() {
+        let e =
+            Source::open_as(Path::new("/dev/zero"), Access::Auto, FileFormat::Pod5).unwrap_err();
+        assert!(e.to_string().contains("not a POD5 file"), "{e}");
+        let e = Source::open(Path::new("/"), Access::Auto).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
     }
 
     #[test]

@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use svb_slow5::blow5::{
-    AuxField, AuxValue, FieldType, Reader, Record, RecordCompression, Schema, SignalCompression,
-    WriteOptions, Writer, ZstdProfile,
+    AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
+    SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
 use svb_slow5::Blow5WriteError;
 use svb_testdata::{data_dir, Rng, TempDir};
@@ -22,8 +22,13 @@ fn options_of(r: &Reader) -> WriteOptions {
     }
 }
 
-/// Rewrites `src` record by record with `options` (a batch of 3, so batches split) into `out`.
+/// Rewrites `src` record by record with `options` (a batch of 3, so batches split) into `out`
+/// (replacing the last test's).
 fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
+    let options = WriteOptions {
+        on_existing: OnExisting::Replace,
+        ..options
+    };
     let r = Reader::open(src).unwrap();
     let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
     let mut w = Writer::create(out, Schema::of(r.header()), options).unwrap();
@@ -192,6 +197,7 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
         batch_records,
         zstd_profile: ZstdProfile::DecodeFast,
         sync: false,
+        ..WriteOptions::default()
     });
     [
         RecordCompression::None,

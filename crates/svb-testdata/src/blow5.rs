@@ -15,7 +15,8 @@ pub struct TestRecord<'a> {
 
 /// The file's bytes, with signal compression code `signal_press` (0 none, 1 SVB-ZD, 2 ex-zd).
 pub fn write(signal_press: u8, records: &[TestRecord<'_>]) -> Vec<u8> {
-    let text = "#slow5_version\t0.2.0\n#num_read_groups\t1\n@run_id\tseed\n\
+    // A binary header's text starts at the attributes (slow5lib refuses anything else).
+    let text = "@run_id\tseed\n\
         #char*\tuint32_t\tdouble\tdouble\tdouble\tdouble\tuint64_t\tint16_t*\tuint8_t\n\
         #read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal\tstart_mux\n";
     let mut f = b"BLOW5\x01".to_vec();

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use arrow_array::builder::{
     FixedSizeBinaryBuilder, LargeBinaryBuilder, LargeListBuilder, ListBuilder,
 };
-use arrow_array::builder::{Int16Builder, UInt64Builder};
+use arrow_array::builder::{Int16Builder, MapBuilder, MapFieldNames, StringBuilder, UInt64Builder};
 use arrow_array::types::Int16Type;
 use arrow_array::{
     ArrayRef, BooleanArray, DictionaryArray, Float32Array, Int16Array, RecordBatch, StringArray,
-    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+    TimestampMillisecondArray, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_ipc::writer::FileWriter;
-use arrow_schema::{DataType, Field, Schema};
+use arrow_schema::{DataType, Field, Schema, TimeUnit};
 
 /// The POD5 signature.
 pub const SIGNATURE: [u8; 8] = [0x8b, b'P', b'O', b'D', b'\r', b'\n', 0x1a, b'\n'];
@@ -78,6 +78,109 @@ pub struct TestFile<'a> {
     /// `Some(compress)` writes VBZ `large_binary` chunks; `None` uncompressed
     /// `large_list<int16>`.
     pub compress: Option<&'a Compress<'a>>,
+    /// A column of the reads or run-info table removed, renamed or retyped on purpose.
+    pub edit: Option<ColumnEdit>,
+}
+
+/// A table of the file, for [`ColumnEdit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// The reads table.
+    Reads,
+    /// The run-info table.
+    RunInfo,
+}
+
+/// A change to one column of a table, as a broken or foreign writer would make it.
+#[derive(Clone, Debug)]
+pub enum ColumnEdit {
+    /// The column is left out.
+    Remove(Table, String),
+    /// The column is written under another name.
+    Rename(Table, String, String),
+    /// The column is written with another type (text, or uint8 for a text column).
+    Retype(Table, String),
+}
+
+/// `(schema, columns)` with `edit` applied when it concerns `table`.
+fn edit(
+    edit: Option<&ColumnEdit>,
+    table: Table,
+    schema: Arc<Schema>,
+    mut columns: Vec<ArrayRef>,
+) -> (Arc<Schema>, Vec<ArrayRef>) {
+    let (t, name) = match edit {
+        Some(ColumnEdit::Remove(t, n) | ColumnEdit::Rename(t, n, _) | ColumnEdit::Retype(t, n)) => {
+            (*t, n)
+        }
+        None => return (schema, columns),
+    };
+    if t != table {
+        return (schema, columns);
+    }
+    let Some(at) = schema.fields().iter().position(|f| f.name() == name) else {
+        panic!("no column {name} in the {table:?} table");
+    };
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    match edit.expect("matched") {
+        ColumnEdit::Remove(..) => {
+            fields.remove(at);
+            columns.remove(at);
+        }
+        ColumnEdit::Rename(_, _, to) => fields[at] = fields[at].clone().with_name(to),
+        ColumnEdit::Retype(..) => {
+            let rows = columns[at].len();
+            let (ty, col): (DataType, ArrayRef) = if *fields[at].data_type() == DataType::Utf8 {
+                (DataType::UInt8, Arc::new(UInt8Array::from(vec![1u8; rows])))
+            } else {
+                (DataType::Utf8, Arc::new(StringArray::from(vec!["1"; rows])))
+            };
+            fields[at] = Field::new(name, ty, false);
+            columns[at] = col;
+        }
+    }
+    (
+        Arc::new(Schema::new(fields).with_metadata(schema.metadata().clone())),
+        columns,
+    )
+}
+
+/// The `map<utf8, utf8>` type of the run-info table.
+fn map_type() -> DataType {
+    DataType::Map(
+        Arc::new(Field::new(
+            "entries",
+            DataType::Struct(
+                vec![
+                    Field::new("key", DataType::Utf8, false),
+                    Field::new("value", DataType::Utf8, true),
+                ]
+                .into(),
+            ),
+            false,
+        )),
+        false,
+    )
+}
+
+/// A one-row map column holding `pairs`.
+fn map_of(pairs: &[(&str, &str)]) -> ArrayRef {
+    let mut b = MapBuilder::new(
+        Some(MapFieldNames {
+            entry: "entries".into(),
+            key: "key".into(),
+            value: "value".into(),
+        }),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    )
+    .with_values_field(Arc::new(Field::new("value", DataType::Utf8, true)));
+    for (k, v) in pairs {
+        b.keys().append_value(k);
+        b.values().append_value(v);
+    }
+    b.append(true).expect("map row");
+    Arc::new(b.finish())
 }
 
 const FILE_ID: &str = "1a2b3c4d-0000-4000-8000-00000000feed";
@@ -214,6 +317,13 @@ impl TestFile<'_> {
                 Field::new("read_number", DataType::UInt32, false),
                 Field::new("start", DataType::UInt64, false),
                 Field::new("median_before", DataType::Float32, false),
+                Field::new("num_minknow_events", DataType::UInt64, false),
+                Field::new("tracked_scaling_scale", DataType::Float32, false),
+                Field::new("tracked_scaling_shift", DataType::Float32, false),
+                Field::new("predicted_scaling_scale", DataType::Float32, false),
+                Field::new("predicted_scaling_shift", DataType::Float32, false),
+                Field::new("num_reads_since_mux_change", DataType::UInt32, false),
+                Field::new("time_since_mux_change", DataType::Float32, false),
                 Field::new("num_samples", DataType::UInt64, false),
                 Field::new("channel", DataType::UInt16, false),
                 Field::new("well", DataType::UInt8, false),
@@ -263,6 +373,13 @@ impl TestFile<'_> {
                     self.reads.iter().map(|r| 1000 * u64::from(r.read_number)),
                 )),
                 f32s(&|_| 200.0),
+                Arc::new(UInt64Array::from(vec![0u64; n])),
+                f32s(&|_| f32::NAN),
+                f32s(&|_| f32::NAN),
+                f32s(&|_| f32::NAN),
+                f32s(&|_| f32::NAN),
+                Arc::new(UInt32Array::from(vec![0u32; n])),
+                f32s(&|_| 0.0),
                 Arc::new(UInt64Array::from_iter_values(self.reads.iter().map(|r| {
                     r.num_samples_override.unwrap_or(r.signal.len() as u64)
                 }))),
@@ -283,27 +400,78 @@ impl TestFile<'_> {
         )
         .expect("reads batch");
 
+        let text = |name: &str| Field::new(name, DataType::Utf8, false);
+        let time = |name: &str| {
+            Field::new(
+                name,
+                DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+                false,
+            )
+        };
+        let map = |name: &str| Field::new(name, map_type(), false);
         let run_schema = Arc::new(
             Schema::new(vec![
-                Field::new("acquisition_id", DataType::Utf8, false),
+                text("acquisition_id"),
+                time("acquisition_start_time"),
                 Field::new("adc_max", DataType::Int16, false),
                 Field::new("adc_min", DataType::Int16, false),
+                map("context_tags"),
+                text("experiment_name"),
+                text("flow_cell_id"),
+                text("flow_cell_product_code"),
+                text("protocol_name"),
+                text("protocol_run_id"),
+                time("protocol_start_time"),
+                text("sample_id"),
                 Field::new("sample_rate", DataType::UInt16, false),
-                Field::new("flow_cell_id", DataType::Utf8, false),
+                text("sequencing_kit"),
+                text("sequencer_position"),
+                text("sequencer_position_type"),
+                text("software"),
+                text("system_name"),
+                text("system_type"),
+                map("tracking_id"),
             ])
             .with_metadata(metadata()),
         );
-        let run_batch = RecordBatch::try_new(
-            run_schema.clone(),
-            vec![
-                Arc::new(StringArray::from(vec!["acq-svb-test"])),
-                Arc::new(Int16Array::from(vec![2047i16])),
-                Arc::new(Int16Array::from(vec![-2048i16])),
-                Arc::new(UInt16Array::from(vec![5000u16])),
-                Arc::new(StringArray::from(vec!["FAX00000"])),
-            ],
-        )
-        .expect("run info batch");
+        let one = |v: &str| -> ArrayRef { Arc::new(StringArray::from(vec![v])) };
+        let ms = |v: i64| -> ArrayRef {
+            Arc::new(TimestampMillisecondArray::from(vec![v]).with_timezone("UTC"))
+        };
+        let run_columns: Vec<ArrayRef> = vec![
+            one("acq-svb-test"),
+            ms(1_700_000_000_000),
+            Arc::new(Int16Array::from(vec![2047i16])),
+            Arc::new(Int16Array::from(vec![-2048i16])),
+            map_of(&[("sample_frequency", "5000")]),
+            one("svb-experiment"),
+            one("FAX00000"),
+            one("FLO-MIN106"),
+            one("sequencing/protocol"),
+            one("protocol-run-1"),
+            ms(1_699_999_000_000),
+            one("sample-1"),
+            Arc::new(UInt16Array::from(vec![5000u16])),
+            one("SQK-LSK109"),
+            one("MN00000"),
+            one("MinION"),
+            one("MinKNOW 23.04"),
+            one("host"),
+            one("minion"),
+            map_of(&[("run_id", "svb-run")]),
+        ];
+        let (reads_schema, reads_columns) = edit(
+            self.edit.as_ref(),
+            Table::Reads,
+            reads_schema,
+            reads_batch.columns().to_vec(),
+        );
+        let reads_batch =
+            RecordBatch::try_new(reads_schema.clone(), reads_columns).expect("reads batch");
+        let (run_schema, run_columns) =
+            edit(self.edit.as_ref(), Table::RunInfo, run_schema, run_columns);
+        let run_batch =
+            RecordBatch::try_new(run_schema.clone(), run_columns).expect("run info batch");
 
         let tables = [
             (1i16, ipc_file(signal_schema, &signal_batches)),

@@ -52,6 +52,7 @@ fn uncompressed_row_whose_samples_column_lies() {
         chunk_samples: 102_400,
         signal_batch_rows: 100,
         compress: None,
+        edit: None,
     }
     .write();
     for r in open_every_way("uncompressed.pod5", &bytes) {
@@ -90,6 +91,7 @@ fn vbz_read_listing_one_chunk_many_times() {
         chunk_samples: 1 << 20,
         signal_batch_rows: 100,
         compress: Some(&compress),
+        edit: None,
     }
     .write();
     for r in open_every_way("repeated.pod5", &bytes) {
@@ -129,6 +131,7 @@ fn vbz_chunk_whose_frame_header_lies() {
         chunk_samples: 102_400,
         signal_batch_rows: 100,
         compress: Some(&compress),
+        edit: None,
     }
     .write();
     for reader in open_every_way("lying-frame.pod5", &bytes) {
@@ -218,6 +221,7 @@ fn highly_compressible_chunks_still_decode() {
         chunk_samples: 20 << 20,
         signal_batch_rows: 100,
         compress: Some(&compress),
+        edit: None,
     }
     .write();
     for reader in open_every_way("flat.pod5", &bytes) {
@@ -256,6 +260,7 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
             chunk_samples: 40_000,
             signal_batch_rows: 3,
             compress,
+            edit: None,
         }
         .write();
         let path = temp_path(if compress.is_some() {
@@ -331,6 +336,7 @@ fn reads_longer_than_a_window_decode_the_same_every_way() {
             chunk_samples,
             signal_batch_rows: 3,
             compress: Some(&compress),
+            edit: None,
         }
         .write();
         let reader = Reader::from_bytes("long.pod5", bytes).unwrap();

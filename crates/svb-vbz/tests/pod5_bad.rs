@@ -2,7 +2,7 @@
 //! signature, corrupt footer, tables or rows pointing outside, chunks that fail to decode)
 //! give errors naming the file, the table and the row, and never panic.
 
-use svb_testdata::pod5::{Compress, TestFile, TestRead};
+use svb_testdata::pod5::{ColumnEdit, Compress, Table, TestFile, TestRead};
 use svb_vbz::pod5::{Pod5Error, Reader, SignalEncoding, TableKind};
 use svb_vbz::Threads;
 
@@ -34,6 +34,7 @@ fn file(reads: Vec<TestRead>, compress: Option<&Compress>) -> Vec<u8> {
         chunk_samples: 1000,
         signal_batch_rows: 3,
         compress,
+        edit: None,
     }
     .write()
 }
@@ -266,4 +267,56 @@ fn random_damage_never_panics() {
         }
     }
     assert!(opened > 0);
+}
+
+/// Every column ONT's reader requires of a file of pod5 0.3.49 (the reads table's, the
+/// run-info table's), removed, renamed (as blue-crab's `missing_primary_field.pod5` renames
+/// `calibration_offset`) or retyped: the file is refused with an error naming the table and
+/// the column, never read with a default in its place.
+#[test]
+fn a_required_column_removed_renamed_or_retyped_is_refused() {
+    let reads = vec![TestRead::new(1, signal(3000, 1))];
+    let write = |edit: Option<ColumnEdit>| {
+        TestFile {
+            reads: reads.clone(),
+            chunk_samples: 1000,
+            signal_batch_rows: 3,
+            compress: Some(&compress),
+            edit,
+        }
+        .write()
+    };
+    Reader::from_bytes("whole.pod5", write(None)).expect("the unedited file reads");
+    let columns: Vec<(Table, TableKind, &str)> = svb_vbz::pod5::required_reads_columns("0.3.49")
+        .unwrap()
+        .into_iter()
+        .map(|c| (Table::Reads, TableKind::Reads, c))
+        .chain(
+            svb_vbz::pod5::required_run_info_columns()
+                .map(|c| (Table::RunInfo, TableKind::RunInfo, c)),
+        )
+        .collect();
+    assert_eq!(columns.len(), 22 + 20);
+    let mut checked = 0;
+    for (table, kind, column) in columns {
+        let edits = [
+            ColumnEdit::Remove(table, column.into()),
+            ColumnEdit::Rename(table, column.into(), format!("{column}_renamed")),
+            ColumnEdit::Retype(table, column.into()),
+        ];
+        for e in edits {
+            let what = format!("{e:?}");
+            match Reader::from_bytes("edited.pod5", write(Some(e))) {
+                Err(Pod5Error::Table {
+                    table, what: why, ..
+                }) => {
+                    assert_eq!(table, kind, "{what}: {why}");
+                    assert!(why.contains(&format!("column {column} ")), "{what}: {why}");
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * 42);
 }

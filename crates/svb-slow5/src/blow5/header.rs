@@ -155,6 +155,69 @@ pub(crate) const PRIMARY: [&str; 8] = [
 /// Magic bytes at the start of every BLOW5 file.
 pub const MAGIC: &[u8; 6] = b"BLOW5\x01";
 
+/// The text header as strictly as slow5lib reads it: `@ATTRIBUTE` lines (one value a read
+/// group, no attribute twice), then the `#char*` types line and the `#read_id` names line,
+/// each ending in a newline, and nothing after them. A line that is none of these (what a
+/// value holding a newline leaves) is an error, never dropped. Returns the read groups'
+/// attributes and the types and names lines.
+fn parse_text(
+    text: &str,
+    groups: usize,
+) -> Result<(Vec<Vec<(String, String)>>, &str, &str), String> {
+    let mut read_groups = vec![Vec::new(); groups];
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = text.split_inclusive('\n').enumerate();
+    fn line((n, l): (usize, &str)) -> Result<(usize, &str), String> {
+        match l.strip_suffix('\n') {
+            Some(l) => Ok((n + 1, l)),
+            None => Err(format!("text header line {}: no newline at its end", n + 1)),
+        }
+    }
+    let types = loop {
+        let Some(next) = lines.next() else {
+            return Err("text header: no #char* types line".into());
+        };
+        let (n, l) = line(next)?;
+        if l.starts_with("#char*") {
+            break l;
+        }
+        let Some(attr) = l.strip_prefix('@') else {
+            let shown: String = l.chars().take(40).collect();
+            return Err(format!(
+                "text header line {n}: expected @ATTRIBUTE or #char*, found {shown:?} (an \
+                 attribute value holding a newline?)"
+            ));
+        };
+        let mut cols = attr.split('\t');
+        let attr = cols.next().unwrap_or_default();
+        if !seen.insert(attr) {
+            return Err(format!("text header line {n}: attribute @{attr} twice"));
+        }
+        let values: Vec<&str> = cols.collect();
+        if values.len() != groups {
+            return Err(format!(
+                "text header line {n}: attribute @{attr} has {} values for {groups} read groups",
+                values.len()
+            ));
+        }
+        for (g, v) in read_groups.iter_mut().zip(values) {
+            g.push((attr.to_owned(), v.to_owned()));
+        }
+    };
+    let names = match lines.next().map(line).transpose()? {
+        Some((_, l)) if l.starts_with("#read_id") => l,
+        _ => return Err("text header: no #read_id names line after the types line".into()),
+    };
+    if let Some((n, _)) = lines.next() {
+        return Err(format!(
+            "text header line {}: bytes after the #read_id names line (the header length \
+             field says more than the header holds)",
+            n + 1
+        ));
+    }
+    Ok((read_groups, types, names))
+}
+
 /// Parses the header at the front of `file`; errors are plain descriptions.
 pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
     if file.len() < 68 {
@@ -167,9 +230,11 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
         return Err(format!("magic {:02x?}, not BLOW5\\x01", &file[..6]));
     }
     let version = (file[6], file[7], file[8]);
-    if version.0 != 0 || version.1 > 2 {
+    // slow5lib reads every version up to 1.0.0 (its header: "file version 0.2.0 is same as
+    // 1.0.0") and refuses later ones.
+    if version > (1, 0, 0) {
         return Err(format!(
-            "version {}.{}.{} is not supported",
+            "version {}.{}.{} is newer than the 1.0.0 slow5lib and svb read",
             version.0, version.1, version.2
         ));
     }
@@ -180,7 +245,8 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
         c => return Err(format!("record compression {c} (0 none, 1 zlib, 2 zstd)")),
     };
     let groups = u32::from_le_bytes(file[10..14].try_into().expect("4 bytes")) as usize;
-    let signal_compression = if version.1 >= 2 {
+    // The signal compression byte exists from version 0.2.0.
+    let signal_compression = if version >= (0, 2, 0) {
         match file[14] {
             0 => SignalCompression::None,
             1 => SignalCompression::SvbZd,
@@ -207,31 +273,7 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
             "{groups} read groups for a {text_len}-byte text header"
         ));
     }
-    let mut read_groups = vec![Vec::new(); groups];
-    let (mut types, mut names) = (None, None);
-    for line in text.split('\n').filter(|l| !l.is_empty()) {
-        let mut cols = line.split('\t');
-        let key = cols.next().unwrap_or_default();
-        if let Some(attr) = key.strip_prefix('@') {
-            let values: Vec<&str> = cols.collect();
-            if values.len() != groups {
-                return Err(format!(
-                    "attribute @{attr} has {} values for {groups} read groups",
-                    values.len()
-                ));
-            }
-            for (g, v) in read_groups.iter_mut().zip(values) {
-                g.push((attr.to_owned(), v.to_owned()));
-            }
-        } else if key == "#char*" {
-            types = Some(line);
-        } else if key == "#read_id" {
-            names = Some(line);
-        }
-    }
-    let (Some(types), Some(names)) = (types, names) else {
-        return Err("no #types / #names lines".into());
-    };
+    let (read_groups, types, names) = parse_text(text, groups)?;
     let types: Vec<&str> = types[1..].split('\t').collect();
     let names: Vec<&str> = names[1..].split('\t').collect();
     if types.len() != names.len() || names.len() < PRIMARY.len() || names[..8] != PRIMARY {

@@ -8,7 +8,6 @@
 //! ```
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -121,11 +120,11 @@ impl Index {
         out
     }
 
-    /// Writes the index to `path` (under a temporary name, renamed when complete).
+    /// Writes the index to `path` (under a temporary name, published when complete),
+    /// replacing an index that is there: an index is derived data, rebuilt when it does not
+    /// fit its file.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let mut f = svb_io::PartialFile::create(path)?;
-        f.write_all(&self.to_bytes())?;
-        f.commit_unsynced()
+        svb_io::write_file(path, &self.to_bytes(), svb_io::OnExisting::Replace)
     }
 
     /// The position of `read_id`'s record: `(offset of its size field, size with it)`.
@@ -196,6 +195,15 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
     }
     let reader = Reader::open(path)?;
     let index = Index::build(&reader)?;
+    // A stream (a FIFO, a device) has nothing an index could be kept beside.
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular {
+        return Ok(Indexed {
+            reader,
+            index,
+            note,
+        });
+    }
     if let Err(e) = index.write(&idx) {
         note = Some(format!("{}: index not written: {e}", idx.display()));
     }

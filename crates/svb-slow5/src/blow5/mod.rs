@@ -29,7 +29,7 @@ pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
-pub use svb_io::Access;
+pub use svb_io::{Access, OnExisting};
 pub use writer::{Schema, WriteOptions, Writer, END_REASONS};
 
 /// The end-of-file marker.

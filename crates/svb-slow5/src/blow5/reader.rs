@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
-use svb_io::{Access, Source};
+use svb_io::{Access, FileFormat, Source};
 
 use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
@@ -104,7 +104,7 @@ impl Reader {
     /// being decoded, whatever the file's size).
     pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open(&path, access) {
+        match Source::open_as(&path, access, FileFormat::Blow5) {
             Ok(src) => Self::from_source(path, src),
             Err(source) => Err(Blow5Error::Io { path, source }),
         }
@@ -214,7 +214,7 @@ impl Reader {
             path: path.clone(),
             source,
         };
-        let src = Source::open(&path, Access::ReadAt).map_err(io)?;
+        let src = Source::open_as(&path, Access::ReadAt, FileFormat::Blow5).map_err(io)?;
         let header =
             header::parse(&header_bytes(&src).map_err(io)?).map_err(|what| Blow5Error::Header {
                 path: path.clone(),

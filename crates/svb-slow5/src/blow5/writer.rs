@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use svb_io::PartialFile;
+use svb_io::{OnExisting, PartialFile};
 
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
@@ -46,6 +46,10 @@ pub struct WriteOptions {
     /// the OS, as slow5lib does: faster, but a crash soon after may leave it short (without
     /// its end-of-file marker, which readers refuse).
     pub sync: bool,
+    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
+    /// [`Writer::create`] fails, and so does [`Writer::finish`] if one appeared meanwhile;
+    /// [`OnExisting::Replace`] replaces it when the new file is complete).
+    pub on_existing: OnExisting,
 }
 
 impl Default for WriteOptions {
@@ -56,6 +60,7 @@ impl Default for WriteOptions {
             batch_records: 1024,
             zstd_profile: ZstdProfile::Standard,
             sync: true,
+            on_existing: OnExisting::Refuse,
         }
     }
 }
@@ -350,10 +355,8 @@ impl Writer {
             });
         }
         let header = header_bytes(&schema, &options)?;
-        let out = PartialFile::create(&path).map_err(|source| Blow5WriteError::Io {
-            path: PartialFile::partial_path(&path, None),
-            source,
-        })?;
+        let out = PartialFile::create(&path, options.on_existing)
+            .map_err(|source| Blow5WriteError::Io { path, source })?;
         let mut w = Writer {
             out,
             groups: schema.read_groups.len() as u32,
@@ -503,7 +506,7 @@ impl Writer {
 
 fn write_to(out: &mut PartialFile, bytes: &[u8]) -> Result<(), Blow5WriteError> {
     out.write_all(bytes).map_err(|source| Blow5WriteError::Io {
-        path: out.path_written().to_path_buf(),
+        path: out.destination().to_path_buf(),
         source,
     })
 }

@@ -26,6 +26,8 @@ mod reads_v0;
 #[cfg(feature = "pod5")]
 mod run_info;
 #[cfg(feature = "pod5")]
+mod schema;
+#[cfg(feature = "pod5")]
 mod signal;
 #[cfg(feature = "pod5")]
 mod writer;
@@ -41,9 +43,11 @@ pub use reads::{parse_uuid, uuid_string, Read};
 #[cfg(feature = "pod5")]
 pub use run_info::RunInfo;
 #[cfg(feature = "pod5")]
+pub use schema::{required_reads_columns, required_run_info_columns};
+#[cfg(feature = "pod5")]
 pub use signal::SignalEncoding;
 #[cfg(feature = "pod5")]
-pub use svb_io::Access;
+pub use svb_io::{Access, OnExisting};
 #[cfg(feature = "pod5")]
 pub use writer::{WriteOptions, Writer, END_REASONS};
 

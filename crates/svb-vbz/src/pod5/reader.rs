@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use arrow_buffer::Buffer;
 use rayon::prelude::*;
-use svb_io::{Access, Source};
+use svb_io::{Access, FileFormat, Source};
 
 use super::columns::TableError;
 use super::container::{self, ContentType, EmbeddedFile, Footer};
@@ -13,6 +13,7 @@ use super::error::{Pod5Error, TableKind};
 use super::ipc;
 use super::reads::{self, Read};
 use super::run_info::{self, RunInfo};
+use super::schema;
 use super::signal::{self, SignalEncoding, SignalRow, SignalTable};
 use crate::Threads;
 
@@ -93,7 +94,7 @@ impl Reader {
     /// decoded, whatever the file's size).
     pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open(&path, access) {
+        match Source::open_as(&path, access, FileFormat::Pod5) {
             Ok(src) => Self::from_source(path, src),
             Err(source) => Err(Pod5Error::Io { path, source }),
         }
@@ -147,7 +148,7 @@ impl Reader {
         keep: impl Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open(&path, Access::ReadAt) {
+        match Source::open_as(&path, Access::ReadAt, FileFormat::Pod5) {
             Ok(src) => Self::from_source_keeping(path, src, &keep),
             Err(source) => Err(Pod5Error::Io { path, source }),
         }
@@ -228,8 +229,20 @@ impl Reader {
             &footer.file_identifier,
         )
         .map_err(table_err(TableKind::Signal))?;
+        // The writer's version says which layout the tables have (lib_pod5 migrates by it).
+        let version =
+            schema::parse_version(&footer.pod5_version).ok_or_else(|| Pod5Error::Container {
+                path: path.clone(),
+                offset: 0,
+                what: format!(
+                    "footer pod5_version {:?} is not a version number (as 0.3.49)",
+                    footer.pod5_version
+                ),
+            })?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;
+        schema::check_reads(&reads_file.schema, version)
+            .map_err(|what| table_err(TableKind::Reads)((None, what)))?;
         let table_version = if reads_file.schema.column_with_name("pore").is_some() {
             TableVersion::V0
         } else {
@@ -239,8 +252,15 @@ impl Reader {
             reads::parse_reads(&reads_file.batches, |r| signal.samples(r), keep)
                 .map_err(table_err(TableKind::Reads))?;
         let mut run_infos = match open_table(ContentType::RunInfoTable, TableKind::RunInfo)? {
-            Some(f) => run_info::parse_run_infos_batches(&f.batches)
-                .map_err(table_err(TableKind::RunInfo))?,
+            Some(f) => {
+                schema::check_run_info(&f.schema)
+                    .map_err(|what| table_err(TableKind::RunInfo)((None, what)))?;
+                run_info::parse_run_infos_batches(&f.batches)
+                    .map_err(table_err(TableKind::RunInfo))?
+            }
+            None if schema::has_run_info_table(version) => {
+                return Err(missing(TableKind::RunInfo));
+            }
             None => Vec::new(),
         };
         for r in embedded_runs {

@@ -15,13 +15,13 @@ use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::{DictionaryHandling, FileWriter, IpcWriteOptions};
 use arrow_schema::{ArrowError, SchemaRef};
 use rayon::prelude::*;
-use svb_io::PartialFile;
+use svb_io::{OnExisting, PartialFile};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
@@ -59,6 +59,10 @@ pub struct WriteOptions {
     /// the OS, as ONT's writer does: faster, but a crash soon after may leave it short
     /// (a POD5 file without its footer, which readers refuse).
     pub sync: bool,
+    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
+    /// [`Writer::create`] fails, and so does [`Writer::finish`] if one appeared meanwhile;
+    /// [`OnExisting::Replace`] replaces it when the new file is complete).
+    pub on_existing: OnExisting,
 }
 
 impl Default for WriteOptions {
@@ -71,6 +75,7 @@ impl Default for WriteOptions {
             software: concat!("svb ", env!("CARGO_PKG_VERSION")).to_string(),
             zstd_profile: ZstdProfile::Standard,
             sync: true,
+            on_existing: OnExisting::Refuse,
         }
     }
 }
@@ -197,19 +202,19 @@ impl Writer {
         let signal_schema = tables::signal_schema(options.signal_encoding, meta.clone());
         let reads_schema = tables::reads_schema(meta);
 
-        let io = |p: PathBuf| move |source| Pod5WriteError::Io { path: p, source };
-        let mut main =
-            PartialFile::create(path).map_err(io(PartialFile::partial_path(path, None)))?;
-        let written = main.path_written().to_path_buf();
-        main.write_all(&SIGNATURE).map_err(io(written.clone()))?;
-        main.write_all(&marker).map_err(io(written.clone()))?;
+        // Errors name the destination: the temporary files mean nothing to the user.
+        let io = |source| Pod5WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut main = PartialFile::create(path, options.on_existing).map_err(io)?;
+        main.write_all(&SIGNATURE).map_err(io)?;
+        main.write_all(&marker).map_err(io)?;
         let signal = FileWriter::try_new_with_options(main, &signal_schema, ipc_options())
-            .map_err(arrow_error(TableKind::Signal, &written))?;
-        let scratch = PartialFile::scratch(path, "reads")
-            .map_err(io(PartialFile::partial_path(path, Some("reads"))))?;
-        let scratch_path = scratch.path_written().to_path_buf();
+            .map_err(arrow_error(TableKind::Signal, path))?;
+        let scratch = PartialFile::scratch(path, "reads").map_err(io)?;
         let reads = FileWriter::try_new_with_options(scratch, &reads_schema, ipc_options())
-            .map_err(arrow_error(TableKind::Reads, &scratch_path))?;
+            .map_err(arrow_error(TableKind::Reads, path))?;
         Ok(Writer {
             signal,
             reads,
@@ -499,7 +504,7 @@ impl Writer {
         let compressed = std::mem::take(&mut self.compressed);
         write_compressed(&mut self.signal, &self.signal_schema, &compressed)?;
         self.write_reads_batch()?;
-        let written = self.signal.get_ref().path_written().to_path_buf();
+        let written = self.signal.get_ref().destination().to_path_buf();
         let io = |source| Pod5WriteError::Io {
             path: written.clone(),
             source,
@@ -537,11 +542,10 @@ impl Writer {
         drop(w);
         close_embedded(&mut main, start, ContentType::RunInfoTable).map_err(io)?;
 
-        let scratch_path = self.reads.get_ref().path_written().to_path_buf();
         let mut scratch = self
             .reads
             .into_inner()
-            .map_err(arrow_error(TableKind::Reads, &scratch_path))?;
+            .map_err(arrow_error(TableKind::Reads, &written))?;
         let start = main.position();
         scratch.copy_to(&mut main).map_err(io)?;
         drop(scratch);
@@ -608,7 +612,7 @@ fn write_batch(
 ) -> Result<(), Pod5WriteError> {
     batch
         .and_then(|b| w.write(&b))
-        .map_err(|e| arrow_error(table, w.get_ref().path_written())(e))
+        .map_err(|e| arrow_error(table, w.get_ref().destination())(e))
 }
 
 /// An Arrow error of `table`: an I/O error names the file, anything else is the table's.
