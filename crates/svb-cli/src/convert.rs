@@ -7,8 +7,8 @@ use clap::ValueEnum;
 use svb_slow5::blow5::{self, RecordCompression, SignalCompression};
 use svb_vbz::pod5::{self, ZstdProfile};
 
-use crate::inputs::{Format, Inputs};
-use crate::output::{error_chain, Progress};
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{check_output, error_chain, on_existing, output_dir, Progress};
 use svb_convert::{OnError, Run};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -63,6 +63,7 @@ pub struct Args {
 /// Converts; `Ok(false)` when `--keep-going` left inputs or reads out.
 pub fn run(args: &Args) -> Result<bool, String> {
     let (from, files) = args.inputs.expand()?;
+    let inputs = identities(&files)?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
             let to = if to == "pod5" {
@@ -70,8 +71,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             } else {
                 Format::Blow5
             };
-            std::fs::create_dir_all(&args.output)
-                .map_err(|e| format!("{}: {e}", args.output.display()))?;
+            output_dir(&args.output)?;
             let ext = if to == Format::Pod5 { "pod5" } else { "blow5" };
             let outs = files
                 .iter()
@@ -98,10 +98,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
             from.name()
         ));
     }
+    // Every output is checked before anything is written.
     for (_, out) in &outputs {
-        if out.exists() && !args.force {
-            return Err(format!("{} exists (--force replaces it)", out.display()));
-        }
+        check_output(out, &inputs, args.force)?;
     }
     let profile = if args.decode_fast {
         ZstdProfile::DecodeFast
@@ -124,6 +123,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         let how = Run {
             on_error,
             progress: Some(&mut report),
+            ..Run::default()
         };
         let stats = match to {
             Format::Blow5 => {
@@ -139,6 +139,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
                         Signal::None => SignalCompression::None,
                     },
                     zstd_profile: profile,
+                    on_existing: on_existing(args.force),
                     ..blow5::WriteOptions::default()
                 };
                 svb_convert::pod5_to_blow5(ins, out, options, how)
@@ -146,6 +147,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             Format::Pod5 => {
                 let options = pod5::WriteOptions {
                     zstd_profile: profile,
+                    on_existing: on_existing(args.force),
                     ..pod5::WriteOptions::default()
                 };
                 svb_convert::blow5_to_pod5(ins, out, options, how)

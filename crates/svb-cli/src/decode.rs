@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::files::decode_to_dir;
-use crate::inputs::{Format, Inputs};
-use crate::output::{error_chain, Progress};
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{check_output, error_chain, on_existing, Progress};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb decode reads.pod5 -o reads.arrow\n  \
@@ -55,6 +55,7 @@ fn is_arrow(path: &Path) -> bool {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let (format, files) = args.inputs.expand()?;
+    let inputs = identities(&files)?;
     if !is_arrow(&args.output) {
         if args.pa || args.no_signal || args.columns.is_some() {
             return Err(format!(
@@ -63,17 +64,15 @@ pub fn run(args: &Args) -> Result<(), String> {
                 args.output.display()
             ));
         }
+        let (out, npy, force) = (&args.output, args.npy, args.force);
         for file in &files {
             match format {
                 Format::Pod5 => {
-                    decode_to_dir::<svb_vbz::pod5::Reader>(file, &args.output, args.npy, args.force)
+                    decode_to_dir::<svb_vbz::pod5::Reader>(file, out, npy, force, &inputs)
                 }
-                Format::Blow5 => decode_to_dir::<svb_slow5::blow5::Reader>(
-                    file,
-                    &args.output,
-                    args.npy,
-                    args.force,
-                ),
+                Format::Blow5 => {
+                    decode_to_dir::<svb_slow5::blow5::Reader>(file, out, npy, force, &inputs)
+                }
             }?;
         }
         return Ok(());
@@ -81,12 +80,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.npy {
         return Err("--npy is for a directory output, not an Arrow file".into());
     }
-    if args.output.exists() && !args.force {
-        return Err(format!(
-            "{} exists (--force replaces it)",
-            args.output.display()
-        ));
-    }
+    check_output(&args.output, &inputs, args.force)?;
     let options = Options {
         columns: args.columns.clone(),
         signal: if args.no_signal {
@@ -99,7 +93,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         batch_reads: args.batch_reads,
         ..Options::default()
     };
-    let stats = write_arrow(&files, &args.output, options)?;
+    let stats = write_arrow(&files, &args.output, options, on_existing(args.force))?;
     eprintln!(
         "svb: decode: {} reads in {} record batches -> {}",
         stats.0,
@@ -111,10 +105,16 @@ pub fn run(args: &Args) -> Result<(), String> {
 
 /// Writes the reads of `files` to `out` as one Arrow IPC file (under a hidden name until
 /// complete): (reads, batches).
-fn write_arrow(files: &[PathBuf], out: &Path, options: Options) -> Result<(u64, u64), String> {
+fn write_arrow(
+    files: &[PathBuf],
+    out: &Path,
+    options: Options,
+    on_existing: svb_io::OnExisting,
+) -> Result<(u64, u64), String> {
     let mut batches = ReadBatches::open(files, options).map_err(|e| error_chain(&e))?;
-    let io = |e: &dyn std::error::Error| format!("{}: {}", out.display(), error_chain(e));
-    let file = svb_io::PartialFile::create(out).map_err(|e| io(&e))?;
+    let io =
+        |e: &(dyn std::error::Error + 'static)| format!("{}: {}", out.display(), error_chain(e));
+    let file = svb_io::PartialFile::create(out, on_existing).map_err(|e| io(&e))?;
     let mut w =
         arrow_ipc::writer::FileWriter::try_new(file, &batches.schema()).map_err(|e| io(&e))?;
     let mut progress = Progress::new(files.len() as u64, "decode");

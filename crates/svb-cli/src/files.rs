@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 
 use crate::output::{
-    for_each_in_order, quiet_on_closed_pipe, signal_sha256, verify_line, write_signal,
+    for_each_in_order, output_dir, quiet_on_closed_pipe, signal_sha256, verify_line, write_signal,
 };
 
 /// What the file commands need of a signal file format.
@@ -115,25 +115,30 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
             output,
             npy,
             force,
-        } => decode_to_dir::<F>(&file, &output, npy, force),
+        } => {
+            let inputs = crate::inputs::identities(std::slice::from_ref(&file))?;
+            decode_to_dir::<F>(&file, &output, npy, force, &inputs)
+        }
     }
 }
 
-/// Writes every read of `file` to `output` as READ_ID.i16 (or .npy), stopping at the first
-/// failure; an existing signal file stops it unless `force`.
+/// Writes every read of `file` to `output` as READ_ID.i16 (or .npy), each published only
+/// when complete, stopping at the first failure; an existing signal file stops it unless
+/// `force`, and one of `inputs` always.
 pub fn decode_to_dir<F: SignalFile>(
     file: &Path,
     output: &Path,
     npy: bool,
     force: bool,
+    inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     let f = F::open(file)?;
-    std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    output_dir(output)?;
     let r = for_each_in_order(
         f.len(),
         "decode",
         |i| f.read(i),
-        |_, item| match item.and_then(|(id, s)| write_signal(output, &id, &s, npy, force)) {
+        |_, item| match item.and_then(|(id, s)| write_signal(output, &id, &s, npy, force, inputs)) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
         },

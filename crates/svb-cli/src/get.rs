@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 
 use svb_vbz::pod5;
 
-use crate::inputs::Format;
-use crate::output::{error_chain, npy_f32, npy_i16, portable_file_name, quiet_on_closed_pipe};
+use crate::inputs::{identities, Format};
+use crate::output::{
+    error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
+    write_output,
+};
 
 #[derive(clap::Args)]
 #[command(
@@ -32,6 +35,9 @@ pub struct Args {
     /// (sample + offset) * range / digitisation (BLOW5).
     #[arg(long)]
     pa: bool,
+    /// Replace output files that exist.
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 /// A read's samples and its calibration: pA = (sample + offset) * scale.
@@ -42,8 +48,14 @@ struct Signal {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let format = Format::of(&args.file)
-        .ok_or_else(|| format!("{}: not a .pod5 or .blow5 file", args.file.display()))?;
+    let format = Format::detect(&args.file)?;
+    let inputs = identities(std::slice::from_ref(&args.file))?;
+    if let Some(out) = &args.output {
+        // Checked before anything is read: the input must survive whatever -o names.
+        inputs
+            .check_output(out)
+            .map_err(|e| format!("{}: {e}; choose another output", out.display()))?;
+    }
     let several = args.read_ids.len() > 1;
     if several && args.npy && args.output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
@@ -79,11 +91,9 @@ pub fn run(args: &Args) -> Result<(), String> {
                 .and_then(|()| out.flush());
             quiet_on_closed_pipe(written)
         }
-        Some(path) if !several => {
-            std::fs::write(path, bytes(&signals[0])).map_err(|e| format!("{}: {e}", path.display()))
-        }
+        Some(path) if !several => write_output(path, &bytes(&signals[0]), args.force, &inputs),
         Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            output_dir(dir)?;
             let ext = match (args.npy, args.pa) {
                 (true, _) => "npy",
                 (false, true) => "f32",
@@ -92,7 +102,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             for (id, s) in args.read_ids.iter().zip(&signals) {
                 portable_file_name(id)?;
                 let path = dir.join(format!("{id}.{ext}"));
-                std::fs::write(&path, bytes(s)).map_err(|e| format!("{}: {e}", path.display()))?;
+                write_output(&path, &bytes(s), args.force, &inputs)?;
             }
             Ok(())
         }

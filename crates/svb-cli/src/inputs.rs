@@ -3,23 +3,58 @@
 
 use std::path::{Path, PathBuf};
 
-/// A signal file format, known by its extension.
+use svb_io::FileFormat;
+
+/// A signal file format svb reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// `.pod5`
+    /// POD5
     Pod5,
-    /// `.blow5`
+    /// BLOW5
     Blow5,
 }
 
 impl Format {
-    /// The format of `path` by its extension (case-insensitive).
+    /// The format of `path` by its extension (case-insensitive): for outputs, which do not
+    /// exist yet.
     pub fn of(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "pod5" => Some(Format::Pod5),
-            "blow5" => Some(Format::Blow5),
+        match FileFormat::of_extension(path)? {
+            FileFormat::Pod5 => Some(Format::Pod5),
+            FileFormat::Blow5 => Some(Format::Blow5),
             _ => None,
+        }
+    }
+
+    /// The format of the input `path` by its content (its first bytes); a stream (a FIFO,
+    /// a device), whose first bytes would be consumed, by its extension. A format svb does not
+    /// read yet, or none, is an error naming it.
+    pub fn detect(path: &Path) -> Result<Format, String> {
+        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !meta.is_file() {
+            return Format::of(path).ok_or_else(|| {
+                format!(
+                    "{}: not a regular file, and no .pod5 or .blow5 extension to tell its format",
+                    path.display()
+                )
+            });
+        }
+        let mut head = [0u8; svb_io::SNIFF_LEN];
+        let n = std::fs::File::open(path)
+            .and_then(|mut f| read_up_to(&mut f, &mut head))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        match FileFormat::detect(&head[..n]) {
+            Some(FileFormat::Pod5) => Ok(Format::Pod5),
+            Some(FileFormat::Blow5) => Ok(Format::Blow5),
+            Some(other) => Err(format!(
+                "{}: a {} file, which svb does not read yet (POD5 and BLOW5 only)",
+                path.display(),
+                other.name()
+            )),
+            None => Err(format!(
+                "{}: not a POD5 or BLOW5 file: {}",
+                path.display(),
+                svb_io::describe_format(&head[..n])
+            )),
         }
     }
 
@@ -30,6 +65,20 @@ impl Format {
             Format::Blow5 => "BLOW5",
         }
     }
+}
+
+/// Fills as much of `buf` as `r` has.
+fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// The inputs of a dataset command, as its arguments.
@@ -50,23 +99,29 @@ impl Inputs {
     }
 }
 
+/// The identities of `files`, to refuse an output that is one of them.
+pub fn identities(files: &[PathBuf]) -> Result<svb_io::Inputs, String> {
+    svb_io::Inputs::new(files).map_err(|e| e.to_string())
+}
+
 /// The files of `inputs`: each file as given, each directory's `.pod5` / `.blow5` files in
 /// name order (its subdirectories' too with `recursive`; hidden names skipped). All must be of
-/// one format, and there must be at least one.
+/// one format, known by content, and there must be at least one.
 pub fn expand_inputs(
     inputs: &[PathBuf],
     recursive: bool,
 ) -> Result<(Format, Vec<PathBuf>), String> {
     let mut files = Vec::new();
+    let mut unread = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            walk(input, recursive, &mut files)?;
+            walk(input, recursive, &mut files, &mut unread)?;
         } else {
             files.push(input.clone());
         }
     }
     let Some(first) = files.first() else {
-        return Err(format!(
+        let mut what = format!(
             "no .pod5 or .blow5 file in {}{}",
             inputs
                 .iter()
@@ -78,24 +133,41 @@ pub fn expand_inputs(
             } else {
                 " (-r looks in subdirectories)"
             }
-        ));
+        );
+        if let Some(f) = unread.first() {
+            what.push_str(&format!(
+                "; {} {} files ({} first), which svb does not read yet",
+                unread.len(),
+                FileFormat::of_extension(f).map_or("other", |f| f.name()),
+                f.display()
+            ));
+        }
+        return Err(what);
     };
-    let format = Format::of(first)
-        .ok_or_else(|| format!("{}: not a .pod5 or .blow5 file", first.display()))?;
-    for f in &files {
-        if Format::of(f) != Some(format) {
+    let format = Format::detect(first)?;
+    for f in &files[1..] {
+        let this = Format::detect(f)?;
+        if this != format {
             return Err(format!(
-                "{}: not a {} file like {} (one format at a time)",
+                "{}: a {} file, and {} a {} file (one format at a time)",
                 f.display(),
-                format.name(),
-                first.display()
+                this.name(),
+                first.display(),
+                format.name()
             ));
         }
     }
     Ok((format, files))
 }
 
-fn walk(dir: &Path, recursive: bool, files: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Collects `dir`'s POD5 and BLOW5 files by extension into `files`, and its FAST5 and SLOW5
+/// files into `unread` (to name them when nothing else is found).
+fn walk(
+    dir: &Path,
+    recursive: bool,
+    files: &mut Vec<PathBuf>,
+    unread: &mut Vec<PathBuf>,
+) -> Result<(), String> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .map(|e| e.map(|e| e.path()))
@@ -112,10 +184,12 @@ fn walk(dir: &Path, recursive: bool, files: &mut Vec<PathBuf>) -> Result<(), Str
         }
         if path.is_dir() {
             if recursive {
-                walk(&path, recursive, files)?;
+                walk(&path, recursive, files, unread)?;
             }
         } else if Format::of(&path).is_some() {
             files.push(path);
+        } else if FileFormat::of_extension(&path).is_some() {
+            unread.push(path);
         }
     }
     Ok(())

@@ -11,17 +11,59 @@ use rayon::prelude::*;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha256};
 
-/// An error's message and every source's after it, `: ` between them (the libraries' errors
-/// do not repeat their source's text in their own).
-pub fn error_chain(e: &dyn std::error::Error) -> String {
+/// An error's message and every source's after it, `: ` between them, each text once (a
+/// source whose text the message already holds is not repeated; one that repeats the message
+/// and adds to it replaces it). An output that exists gets the way to replace it.
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut s = e.to_string();
+    let mut exists = is_already_exists(e);
     let mut source = e.source();
     while let Some(c) = source {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
+        let text = c.to_string();
+        if text.starts_with(&s) {
+            s = text;
+        } else if !s.contains(&text) {
+            s.push_str(": ");
+            s.push_str(&text);
+        }
+        exists |= is_already_exists(c);
         source = c.source();
     }
+    if exists {
+        s.push_str(" (--force replaces it)");
+    }
     s
+}
+
+fn is_already_exists(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::AlreadyExists)
+}
+
+/// An error writing the output `path`, said once and with what to do.
+pub fn output_error(path: &Path, e: &std::io::Error) -> String {
+    format!("{}: {}", path.display(), error_chain(e))
+}
+
+/// What `--force` asks of an output that exists.
+pub fn on_existing(force: bool) -> svb_io::OnExisting {
+    if force {
+        svb_io::OnExisting::Replace
+    } else {
+        svb_io::OnExisting::Refuse
+    }
+}
+
+/// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,
+/// when it exists.
+pub fn check_output(output: &Path, inputs: &svb_io::Inputs, force: bool) -> Result<(), String> {
+    inputs
+        .check_output(output)
+        .map_err(|e| format!("{}: {e}; choose another output", output.display()))?;
+    if !force && std::fs::symlink_metadata(output).is_ok() {
+        return Err(format!("{} exists (--force replaces it)", output.display()));
+    }
+    Ok(())
 }
 
 /// A JSON string literal of `s`.
@@ -171,12 +213,12 @@ pub fn for_each_in_order<T: Send>(
     Ok(())
 }
 
-/// An output error, except a closed pipe (the reader of `svb ... | head` has all it wanted),
-/// which ends the command quietly.
+/// An error writing to standard output, except a closed pipe (the reader of
+/// `svb ... | head` has all it wanted), which ends the command quietly.
 pub fn quiet_on_closed_pipe(r: std::io::Result<()>) -> Result<(), String> {
     match r {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("stdout: {e}")),
+        Err(e) => Err(format!("standard output: {e}")),
         Ok(()) => Ok(()),
     }
 }
@@ -240,15 +282,16 @@ pub fn portable_file_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`; refuses read ids that are not
-/// portable file names, so nothing is written outside DIR, and a file that exists unless
-/// `force`.
+/// Writes `DIR/READ_ID.i16` (int16 LE) or `DIR/READ_ID.npy`, published only when complete;
+/// refuses read ids that are not portable file names, so nothing is written outside DIR, a
+/// file that exists unless `force`, and one of `inputs` always.
 pub fn write_signal(
     dir: &Path,
     read_id: &str,
     signal: &[i16],
     npy: bool,
     force: bool,
+    inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     portable_file_name(read_id)?;
     let (name, bytes) = if npy {
@@ -259,23 +302,37 @@ pub fn write_signal(
             signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
         )
     };
-    let path = dir.join(name);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
+    write_output(&dir.join(name), &bytes, force, inputs)
+}
+
+/// Writes `bytes` to the output `path` (published when complete; an existing file replaced
+/// only with `force`, an input never).
+pub fn write_output(
+    path: &Path,
+    bytes: &[u8],
+    force: bool,
+    inputs: &svb_io::Inputs,
+) -> Result<(), String> {
     if force {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
+        inputs
+            .check_output(path)
+            .map_err(|e| format!("{}: {e}; choose another output", path.display()))?;
     }
-    let mut f = options.open(&path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!("{} exists (--force replaces it)", path.display())
-        } else {
-            format!("{}: {e}", path.display())
-        }
-    })?;
-    f.write_all(&bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    svb_io::write_file(path, bytes, on_existing(force)).map_err(|e| output_error(path, &e))
+}
+
+/// Makes the output directory `dir` (with its parents) and removes the leftovers of killed
+/// runs in it; an existing file that is not a directory is an error.
+pub fn output_dir(dir: &Path) -> Result<(), String> {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(format!(
+            "{}: exists and is not a directory (the output here is a directory)",
+            dir.display()
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let _ = svb_io::remove_stale_partials(dir);
+    Ok(())
 }
 
 #[cfg(test)]

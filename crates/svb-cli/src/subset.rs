@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use svb_convert::{OnError, Run};
 
-use crate::inputs::{Format, Inputs};
-use crate::output::{error_chain, Progress};
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{check_output, error_chain, on_existing, Progress};
 
 #[derive(clap::Args)]
 #[command(
@@ -86,12 +86,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             format.name()
         ));
     }
-    if args.output.exists() && !args.force {
-        return Err(format!(
-            "{} exists (--force replaces it)",
-            args.output.display()
-        ));
-    }
+    check_output(&args.output, &identities(&files)?, args.force)?;
     let wanted = read_id_list(&args.read_ids)?;
     let progress = std::sync::Mutex::new(Progress::new(wanted.len() as u64, "subset"));
     let mut report = |done: u64, _total: u64| {
@@ -104,6 +99,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             OnError::Stop
         },
         progress: Some(&mut report),
+        on_existing: on_existing(args.force),
     };
     let result = match format {
         Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),

@@ -12,8 +12,10 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use svb_arrow::{Options, ReadBatches, Signal};
 
-use crate::inputs::{Format, Inputs};
-use crate::output::{error_chain, json_str, quiet_on_closed_pipe, Progress};
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{
+    check_output, error_chain, json_str, on_existing, output_error, quiet_on_closed_pipe, Progress,
+};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb view reads.pod5 > summary.tsv\n  \
@@ -31,9 +33,12 @@ pub struct Args {
     /// Leave out the TSV header line.
     #[arg(long)]
     no_header: bool,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (published when complete).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 /// Appends the TSV text of `a[row]`: integers as they are, floats with 8 decimals (as
@@ -138,12 +143,49 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let (format, files) = args.inputs.expand()?;
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    match &args.output {
+        Some(path) => {
+            check_output(path, &identities(&files)?, args.force)?;
+            let mut file = svb_io::PartialFile::create(path, on_existing(args.force))
+                .map_err(|e| output_error(path, &e))?;
+            write_rows(args, format, &files, &mut file).map_err(|e| match e {
+                Failure::Write(e) => output_error(path, &e),
+                Failure::Other(e) => e,
+            })?;
+            file.commit_unsynced().map_err(|e| output_error(path, &e))
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = write_rows(args, format, &files, &mut out)
+                .and_then(|()| out.flush().map_err(Failure::Write));
+            match written {
+                Err(Failure::Write(e)) => quiet_on_closed_pipe(Err(e)),
+                Err(Failure::Other(e)) => Err(e),
+                Ok(()) => Ok(()),
+            }
+        }
+    }
+}
+
+/// Why the rows were not all written: the output failed, or something else.
+enum Failure {
+    Write(std::io::Error),
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Other(e)
+    }
+}
+
+/// Writes the rows of `files` to `out`.
+fn write_rows(
+    args: &Args,
+    format: Format,
+    files: &[PathBuf],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     // The columns: those asked for, else POD5's `pod5 view` columns or every BLOW5 column
     // of the first file; every file gives these, in this order.
     let columns: Option<Vec<String>> = if !args.fields.is_empty() {
@@ -156,7 +198,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut names: Option<Vec<String>> = None;
     let mut progress = Progress::new(files.len() as u64, "view");
     let mut text = String::new();
-    for path in &files {
+    for path in files {
         let options = Options {
             columns: names.clone().or_else(|| columns.clone()),
             signal: Signal::None,
@@ -177,7 +219,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                 .map(|f| f.name().clone())
                 .collect();
             if !args.json && !args.no_header {
-                quiet_on_closed_pipe(writeln!(out, "{}", n.join("\t")))?;
+                writeln!(out, "{}", n.join("\t")).map_err(Failure::Write)?;
             }
             names = Some(n);
         }
@@ -206,11 +248,11 @@ pub fn run(args: &Args) -> Result<(), String> {
                     }
                 }
                 text.push('\n');
-                quiet_on_closed_pipe(out.write_all(text.as_bytes()))?;
+                out.write_all(text.as_bytes()).map_err(Failure::Write)?;
             }
         }
         progress.inc(1);
     }
     progress.finish();
-    quiet_on_closed_pipe(out.flush())
+    out.flush().map_err(Failure::Write)
 }

@@ -14,7 +14,7 @@
 //! println!("{} reads, {} samples", stats.reads, stats.samples);
 //! // Reads that fail are left out and listed instead of stopping the conversion.
 //! let mut progress = |done: u64, total: u64| eprint!("\r{done}/{total} reads");
-//! let how = Run { on_error: OnError::Skip, progress: Some(&mut progress) };
+//! let how = Run { on_error: OnError::Skip, progress: Some(&mut progress), ..Run::default() };
 //! let stats = blow5_to_pod5(&["reads.blow5".into()], "back.pod5".as_ref(), Default::default(), how)?;
 //! for e in &stats.failed {
 //!     eprintln!("left out: {e}");
@@ -64,6 +64,15 @@ pub enum ConvertError {
     /// cannot be a BLOW5 attribute, two runs under one acquisition id).
     #[error("{0}")]
     Mapping(String),
+    /// The output cannot be written where asked: it is one of the inputs (by any path or
+    /// link), which is refused whatever the replace setting.
+    #[error("{}", path.display())]
+    Output {
+        /// The output.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// An input's error, named by the file.
     #[error("{}", path.display())]
     Input {
@@ -116,6 +125,23 @@ pub struct Run<'a> {
     /// Called after each window of reads is written: `(reads done, reads in all inputs)`
     /// (reads left out count as done).
     pub progress: Option<&'a mut (dyn FnMut(u64, u64) + Send)>,
+    /// Whether [`subset`]'s output replaces a file at its path (default: refused). The
+    /// conversions take this from their writer options (`on_existing`).
+    pub on_existing: svb_io::OnExisting,
+}
+
+/// Refuses an output that is one of the inputs (the same file by any path or link): writing
+/// it would destroy what is being read, whatever the replace setting.
+fn check_output(inputs: &[PathBuf], out: &Path) -> Result<(), ConvertError> {
+    let output = |source| ConvertError::Output {
+        path: out.to_path_buf(),
+        source,
+    };
+    // An input that does not exist is reported when it is opened.
+    let existing = inputs.iter().filter(|p| p.exists());
+    svb_io::Inputs::new(existing)
+        .and_then(|ids| ids.check_output(out))
+        .map_err(output)
 }
 
 impl<'a> Run<'a> {
@@ -197,6 +223,7 @@ pub fn pod5_to_blow5(
     options: blow5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
@@ -298,6 +325,7 @@ pub fn blow5_to_pod5(
     options: pod5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {

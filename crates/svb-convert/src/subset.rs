@@ -49,6 +49,7 @@ pub fn subset_pod5(
     out: &Path,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
+    crate::check_output(inputs, out)?;
     let mut ids = HashSet::with_capacity(wanted.len());
     for id in wanted {
         let uuid = pod5::parse_uuid(id).ok_or_else(|| {
@@ -58,7 +59,11 @@ pub fn subset_pod5(
         })?;
         ids.insert(uuid);
     }
-    let mut w = pod5::Writer::create(out, pod5::WriteOptions::default())?;
+    let options = pod5::WriteOptions {
+        on_existing: how.on_existing,
+        ..pod5::WriteOptions::default()
+    };
+    let mut w = pod5::Writer::create(out, options)?;
     let mut result = Subset::default();
     let mut found = HashSet::new();
     let on_error = how.on_error;
@@ -142,6 +147,7 @@ pub fn subset_blow5(
     out: &Path,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
+    crate::check_output(inputs, out)?;
     let on_error = how.on_error;
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
     let mut result = Subset::default();
@@ -200,6 +206,7 @@ pub fn subset_blow5(
     let options = blow5::WriteOptions {
         record_compression: first.record_compression,
         signal_compression: first.signal_compression,
+        on_existing: how.on_existing,
         ..blow5::WriteOptions::default()
     };
     let mut w = blow5::Writer::create(out, schema, options)?;

@@ -231,6 +231,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let how = Run {
         on_error: OnError::Skip,
         progress: Some(&mut progress),
+        ..Run::default()
     };
     let stats = blow5_to_pod5(&[junk, src.clone()], &out, Default::default(), how).unwrap();
     // Progress after each window: both records done (the one left out counts), of 2.
