@@ -65,7 +65,8 @@ impl std::fmt::Display for Format {
 
 impl Format {
     /// The format of the file at `path`, from its first bytes (POD5's signature, BLOW5's
-    /// magic).
+    /// magic); a stream (a FIFO, a device), whose first bytes a look would consume, by its
+    /// extension (`.pod5`, `.blow5`).
     pub fn detect(path: impl AsRef<Path>) -> Result<Format, ArrowReadError> {
         use std::io::Read;
         let path = path.as_ref();
@@ -73,6 +74,17 @@ impl Format {
             path: path.to_path_buf(),
             source,
         };
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            match ext.as_deref() {
+                Some("pod5") => return Ok(Format::Pod5),
+                Some("blow5") => return Ok(Format::Blow5),
+                _ => {}
+            }
+        }
         let mut head = Vec::with_capacity(8);
         std::fs::File::open(path)
             .map_err(io)?
@@ -173,7 +185,7 @@ pub enum ArrowReadError {
         source: std::io::Error,
     },
     /// A file that is neither POD5 nor BLOW5.
-    #[error("{}: neither a POD5 nor a BLOW5 file (it starts {head:02x?})", path.display())]
+    #[error("{}: neither a POD5 nor a BLOW5 file: {}", path.display(), svb_io::describe_format(head))]
     UnknownFormat {
         /// The file.
         path: PathBuf,

@@ -232,11 +232,11 @@ fn exists(path: &Path) -> bool {
 fn already_exists(path: &Path) -> io::Error {
     let what = match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => "a directory is there",
-        _ => "it exists",
+        _ => "exists",
     };
     io::Error::new(
         io::ErrorKind::AlreadyExists,
-        format!("{what} and is not replaced"),
+        format!("{what}, and is not replaced"),
     )
 }
 
