@@ -5,8 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use svb_slow5::blow5::{
-    AuxField, AuxValue, FieldType, Reader, Record, RecordCompression, Schema, SignalCompression,
-    WriteOptions, Writer, ZstdProfile,
+    AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
+    SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -67,6 +67,8 @@ fuzz_target!(|data: &[u8]| {
             ZstdProfile::Standard
         },
         sync: false,
+        // The path is this process's, reused run after run.
+        on_existing: OnExisting::Replace,
     };
     let mut w = Writer::create(&path, schema, options).unwrap();
     let mut written = Vec::new();

@@ -4,7 +4,9 @@
 //! sample as written. A read the writer refuses is a typed error, never a panic.
 
 use libfuzzer_sys::fuzz_target;
-use svb_vbz::pod5::{Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile};
+use svb_vbz::pod5::{
+    OnExisting, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {
@@ -50,6 +52,8 @@ fuzz_target!(|data: &[u8]| {
             ZstdProfile::Standard
         },
         sync: false,
+        // The path is this process's, reused run after run.
+        on_existing: OnExisting::Replace,
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&path, options).unwrap();

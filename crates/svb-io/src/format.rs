@@ -114,9 +114,7 @@ pub fn wrong_format(want: FileFormat, head: &[u8]) -> std::io::Error {
     let mut what = format!("not a {} file: {}", want.name(), describe(head));
     if let Some(f) = found {
         if !f.is_supported() {
-            what.push_str(&format!(
-                ", which svb does not read yet (POD5 and BLOW5 only)"
-            ));
+            what.push_str(", which svb does not read yet (POD5 and BLOW5 only)");
         }
     }
     std::io::Error::new(std::io::ErrorKind::InvalidData, what)

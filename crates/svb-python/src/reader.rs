@@ -742,7 +742,8 @@ pub fn arrow_stream_of(
 
 /// POD5 -> BLOW5 or BLOW5 -> POD5 by the output's extension (see `svb.convert`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, records = "zstd", signal = "svb-zd", decode_fast = false, keep_going = false))]
+#[pyo3(signature = (inputs, output, records = "zstd", signal = "svb-zd", decode_fast = false, keep_going = false, force = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
@@ -751,6 +752,7 @@ pub fn convert<'py>(
     signal: &str,
     decode_fast: bool,
     keep_going: bool,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let profile = if decode_fast {
         pod5::ZstdProfile::DecodeFast
@@ -764,6 +766,7 @@ pub fn convert<'py>(
             svb_convert::OnError::Stop
         },
         progress: None,
+        on_existing: crate::writers::on_existing(force),
     };
     let ext = output
         .extension()
@@ -775,6 +778,7 @@ pub fn convert<'py>(
                 record_compression: crate::writers::record_compression(records)?,
                 signal_compression: crate::writers::signal_compression(signal)?,
                 zstd_profile: profile,
+                on_existing: crate::writers::on_existing(force),
                 ..blow5::WriteOptions::default()
             };
             py.detach(|| {
@@ -784,6 +788,7 @@ pub fn convert<'py>(
         Some("pod5") => {
             let options = pod5::WriteOptions {
                 zstd_profile: profile,
+                on_existing: crate::writers::on_existing(force),
                 ..pod5::WriteOptions::default()
             };
             py.detach(|| {
@@ -809,13 +814,14 @@ pub fn convert<'py>(
 /// The reads named in `read_ids` from files of one format into `output` of that format (see
 /// `svb.subset`).
 #[pyfunction]
-#[pyo3(signature = (inputs, read_ids, output, keep_going = false))]
+#[pyo3(signature = (inputs, read_ids, output, keep_going = false, force = false))]
 pub fn subset<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
     read_ids: Vec<String>,
     output: PathBuf,
     keep_going: bool,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let how = svb_convert::Run {
         on_error: if keep_going {
@@ -824,6 +830,7 @@ pub fn subset<'py>(
             svb_convert::OnError::Stop
         },
         progress: None,
+        on_existing: crate::writers::on_existing(force),
     };
     let result = py
         .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))

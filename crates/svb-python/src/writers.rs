@@ -129,15 +129,17 @@ fn no_others(kwargs: Option<&Bound<'_, PyDict>>, used: &[String], what: &str) ->
 impl Pod5Writer {
     /// Opens `path` for writing. signal: "vbz" (default) or "uncompressed"; decode_fast:
     /// zstd's raw-literals profile (larger, decoded faster by every reader); sync: sync the
-    /// file before the rename that completes it.
+    /// file before it is published under its name; force: replace a file at `path` (without
+    /// it, an existing file, or one that appears while this one is written, is an error).
     #[new]
-    #[pyo3(signature = (path, signal = "vbz", decode_fast = false, chunk_samples = 102400, sync = true))]
+    #[pyo3(signature = (path, signal = "vbz", decode_fast = false, chunk_samples = 102400, sync = true, force = false))]
     fn new(
         path: PathBuf,
         signal: &str,
         decode_fast: bool,
         chunk_samples: usize,
         sync: bool,
+        force: bool,
     ) -> PyResult<Self> {
         let options = pod5::WriteOptions {
             signal_encoding: match signal {
@@ -156,6 +158,7 @@ impl Pod5Writer {
                 pod5::ZstdProfile::Standard
             },
             sync,
+            on_existing: on_existing(force),
             ..pod5::WriteOptions::default()
         };
         let w = pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
@@ -370,9 +373,11 @@ impl Blow5Writer {
     /// Opens `path` for writing. read_groups: one dict of attributes per read group (at
     /// least one); aux: "standard" (slow5tools' auxiliary fields), "pod5" (those blue-crab
     /// writes), None, or a list of (name, C type) pairs; records: "zstd", "zlib" or "none";
-    /// signal: "svb-zd", "ex-zd" or "none".
+    /// signal: "svb-zd", "ex-zd" or "none"; force: replace a file at `path` (without it, an
+    /// existing file, or one that appears while this one is written, is an error).
     #[new]
-    #[pyo3(signature = (path, read_groups, aux = None, records = "zstd", signal = "svb-zd", sync = true))]
+    #[pyo3(signature = (path, read_groups, aux = None, records = "zstd", signal = "svb-zd", sync = true, force = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         path: PathBuf,
         read_groups: Vec<HashMap<String, String>>,
@@ -380,6 +385,7 @@ impl Blow5Writer {
         records: &str,
         signal: &str,
         sync: bool,
+        force: bool,
     ) -> PyResult<Self> {
         let aux: Vec<AuxField> = match aux {
             None => Vec::new(),
@@ -419,6 +425,7 @@ impl Blow5Writer {
             record_compression: record_compression(records)?,
             signal_compression: signal_compression(signal)?,
             sync,
+            on_existing: on_existing(force),
             ..blow5::WriteOptions::default()
         };
         let w = blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
@@ -495,5 +502,14 @@ impl Blow5Writer {
         exit_in(py, &self.inner, exc, |w| {
             w.finish().map_err(|e| write_error(&e))
         })
+    }
+}
+
+/// What `force` asks of an output that exists.
+pub(crate) fn on_existing(force: bool) -> svb_vbz::pod5::OnExisting {
+    if force {
+        svb_vbz::pod5::OnExisting::Replace
+    } else {
+        svb_vbz::pod5::OnExisting::Refuse
     }
 }

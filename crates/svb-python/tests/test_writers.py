@@ -114,3 +114,27 @@ def test_blow5_writer_refuses_bad_input(tmp_path):
         with svb.Blow5Writer(out, [{"run_id": "r1"}]) as w:
             w.add_record("a", np.zeros(3, np.int16), read_group=5)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_outputs_replace_nothing_without_force(tmp_path):
+    out = tmp_path / "kept.pod5"
+    out.write_bytes(b"someone's data")
+    with pytest.raises(svb.SvbError, match="exists"):
+        svb.Pod5Writer(out)
+    with pytest.raises(svb.SvbError, match="exists"):
+        svb.Blow5Writer(tmp_path / "kept.pod5", [{"run_id": "r"}])
+    assert out.read_bytes() == b"someone's data"
+    with svb.Pod5Writer(out, force=True) as w:
+        w.add_run_info(RUN)
+    assert svb.open(out).read_ids == []
+    # A converted file is refused as its own output (a hard link to it), force or not.
+    blow5 = tmp_path / "same.blow5"
+    svb.convert(out, blow5)
+    link = tmp_path / "link.pod5"
+    link.hardlink_to(blow5)
+    before = blow5.read_bytes()
+    for force in (False, True):
+        with pytest.raises(svb.SvbError, match="input"):
+            svb.convert(blow5, link, force=force)
+    assert blow5.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.pod5", "link.pod5", "same.blow5"]

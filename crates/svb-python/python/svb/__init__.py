@@ -195,14 +195,23 @@ def convert(
     signal: str = "svb-zd",
     decode_fast: bool = False,
     keep_going: bool = False,
+    force: bool = False,
 ) -> dict:
     """POD5 -> BLOW5 or BLOW5 -> POD5 (by the output's extension) with blue-crab's field
     mapping, as `svb convert` does. Returns {"reads", "samples", "failed"}; with
-    `keep_going`, inputs and reads that fail are left out and listed in "failed"."""
+    `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
+    appears only when complete; an existing one is replaced only with `force`, and an output
+    that is one of the inputs is refused."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     return _svb.convert(
-        [os.fspath(p) for p in inputs], os.fspath(output), records, signal, decode_fast, keep_going
+        [os.fspath(p) for p in inputs],
+        os.fspath(output),
+        records,
+        signal,
+        decode_fast,
+        keep_going,
+        force,
     )
 
 
@@ -211,13 +220,15 @@ def subset(
     read_ids: Iterable[str],
     output: PathLike,
     keep_going: bool = False,
+    force: bool = False,
 ) -> dict:
     """The reads named in `read_ids` from POD5 or BLOW5 `inputs` (one format) into `output`
     (.pod5 or .blow5, the inputs' format), as `svb subset` does: POD5 VBZ chunks copied as
     stored, BLOW5 files read through their slow5lib index. Returns {"reads", "samples",
-    "missing" (ids in no input), "failed" (with `keep_going`), "notes"}."""
+    "missing" (ids in no input), "failed" (with `keep_going`), "notes"}. An existing output
+    is replaced only with `force`."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     return _svb.subset(
-        [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going
+        [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going, force
     )

@@ -51,6 +51,7 @@ class Pod5Writer:
         decode_fast: bool = False,
         chunk_samples: int = 102400,
         sync: bool = True,
+        force: bool = False,
     ) -> None: ...
     def add_run_info(self, acquisition_id: str, **fields: object) -> None: ...
     def add_read(self, read_id: str, signal: npt.NDArray[np.int16], run: str, **fields: object) -> None: ...
@@ -67,6 +68,7 @@ class Blow5Writer:
         records: str = "zstd",
         signal: str = "svb-zd",
         sync: bool = True,
+        force: bool = False,
     ) -> None: ...
     def add_record(
         self,
@@ -98,8 +100,11 @@ def convert(
     signal: str = "svb-zd",
     decode_fast: bool = False,
     keep_going: bool = False,
+    force: bool = False,
 ) -> dict: ...
-def subset(inputs: list[str], read_ids: list[str], output: str, keep_going: bool = False) -> dict: ...
+def subset(
+    inputs: list[str], read_ids: list[str], output: str, keep_going: bool = False, force: bool = False
+) -> dict: ...
 def streamvbyte_encode(values: npt.NDArray[np.uint32], variant: str = "1234") -> bytes: ...
 def streamvbyte_decode(
     data: Union[bytes, npt.NDArray[np.uint8]], n: int, variant: str = "1234"

@@ -155,15 +155,15 @@ pub(crate) const PRIMARY: [&str; 8] = [
 /// Magic bytes at the start of every BLOW5 file.
 pub const MAGIC: &[u8; 6] = b"BLOW5\x01";
 
+/// A text header's parts: every read group's attributes, the types line, the names line.
+type TextHeader<'a> = (Vec<Vec<(String, String)>>, &'a str, &'a str);
+
 /// The text header as strictly as slow5lib reads it: `@ATTRIBUTE` lines (one value a read
 /// group, no attribute twice), then the `#char*` types line and the `#read_id` names line,
 /// each ending in a newline, and nothing after them. A line that is none of these (what a
 /// value holding a newline leaves) is an error, never dropped. Returns the read groups'
 /// attributes and the types and names lines.
-fn parse_text(
-    text: &str,
-    groups: usize,
-) -> Result<(Vec<Vec<(String, String)>>, &str, &str), String> {
+fn parse_text(text: &str, groups: usize) -> Result<TextHeader<'_>, String> {
     let mut read_groups = vec![Vec::new(); groups];
     let mut seen = std::collections::HashSet::new();
     let mut lines = text.split_inclusive('\n').enumerate();
