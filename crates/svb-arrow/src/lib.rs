@@ -68,29 +68,28 @@ impl Format {
     /// magic); a stream (a FIFO, a device), whose first bytes a look would consume, by its
     /// extension (`.pod5`, `.blow5`).
     pub fn detect(path: impl AsRef<Path>) -> Result<Format, ArrowReadError> {
-        use std::io::Read;
         let path = path.as_ref();
-        let io = |source| ArrowReadError::Io {
+        let head = svb_io::read_head(path).map_err(|source| ArrowReadError::Io {
             path: path.to_path_buf(),
             source,
-        };
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        })?;
+        let Some(head) = head else {
             let ext = path
                 .extension()
                 .and_then(|e| e.to_str())
                 .map(str::to_ascii_lowercase);
-            match ext.as_deref() {
-                Some("pod5") => return Ok(Format::Pod5),
-                Some("blow5") => return Ok(Format::Blow5),
-                _ => {}
-            }
-        }
-        let mut head = Vec::with_capacity(8);
-        std::fs::File::open(path)
-            .map_err(io)?
-            .take(8)
-            .read_to_end(&mut head)
-            .map_err(io)?;
+            return match ext.as_deref() {
+                Some("pod5") => Ok(Format::Pod5),
+                Some("blow5") => Ok(Format::Blow5),
+                _ => Err(ArrowReadError::Io {
+                    path: path.to_path_buf(),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "not a regular file, and no .pod5 or .blow5 extension to tell its format",
+                    ),
+                }),
+            };
+        };
         if head.starts_with(&svb_vbz::pod5::SIGNATURE) {
             Ok(Format::Pod5)
         } else if head.starts_with(svb_slow5::blow5::MAGIC) {
@@ -189,7 +188,7 @@ pub enum ArrowReadError {
     UnknownFormat {
         /// The file.
         path: PathBuf,
-        /// Its first bytes (up to 8).
+        /// Its first bytes (up to 16).
         head: Vec<u8>,
     },
     /// No input files.

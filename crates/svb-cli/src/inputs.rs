@@ -29,20 +29,16 @@ impl Format {
     /// a device), whose first bytes would be consumed, by its extension. A format svb does not
     /// read yet, or none, is an error naming it.
     pub fn detect(path: &Path) -> Result<Format, String> {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if !meta.is_file() {
+        let head = svb_io::read_head(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let Some(head) = head else {
             return Format::of(path).ok_or_else(|| {
                 format!(
                     "{}: not a regular file, and no .pod5 or .blow5 extension to tell its format",
                     path.display()
                 )
             });
-        }
-        let mut head = [0u8; svb_io::SNIFF_LEN];
-        let n = std::fs::File::open(path)
-            .and_then(|mut f| read_up_to(&mut f, &mut head))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        match FileFormat::detect(&head[..n]) {
+        };
+        match FileFormat::detect(&head) {
             Some(FileFormat::Pod5) => Ok(Format::Pod5),
             Some(FileFormat::Blow5) => Ok(Format::Blow5),
             Some(other) => Err(format!(
@@ -53,7 +49,7 @@ impl Format {
             None => Err(format!(
                 "{}: not a POD5 or BLOW5 file: {}",
                 path.display(),
-                svb_io::describe_format(&head[..n])
+                svb_io::describe_format(&head)
             )),
         }
     }
@@ -65,20 +61,6 @@ impl Format {
             Format::Blow5 => "BLOW5",
         }
     }
-}
-
-/// Fills as much of `buf` as `r` has.
-fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// The inputs of a dataset command, as its arguments.

@@ -42,4 +42,4 @@ pub use file_id::{FileId, Inputs};
 pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile};
-pub use source::{Access, Source, READ_WHOLE, STREAM_LIMIT};
+pub use source::{read_head, Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -257,6 +257,26 @@ fn read_up_to(r: &mut impl io::Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// The first [`SNIFF_LEN`] bytes of the file at `path` (fewer when it is shorter), to tell
+/// its format; `None` for a file that is not a regular file (a FIFO, a device), whose first
+/// bytes a look would consume. A directory is an error.
+pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a directory, not a file",
+        ));
+    }
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let mut head = vec![0u8; SNIFF_LEN];
+    let n = read_up_to(&mut File::open(path)?, &mut head)?;
+    head.truncate(n);
+    Ok(Some(head))
+}
+
 /// A `want` reader's check of a file's first bytes (a file shorter than the signature is
 /// left to the reader).
 fn check_format(want: FileFormat, head: &[u8]) -> io::Result<()> {
