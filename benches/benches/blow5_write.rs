@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use svb_slow5::blow5::{Reader, Record, Schema, WriteOptions, Writer};
+use svb_blow5::{Reader, Record, Schema, WriteOptions, Writer};
 
 /// How many times the shared reads are written.
 pub const COPIES: usize = 20;

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use svb_vbz::pod5::Reader;
+use svb_pod5::Reader;
 use svb_vbz::Threads;
 
 fn files(c: &mut Criterion) {
@@ -108,8 +108,7 @@ fn files(c: &mut Criterion) {
         // unsafe map (`open` reads each chunk on the thread that decodes it).
         g.bench_function(BenchmarkId::new("svb-read-whole", samples), |b| {
             b.iter(|| {
-                let r =
-                    Reader::open_with(black_box(&path), svb_vbz::pod5::Access::ReadWhole).unwrap();
+                let r = Reader::open_with(black_box(&path), svb_pod5::Access::ReadWhole).unwrap();
                 r.decode_all_parallel(Threads::Current, |_, _, s| {
                     black_box(s);
                 })

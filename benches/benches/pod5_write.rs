@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use svb_vbz::pod5::{Read, Reader, WriteOptions, Writer};
+use svb_pod5::{Read, Reader, WriteOptions, Writer};
 
 /// How many times the shared reads are written.
 pub const COPIES: usize = 50;

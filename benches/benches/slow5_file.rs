@@ -46,7 +46,7 @@ fn files(c: &mut Criterion) {
         let path = dir.join("blow5").join(format!("reads_{kind}.blow5"));
         let copy = scratch.join(format!("reads_{kind}.blow5"));
         std::fs::copy(&path, &copy).unwrap();
-        let samples: u64 = svb_slow5::blow5::Reader::open(&path)
+        let samples: u64 = svb_blow5::Reader::open(&path)
             .unwrap()
             .records()
             .map(|r| r.unwrap().raw_signal.len() as u64)
@@ -57,7 +57,7 @@ fn files(c: &mut Criterion) {
         if cfg!(feature = "peers-simd") {
             g.bench_function(BenchmarkId::new("svb", samples), |b| {
                 b.iter(|| {
-                    let r = svb_slow5::blow5::Reader::open(black_box(&path)).unwrap();
+                    let r = svb_blow5::Reader::open(black_box(&path)).unwrap();
                     for rec in r.records() {
                         black_box(rec.unwrap().raw_signal);
                     }
@@ -85,7 +85,7 @@ fn files(c: &mut Criterion) {
         if cfg!(feature = "peers-simd") {
             g.bench_function(BenchmarkId::new("svb", samples), |b| {
                 b.iter(|| {
-                    let r = svb_slow5::blow5::Reader::open(black_box(&path)).unwrap();
+                    let r = svb_blow5::Reader::open(black_box(&path)).unwrap();
                     black_box(r.decode_all_parallel().unwrap());
                 })
             });
@@ -93,19 +93,16 @@ fn files(c: &mut Criterion) {
             // `open` does above 64 MiB), and the unsafe map.
             g.bench_function(BenchmarkId::new("svb-read-at", samples), |b| {
                 b.iter(|| {
-                    let r = svb_slow5::blow5::Reader::open_with(
-                        black_box(&path),
-                        svb_slow5::blow5::Access::ReadAt,
-                    )
-                    .unwrap();
+                    let r =
+                        svb_blow5::Reader::open_with(black_box(&path), svb_blow5::Access::ReadAt)
+                            .unwrap();
                     black_box(r.decode_all_parallel().unwrap());
                 })
             });
             g.bench_function(BenchmarkId::new("svb-mapped", samples), |b| {
                 b.iter(|| {
                     // SAFETY: the conformance files are never written.
-                    let r =
-                        unsafe { svb_slow5::blow5::Reader::open_mapped(black_box(&path)) }.unwrap();
+                    let r = unsafe { svb_blow5::Reader::open_mapped(black_box(&path)) }.unwrap();
                     black_box(r.decode_all_parallel().unwrap());
                 })
             });

@@ -206,11 +206,12 @@ pub fn steady_state_allocator() {
 }
 
 /// The decode-fast twin of a POD5 file: its reads rewritten by our writer with
-/// [`ZstdProfile::DecodeFast`](svb_vbz::pod5::ZstdProfile) into
+/// [`ZstdProfile::DecodeFast`](svb_pod5::ZstdProfile) into
 /// `target/bench-data/STEM.decode-fast.pod5` (once; `cargo xtask bench` finds it there for
 /// the Python peer).
 pub fn decode_fast_copy(src: &std::path::Path) -> std::path::PathBuf {
-    use svb_vbz::pod5::{Reader, WriteOptions, Writer, ZstdProfile};
+    use svb_pod5::ZstdProfile;
+    use svb_pod5::{Reader, WriteOptions, Writer};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data");
     let stem = src.file_stem().unwrap().to_string_lossy();
     let out = dir.join(format!("{stem}.decode-fast.pod5"));

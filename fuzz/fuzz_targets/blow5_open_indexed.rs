@@ -5,7 +5,7 @@
 //! panic, whatever the index claims.
 
 use libfuzzer_sys::fuzz_target;
-use svb_slow5::blow5::{Index, Reader};
+use svb_blow5::{Index, Reader};
 
 fuzz_target!(|data: &[u8]| {
     let Some((len, rest)) = data.split_first_chunk::<2>() else {

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(reader) = svb_slow5::blow5::Reader::from_bytes("fuzz.blow5", data.to_vec()) else {
+    let Ok(reader) = svb_blow5::Reader::from_bytes("fuzz.blow5", data.to_vec()) else {
         return;
     };
     // Compared as text: a NaN field never equals itself.
@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(first, Some(&format!("error: {e}")));
     }
     // One record reused across all of them, in reverse order.
-    let mut reused = svb_slow5::blow5::Record::default();
+    let mut reused = svb_blow5::Record::default();
     for i in (0..reader.len()).rev() {
         if let Some(Ok(())) = reader.record_into(i, &mut reused) {
             assert_eq!(seq[i], format!("{reused:?}"));
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = reader.signal_blob(i);
         // Fields only: a record that decodes whole gives the same fields and its sample
         // count (a bad signal may still pass here: its samples are not decoded).
-        let mut fields = svb_slow5::blow5::Record::default();
+        let mut fields = svb_blow5::Record::default();
         if let (Some(Ok(n)), Some(Ok(full))) =
             (reader.fields_into(i, &mut fields), reader.record(i))
         {
@@ -54,8 +54,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // The index of a file that decodes, through its bytes and back.
-    if let Ok(index) = svb_slow5::blow5::Index::build(&reader) {
+    if let Ok(index) = svb_blow5::Index::build(&reader) {
         assert!(index.matches(&reader));
-        assert_eq!(svb_slow5::blow5::Index::parse(&index.to_bytes()), Ok(index));
+        assert_eq!(svb_blow5::Index::parse(&index.to_bytes()), Ok(index));
     }
 });

@@ -4,7 +4,7 @@
 //! with an error, the same way through every decode path.
 
 use libfuzzer_sys::fuzz_target;
-use svb_vbz::pod5::Reader;
+use svb_pod5::Reader;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(reader) = Reader::from_bytes("fuzz.pod5", data.to_vec()) else {

@@ -4,7 +4,7 @@
 //! writer refuses (only an empty ex-zd signal can be) is a typed error, never a panic.
 
 use libfuzzer_sys::fuzz_target;
-use svb_slow5::blow5::{
+use svb_blow5::{
     AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
     SignalCompression, WriteOptions, Writer, ZstdProfile,
 };

@@ -4,9 +4,8 @@
 //! sample as written. A read the writer refuses is a typed error, never a panic.
 
 use libfuzzer_sys::fuzz_target;
-use svb_vbz::pod5::{
-    OnExisting, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile,
-};
+use svb_pod5::ZstdProfile;
+use svb_pod5::{OnExisting, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {

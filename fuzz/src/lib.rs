@@ -113,16 +113,22 @@ pub fn check_decode_delta(data: &[u8]) {
         _ => (0, rest),
     };
     let run = |isa: Isa| {
-        let k = U32Delta.kernels_for(isa).expect("available ISA has kernels");
+        let k = U32Delta
+            .kernels_for(isa)
+            .expect("available ISA has kernels");
         let mut out = vec![0u32; n];
-        k.decode_to_slice(bytes, prev, &mut out).map(|used| (out, used))
+        k.decode_to_slice(bytes, prev, &mut out)
+            .map(|used| (out, used))
     };
     let expected = run(Isa::Scalar);
     for isa in Isa::available() {
         assert_eq!(run(isa), expected, "U32Delta {isa}");
     }
     let mut appended = Vec::new();
-    match (&expected, U32Delta.decode_into(bytes, n, prev, &mut appended)) {
+    match (
+        &expected,
+        U32Delta.decode_into(bytes, n, prev, &mut appended),
+    ) {
         (Ok((values, used)), Ok(used2)) => {
             assert_eq!((values, *used), (&appended, used2));
             // Re-encoding the values gives the same stream (the wire is canonical).

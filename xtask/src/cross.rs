@@ -9,7 +9,7 @@ use crate::util::{cargo, check_args, output, run};
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const NO_STD: &str = "x86_64-unknown-none";
 /// The crates whose kernels are checked on every target.
-const CRATES: [&str; 12] = [
+const CRATES: [&str; 16] = [
     "-p",
     "svb-dispatch",
     "-p",
@@ -19,7 +19,11 @@ const CRATES: [&str; 12] = [
     "-p",
     "svb-vbz",
     "-p",
+    "svb-pod5",
+    "-p",
     "svb-slow5",
+    "-p",
+    "svb-blow5",
     "-p",
     "svb-postings",
 ];
@@ -106,7 +110,6 @@ fn aarch64() -> Result<(), String> {
     let mut cmd = cargo();
     cmd.args(["test", "--release", "--target", AARCH64, "--tests"])
         .args(CRATES)
-        .args(["--features", "svb-vbz/pod5"])
         .env(
             "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
             "aarch64-linux-gnu-gcc",
@@ -129,7 +132,6 @@ fn x86(features: &[&str]) -> Result<(), String> {
     run(cargo()
         .args(["test", "--release", "--tests"])
         .args(CRATES)
-        .args(["--features", "svb-vbz/pod5"])
         .args(features))
 }
 

@@ -139,9 +139,9 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 let file = tiny_blow5(&v, i % 3);
                 let other = tiny_blow5(&v[..v.len() / 2], (i + 1) % 3);
                 for (idx_of, bytes) in [(&file, &file), (&other, &file)] {
-                    let r = svb_slow5::blow5::Reader::from_bytes("seed", idx_of.clone())
+                    let r = svb_blow5::Reader::from_bytes("seed", idx_of.clone())
                         .map_err(|e| e.to_string())?;
-                    let idx = svb_slow5::blow5::Index::build(&r)
+                    let idx = svb_blow5::Index::build(&r)
                         .map_err(|e| e.to_string())?
                         .to_bytes();
                     let mut s = (idx.len() as u16).to_le_bytes().to_vec();

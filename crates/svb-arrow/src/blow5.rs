@@ -8,7 +8,7 @@ use arrow_array::{ArrayRef, BinaryArray, DictionaryArray, ListArray, PrimitiveAr
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use rayon::prelude::*;
-use svb_slow5::blow5::{AuxValue, FieldType, Reader, Record};
+use svb_blow5::{AuxValue, FieldType, Reader, Record};
 
 use crate::columns::{file_name, prim, scalar_type, text, Wanted};
 use crate::signal::{self, Calibration};

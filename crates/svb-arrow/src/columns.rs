@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arrow_array::types::ArrowPrimitiveType;
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType, Field};
-use svb_slow5::blow5::{AuxField, FieldType, Header};
+use svb_blow5::{AuxField, FieldType, Header};
 
 /// POD5's columns: ONT's `pod5 view` columns in its order, then the calibration, whether the
 /// end was forced, and the run's acquisition id.

@@ -42,8 +42,8 @@ use std::sync::Arc;
 use arrow_array::{RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
 
-pub use svb_slow5::Blow5Error;
-pub use svb_vbz::pod5::Pod5Error;
+pub use svb_blow5::Blow5Error;
+pub use svb_pod5::Pod5Error;
 
 /// The two file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +90,9 @@ impl Format {
                 }),
             };
         };
-        if head.starts_with(&svb_vbz::pod5::SIGNATURE) {
+        if head.starts_with(&svb_pod5::SIGNATURE) {
             Ok(Format::Pod5)
-        } else if head.starts_with(svb_slow5::blow5::MAGIC) {
+        } else if head.starts_with(svb_blow5::MAGIC) {
             Ok(Format::Blow5)
         } else {
             Err(ArrowReadError::UnknownFormat {
@@ -255,15 +255,15 @@ impl From<ArrowReadError> for ArrowError {
 
 /// One open input.
 enum Opened {
-    Pod5(svb_vbz::pod5::Reader),
-    Blow5(svb_slow5::blow5::Reader),
+    Pod5(svb_pod5::Reader),
+    Blow5(svb_blow5::Reader),
 }
 
 impl Opened {
     fn open(path: &Path, format: Format) -> Result<Opened, ArrowReadError> {
         Ok(match format {
-            Format::Pod5 => Opened::Pod5(svb_vbz::pod5::Reader::open(path)?),
-            Format::Blow5 => Opened::Blow5(svb_slow5::blow5::Reader::open(path)?),
+            Format::Pod5 => Opened::Pod5(svb_pod5::Reader::open(path)?),
+            Format::Blow5 => Opened::Blow5(svb_blow5::Reader::open(path)?),
         })
     }
 

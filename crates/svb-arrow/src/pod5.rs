@@ -4,7 +4,7 @@
 
 use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
 use arrow_array::ArrayRef;
-use svb_vbz::pod5::{Read, Reader, RunInfo};
+use svb_pod5::{Read, Reader, RunInfo};
 
 use crate::columns::{boolean, file_name, prim, text, Wanted};
 use crate::signal::{self, Calibration};

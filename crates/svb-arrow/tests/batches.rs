@@ -9,9 +9,8 @@ use arrow_array::types::{Float32Type, Int16Type, UInt64Type, UInt8Type};
 use arrow_array::{Array, RecordBatch, RecordBatchReader};
 use arrow_schema::DataType;
 use svb_arrow::{ArrowReadError, Format, Options, ReadBatches, Signal};
-use svb_slow5::blow5::{self, AuxValue, FieldType};
+use svb_blow5::{AuxValue, FieldType};
 use svb_testdata::{data_dir, TempDir};
-use svb_vbz::pod5;
 
 fn all(mut b: ReadBatches) -> Vec<RecordBatch> {
     let mut out = Vec::new();
@@ -68,7 +67,7 @@ fn blow5_files() -> Vec<PathBuf> {
 #[test]
 fn pod5_metadata_matches_the_reader_in_every_batching() {
     for path in pod5_files() {
-        let r = pod5::Reader::open(&path).expect("open");
+        let r = svb_pod5::Reader::open(&path).expect("open");
         for batch_reads in [1, 3, 1024] {
             let b = ReadBatches::open(
                 [&path],
@@ -114,7 +113,7 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
 #[test]
 fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
     for path in pod5_files() {
-        let r = pod5::Reader::open(&path).expect("open");
+        let r = svb_pod5::Reader::open(&path).expect("open");
         for signal in [Signal::Raw, Signal::PicoAmps] {
             // Batches of at most 150000 samples: the multi-chunk reads are batches of one.
             let b = ReadBatches::open(
@@ -178,8 +177,9 @@ fn blow5_columns_are_the_records_fields_and_signal() {
     }
     assert!(files.len() >= 15, "{files:?}");
     for path in files {
-        let r = blow5::Reader::open(&path).expect("open");
-        let records: Vec<blow5::Record> = r.records().collect::<Result<_, _>>().expect("records");
+        let r = svb_blow5::Reader::open(&path).expect("open");
+        let records: Vec<svb_blow5::Record> =
+            r.records().collect::<Result<_, _>>().expect("records");
         let b = ReadBatches::open(
             [&path],
             Options {
@@ -343,7 +343,7 @@ fn many_files_one_stream_and_projection_in_order() {
     let total: usize = batches.iter().map(|b| b.num_rows()).sum();
     let want: usize = files
         .iter()
-        .map(|f| pod5::Reader::open(f).unwrap().len())
+        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
         .sum();
     assert_eq!(total, want);
     assert_eq!(batches.len(), files.len());
@@ -358,7 +358,7 @@ fn many_files_one_stream_and_projection_in_order() {
     )
     .expect("open");
     let rows: usize = all(b).iter().map(|b| b.num_rows()).sum();
-    assert_eq!(rows, pod5::Reader::open(&files[0]).unwrap().len());
+    assert_eq!(rows, svb_pod5::Reader::open(&files[0]).unwrap().len());
 }
 
 #[test]
@@ -468,7 +468,7 @@ fn damaged_files_give_errors_not_panics() {
     // A BLOW5 file with one byte of each record body flipped: the batch holding a damaged
     // record is an error (through the RecordBatchReader: an ExternalError holding ours).
     let src = std::fs::read(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
-    let r = blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
+    let r = svb_blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     for i in 0..r.len() {
         let (off, size) = r.record_span(i).unwrap();
         for at in [off as usize + 9, (off + size / 2) as usize] {

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use svb_slow5::blow5::Reader;
+use svb_blow5::Reader;
 
 use crate::files::SignalFile;
 use crate::output::{error_chain, json_str};

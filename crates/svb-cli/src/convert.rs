@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use svb_slow5::blow5::{self, RecordCompression, SignalCompression};
-use svb_vbz::pod5::{self, ZstdProfile};
+use svb_blow5::{RecordCompression, SignalCompression};
+use svb_pod5::ZstdProfile;
 
 use crate::inputs::{identities, Format, Inputs};
 use crate::output::{check_output, error_chain, on_existing, output_dir, Progress};
@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         };
         let stats = match to {
             Format::Blow5 => {
-                let options = blow5::WriteOptions {
+                let options = svb_blow5::WriteOptions {
                     record_compression: match args.records {
                         Records::Zstd => RecordCompression::Zstd,
                         Records::Zlib => RecordCompression::Zlib,
@@ -140,15 +140,15 @@ pub fn run(args: &Args) -> Result<bool, String> {
                     },
                     zstd_profile: profile,
                     on_existing: on_existing(args.force),
-                    ..blow5::WriteOptions::default()
+                    ..svb_blow5::WriteOptions::default()
                 };
                 svb_convert::pod5_to_blow5(ins, out, options, how)
             }
             Format::Pod5 => {
-                let options = pod5::WriteOptions {
+                let options = svb_pod5::WriteOptions {
                     zstd_profile: profile,
                     on_existing: on_existing(args.force),
-                    ..pod5::WriteOptions::default()
+                    ..svb_pod5::WriteOptions::default()
                 };
                 svb_convert::blow5_to_pod5(ins, out, options, how)
             }

@@ -67,12 +67,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         let (out, npy, force) = (&args.output, args.npy, args.force);
         for file in &files {
             match format {
-                Format::Pod5 => {
-                    decode_to_dir::<svb_vbz::pod5::Reader>(file, out, npy, force, &inputs)
-                }
-                Format::Blow5 => {
-                    decode_to_dir::<svb_slow5::blow5::Reader>(file, out, npy, force, &inputs)
-                }
+                Format::Pod5 => decode_to_dir::<svb_pod5::Reader>(file, out, npy, force, &inputs),
+                Format::Blow5 => decode_to_dir::<svb_blow5::Reader>(file, out, npy, force, &inputs),
             }?;
         }
         return Ok(());

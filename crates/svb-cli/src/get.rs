@@ -4,8 +4,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use svb_vbz::pod5;
-
 use crate::inputs::{identities, Format};
 use crate::output::{
     error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
@@ -115,10 +113,12 @@ fn missing(file: &Path, id: &str) -> String {
 
 fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
     // Only the wanted rows of the reads table are parsed.
-    let wanted: std::collections::HashSet<[u8; 16]> =
-        ids.iter().filter_map(|id| pod5::parse_uuid(id)).collect();
-    let r =
-        pod5::Reader::open_filtered(file, |id| wanted.contains(id)).map_err(|e| error_chain(&e))?;
+    let wanted: std::collections::HashSet<[u8; 16]> = ids
+        .iter()
+        .filter_map(|id| svb_pod5::parse_uuid(id))
+        .collect();
+    let r = svb_pod5::Reader::open_filtered(file, |id| wanted.contains(id))
+        .map_err(|e| error_chain(&e))?;
     ids.iter()
         .map(|id| {
             let i = r.find(id).ok_or_else(|| missing(file, id))?;
@@ -133,7 +133,7 @@ fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
 }
 
 fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let opened = svb_slow5::blow5::open_with_index(file).map_err(|e| error_chain(&e))?;
+    let opened = svb_blow5::open_with_index(file).map_err(|e| error_chain(&e))?;
     if let Some(note) = &opened.note {
         eprintln!("svb: get: {note}");
     }

@@ -74,10 +74,8 @@ fn main() -> ExitCode {
         }
     }
     let result = match cli.command {
-        Command::Pod5 { command } => files::run::<svb_vbz::pod5::Reader>(command).map(|()| true),
-        Command::Blow5 { command } => {
-            files::run::<svb_slow5::blow5::Reader>(command).map(|()| true)
-        }
+        Command::Pod5 { command } => files::run::<svb_pod5::Reader>(command).map(|()| true),
+        Command::Blow5 { command } => files::run::<svb_blow5::Reader>(command).map(|()| true),
         Command::Subset(args) => subset::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),

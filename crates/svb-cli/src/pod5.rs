@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use svb_vbz::pod5::{Reader, TableVersion};
+use svb_pod5::{Reader, TableVersion};
 
 use crate::files::SignalFile;
 use crate::output::{error_chain, json_str};

@@ -290,7 +290,7 @@ fn pod5_with_bad_reads(n: u16, bad: &[u16]) -> Vec<u8> {
 fn id(r: u16) -> String {
     let mut b = [r as u8; 16];
     b[..2].copy_from_slice(&r.to_be_bytes());
-    svb_vbz::pod5::uuid_string(&b)
+    svb_pod5::uuid_string(&b)
 }
 
 /// `verify` goes on past bad reads: a line per good read on stdout, a line naming each bad
@@ -410,7 +410,7 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
 fn subset_pod5_keeps_the_listed_reads() {
     let Some(dir) = data_dir() else { return };
     let src_path = dir.join("pod5/multi_fast5_zip.pod5");
-    let src = svb_vbz::pod5::Reader::open(&src_path).unwrap();
+    let src = svb_pod5::Reader::open(&src_path).unwrap();
     let tmp = svb_testdata::TempDir::new("cli-subset-pod5");
     let ids = tmp.join("ids.tsv");
     let (a, b) = (
@@ -447,7 +447,7 @@ fn subset_pod5_keeps_the_listed_reads() {
         err.contains(&format!("read id {missing} is in no input")),
         "{err}"
     );
-    let got = svb_vbz::pod5::Reader::open(&out).unwrap();
+    let got = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(got.len(), 2);
     for read in got.reads() {
         let i = src.find(&read.read_id_string()).unwrap();
@@ -491,14 +491,14 @@ fn subset_pod5_keeps_the_listed_reads() {
 fn subset_blow5_keeps_records_and_read_groups() {
     let Some(dir) = data_dir() else { return };
     let src_path = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
-    let src = svb_slow5::blow5::Reader::open(&src_path).unwrap();
+    let src = svb_blow5::Reader::open(&src_path).unwrap();
     let records: Vec<_> = src.records().map(|r| r.unwrap()).collect();
     let tmp = svb_testdata::TempDir::new("cli-subset-blow5");
     let input_dir = tmp.join("in");
     std::fs::create_dir_all(input_dir.join("sub")).unwrap();
     std::fs::copy(&src_path, input_dir.join("sub/a.blow5")).unwrap();
     // Every third record, and the last.
-    let picked: Vec<&svb_slow5::blow5::Record> = records
+    let picked: Vec<&svb_blow5::Record> = records
         .iter()
         .enumerate()
         .filter(|(i, _)| i % 3 == 0 || *i == records.len() - 1)
@@ -524,7 +524,7 @@ fn subset_blow5_keeps_records_and_read_groups() {
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), list.as_bytes()).unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let got = svb_slow5::blow5::Reader::open(&out).unwrap();
+    let got = svb_blow5::Reader::open(&out).unwrap();
     assert_eq!(got.len(), picked.len());
     for (want, rec) in picked.iter().zip(got.records()) {
         let rec = rec.unwrap();
@@ -610,7 +610,7 @@ fn get_writes_reads_signal() {
     assert_eq!(o.stdout.len() % 64, want.len() % 64);
     assert!(o.stdout.ends_with(&want));
 
-    let r = svb_vbz::pod5::Reader::open(&pod5).unwrap();
+    let r = svb_pod5::Reader::open(&pod5).unwrap();
     let read = r.read_by_id(id).unwrap();
     let o = svb(&["get", pod5.to_str().unwrap(), id, "--pa"]);
     let pa: Vec<f32> = o
@@ -648,7 +648,7 @@ fn get_writes_reads_signal() {
     }
 
     // The index was written and is used the next time.
-    let index = svb_slow5::blow5::Index::read(&svb_slow5::blow5::Index::path_for(&blow5)).unwrap();
+    let index = svb_blow5::Index::read(&svb_blow5::Index::path_for(&blow5)).unwrap();
     assert_eq!(index.len(), 10);
     let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
     assert!(!o.status.success());
@@ -744,10 +744,10 @@ fn convert_both_ways() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let b5 = out_dir.join("multi_fast5_zip.blow5");
-    let r = svb_slow5::blow5::Reader::open(&b5).unwrap();
+    let r = svb_blow5::Reader::open(&b5).unwrap();
     assert_eq!(
         r.header().signal_compression,
-        svb_slow5::blow5::SignalCompression::ExZd
+        svb_blow5::SignalCompression::ExZd
     );
     let back = tmp.join("back.pod5");
     let o = svb(&[
@@ -758,8 +758,8 @@ fn convert_both_ways() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (a, b) = (
-        svb_vbz::pod5::Reader::open(&src).unwrap(),
-        svb_vbz::pod5::Reader::open(&back).unwrap(),
+        svb_pod5::Reader::open(&src).unwrap(),
+        svb_pod5::Reader::open(&back).unwrap(),
     );
     assert_eq!(a.len(), b.len());
     for i in 0..a.len() {

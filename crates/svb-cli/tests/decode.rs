@@ -10,7 +10,6 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type};
 use arrow_array::RecordBatch;
 use svb_testdata::{data_dir, TempDir};
-use svb_vbz::pod5;
 
 fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     arrow_ipc::reader::FileReader::try_new(std::fs::File::open(path).unwrap(), None)
@@ -51,7 +50,7 @@ fn arrow_file_holds_every_read_of_every_input() {
         (0..b.num_rows()).map(move |k| (ids.value(k).to_string(), sig.value(k)))
     });
     for input in &inputs {
-        let r = pod5::Reader::open(input).unwrap();
+        let r = svb_pod5::Reader::open(input).unwrap();
         for i in 0..r.len() {
             let (id, signal) = rows.next().expect("a row a read");
             assert_eq!(id, r.reads()[i].read_id_string());
@@ -88,7 +87,7 @@ fn arrow_file_holds_every_read_of_every_input() {
         .map(|f| f.name().clone())
         .collect();
     assert_eq!(names, ["channel", "read_id", "signal_pa"]);
-    let r = pod5::Reader::open(&inputs[0]).unwrap();
+    let r = svb_pod5::Reader::open(&inputs[0]).unwrap();
     let pa = batches[0].column(2).as_list::<i32>().value(0);
     let read = &r.reads()[0];
     let want: Vec<f32> = r
@@ -134,7 +133,7 @@ fn blow5_to_arrow_and_directory_output() {
     let out = dir.join("reads.feather");
     ok(&svb(&["decode", s(&input), "-o", s(&out)]));
     let batches = read_ipc(&out);
-    let r = svb_slow5::blow5::Reader::open(&input).unwrap();
+    let r = svb_blow5::Reader::open(&input).unwrap();
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
     assert_eq!(rows, r.len());
     for name in [
@@ -172,7 +171,7 @@ fn blow5_to_arrow_and_directory_output() {
     let n = std::fs::read_dir(&signals).unwrap().count();
     let want: usize = inputs
         .iter()
-        .map(|p| svb_slow5::blow5::Reader::open(p).unwrap().len())
+        .map(|p| svb_blow5::Reader::open(p).unwrap().len())
         .sum();
     assert_eq!(n, want);
     let bad = svb(&["decode", s(&inputs[0]), "-o", s(&signals), "--pa"]);
@@ -185,7 +184,7 @@ fn a_failed_decode_leaves_no_output() {
     let Some(d) = data_dir() else { return };
     let dir = TempDir::new("cli-decode-fail");
     let src = d.join("blow5/reads_zstd_svb_zd.blow5");
-    let r = svb_slow5::blow5::Reader::open(&src).unwrap();
+    let r = svb_blow5::Reader::open(&src).unwrap();
     // The last record damaged: the batches before it are written, then the error.
     let (off, _) = r.record_span(r.len() - 1).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();

@@ -14,7 +14,7 @@ fn subset_and_convert_go_past_a_bad_input() {
     let good = d.join("pod5/multi_fast5_zip.pod5");
     let bad = tmp.join("bad.pod5");
     std::fs::write(&bad, b"\x8bPOD\r\n\x1a\n truncated").unwrap();
-    let r = svb_vbz::pod5::Reader::open(&good).unwrap();
+    let r = svb_pod5::Reader::open(&good).unwrap();
     let ids: Vec<String> = r.reads().iter().map(|x| x.read_id_string()).collect();
     let list = tmp.join("ids.txt");
     std::fs::write(&list, ids.join("\n")).unwrap();
@@ -50,7 +50,7 @@ fn subset_and_convert_go_past_a_bad_input() {
         err.contains("left out") && err.contains("bad.pod5"),
         "{err}"
     );
-    let picked = svb_vbz::pod5::Reader::open(&out).unwrap();
+    let picked = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(picked.len(), ids.len());
 
     // convert: the same.
@@ -65,10 +65,7 @@ fn subset_and_convert_go_past_a_bad_input() {
         err.contains("left out") && err.contains("bad.pod5"),
         "{err}"
     );
-    assert_eq!(
-        svb_slow5::blow5::Reader::open(&b5).unwrap().len(),
-        ids.len()
-    );
+    assert_eq!(svb_blow5::Reader::open(&b5).unwrap().len(), ids.len());
 
     // One output per input: the bad input has none, the good one its own.
     let dir = tmp.join("each");
@@ -96,19 +93,19 @@ fn subset_goes_past_a_damaged_read() {
     let tmp = TempDir::new("cli-keep-going-read");
     // The shared records with uncompressed records (so that a damaged field leaves the read
     // id readable: the index finds it) and SVB-ZD signal.
-    use svb_slow5::blow5;
-    let shared = blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
+    let shared = svb_blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     let src = tmp.join("plain.blow5");
-    let options = blow5::WriteOptions {
-        record_compression: blow5::RecordCompression::None,
-        signal_compression: blow5::SignalCompression::SvbZd,
-        ..blow5::WriteOptions::default()
+    let options = svb_blow5::WriteOptions {
+        record_compression: svb_blow5::RecordCompression::None,
+        signal_compression: svb_blow5::SignalCompression::SvbZd,
+        ..svb_blow5::WriteOptions::default()
     };
-    let mut w = blow5::Writer::create(&src, blow5::Schema::of(shared.header()), options).unwrap();
-    let records: Vec<blow5::Record> = shared.records().collect::<Result<_, _>>().unwrap();
+    let mut w =
+        svb_blow5::Writer::create(&src, svb_blow5::Schema::of(shared.header()), options).unwrap();
+    let records: Vec<svb_blow5::Record> = shared.records().collect::<Result<_, _>>().unwrap();
     w.add_records(&records).unwrap();
     w.finish().unwrap();
-    let r = blow5::Reader::open(&src).unwrap();
+    let r = svb_blow5::Reader::open(&src).unwrap();
     let ids: Vec<String> = records.iter().map(|x| x.read_id.clone()).collect();
     // Record 3's sample count (the u64 after the id, read group and four doubles) made
     // larger than its signal bytes can hold.
@@ -135,6 +132,6 @@ fn subset_goes_past_a_damaged_read() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("left out"), "{err}");
-    let picked = svb_slow5::blow5::Reader::open(&out).unwrap();
+    let picked = svb_blow5::Reader::open(&out).unwrap();
     assert_eq!(picked.len(), ids.len() - 1);
 }

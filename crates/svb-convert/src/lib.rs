@@ -1,7 +1,7 @@
 //! File-to-file operations over POD5 and BLOW5: subsetting by read id ([`subset`]), and
 //! conversion with blue-crab's field mapping (docs/FORMATS.md has the table): a POD5 read
 //! becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
-//! ([`Schema::pod5_aux`](svb_slow5::blow5::Schema::pod5_aux)), its run a read group whose
+//! ([`Schema::pod5_aux`](svb_blow5::Schema::pod5_aux)), its run a read group whose
 //! attributes are the run's fields, context tags and tracking ids; and back.
 //!
 //! Files are converted a window of reads at a time, each window decoded and re-encoded on
@@ -31,8 +31,8 @@ mod time;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use svb_slow5::blow5::{self, Schema};
-use svb_vbz::pod5::{self, RunInfo};
+use svb_blow5::Schema;
+use svb_pod5::RunInfo;
 
 pub use mapping::{
     read_group_of, read_of, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
@@ -50,16 +50,16 @@ const WINDOW_SAMPLES: u64 = 8 << 20;
 pub enum ConvertError {
     /// A POD5 input could not be read.
     #[error(transparent)]
-    Pod5(#[from] pod5::Pod5Error),
+    Pod5(#[from] svb_pod5::Pod5Error),
     /// A BLOW5 input could not be read.
     #[error(transparent)]
-    Blow5(#[from] svb_slow5::Blow5Error),
+    Blow5(#[from] svb_blow5::Blow5Error),
     /// The POD5 output could not be written.
     #[error(transparent)]
-    Pod5Write(#[from] pod5::Pod5WriteError),
+    Pod5Write(#[from] svb_pod5::Pod5WriteError),
     /// The BLOW5 output could not be written.
     #[error(transparent)]
-    Blow5Write(#[from] svb_slow5::Blow5WriteError),
+    Blow5Write(#[from] svb_blow5::Blow5WriteError),
     /// A field has no place on the other side (a read id that is not a UUID, a key that
     /// cannot be a BLOW5 attribute, two runs under one acquisition id).
     #[error("{0}")]
@@ -220,14 +220,14 @@ fn windows(lens: impl Iterator<Item = u64>) -> Vec<std::ops::Range<usize>> {
 pub fn pod5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
-    options: blow5::WriteOptions,
+    options: svb_blow5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
-        pod5::Reader::open(p).map_err(ConvertError::from)
+        svb_pod5::Reader::open(p).map_err(ConvertError::from)
     })?;
     let mut runs: Vec<RunInfo> = Vec::new();
     for (r, path) in &readers {
@@ -248,33 +248,34 @@ pub fn pod5_to_blow5(
         read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
         aux: Schema::pod5_aux(),
     };
-    let mut w = blow5::Writer::create(out, schema, options)?;
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done = 0u64;
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
-        let decode = |window: std::ops::Range<usize>| -> Vec<Result<blow5::Record, ConvertError>> {
-            window
-                .into_par_iter()
-                .map(|i| {
-                    let read = &r.reads()[i];
-                    let (group, run) = runs
-                        .iter()
-                        .enumerate()
-                        .find(|(_, x)| *x.acquisition_id == *read.run_info)
-                        .ok_or_else(|| {
-                            ConvertError::Mapping(format!(
-                                "read {} names run {}, which the file lacks",
-                                read.read_id_string(),
-                                read.run_info
-                            ))
-                        })?;
-                    let signal = r.decode_signal(i)?;
-                    Ok(record_of(read, run, group as u32, signal))
-                })
-                .collect()
-        };
-        let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+        let decode =
+            |window: std::ops::Range<usize>| -> Vec<Result<svb_blow5::Record, ConvertError>> {
+                window
+                    .into_par_iter()
+                    .map(|i| {
+                        let read = &r.reads()[i];
+                        let (group, run) = runs
+                            .iter()
+                            .enumerate()
+                            .find(|(_, x)| *x.acquisition_id == *read.run_info)
+                            .ok_or_else(|| {
+                                ConvertError::Mapping(format!(
+                                    "read {} names run {}, which the file lacks",
+                                    read.read_id_string(),
+                                    read.run_info
+                                ))
+                            })?;
+                        let signal = r.decode_signal(i)?;
+                        Ok(record_of(read, run, group as u32, signal))
+                    })
+                    .collect()
+            };
+        let mut write = |records: Vec<Result<svb_blow5::Record, ConvertError>>| {
             done += records.len() as u64;
             let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             stats.reads += records.len() as u64;
@@ -322,29 +323,30 @@ fn pipeline<T: Send>(
 pub fn blow5_to_pod5(
     inputs: &[PathBuf],
     out: &Path,
-    options: pod5::WriteOptions,
+    options: svb_pod5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
     let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
-        blow5::Reader::open(p).map_err(ConvertError::from)
+        svb_blow5::Reader::open(p).map_err(ConvertError::from)
     })?;
-    let mut w = pod5::Writer::create(out, options)?;
+    let mut w = svb_pod5::Writer::create(out, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done = 0u64;
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        let decode = |window: std::ops::Range<usize>| -> Vec<Result<blow5::Record, ConvertError>> {
-            window
-                .into_par_iter()
-                .map(|i| Ok(r.record(i).expect("index in range")?))
-                .collect()
-        };
-        let mut write = |records: Vec<Result<blow5::Record, ConvertError>>| {
+        let decode =
+            |window: std::ops::Range<usize>| -> Vec<Result<svb_blow5::Record, ConvertError>> {
+                window
+                    .into_par_iter()
+                    .map(|i| Ok(r.record(i).expect("index in range")?))
+                    .collect()
+            };
+        let mut write = |records: Vec<Result<svb_blow5::Record, ConvertError>>| {
             done += records.len() as u64;
             let records = settle(records, on_error, &mut stats.failed, &in_file)?;
             for rec in &records {
@@ -359,7 +361,7 @@ pub fn blow5_to_pod5(
                     runs[g] = Some(run.acquisition_id);
                 }
             }
-            let reads: Vec<Result<(pod5::Read, &[i16]), ConvertError>> = records
+            let reads: Vec<Result<(svb_pod5::Read, &[i16]), ConvertError>> = records
                 .iter()
                 .map(|rec| {
                     let run = runs[rec.read_group as usize].as_deref().expect("added");

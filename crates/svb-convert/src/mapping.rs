@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use svb_slow5::blow5::{AuxValue, Record, END_REASONS};
-use svb_vbz::pod5::{Read, RunInfo};
+use svb_blow5::{AuxValue, Record, END_REASONS};
+use svb_pod5::{Read, RunInfo};
 
 use crate::time::{format_utc_ms, parse_utc_ms};
 use crate::ConvertError;
@@ -249,7 +249,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 }
 
 /// A POD5 read as a BLOW5 record of read group `group` (aux fields of
-/// [`Schema::pod5_aux`](svb_slow5::blow5::Schema::pod5_aux)). The calibration becomes
+/// [`Schema::pod5_aux`](svb_blow5::Schema::pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
 pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
     let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;
@@ -317,7 +317,7 @@ fn forced(end_reason: &str) -> bool {
 /// (`partial`, from old fast5 files) is `unknown`.
 pub fn read_of(rec: &Record, run_id: &str) -> Result<Read, ConvertError> {
     let bad = |what: String| ConvertError::Mapping(format!("record {}: {what}", rec.read_id));
-    let id = svb_vbz::pod5::parse_uuid(&rec.read_id)
+    let id = svb_pod5::parse_uuid(&rec.read_id)
         .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
     let mut read = Read::new(id, run_id);
     let aux = |k: &str| rec.aux.iter().find(|(n, _)| n == k).map(|(_, v)| v);

@@ -9,8 +9,6 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use svb_slow5::blow5;
-use svb_vbz::pod5;
 
 use crate::{settle, ConvertError, Run, Stats};
 
@@ -52,31 +50,31 @@ pub fn subset_pod5(
     crate::check_output(inputs, out)?;
     let mut ids = HashSet::with_capacity(wanted.len());
     for id in wanted {
-        let uuid = pod5::parse_uuid(id).ok_or_else(|| {
+        let uuid = svb_pod5::parse_uuid(id).ok_or_else(|| {
             ConvertError::Mapping(format!(
                 "read id {id:?} is not a UUID, as POD5 read ids are"
             ))
         })?;
         ids.insert(uuid);
     }
-    let options = pod5::WriteOptions {
+    let options = svb_pod5::WriteOptions {
         on_existing: how.on_existing,
-        ..pod5::WriteOptions::default()
+        ..svb_pod5::WriteOptions::default()
     };
-    let mut w = pod5::Writer::create(out, options)?;
+    let mut w = svb_pod5::Writer::create(out, options)?;
     let mut result = Subset::default();
     let mut found = HashSet::new();
     let on_error = how.on_error;
     for path in inputs {
         let in_file = ConvertError::of(path);
         // Only the wanted rows of the reads table are parsed.
-        let opened =
-            pod5::Reader::open_filtered(path, |id| ids.contains(id)).map_err(ConvertError::from);
+        let opened = svb_pod5::Reader::open_filtered(path, |id| ids.contains(id))
+            .map_err(ConvertError::from);
         let Some(r) = settle(vec![opened], on_error, &mut result.stats.failed, &in_file)?.pop()
         else {
             continue;
         };
-        let vbz = r.signal_encoding() == pod5::SignalEncoding::Vbz;
+        let vbz = r.signal_encoding() == svb_pod5::SignalEncoding::Vbz;
         let picked: Vec<usize> = (0..r.len()).collect();
         for window in picked.chunks(WINDOW) {
             for &i in window {
@@ -92,7 +90,7 @@ pub fn subset_pod5(
             }
             if vbz {
                 // VBZ chunks copied as stored (checked as they are added, not recompressed).
-                let stored: Vec<Result<StoredChunks, pod5::Pod5Error>> = window
+                let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
                     .par_iter()
                     .map(|&i| {
                         r.chunks(i)
@@ -120,7 +118,7 @@ pub fn subset_pod5(
                     }
                 }
             } else {
-                let decoded: Vec<Result<(&pod5::Read, Vec<i16>), ConvertError>> = window
+                let decoded: Vec<Result<(&svb_pod5::Read, Vec<i16>), ConvertError>> = window
                     .par_iter()
                     .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
                     .collect();
@@ -152,9 +150,9 @@ pub fn subset_blow5(
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
     let mut result = Subset::default();
     // Each through its slow5lib index: only the wanted records are read.
-    let mut opened: Vec<(blow5::Indexed, &PathBuf)> = Vec::new();
+    let mut opened: Vec<(svb_blow5::Indexed, &PathBuf)> = Vec::new();
     for p in inputs {
-        let o = blow5::open_with_index(p).map_err(ConvertError::from);
+        let o = svb_blow5::open_with_index(p).map_err(ConvertError::from);
         if let Some(o) = settle(
             vec![o],
             on_error,
@@ -174,7 +172,7 @@ pub fn subset_blow5(
             .pop()
             .unwrap_or(ConvertError::Mapping("no input to subset".into())));
     };
-    let mut schema = blow5::Schema::of(&first);
+    let mut schema = svb_blow5::Schema::of(&first);
     // Per input, its read groups' indices in the output.
     let mut group_maps = Vec::new();
     for (o, path) in &opened {
@@ -203,13 +201,13 @@ pub fn subset_blow5(
             .collect();
         group_maps.push(map);
     }
-    let options = blow5::WriteOptions {
+    let options = svb_blow5::WriteOptions {
         record_compression: first.record_compression,
         signal_compression: first.signal_compression,
         on_existing: how.on_existing,
-        ..blow5::WriteOptions::default()
+        ..svb_blow5::WriteOptions::default()
     };
-    let mut w = blow5::Writer::create(out, schema, options)?;
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     for ((o, path), map) in opened.iter().zip(&group_maps) {
         let in_file = ConvertError::of(path);
@@ -222,7 +220,7 @@ pub fn subset_blow5(
         picked.sort_unstable();
         picked.dedup();
         for window in picked.chunks(WINDOW) {
-            let decoded: Vec<Result<blow5::Record, ConvertError>> = window
+            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> = window
                 .par_iter()
                 .map(|&i| Ok(r.record(i).expect("index in range")?))
                 .collect();

@@ -6,12 +6,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use svb_blow5::AuxValue;
 use svb_convert::{
     blow5_to_pod5, pod5_to_blow5, OnError, Run, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
 };
-use svb_slow5::blow5::{self, AuxValue};
+use svb_pod5::{Read, RunInfo, END_REASONS};
 use svb_testdata::{data_dir, Rng, TempDir};
-use svb_vbz::pod5::{self, Read, RunInfo, END_REASONS};
 
 /// An absent column (older table versions) is converted as ONT's default, NaN.
 fn bits(v: Option<f32>) -> u32 {
@@ -75,8 +75,8 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     assert_eq!((s.reads, s.samples), (t.reads, t.samples));
     assert!(s.failed.is_empty() && t.failed.is_empty());
     let (a, b) = (
-        pod5::Reader::open(src).unwrap(),
-        pod5::Reader::open(&back).unwrap(),
+        svb_pod5::Reader::open(src).unwrap(),
+        svb_pod5::Reader::open(&back).unwrap(),
     );
     assert_eq!(b.len(), a.len());
     assert_eq!(s.reads, a.len() as u64);
@@ -91,8 +91,8 @@ fn round_trip(src: &Path, tmp: &TempDir) {
         );
     }
     // The BLOW5 in between: blue-crab's auxiliary fields, a read group per run.
-    let r = blow5::Reader::open(&b5).unwrap();
-    assert_eq!(r.header().aux, blow5::Schema::pod5_aux());
+    let r = svb_blow5::Reader::open(&b5).unwrap();
+    assert_eq!(r.header().aux, svb_blow5::Schema::pod5_aux());
     assert_eq!(r.header().read_groups.len(), a.run_infos().len());
 }
 
@@ -140,7 +140,7 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
         run("run-a", 5000, (-4096, 4095)),
         run("run-b", 4000, (0, 2047)),
     ];
-    let mut w = pod5::Writer::create(&path, pod5::WriteOptions::default()).unwrap();
+    let mut w = svb_pod5::Writer::create(&path, svb_pod5::WriteOptions::default()).unwrap();
     for r in &runs {
         w.add_run_info(r).unwrap();
     }
@@ -180,28 +180,28 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
 fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let tmp = TempDir::new("convert-bad-id");
     let src = tmp.join("ids.blow5");
-    let schema = blow5::Schema {
+    let schema = svb_blow5::Schema {
         read_groups: vec![vec![("run_id".into(), "r1".into())]],
         aux: Vec::new(),
     };
-    let mut w = blow5::Writer::create(&src, schema, Default::default()).unwrap();
-    w.add_record(&blow5::Record {
+    let mut w = svb_blow5::Writer::create(&src, schema, Default::default()).unwrap();
+    w.add_record(&svb_blow5::Record {
         read_id: "read_1".into(),
         digitisation: 8192.0,
         range: 1400.0,
         sampling_rate: 4000.0,
         raw_signal: vec![1, 2, 3],
-        ..blow5::Record::default()
+        ..svb_blow5::Record::default()
     })
     .unwrap();
     let good = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
-    w.add_record(&blow5::Record {
+    w.add_record(&svb_blow5::Record {
         read_id: good.into(),
         digitisation: 8192.0,
         range: 1400.0,
         sampling_rate: 4000.0,
         raw_signal: vec![4, 5, 6, 7],
-        ..blow5::Record::default()
+        ..svb_blow5::Record::default()
     })
     .unwrap();
     w.finish().unwrap();
@@ -248,7 +248,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
         failed[1].contains("ids.blow5") && failed[1].contains("read_1"),
         "{failed:?}"
     );
-    let r = pod5::Reader::open(&out).unwrap();
+    let r = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(r.len(), 1);
     assert_eq!(r.reads()[0].read_id_string(), good);
     assert_eq!(r.decode_signal(0).unwrap(), [4, 5, 6, 7]);
@@ -311,8 +311,8 @@ fn agrees_with_blue_crab() {
     )
     .unwrap();
     let (t, u) = (
-        blow5::Reader::open(&theirs).unwrap(),
-        blow5::Reader::open(&ours).unwrap(),
+        svb_blow5::Reader::open(&theirs).unwrap(),
+        svb_blow5::Reader::open(&ours).unwrap(),
     );
     assert_eq!(u.header().aux, t.header().aux);
     let mut tg = t.header().read_groups[0].clone();
@@ -369,8 +369,8 @@ fn agrees_with_blue_crab() {
     )
     .unwrap();
     let (t, u) = (
-        pod5::Reader::open(&their_pod5).unwrap(),
-        pod5::Reader::open(&our_pod5).unwrap(),
+        svb_pod5::Reader::open(&their_pod5).unwrap(),
+        svb_pod5::Reader::open(&our_pod5).unwrap(),
     );
     assert_eq!(u.len(), t.len());
     for (i, want) in t.reads().iter().enumerate() {

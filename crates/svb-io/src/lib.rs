@@ -34,6 +34,7 @@
 mod file_id;
 mod format;
 mod in_order;
+mod parallel;
 mod partial;
 mod source;
 pub mod zstd_frame;
@@ -41,5 +42,6 @@ pub mod zstd_frame;
 pub use file_id::{FileId, Inputs};
 pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
+pub use parallel::{run_largest_first, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile};
 pub use source::{read_head, Access, Source, READ_WHOLE, STREAM_LIMIT};

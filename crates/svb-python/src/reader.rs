@@ -16,18 +16,17 @@ use pyo3::types::{PyCapsule, PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use rayon::prelude::*;
 use svb_arrow::{Format, Options, ReadBatches, Signal};
-use svb_slow5::blow5::{self, AuxValue, FieldType};
-use svb_vbz::pod5;
+use svb_blow5::{AuxValue, FieldType};
 
 use crate::errors::{chain, file_error};
 
 /// An open file.
 enum File {
-    Pod5(pod5::Reader),
+    Pod5(svb_pod5::Reader),
     Blow5 {
-        r: blow5::Reader,
+        r: svb_blow5::Reader,
         /// Read id -> record, built on the first lookup by id.
-        index: OnceLock<Result<blow5::Index, String>>,
+        index: OnceLock<Result<svb_blow5::Index, String>>,
     },
 }
 
@@ -101,7 +100,7 @@ impl File {
                 let signal = r.decode_signal(i).map_err(|e| chain(&e))?;
                 let run = r.run_info_of(read);
                 let rate = run.map_or(0, |x| x.sample_rate);
-                let text = |get: fn(&pod5::RunInfo) -> &str| {
+                let text = |get: fn(&svb_pod5::RunInfo) -> &str| {
                     run.map_or(Value::None, |x| Value::Text(get(x).to_string()))
                 };
                 let fields = vec![
@@ -178,7 +177,7 @@ impl File {
             File::Pod5(r) => Ok(r.find(id)),
             File::Blow5 { r, index } => {
                 let index = index
-                    .get_or_init(|| blow5::Index::build(r).map_err(|e| chain(&e)))
+                    .get_or_init(|| svb_blow5::Index::build(r).map_err(|e| chain(&e)))
                     .as_ref()
                     .map_err(Clone::clone)?;
                 Ok(index
@@ -190,7 +189,11 @@ impl File {
 
     fn read_ids(&self) -> Result<Vec<String>, String> {
         match self {
-            File::Pod5(r) => Ok(r.reads().iter().map(pod5::Read::read_id_string).collect()),
+            File::Pod5(r) => Ok(r
+                .reads()
+                .iter()
+                .map(svb_pod5::Read::read_id_string)
+                .collect()),
             File::Blow5 { r, .. } => (0..r.len())
                 .into_par_iter()
                 .map(|i| r.read_id(i).expect("index in range").map_err(|e| chain(&e)))
@@ -201,7 +204,7 @@ impl File {
 
 /// A BLOW5 record as a decoded read: the primary fields, then every auxiliary field by name
 /// (arrays as lists of their C type, enums as their label).
-fn blow5_decoded(header: &blow5::Header, rec: blow5::Record) -> Decoded {
+fn blow5_decoded(header: &svb_blow5::Header, rec: svb_blow5::Record) -> Decoded {
     let mut fields = vec![
         ("read_group".to_string(), Value::UInt(rec.read_group.into())),
         ("digitisation".to_string(), Value::Float(rec.digitisation)),
@@ -412,10 +415,10 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
     let file = py.detach(|| -> Result<File, String> {
         match Format::detect(&path).map_err(|e| chain(&e))? {
             Format::Pod5 => Ok(File::Pod5(
-                pod5::Reader::open(&path).map_err(|e| chain(&e))?,
+                svb_pod5::Reader::open(&path).map_err(|e| chain(&e))?,
             )),
             Format::Blow5 => {
-                let r = blow5::Reader::open(&path).map_err(|e| chain(&e))?;
+                let r = svb_blow5::Reader::open(&path).map_err(|e| chain(&e))?;
                 Ok(File::Blow5 {
                     r,
                     index: OnceLock::new(),
@@ -755,9 +758,9 @@ pub fn convert<'py>(
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let profile = if decode_fast {
-        pod5::ZstdProfile::DecodeFast
+        svb_pod5::ZstdProfile::DecodeFast
     } else {
-        pod5::ZstdProfile::Standard
+        svb_pod5::ZstdProfile::Standard
     };
     let how = || svb_convert::Run {
         on_error: if keep_going {
@@ -774,22 +777,22 @@ pub fn convert<'py>(
         .map(str::to_ascii_lowercase);
     let stats = match ext.as_deref() {
         Some("blow5") => {
-            let options = blow5::WriteOptions {
+            let options = svb_blow5::WriteOptions {
                 record_compression: crate::writers::record_compression(records)?,
                 signal_compression: crate::writers::signal_compression(signal)?,
                 zstd_profile: profile,
                 on_existing: crate::writers::on_existing(force),
-                ..blow5::WriteOptions::default()
+                ..svb_blow5::WriteOptions::default()
             };
             py.detach(|| {
                 svb_convert::pod5_to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e))
             })
         }
         Some("pod5") => {
-            let options = pod5::WriteOptions {
+            let options = svb_pod5::WriteOptions {
                 zstd_profile: profile,
                 on_existing: crate::writers::on_existing(force),
-                ..pod5::WriteOptions::default()
+                ..svb_pod5::WriteOptions::default()
             };
             py.detach(|| {
                 svb_convert::blow5_to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e))

@@ -11,8 +11,7 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use svb_slow5::blow5::{self, AuxField, AuxValue, FieldType};
-use svb_vbz::pod5;
+use svb_blow5::{AuxField, AuxValue, FieldType};
 
 use crate::errors::{chain, SvbError};
 
@@ -25,11 +24,11 @@ fn closed() -> PyErr {
 }
 
 /// BLOW5 record compression by its name.
-pub fn record_compression(name: &str) -> PyResult<blow5::RecordCompression> {
+pub fn record_compression(name: &str) -> PyResult<svb_blow5::RecordCompression> {
     Ok(match name {
-        "zstd" => blow5::RecordCompression::Zstd,
-        "zlib" => blow5::RecordCompression::Zlib,
-        "none" => blow5::RecordCompression::None,
+        "zstd" => svb_blow5::RecordCompression::Zstd,
+        "zlib" => svb_blow5::RecordCompression::Zlib,
+        "none" => svb_blow5::RecordCompression::None,
         o => {
             return Err(PyValueError::new_err(format!(
                 "records={o:?}: zstd, zlib or none"
@@ -39,11 +38,11 @@ pub fn record_compression(name: &str) -> PyResult<blow5::RecordCompression> {
 }
 
 /// BLOW5 signal compression by its name.
-pub fn signal_compression(name: &str) -> PyResult<blow5::SignalCompression> {
+pub fn signal_compression(name: &str) -> PyResult<svb_blow5::SignalCompression> {
     Ok(match name {
-        "svb-zd" => blow5::SignalCompression::SvbZd,
-        "ex-zd" => blow5::SignalCompression::ExZd,
-        "none" => blow5::SignalCompression::None,
+        "svb-zd" => svb_blow5::SignalCompression::SvbZd,
+        "ex-zd" => svb_blow5::SignalCompression::ExZd,
+        "none" => svb_blow5::SignalCompression::None,
         o => {
             return Err(PyValueError::new_err(format!(
                 "signal={o:?}: svb-zd, ex-zd or none"
@@ -87,7 +86,7 @@ fn exit_in<W: Send>(
 /// Writes a POD5 file as ONT's pod5 0.3.49 writes it (VBZ chunks lib_pod5's bytes).
 #[pyclass(module = "svb")]
 pub struct Pod5Writer {
-    inner: Mutex<Option<pod5::Writer>>,
+    inner: Mutex<Option<svb_pod5::Writer>>,
 }
 
 fn kw<'py, T: for<'a> FromPyObject<'a, 'py>>(
@@ -141,10 +140,10 @@ impl Pod5Writer {
         sync: bool,
         force: bool,
     ) -> PyResult<Self> {
-        let options = pod5::WriteOptions {
+        let options = svb_pod5::WriteOptions {
             signal_encoding: match signal {
-                "vbz" => pod5::SignalEncoding::Vbz,
-                "uncompressed" => pod5::SignalEncoding::Uncompressed,
+                "vbz" => svb_pod5::SignalEncoding::Vbz,
+                "uncompressed" => svb_pod5::SignalEncoding::Uncompressed,
                 o => {
                     return Err(PyValueError::new_err(format!(
                         "signal={o:?}: \"vbz\" or \"uncompressed\""
@@ -153,15 +152,15 @@ impl Pod5Writer {
             },
             chunk_samples,
             zstd_profile: if decode_fast {
-                pod5::ZstdProfile::DecodeFast
+                svb_pod5::ZstdProfile::DecodeFast
             } else {
-                pod5::ZstdProfile::Standard
+                svb_pod5::ZstdProfile::Standard
             },
             sync,
             on_existing: on_existing(force),
-            ..pod5::WriteOptions::default()
+            ..svb_pod5::WriteOptions::default()
         };
-        let w = pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
+        let w = svb_pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
         Ok(Pod5Writer {
             inner: Mutex::new(Some(w)),
         })
@@ -177,7 +176,7 @@ impl Pod5Writer {
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let mut used = Vec::new();
-        let mut run = pod5::RunInfo::default();
+        let mut run = svb_pod5::RunInfo::default();
         run.acquisition_id = acquisition_id;
         macro_rules! set {
             ($($f:ident),*) => {$(
@@ -233,9 +232,9 @@ impl Pod5Writer {
         run: &str,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
-        let id = pod5::parse_uuid(read_id)
+        let id = svb_pod5::parse_uuid(read_id)
             .ok_or_else(|| PyValueError::new_err(format!("read id {read_id:?} is not a UUID")))?;
-        let mut read = pod5::Read::new(id, run);
+        let mut read = svb_pod5::Read::new(id, run);
         let mut used = Vec::new();
         macro_rules! set {
             ($($f:ident),*) => {$(
@@ -308,7 +307,7 @@ impl Pod5Writer {
 /// Writes a BLOW5 file as slow5lib writes it.
 #[pyclass(module = "svb")]
 pub struct Blow5Writer {
-    inner: Mutex<Option<blow5::Writer>>,
+    inner: Mutex<Option<svb_blow5::Writer>>,
     aux: Vec<AuxField>,
 }
 
@@ -390,8 +389,8 @@ impl Blow5Writer {
         let aux: Vec<AuxField> = match aux {
             None => Vec::new(),
             Some(a) => match a.extract::<String>() {
-                Ok(s) if s == "standard" => blow5::Schema::standard_aux(),
-                Ok(s) if s == "pod5" => blow5::Schema::pod5_aux(),
+                Ok(s) if s == "standard" => svb_blow5::Schema::standard_aux(),
+                Ok(s) if s == "pod5" => svb_blow5::Schema::pod5_aux(),
                 Ok(s) => {
                     return Err(PyValueError::new_err(format!(
                         "aux={s:?}: \"standard\", \"pod5\", None or (name, type) pairs"
@@ -417,18 +416,18 @@ impl Blow5Writer {
                 v
             })
             .collect();
-        let schema = blow5::Schema {
+        let schema = svb_blow5::Schema {
             read_groups: groups,
             aux: aux.clone(),
         };
-        let options = blow5::WriteOptions {
+        let options = svb_blow5::WriteOptions {
             record_compression: record_compression(records)?,
             signal_compression: signal_compression(signal)?,
             sync,
             on_existing: on_existing(force),
-            ..blow5::WriteOptions::default()
+            ..svb_blow5::WriteOptions::default()
         };
-        let w = blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
+        let w = svb_blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
         Ok(Blow5Writer {
             inner: Mutex::new(Some(w)),
             aux,
@@ -470,7 +469,7 @@ impl Blow5Writer {
             values.push((field.name.clone(), value));
         }
         no_others(aux, &used, "this file's records")?;
-        let record = blow5::Record {
+        let record = svb_blow5::Record {
             read_id,
             read_group,
             digitisation,
@@ -506,10 +505,10 @@ impl Blow5Writer {
 }
 
 /// What `force` asks of an output that exists.
-pub(crate) fn on_existing(force: bool) -> svb_vbz::pod5::OnExisting {
+pub(crate) fn on_existing(force: bool) -> svb_pod5::OnExisting {
     if force {
-        svb_vbz::pod5::OnExisting::Replace
+        svb_pod5::OnExisting::Replace
     } else {
-        svb_vbz::pod5::OnExisting::Refuse
+        svb_pod5::OnExisting::Refuse
     }
 }

@@ -1,6 +1,4 @@
-//! The error types of the slow5 signal codecs and of the BLOW5 reader.
-
-use std::path::PathBuf;
+//! The error type of the slow5 signal codecs.
 
 /// Why an SVB-ZD or ex-zd signal blob could not be decoded.
 ///
@@ -72,101 +70,5 @@ pub enum SignalError {
         declared: u64,
         /// Samples in the content.
         found: u64,
-    },
-}
-
-/// Why a BLOW5 file could not be read: the file, and where in it.
-///
-/// A variant that wraps another error returns it from `source()` and does not repeat its text
-/// in `Display`: print the whole chain (`{:#}` with anyhow, or walk `source()`).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Blow5Error {
-    /// The file could not be opened or read.
-    #[error("{path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The binary or text header is malformed.
-    #[error("{path}: header: {what}")]
-    Header {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        what: String,
-    },
-    /// A record is malformed (record number, its byte offset in the file, why).
-    #[error("{path}: record {index} at byte {offset}: {what}")]
-    Record {
-        /// The file.
-        path: PathBuf,
-        /// Record number (0-based).
-        index: usize,
-        /// Offset of its size field.
-        offset: u64,
-        /// What is wrong.
-        what: String,
-    },
-    /// A record's signal failed to decode.
-    #[error("{path}: record {index} ({read_id}) at byte {offset}: signal")]
-    Signal {
-        /// The file.
-        path: PathBuf,
-        /// Record number.
-        index: usize,
-        /// The read's id.
-        read_id: String,
-        /// Offset of its size field.
-        offset: u64,
-        /// Why.
-        source: SignalError,
-    },
-    /// The end-of-file marker is missing or wrong.
-    #[error("{path}: end of file at byte {offset}: {what}")]
-    Eof {
-        /// The file.
-        path: PathBuf,
-        /// Where the marker should be.
-        offset: u64,
-        /// What is there instead.
-        what: String,
-    },
-}
-
-/// Why a BLOW5 file could not be written: a schema or record the format cannot hold (found
-/// before anything of it is written), or the file system.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Blow5WriteError {
-    /// The file could not be created, written or renamed.
-    #[error("{path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The read groups, the auxiliary fields or the options cannot be written.
-    #[error("schema: {what}")]
-    Schema {
-        /// What is wrong.
-        what: String,
-    },
-    /// A record does not fit the schema or the format.
-    #[error("record {read_id}: {what}")]
-    Record {
-        /// The read's id.
-        read_id: String,
-        /// What is wrong.
-        what: String,
-    },
-    /// A read id that the file already holds.
-    #[error("read id {read_id} is already in the file")]
-    DuplicateReadId {
-        /// The read's id.
-        read_id: String,
     },
 }

@@ -1,12 +1,11 @@
-//! slow5lib's signal codecs and its binary file format, for nanopore raw signal:
+//! slow5lib's signal codecs for nanopore raw signal, byte-exact with slow5lib:
 //!
 //! - [SVB-ZD](svbzd): StreamVByte-1234 over zigzag deltas taken in 32 bits;
 //! - [ex-zd](exzd): one byte per small zigzag delta, exceptions on the side, an optional
 //!   bit shift;
-//! - [BLOW5](blow5) files: header, read groups, records compressed with zlib or zstd, signal
-//!   with either codec, auxiliary fields, sequential and parallel reading.
 //!
-//! Every decoder takes untrusted input: typed errors, no panic, no allocation a header
+//! The BLOW5 file format that stores them is the `svb-blow5` crate. Every decoder takes
+//! untrusted input: typed errors, no panic, no allocation a header
 //! claims before the bytes could hold it.
 //!
 //! ```
@@ -20,12 +19,11 @@
 
 #![warn(missing_docs)]
 
-pub mod blow5;
 mod error;
 pub mod exzd;
 pub mod svbzd;
 
-pub use error::{Blow5Error, Blow5WriteError, SignalError};
+pub use error::SignalError;
 pub use exzd::{
     decode_exzd, decode_exzd_fused, decode_exzd_fused_into, decode_exzd_fused_with,
     decode_exzd_into, encode_exzd, encode_exzd_into, ExZdDecoder,

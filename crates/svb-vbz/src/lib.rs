@@ -4,18 +4,16 @@
 //! POD5 signal table.
 //!
 //! ```
-//! use svb_vbz::pod5;
 //! let signal: Vec<i16> = (0..10_000).map(|i| 500 + ((i * 37) % 61) as i16 - 30).collect();
-//! let blob = pod5::compress_signal(&signal);
+//! let blob = svb_vbz::pod5::compress_signal(&signal);
 //! let mut out = vec![0i16; signal.len()];
-//! pod5::decompress_signal(&blob, &mut out)?;
+//! svb_vbz::pod5::decompress_signal(&blob, &mut out)?;
 //! assert_eq!(out, signal);
 //! # Ok::<(), svb_vbz::VbzError>(())
 //! ```
 //!
-//! With the `pod5` feature, `pod5::Reader` reads whole POD5 files: memory-mapped, the
-//! container and Arrow tables checked, reads and run info as Rust values, every read's
-//! signal decoded on demand or all of them in parallel.
+//! The POD5 file around these blobs (its tables, reader and writer) is the `svb-pod5` crate;
+//! [`fast5`] is the wire of the VBZ HDF5 filter (id 32020) that FAST5 files use.
 //!
 //! The VBZ integer stage alone (no zstd) has a 3-pass decoder ([`decode_vbz`]) and a fused
 //! one ([`decode_vbz_fused`]) that unpacks, unzigzags and prefix-sums in one SIMD loop.

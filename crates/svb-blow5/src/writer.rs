@@ -88,7 +88,7 @@ impl Schema {
     /// in their order and types (`end_reason` with blue-crab's labels).
     ///
     /// ```
-    /// let aux = svb_slow5::blow5::Schema::standard_aux();
+    /// let aux = svb_blow5::Schema::standard_aux();
     /// assert_eq!(aux[0].name, "channel_number");
     /// assert_eq!(aux.len(), 13);
     /// ```
@@ -102,7 +102,7 @@ impl Schema {
     /// reasons as `end_reason`'s labels.
     ///
     /// ```
-    /// let aux = svb_slow5::blow5::Schema::pod5_aux();
+    /// let aux = svb_blow5::Schema::pod5_aux();
     /// assert_eq!(aux.len(), 16);
     /// assert_eq!(aux[15].name, "selected_read_level");
     /// ```
@@ -294,7 +294,7 @@ fn header_bytes(schema: &Schema, options: &WriteOptions) -> Result<Vec<u8>, Blow
 /// Writes a BLOW5 file record by record, in bounded memory.
 ///
 /// ```
-/// use svb_slow5::blow5::{AuxField, AuxValue, FieldType, Reader, Record, Schema, WriteOptions, Writer};
+/// use svb_blow5::{AuxField, AuxValue, FieldType, Reader, Record, Schema, WriteOptions, Writer};
 /// let dir = std::env::temp_dir().join(format!("svb-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("reads.blow5");
@@ -585,7 +585,7 @@ fn encode_record(
     let n = r.raw_signal.len();
     let signal_room = match options.signal_compression {
         SignalCompression::None => 2 * n,
-        SignalCompression::SvbZd => 4 + crate::svbzd::max_encoded_len(n),
+        SignalCompression::SvbZd => 4 + svb_slow5::svbzd::max_encoded_len(n),
         SignalCompression::ExZd => 4 * n,
     };
     let aux_room: usize = r.aux.iter().map(|(_, v)| aux_len(v)).sum();
@@ -605,11 +605,11 @@ fn encode_record(
             r.raw_signal.len()
         }
         SignalCompression::SvbZd => {
-            crate::svbzd::encode_blob_into(&r.raw_signal, &mut body);
+            svb_slow5::svbzd::encode_blob_into(&r.raw_signal, &mut body);
             body.len() - signal_start
         }
         SignalCompression::ExZd => {
-            crate::exzd::encode_exzd_into(&r.raw_signal, &mut body);
+            svb_slow5::exzd::encode_exzd_into(&r.raw_signal, &mut body);
             body.len() - signal_start
         }
     };

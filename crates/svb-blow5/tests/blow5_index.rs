@@ -3,7 +3,7 @@
 //! an error, never a panic.
 
 use proptest::prelude::*;
-use svb_slow5::blow5::{Index, Reader};
+use svb_blow5::{Index, Reader};
 use svb_testdata::{data_dir, TempDir};
 
 #[test]
@@ -121,7 +121,7 @@ fn fields_without_the_signal() {
         "blow5/slow5tools/p2solo_ulk114_dna.blow5",
     ] {
         let r = Reader::open(data.join(name)).unwrap();
-        let mut fields = svb_slow5::blow5::Record::default();
+        let mut fields = svb_blow5::Record::default();
         for i in 0..r.len() {
             let full = r.record(i).unwrap().unwrap();
             let n = r.fields_into(i, &mut fields).unwrap().unwrap();

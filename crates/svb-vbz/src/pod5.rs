@@ -9,48 +9,6 @@
 
 use std::cell::RefCell;
 
-#[cfg(feature = "pod5")]
-mod columns;
-#[cfg(feature = "pod5")]
-mod container;
-#[cfg(feature = "pod5")]
-mod error;
-#[cfg(feature = "pod5")]
-mod ipc;
-#[cfg(feature = "pod5")]
-mod reader;
-#[cfg(feature = "pod5")]
-mod reads;
-#[cfg(feature = "pod5")]
-mod reads_v0;
-#[cfg(feature = "pod5")]
-mod run_info;
-#[cfg(feature = "pod5")]
-mod schema;
-#[cfg(feature = "pod5")]
-mod signal;
-#[cfg(feature = "pod5")]
-mod writer;
-
-#[cfg(feature = "pod5")]
-pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
-#[cfg(feature = "pod5")]
-pub use error::{Pod5Error, Pod5WriteError, TableKind};
-#[cfg(feature = "pod5")]
-pub use reader::{Reader, SignalChunk, TableVersion};
-#[cfg(feature = "pod5")]
-pub use reads::{parse_uuid, uuid_string, Read};
-#[cfg(feature = "pod5")]
-pub use run_info::RunInfo;
-#[cfg(feature = "pod5")]
-pub use schema::{required_reads_columns, required_run_info_columns};
-#[cfg(feature = "pod5")]
-pub use signal::SignalEncoding;
-#[cfg(feature = "pod5")]
-pub use svb_io::{Access, OnExisting};
-#[cfg(feature = "pod5")]
-pub use writer::{WriteOptions, Writer, END_REASONS};
-
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 
 use crate::vbz::{decode_vbz_fused_to_slice, encode_vbz_into, max_encoded_len};
@@ -73,11 +31,11 @@ pub fn compress_signal_into(samples: &[i16], out: &mut Vec<u8>) {
 /// raw literals that every POD5 reader decodes, faster, at some cost in size.
 ///
 /// ```
-/// use svb_vbz::pod5::{self, ZstdProfile};
+/// use svb_vbz::pod5::ZstdProfile;
 /// let signal: Vec<i16> = (0..20_000).map(|i| 450 + ((i * 7919) % 23) as i16).collect();
 /// let mut fast = Vec::new();
-/// pod5::compress_signal_with_into(&signal, ZstdProfile::DecodeFast, &mut fast);
-/// assert_eq!(pod5::decompress_signal_to_vec(&fast, signal.len())?, signal);
+/// svb_vbz::pod5::compress_signal_with_into(&signal, ZstdProfile::DecodeFast, &mut fast);
+/// assert_eq!(svb_vbz::pod5::decompress_signal_to_vec(&fast, signal.len())?, signal);
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```
 pub fn compress_signal_with_into(samples: &[i16], profile: ZstdProfile, out: &mut Vec<u8>) {
@@ -148,10 +106,10 @@ pub fn decompress_signal_to_vec(blob: &[u8], n: usize) -> Result<Vec<i16>, VbzEr
 /// use svb_vbz::{pod5, Chunk, Threads};
 /// let a: Vec<i16> = (0..3000).map(|i| (i % 90) as i16).collect();
 /// let b: Vec<i16> = (0..500).map(|i| 400 - i as i16).collect();
-/// let (ba, bb) = (pod5::compress_signal(&a), pod5::compress_signal(&b));
+/// let (ba, bb) = (svb_vbz::pod5::compress_signal(&a), svb_vbz::pod5::compress_signal(&b));
 /// let chunks = [Chunk { data: &ba, samples: a.len() }, Chunk { data: &bb, samples: b.len() }];
 /// let mut out = vec![0i16; a.len() + b.len()];
-/// pod5::decompress_batch(&chunks, &mut out, Threads::Current)?;
+/// svb_vbz::pod5::decompress_batch(&chunks, &mut out, Threads::Current)?;
 /// assert_eq!(out, [a, b].concat());
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```

@@ -17,9 +17,9 @@ use arrow_array::{
 };
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use super::super::reads::Read;
-use super::super::run_info::RunInfo;
-use super::super::signal::SignalEncoding;
+use crate::reads::Read;
+use crate::run_info::RunInfo;
+use crate::signal::SignalEncoding;
 
 /// The pod5 release whose table layout the writer follows (written into every table's
 /// metadata and the footer).

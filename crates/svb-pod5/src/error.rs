@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::VbzError;
+use svb_vbz::VbzError;
 
 /// A table of a POD5 file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 fn main() {
     let path = std::env::args().nth(1).unwrap();
-    let r = svb_slow5::blow5::Reader::open(&path).unwrap();
+    let r = svb_blow5::Reader::open(&path).unwrap();
     for _ in 0..3 {
         let t = std::time::Instant::now();
         let n: usize = r.records().map(|x| x.unwrap().raw_signal.len()).sum();

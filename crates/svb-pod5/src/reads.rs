@@ -1,5 +1,5 @@
 //! The reads table: one [`Read`] per row, every table version (the flat columns of version
-//! 1 and later; version 0's dictionary-of-struct columns through [`super::reads_v0`]).
+//! 1 and later; version 0's dictionary-of-struct columns through [`crate::reads_v0`]).
 
 use std::sync::Arc;
 
@@ -8,9 +8,9 @@ use arrow_array::types::{Float32Type, UInt16Type, UInt32Type, UInt64Type, UInt8T
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 
-use super::columns::{at, fixed16, value, whole, Columns, StringColumn, TableError};
-use super::reads_v0::{dict_struct, V0Columns};
-use super::run_info::{parse_run_infos, RunInfo};
+use crate::columns::{at, fixed16, value, whole, Columns, StringColumn, TableError};
+use crate::reads_v0::{dict_struct, V0Columns};
+use crate::run_info::{parse_run_infos, RunInfo};
 
 /// One read of the reads table.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +75,7 @@ impl Read {
     /// the counters 0. Set the public fields that are known.
     ///
     /// ```
-    /// use svb_vbz::pod5::Read;
+    /// use svb_pod5::Read;
     /// let mut read = Read::new([7; 16], "run-1");
     /// read.channel = 412;
     /// read.num_samples = 4000;

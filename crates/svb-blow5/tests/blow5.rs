@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use svb_slow5::blow5::{Access, Reader, SignalCompression};
+use svb_blow5::{Access, Reader, SignalCompression};
 use svb_testdata::{data_dir, read_i16s};
 
 fn sha256_hex(signal: &[i16]) -> String {
@@ -17,7 +17,7 @@ fn sha256_hex(signal: &[i16]) -> String {
 
 /// Decodes every record both ways (sequential, parallel), checks re-encoding is byte-exact,
 /// and returns the records.
-fn read_all(reader: &Reader) -> Vec<svb_slow5::blow5::Record> {
+fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
     let seq: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
     let par = reader.decode_all_parallel().unwrap();
     assert_eq!(seq, par);
@@ -34,7 +34,7 @@ fn read_all(reader: &Reader) -> Vec<svb_slow5::blow5::Record> {
     assert!(seen.into_inner().unwrap().iter().all(|&s| s));
     // One `Record` reused across every record, largest first and back: nothing is left over
     // from the record decoded before.
-    let mut reused = svb_slow5::blow5::Record::default();
+    let mut reused = svb_blow5::Record::default();
     let mut order: Vec<usize> = (0..seq.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(seq[i].raw_signal.len()));
     for &i in order.iter().chain(order.iter().rev()) {

@@ -101,7 +101,7 @@ const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
 /// the counters).
 ///
 /// ```
-/// use svb_vbz::pod5::{Read, Reader, RunInfo, WriteOptions, Writer};
+/// use svb_pod5::{Read, Reader, RunInfo, WriteOptions, Writer};
 /// let dir = std::env::temp_dir().join(format!("svb-pod5-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("reads.pod5");
@@ -298,11 +298,11 @@ impl Writer {
     /// its sample count. The file's signal must be VBZ.
     ///
     /// ```
-    /// use svb_vbz::pod5::{self, Read, RunInfo, WriteOptions, Writer};
+    /// use svb_pod5::{Read, RunInfo, WriteOptions, Writer};
     /// # let dir = std::env::temp_dir().join(format!("svb-pod5-chunks-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let signal: Vec<i16> = (0..5000).map(|i| 400 + (i % 13) as i16).collect();
-    /// let blob = pod5::compress_signal(&signal);
+    /// let blob = svb_vbz::pod5::compress_signal(&signal);
     /// let mut w = Writer::create(dir.join("copy.pod5"), WriteOptions::default())?;
     /// let mut run = RunInfo::default();
     /// run.acquisition_id = "run".into();
@@ -311,7 +311,7 @@ impl Writer {
     /// read.num_samples = 5000;
     /// w.add_read_vbz_chunks(&read, &[(5000, &blob)])?;
     /// w.finish()?;
-    /// let back = pod5::Reader::open(dir.join("copy.pod5"))?;
+    /// let back = svb_pod5::Reader::open(dir.join("copy.pod5"))?;
     /// assert_eq!(back.chunk_bytes(0, 0)?, blob);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -336,7 +336,7 @@ impl Writer {
         for (i, (n, blob)) in chunks.iter().enumerate() {
             scratch.clear();
             scratch.resize(*n as usize, 0);
-            super::decompress_signal(blob, &mut scratch)
+            svb_vbz::pod5::decompress_signal(blob, &mut scratch)
                 .map_err(|e| bad(format!("chunk {i} is not the VBZ of {n} samples: {e}")))?;
         }
         self.push(&[(read, ReadSignal::Vbz(chunks))])
@@ -582,7 +582,7 @@ fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> Vec<Compressed> {
             },
             None => {
                 let mut blob = Vec::new();
-                super::compress_signal_with_into(c.samples, profile, &mut blob);
+                svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
                 Compressed {
                     read_id: c.read_id,
                     samples: c.samples.len() as u32,

@@ -7,15 +7,15 @@ use arrow_buffer::Buffer;
 use rayon::prelude::*;
 use svb_io::{Access, FileFormat, Source};
 
-use super::columns::TableError;
-use super::container::{self, ContentType, EmbeddedFile, Footer};
-use super::error::{Pod5Error, TableKind};
-use super::ipc;
-use super::reads::{self, Read};
-use super::run_info::{self, RunInfo};
-use super::schema;
-use super::signal::{self, SignalEncoding, SignalRow, SignalTable};
-use crate::Threads;
+use crate::columns::TableError;
+use crate::container::{self, ContentType, EmbeddedFile, Footer};
+use crate::error::{Pod5Error, TableKind};
+use crate::ipc;
+use crate::reads::{self, Read};
+use crate::run_info::{self, RunInfo};
+use crate::schema;
+use crate::signal::{self, SignalEncoding, SignalRow, SignalTable};
+use svb_vbz::Threads;
 
 /// One chunk of a read's signal as stored: its signal-table row, its sample count and its
 /// stored size in bytes (the VBZ blob, or 2 bytes per sample uncompressed).
@@ -38,7 +38,7 @@ pub struct SignalChunk {
 /// errors, never undefined behaviour.
 ///
 /// ```no_run
-/// use svb_vbz::pod5::Reader;
+/// use svb_pod5::Reader;
 /// let file = Reader::open("reads.pod5")?;
 /// let mut signal = Vec::new();
 /// for (i, read) in file.reads().iter().enumerate() {
@@ -46,7 +46,7 @@ pub struct SignalChunk {
 ///     file.decode_signal_into(i, &mut signal)?;
 ///     println!("{}: {} samples", read.read_id_string(), signal.len());
 /// }
-/// # Ok::<(), svb_vbz::pod5::Pod5Error>(())
+/// # Ok::<(), svb_pod5::Pod5Error>(())
 /// ```
 pub struct Reader {
     path: PathBuf,
@@ -109,8 +109,8 @@ impl Reader {
     ///
     /// ```no_run
     /// // SAFETY: reads.pod5 is finished and nothing writes to it while it is read.
-    /// let reader = unsafe { svb_vbz::pod5::Reader::open_mapped("reads.pod5") }?;
-    /// # Ok::<(), svb_vbz::pod5::Pod5Error>(())
+    /// let reader = unsafe { svb_pod5::Reader::open_mapped("reads.pod5") }?;
+    /// # Ok::<(), svb_pod5::Pod5Error>(())
     /// ```
     pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
@@ -134,14 +134,14 @@ impl Reader {
     /// millions needs.
     ///
     /// ```no_run
-    /// use svb_vbz::pod5::{parse_uuid, Reader};
+    /// use svb_pod5::{parse_uuid, Reader};
     /// let want = parse_uuid("0000173c-bf67-44e7-9a9c-1ad0bc728e74").unwrap();
     /// let file = Reader::open_filtered("merged.pod5", |id| *id == want)?;
     /// if let Some(i) = file.find("0000173c-bf67-44e7-9a9c-1ad0bc728e74") {
     ///     let signal = file.decode_signal(i)?;
     ///     println!("{} samples", signal.len());
     /// }
-    /// # Ok::<(), svb_vbz::pod5::Pod5Error>(())
+    /// # Ok::<(), svb_pod5::Pod5Error>(())
     /// ```
     pub fn open_filtered(
         path: impl AsRef<Path>,
@@ -444,7 +444,7 @@ impl Reader {
     ) -> Result<(), Pod5Error> {
         let n = samples(r);
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
-            SignalEncoding::Vbz => super::decompress_signal_into(bytes, n, out)
+            SignalEncoding::Vbz => svb_vbz::pod5::decompress_signal_into(bytes, n, out)
                 .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // The row's bytes (checked at open to be 2 a sample) justify the samples.
@@ -481,7 +481,7 @@ impl Reader {
             })?
     }
 
-    fn chunk_error(&self, index: usize, signal_row: u64, source: crate::VbzError) -> Pod5Error {
+    fn chunk_error(&self, index: usize, signal_row: u64, source: svb_vbz::VbzError) -> Pod5Error {
         Pod5Error::Signal {
             path: self.path.clone(),
             read_id: self.reads[index].read_id_string(),
@@ -613,7 +613,7 @@ impl Reader {
             tasks.push((order, (index, row, r, part)));
             rest = tail;
         }
-        crate::batch::run_largest_first(
+        svb_io::run_largest_first(
             tasks,
             |(order, (_, _, _, part))| (part.len(), *order),
             |(_, (index, row, r, part))| self.decode_chunk(index, row, r, part),
@@ -629,9 +629,8 @@ impl Reader {
         part: &mut [i16],
     ) -> Result<(), Pod5Error> {
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
-            SignalEncoding::Vbz => {
-                super::decompress_signal(bytes, part).map_err(|e| self.chunk_error(index, row, e))
-            }
+            SignalEncoding::Vbz => svb_vbz::pod5::decompress_signal(bytes, part)
+                .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // Checked at open: 2 bytes a sample.
                 for (s, c) in part.iter_mut().zip(bytes.chunks_exact(2)) {

@@ -9,11 +9,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use svb_testdata::{data_dir, Rng, TempDir};
-use svb_vbz::pod5::{
-    Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, ZstdProfile,
-    END_REASONS,
+use svb_pod5::ZstdProfile;
+use svb_pod5::{
+    Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, END_REASONS,
 };
+use svb_testdata::{data_dir, Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
     let mut r = RunInfo::default();

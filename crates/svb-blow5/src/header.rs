@@ -39,7 +39,7 @@ impl std::fmt::Display for SignalCompression {
     /// The name slow5tools uses (`none`, `svb-zd`, `ex-zd`).
     ///
     /// ```
-    /// use svb_slow5::blow5::SignalCompression;
+    /// use svb_blow5::SignalCompression;
     /// assert_eq!(SignalCompression::SvbZd.to_string(), "svb-zd");
     /// ```
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

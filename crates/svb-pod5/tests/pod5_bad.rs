@@ -2,8 +2,8 @@
 //! signature, corrupt footer, tables or rows pointing outside, chunks that fail to decode)
 //! give errors naming the file, the table and the row, and never panic.
 
+use svb_pod5::{Pod5Error, Reader, SignalEncoding, TableKind};
 use svb_testdata::pod5::{ColumnEdit, Compress, Table, TestFile, TestRead};
-use svb_vbz::pod5::{Pod5Error, Reader, SignalEncoding, TableKind};
 use svb_vbz::Threads;
 
 fn signal(n: usize, seed: u32) -> Vec<i16> {
@@ -287,13 +287,12 @@ fn a_required_column_removed_renamed_or_retyped_is_refused() {
         .write()
     };
     Reader::from_bytes("whole.pod5", write(None)).expect("the unedited file reads");
-    let columns: Vec<(Table, TableKind, &str)> = svb_vbz::pod5::required_reads_columns("0.3.49")
+    let columns: Vec<(Table, TableKind, &str)> = svb_pod5::required_reads_columns("0.3.49")
         .unwrap()
         .into_iter()
         .map(|c| (Table::Reads, TableKind::Reads, c))
         .chain(
-            svb_vbz::pod5::required_run_info_columns()
-                .map(|c| (Table::RunInfo, TableKind::RunInfo, c)),
+            svb_pod5::required_run_info_columns().map(|c| (Table::RunInfo, TableKind::RunInfo, c)),
         )
         .collect();
     assert_eq!(columns.len(), 22 + 20);

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use svb_pod5::{Reader, SignalEncoding, TableVersion};
 use svb_testdata::{data_dir, read_i16s};
-use svb_vbz::pod5::{Reader, SignalEncoding, TableVersion};
 use svb_vbz::Threads;
 
 fn sha256_hex(signal: &[i16]) -> String {

@@ -7,11 +7,11 @@
 
 use std::path::Path;
 
-use svb_slow5::blow5::{
+use svb_blow5::Blow5WriteError;
+use svb_blow5::{
     AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
     SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
-use svb_slow5::Blow5WriteError;
 use svb_testdata::{data_dir, Rng, TempDir};
 
 fn options_of(r: &Reader) -> WriteOptions {

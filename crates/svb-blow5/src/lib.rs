@@ -2,10 +2,10 @@
 //! `u64 size | record bytes` (each record compressed alone), then the end-of-file marker
 //! `5WOLB`. The [`Reader`] reads versions 0.1 and 0.2, record compression none, zlib and
 //! zstd, signal compression none, SVB-ZD and ex-zd; the [`Writer`] writes version 0.2.0
-//! with any of them.
+//! with any of them. The signal codecs inside records are `svb-slow5`'s.
 //!
 //! ```no_run
-//! let reader = svb_slow5::blow5::Reader::open("reads.blow5")?;
+//! let reader = svb_blow5::Reader::open("reads.blow5")?;
 //! for record in reader.records() {
 //!     let r = record?;
 //!     println!("{} {} samples", r.read_id, r.raw_signal.len());
@@ -13,10 +13,13 @@
 //! // Every record on rayon's pool, each worker reusing one `Record`:
 //! reader.for_each_parallel(|index, r| println!("{index}: {}", r.raw_signal.len()))?;
 //! let all = reader.decode_all_parallel()?; // or all of them in one vector
-//! # Ok::<(), svb_slow5::Blow5Error>(())
+//! # Ok::<(), svb_blow5::Blow5Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
 mod compress;
+mod error;
 mod header;
 mod index;
 mod inflate;
@@ -24,12 +27,14 @@ mod reader;
 mod record;
 mod writer;
 
+pub use error::{Blow5Error, Blow5WriteError};
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting};
+pub use svb_slow5::SignalError;
 pub use writer::{Schema, WriteOptions, Writer, END_REASONS};
 
 /// The end-of-file marker.

@@ -1,5 +1,5 @@
 //! The POD5 signal table, read without Arrow arrays: its Arrow IPC footer and each record
-//! batch's metadata are verified (as [`super::ipc`] does for the other tables), then the
+//! batch's metadata are verified (as [`crate::ipc`] does for the other tables), then the
 //! `samples` column and the signal column's offsets are copied out and every row checked
 //! once. What stays in the file is only the signal bytes themselves, each row's as a range
 //! checked against the file's length, so that decoding never trusts an offset read from the
@@ -8,8 +8,8 @@
 use arrow_schema::DataType;
 use svb_io::Source;
 
-use super::columns::TableError;
-use super::ipc;
+use crate::columns::TableError;
+use crate::ipc;
 
 /// How the signal table stores samples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use arrow_array::types::{Int16Type, TimestampMillisecondType, UInt16Type};
 use arrow_array::{Array, ArrayRef, PrimitiveArray, RecordBatch};
 use arrow_schema::DataType;
 
-use super::columns::{strings, value, whole, Columns, StringColumn, TableError};
+use crate::columns::{strings, value, whole, Columns, StringColumn, TableError};
 
 /// One acquisition (run) of the run-info table.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -10,7 +10,8 @@ use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
 use super::record::{i16s_le_into, Fields, Record};
 use super::EOF_MARKER;
-use crate::{Blow5Error, ExZdDecoder, SignalError};
+use crate::Blow5Error;
+use svb_slow5::{ExZdDecoder, SignalError};
 
 /// Where a record's bytes are in the file.
 #[derive(Clone, Copy, Debug)]
@@ -119,8 +120,8 @@ impl Reader {
     ///
     /// ```no_run
     /// // SAFETY: reads.blow5 is finished and nothing writes to it while it is read.
-    /// let reader = unsafe { svb_slow5::blow5::Reader::open_mapped("reads.blow5") }?;
-    /// # Ok::<(), svb_slow5::Blow5Error>(())
+    /// let reader = unsafe { svb_blow5::Reader::open_mapped("reads.blow5") }?;
+    /// # Ok::<(), svb_blow5::Blow5Error>(())
     /// ```
     pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
@@ -576,7 +577,7 @@ impl Reader {
                 signal.len() as u64
             }
             (SignalCompression::SvbZd, Some(_)) => {
-                crate::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?;
+                svb_slow5::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?;
                 signal.len() as u64
             }
             (SignalCompression::ExZd, Some(exzd)) => {
@@ -585,7 +586,7 @@ impl Reader {
             }
             (SignalCompression::None, None) => len,
             (SignalCompression::SvbZd, None) => {
-                crate::svbzd::blob_samples(blob).map_err(signal_err)? as u64
+                svb_slow5::svbzd::blob_samples(blob).map_err(signal_err)? as u64
             }
             (SignalCompression::ExZd, None) => {
                 ExZdDecoder::samples(blob).map_err(signal_err)? as u64

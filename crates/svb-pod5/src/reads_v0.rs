@@ -5,8 +5,8 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, StructArray};
 
-use super::columns::{value, Columns, StringColumn, TableError};
-use super::reads::Read;
+use crate::columns::{value, Columns, StringColumn, TableError};
+use crate::reads::Read;
 
 /// A dictionary-of-struct column of table version 0, resolved to (keys, struct values);
 /// `None` when absent or of another type (the flat columns of later versions are read

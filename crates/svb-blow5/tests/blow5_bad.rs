@@ -2,8 +2,8 @@
 //! panic: truncation anywhere, wrong magic, a size field past the end, a bad end marker, a
 //! corrupt record, a signal that fails to decode.
 
-use svb_slow5::blow5::Reader;
-use svb_slow5::Blow5Error;
+use svb_blow5::Blow5Error;
+use svb_blow5::Reader;
 use svb_testdata::data_dir;
 
 fn load(name: &str) -> Option<Vec<u8>> {

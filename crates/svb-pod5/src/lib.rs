@@ -1,0 +1,41 @@
+//! POD5 files, ONT's raw-signal container: the [`Reader`] (the container and its Arrow IPC
+//! tables checked, reads and run info as Rust values, every read's signal decoded on demand,
+//! into the caller's buffer, or all of them in parallel) and the [`Writer`] (lib_pod5's table
+//! layout, VBZ chunks compressed on rayon, published only when complete).
+//!
+//! The signal wire itself (VBZ: svb16 over zigzag deltas, then zstd) is
+//! [`svb_vbz::pod5`]; this crate is the file around it.
+//!
+//! ```no_run
+//! let reader = svb_pod5::Reader::open("reads.pod5")?;
+//! for (i, read) in reader.reads().iter().enumerate() {
+//!     let signal = reader.decode_signal(i)?;
+//!     println!("{} {} samples", svb_pod5::uuid_string(&read.read_id), signal.len());
+//! }
+//! # Ok::<(), svb_pod5::Pod5Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod columns;
+mod container;
+mod error;
+mod ipc;
+mod reader;
+mod reads;
+mod reads_v0;
+mod run_info;
+mod schema;
+mod signal;
+mod writer;
+
+pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
+pub use error::{Pod5Error, Pod5WriteError, TableKind};
+pub use reader::{Reader, SignalChunk, TableVersion};
+pub use reads::{parse_uuid, uuid_string, Read};
+pub use run_info::RunInfo;
+pub use schema::{required_reads_columns, required_run_info_columns};
+pub use signal::SignalEncoding;
+pub use svb_io::zstd_frame::Profile as ZstdProfile;
+pub use svb_io::{Access, OnExisting, Threads};
+pub use writer::{WriteOptions, Writer, END_REASONS};
