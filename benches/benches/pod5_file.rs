@@ -54,6 +54,7 @@ fn files(c: &mut Criterion) {
                 .flat_map(|i| {
                     let r = &r;
                     r.chunks(i)
+                        .unwrap()
                         .into_iter()
                         .enumerate()
                         .map(move |(c, info)| (r.chunk_bytes(i, c).unwrap(), info.samples as usize))
@@ -98,7 +99,7 @@ fn files(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("svb", samples), |b| {
             b.iter(|| {
                 let r = Reader::open(black_box(&path)).unwrap();
-                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                r.for_each_parallel(Threads::Current, |_, _, s| {
                     black_box(s);
                 })
                 .unwrap();
@@ -109,7 +110,7 @@ fn files(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("svb-read-whole", samples), |b| {
             b.iter(|| {
                 let r = Reader::open_with(black_box(&path), svb_pod5::Access::ReadWhole).unwrap();
-                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                r.for_each_parallel(Threads::Current, |_, _, s| {
                     black_box(s);
                 })
                 .unwrap();
@@ -119,7 +120,7 @@ fn files(c: &mut Criterion) {
             b.iter(|| {
                 // SAFETY: the benchmark files are never written while they are read.
                 let r = unsafe { Reader::open_mapped(black_box(&path)) }.unwrap();
-                r.decode_all_parallel(Threads::Current, |_, _, s| {
+                r.for_each_parallel(Threads::Current, |_, _, s| {
                     black_box(s);
                 })
                 .unwrap();

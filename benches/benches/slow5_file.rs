@@ -10,6 +10,7 @@
 
 use std::hint::black_box;
 use std::path::Path;
+use svb_blow5::Threads;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -86,7 +87,7 @@ fn files(c: &mut Criterion) {
             g.bench_function(BenchmarkId::new("svb", samples), |b| {
                 b.iter(|| {
                     let r = svb_blow5::Reader::open(black_box(&path)).unwrap();
-                    black_box(r.decode_all_parallel().unwrap());
+                    black_box(r.decode_all(Threads::Current).unwrap());
                 })
             });
             // The two other ways to reach the bytes: a positioned read per record (what
@@ -96,14 +97,14 @@ fn files(c: &mut Criterion) {
                     let r =
                         svb_blow5::Reader::open_with(black_box(&path), svb_blow5::Access::ReadAt)
                             .unwrap();
-                    black_box(r.decode_all_parallel().unwrap());
+                    black_box(r.decode_all(Threads::Current).unwrap());
                 })
             });
             g.bench_function(BenchmarkId::new("svb-mapped", samples), |b| {
                 b.iter(|| {
                     // SAFETY: the conformance files are never written.
                     let r = unsafe { svb_blow5::Reader::open_mapped(black_box(&path)) }.unwrap();
-                    black_box(r.decode_all_parallel().unwrap());
+                    black_box(r.decode_all(Threads::Current).unwrap());
                 })
             });
         }

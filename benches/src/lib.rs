@@ -1,6 +1,8 @@
 //! Inputs shared by the benchmarks: deterministic pseudo-random integers of mixed byte
 //! widths, the distributions the performance targets are stated for.
 
+#![deny(missing_docs)]
+
 pub use svb_testdata::Rng;
 
 pub mod postings_peers;

@@ -3,6 +3,7 @@
 //! naming the file, never a panic; sequential, parallel and buffer-reusing reading agree.
 
 use libfuzzer_sys::fuzz_target;
+use svb_blow5::Threads;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(reader) = svb_blow5::Reader::from_bytes("fuzz.blow5", data.to_vec()) else {
@@ -16,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => format!("error: {e}"),
         })
         .collect();
-    match reader.decode_all_parallel() {
+    match reader.decode_all(Threads::Current) {
         Ok(records) => {
             let par: Vec<String> = records.iter().map(|r| format!("{r:?}")).collect();
             assert_eq!(seq, par);
@@ -28,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
     }
     // Worker-reused records: each one that decodes is the sequential record; the error is
     // the first failing record's.
-    let each = reader.for_each_parallel(|i, rec| assert_eq!(seq[i], format!("{rec:?}")));
+    let each = reader.for_each_parallel(Threads::Current, |i, rec| {
+        assert_eq!(seq[i], format!("{rec:?}"))
+    });
     if let Err(e) = each {
         let first = seq.iter().find(|r| r.starts_with("error: "));
         assert_eq!(first, Some(&format!("error: {e}")));
@@ -36,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
     // One record reused across all of them, in reverse order.
     let mut reused = svb_blow5::Record::default();
     for i in (0..reader.len()).rev() {
-        if let Some(Ok(())) = reader.record_into(i, &mut reused) {
+        if let Ok(()) = reader.record_into(i, &mut reused) {
             assert_eq!(seq[i], format!("{reused:?}"));
         }
     }
@@ -45,9 +48,7 @@ fuzz_target!(|data: &[u8]| {
         // Fields only: a record that decodes whole gives the same fields and its sample
         // count (a bad signal may still pass here: its samples are not decoded).
         let mut fields = svb_blow5::Record::default();
-        if let (Some(Ok(n)), Some(Ok(full))) =
-            (reader.fields_into(i, &mut fields), reader.record(i))
-        {
+        if let (Ok(n), Ok(full)) = (reader.fields_into(i, &mut fields), reader.record(i)) {
             assert_eq!(n, full.raw_signal.len() as u64);
             fields.raw_signal = full.raw_signal.clone();
             assert_eq!(format!("{fields:?}"), format!("{full:?}"));

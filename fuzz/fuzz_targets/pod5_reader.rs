@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let mut first_error = None;
     for i in 0..reader.len() {
         let read = &reader.reads()[i];
-        let chunks = reader.chunks(i);
+        let chunks = reader.chunks(i).expect("an index in range");
         assert_eq!(
             chunks.iter().map(|c| c.samples).sum::<u64>(),
             read.num_samples
@@ -31,6 +31,6 @@ fuzz_target!(|data: &[u8]| {
             first_error.get_or_insert(e.to_string());
         }
     }
-    let par = reader.decode_all_parallel(svb_vbz::Threads::Current, |_, _, _| {});
+    let par = reader.for_each_parallel(svb_vbz::Threads::Current, |_, _, _| {});
     assert_eq!(par.err().map(|e| e.to_string()), first_error);
 });

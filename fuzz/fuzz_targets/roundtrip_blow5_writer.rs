@@ -87,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
     let back = Reader::open(&path).unwrap();
     assert_eq!(back.len(), written.len());
     for (i, want) in written.iter().enumerate() {
-        let got = back.record(i).unwrap().unwrap();
+        let got = back.record(i).unwrap();
         assert_eq!(&got.raw_signal, &want.raw_signal);
         assert_eq!(got.read_id, want.read_id);
         assert_eq!(got.aux, want.aux);

@@ -29,8 +29,6 @@
 //! [`ReadBatches`] is an [`arrow_array::RecordBatchReader`], so anything that takes one
 //! (Arrow IPC writers, Parquet writers, the C stream interface) takes it as it is.
 
-#![warn(missing_docs)]
-
 mod blow5;
 mod columns;
 mod pod5;
@@ -44,64 +42,8 @@ use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
 
 pub use svb_blow5::Blow5Error;
 pub use svb_pod5::Pod5Error;
-
-/// The two file formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// ONT's POD5.
-    Pod5,
-    /// slow5lib's BLOW5.
-    Blow5,
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Format::Pod5 => "POD5",
-            Format::Blow5 => "BLOW5",
-        })
-    }
-}
-
-impl Format {
-    /// The format of the file at `path`, from its first bytes (POD5's signature, BLOW5's
-    /// magic); a stream (a FIFO, a device), whose first bytes a look would consume, by its
-    /// extension (`.pod5`, `.blow5`).
-    pub fn detect(path: impl AsRef<Path>) -> Result<Format, ArrowReadError> {
-        let path = path.as_ref();
-        let head = svb_io::read_head(path).map_err(|source| ArrowReadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let Some(head) = head else {
-            let ext = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            return match ext.as_deref() {
-                Some("pod5") => Ok(Format::Pod5),
-                Some("blow5") => Ok(Format::Blow5),
-                _ => Err(ArrowReadError::Io {
-                    path: path.to_path_buf(),
-                    source: std::io::Error::new(
-                        std::io::ErrorKind::InvalidInput,
-                        "not a regular file, and no .pod5 or .blow5 extension to tell its format",
-                    ),
-                }),
-            };
-        };
-        if head.starts_with(&svb_pod5::SIGNATURE) {
-            Ok(Format::Pod5)
-        } else if head.starts_with(svb_blow5::MAGIC) {
-            Ok(Format::Blow5)
-        } else {
-            Err(ArrowReadError::UnknownFormat {
-                path: path.to_path_buf(),
-                head,
-            })
-        }
-    }
-}
+use svb_reads::{AnyReader, ByFormat};
+pub use svb_reads::{Format, ReadsError};
 
 /// The POD5 columns of ONT's `pod5 view`, in its order: the first of a POD5 file's columns
 /// (`calibration_offset`, `calibration_scale`, `end_reason_forced` and `acquisition_id`
@@ -169,41 +111,13 @@ impl Default for Options {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArrowReadError {
-    /// A POD5 file failed (its error names the file, table and row).
+    /// A file could not be opened or read, or is of no format svb reads, or another than
+    /// the first input's (the error names the file, and the read, table or record).
     #[error(transparent)]
-    Pod5(Box<Pod5Error>),
-    /// A BLOW5 file failed (its error names the file and record).
-    #[error(transparent)]
-    Blow5(Box<Blow5Error>),
-    /// A file could not be opened or read.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the OS said.
-        source: std::io::Error,
-    },
-    /// A file that is neither POD5 nor BLOW5.
-    #[error("{}: neither a POD5 nor a BLOW5 file: {}", path.display(), svb_io::describe_format(head))]
-    UnknownFormat {
-        /// The file.
-        path: PathBuf,
-        /// Its first bytes (up to 16).
-        head: Vec<u8>,
-    },
+    Reads(Box<ReadsError>),
     /// No input files.
     #[error("no input files")]
     NoInput,
-    /// Files of both formats among the inputs.
-    #[error("{}: a {found} file among {expected} files (one format at a time)", path.display())]
-    MixedFormats {
-        /// The file of the other format.
-        path: PathBuf,
-        /// The format of the first input.
-        expected: Format,
-        /// This file's.
-        found: Format,
-    },
     /// A column that the files do not have.
     #[error("no column {name}; the columns are {available}")]
     NoColumn {
@@ -235,43 +149,27 @@ pub enum ArrowReadError {
     },
 }
 
+impl From<ReadsError> for ArrowReadError {
+    fn from(e: ReadsError) -> ArrowReadError {
+        ArrowReadError::Reads(Box::new(e))
+    }
+}
+
 impl From<Pod5Error> for ArrowReadError {
     fn from(e: Pod5Error) -> ArrowReadError {
-        ArrowReadError::Pod5(Box::new(e))
+        ReadsError::from(e).into()
     }
 }
 
 impl From<Blow5Error> for ArrowReadError {
     fn from(e: Blow5Error) -> ArrowReadError {
-        ArrowReadError::Blow5(Box::new(e))
+        ReadsError::from(e).into()
     }
 }
 
 impl From<ArrowReadError> for ArrowError {
     fn from(e: ArrowReadError) -> ArrowError {
         ArrowError::ExternalError(Box::new(e))
-    }
-}
-
-/// One open input.
-enum Opened {
-    Pod5(svb_pod5::Reader),
-    Blow5(svb_blow5::Reader),
-}
-
-impl Opened {
-    fn open(path: &Path, format: Format) -> Result<Opened, ArrowReadError> {
-        Ok(match format {
-            Format::Pod5 => Opened::Pod5(svb_pod5::Reader::open(path)?),
-            Format::Blow5 => Opened::Blow5(svb_blow5::Reader::open(path)?),
-        })
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Opened::Pod5(r) => r.len(),
-            Opened::Blow5(r) => r.len(),
-        }
     }
 }
 
@@ -289,7 +187,7 @@ pub struct ReadBatches {
     /// The next file to open.
     next_file: usize,
     /// The open file and its next read.
-    current: Option<(Opened, usize)>,
+    current: Option<(AnyReader, usize)>,
 }
 
 impl ReadBatches {
@@ -304,17 +202,19 @@ impl ReadBatches {
         for p in &paths[1..] {
             let found = Format::detect(p)?;
             if found != format {
-                return Err(ArrowReadError::MixedFormats {
+                return Err(ReadsError::MixedFormats {
                     path: p.clone(),
+                    first: first.clone(),
                     expected: format,
                     found,
-                });
+                }
+                .into());
             }
         }
-        let opened = Opened::open(first, format)?;
-        let all = match &opened {
-            Opened::Pod5(_) => columns::Columns::pod5(),
-            Opened::Blow5(r) => columns::Columns::blow5(r.header()),
+        let opened = AnyReader::open_as(first, format)?;
+        let all = match opened.by_format() {
+            ByFormat::Pod5(_) => columns::Columns::pod5(),
+            ByFormat::Blow5(r) => columns::Columns::blow5(r.header()),
         };
         let picked: Vec<usize> = match &options.columns {
             None => (0..all.len()).collect(),
@@ -388,8 +288,8 @@ impl ReadBatches {
                         self.current = None;
                         return Ok(None);
                     };
-                    let opened = Opened::open(path, self.format)?;
-                    if let Opened::Blow5(r) = &opened {
+                    let opened = AnyReader::open_as(path, self.format)?;
+                    if let Some(r) = opened.blow5() {
                         self.all.check_blow5(r.header()).map_err(|what| {
                             ArrowReadError::SchemaMismatch {
                                 path: path.clone(),
@@ -407,9 +307,9 @@ impl ReadBatches {
                 all: &self.all,
                 picked: &self.picked,
             };
-            let (columns, end) = match file {
-                Opened::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,
-                Opened::Blow5(r) => blow5::batch(r, *start, &self.options, &wanted)?,
+            let (columns, end) = match file.by_format() {
+                ByFormat::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,
+                ByFormat::Blow5(r) => blow5::batch(r, *start, &self.options, &wanted)?,
             };
             let rows = end - *start;
             *start = end;
@@ -441,18 +341,9 @@ impl RecordBatchReader for ReadBatches {
 /// The reads of `[start, ..)` that make the next batch: at most `batch_reads`, and with a
 /// signal column at most `batch_samples` samples (at least one read). Returns the end.
 fn batch_end(start: usize, len: usize, options: &Options, samples: impl Fn(usize) -> u64) -> usize {
-    let last = len.min(start.saturating_add(options.batch_reads));
-    if options.signal == Signal::None {
-        return last;
-    }
-    let mut total = 0u64;
-    let mut end = start;
-    while end < last {
-        total = total.saturating_add(samples(end));
-        if end > start && total > options.batch_samples {
-            break;
-        }
-        end += 1;
-    }
-    end
+    let max_samples = match options.signal {
+        Signal::None => u64::MAX,
+        _ => options.batch_samples,
+    };
+    svb_io::window_end(start, len, options.batch_reads, max_samples, samples)
 }

@@ -39,6 +39,32 @@ pub enum Blow5Error {
         /// What is wrong.
         what: String,
     },
+    /// A record's bytes could not be read.
+    #[error("{}: record {index} at byte {offset}: reading its {len} bytes", path.display())]
+    RecordIo {
+        /// The file.
+        path: PathBuf,
+        /// Record number (0-based).
+        index: usize,
+        /// Offset of its size field.
+        offset: u64,
+        /// Its stored size.
+        len: u64,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A record could not be decompressed.
+    #[error("{}: record {index} at byte {offset}: record decompression", path.display())]
+    Inflate {
+        /// The file.
+        path: PathBuf,
+        /// Record number (0-based).
+        index: usize,
+        /// Offset of its size field.
+        offset: u64,
+        /// Why.
+        source: InflateError,
+    },
     /// A record's signal failed to decode.
     #[error("{path}: record {index} ({read_id}) at byte {offset}: signal")]
     Signal {
@@ -53,6 +79,16 @@ pub enum Blow5Error {
         /// Why.
         source: SignalError,
     },
+    /// A record index past the file's last record.
+    #[error("{}: no record {index} (the file has {len})", path.display())]
+    NoRecord {
+        /// The file.
+        path: PathBuf,
+        /// The index asked for.
+        index: usize,
+        /// Records in the file.
+        len: usize,
+    },
     /// The end-of-file marker is missing or wrong.
     #[error("{path}: end of file at byte {offset}: {what}")]
     Eof {
@@ -63,6 +99,33 @@ pub enum Blow5Error {
         /// What is there instead.
         what: String,
     },
+}
+
+/// Why a record's zstd frame or zlib stream could not be decompressed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InflateError {
+    /// The zstd frame is malformed (the frame error is the source).
+    #[error("zstd frame")]
+    Zstd(#[from] svb_io::zstd_frame::FrameError),
+    /// A zstd frame declaring more than any real record holds (8 GiB).
+    #[error("a zstd frame of {len} bytes declares {declared} bytes, more than any record holds")]
+    TooLarge {
+        /// The frame's length.
+        len: usize,
+        /// Its declared content size.
+        declared: u64,
+    },
+    /// The zlib stream is malformed.
+    #[error("zlib: invalid stream")]
+    ZlibInvalid,
+    /// A zlib stream expanding past the most a real record can (1032 times its length,
+    /// at most 8 GiB).
+    #[error("zlib stream expands past any real record")]
+    ZlibTooLarge,
+    /// Bytes after the zlib stream (or a trailer that is not its checksum).
+    #[error("bytes after the zlib stream")]
+    ZlibTrailing,
 }
 
 /// Why a BLOW5 file could not be written: a schema or record the format cannot hold (found
@@ -91,6 +154,14 @@ pub enum Blow5WriteError {
         read_id: String,
         /// What is wrong.
         what: String,
+    },
+    /// A record could not be compressed.
+    #[error("record {read_id}: zstd")]
+    Compress {
+        /// The read's id.
+        read_id: String,
+        /// zstd's error.
+        source: svb_io::zstd_frame::FrameError,
     },
     /// A read id that the file already holds.
     #[error("read id {read_id} is already in the file")]

@@ -42,7 +42,7 @@ impl Index {
     pub fn build(reader: &Reader) -> Result<Index, Blow5Error> {
         let ids: Vec<String> = (0..reader.len())
             .into_par_iter()
-            .map(|i| reader.read_id(i).expect("index in range"))
+            .map(|i| reader.read_id(i))
             .collect::<Result<_, _>>()?;
         let mut index = Index {
             version: reader.header().version,

@@ -5,7 +5,8 @@ use std::cell::RefCell;
 
 use svb_io::zstd_frame;
 
-use super::header::RecordCompression;
+use crate::error::InflateError;
+use crate::header::RecordCompression;
 
 /// Largest decompressed record accepted: a record with a 2-billion-sample signal is 4 GiB;
 /// beyond that a size field is a lie.
@@ -22,7 +23,7 @@ pub(super) fn body<R, E>(
     compression: RecordCompression,
     raw: &[u8],
     f: impl FnOnce(&[u8]) -> Result<R, E>,
-    err: impl FnOnce(String) -> E,
+    err: impl FnOnce(InflateError) -> E,
 ) -> Result<R, E> {
     let inflate: Inflate = match compression {
         RecordCompression::None => return f(raw),
@@ -36,25 +37,25 @@ pub(super) fn body<R, E>(
 }
 
 /// A record decompressor: the body into the buffer (replacing its contents), its length.
-type Inflate = fn(&[u8], &mut Vec<u8>) -> Result<usize, String>;
+type Inflate = fn(&[u8], &mut Vec<u8>) -> Result<usize, InflateError>;
 
 /// Decompresses one zstd frame into `out` (replacing its contents) with this thread's
 /// context, after checking the declared size against the frame. `out` grows with what the
 /// frame really produces, so a header that lies fails before its size is reserved.
-fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
-    let declared = zstd_frame::content_size(raw).map_err(|e| format!("zstd: {e}"))?;
+fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
+    let declared = zstd_frame::content_size(raw)?;
     if declared > MAX_RECORD {
-        return Err(format!(
-            "zstd frame of {} bytes declares {declared} bytes",
-            raw.len()
-        ));
+        return Err(InflateError::TooLarge {
+            len: raw.len(),
+            declared,
+        });
     }
-    zstd_frame::decompress_into(raw, declared as usize, out).map_err(|e| format!("zstd: {e}"))?;
+    zstd_frame::decompress_into(raw, declared as usize, out)?;
     Ok(out.len())
 }
 
 /// Inflates one zlib stream into `out` (replacing its contents) with this thread's state.
-fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
+fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
     use libdeflater::DecompressionError;
     // deflate expands at most 1032 times; the limit keeps a bomb from exhausting memory.
     let limit = (raw.len() as u64 * 1032).min(MAX_RECORD) as usize;
@@ -77,7 +78,7 @@ fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
                     let tail = raw.len().checked_sub(4).map(|t| &raw[t..]);
                     let adler = libdeflater::adler32(&out[..n]).to_be_bytes();
                     if tail != Some(&adler[..]) {
-                        return Err("bytes after the zlib stream".into());
+                        return Err(InflateError::ZlibTrailing);
                     }
                     return Ok(n);
                 }
@@ -85,9 +86,9 @@ fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, String> {
                     room = room.saturating_mul(2).min(limit);
                 }
                 Err(DecompressionError::InsufficientSpace) => {
-                    return Err("zlib stream expands past any real record".into())
+                    return Err(InflateError::ZlibTooLarge)
                 }
-                Err(DecompressionError::BadData) => return Err("zlib: invalid stream".into()),
+                Err(DecompressionError::BadData) => return Err(InflateError::ZlibInvalid),
             }
         }
     })

@@ -5,18 +5,19 @@
 //! with any of them. The signal codecs inside records are `svb-slow5`'s.
 //!
 //! ```no_run
-//! let reader = svb_blow5::Reader::open("reads.blow5")?;
+//! use svb_blow5::{Reader, Threads};
+//! let reader = Reader::open("reads.blow5")?;
 //! for record in reader.records() {
 //!     let r = record?;
 //!     println!("{} {} samples", r.read_id, r.raw_signal.len());
 //! }
 //! // Every record on rayon's pool, each worker reusing one `Record`:
-//! reader.for_each_parallel(|index, r| println!("{index}: {}", r.raw_signal.len()))?;
-//! let all = reader.decode_all_parallel()?; // or all of them in one vector
+//! reader.for_each_parallel(Threads::Current, |index, r| {
+//!     println!("{index}: {}", r.raw_signal.len())
+//! })?;
+//! let all = reader.decode_all(Threads::Current)?; // or all of them in one vector
 //! # Ok::<(), svb_blow5::Blow5Error>(())
 //! ```
-
-#![warn(missing_docs)]
 
 mod compress;
 mod error;
@@ -27,15 +28,15 @@ mod reader;
 mod record;
 mod writer;
 
-pub use error::{Blow5Error, Blow5WriteError};
+pub use error::{Blow5Error, Blow5WriteError, InflateError};
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
-pub use svb_io::{Access, OnExisting};
+pub use svb_io::{Access, OnExisting, Threads};
 pub use svb_slow5::SignalError;
-pub use writer::{Schema, WriteOptions, Writer, END_REASONS};
+pub use writer::{Schema, WriteOptions, Writer};
 
 /// The end-of-file marker.
 pub const EOF_MARKER: &[u8; 5] = b"5WOLB";

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
-use svb_io::{Access, FileFormat, Source};
+use svb_io::{Access, FileFormat, Source, Threads};
 
 use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
@@ -288,10 +288,19 @@ impl Reader {
         self.spans.iter().map(move |s| self.decode(s, &mut exzd))
     }
 
-    /// Record `index` (file order).
-    pub fn record(&self, index: usize) -> Option<Result<Record, Blow5Error>> {
-        let s = self.spans.get(index)?;
-        Some(self.decode(s, &mut ExZdDecoder::new()))
+    /// Record `index` (file order); an index past the last record is
+    /// [`Blow5Error::NoRecord`].
+    pub fn record(&self, index: usize) -> Result<Record, Blow5Error> {
+        self.decode(self.span(index)?, &mut ExZdDecoder::new())
+    }
+
+    /// Record `index`'s span, or the error naming an index past the last record.
+    fn span(&self, index: usize) -> Result<&Span, Blow5Error> {
+        self.spans.get(index).ok_or_else(|| Blow5Error::NoRecord {
+            path: self.path.clone(),
+            index,
+            len: self.spans.len(),
+        })
     }
 
     /// Where record `index` lies: `(offset of its u64 size field, size with that field)`, as
@@ -311,9 +320,9 @@ impl Reader {
     /// Record `index`'s read id: only the id is parsed (after the record is inflated), as
     /// slow5lib's index builder does, so a record whose other fields are damaged still has
     /// an id.
-    pub fn read_id(&self, index: usize) -> Option<Result<String, Blow5Error>> {
-        let s = self.spans.get(index)?;
-        Some(self.with_body(s, |body| {
+    pub fn read_id(&self, index: usize) -> Result<String, Blow5Error> {
+        let s = self.span(index)?;
+        self.with_body(s, |body| {
             let err = |what: String| self.record_error(s, what);
             let mut r = Fields { body, at: 0 };
             let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
@@ -321,7 +330,7 @@ impl Reader {
             std::str::from_utf8(id)
                 .map(str::to_owned)
                 .map_err(|e| err(format!("read_id: {e}")))
-        }))
+        })
     }
 
     /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):
@@ -334,8 +343,7 @@ impl Reader {
     ) -> Option<Result<Record, Blow5Error>> {
         let (offset, size) = index.get(read_id)?;
         let i = self.record_at(offset, size)?;
-        let rec = self.record(i)?;
-        match rec {
+        match self.record(i) {
             Ok(r) if r.read_id != read_id => None,
             other => Some(other),
         }
@@ -344,34 +352,34 @@ impl Reader {
     /// Decodes record `index` into `record`, reusing its buffers (signal, read id, auxiliary
     /// fields): once they have grown, decoding allocates nothing. On an error `record`'s
     /// contents are unspecified.
-    pub fn record_into(&self, index: usize, record: &mut Record) -> Option<Result<(), Blow5Error>> {
-        let s = self.spans.get(index)?;
-        Some(self.decode_into(s, &mut ExZdDecoder::new(), record))
+    pub fn record_into(&self, index: usize, record: &mut Record) -> Result<(), Blow5Error> {
+        self.decode_into(self.span(index)?, &mut ExZdDecoder::new(), record)
     }
 
-    /// Every record, decoded in parallel on the current rayon pool, in file order; the
-    /// error, if any, is the first failing record's.
+    /// Every record, decoded in parallel on `threads`, in file order; the error, if any, is
+    /// the first failing record's.
     ///
     /// A file read into memory whose records and signal are both uncompressed is copied out
     /// on the calling thread: there is nothing to decode, and moving the bytes the opening
     /// thread just read to another core costs more than the copy (measured here, open then
     /// decode of a 3 MB file: 254 us all on one thread, 340 us decoding on 2 cores, 424 us
     /// decoding on one other core).
-    pub fn decode_all_parallel(&self) -> Result<Vec<Record>, Blow5Error> {
+    pub fn decode_all(&self, threads: Threads<'_>) -> Result<Vec<Record>, Blow5Error> {
         if self.is_plain_copy() {
             return self.records().collect();
         }
-        let mut decoded: Vec<(usize, Result<Record, Blow5Error>)> = self
-            .largest_first()
-            .into_par_iter()
-            .with_max_len(1)
-            .map_init(ExZdDecoder::new, |dec, s| (s.index, self.decode(s, dec)))
-            .collect();
+        let mut decoded: Vec<(usize, Result<Record, Blow5Error>)> = threads.run(|| {
+            self.largest_first()
+                .into_par_iter()
+                .with_max_len(1)
+                .map_init(ExZdDecoder::new, |dec, s| (s.index, self.decode(s, dec)))
+                .collect()
+        });
         decoded.sort_unstable_by_key(|&(index, _)| index);
         decoded.into_iter().map(|(_, r)| r).collect()
     }
 
-    /// Decodes every record on the current rayon pool and calls `f(index, record)` for each,
+    /// Decodes every record on `threads` and calls `f(index, record)` for each,
     /// in parallel, in no particular order. Each worker thread decodes into a `Record` it
     /// keeps (up to a signal of 4M samples), so memory stays at one record per worker
     /// whatever the file's size, and nothing is allocated per record once the buffers have
@@ -379,7 +387,14 @@ impl Reader {
     ///
     /// `f` sees every record that decodes; if any fail, the error of the lowest failing
     /// record is returned after the others have been seen.
-    pub fn for_each_parallel<F>(&self, f: F) -> Result<(), Blow5Error>
+    pub fn for_each_parallel<F>(&self, threads: Threads<'_>, f: F) -> Result<(), Blow5Error>
+    where
+        F: Fn(usize, &Record) + Sync,
+    {
+        threads.run(|| self.for_each_here(&f))
+    }
+
+    fn for_each_here<F>(&self, f: F) -> Result<(), Blow5Error>
     where
         F: Fn(usize, &Record) + Sync,
     {
@@ -411,12 +426,12 @@ impl Reader {
 
     /// The signal bytes of record `index` exactly as stored (after record decompression):
     /// i16 samples, or the SVB-ZD / ex-zd blob.
-    pub fn signal_blob(&self, index: usize) -> Option<Result<Vec<u8>, Blow5Error>> {
-        let s = self.spans.get(index)?;
-        Some(self.with_body(s, |body| {
+    pub fn signal_blob(&self, index: usize) -> Result<Vec<u8>, Blow5Error> {
+        let s = self.span(index)?;
+        self.with_body(s, |body| {
             let (at, len) = self.signal_span(s, body)?;
             Ok(body[at..at + len].to_vec())
-        }))
+        })
     }
 
     fn record_error(&self, s: &Span, what: String) -> Blow5Error {
@@ -456,10 +471,19 @@ impl Reader {
                     }
                     rest
                 };
-                inflate::body(compression, raw, f, |w| self.record_error(s, w))
+                inflate::body(compression, raw, f, |source| Blow5Error::Inflate {
+                    path: self.path.clone(),
+                    index: s.index,
+                    offset: s.at,
+                    source,
+                })
             })
-            .map_err(|e| {
-                self.record_error(s, format!("reading its {} bytes: {e}", s.end - s.start))
+            .map_err(|source| Blow5Error::RecordIo {
+                path: self.path.clone(),
+                index: s.index,
+                offset: s.at,
+                len: s.end - s.start,
+                source,
             })?
     }
 
@@ -523,13 +547,9 @@ impl Reader {
     /// Decodes record `index`'s fields into `record` but not its signal (`raw_signal` is left
     /// empty): what a metadata scan needs, without the signal decode. Returns the record's
     /// sample count (from its signal's header, checked against the bytes it has).
-    pub fn fields_into(
-        &self,
-        index: usize,
-        record: &mut Record,
-    ) -> Option<Result<u64, Blow5Error>> {
-        let s = self.spans.get(index)?;
-        Some(self.with_body(s, |body| self.parse_record(s, body, None, record)))
+    pub fn fields_into(&self, index: usize, record: &mut Record) -> Result<u64, Blow5Error> {
+        let s = self.span(index)?;
+        self.with_body(s, |body| self.parse_record(s, body, None, record))
     }
 
     /// Parses a record's fields into `record`, and its signal when an ex-zd decoder is given

@@ -84,38 +84,6 @@ impl Schema {
         }
     }
 
-    /// The auxiliary fields slow5tools and blue-crab write for ONT reads converted from POD5,
-    /// in their order and types (`end_reason` with blue-crab's labels).
-    ///
-    /// ```
-    /// let aux = svb_blow5::Schema::standard_aux();
-    /// assert_eq!(aux[0].name, "channel_number");
-    /// assert_eq!(aux.len(), 13);
-    /// ```
-    pub fn standard_aux() -> Vec<AuxField> {
-        aux_fields(&END_REASONS[..8], &STANDARD_AUX)
-    }
-
-    /// The auxiliary fields pyslow5 1.x and blue-crab write today for reads converted from
-    /// POD5: [`standard_aux`](Schema::standard_aux), then `open_pore_level`,
-    /// `expected_open_pore_level` and `selected_read_level`, with all 10 of POD5's end
-    /// reasons as `end_reason`'s labels.
-    ///
-    /// ```
-    /// let aux = svb_blow5::Schema::pod5_aux();
-    /// assert_eq!(aux.len(), 16);
-    /// assert_eq!(aux[15].name, "selected_read_level");
-    /// ```
-    pub fn pod5_aux() -> Vec<AuxField> {
-        let mut names = STANDARD_AUX.to_vec();
-        names.extend([
-            ("open_pore_level", "float", 4),
-            ("expected_open_pore_level", "float", 4),
-            ("selected_read_level", "float", 4),
-        ]);
-        aux_fields(&END_REASONS, &names)
-    }
-
     /// The text header: one `@key` line per attribute (a tab-separated value per read group),
     /// then the `#types` and `#names` lines.
     fn text(&self) -> Result<String, Blow5WriteError> {
@@ -196,59 +164,6 @@ impl Schema {
     }
 }
 
-/// POD5's end reasons in its enum's order: `end_reason`'s labels (slow5 files written before
-/// the last two existed hold the first 8).
-pub const END_REASONS: [&str; 10] = [
-    "unknown",
-    "mux_change",
-    "unblock_mux_change",
-    "data_service_unblock_mux_change",
-    "signal_positive",
-    "signal_negative",
-    "api_request",
-    "device_data_error",
-    "analysis_config_change",
-    "paused",
-];
-
-/// The scalar auxiliary fields of converted ONT reads (name, C type, bytes), `end_reason`'s
-/// place marked by type `enum` and `channel_number` by `char*`.
-const STANDARD_AUX: [(&str, &str, usize); 13] = [
-    ("channel_number", "char*", 1),
-    ("median_before", "double", 8),
-    ("read_number", "int32_t", 4),
-    ("start_mux", "uint8_t", 1),
-    ("start_time", "uint64_t", 8),
-    ("end_reason", "enum", 1),
-    ("tracked_scaling_shift", "float", 4),
-    ("tracked_scaling_scale", "float", 4),
-    ("predicted_scaling_shift", "float", 4),
-    ("predicted_scaling_scale", "float", 4),
-    ("num_reads_since_mux_change", "uint32_t", 4),
-    ("time_since_mux_change", "float", 4),
-    ("num_minknow_events", "uint64_t", 8),
-];
-
-fn aux_fields(labels: &[&str], fields: &[(&str, &str, usize)]) -> Vec<AuxField> {
-    fields
-        .iter()
-        .map(|&(name, ty, size)| AuxField {
-            name: name.into(),
-            ty: match ty {
-                "enum" => FieldType::Enum(labels.iter().map(|l| l.to_string()).collect()),
-                "char*" => FieldType::Array {
-                    name: "char".into(),
-                    size,
-                },
-                _ => FieldType::Scalar {
-                    name: ty.into(),
-                    size,
-                },
-            },
-        })
-        .collect()
-}
-
 /// Non-empty, and no tab or newline (the text header's separators).
 fn is_token(s: &str) -> bool {
     !s.is_empty() && !s.contains(['\t', '\n', '\r'])
@@ -315,7 +230,7 @@ fn header_bytes(schema: &Schema, options: &WriteOptions) -> Result<Vec<u8>, Blow
 /// })?;
 /// w.finish()?;
 /// let r = Reader::open(&path)?;
-/// assert_eq!(r.record(0).unwrap()?.raw_signal, [512, 518, 497, 505]);
+/// assert_eq!(r.record(0)?.raw_signal, [512, 518, 497, 505]);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -635,9 +550,9 @@ fn encode_record(
             &body,
             &mut out,
         )
-        .map_err(|e| Blow5WriteError::Record {
+        .map_err(|source| Blow5WriteError::Compress {
             read_id: r.read_id.clone(),
-            what: format!("zstd: {e}"),
+            source,
         })?,
         RecordCompression::Zlib => super::compress::zlib_compress_into(&body, &mut out),
     }

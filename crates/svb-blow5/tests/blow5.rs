@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use svb_blow5::Threads;
 use svb_blow5::{Access, Reader, SignalCompression};
 use svb_testdata::{data_dir, read_i16s};
 
@@ -19,12 +20,12 @@ fn sha256_hex(signal: &[i16]) -> String {
 /// and returns the records.
 fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
     let seq: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
-    let par = reader.decode_all_parallel().unwrap();
+    let par = reader.decode_all(Threads::Current).unwrap();
     assert_eq!(seq, par);
     // Each record through `for_each_parallel` (reused records per worker) is the same record.
     let seen = std::sync::Mutex::new(vec![false; seq.len()]);
     reader
-        .for_each_parallel(|i, r| {
+        .for_each_parallel(Threads::Current, |i, r| {
             assert_eq!(r, &seq[i], "record {i}");
             let mut seen = seen.lock().unwrap();
             assert!(!seen[i], "record {i} seen twice");
@@ -38,12 +39,16 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
     let mut order: Vec<usize> = (0..seq.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(seq[i].raw_signal.len()));
     for &i in order.iter().chain(order.iter().rev()) {
-        reader.record_into(i, &mut reused).unwrap().unwrap();
+        reader.record_into(i, &mut reused).unwrap();
         assert_eq!(reused, seq[i], "record {i} decoded into a reused record");
     }
-    assert!(reader.record_into(seq.len(), &mut reused).is_none());
+    let past = reader.record_into(seq.len(), &mut reused).unwrap_err();
+    assert!(
+        matches!(past, svb_blow5::Blow5Error::NoRecord { .. }),
+        "{past}"
+    );
     for (i, r) in seq.iter().enumerate() {
-        let blob = reader.signal_blob(i).unwrap().unwrap();
+        let blob = reader.signal_blob(i).unwrap();
         let ours = match reader.header().signal_compression {
             SignalCompression::None => r.raw_signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
             SignalCompression::SvbZd => svb_slow5::svbzd::encode_blob(&r.raw_signal),
@@ -186,7 +191,7 @@ fn every_access_agrees() {
         assert_eq!(read_all(&at), a, "{kind}");
         // SAFETY: the conformance files are never written.
         let mapped = unsafe { Reader::open_mapped(&path) }.unwrap();
-        assert_eq!(mapped.decode_all_parallel().unwrap(), a, "{kind}");
+        assert_eq!(mapped.decode_all(Threads::Current).unwrap(), a, "{kind}");
     }
     let empty = std::env::temp_dir().join(format!("svb-empty-{}.blow5", std::process::id()));
     std::fs::write(&empty, b"").unwrap();
@@ -228,18 +233,19 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
             }
         }
         assert!(failed > 0, "{kind}");
-        let _ = reader.decode_all_parallel();
+        let _ = reader.decode_all(Threads::Current);
         // Truncated to half: the records past the cut are I/O errors naming them.
         std::fs::write(&path, &orig[..orig.len() / 2]).unwrap();
         let last = reader.len() - 1;
-        let e = reader.record(last).unwrap().unwrap_err();
+        let e = svb_testdata::error_chain(&reader.record(last).unwrap_err());
         assert!(
-            e.to_string().contains("run past the end")
-                || e.to_string().contains("fill whole buffer"),
+            e.contains("run past the end") || e.contains("fill whole buffer"),
             "{e}"
         );
         assert!(e.to_string().contains(&format!("record {last}")), "{e}");
-        assert!(reader.for_each_parallel(|_, _| {}).is_err());
+        assert!(reader
+            .for_each_parallel(Threads::Current, |_, _| {})
+            .is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }

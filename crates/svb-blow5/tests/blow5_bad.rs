@@ -4,6 +4,7 @@
 
 use svb_blow5::Blow5Error;
 use svb_blow5::Reader;
+use svb_blow5::Threads;
 use svb_testdata::data_dir;
 
 fn load(name: &str) -> Option<Vec<u8>> {
@@ -17,8 +18,8 @@ fn first_error(bytes: Vec<u8>) -> Option<Blow5Error> {
         Err(e) => return Some(e),
     };
     let seq = reader.records().find_map(|r| r.err());
-    let par = reader.decode_all_parallel().err();
-    let each = reader.for_each_parallel(|_, _| {}).err();
+    let par = reader.decode_all(Threads::Current).err();
+    let each = reader.for_each_parallel(Threads::Current, |_, _| {}).err();
     // All three name the same (lowest) failing record.
     assert_eq!(
         seq.as_ref().map(|e| e.to_string()),
@@ -93,8 +94,8 @@ fn each_defect_is_named() {
     // A record whose signal fails to decode: rebuild record 0 uncompressed with a broken
     // SVB-ZD blob, in a file without record compression.
     let reader = Reader::from_bytes("good", good.clone()).unwrap();
-    let blob = reader.signal_blob(0).unwrap().unwrap();
-    let rec = reader.record(0).unwrap().unwrap();
+    let blob = reader.signal_blob(0).unwrap();
+    let rec = reader.record(0).unwrap();
     let mut body = Vec::new();
     body.extend((rec.read_id.len() as u16).to_le_bytes());
     body.extend(rec.read_id.as_bytes());
@@ -118,24 +119,16 @@ fn each_defect_is_named() {
     }
 }
 
-/// The whole chain of `e`, as anyhow's `{:#}` prints it.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(c) = source {
-        s = format!("{s}: {c}");
-        source = c.source();
-    }
-    s
-}
-
 #[test]
 fn a_missing_file_names_its_path() {
     let e = Reader::open("/no/such/file.blow5").unwrap_err();
     assert_eq!(e.to_string(), "/no/such/file.blow5");
     let io = std::error::Error::source(&e).expect("the OS error");
     // Each text once in the chain: the source's is not repeated in the error's own.
-    assert_eq!(chain(&e), format!("/no/such/file.blow5: {io}"));
+    assert_eq!(
+        svb_testdata::error_chain(&e),
+        format!("/no/such/file.blow5: {io}")
+    );
 }
 
 /// A signal that fails to decode: the record's error names the file, record and read; its
@@ -159,7 +152,7 @@ fn signal_errors_chain_their_codec_error_once() {
         .expect("the codec's error")
         .to_string();
     assert!(!e.to_string().contains(&source), "{e}");
-    let full = chain(&e);
+    let full = svb_testdata::error_chain(&e);
     assert_eq!(full.matches(&source).count(), 1, "{full}");
     assert!(
         full.starts_with("broken.blow5: record 0 (r1) at byte"),
@@ -191,7 +184,7 @@ fn zstd_record_whose_frame_header_lies() {
     crafted.extend(&bytes[rest..]);
     let (e, peak) = svb_testdata::alloc::peak_during(|| first_error(crafted));
     assert!(peak < 64 << 20, "peak {peak}");
-    let e = e.expect("an error").to_string();
+    let e = svb_testdata::error_chain(&e.expect("an error"));
     assert!(e.starts_with("broken.blow5: record 0 at byte"), "{e}");
     assert!(e.contains("zstd"), "{e}");
 }

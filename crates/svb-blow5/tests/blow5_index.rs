@@ -92,7 +92,7 @@ fn a_damaged_index_is_an_error() {
     moved[first_offset] ^= 1;
     let stale = Index::parse(&moved).unwrap();
     assert!(!stale.matches(&r));
-    let id = r.read_id(0).unwrap().unwrap();
+    let id = r.read_id(0).unwrap();
     assert!(r.record_by_id(&stale, &id).is_none());
 }
 
@@ -123,8 +123,8 @@ fn fields_without_the_signal() {
         let r = Reader::open(data.join(name)).unwrap();
         let mut fields = svb_blow5::Record::default();
         for i in 0..r.len() {
-            let full = r.record(i).unwrap().unwrap();
-            let n = r.fields_into(i, &mut fields).unwrap().unwrap();
+            let full = r.record(i).unwrap();
+            let n = r.fields_into(i, &mut fields).unwrap();
             assert_eq!(n, full.raw_signal.len() as u64, "{name} {i}");
             assert!(fields.raw_signal.is_empty());
             fields.raw_signal = full.raw_signal.clone();
@@ -156,8 +156,8 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
         assert_eq!(r.len(), full.len());
         for i in 0..r.len() {
             assert_eq!(r.record_span(i), full.record_span(i));
-            let want = full.record(i).unwrap().unwrap();
-            assert_eq!(r.record(i).unwrap().unwrap(), want, "{name} record {i}");
+            let want = full.record(i).unwrap();
+            assert_eq!(r.record(i).unwrap(), want, "{name} record {i}");
             assert_eq!(
                 r.record_by_id(&index, &want.read_id).unwrap().unwrap(),
                 want
@@ -185,12 +185,12 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
     if a.1 == b.1 {
         // Same sizes: the index fits; the ids it names are not where it says.
         let r = r.unwrap();
-        let id0 = full.record(0).unwrap().unwrap().read_id;
+        let id0 = full.record(0).unwrap().read_id;
         assert!(r.record_by_id(&indexes[1], &id0).is_none());
     } else {
         // Other sizes: the first record's size field disagrees with the index when read.
         match r {
-            Ok(r) => assert!(r.record(0).unwrap().is_err()),
+            Ok(r) => assert!(r.record(0).is_err()),
             Err(e) => assert!(e.to_string().contains("does not fit"), "{e}"),
         }
     }

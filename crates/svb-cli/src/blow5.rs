@@ -18,10 +18,7 @@ impl SignalFile for Reader {
     }
 
     fn read(&self, index: usize) -> Result<(String, Vec<i16>), String> {
-        let rec = self
-            .record(index)
-            .expect("index in range")
-            .map_err(|e| error_chain(&e))?;
+        let rec = self.record(index).map_err(|e| error_chain(&e))?;
         Ok((rec.read_id, rec.raw_signal))
     }
 

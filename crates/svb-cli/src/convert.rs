@@ -72,7 +72,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
                 Format::Blow5
             };
             output_dir(&args.output)?;
-            let ext = if to == Format::Pod5 { "pod5" } else { "blow5" };
+            let ext = to.extension();
             let outs = files
                 .iter()
                 .map(|f| {
@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             (to, outs)
         }
         None => {
-            let to = Format::of(&args.output).ok_or_else(|| {
+            let to = Format::of_extension(&args.output).ok_or_else(|| {
                 format!(
                     "{}: the output must end in .pod5 or .blow5 (or be a directory, with --to)",
                     args.output.display()

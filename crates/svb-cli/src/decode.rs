@@ -116,22 +116,20 @@ fn write_arrow(
     let mut progress = Progress::new(files.len() as u64, "decode");
     let (mut reads, mut count, mut opened) = (0u64, 0u64, 1);
     // The next batch decodes while the last one is written.
-    let mut pending = batches.next_batch().map_err(|e| error_chain(&e))?;
-    while let Some(batch) = pending {
-        let (next, written) = rayon::join(
-            || batches.next_batch(),
-            || {
-                w.write(&batch)?;
-                Ok::<_, arrow_schema::ArrowError>(batch.num_rows())
-            },
-        );
-        reads += written.map_err(|e| io(&e))? as u64;
-        count += 1;
-        pending = next.map_err(|e| error_chain(&e))?;
-        let now = batches.files_opened();
-        progress.inc((now - opened) as u64);
-        opened = now;
-    }
+    svb_io::pipeline(
+        || {
+            let batch = batches.next_batch().map_err(|e| error_chain(&e))?;
+            Ok::<_, String>(batch.map(|b| (b, batches.files_opened())))
+        },
+        |(batch, now)| {
+            w.write(&batch).map_err(|e| io(&e))?;
+            reads += batch.num_rows() as u64;
+            count += 1;
+            progress.inc((now - opened) as u64);
+            opened = now;
+            Ok(())
+        },
+    )?;
     w.finish().map_err(|e| io(&e))?;
     progress.inc(1);
     progress.finish();

@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::inputs::{identities, Format};
+use crate::inputs::identities;
 use crate::output::{
     error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
     write_output,
 };
+use svb_reads::{AnyReader, Calibration};
 
 #[derive(clap::Args)]
 #[command(
@@ -38,15 +39,13 @@ pub struct Args {
     force: bool,
 }
 
-/// A read's samples and its calibration: pA = (sample + offset) * scale.
+/// A read's samples and its calibration.
 struct Signal {
     samples: Vec<i16>,
-    offset: f32,
-    scale: f32,
+    calibration: Calibration,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let format = Format::detect(&args.file)?;
     let inputs = identities(std::slice::from_ref(&args.file))?;
     if let Some(out) = &args.output {
         // Checked before anything is read: the input must survive whatever -o names.
@@ -58,20 +57,14 @@ pub fn run(args: &Args) -> Result<(), String> {
     if several && args.npy && args.output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
     }
-    let signals = match format {
-        Format::Pod5 => pod5_signals(&args.file, &args.read_ids)?,
-        Format::Blow5 => blow5_signals(&args.file, &args.read_ids)?,
-    };
+    let signals = signals(&args.file, &args.read_ids)?;
     let bytes = |s: &Signal| -> Vec<u8> {
         match (args.pa, args.npy) {
             (false, false) => s.samples.iter().flat_map(|x| x.to_le_bytes()).collect(),
             (false, true) => npy_i16(&s.samples),
             (true, npy) => {
-                let pa: Vec<f32> = s
-                    .samples
-                    .iter()
-                    .map(|&x| (f32::from(x) + s.offset) * s.scale)
-                    .collect();
+                let mut pa = vec![0f32; s.samples.len()];
+                s.calibration.pa_into(&s.samples, &mut pa);
                 if npy {
                     npy_f32(&pa)
                 } else {
@@ -107,47 +100,23 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
 }
 
-fn missing(file: &Path, id: &str) -> String {
-    format!("{}: no read {id}", file.display())
-}
-
-fn pod5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    // Only the wanted rows of the reads table are parsed.
-    let wanted: std::collections::HashSet<[u8; 16]> = ids
-        .iter()
-        .filter_map(|id| svb_pod5::parse_uuid(id))
-        .collect();
-    let r = svb_pod5::Reader::open_filtered(file, |id| wanted.contains(id))
-        .map_err(|e| error_chain(&e))?;
-    ids.iter()
-        .map(|id| {
-            let i = r.find(id).ok_or_else(|| missing(file, id))?;
-            let read = &r.reads()[i];
-            Ok(Signal {
-                samples: r.decode_signal(i).map_err(|e| error_chain(&e))?,
-                offset: read.calibration_offset,
-                scale: read.calibration_scale,
-            })
-        })
-        .collect()
-}
-
-fn blow5_signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let opened = svb_blow5::open_with_index(file).map_err(|e| error_chain(&e))?;
-    if let Some(note) = &opened.note {
+/// The signals of reads `ids` of `file`: only they are decoded (a POD5 file's reads table
+/// parsed for them alone, a BLOW5 file read through its index).
+fn signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
+    let (r, note) = AnyReader::open_for_ids(file, ids).map_err(|e| error_chain(&e))?;
+    if let Some(note) = note {
         eprintln!("svb: get: {note}");
     }
-    let (r, index) = (opened.reader, opened.index);
     ids.iter()
         .map(|id| {
-            let rec = r
-                .record_by_id(&index, id)
-                .ok_or_else(|| missing(file, id))?
-                .map_err(|e| error_chain(&e))?;
+            let i = r
+                .find(id)
+                .map_err(|e| error_chain(&e))?
+                .ok_or_else(|| format!("{}: no read {id}", file.display()))?;
+            let (samples, calibration) = r.signal(i).map_err(|e| error_chain(&e))?;
             Ok(Signal {
-                offset: rec.offset as f32,
-                scale: (rec.range / rec.digitisation) as f32,
-                samples: rec.raw_signal,
+                samples,
+                calibration,
             })
         })
         .collect()

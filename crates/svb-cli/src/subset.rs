@@ -73,7 +73,7 @@ pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
 
 pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
-    let out_format = Format::of(&args.output).ok_or_else(|| {
+    let out_format = Format::of_extension(&args.output).ok_or_else(|| {
         format!(
             "{}: the output must end in .pod5 or .blow5",
             args.output.display()

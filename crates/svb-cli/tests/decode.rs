@@ -152,7 +152,7 @@ fn blow5_to_arrow_and_directory_output() {
         .value(0);
     assert_eq!(
         sig.as_primitive::<Int16Type>().values(),
-        &r.record(0).unwrap().unwrap().raw_signal[..]
+        &r.record(0).unwrap().raw_signal[..]
     );
 
     // A directory: one signal file a read, from every input.

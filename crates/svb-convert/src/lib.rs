@@ -1,7 +1,7 @@
 //! File-to-file operations over POD5 and BLOW5: subsetting by read id ([`subset`]), and
 //! conversion with blue-crab's field mapping (docs/FORMATS.md has the table): a POD5 read
 //! becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
-//! ([`Schema::pod5_aux`](svb_blow5::Schema::pod5_aux)), its run a read group whose
+//! ([`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)), its run a read group whose
 //! attributes are the run's fields, context tags and tracking ids; and back.
 //!
 //! Files are converted a window of reads at a time, each window decoded and re-encoded on
@@ -21,8 +21,6 @@
 //! }
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
-
-#![warn(missing_docs)]
 
 mod mapping;
 mod subset;
@@ -193,26 +191,6 @@ fn settle<T>(
     Ok(out)
 }
 
-/// Splits `lens` into consecutive windows of about [`WINDOW_SAMPLES`] (at least one item).
-fn windows(lens: impl Iterator<Item = u64>) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let (mut start, mut sum) = (0, 0u64);
-    let mut n = 0;
-    for (i, len) in lens.enumerate() {
-        if i > start && sum + len > WINDOW_SAMPLES {
-            out.push(start..i);
-            start = i;
-            sum = 0;
-        }
-        sum += len;
-        n = i + 1;
-    }
-    if n > start {
-        out.push(start..n);
-    }
-    out
-}
-
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
 /// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
@@ -246,7 +224,7 @@ pub fn pod5_to_blow5(
     }
     let schema = Schema {
         read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
-        aux: Schema::pod5_aux(),
+        aux: svb_reads::ont::blow5_pod5_aux(),
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
@@ -288,33 +266,17 @@ pub fn pod5_to_blow5(
             how.report(done, total);
             Ok(())
         };
-        pipeline(
-            windows(r.reads().iter().map(|x| x.num_samples)),
-            |w| Ok(decode(w)),
+        let mut windows = svb_io::windows(r.len(), usize::MAX, WINDOW_SAMPLES, |i| {
+            r.reads()[i].num_samples
+        })
+        .into_iter();
+        svb_io::pipeline(
+            || Ok::<_, ConvertError>(windows.next().map(&decode)),
             &mut write,
         )?;
     }
     w.finish()?;
     Ok(stats)
-}
-
-/// Runs `decode` on each window and `write` on its result in order, decoding window k+1
-/// while window k is written (two windows in memory at most).
-fn pipeline<T: Send>(
-    windows: Vec<std::ops::Range<usize>>,
-    decode: impl Fn(std::ops::Range<usize>) -> Result<T, ConvertError> + Sync,
-    write: &mut (impl FnMut(T) -> Result<(), ConvertError> + Send),
-) -> Result<(), ConvertError> {
-    let mut pending: Option<T> = None;
-    for window in windows {
-        let (decoded, written) = rayon::join(
-            || decode(window),
-            || pending.take().map_or(Ok(()), &mut *write),
-        );
-        written?;
-        pending = Some(decoded?);
-    }
-    pending.map_or(Ok(()), write)
 }
 
 /// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
@@ -341,10 +303,7 @@ pub fn blow5_to_pod5(
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
         let decode =
             |window: std::ops::Range<usize>| -> Vec<Result<svb_blow5::Record, ConvertError>> {
-                window
-                    .into_par_iter()
-                    .map(|i| Ok(r.record(i).expect("index in range")?))
-                    .collect()
+                window.into_par_iter().map(|i| Ok(r.record(i)?)).collect()
             };
         let mut write = |records: Vec<Result<svb_blow5::Record, ConvertError>>| {
             done += records.len() as u64;
@@ -375,11 +334,15 @@ pub fn blow5_to_pod5(
             how.report(done, total);
             Ok(())
         };
-        let spans: Vec<u64> = (0..r.len())
-            .map(|i| r.record_span(i).map_or(0, |(_, size)| size))
-            .collect();
         // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
-        pipeline(windows(spans.into_iter()), |w| Ok(decode(w)), &mut write)?;
+        let mut windows = svb_io::windows(r.len(), usize::MAX, WINDOW_SAMPLES, |i| {
+            r.record_span(i).map_or(0, |(_, size)| size)
+        })
+        .into_iter();
+        svb_io::pipeline(
+            || Ok::<_, ConvertError>(windows.next().map(&decode)),
+            &mut write,
+        )?;
     }
     w.finish()?;
     Ok(stats)

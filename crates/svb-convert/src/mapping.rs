@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use svb_blow5::{AuxValue, Record, END_REASONS};
+use svb_blow5::{AuxValue, Record};
 use svb_pod5::{Read, RunInfo};
+use svb_reads::ont::END_REASONS;
 
 use crate::time::{format_utc_ms, parse_utc_ms};
 use crate::ConvertError;
@@ -249,7 +250,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 }
 
 /// A POD5 read as a BLOW5 record of read group `group` (aux fields of
-/// [`Schema::pod5_aux`](svb_blow5::Schema::pod5_aux)). The calibration becomes
+/// [`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
 pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
     let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;

@@ -93,7 +93,7 @@ pub fn subset_pod5(
                 let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
                     .par_iter()
                     .map(|&i| {
-                        r.chunks(i)
+                        r.chunks(i)?
                             .iter()
                             .enumerate()
                             .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
@@ -220,10 +220,8 @@ pub fn subset_blow5(
         picked.sort_unstable();
         picked.dedup();
         for window in picked.chunks(WINDOW) {
-            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> = window
-                .par_iter()
-                .map(|&i| Ok(r.record(i).expect("index in range")?))
-                .collect();
+            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
+                window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
             let mut kept = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
             // A stale index can point at another record: only the wanted ids are kept.
             kept.retain(|rec| ids.contains(rec.read_id.as_str()));

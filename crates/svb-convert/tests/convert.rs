@@ -92,7 +92,7 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     }
     // The BLOW5 in between: blue-crab's auxiliary fields, a read group per run.
     let r = svb_blow5::Reader::open(&b5).unwrap();
-    assert_eq!(r.header().aux, svb_blow5::Schema::pod5_aux());
+    assert_eq!(r.header().aux, svb_reads::ont::blow5_pod5_aux());
     assert_eq!(r.header().read_groups.len(), a.run_infos().len());
 }
 

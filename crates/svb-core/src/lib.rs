@@ -31,7 +31,6 @@
 //! # Ok::<(), svb_core::DecodeError>(())
 //! ```
 
-#![warn(missing_docs)]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]

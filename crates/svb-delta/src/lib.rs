@@ -16,7 +16,6 @@
 //! The SIMD building blocks (one block of prefix sum with a carry in and out) are public in
 //! [`kernels`], so the fused pipelines of the crates above call them instead of copying them.
 
-#![warn(missing_docs)]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]

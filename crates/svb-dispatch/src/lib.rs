@@ -16,7 +16,6 @@
 //! The environment variable `SVB_ISA=scalar|ssse3|avx2|neon` (read once, with `std`) caps
 //! the choice, so a whole program can be checked on a slower path.
 
-#![warn(missing_docs)]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]

@@ -1,4 +1,4 @@
-//! The file plumbing the svb readers and writers (POD5 in `svb-vbz`, BLOW5 in `svb-slow5`)
+//! The file plumbing the svb readers and writers (POD5 in `svb-pod5`, BLOW5 in `svb-blow5`)
 //! share, so that no reader trusts more of a file than it has checked and no writer leaves a
 //! file that a reader could take for complete:
 //!
@@ -6,7 +6,9 @@
 //!   (large files), or memory-mapped under an `unsafe` contract. Offsets are validated against
 //!   the length the source had when it was opened, so a file that another process truncates or
 //!   rewrites gives an I/O error or wrong bytes, never a read out of bounds.
-//! - [`encode_in_order`]: items encoded on rayon and written in order as they complete.
+//! - [`encode_in_order`]: items encoded on rayon and written in order as they complete;
+//!   [`window_end`] / [`windows`], the one rule batches of reads are cut by; [`pipeline`], a
+//!   decode overlapping the write before it; [`Threads`] and [`run_largest_first`].
 //! - [`PartialFile`]: what the writers write, under a hidden temporary name until it is
 //!   complete and published under its name, never replacing a file that is there unless
 //!   asked to ([`OnExisting`]); [`write_file`] for small outputs, [`Inputs`] to refuse an
@@ -29,8 +31,6 @@
 //! assert!(src.read_vec(7, 5).is_err()); // past the end: an error, not a panic
 //! ```
 
-#![warn(missing_docs)]
-
 mod file_id;
 mod format;
 mod in_order;
@@ -42,6 +42,6 @@ pub mod zstd_frame;
 pub use file_id::{FileId, Inputs};
 pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
-pub use parallel::{run_largest_first, Threads};
+pub use parallel::{pipeline, run_largest_first, window_end, windows, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile};
 pub use source::{read_head, Access, Source, READ_WHOLE, STREAM_LIMIT};

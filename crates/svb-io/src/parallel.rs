@@ -60,3 +60,87 @@ pub fn run_largest_first<T: Send, E: Send>(
         None => Ok(()),
     }
 }
+
+/// The end of the window of items that starts at `start` (of `len`): at most `max_items`
+/// items, and, counting `size(i)` of each, at most `max_size` in all, but always at least one
+/// item (a single item larger than `max_size` is a window of its own). The one rule every
+/// reader, converter and front end cuts its batches of reads by, so that memory holds a
+/// window whatever the file's size.
+///
+/// ```
+/// let sizes = [3u64, 3, 3, 10, 1, 1];
+/// let ends: Vec<usize> = std::iter::successors(Some(0), |&s| {
+///     (s < sizes.len()).then(|| svb_io::window_end(s, sizes.len(), usize::MAX, 6, |i| sizes[i]))
+/// })
+/// .skip(1)
+/// .collect();
+/// assert_eq!(ends, [2, 3, 4, 6]);
+/// ```
+pub fn window_end(
+    start: usize,
+    len: usize,
+    max_items: usize,
+    max_size: u64,
+    size: impl Fn(usize) -> u64,
+) -> usize {
+    let last = len.min(start.saturating_add(max_items.max(1)));
+    let mut total = 0u64;
+    let mut end = start;
+    while end < last {
+        total = total.saturating_add(size(end));
+        if end > start && total > max_size {
+            break;
+        }
+        end += 1;
+    }
+    end
+}
+
+/// The consecutive windows of `0..len` by [`window_end`].
+///
+/// ```
+/// let w = svb_io::windows(5, usize::MAX, 10, |_| 4);
+/// assert_eq!(w, [0..2, 2..4, 4..5]);
+/// ```
+pub fn windows(
+    len: usize,
+    max_items: usize,
+    max_size: u64,
+    size: impl Fn(usize) -> u64,
+) -> Vec<core::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < len {
+        let end = window_end(start, len, max_items, max_size, &size);
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
+/// Takes items from `next` and hands them to `consume` in order, making item k+1 (on the
+/// current rayon pool) while item k is consumed: a decode overlapping the write of what was
+/// decoded before it, with two items in memory at most. Stops at the first error of either.
+///
+/// ```
+/// let mut items = (1..=4).map(|i| i * 10);
+/// let mut seen = Vec::new();
+/// svb_io::pipeline(|| Ok::<_, String>(items.next()), |x| {
+///     seen.push(x);
+///     Ok(())
+/// })
+/// .unwrap();
+/// assert_eq!(seen, [10, 20, 30, 40]);
+/// ```
+pub fn pipeline<T: Send, E: Send>(
+    mut next: impl FnMut() -> Result<Option<T>, E> + Send,
+    mut consume: impl FnMut(T) -> Result<(), E> + Send,
+) -> Result<(), E> {
+    let mut pending = next()?;
+    while let Some(item) = pending {
+        let (made, consumed) = rayon::join(&mut next, || consume(item));
+        consumed?;
+        pending = made?;
+    }
+    Ok(())
+}

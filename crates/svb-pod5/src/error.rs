@@ -87,6 +87,26 @@ pub enum Pod5Error {
         /// The codec's error.
         source: VbzError,
     },
+    /// A read index past the file's last read.
+    #[error("{}: no read {index} (the file has {len})", path.display())]
+    NoRead {
+        /// The file.
+        path: PathBuf,
+        /// The index asked for.
+        index: usize,
+        /// Reads in the file.
+        len: usize,
+    },
+    /// A chunk index past the read's last chunk.
+    #[error("read {read_id} has {chunks} chunks, no chunk {chunk}")]
+    NoChunk {
+        /// The read id.
+        read_id: String,
+        /// The chunk asked for.
+        chunk: usize,
+        /// The read's chunks.
+        chunks: usize,
+    },
     /// The caller's buffer does not fit the read.
     #[error("read {read_id} has {expected} samples, the output holds {got}")]
     OutputLength {

@@ -15,8 +15,6 @@
 //! # Ok::<(), svb_pod5::Pod5Error>(())
 //! ```
 
-#![warn(missing_docs)]
-
 mod columns;
 mod container;
 mod error;

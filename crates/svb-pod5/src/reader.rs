@@ -358,36 +358,54 @@ impl Reader {
         self.find(read_id).map(|i| &self.reads[i])
     }
 
+    /// Read `index` (file order); an index past the last read is [`Pod5Error::NoRead`].
+    pub fn read(&self, index: usize) -> Result<&Read, Pod5Error> {
+        self.reads.get(index).ok_or_else(|| Pod5Error::NoRead {
+            path: self.path.clone(),
+            index,
+            len: self.reads.len(),
+        })
+    }
+
     /// The stored chunks of read `index`, in signal order.
-    ///
-    /// # Panics
-    /// If `index >= self.len()`.
-    pub fn chunks(&self, index: usize) -> Vec<SignalChunk> {
-        self.chunk_rows(index)
+    pub fn chunks(&self, index: usize) -> Result<Vec<SignalChunk>, Pod5Error> {
+        Ok(self
+            .chunk_rows(index)?
             .map(|(row, r)| SignalChunk {
                 row,
                 samples: u64::from(r.samples.unwrap_or(0)),
                 stored_bytes: r.bytes,
             })
-            .collect()
+            .collect())
     }
 
     /// The stored bytes of read `index`'s chunk `chunk` (its VBZ blob, or its int16 samples
     /// little-endian when the file is uncompressed), as [`chunks`](Reader::chunks) lists
     /// them: what a copy of the read into another file can store without recompressing.
-    ///
-    /// # Panics
-    /// If `index >= self.len()` or `chunk` is not one of the read's chunks.
+    /// A `chunk` the read does not have is [`Pod5Error::NoChunk`].
     pub fn chunk_bytes(&self, index: usize, chunk: usize) -> Result<Vec<u8>, Pod5Error> {
-        let (row, r) = self
-            .chunk_rows(index)
-            .nth(chunk)
-            .expect("chunk index within the read's chunks");
+        let mut rows = self.chunk_rows(index)?;
+        let chunks = rows.len();
+        let (row, r) = rows.nth(chunk).ok_or_else(|| Pod5Error::NoChunk {
+            read_id: self.reads[index].read_id_string(),
+            chunk,
+            chunks,
+        })?;
         self.with_chunk(index, row, r, |bytes| Ok(bytes.to_vec()))
     }
 
-    /// Read `index`'s stored chunks in order: `(signal row, the row)`.
-    fn chunk_rows(&self, index: usize) -> impl Iterator<Item = (u64, &SignalRow)> + '_ {
+    /// Read `index`'s stored chunks in order: `(signal row, the row)`; an index past the
+    /// last read is an error.
+    fn chunk_rows(
+        &self,
+        index: usize,
+    ) -> Result<impl ExactSizeIterator<Item = (u64, &SignalRow)> + '_, Pod5Error> {
+        self.read(index)?;
+        Ok(self.rows(index))
+    }
+
+    /// [`chunk_rows`](Reader::chunk_rows) of an index known to be in range.
+    fn rows(&self, index: usize) -> impl ExactSizeIterator<Item = (u64, &SignalRow)> + '_ {
         self.reads[index]
             .signal_rows
             .iter()
@@ -396,11 +414,8 @@ impl Reader {
 
     /// Decodes read `index`'s signal (its chunks in order) into `out`, whose length must be
     /// the read's `num_samples`.
-    ///
-    /// # Panics
-    /// If `index >= self.len()`.
     pub fn decode_signal_to_slice(&self, index: usize, out: &mut [i16]) -> Result<(), Pod5Error> {
-        let read = &self.reads[index];
+        let read = self.read(index)?;
         if out.len() as u64 != read.num_samples {
             return Err(Pod5Error::OutputLength {
                 read_id: read.read_id_string(),
@@ -409,7 +424,7 @@ impl Reader {
             });
         }
         let mut at = 0usize;
-        for (row, r) in self.chunk_rows(index) {
+        for (row, r) in self.chunk_rows(index)? {
             let n = samples(r);
             self.decode_chunk(index, row, r, &mut out[at..at + n])?;
             at += n;
@@ -420,13 +435,10 @@ impl Reader {
     /// Decodes read `index`'s signal, appending it to `out`, which grows chunk by chunk with
     /// what is decoded (a chunk whose header lies about its size fails before its samples
     /// are allocated). `out` is left as it was on an error.
-    ///
-    /// # Panics
-    /// If `index >= self.len()`.
     pub fn decode_signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Pod5Error> {
         let start = out.len();
         let r = self
-            .chunk_rows(index)
+            .chunk_rows(index)?
             .try_for_each(|(row, r)| self.append_chunk(index, row, r, out));
         if r.is_err() {
             out.truncate(start);
@@ -492,9 +504,6 @@ impl Reader {
     }
 
     /// Read `index`'s signal in a new vector.
-    ///
-    /// # Panics
-    /// If `index >= self.len()`.
     pub fn decode_signal(&self, index: usize) -> Result<Vec<i16>, Pod5Error> {
         let mut out = Vec::new();
         self.decode_signal_into(index, &mut out)?;
@@ -511,7 +520,7 @@ impl Reader {
     ///
     /// At the first window holding a read that fails, the error of its lowest failing read
     /// is returned; `f` has then been called for every read of the windows before it only.
-    pub fn decode_all_parallel<F>(&self, threads: Threads<'_>, f: F) -> Result<(), Pod5Error>
+    pub fn for_each_parallel<F>(&self, threads: Threads<'_>, f: F) -> Result<(), Pod5Error>
     where
         F: Fn(usize, &Read, &[i16]) + Sync,
     {
@@ -532,23 +541,25 @@ impl Reader {
         let mut start = 0;
         while start < self.reads.len() {
             // The window: reads start..end, offsets of each read's samples in `buf`.
-            let mut offsets = vec![0usize];
-            let mut end = start;
-            while end < self.reads.len() {
-                let n = self.reads[end].num_samples as usize;
+            let end = svb_io::window_end(
+                start,
+                self.reads.len(),
+                usize::MAX,
+                WINDOW_SAMPLES as u64,
+                |i| self.reads[i].num_samples,
+            );
+            let mut offsets = Vec::with_capacity(end - start + 1);
+            offsets.push(0usize);
+            for read in &self.reads[start..end] {
                 let total = *offsets.last().expect("non-empty");
-                if end > start && total.saturating_add(n) > WINDOW_SAMPLES {
-                    break;
-                }
-                offsets.push(total.saturating_add(n));
-                end += 1;
+                offsets.push(total.saturating_add(read.num_samples as usize));
             }
             let len = offsets[end - start];
             if len > WINDOW_SAMPLES {
                 self.decode_long_read(start, buf)?;
             } else {
                 let chunks = (start..end)
-                    .flat_map(|index| self.chunk_rows(index).map(move |(row, r)| (index, row, r)));
+                    .flat_map(|index| self.rows(index).map(move |(row, r)| (index, row, r)));
                 self.decode_chunks_at(buf, 0, len, chunks)?;
             }
             let buf = &buf[..len];
@@ -566,7 +577,7 @@ impl Reader {
     /// have decoded (a chunk longer than a window alone, growing with what it decodes), so
     /// that `buf` never holds more than a window of samples not yet decoded.
     fn decode_long_read(&self, index: usize, buf: &mut Vec<i16>) -> Result<(), Pod5Error> {
-        let rows: Vec<(u64, &SignalRow)> = self.chunk_rows(index).collect();
+        let rows: Vec<(u64, &SignalRow)> = self.rows(index).collect();
         let mut at = 0usize;
         let mut first = 0;
         while first < rows.len() {
@@ -653,7 +664,7 @@ thread_local! {
     static WINDOW_BUFFER: std::cell::Cell<Vec<i16>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Samples decoded together by [`Reader::decode_all_parallel`] (8 MiB of int16).
+/// Samples decoded together by [`Reader::for_each_parallel`] (8 MiB of int16).
 const WINDOW_SAMPLES: usize = 4 << 20;
 
 /// A window buffer up to this many samples (32 MiB) stays with its thread (a single read

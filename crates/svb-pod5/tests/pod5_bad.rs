@@ -53,12 +53,12 @@ fn check_reads_back(bytes: Vec<u8>, want: &[TestRead], encoding: SignalEncoding)
         assert_eq!(&*read.end_reason, "signal_positive");
         assert_eq!(read.open_pore_level, Some(210.5));
         assert_eq!(r.decode_signal(i).unwrap(), w.signal);
-        let chunks = r.chunks(i);
+        let chunks = r.chunks(i).unwrap();
         assert_eq!(chunks.len(), w.signal.len().div_ceil(1000));
         assert!(chunks.iter().all(|c| c.samples <= 1000));
     }
     let mut seen = std::sync::Mutex::new(0usize);
-    r.decode_all_parallel(Threads::Current, |i, _, s| {
+    r.for_each_parallel(Threads::Current, |i, _, s| {
         assert_eq!(s, want[i].signal);
         *seen.lock().unwrap() += 1;
     })
@@ -228,7 +228,7 @@ fn a_chunk_that_fails_to_decode_names_the_read_and_row() {
             ..
         } => {
             assert_eq!(read_id, &r.reads()[4].read_id_string());
-            assert_eq!(*signal_row, r.chunks(4)[0].row);
+            assert_eq!(*signal_row, r.chunks(4).unwrap()[0].row);
         }
         _ => panic!("{e}"),
     }
@@ -237,7 +237,7 @@ fn a_chunk_that_fails_to_decode_names_the_read_and_row() {
     assert!(r.decode_signal_into(4, &mut buf).is_err());
     assert_eq!(buf, [0, 0, 0]);
     let par = r
-        .decode_all_parallel(Threads::Current, |_, _, _| {})
+        .for_each_parallel(Threads::Current, |_, _, _| {})
         .unwrap_err();
     assert_eq!(par.to_string(), e.to_string());
     let mut short = vec![0i16; 10];

@@ -36,7 +36,7 @@ fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
     }
     let parallel = std::sync::Mutex::new(vec![None; reader.len()]);
     reader
-        .decode_all_parallel(Threads::Current, |i, read, signal| {
+        .for_each_parallel(Threads::Current, |i, read, signal| {
             assert_eq!(signal.len() as u64, read.num_samples);
             parallel.lock().unwrap()[i] = Some(signal.to_vec());
         })
@@ -105,7 +105,7 @@ fn current_writer_matches_the_python_api() {
         );
         assert_eq!(signals[i], expected_file, "{id}");
 
-        let chunks = reader.chunks(i);
+        let chunks = reader.chunks(i).unwrap();
         let want_chunks = w["chunks"].as_array().unwrap();
         assert_eq!(chunks.len(), want_chunks.len(), "{id}");
         let mut at = 0usize;
@@ -203,7 +203,7 @@ fn older_writers_match_their_expectations() {
                 reader.run_infos()[0].acquisition_id.as_str(),
                 "{name}"
             );
-            let chunks = reader.chunks(i);
+            let chunks = reader.chunks(i).unwrap();
             let want_chunks = w["chunks"].as_array().unwrap();
             assert_eq!(chunks.len(), want_chunks.len(), "{name} {id}");
             for (c, wc) in chunks.iter().zip(want_chunks) {
@@ -258,6 +258,7 @@ fn uncompressed_signal_written_by_ont_python_writer() {
         assert_eq!(signals[j], vbz.decode_signal(i).unwrap());
         assert!(unc
             .chunks(j)
+            .unwrap()
             .iter()
             .all(|c| c.stored_bytes == 2 * c.samples));
     }

@@ -45,8 +45,6 @@
 //! errors, its streams filling its bytes exactly, its last doc matching the skip table), and
 //! it never allocates: a [`Postings`] owns two 128-value buffers.
 
-#![warn(missing_docs)]
-
 mod encode;
 mod error;
 mod reader;

@@ -3,6 +3,8 @@
 //! stream (the C stream interface, zero copy), conversion, and the codecs on numpy arrays.
 //! The Python half (`python/svb/`) wraps these in the documented API.
 
+#![deny(missing_docs)]
+
 mod codecs;
 mod errors;
 mod reader;

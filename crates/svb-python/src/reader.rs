@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
@@ -15,267 +15,37 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use rayon::prelude::*;
-use svb_arrow::{Format, Options, ReadBatches, Signal};
-use svb_blow5::{AuxValue, FieldType};
+use svb_arrow::{Options, ReadBatches, Signal};
+use svb_reads::{AnyReader, Value};
 
 use crate::errors::{chain, file_error};
 
-/// An open file.
-enum File {
-    Pod5(svb_pod5::Reader),
-    Blow5 {
-        r: svb_blow5::Reader,
-        /// Read id -> record, built on the first lookup by id.
-        index: OnceLock<Result<svb_blow5::Index, String>>,
-    },
-}
-
-/// A field's value, made without the GIL.
-enum Value {
-    None,
-    Bool(bool),
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-    Text(String),
-    Ints(Vec<i64>),
-    Floats(Vec<f64>),
-    Bytes(Vec<u8>),
-}
-
-impl Value {
-    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self {
-            Value::None => Ok(py.None().into_bound(py)),
-            Value::Bool(b) => b.into_bound_py_any(py),
-            Value::Int(i) => i.into_bound_py_any(py),
-            Value::UInt(u) => u.into_bound_py_any(py),
-            Value::Float(f) => f.into_bound_py_any(py),
-            Value::Text(t) => t.into_bound_py_any(py),
-            Value::Ints(v) => v.into_bound_py_any(py),
-            Value::Floats(v) => v.into_bound_py_any(py),
-            Value::Bytes(b) => pyo3::types::PyBytes::new(py, b).into_bound_py_any(py),
-        }
-    }
-}
-
-/// A read decoded without the GIL: what becomes a `Read`.
-struct Decoded {
-    read_id: String,
-    signal: Vec<i16>,
-    fields: Vec<(String, Value)>,
-    /// pA = (adc + offset) * scale.
-    offset: f32,
-    scale: f32,
-}
-
-fn opt_f32(v: Option<f32>) -> Value {
-    v.map_or(Value::None, |x| Value::Float(x.into()))
-}
-
-fn opt_u64(v: Option<u64>) -> Value {
-    v.map_or(Value::None, Value::UInt)
-}
-
-impl File {
-    fn len(&self) -> usize {
-        match self {
-            File::Pod5(r) => r.len(),
-            File::Blow5 { r, .. } => r.len(),
-        }
-    }
-
-    fn format(&self) -> &'static str {
-        match self {
-            File::Pod5(_) => "pod5",
-            File::Blow5 { .. } => "blow5",
-        }
-    }
-
-    /// Read `i`'s id, signal and fields.
-    fn decode(&self, i: usize) -> Result<Decoded, String> {
-        match self {
-            File::Pod5(r) => {
-                let read = &r.reads()[i];
-                let signal = r.decode_signal(i).map_err(|e| chain(&e))?;
-                let run = r.run_info_of(read);
-                let rate = run.map_or(0, |x| x.sample_rate);
-                let text = |get: fn(&svb_pod5::RunInfo) -> &str| {
-                    run.map_or(Value::None, |x| Value::Text(get(x).to_string()))
-                };
-                let fields = vec![
-                    ("read_number", Value::UInt(read.read_number.into())),
-                    ("channel", Value::UInt(read.channel.into())),
-                    ("mux", Value::UInt(read.well.into())),
-                    ("end_reason", Value::Text(read.end_reason.to_string())),
-                    ("end_reason_forced", Value::Bool(read.end_reason_forced)),
-                    ("start_sample", Value::UInt(read.start_sample)),
-                    ("num_samples", Value::UInt(read.num_samples)),
-                    ("median_before", Value::Float(read.median_before.into())),
-                    (
-                        "calibration_offset",
-                        Value::Float(read.calibration_offset.into()),
-                    ),
-                    (
-                        "calibration_scale",
-                        Value::Float(read.calibration_scale.into()),
-                    ),
-                    ("pore_type", Value::Text(read.pore_type.to_string())),
-                    ("acquisition_id", Value::Text(read.run_info.to_string())),
-                    ("run_id", text(|x| &x.protocol_run_id)),
-                    ("sample_id", text(|x| &x.sample_id)),
-                    ("experiment_id", text(|x| &x.experiment_name)),
-                    ("flow_cell_id", text(|x| &x.flow_cell_id)),
-                    ("sample_rate", Value::UInt(rate.into())),
-                    ("minknow_events", opt_u64(read.num_minknow_events)),
-                    (
-                        "predicted_scaling_scale",
-                        opt_f32(read.predicted_scaling_scale),
-                    ),
-                    (
-                        "predicted_scaling_shift",
-                        opt_f32(read.predicted_scaling_shift),
-                    ),
-                    ("tracked_scaling_scale", opt_f32(read.tracked_scaling_scale)),
-                    ("tracked_scaling_shift", opt_f32(read.tracked_scaling_shift)),
-                    (
-                        "num_reads_since_mux_change",
-                        opt_u64(read.num_reads_since_mux_change.map(u64::from)),
-                    ),
-                    ("time_since_mux_change", opt_f32(read.time_since_mux_change)),
-                    ("open_pore_level", opt_f32(read.open_pore_level)),
-                    (
-                        "expected_open_pore_level",
-                        opt_f32(read.expected_open_pore_level),
-                    ),
-                    ("selected_read_level", opt_f32(read.selected_read_level)),
-                ];
-                Ok(Decoded {
-                    read_id: read.read_id_string(),
-                    signal,
-                    fields: fields
-                        .into_iter()
-                        .map(|(k, v)| (k.to_string(), v))
-                        .collect(),
-                    offset: read.calibration_offset,
-                    scale: read.calibration_scale,
-                })
-            }
-            File::Blow5 { r, .. } => {
-                let rec = r
-                    .record(i)
-                    .expect("index in range")
-                    .map_err(|e| chain(&e))?;
-                Ok(blow5_decoded(r.header(), rec))
-            }
-        }
-    }
-
-    /// The index of read `id`.
-    fn find(&self, id: &str) -> Result<Option<usize>, String> {
-        match self {
-            File::Pod5(r) => Ok(r.find(id)),
-            File::Blow5 { r, index } => {
-                let index = index
-                    .get_or_init(|| svb_blow5::Index::build(r).map_err(|e| chain(&e)))
-                    .as_ref()
-                    .map_err(Clone::clone)?;
-                Ok(index
-                    .get(id)
-                    .and_then(|(offset, size)| r.record_at(offset, size)))
-            }
-        }
-    }
-
-    fn read_ids(&self) -> Result<Vec<String>, String> {
-        match self {
-            File::Pod5(r) => Ok(r
-                .reads()
-                .iter()
-                .map(svb_pod5::Read::read_id_string)
-                .collect()),
-            File::Blow5 { r, .. } => (0..r.len())
-                .into_par_iter()
-                .map(|i| r.read_id(i).expect("index in range").map_err(|e| chain(&e)))
-                .collect(),
-        }
-    }
-}
-
-/// A BLOW5 record as a decoded read: the primary fields, then every auxiliary field by name
-/// (arrays as lists of their C type, enums as their label).
-fn blow5_decoded(header: &svb_blow5::Header, rec: svb_blow5::Record) -> Decoded {
-    let mut fields = vec![
-        ("read_group".to_string(), Value::UInt(rec.read_group.into())),
-        ("digitisation".to_string(), Value::Float(rec.digitisation)),
-        ("offset".to_string(), Value::Float(rec.offset)),
-        ("range".to_string(), Value::Float(rec.range)),
-        ("sampling_rate".to_string(), Value::Float(rec.sampling_rate)),
-        (
-            "len_raw_signal".to_string(),
-            Value::UInt(rec.raw_signal.len() as u64),
-        ),
-    ];
-    for (j, (name, v)) in rec.aux.into_iter().enumerate() {
-        let ty = header.aux.get(j).map(|a| &a.ty);
-        fields.push((name, aux_value(ty, v)));
-    }
-    Decoded {
-        read_id: rec.read_id,
-        signal: rec.raw_signal,
-        fields,
-        offset: rec.offset as f32,
-        scale: (rec.range / rec.digitisation) as f32,
-    }
-}
-
-fn aux_value(ty: Option<&FieldType>, v: AuxValue) -> Value {
+/// A field's value as a Python object.
+fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     match v {
-        AuxValue::Int(i) => Value::Int(i),
-        AuxValue::UInt(u) => Value::UInt(u),
-        AuxValue::Float(f) => Value::Float(f),
-        AuxValue::Text(t) => Value::Text(t),
-        AuxValue::Char(c) => Value::Text(char::from(c).to_string()),
-        AuxValue::Enum(i, label) => label.map_or(Value::Int(i.into()), Value::Text),
-        AuxValue::Array(b) => {
-            let Some(FieldType::Array { name, size }) = ty else {
-                return Value::Bytes(b);
-            };
-            let items = b.chunks_exact((*size).max(1));
-            match name.as_str() {
-                "float" => Value::Floats(
-                    items
-                        .map(|c| f32::from_le_bytes(c.try_into().expect("4")).into())
-                        .collect(),
-                ),
-                "double" => Value::Floats(
-                    items
-                        .map(|c| f64::from_le_bytes(c.try_into().expect("8")))
-                        .collect(),
-                ),
-                n if n.starts_with("uint") || n.starts_with("int") => {
-                    let signed = n.starts_with("int");
-                    Value::Ints(
-                        items
-                            .map(|c| {
-                                let mut le = [0u8; 8];
-                                le[..c.len()].copy_from_slice(c);
-                                let u = u64::from_le_bytes(le);
-                                let bits = 8 * c.len() as u32;
-                                if signed && bits < 64 {
-                                    // Sign-extend from the item's width.
-                                    ((u << (64 - bits)) as i64) >> (64 - bits)
-                                } else {
-                                    u as i64
-                                }
-                            })
-                            .collect(),
-                    )
-                }
-                _ => Value::Bytes(b),
-            }
-        }
+        Value::None => Ok(py.None().into_bound(py)),
+        Value::Bool(b) => b.into_bound_py_any(py),
+        Value::Int(i) => i.into_bound_py_any(py),
+        Value::UInt(u) => u.into_bound_py_any(py),
+        Value::Float(f) => f.into_bound_py_any(py),
+        Value::Text(t) => t.into_bound_py_any(py),
+        Value::Ints(v) => v.into_bound_py_any(py),
+        Value::Floats(v) => v.into_bound_py_any(py),
+        Value::Bytes(b) => pyo3::types::PyBytes::new(py, b).into_bound_py_any(py),
     }
+}
+
+/// Reads `indices` of `file`, decoded on the current rayon pool, a read a task.
+fn decode_reads<I>(file: &AnyReader, indices: I) -> Window
+where
+    I: IntoParallelIterator<Item = usize>,
+    I::Iter: IndexedParallelIterator,
+{
+    indices
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| file.read(i).map_err(|e| chain(&e)))
+        .collect()
 }
 
 /// A read: its id, its signal (a numpy int16 array), and its fields as attributes
@@ -293,18 +63,18 @@ pub struct Read {
 }
 
 impl Read {
-    fn new(py: Python<'_>, d: Decoded) -> PyResult<Read> {
+    fn new(py: Python<'_>, d: svb_reads::Read) -> PyResult<Read> {
         let fields = PyDict::new(py);
         for (k, v) in &d.fields {
-            fields.set_item(k, v.to_py(py)?)?;
+            fields.set_item(&**k, value_to_py(py, v)?)?;
         }
         Ok(Read {
             read_id: d.read_id,
             // The decoded buffer becomes the array's: no copy.
             signal: PyArray1::from_vec(py, d.signal).unbind(),
             fields: fields.unbind(),
-            offset: d.offset,
-            scale: d.scale,
+            offset: d.calibration.offset,
+            scale: d.calibration.scale,
         })
     }
 }
@@ -354,7 +124,7 @@ impl Read {
 /// An open POD5 or BLOW5 file (see `svb.open`).
 #[pyclass(module = "svb", frozen)]
 pub struct Reader {
-    file: Arc<File>,
+    file: Arc<AnyReader>,
     path: PathBuf,
     pool: Option<Arc<rayon::ThreadPool>>,
 }
@@ -370,15 +140,7 @@ impl Reader {
 
     fn decode_many(&self, py: Python<'_>, indices: &[usize]) -> PyResult<Vec<Read>> {
         let file = &self.file;
-        let decoded: Result<Vec<Decoded>, String> = py.detach(|| {
-            self.install(|| {
-                indices
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|&i| file.decode(i))
-                    .collect()
-            })
-        });
+        let decoded = py.detach(|| self.install(|| decode_reads(file, indices.to_vec())));
         let decoded = decoded.map_err(crate::errors::FileFormatError::new_err)?;
         decoded.into_iter().map(|d| Read::new(py, d)).collect()
     }
@@ -412,20 +174,7 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
             _ => PyOSError::new_err(msg),
         });
     }
-    let file = py.detach(|| -> Result<File, String> {
-        match Format::detect(&path).map_err(|e| chain(&e))? {
-            Format::Pod5 => Ok(File::Pod5(
-                svb_pod5::Reader::open(&path).map_err(|e| chain(&e))?,
-            )),
-            Format::Blow5 => {
-                let r = svb_blow5::Reader::open(&path).map_err(|e| chain(&e))?;
-                Ok(File::Blow5 {
-                    r,
-                    index: OnceLock::new(),
-                })
-            }
-        }
-    });
+    let file = py.detach(|| AnyReader::open(&path).map_err(|e| chain(&e)));
     let file = file.map_err(crate::errors::FileFormatError::new_err)?;
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
@@ -443,7 +192,7 @@ impl Reader {
     /// "pod5" or "blow5".
     #[getter]
     fn format(&self) -> &'static str {
-        self.file.format()
+        self.file.format().extension()
     }
 
     /// The file's path.
@@ -457,7 +206,7 @@ impl Reader {
     fn read_ids(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let file = &self.file;
         py.detach(|| self.install(|| file.read_ids()))
-            .map_err(crate::errors::FileFormatError::new_err)
+            .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))
     }
 
     fn __len__(&self) -> usize {
@@ -469,7 +218,7 @@ impl Reader {
         let file = &self.file;
         let i = py
             .detach(|| file.find(read_id))
-            .map_err(crate::errors::FileFormatError::new_err)?
+            .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?
             .ok_or_else(|| PyKeyError::new_err(read_id.to_string()))?;
         Ok(self.decode_many(py, &[i])?.pop().expect("one read decoded"))
     }
@@ -478,7 +227,7 @@ impl Reader {
         let file = &self.file;
         Ok(py
             .detach(|| file.find(read_id))
-            .map_err(crate::errors::FileFormatError::new_err)?
+            .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?
             .is_some())
     }
 
@@ -491,7 +240,7 @@ impl Reader {
         for id in &ids {
             match py
                 .detach(|| file.find(id))
-                .map_err(crate::errors::FileFormatError::new_err)?
+                .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?
             {
                 Some(i) => indices.push(i),
                 None if missing_ok => {}
@@ -549,16 +298,16 @@ impl Reader {
 }
 
 /// Reads decoded ahead of the consumer.
-type Window = Result<Vec<Decoded>, String>;
+type Window = Result<Vec<svb_reads::Read>, String>;
 
 /// Iterates a reader's reads: windows of reads decoded on rayon, the next window decoding
 /// while the consumer takes this one.
 #[pyclass(module = "svb")]
 pub struct ReadIter {
-    file: Arc<File>,
+    file: Arc<AnyReader>,
     pool: Option<Arc<rayon::ThreadPool>>,
     next_window: usize,
-    ready: VecDeque<Decoded>,
+    ready: VecDeque<svb_reads::Read>,
     /// Windows decoding, oldest first (up to [`AHEAD`]).
     pending: VecDeque<Mutex<Receiver<Window>>>,
 }
@@ -567,8 +316,11 @@ pub struct ReadIter {
 /// while the last reads of one finish.
 const AHEAD: usize = 2;
 
-/// About this many samples are decoded ahead.
+/// About this many samples are decoded ahead (stored bytes for BLOW5: [`AnyReader::weight`]).
 const WINDOW_SAMPLES: u64 = 4 << 20;
+
+/// And at most this many reads.
+const WINDOW_READS: usize = 256;
 
 impl ReadIter {
     /// Starts decoding the next window in the background; `None` after the last read.
@@ -578,25 +330,13 @@ impl ReadIter {
         if start >= len {
             return None;
         }
-        let mut end = start;
-        let mut total = 0u64;
-        while end < len && (end == start || total < WINDOW_SAMPLES) && end - start < 256 {
-            total += match &*self.file {
-                File::Pod5(r) => r.reads()[end].num_samples,
-                File::Blow5 { r, .. } => r.record_span(end).map_or(0, |(_, s)| s),
-            };
-            end += 1;
-        }
+        let file = &self.file;
+        let end = svb_io::window_end(start, len, WINDOW_READS, WINDOW_SAMPLES, |i| file.weight(i));
         self.next_window = end;
         let (tx, rx) = channel();
         let file = self.file.clone();
         let work = move || {
-            let w: Window = (start..end)
-                .into_par_iter()
-                .with_max_len(1)
-                .map(|i| file.decode(i))
-                .collect();
-            let _ = tx.send(w);
+            let _ = tx.send(decode_reads(&file, start..end));
         };
         match &self.pool {
             Some(p) => p.spawn(work),

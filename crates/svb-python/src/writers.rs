@@ -389,8 +389,8 @@ impl Blow5Writer {
         let aux: Vec<AuxField> = match aux {
             None => Vec::new(),
             Some(a) => match a.extract::<String>() {
-                Ok(s) if s == "standard" => svb_blow5::Schema::standard_aux(),
-                Ok(s) if s == "pod5" => svb_blow5::Schema::pod5_aux(),
+                Ok(s) if s == "standard" => svb_reads::ont::blow5_standard_aux(),
+                Ok(s) if s == "pod5" => svb_reads::ont::blow5_pod5_aux(),
                 Ok(s) => {
                     return Err(PyValueError::new_err(format!(
                         "aux={s:?}: \"standard\", \"pod5\", None or (name, type) pairs"

@@ -17,8 +17,6 @@
 //! # Ok::<(), svb_slow5::SignalError>(())
 //! ```
 
-#![warn(missing_docs)]
-
 mod error;
 pub mod exzd;
 pub mod svbzd;

@@ -1,8 +1,6 @@
 //! Test support shared by the crates' conformance tests: the conformance data folder made
 //! by the reference implementations, read in place (never copied into the repository).
 
-#![warn(missing_docs)]
-
 pub mod alloc;
 pub mod blow5;
 #[cfg(feature = "pod5")]
@@ -213,4 +211,20 @@ pub fn python_with(module: &str, pip: &str) -> Option<String> {
     );
     println!("skipped: {python} with {module} not found (pip install {pip})");
     None
+}
+
+/// An error and its sources, each text once (a source whose text the chain already ends with
+/// is skipped), joined by ": ": what a user sees.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(c) = source {
+        let text = c.to_string();
+        if !s.ends_with(&text) {
+            s.push_str(": ");
+            s.push_str(&text);
+        }
+        source = c.source();
+    }
+    s
 }

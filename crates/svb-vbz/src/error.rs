@@ -65,9 +65,9 @@ pub enum VbzError {
         /// Samples expected.
         samples: usize,
     },
-    /// zstd could not decompress the blob.
-    #[error("zstd: {0}")]
-    Zstd(String),
+    /// zstd could not compress or decompress the blob (the frame error is the source).
+    #[error("zstd frame")]
+    Zstd(#[from] svb_io::zstd_frame::FrameError),
     /// A VBZ2 / VBZ-K / fast5 header is shorter than its fixed fields.
     #[error("{format} header needs {needed} bytes, the stream has {available}")]
     HeaderTruncated {

@@ -18,8 +18,6 @@
 //! The VBZ integer stage alone (no zstd) has a 3-pass decoder ([`decode_vbz`]) and a fused
 //! one ([`decode_vbz_fused`]) that unpacks, unzigzags and prefix-sums in one SIMD loop.
 
-#![warn(missing_docs)]
-
 mod batch;
 mod error;
 pub mod fast5;

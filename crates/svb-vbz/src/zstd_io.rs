@@ -6,12 +6,6 @@ use svb_io::zstd_frame::{self, FrameError};
 
 use crate::VbzError;
 
-impl From<FrameError> for VbzError {
-    fn from(e: FrameError) -> Self {
-        VbzError::Zstd(e.to_string())
-    }
-}
-
 /// Appends one zstd frame (content size in its header) of `src` at `level` to `out`.
 pub(crate) fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), VbzError> {
     Ok(zstd_frame::compress_into(level, src, out)?)

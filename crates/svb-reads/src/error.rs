@@ -1,0 +1,123 @@
+//! [`ReadsError`]: why a file's reads could not be read, with the file and the read.
+
+use std::path::PathBuf;
+
+use svb_blow5::Blow5Error;
+use svb_io::FileFormat;
+use svb_pod5::Pod5Error;
+
+use crate::Format;
+
+/// Why reads could not be read. A variant that wraps another error returns it from
+/// `source()`; the format crates' errors (which name the file, table, row, record) are
+/// passed through as they are.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadsError {
+    /// A POD5 file failed (its error names the file, table and row).
+    #[error(transparent)]
+    Pod5(Box<Pod5Error>),
+    /// A BLOW5 file failed (its error names the file and record).
+    #[error(transparent)]
+    Blow5(Box<Blow5Error>),
+    /// A file or directory could not be read.
+    #[error("{}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A stream (a FIFO, a device) with no extension of a format svb reads.
+    #[error(
+        "{}: not a regular file, and no .pod5 or .blow5 extension to tell its format",
+        path.display()
+    )]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A file of a format svb knows but does not read.
+    #[error(
+        "{}: a {} file, which svb does not read yet (POD5 and BLOW5 only)",
+        path.display(),
+        format.name()
+    )]
+    Unsupported {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        format: FileFormat,
+    },
+    /// A file of no format svb knows.
+    #[error("{}: not a POD5 or BLOW5 file: {}", path.display(), svb_io::describe_format(head))]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+        /// Its first bytes (up to 16).
+        head: Vec<u8>,
+    },
+    /// No input file among the inputs.
+    #[error("{}", no_input(inputs, *recursive, unread))]
+    NoInput {
+        /// The inputs given.
+        inputs: Vec<PathBuf>,
+        /// Whether subdirectories were searched.
+        recursive: bool,
+        /// Files found of formats svb does not read.
+        unread: Vec<PathBuf>,
+    },
+    /// Files of two formats among the inputs.
+    #[error(
+        "{}: a {found} file, and {} a {expected} file (one format at a time)",
+        path.display(),
+        first.display()
+    )]
+    MixedFormats {
+        /// The file of the other format.
+        path: PathBuf,
+        /// The first input.
+        first: PathBuf,
+        /// The first input's format.
+        expected: Format,
+        /// This file's.
+        found: Format,
+    },
+}
+
+impl From<Pod5Error> for ReadsError {
+    fn from(e: Pod5Error) -> ReadsError {
+        ReadsError::Pod5(Box::new(e))
+    }
+}
+
+impl From<Blow5Error> for ReadsError {
+    fn from(e: Blow5Error) -> ReadsError {
+        ReadsError::Blow5(Box::new(e))
+    }
+}
+
+fn no_input(inputs: &[PathBuf], recursive: bool, unread: &[PathBuf]) -> String {
+    let mut what = format!(
+        "no .pod5 or .blow5 file in {}{}",
+        inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        if recursive {
+            ""
+        } else {
+            " (-r looks in subdirectories)"
+        }
+    );
+    if let Some(f) = unread.first() {
+        what.push_str(&format!(
+            "; {} {} files ({} first), which svb does not read yet",
+            unread.len(),
+            FileFormat::of_extension(f).map_or("other", |f| f.name()),
+            f.display()
+        ));
+    }
+    what
+}

@@ -1,0 +1,167 @@
+//! The formats svb reads, known by content, and the input files of a command.
+
+use std::path::{Path, PathBuf};
+
+use svb_io::FileFormat;
+
+use crate::ReadsError;
+
+/// A raw-signal file format svb reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// ONT's POD5.
+    Pod5,
+    /// slow5lib's BLOW5.
+    Blow5,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Format {
+    /// Every format svb reads.
+    pub const ALL: [Format; 2] = [Format::Pod5, Format::Blow5];
+
+    /// Its name as users know it (`POD5`).
+    pub fn name(self) -> &'static str {
+        self.file_format().name()
+    }
+
+    /// Its file extension, without the dot (`pod5`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pod5 => "pod5",
+            Format::Blow5 => "blow5",
+        }
+    }
+
+    fn file_format(self) -> FileFormat {
+        match self {
+            Format::Pod5 => FileFormat::Pod5,
+            Format::Blow5 => FileFormat::Blow5,
+        }
+    }
+
+    fn of_file_format(f: FileFormat) -> Option<Format> {
+        Format::ALL.into_iter().find(|x| x.file_format() == f)
+    }
+
+    /// The format `path` names by its extension (case-insensitive): for outputs, which do
+    /// not exist yet. `None` for a format svb does not read.
+    ///
+    /// ```
+    /// use svb_reads::Format;
+    /// assert_eq!(Format::of_extension("out/x.POD5".as_ref()), Some(Format::Pod5));
+    /// assert_eq!(Format::of_extension("x.fast5".as_ref()), None);
+    /// ```
+    pub fn of_extension(path: &Path) -> Option<Format> {
+        Format::of_file_format(FileFormat::of_extension(path)?)
+    }
+
+    /// The format of the file at `path` by its content (its first bytes); a stream (a FIFO,
+    /// a device), whose first bytes a look would consume, by its extension. A file of a
+    /// format svb does not read (FAST5, SLOW5) is an error naming that format; one of no
+    /// known format an error showing how it starts.
+    pub fn detect(path: &Path) -> Result<Format, ReadsError> {
+        let head = svb_io::read_head(path).map_err(|source| ReadsError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let Some(head) = head else {
+            return Format::of_extension(path).ok_or_else(|| ReadsError::NotRegular {
+                path: path.to_path_buf(),
+            });
+        };
+        match FileFormat::detect(&head) {
+            Some(f) => Format::of_file_format(f).ok_or(ReadsError::Unsupported {
+                path: path.to_path_buf(),
+                format: f,
+            }),
+            None => Err(ReadsError::UnknownFormat {
+                path: path.to_path_buf(),
+                head,
+            }),
+        }
+    }
+}
+
+/// The files of `inputs`: each file as given, each directory's files of the formats svb
+/// reads, by extension, in name order (its subdirectories' too with `recursive`; hidden
+/// names skipped). All must be of one format, known by content, and there must be at least
+/// one.
+pub fn expand_inputs(
+    inputs: &[PathBuf],
+    recursive: bool,
+) -> Result<(Format, Vec<PathBuf>), ReadsError> {
+    let mut files = Vec::new();
+    let mut unread = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            walk(input, recursive, &mut files, &mut unread)?;
+        } else {
+            files.push(input.clone());
+        }
+    }
+    let Some(first) = files.first() else {
+        return Err(ReadsError::NoInput {
+            inputs: inputs.to_vec(),
+            recursive,
+            unread,
+        });
+    };
+    let format = Format::detect(first)?;
+    for f in &files[1..] {
+        let found = Format::detect(f)?;
+        if found != format {
+            return Err(ReadsError::MixedFormats {
+                path: f.clone(),
+                first: first.clone(),
+                expected: format,
+                found,
+            });
+        }
+    }
+    Ok((format, files))
+}
+
+/// Collects `dir`'s files of the formats svb reads into `files`, and those of formats it
+/// knows but does not read into `unread` (to name them when nothing else is found).
+fn walk(
+    dir: &Path,
+    recursive: bool,
+    files: &mut Vec<PathBuf>,
+    unread: &mut Vec<PathBuf>,
+) -> Result<(), ReadsError> {
+    let io = |source| ReadsError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(io)?;
+    entries.sort();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if path.is_dir() {
+            if recursive {
+                walk(&path, recursive, files, unread)?;
+            }
+        } else if Format::of_extension(&path).is_some() {
+            files.push(path);
+        } else if FileFormat::of_extension(&path).is_some() {
+            unread.push(path);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Nanopore reads from any raw-signal file svb reads, whatever its format: the read layer the
+//! operations (conversion, Arrow batches) and the front ends (the `svb` command, the Python
+//! package) stand on, so that none of them knows one format from another where it need not.
+//!
+//! - [`Format`]: the formats svb reads, known by a file's first bytes
+//!   ([`Format::detect`]); [`expand_inputs`], a command's files and directories as files of
+//!   one format.
+//! - [`AnyReader`]: one reader over every format: count, read by index, read by id, the
+//!   format's own reader when a caller needs it.
+//! - The read model: [`Read`] (id, signal, [`Calibration`], named fields of typed
+//!   [`Value`]s); [`ont`]: ONT's end reasons and the auxiliary fields of ONT reads in BLOW5
+//!   files, defined once.
+//!
+//! Windows of reads (memory bounded whatever a file's size) are cut by
+//! [`svb_io::window_end`], with [`AnyReader::weight`] as each read's weight.
+//!
+//! A new format is one crate (its reader) plus its variant in [`Format`] and in
+//! [`AnyReader`]; the front ends learn of it here.
+//!
+//! ```no_run
+//! use svb_reads::{expand_inputs, AnyReader};
+//! let (format, files) = expand_inputs(&["runs/".into()], true)?;
+//! for path in &files {
+//!     let file = AnyReader::open_as(path, format)?;
+//!     for i in 0..file.len() {
+//!         let read = file.read(i)?;
+//!         let pa = read.signal_pa();
+//!         println!("{} {} samples, mean {} pA", read.read_id, pa.len(),
+//!             pa.iter().sum::<f32>() / pa.len().max(1) as f32);
+//!     }
+//! }
+//! # Ok::<(), svb_reads::ReadsError>(())
+//! ```
+
+mod error;
+mod format;
+pub mod ont;
+mod read;
+mod reader;
+
+pub use error::ReadsError;
+pub use format::{expand_inputs, Format};
+pub use read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Value};
+pub use reader::{AnyReader, ByFormat};
