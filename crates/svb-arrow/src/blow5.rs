@@ -46,16 +46,9 @@ pub(crate) fn batch(
         .map(|&c| column(wanted, c, &records, &filename))
         .collect();
     if with_signal {
-        // pA = (adc + offset) * range / digitisation, slow5lib's calibration.
         let parts: Vec<(&[i16], Calibration)> = records
             .iter()
-            .map(|(rec, _)| {
-                let c = Calibration {
-                    offset: rec.offset as f32,
-                    scale: (rec.range / rec.digitisation) as f32,
-                };
-                (rec.raw_signal.as_slice(), c)
-            })
+            .map(|(rec, _)| (rec.raw_signal.as_slice(), svb_reads::blow5_calibration(rec)))
             .collect();
         columns.push(
             signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
@@ -83,7 +76,7 @@ fn column(wanted: &Wanted<'_>, c: usize, records: &[(Record, u64)], filename: &s
         "sampling_rate" if c == 6 => prim::<Float64Type>(it().map(|x| x.sampling_rate)),
         "len_raw_signal" if c == 7 => prim::<UInt64Type>(records.iter().map(|&(_, n)| n)),
         _ => {
-            let j = c - crate::columns::BLOW5.len();
+            let j = c - svb_reads::BLOW5_PRIMARY_FIELDS.len();
             aux_column(
                 wanted.all.aux_type(j),
                 it().map(|x| x.aux.get(j).map(|(_, v)| v)),

@@ -7,57 +7,21 @@ use arrow_array::types::ArrowPrimitiveType;
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType, Field};
 use svb_blow5::{AuxField, FieldType, Header};
+use svb_reads::{FieldKind, BLOW5_PRIMARY_FIELDS, POD5_FIELDS};
 
-/// POD5's columns: ONT's `pod5 view` columns in its order, then the calibration, whether the
-/// end was forced, and the run's acquisition id.
-pub(crate) const POD5: [(&str, DataType); 31] = [
-    ("read_id", DataType::Utf8),
-    ("filename", DataType::Utf8),
-    ("read_number", DataType::UInt32),
-    ("channel", DataType::UInt32),
-    ("mux", DataType::UInt8),
-    ("end_reason", DataType::Utf8),
-    ("start_time", DataType::Float64),
-    ("start_sample", DataType::UInt64),
-    ("duration", DataType::Float64),
-    ("num_samples", DataType::UInt64),
-    ("minknow_events", DataType::UInt64),
-    ("sample_rate", DataType::UInt16),
-    ("median_before", DataType::Float32),
-    ("predicted_scaling_scale", DataType::Float32),
-    ("predicted_scaling_shift", DataType::Float32),
-    ("tracked_scaling_scale", DataType::Float32),
-    ("tracked_scaling_shift", DataType::Float32),
-    ("num_reads_since_mux_change", DataType::UInt32),
-    ("time_since_mux_change", DataType::Float32),
-    ("run_id", DataType::Utf8),
-    ("sample_id", DataType::Utf8),
-    ("experiment_id", DataType::Utf8),
-    ("flow_cell_id", DataType::Utf8),
-    ("pore_type", DataType::Utf8),
-    ("open_pore_level", DataType::Float32),
-    ("expected_open_pore_level", DataType::Float32),
-    ("selected_read_level", DataType::Float32),
-    ("calibration_offset", DataType::Float32),
-    ("calibration_scale", DataType::Float32),
-    ("end_reason_forced", DataType::Boolean),
-    ("acquisition_id", DataType::Utf8),
-];
-
-/// How many of [`POD5`]'s columns are `pod5 view`'s (what `svb view` shows by default).
-pub(crate) const POD5_VIEW_COLUMNS: usize = 27;
-
-/// A BLOW5 record's primary fields as columns (`filename` after the read id, as `svb view`).
-pub(crate) const BLOW5: [(&str, DataType); 8] = [
-    ("read_id", DataType::Utf8),
-    ("filename", DataType::Utf8),
-    ("read_group", DataType::UInt32),
-    ("digitisation", DataType::Float64),
-    ("offset", DataType::Float64),
-    ("range", DataType::Float64),
-    ("sampling_rate", DataType::Float64),
-    ("len_raw_signal", DataType::UInt64),
-];
+/// The Arrow type of a field.
+fn data_type(kind: FieldKind) -> DataType {
+    match kind {
+        FieldKind::Bool => DataType::Boolean,
+        FieldKind::U8 => DataType::UInt8,
+        FieldKind::U16 => DataType::UInt16,
+        FieldKind::U32 => DataType::UInt32,
+        FieldKind::U64 => DataType::UInt64,
+        FieldKind::F32 => DataType::Float32,
+        FieldKind::F64 => DataType::Float64,
+        FieldKind::Text => DataType::Utf8,
+    }
+}
 
 /// Every metadata column of the inputs.
 pub(crate) struct Columns {
@@ -70,18 +34,18 @@ pub(crate) struct Columns {
 impl Columns {
     pub(crate) fn pod5() -> Columns {
         Columns {
-            cols: POD5
+            cols: POD5_FIELDS
                 .iter()
-                .map(|(n, t)| (n.to_string(), t.clone(), false))
+                .map(|&(n, k)| (n.to_string(), data_type(k), false))
                 .collect(),
             aux: Vec::new(),
         }
     }
 
     pub(crate) fn blow5(header: &Header) -> Columns {
-        let mut cols: Vec<(String, DataType, bool)> = BLOW5
+        let mut cols: Vec<(String, DataType, bool)> = BLOW5_PRIMARY_FIELDS
             .iter()
-            .map(|(n, t)| (n.to_string(), t.clone(), false))
+            .map(|&(n, k)| (n.to_string(), data_type(k), false))
             .collect();
         cols.extend(
             header

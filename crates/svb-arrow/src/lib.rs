@@ -49,7 +49,7 @@ pub use svb_reads::{Format, ReadsError};
 /// (`calibration_offset`, `calibration_scale`, `end_reason_forced` and `acquisition_id`
 /// follow them).
 pub fn pod5_view_columns() -> impl Iterator<Item = &'static str> {
-    columns::POD5[..columns::POD5_VIEW_COLUMNS]
+    svb_reads::POD5_FIELDS[..svb_reads::POD5_VIEW_FIELDS]
         .iter()
         .map(|c| c.0)
 }
@@ -198,19 +198,7 @@ impl ReadBatches {
     ) -> Result<ReadBatches, ArrowReadError> {
         let paths: Vec<PathBuf> = paths.into_iter().map(|p| p.as_ref().into()).collect();
         let first = paths.first().ok_or(ArrowReadError::NoInput)?;
-        let format = Format::detect(first)?;
-        for p in &paths[1..] {
-            let found = Format::detect(p)?;
-            if found != format {
-                return Err(ReadsError::MixedFormats {
-                    path: p.clone(),
-                    first: first.clone(),
-                    expected: format,
-                    found,
-                }
-                .into());
-            }
-        }
+        let format = svb_reads::one_format(first, &paths[1..])?;
         let opened = AnyReader::open_as(first, format)?;
         let all = match opened.by_format() {
             ByFormat::Pod5(_) => columns::Columns::pod5(),

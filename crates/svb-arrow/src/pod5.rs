@@ -49,7 +49,7 @@ fn seconds(n: u64, run: Option<&RunInfo>) -> f64 {
     }
 }
 
-/// The column `name` of `reads` (one of [`crate::columns::POD5`]).
+/// The column `name` of `reads` (one of [`svb_reads::POD5_FIELDS`]).
 fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
     let it = || reads.iter();
     let with_run = || reads.iter().zip(runs.iter().copied());

@@ -11,6 +11,8 @@ use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use rayon::prelude::*;
 
+pub(crate) use svb_reads::Calibration;
+
 use crate::Signal;
 
 /// The signal column's field: `list<int16>` raw, `list<float32>` in pA.
@@ -27,21 +29,6 @@ fn item(signal: Signal) -> DataType {
 
 fn list_type(signal: Signal) -> DataType {
     DataType::List(Arc::new(Field::new_list_field(item(signal), false)))
-}
-
-/// One read's calibration: pA = (adc + offset) * scale.
-#[derive(Clone, Copy)]
-pub(crate) struct Calibration {
-    pub offset: f32,
-    pub scale: f32,
-}
-
-impl Calibration {
-    fn apply(self, adc: &[i16], out: &mut [f32]) {
-        for (o, &x) in out.iter_mut().zip(adc) {
-            *o = (f32::from(x) + self.offset) * self.scale;
-        }
-    }
 }
 
 /// The largest scratch a worker thread keeps between batches (samples).
@@ -71,7 +58,7 @@ pub(crate) fn decode_known<E: Send>(
                     scratch.resize(out.len(), 0);
                     let r = decode(k, scratch);
                     if r.is_ok() {
-                        calibration(k).apply(scratch, out);
+                        calibration(k).pa_into(scratch, out);
                     }
                     if scratch.capacity() > KEEP_SCRATCH {
                         *scratch = Vec::new();
@@ -97,7 +84,7 @@ pub(crate) fn from_decoded(
     Ok(match signal {
         Signal::PicoAmps => {
             let values = fill::<f32, ()>(&lens, |k, out| {
-                parts[k].1.apply(parts[k].0, out);
+                parts[k].1.pa_into(parts[k].0, out);
                 Ok(())
             })
             .expect("infallible");
@@ -124,7 +111,7 @@ pub(crate) fn single(samples: Vec<i16>, calibration: Calibration, signal: Signal
             values
                 .par_chunks_mut(1 << 16)
                 .zip(samples.par_chunks(1 << 16))
-                .for_each(|(o, s)| calibration.apply(s, o));
+                .for_each(|(o, s)| calibration.pa_into(s, o));
             list::<Float32Type>(values, &lens, signal)
         }
         _ => list::<Int16Type>(samples, &lens, signal),

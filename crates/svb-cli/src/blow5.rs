@@ -6,20 +6,15 @@ use std::path::Path;
 use svb_blow5::Reader;
 
 use crate::files::SignalFile;
-use crate::output::{error_chain, json_str};
+use svb_reads::{AnyReader, Format};
+
+use crate::output::json_str;
 
 impl SignalFile for Reader {
-    fn open(path: &Path) -> Result<Self, String> {
-        Reader::open(path).map_err(|e| error_chain(&e))
-    }
+    const FORMAT: Format = Format::Blow5;
 
-    fn len(&self) -> usize {
-        Reader::len(self)
-    }
-
-    fn read(&self, index: usize) -> Result<(String, Vec<i16>), String> {
-        let rec = self.record(index).map_err(|e| error_chain(&e))?;
-        Ok((rec.read_id, rec.raw_signal))
+    fn of(r: &AnyReader) -> Option<&Self> {
+        r.blow5()
     }
 
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {

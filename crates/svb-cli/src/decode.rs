@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::files::decode_to_dir;
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, Inputs};
 use crate::output::{check_output, error_chain, on_existing, Progress};
 
 #[derive(clap::Args)]
@@ -66,10 +66,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         let (out, npy, force) = (&args.output, args.npy, args.force);
         for file in &files {
-            match format {
-                Format::Pod5 => decode_to_dir::<svb_pod5::Reader>(file, out, npy, force, &inputs),
-                Format::Blow5 => decode_to_dir::<svb_blow5::Reader>(file, out, npy, force, &inputs),
-            }?;
+            let r = svb_reads::AnyReader::open_as(file, format).map_err(|e| error_chain(&e))?;
+            decode_to_dir(&r, out, npy, force, &inputs)?;
         }
         return Ok(());
     }

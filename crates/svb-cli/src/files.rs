@@ -7,18 +7,20 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
+use svb_reads::{AnyReader, Format};
+
 use crate::output::{
-    for_each_in_order, output_dir, quiet_on_closed_pipe, signal_sha256, verify_line, write_signal,
+    error_chain, for_each_in_order, output_dir, quiet_on_closed_pipe, signal_sha256, verify_line,
+    write_signal,
 };
 
-/// What the file commands need of a signal file format.
-pub trait SignalFile: Sized + Sync {
-    /// Opens and checks the file's structure.
-    fn open(path: &Path) -> Result<Self, String>;
-    /// Number of reads.
-    fn len(&self) -> usize;
-    /// Read `index`'s id and decoded signal (`index < len()`).
-    fn read(&self, index: usize) -> Result<(String, Vec<i16>), String>;
+/// What the file commands need of a format beyond its reads ([`AnyReader`] gives those):
+/// its `info`.
+pub trait SignalFile: Sync {
+    /// The format.
+    const FORMAT: Format;
+    /// The format's own reader inside `r` (opened as [`Self::FORMAT`]).
+    fn of(r: &AnyReader) -> Option<&Self>;
     /// Writes what the file holds (the `info` command).
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()>;
     /// The same as one JSON object (`info --json`).
@@ -68,9 +70,11 @@ pub enum Command {
 /// Runs `cmd` on a file of format `F`. Output to a closed pipe (`svb pod5 verify f | head`)
 /// ends the command quietly.
 pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
+    let open = |file: &Path| AnyReader::open_as(file, F::FORMAT).map_err(|e| error_chain(&e));
     match cmd {
         Command::Info { file, json } => {
-            let f = F::open(&file)?;
+            let r = open(&file)?;
+            let f = F::of(&r).expect("opened as this format");
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let written = if json {
                 writeln!(out, "{}", f.info_json(&file))
@@ -80,14 +84,18 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
             quiet_on_closed_pipe(written.and_then(|()| out.flush()))
         }
         Command::Verify { file } => {
-            let f = F::open(&file)?;
+            let f = open(&file)?;
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let mut failed = 0usize;
             let r = for_each_in_order(
                 f.len(),
                 "verify",
                 // Decoded and hashed on the worker threads; only the lines are in order.
-                |i| f.read(i).map(|(id, s)| (id, s.len(), signal_sha256(&s))),
+                |i| {
+                    f.signal(i)
+                        .map(|s| (s.read_id, s.samples.len(), signal_sha256(&s.samples)))
+                        .map_err(|e| error_chain(&e))
+                },
                 |progress, item| match item {
                     Ok((id, n, sha)) => match verify_line(&mut out, &id, n, &sha) {
                         Ok(()) => ControlFlow::Continue(()),
@@ -117,7 +125,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
             force,
         } => {
             let inputs = crate::inputs::identities(std::slice::from_ref(&file))?;
-            decode_to_dir::<F>(&file, &output, npy, force, &inputs)
+            decode_to_dir(&open(&file)?, &output, npy, force, &inputs)
         }
     }
 }
@@ -125,20 +133,21 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
 /// Writes every read of `file` to `output` as READ_ID.i16 (or .npy), each published only
 /// when complete, stopping at the first failure; an existing signal file stops it unless
 /// `force`, and one of `inputs` always.
-pub fn decode_to_dir<F: SignalFile>(
-    file: &Path,
+pub fn decode_to_dir(
+    f: &AnyReader,
     output: &Path,
     npy: bool,
     force: bool,
     inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
-    let f = F::open(file)?;
     output_dir(output)?;
     let r = for_each_in_order(
         f.len(),
         "decode",
-        |i| f.read(i),
-        |_, item| match item.and_then(|(id, s)| write_signal(output, &id, &s, npy, force, inputs)) {
+        |i| f.signal(i).map_err(|e| error_chain(&e)),
+        |_, item| match item
+            .and_then(|s| write_signal(output, &s.read_id, &s.samples, npy, force, inputs))
+        {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => ControlFlow::Break(Err(std::io::Error::other(e))),
         },

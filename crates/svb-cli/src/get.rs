@@ -9,7 +9,7 @@ use crate::output::{
     error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
     write_output,
 };
-use svb_reads::{AnyReader, Calibration};
+use svb_reads::{AnyReader, Signal};
 
 #[derive(clap::Args)]
 #[command(
@@ -37,12 +37,6 @@ pub struct Args {
     /// Replace output files that exist.
     #[arg(long, requires = "output")]
     force: bool,
-}
-
-/// A read's samples and its calibration.
-struct Signal {
-    samples: Vec<i16>,
-    calibration: Calibration,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -113,11 +107,7 @@ fn signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
                 .find(id)
                 .map_err(|e| error_chain(&e))?
                 .ok_or_else(|| format!("{}: no read {id}", file.display()))?;
-            let (samples, calibration) = r.signal(i).map_err(|e| error_chain(&e))?;
-            Ok(Signal {
-                samples,
-                calibration,
-            })
+            r.signal(i).map_err(|e| error_chain(&e))
         })
         .collect()
 }

@@ -6,20 +6,15 @@ use std::path::Path;
 use svb_pod5::{Reader, TableVersion};
 
 use crate::files::SignalFile;
-use crate::output::{error_chain, json_str};
+use svb_reads::{AnyReader, Format};
+
+use crate::output::json_str;
 
 impl SignalFile for Reader {
-    fn open(path: &Path) -> Result<Self, String> {
-        Reader::open(path).map_err(|e| error_chain(&e))
-    }
+    const FORMAT: Format = Format::Pod5;
 
-    fn len(&self) -> usize {
-        Reader::len(self)
-    }
-
-    fn read(&self, index: usize) -> Result<(String, Vec<i16>), String> {
-        let s = self.decode_signal(index).map_err(|e| error_chain(&e))?;
-        Ok((self.reads()[index].read_id_string(), s))
+    fn of(r: &AnyReader) -> Option<&Self> {
+        r.pod5()
     }
 
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {

@@ -112,19 +112,25 @@ pub fn expand_inputs(
             unread,
         });
     };
+    Ok((one_format(first, &files[1..])?, files))
+}
+
+/// The format of `first` and every file of `rest`, which must be the same (each known by
+/// content): [`ReadsError::MixedFormats`] names the first file of another.
+pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> {
     let format = Format::detect(first)?;
-    for f in &files[1..] {
+    for f in rest {
         let found = Format::detect(f)?;
         if found != format {
             return Err(ReadsError::MixedFormats {
                 path: f.clone(),
-                first: first.clone(),
+                first: first.to_path_buf(),
                 expected: format,
                 found,
             });
         }
     }
-    Ok((format, files))
+    Ok(format)
 }
 
 /// Collects `dir`'s files of the formats svb reads into `files`, and those of formats it

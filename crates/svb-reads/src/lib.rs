@@ -8,7 +8,7 @@
 //! - [`AnyReader`]: one reader over every format: count, read by index, read by id, the
 //!   format's own reader when a caller needs it.
 //! - The read model: [`Read`] (id, signal, [`Calibration`], named fields of typed
-//!   [`Value`]s); [`ont`]: ONT's end reasons and the auxiliary fields of ONT reads in BLOW5
+//!   [`Value`]s, named by [`POD5_FIELDS`] and [`BLOW5_PRIMARY_FIELDS`]); [`ont`]: ONT's end reasons and the auxiliary fields of ONT reads in BLOW5
 //!   files, defined once.
 //!
 //! Windows of reads (memory bounded whatever a file's size) are cut by
@@ -33,12 +33,14 @@
 //! ```
 
 mod error;
+mod fields;
 mod format;
 pub mod ont;
 mod read;
 mod reader;
 
 pub use error::ReadsError;
-pub use format::{expand_inputs, Format};
-pub use read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Value};
+pub use fields::{FieldKind, BLOW5_PRIMARY_FIELDS, POD5_FIELDS, POD5_VIEW_FIELDS};
+pub use format::{expand_inputs, one_format, Format};
+pub use read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Signal, Value};
 pub use reader::{AnyReader, ByFormat};

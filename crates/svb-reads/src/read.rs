@@ -6,6 +6,8 @@ use std::sync::Arc;
 use svb_blow5::{AuxValue, FieldType, Header, Record};
 use svb_pod5::RunInfo;
 
+use crate::fields::{per_read, BLOW5_PRIMARY_FIELDS, POD5_FIELDS};
+
 /// A read's calibration: picoamps = (adc + offset) * scale. POD5 stores `offset` and
 /// `scale`; BLOW5 stores `offset`, `range` and `digitisation` (scale = range / digitisation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,6 +20,7 @@ pub struct Calibration {
 
 impl Calibration {
     /// One sample in picoamps.
+    #[inline]
     pub fn to_pa(self, adc: i16) -> f32 {
         (f32::from(adc) + self.offset) * self.scale
     }
@@ -30,6 +33,7 @@ impl Calibration {
     /// c.pa_into(&[0, 2, -10], &mut pa);
     /// assert_eq!(pa, [5.0, 6.0, 0.0]);
     /// ```
+    #[inline]
     pub fn pa_into(self, adc: &[i16], out: &mut [f32]) {
         for (o, &x) in out.iter_mut().zip(adc) {
             *o = self.to_pa(x);
@@ -91,6 +95,18 @@ impl Read {
     }
 }
 
+/// A read's id, samples and calibration, without its other fields
+/// ([`AnyReader::signal`](crate::AnyReader::signal)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signal {
+    /// The read's id.
+    pub read_id: String,
+    /// The raw ADC samples.
+    pub samples: Vec<i16>,
+    /// How the samples become picoamps.
+    pub calibration: Calibration,
+}
+
 fn opt_f32(v: Option<f32>) -> Value {
     v.map_or(Value::None, |x| Value::Float(x.into()))
 }
@@ -99,78 +115,77 @@ fn opt_u64(v: Option<u64>) -> Value {
     v.map_or(Value::None, Value::UInt)
 }
 
-/// The fields of a POD5 read (and of its run, `None` when the file lacks it), by the names
-/// `svb view` and the Python package use; a value the file does not hold is
-/// [`Value::None`].
+/// The fields of a POD5 read (and of its run, `None` when the file lacks it), in the order of
+/// [`POD5_FIELDS`](crate::POD5_FIELDS) after `read_id` and `filename`; a value the file does
+/// not hold (a run the file lacks, a field older files do not have) is [`Value::None`].
 pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str>, Value)> {
     let text = |get: fn(&RunInfo) -> &str| run.map_or(Value::None, |x| Value::Text(get(x).into()));
-    let fields = [
-        ("read_number", Value::UInt(read.read_number.into())),
-        ("channel", Value::UInt(read.channel.into())),
-        ("mux", Value::UInt(read.well.into())),
-        ("end_reason", Value::Text(read.end_reason.to_string())),
-        ("end_reason_forced", Value::Bool(read.end_reason_forced)),
-        ("start_sample", Value::UInt(read.start_sample)),
-        ("num_samples", Value::UInt(read.num_samples)),
-        ("median_before", Value::Float(read.median_before.into())),
-        (
-            "calibration_offset",
-            Value::Float(read.calibration_offset.into()),
-        ),
-        (
-            "calibration_scale",
-            Value::Float(read.calibration_scale.into()),
-        ),
-        ("pore_type", Value::Text(read.pore_type.to_string())),
-        ("acquisition_id", Value::Text(read.run_info.to_string())),
-        ("run_id", text(|x| &x.protocol_run_id)),
-        ("sample_id", text(|x| &x.sample_id)),
-        ("experiment_id", text(|x| &x.experiment_name)),
-        ("flow_cell_id", text(|x| &x.flow_cell_id)),
-        (
-            "sample_rate",
-            Value::UInt(run.map_or(0, |x| x.sample_rate).into()),
-        ),
-        ("minknow_events", opt_u64(read.num_minknow_events)),
-        (
-            "predicted_scaling_scale",
-            opt_f32(read.predicted_scaling_scale),
-        ),
-        (
-            "predicted_scaling_shift",
-            opt_f32(read.predicted_scaling_shift),
-        ),
-        ("tracked_scaling_scale", opt_f32(read.tracked_scaling_scale)),
-        ("tracked_scaling_shift", opt_f32(read.tracked_scaling_shift)),
-        (
-            "num_reads_since_mux_change",
-            opt_u64(read.num_reads_since_mux_change.map(u64::from)),
-        ),
-        ("time_since_mux_change", opt_f32(read.time_since_mux_change)),
-        ("open_pore_level", opt_f32(read.open_pore_level)),
-        (
-            "expected_open_pore_level",
-            opt_f32(read.expected_open_pore_level),
-        ),
-        ("selected_read_level", opt_f32(read.selected_read_level)),
-    ];
-    fields.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
+    // Samples as seconds at the run's rate.
+    let seconds = |n: u64| match run.map_or(0, |r| r.sample_rate) {
+        0 => Value::None,
+        rate => Value::Float(n as f64 / f64::from(rate)),
+    };
+    per_read(&POD5_FIELDS)
+        .iter()
+        .map(|&(name, _)| {
+            let v = match name {
+                "read_number" => Value::UInt(read.read_number.into()),
+                "channel" => Value::UInt(read.channel.into()),
+                "mux" => Value::UInt(read.well.into()),
+                "end_reason" => Value::Text(read.end_reason.to_string()),
+                "start_time" => seconds(read.start_sample),
+                "start_sample" => Value::UInt(read.start_sample),
+                "duration" => seconds(read.num_samples),
+                "num_samples" => Value::UInt(read.num_samples),
+                "minknow_events" => opt_u64(read.num_minknow_events),
+                "sample_rate" => run.map_or(Value::None, |x| Value::UInt(x.sample_rate.into())),
+                "median_before" => Value::Float(read.median_before.into()),
+                "predicted_scaling_scale" => opt_f32(read.predicted_scaling_scale),
+                "predicted_scaling_shift" => opt_f32(read.predicted_scaling_shift),
+                "tracked_scaling_scale" => opt_f32(read.tracked_scaling_scale),
+                "tracked_scaling_shift" => opt_f32(read.tracked_scaling_shift),
+                "num_reads_since_mux_change" => {
+                    opt_u64(read.num_reads_since_mux_change.map(u64::from))
+                }
+                "time_since_mux_change" => opt_f32(read.time_since_mux_change),
+                "run_id" => text(|x| &x.protocol_run_id),
+                "sample_id" => text(|x| &x.sample_id),
+                "experiment_id" => text(|x| &x.experiment_name),
+                "flow_cell_id" => text(|x| &x.flow_cell_id),
+                "pore_type" => Value::Text(read.pore_type.to_string()),
+                "open_pore_level" => opt_f32(read.open_pore_level),
+                "expected_open_pore_level" => opt_f32(read.expected_open_pore_level),
+                "selected_read_level" => opt_f32(read.selected_read_level),
+                "calibration_offset" => Value::Float(read.calibration_offset.into()),
+                "calibration_scale" => Value::Float(read.calibration_scale.into()),
+                "end_reason_forced" => Value::Bool(read.end_reason_forced),
+                "acquisition_id" => Value::Text(read.run_info.to_string()),
+                other => unreachable!("{other} is not a POD5 field"),
+            };
+            (Arc::from(name), v)
+        })
+        .collect()
 }
 
-/// The fields of a BLOW5 record: the primary fields, then every auxiliary field by name
+/// The fields of a BLOW5 record: the primary fields ([`BLOW5_PRIMARY_FIELDS`](crate::BLOW5_PRIMARY_FIELDS) after `read_id`
+/// and `filename`), then every auxiliary field by name
 /// (arrays as lists of their C type, `char*` as text, enums by their label).
 pub fn blow5_fields(header: &Header, rec: &Record) -> Vec<(Arc<str>, Value)> {
-    let mut fields: Vec<(Arc<str>, Value)> = vec![
-        ("read_group".into(), Value::UInt(rec.read_group.into())),
-        ("digitisation".into(), Value::Float(rec.digitisation)),
-        ("offset".into(), Value::Float(rec.offset)),
-        ("range".into(), Value::Float(rec.range)),
-        ("sampling_rate".into(), Value::Float(rec.sampling_rate)),
-        (
-            "len_raw_signal".into(),
-            Value::UInt(rec.raw_signal.len() as u64),
-        ),
-    ];
+    let mut fields: Vec<(Arc<str>, Value)> = per_read(&BLOW5_PRIMARY_FIELDS)
+        .iter()
+        .map(|&(name, _)| {
+            let v = match name {
+                "read_group" => Value::UInt(rec.read_group.into()),
+                "digitisation" => Value::Float(rec.digitisation),
+                "offset" => Value::Float(rec.offset),
+                "range" => Value::Float(rec.range),
+                "sampling_rate" => Value::Float(rec.sampling_rate),
+                "len_raw_signal" => Value::UInt(rec.raw_signal.len() as u64),
+                other => unreachable!("{other} is not a BLOW5 primary field"),
+            };
+            (Arc::from(name), v)
+        })
+        .collect();
     for (j, (name, v)) in rec.aux.iter().enumerate() {
         let ty = header.aux.get(j).map(|a| &a.ty);
         fields.push((name.as_str().into(), aux_value(ty, v)));

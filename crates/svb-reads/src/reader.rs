@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read};
+use crate::read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Signal};
 use crate::{Format, ReadsError};
 
 /// An open raw-signal file of any format svb reads, its format known by content: its reads
@@ -232,17 +232,24 @@ impl AnyReader {
         }
     }
 
-    /// Read `index`'s signal and calibration alone (a POD5 read's fields are not gathered).
-    pub fn signal(&self, index: usize) -> Result<(Vec<i16>, Calibration), ReadsError> {
+    /// Read `index`'s id, signal and calibration, without its other fields.
+    pub fn signal(&self, index: usize) -> Result<Signal, ReadsError> {
         match &self.inner {
             Inner::Pod5(r) => {
                 let read = r.read(index)?;
-                Ok((r.decode_signal(index)?, pod5_calibration(read)))
+                Ok(Signal {
+                    read_id: read.read_id_string(),
+                    samples: r.decode_signal(index)?,
+                    calibration: pod5_calibration(read),
+                })
             }
             Inner::Blow5 { reader, .. } => {
                 let rec = reader.record(index)?;
-                let calibration = blow5_calibration(&rec);
-                Ok((rec.raw_signal, calibration))
+                Ok(Signal {
+                    calibration: blow5_calibration(&rec),
+                    read_id: rec.read_id,
+                    samples: rec.raw_signal,
+                })
             }
         }
     }
