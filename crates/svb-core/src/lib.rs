@@ -9,6 +9,7 @@
 //! | [`U64Coder1248`] | u64 | 2 bits: 1,2,4,8 bytes | `streamvbyte64::Coder1248` (as one buffer) |
 //! | [`U64Coder1234`] | u64 < 2^32 | as `U32Classic` | `U32Classic`, widened |
 //! | [`Svb16`] | u16 | 1 bit: 1,2 bytes | ONT's svb16 inside POD5 |
+//! | [`I16ZigzagDelta`] | i16, zigzag deltas from `prev` | as `Svb16` | VBZ's integer stage (POD5) |
 //!
 //! Every codec writes one flat buffer, all control bytes then all data bytes, and does not
 //! store the count. Each has scalar, SSSE3, AVX2 and NEON kernels; the best one this CPU can
@@ -49,6 +50,6 @@ pub use codec::{Codec, Kernels};
 pub use error::{DecodeError, EncodeError};
 pub use stream32::{DeltaKernels, I32Zigzag, U32Classic, U32Delta, U32Variant0124};
 pub use stream64::{U64Coder1234, U64Coder1248};
-pub use svb16::Svb16;
+pub use svb16::{I16ZigzagDelta, Svb16, ZigzagDeltaKernels};
 
 pub use svb_dispatch::Isa;

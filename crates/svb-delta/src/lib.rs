@@ -22,6 +22,10 @@
 extern crate alloc;
 
 pub mod delta;
+/// Internal: the SIMD blocks svb-core's and svb-slow5's fused kernels are built from, in
+/// intrinsic types. Not part of the API (hidden from the docs, no stability promise); do not
+/// depend on it directly.
+#[doc(hidden)]
 pub mod kernels;
 pub mod zigzag;
 

@@ -14,7 +14,6 @@
 
 use core::mem::MaybeUninit;
 
-use svb_core::svb16::blocks::data_len;
 use svb_delta::delta::kchain_len;
 use svb_dispatch::uninit;
 
@@ -55,7 +54,7 @@ impl SubStream<'_> {
         // The kernel may look past this sub-stream's data (into the next one's, still inside
         // the stream) for whole 16-byte loads; it uses exactly `self.len` bytes or fails.
         let used = fused::best()
-            .decode(self.keys, self.data, self.initial, out)
+            .decode_split_uninit(self.keys, self.data, self.initial, out)
             .map_err(|source| VbzError::SubStream {
                 index: self.index,
                 first_sample: self.first,
@@ -182,7 +181,7 @@ impl<'a> Layout<'a> {
     /// Decodes on this thread as one chain (the split points were checked against the keys,
     /// so the sub-streams sit exactly where one pass finds them); allocates nothing.
     fn decode_serial(&self, out: &mut [MaybeUninit<i16>]) -> Result<(), VbzError> {
-        let used = fused::best().decode(self.keys, self.body, 0, out)?;
+        let used = fused::best().decode_split_uninit(self.keys, self.body, 0, out)?;
         if used != self.body.len() {
             let last = self.k - 1;
             let start = if last == 0 {
@@ -281,10 +280,8 @@ fn split_points(samples: &[i16], svb: &[u8], sub: usize, k: usize) -> Vec<(i16, 
     let (mut offset, mut g) = (0usize, 0usize);
     for i in 1..k {
         let at = i * sub;
-        while g < at / 8 {
-            offset += data_len(keys[g]);
-            g += 1;
-        }
+        offset += data_len_of(&keys[g..at / 8]);
+        g = at / 8;
         // The data of n samples is at most 2n bytes: fits in u32 for any n below 2^31.
         let offset =
             u32::try_from(offset).expect("VBZ2/VBZ-K streams hold fewer than 2^31 samples");

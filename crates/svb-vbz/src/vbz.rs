@@ -82,7 +82,8 @@ pub fn decode_vbz_fused_from_into(
     // SAFETY: on `Ok` the fused decoder has written all n samples.
     unsafe {
         uninit::append_with(out, n, |spare| {
-            let used = keys.len() + fused::best().decode(keys, body, initial, &mut spare[..n])?;
+            let used = keys.len()
+                + fused::best().decode_split_uninit(keys, body, initial, &mut spare[..n])?;
             check_consumed(n, used, data.len())?;
             Ok::<_, VbzError>(n)
         })?;
@@ -122,7 +123,7 @@ pub(crate) fn decode_vbz_fused_to_slice(data: &[u8], out: &mut [i16]) -> Result<
     let (keys, body) = fused::split_stream(data, n)?;
     // SAFETY: the fused decoder writes only initialised samples.
     let out = unsafe { uninit::as_uninit_mut(out) };
-    let used = keys.len() + fused::best().decode(keys, body, 0, out)?;
+    let used = keys.len() + fused::best().decode_split_uninit(keys, body, 0, out)?;
     check_consumed(n, used, data.len())
 }
 

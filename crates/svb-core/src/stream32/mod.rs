@@ -118,8 +118,10 @@ impl Scheme32 for Variant0124 {
     }
 }
 
-/// The tables and length arithmetic of the [`U32Classic`] kernels, public so that crates
-/// fusing further stages (slow5lib's SVB-ZD decode) call them instead of copying them.
+/// Internal: the tables and length arithmetic of the [`U32Classic`] kernels, for the
+/// workspace's fused SVB-ZD decoder (svb-slow5). Not part of the API (hidden from the docs,
+/// no stability promise); do not depend on it directly.
+#[doc(hidden)]
 pub mod blocks {
     use super::{Classic, Scheme32};
 

@@ -5,9 +5,13 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+pub(crate) mod finish;
 pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
+pub(crate) mod zigzag_delta;
+
+pub use zigzag_delta::{I16ZigzagDelta, ZigzagDeltaKernels};
 
 use svb_dispatch::{per_isa, Isa};
 
@@ -34,49 +38,6 @@ pub(crate) fn lens8(kw: u64) -> u64 {
     let x = kw - ((kw >> 1) & 0x5555_5555_5555_5555);
     let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
     ((x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F) + 0x0808_0808_0808_0808
-}
-
-/// Building blocks for fused decoders (VBZ's svb16 -> unzigzag -> prefix sum in one loop):
-/// the tables and length arithmetic of the Svb16 kernels, public so that crates fusing
-/// further stages call them instead of copying them.
-pub mod blocks {
-    /// Key bytes of `n` values (8 per byte).
-    pub const fn key_len(n: usize) -> usize {
-        super::key_len(n)
-    }
-
-    /// Splits an Svb16 stream of `n` values into its key bytes and its data, or reports the
-    /// key stream truncated.
-    #[inline]
-    pub fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), crate::DecodeError> {
-        super::scalar::split_keys(input, n)
-    }
-
-    /// Data bytes of the 8 values of key byte `key` (8 + popcount).
-    #[inline(always)]
-    pub fn data_len(key: u8) -> usize {
-        super::LENS[key as usize] as usize
-    }
-
-    /// The 16 shuffle indices (for `pshufb` / `tbl`, 16-byte aligned) that expand the packed
-    /// bytes of key byte `key` into eight little-endian u16 lanes; 0xFF marks a zero byte.
-    #[inline(always)]
-    pub fn decode_shuffle(key: u8) -> &'static [u8; 16] {
-        &super::DECODE[key as usize].0
-    }
-
-    /// Per-byte data lengths of the 8 key bytes packed little-endian in `kw`.
-    #[inline(always)]
-    pub fn lens8(kw: u64) -> u64 {
-        super::lens8(kw)
-    }
-
-    /// Inclusive prefix sums of [`lens8`]: byte `k` is the data length of key bytes `0..=k`
-    /// (at most 128). `(sums << 8)` gives each group's start offset.
-    #[inline(always)]
-    pub fn prefix_lens(kw: u64) -> u64 {
-        lens8(kw).wrapping_mul(0x0101_0101_0101_0101)
-    }
 }
 
 /// ONT's svb16 codec for u16 (POD5 applies it to zigzag deltas of the i16 signal).

@@ -2,6 +2,7 @@
 
 use core::mem::MaybeUninit;
 
+use super::finish::{Finish16, Lane16, Plain, ZigzagDelta};
 use super::key_len;
 use crate::error::{DecodeError, EncodeError};
 
@@ -24,19 +25,30 @@ pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeErr
 
 pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    let used = decode_tail(keys, data, 0, 0, out)?;
+    let used = decode_tail::<Plain, u16>(keys, data, 0, 0, 0, out)?;
     Ok(keys.len() + used)
 }
 
-/// Decodes values `first..out.len()` (`first` a multiple of 8) with data from `data[dp..]`;
-/// returns the data bytes used in all.
+/// The portable zigzag-delta kernel (see [`super::zigzag_delta`]).
+pub(crate) fn decode_zigzag_delta(
+    keys: &[u8],
+    data: &[u8],
+    prev: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    decode_tail::<ZigzagDelta, i16>(keys, data, 0, 0, prev as u16, out)
+}
+
+/// Decodes values `first..out.len()` (`first` a multiple of 8) with data from `data[dp..]`,
+/// each group through `F` from the running value `acc`; returns the data bytes used in all.
 #[inline]
-pub(crate) fn decode_tail(
+pub(crate) fn decode_tail<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
     mut dp: usize,
     first: usize,
-    out: &mut [MaybeUninit<u16>],
+    mut acc: u16,
+    out: &mut [MaybeUninit<O>],
 ) -> Result<usize, DecodeError> {
     let n = out.len();
     let mut i = first;
@@ -45,7 +57,8 @@ pub(crate) fn decode_tail(
         for k in 0..8 {
             let wide = (key >> k) & 1;
             let word = u16::from_le_bytes([data[dp], data[dp + 1]]);
-            out[i + k].write(word & (0xFF | (0xFF00 * wide as u16)));
+            let v = F::one(word & (0xFF | (0xFF00 * wide as u16)), &mut acc);
+            out[i + k].write(O::from_bits(v));
             dp += 1 + wide as usize;
         }
         i += 8;
@@ -65,7 +78,7 @@ pub(crate) fn decode_tail(
         } else {
             bytes[0] as u16
         };
-        out[i].write(v);
+        out[i].write(O::from_bits(F::one(v, &mut acc)));
         dp += len;
         i += 1;
     }

@@ -4,6 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::svb16::finish::{Finish16, Lane16, Plain, ZigzagDelta};
 use crate::svb16::scalar::{decode_tail, encode_with, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 
@@ -17,20 +18,60 @@ pub(crate) unsafe fn decode(
 ) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
-    let (dp, g) = unsafe { decode_groups(keys, data, out) };
-    let used = decode_tail(keys, data, dp, 8 * g, out)?;
+    let used = unsafe { decode_split::<Plain, u16>(keys, data, 0, out) }?;
     Ok(keys.len() + used)
 }
 
+/// The zigzag-delta kernel of this ISA (see [`crate::svb16::zigzag_delta`]).
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn decode_zigzag_delta(
+    keys: &[u8],
+    data: &[u8],
+    prev: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: the caller guarantees NEON (this function's contract).
+    unsafe { decode_split::<ZigzagDelta, i16>(keys, data, prev as u16, out) }
+}
+
+/// The group loops, then the scalar tail; returns the data bytes consumed.
+///
+/// # Safety
+/// The CPU must support NEON; `keys` must hold at least `out.len().div_ceil(8)` bytes.
+#[inline(always)]
+unsafe fn decode_split<F: Finish16, O: Lane16>(
+    keys: &[u8],
+    data: &[u8],
+    acc: u16,
+    out: &mut [MaybeUninit<O>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: the caller guarantees NEON and the key bytes.
+    let (dp, g, acc) = unsafe { decode_groups::<F, O>(keys, data, acc, out) };
+    decode_tail::<F, O>(keys, data, dp, 8 * g, acc, out)
+}
+
+/// Decodes whole key groups while their loads stay inside `data` (blocks of 8 while 128
+/// bytes are left, then single groups), each through `F` from `acc`; returns where it
+/// stopped `(dp, g, acc)`.
+///
 /// # Safety
 /// The CPU must support NEON. `keys` must hold the key bytes of `out.len()` values (as
 /// `split_keys` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself.
 #[target_feature(enable = "neon")]
-unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+unsafe fn decode_groups<F: Finish16, O: Lane16>(
+    keys: &[u8],
+    data: &[u8],
+    acc: u16,
+    out: &mut [MaybeUninit<O>],
+) -> (usize, usize, u16) {
     let full = out.len() / 8;
     let src = data.as_ptr();
-    let dst = out.as_mut_ptr().cast::<u8>();
+    let dst = out.as_mut_ptr().cast::<u16>();
+    // SAFETY: NEON (caller).
+    let mut carry = unsafe { F::neon_carry(acc) };
     let mut dp = 0usize;
     let mut g = 0usize;
     while g + 8 <= full && data.len() - dp >= 128 {
@@ -39,15 +80,15 @@ unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) 
         let lens = lens8(kw);
         for k in 0..8 {
             let key = (kw >> (8 * k)) as u8 as usize;
-            // SAFETY: the 8 groups of this step use at most 128 data bytes and
+            // SAFETY: NEON (caller); the 8 groups of this step use at most 128 data bytes and
             // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
-            // g + k < full writes 16 bytes inside out.
+            // g + k < full writes 8 values inside out.
             unsafe {
-                let v = vld1q_u8(src.add(dp));
-                vst1q_u8(
-                    dst.add(16 * (g + k)),
-                    vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())),
-                );
+                let v = vreinterpretq_u16_u8(vqtbl1q_u8(
+                    vld1q_u8(src.add(dp)),
+                    vld1q_u8(DECODE[key].0.as_ptr()),
+                ));
+                vst1q_u16(dst.add(8 * (g + k)), F::neon(v, &mut carry));
             }
             dp += ((lens >> (8 * k)) & 0xFF) as usize;
         }
@@ -55,18 +96,20 @@ unsafe fn decode_groups(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) 
     }
     while g < full && data.len() - dp >= 16 {
         let key = keys[g] as usize;
-        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 16 bytes fit in out.
+        // SAFETY: NEON (caller); dp + 16 <= data.len() (loop condition); g < full so 8
+        // values fit in out.
         unsafe {
-            let v = vld1q_u8(src.add(dp));
-            vst1q_u8(
-                dst.add(16 * g),
-                vqtbl1q_u8(v, vld1q_u8(DECODE[key].0.as_ptr())),
-            );
+            let v = vreinterpretq_u16_u8(vqtbl1q_u8(
+                vld1q_u8(src.add(dp)),
+                vld1q_u8(DECODE[key].0.as_ptr()),
+            ));
+            vst1q_u16(dst.add(8 * g), F::neon(v, &mut carry));
         }
         dp += LENS[key] as usize;
         g += 1;
     }
-    (dp, g)
+    // SAFETY: NEON (caller).
+    (dp, g, unsafe { F::neon_value(carry) })
 }
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).

@@ -12,6 +12,7 @@ use super::ssse3::{
     decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
 };
 use crate::error::{DecodeError, EncodeError};
+use crate::svb16::finish::{Finish16, Lane16, Plain, ZigzagDelta};
 use crate::svb16::scalar::{encode_with, split_keys};
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -23,11 +24,42 @@ pub(crate) unsafe fn decode(
     out: &mut [MaybeUninit<u16>],
 ) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
-    // starts where the group loops stopped.
+    // SAFETY: the caller guarantees AVX2 (this function's contract).
+    let used = unsafe { decode_split::<Plain, u16>(keys, data, 0, out) }?;
+    Ok(keys.len() + used)
+}
+
+/// The zigzag-delta kernel of this ISA (see [`crate::svb16::zigzag_delta`]).
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode_zigzag_delta(
+    keys: &[u8],
+    data: &[u8],
+    prev: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: the caller guarantees AVX2 (this function's contract).
+    unsafe { decode_split::<ZigzagDelta, i16>(keys, data, prev as u16, out) }
+}
+
+/// The SSSE3 loops compiled with AVX2, then the tail.
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3); `keys` must hold at least
+/// `out.len().div_ceil(8)` bytes.
+#[inline(always)]
+unsafe fn decode_split<F: Finish16, O: Lane16>(
+    keys: &[u8],
+    data: &[u8],
+    acc: u16,
+    out: &mut [MaybeUninit<O>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: the caller guarantees AVX2 and the key bytes; the tail starts where the group
+    // loops stopped.
     unsafe {
-        let (dp, g) = decode_all(keys, data, out);
-        finish_decode(keys, data, dp, g, out)
+        let (dp, g, carry) = decode_all::<F, O>(keys, data, acc, out);
+        finish_decode::<F, O>(keys, data, dp, g, carry, out)
     }
 }
 
@@ -36,11 +68,16 @@ pub(crate) unsafe fn decode(
 /// values (as `split_keys` returns them); the function keeps every load inside `data` and every
 /// store inside `out` itself.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_all(keys: &[u8], data: &[u8], out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+unsafe fn decode_all<F: Finish16, O: Lane16>(
+    keys: &[u8],
+    data: &[u8],
+    acc: u16,
+    out: &mut [MaybeUninit<O>],
+) -> (usize, usize, F::Sse) {
     // SAFETY: AVX2 implies SSSE3; the callees check their own bounds.
     unsafe {
-        let (dp, g) = decode_blocks(keys, data, out);
-        decode_groups(keys, data, out, dp, g)
+        let (dp, g, carry) = decode_blocks::<F, O>(keys, data, out, F::sse_carry(acc));
+        decode_groups::<F, O>(keys, data, out, dp, g, carry)
     }
 }
 

@@ -1,6 +1,8 @@
 //! SSSE3 kernels of Svb16: one `pshufb` per key byte (8 values), in software-pipelined
 //! blocks of 8 key bytes (the offsets of block `i+1` are computed while block `i` is
-//! shuffled). The AVX2 kernels reuse these loops compiled with AVX2.
+//! shuffled). The decode loops are generic over the step after each unpack
+//! ([`Finish16`]): the codec's is none, the fused VBZ decoder's unzigzag and prefix sum. The
+//! AVX2 kernels reuse these loops compiled with AVX2.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -9,6 +11,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::svb16::finish::{Finish16, Lane16, Plain, ZigzagDelta};
 use crate::svb16::scalar::{decode_tail, encode_with, split_keys};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
@@ -22,35 +25,69 @@ pub(crate) unsafe fn decode(
     out: &mut [MaybeUninit<u16>],
 ) -> Result<usize, DecodeError> {
     let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
-    // the group loops stopped.
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
+    let used = unsafe { decode_split::<Plain, u16>(keys, data, 0, out) }?;
+    Ok(keys.len() + used)
+}
+
+/// The zigzag-delta kernel of this ISA (see [`crate::svb16::zigzag_delta`]).
+///
+/// # Safety
+/// The CPU must support SSSE3.
+pub(crate) unsafe fn decode_zigzag_delta(
+    keys: &[u8],
+    data: &[u8],
+    prev: i16,
+    out: &mut [MaybeUninit<i16>],
+) -> Result<usize, DecodeError> {
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
+    unsafe { decode_split::<ZigzagDelta, i16>(keys, data, prev as u16, out) }
+}
+
+/// Decodes `out.len()` values from their key bytes `keys` (at least `out.len().div_ceil(8)`)
+/// and `data`, each group through `F` from the running value `acc`: the block loop, the
+/// single-group loop, then the tail. Returns the data bytes consumed.
+///
+/// # Safety
+/// The CPU must support SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn decode_split<F: Finish16, O: Lane16>(
+    keys: &[u8],
+    data: &[u8],
+    acc: u16,
+    out: &mut [MaybeUninit<O>],
+) -> Result<usize, DecodeError> {
+    debug_assert!(keys.len() >= out.len().div_ceil(8));
+    // SAFETY: the caller guarantees SSSE3 (this function's contract); each loop starts where
+    // the one before it stopped.
     unsafe {
-        let (dp, g) = decode_blocks(keys, data, out);
-        let (dp, g) = decode_groups(keys, data, out, dp, g);
-        finish_decode(keys, data, dp, g, out)
+        let (dp, g, carry) = decode_blocks::<F, O>(keys, data, out, F::sse_carry(acc));
+        let (dp, g, carry) = decode_groups::<F, O>(keys, data, out, dp, g, carry);
+        finish_decode::<F, O>(keys, data, dp, g, carry, out)
     }
 }
 
 /// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
 /// window, or with the scalar tail when the data is short (which reports the exact error).
-/// Returns the bytes consumed, keys included.
+/// Returns the data bytes consumed.
 ///
 /// # Safety
-/// The CPU must support SSSE3; `(dp, g)` must be where the group loops stopped.
+/// The CPU must support SSSE3; `(dp, g, carry)` must be where the group loops stopped.
 #[inline]
-pub(crate) unsafe fn finish_decode(
+pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
-    out: &mut [MaybeUninit<u16>],
+    carry: F::Sse,
+    out: &mut [MaybeUninit<O>],
 ) -> Result<usize, DecodeError> {
     // SAFETY: the caller guarantees SSSE3 and the position.
-    let used = match unsafe { decode_padded_tail(keys, data, dp, g, out) } {
-        Some(used) => used,
-        None => decode_tail(keys, data, dp, 8 * g, out)?,
-    };
-    Ok(keys.len() + used)
+    match unsafe { decode_padded_tail::<F, O>(keys, data, dp, g, carry, out) } {
+        Some(used) => Ok(used),
+        // SAFETY: SSSE3 (caller).
+        None => decode_tail::<F, O>(keys, data, dp, 8 * g, unsafe { F::sse_value(carry) }, out),
+    }
 }
 
 /// Decodes values `8g..` (the group loops left fewer than 16 data bytes, or only the last
@@ -60,15 +97,16 @@ pub(crate) unsafe fn finish_decode(
 /// # Safety
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
 /// `split_keys` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself. `dp` and `8 * g` must be where the group loops stopped.
+/// inside `out` itself. `(dp, 8 * g, carry)` must be where the group loops stopped.
 #[target_feature(enable = "ssse3")]
 #[inline]
-unsafe fn decode_padded_tail(
+unsafe fn decode_padded_tail<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
     dp: usize,
     g: usize,
-    out: &mut [MaybeUninit<u16>],
+    mut carry: F::Sse,
+    out: &mut [MaybeUninit<O>],
 ) -> Option<usize> {
     let n = out.len();
     let (full, partial) = (n / 8, n % 8);
@@ -91,27 +129,26 @@ unsafe fn decode_padded_tail(
     let dst = out.as_mut_ptr().cast::<u16>();
     let mut off = dp - base;
     for (i, &key) in keys[g..full].iter().enumerate() {
-        // SAFETY: group g + i < full writes 8 values inside out.
+        // SAFETY: SSSE3 (caller); group g + i < full writes 8 values inside out.
         unsafe {
-            _mm_storeu_si128(
-                dst.add(8 * (g + i)).cast(),
-                shuffle_from(window, &DECODE[key as usize], off),
-            )
-        };
+            let v = F::sse(shuffle_from(window, &DECODE[key as usize], off), &mut carry);
+            _mm_storeu_si128(dst.add(8 * (g + i)).cast(), v);
+        }
         off += LENS[key as usize] as usize;
     }
     if partial != 0 {
         let mut last = [0u16; 8];
-        // SAFETY: `last` holds 16 bytes. Key bits past the last value may index past the
-        // needed bytes; they only fill lanes that are not copied out.
+        // SAFETY: SSSE3 (caller); `last` holds 16 bytes. Key bits past the last value may
+        // index past the needed bytes; they only fill lanes that are not copied out.
         unsafe {
-            _mm_storeu_si128(
-                last.as_mut_ptr().cast(),
+            let v = F::sse(
                 shuffle_from(window, &DECODE[keys[full] as usize], off),
-            )
-        };
+                &mut carry,
+            );
+            _mm_storeu_si128(last.as_mut_ptr().cast(), v);
+        }
         for (slot, &v) in out[8 * full..].iter_mut().zip(&last) {
-            slot.write(v);
+            slot.write(O::from_bits(v));
         }
     }
     Some(dp + need)
@@ -139,8 +176,8 @@ pub(crate) fn prefix_lens(kw: u64) -> u64 {
     lens8(kw).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`;
-/// returns where it stopped `(dp, g)`.
+/// Decodes blocks of 8 groups from group 0 while the block's loads stay inside `data`, each
+/// group through `F` from `carry`; returns where it stopped `(dp, g, carry)`.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
@@ -148,16 +185,17 @@ pub(crate) fn prefix_lens(kw: u64) -> u64 {
 /// inside `out` itself.
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn decode_blocks(
+pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
-    out: &mut [MaybeUninit<u16>],
-) -> (usize, usize) {
+    out: &mut [MaybeUninit<O>],
+    mut carry: F::Sse,
+) -> (usize, usize, F::Sse) {
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
     let (mut dp, mut g) = (0usize, 0usize);
     if full < SMALL {
-        return (dp, g);
+        return (dp, g, carry);
     }
     // SAFETY: 8 <= SMALL <= full <= keys.len().
     let mut kw = unsafe { key_word(keys, 0) };
@@ -180,13 +218,14 @@ pub(crate) unsafe fn decode_blocks(
         for k in 0..8 {
             let key = (kw >> (8 * k)) as u8 as usize;
             let start = ((starts >> (8 * k)) & 0xFF) as usize;
-            // SAFETY: start <= the last group's start, and data.len() - dp >= that + 16
-            // (checked above), so the load ends inside data; group g + k < full writes
-            // values 8(g+k)..8(g+k)+8 <= out.len().
+            // SAFETY: SSSE3 (caller); start <= the last group's start, and data.len() - dp
+            // >= that + 16 (checked above), so the load ends inside data; group g + k < full
+            // writes values 8(g+k)..8(g+k)+8 <= out.len().
             unsafe {
                 let v = _mm_loadu_si128(src.add(start).cast());
                 let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(8 * (g + k)).cast(), _mm_shuffle_epi8(v, m));
+                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                _mm_storeu_si128(dst.add(8 * (g + k)).cast(), v);
             }
         }
         dp += (sums >> 56) as usize;
@@ -194,11 +233,11 @@ pub(crate) unsafe fn decode_blocks(
         kw = kw_next;
         sums = sums_next;
     }
-    (dp, g)
+    (dp, g, carry)
 }
 
 /// Decodes single key groups from group `g` (data at `data[dp..]`) while their loads stay
-/// inside `data`; returns where it stopped `(dp, g)`.
+/// inside `data`, each through `F` from `carry`; returns where it stopped `(dp, g, carry)`.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
@@ -206,29 +245,31 @@ pub(crate) unsafe fn decode_blocks(
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn decode_groups(
+pub(crate) unsafe fn decode_groups<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
-    out: &mut [MaybeUninit<u16>],
+    out: &mut [MaybeUninit<O>],
     mut dp: usize,
     mut g: usize,
-) -> (usize, usize) {
+    mut carry: F::Sse,
+) -> (usize, usize, F::Sse) {
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
     loop {
         // A group takes at most 16 bytes: the next r / 16 groups' loads are in bounds.
         let safe = ((data.len() - dp) / 16).min(full - g);
         if safe == 0 {
-            return (dp, g);
+            return (dp, g, carry);
         }
         for &key in &keys[g..g + safe] {
             let key = key as usize;
-            // SAFETY: one of the `safe` groups, each taking at most 16 bytes, so
-            // dp + 16 <= data.len(); g < full so 8 lanes fit in out.
+            // SAFETY: SSSE3 (caller); one of the `safe` groups, each taking at most 16
+            // bytes, so dp + 16 <= data.len(); g < full so 8 lanes fit in out.
             unsafe {
                 let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
                 let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
-                _mm_storeu_si128(dst.add(8 * g).cast(), _mm_shuffle_epi8(v, m));
+                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                _mm_storeu_si128(dst.add(8 * g).cast(), v);
             }
             dp += LENS[key] as usize;
             g += 1;
