@@ -587,21 +587,11 @@ fn pyslow5_reads_our_files_exactly() {
         files.push((path, r));
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pyslow5_read.py");
-    let out = std::process::Command::new(&python)
-        .arg(script)
-        .args(files.iter().map(|(f, _)| f))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> =
+        svb_testdata::python_lines(&python, &script, files.iter().map(|(f, _)| f))
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
     let mut lines = lines.as_slice();
     for (f, records) in &files {
         let (chunk, rest) = lines.split_at(1 + records.len());

@@ -15,22 +15,14 @@ use sha2::{Digest, Sha256};
 /// source whose text the message already holds is not repeated; one that repeats the message
 /// and adds to it replaces it). An output that exists gets the way to replace it.
 pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut s = e.to_string();
-    let mut exists = is_already_exists(e);
-    let mut source = e.source();
-    while let Some(c) = source {
-        let text = c.to_string();
-        if text.starts_with(&s) {
-            s = text;
-        } else if !s.contains(&text) {
-            s.push_str(": ");
-            s.push_str(&text);
+    let mut s = svb_io::error_chain(e);
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if is_already_exists(c) {
+            s.push_str(" (--force replaces it)");
+            break;
         }
-        exists |= is_already_exists(c);
-        source = c.source();
-    }
-    if exists {
-        s.push_str(" (--force replaces it)");
+        cause = c.source();
     }
     s
 }

@@ -3,7 +3,7 @@
 //! runs with no file.
 
 mod common;
-use common::svb;
+use common::{ok, svb};
 use std::process::Command;
 
 use svb_testdata::data_dir;
@@ -21,11 +21,7 @@ fn blow5_verify_matches_expected_sha256() {
             "verify",
             file.to_str().unwrap(),
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        ok(&out);
         let stdout = String::from_utf8(out.stdout).unwrap();
         let lines: Vec<&str> = stdout.lines().collect();
         assert!(!lines.is_empty());
@@ -59,11 +55,7 @@ fn blow5_decode_writes_every_read() {
             args.push("--npy");
         }
         let out = svb(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        ok(&out);
     }
     let mut checked = 0;
     for e in std::fs::read_dir(dir.join("pod5/multi_fast5_zip.signal")).unwrap() {
@@ -91,11 +83,7 @@ fn blow5_decode_writes_every_read() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force replaces it"));
     let out = svb(&[&again[..], &["--force"]].concat());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
@@ -125,11 +113,7 @@ fn blow5_info_and_bench_run() {
         assert!(text.contains("zstd") && text.contains("svb-zd"), "{text}");
     }
     let out = svb(&["bench", "--samples", "20000", "--seconds", "0.01"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     for codec in ["U32Classic", "Svb16", "VBZ", "POD5 VBZ", "SVB-ZD", "ex-zd"] {
         assert!(text.contains(&format!("| {codec} |")), "{text}");
@@ -154,11 +138,7 @@ fn pod5_verify_matches_the_manifests_for_every_writer() {
                 "verify",
                 file.to_str().unwrap(),
             ]);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            ok(&out);
             let stdout = String::from_utf8(out.stdout).unwrap();
             assert_eq!(stdout.lines().count(), 10, "{name}");
             for line in stdout.lines() {
@@ -200,11 +180,7 @@ fn pod5_decode_info_and_broken_files() {
         "-o",
         out_dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let mut checked = 0;
     for e in std::fs::read_dir(dir.join("pod5/multi_fast5_zip.signal")).unwrap() {
         let p = e.unwrap().path();
@@ -469,7 +445,7 @@ fn subset_pod5_keeps_the_listed_reads() {
     assert_eq!(o.status.code(), Some(1), "the output exists");
     assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
     let o = run(&["--missing-ok", "--force"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
 
     let wrong = tmp.join("picked.blow5");
     let o = svb(&[
@@ -523,7 +499,7 @@ fn subset_blow5_keeps_records_and_read_groups() {
         .unwrap();
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), list.as_bytes()).unwrap();
     let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let got = svb_blow5::Reader::open(&out).unwrap();
     assert_eq!(got.len(), picked.len());
     for (want, rec) in picked.iter().zip(got.records()) {
@@ -572,7 +548,7 @@ fn info_names_formats_and_speaks_json() {
     ] {
         let pod5 = dir.join("pod5").join(name);
         let o = svb(&["pod5", "info", "--json", pod5.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        ok(&o);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["format"], "pod5");
         assert_eq!(v["signal"], "vbz");
@@ -602,7 +578,7 @@ fn get_writes_reads_signal() {
     let id = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
     let want = std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap();
     let o = svb(&["get", pod5.to_str().unwrap(), id]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     assert_eq!(o.stdout, want);
 
     let o = svb(&["get", pod5.to_str().unwrap(), id, "--npy"]);
@@ -639,7 +615,7 @@ fn get_writes_reads_signal() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     for rid in [id, other] {
         let got = std::fs::read(out.join(format!("{rid}.i16"))).unwrap();
         let want =
@@ -669,11 +645,7 @@ fn view_is_pod5_views_table() {
     ] {
         let file = dir.join("pod5").join(name);
         let ours = svb(&["view", file.to_str().unwrap()]);
-        assert!(
-            ours.status.success(),
-            "{}",
-            String::from_utf8_lossy(&ours.stderr)
-        );
+        ok(&ours);
         let theirs = Command::new(&python)
             .args(["-m", "pod5.tools.main", "view"])
             .arg(&file)
@@ -708,7 +680,7 @@ fn view_is_pod5_views_table() {
 
     let blow5 = dir.join("blow5/slow5tools/p2solo_ulk114_dna.blow5");
     let o = svb(&["view", blow5.to_str().unwrap(), "--json"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let first: serde_json::Value =
         serde_json::from_str(String::from_utf8(o.stdout).unwrap().lines().next().unwrap()).unwrap();
     assert_eq!(first["len_raw_signal"], 2050027);
@@ -742,7 +714,7 @@ fn convert_both_ways() {
         "--signal",
         "ex-zd",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let b5 = out_dir.join("multi_fast5_zip.blow5");
     let r = svb_blow5::Reader::open(&b5).unwrap();
     assert_eq!(
@@ -756,7 +728,7 @@ fn convert_both_ways() {
         "-o",
         back.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let (a, b) = (
         svb_pod5::Reader::open(&src).unwrap(),
         svb_pod5::Reader::open(&back).unwrap(),

@@ -31,6 +31,7 @@
 //! assert!(src.read_vec(7, 5).is_err()); // past the end: an error, not a panic
 //! ```
 
+mod error_chain;
 mod file_id;
 mod format;
 mod in_order;
@@ -39,6 +40,7 @@ mod partial;
 mod source;
 pub mod zstd_frame;
 
+pub use error_chain::error_chain;
 pub use file_id::{FileId, Inputs};
 pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;

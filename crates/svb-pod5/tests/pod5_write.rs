@@ -427,19 +427,8 @@ fn onts_reader_reads_our_files_exactly() {
         files.push(path);
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pod5_read.py");
-    let out = std::process::Command::new(&python)
-        .arg(&script)
-        .args(&files)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    let lines: Vec<serde_json::Value> = svb_testdata::python_lines(&python, &script, &files)
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), files.len() * (1 + reads.len()));

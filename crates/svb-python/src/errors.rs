@@ -32,28 +32,17 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The error's message with its sources (`a: b: c`), as the `svb` command prints it.
-pub fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(c) = source {
-        let text = c.to_string();
-        if !s.ends_with(&text) {
-            s.push_str(": ");
-            s.push_str(&text);
-        }
-        source = c.source();
-    }
-    s
-}
+/// The error's message with its sources (`a: b: c`, each text once), as the `svb` command
+/// prints it.
+pub use svb_io::error_chain as chain;
 
 /// A file reader's error (a file the OS refused is raised as its `OSError` before a reader
 /// opens it).
-pub fn file_error(e: &dyn std::error::Error) -> PyErr {
+pub fn file_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
     FileFormatError::new_err(chain(e))
 }
 
 /// A codec's error.
-pub fn codec_error(e: &dyn std::error::Error) -> PyErr {
+pub fn codec_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
     CodecError::new_err(chain(e))
 }

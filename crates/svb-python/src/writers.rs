@@ -15,7 +15,7 @@ use svb_blow5::{AuxField, AuxValue, FieldType};
 
 use crate::errors::{chain, SvbError};
 
-fn write_error(e: &dyn std::error::Error) -> PyErr {
+fn write_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
     SvbError::new_err(chain(e))
 }
 

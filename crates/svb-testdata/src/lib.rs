@@ -213,18 +213,29 @@ pub fn python_with(module: &str, pip: &str) -> Option<String> {
     None
 }
 
-/// An error and its sources, each text once (a source whose text the chain already ends with
-/// is skipped), joined by ": ": what a user sees.
-pub fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(c) = source {
-        let text = c.to_string();
-        if !s.ends_with(&text) {
-            s.push_str(": ");
-            s.push_str(&text);
-        }
-        source = c.source();
-    }
-    s
+pub use svb_io::error_chain;
+
+/// Runs the Python `script` with `args` under `python` (from [`python_with`]) and returns
+/// its output lines; panics with its stderr when it fails.
+pub fn python_lines<A: AsRef<std::ffi::OsStr>>(
+    python: &str,
+    script: &std::path::Path,
+    args: impl IntoIterator<Item = A>,
+) -> Vec<String> {
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{python} {}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "{} failed: {}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("the script prints UTF-8")
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }

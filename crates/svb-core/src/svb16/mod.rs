@@ -3,6 +3,48 @@
 //! Wire: `ceil(n/8)` key bytes, one bit per value, LSB first (0: one data byte, 1: two bytes
 //! little-endian), then the data bytes of each value in order.
 
+/// The two decode entries of an ISA's module, written once: `decode` (the codec's kernel: a
+/// whole stream, `Plain`, into u16) and `decode_zigzag_delta` (`I16ZigzagDelta`'s: keys and
+/// data apart, `ZigzagDelta`, into i16), both through the module's own
+/// `decode_split::<F, O>(keys, data, acc, out) -> data bytes`, whose contract is that the
+/// CPU supports `$isa` (the name the safety contract gives).
+macro_rules! decode_entries {
+    ($isa:literal) => {
+        /// The decode kernel of this ISA (see the codec's `Kernels`).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        pub(crate) unsafe fn decode(
+            input: &[u8],
+            out: &mut [core::mem::MaybeUninit<u16>],
+        ) -> Result<usize, crate::error::DecodeError> {
+            use crate::svb16::finish::Plain;
+            let (keys, data) = crate::svb16::scalar::split_keys(input, out.len())?;
+            // SAFETY: the caller guarantees the ISA (this function's contract); split_keys
+            // gave the key bytes of out.len() values.
+            let used = unsafe { decode_split::<Plain, u16>(keys, data, 0, out)? };
+            Ok(keys.len() + used)
+        }
+
+        /// The zigzag-delta kernel of this ISA (see [`crate::svb16::zigzag_delta`]).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, "; `keys` must hold at least")]
+        /// `out.len().div_ceil(8)` bytes.
+        pub(crate) unsafe fn decode_zigzag_delta(
+            keys: &[u8],
+            data: &[u8],
+            prev: i16,
+            out: &mut [core::mem::MaybeUninit<i16>],
+        ) -> Result<usize, crate::error::DecodeError> {
+            use crate::svb16::finish::ZigzagDelta;
+            // SAFETY: the caller guarantees the ISA and the key bytes (this function's
+            // contract).
+            unsafe { decode_split::<ZigzagDelta, i16>(keys, data, prev as u16, out) }
+        }
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 pub(crate) mod finish;

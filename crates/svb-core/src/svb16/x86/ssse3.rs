@@ -11,38 +11,12 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::svb16::finish::{Finish16, Lane16, Plain, ZigzagDelta};
-use crate::svb16::scalar::{decode_tail, encode_with, split_keys};
+use crate::svb16::finish::{Finish16, Lane16};
+use crate::svb16::scalar::{decode_tail, encode_with};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
-/// The decode kernel of this ISA (see the codec's `Kernels`).
-///
-/// # Safety
-/// The CPU must support SSSE3.
-pub(crate) unsafe fn decode(
-    input: &[u8],
-    out: &mut [MaybeUninit<u16>],
-) -> Result<usize, DecodeError> {
-    let (keys, data) = split_keys(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    let used = unsafe { decode_split::<Plain, u16>(keys, data, 0, out) }?;
-    Ok(keys.len() + used)
-}
-
-/// The zigzag-delta kernel of this ISA (see [`crate::svb16::zigzag_delta`]).
-///
-/// # Safety
-/// The CPU must support SSSE3.
-pub(crate) unsafe fn decode_zigzag_delta(
-    keys: &[u8],
-    data: &[u8],
-    prev: i16,
-    out: &mut [MaybeUninit<i16>],
-) -> Result<usize, DecodeError> {
-    // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    unsafe { decode_split::<ZigzagDelta, i16>(keys, data, prev as u16, out) }
-}
+decode_entries!("SSSE3");
 
 /// Decodes `out.len()` values from their key bytes `keys` (at least `out.len().div_ceil(8)`)
 /// and `data`, each group through `F` from the running value `acc`: the block loop, the
