@@ -6,6 +6,7 @@
 //! | [`U32Variant0124`] | u32 | 2 bits: 0,1,2,4 bytes | `streamvbyte_encode_0124` |
 //! | [`U32Delta`] | u32, deltas from `prev` | as `U32Classic` | `streamvbyte_delta_encode` |
 //! | [`I32Zigzag`] | i32, zigzag-coded | as `U32Classic` | `zigzag_encode` + `streamvbyte_encode` |
+//! | [`I16ZigzagDelta32`] | i16, zigzag of 32-bit deltas from `prev` | as `U32Classic` | slow5lib's SVB-ZD (BLOW5) |
 //! | [`U64Coder1248`] | u64 | 2 bits: 1,2,4,8 bytes | `streamvbyte64::Coder1248` (as one buffer) |
 //! | [`U64Coder1234`] | u64 < 2^32 | as `U32Classic` | `U32Classic`, widened |
 //! | [`Svb16`] | u16 | 1 bit: 1,2 bytes | ONT's svb16 inside POD5 |
@@ -48,7 +49,10 @@ mod tail_window;
 
 pub use codec::{Codec, Kernels};
 pub use error::{DecodeError, EncodeError};
-pub use stream32::{DeltaKernels, I32Zigzag, U32Classic, U32Delta, U32Variant0124};
+pub use stream32::{
+    DeltaKernels, I16ZigzagDelta32, I32Zigzag, U32Classic, U32Delta, U32Variant0124,
+    ZigzagDelta32Kernels,
+};
 pub use stream64::{U64Coder1234, U64Coder1248};
 pub use svb16::{I16ZigzagDelta, Svb16, ZigzagDeltaKernels};
 

@@ -91,7 +91,7 @@ per_isa! {
         Avx2 => DeltaKernels {
             isa: Isa::Avx2,
             encode: encode::<super::mapped::Avx2>,
-            decode: super::x86::avx2_delta::decode,
+            decode: super::x86::avx2_blocks16::decode::<Delta>,
         },
         #[cfg(target_arch = "aarch64")]
         Neon => delta_kernels!(Isa::Neon, super::mapped::Neon),

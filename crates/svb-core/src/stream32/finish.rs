@@ -15,10 +15,17 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use svb_delta::zigzag::Zigzag;
 
-/// The step after the unpack of a group. Implemented by the three unit types below.
+/// The step after the unpack of a group. Implemented by the unit types below.
 pub(crate) trait Finish: 'static {
+    /// What is stored: `u32` lanes, or for [`ZigzagDelta16`] the low 16 bits of each.
+    type Out: Lane32;
+
+    /// Whether the SIMD loops hand this step two groups at a time
+    /// ([`Finish::sse_pair`] / [`Finish::neon_pair`]): eight 16-bit outputs, one store.
+    const PAIRS: bool = false;
+
     /// One value: `v` as unpacked, `acc` the running value (the previous output for
-    /// [`Delta`]); returns the value to store.
+    /// [`Delta`]); returns the value to store (as [`Finish::Out`] takes it).
     fn one(v: u32, acc: &mut u32) -> u32;
 
     /// Four values in `v`; `carry` holds the running value in every lane (updated to the
@@ -35,6 +42,110 @@ pub(crate) trait Finish: 'static {
     /// The CPU must support NEON.
     #[cfg(target_arch = "aarch64")]
     unsafe fn neon(v: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t;
+
+    /// Two groups (`v0` then `v1`) into eight 16-bit outputs, when [`Finish::PAIRS`].
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_pair(v0: __m128i, v1: __m128i, carry: &mut __m128i) -> __m128i {
+        let _ = (v0, v1, carry);
+        unreachable!("only steps with PAIRS take groups in pairs")
+    }
+
+    /// As [`Finish::sse_pair`], for NEON.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon_pair(v0: uint32x4_t, v1: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t {
+        let _ = (v0, v1, carry);
+        unreachable!("only steps with PAIRS take groups in pairs")
+    }
+}
+
+/// An output lane of the u32 loops: `u32` (the codecs) or `i16` (SVB-ZD's samples, the low
+/// 16 bits of each value).
+pub(crate) trait Lane32: Copy + Default + 'static {
+    /// The lane holding `v` (its low 16 bits for `i16`).
+    fn from_u32(v: u32) -> Self;
+
+    /// The lane's value as a running value (the x86 loops' padded tail reads it back).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    fn to_u32(self) -> u32;
+
+    /// Stores the four values of a finished group at `dst`.
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3; four lanes must be writable at `dst`.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    unsafe fn store4(dst: *mut Self, v: __m128i);
+
+    /// As [`Lane32::store4`], for NEON.
+    ///
+    /// # Safety
+    /// The CPU must support NEON; four lanes must be writable at `dst`.
+    #[cfg(target_arch = "aarch64")]
+    unsafe fn store4_neon(dst: *mut Self, v: uint32x4_t);
+}
+
+impl Lane32 for u32 {
+    #[inline(always)]
+    fn from_u32(v: u32) -> u32 {
+        v
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        self
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn store4(dst: *mut u32, v: __m128i) {
+        // SAFETY: four u32 (16 bytes) writable at dst (caller); SSE2 (caller's SSSE3).
+        unsafe { _mm_storeu_si128(dst.cast(), v) }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn store4_neon(dst: *mut u32, v: uint32x4_t) {
+        // SAFETY: four u32 writable at dst (caller); NEON (caller).
+        unsafe { vst1q_u32(dst, v) }
+    }
+}
+
+impl Lane32 for i16 {
+    #[inline(always)]
+    fn from_u32(v: u32) -> i16 {
+        v as i16
+    }
+
+    /// In both halves, as [`ZigzagDelta16`]'s running value is kept (every 16-bit lane).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        u32::from(self as u16) * 0x0001_0001
+    }
+
+    /// `v` holds the group's four values in its low four 16-bit lanes (as
+    /// [`ZigzagDelta16`] leaves them).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn store4(dst: *mut i16, v: __m128i) {
+        // SAFETY: four i16 (8 bytes) writable at dst (caller); SSE2 (caller's SSSE3).
+        unsafe { _mm_storel_epi64(dst.cast(), v) }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn store4_neon(dst: *mut i16, v: uint32x4_t) {
+        // SAFETY: four i16 writable at dst (caller); NEON (caller).
+        unsafe { vst1_u16(dst.cast(), vget_low_u16(vreinterpretq_u16_u32(v))) }
+    }
 }
 
 /// The values as unpacked.
@@ -43,8 +154,15 @@ pub(crate) struct Plain;
 pub(crate) struct Delta;
 /// Each value zigzag-decoded (`(z >> 1) ^ -(z & 1)`): the stream holds zigzag codes of i32.
 pub(crate) struct Unzigzag;
+/// SVB-ZD's samples: each value zigzag-decoded and added to the running sum, the low 16 bits
+/// stored (the differences were taken in 32 bits, so a jump past 32767 is one value). The
+/// SIMD loops narrow to 16-bit lanes first and sum those, two groups at a time: the carry is
+/// the running sample in every 16-bit lane.
+pub(crate) struct ZigzagDelta16;
 
 impl Finish for Plain {
+    type Out = u32;
+
     #[inline(always)]
     fn one(v: u32, _: &mut u32) -> u32 {
         v
@@ -64,6 +182,8 @@ impl Finish for Plain {
 }
 
 impl Finish for Delta {
+    type Out = u32;
+
     #[inline(always)]
     fn one(v: u32, acc: &mut u32) -> u32 {
         *acc = acc.wrapping_add(v);
@@ -90,6 +210,8 @@ impl Finish for Delta {
 }
 
 impl Finish for Unzigzag {
+    type Out = u32;
+
     #[inline(always)]
     fn one(v: u32, _: &mut u32) -> u32 {
         i32::unzigzag(v) as u32
@@ -111,6 +233,99 @@ impl Finish for Unzigzag {
             let low = vandq_u32(v, vdupq_n_u32(1));
             let mask = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(low)));
             veorq_u32(vshrq_n_u32::<1>(v), mask)
+        }
+    }
+}
+
+/// The low 16 bits of each 32-bit lane of `v` into its low four 16-bit lanes (zero above),
+/// or into its high four with `HIGH`.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn narrow<const HIGH: bool>(v: __m128i) -> __m128i {
+    // SAFETY: SSSE3 (caller).
+    unsafe {
+        let m = if HIGH {
+            _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 4, 5, 8, 9, 12, 13)
+        } else {
+            _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1)
+        };
+        _mm_shuffle_epi8(v, m)
+    }
+}
+
+/// `(z >> 1) ^ -(z & 1)` in each 32-bit lane.
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+unsafe fn unzigzag_neon(v: uint32x4_t) -> uint32x4_t {
+    // SAFETY: NEON (caller).
+    unsafe {
+        let low = vandq_u32(v, vdupq_n_u32(1));
+        let mask = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(low)));
+        veorq_u32(vshrq_n_u32::<1>(v), mask)
+    }
+}
+
+impl Finish for ZigzagDelta16 {
+    type Out = i16;
+    const PAIRS: bool = true;
+
+    #[inline(always)]
+    fn one(v: u32, acc: &mut u32) -> u32 {
+        *acc = acc.wrapping_add(i32::unzigzag(v) as u32);
+        *acc
+    }
+
+    /// A lone group: its four samples in the low 16-bit lanes; the zero lanes above add
+    /// nothing, so the carry out is the last sample.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse(v: __m128i, carry: &mut __m128i) -> __m128i {
+        use svb_delta::kernels::x86_64::{prefix_u16x8, unzigzag_u32x4};
+        // SAFETY: SSSE3 (caller).
+        let (sums, next) = unsafe { prefix_u16x8(narrow::<false>(unzigzag_u32x4(v)), *carry) };
+        *carry = next;
+        sums
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_pair(v0: __m128i, v1: __m128i, carry: &mut __m128i) -> __m128i {
+        use svb_delta::kernels::x86_64::{prefix_u16x8, unzigzag_u32x4};
+        // SAFETY: SSSE3 (caller).
+        let (sums, next) = unsafe {
+            let d = _mm_or_si128(
+                narrow::<false>(unzigzag_u32x4(v0)),
+                narrow::<true>(unzigzag_u32x4(v1)),
+            );
+            prefix_u16x8(d, *carry)
+        };
+        *carry = next;
+        sums
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon(v: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON (caller).
+        unsafe {
+            let d = vcombine_u16(vmovn_u32(unzigzag_neon(v)), vdup_n_u16(0));
+            let (sums, next) =
+                svb_delta::kernels::aarch64::prefix_u16x8(d, vreinterpretq_u16_u32(*carry));
+            *carry = vreinterpretq_u32_u16(next);
+            vreinterpretq_u32_u16(sums)
+        }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon_pair(v0: uint32x4_t, v1: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON (caller).
+        unsafe {
+            let d = vcombine_u16(vmovn_u32(unzigzag_neon(v0)), vmovn_u32(unzigzag_neon(v1)));
+            let (sums, next) =
+                svb_delta::kernels::aarch64::prefix_u16x8(d, vreinterpretq_u16_u32(*carry));
+            *carry = vreinterpretq_u32_u16(next);
+            vreinterpretq_u32_u16(sums)
         }
     }
 }

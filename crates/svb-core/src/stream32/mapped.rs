@@ -27,7 +27,7 @@ pub(crate) trait IsaKernels: 'static {
     unsafe fn decode_finish<F: Finish>(
         input: &[u8],
         acc: u32,
-        out: &mut [MaybeUninit<u32>],
+        out: &mut [MaybeUninit<F::Out>],
     ) -> Result<(usize, u32), DecodeError>;
 }
 
@@ -63,7 +63,7 @@ macro_rules! isa_kernels {
             unsafe fn decode_finish<F: Finish>(
                 input: &[u8],
                 acc: u32,
-                out: &mut [MaybeUninit<u32>],
+                out: &mut [MaybeUninit<F::Out>],
             ) -> Result<(usize, u32), DecodeError> {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.

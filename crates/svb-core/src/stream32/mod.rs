@@ -14,11 +14,13 @@ pub(crate) mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 mod zigzag;
+mod zigzag_delta16;
 
 use svb_dispatch::{per_isa, Isa, PerIsa};
 
 pub use delta::{DeltaKernels, U32Delta};
 pub use zigzag::I32Zigzag;
+pub use zigzag_delta16::{I16ZigzagDelta32, ZigzagDelta32Kernels};
 
 use crate::codec::{Codec, Kernels};
 use crate::error::DecodeError;
@@ -115,47 +117,6 @@ impl Scheme32 for Variant0124 {
         // Code c is c bytes, except code 3 which is 4: add one for every field equal to 3.
         let threes = cw & (cw >> 1) & 0x5555_5555_5555_5555;
         field_sums(cw) + field_sums(threes)
-    }
-}
-
-/// Internal: the tables and length arithmetic of the [`U32Classic`] kernels, for the
-/// workspace's fused SVB-ZD decoder (svb-slow5). Not part of the API (hidden from the docs,
-/// no stability promise); do not depend on it directly.
-#[doc(hidden)]
-pub mod blocks {
-    use super::{Classic, Scheme32};
-
-    /// Control bytes of `n` values (4 per byte).
-    pub const fn control_len(n: usize) -> usize {
-        super::control_len(n)
-    }
-
-    /// Data bytes of the 4 values of control byte `key`.
-    #[inline(always)]
-    pub fn data_len(key: u8) -> usize {
-        Classic::CTRL_LENS[key as usize] as usize
-    }
-
-    /// The 16 shuffle indices (for `pshufb` / `tbl`, 16-byte aligned) that expand the packed
-    /// bytes of control byte `key` into four little-endian u32 lanes; 0xFF marks a zero byte.
-    #[inline(always)]
-    pub fn decode_shuffle(key: u8) -> &'static [u8; 16] {
-        &Classic::DECODE[key as usize].0
-    }
-
-    /// Splits a U32Classic stream of `n` values into its control bytes and its data, or
-    /// reports the control stream truncated.
-    #[inline]
-    pub fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), crate::DecodeError> {
-        let needed = control_len(n);
-        match input.split_at_checked(needed) {
-            Some(parts) => Ok(parts),
-            None => Err(crate::DecodeError::ControlTruncated {
-                n,
-                needed,
-                available: input.len(),
-            }),
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::finish::{Finish, Plain};
+use super::finish::{Finish, Lane32, Plain};
 use super::{control_len, Scheme32};
 use crate::error::{DecodeError, EncodeError};
 
@@ -38,7 +38,7 @@ pub(crate) fn decode<S: Scheme32>(
 pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     let (used, acc) = decode_tail::<S, F>(ctrl, data, 0, 0, acc, out)?;
@@ -55,7 +55,7 @@ pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
     mut dp: usize,
     first: usize,
     mut acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let n = out.len();
     let mut i = first;
@@ -65,7 +65,7 @@ pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
         for k in 0..4 {
             let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
             let word = u32::from_le_bytes([data[dp], data[dp + 1], data[dp + 2], data[dp + 3]]);
-            out[i + k].write(F::one(word & mask(len), &mut acc));
+            out[i + k].write(F::Out::from_u32(F::one(word & mask(len), &mut acc)));
             dp += len;
         }
         i += 4;
@@ -84,7 +84,7 @@ pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
         for (b, &byte) in bytes.iter().enumerate() {
             v |= (byte as u32) << (8 * b);
         }
-        out[i].write(F::one(v, &mut acc));
+        out[i].write(F::Out::from_u32(F::one(v, &mut acc)));
         dp += len;
         i += 1;
     }

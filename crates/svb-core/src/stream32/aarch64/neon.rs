@@ -4,7 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::finish::{Finish, Plain};
+use crate::stream32::finish::{Finish, Lane32, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 
@@ -28,7 +28,7 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
@@ -46,41 +46,68 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, u32) {
     let full = out.len() / 4;
     let src = data.as_ptr();
-    let dst = out.as_mut_ptr().cast::<u32>();
+    let dst = out.as_mut_ptr().cast::<F::Out>();
     let mut carry = vdupq_n_u32(acc);
+    // A group's values from its control byte and the start of its data. Called only while 16
+    // bytes are readable there.
+    let unpack = |c: usize, at: usize| {
+        // SAFETY: at + 16 <= data.len() (the callers' checks); NEON (caller).
+        let v = unsafe { vqtbl1q_u8(vld1q_u8(src.add(at)), vld1q_u8(S::DECODE[c].0.as_ptr())) };
+        vreinterpretq_u32_u8(v)
+    };
     let mut dp = 0usize;
     let mut g = 0usize;
     while g + 8 <= full && data.len() - dp >= 128 {
         // SAFETY: g + 8 <= full <= ctrl.len().
         let cw = u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() });
         let lens = S::lens8(cw);
-        for k in 0..8 {
-            let c = (cw >> (8 * k)) as u8 as usize;
-            // SAFETY: the 8 groups of this step use at most 128 data bytes and
-            // data.len() - dp >= 128 held at its start, so dp + 16 <= data.len(); group
-            // g + k < full writes 4 values inside out.
-            unsafe {
-                let v = vqtbl1q_u8(vld1q_u8(src.add(dp)), vld1q_u8(S::DECODE[c].0.as_ptr()));
-                vst1q_u32(
-                    dst.add(4 * (g + k)),
-                    F::neon(vreinterpretq_u32_u8(v), &mut carry),
-                );
+        // The 8 groups of this step use at most 128 data bytes and data.len() - dp >= 128
+        // held at its start, so each group's 16-byte load is inside data.
+        let next = |k: usize, dp: &mut usize| {
+            let v = unpack((cw >> (8 * k)) as u8 as usize, *dp);
+            *dp += ((lens >> (8 * k)) & 0xFF) as usize;
+            v
+        };
+        if F::PAIRS {
+            for j in 0..4 {
+                let v0 = next(2 * j, &mut dp);
+                let v1 = next(2 * j + 1, &mut dp);
+                // SAFETY: NEON (caller); groups g + 2j and g + 2j + 1 < full: their 8 lanes
+                // fit in out.
+                unsafe {
+                    let v = F::neon_pair(v0, v1, &mut carry);
+                    vst1q_u32(dst.add(4 * (g + 2 * j)).cast(), v);
+                }
             }
-            dp += ((lens >> (8 * k)) & 0xFF) as usize;
+        } else {
+            for k in 0..8 {
+                let u = next(k, &mut dp);
+                // SAFETY: NEON (caller); group g + k < full writes 4 values inside out.
+                unsafe { F::Out::store4_neon(dst.add(4 * (g + k)), F::neon(u, &mut carry)) };
+            }
         }
         g += 8;
     }
+    if F::PAIRS {
+        while g + 2 <= full && data.len() - dp >= 32 {
+            let (c0, c1) = (ctrl[g] as usize, ctrl[g + 1] as usize);
+            let v0 = unpack(c0, dp);
+            let v1 = unpack(c1, dp + S::CTRL_LENS[c0] as usize);
+            // SAFETY: NEON (caller); groups g and g + 1 < full: their 8 lanes fit in out.
+            unsafe { vst1q_u32(dst.add(4 * g).cast(), F::neon_pair(v0, v1, &mut carry)) };
+            dp += (S::CTRL_LENS[c0] + S::CTRL_LENS[c1]) as usize;
+            g += 2;
+        }
+    }
     while g < full && data.len() - dp >= 16 {
         let c = ctrl[g] as usize;
-        // SAFETY: dp + 16 <= data.len() (loop condition); g < full so 4 values fit in out.
-        unsafe {
-            let v = vqtbl1q_u8(vld1q_u8(src.add(dp)), vld1q_u8(S::DECODE[c].0.as_ptr()));
-            vst1q_u32(dst.add(4 * g), F::neon(vreinterpretq_u32_u8(v), &mut carry));
-        }
+        let u = unpack(c, dp);
+        // SAFETY: NEON (caller); g < full so 4 values fit in out.
+        unsafe { F::Out::store4_neon(dst.add(4 * g), F::neon(u, &mut carry)) };
         dp += S::CTRL_LENS[c] as usize;
         g += 1;
     }

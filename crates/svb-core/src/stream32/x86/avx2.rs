@@ -35,7 +35,7 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
@@ -55,7 +55,7 @@ unsafe fn decode_all<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, __m128i) {
     // SAFETY: AVX2 implies SSSE3; the block loop checks its own bounds.
     unsafe { decode_blocks::<S, F>(ctrl, data, out, 0, 0, _mm_set1_epi32(acc as i32)) }

@@ -47,5 +47,5 @@ macro_rules! encode_blocks {
 }
 
 pub(crate) mod avx2;
-pub(crate) mod avx2_delta;
+pub(crate) mod avx2_blocks16;
 pub(crate) mod ssse3;

@@ -16,7 +16,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::finish::{Finish, Plain};
+use crate::stream32::finish::{Finish, Lane32, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 
@@ -40,7 +40,7 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
@@ -74,7 +74,7 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     dp: usize,
     g: usize,
     carry: __m128i,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     // SAFETY: the caller guarantees SSSE3 and the position.
     let (used, acc) = match unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out) } {
@@ -108,7 +108,7 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     dp: usize,
     g: usize,
     carry: __m128i,
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
 ) -> Option<(usize, u32)> {
     let full = out.len() / 4;
     let partial = out.len() % 4;
@@ -137,20 +137,22 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     if used + need > take {
         return None;
     }
-    let mut last = [0u32; 4];
-    // SAFETY: used <= take <= TAIL, so the 16 bytes at `used` lie in `buf`; `last` holds 16
-    // bytes; SSSE3 (caller). Codes past the last value pick bytes that are not copied out
+    let mut last = [F::Out::default(); 4];
+    // SAFETY: used <= take <= TAIL, so the 16 bytes at `used` lie in `buf`; `last` holds four
+    // lanes; SSSE3 (caller). Codes past the last value pick bytes that are not copied out
     // (the running value is taken from the last lane that is).
     unsafe {
         let v = _mm_loadu_si128(buf.as_ptr().add(used).cast());
         let m = _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast());
-        let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
-        _mm_storeu_si128(last.as_mut_ptr().cast(), v);
+        F::Out::store4(
+            last.as_mut_ptr(),
+            F::sse(_mm_shuffle_epi8(v, m), &mut carry),
+        );
     }
     for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
         slot.write(v);
     }
-    acc = last[partial - 1];
+    acc = last[partial - 1].to_u32();
     Some((dp + used + need, acc))
 }
 
@@ -182,7 +184,7 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
     dp: usize,
     mut g: usize,
     mut carry: __m128i,
@@ -201,7 +203,7 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     let (mut dst, mut kp, last) = unsafe {
         let kp = ctrl.as_ptr().add(g);
         (
-            out.as_mut_ptr().cast::<u32>().add(4 * g),
+            out.as_mut_ptr().cast::<F::Out>().add(4 * g),
             kp,
             kp.add(8 * (blocks - 1)),
         )
@@ -215,18 +217,45 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         let kn = if kp == last { kp } else { kp.wrapping_add(8) };
         // SAFETY: kn is this block's or the next block's start, both with 8 control bytes.
         next = unsafe { kn.cast::<u64>().read_unaligned() };
-        for k in 0..8 {
-            let c = (cw >> (8 * k)) as u8 as usize;
-            // SAFETY: the block's groups take at most 16 bytes each, so this group starts
-            // at most 112 bytes past the block's start, which is at most `limit`: its
-            // 16-byte load ends inside data. The block's 8 groups are whole groups of out.
-            // `rows` and `lens` are the scheme's 256-entry tables.
-            unsafe {
-                let v = _mm_loadu_si128(p.cast());
-                let m = _mm_load_si128(rows.add(c).cast());
-                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
-                _mm_storeu_si128(dst.add(4 * k).cast(), v);
-                p = p.add(*lens.add(c) as usize);
+        if F::PAIRS {
+            for j in 0..4 {
+                let (c0, c1) = (
+                    (cw >> (16 * j)) as u8 as usize,
+                    (cw >> (16 * j + 8)) as u8 as usize,
+                );
+                // SAFETY: the block's groups take at most 16 bytes each, so groups 2j and
+                // 2j + 1 start at most 112 bytes past the block's start, which is at most
+                // `limit`: their 16-byte loads end inside data. Both are whole groups of
+                // out, their 8 lanes inside it. `rows` and `lens` are the scheme's
+                // 256-entry tables.
+                unsafe {
+                    let v0 = _mm_shuffle_epi8(
+                        _mm_loadu_si128(p.cast()),
+                        _mm_load_si128(rows.add(c0).cast()),
+                    );
+                    p = p.add(*lens.add(c0) as usize);
+                    let v1 = _mm_shuffle_epi8(
+                        _mm_loadu_si128(p.cast()),
+                        _mm_load_si128(rows.add(c1).cast()),
+                    );
+                    p = p.add(*lens.add(c1) as usize);
+                    store8(dst.add(8 * j), F::sse_pair(v0, v1, &mut carry));
+                }
+            }
+        } else {
+            for k in 0..8 {
+                let c = (cw >> (8 * k)) as u8 as usize;
+                // SAFETY: the block's groups take at most 16 bytes each, so this group starts
+                // at most 112 bytes past the block's start, which is at most `limit`: its
+                // 16-byte load ends inside data. The block's 8 groups are whole groups of out.
+                // `rows` and `lens` are the scheme's 256-entry tables.
+                unsafe {
+                    let v = _mm_loadu_si128(p.cast());
+                    let m = _mm_load_si128(rows.add(c).cast());
+                    let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                    F::Out::store4(dst.add(4 * k), v);
+                    p = p.add(*lens.add(c) as usize);
+                }
             }
         }
         g += 8;
@@ -240,6 +269,16 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     // SAFETY: p and base are pointers into data.
     let dp = unsafe { p.offset_from(base) } as usize;
     (dp, g, carry)
+}
+
+/// Stores eight 16-bit lanes (two groups of a [`Finish::PAIRS`] step) at `dst`.
+///
+/// # Safety
+/// SSE2; eight lanes of 16 bits writable at `dst`.
+#[inline(always)]
+unsafe fn store8<O>(dst: *mut O, v: __m128i) {
+    // SAFETY: the caller guarantees 16 writable bytes at dst and SSE2.
+    unsafe { _mm_storeu_si128(dst.cast(), v) }
 }
 
 /// Decodes single groups from group `g` (data at `data[dp..]`) while their loads stay inside
@@ -256,30 +295,54 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
 pub(crate) unsafe fn decode_groups<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
-    out: &mut [MaybeUninit<u32>],
+    out: &mut [MaybeUninit<F::Out>],
     mut dp: usize,
     mut g: usize,
     mut carry: __m128i,
 ) -> (usize, usize, __m128i) {
     let full = out.len() / 4;
-    let dst = out.as_mut_ptr().cast::<u32>();
+    let dst = out.as_mut_ptr().cast::<F::Out>();
+    // A group's values from its control byte, its data advanced past. Called for one of
+    // the `safe` groups below, each taking at most 16 bytes, so dp + 16 <= data.len().
+    let unpack = |c: u8, dp: &mut usize| {
+        let c = c as usize;
+        // SAFETY: dp + 16 <= data.len() (the caller's `safe` count); SSSE3 (caller).
+        let v = unsafe {
+            _mm_shuffle_epi8(
+                _mm_loadu_si128(data.as_ptr().add(*dp).cast()),
+                _mm_load_si128(S::DECODE[c].0.as_ptr().cast()),
+            )
+        };
+        *dp += S::CTRL_LENS[c] as usize;
+        v
+    };
+    if F::PAIRS {
+        // Two groups a step while both loads are in bounds (32 bytes left: a group takes at
+        // most 16), then at most one group alone.
+        while full - g >= 2 && data.len() - dp >= 32 {
+            let v0 = unpack(ctrl[g], &mut dp);
+            let v1 = unpack(ctrl[g + 1], &mut dp);
+            // SAFETY: g + 1 < full, so the 8 lanes of groups g and g + 1 fit in out.
+            unsafe { store8(dst.add(4 * g), F::sse_pair(v0, v1, &mut carry)) };
+            g += 2;
+        }
+        if g < full && data.len() - dp >= 16 {
+            let v = unpack(ctrl[g], &mut dp);
+            // SAFETY: g < full so the 4 lanes fit in out.
+            unsafe { F::Out::store4(dst.add(4 * g), F::sse(v, &mut carry)) };
+            g += 1;
+        }
+        return (dp, g, carry);
+    }
     loop {
         let safe = ((data.len() - dp) / 16).min(full - g);
         if safe == 0 {
             return (dp, g, carry);
         }
         for &c in &ctrl[g..g + safe] {
-            let c = c as usize;
-            // SAFETY: this is one of the `safe` groups after the first unchecked one, each
-            // taking at most 16 bytes, so dp + 16 <= data.len(); g < full so the 4 lanes
-            // fit in out.
-            unsafe {
-                let v = _mm_loadu_si128(data.as_ptr().add(dp).cast());
-                let m = _mm_load_si128(S::DECODE[c].0.as_ptr().cast());
-                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
-                _mm_storeu_si128(dst.add(4 * g).cast(), v);
-            }
-            dp += S::CTRL_LENS[c] as usize;
+            let v = unpack(c, &mut dp);
+            // SAFETY: g < full so the 4 lanes fit in out.
+            unsafe { F::Out::store4(dst.add(4 * g), F::sse(v, &mut carry)) };
             g += 1;
         }
     }

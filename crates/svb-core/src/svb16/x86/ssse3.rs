@@ -187,16 +187,14 @@ pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
             0
         };
         let sums_next = prefix_lens(kw_next);
-        // SAFETY: dp + 16 <= data.len() (checked above).
-        let src = unsafe { data.as_ptr().add(dp) };
         for k in 0..8 {
             let key = (kw >> (8 * k)) as u8 as usize;
-            let start = ((starts >> (8 * k)) & 0xFF) as usize;
-            // SAFETY: SSSE3 (caller); start <= the last group's start, and data.len() - dp
-            // >= that + 16 (checked above), so the load ends inside data; group g + k < full
-            // writes values 8(g+k)..8(g+k)+8 <= out.len().
+            let start = dp + ((starts >> (8 * k)) & 0xFF) as usize;
+            // SAFETY: SSSE3 (caller); start - dp <= the last group's start, and
+            // data.len() - dp >= that + 16 (checked above), so the load ends inside data;
+            // group g + k < full writes values 8(g+k)..8(g+k)+8 <= out.len().
             unsafe {
-                let v = _mm_loadu_si128(src.add(start).cast());
+                let v = _mm_loadu_si128(data.as_ptr().add(start).cast());
                 let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
                 let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
                 _mm_storeu_si128(dst.add(8 * (g + k)).cast(), v);

@@ -10,15 +10,9 @@
 
 use core::mem::MaybeUninit;
 
-#[cfg(target_arch = "aarch64")]
-mod aarch64;
-#[cfg(target_arch = "x86_64")]
-mod x86_64;
-
-use svb_core::stream32::blocks::split_control;
-use svb_core::{Codec, U32Classic};
+use svb_core::{Codec, I16ZigzagDelta32, U32Classic, ZigzagDelta32Kernels};
 use svb_delta::zigzag::Zigzag;
-use svb_dispatch::{per_isa, uninit, Isa};
+use svb_dispatch::{uninit, Isa};
 
 use crate::SignalError;
 
@@ -140,54 +134,19 @@ pub fn decode_svbzd_fused(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError
     decode_svbzd_fused_from(data, n, 0)
 }
 
-/// The SIMD part of a fused decoder: whole 8-sample groups while its loads stay inside the
-/// data; returns `(data bytes used, samples written, last sample)`.
-///
-/// Safety: the CPU must support the ISA of the table that holds the kernel, and `keys` must
-/// hold the control bytes of `out.len()` samples.
-type GroupsFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> (usize, usize, i16);
-
-/// One ISA's fused decoder: its SIMD group loop (none for scalar), before the scalar tail.
-/// A `&'static Fused` exists only for an ISA this CPU runs (the tables are private and
-/// handed out through [`PerIsa`](svb_dispatch::PerIsa)).
-struct Fused {
-    groups: GroupsFn,
-}
-
-/// The scalar decoder has no group loop: the tail decodes everything.
-fn no_groups(_: &[u8], _: &[u8], initial: i16, _: &mut [MaybeUninit<i16>]) -> (usize, usize, i16) {
-    (0, 0, initial)
-}
-
-per_isa! {
-    static KERNELS: PerIsa<Fused> = {
-        Scalar => Fused { groups: no_groups },
-        #[cfg(target_arch = "x86_64")]
-        Ssse3 => Fused { groups: x86_64::decode_groups },
-        #[cfg(target_arch = "x86_64")]
-        Avx2 => Fused { groups: x86_64::decode_groups_avx2 },
-        #[cfg(target_arch = "aarch64")]
-        Neon => Fused { groups: aarch64::decode_groups },
-    };
-}
-
 /// Decodes `out.len()` samples from the front of `data`; returns the bytes used.
 fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usize, SignalError> {
-    fused_by(KERNELS.best(), data, initial, out)
+    fused_by(I16ZigzagDelta32.kernels(), data, initial, out)
 }
 
+/// The decode through one ISA's kernels: svb-core's u32 loop with the SVB-ZD step.
 fn fused_by(
-    f: &Fused,
+    f: &ZigzagDelta32Kernels,
     data: &[u8],
     initial: i16,
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, SignalError> {
-    let (keys, body) = split_control(data, out.len()).map_err(stream_error)?;
-    // SAFETY: `f` is one of the private tables above, which `KERNELS` hands out only when
-    // this CPU runs its ISA; `keys` holds the control bytes of out.len() samples.
-    let (dp, done, last) = unsafe { (f.groups)(keys, body, initial, out) };
-    let used = decode_tail(keys, body, dp, done, last, out)?;
-    Ok(keys.len() + used)
+    f.decode_uninit(data, initial, out).map_err(stream_error)
 }
 
 /// Fused decode of `n` samples from `initial` with the kernel of `isa` (`None` when this CPU
@@ -199,7 +158,7 @@ pub fn decode_svbzd_fused_with(
     n: usize,
     initial: i16,
 ) -> Option<Result<(Vec<i16>, usize), SignalError>> {
-    let f = KERNELS.get(isa)?;
+    let f = I16ZigzagDelta32.kernels_for(isa)?;
     if let Err(e) = U32Classic.check_plausible(data, n) {
         return Some(Err(stream_error(e)));
     }
@@ -213,39 +172,6 @@ pub fn decode_svbzd_fused_with(
         })
     };
     Some(r.map(|_| (out, used)))
-}
-
-/// Decodes samples `first..out.len()` whose data starts at `body[dp..]`, after the sample
-/// `prev`; returns the data bytes used in all. Reports the exact position of a truncation.
-fn decode_tail(
-    keys: &[u8],
-    body: &[u8],
-    mut dp: usize,
-    first: usize,
-    prev: i16,
-    out: &mut [MaybeUninit<i16>],
-) -> Result<usize, SignalError> {
-    let mut acc = prev as i32;
-    for (i, slot) in out.iter_mut().enumerate().skip(first) {
-        let len = 1 + ((keys[i / 4] >> (2 * (i % 4))) & 3) as usize;
-        let Some(bytes) = body.get(dp..dp + len) else {
-            return Err(stream_error(svb_core::DecodeError::DataTruncated {
-                index: i,
-                offset: keys.len() + dp,
-                needed: len,
-                available: keys.len() + body.len(),
-            }));
-        };
-        let value = match body.get(dp..dp + 4) {
-            // A whole word is readable: load it and keep the value's bytes.
-            Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & (u32::MAX >> (32 - 8 * len)),
-            None => bytes.iter().rev().fold(0u32, |v, &b| (v << 8) | b as u32),
-        };
-        acc = acc.wrapping_add(i32::unzigzag(value));
-        slot.write(acc as i16);
-        dp += len;
-    }
-    Ok(dp)
 }
 
 fn check_len(used: usize, len: usize) -> Result<(), SignalError> {

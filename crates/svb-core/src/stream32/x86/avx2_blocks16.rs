@@ -1,0 +1,231 @@
+//! The AVX2 kernels of the u32 loops' prefix-sum steps, 16 values a block: the four groups
+//! are unpacked as two 256-bit vectors (one `vpshufb` each, their data and shuffle rows
+//! paired by 128-bit inserts), then a [`Quad`] step finishes the block in registers:
+//!
+//! - [`U32Delta`](crate::U32Delta) ([`Delta`], groups 0|1 and 2|3): each lane's prefix sum
+//!   is taken in-lane, and the lanes' totals are moved up with lane permutes. The running
+//!   value is the only serial dependency between blocks (one add a block: each block's total
+//!   is computed from the block alone). Blocks whose 16 deltas all take one byte (dense
+//!   posting lists) take a 16-bit path: one widening load and three shift-adds.
+//! - [`I16ZigzagDelta32`](crate::I16ZigzagDelta32) ([`ZigzagDelta16`], SVB-ZD, groups 0|2
+//!   and 1|3): one unzigzag per vector and one in-lane pack leave samples 0..8 | 8..16 in
+//!   order for one 16-lane prefix-sum block (27 vector operations per 16 samples).
+//!
+//! Measured on Zen 3 the general loop is bound by dispatch width and the two shuffle pipes
+//! (llvm-mca: about 60 uops, 17 of them shuffles, per 16 values), not by its carry chain;
+//! docs/PERFORMANCE.md has its ratio to the C reference.
+//!
+//! What the block loop leaves (the last 64 data bytes) is decoded by the SSSE3 group loop,
+//! window and scalar tail with the same step, which report any truncation exactly.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use super::ssse3::{decode_groups, finish_decode};
+use crate::error::DecodeError;
+use crate::stream32::finish::{Delta, Finish, ZigzagDelta16};
+use crate::stream32::scalar::split_control;
+use crate::stream32::{Classic, Scheme32};
+
+/// The fused decode with `F`: `out.len()` values from the front of `input`, from the
+/// running value `acc`; returns the bytes consumed and the running value after the last.
+///
+/// # Safety
+/// The CPU must support AVX2 (and so SSSE3).
+pub(crate) unsafe fn decode<F: Quad>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> Result<(usize, u32), DecodeError> {
+    let (ctrl, data) = split_control(input, out.len())?;
+    // SAFETY: the caller guarantees AVX2 (and so SSSE3); each loop starts where the one
+    // before it stopped.
+    unsafe {
+        let (dp, g, carry) = decode_all::<F>(ctrl, data, acc, out);
+        finish_decode::<Classic, F>(ctrl, data, dp, g, carry, out)
+    }
+}
+
+/// # Safety
+/// The CPU must support AVX2. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the loops keep every load inside `data` and every store
+/// inside `out` themselves.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_all<F: Quad>(
+    ctrl: &[u8],
+    data: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> (usize, usize, __m128i) {
+    // SAFETY: AVX2 (caller) implies SSSE3; the callees check their own bounds.
+    unsafe {
+        let (dp, g, carry) = blocks16::<F>(ctrl, data, acc, out);
+        decode_groups::<Classic, F>(ctrl, data, out, dp, g, carry)
+    }
+}
+
+/// A step that finishes 16 values at once (four groups) for the AVX2 block loop.
+pub(crate) trait Quad: Finish {
+    /// The groups' order in the two vectors: `false` 0|1 and 2|3, `true` 0|2 and 1|3.
+    const INTERLEAVED: bool;
+    /// Whether a block whose 16 values all take one byte goes to [`Quad::ones`].
+    const ONE_BYTE_PATH: bool = false;
+
+    /// Finishes the block's two vectors (`a`, `b` in [`Quad::INTERLEAVED`] order) from
+    /// `carry` (the running value in every lane, updated) and stores its 16 values at `dst`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; 16 values writable at `dst`.
+    unsafe fn quad(a: __m256i, b: __m256i, carry: &mut __m256i, dst: *mut Self::Out);
+
+    /// A block of 16 one-byte values, `bytes` its data.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; 16 values writable at `dst`.
+    #[inline(always)]
+    unsafe fn ones(bytes: __m128i, carry: &mut __m256i, dst: *mut Self::Out) {
+        let _ = (bytes, carry, dst);
+        unreachable!("only steps with ONE_BYTE_PATH take one-byte blocks")
+    }
+}
+
+impl Quad for Delta {
+    const INTERLEAVED: bool = false;
+    const ONE_BYTE_PATH: bool = true;
+
+    #[inline(always)]
+    unsafe fn quad(a: __m256i, b: __m256i, carry: &mut __m256i, dst: *mut u32) {
+        // SAFETY: AVX2 and 16 writable values at dst (caller).
+        unsafe {
+            // In-lane prefix sums: each lane one group's.
+            let a = _mm256_add_epi32(a, _mm256_slli_si256::<4>(a));
+            let a = _mm256_add_epi32(a, _mm256_slli_si256::<8>(a));
+            let b = _mm256_add_epi32(b, _mm256_slli_si256::<4>(b));
+            let b = _mm256_add_epi32(b, _mm256_slli_si256::<8>(b));
+            // Each lane's total in all its elements; the low lane's moved up to the high
+            // lane (zero below), and both lanes' sum in every element.
+            let ta = _mm256_shuffle_epi32::<0xFF>(a);
+            let tb = _mm256_shuffle_epi32::<0xFF>(b);
+            let a_up = _mm256_permute2x128_si256::<0x08>(ta, ta);
+            let b_up = _mm256_permute2x128_si256::<0x08>(tb, tb);
+            let a_sum = _mm256_add_epi32(ta, _mm256_permute2x128_si256::<0x01>(ta, ta));
+            let b_sum = _mm256_add_epi32(tb, _mm256_permute2x128_si256::<0x01>(tb, tb));
+            let a = _mm256_add_epi32(a, _mm256_add_epi32(*carry, a_up));
+            let b = _mm256_add_epi32(b, _mm256_add_epi32(_mm256_add_epi32(*carry, a_sum), b_up));
+            *carry = _mm256_add_epi32(*carry, _mm256_add_epi32(a_sum, b_sum));
+            _mm256_storeu_si256(dst.cast(), a);
+            _mm256_storeu_si256(dst.add(8).cast(), b);
+        }
+    }
+
+    /// 16 one-byte deltas (the common block of a dense list): their prefix sums fit 16-bit
+    /// lanes, so one widening load and three shift-adds take all 16.
+    #[inline(always)]
+    unsafe fn ones(bytes: __m128i, carry: &mut __m256i, dst: *mut u32) {
+        // SAFETY: AVX2 and 16 writable values at dst (caller).
+        unsafe {
+            let last = _mm256_set1_epi32(7);
+            let v = _mm256_cvtepu8_epi16(bytes);
+            let v = _mm256_add_epi16(v, _mm256_slli_si256::<2>(v));
+            let v = _mm256_add_epi16(v, _mm256_slli_si256::<4>(v));
+            let v = _mm256_add_epi16(v, _mm256_slli_si256::<8>(v));
+            let lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
+            let hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
+            let hi = _mm256_add_epi32(hi, _mm256_permutevar8x32_epi32(lo, last));
+            let total = _mm256_permutevar8x32_epi32(hi, last);
+            _mm256_storeu_si256(dst.cast(), _mm256_add_epi32(lo, *carry));
+            _mm256_storeu_si256(dst.add(8).cast(), _mm256_add_epi32(hi, *carry));
+            *carry = _mm256_add_epi32(*carry, total);
+        }
+    }
+}
+
+impl Quad for ZigzagDelta16 {
+    const INTERLEAVED: bool = true;
+
+    #[inline(always)]
+    unsafe fn quad(a: __m256i, b: __m256i, carry: &mut __m256i, dst: *mut i16) {
+        use svb_delta::kernels::x86_64::{prefix_u16x16, unzigzag_u32x8};
+        // SAFETY: AVX2 and 16 writable values at dst (caller).
+        unsafe {
+            // The low 16 bits of each unzigzagged delta, zero above, so the unsigned
+            // saturating pack keeps them exactly; packing 0|2 with 1|3 lane-wise leaves the
+            // samples in order.
+            let low16 = _mm256_set1_epi32(0xFFFF);
+            let unzigzag = |v: __m256i| _mm256_and_si256(unzigzag_u32x8(v), low16);
+            let d = _mm256_packus_epi32(unzigzag(a), unzigzag(b));
+            let (sums, next) = prefix_u16x16(d, *carry);
+            _mm256_storeu_si256(dst.cast(), sums);
+            *carry = next;
+        }
+    }
+}
+
+/// Decodes 16-value blocks from value 0 while all four 16-byte loads of a block stay inside
+/// `data`, each finished by `F` from the running value `acc`; returns `(dp, groups decoded,
+/// carry)` with the running value broadcast.
+///
+/// # Safety
+/// The CPU must support AVX2; `ctrl` holds the control bytes of `out.len()` values.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn blocks16<F: Quad>(
+    ctrl: &[u8],
+    data: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> (usize, usize, __m128i) {
+    let blocks = out.len() / 16;
+    let dst = out.as_mut_ptr().cast::<F::Out>();
+    let src = data.as_ptr();
+    let mut carry = _mm256_set1_epi32(acc as i32);
+    let (mut dp, mut q) = (0usize, 0usize);
+    let len = |k: u8| Classic::CTRL_LENS[k as usize] as usize;
+    let shuffle = |k: u8| Classic::DECODE[k as usize].0.as_ptr();
+    for k in ctrl[..4 * blocks].chunks_exact(4) {
+        if data.len() - dp < 64 {
+            break;
+        }
+        if F::ONE_BYTE_PATH && k == [0; 4] {
+            // SAFETY: dp + 64 <= data.len() (checked above), so the 16-byte load is inside
+            // data; block q < blocks writes values 16q..16q+16 inside out.
+            unsafe {
+                F::ones(
+                    _mm_loadu_si128(src.add(dp).cast()),
+                    &mut carry,
+                    dst.add(16 * q),
+                )
+            };
+            dp += 16;
+            q += 1;
+            continue;
+        }
+        let d1 = dp + len(k[0]);
+        let d2 = d1 + len(k[1]);
+        let d3 = d2 + len(k[2]);
+        // SAFETY: dp + 64 <= data.len() (checked above) and each group's data is at most 16
+        // bytes, so d3 + 16 <= dp + 64 and the four 16-byte loads are inside data; the
+        // shuffle rows are 16 bytes; block q < blocks writes values 16q..16q+16 inside out.
+        unsafe {
+            // 16 bytes at `a` in the low lane and 16 at `b` in the high.
+            let pair = |a: *const u8, b: *const u8| _mm256_loadu2_m128i(b.cast(), a.cast());
+            let group = |i: usize| (src.add([dp, d1, d2, d3][i]), shuffle(k[i]));
+            let (x, y) = if F::INTERLEAVED {
+                ([0, 2], [1, 3])
+            } else {
+                ([0, 1], [2, 3])
+            };
+            let unpack = |[i, j]: [usize; 2]| {
+                let ((di, si), (dj, sj)) = (group(i), group(j));
+                _mm256_shuffle_epi8(pair(di, dj), pair(si, sj))
+            };
+            F::quad(unpack(x), unpack(y), &mut carry, dst.add(16 * q));
+        }
+        dp = d3 + len(k[3]);
+        q += 1;
+    }
+    (dp, 4 * q, _mm256_castsi256_si128(carry))
+}
