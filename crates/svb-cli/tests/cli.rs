@@ -3,7 +3,7 @@
 //! runs with no file.
 
 mod common;
-use common::{ok, svb};
+use common::{fails, ok, svb};
 use std::process::Command;
 
 use svb_testdata::data_dir;
@@ -80,8 +80,7 @@ fn blow5_decode_writes_every_read() {
         out_dir.to_str().unwrap(),
     ];
     let out = svb(&again);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--force replaces it"));
+    assert!(fails(&out).contains("--force replaces it"));
     let out = svb(&[&again[..], &["--force"]].concat());
     ok(&out);
     std::fs::remove_dir_all(&out_dir).unwrap();
@@ -456,8 +455,7 @@ fn subset_pod5_keeps_the_listed_reads() {
         "-o",
         wrong.to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("svb convert"));
+    assert!(fails(&o).contains("svb convert"));
     assert!(!wrong.exists());
 }
 
@@ -521,8 +519,7 @@ fn subset_blow5_keeps_records_and_read_groups() {
         "-o",
         tmp.join("none.blow5").to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("-r looks in subdirectories"));
+    assert!(fails(&o).contains("-r looks in subdirectories"));
 }
 
 /// `info` names compression as users know it, and `--json` is one JSON object with the same.
@@ -627,8 +624,7 @@ fn get_writes_reads_signal() {
     let index = svb_blow5::Index::read(&svb_blow5::Index::path_for(&blow5)).unwrap();
     assert_eq!(index.len(), 10);
     let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no read no-such-read"));
+    assert!(fails(&o).contains("no read no-such-read"));
 }
 
 /// `svb view` of POD5 is `pod5 view`'s table byte for byte (ONT's tool from pip; skipped
@@ -743,6 +739,5 @@ fn convert_both_ways() {
         "-o",
         tmp.join("same.pod5").to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("svb subset"));
+    assert!(fails(&o).contains("svb subset"));
 }

@@ -2,7 +2,7 @@
 //! the readers, its options, and that a failed decode leaves no output behind.
 
 mod common;
-use common::{ok, s, svb};
+use common::{fails, ok, s, svb};
 
 use std::path::{Path, PathBuf};
 
@@ -65,8 +65,7 @@ fn arrow_file_holds_every_read_of_every_input() {
 
     // An existing output is kept without --force.
     let again = svb(&["decode", s(&inputs[0]), "-o", s(&out)]);
-    assert!(!again.status.success());
-    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    assert!(fails(&again).contains("--force"));
 
     // Projection, picoamps.
     ok(&svb(&[
@@ -121,8 +120,7 @@ fn arrow_file_holds_every_read_of_every_input() {
         "--columns",
         "nope",
     ]);
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("read_number"));
+    assert!(fails(&bad).contains("read_number"));
 }
 
 #[test]
@@ -175,8 +173,7 @@ fn blow5_to_arrow_and_directory_output() {
         .sum();
     assert_eq!(n, want);
     let bad = svb(&["decode", s(&inputs[0]), "-o", s(&signals), "--pa"]);
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("Arrow output"));
+    assert!(fails(&bad).contains("Arrow output"));
 }
 
 #[test]

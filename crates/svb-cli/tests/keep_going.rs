@@ -3,7 +3,7 @@
 //! the exit status is 1.
 
 mod common;
-use common::{s, svb};
+use common::{fails, s, svb};
 
 use svb_testdata::{data_dir, TempDir};
 
@@ -30,8 +30,7 @@ fn subset_and_convert_go_past_a_bad_input() {
         "-o",
         s(&out),
     ]);
-    assert!(!run.status.success());
-    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.pod5"));
+    assert!(fails(&run).contains("bad.pod5"));
     assert!(!out.exists());
     // With it: the good file's reads, the bad one named, status 1.
     let run = svb(&[

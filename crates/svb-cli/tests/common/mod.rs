@@ -23,6 +23,16 @@ pub fn ok(out: &Output) {
     );
 }
 
+/// Fails the test unless the command failed; returns what it said on stderr.
+pub fn fails(out: &Output) -> String {
+    assert!(
+        !out.status.success(),
+        "succeeded: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
