@@ -24,6 +24,12 @@ pub(crate) trait Finish16: 'static {
     #[cfg(target_arch = "aarch64")]
     type Neon: Copy;
 
+    /// Whether the x86 block loop unpacks a block's eight groups before it finishes any:
+    /// for a step with a long chain per group (the prefix sum) the loads and shuffles then
+    /// overlap the chain (measured 6% faster for VBZ), for none the plain order is kept.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    const UNPACK_AHEAD: bool = false;
+
     /// One value: `v` as unpacked, `acc` the running value; returns the value to store.
     fn one(v: u16, acc: &mut u16) -> u16;
 
@@ -121,6 +127,8 @@ impl Finish16 for ZigzagDelta {
     type Sse = __m128i;
     #[cfg(target_arch = "aarch64")]
     type Neon = uint16x8_t;
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    const UNPACK_AHEAD: bool = true;
 
     #[inline(always)]
     fn one(z: u16, acc: &mut u16) -> u16 {

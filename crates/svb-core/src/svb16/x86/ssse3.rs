@@ -187,17 +187,32 @@ pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
             0
         };
         let sums_next = prefix_lens(kw_next);
-        for k in 0..8 {
+        // Group k's values: its key is byte k of the word, its data at byte k of `starts`.
+        let unpack = |k: usize| {
             let key = (kw >> (8 * k)) as u8 as usize;
             let start = dp + ((starts >> (8 * k)) & 0xFF) as usize;
             // SAFETY: SSSE3 (caller); start - dp <= the last group's start, and
-            // data.len() - dp >= that + 16 (checked above), so the load ends inside data;
-            // group g + k < full writes values 8(g+k)..8(g+k)+8 <= out.len().
+            // data.len() - dp >= that + 16 (checked above), so the load ends inside data.
             unsafe {
-                let v = _mm_loadu_si128(data.as_ptr().add(start).cast());
-                let m = _mm_load_si128(DECODE[key].0.as_ptr().cast());
-                let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
-                _mm_storeu_si128(dst.add(8 * (g + k)).cast(), v);
+                _mm_shuffle_epi8(
+                    _mm_loadu_si128(data.as_ptr().add(start).cast()),
+                    _mm_load_si128(DECODE[key].0.as_ptr().cast()),
+                )
+            }
+        };
+        if F::UNPACK_AHEAD {
+            let groups: [__m128i; 8] = core::array::from_fn(unpack);
+            for (k, &v) in groups.iter().enumerate() {
+                // SAFETY: SSSE3 (caller); group g + k < full writes values
+                // 8(g+k)..8(g+k)+8 <= out.len().
+                unsafe { _mm_storeu_si128(dst.add(8 * (g + k)).cast(), F::sse(v, &mut carry)) };
+            }
+        } else {
+            for k in 0..8 {
+                let v = unpack(k);
+                // SAFETY: SSSE3 (caller); group g + k < full writes values
+                // 8(g+k)..8(g+k)+8 <= out.len().
+                unsafe { _mm_storeu_si128(dst.add(8 * (g + k)).cast(), F::sse(v, &mut carry)) };
             }
         }
         dp += (sums >> 56) as usize;
