@@ -29,7 +29,7 @@ pub struct Args {
     /// Arrow output: these metadata columns, in this order (default: all).
     #[arg(long, value_delimiter = ',')]
     columns: Option<Vec<String>>,
-    /// Arrow output: the signal in picoamps (`signal_pa`, list<float32>) instead of raw ADC.
+    /// Arrow output: the signal in picoamps (`signal_pa`, a list of float32) instead of raw ADC.
     #[arg(long, conflicts_with = "no_signal")]
     pa: bool,
     /// Arrow output: metadata only, no signal decoded.
