@@ -72,8 +72,7 @@ pub(crate) trait Lane32: Copy + Default + 'static {
     /// The lane holding `v` (its low 16 bits for `i16`).
     fn from_u32(v: u32) -> Self;
 
-    /// The lane's value as a running value (the x86 loops' padded tail reads it back).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    /// The lane's value as the loops' running value (`acc`).
     fn to_u32(self) -> u32;
 
     /// Stores the four values of a finished group at `dst`.
@@ -97,7 +96,6 @@ impl Lane32 for u32 {
         v
     }
 
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[inline(always)]
     fn to_u32(self) -> u32 {
         self
@@ -124,8 +122,8 @@ impl Lane32 for i16 {
         v as i16
     }
 
-    /// In both halves, as [`ZigzagDelta16`]'s running value is kept (every 16-bit lane).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    /// In both halves, as [`ZigzagDelta16`]'s running value is kept: a u32 broadcast of it is
+    /// the sample in every 16-bit lane.
     #[inline(always)]
     fn to_u32(self) -> u32 {
         u32::from(self as u16) * 0x0001_0001

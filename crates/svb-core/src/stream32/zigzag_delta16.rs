@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 
 use svb_dispatch::{per_isa, uninit, Isa};
 
-use super::finish::ZigzagDelta16;
+use super::finish::{Lane32, ZigzagDelta16};
 use super::mapped::IsaKernels;
 use crate::error::DecodeError;
 
@@ -43,7 +43,7 @@ unsafe fn decode<K: IsaKernels>(
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
     // SAFETY: the caller guarantees the ISA.
-    unsafe { K::decode_finish::<ZigzagDelta16>(input, running(prev), out) }.map(|(used, _)| used)
+    unsafe { K::decode_finish::<ZigzagDelta16>(input, prev.to_u32(), out) }.map(|(used, _)| used)
 }
 
 /// The fused decode of AVX2: the 16-sample block loop, then the SSSE3 loops.
@@ -57,14 +57,8 @@ unsafe fn decode_avx2(
     out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, DecodeError> {
     // SAFETY: the caller guarantees AVX2.
-    unsafe { super::x86::avx2_blocks16::decode::<ZigzagDelta16>(input, running(prev), out) }
+    unsafe { super::x86::avx2_blocks16::decode::<ZigzagDelta16>(input, prev.to_u32(), out) }
         .map(|(used, _)| used)
-}
-
-/// The running sample in both 16-bit halves: the SIMD loops broadcast it as a u32 to get it
-/// in every 16-bit lane.
-fn running(prev: i16) -> u32 {
-    u32::from(prev as u16) * 0x0001_0001
 }
 
 per_isa! {
