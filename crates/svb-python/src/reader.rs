@@ -140,7 +140,8 @@ impl Reader {
 
     fn decode_many(&self, py: Python<'_>, indices: &[usize]) -> PyResult<Vec<Read>> {
         let file = &self.file;
-        let decoded = py.detach(|| self.install(|| decode_reads(file, indices.to_vec())));
+        let decoded =
+            py.detach(|| self.install(|| decode_reads(file, indices.par_iter().copied())));
         let decoded = decoded.map_err(crate::errors::FileFormatError::new_err)?;
         decoded.into_iter().map(|d| Read::new(py, d)).collect()
     }
