@@ -21,8 +21,7 @@ fn blow5_verify_matches_expected_sha256() {
             "verify",
             file.to_str().unwrap(),
         ]);
-        ok(&out);
-        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stdout = ok(&out);
         let lines: Vec<&str> = stdout.lines().collect();
         assert!(!lines.is_empty());
         for line in lines {
@@ -112,8 +111,7 @@ fn blow5_info_and_bench_run() {
         assert!(text.contains("zstd") && text.contains("svb-zd"), "{text}");
     }
     let out = svb(&["bench", "--samples", "20000", "--seconds", "0.01"]);
-    ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ok(&out);
     for codec in ["U32Classic", "Svb16", "VBZ", "POD5 VBZ", "SVB-ZD", "ex-zd"] {
         assert!(text.contains(&format!("| {codec} |")), "{text}");
     }
@@ -137,8 +135,7 @@ fn pod5_verify_matches_the_manifests_for_every_writer() {
                 "verify",
                 file.to_str().unwrap(),
             ]);
-            ok(&out);
-            let stdout = String::from_utf8(out.stdout).unwrap();
+            let stdout = ok(&out);
             assert_eq!(stdout.lines().count(), 10, "{name}");
             for line in stdout.lines() {
                 let id = &line[13..49];

@@ -36,36 +36,8 @@ fn streamvbyte_vectors() -> Vec<Vector> {
 fn u32_codecs_match_reference_c_both_ways() {
     let vectors = streamvbyte_vectors();
     for (name, values, c1234, c0124) in &vectors {
-        for k in all_kernels(&U32Classic) {
-            assert_eq!(
-                &encode_with(&U32Classic, k, values),
-                c1234,
-                "{name} 1234 encode {}",
-                k.isa()
-            );
-            let (got, used) = decode_with::<U32Classic>(k, c1234, values.len()).unwrap();
-            assert_eq!(
-                (&got, used),
-                (values, c1234.len()),
-                "{name} 1234 decode {}",
-                k.isa()
-            );
-        }
-        for k in all_kernels(&U32Variant0124) {
-            assert_eq!(
-                &encode_with(&U32Variant0124, k, values),
-                c0124,
-                "{name} 0124 encode {}",
-                k.isa()
-            );
-            let (got, used) = decode_with::<U32Variant0124>(k, c0124, values.len()).unwrap();
-            assert_eq!(
-                (&got, used),
-                (values, c0124.len()),
-                "{name} 0124 decode {}",
-                k.isa()
-            );
-        }
+        assert_wire_every_isa(&U32Classic, values, c1234, &format!("{name} 1234"));
+        assert_wire_every_isa(&U32Variant0124, values, c0124, &format!("{name} 0124"));
         assert_eq!(
             U32Classic.encoded_len(c1234, values.len()).unwrap(),
             c1234.len()
@@ -109,23 +81,7 @@ fn svb16_matches_ont_vbz_payloads_both_ways() {
             zstd::decode_all(&blob[..]).unwrap()
         };
         let zz = zigzag_deltas(&samples);
-        for k in all_kernels(&Svb16) {
-            let (got, used) = decode_with::<Svb16>(k, &payload, zz.len()).unwrap();
-            assert_eq!(
-                (&got, used),
-                (&zz, payload.len()),
-                "{} decode {}",
-                path.display(),
-                k.isa()
-            );
-            assert_eq!(
-                encode_with(&Svb16, k, &zz),
-                payload,
-                "{} encode {}",
-                path.display(),
-                k.isa()
-            );
-        }
+        assert_wire_every_isa(&Svb16, &zz, &payload, &path.display().to_string());
         assert_eq!(
             Svb16.encoded_len(&payload, zz.len()).unwrap(),
             payload.len()
@@ -139,21 +95,7 @@ fn svb16_matches_ont_vbz_payloads_both_ways() {
 fn u64_coder1234_matches_reference_c_1234_wire() {
     for (name, values, c1234, _) in streamvbyte_vectors() {
         let wide: Vec<u64> = values.iter().map(|&v| v as u64).collect();
-        for k in all_kernels(&U64Coder1234) {
-            assert_eq!(
-                encode_with(&U64Coder1234, k, &wide),
-                c1234,
-                "{name} {}",
-                k.isa()
-            );
-            let (got, used) = decode_with::<U64Coder1234>(k, &c1234, wide.len()).unwrap();
-            assert_eq!(
-                (got, used),
-                (wide.clone(), c1234.len()),
-                "{name} {}",
-                k.isa()
-            );
-        }
+        assert_wire_every_isa(&U64Coder1234, &wide, &c1234, &name);
     }
 }
 

@@ -38,6 +38,18 @@ fn with_bytes(word: u64, bytes: u32) -> u64 {
 
 use svb_testdata::Rng;
 
+/// One `#[test]` per codec, each calling `$check(&codec, arg)`.
+macro_rules! tests {
+    ($check:ident: $($name:ident => $codec:expr, $arg:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                $check(&$codec, $arg);
+            }
+        )*
+    };
+}
+
 /// `n` values whose byte widths are drawn from `widths`.
 fn values<T: TestValue>(rng: &mut Rng, n: usize, widths: &[u32]) -> Vec<T> {
     (0..n)
@@ -143,25 +155,12 @@ where
     }
 }
 
-#[test]
-fn u32_classic_lengths() {
-    lengths_and_mixes(&U32Classic, 4);
-}
-#[test]
-fn u32_variant0124_lengths() {
-    lengths_and_mixes(&U32Variant0124, 4);
-}
-#[test]
-fn u64_coder1248_lengths() {
-    lengths_and_mixes(&U64Coder1248, 8);
-}
-#[test]
-fn u64_coder1234_lengths() {
-    lengths_and_mixes(&U64Coder1234, 4);
-}
-#[test]
-fn svb16_lengths() {
-    lengths_and_mixes(&Svb16, 2);
+tests! { lengths_and_mixes:
+    u32_classic_lengths => U32Classic, 4;
+    u32_variant0124_lengths => U32Variant0124, 4;
+    u64_coder1248_lengths => U64Coder1248, 8;
+    u64_coder1234_lengths => U64Coder1234, 4;
+    svb16_lengths => Svb16, 2;
 }
 
 /// Four values whose 2-bit codes spell control byte `c` for a wire with code lengths `lens`.
@@ -188,21 +187,11 @@ where
     check_all(codec, &all, false);
 }
 
-#[test]
-fn every_control_byte_u32_classic() {
-    every_control_byte(&U32Classic, [1, 2, 3, 4]);
-}
-#[test]
-fn every_control_byte_u32_variant0124() {
-    every_control_byte(&U32Variant0124, [0, 1, 2, 4]);
-}
-#[test]
-fn every_control_byte_u64_coder1248() {
-    every_control_byte(&U64Coder1248, [1, 2, 4, 8]);
-}
-#[test]
-fn every_control_byte_u64_coder1234() {
-    every_control_byte(&U64Coder1234, [1, 2, 3, 4]);
+tests! { every_control_byte:
+    every_control_byte_u32_classic => U32Classic, [1, 2, 3, 4];
+    every_control_byte_u32_variant0124 => U32Variant0124, [0, 1, 2, 4];
+    every_control_byte_u64_coder1248 => U64Coder1248, [1, 2, 4, 8];
+    every_control_byte_u64_coder1234 => U64Coder1234, [1, 2, 3, 4];
 }
 
 #[test]

@@ -5,21 +5,13 @@
 use svb_pod5::{Access, Pod5Error, Reader, TableKind};
 use svb_testdata::alloc::{peak_during, Counting};
 use svb_testdata::pod5::{TestFile, TestRead};
-use svb_testdata::zstd_set_content_size;
+use svb_testdata::zstd_lying_frame as lying_frame;
 use svb_vbz::Threads;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
 const LIMIT: usize = 64 << 20;
-
-/// A zstd frame of `len` incompressible bytes whose header declares `declared`.
-fn lying_frame(len: usize, declared: u64) -> Vec<u8> {
-    let mut frame =
-        zstd::bulk::compress(&svb_testdata::Rng(0x9E37_79B9_7F4A_7C15).bytes(len), 1).unwrap();
-    zstd_set_content_size(&mut frame, declared);
-    frame
-}
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("svb-hostile-{}-{name}", std::process::id()))

@@ -55,19 +55,9 @@ fn every_tail_and_shape_round_trips() {
 fn svbzd_from_a_carry_continues_a_signal() {
     let s = signal(5000, 9, 50);
     let (a, b) = s.split_at(2000);
-    let vb = {
-        // Deltas of b taken from a's last sample.
-        let mut prev = a[a.len() - 1] as i32;
-        let z: Vec<u32> = b
-            .iter()
-            .map(|&x| {
-                let d = x as i32 - prev;
-                prev = x as i32;
-                ((d << 1) ^ (d >> 31)) as u32
-            })
-            .collect();
-        svb_core::Codec::encode(&svb_core::U32Classic, &z)
-    };
+    // Deltas of b taken from a's last sample.
+    let z = svb_testdata::zigzag_deltas(a[a.len() - 1], b);
+    let vb = svb_core::Codec::encode(&svb_core::U32Classic, &z);
     assert_eq!(
         decode_svbzd_fused_from(&vb, b.len(), a[a.len() - 1]).unwrap(),
         b

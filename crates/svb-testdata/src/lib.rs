@@ -104,6 +104,55 @@ pub fn zstd_raw_frame(content: &[u8], declared: u64) -> Vec<u8> {
     f
 }
 
+/// A zstd frame of `len` incompressible (pseudo-random) bytes whose header declares
+/// `declared` bytes: what a hostile file's blob looks like to a decoder that trusts the
+/// header.
+pub fn zstd_lying_frame(len: usize, declared: u64) -> Vec<u8> {
+    zstd_raw_frame(&Rng(0x9E37_79B9_7F4A_7C15).bytes(len), declared)
+}
+
+/// Bytes from a hex string (two digits a byte), as fuzzers print their inputs.
+///
+/// # Panics
+/// On an odd length or a character that is not a hex digit.
+pub fn from_hex(hex: &str) -> Vec<u8> {
+    assert!(hex.len().is_multiple_of(2), "odd hex length {}", hex.len());
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digits"))
+        .collect()
+}
+
+/// slow5lib's and VBZ's pre-pass over a signal: zigzag of each sample's difference from the
+/// one before (the first from `prev`: 0 for a whole signal), written the obvious way, as the
+/// tests' reference.
+pub fn zigzag_deltas(prev: i16, samples: &[i16]) -> Vec<u32> {
+    let mut prev = i32::from(prev);
+    samples
+        .iter()
+        .map(|&s| {
+            let d = i32::from(s) - prev;
+            prev = i32::from(s);
+            ((d << 1) ^ (d >> 31)) as u32
+        })
+        .collect()
+}
+
+/// Fails the test unless `isas` (the ISAs whose kernels a test ran) has the scalar one and
+/// every SIMD one this machine has: NEON on aarch64 (under qemu too), AVX2 where the CPU
+/// has it. A test that silently ran scalar code only would prove nothing of the SIMD paths.
+pub fn assert_simd_ran(isas: impl IntoIterator<Item = svb_dispatch::Isa>) {
+    use svb_dispatch::Isa;
+    let isas: Vec<Isa> = isas.into_iter().collect();
+    assert!(isas.contains(&Isa::Scalar), "scalar kernels not exercised");
+    #[cfg(target_arch = "aarch64")]
+    assert!(isas.contains(&Isa::Neon), "NEON kernels not exercised");
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        assert!(isas.contains(&Isa::Avx2), "AVX2 kernels not exercised");
+    }
+}
+
 /// The tests' pseudo-random numbers: xorshift64, reproducible from its seed (which must not
 /// be 0). One generator for every crate's tests, so that a failing seed means the same
 /// input everywhere.

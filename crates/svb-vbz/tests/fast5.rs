@@ -110,15 +110,7 @@ fn three_byte_values_of_onts_portable_build_decode() {
     // ONT's portable path zigzags 32-bit deltas of the widened samples: a step of 40000
     // gives an 80000 (3-byte) value. Build that stream by hand and decode it.
     let samples: Vec<i16> = vec![-20000, 20000, -20000, 100, 32767, -32768, 0, 5];
-    let mut prev = 0i32;
-    let values: Vec<u32> = samples
-        .iter()
-        .map(|&s| {
-            let d = s as i32 - prev;
-            prev = s as i32;
-            ((d << 1) ^ (d >> 31)) as u32
-        })
-        .collect();
+    let values = svb_testdata::zigzag_deltas(0, &samples);
     assert!(values.iter().any(|&v| v > 0xFFFF));
     let packed = U32Classic.encode(&values);
     let mut sized = ((2 * samples.len()) as u32).to_le_bytes().to_vec();

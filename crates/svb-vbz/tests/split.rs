@@ -289,10 +289,7 @@ fn parallel_errors_name_the_first_failing_sub_stream() {
         "ffffffffffffffffffffffffff",
     ]
     .concat();
-    let data: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
+    let data = svb_testdata::from_hex(&hex);
     let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
     let bytes = &data[2..];
     let serial = decode_vbzk(bytes, n).unwrap_err().to_string();
@@ -401,10 +398,7 @@ fn split_points_past_truncated_data_are_refused() {
         "462f3b4baf2ae30a",
     ]
     .concat();
-    let data: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
+    let data = svb_testdata::from_hex(&hex);
     let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
     assert!(decode_vbzk(&data[2..], n).is_err());
     assert!(decode_vbzk_parallel(&data[2..], n).is_err());

@@ -14,13 +14,15 @@ pub fn svb(args: &[&str]) -> Output {
         .expect("the svb binary runs")
 }
 
-/// Fails the test, with the command's stderr, unless it succeeded.
-pub fn ok(out: &Output) {
+/// Fails the test, with the command's stderr, unless it succeeded; returns its stdout (as
+/// text, lossily: a binary stdout is for the caller to read from `out`).
+pub fn ok(out: &Output) -> String {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Fails the test unless the command failed; returns what it said on stderr.

@@ -8,20 +8,7 @@ pub fn all_kernels<C: Codec>(codec: &C) -> Vec<&'static Kernels<C::Value>> {
     let ks: Vec<_> = Isa::available()
         .filter_map(|isa| codec.kernels_for(isa))
         .collect();
-    assert!(ks.iter().any(|k| k.isa() == Isa::Scalar));
-    // The SIMD kernels must really run where the target has them (NEON under qemu too).
-    #[cfg(target_arch = "aarch64")]
-    assert!(
-        ks.iter().any(|k| k.isa() == Isa::Neon),
-        "NEON kernels not exercised"
-    );
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        assert!(
-            ks.iter().any(|k| k.isa() == Isa::Avx2),
-            "AVX2 kernels not exercised"
-        );
-    }
+    svb_testdata::assert_simd_ran(ks.iter().map(|k| k.isa()));
     ks
 }
 
@@ -45,4 +32,22 @@ where
     let mut out = vec![C::Value::default(); n];
     let used = k.decode_to_slice(input, &mut out)?;
     Ok((out, used))
+}
+
+/// Every kernel table of `codec` encodes `values` to exactly `wire` and decodes `wire` back
+/// to `values`, consuming all of it; `what` names the case in a failure.
+pub fn assert_wire_every_isa<C: Codec>(codec: &C, values: &[C::Value], wire: &[u8], what: &str)
+where
+    C::Value: Default + PartialEq + std::fmt::Debug,
+{
+    for k in all_kernels(codec) {
+        let isa = k.isa();
+        assert_eq!(encode_with(codec, k, values), wire, "{what} encode {isa}");
+        let (got, used) = decode_with::<C>(k, wire, values.len()).unwrap();
+        assert_eq!(
+            (&got[..], used),
+            (values, wire.len()),
+            "{what} decode {isa}"
+        );
+    }
 }
