@@ -111,7 +111,7 @@ def main():
                          out / "f.pod5", "--force-overwrite"],
          None),
         ("view POD5",
-         [svb, "view", large, "-o", out / "v.tsv"],
+         [svb, "view", large, "-o", out / "v.tsv", "--force"],
          "pod5 view", ["pod5", "view", large, "--output", out / "p.tsv", "--force-overwrite"],
          None),
         ("verify POD5 (sha256 of every read)",
@@ -122,14 +122,14 @@ def main():
          [svb, "decode", large, "-o", out / "d.arrow", "--force"],
          None, None, None),
         ("get one read of a 2000-read POD5",
-         [svb, "get", large, ids[1234], "-o", out / "one.i16"],
+         [svb, "get", large, ids[1234], "-o", out / "one.i16", "--force"],
          None, None, None),
         ("get one read of a 2000-read BLOW5 (indexed)",
-         [svb, "get", large_b5, ids[1234], "-o", out / "one.i16"],
+         [svb, "get", large_b5, ids[1234], "-o", out / "one.i16", "--force"],
          None, None, None),
     ]
     # The index is built once, as a first `get` would.
-    run([svb, "get", large_b5, ids[0], "-o", out / "first.i16"])
+    run([svb, "get", large_b5, ids[0], "-o", out / "first.i16", "--force"])
     for task, ours, peer, peer_cmd, before in tasks:
         ours_s, ours_rss = best(ours, rounds, remove(out / "one.i16"))
         peer_s = peer_rss = None

@@ -8,6 +8,7 @@
 //! killed mid-write) leaves no file under the destination name, and its partial file is
 //! removed on drop.
 
+use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -308,10 +309,15 @@ impl Writer {
     }
 
     /// Adds records in order, compressing them on rayon's pool a batch at a time; every
-    /// record is checked before any of them is written.
-    pub fn add_records(&mut self, records: &[Record]) -> Result<(), Blow5WriteError> {
+    /// record is checked before any of them is written. `records` may be the records or
+    /// references to them (buffers the caller reuses for the next batch).
+    pub fn add_records<R: Borrow<Record> + Sync>(
+        &mut self,
+        records: &[R],
+    ) -> Result<(), Blow5WriteError> {
         let mut batch_ids = HashSet::with_capacity(records.len());
         for r in records {
+            let r = r.borrow();
             self.check(r)?;
             if !batch_ids.insert(r.read_id.as_str()) {
                 return Err(Blow5WriteError::DuplicateReadId {
@@ -319,7 +325,8 @@ impl Writer {
                 });
             }
         }
-        self.ids.extend(records.iter().map(|r| r.read_id.clone()));
+        self.ids
+            .extend(records.iter().map(|r| r.borrow().read_id.clone()));
         self.flush_pending()?;
         for batch in records.chunks(self.options.batch_records) {
             self.write_batch(batch)?;
@@ -403,11 +410,14 @@ impl Writer {
 
     /// Compresses `records` on rayon's pool and writes them in order, each as soon as it
     /// and those before it are compressed.
-    fn write_batch(&mut self, records: &[Record]) -> Result<(), Blow5WriteError> {
+    fn write_batch<R: Borrow<Record> + Sync>(
+        &mut self,
+        records: &[R],
+    ) -> Result<(), Blow5WriteError> {
         let (aux, options, out) = (&self.aux, &self.options, &mut self.out);
         svb_io::encode_in_order(
             records,
-            |r| encode_record(r, aux, options),
+            |r| encode_record(r.borrow(), aux, options),
             |bytes| write_to(out, &bytes),
         )?;
         self.written += records.len() as u64;

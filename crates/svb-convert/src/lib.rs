@@ -30,10 +30,12 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use svb_blow5::Schema;
+use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
 pub use mapping::{
-    read_group_of, read_of, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
+    read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
+    TRACKING_KEYS_ATTRIBUTE,
 };
 pub use subset::{subset, subset_blow5, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};
@@ -191,6 +193,38 @@ fn settle<T>(
     Ok(out)
 }
 
+/// A window of records decoded into reused buffers, and how each decode went.
+type Window = (Vec<svb_blow5::Record>, Vec<Result<(), ConvertError>>);
+
+/// The records of a window whose decode succeeded, or the errors of those that failed.
+fn decoded(
+    records: &[svb_blow5::Record],
+    done: Vec<Result<(), ConvertError>>,
+) -> Vec<Result<&svb_blow5::Record, ConvertError>> {
+    records
+        .iter()
+        .zip(done)
+        .map(|(r, d)| d.map(|()| r))
+        .collect()
+}
+
+/// Hands a written window's records back for the next window, keeping at most
+/// 2 x [`WINDOW_SAMPLES`] samples of signal capacity among them: a record that once held a
+/// long read gives its buffer up rather than keep it for short ones, so memory stays at what
+/// the windows hold.
+fn recycle(buffers: &Recycler<Vec<svb_blow5::Record>>, mut records: Vec<svb_blow5::Record>) {
+    let mut kept = 0u64;
+    for rec in &mut records {
+        let capacity = rec.raw_signal.capacity() as u64;
+        if kept + capacity > 2 * WINDOW_SAMPLES {
+            rec.raw_signal = Vec::new();
+        } else {
+            kept += capacity;
+        }
+    }
+    buffers.give(records);
+}
+
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
 /// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
@@ -228,42 +262,51 @@ pub fn pod5_to_blow5(
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
-    let mut done = 0u64;
+    let mut done_reads = 0u64;
+    let buffers: Recycler<Vec<svb_blow5::Record>> = Recycler::default();
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
-        let decode =
-            |window: std::ops::Range<usize>| -> Vec<Result<svb_blow5::Record, ConvertError>> {
-                window
-                    .into_par_iter()
-                    .map(|i| {
-                        let read = &r.reads()[i];
-                        let (group, run) = runs
-                            .iter()
-                            .enumerate()
-                            .find(|(_, x)| *x.acquisition_id == *read.run_info)
-                            .ok_or_else(|| {
-                                ConvertError::Mapping(format!(
-                                    "read {} names run {}, which the file lacks",
-                                    read.read_id_string(),
-                                    read.run_info
-                                ))
-                            })?;
-                        let signal = r.decode_signal(i)?;
-                        Ok(record_of(read, run, group as u32, signal))
-                    })
-                    .collect()
-            };
-        let mut write = |records: Vec<Result<svb_blow5::Record, ConvertError>>| {
-            done += records.len() as u64;
-            let records = settle(records, on_error, &mut stats.failed, &in_file)?;
-            stats.reads += records.len() as u64;
-            stats.samples += records
-                .iter()
-                .map(|x| x.raw_signal.len() as u64)
-                .sum::<u64>();
-            w.add_records(&records)
+        let decode = |window: std::ops::Range<usize>| -> Window {
+            let mut records = buffers.take();
+            records.resize_with(window.len(), Default::default);
+            let done = records
+                .par_iter_mut()
+                .zip(window)
+                .map(|(rec, i)| {
+                    let read = &r.reads()[i];
+                    let (group, run) = runs
+                        .iter()
+                        .enumerate()
+                        .find(|(_, x)| *x.acquisition_id == *read.run_info)
+                        .ok_or_else(|| {
+                            ConvertError::Mapping(format!(
+                                "read {} names run {}, which the file lacks",
+                                read.read_id_string(),
+                                read.run_info
+                            ))
+                        })?;
+                    rec.raw_signal.clear();
+                    r.decode_signal_into(i, &mut rec.raw_signal)?;
+                    record_fields_into(read, run, group as u32, rec);
+                    Ok(())
+                })
+                .collect();
+            (records, done)
+        };
+        let mut write = |(records, done): Window| {
+            done_reads += records.len() as u64;
+            let kept = settle(
+                decoded(&records, done),
+                on_error,
+                &mut stats.failed,
+                &in_file,
+            )?;
+            stats.reads += kept.len() as u64;
+            stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+            w.add_records(&kept)
                 .map_err(|e| in_file(ConvertError::from(e)))?;
-            how.report(done, total);
+            recycle(&buffers, records);
+            how.report(done_reads, total);
             Ok(())
         };
         let mut windows = svb_io::windows(r.len(), usize::MAX, WINDOW_SAMPLES, |i| {
@@ -296,19 +339,31 @@ pub fn blow5_to_pod5(
     })?;
     let mut w = svb_pod5::Writer::create(out, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
-    let mut done = 0u64;
+    let mut done_reads = 0u64;
+    let buffers: Recycler<Vec<svb_blow5::Record>> = Recycler::default();
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        let decode =
-            |window: std::ops::Range<usize>| -> Vec<Result<svb_blow5::Record, ConvertError>> {
-                window.into_par_iter().map(|i| Ok(r.record(i)?)).collect()
-            };
-        let mut write = |records: Vec<Result<svb_blow5::Record, ConvertError>>| {
-            done += records.len() as u64;
-            let records = settle(records, on_error, &mut stats.failed, &in_file)?;
-            for rec in &records {
+        let decode = |window: std::ops::Range<usize>| -> Window {
+            let mut records = buffers.take();
+            records.resize_with(window.len(), Default::default);
+            let done = records
+                .par_iter_mut()
+                .zip(window)
+                .map(|(rec, i)| Ok(r.record_into(i, rec)?))
+                .collect();
+            (records, done)
+        };
+        let mut write = |(records, done): Window| {
+            done_reads += records.len() as u64;
+            let kept = settle(
+                decoded(&records, done),
+                on_error,
+                &mut stats.failed,
+                &in_file,
+            )?;
+            for rec in &kept {
                 let g = rec.read_group as usize;
                 if runs[g].is_none() {
                     let run = run_info_of(
@@ -320,7 +375,7 @@ pub fn blow5_to_pod5(
                     runs[g] = Some(run.acquisition_id);
                 }
             }
-            let reads: Vec<Result<(svb_pod5::Read, &[i16]), ConvertError>> = records
+            let reads: Vec<Result<(svb_pod5::Read, &[i16]), ConvertError>> = kept
                 .iter()
                 .map(|rec| {
                     let run = runs[rec.read_group as usize].as_deref().expect("added");
@@ -331,7 +386,9 @@ pub fn blow5_to_pod5(
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
             w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-            how.report(done, total);
+            drop(reads);
+            recycle(&buffers, records);
+            how.report(done_reads, total);
             Ok(())
         };
         // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).

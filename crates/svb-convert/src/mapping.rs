@@ -2,6 +2,7 @@
 //! blue-crab's (docs/FORMATS.md has the table), plus two attributes that let BLOW5 -> POD5
 //! put every context tag and tracking id back where it came from.
 
+use std::fmt::Write;
 use std::sync::Arc;
 
 use svb_blow5::{AuxValue, Record};
@@ -253,55 +254,108 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 /// [`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
 pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
+    let mut record = Record {
+        raw_signal: signal,
+        ..Record::default()
+    };
+    record_fields_into(read, run, group, &mut record);
+    record
+}
+
+/// [`record_of`] into `record`, all but its signal (`raw_signal` is left as it is): a record
+/// reused from read to read keeps its strings and aux list, and nothing is allocated once
+/// they have grown.
+pub fn record_fields_into(read: &Read, run: &RunInfo, group: u32, record: &mut Record) {
     let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;
     let end = END_REASONS
         .iter()
         .position(|r| **r == *read.end_reason)
         .unwrap_or(0);
     let f = |v: Option<f32>| AuxValue::Float(v.map_or(f64::NAN, f64::from));
-    let aux = vec![
-        ("channel_number", AuxValue::Text(read.channel.to_string())),
-        ("median_before", AuxValue::Float(read.median_before.into())),
+    let aux = [
+        ("channel_number", None),
+        (
+            "median_before",
+            Some(AuxValue::Float(read.median_before.into())),
+        ),
         (
             "read_number",
-            AuxValue::Int(i64::from(read.read_number as i32)),
+            Some(AuxValue::Int(i64::from(read.read_number as i32))),
         ),
-        ("start_mux", AuxValue::UInt(read.well.into())),
-        ("start_time", AuxValue::UInt(read.start_sample)),
+        ("start_mux", Some(AuxValue::UInt(read.well.into()))),
+        ("start_time", Some(AuxValue::UInt(read.start_sample))),
+        ("end_reason", None),
+        ("tracked_scaling_shift", Some(f(read.tracked_scaling_shift))),
+        ("tracked_scaling_scale", Some(f(read.tracked_scaling_scale))),
         (
-            "end_reason",
-            AuxValue::Enum(end as u8, Some(END_REASONS[end].to_string())),
+            "predicted_scaling_shift",
+            Some(f(read.predicted_scaling_shift)),
         ),
-        ("tracked_scaling_shift", f(read.tracked_scaling_shift)),
-        ("tracked_scaling_scale", f(read.tracked_scaling_scale)),
-        ("predicted_scaling_shift", f(read.predicted_scaling_shift)),
-        ("predicted_scaling_scale", f(read.predicted_scaling_scale)),
+        (
+            "predicted_scaling_scale",
+            Some(f(read.predicted_scaling_scale)),
+        ),
         (
             "num_reads_since_mux_change",
-            AuxValue::UInt(read.num_reads_since_mux_change.unwrap_or(0).into()),
+            Some(AuxValue::UInt(
+                read.num_reads_since_mux_change.unwrap_or(0).into(),
+            )),
         ),
         (
             "time_since_mux_change",
-            AuxValue::Float(read.time_since_mux_change.map_or(0.0, f64::from)),
+            Some(AuxValue::Float(
+                read.time_since_mux_change.map_or(0.0, f64::from),
+            )),
         ),
         (
             "num_minknow_events",
-            AuxValue::UInt(read.num_minknow_events.unwrap_or(0)),
+            Some(AuxValue::UInt(read.num_minknow_events.unwrap_or(0))),
         ),
-        ("open_pore_level", f(read.open_pore_level)),
-        ("expected_open_pore_level", f(read.expected_open_pore_level)),
-        ("selected_read_level", f(read.selected_read_level)),
+        ("open_pore_level", Some(f(read.open_pore_level))),
+        (
+            "expected_open_pore_level",
+            Some(f(read.expected_open_pore_level)),
+        ),
+        ("selected_read_level", Some(f(read.selected_read_level))),
     ];
-    Record {
-        read_id: read.read_id_string(),
-        read_group: group,
-        digitisation,
-        offset: read.calibration_offset.into(),
-        range: f64::from(read.calibration_scale) * digitisation,
-        sampling_rate: run.sample_rate.into(),
-        raw_signal: signal,
-        aux: aux.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    record.aux.truncate(aux.len());
+    for (i, (name, value)) in aux.into_iter().enumerate() {
+        if record.aux.len() == i {
+            record.aux.push((String::new(), AuxValue::UInt(0)));
+        }
+        let slot = &mut record.aux[i];
+        if slot.0 != name {
+            slot.0.clear();
+            slot.0.push_str(name);
+        }
+        match value {
+            Some(v) => slot.1 = v,
+            // The two text values, written into the slot's string when it has one.
+            None if name == "channel_number" => {
+                if let AuxValue::Text(t) = &mut slot.1 {
+                    t.clear();
+                    write!(t, "{}", read.channel).expect("a String takes any write");
+                } else {
+                    slot.1 = AuxValue::Text(read.channel.to_string());
+                }
+            }
+            None => match &mut slot.1 {
+                AuxValue::Enum(k, Some(label)) => {
+                    *k = end as u8;
+                    label.clear();
+                    label.push_str(END_REASONS[end]);
+                }
+                v => *v = AuxValue::Enum(end as u8, Some(END_REASONS[end].to_string())),
+            },
+        }
     }
+    record.read_id.clear();
+    svb_pod5::push_uuid(&read.read_id, &mut record.read_id);
+    record.read_group = group;
+    record.digitisation = digitisation;
+    record.offset = read.calibration_offset.into();
+    record.range = f64::from(read.calibration_scale) * digitisation;
+    record.sampling_rate = run.sample_rate.into();
 }
 
 /// Whether MinKNOW marks an end reason forced (blue-crab's table): a record does not carry

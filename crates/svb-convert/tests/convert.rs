@@ -177,6 +177,31 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
 }
 
 #[test]
+fn a_reused_record_becomes_the_record_of_each_read() {
+    let runs = [
+        run("run-a", 5000, (-4096, 4095)),
+        run("run-b", 4000, (0, 2047)),
+    ];
+    // A record holding something else first: other names and value types in its slots.
+    let mut reused = svb_blow5::Record {
+        aux: vec![("x".into(), svb_blow5::AuxValue::Float(1.0)); 20],
+        ..Default::default()
+    };
+    for i in 0..6 {
+        let run = &runs[i % 2];
+        let mut read = Read::new([i as u8 * 17; 16], run.acquisition_id.as_str());
+        read.channel = 7 + i as u32 * 1000;
+        read.end_reason = Arc::from(END_REASONS[i % END_REASONS.len()]);
+        read.median_before = i as f32;
+        let want = svb_convert::record_of(&read, run, i as u32, vec![5; i]);
+        reused.raw_signal = vec![5; i];
+        svb_convert::record_fields_into(&read, run, i as u32, &mut reused);
+        // Debug text: the NaN defaults compare equal there.
+        assert_eq!(format!("{reused:?}"), format!("{want:?}"), "read {i}");
+    }
+}
+
+#[test]
 fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let tmp = TempDir::new("convert-bad-id");
     let src = tmp.join("ids.blow5");

@@ -119,13 +119,27 @@ impl Read {
 /// Formats 16 bytes as `8-4-4-4-12` lowercase hex.
 pub fn uuid_string(id: &[u8; 16]) -> String {
     let mut s = String::with_capacity(36);
+    push_uuid(id, &mut s);
+    s
+}
+
+/// Appends 16 bytes as `8-4-4-4-12` lowercase hex to `out` (no allocation once `out` has
+/// room: for ids written read after read into one string).
+///
+/// ```
+/// let mut s = String::from("id=");
+/// svb_pod5::push_uuid(&[0xAB; 16], &mut s);
+/// assert_eq!(s, "id=abababab-abab-abab-abab-abababababab");
+/// ```
+pub fn push_uuid(id: &[u8; 16], out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     for (i, b) in id.iter().enumerate() {
         if matches!(i, 4 | 6 | 8 | 10) {
-            s.push('-');
+            out.push('-');
         }
-        s.push_str(&format!("{b:02x}"));
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
     }
-    s
 }
 
 /// Parses a hyphenated (or bare 32-digit) UUID.
