@@ -38,14 +38,13 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees AVX2, and so SSSE3 (this function's contract); the tail
-    // starts where the group loops stopped.
-    unsafe {
-        let (dp, g, carry) = decode_all::<S, F>(ctrl, data, acc, out);
-        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
-    }
+    // SAFETY: the caller guarantees AVX2 (this function's contract).
+    unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
 }
 
+/// The block loop and the tail compiled as one AVX2 function (no call between them, one
+/// `vzeroupper` at its end).
+///
 /// # Safety
 /// The CPU must support AVX2 (and so SSSE3). `ctrl` must hold the control bytes of `out.len()`
 /// values (as `split_control` returns them); the function keeps every load inside `data` and
@@ -56,9 +55,14 @@ unsafe fn decode_all<S: Scheme32, F: Finish>(
     data: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> (usize, usize, __m128i) {
-    // SAFETY: AVX2 implies SSSE3; the block loop checks its own bounds.
-    unsafe { decode_blocks::<S, F>(ctrl, data, out, 0, 0, _mm_set1_epi32(acc as i32)) }
+) -> Result<(usize, u32), DecodeError> {
+    // SAFETY: AVX2 implies SSSE3; the block loop checks its own bounds, and the tail starts
+    // where it stopped.
+    unsafe {
+        let (dp, g, carry) =
+            decode_blocks::<S, F>(ctrl, data, out, 0, 0, _mm_set1_epi32(acc as i32));
+        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
+    }
 }
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).

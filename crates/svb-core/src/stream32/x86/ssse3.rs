@@ -43,8 +43,26 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); the tail starts where
-    // the block loop stopped.
+    // SAFETY: the caller guarantees SSSE3 (this function's contract).
+    unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
+}
+
+/// The block loop and the tail compiled as one SSSE3 function (the loops are
+/// `#[inline(always)]` without features of their own, so each ISA's entry compiles them with
+/// its features: AVX2's in VEX encoding).
+///
+/// # Safety
+/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
+/// `split_control` returns them); the loops keep every load inside `data` and every store
+/// inside `out` themselves.
+#[target_feature(enable = "ssse3")]
+unsafe fn decode_all<S: Scheme32, F: Finish>(
+    ctrl: &[u8],
+    data: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> Result<(usize, u32), DecodeError> {
+    // SAFETY: SSSE3 (caller); the tail starts where the block loop stopped.
     unsafe {
         let carry = _mm_set1_epi32(acc as i32);
         let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
@@ -60,14 +78,14 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
 }
 
 /// Decodes what the SIMD loops left from a zero-padded copy of the data's last bytes
-/// ([`decode_copied_tail`]), or with the scalar tail when the data is short for them (which
-/// reports the exact error). Returns the bytes consumed, control included, and the running
-/// value after the last.
+/// ([`decode_copied_tail`], with the single-group loop), or with the scalar tail when the
+/// data is short for them (which reports the exact error). Returns the bytes consumed,
+/// control included, and the running value after the last.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped, with
 /// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
@@ -76,8 +94,35 @@ pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
 ) -> Result<(usize, u32), DecodeError> {
-    // SAFETY: the caller guarantees SSSE3 and the position.
-    let (used, acc) = match unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out) } {
+    // SAFETY: the caller guarantees SSSE3 and the position; the single-group loop keeps its
+    // loads inside the copy it is given and its stores inside `out`.
+    unsafe {
+        finish_decode_with::<S, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
+            decode_groups::<S, F>(ctrl, buf, out, 0, g, carry)
+        })
+    }
+}
+
+/// [`finish_decode`] with `loops(copy, g, carry, out)` decoding the whole groups from the
+/// copy (from its byte 0 and group `g`; returning `(bytes used, groups done, carry)` as the
+/// loops do).
+///
+/// # Safety
+/// As [`finish_decode`]; `loops` must keep its loads inside the copy it is given and its
+/// stores inside `out`.
+#[inline(always)]
+pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
+    ctrl: &[u8],
+    data: &[u8],
+    dp: usize,
+    g: usize,
+    carry: __m128i,
+    out: &mut [MaybeUninit<F::Out>],
+    loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
+) -> Result<(usize, u32), DecodeError> {
+    // SAFETY: the caller guarantees SSSE3, the position and the loops.
+    let copied = unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out, loops) };
+    let (used, acc) = match copied {
         Some(done) => done,
         // SAFETY: SSSE3 includes SSE2.
         None => decode_tail::<S, F>(ctrl, data, dp, 4 * g, unsafe { carried(carry) }, out)?,
@@ -92,16 +137,16 @@ const TAIL: usize = 128;
 
 /// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
 /// [`TAIL`] data bytes (16 when only the partial group is left; nothing is copied when no
-/// group is), with the single-group loop: one copy costs less than a checked load for each
-/// of the last groups. `None` when those groups need more bytes than the data holds (what
+/// group is), the whole groups with `loops`: one copy costs less than a checked load for
+/// each of the last groups. The copy has 16 zero bytes past [`TAIL`] (a 16-byte load from
+/// any group start inside it stays in it), and more past a shorter copy. `None` when those groups need more bytes than the data holds (what
 /// was written is then rewritten by the scalar tail, which names the error).
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the loops keep every load inside the copy and every store
-/// inside `out` themselves. `(dp, g, carry)` must be where the SIMD loops stopped.
-#[target_feature(enable = "ssse3")]
-#[inline]
+/// `split_control` returns them); `loops` must keep every load inside the copy and every
+/// store inside `out`. `(dp, g, carry)` must be where the SIMD loops stopped.
+#[inline(always)]
 unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
@@ -109,24 +154,27 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     g: usize,
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
+    loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> Option<(usize, u32)> {
     let full = out.len() / 4;
     let partial = out.len() % 4;
     if g == full && partial == 0 {
-        return Some((dp, carried(carry)));
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        return Some((dp, unsafe { carried(carry) }));
     }
     // Only the partial group's bytes (at most 12) when the whole groups are done.
     let take = (data.len() - dp).min(if g == full { 16 } else { TAIL });
     // Room past the copy for a 16-byte load from any group start inside it.
     let mut buf = [0u8; TAIL + 16];
     buf[..take].copy_from_slice(&data[dp..dp + take]);
-    // SAFETY: SSSE3 (caller); the loop bounds its loads by `buf` and its stores by `out`, and
-    // goes on from where the data's loop stopped.
-    let (used, g, mut carry) = unsafe { decode_groups::<S, F>(ctrl, &buf, out, 0, g, carry) };
+    // The loops bound their loads by `buf` and their stores by `out` (caller), and go on from
+    // where the data's loops stopped.
+    let (used, g, mut carry) = loops(&buf, g, carry, out);
     if g < full || used > take {
         return None;
     }
-    let mut acc = carried(carry);
+    // SAFETY: SSSE3 (caller) includes SSE2.
+    let mut acc = unsafe { carried(carry) };
     if partial == 0 {
         return Some((dp + used, acc));
     }
@@ -179,8 +227,7 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself. `dp <= data.len()` and `g <= out.len() / 4`.
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
@@ -290,8 +337,7 @@ unsafe fn store8<O>(dst: *mut O, v: __m128i) {
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn decode_groups<S: Scheme32, F: Finish>(
     ctrl: &[u8],
     data: &[u8],
@@ -458,8 +504,7 @@ pub(crate) unsafe fn encode_block<S: Scheme32>(
 /// # Safety
 /// The CPU must support SSSE3; `cw` and `sums` must be the control word and prefix lengths of
 /// the groups, and the bytes from `dst` to 16 past the last group's start writable.
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
     groups: [__m128i; 8],
     cw: u64,

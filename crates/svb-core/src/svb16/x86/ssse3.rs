@@ -24,7 +24,7 @@ decode_entries!("SSSE3");
 ///
 /// # Safety
 /// The CPU must support SSSE3.
-#[inline(always)]
+#[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn decode_split<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
@@ -47,7 +47,7 @@ pub(crate) unsafe fn decode_split<F: Finish16, O: Lane16>(
 ///
 /// # Safety
 /// The CPU must support SSSE3; `(dp, g, carry)` must be where the group loops stopped.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
@@ -72,8 +72,7 @@ pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
 /// `split_keys` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself. `(dp, 8 * g, carry)` must be where the group loops stopped.
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 unsafe fn decode_padded_tail<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
@@ -99,7 +98,8 @@ unsafe fn decode_padded_tail<F: Finish16, O: Lane16>(
         return None;
     }
     // All `need` bytes are in the window (need <= min(16, left)).
-    let (window, base) = tail_window(data, dp);
+    // SAFETY: SSSE3 (caller) includes SSE2.
+    let (window, base) = unsafe { tail_window(data, dp) };
     let dst = out.as_mut_ptr().cast::<u16>();
     let mut off = dp - base;
     for (i, &key) in keys[g..full].iter().enumerate() {
@@ -157,8 +157,7 @@ pub(crate) fn prefix_lens(kw: u64) -> u64 {
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
 /// `split_keys` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself.
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
@@ -230,8 +229,7 @@ pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
 /// The CPU must support SSSE3. `keys` must hold the key bytes of `out.len()` values (as
 /// `split_keys` returns them); the function keeps every load inside `data` and every store
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
-#[target_feature(enable = "ssse3")]
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn decode_groups<F: Finish16, O: Lane16>(
     keys: &[u8],
     data: &[u8],
