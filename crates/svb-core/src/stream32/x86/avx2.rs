@@ -9,61 +9,13 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_blocks, encode_block, encode_groups, finish_decode, prefix_lens};
+use super::ssse3::{encode_block, encode_groups, prefix_lens};
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::finish::{Finish, Plain};
+use crate::stream32::finish::Finish;
 use crate::stream32::scalar::{encode_with, split_control};
 use crate::stream32::Scheme32;
 
-/// The decode kernel of this ISA (see the codec's `Kernels`).
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3).
-pub(crate) unsafe fn decode<S: Scheme32>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
-    // SAFETY: AVX2 (this function's contract).
-    unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
-}
-
-/// The decode kernel with `F` after the unpack of each group, from the running value `acc`;
-/// returns the bytes consumed and the running value after the last value.
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3).
-pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
-    let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees AVX2 (this function's contract).
-    unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
-}
-
-/// The block loop and the tail compiled as one AVX2 function (no call between them, one
-/// `vzeroupper` at its end).
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3). `ctrl` must hold the control bytes of `out.len()`
-/// values (as `split_control` returns them); the function keeps every load inside `data` and
-/// every store inside `out` itself.
-#[target_feature(enable = "avx2")]
-unsafe fn decode_all<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
-    // SAFETY: AVX2 implies SSSE3; the block loop checks its own bounds, and the tail starts
-    // where it stopped.
-    unsafe {
-        let (dp, g, carry) =
-            decode_blocks::<S, F>(ctrl, data, out, 0, 0, _mm_set1_epi32(acc as i32));
-        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
-    }
-}
+decode_entries!("AVX2", "avx2");
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).
 ///

@@ -46,6 +46,66 @@ macro_rules! encode_blocks {
     }};
 }
 
+/// An ISA's decode entries: `decode` (the codec's kernel), `decode_finish` (with a step
+/// `F`), and the one function compiled with the ISA's features that holds SSSE3's block loop
+/// and tail (`#[inline(always)]`, with no features of their own: AVX2's copy is VEX-encoded,
+/// with no calls between the loops).
+macro_rules! decode_entries {
+    ($isa:literal, $feature:literal) => {
+        /// The decode kernel of this ISA (see the codec's `Kernels`).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        pub(crate) unsafe fn decode<S: Scheme32>(
+            input: &[u8],
+            out: &mut [MaybeUninit<u32>],
+        ) -> Result<usize, DecodeError> {
+            // SAFETY: the ISA (this function's contract).
+            unsafe { decode_finish::<S, crate::stream32::finish::Plain>(input, 0, out) }
+                .map(|(used, _)| used)
+        }
+
+        /// The decode kernel with `F` after the unpack of each group, from the running value
+        /// `acc`; returns the bytes consumed and the running value after the last value.
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
+            input: &[u8],
+            acc: u32,
+            out: &mut [MaybeUninit<F::Out>],
+        ) -> Result<(usize, u32), DecodeError> {
+            let (ctrl, data) = split_control(input, out.len())?;
+            // SAFETY: the ISA (this function's contract).
+            unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
+        }
+
+        /// The block loop and the tail compiled as one function with this ISA's features.
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        /// `ctrl` must hold the control bytes of `out.len()` values (as `split_control`
+        /// returns them); the loops keep every load inside `data` and every store inside
+        /// `out` themselves.
+        #[target_feature(enable = $feature)]
+        unsafe fn decode_all<S: Scheme32, F: Finish>(
+            ctrl: &[u8],
+            data: &[u8],
+            acc: u32,
+            out: &mut [MaybeUninit<F::Out>],
+        ) -> Result<(usize, u32), DecodeError> {
+            use crate::stream32::x86::ssse3::{decode_blocks, finish_decode};
+            // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
+            // stopped.
+            unsafe {
+                let carry = _mm_set1_epi32(acc as i32);
+                let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
+                finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
+            }
+        }
+    };
+}
+
 pub(crate) mod avx2;
 pub(crate) mod avx2_blocks16;
 pub(crate) mod ssse3;

@@ -16,59 +16,11 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream32::finish::{Finish, Lane32, Plain};
+use crate::stream32::finish::{Finish, Lane32};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
 
-/// The decode kernel of this ISA (see the codec's `Kernels`).
-///
-/// # Safety
-/// The CPU must support SSSE3.
-pub(crate) unsafe fn decode<S: Scheme32>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
-    // SAFETY: SSSE3 (this function's contract).
-    unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
-}
-
-/// The decode kernel with `F` after the unpack of each group, from the running value `acc`;
-/// returns the bytes consumed and the running value after the last value.
-///
-/// # Safety
-/// The CPU must support SSSE3.
-pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
-    let (ctrl, data) = split_control(input, out.len())?;
-    // SAFETY: the caller guarantees SSSE3 (this function's contract).
-    unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
-}
-
-/// The block loop and the tail compiled as one SSSE3 function (the loops are
-/// `#[inline(always)]` without features of their own, so each ISA's entry compiles them with
-/// its features: AVX2's in VEX encoding).
-///
-/// # Safety
-/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the loops keep every load inside `data` and every store
-/// inside `out` themselves.
-#[target_feature(enable = "ssse3")]
-unsafe fn decode_all<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
-    // SAFETY: SSSE3 (caller); the tail starts where the block loop stopped.
-    unsafe {
-        let carry = _mm_set1_epi32(acc as i32);
-        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
-        finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
-    }
-}
+decode_entries!("SSSE3", "ssse3");
 
 /// The running value a broadcast carry holds.
 #[target_feature(enable = "sse2")]

@@ -8,54 +8,14 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{
-    decode_blocks, decode_groups, encode_block, encode_groups, finish_decode, prefix_lens,
-};
+use super::ssse3::{encode_block, encode_groups, prefix_lens};
 use crate::error::{DecodeError, EncodeError};
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::encode_with;
 
 decode_entries!("AVX2");
 
-/// The SSSE3 loops compiled with AVX2, then the tail.
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3); `keys` must hold at least
-/// `out.len().div_ceil(8)` bytes.
-#[inline(always)]
-unsafe fn decode_split<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    acc: u16,
-    out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
-    // SAFETY: the caller guarantees AVX2 and the key bytes.
-    unsafe { decode_all::<F, O>(keys, data, acc, out) }
-}
-
-/// The loops and the tail compiled as one AVX2 function (no call between them, one
-/// `vzeroupper` at its end: measured here, SVB-ZD's u32 loop split in two such functions took
-/// 9% longer at n = 128).
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3). `keys` must hold the key bytes of `out.len()`
-/// values (as `split_keys` returns them); the function keeps every load inside `data` and every
-/// store inside `out` itself.
-#[target_feature(enable = "avx2")]
-unsafe fn decode_all<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    acc: u16,
-    out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
-    // SAFETY: AVX2 implies SSSE3; the callees check their own bounds; each starts where the
-    // one before it stopped.
-    unsafe {
-        let (dp, g, carry) = decode_blocks::<F, O>(keys, data, out, F::sse_carry(acc));
-        let (dp, g, carry) = decode_groups::<F, O>(keys, data, out, dp, g, carry);
-        finish_decode::<F, O>(keys, data, dp, g, carry, out)
-    }
-}
+decode_split!("AVX2", "avx2");
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).
 ///

@@ -18,28 +18,7 @@ use crate::tail_window::{shuffle_from, tail_window, WINDOW};
 
 decode_entries!("SSSE3");
 
-/// Decodes `out.len()` values from their key bytes `keys` (at least `out.len().div_ceil(8)`)
-/// and `data`, each group through `F` from the running value `acc`: the block loop, the
-/// single-group loop, then the tail. Returns the data bytes consumed.
-///
-/// # Safety
-/// The CPU must support SSSE3.
-#[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn decode_split<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    acc: u16,
-    out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
-    debug_assert!(keys.len() >= out.len().div_ceil(8));
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); each loop starts where
-    // the one before it stopped.
-    unsafe {
-        let (dp, g, carry) = decode_blocks::<F, O>(keys, data, out, F::sse_carry(acc));
-        let (dp, g, carry) = decode_groups::<F, O>(keys, data, out, dp, g, carry);
-        finish_decode::<F, O>(keys, data, dp, g, carry, out)
-    }
-}
+decode_split!("SSSE3", "ssse3");
 
 /// Decodes what the SIMD loops left (fewer than 16 data bytes, normally) from one 16-byte
 /// window, or with the scalar tail when the data is short (which reports the exact error).
