@@ -107,11 +107,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     } else {
         ZstdProfile::Standard
     };
-    let on_error = if args.keep_going {
-        OnError::Skip
-    } else {
-        OnError::Stop
-    };
+    let on_error = OnError::skip_if(args.keep_going);
     let mut left_out = 0usize;
     for (ins, out) in &outputs {
         let progress = std::sync::Mutex::new(Progress::new(0, "convert"));

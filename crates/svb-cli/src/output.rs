@@ -39,11 +39,7 @@ pub fn output_error(path: &Path, e: &std::io::Error) -> String {
 
 /// What `--force` asks of an output that exists.
 pub fn on_existing(force: bool) -> svb_io::OnExisting {
-    if force {
-        svb_io::OnExisting::Replace
-    } else {
-        svb_io::OnExisting::Refuse
-    }
+    svb_io::OnExisting::replace_if(force)
 }
 
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,

@@ -93,11 +93,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         progress.lock().expect("not poisoned").set_position(done);
     };
     let how = Run {
-        on_error: if args.keep_going {
-            OnError::Skip
-        } else {
-            OnError::Stop
-        },
+        on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         on_existing: on_existing(args.force),
     };

@@ -116,6 +116,18 @@ pub enum OnError {
     Skip,
 }
 
+impl OnError {
+    /// [`Skip`](OnError::Skip) when `keep_going` (a `--keep-going` flag), else
+    /// [`Stop`](OnError::Stop).
+    pub fn skip_if(keep_going: bool) -> Self {
+        if keep_going {
+            OnError::Skip
+        } else {
+            OnError::Stop
+        }
+    }
+}
+
 /// How a conversion runs: what it does with a failed input or read, and whom it tells of
 /// its progress.
 #[derive(Default)]
@@ -152,17 +164,20 @@ impl<'a> Run<'a> {
     }
 }
 
-/// Opens every input; with [`OnError::Skip`] one that fails is listed in `failed` and left
-/// out (when none opens, the first one's error is returned: there is nothing to convert).
-fn open_all<R>(
+/// Refuses an output that is an input ([`check_output`]), then opens every input; with
+/// [`OnError::Skip`] one that fails is listed in `failed` and left out (when none opens, the
+/// first one's error is returned: there is nothing to convert).
+fn open_inputs<R, E: Into<ConvertError>>(
     inputs: &[PathBuf],
+    output: &Path,
     on_error: OnError,
     failed: &mut Vec<ConvertError>,
-    open: impl Fn(&Path) -> Result<R, ConvertError>,
+    open: impl Fn(&Path) -> Result<R, E>,
 ) -> Result<Vec<(R, PathBuf)>, ConvertError> {
+    check_output(inputs, output)?;
     let mut out = Vec::new();
     for p in inputs {
-        match (open(p), on_error) {
+        match (open(p).map_err(Into::into), on_error) {
             (Ok(r), _) => out.push((r, p.clone())),
             (Err(e), OnError::Skip) => failed.push(ConvertError::of(p)(e)),
             (Err(e), OnError::Stop) => return Err(e),
@@ -235,12 +250,10 @@ pub fn pod5_to_blow5(
     options: svb_blow5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
-    let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
-        svb_pod5::Reader::open(p).map_err(ConvertError::from)
-    })?;
+    let open = |p: &Path| svb_pod5::Reader::open(p);
+    let readers = open_inputs(inputs, out, on_error, &mut stats.failed, open)?;
     let mut runs: Vec<RunInfo> = Vec::new();
     for (r, path) in &readers {
         for run in r.run_infos() {
@@ -331,12 +344,10 @@ pub fn blow5_to_pod5(
     options: svb_pod5::WriteOptions,
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut stats = Stats::default();
-    let readers = open_all(inputs, on_error, &mut stats.failed, |p| {
-        svb_blow5::Reader::open(p).map_err(ConvertError::from)
-    })?;
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let readers = open_inputs(inputs, out, on_error, &mut stats.failed, open)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done_reads = 0u64;

@@ -18,6 +18,23 @@ pub enum OnExisting {
     Replace,
 }
 
+impl OnExisting {
+    /// [`Replace`](OnExisting::Replace) when `force` (a `--force` flag), else
+    /// [`Refuse`](OnExisting::Refuse).
+    ///
+    /// ```
+    /// assert_eq!(svb_io::OnExisting::replace_if(true), svb_io::OnExisting::Replace);
+    /// assert_eq!(svb_io::OnExisting::replace_if(false), svb_io::OnExisting::Refuse);
+    /// ```
+    pub fn replace_if(force: bool) -> Self {
+        if force {
+            OnExisting::Replace
+        } else {
+            OnExisting::Refuse
+        }
+    }
+}
+
 /// A file being written: `DIR/.NAME.partial-PID-NONCE` (or `DIR/.NAME.TAG.partial-PID-NONCE`
 /// for a scratch file) until [`commit`](PartialFile::commit) publishes it as `DIR/NAME`.
 ///

@@ -504,11 +504,7 @@ pub fn convert<'py>(
         svb_pod5::ZstdProfile::Standard
     };
     let how = || svb_convert::Run {
-        on_error: if keep_going {
-            svb_convert::OnError::Skip
-        } else {
-            svb_convert::OnError::Stop
-        },
+        on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         on_existing: crate::writers::on_existing(force),
     };
@@ -568,11 +564,7 @@ pub fn subset<'py>(
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let how = svb_convert::Run {
-        on_error: if keep_going {
-            svb_convert::OnError::Skip
-        } else {
-            svb_convert::OnError::Stop
-        },
+        on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         on_existing: crate::writers::on_existing(force),
     };

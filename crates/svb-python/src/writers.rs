@@ -506,9 +506,5 @@ impl Blow5Writer {
 
 /// What `force` asks of an output that exists.
 pub(crate) fn on_existing(force: bool) -> svb_pod5::OnExisting {
-    if force {
-        svb_pod5::OnExisting::Replace
-    } else {
-        svb_pod5::OnExisting::Refuse
-    }
+    svb_pod5::OnExisting::replace_if(force)
 }
