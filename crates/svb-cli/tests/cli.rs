@@ -14,14 +14,7 @@ fn blow5_verify_matches_expected_sha256() {
     let expected = std::fs::read_to_string(dir.join("blow5/slow5tools/expected.json")).unwrap();
     let file = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     for threads in ["1", "2"] {
-        let out = svb(&[
-            "--threads",
-            threads,
-            "blow5",
-            "verify",
-            file.to_str().unwrap(),
-        ]);
-        let stdout = ok(&out);
+        let stdout = ok(&verify("blow5", &file, threads));
         let lines: Vec<&str> = stdout.lines().collect();
         assert!(!lines.is_empty());
         for line in lines {
@@ -128,14 +121,7 @@ fn pod5_verify_matches_the_manifests_for_every_writer() {
     ] {
         let file = dir.join("pod5").join(name);
         for threads in ["1", "2"] {
-            let out = svb(&[
-                "--threads",
-                threads,
-                "pod5",
-                "verify",
-                file.to_str().unwrap(),
-            ]);
-            let stdout = ok(&out);
+            let stdout = ok(&verify("pod5", &file, threads));
             assert_eq!(stdout.lines().count(), 10, "{name}");
             for line in stdout.lines() {
                 let id = &line[13..49];
@@ -272,13 +258,7 @@ fn verify_reports_every_bad_read_and_goes_on() {
     let path = temp("bad-reads.pod5");
     std::fs::write(&path, pod5_with_bad_reads(5, &[1, 3])).unwrap();
     for threads in ["1", "2"] {
-        let out = svb(&[
-            "--threads",
-            threads,
-            "pod5",
-            "verify",
-            path.to_str().unwrap(),
-        ]);
+        let out = verify("pod5", &path, threads);
         assert_eq!(out.status.code(), Some(1));
         let stdout = String::from_utf8(out.stdout).unwrap();
         let ids: Vec<&str> = stdout
@@ -737,4 +717,15 @@ fn convert_both_ways() {
         tmp.join("same.pod5").to_str().unwrap(),
     ]);
     assert!(fails(&o).contains("svb subset"));
+}
+
+/// `svb --threads THREADS FORMAT verify FILE`.
+fn verify(format: &str, file: &std::path::Path, threads: &str) -> std::process::Output {
+    svb(&[
+        "--threads",
+        threads,
+        format,
+        "verify",
+        file.to_str().unwrap(),
+    ])
 }

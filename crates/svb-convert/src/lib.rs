@@ -29,7 +29,7 @@ mod time;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use svb_blow5::Schema;
+use svb_blow5::{Record, Schema};
 use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
@@ -209,25 +209,52 @@ fn settle<T>(
 }
 
 /// A window of records decoded into reused buffers, and how each decode went.
-type Window = (Vec<svb_blow5::Record>, Vec<Result<(), ConvertError>>);
+type Window = (Vec<Record>, Vec<Result<(), ConvertError>>);
 
-/// The records of a window whose decode succeeded, or the errors of those that failed.
-fn decoded(
-    records: &[svb_blow5::Record],
-    done: Vec<Result<(), ConvertError>>,
-) -> Vec<Result<&svb_blow5::Record, ConvertError>> {
-    records
-        .iter()
-        .zip(done)
-        .map(|(r, d)| d.map(|()| r))
-        .collect()
+/// Converts the `len` reads of one input a window at a time (cut by `weight(i)`, up to
+/// [`WINDOW_SAMPLES`]): each read is decoded on rayon by `decode(i, record)` into a record
+/// reused from window to window ([`Recycler`]), while the window before it is written by
+/// `write(records, reads in the window, failed)` with the records that decoded (a read that
+/// did not stops the conversion, or goes to `failed`, as `on_error` says).
+fn convert_windows(
+    len: usize,
+    weight: impl Fn(usize) -> u64,
+    decode: impl Fn(usize, &mut Record) -> Result<(), ConvertError> + Sync,
+    mut write: impl FnMut(Vec<&Record>, usize, &mut Vec<ConvertError>) -> Result<(), ConvertError>
+        + Send,
+    on_error: OnError,
+    failed: &mut Vec<ConvertError>,
+    in_file: impl Fn(ConvertError) -> ConvertError + Sync,
+) -> Result<(), ConvertError> {
+    let buffers: Recycler<Vec<Record>> = Recycler::default();
+    let decode_window = |window: std::ops::Range<usize>| -> Window {
+        let mut records = buffers.take();
+        records.resize_with(window.len(), Default::default);
+        let done = records
+            .par_iter_mut()
+            .zip(window)
+            .map(|(rec, i)| decode(i, rec))
+            .collect();
+        (records, done)
+    };
+    let mut windows = svb_io::windows(len, usize::MAX, WINDOW_SAMPLES, weight).into_iter();
+    svb_io::pipeline(
+        || Ok::<_, ConvertError>(windows.next().map(&decode_window)),
+        |(records, done): Window| {
+            let decoded = records.iter().zip(done).map(|(r, d)| d.map(|()| r));
+            let kept = settle(decoded.collect(), on_error, failed, &in_file)?;
+            write(kept, records.len(), failed)?;
+            recycle(&buffers, records);
+            Ok(())
+        },
+    )
 }
 
 /// Hands a written window's records back for the next window, keeping at most
 /// 2 x [`WINDOW_SAMPLES`] samples of signal capacity among them: a record that once held a
 /// long read gives its buffer up rather than keep it for short ones, so memory stays at what
 /// the windows hold.
-fn recycle(buffers: &Recycler<Vec<svb_blow5::Record>>, mut records: Vec<svb_blow5::Record>) {
+fn recycle(buffers: &Recycler<Vec<Record>>, mut records: Vec<Record>) {
     let mut kept = 0u64;
     for rec in &mut records {
         let capacity = rec.raw_signal.capacity() as u64;
@@ -276,60 +303,38 @@ pub fn pod5_to_blow5(
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done_reads = 0u64;
-    let buffers: Recycler<Vec<svb_blow5::Record>> = Recycler::default();
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
-        let decode = |window: std::ops::Range<usize>| -> Window {
-            let mut records = buffers.take();
-            records.resize_with(window.len(), Default::default);
-            let done = records
-                .par_iter_mut()
-                .zip(window)
-                .map(|(rec, i)| {
-                    let read = &r.reads()[i];
-                    let (group, run) = runs
-                        .iter()
-                        .enumerate()
-                        .find(|(_, x)| *x.acquisition_id == *read.run_info)
-                        .ok_or_else(|| {
-                            ConvertError::Mapping(format!(
-                                "read {} names run {}, which the file lacks",
-                                read.read_id_string(),
-                                read.run_info
-                            ))
-                        })?;
-                    rec.raw_signal.clear();
-                    r.decode_signal_into(i, &mut rec.raw_signal)?;
-                    record_fields_into(read, run, group as u32, rec);
-                    Ok(())
-                })
-                .collect();
-            (records, done)
+        let decode = |i: usize, rec: &mut Record| {
+            let read = &r.reads()[i];
+            let (group, run) = runs
+                .iter()
+                .enumerate()
+                .find(|(_, x)| *x.acquisition_id == *read.run_info)
+                .ok_or_else(|| {
+                    ConvertError::Mapping(format!(
+                        "read {} names run {}, which the file lacks",
+                        read.read_id_string(),
+                        read.run_info
+                    ))
+                })?;
+            rec.raw_signal.clear();
+            r.decode_signal_into(i, &mut rec.raw_signal)?;
+            record_fields_into(read, run, group as u32, rec);
+            Ok(())
         };
-        let mut write = |(records, done): Window| {
-            done_reads += records.len() as u64;
-            let kept = settle(
-                decoded(&records, done),
-                on_error,
-                &mut stats.failed,
-                &in_file,
-            )?;
+        let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
+            done_reads += window as u64;
             stats.reads += kept.len() as u64;
             stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
             w.add_records(&kept)
                 .map_err(|e| in_file(ConvertError::from(e)))?;
-            recycle(&buffers, records);
             how.report(done_reads, total);
             Ok(())
         };
-        let mut windows = svb_io::windows(r.len(), usize::MAX, WINDOW_SAMPLES, |i| {
-            r.reads()[i].num_samples
-        })
-        .into_iter();
-        svb_io::pipeline(
-            || Ok::<_, ConvertError>(windows.next().map(&decode)),
-            &mut write,
-        )?;
+        let weight = |i: usize| r.reads()[i].num_samples;
+        let failed = &mut stats.failed;
+        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
     }
     w.finish()?;
     Ok(stats)
@@ -351,29 +356,13 @@ pub fn blow5_to_pod5(
     let mut w = svb_pod5::Writer::create(out, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done_reads = 0u64;
-    let buffers: Recycler<Vec<svb_blow5::Record>> = Recycler::default();
     for (r, path) in &readers {
         let in_file = ConvertError::of(path);
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        let decode = |window: std::ops::Range<usize>| -> Window {
-            let mut records = buffers.take();
-            records.resize_with(window.len(), Default::default);
-            let done = records
-                .par_iter_mut()
-                .zip(window)
-                .map(|(rec, i)| Ok(r.record_into(i, rec)?))
-                .collect();
-            (records, done)
-        };
-        let mut write = |(records, done): Window| {
-            done_reads += records.len() as u64;
-            let kept = settle(
-                decoded(&records, done),
-                on_error,
-                &mut stats.failed,
-                &in_file,
-            )?;
+        let decode = |i: usize, rec: &mut Record| Ok(r.record_into(i, rec)?);
+        let write = |kept: Vec<&Record>, window: usize, failed: &mut Vec<ConvertError>| {
+            done_reads += window as u64;
             for rec in &kept {
                 let g = rec.read_group as usize;
                 if runs[g].is_none() {
@@ -393,24 +382,17 @@ pub fn blow5_to_pod5(
                     Ok((read_of(rec, run)?, rec.raw_signal.as_slice()))
                 })
                 .collect();
-            let reads = settle(reads, on_error, &mut stats.failed, &in_file)?;
+            let reads = settle(reads, on_error, failed, &in_file)?;
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
             w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-            drop(reads);
-            recycle(&buffers, records);
             how.report(done_reads, total);
             Ok(())
         };
         // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
-        let mut windows = svb_io::windows(r.len(), usize::MAX, WINDOW_SAMPLES, |i| {
-            r.record_span(i).map_or(0, |(_, size)| size)
-        })
-        .into_iter();
-        svb_io::pipeline(
-            || Ok::<_, ConvertError>(windows.next().map(&decode)),
-            &mut write,
-        )?;
+        let weight = |i: usize| r.record_span(i).map_or(0, |(_, size)| size);
+        let failed = &mut stats.failed;
+        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
     }
     w.finish()?;
     Ok(stats)

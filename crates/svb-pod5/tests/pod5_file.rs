@@ -71,18 +71,8 @@ fn current_writer_matches_the_python_api() {
         assert_eq!(reader.find(id), Some(i), "{id}");
         let read = reader.read_by_id(id).unwrap();
         assert_eq!(read.read_id_string(), id);
-        assert_eq!(read.num_samples, w["num_samples"].as_u64().unwrap(), "{id}");
-        assert_eq!(
-            read.read_number as u64,
-            w["read_number"].as_u64().unwrap(),
-            "{id}"
-        );
-        assert_eq!(read.channel as u64, w["channel"].as_u64().unwrap(), "{id}");
-        assert_eq!(
-            read.start_sample,
-            w["start_sample"].as_u64().unwrap(),
-            "{id}"
-        );
+        let counts = ["num_samples", "read_number", "channel", "start_sample"];
+        assert_counts(read, w, &counts, id);
         assert_eq!(
             read.calibration_offset as f64,
             w["calibration"]["offset"].as_f64().unwrap()
@@ -171,22 +161,8 @@ fn older_writers_match_their_expectations() {
                 s.iter().map(|&v| v as i64).sum::<i64>(),
                 w["sum"].as_i64().unwrap()
             );
-            assert_eq!(
-                read.channel as u64,
-                w["channel"].as_u64().unwrap(),
-                "{name} {id}"
-            );
-            assert_eq!(read.well as u64, w["well"].as_u64().unwrap(), "{name} {id}");
-            assert_eq!(
-                read.read_number as u64,
-                w["read_number"].as_u64().unwrap(),
-                "{name} {id}"
-            );
-            assert_eq!(
-                read.start_sample,
-                w["start_sample"].as_u64().unwrap(),
-                "{name} {id}"
-            );
+            let counts = ["channel", "well", "read_number", "start_sample"];
+            assert_counts(read, w, &counts, &format!("{name} {id}"));
             let cal = w["calibration"].as_array().unwrap();
             assert_eq!(
                 read.calibration_offset as f64,
@@ -296,5 +272,20 @@ fn open_filtered_keeps_the_wanted_reads() {
         assert_eq!(some.find(&skipped), None);
         let none = Reader::open_filtered(&path, |_| false).unwrap();
         assert!(none.is_empty());
+    }
+}
+
+/// Each integer field `names` of `read` equals the manifest entry's field of that name.
+fn assert_counts(read: &svb_pod5::Read, w: &serde_json::Value, names: &[&str], what: &str) {
+    for &name in names {
+        let got = match name {
+            "num_samples" => read.num_samples,
+            "read_number" => read.read_number.into(),
+            "channel" => read.channel.into(),
+            "well" => read.well.into(),
+            "start_sample" => read.start_sample,
+            other => panic!("no integer field {other} in this test"),
+        };
+        assert_eq!(got, w[name].as_u64().unwrap(), "{what} {name}");
     }
 }

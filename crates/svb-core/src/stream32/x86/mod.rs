@@ -94,13 +94,15 @@ macro_rules! decode_entries {
             acc: u32,
             out: &mut [MaybeUninit<F::Out>],
         ) -> Result<(usize, u32), DecodeError> {
-            use crate::stream32::x86::ssse3::{decode_blocks, finish_decode};
+            use crate::stream32::x86::ssse3::{decode_blocks, decode_groups, finish_decode_with};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
-            // stopped.
+            // stopped, the single-group loop keeps its loads inside the copy it is given.
             unsafe {
                 let carry = _mm_set1_epi32(acc as i32);
                 let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
-                finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
+                finish_decode_with::<S, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
+                    decode_groups::<S, F>(ctrl, buf, out, 0, g, carry)
+                })
             }
         }
     };

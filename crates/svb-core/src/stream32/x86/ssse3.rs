@@ -30,38 +30,16 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
 }
 
 /// Decodes what the SIMD loops left from a zero-padded copy of the data's last bytes
-/// ([`decode_copied_tail`], with the single-group loop), or with the scalar tail when the
-/// data is short for them (which reports the exact error). Returns the bytes consumed,
-/// control included, and the running value after the last.
+/// ([`decode_copied_tail`]), with `loops(copy, g, carry, out)` decoding the whole groups from
+/// the copy (from its byte 0 and group `g`; returning `(bytes used, groups done, carry)` as
+/// the loops do), or with the scalar tail when the data is short for them (which reports the
+/// exact error). Returns the bytes consumed, control included, and the running value after
+/// the last.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped, with
-/// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left.
-#[inline(always)]
-pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    dp: usize,
-    g: usize,
-    carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
-    // SAFETY: the caller guarantees SSSE3 and the position; the single-group loop keeps its
-    // loads inside the copy it is given and its stores inside `out`.
-    unsafe {
-        finish_decode_with::<S, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
-            decode_groups::<S, F>(ctrl, buf, out, 0, g, carry)
-        })
-    }
-}
-
-/// [`finish_decode`] with `loops(copy, g, carry, out)` decoding the whole groups from the
-/// copy (from its byte 0 and group `g`; returning `(bytes used, groups done, carry)` as the
-/// loops do).
-///
-/// # Safety
-/// As [`finish_decode`]; `loops` must keep its loads inside the copy it is given and its
-/// stores inside `out`.
+/// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left; `loops` must keep its
+/// loads inside the copy it is given and its stores inside `out`.
 #[inline(always)]
 pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
     ctrl: &[u8],
