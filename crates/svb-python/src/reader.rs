@@ -12,7 +12,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyDict, PyList};
+use pyo3::types::{PyCapsule, PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 use rayon::prelude::*;
 use svb_arrow::{Options, ReadBatches, Signal};
@@ -62,11 +62,33 @@ pub struct Read {
     scale: f32,
 }
 
+/// The Python strings of the field names, made once per reader or iterator: every read of a
+/// file has its fields in one order, so a read's dict takes its keys from here instead of
+/// making a new string for each of its ~30 fields (the consumer's thread, holding the GIL,
+/// is what iteration on two or more cores waits on).
+#[derive(Default)]
+struct FieldKeys(Vec<(Arc<str>, Py<PyString>)>);
+
+impl FieldKeys {
+    /// The key of field `i` named `name`.
+    fn key<'py>(&mut self, py: Python<'py>, i: usize, name: &Arc<str>) -> Bound<'py, PyString> {
+        match self.0.get(i) {
+            Some((known, key)) if **known == **name => key.bind(py).clone(),
+            _ => {
+                let key = PyString::new(py, name);
+                self.0.truncate(i);
+                self.0.push((name.clone(), key.clone().unbind()));
+                key
+            }
+        }
+    }
+}
+
 impl Read {
-    fn new(py: Python<'_>, d: svb_reads::Read) -> PyResult<Read> {
+    fn new(py: Python<'_>, d: svb_reads::Read, keys: &mut FieldKeys) -> PyResult<Read> {
         let fields = PyDict::new(py);
-        for (k, v) in &d.fields {
-            fields.set_item(&**k, value_to_py(py, v)?)?;
+        for (i, (k, v)) in d.fields.iter().enumerate() {
+            fields.set_item(keys.key(py, i, k), value_to_py(py, v)?)?;
         }
         Ok(Read {
             read_id: d.read_id,
@@ -143,7 +165,11 @@ impl Reader {
         let decoded =
             py.detach(|| self.install(|| decode_reads(file, indices.par_iter().copied())));
         let decoded = decoded.map_err(crate::errors::FileFormatError::new_err)?;
-        decoded.into_iter().map(|d| Read::new(py, d)).collect()
+        let mut keys = FieldKeys::default();
+        decoded
+            .into_iter()
+            .map(|d| Read::new(py, d, &mut keys))
+            .collect()
     }
 }
 
@@ -258,6 +284,7 @@ impl Reader {
             pool: slf.pool.clone(),
             next_window: 0,
             ready: VecDeque::new(),
+            keys: FieldKeys::default(),
             pending: VecDeque::new(),
         }
     }
@@ -309,6 +336,7 @@ pub struct ReadIter {
     pool: Option<Arc<rayon::ThreadPool>>,
     next_window: usize,
     ready: VecDeque<svb_reads::Read>,
+    keys: FieldKeys,
     /// Windows decoding, oldest first (up to [`AHEAD`]).
     pending: VecDeque<Mutex<Receiver<Window>>>,
 }
@@ -374,7 +402,7 @@ impl ReadIter {
             }
         }
         match self.ready.pop_front() {
-            Some(d) => Read::new(py, d).map(Some),
+            Some(d) => Read::new(py, d, &mut self.keys).map(Some),
             None => Ok(None),
         }
     }
