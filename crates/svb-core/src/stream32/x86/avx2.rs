@@ -17,35 +17,7 @@ use crate::stream32::Scheme32;
 
 decode_entries!("AVX2", "avx2");
 
-/// The encode kernel of this ISA (see the codec's `Kernels`).
-///
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3).
-pub(crate) unsafe fn encode<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
-    // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with` has
-    // checked that `out` holds `max_encoded_len(n)` bytes.
-    encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
-        encode_all::<S>(values, out, ctrl_len)
-    })
-}
-
-/// # Safety
-/// The CPU must support AVX2 (and so SSSE3); `out` must hold at least
-/// `max_encoded_len(values.len())` bytes and `ctrl_len` be the control length of `values.len()`
-/// values.
-#[target_feature(enable = "avx2")]
-unsafe fn encode_all<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-) -> (usize, usize) {
-    let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
-    // SAFETY: AVX2 implies SSSE3; `out` holds `max_encoded_len(n)` bytes (caller).
-    unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
-}
+encode_entries!("AVX2", "avx2");
 
 /// The biased 2-bit codes of eight u32 lanes: lane = -code (0, -1, -2 or -3).
 #[target_feature(enable = "avx2")]

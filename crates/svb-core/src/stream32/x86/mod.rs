@@ -108,6 +108,44 @@ macro_rules! decode_entries {
     };
 }
 
+/// An ISA's encode entries: `encode` (the codec's kernel) and the one function compiled with
+/// the ISA's features that runs the pipelined block loop (with the module's own
+/// `control_word_of`) and the single-group loop.
+macro_rules! encode_entries {
+    ($isa:literal, $feature:literal) => {
+        /// The encode kernel of this ISA (see the codec's `Kernels`).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        pub(crate) unsafe fn encode<S: Scheme32>(
+            values: &[u32],
+            out: &mut [MaybeUninit<u8>],
+        ) -> Result<usize, EncodeError> {
+            // SAFETY: the ISA (this function's contract); `encode_with` has checked that
+            // `out` holds `max_encoded_len(n)` bytes.
+            encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
+                encode_all::<S>(values, out, ctrl_len)
+            })
+        }
+
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        /// `out` must hold at least `max_encoded_len(values.len())` bytes and `ctrl_len` be
+        /// the control length of `values.len()` values.
+        #[target_feature(enable = $feature)]
+        unsafe fn encode_all<S: Scheme32>(
+            values: &[u32],
+            out: &mut [MaybeUninit<u8>],
+            ctrl_len: usize,
+        ) -> (usize, usize) {
+            let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
+            // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
+            // (caller); the loop checks its bounds.
+            unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
+        }
+    };
+}
+
 pub(crate) mod avx2;
 pub(crate) mod avx2_blocks16;
 pub(crate) mod ssse3;

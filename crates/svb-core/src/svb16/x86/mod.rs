@@ -1,5 +1,43 @@
 //! x86 kernels of Svb16.
 
+/// An ISA's encode entries: `encode` (the codec's kernel) and the one function compiled with
+/// the ISA's features that runs the pipelined block loop (with the module's own
+/// `key_word_of`) and the single-group loop.
+macro_rules! encode_entries {
+    ($isa:literal, $feature:literal) => {
+        /// The encode kernel of this ISA (see the codec's `Kernels`).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        pub(crate) unsafe fn encode(
+            values: &[u16],
+            out: &mut [MaybeUninit<u8>],
+        ) -> Result<usize, EncodeError> {
+            // SAFETY: the ISA (this function's contract); `encode_with` has checked that
+            // `out` holds `max_encoded_len(n)` bytes.
+            encode_with(values, out, |values, out, klen| unsafe {
+                encode_all(values, out, klen)
+            })
+        }
+
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        /// `out` must hold at least `max_encoded_len(values.len())` bytes and `klen` be the
+        /// key length of `values.len()` values.
+        #[target_feature(enable = $feature)]
+        unsafe fn encode_all(
+            values: &[u16],
+            out: &mut [MaybeUninit<u8>],
+            klen: usize,
+        ) -> (usize, usize) {
+            let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
+            // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
+            // (caller); the loop checks its bounds.
+            unsafe { encode_groups(values, out, klen, dp, g) }
+        }
+    };
+}
+
 /// The `decode_split` of an x86 ISA (what `decode_entries!` calls): SSSE3's block loop,
 /// single-group loop and tail (`#[inline(always)]`, with no features of their own) compiled
 /// as one function with this ISA's features, so AVX2's copy is VEX-encoded with no calls

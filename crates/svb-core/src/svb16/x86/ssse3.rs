@@ -241,30 +241,7 @@ pub(crate) unsafe fn decode_groups<F: Finish16, O: Lane16>(
     }
 }
 
-/// The encode kernel of this ISA (see the codec's `Kernels`).
-///
-/// # Safety
-/// The CPU must support SSSE3.
-pub(crate) unsafe fn encode(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
-    // SAFETY: the caller guarantees SSSE3 (this function's contract); `encode_with` has
-    // checked that `out` holds `max_encoded_len(n)` bytes.
-    encode_with(values, out, |values, out, klen| unsafe {
-        encode_all(values, out, klen)
-    })
-}
-
-/// # Safety
-/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
-/// and `klen` be the key length of `values.len()` values.
-#[target_feature(enable = "ssse3")]
-unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
-    let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
-    // SAFETY: `out` holds `max_encoded_len(n)` bytes (caller); the loop checks its bounds.
-    unsafe { encode_groups(values, out, klen, dp, g) }
-}
+encode_entries!("SSSE3", "ssse3");
 
 /// Key bytes of the 64 values at `p` (bit i set: value i needs two bytes). Reads 128 bytes.
 ///
