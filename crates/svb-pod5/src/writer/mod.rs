@@ -421,9 +421,8 @@ impl Writer {
                     .get(&read.end_reason)
                     .expect("checked"),
                 run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
-                read: read.clone(),
+                read: read.with_rows(Vec::new()),
             };
-            row.read.signal_rows.clear();
             let first = chunks.len();
             match signal {
                 ReadSignal::Samples(signal) => {
