@@ -73,7 +73,9 @@ impl FieldKeys {
     /// The key of field `i` named `name`.
     fn key<'py>(&mut self, py: Python<'py>, i: usize, name: &Arc<str>) -> Bound<'py, PyString> {
         match self.0.get(i) {
-            Some((known, key)) if **known == **name => key.bind(py).clone(),
+            Some((known, key)) if Arc::ptr_eq(known, name) || **known == **name => {
+                key.bind(py).clone()
+            }
             _ => {
                 let key = PyString::new(py, name);
                 self.0.truncate(i);

@@ -1,7 +1,7 @@
 //! The read model every format maps to: an id, the raw signal, its calibration, and named,
 //! typed fields.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use svb_blow5::{AuxValue, FieldType, Header, Record};
 use svb_pod5::RunInfo;
@@ -107,6 +107,16 @@ pub struct Signal {
     pub calibration: Calibration,
 }
 
+/// The names of a POD5 read's fields (and of a BLOW5 record's primary ones), made once: every
+/// read's field list shares them instead of allocating a name for each field of each read.
+static POD5_NAMES: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| names(per_read(&POD5_FIELDS)));
+static BLOW5_PRIMARY_NAMES: LazyLock<Vec<Arc<str>>> =
+    LazyLock::new(|| names(per_read(&BLOW5_PRIMARY_FIELDS)));
+
+fn names<K>(fields: &[(&str, K)]) -> Vec<Arc<str>> {
+    fields.iter().map(|(name, _)| Arc::from(*name)).collect()
+}
+
 fn opt_f32(v: Option<f32>) -> Value {
     v.map_or(Value::None, |x| Value::Float(x.into()))
 }
@@ -127,7 +137,8 @@ pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str
     };
     per_read(&POD5_FIELDS)
         .iter()
-        .map(|&(name, _)| {
+        .zip(POD5_NAMES.iter())
+        .map(|(&(name, _), key)| {
             let v = match name {
                 "read_number" => Value::UInt(read.read_number.into()),
                 "channel" => Value::UInt(read.channel.into()),
@@ -162,7 +173,7 @@ pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str
                 "acquisition_id" => Value::Text(read.run_info.to_string()),
                 other => unreachable!("{other} is not a POD5 field"),
             };
-            (Arc::from(name), v)
+            (Arc::clone(key), v)
         })
         .collect()
 }
@@ -173,7 +184,8 @@ pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str
 pub fn blow5_fields(header: &Header, rec: &Record) -> Vec<(Arc<str>, Value)> {
     let mut fields: Vec<(Arc<str>, Value)> = per_read(&BLOW5_PRIMARY_FIELDS)
         .iter()
-        .map(|&(name, _)| {
+        .zip(BLOW5_PRIMARY_NAMES.iter())
+        .map(|(&(name, _), key)| {
             let v = match name {
                 "read_group" => Value::UInt(rec.read_group.into()),
                 "digitisation" => Value::Float(rec.digitisation),
@@ -183,7 +195,7 @@ pub fn blow5_fields(header: &Header, rec: &Record) -> Vec<(Arc<str>, Value)> {
                 "len_raw_signal" => Value::UInt(rec.raw_signal.len() as u64),
                 other => unreachable!("{other} is not a BLOW5 primary field"),
             };
-            (Arc::from(name), v)
+            (Arc::clone(key), v)
         })
         .collect();
     for (j, (name, v)) in rec.aux.iter().enumerate() {
