@@ -123,9 +123,9 @@ pub fn from_hex(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-/// slow5lib's and VBZ's pre-pass over a signal: zigzag of each sample's difference from the
-/// one before (the first from `prev`: 0 for a whole signal), written the obvious way, as the
-/// tests' reference.
+/// slow5lib's SVB-ZD pre-pass over a signal (and that of ONT's portable fast5 VBZ path):
+/// zigzag of each sample's 32-bit difference from the one before (the first from `prev`: 0
+/// for a whole signal), written the obvious way, as the tests' reference.
 pub fn zigzag_deltas(prev: i16, samples: &[i16]) -> Vec<u32> {
     let mut prev = i32::from(prev);
     samples

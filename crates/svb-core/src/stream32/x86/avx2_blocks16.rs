@@ -68,7 +68,7 @@ unsafe fn decode_all<F: Quad>(
     // its loops run on the copy.
     unsafe {
         let carry = _mm_set1_epi32(acc as i32);
-        let (dp, g, carry) = blocks16::<F>(ctrl, data, 0, 0, carry, out);
+        let (dp, g, carry) = blocks16::<F>(ctrl, data, 0, carry, out);
         finish_decode_with::<Classic, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
             tail_loops::<F>(ctrl, buf, g, carry, out)
         })
@@ -92,7 +92,7 @@ unsafe fn tail_loops<F: Quad>(
 ) -> (usize, usize, __m128i) {
     // SAFETY: AVX2 (caller) implies SSSE3; the callees check their own bounds.
     unsafe {
-        let (dp, g, carry) = blocks16::<F>(ctrl, buf, 0, g, carry, out);
+        let (dp, g, carry) = blocks16::<F>(ctrl, buf, g, carry, out);
         decode_groups::<Classic, F>(ctrl, buf, out, dp, g, carry)
     }
 }
@@ -194,19 +194,18 @@ impl Quad for ZigzagDelta16 {
     }
 }
 
-/// Decodes 16-value blocks from data byte `dp` and group `g` (a multiple of 4) while all
-/// four 16-byte loads of a block stay inside `data`, each finished by `F` from `carry` (the
-/// running value broadcast, as the SSSE3 loops keep it); returns `(dp, groups decoded,
-/// carry)` where it stopped.
+/// Decodes 16-value blocks from group `g` (a multiple of 4), its data at the start of `data`
+/// (the stream's data, or the copied tail), while all four 16-byte loads of a block stay
+/// inside `data`, each finished by `F` from `carry` (the running value broadcast, as the
+/// SSSE3 loops keep it); returns `(dp, groups decoded, carry)` where it stopped.
 ///
 /// # Safety
 /// The CPU must support AVX2; `ctrl` holds the control bytes of `out.len()` values; `g` is a
-/// multiple of 4 and `dp <= data.len()`.
+/// multiple of 4.
 #[inline(always)]
 unsafe fn blocks16<F: Quad>(
     ctrl: &[u8],
     data: &[u8],
-    mut dp: usize,
     g: usize,
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
@@ -216,6 +215,7 @@ unsafe fn blocks16<F: Quad>(
     let src = data.as_ptr();
     // SAFETY: AVX2 (caller).
     let mut carry = unsafe { _mm256_broadcastsi128_si256(carry) };
+    let mut dp = 0usize;
     let mut q = g / 4;
     let len = |k: u8| Classic::CTRL_LENS[k as usize] as usize;
     for k in ctrl[4 * q..4 * blocks].chunks_exact(4) {
@@ -263,8 +263,8 @@ unsafe fn blocks16<F: Quad>(
 
 /// Groups `i` and `j` of a block (data at `src + at[i]`, control byte `k[i]`) unpacked into
 /// one vector: group `i` in the low lane, `j` in the high. A function, not a closure: the
-/// loops' functions take their features from the entry they are inlined into, which a
-/// closure inside them would not (it would be compiled apart, without AVX2).
+/// loops' functions take their features from the entry they are inlined into, and this one,
+/// as a closure, was compiled apart without AVX2 (LLVM did not inline it).
 ///
 /// # Safety
 /// The CPU must support AVX2; 16 bytes must be readable at both groups' data.
