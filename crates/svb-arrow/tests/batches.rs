@@ -10,7 +10,7 @@ use arrow_array::{Array, RecordBatch, RecordBatchReader};
 use arrow_schema::DataType;
 use svb_arrow::{ArrowReadError, Format, Options, ReadBatches, ReadsError, Signal};
 use svb_blow5::{AuxValue, FieldType};
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::{data_and_tmp, data_dir, TempDir};
 
 fn all(mut b: ReadBatches) -> Vec<RecordBatch> {
     let mut out = Vec::new();
@@ -472,8 +472,9 @@ fn errors_say_what_and_where() {
 
 #[test]
 fn damaged_files_give_errors_not_panics() {
-    let Some(d) = data_dir() else { return };
-    let dir = TempDir::new("arrow-damaged");
+    let Some((d, dir)) = data_and_tmp("arrow-damaged") else {
+        return;
+    };
     // A BLOW5 file with one byte of each record body flipped: the batch holding a damaged
     // record is an error (through the RecordBatchReader: an ExternalError holding ours).
     let src = std::fs::read(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();

@@ -34,7 +34,7 @@ pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
-pub use svb_io::{Access, OnExisting, Threads};
+pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use svb_slow5::SignalError;
 pub use writer::{Schema, WriteOptions, Writer};
 

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use svb_io::{OnExisting, PartialFile};
+use svb_io::{PartialFile, Publish};
 
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
@@ -42,15 +42,9 @@ pub struct WriteOptions {
     /// slow5lib does; [`ZstdProfile::DecodeFast`] stores raw literals, which every BLOW5
     /// reader decodes faster, in larger files (docs/PERFORMANCE.md). Needs zstd records.
     pub zstd_profile: ZstdProfile,
-    /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
-    /// true: after a crash the file is whole or absent). `false` leaves the write-back to
-    /// the OS, as slow5lib does: faster, but a crash soon after may leave it short (without
-    /// its end-of-file marker, which readers refuse).
-    pub sync: bool,
-    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
-    /// [`Writer::create`] fails, and so does [`Writer::finish`] if one appeared meanwhile;
-    /// [`OnExisting::Replace`] replaces it when the new file is complete).
-    pub on_existing: OnExisting,
+    /// How [`Writer::finish`] publishes the file: synced first (default) or not, replacing a
+    /// file at the path or not (default refuse).
+    pub publish: Publish,
 }
 
 impl Default for WriteOptions {
@@ -60,8 +54,7 @@ impl Default for WriteOptions {
             signal_compression: SignalCompression::SvbZd,
             batch_records: 1024,
             zstd_profile: ZstdProfile::Standard,
-            sync: true,
-            on_existing: OnExisting::Refuse,
+            publish: Publish::default(),
         }
     }
 }
@@ -271,7 +264,9 @@ impl Writer {
             });
         }
         let header = header_bytes(&schema, &options)?;
-        let out = PartialFile::create(&path, options.on_existing)
+        let out = options
+            .publish
+            .create(&path)
             .map_err(|source| Blow5WriteError::Io { path, source })?;
         let mut w = Writer {
             out,
@@ -340,12 +335,10 @@ impl Writer {
         self.flush_pending()?;
         self.write_all(EOF_MARKER)?;
         let path = self.out.destination().to_path_buf();
-        let committed = if self.options.sync {
-            self.out.commit()
-        } else {
-            self.out.commit_unsynced()
-        };
-        committed.map_err(|source| Blow5WriteError::Io { path, source })?;
+        let publish = self.options.publish;
+        publish
+            .commit(self.out)
+            .map_err(|source| Blow5WriteError::Io { path, source })?;
         Ok(self.written)
     }
 

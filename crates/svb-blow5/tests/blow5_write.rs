@@ -9,10 +9,10 @@ use std::path::Path;
 
 use svb_blow5::Blow5WriteError;
 use svb_blow5::{
-    AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
+    AuxField, AuxValue, FieldType, OnExisting, Publish, Reader, Record, RecordCompression, Schema,
     SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
-use svb_testdata::{data_dir, Rng, TempDir};
+use svb_testdata::{data_and_tmp, Rng, TempDir};
 
 fn options_of(r: &Reader) -> WriteOptions {
     WriteOptions {
@@ -25,10 +25,8 @@ fn options_of(r: &Reader) -> WriteOptions {
 /// Rewrites `src` record by record with `options` (a batch of 3, so batches split) into `out`
 /// (replacing the last test's).
 fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
-    let options = WriteOptions {
-        on_existing: OnExisting::Replace,
-        ..options
-    };
+    let mut options = options;
+    options.publish.on_existing = OnExisting::Replace;
     let r = Reader::open(src).unwrap();
     let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
     let mut w = Writer::create(out, Schema::of(r.header()), options).unwrap();
@@ -45,10 +43,9 @@ fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
 
 #[test]
 fn slow5lib_files_rewritten_byte_for_byte() {
-    let Some(data) = data_dir() else {
+    let Some((data, tmp)) = data_and_tmp("blow5-write-exact") else {
         return;
     };
-    let tmp = TempDir::new("blow5-write-exact");
     // zlib records: libdeflate and zlib emit other streams, so only the records compare.
     let mut exact = 0;
     for name in [
@@ -138,10 +135,9 @@ fn file_parts(path: &Path) -> (Vec<u8>, Vec<Vec<u8>>) {
 
 #[test]
 fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
-    let Some(data) = data_dir() else {
+    let Some((data, tmp)) = data_and_tmp("blow5-write-tools") else {
         return;
     };
-    let tmp = TempDir::new("blow5-write-tools");
     let dir = data.join("blow5").join("slow5tools");
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -161,7 +157,10 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
                 signal_compression: sc,
                 batch_records: 2,
                 // Test files need not reach the disk.
-                sync: false,
+                publish: Publish {
+                    sync: false,
+                    ..Publish::default()
+                },
                 ..WriteOptions::default()
             };
             let records = rewrite(&src, &out, opts);
@@ -196,7 +195,10 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
         signal_compression,
         batch_records,
         zstd_profile: ZstdProfile::DecodeFast,
-        sync: false,
+        publish: Publish {
+            sync: false,
+            ..Publish::default()
+        },
         ..WriteOptions::default()
     });
     [
@@ -215,7 +217,10 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
             record_compression,
             signal_compression,
             batch_records,
-            sync: false,
+            publish: Publish {
+                sync: false,
+                ..Publish::default()
+            },
             ..WriteOptions::default()
         })
     })
@@ -563,10 +568,9 @@ fn pyslow5_reads_our_files_exactly() {
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;
     };
-    let Some(data) = data_dir() else {
+    let Some((data, tmp)) = data_and_tmp("blow5-write-pyslow5") else {
         return;
     };
-    let tmp = TempDir::new("blow5-write-pyslow5");
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]
         .iter()

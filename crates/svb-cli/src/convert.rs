@@ -8,7 +8,7 @@ use svb_blow5::{RecordCompression, SignalCompression};
 use svb_pod5::ZstdProfile;
 
 use crate::inputs::{identities, Format, Inputs};
-use crate::output::{check_output, error_chain, on_existing, output_dir, Progress};
+use crate::output::{check_output, error_chain, output_dir, publish, Progress};
 use svb_convert::{OnError, Run};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -135,7 +135,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
                         Signal::None => SignalCompression::None,
                     },
                     zstd_profile: profile,
-                    on_existing: on_existing(args.force),
+                    publish: publish(args.force),
                     ..svb_blow5::WriteOptions::default()
                 };
                 svb_convert::pod5_to_blow5(ins, out, options, how)
@@ -143,7 +143,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             Format::Pod5 => {
                 let options = svb_pod5::WriteOptions {
                     zstd_profile: profile,
-                    on_existing: on_existing(args.force),
+                    publish: publish(args.force),
                     ..svb_pod5::WriteOptions::default()
                 };
                 svb_convert::blow5_to_pod5(ins, out, options, how)

@@ -7,7 +7,7 @@ use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::files::decode_to_dir;
 use crate::inputs::{identities, Inputs};
-use crate::output::{check_output, error_chain, on_existing, Progress};
+use crate::output::{check_output, error_chain, Progress};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb decode reads.pod5 -o reads.arrow\n  \
@@ -87,7 +87,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         batch_reads: args.batch_reads,
         ..Options::default()
     };
-    let stats = write_arrow(&files, &args.output, options, on_existing(args.force))?;
+    let stats = write_arrow(
+        &files,
+        &args.output,
+        options,
+        svb_io::OnExisting::replace_if(args.force),
+    )?;
     eprintln!(
         "svb: decode: {} reads in {} record batches -> {}",
         stats.0,

@@ -37,9 +37,13 @@ pub fn output_error(path: &Path, e: &std::io::Error) -> String {
     format!("{}: {}", path.display(), error_chain(e))
 }
 
-/// What `--force` asks of an output that exists.
-pub fn on_existing(force: bool) -> svb_io::OnExisting {
-    svb_io::OnExisting::replace_if(force)
+/// How a writer publishes its output: synced, replacing a file that exists when `--force`
+/// says so.
+pub fn publish(force: bool) -> svb_io::Publish {
+    svb_io::Publish {
+        on_existing: svb_io::OnExisting::replace_if(force),
+        ..svb_io::Publish::default()
+    }
 }
 
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,
@@ -306,7 +310,8 @@ pub fn write_output(
             .check_output(path)
             .map_err(|e| format!("{}: {e}; choose another output", path.display()))?;
     }
-    svb_io::write_file(path, bytes, on_existing(force)).map_err(|e| output_error(path, &e))
+    svb_io::write_file(path, bytes, svb_io::OnExisting::replace_if(force))
+        .map_err(|e| output_error(path, &e))
 }
 
 /// Makes the output directory `dir` (with its parents) and removes the leftovers of killed

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use svb_convert::{OnError, Run};
 
 use crate::inputs::{identities, Format, Inputs};
-use crate::output::{check_output, error_chain, on_existing, Progress};
+use crate::output::{check_output, error_chain, Progress};
 
 #[derive(clap::Args)]
 #[command(
@@ -95,7 +95,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        on_existing: on_existing(args.force),
+        on_existing: svb_io::OnExisting::replace_if(args.force),
     };
     let result = match format {
         Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),

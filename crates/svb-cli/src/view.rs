@@ -14,7 +14,7 @@ use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::inputs::{identities, Format, Inputs};
 use crate::output::{
-    check_output, error_chain, json_str, on_existing, output_error, quiet_on_closed_pipe, Progress,
+    check_output, error_chain, json_str, output_error, quiet_on_closed_pipe, Progress,
 };
 
 #[derive(clap::Args)]
@@ -146,8 +146,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     match &args.output {
         Some(path) => {
             check_output(path, &identities(&files)?, args.force)?;
-            let mut file = svb_io::PartialFile::create(path, on_existing(args.force))
-                .map_err(|e| output_error(path, &e))?;
+            let mut file =
+                svb_io::PartialFile::create(path, svb_io::OnExisting::replace_if(args.force))
+                    .map_err(|e| output_error(path, &e))?;
             write_rows(args, format, &files, &mut file).map_err(|e| match e {
                 Failure::Write(e) => output_error(path, &e),
                 Failure::Other(e) => e,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::{data_and_tmp, TempDir};
 
 const READ: &str = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
 
@@ -45,8 +45,9 @@ fn partials(dir: &TempDir) -> Vec<String> {
 
 #[test]
 fn an_output_that_is_an_input_is_refused_even_with_force() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-same");
+    let Some((data, dir)) = data_and_tmp("safety-same") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let before = std::fs::read(&a).unwrap();
     std::os::unix::fs::symlink(&a, dir.join("sym.pod5")).unwrap();
@@ -87,8 +88,9 @@ fn an_output_that_is_an_input_is_refused_even_with_force() {
 
 #[test]
 fn existing_outputs_are_replaced_only_with_force() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-force");
+    let Some((data, dir)) = data_and_tmp("safety-force") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let sigs = dir.join("sigs");
     std::fs::create_dir(&sigs).unwrap();
@@ -124,8 +126,9 @@ fn existing_outputs_are_replaced_only_with_force() {
 
 #[test]
 fn two_writers_racing_for_one_output_leave_one_complete_file() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-race");
+    let Some((data, dir)) = data_and_tmp("safety-race") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let out = dir.join("out.blow5");
     let spawn = || {
@@ -168,8 +171,9 @@ fn wait_for_partial(dir: &TempDir) {
 
 #[test]
 fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-appear");
+    let Some((data, dir)) = data_and_tmp("safety-appear") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
@@ -191,8 +195,9 @@ fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
 
 #[test]
 fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-kill");
+    let Some((data, dir)) = data_and_tmp("safety-kill") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
@@ -230,8 +235,9 @@ fn svb_with_file_limit(kib: u64, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_full_disk_leaves_no_output_and_says_why_once() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-full");
+    let Some((data, dir)) = data_and_tmp("safety-full") else {
+        return;
+    };
     let a = pod5_copy(&data, &dir);
     let sigs = dir.join("sigs");
     let cases: Vec<(PathBuf, Vec<&str>)> = vec![
@@ -269,8 +275,9 @@ fn a_full_disk_leaves_no_output_and_says_why_once() {
 
 #[test]
 fn streams_and_devices_are_checked_before_they_are_read() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-stream");
+    let Some((data, dir)) = data_and_tmp("safety-stream") else {
+        return;
+    };
     let started = Instant::now();
     fails_with(&svb(&["blow5", "verify", "/dev/zero"]), "not a BLOW5 file");
     fails_with(&svb(&["pod5", "info", "/dev/zero"]), "not a POD5 file");
@@ -299,8 +306,9 @@ fn streams_and_devices_are_checked_before_they_are_read() {
 
 #[test]
 fn other_formats_are_named() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-formats");
+    let Some((data, dir)) = data_and_tmp("safety-formats") else {
+        return;
+    };
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     let slow5 = dir.join("reads.slow5");
     std::fs::write(&slow5, "#slow5_version\t0.2.0\n#num_read_groups\t1\n").unwrap();
@@ -385,8 +393,9 @@ fn patched_blow5(data: &Path, dir: &TempDir, name: &str, edit: impl Fn(&mut Vec<
 
 #[test]
 fn blow5_versions_and_headers_as_slow5lib_reads_them() {
-    let Some(data) = data_dir() else { return };
-    let dir = TempDir::new("safety-blow5");
+    let Some((data, dir)) = data_and_tmp("safety-blow5") else {
+        return;
+    };
     let original = svb(&[
         "blow5",
         "verify",

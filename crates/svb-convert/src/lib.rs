@@ -138,7 +138,7 @@ pub struct Run<'a> {
     /// (reads left out count as done).
     pub progress: Option<&'a mut (dyn FnMut(u64, u64) + Send)>,
     /// Whether [`subset`]'s output replaces a file at its path (default: refused). The
-    /// conversions take this from their writer options (`on_existing`).
+    /// conversions take this from their writer options (`publish`).
     pub on_existing: svb_io::OnExisting,
 }
 

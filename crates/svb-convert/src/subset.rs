@@ -58,7 +58,10 @@ pub fn subset_pod5(
         ids.insert(uuid);
     }
     let options = svb_pod5::WriteOptions {
-        on_existing: how.on_existing,
+        publish: svb_io::Publish {
+            on_existing: how.on_existing,
+            ..svb_io::Publish::default()
+        },
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(out, options)?;
@@ -204,7 +207,10 @@ pub fn subset_blow5(
     let options = svb_blow5::WriteOptions {
         record_compression: first.record_compression,
         signal_compression: first.signal_compression,
-        on_existing: how.on_existing,
+        publish: svb_io::Publish {
+            on_existing: how.on_existing,
+            ..svb_io::Publish::default()
+        },
         ..svb_blow5::WriteOptions::default()
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;

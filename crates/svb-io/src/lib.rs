@@ -45,5 +45,5 @@ pub use file_id::{FileId, Inputs};
 pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
-pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile};
+pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};
 pub use source::{read_head, Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -35,6 +35,57 @@ impl OnExisting {
     }
 }
 
+/// How a writer publishes its file: the options every format's writer shares
+/// (`svb_pod5::WriteOptions::publish`, `svb_blow5::WriteOptions::publish`).
+///
+/// ```
+/// use svb_io::{OnExisting, Publish};
+///
+/// let dir = std::env::temp_dir().join(format!("svb-publish-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let how = Publish { on_existing: OnExisting::Replace, ..Publish::default() };
+/// let mut f = how.create(dir.join("out.bin"))?;
+/// std::io::Write::write_all(&mut f, b"whole")?;
+/// how.commit(f)?;
+/// assert_eq!(std::fs::read(dir.join("out.bin"))?, b"whole");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Publish {
+    /// Whether finishing the file syncs it to the disk before renaming it (default true:
+    /// after a crash the file is whole or absent). `false` leaves the write-back to the OS, as
+    /// the reference writers (ONT's, slow5lib) do: faster, but a crash soon after may leave it
+    /// short (a POD5 without its footer, a BLOW5 without its end-of-file marker: files
+    /// readers refuse).
+    pub sync: bool,
+    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
+    /// creating the writer fails, and so does finishing it if one appeared meanwhile;
+    /// [`OnExisting::Replace`] replaces it when the new file is complete).
+    pub on_existing: OnExisting,
+}
+
+impl Default for Publish {
+    fn default() -> Self {
+        Publish {
+            sync: true,
+            on_existing: OnExisting::Refuse,
+        }
+    }
+}
+
+impl Publish {
+    /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]).
+    pub fn create(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
+        PartialFile::create(path, self.on_existing)
+    }
+
+    /// Publishes `file`, synced first when [`Publish::sync`] says so.
+    pub fn commit(&self, file: PartialFile) -> io::Result<()> {
+        file.finish(self.sync)
+    }
+}
+
 /// A file being written: `DIR/.NAME.partial-PID-NONCE` (or `DIR/.NAME.TAG.partial-PID-NONCE`
 /// for a scratch file) until [`commit`](PartialFile::commit) publishes it as `DIR/NAME`.
 ///

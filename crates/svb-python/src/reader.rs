@@ -536,7 +536,7 @@ pub fn convert<'py>(
     let how = || svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: crate::writers::on_existing(force),
+        on_existing: svb_pod5::OnExisting::replace_if(force),
     };
     let ext = output
         .extension()
@@ -548,7 +548,7 @@ pub fn convert<'py>(
                 record_compression: crate::writers::record_compression(records)?,
                 signal_compression: crate::writers::signal_compression(signal)?,
                 zstd_profile: profile,
-                on_existing: crate::writers::on_existing(force),
+                publish: crate::writers::publish(true, force),
                 ..svb_blow5::WriteOptions::default()
             };
             py.detach(|| {
@@ -558,7 +558,7 @@ pub fn convert<'py>(
         Some("pod5") => {
             let options = svb_pod5::WriteOptions {
                 zstd_profile: profile,
-                on_existing: crate::writers::on_existing(force),
+                publish: crate::writers::publish(true, force),
                 ..svb_pod5::WriteOptions::default()
             };
             py.detach(|| {
@@ -596,7 +596,7 @@ pub fn subset<'py>(
     let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: crate::writers::on_existing(force),
+        on_existing: svb_pod5::OnExisting::replace_if(force),
     };
     let result = py
         .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))

@@ -156,8 +156,7 @@ impl Pod5Writer {
             } else {
                 svb_pod5::ZstdProfile::Standard
             },
-            sync,
-            on_existing: on_existing(force),
+            publish: publish(sync, force),
             ..svb_pod5::WriteOptions::default()
         };
         let w = svb_pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
@@ -423,8 +422,7 @@ impl Blow5Writer {
         let options = svb_blow5::WriteOptions {
             record_compression: record_compression(records)?,
             signal_compression: signal_compression(signal)?,
-            sync,
-            on_existing: on_existing(force),
+            publish: publish(sync, force),
             ..svb_blow5::WriteOptions::default()
         };
         let w = svb_blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
@@ -504,7 +502,11 @@ impl Blow5Writer {
     }
 }
 
-/// What `force` asks of an output that exists.
-pub(crate) fn on_existing(force: bool) -> svb_pod5::OnExisting {
-    svb_pod5::OnExisting::replace_if(force)
+/// How a writer publishes its file: synced when `sync`, replacing one that exists when
+/// `force`.
+pub(crate) fn publish(sync: bool, force: bool) -> svb_pod5::Publish {
+    svb_pod5::Publish {
+        sync,
+        on_existing: svb_pod5::OnExisting::replace_if(force),
+    }
 }

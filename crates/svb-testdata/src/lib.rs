@@ -206,6 +206,12 @@ impl Rng {
     }
 }
 
+/// The conformance data folder and a fresh temporary directory for a test that needs both;
+/// `None` (the test returns, after the one "skipped" line) where there is no data.
+pub fn data_and_tmp(tag: &str) -> Option<(PathBuf, TempDir)> {
+    Some((data_dir()?, TempDir::new(tag)))
+}
+
 /// A fresh directory under the system temp dir (`svb-TAG-PID`), removed on drop.
 #[derive(Debug)]
 pub struct TempDir(pub PathBuf);

@@ -21,7 +21,7 @@ use arrow_array::RecordBatch;
 use arrow_ipc::writer::{DictionaryHandling, FileWriter, IpcWriteOptions};
 use arrow_schema::{ArrowError, SchemaRef};
 use rayon::prelude::*;
-use svb_io::{OnExisting, PartialFile};
+use svb_io::{PartialFile, Publish};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
@@ -54,15 +54,9 @@ pub struct WriteOptions {
     /// bytes; [`ZstdProfile::DecodeFast`] raw literals, which every POD5 reader decodes
     /// faster, in larger files (docs/PERFORMANCE.md). Needs VBZ signal.
     pub zstd_profile: ZstdProfile,
-    /// Whether [`Writer::finish`] syncs the file to the disk before renaming it (default
-    /// true: after a crash the file is whole or absent). `false` leaves the write-back to
-    /// the OS, as ONT's writer does: faster, but a crash soon after may leave it short
-    /// (a POD5 file without its footer, which readers refuse).
-    pub sync: bool,
-    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
-    /// [`Writer::create`] fails, and so does [`Writer::finish`] if one appeared meanwhile;
-    /// [`OnExisting::Replace`] replaces it when the new file is complete).
-    pub on_existing: OnExisting,
+    /// How [`Writer::finish`] publishes the file: synced first (default) or not, replacing a
+    /// file at the path or not (default refuse).
+    pub publish: Publish,
 }
 
 impl Default for WriteOptions {
@@ -74,8 +68,7 @@ impl Default for WriteOptions {
             read_batch_rows: 1000,
             software: concat!("svb ", env!("CARGO_PKG_VERSION")).to_string(),
             zstd_profile: ZstdProfile::Standard,
-            sync: true,
-            on_existing: OnExisting::Refuse,
+            publish: Publish::default(),
         }
     }
 }
@@ -207,7 +200,7 @@ impl Writer {
             path: path.to_path_buf(),
             source,
         };
-        let mut main = PartialFile::create(path, options.on_existing).map_err(io)?;
+        let mut main = options.publish.create(path).map_err(io)?;
         main.write_all(&SIGNATURE).map_err(io)?;
         main.write_all(&marker).map_err(io)?;
         let signal = FileWriter::try_new_with_options(main, &signal_schema, ipc_options())
@@ -559,12 +552,10 @@ impl Writer {
         main.write_all(&container::closing_bytes(&footer, &self.marker))
             .map_err(io)?;
         let path = main.destination().to_path_buf();
-        let committed = if self.options.sync {
-            main.commit()
-        } else {
-            main.commit_unsynced()
-        };
-        committed.map_err(|source| Pod5WriteError::Io { path, source })?;
+        self.options
+            .publish
+            .commit(main)
+            .map_err(|source| Pod5WriteError::Io { path, source })?;
         Ok(self.reads_added)
     }
 }
