@@ -50,10 +50,8 @@ fn write(c: &mut Criterion) {
             b.iter_batched(
                 fresh,
                 |()| {
-                    let options = WriteOptions {
-                        sync,
-                        ..WriteOptions::default()
-                    };
+                    let mut options = WriteOptions::default();
+                    options.publish.sync = sync;
                     let mut w = Writer::create(&out, schema.clone(), options).unwrap();
                     w.add_records(black_box(&records)).unwrap();
                     black_box(w.finish().unwrap());

@@ -46,10 +46,8 @@ fn write(c: &mut Criterion) {
             b.iter_batched(
                 fresh,
                 |()| {
-                    let options = WriteOptions {
-                        sync,
-                        ..WriteOptions::default()
-                    };
+                    let mut options = WriteOptions::default();
+                    options.publish.sync = sync;
                     let mut w = Writer::create(&out, options).unwrap();
                     for run in src.run_infos() {
                         w.add_run_info(run).unwrap();

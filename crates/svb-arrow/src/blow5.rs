@@ -12,15 +12,10 @@ use svb_blow5::{AuxValue, FieldType, Reader, Record};
 
 use crate::columns::{file_name, prim, scalar_type, text, Wanted};
 use crate::signal::{self, Calibration};
-use crate::{batch_end, ArrowReadError, Options};
+use crate::{batch_end, ArrowReadError, Batch, Options};
 
 /// The next batch of `r` from record `start`: its columns and its end.
-pub(crate) fn batch(
-    r: &Reader,
-    start: usize,
-    options: &Options,
-    wanted: &Wanted<'_>,
-) -> Result<(Vec<ArrayRef>, usize), ArrowReadError> {
+pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let with_signal = options.signal.column().is_some();
     // Stored record sizes stand in for sample counts (about 1-2 bytes a sample).
     let end = batch_end(start, r.len(), options, |i| {
@@ -95,10 +90,10 @@ fn aux_column<'a>(ty: &FieldType, values: impl Iterator<Item = Option<&'a AuxVal
             Some(DataType::Int16) => ints::<Int16Type>(&values),
             Some(DataType::Int32) => ints::<Int32Type>(&values),
             Some(DataType::Int64) => ints::<Int64Type>(&values),
-            Some(DataType::UInt8) => uints::<UInt8Type>(&values),
-            Some(DataType::UInt16) => uints::<UInt16Type>(&values),
-            Some(DataType::UInt32) => uints::<UInt32Type>(&values),
-            Some(DataType::UInt64) => uints::<UInt64Type>(&values),
+            Some(DataType::UInt8) => ints::<UInt8Type>(&values),
+            Some(DataType::UInt16) => ints::<UInt16Type>(&values),
+            Some(DataType::UInt32) => ints::<UInt32Type>(&values),
+            Some(DataType::UInt64) => ints::<UInt64Type>(&values),
             Some(DataType::Float32) => Arc::new(PrimitiveArray::<Float32Type>::from_iter(
                 values.iter().map(|v| match v {
                     Some(AuxValue::Float(f)) => Some(*f as f32),
@@ -152,24 +147,14 @@ fn aux_column<'a>(ty: &FieldType, values: impl Iterator<Item = Option<&'a AuxVal
     }
 }
 
+/// An integer column: each record's value when it fits `T` (the field's type says it does).
 fn ints<T: ArrowPrimitiveType>(values: &[Option<&AuxValue>]) -> ArrayRef
 where
-    T::Native: TryFrom<i64>,
+    T::Native: TryFrom<i64> + TryFrom<u64>,
 {
     Arc::new(PrimitiveArray::<T>::from_iter(values.iter().map(
         |v| match v {
             Some(AuxValue::Int(i)) => T::Native::try_from(*i).ok(),
-            _ => None,
-        },
-    )))
-}
-
-fn uints<T: ArrowPrimitiveType>(values: &[Option<&AuxValue>]) -> ArrayRef
-where
-    T::Native: TryFrom<u64>,
-{
-    Arc::new(PrimitiveArray::<T>::from_iter(values.iter().map(
-        |v| match v {
             Some(AuxValue::UInt(u)) => T::Native::try_from(*u).ok(),
             _ => None,
         },

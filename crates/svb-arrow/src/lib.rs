@@ -326,6 +326,9 @@ impl RecordBatchReader for ReadBatches {
     }
 }
 
+/// A batch's columns and the index after its last read.
+type Batch = Result<(Vec<arrow_array::ArrayRef>, usize), ArrowReadError>;
+
 /// The reads of `[start, ..)` that make the next batch: at most `batch_reads`, and with a
 /// signal column at most `batch_samples` samples (at least one read). Returns the end.
 fn batch_end(start: usize, len: usize, options: &Options, samples: impl Fn(usize) -> u64) -> usize {

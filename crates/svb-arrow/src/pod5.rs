@@ -8,15 +8,10 @@ use svb_pod5::{Read, Reader, RunInfo};
 
 use crate::columns::{boolean, file_name, prim, text, Wanted};
 use crate::signal::{self, Calibration};
-use crate::{batch_end, ArrowReadError, Options};
+use crate::{batch_end, ArrowReadError, Batch, Options};
 
 /// The next batch of `r` from read `start`: its columns and its end.
-pub(crate) fn batch(
-    r: &Reader,
-    start: usize,
-    options: &Options,
-    wanted: &Wanted<'_>,
-) -> Result<(Vec<ArrayRef>, usize), ArrowReadError> {
+pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
     let reads = &r.reads()[start..end];
     let runs: Vec<Option<&RunInfo>> = reads.iter().map(|x| r.run_info_of(x)).collect();

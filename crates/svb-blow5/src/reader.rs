@@ -100,43 +100,13 @@ impl Reader {
         Self::open_with(path, Access::Auto)
     }
 
-    /// Opens `path` with the given access: [`Access::ReadWhole`] reads it into memory,
-    /// [`Access::ReadAt`] reads each record when it is decoded (memory stays at what is
-    /// being decoded, whatever the file's size).
-    pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Blow5Error> {
-        let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, access, FileFormat::Blow5) {
-            Ok(src) => Self::from_source(path, src),
-            Err(source) => Err(Blow5Error::Io { path, source }),
-        }
-    }
-
-    /// Opens `path` memory-mapped whatever its size.
-    ///
-    /// # Safety
-    /// The file must not be modified or truncated, by this process or another, while the
-    /// reader is alive: a change is undefined behaviour, and a read of pages truncated away
-    /// raises SIGBUS (see [`Source::map`]). [`Reader::open`] has neither hazard.
-    ///
-    /// ```no_run
-    /// // SAFETY: reads.blow5 is finished and nothing writes to it while it is read.
-    /// let reader = unsafe { svb_blow5::Reader::open_mapped("reads.blow5") }?;
-    /// # Ok::<(), svb_blow5::Blow5Error>(())
-    /// ```
-    pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {
-        let path = path.as_ref().to_path_buf();
-        // SAFETY: the caller keeps the file unchanged while the reader lives (this function's
-        // contract, passed on).
-        match unsafe { Source::map(&path) } {
-            Ok(src) => Self::from_source(path, src),
-            Err(source) => Err(Blow5Error::Io { path, source }),
-        }
-    }
-
-    /// A reader over a BLOW5 file already in memory (`path` names it in errors).
-    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Blow5Error> {
-        Self::from_source(path.into(), Source::from_vec(bytes))
-    }
+    svb_io::reader_constructors!(
+        svb_blow5,
+        Blow5Error,
+        FileFormat::Blow5,
+        "record",
+        "reads.blow5"
+    );
 
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Blow5Error> {
         let io = |source| Blow5Error::Io {

@@ -199,7 +199,6 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
             sync: false,
             ..Publish::default()
         },
-        ..WriteOptions::default()
     });
     [
         RecordCompression::None,

@@ -120,10 +120,9 @@ impl OnError {
     /// [`Skip`](OnError::Skip) when `keep_going` (a `--keep-going` flag), else
     /// [`Stop`](OnError::Stop).
     pub fn skip_if(keep_going: bool) -> Self {
-        if keep_going {
-            OnError::Skip
-        } else {
-            OnError::Stop
+        match keep_going {
+            true => OnError::Skip,
+            false => OnError::Stop,
         }
     }
 }
@@ -165,28 +164,28 @@ impl<'a> Run<'a> {
 }
 
 /// Refuses an output that is an input ([`check_output`]), then opens every input; with
-/// [`OnError::Skip`] one that fails is listed in `failed` and left out (when none opens, the
-/// first one's error is returned: there is nothing to convert).
+/// [`OnError::Skip`] one that fails is listed in the returned stats' `failed` and left out
+/// (when none opens, the first one's error is returned: there is nothing to convert).
+#[allow(clippy::type_complexity)] // the readers with their paths, and the stats so far
 fn open_inputs<R, E: Into<ConvertError>>(
     inputs: &[PathBuf],
     output: &Path,
     on_error: OnError,
-    failed: &mut Vec<ConvertError>,
     open: impl Fn(&Path) -> Result<R, E>,
-) -> Result<Vec<(R, PathBuf)>, ConvertError> {
+) -> Result<(Vec<(R, PathBuf)>, Stats), ConvertError> {
     check_output(inputs, output)?;
-    let mut out = Vec::new();
+    let (mut out, mut stats) = (Vec::new(), Stats::default());
     for p in inputs {
         match (open(p).map_err(Into::into), on_error) {
             (Ok(r), _) => out.push((r, p.clone())),
-            (Err(e), OnError::Skip) => failed.push(ConvertError::of(p)(e)),
+            (Err(e), OnError::Skip) => stats.failed.push(ConvertError::of(p)(e)),
             (Err(e), OnError::Stop) => return Err(e),
         }
     }
-    if out.is_empty() && !failed.is_empty() {
-        return Err(failed.remove(0));
+    if out.is_empty() && !stats.failed.is_empty() {
+        return Err(stats.failed.remove(0));
     }
-    Ok(out)
+    Ok((out, stats))
 }
 
 /// The values of `items`; an error stops the conversion, or with [`OnError::Skip`] goes to
@@ -279,9 +278,7 @@ pub fn pod5_to_blow5(
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let on_error = how.on_error;
-    let mut stats = Stats::default();
-    let open = |p: &Path| svb_pod5::Reader::open(p);
-    let readers = open_inputs(inputs, out, on_error, &mut stats.failed, open)?;
+    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_pod5::Reader::open(p))?;
     let mut runs: Vec<RunInfo> = Vec::new();
     for (r, path) in &readers {
         for run in r.run_infos() {
@@ -351,9 +348,7 @@ pub fn blow5_to_pod5(
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let on_error = how.on_error;
-    let mut stats = Stats::default();
-    let open = |p: &Path| svb_blow5::Reader::open(p);
-    let readers = open_inputs(inputs, out, on_error, &mut stats.failed, open)?;
+    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_blow5::Reader::open(p))?;
     let mut w = svb_pod5::Writer::create(out, options)?;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done_reads = 0u64;

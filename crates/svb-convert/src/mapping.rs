@@ -139,12 +139,11 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
             .filter(|v| *v != ".")
     };
     let text = |k: &str| get(k).unwrap_or("").to_string();
+    // A key of blue-crab's, or the older name slow5tools' f2s writes.
+    let text_or = |k: &str, old: &str| get(k).or(get(old)).unwrap_or("").to_string();
     let time = |k: &str| get(k).and_then(parse_utc_ms).unwrap_or(0);
     let mut run = RunInfo::default();
-    run.acquisition_id = get("acquisition_id")
-        .or(get("run_id"))
-        .unwrap_or("")
-        .to_string();
+    run.acquisition_id = text_or("acquisition_id", "run_id");
     run.acquisition_start_time_ms = get("acquisition_start_time")
         .or(get("exp_start_time"))
         .and_then(parse_utc_ms)
@@ -164,10 +163,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
     run.experiment_name = text("experiment_name");
     run.flow_cell_id = text("flow_cell_id");
     run.flow_cell_product_code = text("flow_cell_product_code");
-    run.protocol_name = get("protocol_name")
-        .or(get("exp_script_name"))
-        .unwrap_or("")
-        .to_string();
+    run.protocol_name = text_or("protocol_name", "exp_script_name");
     run.protocol_run_id = text("protocol_run_id");
     run.protocol_start_time_ms = time("protocol_start_time");
     run.sample_id = text("sample_id");
@@ -175,23 +171,11 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
         .and_then(|v| v.parse().ok())
         .unwrap_or(sampling_rate.clamp(0.0, 65535.0) as u16);
     run.sequencing_kit = text("sequencing_kit");
-    run.sequencer_position = get("sequencer_position")
-        .or(get("device_id"))
-        .unwrap_or("")
-        .to_string();
-    run.sequencer_position_type = get("sequencer_position_type")
-        .or(get("device_type"))
-        .unwrap_or("")
-        .to_string();
+    run.sequencer_position = text_or("sequencer_position", "device_id");
+    run.sequencer_position_type = text_or("sequencer_position_type", "device_type");
     run.software = text("software");
-    run.system_name = get("system_name")
-        .or(get("host_product_serial_number"))
-        .unwrap_or("")
-        .to_string();
-    run.system_type = get("system_type")
-        .or(get("host_product_code"))
-        .unwrap_or("")
-        .to_string();
+    run.system_name = text_or("system_name", "host_product_serial_number");
+    run.system_type = text_or("system_type", "host_product_code");
     let pairs = |keys: Vec<&str>| -> Vec<(String, String)> {
         keys.into_iter()
             .filter(|k| attrs.iter().any(|(key, _)| key == k))

@@ -38,6 +38,20 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+/// `Debug` for a public kernel table: its type name and ISA (its function pointers say
+/// nothing to a reader).
+macro_rules! debug_by_isa {
+    ($kernels:ident) => {
+        impl core::fmt::Debug for $kernels {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($kernels))
+                    .field("isa", &self.isa)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
 mod codec;
 mod error;
 pub mod stream32;

@@ -37,6 +37,7 @@ mod format;
 mod in_order;
 mod parallel;
 mod partial;
+mod reader_constructors;
 mod source;
 pub mod zstd_frame;
 

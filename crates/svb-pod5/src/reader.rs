@@ -89,43 +89,7 @@ impl Reader {
         Self::open_with(path, Access::ReadAt)
     }
 
-    /// Opens `path` with the given access: [`Access::ReadWhole`] reads it into memory,
-    /// [`Access::ReadAt`] reads each chunk when it is decoded (memory stays at what is being
-    /// decoded, whatever the file's size).
-    pub fn open_with(path: impl AsRef<Path>, access: Access) -> Result<Self, Pod5Error> {
-        let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, access, FileFormat::Pod5) {
-            Ok(src) => Self::from_source(path, src),
-            Err(source) => Err(Pod5Error::Io { path, source }),
-        }
-    }
-
-    /// Opens `path` memory-mapped.
-    ///
-    /// # Safety
-    /// The file must not be modified or truncated, by this process or another, while the
-    /// reader is alive: a change is undefined behaviour, and a read of pages truncated away
-    /// raises SIGBUS (see [`Source::map`]). [`Reader::open`] has neither hazard.
-    ///
-    /// ```no_run
-    /// // SAFETY: reads.pod5 is finished and nothing writes to it while it is read.
-    /// let reader = unsafe { svb_pod5::Reader::open_mapped("reads.pod5") }?;
-    /// # Ok::<(), svb_pod5::Pod5Error>(())
-    /// ```
-    pub unsafe fn open_mapped(path: impl AsRef<Path>) -> Result<Self, Pod5Error> {
-        let path = path.as_ref().to_path_buf();
-        // SAFETY: the caller keeps the file unchanged while the reader lives (this function's
-        // contract, passed on).
-        match unsafe { Source::map(&path) } {
-            Ok(src) => Self::from_source(path, src),
-            Err(source) => Err(Pod5Error::Io { path, source }),
-        }
-    }
-
-    /// A reader over a POD5 file already in memory (`path` names it in errors).
-    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Pod5Error> {
-        Self::from_source(path.into(), Source::from_vec(bytes))
-    }
+    svb_io::reader_constructors!(svb_pod5, Pod5Error, FileFormat::Pod5, "chunk", "reads.pod5");
 
     /// Opens `path` as [`open`](Reader::open) does, keeping only the reads whose id `keep`
     /// accepts: [`reads`](Reader::reads) holds those, in file order, and every index of this

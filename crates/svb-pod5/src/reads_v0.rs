@@ -41,30 +41,28 @@ impl<'a> V0Columns<'a> {
         end: Dict<'a>,
         run: Option<&(Vec<Option<usize>>, &'a StructArray)>,
     ) -> Result<Self, TableError> {
-        let pore = match pore {
-            Some((k, s)) => {
-                let c = Columns::of_struct(s);
-                let t = StringColumn::new(c.get("pore_type"), "pore.pore_type")?;
-                Some((k, c, t))
-            }
-            None => None,
-        };
-        let end = match end {
-            Some((k, s)) => {
-                let c = Columns::of_struct(s);
-                let n = StringColumn::new(c.get("name"), "end_reason.name")?;
-                Some((k, n, c))
-            }
-            None => None,
-        };
-        let run = match run {
-            Some((k, s)) => {
-                let c = Columns::of_struct(s);
-                let id = StringColumn::new(c.get("acquisition_id"), "run_info.acquisition_id")?;
-                Some((k.clone(), id))
-            }
-            None => None,
-        };
+        // A dictionary's columns and its text column `name` (`what` in errors).
+        fn text<'a>(
+            s: &'a StructArray,
+            name: &str,
+            what: &'static str,
+        ) -> Result<(Columns<'a>, StringColumn), TableError> {
+            let c = Columns::of_struct(s);
+            let t = StringColumn::new(c.get(name), what)?;
+            Ok((c, t))
+        }
+        let pore = pore
+            .map(|(k, s)| text(s, "pore_type", "pore.pore_type").map(|(c, t)| (k, c, t)))
+            .transpose()?;
+        let end = end
+            .map(|(k, s)| text(s, "name", "end_reason.name").map(|(c, n)| (k, n, c)))
+            .transpose()?;
+        let run = run
+            .map(|(k, s)| {
+                let (_, id) = text(s, "acquisition_id", "run_info.acquisition_id")?;
+                Ok::<_, TableError>((k.clone(), id))
+            })
+            .transpose()?;
         Ok(V0Columns {
             pore,
             cal: cal.map(|(k, s)| (k, Columns::of_struct(s))),

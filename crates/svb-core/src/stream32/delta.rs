@@ -33,13 +33,7 @@ pub struct DeltaKernels {
     decode: DecodeFn,
 }
 
-impl core::fmt::Debug for DeltaKernels {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DeltaKernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
-    }
-}
+debug_by_isa!(DeltaKernels);
 
 /// The delta encode of ISA `K`: the deltas of each chunk computed on the stack, then packed.
 ///

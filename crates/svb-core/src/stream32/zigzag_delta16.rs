@@ -25,13 +25,7 @@ pub struct ZigzagDelta32Kernels {
     decode: DecodeFn,
 }
 
-impl core::fmt::Debug for ZigzagDelta32Kernels {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ZigzagDelta32Kernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
-    }
-}
+debug_by_isa!(ZigzagDelta32Kernels);
 
 /// The fused decode of ISA `K`.
 ///

@@ -24,13 +24,7 @@ pub struct ZigzagDeltaKernels {
     decode: DecodeFn,
 }
 
-impl core::fmt::Debug for ZigzagDeltaKernels {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ZigzagDeltaKernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
-    }
-}
+debug_by_isa!(ZigzagDeltaKernels);
 
 per_isa! {
     static KERNELS: PerIsa<ZigzagDeltaKernels> = {
