@@ -52,6 +52,46 @@ macro_rules! debug_by_isa {
     };
 }
 
+/// A codec's [`Codec`] implementation (and its seal): its name, its lengths (`$control_len`
+/// control bytes for `n` values, each value `$min..=$max` data bytes, `$encoded_len` the
+/// length a stream's control bytes give) and its kernels, `$kernels` (a
+/// `PerIsa<Kernels<$value>>`, evaluated in the calling module).
+macro_rules! codec_impl {
+    (
+        $name:ident: $value:ty, kernels $kernels:expr, control $control_len:path,
+        bytes $min:literal..=$max:literal, $encoded_len:path $(,)?
+    ) => {
+        impl crate::codec::sealed::Sealed for $name {}
+
+        impl Codec for $name {
+            type Value = $value;
+
+            fn name(&self) -> &'static str {
+                stringify!($name)
+            }
+            fn control_len(&self, n: usize) -> usize {
+                $control_len(n)
+            }
+            fn max_encoded_len(&self, n: usize) -> usize {
+                $control_len(n).saturating_add(n.saturating_mul($max))
+            }
+            fn min_encoded_len(&self, n: usize) -> usize {
+                $control_len(n).saturating_add(n.saturating_mul($min))
+            }
+            fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+                $encoded_len(control, n)
+            }
+            fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<$value>> {
+                $kernels.get(isa)
+            }
+            #[inline]
+            fn kernels(&self) -> &'static Kernels<$value> {
+                $kernels.best()
+            }
+        }
+    };
+}
+
 mod codec;
 mod error;
 pub mod stream32;

@@ -31,3 +31,10 @@ pub use svbzd::{
     decode_svbzd_fused_into, decode_svbzd_fused_with, decode_svbzd_into, encode_svbzd,
     encode_svbzd_into,
 };
+
+/// The vector `fill` appends to (the allocating forms of the `_into` functions).
+pub(crate) fn filled<T, E>(fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<Vec<T>, E> {
+    let mut out = Vec::new();
+    fill(&mut out)?;
+    Ok(out)
+}

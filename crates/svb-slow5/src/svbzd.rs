@@ -84,9 +84,7 @@ pub fn decode_svbzd_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<()
 
 /// 3-pass decode of `n` samples.
 pub fn decode_svbzd(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError> {
-    let mut out = Vec::new();
-    decode_svbzd_into(data, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_svbzd_into(data, n, out))
 }
 
 /// Fused decode (one SIMD pass: unpack, unzigzag, prefix sum) of `n` samples whose
@@ -115,9 +113,7 @@ pub fn decode_svbzd_fused_from(
     n: usize,
     initial: i16,
 ) -> Result<Vec<i16>, SignalError> {
-    let mut out = Vec::new();
-    decode_svbzd_fused_from_into(data, n, initial, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_svbzd_fused_from_into(data, n, initial, out))
 }
 
 /// Fused decode of `n` samples (deltas from 0), appended to `out`.
@@ -246,7 +242,5 @@ pub fn decode_blob_into(blob: &[u8], out: &mut Vec<i16>) -> Result<(), SignalErr
 /// # Ok::<(), svb_slow5::SignalError>(())
 /// ```
 pub fn decode_blob(blob: &[u8]) -> Result<Vec<i16>, SignalError> {
-    let mut out = Vec::new();
-    decode_blob_into(blob, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_blob_into(blob, out))
 }

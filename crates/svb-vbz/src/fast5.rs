@@ -366,9 +366,7 @@ pub fn compress_into(src: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()
 
 /// The unsized fast5 VBZ stream of `src` (raw little-endian integers).
 pub fn compress(src: &[u8], opts: &Options) -> Result<Vec<u8>, VbzError> {
-    let mut out = Vec::new();
-    compress_into(src, opts, &mut out)?;
-    Ok(out)
+    crate::filled(|out| compress_into(src, opts, out))
 }
 
 /// Appends the sized form (u32 LE byte count of `src`, then the stream) to `out`: what
@@ -390,9 +388,7 @@ pub fn compress_sized_into(src: &[u8], opts: &Options, out: &mut Vec<u8>) -> Res
 
 /// The sized form of `src`.
 pub fn compress_sized(src: &[u8], opts: &Options) -> Result<Vec<u8>, VbzError> {
-    let mut out = Vec::new();
-    compress_sized_into(src, opts, &mut out)?;
-    Ok(out)
+    crate::filled(|out| compress_sized_into(src, opts, out))
 }
 
 /// Checks that `src` can hold `len` original bytes under `opts` before anything is
@@ -470,9 +466,7 @@ pub fn decompress_into(src: &[u8], opts: &Options, out: &mut [u8]) -> Result<(),
 /// `len` first, and the bytes are allocated only once zstd has produced a stream that can
 /// hold them (a header that lies about the size fails before they are).
 pub fn decompress(src: &[u8], len: usize, opts: &Options) -> Result<Vec<u8>, VbzError> {
-    let mut out = Vec::new();
-    decompress_append(src, len, opts, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decompress_append(src, len, opts, out))
 }
 
 /// Appends the `len` original bytes of the unsized stream `src` to `out`; `out` is left as
@@ -530,9 +524,7 @@ pub fn decompress_sized_into(
 
 /// Decompresses a sized stream.
 pub fn decompress_sized(src: &[u8], opts: &Options) -> Result<Vec<u8>, VbzError> {
-    let mut out = Vec::new();
-    decompress_sized_into(src, opts, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decompress_sized_into(src, opts, out))
 }
 
 /// The sized stream of `signal` with [`Options::SIGNAL`]: a fast5 `Raw/Signal` chunk as
@@ -556,7 +548,5 @@ pub fn decompress_signal_into(src: &[u8], out: &mut Vec<i16>) -> Result<(), VbzE
 
 /// Decompresses a sized [`Options::SIGNAL`] stream (a fast5 `Raw/Signal` chunk).
 pub fn decompress_signal(src: &[u8]) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decompress_signal_into(src, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decompress_signal_into(src, out))
 }

@@ -39,3 +39,10 @@ pub use vbz::{
     decode_vbz, decode_vbz_fused, decode_vbz_fused_from, decode_vbz_fused_from_into,
     decode_vbz_fused_into, decode_vbz_into, encode_vbz, encode_vbz_into, max_encoded_len,
 };
+
+/// The vector `fill` appends to (the allocating forms of the `_into` functions).
+pub(crate) fn filled<T, E>(fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<Vec<T>, E> {
+    let mut out = Vec::new();
+    fill(&mut out)?;
+    Ok(out)
+}

@@ -92,9 +92,7 @@ pub fn decompress_signal_into(blob: &[u8], n: usize, out: &mut Vec<i16>) -> Resu
 
 /// Decompresses a POD5 blob of `n` samples into a new vector.
 pub fn decompress_signal_to_vec(blob: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decompress_signal_into(blob, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decompress_signal_into(blob, n, out))
 }
 
 /// Decompresses a batch of POD5 blobs into `out` (their samples back to back, as a read's

@@ -338,9 +338,7 @@ pub fn decode_vbz2_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(),
 
 /// Decodes a VBZ2 stream of `n` samples.
 pub fn decode_vbz2(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decode_vbz2_into(data, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_vbz2_into(data, n, out))
 }
 
 /// Appends the VBZ-K stream of `samples` with `k` sub-streams to `out` (`k` falls back to 1
@@ -401,9 +399,7 @@ pub fn decode_vbzk_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(),
 
 /// Decodes a VBZ-K stream of `n` samples on this thread.
 pub fn decode_vbzk(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decode_vbzk_into(data, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_vbzk_into(data, n, out))
 }
 
 /// Decodes a VBZ-K stream of `n` samples with its sub-streams in parallel on the current
@@ -443,9 +439,7 @@ pub fn decode_vbzk_parallel_into(
 
 /// Decodes a VBZ-K stream of `n` samples with its sub-streams in parallel.
 pub fn decode_vbzk_parallel(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decode_vbzk_parallel_into(data, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_vbzk_parallel_into(data, n, out))
 }
 
 /// Chunks per worker from which a VBZ-K batch is decoded one task per chunk.

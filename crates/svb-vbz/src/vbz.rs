@@ -63,9 +63,7 @@ pub fn decode_vbz_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), 
 
 /// 3-pass decode of `n` samples.
 pub fn decode_vbz(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decode_vbz_into(data, n, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_vbz_into(data, n, out))
 }
 
 /// Fused decode (one SIMD loop: svb16, zigzag, prefix sum) of `n` samples whose first delta
@@ -93,9 +91,7 @@ pub fn decode_vbz_fused_from_into(
 
 /// Fused decode of `n` samples from `initial`.
 pub fn decode_vbz_fused_from(data: &[u8], n: usize, initial: i16) -> Result<Vec<i16>, VbzError> {
-    let mut out = Vec::new();
-    decode_vbz_fused_from_into(data, n, initial, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_vbz_fused_from_into(data, n, initial, out))
 }
 
 /// Fused decode of `n` samples (deltas from 0), appended to `out`.

@@ -157,7 +157,7 @@ pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> Result<usize
 }
 
 macro_rules! u32_codec {
-    ($(#[$doc:meta])* $name:ident, $scheme:ty, $min_bytes:expr) => {
+    ($(#[$doc:meta])* $name:ident, $scheme:ty, $min_bytes:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -195,34 +195,13 @@ macro_rules! u32_codec {
             }
         }
 
-        impl crate::codec::sealed::Sealed for $name {}
-
-        impl Codec for $name {
-            type Value = u32;
-
-            fn name(&self) -> &'static str {
-                stringify!($name)
-            }
-            fn control_len(&self, n: usize) -> usize {
-                control_len(n)
-            }
-            fn max_encoded_len(&self, n: usize) -> usize {
-                control_len(n).saturating_add(n.saturating_mul(4))
-            }
-            fn min_encoded_len(&self, n: usize) -> usize {
-                control_len(n).saturating_add(n.saturating_mul($min_bytes))
-            }
-            fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-                encoded_len::<$scheme>(control, n)
-            }
-            fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u32>> {
-                Self::per_isa().get(isa)
-            }
-            #[inline]
-            fn kernels(&self) -> &'static Kernels<u32> {
-                Self::per_isa().best()
-            }
-        }
+        codec_impl!(
+            $name: u32,
+            kernels $name::per_isa(),
+            control control_len,
+            bytes $min_bytes..=4,
+            encoded_len::<$scheme>,
+        );
     };
 }
 

@@ -73,8 +73,18 @@ pub(crate) fn ctrl_len_1248(c: u8) -> usize {
     NIBBLE_LENS_1248[(c & 0xF) as usize] as usize + NIBBLE_LENS_1248[(c >> 4) as usize] as usize
 }
 
+/// A u64 codec: its [`Codec`] implementation and its kernels per ISA. `$max` is the largest
+/// value's byte count, `$encoded_len` the function that sums a stream's lengths.
 macro_rules! kernels_of {
-    ($name:ident, $scheme:ty, $group:ident) => {
+    ($name:ident, $scheme:ty, $group:ident, $max:literal, $encoded_len:path) => {
+        codec_impl!(
+            $name: u64,
+            kernels $name::per_isa(),
+            control stream32::control_len,
+            bytes 1..=$max,
+            $encoded_len,
+        );
+
         impl $name {
             fn per_isa() -> &'static PerIsa<Kernels<u64>> {
                 per_isa! {
@@ -113,7 +123,6 @@ macro_rules! kernels_of {
             }
         }
 
-        impl crate::codec::sealed::Sealed for $name {}
     };
 }
 
@@ -144,74 +153,31 @@ pub struct U64Coder1248;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct U64Coder1234;
 
-kernels_of!(U64Coder1248, S1248, c1248);
-kernels_of!(U64Coder1234, S1234, c1234);
+kernels_of!(U64Coder1248, S1248, c1248, 8, encoded_len_1248);
+kernels_of!(
+    U64Coder1234,
+    S1234,
+    c1234,
+    4,
+    stream32::encoded_len::<Classic>
+);
 
-impl Codec for U64Coder1248 {
-    type Value = u64;
-
-    fn name(&self) -> &'static str {
-        "U64Coder1248"
+/// The encoded length of `n` U64Coder1248 values whose control bytes start `control`.
+fn encoded_len_1248(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+    let needed = stream32::control_len(n);
+    let Some(ctrl) = control.get(..needed) else {
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: control.len(),
+        });
+    };
+    let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
+    if !n.is_multiple_of(4) {
+        let c = ctrl[n / 4];
+        data += (0..n % 4)
+            .map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize)
+            .sum::<usize>();
     }
-    fn control_len(&self, n: usize) -> usize {
-        stream32::control_len(n)
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        stream32::control_len(n).saturating_add(n.saturating_mul(8))
-    }
-    fn min_encoded_len(&self, n: usize) -> usize {
-        stream32::control_len(n).saturating_add(n)
-    }
-    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-        let needed = stream32::control_len(n);
-        let Some(ctrl) = control.get(..needed) else {
-            return Err(DecodeError::ControlTruncated {
-                n,
-                needed,
-                available: control.len(),
-            });
-        };
-        let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
-        if !n.is_multiple_of(4) {
-            let c = ctrl[n / 4];
-            data += (0..n % 4)
-                .map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize)
-                .sum::<usize>();
-        }
-        Ok(needed + data)
-    }
-    fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u64>> {
-        Self::per_isa().get(isa)
-    }
-    #[inline]
-    fn kernels(&self) -> &'static Kernels<u64> {
-        Self::per_isa().best()
-    }
-}
-
-impl Codec for U64Coder1234 {
-    type Value = u64;
-
-    fn name(&self) -> &'static str {
-        "U64Coder1234"
-    }
-    fn control_len(&self, n: usize) -> usize {
-        stream32::control_len(n)
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        stream32::control_len(n).saturating_add(n.saturating_mul(4))
-    }
-    fn min_encoded_len(&self, n: usize) -> usize {
-        stream32::control_len(n).saturating_add(n)
-    }
-    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-        stream32::encoded_len::<Classic>(control, n)
-    }
-    fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u64>> {
-        Self::per_isa().get(isa)
-    }
-    #[inline]
-    fn kernels(&self) -> &'static Kernels<u64> {
-        Self::per_isa().best()
-    }
+    Ok(needed + data)
 }

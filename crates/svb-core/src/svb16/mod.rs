@@ -107,47 +107,31 @@ per_isa! {
     };
 }
 
-impl crate::codec::sealed::Sealed for Svb16 {}
+codec_impl!(
+    Svb16: u16,
+    kernels KERNELS,
+    control key_len,
+    bytes 1..=2,
+    encoded_len,
+);
 
-impl Codec for Svb16 {
-    type Value = u16;
-
-    fn name(&self) -> &'static str {
-        "Svb16"
-    }
-    fn control_len(&self, n: usize) -> usize {
-        key_len(n)
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        key_len(n).saturating_add(n.saturating_mul(2))
-    }
-    fn min_encoded_len(&self, n: usize) -> usize {
-        key_len(n).saturating_add(n)
-    }
-    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
-        let needed = key_len(n);
-        let Some(keys) = control.get(..needed) else {
-            return Err(DecodeError::ControlTruncated {
-                n,
-                needed,
-                available: control.len(),
-            });
-        };
-        let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
-        let tail = if !n.is_multiple_of(8) {
-            (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize
-        } else {
-            0
-        };
-        Ok(needed + n + ones + tail)
-    }
-    fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<u16>> {
-        KERNELS.get(isa)
-    }
-    #[inline]
-    fn kernels(&self) -> &'static Kernels<u16> {
-        KERNELS.best()
-    }
+/// The encoded length of `n` values whose key bytes start `control`.
+fn encoded_len(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+    let needed = key_len(n);
+    let Some(keys) = control.get(..needed) else {
+        return Err(DecodeError::ControlTruncated {
+            n,
+            needed,
+            available: control.len(),
+        });
+    };
+    let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
+    let tail = if !n.is_multiple_of(8) {
+        (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize
+    } else {
+        0
+    };
+    Ok(needed + n + ones + tail)
 }
 
 #[cfg(test)]

@@ -467,9 +467,7 @@ pub fn decode_exzd_into(blob: &[u8], out: &mut Vec<i16>) -> Result<(), SignalErr
 
 /// 3-pass decode of an ex-zd blob.
 pub fn decode_exzd(blob: &[u8]) -> Result<Vec<i16>, SignalError> {
-    let mut out = Vec::new();
-    decode_exzd_into(blob, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_exzd_into(blob, out))
 }
 
 /// Fused decode of an ex-zd blob, appending to `out`.
@@ -479,7 +477,5 @@ pub fn decode_exzd_fused_into(blob: &[u8], out: &mut Vec<i16>) -> Result<(), Sig
 
 /// Fused decode of an ex-zd blob.
 pub fn decode_exzd_fused(blob: &[u8]) -> Result<Vec<i16>, SignalError> {
-    let mut out = Vec::new();
-    decode_exzd_fused_into(blob, &mut out)?;
-    Ok(out)
+    crate::filled(|out| decode_exzd_fused_into(blob, out))
 }
