@@ -42,5 +42,7 @@ mod reader;
 pub use error::ReadsError;
 pub use fields::{FieldKind, BLOW5_PRIMARY_FIELDS, POD5_FIELDS, POD5_VIEW_FIELDS};
 pub use format::{expand_inputs, one_format, Format};
-pub use read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Signal, Value};
+pub use read::{
+    blow5_calibration, blow5_fields, pod5_fields, Calibration, Fields, Read, Signal, Value,
+};
 pub use reader::{AnyReader, ByFormat};

@@ -64,6 +64,10 @@ pub enum Value {
     Bytes(Vec<u8>),
 }
 
+/// A read's fields by name, in the format's order (the names shared by every read of a
+/// format).
+pub type Fields = Vec<(Arc<str>, Value)>;
+
 /// A decoded read, whatever the file's format.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Read {
@@ -75,7 +79,7 @@ pub struct Read {
     pub calibration: Calibration,
     /// Every other field by name, in the format's order (see [`pod5_fields`] and
     /// [`blow5_fields`]).
-    pub fields: Vec<(Arc<str>, Value)>,
+    pub fields: Fields,
 }
 
 impl Read {
@@ -128,7 +132,7 @@ fn opt_u64(v: Option<u64>) -> Value {
 /// The fields of a POD5 read (and of its run, `None` when the file lacks it), in the order of
 /// [`POD5_FIELDS`](crate::POD5_FIELDS) after `read_id` and `filename`; a value the file does
 /// not hold (a run the file lacks, a field older files do not have) is [`Value::None`].
-pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str>, Value)> {
+pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Fields {
     let text = |get: fn(&RunInfo) -> &str| run.map_or(Value::None, |x| Value::Text(get(x).into()));
     // Samples as seconds at the run's rate.
     let seconds = |n: u64| match run.map_or(0, |r| r.sample_rate) {
@@ -181,8 +185,8 @@ pub fn pod5_fields(read: &svb_pod5::Read, run: Option<&RunInfo>) -> Vec<(Arc<str
 /// The fields of a BLOW5 record: the primary fields ([`BLOW5_PRIMARY_FIELDS`](crate::BLOW5_PRIMARY_FIELDS) after `read_id`
 /// and `filename`), then every auxiliary field by name
 /// (arrays as lists of their C type, `char*` as text, enums by their label).
-pub fn blow5_fields(header: &Header, rec: &Record) -> Vec<(Arc<str>, Value)> {
-    let mut fields: Vec<(Arc<str>, Value)> = per_read(&BLOW5_PRIMARY_FIELDS)
+pub fn blow5_fields(header: &Header, rec: &Record) -> Fields {
+    let mut fields: Fields = per_read(&BLOW5_PRIMARY_FIELDS)
         .iter()
         .zip(BLOW5_PRIMARY_NAMES.iter())
         .map(|(&(name, _), key)| {

@@ -210,46 +210,52 @@ impl AnyReader {
 
     /// Read `index`, decoded: id, signal, calibration and every field.
     pub fn read(&self, index: usize) -> Result<Read, ReadsError> {
-        match &self.inner {
-            Inner::Pod5(r) => {
-                let read = r.read(index)?;
-                Ok(Read {
-                    read_id: read.read_id_string(),
-                    signal: r.decode_signal(index)?,
-                    calibration: pod5_calibration(read),
-                    fields: pod5_fields(read, r.run_info_of(read)),
-                })
-            }
-            Inner::Blow5 { reader, .. } => {
-                let rec = reader.record(index)?;
-                Ok(Read {
-                    fields: blow5_fields(reader.header(), &rec),
-                    calibration: blow5_calibration(&rec),
-                    read_id: rec.read_id,
-                    signal: rec.raw_signal,
-                })
-            }
-        }
+        let (s, fields) = self.decode(index, true)?;
+        Ok(Read {
+            read_id: s.read_id,
+            signal: s.samples,
+            calibration: s.calibration,
+            fields,
+        })
     }
 
     /// Read `index`'s id, signal and calibration, without its other fields.
     pub fn signal(&self, index: usize) -> Result<Signal, ReadsError> {
+        Ok(self.decode(index, false)?.0)
+    }
+
+    /// Read `index`'s signal, and its fields when `with_fields` (else none).
+    fn decode(
+        &self,
+        index: usize,
+        with_fields: bool,
+    ) -> Result<(Signal, crate::Fields), ReadsError> {
         match &self.inner {
             Inner::Pod5(r) => {
                 let read = r.read(index)?;
-                Ok(Signal {
+                let fields = match with_fields {
+                    true => pod5_fields(read, r.run_info_of(read)),
+                    false => Vec::new(),
+                };
+                let signal = Signal {
                     read_id: read.read_id_string(),
                     samples: r.decode_signal(index)?,
                     calibration: pod5_calibration(read),
-                })
+                };
+                Ok((signal, fields))
             }
             Inner::Blow5 { reader, .. } => {
                 let rec = reader.record(index)?;
-                Ok(Signal {
+                let fields = match with_fields {
+                    true => blow5_fields(reader.header(), &rec),
+                    false => Vec::new(),
+                };
+                let signal = Signal {
                     calibration: blow5_calibration(&rec),
                     read_id: rec.read_id,
                     samples: rec.raw_signal,
-                })
+                };
+                Ok((signal, fields))
             }
         }
     }
