@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use svb_blow5::{Index, Reader};
-use svb_testdata::{data_and_tmp, data_dir, TempDir};
+use svb_testdata::{data_dir, TempDir};
 
 #[test]
 fn finds_every_record_of_every_shared_file() {
@@ -139,9 +139,7 @@ fn fields_without_the_signal() {
 /// records moved is an error (or a refused id) when a record is read.
 #[test]
 fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
-    let Some((data, tmp)) = data_and_tmp("blow5-open-indexed") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-open-indexed");
     let files = [
         "blow5/reads_zstd_svb_zd.blow5",
         "blow5/reads_none_none.blow5",

@@ -12,7 +12,7 @@ use svb_blow5::{
     AuxField, AuxValue, FieldType, OnExisting, Publish, Reader, Record, RecordCompression, Schema,
     SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
-use svb_testdata::{data_and_tmp, Rng, TempDir};
+use svb_testdata::{Rng, TempDir};
 
 fn options_of(r: &Reader) -> WriteOptions {
     WriteOptions {
@@ -43,9 +43,7 @@ fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
 
 #[test]
 fn slow5lib_files_rewritten_byte_for_byte() {
-    let Some((data, tmp)) = data_and_tmp("blow5-write-exact") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-exact");
     // zlib records: libdeflate and zlib emit other streams, so only the records compare.
     let mut exact = 0;
     for name in [
@@ -135,9 +133,7 @@ fn file_parts(path: &Path) -> (Vec<u8>, Vec<Vec<u8>>) {
 
 #[test]
 fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
-    let Some((data, tmp)) = data_and_tmp("blow5-write-tools") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-tools");
     let dir = data.join("blow5").join("slow5tools");
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -436,22 +432,20 @@ fn bad_records_are_typed_errors_and_leave_the_file_good() {
 fn bad_schemas_create_no_file() {
     let tmp = TempDir::new("blow5-write-schema");
     let path = tmp.0.join("out.blow5");
+    let refused = |s: Schema| match Writer::create(&path, s, WriteOptions::default()) {
+        Ok(_) => panic!("a bad schema was accepted"),
+        Err(e) => e.to_string(),
+    };
     let mut s = every_kind_schema();
     s.read_groups.clear();
-    let e = Writer::create(&path, s, WriteOptions::default())
-        .err()
-        .unwrap()
-        .to_string();
+    let e = refused(s);
     assert!(e.contains("no read groups"), "{e}");
     let mut s = every_kind_schema();
     s.read_groups[0][0].1 = "a\tb".into();
     assert!(Writer::create(&path, s, WriteOptions::default()).is_err());
     let mut s = every_kind_schema();
     s.aux.push(s.aux[0].clone());
-    let e = Writer::create(&path, s, WriteOptions::default())
-        .err()
-        .unwrap()
-        .to_string();
+    let e = refused(s);
     assert!(e.contains("declared twice"), "{e}");
     let mut s = every_kind_schema();
     s.aux[0].name = "read_id".into();
@@ -567,9 +561,7 @@ fn pyslow5_reads_our_files_exactly() {
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;
     };
-    let Some((data, tmp)) = data_and_tmp("blow5-write-pyslow5") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-pyslow5");
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]
         .iter()

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type};
 use arrow_array::RecordBatch;
-use svb_testdata::data_and_tmp;
 
 fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     arrow_ipc::reader::FileReader::try_new(std::fs::File::open(path).unwrap(), None)
@@ -20,9 +19,7 @@ fn read_ipc(path: &Path) -> Vec<RecordBatch> {
 
 #[test]
 fn arrow_file_holds_every_read_of_every_input() {
-    let Some((d, dir)) = data_and_tmp("cli-decode-arrow") else {
-        return;
-    };
+    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-arrow");
     let inputs: Vec<PathBuf> = ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5"]
         .iter()
         .map(|f| d.join("pod5").join(f))
@@ -126,9 +123,7 @@ fn arrow_file_holds_every_read_of_every_input() {
 
 #[test]
 fn blow5_to_arrow_and_directory_output() {
-    let Some((d, dir)) = data_and_tmp("cli-decode-blow5") else {
-        return;
-    };
+    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-blow5");
     let input = d.join("blow5/slow5tools/p2solo_ulk114_dna.blow5");
     let out = dir.join("reads.feather");
     ok(&svb(&["decode", s(&input), "-o", s(&out)]));
@@ -180,9 +175,7 @@ fn blow5_to_arrow_and_directory_output() {
 
 #[test]
 fn a_failed_decode_leaves_no_output() {
-    let Some((d, dir)) = data_and_tmp("cli-decode-fail") else {
-        return;
-    };
+    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-fail");
     let src = d.join("blow5/reads_zstd_svb_zd.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     // The last record damaged: the batches before it are written, then the error.

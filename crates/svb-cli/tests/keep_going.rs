@@ -5,13 +5,9 @@
 mod common;
 use common::{fails, s, svb};
 
-use svb_testdata::data_and_tmp;
-
 #[test]
 fn subset_and_convert_go_past_a_bad_input() {
-    let Some((d, tmp)) = data_and_tmp("cli-keep-going") else {
-        return;
-    };
+    let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going");
     let good = d.join("pod5/multi_fast5_zip.pod5");
     let bad = tmp.join("bad.pod5");
     std::fs::write(&bad, b"\x8bPOD\r\n\x1a\n truncated").unwrap();
@@ -89,9 +85,7 @@ fn subset_and_convert_go_past_a_bad_input() {
 
 #[test]
 fn subset_goes_past_a_damaged_read() {
-    let Some((d, tmp)) = data_and_tmp("cli-keep-going-read") else {
-        return;
-    };
+    let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going-read");
     // The shared records with uncompressed records (so that a damaged field leaves the read
     // id readable: the index finds it) and SVB-ZD signal.
     let shared = svb_blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();

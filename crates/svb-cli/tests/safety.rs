@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use svb_testdata::{data_and_tmp, TempDir};
+use svb_testdata::TempDir;
 
 const READ: &str = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
 
@@ -45,9 +45,7 @@ fn partials(dir: &TempDir) -> Vec<String> {
 
 #[test]
 fn an_output_that_is_an_input_is_refused_even_with_force() {
-    let Some((data, dir)) = data_and_tmp("safety-same") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-same");
     let a = pod5_copy(&data, &dir);
     let before = std::fs::read(&a).unwrap();
     std::os::unix::fs::symlink(&a, dir.join("sym.pod5")).unwrap();
@@ -88,9 +86,7 @@ fn an_output_that_is_an_input_is_refused_even_with_force() {
 
 #[test]
 fn existing_outputs_are_replaced_only_with_force() {
-    let Some((data, dir)) = data_and_tmp("safety-force") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-force");
     let a = pod5_copy(&data, &dir);
     let sigs = dir.join("sigs");
     std::fs::create_dir(&sigs).unwrap();
@@ -126,9 +122,7 @@ fn existing_outputs_are_replaced_only_with_force() {
 
 #[test]
 fn two_writers_racing_for_one_output_leave_one_complete_file() {
-    let Some((data, dir)) = data_and_tmp("safety-race") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-race");
     let a = pod5_copy(&data, &dir);
     let out = dir.join("out.blow5");
     let spawn = || {
@@ -171,9 +165,7 @@ fn wait_for_partial(dir: &TempDir) {
 
 #[test]
 fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
-    let Some((data, dir)) = data_and_tmp("safety-appear") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-appear");
     let a = pod5_copy(&data, &dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
@@ -195,9 +187,7 @@ fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
 
 #[test]
 fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up() {
-    let Some((data, dir)) = data_and_tmp("safety-kill") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-kill");
     let a = pod5_copy(&data, &dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
@@ -235,9 +225,7 @@ fn svb_with_file_limit(kib: u64, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_full_disk_leaves_no_output_and_says_why_once() {
-    let Some((data, dir)) = data_and_tmp("safety-full") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-full");
     let a = pod5_copy(&data, &dir);
     let sigs = dir.join("sigs");
     let cases: Vec<(PathBuf, Vec<&str>)> = vec![
@@ -275,9 +263,7 @@ fn a_full_disk_leaves_no_output_and_says_why_once() {
 
 #[test]
 fn streams_and_devices_are_checked_before_they_are_read() {
-    let Some((data, dir)) = data_and_tmp("safety-stream") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-stream");
     let started = Instant::now();
     fails_with(&svb(&["blow5", "verify", "/dev/zero"]), "not a BLOW5 file");
     fails_with(&svb(&["pod5", "info", "/dev/zero"]), "not a POD5 file");
@@ -306,9 +292,7 @@ fn streams_and_devices_are_checked_before_they_are_read() {
 
 #[test]
 fn other_formats_are_named() {
-    let Some((data, dir)) = data_and_tmp("safety-formats") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-formats");
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     let slow5 = dir.join("reads.slow5");
     std::fs::write(&slow5, "#slow5_version\t0.2.0\n#num_read_groups\t1\n").unwrap();
@@ -393,9 +377,7 @@ fn patched_blow5(data: &Path, dir: &TempDir, name: &str, edit: impl Fn(&mut Vec<
 
 #[test]
 fn blow5_versions_and_headers_as_slow5lib_reads_them() {
-    let Some((data, dir)) = data_and_tmp("safety-blow5") else {
-        return;
-    };
+    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-blow5");
     let original = svb(&[
         "blow5",
         "verify",

@@ -275,6 +275,19 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     assert!(stats.failed[0].to_string().contains("missing.pod5"));
 }
 
+/// Runs `blue-crab COMMAND IN -o OUT`; fails the test, with its stderr, unless it succeeds.
+fn run_blue_crab(command: &str, input: &Path, out: &Path) {
+    let mut c = blue_crab().expect("blue-crab found");
+    let o = c
+        .arg(command)
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 fn blue_crab() -> Option<std::process::Command> {
     let ok = std::process::Command::new("blue-crab")
         .arg("--version")
@@ -303,15 +316,7 @@ fn agrees_with_blue_crab() {
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let theirs = tmp.join("theirs.blow5");
     let ours = tmp.join("ours.blow5");
-    let o = blue_crab()
-        .unwrap()
-        .args(["p2s"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&theirs)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_blue_crab("p2s", &src, &theirs);
     pod5_to_blow5(
         std::slice::from_ref(&src),
         &ours,
@@ -361,15 +366,7 @@ fn agrees_with_blue_crab() {
     // Back to POD5 from blue-crab's BLOW5: their s2p and ours give the same reads.
     let their_pod5 = tmp.join("theirs.pod5");
     let our_pod5 = tmp.join("ours.pod5");
-    let o = blue_crab()
-        .unwrap()
-        .args(["s2p"])
-        .arg(&theirs)
-        .arg("-o")
-        .arg(&their_pod5)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_blue_crab("s2p", &theirs, &their_pod5);
     blow5_to_pod5(
         std::slice::from_ref(&theirs),
         &our_pod5,

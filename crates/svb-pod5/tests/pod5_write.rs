@@ -13,7 +13,7 @@ use svb_pod5::ZstdProfile;
 use svb_pod5::{
     Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, END_REASONS,
 };
-use svb_testdata::{data_and_tmp, Rng, TempDir};
+use svb_testdata::{Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
     let mut r = RunInfo::default();
@@ -184,9 +184,7 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
 
 #[test]
 fn onts_file_rewritten_stores_every_chunk_byte_for_byte() {
-    let Some((data, tmp)) = data_and_tmp("pod5-write-ont") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-ont");
     let src = Reader::open(data.join("pod5/multi_fast5_zip.pod5")).unwrap();
     let out = tmp.join("rewritten.pod5");
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
@@ -540,9 +538,7 @@ proptest! {
 /// uncompressed file are typed errors.
 #[test]
 fn vbz_chunks_are_copied_verbatim_and_checked() {
-    let Some((data, tmp)) = data_and_tmp("pod5-write-chunks") else {
-        return;
-    };
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-chunks");
     let src = Reader::open(data.join("pod5/multi_fast5_zip_v4.pod5")).unwrap();
     let out = tmp.join("copy.pod5");
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();

@@ -212,6 +212,18 @@ pub fn data_and_tmp(tag: &str) -> Option<(PathBuf, TempDir)> {
     Some((data_dir()?, TempDir::new(tag)))
 }
 
+/// `(data folder, fresh temporary directory)` of [`data_and_tmp`], or returns from the test
+/// (skipped) where there is no data.
+#[macro_export]
+macro_rules! data_and_tmp_or_skip {
+    ($tag:expr) => {
+        match $crate::data_and_tmp($tag) {
+            Some(both) => both,
+            None => return,
+        }
+    };
+}
+
 /// A fresh directory under the system temp dir (`svb-TAG-PID`), removed on drop.
 #[derive(Debug)]
 pub struct TempDir(pub PathBuf);

@@ -277,6 +277,14 @@ fn the_formats_md_example() {
     assert_eq!(encode_vbzk(&s, 2), k2);
 }
 
+/// A case of the VBZ-K fuzz target: its sample count (the first two bytes, below 8192) and
+/// its stream.
+fn fuzz_case(hex: &str) -> (usize, Vec<u8>) {
+    let data = svb_testdata::from_hex(hex);
+    let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
+    (n, data[2..].to_vec())
+}
+
 #[test]
 fn parallel_errors_name_the_first_failing_sub_stream() {
     // Found by fuzzing: several sub-streams fail; both decoders must name the first.
@@ -289,9 +297,8 @@ fn parallel_errors_name_the_first_failing_sub_stream() {
         "ffffffffffffffffffffffffff",
     ]
     .concat();
-    let data = svb_testdata::from_hex(&hex);
-    let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
-    let bytes = &data[2..];
+    let (n, data) = fuzz_case(&hex);
+    let bytes = &data[..];
     let serial = decode_vbzk(bytes, n).unwrap_err().to_string();
     for _ in 0..50 {
         assert_eq!(
@@ -398,8 +405,7 @@ fn split_points_past_truncated_data_are_refused() {
         "462f3b4baf2ae30a",
     ]
     .concat();
-    let data = svb_testdata::from_hex(&hex);
-    let n = u16::from_le_bytes([data[0], data[1]]) as usize % 8192;
-    assert!(decode_vbzk(&data[2..], n).is_err());
-    assert!(decode_vbzk_parallel(&data[2..], n).is_err());
+    let (n, data) = fuzz_case(&hex);
+    assert!(decode_vbzk(&data, n).is_err());
+    assert!(decode_vbzk_parallel(&data, n).is_err());
 }
