@@ -270,14 +270,7 @@ pub trait Codec: sealed::Sealed {
 
     /// Refuses input shorter than the smallest encoding of `n` values.
     fn check_plausible(&self, input: &[u8], n: usize) -> Result<(), DecodeError> {
-        let needed = self.control_len(n);
-        if input.len() < needed {
-            return Err(DecodeError::ControlTruncated {
-                n,
-                needed,
-                available: input.len(),
-            });
-        }
+        split_control_stream(input, n, self.control_len(n))?;
         let min = self.min_encoded_len(n);
         if input.len() < min {
             return Err(DecodeError::TooShortForCount {

@@ -72,3 +72,16 @@ pub enum SignalError {
         found: u64,
     },
 }
+
+/// The fixed header of a `codec` blob: its first `N` bytes, or
+/// [`SignalError::HeaderTruncated`].
+pub(crate) fn blob_header<'a, const N: usize>(
+    codec: &'static str,
+    blob: &'a [u8],
+) -> Result<&'a [u8; N], SignalError> {
+    blob.first_chunk::<N>().ok_or(SignalError::HeaderTruncated {
+        codec,
+        needed: N,
+        available: blob.len(),
+    })
+}

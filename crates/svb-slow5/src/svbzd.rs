@@ -202,13 +202,7 @@ pub fn encode_blob(samples: &[i16]) -> Vec<u8> {
 /// The sample count of a slow5lib SVB-ZD blob, checked against the blob's size (every
 /// sample takes at least a quarter key byte and one data byte).
 pub fn blob_samples(blob: &[u8]) -> Result<usize, SignalError> {
-    let Some(h) = blob.first_chunk::<BLOB_HEADER_LEN>() else {
-        return Err(SignalError::HeaderTruncated {
-            codec: CODEC,
-            needed: BLOB_HEADER_LEN,
-            available: blob.len(),
-        });
-    };
+    let h = crate::error::blob_header::<BLOB_HEADER_LEN>(CODEC, blob)?;
     let n = u32::from_le_bytes(*h) as usize;
     let body = blob.len() - BLOB_HEADER_LEN;
     if U32Classic.min_encoded_len(n) > body {

@@ -206,6 +206,24 @@ impl Rng {
     }
 }
 
+/// Checks that `f` maps each byte of a word to `table`'s entry for it (a SIMD-within-a-register
+/// form of a lookup table), on 1000 random words and the extremes.
+pub fn assert_bytewise(f: impl Fn(u64) -> u64, table: &[u8; 256]) {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let words = (0..1000).map(|_| rng.next());
+    for x in words.chain([0, u64::MAX, 0x0123_4567_89AB_CDEF]) {
+        let y = f(x);
+        for k in 0..8 {
+            let byte = (x >> (8 * k)) as u8;
+            assert_eq!(
+                (y >> (8 * k)) as u8,
+                table[byte as usize],
+                "byte {byte:#04x} of {x:#x}"
+            );
+        }
+    }
+}
+
 /// The conformance data folder and a fresh temporary directory for a test that needs both;
 /// `None` (the test returns, after the one "skipped" line) where there is no data.
 pub fn data_and_tmp(tag: &str) -> Option<(PathBuf, TempDir)> {

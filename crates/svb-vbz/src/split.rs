@@ -178,6 +178,29 @@ impl<'a> Layout<'a> {
         tasks
     }
 
+    /// Reserves the stream's samples in `out`, lets `fill` write all of them, and keeps them
+    /// only when it succeeds and the carries check out.
+    fn append(
+        &self,
+        out: &mut Vec<i16>,
+        fill: impl FnOnce(&Self, &mut [MaybeUninit<i16>]) -> Result<(), VbzError>,
+    ) -> Result<(), VbzError> {
+        let (len, n) = (out.len(), self.n);
+        // SAFETY: when `fill` succeeds every sub-stream wrote all of its samples, and the
+        // sub-streams tile the n samples.
+        unsafe {
+            uninit::append_with(out, n, |spare| {
+                fill(self, &mut spare[..n])?;
+                Ok::<_, VbzError>(n)
+            })?;
+        }
+        let r = self.check_carries(&out[len..]);
+        if r.is_err() {
+            out.truncate(len);
+        }
+        r
+    }
+
     /// Decodes on this thread as one chain (the split points were checked against the keys,
     /// so the sub-streams sit exactly where one pass finds them); allocates nothing.
     fn decode_serial(&self, out: &mut [MaybeUninit<i16>]) -> Result<(), VbzError> {
@@ -327,13 +350,7 @@ pub fn encode_vbz2(samples: &[i16]) -> Vec<u8> {
 /// Decodes a VBZ2 stream of `n` samples (both halves with the fused decoder), appending
 /// them to `out`. The header and the keys are validated before `out` grows.
 pub fn decode_vbz2_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), VbzError> {
-    let layout = vbz2_layout(data, n)?;
-    append_with(
-        out,
-        n,
-        |spare| layout.decode_serial(spare),
-        |v| layout.check_carries(v),
-    )
+    vbz2_layout(data, n)?.append(out, Layout::decode_serial)
 }
 
 /// Decodes a VBZ2 stream of `n` samples.
@@ -388,13 +405,7 @@ pub fn encode_vbzk(samples: &[i16], k: usize) -> Vec<u8> {
 /// Decodes a VBZ-K stream of `n` samples on this thread, sub-stream after sub-stream,
 /// appending them to `out`. The header and the keys are validated before `out` grows.
 pub fn decode_vbzk_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), VbzError> {
-    let layout = vbzk_layout(data, n)?;
-    append_with(
-        out,
-        n,
-        |spare| layout.decode_serial(spare),
-        |v| layout.check_carries(v),
-    )
+    vbzk_layout(data, n)?.append(out, Layout::decode_serial)
 }
 
 /// Decodes a VBZ-K stream of `n` samples on this thread.
@@ -421,20 +432,14 @@ pub fn decode_vbzk_parallel_into(
     n: usize,
     out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
-    let layout = vbzk_layout(data, n)?;
-    append_with(
-        out,
-        n,
-        |spare| {
-            let tasks = layout.tasks(spare);
-            run_largest_first(
-                tasks,
-                |(s, _)| (s.samples, s.index),
-                |(s, part)| s.decode(part),
-            )
-        },
-        |v| layout.check_carries(v),
-    )
+    vbzk_layout(data, n)?.append(out, |layout, spare| {
+        let tasks = layout.tasks(spare);
+        run_largest_first(
+            tasks,
+            |(s, _)| (s.samples, s.index),
+            |(s, part)| s.decode(part),
+        )
+    })
 }
 
 /// Decodes a VBZ-K stream of `n` samples with its sub-streams in parallel.
@@ -502,28 +507,4 @@ fn decode_vbzk_sub_streams(chunks: &[Chunk<'_>], parts: &mut [&mut [i16]]) -> Re
         layout.check_carries(part).map_err(chunk_error(index))?;
     }
     Ok(())
-}
-
-/// Reserves `n` samples in `out`, lets `fill` write all of them, and keeps them only when it
-/// succeeds and `check` accepts them.
-fn append_with(
-    out: &mut Vec<i16>,
-    n: usize,
-    fill: impl FnOnce(&mut [MaybeUninit<i16>]) -> Result<(), VbzError>,
-    check: impl FnOnce(&[i16]) -> Result<(), VbzError>,
-) -> Result<(), VbzError> {
-    let len = out.len();
-    // SAFETY: when `fill` succeeds every sub-stream wrote all of its samples, and the
-    // sub-streams tile the n samples.
-    unsafe {
-        uninit::append_with(out, n, |spare| {
-            fill(&mut spare[..n])?;
-            Ok::<_, VbzError>(n)
-        })?;
-    }
-    let r = check(&out[len..]);
-    if r.is_err() {
-        out.truncate(len);
-    }
-    r
 }

@@ -128,14 +128,8 @@ pub(crate) const fn control_len(n: usize) -> usize {
 
 /// Exact encoded length of `n` values from their control bytes.
 pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> Result<usize, DecodeError> {
-    let needed = control_len(n);
-    let Some(ctrl) = control.get(..needed) else {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: control.len(),
-        });
-    };
+    let (ctrl, _) = crate::codec::split_control_stream(control, n, control_len(n))?;
+    let needed = ctrl.len();
     let full = n / 4;
     let mut data = 0usize;
     let mut chunks = ctrl[..full].chunks_exact(8);
@@ -243,42 +237,33 @@ mod tests {
 
     #[test]
     fn lens8_matches_table() {
-        let mut rng = svb_testdata::Rng(0x0123_4567_89AB_CDEF);
-        for _ in 0..1000 {
-            let x = rng.next();
-            let a = Classic::lens8(x);
-            let b = Variant0124::lens8(x);
-            for k in 0..8 {
-                let c = (x >> (8 * k)) as u8 as usize;
-                assert_eq!((a >> (8 * k)) as u8, CLASSIC_CTRL_LENS[c]);
-                assert_eq!((b >> (8 * k)) as u8, V0124_CTRL_LENS[c]);
-            }
-        }
+        svb_testdata::assert_bytewise(Classic::lens8, &CLASSIC_CTRL_LENS);
+        svb_testdata::assert_bytewise(Variant0124::lens8, &V0124_CTRL_LENS);
     }
 
     #[test]
     fn code_matches_lengths() {
-        for (v, c) in [
-            (0u32, 0u8),
+        let classic = [
+            (0, 0),
             (255, 0),
             (256, 1),
             (65535, 1),
             (65536, 2),
             (0xFF_FFFF, 2),
-            (0x100_0000, 3),
-            (u32::MAX, 3),
-        ] {
+        ];
+        for (v, c) in classic.into_iter().chain([(0x100_0000, 3), (u32::MAX, 3)]) {
             assert_eq!(Classic::code(v), c, "{v}");
         }
-        for (v, c) in [
-            (0u32, 0u8),
+        let v0124 = [
+            (0, 0),
             (1, 1),
             (255, 1),
             (256, 2),
             (65535, 2),
             (65536, 3),
             (u32::MAX, 3),
-        ] {
+        ];
+        for (v, c) in v0124 {
             assert_eq!(Variant0124::code(v), c, "{v}");
         }
     }

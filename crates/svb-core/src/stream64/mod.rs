@@ -164,14 +164,8 @@ kernels_of!(
 
 /// The encoded length of `n` U64Coder1248 values whose control bytes start `control`.
 fn encoded_len_1248(control: &[u8], n: usize) -> Result<usize, DecodeError> {
-    let needed = stream32::control_len(n);
-    let Some(ctrl) = control.get(..needed) else {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: control.len(),
-        });
-    };
+    let (ctrl, _) = crate::codec::split_control_stream(control, n, stream32::control_len(n))?;
+    let needed = ctrl.len();
     let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
     if !n.is_multiple_of(4) {
         let c = ctrl[n / 4];

@@ -117,14 +117,8 @@ codec_impl!(
 
 /// The encoded length of `n` values whose key bytes start `control`.
 fn encoded_len(control: &[u8], n: usize) -> Result<usize, DecodeError> {
-    let needed = key_len(n);
-    let Some(keys) = control.get(..needed) else {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: control.len(),
-        });
-    };
+    let (keys, _) = crate::codec::split_control_stream(control, n, key_len(n))?;
+    let needed = keys.len();
     let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();
     let tail = if !n.is_multiple_of(8) {
         (keys[n / 8] & ((1u8 << (n % 8)) - 1)).count_ones() as usize
@@ -140,13 +134,6 @@ mod tests {
 
     #[test]
     fn lens8_matches_table() {
-        let mut rng = svb_testdata::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..1000 {
-            let x = rng.next();
-            let l = lens8(x);
-            for k in 0..8 {
-                assert_eq!((l >> (8 * k)) as u8, LENS[(x >> (8 * k)) as u8 as usize]);
-            }
-        }
+        svb_testdata::assert_bytewise(lens8, &LENS);
     }
 }

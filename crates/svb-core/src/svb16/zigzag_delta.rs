@@ -67,14 +67,7 @@ impl ZigzagDeltaKernels {
         prev: i16,
         out: &mut [MaybeUninit<i16>],
     ) -> Result<usize, DecodeError> {
-        let needed = super::key_len(out.len());
-        if keys.len() < needed {
-            return Err(DecodeError::ControlTruncated {
-                n: out.len(),
-                needed,
-                available: keys.len(),
-            });
-        }
+        crate::codec::split_control_stream(keys, out.len(), super::key_len(out.len()))?;
         // SAFETY: `self` is one of the private tables above, which `KERNELS` hands out only
         // when this CPU runs its ISA; the key bytes were checked just above.
         unsafe { (self.decode)(keys, data, prev, out) }

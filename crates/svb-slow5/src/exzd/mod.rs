@@ -163,13 +163,7 @@ impl ExZdDecoder {
 
     /// The sample count an ex-zd blob declares, checked against its size.
     pub fn samples(blob: &[u8]) -> Result<usize, SignalError> {
-        let Some(h) = blob.first_chunk::<HEADER_LEN>() else {
-            return Err(SignalError::HeaderTruncated {
-                codec: CODEC,
-                needed: HEADER_LEN,
-                available: blob.len(),
-            });
-        };
+        let h = crate::error::blob_header::<HEADER_LEN>(CODEC, blob)?;
         if h[0] != 0 {
             return Err(SignalError::UnknownVersion(h[0]));
         }
