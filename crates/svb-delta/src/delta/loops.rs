@@ -6,6 +6,32 @@
 /// Defines, inside an ISA module, `unsafe fn $decode(initial, src, dst, n) -> last` and
 /// `unsafe fn $chains<const K: usize>(src, dst, carries, len) -> (done, carries)`.
 macro_rules! prefix_loops {
+    // The loops of all three widths of one ISA: each width's vector type, lanes and block
+    // prefix, the loads, stores, splats and first-lane reads named `load16` .. `first64`.
+    ($feature:literal: $($t:ident x $lanes:literal in $v:ident by $block:ident),+ $(,)?) => {
+        $(prefix_loops!(@width $feature, $t, $lanes, $v, $block);)+
+    };
+    (@width $feature:literal, u16, $lanes:literal, $v:ty, $block:ident) => {
+        prefix_loops! {
+            feature: $feature, elem: u16, lanes: $lanes, vector: $v,
+            load: load16, store: store16, splat: splat16, first: first16,
+            block: $block, decode: decode_u16, chains: chains_u16,
+        }
+    };
+    (@width $feature:literal, u32, $lanes:literal, $v:ty, $block:ident) => {
+        prefix_loops! {
+            feature: $feature, elem: u32, lanes: $lanes, vector: $v,
+            load: load32, store: store32, splat: splat32, first: first32,
+            block: $block, decode: decode_u32,
+        }
+    };
+    (@width $feature:literal, u64, $lanes:literal, $v:ty, $block:ident) => {
+        prefix_loops! {
+            feature: $feature, elem: u64, lanes: $lanes, vector: $v,
+            load: load64, store: store64, splat: splat64, first: first64,
+            block: $block, decode: decode_u64,
+        }
+    };
     (
         feature: $feature:literal,
         elem: $t:ty,

@@ -76,18 +76,8 @@ io!(
     vgetq_lane_u64
 );
 
-prefix_loops! {
-    feature: "neon", elem: u16, lanes: 8, vector: uint16x8_t,
-    load: load16, store: store16, splat: splat16, first: first16,
-    block: prefix_u16x8, decode: decode_u16, chains: chains_u16,
-}
-prefix_loops! {
-    feature: "neon", elem: u32, lanes: 4, vector: uint32x4_t,
-    load: load32, store: store32, splat: splat32, first: first32,
-    block: prefix_u32x4, decode: decode_u32,
-}
-prefix_loops! {
-    feature: "neon", elem: u64, lanes: 2, vector: uint64x2_t,
-    load: load64, store: store64, splat: splat64, first: first64,
-    block: prefix_u64x2, decode: decode_u64,
+prefix_loops! { "neon":
+    u16 x 8 in uint16x8_t by prefix_u16x8,
+    u32 x 4 in uint32x4_t by prefix_u32x4,
+    u64 x 2 in uint64x2_t by prefix_u64x2,
 }

@@ -49,18 +49,8 @@ io!(u64, load64, store64, splat64, first64, |x| {
     _mm256_set1_epi64x(x as i64)
 });
 
-prefix_loops! {
-    feature: "avx2", elem: u16, lanes: 16, vector: __m256i,
-    load: load16, store: store16, splat: splat16, first: first16,
-    block: prefix_u16x16, decode: decode_u16, chains: chains_u16,
-}
-prefix_loops! {
-    feature: "avx2", elem: u32, lanes: 8, vector: __m256i,
-    load: load32, store: store32, splat: splat32, first: first32,
-    block: prefix_u32x8, decode: decode_u32,
-}
-prefix_loops! {
-    feature: "avx2", elem: u64, lanes: 4, vector: __m256i,
-    load: load64, store: store64, splat: splat64, first: first64,
-    block: prefix_u64x4, decode: decode_u64,
+prefix_loops! { "avx2":
+    u16 x 16 in __m256i by prefix_u16x16,
+    u32 x 8 in __m256i by prefix_u32x8,
+    u64 x 4 in __m256i by prefix_u64x4,
 }

@@ -67,18 +67,8 @@ io!(
     |v| _mm_cvtsi128_si64(v) as u64
 );
 
-prefix_loops! {
-    feature: "ssse3", elem: u16, lanes: 8, vector: __m128i,
-    load: load16, store: store16, splat: splat16, first: first16,
-    block: prefix_u16x8, decode: decode_u16, chains: chains_u16,
-}
-prefix_loops! {
-    feature: "ssse3", elem: u32, lanes: 4, vector: __m128i,
-    load: load32, store: store32, splat: splat32, first: first32,
-    block: prefix_u32x4, decode: decode_u32,
-}
-prefix_loops! {
-    feature: "ssse3", elem: u64, lanes: 2, vector: __m128i,
-    load: load64, store: store64, splat: splat64, first: first64,
-    block: prefix_u64x2, decode: decode_u64,
+prefix_loops! { "ssse3":
+    u16 x 8 in __m128i by prefix_u16x8,
+    u32 x 4 in __m128i by prefix_u32x4,
+    u64 x 2 in __m128i by prefix_u64x2,
 }
