@@ -94,6 +94,7 @@ macro_rules! codec_impl {
 
 mod codec;
 mod error;
+mod group_encode;
 pub mod stream32;
 pub mod stream64;
 pub mod svb16;

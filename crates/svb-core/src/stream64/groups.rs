@@ -31,20 +31,30 @@ pub(crate) trait DecodeGroup: Group {
     unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize;
 }
 
-/// One group (four u64 values) of a codec's SIMD encode.
-pub(crate) trait EncodeGroup: Group {
-    /// Bytes from a group's data start that its stores may touch.
-    const ROOM: usize;
+/// Declares a module's u64 decode group: `pub(crate) struct Group` of wire `$scheme`, whose
+/// [`DecodeGroup::decode`] is `$body` over `$src`, `$c`, `$dst` with a window of `$window`
+/// bytes.
+macro_rules! u64_group {
+    (
+        $(#[$doc:meta])*
+        $scheme:ty, window $window:literal, |$src:ident, $c:ident, $dst:ident| $body:block
+    ) => {
+        $(#[$doc])*
+        pub(crate) struct Group;
 
-    /// Encodes the four values at `src` to `dst`; returns their control byte and the data
-    /// bytes written (for values outside the codec's range, what it writes is unspecified,
-    /// but never more than `ROOM` bytes).
-    ///
-    /// # Safety
-    /// The CPU must support the group's ISA; four values are readable at `src` and `ROOM`
-    /// bytes writable at `dst`.
-    unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize);
+        impl $crate::stream64::groups::Group for Group {
+            type Scheme = $scheme;
+        }
+
+        impl $crate::stream64::groups::DecodeGroup for Group {
+            const WINDOW: usize = $window;
+
+            #[inline(always)]
+            unsafe fn decode($src: *const u8, $c: u8, $dst: *mut u64) -> usize $body
+        }
+    };
 }
+pub(crate) use u64_group;
 
 /// Decodes whole groups from group `g` while their loads stay inside `data`, one
 /// [`DecodeGroup::decode`] each. Returns where it stopped, `(dp, g)`.
@@ -179,37 +189,6 @@ pub(crate) unsafe fn decode_all<G: DecodeGroup>(
     }
 }
 
-/// Encodes whole groups from group `g` while a group's stores fit in `out`, one
-/// [`EncodeGroup::encode`] each. Returns `(dp, g)`.
-///
-/// # Safety
-/// The CPU must support `G`'s ISA; `out` must hold at least `max_encoded_len(values.len())`
-/// bytes and `ctrl_len` be the control length of `values.len()` values; `(dp, g)` must be a
-/// position an encode loop returned (or `(0, 0)`).
-#[inline(always)]
-pub(crate) unsafe fn encode_groups<G: EncodeGroup>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    mut dp: usize,
-    mut g: usize,
-) -> (usize, usize) {
-    let full = values.len() / 4;
-    let room = out.len() - ctrl_len;
-    let base = out.as_mut_ptr().cast::<u8>();
-    while g < full && room - dp >= G::ROOM {
-        // SAFETY: the ISA (caller); g < full so values 4g..4g+4 exist; the stores end by
-        // dp + ROOM <= room; control byte g < ctrl_len.
-        unsafe {
-            let (c, len) = G::encode(values.as_ptr().add(4 * g), base.add(ctrl_len + dp));
-            *base.add(g) = c;
-            dp += len;
-        }
-        g += 1;
-    }
-    (dp, g)
-}
-
 /// Writes an ISA's decode kernel of the u64 codecs, `decode::<G>` (a codec's `Kernels`
 /// entry for its group `G`), with [`decode_all`] compiled for the target feature `$feature`.
 macro_rules! decode_kernel {
@@ -254,19 +233,19 @@ macro_rules! encode_kernel {
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $feature, ", and `G` be a group of it.")]
-        pub(crate) unsafe fn encode<G: $crate::stream64::groups::EncodeGroup>(
+        pub(crate) unsafe fn encode<G: $crate::stream64::groups::Group + $crate::group_encode::EncodeGroup<Value = u64>>(
             values: &[u64],
             out: &mut [::core::mem::MaybeUninit<u8>],
         ) -> Result<usize, $crate::error::EncodeError> {
             #[target_feature(enable = $feature)]
-            unsafe fn encode_all<G: $crate::stream64::groups::EncodeGroup>(
+            unsafe fn encode_all<G: $crate::group_encode::EncodeGroup<Value = u64>>(
                 values: &[u64],
                 out: &mut [::core::mem::MaybeUninit<u8>],
                 ctrl_len: usize,
             ) -> (usize, usize) {
                 // SAFETY: the CPU feature and `out` (caller), and `G` is a group of it.
                 unsafe {
-                    $crate::stream64::groups::encode_groups::<G>(values, out, ctrl_len, 0, 0)
+                    $crate::group_encode::encode_groups::<G>(values, out, ctrl_len, 0, 0)
                 }
             }
             $crate::stream64::scalar::encode_with::<G::Scheme>(values, out, |values, out, len| {

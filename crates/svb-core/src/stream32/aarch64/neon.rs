@@ -4,6 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::group_encode::{encode_groups, impl_encode_group};
 use crate::stream32::finish::{Finish, Lane32, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
@@ -125,38 +126,32 @@ pub(crate) unsafe fn encode<S: Scheme32>(
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
     encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
-        encode_groups::<S>(values, out, ctrl_len)
+        encode_all::<S>(values, out, ctrl_len)
     })
+}
+
+/// A u32 group of the NEON encoder: one load, [`encode_group`]'s table lookup and 16-byte
+/// store.
+struct Group<S>(core::marker::PhantomData<S>);
+
+impl_encode_group! {
+    [S: Scheme32] Group<S> => u32, 4 values, room 16, |src, dst| {
+        // SAFETY: NEON, four values at `src` and 16 writable bytes at `dst` (caller).
+        unsafe { encode_group::<S>(vld1q_u32(src), dst) }
+    }
 }
 
 /// # Safety
 /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())` bytes
 /// and `ctrl_len` be the control length of `values.len()` values.
 #[target_feature(enable = "neon")]
-unsafe fn encode_groups<S: Scheme32>(
+unsafe fn encode_all<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
     ctrl_len: usize,
 ) -> (usize, usize) {
-    let full = values.len() / 4;
-    let room = out.len() - ctrl_len;
-    let base = out.as_mut_ptr().cast::<u8>();
-    let mut dp = 0usize;
-    let mut g = 0usize;
-    while g < full && room - dp >= 16 {
-        // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room keeps the store in
-        // `out`; control byte g < full <= ctrl_len.
-        unsafe {
-            let (c, len) = encode_group::<S>(
-                vld1q_u32(values.as_ptr().add(4 * g)),
-                base.add(ctrl_len + dp),
-            );
-            *base.add(g) = c;
-            dp += len;
-        }
-        g += 1;
-    }
-    (dp, g)
+    // SAFETY: NEON and `out` (caller).
+    unsafe { encode_groups::<Group<S>>(values, out, ctrl_len, 0, 0) }
 }
 
 /// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and

@@ -9,7 +9,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{encode_block, encode_groups, prefix_lens};
+use super::ssse3::{encode_block, prefix_lens, Group};
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::finish::Finish;
 use crate::stream32::scalar::{encode_with, split_control};

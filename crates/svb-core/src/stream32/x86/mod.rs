@@ -141,7 +141,7 @@ macro_rules! encode_entries {
             let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
             // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
             // (caller); the loop checks its bounds.
-            unsafe { encode_groups::<S>(values, out, ctrl_len, dp, g) }
+            unsafe { crate::group_encode::encode_groups::<Group<S>>(values, out, ctrl_len, dp, g) }
         }
     };
 }

@@ -16,6 +16,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::group_encode::impl_encode_group;
 use crate::stream32::finish::{Finish, Lane32};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::Scheme32;
@@ -428,36 +429,15 @@ pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
     (sums >> 56) as usize
 }
 
-/// Encodes single groups from group `g` while a 16-byte store fits in `out`; returns where it
-/// stopped `(dp, g)`. `out.len() >= ctrl_len + 4 * values.len()`.
-///
-/// # Safety
-/// The CPU must support SSSE3; `out.len() >= ctrl_len + 4 * values.len()` and `(dp, g)` a
-/// position the block loop returned (or `(0, 0)`).
-#[target_feature(enable = "ssse3")]
-#[inline]
-pub(crate) unsafe fn encode_groups<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    mut dp: usize,
-    mut g: usize,
-) -> (usize, usize) {
-    let full = values.len() / 4;
-    let room = out.len() - ctrl_len;
-    let base = out.as_mut_ptr().cast::<u8>();
-    while g < full && room - dp >= 16 {
-        // SAFETY: g < full so values 4g..4g+4 exist; dp + 16 <= room, so the store stays in
-        // `out`; the control byte g < full <= ctrl_len.
-        unsafe {
-            let v = _mm_loadu_si128(values.as_ptr().add(4 * g).cast());
-            let (c, len) = encode_group::<S>(v, base.add(ctrl_len + dp));
-            *base.add(g) = c;
-            dp += len;
-        }
-        g += 1;
+/// A u32 group of the x86 encoders' single-group loop: one load, [`encode_group`]'s shuffle
+/// and 16-byte store.
+pub(crate) struct Group<S>(core::marker::PhantomData<S>);
+
+impl_encode_group! {
+    [S: Scheme32] Group<S> => u32, 4 values, room 16, |src, dst| {
+        // SAFETY: SSSE3, four values at `src` and 16 writable bytes at `dst` (caller).
+        unsafe { encode_group::<S>(_mm_loadu_si128(src.cast()), dst) }
     }
-    (dp, g)
 }
 
 /// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and

@@ -9,22 +9,14 @@ encode_kernel!("neon");
 pub(crate) mod c1248 {
     use core::arch::aarch64::*;
 
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::group_encode::impl_encode_group;
+    use crate::stream64::groups::u64_group;
     use crate::stream64::{DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
 
-    /// A group of U64Coder1248: one `tbl` per control nibble (two u64 values).
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1248;
-    }
-
-    impl DecodeGroup for Group {
-        // A group uses at most 32 data bytes; its second load starts at most 16 in.
-        const WINDOW: usize = 32;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 32 data bytes; its second load starts at most 16 in.
+    u64_group! {
+        /// A group of U64Coder1248: one `tbl` per control nibble (two u64 values).
+        S1248, window 32, |src, c, dst| {
             let dst = dst.cast::<u8>();
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
@@ -58,12 +50,9 @@ pub(crate) mod c1248 {
         (vgetq_lane_u64::<0>(code) | (vgetq_lane_u64::<1>(code) << 2)) as usize
     }
 
-    impl EncodeGroup for Group {
-        // The second pair's 16-byte store starts at most 16 bytes in.
-        const ROOM: usize = 32;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // The second pair's 16-byte store starts at most 16 bytes in.
+    impl_encode_group! {
+        Group => u64, 4 values, room 32, |src, dst| {
             // SAFETY: NEON and four values at `src`, 32 writable bytes at `dst` (caller): the
             // stores at 0 and l0 <= 16 end by 32.
             unsafe {
@@ -85,24 +74,16 @@ pub(crate) mod c1248 {
 pub(crate) mod c1234 {
     use core::arch::aarch64::*;
 
+    use crate::group_encode::impl_encode_group;
     use crate::stream32::aarch64::neon::encode_group;
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::stream64::groups::u64_group;
     use crate::stream64::{DECODE_1234, S1234};
 
-    /// A group of U64Coder1234: one load and two `tbl` per control byte.
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1234;
-    }
-
-    impl DecodeGroup for Group {
-        // A group uses at most 16 data bytes, in one load.
-        const WINDOW: usize = 16;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 16 data bytes, in one load.
+    u64_group! {
+        /// A group of U64Coder1234: one load and two `tbl` per control byte.
+        S1234, window 16, |src, c, dst| {
             let dst = dst.cast::<u8>();
             let m = DECODE_1234[c as usize].0.as_ptr();
             // SAFETY: NEON and the window (caller): 16 readable bytes at `src`, 32 writable at
@@ -116,12 +97,9 @@ pub(crate) mod c1234 {
         }
     }
 
-    impl EncodeGroup for Group {
-        // One 16-byte store (the U32Classic group's).
-        const ROOM: usize = 16;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // One 16-byte store (the U32Classic group's).
+    impl_encode_group! {
+        Group => u64, 4 values, room 16, |src, dst| {
             // SAFETY: NEON and four values at `src`, 16 writable bytes at `dst` (caller).
             unsafe {
                 // The low 32 bits of the four values (only they are packed).

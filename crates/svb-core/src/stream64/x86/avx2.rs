@@ -15,8 +15,9 @@ pub(crate) mod c1248 {
     use core::mem::MaybeUninit;
 
     use crate::error::EncodeError;
+    use crate::group_encode::impl_encode_group;
     use crate::stream32::x86::avx2::control_word_of_minus_codes;
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::stream64::groups::u64_group;
     use crate::stream64::scalar::encode_with;
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
     use crate::tables::Row16;
@@ -30,20 +31,11 @@ pub(crate) mod c1248 {
         unsafe { _mm256_loadu2_m128i(table[hi].0.as_ptr().cast(), table[lo].0.as_ptr().cast()) }
     }
 
-    /// A group of U64Coder1248: its two 16-byte windows (the second starts after the first
-    /// pair's bytes) in one vector, one 256-bit shuffle.
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1248;
-    }
-
-    impl DecodeGroup for Group {
-        // A group uses at most 32 data bytes; its second load starts at most 16 in.
-        const WINDOW: usize = 32;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 32 data bytes; its second load starts at most 16 in.
+    u64_group! {
+        /// A group of U64Coder1248: its two 16-byte windows (the second starts after the first
+        /// pair's bytes) in one vector, one 256-bit shuffle.
+        S1248, window 32, |src, c, dst| {
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
             // SAFETY: AVX2 and the window (caller): both loads (at 0 and l0 <= 16) stay
@@ -140,7 +132,9 @@ pub(crate) mod c1248 {
         let (mut dp, mut g) = (0usize, 0usize);
         if full < 8 {
             // SAFETY: AVX2 and `out` (caller).
-            return unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, 0, 0) };
+            return unsafe {
+                crate::group_encode::encode_groups::<Group>(values, out, ctrl_len, 0, 0)
+            };
         }
         // SAFETY: 8 <= full, so values 0..32 exist.
         let mut cw = unsafe { control_word_of(values.as_ptr()) };
@@ -172,15 +166,12 @@ pub(crate) mod c1248 {
             g += 8;
         }
         // SAFETY: AVX2 and `out` (caller); (dp, g) is where the blocks stopped.
-        unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) }
+        unsafe { crate::group_encode::encode_groups::<Group>(values, out, ctrl_len, dp, g) }
     }
 
-    impl EncodeGroup for Group {
-        // The second pair's 16-byte store starts at most 16 bytes in.
-        const ROOM: usize = 32;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // The second pair's 16-byte store starts at most 16 bytes in.
+    impl_encode_group! {
+        Group => u64, 4 values, room 32, |src, dst| {
             // SAFETY: AVX2 and four values at `src`, 32 writable bytes at `dst` (caller): the
             // halves are stored at 0 and l0 <= 16, ending by 32.
             unsafe {
@@ -213,26 +204,18 @@ pub(crate) mod c1234 {
     use core::mem::MaybeUninit;
 
     use crate::error::EncodeError;
+    use crate::group_encode::impl_encode_group;
     use crate::stream32::x86::avx2::control_word_of_regs;
     use crate::stream32::x86::ssse3::{encode_block_regs, encode_group, prefix_lens};
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::stream64::groups::u64_group;
     use crate::stream64::scalar::encode_checking;
     use crate::stream64::{DECODE_1234, S1234};
 
-    /// A group of U64Coder1234: its 16 data bytes in both lanes, one 256-bit shuffle.
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1234;
-    }
-
-    impl DecodeGroup for Group {
-        // A group uses at most 16 data bytes, in one load.
-        const WINDOW: usize = 16;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 16 data bytes, in one load.
+    u64_group! {
+        /// A group of U64Coder1234: its 16 data bytes in both lanes, one 256-bit shuffle.
+        S1234, window 16, |src, c, dst| {
             let c = c as usize;
             // SAFETY: AVX2 and the window (caller): 16 readable bytes at `src`, 4 values at
             // `dst`; the table row is 32 aligned bytes.
@@ -316,7 +299,8 @@ pub(crate) mod c1234 {
         let (mut dp, mut g) = (0usize, 0usize);
         if full < 8 {
             // SAFETY: AVX2 and `out` (caller).
-            let (dp, g) = unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, 0, 0) };
+            let (dp, g) =
+                unsafe { crate::group_encode::encode_groups::<Group>(values, out, ctrl_len, 0, 0) };
             return (dp, g, 0, 0);
         }
         // SAFETY: 8 <= full, so values 0..32 exist.
@@ -367,16 +351,14 @@ pub(crate) mod c1234 {
         // Any set bit of a high half makes the OR exceed u32::MAX.
         let seen = (_mm256_testz_si256(high, high) == 0) as u64 * u64::MAX;
         // SAFETY: AVX2 and `out` (caller); (dp, g) is where the blocks stopped.
-        let (end, g_end) = unsafe { groups::encode_groups::<Group>(values, out, ctrl_len, dp, g) };
+        let (end, g_end) =
+            unsafe { crate::group_encode::encode_groups::<Group>(values, out, ctrl_len, dp, g) };
         (end, g_end, 4 * g, seen)
     }
 
-    impl EncodeGroup for Group {
-        // One 16-byte store (the U32Classic group's).
-        const ROOM: usize = 16;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // One 16-byte store (the U32Classic group's).
+    impl_encode_group! {
+        Group => u64, 4 values, room 16, |src, dst| {
             // SAFETY: AVX2 and four values at `src`, 16 writable bytes at `dst` (caller).
             unsafe {
                 let v = _mm256_loadu_si256(src.cast());

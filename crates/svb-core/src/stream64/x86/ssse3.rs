@@ -13,15 +13,9 @@ pub(crate) mod c1248 {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::group_encode::impl_encode_group;
+    use crate::stream64::groups::u64_group;
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
-
-    /// A group of U64Coder1248: one `pshufb` per control nibble (two u64 values).
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1248;
-    }
 
     /// Control nibble of the two u64 lanes of `v`.
     ///
@@ -35,12 +29,10 @@ pub(crate) mod c1248 {
         (CODE_1248[z & 0xFF] as usize | (CODE_1248[(z >> 8) & 0xFF] as usize) << 2) & 0xF
     }
 
-    impl DecodeGroup for Group {
-        // A group uses at most 32 data bytes; its second load starts at most 16 in.
-        const WINDOW: usize = 32;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 32 data bytes; its second load starts at most 16 in.
+    u64_group! {
+        /// A group of U64Coder1248: one `pshufb` per control nibble (two u64 values).
+        S1248, window 32, |src, c, dst| {
             let (lo, hi) = ((c & 0xF) as usize, (c >> 4) as usize);
             let l0 = NIBBLE_LENS_1248[lo] as usize;
             // SAFETY: SSSE3 and the window (caller): both 16-byte loads (at 0 and l0 <= 16)
@@ -57,12 +49,9 @@ pub(crate) mod c1248 {
         }
     }
 
-    impl EncodeGroup for Group {
-        // The second pair's 16-byte store starts at most 16 bytes in.
-        const ROOM: usize = 32;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // The second pair's 16-byte store starts at most 16 bytes in.
+    impl_encode_group! {
+        Group => u64, 4 values, room 32, |src, dst| {
             // SAFETY: SSSE3 and four values at `src`, 32 writable bytes at `dst` (caller):
             // the stores at 0 and l0 <= 16 end by 32.
             unsafe {
@@ -87,24 +76,16 @@ pub(crate) mod c1234 {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
+    use crate::group_encode::impl_encode_group;
     use crate::stream32::x86::ssse3::encode_group;
     use crate::stream32::{Classic, Scheme32};
-    use crate::stream64::groups::{self, DecodeGroup, EncodeGroup};
+    use crate::stream64::groups::u64_group;
     use crate::stream64::{DECODE_1234, S1234};
 
-    /// A group of U64Coder1234: one load and two `pshufb` per control byte.
-    pub(crate) struct Group;
-
-    impl groups::Group for Group {
-        type Scheme = S1234;
-    }
-
-    impl DecodeGroup for Group {
-        // A group uses at most 16 data bytes, in one load.
-        const WINDOW: usize = 16;
-
-        #[inline(always)]
-        unsafe fn decode(src: *const u8, c: u8, dst: *mut u64) -> usize {
+    // A group uses at most 16 data bytes, in one load.
+    u64_group! {
+        /// A group of U64Coder1234: one load and two `pshufb` per control byte.
+        S1234, window 16, |src, c, dst| {
             let m = DECODE_1234[c as usize].0.as_ptr();
             // SAFETY: SSSE3 and the window (caller): 16 readable bytes at `src`, 4 values at
             // `dst`; the table row has 32 aligned bytes.
@@ -120,12 +101,9 @@ pub(crate) mod c1234 {
         }
     }
 
-    impl EncodeGroup for Group {
-        // One 16-byte store (the U32Classic group's).
-        const ROOM: usize = 16;
-
-        #[inline(always)]
-        unsafe fn encode(src: *const u64, dst: *mut u8) -> (u8, usize) {
+    // One 16-byte store (the U32Classic group's).
+    impl_encode_group! {
+        Group => u64, 4 values, room 16, |src, dst| {
             // SAFETY: SSSE3 and four values at `src`, 16 writable bytes at `dst` (caller).
             unsafe {
                 let v0 = _mm_castsi128_ps(_mm_loadu_si128(src.cast()));

@@ -4,6 +4,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::group_encode::{encode_groups, impl_encode_group};
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::{decode_tail, encode_with};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
@@ -97,40 +98,35 @@ pub(crate) unsafe fn encode(
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
     encode_with(values, out, |values, out, klen| unsafe {
-        encode_groups(values, out, klen)
+        encode_all(values, out, klen)
     })
+}
+
+/// A key group (eight u16) of the NEON encoder: one load, the key from a compare and a
+/// horizontal add, one table lookup and 16-byte store.
+struct Group;
+
+impl_encode_group! {
+    Group => u16, 8 values, room 16, |src, dst| {
+        const BITS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: NEON, eight values at `src` and 16 writable bytes at `dst` (caller); the
+        // table row and `BITS` are 16 readable bytes.
+        unsafe {
+            let v = vld1q_u16(src);
+            let over = vandq_u16(vcgtq_u16(v, vdupq_n_u16(0xFF)), vld1q_u16(BITS.as_ptr()));
+            let key = vaddvq_u16(over) as usize;
+            let m = vld1q_u8(ENCODE[key].0.as_ptr());
+            vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u16(v), m));
+            (key as u8, LENS[key] as usize)
+        }
+    }
 }
 
 /// # Safety
 /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())` bytes
 /// and `klen` be the key length of `values.len()` values.
 #[target_feature(enable = "neon")]
-unsafe fn encode_groups(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
-    klen: usize,
-) -> (usize, usize) {
-    let full = values.len() / 8;
-    let room = out.len() - klen;
-    let base = out.as_mut_ptr().cast::<u8>();
-    let bits: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
-    // SAFETY: reads the 8 elements of a local array.
-    let bits = unsafe { vld1q_u16(bits.as_ptr()) };
-    let max1 = vdupq_n_u16(0xFF);
-    let mut dp = 0usize;
-    let mut g = 0usize;
-    while g < full && room - dp >= 16 {
-        // SAFETY: g < full so values 8g..8g+8 exist; dp + 16 <= room keeps the store in
-        // `out`; key byte g < full <= klen.
-        unsafe {
-            let v = vld1q_u16(values.as_ptr().add(8 * g));
-            let key = vaddvq_u16(vandq_u16(vcgtq_u16(v, max1), bits)) as usize;
-            let m = vld1q_u8(ENCODE[key].0.as_ptr());
-            vst1q_u8(base.add(klen + dp), vqtbl1q_u8(vreinterpretq_u8_u16(v), m));
-            *base.add(g) = key as u8;
-            dp += LENS[key] as usize;
-        }
-        g += 1;
-    }
-    (dp, g)
+unsafe fn encode_all(values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize) -> (usize, usize) {
+    // SAFETY: NEON and `out` (caller).
+    unsafe { encode_groups::<Group>(values, out, klen, 0, 0) }
 }

@@ -33,7 +33,7 @@ macro_rules! encode_entries {
             let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
             // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
             // (caller); the loop checks its bounds.
-            unsafe { encode_groups(values, out, klen, dp, g) }
+            unsafe { crate::group_encode::encode_groups::<Group>(values, out, klen, dp, g) }
         }
     };
 }

@@ -11,6 +11,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::group_encode::impl_encode_group;
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::{decode_tail, encode_with};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
@@ -289,39 +290,22 @@ pub(crate) unsafe fn encode_block(p: *const u16, kw: u64, sums: u64, dst: *mut u
     (sums >> 56) as usize
 }
 
-/// Encodes single key groups from group `g` while a 16-byte store fits in `out`.
-///
-/// # Safety
-/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
-/// and `klen` be the key length of `values.len()` values. `(dp, g)` must be a position the
-/// block loop returned (or `(0, 0)`).
-#[target_feature(enable = "ssse3")]
-#[inline]
-pub(crate) unsafe fn encode_groups(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
-    klen: usize,
-    mut dp: usize,
-    mut g: usize,
-) -> (usize, usize) {
-    let full = values.len() / 8;
-    let room = out.len() - klen;
-    let base = out.as_mut_ptr().cast::<u8>();
-    let high = _mm_set1_epi16(0xFF00u16 as i16);
-    let zero = _mm_setzero_si128();
-    while g < full && room - dp >= 16 {
-        // SAFETY: g < full so values 8g..8g+8 exist; dp + 16 <= room keeps the store in
-        // `out`; key byte g < full <= klen.
+/// A key group (eight u16) of the x86 encoders' single-group loop: one load, the key from a
+/// compare and a pack, one shuffle and 16-byte store.
+pub(crate) struct Group;
+
+impl_encode_group! {
+    Group => u16, 8 values, room 16, |src, dst| {
+        // SAFETY: SSSE3, eight values at `src` and 16 writable bytes at `dst` (caller); the
+        // table row is 16 aligned bytes.
         unsafe {
-            let v = _mm_loadu_si128(values.as_ptr().add(8 * g).cast());
-            let narrow = _mm_cmpeq_epi16(_mm_and_si128(v, high), zero);
+            let v = _mm_loadu_si128(src.cast());
+            let high = _mm_set1_epi16(0xFF00u16 as i16);
+            let narrow = _mm_cmpeq_epi16(_mm_and_si128(v, high), _mm_setzero_si128());
             let key = !_mm_movemask_epi8(_mm_packs_epi16(narrow, narrow)) as usize & 0xFF;
             let m = _mm_load_si128(ENCODE[key].0.as_ptr().cast());
-            _mm_storeu_si128(base.add(klen + dp).cast(), _mm_shuffle_epi8(v, m));
-            *base.add(g) = key as u8;
-            dp += LENS[key] as usize;
+            _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(v, m));
+            (key as u8, LENS[key] as usize)
         }
-        g += 1;
     }
-    (dp, g)
 }
