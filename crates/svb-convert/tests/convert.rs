@@ -3,12 +3,13 @@
 //! and our POD5 of a BLOW5 with blue-crab's (`pip install blue-crab`; skipped without it,
 //! except under CI=true).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use svb_blow5::AuxValue;
 use svb_convert::{
-    blow5_to_pod5, pod5_to_blow5, OnError, Run, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE,
+    blow5_to_pod5, pod5_to_blow5, ConvertError, OnError, Run, Stats, CONTEXT_KEYS_ATTRIBUTE,
+    TRACKING_KEYS_ATTRIBUTE,
 };
 use svb_pod5::{Read, RunInfo, END_REASONS};
 use svb_testdata::{data_dir, Rng, TempDir};
@@ -38,24 +39,30 @@ fn assert_same_read(want: &Read, got: &Read, what: &str) {
     assert_eq!(comparable(got), comparable(want), "{what}");
 }
 
+/// `convert(src -> out)` with default options; its stats.
+fn one<O: Default>(
+    convert: fn(&[PathBuf], &Path, O, Run<'_>) -> Result<Stats, ConvertError>,
+    src: &Path,
+    out: &Path,
+) -> Stats {
+    convert(&[src.to_path_buf()], out, O::default(), Run::default()).unwrap()
+}
+
+/// `open(a)` and `open(b)`, both expected to open.
+fn open_both<R, E: std::fmt::Debug>(
+    open: impl Fn(&Path) -> Result<R, E>,
+    a: &Path,
+    b: &Path,
+) -> (R, R) {
+    (open(a).unwrap(), open(b).unwrap())
+}
+
 fn round_trip(src: &Path, tmp: &TempDir) {
     let name = src.file_name().unwrap().to_string_lossy();
     let b5 = tmp.join(&format!("{name}.blow5"));
     let back = tmp.join(&format!("{name}.back.pod5"));
-    let s = pod5_to_blow5(
-        &[src.to_path_buf()],
-        &b5,
-        Default::default(),
-        Run::default(),
-    )
-    .unwrap();
-    let t = blow5_to_pod5(
-        std::slice::from_ref(&b5),
-        &back,
-        Default::default(),
-        Run::default(),
-    )
-    .unwrap();
+    let s = one(pod5_to_blow5, src, &b5);
+    let t = one(blow5_to_pod5, &b5, &back);
     assert_eq!((s.reads, s.samples), (t.reads, t.samples));
     assert!(s.failed.is_empty() && t.failed.is_empty());
     let (a, b) = (
@@ -314,20 +321,10 @@ fn agrees_with_blue_crab() {
     let Some(_) = blue_crab() else { return };
     let tmp = TempDir::new("convert-blue-crab");
     let src = data.join("pod5/multi_fast5_zip.pod5");
-    let theirs = tmp.join("theirs.blow5");
-    let ours = tmp.join("ours.blow5");
+    let (theirs, ours) = (tmp.join("theirs.blow5"), tmp.join("ours.blow5"));
     run_blue_crab("p2s", &src, &theirs);
-    pod5_to_blow5(
-        std::slice::from_ref(&src),
-        &ours,
-        Default::default(),
-        Run::default(),
-    )
-    .unwrap();
-    let (t, u) = (
-        svb_blow5::Reader::open(&theirs).unwrap(),
-        svb_blow5::Reader::open(&ours).unwrap(),
-    );
+    one(pod5_to_blow5, &src, &ours);
+    let (t, u) = open_both(|p| svb_blow5::Reader::open(p), &theirs, &ours);
     assert_eq!(u.header().aux, t.header().aux);
     let mut tg = t.header().read_groups[0].clone();
     let mut ug: Vec<(String, String)> = u.header().read_groups[0]
@@ -364,20 +361,10 @@ fn agrees_with_blue_crab() {
     }
 
     // Back to POD5 from blue-crab's BLOW5: their s2p and ours give the same reads.
-    let their_pod5 = tmp.join("theirs.pod5");
-    let our_pod5 = tmp.join("ours.pod5");
+    let (their_pod5, our_pod5) = (tmp.join("theirs.pod5"), tmp.join("ours.pod5"));
     run_blue_crab("s2p", &theirs, &their_pod5);
-    blow5_to_pod5(
-        std::slice::from_ref(&theirs),
-        &our_pod5,
-        Default::default(),
-        Run::default(),
-    )
-    .unwrap();
-    let (t, u) = (
-        svb_pod5::Reader::open(&their_pod5).unwrap(),
-        svb_pod5::Reader::open(&our_pod5).unwrap(),
-    );
+    one(blow5_to_pod5, &theirs, &our_pod5);
+    let (t, u) = open_both(|p| svb_pod5::Reader::open(p), &their_pod5, &our_pod5);
     assert_eq!(u.len(), t.len());
     for (i, want) in t.reads().iter().enumerate() {
         let what = want.read_id_string();

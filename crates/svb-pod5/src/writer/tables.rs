@@ -151,15 +151,12 @@ pub(crate) fn vbz_batch(
     for r in rows {
         b.append_value(&r.blob);
     }
-    RecordBatch::try_new(
-        schema.clone(),
-        vec![
-            ids_column(rows.iter().map(|r| r.read_id))?,
-            Arc::new(b.finish()),
-            Arc::new(UInt32Array::from_iter_values(
-                rows.iter().map(|r| r.samples),
-            )),
-        ],
+    let ids = rows.iter().map(|r| r.read_id);
+    signal_batch(
+        schema,
+        ids,
+        Arc::new(b.finish()),
+        rows.iter().map(|r| r.samples),
     )
 }
 
@@ -175,16 +172,28 @@ pub(crate) fn uncompressed_batch(
         b.values().append_slice(r.samples);
         b.append(true);
     }
-    RecordBatch::try_new(
-        schema.clone(),
-        vec![
-            ids_column(rows.iter().map(|r| r.read_id))?,
-            Arc::new(b.finish()),
-            Arc::new(UInt32Array::from_iter_values(
-                rows.iter().map(|r| r.samples.len() as u32),
-            )),
-        ],
+    let samples = rows.iter().map(|r| r.samples.len() as u32);
+    signal_batch(
+        schema,
+        rows.iter().map(|r| r.read_id),
+        Arc::new(b.finish()),
+        samples,
     )
+}
+
+/// A batch of signal-table rows: their read ids, their signal column, their sample counts.
+fn signal_batch(
+    schema: &SchemaRef,
+    ids: impl ExactSizeIterator<Item = [u8; 16]>,
+    signal: ArrayRef,
+    samples: impl Iterator<Item = u32>,
+) -> Result<RecordBatch, ArrowError> {
+    let columns = vec![
+        ids_column(ids)?,
+        signal,
+        Arc::new(UInt32Array::from_iter_values(samples)),
+    ];
+    RecordBatch::try_new(schema.clone(), columns)
 }
 
 fn dictionary_type() -> DataType {
