@@ -122,6 +122,9 @@ def read(
 ):
     """A Dask DataFrame of the reads of many files, one partition per file (see the module
     docs for `signal`). `threads`: decoding threads on each worker (default: every core)."""
+    import functools
+
+    import dask
     import dask.dataframe as dd
 
     paths = files(paths_or_glob)
@@ -130,12 +133,11 @@ def read(
     stats = signal == "stats"
     schema = svb.open(paths[0]).to_arrow(columns=columns, signal="pa" if stats else signal).schema
     meta = _empty(schema, stats)
-    return dd.from_map(
-        partition,
-        paths,
-        columns=columns,
-        signal=signal,
-        threads=threads,
-        meta=meta,
-        enforce_metadata=False,
-    )
+    # The options go to `partition` bound, not as from_map keywords: from_map takes
+    # `columns` as a projection of its own, which declared only those columns (the stats and
+    # signal columns missing from the DataFrame while every partition held them). Dask's
+    # string conversion is off for this frame: it would turn the signal column's arrays into
+    # their text.
+    part = functools.partial(partition, columns=columns, signal=signal, threads=threads)
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_map(part, paths, meta=meta, enforce_metadata=False, label="svb-read")
