@@ -37,3 +37,30 @@ def test_metadata_only_and_files(data, tmp_path):
     assert len(pdf) == len(svb.open(data / "pod5" / "multi_fast5_zip.pod5"))
     with pytest.raises(FileNotFoundError):
         svb.dask.files(str(tmp_path / "*.pod5"))
+
+
+@pytest.mark.parametrize("signal", [False, "stats", True, "pa"])
+@pytest.mark.parametrize("fmt,columns", [
+    ("pod5", None), ("pod5", ["read_id", "channel"]),
+    ("blow5", None), ("blow5", ["read_id", "read_group"]),
+])
+@pytest.mark.parametrize("many", [False, True], ids=["one-file", "many-files"])
+def test_declared_columns_are_what_partitions_hold(data, signal, fmt, columns, many):
+    files = sorted((data / fmt).glob("*." + fmt))
+    df = svb.dask.read(files if many else files[0], columns=columns, signal=signal)
+    got = df.compute(scheduler="synchronous")
+    assert list(df.columns) == list(got.columns)
+    assert df.dtypes.to_dict() == got.dtypes.to_dict()
+    if columns is not None:
+        assert list(got.columns[:len(columns)]) == columns
+    if signal == "stats":
+        assert "signal_mean_pa" in df.columns and "signal_length" in df.columns
+    # Signal columns hold the samples as arrays (not, say, their text).
+    name = {True: "signal", "pa": "signal_pa"}.get(signal)
+    if name:
+        reads = {r.read_id: r for r in svb.open(files[0])}
+        row = got.iloc[0]
+        want = reads[row["read_id"]]
+        value = want.signal if signal is True else want.signal_pa()
+        assert isinstance(row[name], np.ndarray)
+        assert np.array_equal(row[name], value)

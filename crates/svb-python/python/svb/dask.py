@@ -122,8 +122,6 @@ def read(
 ):
     """A Dask DataFrame of the reads of many files, one partition per file (see the module
     docs for `signal`). `threads`: decoding threads on each worker (default: every core)."""
-    import functools
-
     import dask
     import dask.dataframe as dd
 
@@ -133,11 +131,23 @@ def read(
     stats = signal == "stats"
     schema = svb.open(paths[0]).to_arrow(columns=columns, signal="pa" if stats else signal).schema
     meta = _empty(schema, stats)
-    # The options go to `partition` bound, not as from_map keywords: from_map takes
-    # `columns` as a projection of its own, which declared only those columns (the stats and
-    # signal columns missing from the DataFrame while every partition held them). Dask's
-    # string conversion is off for this frame: it would turn the signal column's arrays into
-    # their text.
-    part = functools.partial(partition, columns=columns, signal=signal, threads=threads)
+    # The options go to `partition` bound (`_Partition`), not as from_map keywords: from_map
+    # takes `columns` as a projection of its own, which declared only those columns (the
+    # stats and signal columns missing from the DataFrame while every partition held them).
+    # Dask's string conversion is off for this frame: it would turn the signal column's
+    # arrays into their text.
+    part = _Partition(columns, signal, threads)
     with dask.config.set({"dataframe.convert-string": False}):
         return dd.from_map(part, paths, meta=meta, enforce_metadata=False, label="svb-read")
+
+
+class _Partition:
+    """`partition` with the options bound, called with a path alone: a function with a
+    `columns` parameter is one Dask hands its own column projection to, which would ask the
+    file for derived columns (the stats) it does not have."""
+
+    def __init__(self, columns, signal, threads):
+        self.columns, self.signal, self.threads = columns, signal, threads
+
+    def __call__(self, path):
+        return partition(path, columns=self.columns, signal=self.signal, threads=self.threads)

@@ -1,0 +1,95 @@
+"""The README's Python example and the package docstrings' examples, run as they are written
+in a directory holding the files they name (copies of the conformance data): an example that
+no longer works fails here. The Dask part runs on a 2-worker cluster, its result compared with
+the same computation in pandas on one process."""
+
+import re
+import shutil
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import svb
+import svb.dask
+
+from conftest import ROOT
+
+pytest.importorskip("distributed")
+
+
+README_READ = "0000173c-bf67-44e7-9a9c-1ad0bc728e74"
+
+
+def example_files(data, into):
+    """The files the examples name, in `into`: `b.pod5` holds the reads of `a.pod5` but the
+    one the README picks (two inputs of a subset hold distinct reads)."""
+    pod5 = data / "pod5" / "multi_fast5_zip.pod5"
+    pod5_v4 = data / "pod5" / "multi_fast5_zip_v4.pod5"
+    for src, name in [(pod5, "reads.pod5"), (pod5, "a.pod5"), (pod5, "runs/a.pod5"),
+                      (pod5_v4, "runs/b.pod5")]:
+        (into / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, into / name)
+    others = [i for i in svb.open(pod5).read_ids if i != README_READ]
+    svb.subset([pod5], others, into / "b.pod5")
+
+
+def readme_python():
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Python", 1)[1]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks, "the README's Python block was not found"
+    return blocks[0]
+
+
+def docstring_examples(module):
+    """The indented blocks of a module's docstring (its examples), dedented."""
+    out, block = [], []
+    for line in (module.__doc__ + "\n").splitlines():
+        if line.startswith("    ") or (block and not line.strip()):
+            block.append(line)
+        elif block:
+            out.append(textwrap.dedent("\n".join(block)))
+            block = []
+    return out
+
+
+def channel_means(folder):
+    """Per channel, the mean of the reads' mean pA and of their lengths, on one process."""
+    rows = []
+    for path in sorted(folder.glob("*.pod5")):
+        for read in svb.open(path):
+            pa = read.signal_pa().astype(np.float64)
+            rows.append((read.channel, pa.mean(), len(pa)))
+    df = pd.DataFrame(rows, columns=["channel", "signal_mean_pa", "signal_length"])
+    return df.groupby("channel")[["signal_mean_pa", "signal_length"]].mean()
+
+
+def test_readme_python_example_runs(data, tmp_path, monkeypatch):
+    example_files(data, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    names = {}
+    exec(compile(readme_python(), "README.md (Python)", "exec"), names)
+    # What it wrote is there and reads back.
+    assert len(svb.open("converted.blow5")) == len(svb.open("reads.pod5"))
+    assert svb.open("picked.pod5").read_ids == [names["read"].read_id]
+    assert svb.open("new.pod5").read_ids == [names["read"].read_id]
+    assert np.array_equal(svb.vbz_decompress(names["blob"], len(names["read"].signal)),
+                          names["read"].signal)
+    # The cluster's answer is the one-process answer.
+    got = names["means"].sort_index()
+    want = channel_means(tmp_path / "runs")
+    assert list(got.index) == list(want.index)
+    for column in ["signal_mean_pa", "signal_length"]:
+        assert got[column].to_numpy() == pytest.approx(want[column].to_numpy(), rel=1e-9)
+
+
+@pytest.mark.parametrize("module", [svb, svb.dask], ids=["svb", "svb.dask"])
+def test_docstring_examples_run(module, data, tmp_path, monkeypatch):
+    example_files(data, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    examples = docstring_examples(module)
+    assert examples, f"{module.__name__}'s docstring has no example"
+    for code in examples:
+        exec(compile(code, f"{module.__name__} docstring", "exec"), {})
