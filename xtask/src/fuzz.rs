@@ -90,7 +90,15 @@ fn mixed(n: usize, max_bytes: u32, seed: u64) -> Vec<u64> {
 fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut seeds: Vec<Vec<u8>> = Vec::new();
-    for (i, n) in [0usize, 1, 5, 16, 33, 200, 1000].into_iter().enumerate() {
+    // FAST5 seeds are the conformance data's small files (no HDF5 writer here).
+    let sizes: &[usize] = match target {
+        "fast5_reader" => {
+            seeds.extend(fast5_seeds());
+            &[]
+        }
+        _ => &[0, 1, 5, 16, 33, 200, 1000],
+    };
+    for (i, &n) in sizes.iter().enumerate() {
         let seed = 0x9E37_79B9_7F4A_7C15 ^ i as u64;
         let (enc, raw): (Vec<u8>, Vec<u8>) = match target
             .trim_start_matches("decode_")
@@ -307,6 +315,23 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The FAST5 files of the conformance data under 128 KiB (single-read, multi-read, gzip,
+/// VBZ, odd attributes): the fuzzer mutates real HDF5 structure.
+fn fast5_seeds() -> Vec<Vec<u8>> {
+    let Some(dir) = svb_testdata::data_dir().map(|d| d.join("fast5")) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "fast5"))
+        .filter(|p| fs::metadata(p).is_ok_and(|m| m.len() < 128 << 10))
+        .collect();
+    files.sort();
+    files.iter().filter_map(|p| fs::read(p).ok()).collect()
 }
 
 /// Inputs valid everywhere except one declared size (the shapes of the hostile-file issue):

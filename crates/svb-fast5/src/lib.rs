@@ -1,0 +1,20 @@
+//! FAST5 (HDF5) nanopore read files in pure Rust: most of the world's archived nanopore
+//! signal. Both layouts (multi-read `/read_<id>` groups, and the older single-read
+//! `/Raw/Reads/Read_<n>`), every attribute a converter maps (read, channel, tracking and
+//! context attributes, end reasons by label), and the signal of VBZ (HDF5 filter 32020,
+//! decoded by `svb_vbz::fast5`) and gzip datasets. No libhdf5 and no plugin path: HDF5 is
+//! read by the `hdf5-reader` crate.
+//!
+//! Untrusted files: every length is checked before it is trusted, chunks are decoded one at a
+//! time and appended (memory follows the samples decoded, not a declared size), and a missing
+//! or mistyped field is an error naming the file, the read and the attribute, never a default.
+#![forbid(unsafe_code)]
+
+mod attrs;
+mod error;
+mod reader;
+
+pub use attrs::{AttrValue, Attrs};
+pub use error::Fast5Error;
+pub use reader::{EndReason, Layout, Read, Reader, MAX_SAMPLES, VBZ_FILTER_ID};
+pub use svb_io::Threads;
