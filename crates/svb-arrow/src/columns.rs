@@ -7,7 +7,7 @@ use arrow_array::types::ArrowPrimitiveType;
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType, Field};
 use svb_blow5::{AuxField, FieldType, Header};
-use svb_reads::{FieldKind, BLOW5_PRIMARY_FIELDS, POD5_FIELDS};
+use svb_reads::{FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS};
 
 /// The Arrow type of a field.
 fn data_type(kind: FieldKind) -> DataType {
@@ -37,6 +37,19 @@ impl Columns {
             cols: POD5_FIELDS
                 .iter()
                 .map(|&(n, k)| (n.to_string(), data_type(k), false))
+                .collect(),
+            aux: Vec::new(),
+        }
+    }
+
+    /// FAST5's fields; those older files may lack (median before, end reason, pore type)
+    /// nullable.
+    pub(crate) fn fast5() -> Columns {
+        let optional = ["median_before", "end_reason", "pore_type"];
+        Columns {
+            cols: FAST5_FIELDS
+                .iter()
+                .map(|&(n, k)| (n.to_string(), data_type(k), optional.contains(&n)))
                 .collect(),
             aux: Vec::new(),
         }

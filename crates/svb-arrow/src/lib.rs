@@ -31,6 +31,7 @@
 
 mod blow5;
 mod columns;
+mod fast5;
 mod pod5;
 mod signal;
 
@@ -203,6 +204,7 @@ impl ReadBatches {
         let all = match opened.by_format() {
             ByFormat::Pod5(_) => columns::Columns::pod5(),
             ByFormat::Blow5(r) => columns::Columns::blow5(r.header()),
+            ByFormat::Fast5(_) => columns::Columns::fast5(),
         };
         let picked: Vec<usize> = match &options.columns {
             None => (0..all.len()).collect(),
@@ -298,6 +300,7 @@ impl ReadBatches {
             let (columns, end) = match file.by_format() {
                 ByFormat::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,
                 ByFormat::Blow5(r) => blow5::batch(r, *start, &self.options, &wanted)?,
+                ByFormat::Fast5(r) => fast5::batch(r, *start, &self.options, &wanted)?,
             };
             let rows = end - *start;
             *start = end;

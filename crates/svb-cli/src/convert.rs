@@ -98,6 +98,19 @@ pub fn run(args: &Args) -> Result<bool, String> {
             from.name()
         ));
     }
+    if to == Format::Fast5 {
+        return Err(format!(
+            "{}: svb reads FAST5 but does not write it; convert to .pod5 or .blow5",
+            args.output.display()
+        ));
+    }
+    if from == Format::Fast5 {
+        return Err(
+            "FAST5 inputs: svb reads them (view, get, decode, svb.open) but does not convert \
+             them yet"
+                .to_string(),
+        );
+    }
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
         check_output(out, &inputs, args.force)?;
@@ -148,6 +161,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
                 };
                 svb_convert::blow5_to_pod5(ins, out, options, how)
             }
+            Format::Fast5 => unreachable!("refused above: FAST5 is not written"),
         };
         progress.into_inner().expect("not poisoned").finish();
         let stats = match stats {

@@ -50,13 +50,14 @@ enum Command {
     /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
-    /// Every read of POD5 or BLOW5 files into one Arrow IPC file (a row a read: metadata
+    /// Every read of POD5, BLOW5 or FAST5 files into one Arrow IPC file (a row a read: metadata
     /// and signal), or into one signal file a read.
     Decode(decode::Args),
     /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).
     Get(get::Args),
-    /// One row per read: TSV with `pod5 view`'s columns for POD5 and the record fields for
-    /// BLOW5, or JSON lines; no signal is decoded.
+    /// One row per read: TSV with `pod5 view`'s columns for POD5, the record fields for
+    /// BLOW5, the mapped attributes for FAST5, or JSON lines; no signal is decoded (FAST5's
+    /// sample count is its dataset's).
     View(view::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),

@@ -100,6 +100,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let result = match format {
         Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),
         Format::Blow5 => svb_convert::subset_blow5(&files, &wanted, &args.output, how),
+        Format::Fast5 => Err(svb_convert::ConvertError::Mapping(
+            "FAST5 inputs: subset writes the inputs' format, and svb does not write FAST5"
+                .to_string(),
+        )),
     };
     progress.into_inner().expect("not poisoned").finish();
     let result = result.map_err(|e| error_chain(&e))?;

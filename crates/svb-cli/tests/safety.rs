@@ -296,19 +296,26 @@ fn other_formats_are_named() {
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     let slow5 = dir.join("reads.slow5");
     std::fs::write(&slow5, "#slow5_version\t0.2.0\n#num_read_groups\t1\n").unwrap();
-    for f in [&fast5, &slow5] {
-        for args in [
-            vec!["view", s(f)],
-            vec!["convert", s(f), "-o", s(&dir.join("o.blow5"))],
-            vec!["blow5", "verify", s(f)],
-            vec!["pod5", "info", s(f)],
-        ] {
-            fails_with(&svb(&args), "which svb does not read yet");
-        }
+    for args in [
+        vec!["view", s(&slow5)],
+        vec!["convert", s(&slow5), "-o", s(&dir.join("o.blow5"))],
+        vec!["blow5", "verify", s(&slow5)],
+        vec!["pod5", "info", s(&slow5)],
+    ] {
+        fails_with(&svb(&args), "which svb does not read yet");
     }
+    // A FAST5 file is read; a command of another format names it.
+    fails_with(
+        &svb(&["blow5", "verify", s(&fast5)]),
+        "not a BLOW5 file: a FAST5 (HDF5) file",
+    );
+    fails_with(
+        &svb(&["pod5", "info", s(&fast5)]),
+        "not a POD5 file: a FAST5 (HDF5) file",
+    );
     let junk = dir.join("junk.pod5");
     std::fs::write(&junk, [0u8; 64]).unwrap();
-    fails_with(&svb(&["view", s(&junk)]), "not a POD5 or BLOW5 file");
+    fails_with(&svb(&["view", s(&junk)]), "not a POD5, BLOW5 or FAST5 file");
 }
 
 #[test]

@@ -84,7 +84,10 @@ impl FileFormat {
 
     /// Whether svb reads this format.
     pub fn is_supported(self) -> bool {
-        matches!(self, FileFormat::Pod5 | FileFormat::Blow5)
+        matches!(
+            self,
+            FileFormat::Pod5 | FileFormat::Blow5 | FileFormat::Fast5
+        )
     }
 }
 
@@ -114,7 +117,7 @@ pub fn wrong_format(want: FileFormat, head: &[u8]) -> std::io::Error {
     let mut what = format!("not a {} file: {}", want.name(), describe(head));
     if let Some(f) = found {
         if !f.is_supported() {
-            what.push_str(", which svb does not read yet (POD5 and BLOW5 only)");
+            what.push_str(", which svb does not read yet (POD5, BLOW5 and FAST5 only)");
         }
     }
     std::io::Error::new(std::io::ErrorKind::InvalidData, what)

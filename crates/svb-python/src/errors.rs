@@ -15,7 +15,7 @@ create_exception!(
     svb,
     FileFormatError,
     SvbError,
-    "A file that is not a valid POD5 or BLOW5 file, or a read in it that cannot be decoded."
+    "A file that is not a valid POD5, BLOW5 or FAST5 file, or a read in it that cannot be decoded."
 );
 create_exception!(
     svb,

@@ -1,4 +1,4 @@
-//! `svb.open(path)`: a POD5 or BLOW5 reader whose reads carry their signal as a numpy array
+//! `svb.open(path)`: a POD5, BLOW5 or FAST5 reader whose reads carry their signal as a numpy array
 //! (decoded on rayon with the GIL released; the array owns the decoded buffer), its Arrow
 //! stream, and `svb.convert`.
 
@@ -145,7 +145,7 @@ impl Read {
     }
 }
 
-/// An open POD5 or BLOW5 file (see `svb.open`).
+/// An open POD5, BLOW5 or FAST5 file (see `svb.open`).
 #[pyclass(module = "svb", frozen)]
 pub struct Reader {
     file: Arc<AnyReader>,
@@ -188,7 +188,7 @@ fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
         .transpose()
 }
 
-/// Opens a POD5 or BLOW5 file (the format from its first bytes). `threads` decode threads
+/// Opens a POD5, BLOW5 or FAST5 file (the format from its first bytes). `threads` decode threads
 /// (default: every core).
 #[pyfunction]
 #[pyo3(signature = (path, threads = None))]

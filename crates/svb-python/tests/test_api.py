@@ -94,7 +94,7 @@ def test_bad_files_raise_typed_errors(pod5_files, data, tmp_path):
         svb.open(tmp_path / "missing.pod5")
     junk = tmp_path / "junk.pod5"
     junk.write_bytes(b"hello")
-    with pytest.raises(svb.FileFormatError, match="not a POD5 or BLOW5 file"):
+    with pytest.raises(svb.FileFormatError, match="not a POD5, BLOW5 or FAST5 file"):
         svb.open(junk)
     # A POD5 file cut anywhere is refused at open.
     whole = pod5_files[0].read_bytes()
@@ -186,3 +186,29 @@ def test_subset(pod5_files, data, tmp_path):
     assert svb.open(tmp_path / "some.blow5").read_ids == bids[:4]
     with pytest.raises(svb.FileFormatError, match="not a UUID"):
         svb.subset(src, ["read_1"], tmp_path / "x.pod5")
+
+
+def test_fast5_files_read_as_h5py_reads_them(data):
+    """FAST5 through svb.open: the reads, samples and calibration h5py gives (the
+    conformance manifest), gzip and VBZ alike."""
+    import hashlib
+    import json
+
+    manifest = json.loads((data / "fast5" / "manifest.json").read_text())
+    checked = 0
+    for entry in manifest["files"]:
+        if entry["file"] not in ("vbz_compression__multi_fast5_vbz.fast5",
+                                 "pod5-file-format__multi_fast5_zip.fast5"):
+            continue
+        reader = svb.open(data / "fast5" / entry["file"])
+        assert reader.format == "fast5"
+        assert len(reader) == len(entry["reads"])
+        for want in entry["reads"]:
+            read = reader[want["read_id"]]
+            assert hashlib.sha256(read.signal.astype("<i2").tobytes()).hexdigest() == want["sha256"]
+            assert read.channel_number == want["channel"]
+            scale = want["range"] / want["digitisation"]
+            expected = (read.signal[:8].astype(np.float32) + want["offset"]) * np.float32(scale)
+            assert np.allclose(read.signal_pa()[:8], expected, rtol=1e-6)
+            checked += 1
+    assert checked == 20

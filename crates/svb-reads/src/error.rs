@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use svb_blow5::Blow5Error;
+use svb_fast5::Fast5Error;
 use svb_io::FileFormat;
 use svb_pod5::Pod5Error;
 
@@ -20,6 +21,9 @@ pub enum ReadsError {
     /// A BLOW5 file failed (its error names the file and record).
     #[error(transparent)]
     Blow5(Box<Blow5Error>),
+    /// A FAST5 file failed (its error names the file, read and attribute).
+    #[error(transparent)]
+    Fast5(Box<Fast5Error>),
     /// A file or directory could not be read.
     #[error("{}", path.display())]
     Io {
@@ -30,7 +34,7 @@ pub enum ReadsError {
     },
     /// A stream (a FIFO, a device) with no extension of a format svb reads.
     #[error(
-        "{}: not a regular file, and no .pod5 or .blow5 extension to tell its format",
+        "{}: not a regular file, and no .pod5, .blow5 or .fast5 extension to tell its format",
         path.display()
     )]
     NotRegular {
@@ -39,7 +43,7 @@ pub enum ReadsError {
     },
     /// A file of a format svb knows but does not read.
     #[error(
-        "{}: a {} file, which svb does not read yet (POD5 and BLOW5 only)",
+        "{}: a {} file, which svb does not read yet (POD5, BLOW5 and FAST5 only)",
         path.display(),
         format.name()
     )]
@@ -50,7 +54,7 @@ pub enum ReadsError {
         format: FileFormat,
     },
     /// A file of no format svb knows.
-    #[error("{}: not a POD5 or BLOW5 file: {}", path.display(), svb_io::describe_format(head))]
+    #[error("{}: not a POD5, BLOW5 or FAST5 file: {}", path.display(), svb_io::describe_format(head))]
     UnknownFormat {
         /// The file.
         path: PathBuf,
@@ -88,6 +92,12 @@ pub enum ReadsError {
 impl From<Pod5Error> for ReadsError {
     fn from(e: Pod5Error) -> ReadsError {
         ReadsError::Pod5(Box::new(e))
+    }
+}
+
+impl From<Fast5Error> for ReadsError {
+    fn from(e: Fast5Error) -> ReadsError {
+        ReadsError::Fast5(Box::new(e))
     }
 }
 

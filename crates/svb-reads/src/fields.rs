@@ -78,6 +78,27 @@ pub const BLOW5_PRIMARY_FIELDS: [(&str, FieldKind); 8] = [
     ("len_raw_signal", FieldKind::U64),
 ];
 
+/// A FAST5 read's fields: the attributes converters map, under their FAST5 names (`Raw`'s,
+/// then `channel_id`'s, then the run and the pore type of the read's group).
+pub const FAST5_FIELDS: [(&str, FieldKind); 16] = [
+    ("read_id", FieldKind::Text),
+    ("filename", FieldKind::Text),
+    ("read_number", FieldKind::U32),
+    ("start_time", FieldKind::U64),
+    ("duration", FieldKind::U64),
+    ("start_mux", FieldKind::U8),
+    ("median_before", FieldKind::F64),
+    ("end_reason", FieldKind::Text),
+    ("channel_number", FieldKind::Text),
+    ("digitisation", FieldKind::F64),
+    ("offset", FieldKind::F64),
+    ("range", FieldKind::F64),
+    ("sampling_rate", FieldKind::F64),
+    ("run_id", FieldKind::Text),
+    ("pore_type", FieldKind::Text),
+    ("num_samples", FieldKind::U64),
+];
+
 /// The fields of [`POD5_FIELDS`] or [`BLOW5_PRIMARY_FIELDS`] a [`Read`](crate::Read) holds
 /// in its `fields` (its id is its own member, the file name the file's).
 pub(crate) fn per_read(

@@ -13,6 +13,8 @@ pub enum Format {
     Pod5,
     /// slow5lib's BLOW5.
     Blow5,
+    /// ONT's FAST5 (HDF5).
+    Fast5,
 }
 
 impl std::fmt::Display for Format {
@@ -23,7 +25,7 @@ impl std::fmt::Display for Format {
 
 impl Format {
     /// Every format svb reads.
-    pub const ALL: [Format; 2] = [Format::Pod5, Format::Blow5];
+    pub const ALL: [Format; 3] = [Format::Pod5, Format::Blow5, Format::Fast5];
 
     /// Its name as users know it (`POD5`).
     pub fn name(self) -> &'static str {
@@ -35,6 +37,7 @@ impl Format {
         match self {
             Format::Pod5 => "pod5",
             Format::Blow5 => "blow5",
+            Format::Fast5 => "fast5",
         }
     }
 
@@ -42,6 +45,7 @@ impl Format {
         match self {
             Format::Pod5 => FileFormat::Pod5,
             Format::Blow5 => FileFormat::Blow5,
+            Format::Fast5 => FileFormat::Fast5,
         }
     }
 
@@ -55,7 +59,8 @@ impl Format {
     /// ```
     /// use svb_reads::Format;
     /// assert_eq!(Format::of_extension("out/x.POD5".as_ref()), Some(Format::Pod5));
-    /// assert_eq!(Format::of_extension("x.fast5".as_ref()), None);
+    /// assert_eq!(Format::of_extension("x.fast5".as_ref()), Some(Format::Fast5));
+    /// assert_eq!(Format::of_extension("x.slow5".as_ref()), None);
     /// ```
     pub fn of_extension(path: &Path) -> Option<Format> {
         Format::of_file_format(FileFormat::of_extension(path)?)
@@ -63,7 +68,7 @@ impl Format {
 
     /// The format of the file at `path` by its content (its first bytes); a stream (a FIFO,
     /// a device), whose first bytes a look would consume, by its extension. A file of a
-    /// format svb does not read (FAST5, SLOW5) is an error naming that format; one of no
+    /// format svb does not read (SLOW5) is an error naming that format; one of no
     /// known format an error showing how it starts.
     pub fn detect(path: &Path) -> Result<Format, ReadsError> {
         let head = svb_io::read_head(path).map_err(|source| ReadsError::Io {

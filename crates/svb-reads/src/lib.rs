@@ -40,9 +40,10 @@ mod read;
 mod reader;
 
 pub use error::ReadsError;
-pub use fields::{FieldKind, BLOW5_PRIMARY_FIELDS, POD5_FIELDS, POD5_VIEW_FIELDS};
+pub use fields::{FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS, POD5_VIEW_FIELDS};
 pub use format::{expand_inputs, one_format, Format};
 pub use read::{
-    blow5_calibration, blow5_fields, pod5_fields, Calibration, Fields, Read, Signal, Value,
+    blow5_calibration, blow5_fields, fast5_calibration, fast5_fields, pod5_fields, Calibration,
+    Fields, Read, Signal, Value,
 };
 pub use reader::{AnyReader, ByFormat};

@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 use svb_blow5::{AuxValue, FieldType, Header, Record};
 use svb_pod5::RunInfo;
 
-use crate::fields::{per_read, BLOW5_PRIMARY_FIELDS, POD5_FIELDS};
+use crate::fields::{per_read, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS};
 
 /// A read's calibration: picoamps = (adc + offset) * scale. POD5 stores `offset` and
 /// `scale`; BLOW5 stores `offset`, `range` and `digitisation` (scale = range / digitisation).
@@ -116,6 +116,7 @@ pub struct Signal {
 static POD5_NAMES: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| names(per_read(&POD5_FIELDS)));
 static BLOW5_PRIMARY_NAMES: LazyLock<Vec<Arc<str>>> =
     LazyLock::new(|| names(per_read(&BLOW5_PRIMARY_FIELDS)));
+static FAST5_NAMES: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| names(per_read(&FAST5_FIELDS)));
 
 fn names<K>(fields: &[(&str, K)]) -> Vec<Arc<str>> {
     fields.iter().map(|(name, _)| Arc::from(*name)).collect()
@@ -266,5 +267,54 @@ fn aux_value(ty: Option<&FieldType>, v: &AuxValue) -> Value {
                 _ => Value::Bytes(b.clone()),
             }
         }
+    }
+}
+
+/// The fields of a FAST5 read, in the order of [`FAST5_FIELDS`](crate::FAST5_FIELDS) after
+/// `read_id` and `filename`: an attribute the file does not hold (median before, end reason,
+/// pore type in older files) is [`Value::None`]; an end reason by its label (its number where
+/// no label names it).
+pub fn fast5_fields(read: &svb_fast5::Read, num_samples: u64) -> Fields {
+    let text = |s: &Option<String>| s.clone().map_or(Value::None, Value::Text);
+    per_read(&FAST5_FIELDS)
+        .iter()
+        .zip(FAST5_NAMES.iter())
+        .map(|(&(name, _), key)| {
+            let v = match name {
+                // int32 in the file; a negative one (no writer makes it) stays signed.
+                "read_number" => u64::try_from(read.read_number)
+                    .map_or(Value::Int(read.read_number), Value::UInt),
+                "start_time" => Value::UInt(read.start_time),
+                "duration" => Value::UInt(read.duration),
+                "start_mux" => Value::UInt(read.start_mux),
+                "median_before" => read.median_before.map_or(Value::None, Value::Float),
+                "end_reason" => match &read.end_reason {
+                    Some(e) => match (&e.label, e.value) {
+                        (Some(label), _) => Value::Text(label.clone()),
+                        (None, Some(v)) => Value::Text(v.to_string()),
+                        (None, None) => Value::None,
+                    },
+                    None => Value::None,
+                },
+                "channel_number" => Value::Text(read.channel_number.clone()),
+                "digitisation" => Value::Float(read.digitisation),
+                "offset" => Value::Float(read.offset),
+                "range" => Value::Float(read.range),
+                "sampling_rate" => Value::Float(read.sampling_rate),
+                "run_id" => Value::Text(read.run_id.clone()),
+                "pore_type" => text(&read.pore_type),
+                "num_samples" => Value::UInt(num_samples),
+                other => unreachable!("{other} is not a FAST5 field"),
+            };
+            (Arc::clone(key), v)
+        })
+        .collect()
+}
+
+/// A FAST5 read's calibration: `(adc + offset) * range / digitisation`.
+pub fn fast5_calibration(read: &svb_fast5::Read) -> Calibration {
+    Calibration {
+        offset: read.offset as f32,
+        scale: (read.range / read.digitisation) as f32,
     }
 }

@@ -6,7 +6,10 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::read::{blow5_calibration, blow5_fields, pod5_fields, Calibration, Read, Signal};
+use crate::read::{
+    blow5_calibration, blow5_fields, fast5_calibration, fast5_fields, pod5_fields, Calibration,
+    Read, Signal,
+};
 use crate::{Format, ReadsError};
 
 /// An open raw-signal file of any format svb reads, its format known by content: its reads
@@ -34,6 +37,8 @@ pub enum ByFormat<'a> {
     Pod5(&'a svb_pod5::Reader),
     /// A BLOW5 file.
     Blow5(&'a svb_blow5::Reader),
+    /// A FAST5 file.
+    Fast5(&'a svb_fast5::Reader),
 }
 
 enum Inner {
@@ -43,6 +48,15 @@ enum Inner {
         /// Read id -> record, built on the first lookup by id (or given at open).
         index: OnceLock<svb_blow5::Index>,
     },
+    Fast5(svb_fast5::Reader),
+}
+
+impl From<svb_fast5::Reader> for AnyReader {
+    fn from(r: svb_fast5::Reader) -> AnyReader {
+        AnyReader {
+            inner: Inner::Fast5(r),
+        }
+    }
 }
 
 impl From<svb_pod5::Reader> for AnyReader {
@@ -75,6 +89,7 @@ impl AnyReader {
         Ok(match format {
             Format::Pod5 => svb_pod5::Reader::open(path)?.into(),
             Format::Blow5 => svb_blow5::Reader::open(path)?.into(),
+            Format::Fast5 => svb_fast5::Reader::open(path)?.into(),
         })
     }
 
@@ -105,6 +120,8 @@ impl AnyReader {
                 };
                 Ok((reader, opened.note))
             }
+            // Its reads are listed by id at open.
+            Format::Fast5 => Ok((svb_fast5::Reader::open(path)?.into(), None)),
         }
     }
 
@@ -113,6 +130,7 @@ impl AnyReader {
         match self.inner {
             Inner::Pod5(_) => Format::Pod5,
             Inner::Blow5 { .. } => Format::Blow5,
+            Inner::Fast5(_) => Format::Fast5,
         }
     }
 
@@ -121,6 +139,7 @@ impl AnyReader {
         match &self.inner {
             Inner::Pod5(r) => r.path(),
             Inner::Blow5 { reader, .. } => reader.path(),
+            Inner::Fast5(r) => r.path(),
         }
     }
 
@@ -129,6 +148,7 @@ impl AnyReader {
         match &self.inner {
             Inner::Pod5(r) => r.len(),
             Inner::Blow5 { reader, .. } => reader.len(),
+            Inner::Fast5(r) => r.len(),
         }
     }
 
@@ -143,6 +163,7 @@ impl AnyReader {
         match &self.inner {
             Inner::Pod5(r) => ByFormat::Pod5(r),
             Inner::Blow5 { reader, .. } => ByFormat::Blow5(reader),
+            Inner::Fast5(r) => ByFormat::Fast5(r),
         }
     }
 
@@ -150,25 +171,38 @@ impl AnyReader {
     pub fn pod5(&self) -> Option<&svb_pod5::Reader> {
         match &self.inner {
             Inner::Pod5(r) => Some(r),
-            Inner::Blow5 { .. } => None,
+            Inner::Blow5 { .. } | Inner::Fast5(_) => None,
         }
     }
 
     /// The BLOW5 reader, when the file is one.
     pub fn blow5(&self) -> Option<&svb_blow5::Reader> {
         match &self.inner {
-            Inner::Pod5(_) => None,
+            Inner::Pod5(_) | Inner::Fast5(_) => None,
             Inner::Blow5 { reader, .. } => Some(reader),
+        }
+    }
+
+    /// The FAST5 reader, when the file is one.
+    pub fn fast5(&self) -> Option<&svb_fast5::Reader> {
+        match &self.inner {
+            Inner::Fast5(r) => Some(r),
+            Inner::Pod5(_) | Inner::Blow5 { .. } => None,
         }
     }
 
     /// What read `index` weighs before it is decoded, to cut windows of reads
     /// ([`svb_io::window_end`]): its sample count where the file stores one (POD5), else its
-    /// stored bytes (BLOW5, about 1-2 bytes a sample). 0 past the end.
+    /// stored bytes (BLOW5, about 1-2 bytes a sample); a FAST5 read 2^20 (its count needs
+    /// its attributes read). 0 past the end.
     pub fn weight(&self, index: usize) -> u64 {
         match &self.inner {
             Inner::Pod5(r) => r.reads().get(index).map_or(0, |x| x.num_samples),
             Inner::Blow5 { reader, .. } => reader.record_span(index).map_or(0, |(_, s)| s),
+            Inner::Fast5(r) => match index < r.len() {
+                true => 1 << 20,
+                false => 0,
+            },
         }
     }
 
@@ -177,6 +211,7 @@ impl AnyReader {
         Ok(match &self.inner {
             Inner::Pod5(r) => r.read(index)?.read_id_string(),
             Inner::Blow5 { reader, .. } => reader.read_id(index)?,
+            Inner::Fast5(r) => r.read_id(index)?.to_string(),
         })
     }
 
@@ -193,6 +228,7 @@ impl AnyReader {
     pub fn find(&self, read_id: &str) -> Result<Option<usize>, ReadsError> {
         match &self.inner {
             Inner::Pod5(r) => Ok(r.find(read_id)),
+            Inner::Fast5(r) => Ok(r.find(read_id)),
             Inner::Blow5 { reader, index } => {
                 let index = match index.get() {
                     Some(i) => i,
@@ -254,6 +290,20 @@ impl AnyReader {
                     calibration: blow5_calibration(&rec),
                     read_id: rec.read_id,
                     samples: rec.raw_signal,
+                };
+                Ok((signal, fields))
+            }
+            Inner::Fast5(r) => {
+                let read = r.read(index)?;
+                let samples = r.signal(index)?;
+                let fields = match with_fields {
+                    true => fast5_fields(&read, samples.len() as u64),
+                    false => Vec::new(),
+                };
+                let signal = Signal {
+                    calibration: fast5_calibration(&read),
+                    read_id: read.read_id,
+                    samples,
                 };
                 Ok((signal, fields))
             }

@@ -1,7 +1,7 @@
 """svb: fast, safe readers of nanopore signal files, on SIMD StreamVByte codecs.
 
     import svb
-    with svb.open("reads.pod5") as reader:          # POD5 or BLOW5, detected from the bytes
+    with svb.open("reads.pod5") as reader:          # POD5, BLOW5 or FAST5, from its bytes
         for read in reader:                          # decoded a window ahead on every core
             print(read.read_id, read.channel, read.signal.mean(), read.signal_pa()[:3])
         read = reader["0000173c-bf67-44e7-9a9c-1ad0bc728e74"]
@@ -80,7 +80,7 @@ def _record_batch_reader(stream):
 
 
 class Reader:
-    """An open POD5 or BLOW5 file. Use `svb.open(path)`.
+    """An open POD5, BLOW5 or FAST5 file. Use `svb.open(path)`.
 
     len(reader) is its read count; iterating gives `svb.Read`s in file order;
     `reader[read_id]` one read (KeyError when absent); `reader.reads(ids)` several, decoded
@@ -162,7 +162,7 @@ def _signal(signal):
 
 
 def open(path: PathLike, threads: Optional[int] = None) -> Reader:
-    """Opens a POD5 or BLOW5 file (the format from its first bytes); `threads` decoding
+    """Opens a POD5, BLOW5 or FAST5 file (the format from its first bytes); `threads` decoding
     threads (default: every core)."""
     return Reader(_svb.open(os.fspath(path), threads))
 

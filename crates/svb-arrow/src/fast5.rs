@@ -1,0 +1,133 @@
+//! FAST5 reads as the columns of a batch: the read layer's FAST5 fields (attributes read per
+//! read, no table to read a column from) and the signal.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BooleanBuilder, Float32Builder, Float64Builder, StringBuilder, UInt16Builder, UInt32Builder,
+    UInt64Builder, UInt8Builder,
+};
+use arrow_array::ArrayRef;
+use rayon::prelude::*;
+use svb_fast5::Reader;
+use svb_reads::{
+    fast5_calibration, fast5_fields, Calibration, FieldKind, Fields, Value, FAST5_FIELDS,
+};
+
+use crate::columns::{file_name, Wanted};
+use crate::{batch_end, signal, ArrowReadError, Batch, Options};
+
+/// The next batch of `r` from read `start`: its columns and its end. Reads are decoded on the
+/// current rayon pool (a read's attributes and its signal together: FAST5 keeps no count to
+/// size a batch by beforehand, so a read counts as 2^20 samples).
+pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
+    let with_signal = options.signal.column().is_some();
+    let end = batch_end(start, r.len(), options, |_| 1 << 20);
+    // Per read: its fields, its samples (none without a signal column), its calibration, its id.
+    let reads: Vec<(Fields, Vec<i16>, Calibration, String)> = (start..end)
+        .into_par_iter()
+        .map(|i| {
+            let read = r.read(i)?;
+            let samples = r.signal(i)?;
+            let fields = fast5_fields(&read, samples.len() as u64);
+            let samples = if with_signal { samples } else { Vec::new() };
+            Ok((fields, samples, fast5_calibration(&read), read.read_id))
+        })
+        .collect::<Result<_, svb_fast5::Fast5Error>>()
+        .map_err(svb_reads::ReadsError::from)?;
+    let filename = file_name(r.path());
+    let mut columns: Vec<ArrayRef> = wanted
+        .picked
+        .iter()
+        .map(|&c| {
+            let name = wanted.all.name(c);
+            match name {
+                "read_id" => crate::columns::text(reads.iter().map(|x| x.3.as_str())),
+                "filename" => crate::columns::text(reads.iter().map(|_| filename.as_str())),
+                _ => {
+                    // A read's fields are FAST5_FIELDS after read_id and filename.
+                    let at = FAST5_FIELDS.iter().position(|(n, _)| *n == name);
+                    let at = at.expect("a FAST5 column");
+                    values(FAST5_FIELDS[at].1, reads.iter().map(|x| &x.0[at - 2].1))
+                }
+            }
+        })
+        .collect();
+    if with_signal {
+        let parts: Vec<(&[i16], Calibration)> =
+            reads.iter().map(|x| (x.1.as_slice(), x.2)).collect();
+        columns.push(
+            signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
+                ArrowReadError::ReadTooLong {
+                    path: r.path().to_path_buf(),
+                    read_id: reads[k].3.clone(),
+                    samples,
+                }
+            })?,
+        );
+    }
+    Ok((columns, end))
+}
+
+/// A column of `kind` from the read layer's values (`Value::None`, or a value of another
+/// kind, is null).
+fn values<'a>(kind: FieldKind, v: impl Iterator<Item = &'a Value>) -> ArrayRef {
+    let uint = |v: &Value| match *v {
+        Value::UInt(u) => Some(u),
+        _ => None,
+    };
+    let float = |v: &Value| match *v {
+        Value::Float(f) => Some(f),
+        _ => None,
+    };
+    match kind {
+        FieldKind::Bool => {
+            let mut b = BooleanBuilder::new();
+            v.for_each(|v| {
+                b.append_option(match *v {
+                    Value::Bool(x) => Some(x),
+                    _ => None,
+                })
+            });
+            Arc::new(b.finish())
+        }
+        FieldKind::U8 => {
+            let mut b = UInt8Builder::new();
+            v.for_each(|v| b.append_option(uint(v).and_then(|u| u8::try_from(u).ok())));
+            Arc::new(b.finish())
+        }
+        FieldKind::U16 => {
+            let mut b = UInt16Builder::new();
+            v.for_each(|v| b.append_option(uint(v).and_then(|u| u16::try_from(u).ok())));
+            Arc::new(b.finish())
+        }
+        FieldKind::U32 => {
+            let mut b = UInt32Builder::new();
+            v.for_each(|v| b.append_option(uint(v).and_then(|u| u32::try_from(u).ok())));
+            Arc::new(b.finish())
+        }
+        FieldKind::U64 => {
+            let mut b = UInt64Builder::new();
+            v.for_each(|v| b.append_option(uint(v)));
+            Arc::new(b.finish())
+        }
+        FieldKind::F32 => {
+            let mut b = Float32Builder::new();
+            v.for_each(|v| b.append_option(float(v).map(|f| f as f32)));
+            Arc::new(b.finish())
+        }
+        FieldKind::F64 => {
+            let mut b = Float64Builder::new();
+            v.for_each(|v| b.append_option(float(v)));
+            Arc::new(b.finish())
+        }
+        FieldKind::Text => {
+            let mut b = StringBuilder::new();
+            v.for_each(|v| match v {
+                Value::Text(s) => b.append_value(s),
+                _ => b.append_null(),
+            });
+            Arc::new(b.finish())
+        }
+    }
+}

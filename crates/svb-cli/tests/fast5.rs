@@ -1,0 +1,117 @@
+//! FAST5 files as inputs of `view`, `get` and `decode`: the same reads, fields and samples as
+//! `svb_fast5`'s reader gives; the commands that would write FAST5, or convert it, refuse by
+//! name.
+
+mod common;
+use common::{fails, ok, s, svb};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int16Type;
+
+const VBZ: &str = "fast5/vbz_compression__multi_fast5_vbz.fast5";
+const GZIP: &str = "fast5/pod5-file-format__multi_fast5_zip.fast5";
+
+#[test]
+fn view_get_and_decode_read_fast5() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5");
+    let (vbz, gzip) = (data.join(VBZ), data.join(GZIP));
+    let r = svb_fast5::Reader::open(&vbz).unwrap();
+
+    // view: a row a read of both files, every field, the header first.
+    let tsv = ok(&svb(&["view", s(&vbz), s(&gzip)]));
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * r.len());
+    assert!(
+        lines[0].starts_with("read_id\tfilename\tread_number\t"),
+        "{}",
+        lines[0]
+    );
+    let read = r.read(0).unwrap();
+    let row = lines.iter().find(|l| l.starts_with(&read.read_id)).unwrap();
+    assert!(
+        row.contains(&format!("\t{}\t", read.channel_number)),
+        "{row}"
+    );
+    assert!(row.contains(&read.run_id), "{row}");
+    let json = ok(&svb(&[
+        "view",
+        "--json",
+        "--fields",
+        "read_id,num_samples",
+        s(&vbz),
+    ]));
+    let first = json.lines().next().unwrap();
+    let n = r.signal(0).unwrap().len();
+    assert_eq!(
+        first,
+        format!("{{\"read_id\":\"{}\",\"num_samples\":{n}}}", read.read_id)
+    );
+
+    // get: the raw samples, little-endian int16.
+    let out = tmp.join("one.i16");
+    ok(&svb(&["get", s(&gzip), &read.read_id, "-o", s(&out)]));
+    let bytes = std::fs::read(&out).unwrap();
+    let got: Vec<i16> = bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    assert_eq!(
+        got,
+        r.signal(0).unwrap(),
+        "gzip and VBZ files hold the same samples"
+    );
+
+    // decode: an Arrow file, a row a read, the signal as list<int16>.
+    let arrow = tmp.join("reads.arrow");
+    ok(&svb(&["decode", s(&vbz), "-o", s(&arrow)]));
+    let batches: Vec<arrow_array::RecordBatch> =
+        arrow_ipc::reader::FileReader::try_new(std::fs::File::open(&arrow).unwrap(), None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(rows, r.len());
+    let ids = batches[0]
+        .column_by_name("read_id")
+        .unwrap()
+        .as_string::<i32>();
+    let i = r.find(ids.value(0)).unwrap();
+    let signal = batches[0]
+        .column_by_name("signal")
+        .unwrap()
+        .as_list::<i32>()
+        .value(0);
+    assert_eq!(
+        signal.as_primitive::<Int16Type>().values(),
+        &r.signal(i).unwrap()[..]
+    );
+    let channel = batches[0]
+        .column_by_name("channel_number")
+        .unwrap()
+        .as_string::<i32>();
+    assert_eq!(channel.value(0), r.read(i).unwrap().channel_number);
+
+    // Writing FAST5, or converting it, is refused by name, and nothing is written.
+    let e = fails(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.pod5"))]));
+    assert!(e.contains("FAST5") && e.contains("does not convert"), "{e}");
+    let e = fails(&svb(&[
+        "convert",
+        s(&tmp.join("x.pod5")),
+        "-o",
+        s(&tmp.join("x.fast5")),
+    ]));
+    assert!(!e.is_empty());
+    assert!(!tmp.join("x.pod5").exists());
+}
+
+#[test]
+fn a_damaged_fast5_is_named() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-bad");
+    let mut bytes = std::fs::read(data.join(VBZ)).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    let bad = tmp.join("half.fast5");
+    std::fs::write(&bad, &bytes).unwrap();
+    let e = fails(&svb(&["decode", s(&bad), "-o", s(&tmp.join("o.arrow"))]));
+    assert!(e.contains("half.fast5"), "{e}");
+    assert!(!tmp.join("o.arrow").exists());
+}
