@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Float32Builder, Float64Builder, StringBuilder, UInt16Builder, UInt32Builder,
-    UInt64Builder, UInt8Builder,
+use arrow_array::types::{
+    ArrowPrimitiveType, Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::ArrayRef;
+use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use rayon::prelude::*;
 use svb_fast5::Reader;
 use svb_reads::{
@@ -70,64 +69,37 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
 }
 
 /// A column of `kind` from the read layer's values (`Value::None`, or a value of another
-/// kind, is null).
+/// kind, or one out of the column's range, is null).
 fn values<'a>(kind: FieldKind, v: impl Iterator<Item = &'a Value>) -> ArrayRef {
-    let uint = |v: &Value| match *v {
-        Value::UInt(u) => Some(u),
-        _ => None,
-    };
-    let float = |v: &Value| match *v {
-        Value::Float(f) => Some(f),
-        _ => None,
-    };
+    fn uint<N: TryFrom<u64>>(v: &Value) -> Option<N> {
+        match *v {
+            Value::UInt(u) => N::try_from(u).ok(),
+            _ => None,
+        }
+    }
+    fn float(v: &Value) -> Option<f64> {
+        match *v {
+            Value::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+    fn column<T: ArrowPrimitiveType>(values: impl Iterator<Item = Option<T::Native>>) -> ArrayRef {
+        Arc::new(PrimitiveArray::<T>::from_iter(values))
+    }
     match kind {
-        FieldKind::Bool => {
-            let mut b = BooleanBuilder::new();
-            v.for_each(|v| {
-                b.append_option(match *v {
-                    Value::Bool(x) => Some(x),
-                    _ => None,
-                })
-            });
-            Arc::new(b.finish())
-        }
-        FieldKind::U8 => {
-            let mut b = UInt8Builder::new();
-            v.for_each(|v| b.append_option(uint(v).and_then(|u| u8::try_from(u).ok())));
-            Arc::new(b.finish())
-        }
-        FieldKind::U16 => {
-            let mut b = UInt16Builder::new();
-            v.for_each(|v| b.append_option(uint(v).and_then(|u| u16::try_from(u).ok())));
-            Arc::new(b.finish())
-        }
-        FieldKind::U32 => {
-            let mut b = UInt32Builder::new();
-            v.for_each(|v| b.append_option(uint(v).and_then(|u| u32::try_from(u).ok())));
-            Arc::new(b.finish())
-        }
-        FieldKind::U64 => {
-            let mut b = UInt64Builder::new();
-            v.for_each(|v| b.append_option(uint(v)));
-            Arc::new(b.finish())
-        }
-        FieldKind::F32 => {
-            let mut b = Float32Builder::new();
-            v.for_each(|v| b.append_option(float(v).map(|f| f as f32)));
-            Arc::new(b.finish())
-        }
-        FieldKind::F64 => {
-            let mut b = Float64Builder::new();
-            v.for_each(|v| b.append_option(float(v)));
-            Arc::new(b.finish())
-        }
-        FieldKind::Text => {
-            let mut b = StringBuilder::new();
-            v.for_each(|v| match v {
-                Value::Text(s) => b.append_value(s),
-                _ => b.append_null(),
-            });
-            Arc::new(b.finish())
-        }
+        FieldKind::Bool => Arc::new(BooleanArray::from_iter(v.map(|v| match *v {
+            Value::Bool(x) => Some(x),
+            _ => None,
+        }))),
+        FieldKind::U8 => column::<UInt8Type>(v.map(uint)),
+        FieldKind::U16 => column::<UInt16Type>(v.map(uint)),
+        FieldKind::U32 => column::<UInt32Type>(v.map(uint)),
+        FieldKind::U64 => column::<UInt64Type>(v.map(uint)),
+        FieldKind::F32 => column::<Float32Type>(v.map(|x| float(x).map(|f| f as f32))),
+        FieldKind::F64 => column::<Float64Type>(v.map(float)),
+        FieldKind::Text => Arc::new(StringArray::from_iter(v.map(|v| match v {
+            Value::Text(s) => Some(s.as_str()),
+            _ => None,
+        }))),
     }
 }

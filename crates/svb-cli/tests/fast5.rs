@@ -76,11 +76,7 @@ fn view_get_and_decode_read_fast5() {
         .unwrap()
         .as_string::<i32>();
     let i = r.find(ids.value(0)).unwrap();
-    let signal = batches[0]
-        .column_by_name("signal")
-        .unwrap()
-        .as_list::<i32>()
-        .value(0);
+    let signal = batches[0]["signal"].as_list::<i32>().value(0);
     assert_eq!(
         signal.as_primitive::<Int16Type>().values(),
         &r.signal(i).unwrap()[..]

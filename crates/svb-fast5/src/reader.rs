@@ -498,8 +498,7 @@ impl Reader {
     /// Read `index`'s raw signal (ADC samples).
     pub fn signal(&self, index: usize) -> Result<Vec<i16>, Fast5Error> {
         let mut out = Vec::new();
-        self.signal_into(index, &mut out)?;
-        Ok(out)
+        self.signal_into(index, &mut out).map(|()| out)
     }
 
     /// Read `index`'s raw signal into `out` (replacing what it held; its capacity is reused).
