@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
             _ => panic!("signal paths disagree on read {i}"),
         }
-        if let Err(e) = read.as_ref().err().or(signal.as_ref().err()) {
+        if let Some(e) = read.as_ref().err().or(signal.as_ref().err()) {
             first_error.get_or_insert(e.to_string());
         }
     }
