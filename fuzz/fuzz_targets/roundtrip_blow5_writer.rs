@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use svb_blow5::{
-    AuxField, AuxValue, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
+    AuxField, AuxValue, FieldType, OnExisting, Publish, Reader, Record, RecordCompression, Schema,
     SignalCompression, WriteOptions, Writer, ZstdProfile,
 };
 
@@ -66,9 +66,11 @@ fuzz_target!(|data: &[u8]| {
         } else {
             ZstdProfile::Standard
         },
-        sync: false,
-        // The path is this process's, reused run after run.
-        on_existing: OnExisting::Replace,
+        // The path is this process's, reused run after run; the file need not reach the disk.
+        publish: Publish {
+            sync: false,
+            on_existing: OnExisting::Replace,
+        },
     };
     let mut w = Writer::create(&path, schema, options).unwrap();
     let mut written = Vec::new();

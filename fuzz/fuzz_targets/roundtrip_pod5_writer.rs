@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use svb_pod5::ZstdProfile;
-use svb_pod5::{OnExisting, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
+use svb_pod5::{OnExisting, Publish, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {
@@ -50,9 +50,11 @@ fuzz_target!(|data: &[u8]| {
         } else {
             ZstdProfile::Standard
         },
-        sync: false,
-        // The path is this process's, reused run after run.
-        on_existing: OnExisting::Replace,
+        // The path is this process's, reused run after run; the file need not reach the disk.
+        publish: Publish {
+            sync: false,
+            on_existing: OnExisting::Replace,
+        },
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&path, options).unwrap();
