@@ -1,5 +1,5 @@
-//! `svb convert`: POD5 to BLOW5 and back with blue-crab's field mapping (`svb-convert`), the
-//! direction chosen by the output's extension.
+//! `svb convert`: POD5 to BLOW5 and back with blue-crab's field mapping, FAST5 to POD5 with
+//! ONT's (`svb-convert`), the direction chosen by the output's extension.
 
 use std::path::{Path, PathBuf};
 
@@ -29,8 +29,10 @@ enum Signal {
 #[command(after_help = "Examples:\n  svb convert reads.pod5 -o reads.blow5\n  \
     svb convert -r blow5_dir/ -o merged.pod5\n  \
     svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n  \
-    svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n\n\
-    The field mapping is blue-crab's; docs/FORMATS.md lists it.")]
+    svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n  \
+    svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n\n\
+    The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label);\n\
+    docs/FORMATS.md lists them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -104,12 +106,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         ));
     }
-    if from == Format::Fast5 {
-        return Err(
-            "FAST5 inputs: svb reads them (view, get, decode, svb.open) but does not convert \
-             them yet"
-                .to_string(),
-        );
+    if from == Format::Fast5 && to != Format::Pod5 {
+        return Err(format!(
+            "{}: FAST5 converts to POD5 (ONT's mapping); to BLOW5 not yet",
+            args.output.display()
+        ));
     }
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
@@ -159,7 +160,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
                     publish: publish(args.force),
                     ..svb_pod5::WriteOptions::default()
                 };
-                svb_convert::blow5_to_pod5(ins, out, options, how)
+                match from {
+                    Format::Fast5 => svb_convert::fast5_to_pod5(ins, out, options, how),
+                    _ => svb_convert::blow5_to_pod5(ins, out, options, how),
+                }
             }
             Format::Fast5 => unreachable!("refused above: FAST5 is not written"),
         };

@@ -87,9 +87,23 @@ fn view_get_and_decode_read_fast5() {
         .as_string::<i32>();
     assert_eq!(channel.value(0), r.read(i).unwrap().channel_number);
 
-    // Writing FAST5, or converting it, is refused by name, and nothing is written.
-    let e = fails(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.pod5"))]));
-    assert!(e.contains("FAST5") && e.contains("does not convert"), "{e}");
+    // convert: FAST5 to POD5 (ONT's mapping), every read; two files holding the same reads
+    // are refused, naming the read (POD5 ids are unique).
+    let pod5 = tmp.join("from_fast5.pod5");
+    ok(&svb(&["convert", s(&vbz), "-o", s(&pod5)]));
+    let back = svb_pod5::Reader::open(&pod5).unwrap();
+    assert_eq!(back.len(), r.len());
+    let j = back.find(&read.read_id).unwrap();
+    assert_eq!(back.decode_signal(j).unwrap(), r.signal(0).unwrap());
+    let twice = tmp.join("twice.pod5");
+    let e = fails(&svb(&["convert", s(&vbz), s(&gzip), "-o", s(&twice)]));
+    assert!(e.contains("is already in the file"), "{e}");
+    assert!(!twice.exists());
+
+    // Writing FAST5, or converting it to BLOW5, is refused by name, and nothing is written.
+    let e = fails(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.blow5"))]));
+    assert!(e.contains("FAST5 converts to POD5"), "{e}");
+    assert!(!tmp.join("x.blow5").exists());
     let e = fails(&svb(&[
         "convert",
         s(&tmp.join("x.pod5")),

@@ -22,6 +22,7 @@
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
 
+mod fast5;
 mod mapping;
 mod subset;
 mod time;
@@ -33,6 +34,7 @@ use svb_blow5::{Record, Schema};
 use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
+pub use fast5::{fast5_to_pod5, read_of_fast5, run_info_of_fast5};
 pub use mapping::{
     read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,
@@ -54,6 +56,9 @@ pub enum ConvertError {
     /// A BLOW5 input could not be read.
     #[error(transparent)]
     Blow5(#[from] svb_blow5::Blow5Error),
+    /// A FAST5 input could not be read.
+    #[error(transparent)]
+    Fast5(#[from] svb_fast5::Fast5Error),
     /// The POD5 output could not be written.
     #[error(transparent)]
     Pod5Write(#[from] svb_pod5::Pod5WriteError),

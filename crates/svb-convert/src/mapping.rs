@@ -344,7 +344,7 @@ pub fn record_fields_into(read: &Read, run: &RunInfo, group: u32, record: &mut R
 
 /// Whether MinKNOW marks an end reason forced (blue-crab's table): a record does not carry
 /// the flag.
-fn forced(end_reason: &str) -> bool {
+pub(crate) fn forced(end_reason: &str) -> bool {
     matches!(
         end_reason,
         "mux_change" | "unblock_mux_change" | "data_service_unblock_mux_change"

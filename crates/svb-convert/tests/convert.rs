@@ -396,3 +396,86 @@ fn skip() -> Run<'static> {
         ..Run::default()
     }
 }
+
+/// FAST5 -> POD5 gives what ONT's `pod5 convert fast5` gave for the same file (the two
+/// conversions beside the conformance files): every read field by field, the samples, the
+/// runs but for the software that wrote them.
+#[test]
+fn fast5_converts_as_onts_converter_does() {
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5") else {
+        return;
+    };
+    for name in [
+        "vbz_compression__multi_fast5_vbz.fast5",
+        "slow5tools__f2s__various_versions__multi_fast5_v2.3_barcoded.fast5",
+    ] {
+        let src = data.join("fast5").join(name);
+        let theirs = data.join("fast5").join(format!("{name}.pod5_convert.pod5"));
+        let ours = tmp.join(&format!("{name}.pod5"));
+        let stats = one(svb_convert::fast5_to_pod5, &src, &ours);
+        let (t, u) = open_both(|p| svb_pod5::Reader::open(p), &theirs, &ours);
+        assert_eq!(stats.reads, t.len() as u64, "{name}");
+        assert_eq!(u.len(), t.len(), "{name}");
+        let software = |r: &svb_pod5::Reader| -> Vec<RunInfo> {
+            let mut runs = r.run_infos().to_vec();
+            runs.iter_mut().for_each(|x| x.software.clear());
+            runs
+        };
+        assert_eq!(software(&u), software(&t), "{name}");
+        for (i, want) in t.reads().iter().enumerate() {
+            let what = format!("{name} {}", want.read_id_string());
+            let j = u.find(&want.read_id_string()).unwrap();
+            let comparable = |r: &Read| {
+                let mut r = r.clone();
+                r.signal_rows.clear();
+                format!("{r:#?}")
+            };
+            assert_eq!(comparable(&u.reads()[j]), comparable(want), "{what}");
+            assert_eq!(
+                u.decode_signal(j).unwrap(),
+                t.decode_signal(i).unwrap(),
+                "{what}"
+            );
+        }
+    }
+}
+
+/// Every shared FAST5 file converts to POD5 with all its reads, or is refused with an error
+/// naming the file (and the read and attribute): no file is skipped silently.
+#[test]
+fn every_fast5_file_converts_or_is_named() {
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-all") else {
+        return;
+    };
+    let mut converted = 0;
+    for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
+        let out = tmp.join(&format!("{name}.pod5"));
+        match svb_convert::fast5_to_pod5(&[path.clone()], &out, Default::default(), Run::default())
+        {
+            Ok(stats) => {
+                let r = svb_fast5::Reader::open(&path).unwrap();
+                let back = svb_pod5::Reader::open(&out).unwrap();
+                assert_eq!(
+                    (stats.reads, back.len()),
+                    (r.len() as u64, r.len()),
+                    "{name}"
+                );
+                for i in 0..r.len() {
+                    let j = back.find(r.read_id(i).unwrap()).unwrap();
+                    assert_eq!(
+                        back.decode_signal(j).unwrap(),
+                        r.signal(i).unwrap(),
+                        "{name}"
+                    );
+                }
+                converted += 1;
+            }
+            Err(e) => {
+                let chain = svb_testdata::error_chain(&e);
+                assert!(chain.contains(&name), "{name}: {chain}");
+                assert!(!out.exists(), "{name}");
+            }
+        }
+    }
+    assert!(converted >= 35, "{converted} files converted");
+}

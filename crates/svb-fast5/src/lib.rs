@@ -16,5 +16,5 @@ mod reader;
 
 pub use attrs::{AttrValue, Attrs};
 pub use error::Fast5Error;
-pub use reader::{EndReason, Layout, Read, Reader, MAX_SAMPLES, VBZ_FILTER_ID};
+pub use reader::{find, EndReason, Layout, Read, Reader, MAX_SAMPLES, VBZ_FILTER_ID};
 pub use svb_io::Threads;

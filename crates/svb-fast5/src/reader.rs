@@ -587,7 +587,7 @@ impl Reader {
     }
 }
 
-/// The attribute `name` of `attrs`.
-pub(crate) fn find<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a AttrValue> {
+/// The attribute `name` of `attrs` (a group's attributes, as [`Read`] keeps them).
+pub fn find<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a AttrValue> {
     attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }

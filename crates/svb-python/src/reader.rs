@@ -561,8 +561,16 @@ pub fn convert<'py>(
                 publish: crate::writers::publish(true, force),
                 ..svb_pod5::WriteOptions::default()
             };
+            // FAST5 inputs convert with ONT's mapping, BLOW5 ones with blue-crab's.
+            let fast5 = inputs.first().is_some_and(|p| {
+                svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
+            });
             py.detach(|| {
-                svb_convert::blow5_to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e))
+                match fast5 {
+                    true => svb_convert::fast5_to_pod5(&inputs, &output, options, how()),
+                    false => svb_convert::blow5_to_pod5(&inputs, &output, options, how()),
+                }
+                .map_err(|e| chain(&e))
             })
         }
         _ => {

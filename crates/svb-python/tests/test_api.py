@@ -212,3 +212,22 @@ def test_fast5_files_read_as_h5py_reads_them(data):
             assert np.allclose(read.signal_pa()[:8], expected, rtol=1e-6)
             checked += 1
     assert checked == 20
+
+
+def test_fast5_converts_to_pod5_that_onts_reader_reads(data, tmp_path):
+    """svb.convert of a FAST5 file: the POD5 holds every read with its samples, and ONT's
+    `pod5` reads it (when installed)."""
+    src = data / "fast5" / "vbz_compression__multi_fast5_vbz.fast5"
+    out = tmp_path / "from_fast5.pod5"
+    stats = svb.convert(src, out)
+    assert stats["reads"] == 10 and stats["failed"] == []
+    ours = svb.open(out)
+    fast5 = svb.open(src)
+    for read in fast5:
+        assert np.array_equal(ours[read.read_id].signal, read.signal)
+    pod5 = pytest.importorskip("pod5")
+    with pod5.Reader(out) as r:
+        got = {str(x.read_id): x.signal for x in r.reads()}
+    assert len(got) == 10
+    for read in fast5:
+        assert np.array_equal(got[read.read_id], read.signal)

@@ -1,0 +1,206 @@
+//! FAST5 -> POD5: ONT's `pod5 convert fast5` mapping (docs/FORMATS.md), with end reasons by
+//! label (their numbers changed between FAST5 versions) and single-read files too.
+
+use std::path::{Path, PathBuf};
+
+use svb_fast5::{find, AttrValue, Attrs};
+use svb_pod5::{Read, RunInfo, END_REASONS};
+
+use crate::mapping::forced;
+use crate::{open_inputs, settle, ConvertError, Run, Stats};
+
+/// Reads decoded at once, on every core, before they are written.
+const WINDOW_READS: usize = 64;
+
+/// Text of attribute `name` of `attrs`, `None` when absent.
+fn text(attrs: &Attrs, name: &str) -> Option<String> {
+    find(attrs, name).map(AttrValue::to_text)
+}
+
+/// Every attribute of `attrs` as text, in file order.
+fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
+    attrs
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_text()))
+        .collect()
+}
+
+/// The POD5 run of a FAST5 read: its acquisition id the read's run id, the rest from its
+/// tracking and context attributes as ONT's converter takes them (the ADC range and device
+/// type guessed from the digitisation: 8192 is a MinION's; text the file lacks empty, times
+/// it lacks or that do not parse 0, as ONT's converter leaves them).
+pub fn run_info_of_fast5(read: &svb_fast5::Read) -> Result<RunInfo, ConvertError> {
+    let t = &read.tracking_id;
+    let minion = read.digitisation == 8192.0;
+    let time = |name: &str| {
+        text(t, name)
+            .and_then(|s| crate::parse_utc_ms(&s))
+            .unwrap_or(0)
+    };
+    let mut run = RunInfo::default();
+    run.acquisition_id = read.run_id.clone();
+    run.acquisition_start_time_ms = time("exp_start_time");
+    (run.adc_min, run.adc_max) = if minion { (-4096, 4095) } else { (0, 2047) };
+    run.experiment_name = String::new();
+    run.flow_cell_id = text(t, "flow_cell_id").unwrap_or_default();
+    run.flow_cell_product_code = text(t, "flow_cell_product_code").unwrap_or_default();
+    // Older files lack these; ONT's converter (pod5 0.3.49) leaves them empty too.
+    run.protocol_name = text(t, "exp_script_name").unwrap_or_default();
+    run.protocol_run_id = text(t, "protocol_run_id").unwrap_or_default();
+    run.protocol_start_time_ms = time("protocol_start_time");
+    run.sample_id = text(t, "sample_id").unwrap_or_default();
+    run.sample_rate = u16::try_from(read.sampling_rate as i64)
+        .ok()
+        .filter(|_| read.sampling_rate >= 0.0)
+        .ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "read {}: a sampling rate of {} (POD5 holds 0 to 65535)",
+                read.read_id, read.sampling_rate
+            ))
+        })?;
+    run.sequencing_kit = text(&read.context_tags, "sequencing_kit").unwrap_or_default();
+    run.sequencer_position = text(t, "device_id").unwrap_or_default();
+    run.sequencer_position_type = text(t, "device_type")
+        .unwrap_or_else(|| if minion { "minion" } else { "promethion" }.to_string());
+    run.software = concat!("svb ", env!("CARGO_PKG_VERSION")).to_string();
+    run.system_name = text(t, "host_product_serial_number").unwrap_or_default();
+    run.system_type = text(t, "host_product_code").unwrap_or_default();
+    run.context_tags = all_text(&read.context_tags);
+    run.tracking_id = all_text(t);
+    Ok(run)
+}
+
+/// The POD5 end reason of a FAST5 one: by label where the file names it (`partial`, which
+/// POD5 lacks, and labels it does not know are `unknown`), by ONT's converter's numbering
+/// where it stores a bare number (the current enum's: 0 and 1 `unknown`, then POD5's order).
+fn end_reason_of(e: Option<&svb_fast5::EndReason>) -> &'static str {
+    let by_label = |label: &str| END_REASONS.iter().find(|&&r| r == label).copied();
+    match e {
+        None => "unknown",
+        Some(svb_fast5::EndReason {
+            label: Some(label), ..
+        }) => by_label(label).unwrap_or("unknown"),
+        Some(svb_fast5::EndReason {
+            label: None,
+            value: Some(v),
+        }) => match usize::try_from(*v) {
+            Ok(v) if v >= 2 => END_REASONS.get(v - 1).copied().unwrap_or("unknown"),
+            _ => "unknown",
+        },
+        Some(_) => "unknown",
+    }
+}
+
+/// The POD5 read of a FAST5 read (of run `read.run_id`; its `num_samples` is for the caller
+/// to set from the signal): read id, channel and well, pore
+/// type (`not_set` where absent), calibration (scale = range / digitisation), read number,
+/// start, median before (NaN where absent), the end reason and whether MinKNOW forced it, and
+/// the `Raw`
+/// attributes newer files add (scalings, counters; ONT's defaults where absent).
+pub fn read_of_fast5(read: &svb_fast5::Read) -> Result<Read, ConvertError> {
+    let bad = |what: String| ConvertError::Mapping(format!("read {}: {what}", read.read_id));
+    let id = svb_pod5::parse_uuid(&read.read_id)
+        .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
+    let mut r = Read::new(id, read.run_id.as_str());
+    r.channel = read.channel_number.parse().map_err(|_| {
+        bad(format!(
+            "channel_number {:?} is not a channel",
+            read.channel_number
+        ))
+    })?;
+    r.well = u8::try_from(read.start_mux)
+        .map_err(|_| bad(format!("start_mux {} is not a well", read.start_mux)))?;
+    if let Some(p) = &read.pore_type {
+        r.pore_type = p.as_str().into();
+    }
+    r.calibration_offset = read.offset as f32;
+    r.calibration_scale = (read.range / read.digitisation) as f32;
+    r.read_number = u32::try_from(read.read_number).map_err(|_| {
+        bad(format!(
+            "read_number {} is not a read number",
+            read.read_number
+        ))
+    })?;
+    r.start_sample = read.start_time;
+    // Absent in some older files: NaN, POD5's "not known" (as its writers fill it).
+    r.median_before = read.median_before.map_or(f32::NAN, |v| v as f32);
+    let end = end_reason_of(read.end_reason.as_ref());
+    r.end_reason = end.into();
+    r.end_reason_forced = forced(end);
+    let raw = &read.raw;
+    let float = |name: &str, default: f32| {
+        find(raw, name)
+            .and_then(AttrValue::as_f64)
+            .map_or(default, |v| v as f32)
+    };
+    let count = |name: &str| find(raw, name).and_then(AttrValue::as_u64).unwrap_or(0);
+    r.num_minknow_events = Some(count("num_minknow_events"));
+    r.tracked_scaling_shift = Some(float("tracked_scaling_shift", f32::NAN));
+    r.tracked_scaling_scale = Some(float("tracked_scaling_scale", f32::NAN));
+    r.predicted_scaling_shift = Some(float("predicted_scaling_shift", f32::NAN));
+    r.predicted_scaling_scale = Some(float("predicted_scaling_scale", f32::NAN));
+    r.num_reads_since_mux_change = Some(
+        u32::try_from(count("num_reads_since_mux_change"))
+            .map_err(|_| bad("num_reads_since_mux_change past 2^32".into()))?,
+    );
+    r.time_since_mux_change = Some(float("time_since_mux_change", 0.0));
+    Ok(r)
+}
+
+/// Converts FAST5 `inputs` into one POD5 file `out`: every read (in file order; ids must be
+/// UUIDs) with its run (one per run id, from the first read of that run), under `options`
+/// (default: VBZ as lib_pod5 writes it). A window of reads is decoded on every core while
+/// nothing else is held; a failed input or read stops it, or is left out, as `how` says.
+pub fn fast5_to_pod5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_pod5::WriteOptions,
+    mut how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    use rayon::prelude::*;
+    let on_error = how.on_error;
+    let open = |p: &Path| svb_fast5::Reader::open(p);
+    let (readers, mut stats) = open_inputs(inputs, out, on_error, open)?;
+    let mut w = svb_pod5::Writer::create(out, options)?;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let mut runs: Vec<RunInfo> = Vec::new();
+    let mut done = 0u64;
+    for (r, path) in &readers {
+        let in_file = ConvertError::of(path);
+        for start in (0..r.len()).step_by(WINDOW_READS) {
+            let window = start..(start + WINDOW_READS).min(r.len());
+            let decoded: Vec<Result<(Read, RunInfo, Vec<i16>), ConvertError>> = window
+                .clone()
+                .into_par_iter()
+                .map(|i| {
+                    let read = r.read(i)?;
+                    let signal = r.signal(i)?;
+                    let mut pod5 = read_of_fast5(&read)?;
+                    pod5.num_samples = signal.len() as u64;
+                    Ok((pod5, run_info_of_fast5(&read)?, signal))
+                })
+                .collect();
+            let decoded = settle(decoded, on_error, &mut stats.failed, &in_file)?;
+            for (_, run, _) in &decoded {
+                match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
+                    Some(_) => {}
+                    None => {
+                        w.add_run_info(run).map_err(|e| in_file(e.into()))?;
+                        runs.push(run.clone());
+                    }
+                }
+            }
+            let reads: Vec<(&Read, &[i16])> = decoded
+                .iter()
+                .map(|(read, _, s)| (read, s.as_slice()))
+                .collect();
+            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+            stats.reads += reads.len() as u64;
+            stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+            done += window.len() as u64;
+            how.report(done, total);
+        }
+    }
+    w.finish()?;
+    Ok(stats)
+}
