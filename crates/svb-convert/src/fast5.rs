@@ -9,6 +9,9 @@ use svb_pod5::{Read, RunInfo, END_REASONS};
 use crate::mapping::forced;
 use crate::{open_inputs, settle, ConvertError, Run, Stats};
 
+/// A read converted: the POD5 read, its run, its samples.
+type Converted = (Read, RunInfo, Vec<i16>);
+
 /// Reads decoded at once, on every core, before they are written.
 const WINDOW_READS: usize = 64;
 
@@ -155,10 +158,10 @@ pub fn fast5_to_pod5(
     inputs: &[PathBuf],
     out: &Path,
     options: svb_pod5::WriteOptions,
-    mut how: Run<'_>,
+    how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     use rayon::prelude::*;
-    let on_error = how.on_error;
+    let (on_error, mut how) = (how.on_error, how);
     let open = |p: &Path| svb_fast5::Reader::open(p);
     let (readers, mut stats) = open_inputs(inputs, out, on_error, open)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
@@ -169,7 +172,7 @@ pub fn fast5_to_pod5(
         let in_file = ConvertError::of(path);
         for start in (0..r.len()).step_by(WINDOW_READS) {
             let window = start..(start + WINDOW_READS).min(r.len());
-            let decoded: Vec<Result<(Read, RunInfo, Vec<i16>), ConvertError>> = window
+            let decoded: Vec<Result<Converted, ConvertError>> = window
                 .clone()
                 .into_par_iter()
                 .map(|i| {

@@ -450,8 +450,12 @@ fn every_fast5_file_converts_or_is_named() {
     let mut converted = 0;
     for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
         let out = tmp.join(&format!("{name}.pod5"));
-        match svb_convert::fast5_to_pod5(&[path.clone()], &out, Default::default(), Run::default())
-        {
+        match svb_convert::fast5_to_pod5(
+            std::slice::from_ref(&path),
+            &out,
+            Default::default(),
+            Run::default(),
+        ) {
             Ok(stats) => {
                 let r = svb_fast5::Reader::open(&path).unwrap();
                 let back = svb_pod5::Reader::open(&out).unwrap();
