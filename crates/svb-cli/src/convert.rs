@@ -1,5 +1,6 @@
 //! `svb convert`: POD5 to BLOW5 and back with blue-crab's field mapping, FAST5 to POD5 with
-//! ONT's (`svb-convert`), the direction chosen by the output's extension.
+//! ONT's (and on to BLOW5 with blue-crab's; `svb-convert`), the direction chosen by the
+//! output's extension.
 
 use std::path::{Path, PathBuf};
 
@@ -31,8 +32,8 @@ enum Signal {
     svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n  \
     svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n  \
     svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n\n\
-    The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label);\n\
-    docs/FORMATS.md lists them.")]
+    The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
+    BLOW5: ONT's, then blue-crab's); docs/FORMATS.md lists them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -106,12 +107,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         ));
     }
-    if from == Format::Fast5 && to != Format::Pod5 {
-        return Err(format!(
-            "{}: FAST5 converts to POD5 (ONT's mapping); to BLOW5 not yet",
-            args.output.display()
-        ));
-    }
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
         check_output(out, &inputs, args.force)?;
@@ -152,7 +147,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
                     publish: publish(args.force),
                     ..svb_blow5::WriteOptions::default()
                 };
-                svb_convert::pod5_to_blow5(ins, out, options, how)
+                match from {
+                    Format::Fast5 => svb_convert::fast5_to_blow5(ins, out, options, how),
+                    _ => svb_convert::pod5_to_blow5(ins, out, options, how),
+                }
             }
             Format::Pod5 => {
                 let options = svb_pod5::WriteOptions {

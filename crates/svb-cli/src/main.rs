@@ -45,7 +45,7 @@ enum Command {
         command: files::Command,
     },
     /// POD5 to BLOW5 and back (the direction by the output's extension), with blue-crab's
-    /// field mapping; FAST5 to POD5 with ONT's.
+    /// field mapping; FAST5 to either, through ONT's.
     Convert(convert::Args),
     /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
     /// ids found nowhere are listed on stderr and make the exit status 1.

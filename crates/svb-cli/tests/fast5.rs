@@ -1,6 +1,6 @@
 //! FAST5 files as inputs of `view`, `get` and `decode`: the same reads, fields and samples as
-//! `svb_fast5`'s reader gives; the commands that would write FAST5, or convert it, refuse by
-//! name.
+//! `svb_fast5`'s reader gives; `convert` to POD5 and BLOW5; a command that would write FAST5
+//! refuses by name.
 
 mod common;
 use common::{fails, ok, s, svb};
@@ -100,10 +100,14 @@ fn view_get_and_decode_read_fast5() {
     assert!(e.contains("is already in the file"), "{e}");
     assert!(!twice.exists());
 
-    // Writing FAST5, or converting it to BLOW5, is refused by name, and nothing is written.
-    let e = fails(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.blow5"))]));
-    assert!(e.contains("FAST5 converts to POD5"), "{e}");
-    assert!(!tmp.join("x.blow5").exists());
+    // And to BLOW5, through the POD5 mapping.
+    ok(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.blow5"))]));
+    assert_eq!(
+        svb_blow5::Reader::open(tmp.join("x.blow5")).unwrap().len(),
+        r.len()
+    );
+
+    // Writing FAST5 is refused by name, and nothing is written.
     let e = fails(&svb(&[
         "convert",
         s(&tmp.join("x.pod5")),

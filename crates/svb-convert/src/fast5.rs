@@ -8,6 +8,7 @@ use svb_pod5::{Read, RunInfo, END_REASONS};
 
 use crate::mapping::forced;
 use crate::{open_inputs, settle, ConvertError, Run, Stats};
+use crate::{read_group_of, record_of};
 
 /// A read converted: the POD5 read, its run, its samples.
 type Converted = (Read, RunInfo, Vec<i16>);
@@ -200,6 +201,77 @@ pub fn fast5_to_pod5(
             w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+            done += window.len() as u64;
+            how.report(done, total);
+        }
+    }
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Converts FAST5 `inputs` into one BLOW5 file `out` through the POD5 mapping: each read as
+/// [`read_of_fast5`] and [`run_info_of_fast5`] map it, written as [`record_of`] writes a POD5
+/// read (every run a read group, blue-crab's auxiliary fields), under `options` (default:
+/// zstd records, SVB-ZD signal). The runs are gathered first (a BLOW5 header lists its read
+/// groups before any record); a failed input or read stops it, or is left out, as `how`
+/// says.
+pub fn fast5_to_blow5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_blow5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    use rayon::prelude::*;
+    let (on_error, mut how) = (how.on_error, how);
+    let open = |p: &Path| svb_fast5::Reader::open(p);
+    let (readers, mut stats) = open_inputs(inputs, out, on_error, open)?;
+    let mut runs: Vec<RunInfo> = Vec::new();
+    for (r, _) in &readers {
+        // A read whose attributes fail is named when it is converted, below.
+        for read in (0..r.len()).filter_map(|i| r.read(i).ok()) {
+            if runs.iter().all(|x| x.acquisition_id != read.run_id) {
+                runs.extend(run_info_of_fast5(&read).ok());
+            }
+        }
+    }
+    let schema = svb_blow5::Schema {
+        read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
+        aux: svb_reads::ont::blow5_pod5_aux(),
+    };
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let mut done = 0u64;
+    for (r, path) in &readers {
+        let in_file = ConvertError::of(path);
+        for start in (0..r.len()).step_by(WINDOW_READS) {
+            let window = start..(start + WINDOW_READS).min(r.len());
+            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> = window
+                .clone()
+                .into_par_iter()
+                .map(|i| {
+                    let read = r.read(i)?;
+                    let signal = r.signal(i)?;
+                    let mut pod5 = read_of_fast5(&read)?;
+                    pod5.num_samples = signal.len() as u64;
+                    let group = runs
+                        .iter()
+                        .position(|x| x.acquisition_id == read.run_id)
+                        .ok_or_else(|| {
+                            // Its run's attributes did not map (the error says why).
+                            run_info_of_fast5(&read).err().unwrap_or_else(|| {
+                                ConvertError::Mapping(format!("read {}: no run", read.read_id))
+                            })
+                        })?;
+                    Ok(record_of(&pod5, &runs[group], group as u32, signal))
+                })
+                .collect();
+            let records = settle(decoded, on_error, &mut stats.failed, &in_file)?;
+            w.add_records(&records).map_err(|e| in_file(e.into()))?;
+            stats.reads += records.len() as u64;
+            stats.samples += records
+                .iter()
+                .map(|x| x.raw_signal.len() as u64)
+                .sum::<u64>();
             done += window.len() as u64;
             how.report(done, total);
         }

@@ -483,3 +483,52 @@ fn every_fast5_file_converts_or_is_named() {
     }
     assert!(converted >= 35, "{converted} files converted");
 }
+
+/// FAST5 -> BLOW5 writes the records that POD5 -> BLOW5 writes of ONT's conversion of the same
+/// file (the POD5 mapping, then blue-crab's), and slow5lib's reader reads them back with
+/// every sample.
+#[test]
+fn fast5_to_blow5_is_the_pod5_mapping_and_pyslow5_reads_it() {
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-blow5") else {
+        return;
+    };
+    let name = "vbz_compression__multi_fast5_vbz.fast5";
+    let src = data.join("fast5").join(name);
+    let theirs = data.join("fast5").join(format!("{name}.pod5_convert.pod5"));
+    let (ours, via) = (tmp.join("ours.blow5"), tmp.join("via_pod5.blow5"));
+    let stats = one(svb_convert::fast5_to_blow5, &src, &ours);
+    one(pod5_to_blow5, &theirs, &via);
+    let (u, v) = open_both(|p| svb_blow5::Reader::open(p), &ours, &via);
+    assert_eq!((stats.reads, u.len()), (10, 10));
+    assert_eq!(u.header().aux, v.header().aux);
+    // The runs differ only in the software that wrote them.
+    let without_software = |r: &svb_blow5::Reader| {
+        let mut g = r.header().read_groups.clone();
+        g.iter_mut()
+            .for_each(|g| g.retain(|(k, _)| !k.contains("software")));
+        g
+    };
+    assert_eq!(without_software(&u), without_software(&v));
+    // Both in the files' read order.
+    for i in 0..u.len() {
+        let (got, want) = (u.record(i).unwrap(), v.record(i).unwrap());
+        assert_eq!(format!("{got:?}"), format!("{want:?}"));
+    }
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
+        return;
+    };
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../svb-blow5/tests/python/pyslow5_read.py");
+    let lines = svb_testdata::python_lines(&python, &script, [&ours]);
+    assert_eq!(lines.len(), 1 + 10);
+    let f = svb_fast5::Reader::open(&src).unwrap();
+    for line in &lines[1..] {
+        // Python's JSON writes NaN (median_before and the levels may be), which JSON lacks.
+        let got: serde_json::Value = serde_json::from_str(&line.replace("NaN", "null")).unwrap();
+        let i = f.find(got["read_id"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            got["samples"].as_u64(),
+            Some(f.signal(i).unwrap().len() as u64)
+        );
+    }
+}

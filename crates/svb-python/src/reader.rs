@@ -538,6 +538,12 @@ pub fn convert<'py>(
         progress: None,
         on_existing: svb_pod5::OnExisting::replace_if(force),
     };
+    // FAST5 inputs convert through ONT's mapping (to BLOW5: then blue-crab's).
+    let fast5 = || {
+        inputs.first().is_some_and(|p| {
+            svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
+        })
+    };
     let ext = output
         .extension()
         .and_then(|e| e.to_str())
@@ -552,7 +558,11 @@ pub fn convert<'py>(
                 ..svb_blow5::WriteOptions::default()
             };
             py.detach(|| {
-                svb_convert::pod5_to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e))
+                match fast5() {
+                    true => svb_convert::fast5_to_blow5(&inputs, &output, options, how()),
+                    false => svb_convert::pod5_to_blow5(&inputs, &output, options, how()),
+                }
+                .map_err(|e| chain(&e))
             })
         }
         Some("pod5") => {
@@ -561,12 +571,8 @@ pub fn convert<'py>(
                 publish: crate::writers::publish(true, force),
                 ..svb_pod5::WriteOptions::default()
             };
-            // FAST5 inputs convert with ONT's mapping, BLOW5 ones with blue-crab's.
-            let fast5 = inputs.first().is_some_and(|p| {
-                svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
-            });
             py.detach(|| {
-                match fast5 {
+                match fast5() {
                     true => svb_convert::fast5_to_pod5(&inputs, &output, options, how()),
                     false => svb_convert::blow5_to_pod5(&inputs, &output, options, how()),
                 }

@@ -198,7 +198,8 @@ def convert(
     force: bool = False,
 ) -> dict:
     """POD5 -> BLOW5 or BLOW5 -> POD5 (by the output's extension) with blue-crab's field
-    mapping, FAST5 -> POD5 with ONT's, as `svb convert` does. Returns {"reads", "samples", "failed"}; with
+    mapping, FAST5 -> POD5 with ONT's (and on to BLOW5 with blue-crab's), as `svb convert`
+    does. Returns {"reads", "samples", "failed"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
