@@ -161,51 +161,59 @@ pub fn fast5_to_pod5(
     options: svb_pod5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    use rayon::prelude::*;
-    let (on_error, mut how) = (how.on_error, how);
     let open = |p: &Path| svb_fast5::Reader::open(p);
-    let (readers, mut stats) = open_inputs(inputs, out, on_error, open)?;
+    let (readers, stats) = open_inputs(inputs, out, how.on_error, open)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut runs: Vec<RunInfo> = Vec::new();
+    let convert = |r: &svb_fast5::Reader, i: usize| {
+        let read = r.read(i)?;
+        let signal = r.signal(i)?;
+        let mut pod5 = read_of_fast5(&read)?;
+        pod5.num_samples = signal.len() as u64;
+        Ok((pod5, run_info_of_fast5(&read)?, signal))
+    };
+    let write = |converted: Vec<Converted>, in_file: &dyn Fn(ConvertError) -> ConvertError| {
+        for (_, run, _) in &converted {
+            if runs.iter().all(|x| x.acquisition_id != run.acquisition_id) {
+                w.add_run_info(run).map_err(|e| in_file(e.into()))?;
+                runs.push(run.clone());
+            }
+        }
+        let reads: Vec<(&Read, &[i16])> = converted.iter().map(|(r, _, s)| (r, &s[..])).collect();
+        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        Ok(reads.iter().map(|(_, s)| s.len() as u64).sum())
+    };
+    let stats = each_window(&readers, stats, how, convert, write)?;
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Converts the reads of `readers` a window at a time: `convert(reader, index)` on every core,
+/// then `write(converted, in_file)` in read order with the reads that converted (returning
+/// their samples); a read that failed stops it, or goes to the stats' `failed`, as `how` says.
+fn each_window<T: Send>(
+    readers: &[(svb_fast5::Reader, PathBuf)],
+    mut stats: Stats,
+    mut how: Run<'_>,
+    convert: impl Fn(&svb_fast5::Reader, usize) -> Result<T, ConvertError> + Sync,
+    mut write: impl FnMut(Vec<T>, &dyn Fn(ConvertError) -> ConvertError) -> Result<u64, ConvertError>,
+) -> Result<Stats, ConvertError> {
+    use rayon::prelude::*;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done = 0u64;
-    for (r, path) in &readers {
+    for (r, path) in readers {
         let in_file = ConvertError::of(path);
         for start in (0..r.len()).step_by(WINDOW_READS) {
             let window = start..(start + WINDOW_READS).min(r.len());
-            let decoded: Vec<Result<Converted, ConvertError>> = window
-                .clone()
-                .into_par_iter()
-                .map(|i| {
-                    let read = r.read(i)?;
-                    let signal = r.signal(i)?;
-                    let mut pod5 = read_of_fast5(&read)?;
-                    pod5.num_samples = signal.len() as u64;
-                    Ok((pod5, run_info_of_fast5(&read)?, signal))
-                })
-                .collect();
-            let decoded = settle(decoded, on_error, &mut stats.failed, &in_file)?;
-            for (_, run, _) in &decoded {
-                match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
-                    Some(_) => {}
-                    None => {
-                        w.add_run_info(run).map_err(|e| in_file(e.into()))?;
-                        runs.push(run.clone());
-                    }
-                }
-            }
-            let reads: Vec<(&Read, &[i16])> = decoded
-                .iter()
-                .map(|(read, _, s)| (read, s.as_slice()))
-                .collect();
-            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-            stats.reads += reads.len() as u64;
-            stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
             done += window.len() as u64;
+            let converted: Vec<Result<T, ConvertError>> =
+                window.into_par_iter().map(|i| convert(r, i)).collect();
+            let kept = settle(converted, how.on_error, &mut stats.failed, &in_file)?;
+            stats.reads += kept.len() as u64;
+            stats.samples += write(kept, &in_file)?;
             how.report(done, total);
         }
     }
-    w.finish()?;
     Ok(stats)
 }
 
@@ -221,10 +229,8 @@ pub fn fast5_to_blow5(
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    use rayon::prelude::*;
-    let (on_error, mut how) = (how.on_error, how);
     let open = |p: &Path| svb_fast5::Reader::open(p);
-    let (readers, mut stats) = open_inputs(inputs, out, on_error, open)?;
+    let (readers, stats) = open_inputs(inputs, out, how.on_error, open)?;
     let mut runs: Vec<RunInfo> = Vec::new();
     for (r, _) in &readers {
         // A read whose attributes fail is named when it is converted, below.
@@ -239,43 +245,23 @@ pub fn fast5_to_blow5(
         aux: svb_reads::ont::blow5_pod5_aux(),
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
-    let mut done = 0u64;
-    for (r, path) in &readers {
-        let in_file = ConvertError::of(path);
-        for start in (0..r.len()).step_by(WINDOW_READS) {
-            let window = start..(start + WINDOW_READS).min(r.len());
-            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> = window
-                .clone()
-                .into_par_iter()
-                .map(|i| {
-                    let read = r.read(i)?;
-                    let signal = r.signal(i)?;
-                    let mut pod5 = read_of_fast5(&read)?;
-                    pod5.num_samples = signal.len() as u64;
-                    let group = runs
-                        .iter()
-                        .position(|x| x.acquisition_id == read.run_id)
-                        .ok_or_else(|| {
-                            // Its run's attributes did not map (the error says why).
-                            run_info_of_fast5(&read).err().unwrap_or_else(|| {
-                                ConvertError::Mapping(format!("read {}: no run", read.read_id))
-                            })
-                        })?;
-                    Ok(record_of(&pod5, &runs[group], group as u32, signal))
-                })
-                .collect();
-            let records = settle(decoded, on_error, &mut stats.failed, &in_file)?;
-            w.add_records(&records).map_err(|e| in_file(e.into()))?;
-            stats.reads += records.len() as u64;
-            stats.samples += records
-                .iter()
-                .map(|x| x.raw_signal.len() as u64)
-                .sum::<u64>();
-            done += window.len() as u64;
-            how.report(done, total);
-        }
-    }
+    let convert = |r: &svb_fast5::Reader, i: usize| {
+        let read = r.read(i)?;
+        let signal = r.signal(i)?;
+        let mut pod5 = read_of_fast5(&read)?;
+        pod5.num_samples = signal.len() as u64;
+        let group = runs.iter().position(|x| x.acquisition_id == read.run_id);
+        // A run missing here did not map: its error says why.
+        let unmapped = || ConvertError::Mapping(format!("read {}: no run", read.read_id));
+        let group = group.ok_or_else(|| run_info_of_fast5(&read).err().unwrap_or_else(unmapped))?;
+        Ok(record_of(&pod5, &runs[group], group as u32, signal))
+    };
+    let write = |records: Vec<svb_blow5::Record>,
+                 in_file: &dyn Fn(ConvertError) -> ConvertError| {
+        w.add_records(&records).map_err(|e| in_file(e.into()))?;
+        Ok(records.iter().map(|x| x.raw_signal.len() as u64).sum())
+    };
+    let stats = each_window(&readers, stats, how, convert, write)?;
     w.finish()?;
     Ok(stats)
 }

@@ -70,29 +70,28 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
         set(k, value(v));
     }
     for (k, v) in [
-        ("experiment_name", &run.experiment_name),
-        ("flow_cell_id", &run.flow_cell_id),
-        ("flow_cell_product_code", &run.flow_cell_product_code),
-        ("protocol_name", &run.protocol_name),
-        ("protocol_run_id", &run.protocol_run_id),
+        ("experiment_name", value(&run.experiment_name)),
+        ("flow_cell_id", value(&run.flow_cell_id)),
+        ("flow_cell_product_code", value(&run.flow_cell_product_code)),
+        ("protocol_name", value(&run.protocol_name)),
+        ("protocol_run_id", value(&run.protocol_run_id)),
+        (
+            "protocol_start_time",
+            format_utc_ms(run.protocol_start_time_ms),
+        ),
+        ("sample_id", value(&run.sample_id)),
+        ("sample_rate", run.sample_rate.to_string()),
+        ("sequencing_kit", value(&run.sequencing_kit)),
+        ("sequencer_position", value(&run.sequencer_position)),
+        (
+            "sequencer_position_type",
+            value(&run.sequencer_position_type),
+        ),
+        ("software", value(&run.software)),
+        ("system_name", value(&run.system_name)),
+        ("system_type", value(&run.system_type)),
     ] {
-        set(k, value(v));
-    }
-    set(
-        "protocol_start_time",
-        format_utc_ms(run.protocol_start_time_ms),
-    );
-    set("sample_id", value(&run.sample_id));
-    set("sample_rate", run.sample_rate.to_string());
-    for (k, v) in [
-        ("sequencing_kit", &run.sequencing_kit),
-        ("sequencer_position", &run.sequencer_position),
-        ("sequencer_position_type", &run.sequencer_position_type),
-        ("software", &run.software),
-        ("system_name", &run.system_name),
-        ("system_type", &run.system_type),
-    ] {
-        set(k, value(v));
+        set(k, v);
     }
     for (k, v) in &run.tracking_id {
         set(k, value(v));

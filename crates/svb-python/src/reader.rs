@@ -539,54 +539,48 @@ pub fn convert<'py>(
         on_existing: svb_pod5::OnExisting::replace_if(force),
     };
     // FAST5 inputs convert through ONT's mapping (to BLOW5: then blue-crab's).
-    let fast5 = || {
-        inputs.first().is_some_and(|p| {
-            svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
-        })
-    };
+    let fast5 = inputs
+        .first()
+        .is_some_and(|p| svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5));
+    let publish = crate::writers::publish(true, force);
     let ext = output
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let stats = match ext.as_deref() {
-        Some("blow5") => {
-            let options = svb_blow5::WriteOptions {
-                record_compression: crate::writers::record_compression(records)?,
-                signal_compression: crate::writers::signal_compression(signal)?,
-                zstd_profile: profile,
-                publish: crate::writers::publish(true, force),
-                ..svb_blow5::WriteOptions::default()
-            };
-            py.detach(|| {
-                match fast5() {
-                    true => svb_convert::fast5_to_blow5(&inputs, &output, options, how()),
-                    false => svb_convert::pod5_to_blow5(&inputs, &output, options, how()),
-                }
-                .map_err(|e| chain(&e))
-            })
-        }
-        Some("pod5") => {
-            let options = svb_pod5::WriteOptions {
-                zstd_profile: profile,
-                publish: crate::writers::publish(true, force),
-                ..svb_pod5::WriteOptions::default()
-            };
-            py.detach(|| {
-                match fast5() {
-                    true => svb_convert::fast5_to_pod5(&inputs, &output, options, how()),
-                    false => svb_convert::blow5_to_pod5(&inputs, &output, options, how()),
-                }
-                .map_err(|e| chain(&e))
-            })
-        }
-        _ => {
-            return Err(PyValueError::new_err(format!(
+    let stats = py
+        .detach(|| match ext.as_deref() {
+            Some("blow5") => {
+                let options = svb_blow5::WriteOptions {
+                    record_compression: crate::writers::record_compression(records)?,
+                    signal_compression: crate::writers::signal_compression(signal)?,
+                    zstd_profile: profile,
+                    publish,
+                    ..svb_blow5::WriteOptions::default()
+                };
+                let to_blow5 = match fast5 {
+                    true => svb_convert::fast5_to_blow5,
+                    false => svb_convert::pod5_to_blow5,
+                };
+                Ok(to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
+            }
+            Some("pod5") => {
+                let options = svb_pod5::WriteOptions {
+                    zstd_profile: profile,
+                    publish,
+                    ..Default::default()
+                };
+                let to_pod5 = match fast5 {
+                    true => svb_convert::fast5_to_pod5,
+                    false => svb_convert::blow5_to_pod5,
+                };
+                Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
+            }
+            _ => Err(PyValueError::new_err(format!(
                 "{}: the output must end in .pod5 or .blow5",
                 output.display()
-            )))
-        }
-    }
-    .map_err(crate::errors::FileFormatError::new_err)?;
+            ))),
+        })?
+        .map_err(crate::errors::FileFormatError::new_err)?;
     let out = PyDict::new(py);
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;
