@@ -17,20 +17,30 @@ use crate::columns::{file_name, Wanted};
 use crate::{batch_end, signal, ArrowReadError, Batch, Options};
 
 /// The next batch of `r` from read `start`: its columns and its end. Reads are decoded on the
-/// current rayon pool (a read's attributes and its signal together: FAST5 keeps no count to
-/// size a batch by beforehand, so a read counts as 2^20 samples).
+/// current rayon pool (a read's attributes and its signal together; a batch is sized by the
+/// datasets' declared counts).
 pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let with_signal = options.signal.column().is_some();
-    let end = batch_end(start, r.len(), options, |_| 1 << 20);
+    let end = batch_end(start, r.len(), options, |i| r.samples(i).unwrap_or(0));
     // Per read: its fields, its samples (none without a signal column), its calibration, its id.
     let reads: Vec<(Fields, Vec<i16>, Calibration, String)> = (start..end)
         .into_par_iter()
         .map(|i| {
             let read = r.read(i)?;
-            let samples = r.signal(i)?;
-            let fields = fast5_fields(&read, samples.len() as u64);
-            let samples = if with_signal { samples } else { Vec::new() };
-            Ok((fields, samples, fast5_calibration(&read), read.read_id))
+            // Without a signal column the count is the dataset's, and nothing is decoded.
+            let (samples, n) = match with_signal {
+                true => r.signal(i).map(|s| {
+                    let n = s.len() as u64;
+                    (s, n)
+                })?,
+                false => (Vec::new(), r.samples(i)?),
+            };
+            Ok((
+                fast5_fields(&read, n),
+                samples,
+                fast5_calibration(&read),
+                read.read_id,
+            ))
         })
         .collect::<Result<_, svb_fast5::Fast5Error>>()
         .map_err(svb_reads::ReadsError::from)?;

@@ -166,29 +166,39 @@ fn filters() -> FilterRegistry {
     registry
 }
 
+/// How the HDF5 layer opens a FAST5 file: its filters, the chunk cap, no chunk cache.
+fn options() -> OpenOptions {
+    OpenOptions::default()
+        .with_filter_registry(filters())
+        .with_max_chunk_bytes(MAX_CHUNK_BYTES)
+        .with_chunk_cache_bytes(0)
+}
+
 impl Reader {
-    /// Opens `path` (read whole into memory: FAST5 files are a few hundred MB at most) and
-    /// lists its reads.
+    /// Opens `path` and lists its reads. The file is read where it is asked for (positioned
+    /// reads: memory holds what is being decoded, not the file), and each chunk is decoded
+    /// once, so no decoded chunk is cached.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Fast5Error> {
         let path = path.as_ref().to_path_buf();
-        match std::fs::read(&path) {
-            Ok(bytes) => Self::from_bytes(path, bytes),
-            Err(source) => Err(Fast5Error::Io { path, source }),
+        if let Err(source) = std::fs::metadata(&path) {
+            return Err(Fast5Error::Io { path, source });
         }
+        let file = Hdf5File::open_with_options(&path, options());
+        Self::from_file(path, file)
     }
 
     /// A reader over a FAST5 file already in memory (`path` names it in errors).
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, Fast5Error> {
-        let path = path.into();
-        let options = OpenOptions::default()
-            .with_filter_registry(filters())
-            .with_max_chunk_bytes(MAX_CHUNK_BYTES);
-        let file =
-            Hdf5File::from_vec_with_options(bytes, options).map_err(|source| Fast5Error::Hdf5 {
-                path: path.clone(),
-                what: "not a readable HDF5 file".into(),
-                source,
-            })?;
+        let file = Hdf5File::from_vec_with_options(bytes, options());
+        Self::from_file(path.into(), file)
+    }
+
+    fn from_file(path: PathBuf, file: Result<Hdf5File, Hdf5Error>) -> Result<Self, Fast5Error> {
+        let file = file.map_err(|source| Fast5Error::Hdf5 {
+            path: path.clone(),
+            what: "not a readable HDF5 file".into(),
+            source,
+        })?;
         let mut reader = Reader {
             path,
             file,
@@ -495,6 +505,47 @@ impl Reader {
         })
     }
 
+    /// Read `index`'s sample count as its signal dataset declares it (its shape: nothing is
+    /// decoded; [`signal`](Reader::signal) checks that the chunks hold as many).
+    pub fn samples(&self, index: usize) -> Result<u64, Fast5Error> {
+        Ok(self.signal_dataset(index)?.2)
+    }
+
+    /// Read `index`'s signal dataset, whether it is little-endian, and its declared samples,
+    /// the type and shape checked.
+    fn signal_dataset(
+        &self,
+        index: usize,
+    ) -> Result<(hdf5_reader::Dataset, bool, u64), Fast5Error> {
+        let e = self.entry(index)?;
+        let bad = |what: String| Fast5Error::Signal {
+            path: self.path.clone(),
+            read: e.read_id.clone(),
+            what,
+        };
+        let path = format!("{}/Signal", e.raw);
+        let ds = self.file.dataset(&path).map_err(self.hdf5(path.clone()))?;
+        let little = match ds.dtype() {
+            Datatype::FixedPoint {
+                size: 2,
+                signed: true,
+                byte_order,
+            } => *byte_order == hdf5_reader::ByteOrder::LittleEndian,
+            t => return Err(bad(format!("a dataset of {t:?}, not int16"))),
+        };
+        if ds.ndim() != 1 {
+            let shape = ds.shape();
+            return Err(bad(format!(
+                "a dataset of shape {shape:?}, not one dimension"
+            )));
+        }
+        let n = ds.shape()[0];
+        if n > MAX_SAMPLES {
+            return Err(bad(format!("{n} samples declared (at most {MAX_SAMPLES})")));
+        }
+        Ok((ds, little, n))
+    }
+
     /// Read `index`'s raw signal (ADC samples).
     pub fn signal(&self, index: usize) -> Result<Vec<i16>, Fast5Error> {
         let mut out = Vec::new();
@@ -512,26 +563,8 @@ impl Reader {
             read: e.read_id.clone(),
             what,
         };
+        let (ds, little, n) = self.signal_dataset(index)?;
         let path = format!("{}/Signal", e.raw);
-        let ds = self.file.dataset(&path).map_err(self.hdf5(path.clone()))?;
-        let little = match ds.dtype() {
-            Datatype::FixedPoint {
-                size: 2,
-                signed: true,
-                byte_order,
-            } => *byte_order == hdf5_reader::ByteOrder::LittleEndian,
-            t => return Err(bad(format!("a dataset of {t:?}, not int16"))),
-        };
-        if ds.ndim() != 1 {
-            return Err(bad(format!(
-                "a dataset of shape {:?}, not one dimension",
-                ds.shape()
-            )));
-        }
-        let n = ds.shape()[0];
-        if n > MAX_SAMPLES {
-            return Err(bad(format!("{n} samples declared (at most {MAX_SAMPLES})")));
-        }
         let n = n as usize;
         let push = |out: &mut Vec<i16>, bytes: &[u8]| {
             out.extend(bytes.chunks_exact(2).map(|b| match little {

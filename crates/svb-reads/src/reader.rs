@@ -193,16 +193,13 @@ impl AnyReader {
 
     /// What read `index` weighs before it is decoded, to cut windows of reads
     /// ([`svb_io::window_end`]): its sample count where the file stores one (POD5), else its
-    /// stored bytes (BLOW5, about 1-2 bytes a sample); a FAST5 read 2^20 (its count needs
-    /// its attributes read). 0 past the end.
+    /// stored bytes (BLOW5, about 1-2 bytes a sample); a FAST5 read its dataset's declared
+    /// count. 0 past the end.
     pub fn weight(&self, index: usize) -> u64 {
         match &self.inner {
             Inner::Pod5(r) => r.reads().get(index).map_or(0, |x| x.num_samples),
             Inner::Blow5 { reader, .. } => reader.record_span(index).map_or(0, |(_, s)| s),
-            Inner::Fast5(r) => match index < r.len() {
-                true => 1 << 20,
-                false => 0,
-            },
+            Inner::Fast5(r) => r.samples(index).unwrap_or(0),
         }
     }
 
