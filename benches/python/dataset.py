@@ -3,7 +3,8 @@
 
   dataset.py SVB WORKDIR [--rounds R]
       Makes WORKDIR/large.pod5 with ONT's own writer when missing (the 10 shared reads x 200:
-      2000 reads, 310M samples) and WORKDIR/large.blow5 from it with blue-crab, then times
+      2000 reads, 310M samples), WORKDIR/large.blow5 from it with blue-crab and
+      WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, then times
       each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
       line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
       "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
@@ -13,7 +14,8 @@
       int16 signal, as `svb pod5 verify` prints).
 
 Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as svb), ONT's
-`pod5 filter` and `pod5 view`, and the `pod5` reader with hashlib.
+`pod5 convert fast5` (2 processes), `pod5 filter` and `pod5 view`, and the `pod5` reader with
+hashlib.
 """
 import hashlib
 import json
@@ -82,6 +84,12 @@ def main():
     if not large.exists():
         subprocess.run([sys.executable, HERE / "pod5_decode.py", "--make-large",
                         SHARED / "pod5" / "multi_fast5_zip.pod5", large, "200"], check=True)
+    # The same reads as FAST5 (VBZ, one multi-read file), by ONT's own converter.
+    large_f5 = work / "large_fast5" / "large.0_0.fast5"
+    if not large_f5.exists():
+        subprocess.run(["pod5", "convert", "to_fast5", large, "--output", large_f5.parent,
+                        "-t", "2"], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
     large_b5 = work / "large.blow5"
     if not large_b5.exists():
         subprocess.run(["blue-crab", "p2s", large, "-o", large_b5, "-c", "zstd", "-s", "svb-zd",
@@ -105,6 +113,11 @@ def main():
          [svb, "convert", large_b5, "-o", out / "a.pod5", "--force"],
          "blue-crab s2p", ["blue-crab", "s2p", large_b5, "-o", out / "b.pod5"],
          remove(out / "b.pod5")),
+        ("convert FAST5 -> POD5",
+         [svb, "convert", large_f5, "-o", out / "f.pod5", "--force"],
+         "pod5 convert fast5", ["pod5", "convert", "fast5", large_f5, "--output",
+                                out / "g.pod5", "-t", "2", "--force-overwrite"],
+         None),
         ("subset 20 reads (1%) of POD5",
          [svb, "subset", large, "--read-ids", id_list, "-o", out / "s.pod5", "--force"],
          "pod5 filter", ["pod5", "filter", large, "--ids", id_list, "--output",
