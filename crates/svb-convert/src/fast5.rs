@@ -189,30 +189,41 @@ pub fn fast5_to_pod5(
 }
 
 /// Converts the reads of `readers` a window at a time: `convert(reader, index)` on every core,
-/// then `write(converted, in_file)` in read order with the reads that converted (returning
-/// their samples); a read that failed stops it, or goes to the stats' `failed`, as `how` says.
+/// the next window while `write(converted, in_file)` takes the one before, in read order,
+/// with the reads that converted (returning their samples); a read that failed stops it, or
+/// goes to the stats' `failed`, as `how` says.
 fn each_window<T: Send>(
     readers: &[(svb_fast5::Reader, PathBuf)],
     mut stats: Stats,
     mut how: Run<'_>,
     convert: impl Fn(&svb_fast5::Reader, usize) -> Result<T, ConvertError> + Sync,
-    mut write: impl FnMut(Vec<T>, &dyn Fn(ConvertError) -> ConvertError) -> Result<u64, ConvertError>,
+    mut write: impl FnMut(Vec<T>, &dyn Fn(ConvertError) -> ConvertError) -> Result<u64, ConvertError>
+        + Send,
 ) -> Result<Stats, ConvertError> {
     use rayon::prelude::*;
     let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
     let mut done = 0u64;
     for (r, path) in readers {
         let in_file = ConvertError::of(path);
-        for start in (0..r.len()).step_by(WINDOW_READS) {
-            let window = start..(start + WINDOW_READS).min(r.len());
-            done += window.len() as u64;
-            let converted: Vec<Result<T, ConvertError>> =
-                window.into_par_iter().map(|i| convert(r, i)).collect();
+        // The next window decodes while the one before it is written.
+        let mut windows = (0..r.len()).step_by(WINDOW_READS);
+        let mut next = || -> Result<_, ConvertError> {
+            Ok(windows.next().map(|start| {
+                let window = start..(start + WINDOW_READS).min(r.len());
+                let len = window.len();
+                let converted: Vec<Result<T, ConvertError>> =
+                    window.into_par_iter().map(|i| convert(r, i)).collect();
+                (len, converted)
+            }))
+        };
+        svb_io::pipeline(&mut next, |(len, converted)| {
+            done += len as u64;
             let kept = settle(converted, how.on_error, &mut stats.failed, &in_file)?;
             stats.reads += kept.len() as u64;
             stats.samples += write(kept, &in_file)?;
             how.report(done, total);
-        }
+            Ok(())
+        })?;
     }
     Ok(stats)
 }
