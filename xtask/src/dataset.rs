@@ -143,10 +143,11 @@ fn section(lines: &str, rounds: &str) -> String {
         "{BEGIN}\n## Dataset commands\n\n\
          `cargo xtask bench-dataset --report` ({}, best of {rounds} runs each, svb and its peer \
          alternately, 2 cores): a 2000-read POD5 of 310M samples written by ONT's `pod5.Writer` \
-         (the shared reads x 200) and its BLOW5 made by blue-crab p2s (zstd records, svb-zd). \
-         Wall time and peak RSS of each process (the RSS includes ~18 MB of the Python parent \
-         at fork). Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's \
-         `pod5 filter`, `pod5 view`, and ONT's `pod5` reader + hashlib for verify.\n\n\
+         (the shared reads x 200), its BLOW5 made by blue-crab p2s (zstd records, svb-zd) and \
+         its FAST5 made by ONT's `pod5 convert to_fast5` (one VBZ multi-read file). Wall time \
+         and peak RSS of each process (the RSS includes ~18 MB of the Python parent at fork). \
+         Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's `pod5 convert fast5 \
+         -t 2`, `pod5 filter`, `pod5 view`, and ONT's `pod5` reader + hashlib for verify.\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
          |---|---:|---:|---|---:|---:|---:|\n",
         date.trim()
