@@ -447,6 +447,14 @@ fn every_fast5_file_converts_or_is_named() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-all") else {
         return;
     };
+    let text = std::fs::read_to_string(data.join("fast5/manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // h5py's run ids of each file: one POD5 run each.
+    let run_ids = |file: &str| -> Option<usize> {
+        let files = manifest["files"].as_array()?;
+        let entry = files.iter().find(|f| f["file"].as_str() == Some(file))?;
+        Some(entry["run_ids"].as_array()?.len())
+    };
     let mut converted = 0;
     for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
         let out = tmp.join(&format!("{name}.pod5"));
@@ -459,6 +467,10 @@ fn every_fast5_file_converts_or_is_named() {
             Ok(stats) => {
                 let r = svb_fast5::Reader::open(&path).unwrap();
                 let back = svb_pod5::Reader::open(&out).unwrap();
+                let file = path.file_name().unwrap().to_str().unwrap();
+                if let Some(n) = run_ids(file) {
+                    assert_eq!(back.run_infos().len(), n, "{name}: a run per run id");
+                }
                 assert_eq!(
                     (stats.reads, back.len()),
                     (r.len() as u64, r.len()),
