@@ -5,6 +5,7 @@ mod bench;
 mod blow5;
 mod convert;
 mod decode;
+mod fast5;
 mod files;
 mod get;
 mod inputs;
@@ -44,6 +45,11 @@ enum Command {
         #[command(subcommand)]
         command: files::Command,
     },
+    /// FAST5 files (ONT, HDF5): layout and runs, verification, decoding.
+    Fast5 {
+        #[command(subcommand)]
+        command: files::Command,
+    },
     /// POD5 to BLOW5 and back (the direction by the output's extension), with blue-crab's
     /// field mapping; FAST5 to either, through ONT's.
     Convert(convert::Args),
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Pod5 { command } => files::run::<svb_pod5::Reader>(command).map(|()| true),
         Command::Blow5 { command } => files::run::<svb_blow5::Reader>(command).map(|()| true),
+        Command::Fast5 { command } => files::run::<svb_fast5::Reader>(command).map(|()| true),
         Command::Subset(args) => subset::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),

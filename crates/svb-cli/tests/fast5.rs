@@ -129,3 +129,39 @@ fn a_damaged_fast5_is_named() {
     assert!(e.contains("half.fast5"), "{e}");
     assert!(!tmp.join("o.arrow").exists());
 }
+
+#[test]
+fn fast5_info_and_verify() {
+    let (data, _tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-info");
+    let two_runs = data.join(
+        "fast5/slow5tools__f2s__various_versions__single_v0.6_to_multi_v2.0_fast5_diff_run_id.fast5",
+    );
+    let info = ok(&svb(&["fast5", "info", "--json", s(&two_runs)]));
+    let v: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(
+        (v["layout"].as_str(), v["reads"].as_u64()),
+        (Some("multi-read"), Some(2))
+    );
+    assert_eq!(v["runs"].as_array().unwrap().len(), 2, "{info}");
+    // verify: a JSON line a read, its sha256 the one h5py gives (the manifest's).
+    let text = std::fs::read_to_string(data.join("fast5/manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entry = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "vbz_compression__multi_fast5_vbz.fast5")
+        .unwrap();
+    let lines = ok(&svb(&["fast5", "verify", s(&data.join(VBZ))]));
+    assert_eq!(lines.lines().count(), 10);
+    for line in lines.lines() {
+        let got: serde_json::Value = serde_json::from_str(line).unwrap();
+        let want = entry["reads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["read_id"] == got["read_id"])
+            .unwrap();
+        assert_eq!(got["sha256"], want["sha256"], "{line}");
+    }
+}

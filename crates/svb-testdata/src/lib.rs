@@ -243,16 +243,18 @@ macro_rules! data_and_tmp_or_skip {
 }
 
 /// The files the README's examples name, made in `dir` from the conformance folder `data`
-/// (copies): `reads.pod5` and `reads.blow5`, `a.pod5` and `b.pod5`, `run/a.pod5` and
+/// (copies): `reads.pod5`, `reads.blow5` and `reads.fast5`, `a.pod5` and `b.pod5`, `run/a.pod5` and
 /// `run/b.pod5`, `runs/a.pod5`, `pod5_dir/a.pod5`, and `ids.txt` (one read id of
 /// `reads.pod5`).
 pub fn readme_files(data: &std::path::Path, dir: &std::path::Path) {
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     let pod5_v4 = data.join("pod5/multi_fast5_zip_v4.pod5");
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     for (from, to) in [
         (&pod5, "reads.pod5"),
         (&blow5, "reads.blow5"),
+        (&fast5, "reads.fast5"),
         (&pod5, "a.pod5"),
         (&pod5_v4, "b.pod5"),
         (&pod5, "run/a.pod5"),
