@@ -42,14 +42,20 @@ impl Columns {
         }
     }
 
-    /// FAST5's fields; those older files may lack (median before, end reason, pore type)
-    /// nullable.
+    /// FAST5's fields, all nullable but the id and the file name: older files lack some
+    /// (median before, end reason, pore type), and an attribute's value may not fit its
+    /// column (a negative read number, a well past 255), which is then null.
     pub(crate) fn fast5() -> Columns {
-        let optional = ["median_before", "end_reason", "pore_type"];
         Columns {
             cols: FAST5_FIELDS
                 .iter()
-                .map(|&(n, k)| (n.to_string(), data_type(k), optional.contains(&n)))
+                .map(|&(n, k)| {
+                    (
+                        n.to_string(),
+                        data_type(k),
+                        !matches!(n, "read_id" | "filename"),
+                    )
+                })
                 .collect(),
             aux: Vec::new(),
         }
