@@ -34,7 +34,7 @@
 
 use std::cell::RefCell;
 
-use svb_core::{Codec, U32Classic};
+use svb_core::{Codec, I16ZigzagDelta32, U32Classic};
 use svb_delta::zigzag::Zigzag;
 
 use crate::{zstd_io, VbzError};
@@ -175,6 +175,7 @@ pub const SIZED_HEADER_LEN: usize = 4;
 thread_local! {
     static VALUES: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
     static PACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static SAMPLES: RefCell<Vec<i16>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The 32-bit values vbz_compression packs for `src` (little-endian integers).
@@ -427,6 +428,29 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
         return Ok(());
     }
     let n = out.len() / opts.integer_size as usize;
+    if packing == Packing::StreamVByte && opts.integer_size == 2 && opts.delta_zigzag {
+        // A signal: SVB-ZD's wire, decoded by its fused kernel in one pass (the 32-bit sums
+        // truncated to 16 bits are the 16-bit wrapping sums `from_values` gives).
+        return SAMPLES.with_borrow_mut(|samples| {
+            samples.clear();
+            samples.resize(n, 0);
+            let used = I16ZigzagDelta32
+                .kernels()
+                .decode_to_slice(packed, 0, samples)
+                .map_err(VbzError::StreamVByte)?;
+            if used != packed.len() {
+                return Err(VbzError::LengthMismatch {
+                    samples: n,
+                    consumed: used,
+                    len: packed.len(),
+                });
+            }
+            for (o, v) in out.chunks_exact_mut(2).zip(samples.iter()) {
+                o.copy_from_slice(&v.to_le_bytes());
+            }
+            Ok(())
+        });
+    }
     VALUES.with_borrow_mut(|values| {
         values.clear();
         values.resize(n, 0);
