@@ -414,6 +414,18 @@ fn check(src: &[u8], len: usize, opts: &Options) -> Result<Option<usize>, VbzErr
 }
 
 /// Unpacks the integer stage of `packed` into `out` (the original bytes).
+/// Refuses a packed stream of `n` values whose decode used `used` of its bytes, not all.
+fn all_used(used: usize, n: usize, packed: &[u8]) -> Result<(), VbzError> {
+    match used == packed.len() {
+        true => Ok(()),
+        false => Err(VbzError::LengthMismatch {
+            samples: n,
+            consumed: used,
+            len: packed.len(),
+        }),
+    }
+}
+
 fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError> {
     let packing = opts.packing();
     if packing == Packing::None {
@@ -438,13 +450,7 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
                 .kernels()
                 .decode_to_slice(packed, 0, samples)
                 .map_err(VbzError::StreamVByte)?;
-            if used != packed.len() {
-                return Err(VbzError::LengthMismatch {
-                    samples: n,
-                    consumed: used,
-                    len: packed.len(),
-                });
-            }
+            all_used(used, n, packed)?;
             for (o, v) in out.chunks_exact_mut(2).zip(samples.iter()) {
                 o.copy_from_slice(&v.to_le_bytes());
             }
@@ -460,13 +466,7 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
                 let used = U32Classic
                     .decode_to_slice(packed, values)
                     .map_err(VbzError::StreamVByte)?;
-                if used != packed.len() {
-                    return Err(VbzError::LengthMismatch {
-                        samples: n,
-                        consumed: used,
-                        len: packed.len(),
-                    });
-                }
+                all_used(used, n, packed)?;
             }
         }
         from_values(values, opts, out);
