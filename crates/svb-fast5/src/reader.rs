@@ -288,6 +288,15 @@ impl Reader {
         self.attrs_of(&group, path)
     }
 
+    /// The attributes of the group at `path`, `None` when the file has no such group.
+    fn group_attrs(&self, path: &str) -> Result<Option<Attrs>, Fast5Error> {
+        match self.file.group(path) {
+            Ok(g) => self.attrs_of(&g, path).map(Some),
+            Err(Hdf5Error::GroupNotFound(_)) => Ok(None),
+            Err(source) => Err(self.hdf5(path)(source)),
+        }
+    }
+
     fn attrs_of(&self, group: &Group, path: &str) -> Result<Attrs, Fast5Error> {
         let address = group.address();
         if let Some(a) = self.groups.lock().expect("not poisoned").get(&address) {
@@ -352,27 +361,24 @@ impl Reader {
     /// Read `index`'s attributes.
     pub fn read(&self, index: usize) -> Result<Read, Fast5Error> {
         let e = self.entry(index)?;
-        let group = |path: &str| match self.file.group(path) {
-            Ok(g) => self.attrs_of(&g, path),
-            Err(Hdf5Error::GroupNotFound(_)) => Err(Fast5Error::Field {
+        let channel_group = format!("{}/channel_id", e.shared);
+        let required = |path: &str| {
+            self.group_attrs(path)?.ok_or_else(|| Fast5Error::Field {
                 path: self.path.clone(),
                 read: e.read_id.clone(),
                 field: path.to_string(),
                 what: "missing group".into(),
-            }),
-            Err(source) => Err(self.hdf5(path)(source)),
+            })
         };
-        let raw = group(&e.raw)?;
-        let channel_id = group(&format!("{}/channel_id", e.shared))?;
-        let optional = |name: &str| -> Result<Attrs, Fast5Error> {
-            let path = format!("{}/{name}", e.shared);
-            match self.file.group(&path) {
-                Ok(g) => self.attrs_of(&g, &path),
-                Err(_) => Ok(Arc::from(Vec::new())),
-            }
+        let optional = |path: &str| -> Result<Attrs, Fast5Error> {
+            Ok(self
+                .group_attrs(path)?
+                .unwrap_or_else(|| Arc::from(Vec::new())))
         };
-        let tracking_id = optional("tracking_id")?;
-        let context_tags = optional("context_tags")?;
+        let raw = required(&e.raw)?;
+        let channel_id = required(&channel_group)?;
+        let tracking_id = optional(&format!("{}/tracking_id", e.shared))?;
+        let context_tags = optional(&format!("{}/context_tags", e.shared))?;
         let read_group = match self.layout {
             Layout::MultiRead => self.attrs_at(&e.group)?,
             Layout::SingleRead => Arc::from(Vec::new()),
@@ -384,7 +390,6 @@ impl Reader {
             what: what.to_string(),
         };
         let raw_group = e.raw.as_str();
-        let channel_group = format!("{}/channel_id", e.shared);
         fn get<'a>(
             attrs: &'a Attrs,
             name: &str,
@@ -508,21 +513,17 @@ impl Reader {
     /// Read `index`'s sample count as its signal dataset declares it (its shape: nothing is
     /// decoded; [`signal`](Reader::signal) checks that the chunks hold as many).
     pub fn samples(&self, index: usize) -> Result<u64, Fast5Error> {
-        Ok(self.signal_dataset(index)?.2)
+        Ok(self.signal_dataset(index)?.3)
     }
 
-    /// Read `index`'s signal dataset, whether it is little-endian, and its declared samples,
-    /// the type and shape checked.
+    /// Read `index`'s signal dataset, its path, whether it is little-endian, and its declared
+    /// samples, the type and shape checked.
     fn signal_dataset(
         &self,
         index: usize,
-    ) -> Result<(hdf5_reader::Dataset, bool, u64), Fast5Error> {
+    ) -> Result<(hdf5_reader::Dataset, String, bool, u64), Fast5Error> {
         let e = self.entry(index)?;
-        let bad = |what: String| Fast5Error::Signal {
-            path: self.path.clone(),
-            read: e.read_id.clone(),
-            what,
-        };
+        let bad = |what: String| self.signal_error(e, what);
         let path = format!("{}/Signal", e.raw);
         let ds = self.file.dataset(&path).map_err(self.hdf5(path.clone()))?;
         let little = match ds.dtype() {
@@ -543,7 +544,15 @@ impl Reader {
         if n > MAX_SAMPLES {
             return Err(bad(format!("{n} samples declared (at most {MAX_SAMPLES})")));
         }
-        Ok((ds, little, n))
+        Ok((ds, path, little, n))
+    }
+
+    fn signal_error(&self, e: &Entry, what: String) -> Fast5Error {
+        Fast5Error::Signal {
+            path: self.path.clone(),
+            read: e.read_id.clone(),
+            what,
+        }
     }
 
     /// Read `index`'s raw signal (ADC samples).
@@ -558,13 +567,8 @@ impl Reader {
     pub fn signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Fast5Error> {
         let e = self.entry(index)?;
         out.clear();
-        let bad = |what: String| Fast5Error::Signal {
-            path: self.path.clone(),
-            read: e.read_id.clone(),
-            what,
-        };
-        let (ds, little, n) = self.signal_dataset(index)?;
-        let path = format!("{}/Signal", e.raw);
+        let bad = |what: String| self.signal_error(e, what);
+        let (ds, path, little, n) = self.signal_dataset(index)?;
         let n = n as usize;
         let push = |out: &mut Vec<i16>, bytes: &[u8]| {
             out.extend(bytes.chunks_exact(2).map(|b| match little {
