@@ -1,6 +1,9 @@
 //! The BLOW5 header: a 64-byte binary block (magic, version, compressions, read-group
 //! count), then a length-prefixed ASCII header of read-group attributes and the record
-//! schema (`#types` and `#names` lines).
+//! schema (`#types` and `#names` lines). SLOW5 (text) starts with two `#` lines (version,
+//! read-group count) and then the same text header.
+
+use svb_io::FileFormat;
 
 /// How each record is compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,12 +78,21 @@ pub enum FieldType {
 
 impl FieldType {
     /// The type slow5lib writes in a header as `t` (`int32_t`, `char*`, `enum{a,b}`, ...), or
-    /// `None` for a name it does not define.
+    /// `None` for a name it does not define or an enum it refuses (a label empty, twice, or
+    /// not a C identifier).
     pub fn parse(t: &str) -> Option<FieldType> {
         if let Some(labels) = t.strip_prefix("enum{").and_then(|r| r.strip_suffix('}')) {
-            return Some(FieldType::Enum(
-                labels.split(',').map(str::to_owned).collect(),
-            ));
+            // slow5lib's rules: C identifiers, none twice, at most 256.
+            let labels: Vec<String> = labels.split(',').map(str::to_owned).collect();
+            let c_label = |l: &String| {
+                l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            };
+            let unique = labels.iter().collect::<std::collections::HashSet<_>>().len();
+            if !labels.iter().all(c_label) || unique != labels.len() || labels.len() > 256 {
+                return None;
+            }
+            return Some(FieldType::Enum(labels));
         }
         let (base, array) = match t.strip_suffix('*') {
             Some(b) => (b, true),
@@ -111,9 +123,12 @@ pub struct AuxField {
     pub ty: FieldType,
 }
 
-/// The parsed header of a BLOW5 file.
+/// The parsed header of a BLOW5 or SLOW5 file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Header {
+    /// [`FileFormat::Blow5`] (binary) or [`FileFormat::Slow5`] (text: records are lines,
+    /// never compressed).
+    pub format: FileFormat,
     /// `(major, minor, patch)`.
     pub version: (u8, u8, u8),
     /// Record compression.
@@ -124,7 +139,7 @@ pub struct Header {
     pub read_groups: Vec<Vec<(String, String)>>,
     /// The auxiliary fields after the primary ones, in record order.
     pub aux: Vec<AuxField>,
-    /// Bytes from the start of the file to the first record.
+    /// Bytes from the start of the file to the first record (its first line in SLOW5).
     pub data_start: usize,
 }
 
@@ -155,8 +170,11 @@ pub(crate) const PRIMARY: [&str; 8] = [
 /// Magic bytes at the start of every BLOW5 file.
 pub const MAGIC: &[u8; 6] = b"BLOW5\x01";
 
+/// Every read group's `@` attributes, in header order.
+pub(crate) type ReadGroups = Vec<Vec<(String, String)>>;
+
 /// A text header's parts: every read group's attributes, the types line, the names line.
-type TextHeader<'a> = (Vec<Vec<(String, String)>>, &'a str, &'a str);
+type TextHeader<'a> = (ReadGroups, &'a str, &'a str);
 
 /// The text header as strictly as slow5lib reads it: `@ATTRIBUTE` lines (one value a read
 /// group, no attribute twice), then the `#char*` types line and the `#read_id` names line,
@@ -267,10 +285,27 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
             file.len()
         ));
     };
+    let (read_groups, aux) = schema(text, groups)?;
+    Ok(Header {
+        format: FileFormat::Blow5,
+        version,
+        record_compression,
+        signal_compression,
+        read_groups,
+        aux,
+        data_start: 68 + text_len,
+    })
+}
+
+/// The read groups and auxiliary fields of a text header (`@` lines, `#char*` types line,
+/// `#read_id` names line; BLOW5's and SLOW5's are the same) announced to hold `groups` read
+/// groups.
+pub(crate) fn schema(text: &[u8], groups: usize) -> Result<(ReadGroups, Vec<AuxField>), String> {
     let text = std::str::from_utf8(text).map_err(|e| format!("text header: {e}"))?;
-    if groups == 0 || groups > text_len {
+    if groups == 0 || groups > text.len() {
         return Err(format!(
-            "{groups} read groups for a {text_len}-byte text header"
+            "{groups} read groups for a {}-byte text header",
+            text.len()
         ));
     }
     let (read_groups, types, names) = parse_text(text, groups)?;
@@ -283,18 +318,16 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
     }
     let mut aux = Vec::new();
     for (name, ty) in names[8..].iter().zip(&types[8..]) {
-        let ty = FieldType::parse(ty).ok_or_else(|| format!("field {name}: unknown type {ty}"))?;
+        let ty = FieldType::parse(ty).ok_or_else(|| {
+            format!(
+                "field {name}: type {ty} is none slow5lib defines (or an enum whose labels are \
+                 not distinct C identifiers)"
+            )
+        })?;
         aux.push(AuxField {
             name: (*name).to_owned(),
             ty,
         });
     }
-    Ok(Header {
-        version,
-        record_compression,
-        signal_compression,
-        read_groups,
-        aux,
-        data_start: 68 + text_len,
-    })
+    Ok((read_groups, aux))
 }

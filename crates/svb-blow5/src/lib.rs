@@ -26,6 +26,7 @@ mod index;
 mod inflate;
 mod reader;
 mod record;
+mod text;
 mod writer;
 
 pub use error::{Blow5Error, Blow5WriteError, InflateError};

@@ -9,6 +9,7 @@ use svb_io::{Access, FileFormat, Source, Threads};
 use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
 use super::record::{i16s_le_into, Fields, Record};
+use super::text;
 use super::EOF_MARKER;
 use crate::Blow5Error;
 use svb_slow5::{ExZdDecoder, SignalError};
@@ -21,6 +22,28 @@ struct Span {
     at: u64,
     start: u64,
     end: u64,
+}
+
+/// Parses the header of a BLOW5 or SLOW5 file (told apart by their first bytes).
+fn parse_header(src: &Source) -> std::io::Result<Result<Header, String>> {
+    let head = src.read_vec(0, src.len().min(text::SIGNATURE.len() as u64) as usize)?;
+    if head != text::SIGNATURE {
+        return Ok(header::parse(&header_bytes(src)?));
+    }
+    // A SLOW5 header ends with its #read_id line: read until that line is whole.
+    let mut want = 1u64 << 16;
+    loop {
+        let bytes = src.read_vec(0, src.len().min(want) as usize)?;
+        if let Some(len) = text::header_len(&bytes) {
+            return Ok(text::parse_header(&bytes[..len]));
+        }
+        if bytes.len() as u64 == src.len() {
+            return Ok(Err(
+                "no #read_id names line ending in a newline: the header is cut short".into(),
+            ));
+        }
+        want *= 4;
+    }
 }
 
 /// The header's bytes: the 68-byte binary block and the text header it announces (as much of
@@ -113,11 +136,31 @@ impl Reader {
             path: path.clone(),
             source,
         };
-        let header =
-            header::parse(&header_bytes(&src).map_err(io)?).map_err(|what| Blow5Error::Header {
+        let header = parse_header(&src)
+            .map_err(io)?
+            .map_err(|what| Blow5Error::Header {
                 path: path.clone(),
                 what,
             })?;
+        if header.format == FileFormat::Slow5 {
+            let spans = text_lines(&src, header.data_start as u64).map_err(|e| match e {
+                LinesError::Io(source) => io(source),
+                LinesError::Cut { index, offset } => Blow5Error::Record {
+                    path: path.clone(),
+                    index,
+                    offset,
+                    what: "the file ends inside this line (no newline after it): cut short?"
+                        .into(),
+                },
+            })?;
+            return Ok(Reader {
+                path,
+                src,
+                header,
+                spans,
+                sizes_read: true,
+            });
+        }
         let len = src.len();
         let mut spans = Vec::new();
         let mut at = header.data_start as u64;
@@ -186,11 +229,13 @@ impl Reader {
             source,
         };
         let src = Source::open_as(&path, Access::ReadAt, FileFormat::Blow5).map_err(io)?;
-        let header =
-            header::parse(&header_bytes(&src).map_err(io)?).map_err(|what| Blow5Error::Header {
+        let header = parse_header(&src)
+            .map_err(io)?
+            .map_err(|what| Blow5Error::Header {
                 path: path.clone(),
                 what,
             })?;
+        let text = header.format == FileFormat::Slow5;
         let misfit = |what: String| Blow5Error::Header {
             path: path.clone(),
             what: format!("the index does not fit the file: {what}"),
@@ -206,18 +251,24 @@ impl Reader {
             }
             let end = offset
                 .checked_add(size)
-                .filter(|&e| size >= 8 && e <= len)
+                .filter(|&e| size >= if text { 1 } else { 8 } && e <= len)
                 .ok_or_else(|| misfit(format!("record {i}: {size} bytes at byte {offset}")))?;
             spans.push(Span {
                 index: i,
                 at,
-                start: at + 8,
+                start: if text { at } else { at + 8 },
                 end,
             });
             at = end;
         }
-        if len.checked_sub(at) != Some(EOF_MARKER.len() as u64)
-            || src.read_vec(at, EOF_MARKER.len()).map_err(io)? != EOF_MARKER
+        if text && at != len {
+            return Err(misfit(format!(
+                "the records end at byte {at}, the file at {len}"
+            )));
+        }
+        if !text
+            && (len.checked_sub(at) != Some(EOF_MARKER.len() as u64)
+                || src.read_vec(at, EOF_MARKER.len()).map_err(io)? != EOF_MARKER)
         {
             return Err(misfit(format!(
                 "the records end at byte {at}, not at the end marker ({len} bytes)"
@@ -294,6 +345,9 @@ impl Reader {
         let s = self.span(index)?;
         self.with_body(s, |body| {
             let err = |what: String| self.record_error(s, what);
+            if self.is_text() {
+                return text::read_id(body).map(str::to_owned).map_err(err);
+            }
             let mut r = Fields { body, at: 0 };
             let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
             let id = r.slice(id_len).map_err(&err)?;
@@ -421,6 +475,28 @@ impl Reader {
         f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
         let compression = self.header.record_compression;
+        if self.is_text() {
+            // A line, its newline last: found there at open, or (opened through an index)
+            // checked here.
+            return self
+                .src
+                .with_bytes(s.start, (s.end - s.start) as usize, |line| {
+                    match line.split_last() {
+                        Some((b'\n', line)) => f(line),
+                        _ => Err(self.record_error(
+                            s,
+                            "the index's record does not end in a newline here".into(),
+                        )),
+                    }
+                })
+                .map_err(|source| Blow5Error::RecordIo {
+                    path: self.path.clone(),
+                    index: s.index,
+                    offset: s.at,
+                    len: s.end - s.start,
+                    source,
+                })?;
+        }
         // Opened through an index: the record's size field is read with it, and checked.
         let from = if self.sizes_read { s.start } else { s.at };
         self.src
@@ -460,6 +536,9 @@ impl Reader {
     /// Where the signal bytes are in a record body: `(offset, length)`.
     fn signal_span(&self, s: &Span, body: &[u8]) -> Result<(usize, usize), Blow5Error> {
         let err = |what: String| self.record_error(s, what);
+        if self.is_text() {
+            return text::signal_span(body).map_err(err);
+        }
         let mut r = Fields { body, at: 0 };
         let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
         r.slice(id_len + 4 + 32).map_err(&err)?;
@@ -489,10 +568,16 @@ impl Reader {
         spans
     }
 
+    /// Whether the file is SLOW5 text (records are lines).
+    fn is_text(&self) -> bool {
+        self.header.format == FileFormat::Slow5
+    }
+
     /// Whether decoding is only copying bytes already in memory (read, not mapped; records
     /// and signal uncompressed).
     fn is_plain_copy(&self) -> bool {
-        self.src.is_in_memory()
+        !self.is_text()
+            && self.src.is_in_memory()
             && self.header.record_compression == RecordCompression::None
             && self.header.signal_compression == SignalCompression::None
     }
@@ -532,6 +617,9 @@ impl Reader {
         record: &mut Record,
     ) -> Result<u64, Blow5Error> {
         let err = |what: String| self.record_error(s, what);
+        if self.is_text() {
+            return text::parse_record(body, &self.header, exzd.is_some(), record).map_err(err);
+        }
         let mut r = Fields { body, at: 0 };
         let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
         let read_id = std::str::from_utf8(r.slice(id_len).map_err(&err)?)
@@ -612,6 +700,52 @@ impl Reader {
         record.sampling_rate = sampling_rate;
         Ok(samples)
     }
+}
+
+/// Why the lines of a SLOW5 file could not be found.
+enum LinesError {
+    Io(std::io::Error),
+    /// The last line has no newline: the line's number and offset.
+    Cut { index: usize, offset: u64 },
+}
+
+/// Every record line of a SLOW5 file from byte `start`: each span from its first byte through
+/// its newline, found a 1 MiB window at a time (a file read into memory, in place).
+fn text_lines(src: &Source, start: u64) -> Result<Vec<Span>, LinesError> {
+    let mut spans = Vec::new();
+    let mut line_start = start;
+    let mut push = |end: u64, line_start: &mut u64| {
+        spans.push(Span {
+            index: spans.len(),
+            at: *line_start,
+            start: *line_start,
+            end,
+        });
+        *line_start = end;
+    };
+    if let Some(all) = src.as_slice() {
+        for nl in memchr::memchr_iter(b'\n', &all[start as usize..]) {
+            push(start + nl as u64 + 1, &mut line_start);
+        }
+    } else {
+        let mut at = start;
+        while at < src.len() {
+            let window = src
+                .read_vec(at, (src.len() - at).min(Window::SIZE) as usize)
+                .map_err(LinesError::Io)?;
+            for nl in memchr::memchr_iter(b'\n', &window) {
+                push(at + nl as u64 + 1, &mut line_start);
+            }
+            at += window.len() as u64;
+        }
+    }
+    if line_start != src.len() {
+        return Err(LinesError::Cut {
+            index: spans.len(),
+            offset: line_start,
+        });
+    }
+    Ok(spans)
 }
 
 /// Largest signal capacity (samples) a worker keeps between records of `for_each_parallel`.

@@ -3,6 +3,9 @@
 //! the `5WOLB` end-of-file marker), records compressed none / zlib / zstd and signals none /
 //! SVB-ZD / ex-zd, both on rayon a batch of records at a time.
 //!
+//! [`WriteOptions::slow5`] writes slow5lib's text form instead: the same header after its
+//! `#slow5_version` and `#num_read_groups` lines, a line per record, no end marker.
+//!
 //! The file is written under a temporary name beside the destination and renamed when
 //! [`Writer::finish`] has written the end-of-file marker: a writer dropped early (or a process
 //! killed mid-write) leaves no file under the destination name, and its partial file is
@@ -13,7 +16,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use svb_io::{PartialFile, Publish};
+use svb_io::{FileFormat, PartialFile, Publish};
 
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
@@ -45,6 +48,22 @@ pub struct WriteOptions {
     /// How [`Writer::finish`] publishes the file: synced first (default) or not, replacing a
     /// file at the path or not (default refuse).
     pub publish: Publish,
+    /// [`FileFormat::Blow5`] (default), or [`FileFormat::Slow5`] for slow5lib's text form,
+    /// which has no compression: both compressions must then be `None`
+    /// ([`WriteOptions::slow5`]).
+    pub format: FileFormat,
+}
+
+impl WriteOptions {
+    /// The options of a SLOW5 text file: no record or signal compression.
+    pub fn slow5() -> WriteOptions {
+        WriteOptions {
+            record_compression: RecordCompression::None,
+            signal_compression: SignalCompression::None,
+            format: FileFormat::Slow5,
+            ..WriteOptions::default()
+        }
+    }
 }
 
 impl Default for WriteOptions {
@@ -55,6 +74,7 @@ impl Default for WriteOptions {
             batch_records: 1024,
             zstd_profile: ZstdProfile::Standard,
             publish: Publish::default(),
+            format: FileFormat::Blow5,
         }
     }
 }
@@ -263,7 +283,27 @@ impl Writer {
                 ),
             });
         }
-        let header = header_bytes(&schema, &options)?;
+        let header = match options.format {
+            FileFormat::Blow5 => header_bytes(&schema, &options)?,
+            FileFormat::Slow5 => {
+                if options.record_compression != RecordCompression::None
+                    || options.signal_compression != SignalCompression::None
+                {
+                    return Err(Blow5WriteError::Schema {
+                        what: format!(
+                            "SLOW5 text has no compression ({} records, {} signal asked for)",
+                            options.record_compression, options.signal_compression
+                        ),
+                    });
+                }
+                super::text::header_bytes(schema.read_groups.len(), &schema.text()?)
+            }
+            f => {
+                return Err(Blow5WriteError::Schema {
+                    what: format!("a {} file (BLOW5 or SLOW5 only)", f.name()),
+                })
+            }
+        };
         let out = options
             .publish
             .create(&path)
@@ -333,7 +373,9 @@ impl Writer {
     /// Returns the number of records.
     pub fn finish(mut self) -> Result<u64, Blow5WriteError> {
         self.flush_pending()?;
-        self.write_all(EOF_MARKER)?;
+        if self.options.format == FileFormat::Blow5 {
+            self.write_all(EOF_MARKER)?;
+        }
         let path = self.out.destination().to_path_buf();
         let publish = self.options.publish;
         publish
@@ -389,6 +431,9 @@ impl Writer {
                 return Err(bad(format!("auxiliary field {} missing", f.name)));
             };
             check_aux(&f.ty, v).map_err(|w| bad(format!("auxiliary field {}: {w}", f.name)))?;
+        }
+        if self.options.format == FileFormat::Slow5 {
+            super::text::check_record(r, &self.aux).map_err(bad)?;
         }
         Ok(())
     }
@@ -499,6 +544,11 @@ fn encode_record(
     aux: &[AuxField],
     options: &WriteOptions,
 ) -> Result<Vec<u8>, Blow5WriteError> {
+    if options.format == FileFormat::Slow5 {
+        let mut line = Vec::new();
+        super::text::record_line(r, aux, &mut line);
+        return Ok(line);
+    }
     // Room for the largest signal encoding, so that no encoder grows (and copies) the body.
     let n = r.raw_signal.len();
     let signal_room = match options.signal_compression {

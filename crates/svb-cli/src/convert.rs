@@ -1,6 +1,6 @@
-//! `svb convert`: POD5 to BLOW5 and back with blue-crab's field mapping, FAST5 to POD5 with
-//! ONT's (and on to BLOW5 with blue-crab's; `svb-convert`), the direction chosen by the
-//! output's extension.
+//! `svb convert`: POD5 to BLOW5 / SLOW5 and back with blue-crab's field mapping, FAST5 to POD5
+//! with ONT's (and on to BLOW5 / SLOW5 with blue-crab's; `svb-convert`), BLOW5 to SLOW5 text and
+//! back, BLOW5 recompressed; the direction chosen by the output's extension.
 
 use std::path::{Path, PathBuf};
 
@@ -31,25 +31,27 @@ enum Signal {
     svb convert -r blow5_dir/ -o merged.pod5\n  \
     svb convert -r pod5_dir/ -o blow5_dir/ --to blow5     (one output per input)\n  \
     svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n  \
-    svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n\n\
+    svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n  \
+    svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
+    svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
     BLOW5: ONT's, then blue-crab's); docs/FORMATS.md lists them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
-    /// The output: a .pod5 or .blow5 file for all inputs, or a directory (with --to) for one
-    /// output per input, named after it.
+    /// The output: a .pod5, .blow5 or .slow5 file for all inputs, or a directory (with --to)
+    /// for one output per input, named after it.
     #[arg(short, long)]
     output: PathBuf,
     /// The output format when -o is a directory.
-    #[arg(long, value_parser = ["pod5", "blow5"])]
+    #[arg(long, value_parser = ["pod5", "blow5", "slow5"])]
     to: Option<String>,
-    /// BLOW5 record compression.
-    #[arg(long, value_enum, default_value = "zstd")]
-    records: Records,
-    /// BLOW5 signal compression.
-    #[arg(long, value_enum, default_value = "svb-zd")]
-    signal: Signal,
+    /// BLOW5 record compression [default: zstd].
+    #[arg(long, value_enum)]
+    records: Option<Records>,
+    /// BLOW5 signal compression [default: svb-zd].
+    #[arg(long, value_enum)]
+    signal: Option<Signal>,
     /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
@@ -69,10 +71,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let inputs = identities(&files)?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
-            let to = if to == "pod5" {
-                Format::Pod5
-            } else {
-                Format::Blow5
+            let to = match to.as_str() {
+                "pod5" => Format::Pod5,
+                "slow5" => Format::Slow5,
+                _ => Format::Blow5,
             };
             output_dir(&args.output)?;
             let ext = to.extension();
@@ -88,17 +90,25 @@ pub fn run(args: &Args) -> Result<bool, String> {
         None => {
             let to = Format::of_extension(&args.output).ok_or_else(|| {
                 format!(
-                    "{}: the output must end in .pod5 or .blow5 (or be a directory, with --to)",
+                    "{}: the output must end in .pod5, .blow5 or .slow5 (or be a directory, with \
+                     --to)",
                     args.output.display()
                 )
             })?;
             (to, vec![(files.clone(), args.output.clone())])
         }
     };
-    if to == from {
+    if to == Format::Pod5 && from == Format::Pod5 {
+        return Err(
+            "the inputs are POD5 already; `svb subset` copies reads between POD5 files".into(),
+        );
+    }
+    if to == Format::Slow5 && (args.records.is_some() || args.signal.is_some() || args.decode_fast)
+    {
         return Err(format!(
-            "the inputs are {} already; `svb subset` copies reads between files of one format",
-            from.name()
+            "{}: SLOW5 text has no compression; --records, --signal and --decode-fast are for \
+             .blow5 and .pod5 outputs",
+            args.output.display()
         ));
     }
     if to == Format::Fast5 {
@@ -131,25 +141,34 @@ pub fn run(args: &Args) -> Result<bool, String> {
             ..Run::default()
         };
         let stats = match to {
-            Format::Blow5 => {
-                let options = svb_blow5::WriteOptions {
-                    record_compression: match args.records {
-                        Records::Zstd => RecordCompression::Zstd,
-                        Records::Zlib => RecordCompression::Zlib,
-                        Records::None => RecordCompression::None,
+            Format::Blow5 | Format::Slow5 => {
+                let options = match to {
+                    Format::Slow5 => svb_blow5::WriteOptions {
+                        publish: publish(args.force),
+                        ..svb_blow5::WriteOptions::slow5()
                     },
-                    signal_compression: match args.signal {
-                        Signal::SvbZd => SignalCompression::SvbZd,
-                        Signal::ExZd => SignalCompression::ExZd,
-                        Signal::None => SignalCompression::None,
+                    _ => svb_blow5::WriteOptions {
+                        record_compression: match args.records.unwrap_or(Records::Zstd) {
+                            Records::Zstd => RecordCompression::Zstd,
+                            Records::Zlib => RecordCompression::Zlib,
+                            Records::None => RecordCompression::None,
+                        },
+                        signal_compression: match args.signal.unwrap_or(Signal::SvbZd) {
+                            Signal::SvbZd => SignalCompression::SvbZd,
+                            Signal::ExZd => SignalCompression::ExZd,
+                            Signal::None => SignalCompression::None,
+                        },
+                        zstd_profile: profile,
+                        publish: publish(args.force),
+                        ..svb_blow5::WriteOptions::default()
                     },
-                    zstd_profile: profile,
-                    publish: publish(args.force),
-                    ..svb_blow5::WriteOptions::default()
                 };
                 match from {
                     Format::Fast5 => svb_convert::fast5_to_blow5(ins, out, options, how),
-                    _ => svb_convert::pod5_to_blow5(ins, out, options, how),
+                    Format::Pod5 => svb_convert::pod5_to_blow5(ins, out, options, how),
+                    Format::Blow5 | Format::Slow5 => {
+                        svb_convert::blow5_to_blow5(ins, out, options, how)
+                    }
                 }
             }
             Format::Pod5 => {

@@ -1,5 +1,5 @@
-//! `svb subset`: the reads named in a list, from any number of POD5 or BLOW5 files, into one
-//! file of the same format, a window of reads at a time (memory holds one window, whatever
+//! `svb subset`: the reads named in a list, from any number of POD5 or BLOW5 / SLOW5 files,
+//! into one file of the same format (BLOW5 or SLOW5 text by the output's extension), a window of reads at a time (memory holds one window, whatever
 //! the inputs' size): VBZ chunks are copied as stored, other signal decoded and compressed
 //! on every core.
 
@@ -16,7 +16,8 @@ use crate::output::{check_output, error_chain, Progress};
 #[command(
     after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
     cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5\n  \
-    svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going"
+    svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going\n  \
+    svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -25,8 +26,8 @@ pub struct Args {
     /// `read_id` header is skipped), or `-` for standard input.
     #[arg(long, value_name = "FILE|-")]
     read_ids: String,
-    /// The output file (.pod5 or .blow5, the inputs' format), written under a temporary name
-    /// and renamed when complete.
+    /// The output file (.pod5, or .blow5 / .slow5 for BLOW5 or SLOW5 inputs), written under a
+    /// temporary name and renamed when complete.
     #[arg(short, long)]
     output: PathBuf,
     /// Ids found in no input are listed on stderr but do not make the exit status 1.
@@ -75,11 +76,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
     let out_format = Format::of_extension(&args.output).ok_or_else(|| {
         format!(
-            "{}: the output must end in .pod5 or .blow5",
+            "{}: the output must end in .pod5, .blow5 or .slow5",
             args.output.display()
         )
     })?;
-    if out_format != format {
+    if !out_format.same_reader(format) {
         return Err(format!(
             "{}: subset writes the inputs' format ({}); `svb convert` changes it",
             args.output.display(),
@@ -99,7 +100,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
     };
     let result = match format {
         Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),
-        Format::Blow5 => svb_convert::subset_blow5(&files, &wanted, &args.output, how),
+        Format::Blow5 | Format::Slow5 => {
+            svb_convert::subset_blow5(&files, &wanted, &args.output, how)
+        }
         Format::Fast5 => Err(svb_convert::ConvertError::Mapping(
             "FAST5 inputs: subset writes the inputs' format, and svb does not write FAST5"
                 .to_string(),

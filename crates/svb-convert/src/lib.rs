@@ -398,3 +398,88 @@ pub fn blow5_to_pod5(
     w.finish()?;
     Ok(stats)
 }
+
+/// The schema of one file holding the records of files with `headers` (each with its path):
+/// their read groups merged (equal groups once, in order of appearance), their auxiliary
+/// fields, which must be the same in every file. Returns it with, per file, its read groups'
+/// indices in it.
+fn merged_schema(
+    headers: &[(&svb_blow5::Header, &Path)],
+) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
+    let Some((first, first_path)) = headers.first() else {
+        return Err(ConvertError::Mapping("no input".into()));
+    };
+    let mut schema = Schema::of(first);
+    schema.read_groups.clear();
+    let mut group_maps = Vec::new();
+    for (header, path) in headers {
+        if header.aux != schema.aux {
+            return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
+                "its auxiliary fields differ from {}'s; copy them apart",
+                first_path.display()
+            ))));
+        }
+        let map: Vec<u32> = header
+            .read_groups
+            .iter()
+            .map(|g| {
+                let at = schema
+                    .read_groups
+                    .iter()
+                    .position(|x| x == g)
+                    .unwrap_or_else(|| {
+                        schema.read_groups.push(g.clone());
+                        schema.read_groups.len() - 1
+                    });
+                at as u32
+            })
+            .collect();
+        group_maps.push(map);
+    }
+    Ok((schema, group_maps))
+}
+
+/// Copies every record of BLOW5 or SLOW5 `inputs` into one file `out` under `options`
+/// (BLOW5 with any compression, or [`WriteOptions::slow5`](svb_blow5::WriteOptions::slow5)
+/// text): BLOW5 to SLOW5 and back, or a recompression. Read groups are merged (equal groups
+/// once) and the auxiliary fields must be the same in every input; every field is kept
+/// exactly. A failed input or record stops it, or is left out, as `how` says.
+pub fn blow5_to_blow5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_blow5::WriteOptions,
+    mut how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    let on_error = how.on_error;
+    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_blow5::Reader::open(p))?;
+    let headers: Vec<(&svb_blow5::Header, &Path)> = readers
+        .iter()
+        .map(|(r, p)| (r.header(), p.as_path()))
+        .collect();
+    let (schema, group_maps) = merged_schema(&headers)?;
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let mut done_reads = 0u64;
+    for ((r, path), map) in readers.iter().zip(&group_maps) {
+        let in_file = ConvertError::of(path);
+        let decode = |i: usize, rec: &mut Record| {
+            r.record_into(i, rec)?;
+            rec.read_group = map[rec.read_group as usize];
+            Ok(())
+        };
+        let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
+            done_reads += window as u64;
+            stats.reads += kept.len() as u64;
+            stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+            w.add_records(&kept)
+                .map_err(|e| in_file(ConvertError::from(e)))?;
+            how.report(done_reads, total);
+            Ok(())
+        };
+        let weight = |i: usize| r.record_span(i).map_or(0, |(_, size)| size);
+        let failed = &mut stats.failed;
+        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
+    }
+    w.finish()?;
+    Ok(stats)
+}

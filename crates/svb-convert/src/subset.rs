@@ -139,9 +139,10 @@ pub fn subset_pod5(
     Ok(result)
 }
 
-/// The records `wanted` of BLOW5 `inputs` into `out`, under `how`: their read groups merged
-/// (equal groups once), their auxiliary fields the same in every input; records keep their
-/// bytes' compression (the first input's).
+/// The records `wanted` of BLOW5 or SLOW5 `inputs` into `out` (SLOW5 text when it ends in
+/// `.slow5`), under `how`: their read groups merged (equal groups once), their auxiliary
+/// fields the same in every input; a BLOW5 output takes the first input's compression (zstd
+/// and SVB-ZD when that input is text).
 pub fn subset_blow5(
     inputs: &[PathBuf],
     wanted: &[String],
@@ -175,43 +176,32 @@ pub fn subset_blow5(
             .pop()
             .unwrap_or(ConvertError::Mapping("no input to subset".into())));
     };
-    let mut schema = svb_blow5::Schema::of(&first);
-    // Per input, its read groups' indices in the output.
-    let mut group_maps = Vec::new();
-    for (o, path) in &opened {
-        if o.reader.header().aux != schema.aux {
-            return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
-                "its auxiliary fields differ from {}'s; subset them apart",
-                opened[0].1.display()
-            ))));
-        }
-        let map: Vec<u32> = o
-            .reader
-            .header()
-            .read_groups
-            .iter()
-            .map(|g| {
-                let at = schema
-                    .read_groups
-                    .iter()
-                    .position(|x| x == g)
-                    .unwrap_or_else(|| {
-                        schema.read_groups.push(g.clone());
-                        schema.read_groups.len() - 1
-                    });
-                at as u32
-            })
-            .collect();
-        group_maps.push(map);
-    }
-    let options = svb_blow5::WriteOptions {
-        record_compression: first.record_compression,
-        signal_compression: first.signal_compression,
-        publish: svb_io::Publish {
-            on_existing: how.on_existing,
-            ..svb_io::Publish::default()
+    let headers: Vec<(&svb_blow5::Header, &Path)> = opened
+        .iter()
+        .map(|(o, p)| (o.reader.header(), p.as_path()))
+        .collect();
+    let (schema, group_maps) = crate::merged_schema(&headers)?;
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    // The output's form by its extension; a BLOW5 output keeps the first input's compression
+    // (slow5tools' default when that input is SLOW5 text).
+    let options = match svb_io::FileFormat::of_extension(out) {
+        Some(svb_io::FileFormat::Slow5) => svb_blow5::WriteOptions {
+            publish,
+            ..svb_blow5::WriteOptions::slow5()
         },
-        ..svb_blow5::WriteOptions::default()
+        _ if first.format == svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions {
+            publish,
+            ..svb_blow5::WriteOptions::default()
+        },
+        _ => svb_blow5::WriteOptions {
+            record_compression: first.record_compression,
+            signal_compression: first.signal_compression,
+            publish,
+            ..svb_blow5::WriteOptions::default()
+        },
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
@@ -246,8 +236,8 @@ pub fn subset_blow5(
     Ok(result)
 }
 
-/// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5` / `.blow5`); the
-/// inputs must be of that format.
+/// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5`, or `.blow5` /
+/// `.slow5`); the inputs must be of that format (BLOW5 and SLOW5 mix).
 pub fn subset(
     inputs: &[PathBuf],
     wanted: &[String],
@@ -260,9 +250,9 @@ pub fn subset(
         .map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("pod5") => subset_pod5(inputs, wanted, out, how),
-        Some("blow5") => subset_blow5(inputs, wanted, out, how),
+        Some("blow5" | "slow5") => subset_blow5(inputs, wanted, out, how),
         _ => Err(ConvertError::Mapping(format!(
-            "{}: the output must end in .pod5 or .blow5",
+            "{}: the output must end in .pod5, .blow5 or .slow5",
             out.display()
         ))),
     }

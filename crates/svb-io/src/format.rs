@@ -82,12 +82,17 @@ impl FileFormat {
         FileFormat::ALL.into_iter().find(|f| f.extension() == ext)
     }
 
-    /// Whether svb reads this format.
-    pub fn is_supported(self) -> bool {
-        matches!(
-            self,
-            FileFormat::Pod5 | FileFormat::Blow5 | FileFormat::Fast5
-        )
+    /// Whether the reader of this format reads files of `found` too: slow5lib's two forms
+    /// (BLOW5 binary, SLOW5 text) have one reader.
+    ///
+    /// ```
+    /// use svb_io::FileFormat;
+    /// assert!(FileFormat::Blow5.reader_reads(FileFormat::Slow5));
+    /// assert!(!FileFormat::Pod5.reader_reads(FileFormat::Blow5));
+    /// ```
+    pub fn reader_reads(self, found: FileFormat) -> bool {
+        use FileFormat::{Blow5, Slow5};
+        self == found || matches!((self, found), (Blow5, Slow5) | (Slow5, Blow5))
     }
 }
 
@@ -110,15 +115,8 @@ pub fn describe(head: &[u8]) -> String {
     }
 }
 
-/// The error of a reader of `want` given a file starting with `head`: names what the file is
-/// and, for a format svb does not read yet, says so.
+/// The error of a reader of `want` given a file starting with `head`: names what the file is.
 pub fn wrong_format(want: FileFormat, head: &[u8]) -> std::io::Error {
-    let found = FileFormat::detect(head);
-    let mut what = format!("not a {} file: {}", want.name(), describe(head));
-    if let Some(f) = found {
-        if !f.is_supported() {
-            what.push_str(", which svb does not read yet (POD5, BLOW5 and FAST5 only)");
-        }
-    }
+    let what = format!("not a {} file: {}", want.name(), describe(head));
     std::io::Error::new(std::io::ErrorKind::InvalidData, what)
 }

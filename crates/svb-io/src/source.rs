@@ -278,9 +278,10 @@ pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
 }
 
 /// A `want` reader's check of a file's first bytes (a file shorter than the signature is
-/// left to the reader).
+/// left to the reader; BLOW5's reader reads SLOW5 text too).
 fn check_format(want: FileFormat, head: &[u8]) -> io::Result<()> {
-    if head.len() >= want.signature().len() && !head.starts_with(want.signature()) {
+    let read = FileFormat::detect(head).is_some_and(|found| want.reader_reads(found));
+    if head.len() >= want.signature().len() && !read {
         return Err(crate::format::wrong_format(want, head));
     }
     Ok(())

@@ -218,7 +218,7 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
 
 #[pymethods]
 impl Reader {
-    /// "pod5" or "blow5".
+    /// "pod5", "blow5", "slow5" or "fast5".
     #[getter]
     fn format(&self) -> &'static str {
         self.file.format().extension()
@@ -514,20 +514,21 @@ pub fn arrow_stream_of(
     )
 }
 
-/// POD5 -> BLOW5 or BLOW5 -> POD5 by the output's extension (see `svb.convert`).
+/// Any format to POD5, BLOW5 or SLOW5 text by the output's extension (see `svb.convert`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, records = "zstd", signal = "svb-zd", decode_fast = false, keep_going = false, force = false))]
+#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
     output: PathBuf,
-    records: &str,
-    signal: &str,
+    records: Option<&str>,
+    signal: Option<&str>,
     decode_fast: bool,
     keep_going: bool,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use svb_reads::Format;
     let profile = if decode_fast {
         svb_pod5::ZstdProfile::DecodeFast
     } else {
@@ -538,45 +539,64 @@ pub fn convert<'py>(
         progress: None,
         on_existing: svb_pod5::OnExisting::replace_if(force),
     };
-    // FAST5 inputs convert through ONT's mapping (to BLOW5: then blue-crab's).
-    let fast5 = inputs
-        .first()
-        .is_some_and(|p| svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5));
+    // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
+    let from = inputs.first().and_then(|p| Format::detect(p).ok());
     let publish = crate::writers::publish(true, force);
-    let ext = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    let to = Format::of_extension(&output);
+    if to == Some(Format::Slow5) && (records.is_some() || signal.is_some() || decode_fast) {
+        return Err(PyValueError::new_err(format!(
+            "{}: SLOW5 text has no compression; records, signal and decode_fast are for .blow5 \
+             and .pod5 outputs",
+            output.display()
+        )));
+    }
     let stats = py
-        .detach(|| match ext.as_deref() {
-            Some("blow5") => {
-                let options = svb_blow5::WriteOptions {
-                    record_compression: crate::writers::record_compression(records)?,
-                    signal_compression: crate::writers::signal_compression(signal)?,
-                    zstd_profile: profile,
-                    publish,
-                    ..svb_blow5::WriteOptions::default()
+        .detach(|| match to {
+            Some(to @ (Format::Blow5 | Format::Slow5)) => {
+                let options = match to {
+                    Format::Slow5 => svb_blow5::WriteOptions {
+                        publish,
+                        ..svb_blow5::WriteOptions::slow5()
+                    },
+                    _ => svb_blow5::WriteOptions {
+                        record_compression: crate::writers::record_compression(
+                            records.unwrap_or("zstd"),
+                        )?,
+                        signal_compression: crate::writers::signal_compression(
+                            signal.unwrap_or("svb-zd"),
+                        )?,
+                        zstd_profile: profile,
+                        publish,
+                        ..svb_blow5::WriteOptions::default()
+                    },
                 };
-                let to_blow5 = match fast5 {
-                    true => svb_convert::fast5_to_blow5,
-                    false => svb_convert::pod5_to_blow5,
+                let to_blow5 = match from {
+                    Some(Format::Fast5) => svb_convert::fast5_to_blow5,
+                    Some(Format::Blow5 | Format::Slow5) => svb_convert::blow5_to_blow5,
+                    _ => svb_convert::pod5_to_blow5,
                 };
                 Ok(to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
-            Some("pod5") => {
+            Some(Format::Pod5) => {
                 let options = svb_pod5::WriteOptions {
                     zstd_profile: profile,
                     publish,
                     ..Default::default()
                 };
-                let to_pod5 = match fast5 {
-                    true => svb_convert::fast5_to_pod5,
-                    false => svb_convert::blow5_to_pod5,
+                let to_pod5 = match from {
+                    Some(Format::Fast5) => svb_convert::fast5_to_pod5,
+                    Some(Format::Pod5) => {
+                        return Err(PyValueError::new_err(
+                            "the inputs are POD5 already; svb.subset copies reads between POD5 \
+                             files",
+                        ))
+                    }
+                    _ => svb_convert::blow5_to_pod5,
                 };
                 Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
             _ => Err(PyValueError::new_err(format!(
-                "{}: the output must end in .pod5 or .blow5",
+                "{}: the output must end in .pod5, .blow5 or .slow5",
                 output.display()
             ))),
         })?

@@ -303,7 +303,7 @@ impl Pod5Writer {
     }
 }
 
-/// Writes a BLOW5 file as slow5lib writes it.
+/// Writes a BLOW5 file (or SLOW5 text, by the path's extension) as slow5lib writes it.
 #[pyclass(module = "svb")]
 pub struct Blow5Writer {
     inner: Mutex<Option<svb_blow5::Writer>>,
@@ -368,20 +368,22 @@ fn aux_value(ty: &FieldType, v: &Bound<'_, PyAny>) -> PyResult<AuxValue> {
 
 #[pymethods]
 impl Blow5Writer {
-    /// Opens `path` for writing. read_groups: one dict of attributes per read group (at
-    /// least one); aux: "standard" (slow5tools' auxiliary fields), "pod5" (those blue-crab
-    /// writes), None, or a list of (name, C type) pairs; records: "zstd", "zlib" or "none";
-    /// signal: "svb-zd", "ex-zd" or "none"; force: replace a file at `path` (without it, an
-    /// existing file, or one that appears while this one is written, is an error).
+    /// Opens `path` for writing (SLOW5 text when it ends in .slow5, BLOW5 otherwise).
+    /// read_groups: one dict of attributes per read group (at least one); aux: "standard"
+    /// (slow5tools' auxiliary fields), "pod5" (those blue-crab writes), None, or a list of
+    /// (name, C type) pairs; records: "zstd" (default), "zlib" or "none"; signal: "svb-zd"
+    /// (default), "ex-zd" or "none" (BLOW5 only: SLOW5 text is not compressed); force:
+    /// replace a file at `path` (without it, an existing file, or one that appears while this
+    /// one is written, is an error).
     #[new]
-    #[pyo3(signature = (path, read_groups, aux = None, records = "zstd", signal = "svb-zd", sync = true, force = false))]
+    #[pyo3(signature = (path, read_groups, aux = None, records = None, signal = None, sync = true, force = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         path: PathBuf,
         read_groups: Vec<HashMap<String, String>>,
         aux: Option<&Bound<'_, PyAny>>,
-        records: &str,
-        signal: &str,
+        records: Option<&str>,
+        signal: Option<&str>,
         sync: bool,
         force: bool,
     ) -> PyResult<Self> {
@@ -419,11 +421,24 @@ impl Blow5Writer {
             read_groups: groups,
             aux: aux.clone(),
         };
-        let options = svb_blow5::WriteOptions {
-            record_compression: record_compression(records)?,
-            signal_compression: signal_compression(signal)?,
-            publish: publish(sync, force),
-            ..svb_blow5::WriteOptions::default()
+        let slow5 = svb_io::FileFormat::of_extension(&path) == Some(svb_io::FileFormat::Slow5);
+        let options = match slow5 {
+            true if records.is_some() || signal.is_some() => {
+                return Err(PyValueError::new_err(format!(
+                    "{}: SLOW5 text has no compression (records and signal are for .blow5)",
+                    path.display()
+                )))
+            }
+            true => svb_blow5::WriteOptions {
+                publish: publish(sync, force),
+                ..svb_blow5::WriteOptions::slow5()
+            },
+            false => svb_blow5::WriteOptions {
+                record_compression: record_compression(records.unwrap_or("zstd"))?,
+                signal_compression: signal_compression(signal.unwrap_or("svb-zd"))?,
+                publish: publish(sync, force),
+                ..svb_blow5::WriteOptions::default()
+            },
         };
         let w = svb_blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
         Ok(Blow5Writer {

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use svb_blow5::Blow5Error;
 use svb_fast5::Fast5Error;
-use svb_io::FileFormat;
 use svb_pod5::Pod5Error;
 
 use crate::Format;
@@ -34,27 +33,15 @@ pub enum ReadsError {
     },
     /// A stream (a FIFO, a device) with no extension of a format svb reads.
     #[error(
-        "{}: not a regular file, and no .pod5, .blow5 or .fast5 extension to tell its format",
+        "{}: not a regular file, and no .pod5, .blow5, .slow5 or .fast5 extension to tell its format",
         path.display()
     )]
     NotRegular {
         /// The path.
         path: PathBuf,
     },
-    /// A file of a format svb knows but does not read.
-    #[error(
-        "{}: a {} file, which svb does not read yet (POD5, BLOW5 and FAST5 only)",
-        path.display(),
-        format.name()
-    )]
-    Unsupported {
-        /// The file.
-        path: PathBuf,
-        /// Its format.
-        format: FileFormat,
-    },
     /// A file of no format svb knows.
-    #[error("{}: not a POD5, BLOW5 or FAST5 file: {}", path.display(), svb_io::describe_format(head))]
+    #[error("{}: not a POD5, BLOW5, SLOW5 or FAST5 file: {}", path.display(), svb_io::describe_format(head))]
     UnknownFormat {
         /// The file.
         path: PathBuf,
@@ -62,14 +49,12 @@ pub enum ReadsError {
         head: Vec<u8>,
     },
     /// No input file among the inputs.
-    #[error("{}", no_input(inputs, *recursive, unread))]
+    #[error("{}", no_input(inputs, *recursive))]
     NoInput {
         /// The inputs given.
         inputs: Vec<PathBuf>,
         /// Whether subdirectories were searched.
         recursive: bool,
-        /// Files found of formats svb does not read.
-        unread: Vec<PathBuf>,
     },
     /// Files of two formats among the inputs.
     #[error(
@@ -107,9 +92,9 @@ impl From<Blow5Error> for ReadsError {
     }
 }
 
-fn no_input(inputs: &[PathBuf], recursive: bool, unread: &[PathBuf]) -> String {
-    let mut what = format!(
-        "no .pod5 or .blow5 file in {}{}",
+fn no_input(inputs: &[PathBuf], recursive: bool) -> String {
+    format!(
+        "no .pod5, .blow5, .slow5 or .fast5 file in {}{}",
         inputs
             .iter()
             .map(|p| p.display().to_string())
@@ -120,14 +105,5 @@ fn no_input(inputs: &[PathBuf], recursive: bool, unread: &[PathBuf]) -> String {
         } else {
             " (-r looks in subdirectories)"
         }
-    );
-    if let Some(f) = unread.first() {
-        what.push_str(&format!(
-            "; {} {} files ({} first), which svb does not read yet",
-            unread.len(),
-            FileFormat::of_extension(f).map_or("other", |f| f.name()),
-            f.display()
-        ));
-    }
-    what
+    )
 }

@@ -13,6 +13,8 @@ pub enum Format {
     Pod5,
     /// slow5lib's BLOW5.
     Blow5,
+    /// slow5lib's SLOW5 text (read by the BLOW5 reader: [`AnyReader::blow5`](crate::AnyReader::blow5)).
+    Slow5,
     /// ONT's FAST5 (HDF5).
     Fast5,
 }
@@ -25,7 +27,7 @@ impl std::fmt::Display for Format {
 
 impl Format {
     /// Every format svb reads.
-    pub const ALL: [Format; 3] = [Format::Pod5, Format::Blow5, Format::Fast5];
+    pub const ALL: [Format; 4] = [Format::Pod5, Format::Blow5, Format::Slow5, Format::Fast5];
 
     /// Its name as users know it (`POD5`).
     pub fn name(self) -> &'static str {
@@ -37,14 +39,21 @@ impl Format {
         match self {
             Format::Pod5 => "pod5",
             Format::Blow5 => "blow5",
+            Format::Slow5 => "slow5",
             Format::Fast5 => "fast5",
         }
+    }
+
+    /// Whether files of both formats are read by one reader (BLOW5 and SLOW5 text are).
+    pub fn same_reader(self, other: Format) -> bool {
+        self.file_format().reader_reads(other.file_format())
     }
 
     fn file_format(self) -> FileFormat {
         match self {
             Format::Pod5 => FileFormat::Pod5,
             Format::Blow5 => FileFormat::Blow5,
+            Format::Slow5 => FileFormat::Slow5,
             Format::Fast5 => FileFormat::Fast5,
         }
     }
@@ -60,16 +69,16 @@ impl Format {
     /// use svb_reads::Format;
     /// assert_eq!(Format::of_extension("out/x.POD5".as_ref()), Some(Format::Pod5));
     /// assert_eq!(Format::of_extension("x.fast5".as_ref()), Some(Format::Fast5));
-    /// assert_eq!(Format::of_extension("x.slow5".as_ref()), None);
+    /// assert_eq!(Format::of_extension("x.slow5".as_ref()), Some(Format::Slow5));
+    /// assert_eq!(Format::of_extension("x.txt".as_ref()), None);
     /// ```
     pub fn of_extension(path: &Path) -> Option<Format> {
         Format::of_file_format(FileFormat::of_extension(path)?)
     }
 
     /// The format of the file at `path` by its content (its first bytes); a stream (a FIFO,
-    /// a device), whose first bytes a look would consume, by its extension. A file of a
-    /// format svb does not read (SLOW5) is an error naming that format; one of no
-    /// known format an error showing how it starts.
+    /// a device), whose first bytes a look would consume, by its extension. A file of no
+    /// known format is an error showing how it starts.
     pub fn detect(path: &Path) -> Result<Format, ReadsError> {
         let head = svb_io::read_head(path).map_err(|source| ReadsError::Io {
             path: path.to_path_buf(),
@@ -80,11 +89,8 @@ impl Format {
                 path: path.to_path_buf(),
             });
         };
-        match FileFormat::detect(&head) {
-            Some(f) => Format::of_file_format(f).ok_or(ReadsError::Unsupported {
-                path: path.to_path_buf(),
-                format: f,
-            }),
+        match FileFormat::detect(&head).and_then(Format::of_file_format) {
+            Some(f) => Ok(f),
             None => Err(ReadsError::UnknownFormat {
                 path: path.to_path_buf(),
                 head,
@@ -102,10 +108,9 @@ pub fn expand_inputs(
     recursive: bool,
 ) -> Result<(Format, Vec<PathBuf>), ReadsError> {
     let mut files = Vec::new();
-    let mut unread = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            walk(input, recursive, &mut files, &mut unread)?;
+            walk(input, recursive, &mut files)?;
         } else {
             files.push(input.clone());
         }
@@ -114,19 +119,19 @@ pub fn expand_inputs(
         return Err(ReadsError::NoInput {
             inputs: inputs.to_vec(),
             recursive,
-            unread,
         });
     };
     Ok((one_format(first, &files[1..])?, files))
 }
 
 /// The format of `first` and every file of `rest`, which must be the same (each known by
-/// content): [`ReadsError::MixedFormats`] names the first file of another.
+/// content; BLOW5 and SLOW5 text mix, one reader reads both): [`ReadsError::MixedFormats`]
+/// names the first file of another.
 pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> {
     let format = Format::detect(first)?;
     for f in rest {
         let found = Format::detect(f)?;
-        if found != format {
+        if !found.same_reader(format) {
             return Err(ReadsError::MixedFormats {
                 path: f.clone(),
                 first: first.to_path_buf(),
@@ -138,14 +143,8 @@ pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> 
     Ok(format)
 }
 
-/// Collects `dir`'s files of the formats svb reads into `files`, and those of formats it
-/// knows but does not read into `unread` (to name them when nothing else is found).
-fn walk(
-    dir: &Path,
-    recursive: bool,
-    files: &mut Vec<PathBuf>,
-    unread: &mut Vec<PathBuf>,
-) -> Result<(), ReadsError> {
+/// Collects `dir`'s files of the formats svb reads into `files`.
+fn walk(dir: &Path, recursive: bool, files: &mut Vec<PathBuf>) -> Result<(), ReadsError> {
     let io = |source| ReadsError::Io {
         path: dir.to_path_buf(),
         source,
@@ -166,12 +165,10 @@ fn walk(
         }
         if path.is_dir() {
             if recursive {
-                walk(&path, recursive, files, unread)?;
+                walk(&path, recursive, files)?;
             }
         } else if Format::of_extension(&path).is_some() {
             files.push(path);
-        } else if FileFormat::of_extension(&path).is_some() {
-            unread.push(path);
         }
     }
     Ok(())

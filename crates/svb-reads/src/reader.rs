@@ -88,7 +88,7 @@ impl AnyReader {
     pub fn open_as(path: &Path, format: Format) -> Result<AnyReader, ReadsError> {
         Ok(match format {
             Format::Pod5 => svb_pod5::Reader::open(path)?.into(),
-            Format::Blow5 => svb_blow5::Reader::open(path)?.into(),
+            Format::Blow5 | Format::Slow5 => svb_blow5::Reader::open(path)?.into(),
             Format::Fast5 => svb_fast5::Reader::open(path)?.into(),
         })
     }
@@ -110,7 +110,7 @@ impl AnyReader {
                 let r = svb_pod5::Reader::open_filtered(path, |id| wanted.contains(id))?;
                 Ok((r.into(), None))
             }
-            Format::Blow5 => {
+            Format::Blow5 | Format::Slow5 => {
                 let opened = svb_blow5::open_with_index(path)?;
                 let reader = AnyReader {
                     inner: Inner::Blow5 {
@@ -127,9 +127,12 @@ impl AnyReader {
 
     /// The file's format.
     pub fn format(&self) -> Format {
-        match self.inner {
+        match &self.inner {
             Inner::Pod5(_) => Format::Pod5,
-            Inner::Blow5 { .. } => Format::Blow5,
+            Inner::Blow5 { reader, .. } => match reader.header().format {
+                svb_io::FileFormat::Slow5 => Format::Slow5,
+                _ => Format::Blow5,
+            },
             Inner::Fast5(_) => Format::Fast5,
         }
     }
@@ -175,7 +178,7 @@ impl AnyReader {
         }
     }
 
-    /// The BLOW5 reader, when the file is one.
+    /// The BLOW5 reader (of BLOW5 and SLOW5 text), when the file is one.
     pub fn blow5(&self) -> Option<&svb_blow5::Reader> {
         match &self.inner {
             Inner::Pod5(_) | Inner::Fast5(_) => None,

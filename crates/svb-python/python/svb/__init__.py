@@ -1,7 +1,7 @@
 """svb: fast, safe readers of nanopore signal files, on SIMD StreamVByte codecs.
 
     import svb
-    with svb.open("reads.pod5") as reader:          # POD5, BLOW5 or FAST5, from its bytes
+    with svb.open("reads.pod5") as reader:          # POD5, BLOW5, SLOW5 or FAST5, by its bytes
         for read in reader:                          # decoded a window ahead on every core
             print(read.read_id, read.channel, read.signal.mean(), read.signal_pa()[:3])
         read = reader["0000173c-bf67-44e7-9a9c-1ad0bc728e74"]
@@ -94,7 +94,7 @@ class Reader:
 
     @property
     def format(self) -> str:
-        """'pod5' or 'blow5'."""
+        """'pod5', 'blow5', 'slow5' or 'fast5'."""
         return self._inner.format
 
     @property
@@ -191,15 +191,17 @@ def to_arrow(
 def convert(
     inputs: Union[PathLike, Sequence[PathLike]],
     output: PathLike,
-    records: str = "zstd",
-    signal: str = "svb-zd",
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
     decode_fast: bool = False,
     keep_going: bool = False,
     force: bool = False,
 ) -> dict:
-    """POD5 -> BLOW5 or BLOW5 -> POD5 (by the output's extension) with blue-crab's field
-    mapping, FAST5 -> POD5 with ONT's (and on to BLOW5 with blue-crab's), as `svb convert`
-    does. Returns {"reads", "samples", "failed"}; with
+    """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
+    mapping, FAST5 -> POD5 with ONT's (and on to BLOW5 / SLOW5 with blue-crab's), BLOW5 ->
+    SLOW5 text and back, BLOW5 recompressed, as `svb convert` does. `records` ("zstd",
+    "zlib", "none") and `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's
+    compression (default zstd and svb-zd). Returns {"reads", "samples", "failed"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
@@ -223,8 +225,8 @@ def subset(
     keep_going: bool = False,
     force: bool = False,
 ) -> dict:
-    """The reads named in `read_ids` from POD5 or BLOW5 `inputs` (one format) into `output`
-    (.pod5 or .blow5, the inputs' format), as `svb subset` does: POD5 VBZ chunks copied as
+    """The reads named in `read_ids` from POD5 or BLOW5 / SLOW5 `inputs` (one format) into
+    `output` (.pod5, or .blow5 / .slow5, the inputs' format), as `svb subset` does: POD5 VBZ chunks copied as
     stored, BLOW5 files read through their slow5lib index. Returns {"reads", "samples",
     "missing" (ids in no input), "failed" (with `keep_going`), "notes"}. An existing output
     is replaced only with `force`."""

@@ -33,8 +33,8 @@ _STATS = ["signal_length", "signal_mean_pa", "signal_sd_pa", "signal_min_pa", "s
 
 
 def files(paths_or_glob: Union[str, "os.PathLike[str]", Sequence]) -> List[str]:
-    """The POD5/BLOW5/FAST5 files named: a glob, a directory (its .pod5, .blow5 and .fast5
-    files), a file, or a list of these; sorted, each once."""
+    """The POD5/BLOW5/SLOW5/FAST5 files named: a glob, a directory (its .pod5, .blow5, .slow5
+    and .fast5 files), a file, or a list of these; sorted, each once."""
     items = [paths_or_glob] if isinstance(paths_or_glob, (str, os.PathLike)) else paths_or_glob
     out: List[str] = []
     for item in items:
@@ -43,7 +43,7 @@ def files(paths_or_glob: Union[str, "os.PathLike[str]", Sequence]) -> List[str]:
             out.extend(
                 os.path.join(item, n)
                 for n in os.listdir(item)
-                if n.lower().endswith((".pod5", ".blow5", ".fast5")) and not n.startswith(".")
+                if n.lower().endswith((".pod5", ".blow5", ".slow5", ".fast5")) and not n.startswith(".")
             )
         elif any(c in item for c in "*?["):
             out.extend(glob.glob(item, recursive=True))
