@@ -1,6 +1,6 @@
 #![no_main]
-//! Arbitrary bytes as a BLOW5 file: the header and record parsers return records or errors
-//! naming the file, never a panic; sequential, parallel and buffer-reusing reading agree.
+//! Arbitrary bytes as a BLOW5 or SLOW5 text file: the header and record parsers return
+//! records or errors naming the file, never a panic; sequential, parallel and buffer-reusing reading agree.
 
 use libfuzzer_sys::fuzz_target;
 use svb_blow5::Threads;

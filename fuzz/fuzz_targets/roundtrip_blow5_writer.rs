@@ -1,6 +1,6 @@
 #![no_main]
-//! Arbitrary signals through the BLOW5 writer under every record and signal compression
-//! (chosen by the first byte), read back by our reader: every record as written. A record the
+//! Arbitrary signals through the BLOW5 writer under every record and signal compression, or
+//! as SLOW5 text (chosen by the first byte), read back by our reader: every record as written. A record the
 //! writer refuses (only an empty ex-zd signal can be) is a typed error, never a panic.
 
 use libfuzzer_sys::fuzz_target;
@@ -56,12 +56,27 @@ fuzz_target!(|data: &[u8]| {
         }],
     };
     let path = std::env::temp_dir().join(format!("svb-fuzz-writer-{}.blow5", std::process::id()));
+    // Bit 6: SLOW5 text, which has no compression.
+    let text = mode & 0x40 != 0;
     let options = WriteOptions {
-        record_compression,
-        signal_compression,
+        record_compression: if text {
+            RecordCompression::None
+        } else {
+            record_compression
+        },
+        signal_compression: if text {
+            SignalCompression::None
+        } else {
+            signal_compression
+        },
+        format: if text {
+            svb_blow5::FileFormat::Slow5
+        } else {
+            svb_blow5::FileFormat::Blow5
+        },
         batch_records: 2,
         // Raw literals when the records are zstd and the mode says so.
-        zstd_profile: if record_compression == RecordCompression::Zstd && mode >= 128 {
+        zstd_profile: if record_compression == RecordCompression::Zstd && mode >= 128 && !text {
             ZstdProfile::DecodeFast
         } else {
             ZstdProfile::Standard

@@ -1,4 +1,5 @@
-//! `cargo xtask fuzz [--seconds N]`: every cargo-fuzz target, time-boxed, on a corpus seeded
+//! `cargo xtask fuzz [--seconds N] [--only TARGET]`: every cargo-fuzz target (or one),
+//! time-boxed, on a corpus seeded
 //! with encodings the project itself produces. AddressSanitizer on nightly; without a
 //! nightly toolchain it falls back to stable with `-s none` and says so.
 
@@ -11,7 +12,7 @@ use svb_core::{Codec, Svb16, U32Classic, U32Variant0124, U64Coder1234, U64Coder1
 use crate::util::{check_args, opt, output, root, run};
 
 pub fn main(args: &[String]) -> Result<(), String> {
-    check_args(args, &[], &["--seconds"])?;
+    check_args(args, &[], &["--seconds", "--only"])?;
     let seconds: u64 = opt(args, "--seconds")
         .unwrap_or("20")
         .parse()
@@ -39,6 +40,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
         })
         .collect();
     targets.sort();
+    if let Some(only) = opt(args, "--only") {
+        targets.retain(|t| t == only);
+        if targets.is_empty() {
+            return Err(format!("--only {only}: no such target in fuzz/fuzz_targets"));
+        }
+    }
     for t in &targets {
         seed_corpus(&fuzz_dir.join("corpus").join(t), t)?;
     }
@@ -165,6 +172,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     .map(|x| x as i16 >> 4)
                     .collect();
                 seeds.push(tiny_blow5(&v, i % 3));
+                seeds.push(tiny_slow5(&v));
                 continue;
             }
             "u32_classic" | "u32_variant0124" => {
@@ -401,6 +409,21 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
 
 /// A one-record BLOW5 file (v0.2.0, records stored as they are) of `signal`, its signal
 /// stored raw (0), as SVB-ZD (1) or as ex-zd (2).
+/// One record of `signal` as SLOW5 text, with an auxiliary field of each kind, written here
+/// (not by the writer under test).
+fn tiny_slow5(signal: &[i16]) -> Vec<u8> {
+    let samples: Vec<String> = signal.iter().map(i16::to_string).collect();
+    format!(
+        "#slow5_version\t0.2.0\n#num_read_groups\t1\n@run_id\tfuzz\n\
+         #char*\tuint32_t\tdouble\tdouble\tdouble\tdouble\tuint64_t\tint16_t*\tchar*\tdouble\tuint8_t\tint32_t*\tenum{{a,b}}\n\
+         #read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal\tchannel_number\tmedian_before\tstart_mux\tarr\tend_reason\n\
+         read\t0\t8192\t6\t1467.6\t4000\t{}\t{}\t42\t.\t3\t1,-2,.\t1\n",
+        signal.len(),
+        samples.join(",")
+    )
+    .into_bytes()
+}
+
 fn tiny_blow5(signal: &[i16], signal_press: usize) -> Vec<u8> {
     let blob: Vec<u8> = match signal_press {
         0 => signal.iter().flat_map(|s| s.to_le_bytes()).collect(),

@@ -4,6 +4,10 @@
 //! zstd, signal compression none, SVB-ZD and ex-zd; the [`Writer`] writes version 0.2.0
 //! with any of them. The signal codecs inside records are `svb-slow5`'s.
 //!
+//! SLOW5, slow5lib's text form of the same header and records (a line per record), is read
+//! by the same [`Reader`] (told apart by its first bytes: [`Header::format`]) and written by
+//! the [`Writer`] with [`WriteOptions::slow5`].
+//!
 //! ```no_run
 //! use svb_blow5::{Reader, Threads};
 //! let reader = Reader::open("reads.blow5")?;
@@ -35,7 +39,7 @@ pub use index::{open_with_index, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
-pub use svb_io::{Access, OnExisting, Publish, Threads};
+pub use svb_io::{Access, FileFormat, OnExisting, Publish, Threads};
 pub use svb_slow5::SignalError;
 pub use writer::{Schema, WriteOptions, Writer};
 

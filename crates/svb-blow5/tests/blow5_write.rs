@@ -195,6 +195,7 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
             sync: false,
             ..Publish::default()
         },
+        ..WriteOptions::default()
     });
     [
         RecordCompression::None,
@@ -220,6 +221,15 @@ fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions>
         })
     })
     .chain(decode_fast)
+    // SLOW5 text: no compression.
+    .chain(std::iter::once(WriteOptions {
+        batch_records,
+        publish: Publish {
+            sync: false,
+            ..Publish::default()
+        },
+        ..WriteOptions::slow5()
+    }))
 }
 
 /// A schema with a field of every kind, and two read groups.
@@ -329,7 +339,11 @@ fn random_records_round_trip_under_every_compression() {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
         let path = tmp
             .0
-            .join(format!("{rc:?}-{sc:?}-{:?}.blow5", opts.zstd_profile));
+            .join(format!(
+                "{rc:?}-{sc:?}-{:?}.{}",
+                opts.zstd_profile,
+                opts.format.extension()
+            ));
         let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
         // ex-zd refuses an empty signal (slow5lib cannot read one back).
         let records: Vec<&Record> = records
@@ -573,7 +587,11 @@ fn pyslow5_reads_our_files_exactly() {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
         let path = tmp
             .0
-            .join(format!("{rc:?}-{sc:?}-{:?}.blow5", opts.zstd_profile));
+            .join(format!(
+                "{rc:?}-{sc:?}-{:?}.{}",
+                opts.zstd_profile,
+                opts.format.extension()
+            ));
         let mut w = Writer::create(&path, slow5tools_schema(&data), opts).unwrap();
         // An empty signal is refused as ex-zd (slow5lib cannot read one back).
         let r = &records[usize::from(sc == SignalCompression::ExZd)..];

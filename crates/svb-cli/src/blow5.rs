@@ -1,4 +1,4 @@
-//! BLOW5 files for the file commands.
+//! BLOW5 files and SLOW5 text for the file commands.
 
 use std::io::Write;
 use std::path::Path;
@@ -20,6 +20,7 @@ impl SignalFile for Reader {
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
         let h = self.header();
         writeln!(out, "file: {}", path.display())?;
+        writeln!(out, "format: {}", h.format.name())?;
         writeln!(
             out,
             "version: {}.{}.{}",
@@ -54,8 +55,9 @@ impl SignalFile for Reader {
             .collect();
         let aux: Vec<String> = h.aux.iter().map(|a| json_str(&a.name)).collect();
         format!(
-            "{{\"file\":{},\"format\":\"blow5\",\"version\":\"{}.{}.{}\",\"record_compression\":\"{}\",\"signal_compression\":\"{}\",\"read_groups\":[{}],\"auxiliary_fields\":[{}],\"records\":{}}}",
+            "{{\"file\":{},\"format\":\"{}\",\"version\":\"{}.{}.{}\",\"record_compression\":\"{}\",\"signal_compression\":\"{}\",\"read_groups\":[{}],\"auxiliary_fields\":[{}],\"records\":{}}}",
             json_str(&path.display().to_string()),
+            h.format.extension(),
             h.version.0,
             h.version.1,
             h.version.2,

@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     }
     if to == Format::Fast5 {
         return Err(format!(
-            "{}: svb reads FAST5 but does not write it; convert to .pod5 or .blow5",
+            "{}: svb reads FAST5 but does not write it; convert to .pod5, .blow5 or .slow5",
             args.output.display()
         ));
     }

@@ -1,5 +1,5 @@
-//! `svb decode`: every read of POD5, BLOW5 or FAST5 files into one Arrow IPC file (one row a read:
-//! the metadata columns and the signal), or one signal file a read in a directory.
+//! `svb decode`: every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (one row a
+//! read: the metadata columns and the signal), or one signal file a read in a directory.
 
 use std::path::{Path, PathBuf};
 

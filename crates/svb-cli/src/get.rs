@@ -1,5 +1,5 @@
-//! `svb get`: the signal of reads named by id, from one POD5, BLOW5 or FAST5 file, as raw int16,
-//! NumPy `.npy`, or calibrated picoamperes (float32).
+//! `svb get`: the signal of reads named by id, from one POD5, BLOW5, SLOW5 or FAST5 file, as raw
+//! int16, NumPy `.npy`, or calibrated picoamperes (float32).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use svb_reads::{AnyReader, Signal};
     svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 | od -s | head"
 )]
 pub struct Args {
-    /// A POD5, BLOW5 or FAST5 file.
+    /// A POD5, BLOW5, SLOW5 or FAST5 file.
     file: PathBuf,
     /// The reads' ids.
     #[arg(required = true)]

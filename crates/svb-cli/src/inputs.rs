@@ -1,5 +1,5 @@
 //! The input files of the dataset commands: files and directories given on the command line,
-//! expanded to the POD5, BLOW5 or FAST5 files they hold.
+//! expanded to the POD5, BLOW5, SLOW5 or FAST5 files they hold.
 
 use std::path::PathBuf;
 
@@ -10,7 +10,7 @@ use crate::output::error_chain;
 /// The inputs of a dataset command, as its arguments.
 #[derive(clap::Args)]
 pub struct Inputs {
-    /// POD5, BLOW5 or FAST5 files, or directories holding them (all of one format).
+    /// POD5, BLOW5, SLOW5 or FAST5 files, or directories holding them (all of one format).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Look for files in the directories' subdirectories too.

@@ -1,5 +1,5 @@
-//! `svb`: inspect, verify and decode nanopore signal files (POD5, BLOW5), and benchmark the codecs
-//! on built-in realistic signal.
+//! `svb`: inspect, verify and decode nanopore signal files (POD5, BLOW5, SLOW5, FAST5), and
+//! benchmark the codecs on built-in realistic signal.
 
 mod bench;
 mod blow5;
@@ -40,7 +40,9 @@ enum Command {
         #[command(subcommand)]
         command: files::Command,
     },
-    /// BLOW5 files (slow5lib): header, verification, decoding.
+    /// BLOW5 files and SLOW5 text (slow5lib): header, verification, decoding (also `svb
+    /// slow5`).
+    #[command(alias = "slow5")]
     Blow5 {
         #[command(subcommand)]
         command: files::Command,
@@ -50,13 +52,16 @@ enum Command {
         #[command(subcommand)]
         command: files::Command,
     },
-    /// POD5 to BLOW5 and back (the direction by the output's extension), with blue-crab's
-    /// field mapping; FAST5 to either, through ONT's.
+    /// POD5 to BLOW5 / SLOW5 and back (the direction by the output's extension), with
+    /// blue-crab's field mapping; FAST5 to any of them, through ONT's; BLOW5 to SLOW5 text
+    /// and back, BLOW5 recompressed.
     Convert(convert::Args),
-    /// The reads named in a list, from POD5 or BLOW5 files, into one file of their format;
+    /// The reads named in a list, from POD5 or BLOW5 / SLOW5 files, into one file of their
+    /// format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
-    /// Every read of POD5, BLOW5 or FAST5 files into one Arrow IPC file (a row a read: metadata
+    /// Every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (a row a read:
+    /// metadata
     /// and signal), or into one signal file a read.
     Decode(decode::Args),
     /// The signal of reads named by id: raw int16, .npy, or calibrated pA (float32).

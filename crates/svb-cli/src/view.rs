@@ -1,7 +1,7 @@
-//! `svb view`: one row per read of POD5, BLOW5 or FAST5 files, as TSV (the columns and formatting of
-//! ONT's `pod5 view` for POD5; the record fields for BLOW5) or JSON lines. The rows are
-//! `svb-arrow`'s record batches (the columns `svb decode` and the Python package give),
-//! without a signal column: no signal is decoded.
+//! `svb view`: one row per read of POD5, BLOW5, SLOW5 or FAST5 files, as TSV (the columns and
+//! formatting of ONT's `pod5 view` for POD5; the record fields for BLOW5) or JSON lines. The rows
+//! are `svb-arrow`'s record batches (the columns `svb decode` and the Python package give), without
+//! a signal column: no signal is decoded.
 
 use std::io::Write;
 use std::path::PathBuf;

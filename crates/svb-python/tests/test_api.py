@@ -94,7 +94,7 @@ def test_bad_files_raise_typed_errors(pod5_files, data, tmp_path):
         svb.open(tmp_path / "missing.pod5")
     junk = tmp_path / "junk.pod5"
     junk.write_bytes(b"hello")
-    with pytest.raises(svb.FileFormatError, match="not a POD5, BLOW5 or FAST5 file"):
+    with pytest.raises(svb.FileFormatError, match="not a POD5, BLOW5, SLOW5 or FAST5 file"):
         svb.open(junk)
     # A POD5 file cut anywhere is refused at open.
     whole = pod5_files[0].read_bytes()

@@ -1,0 +1,97 @@
+//! SLOW5 text through the `svb` command: converted to and from BLOW5 and POD5 (every field
+//! kept), read by `view`, `get`, `verify`, `decode`, subset into `.slow5`; compression options
+//! refused for a text output.
+
+mod common;
+use common::{fails, ok, s, svb};
+
+#[test]
+fn slow5_is_an_input_and_an_output_everywhere() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5");
+    let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
+    let text = tmp.join("reads.slow5");
+    let back = tmp.join("back.blow5");
+    ok(&svb(&["convert", s(&src), "-o", s(&text)]));
+    assert!(std::fs::read(&text).unwrap().starts_with(b"#slow5_version\t"));
+    ok(&svb(&[
+        "convert", s(&text), "-o", s(&back), "--records", "zstd", "--signal", "svb-zd",
+    ]));
+    // Every record and field as in the source (what the writer's tests check byte for byte).
+    let a = svb_blow5::Reader::open(&src).unwrap();
+    let b = svb_blow5::Reader::open(&back).unwrap();
+    let (ra, rb): (Vec<_>, Vec<_>) = (
+        a.records().map(Result::unwrap).collect(),
+        b.records().map(Result::unwrap).collect(),
+    );
+    assert_eq!(format!("{ra:?}"), format!("{rb:?}"));
+    assert_eq!(a.header().read_groups, b.header().read_groups);
+
+    // The file commands read it as they read BLOW5, `svb slow5` too.
+    let info = ok(&svb(&["slow5", "info", s(&text)]));
+    assert!(info.contains("format: SLOW5 (text)"), "{info}");
+    assert!(ok(&svb(&["blow5", "info", "--json", s(&text)])).contains("\"format\":\"slow5\""));
+    let verify_text = ok(&svb(&["blow5", "verify", s(&text)]));
+    let verify_bin = ok(&svb(&["blow5", "verify", s(&src)]));
+    assert_eq!(verify_text, verify_bin);
+    let view_text = ok(&svb(&["view", s(&text), "--fields", "read_id,num_samples"]));
+    let view_bin = ok(&svb(&["view", s(&src), "--fields", "read_id,num_samples"]));
+    assert_eq!(view_text, view_bin);
+    let id = &ra[3].read_id;
+    let got = svb(&["get", s(&text), id]);
+    ok(&got);
+    let samples: Vec<i16> = got
+        .stdout
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(samples, ra[3].raw_signal);
+    ok(&svb(&["decode", s(&text), "-o", s(&tmp.join("t.arrow"))]));
+
+    // Subset into text, and from text into BLOW5.
+    let ids = tmp.join("ids.txt");
+    std::fs::write(&ids, format!("{}\n{}\n", ra[0].read_id, ra[4].read_id)).unwrap();
+    let picked = tmp.join("picked.slow5");
+    ok(&svb(&["subset", s(&src), "--read-ids", s(&ids), "-o", s(&picked)]));
+    let p = svb_blow5::Reader::open(&picked).unwrap();
+    assert_eq!(p.header().format, svb_blow5::FileFormat::Slow5);
+    assert_eq!(p.len(), 2);
+    assert_eq!(p.record(1).unwrap().raw_signal, ra[4].raw_signal);
+    let picked_bin = tmp.join("picked.blow5");
+    ok(&svb(&["subset", s(&text), "--read-ids", s(&ids), "-o", s(&picked_bin)]));
+    assert_eq!(svb_blow5::Reader::open(&picked_bin).unwrap().len(), 2);
+
+    // POD5 <-> SLOW5 with blue-crab's mapping, as for BLOW5.
+    let pod5 = data.join("pod5/multi_fast5_zip.pod5");
+    let (via_text, via_bin) = (tmp.join("p.slow5"), tmp.join("p.blow5"));
+    ok(&svb(&["convert", s(&pod5), "-o", s(&via_text)]));
+    ok(&svb(&["convert", s(&pod5), "-o", s(&via_bin)]));
+    let (t, b) = (
+        svb_blow5::Reader::open(&via_text).unwrap(),
+        svb_blow5::Reader::open(&via_bin).unwrap(),
+    );
+    let rt: Vec<_> = t.records().map(Result::unwrap).collect();
+    let rb: Vec<_> = b.records().map(Result::unwrap).collect();
+    assert_eq!(format!("{rt:?}"), format!("{rb:?}"));
+    let pod5_back = tmp.join("p.pod5");
+    ok(&svb(&["convert", s(&via_text), "-o", s(&pod5_back)]));
+    let verify = |f: &std::path::Path| ok(&svb(&["pod5", "verify", s(f)]));
+    assert_eq!(verify(&pod5_back), verify(&pod5));
+}
+
+#[test]
+fn a_text_output_takes_no_compression_option() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5-options");
+    let src = data.join("blow5/reads_zstd_svb_zd.blow5");
+    for extra in [["--records", "zstd"], ["--signal", "ex-zd"]] {
+        let out = tmp.join("x.slow5");
+        let mut args = vec!["convert", s(&src), "-o", s(&out)];
+        args.extend(extra);
+        let e = fails(&svb(&args));
+        assert!(e.contains("SLOW5 text has no compression"), "{e}");
+        assert!(!out.exists());
+    }
+    // POD5 to POD5 is still subset's job.
+    let pod5 = data.join("pod5/multi_fast5_zip.pod5");
+    let e = fails(&svb(&["convert", s(&pod5), "-o", s(&tmp.join("y.pod5"))]));
+    assert!(e.contains("POD5 already"), "{e}");
+}
