@@ -4,7 +4,8 @@
   dataset.py SVB WORKDIR [--rounds R]
       Makes WORKDIR/large.pod5 with ONT's own writer when missing (the 10 shared reads x 200:
       2000 reads, 310M samples), WORKDIR/large.blow5 from it with blue-crab and
-      WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, then times
+      WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, WORKDIR/medium.slow5 (200 of
+      the reads as SLOW5 text, by svb), then times
       each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
       line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
       "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
@@ -12,10 +13,12 @@
   dataset.py --hash-peer POD5
       The verify peer: ONT's reader and hashlib in one process (sha256 of every read's
       int16 signal, as `svb pod5 verify` prints).
+  dataset.py --slow5-hash-peer SLOW5
+      The same with pyslow5 (slow5lib) over a SLOW5 text or BLOW5 file.
 
 Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as svb), ONT's
-`pod5 convert fast5` (2 processes), `pod5 filter` and `pod5 view`, and the `pod5` reader with
-hashlib.
+`pod5 convert fast5` (2 processes), `pod5 filter` and `pod5 view`, and the `pod5` and
+`pyslow5` readers with hashlib.
 """
 import hashlib
 import json
@@ -38,6 +41,21 @@ def hash_peer(path):
             line = json.dumps({"read_id": str(read.read_id), "num_samples": len(signal),
                                "sha256": hashlib.sha256(signal.astype("<i2").tobytes()).hexdigest()})
             sys.stdout.write(line + "\n")
+
+
+def slow5_hash_peer(path):
+    """pyslow5 (slow5lib) reading every record of a SLOW5 or BLOW5 file, its signal hashed,
+    as `svb blow5 verify` does."""
+    import numpy as np
+    import pyslow5
+
+    s5 = pyslow5.Open(str(path), "r")
+    for r in s5.seq_reads(pA=False, aux="all"):
+        signal = np.asarray(r["signal"], dtype="<i2")
+        line = json.dumps({"read_id": r["read_id"], "num_samples": len(signal),
+                           "sha256": hashlib.sha256(signal.tobytes()).hexdigest()})
+        sys.stdout.write(line + "\n")
+    s5.close()
 
 
 def run(cmd):
@@ -77,6 +95,9 @@ def main():
     if sys.argv[1:2] == ["--hash-peer"]:
         hash_peer(sys.argv[2])
         return
+    if sys.argv[1:2] == ["--slow5-hash-peer"]:
+        slow5_hash_peer(sys.argv[2])
+        return
     svb, work = sys.argv[1], Path(sys.argv[2])
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
     work.mkdir(parents=True, exist_ok=True)
@@ -102,6 +123,13 @@ def main():
     id_list.write_text("\n".join(ids[:: len(ids) // 20][:20]) + "\n")
     out = work / "out"
     out.mkdir(exist_ok=True)
+    # SLOW5 text of 200 of the reads (31M samples, 140 MB: the whole set would be 1.4 GB).
+    medium_s5 = work / "medium.slow5"
+    if not medium_s5.exists():
+        id_10pct = work / "ids_10pct.txt"
+        id_10pct.write_text("\n".join(ids[::10]) + "\n")
+        subprocess.run([svb, "subset", large_b5, "--read-ids", id_10pct, "-o", medium_s5],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     py = sys.executable
     tasks = [
         ("convert POD5 -> BLOW5",
@@ -130,6 +158,10 @@ def main():
         ("verify POD5 (sha256 of every read)",
          [svb, "pod5", "verify", large],
          "pod5 + hashlib", [py, HERE / "dataset.py", "--hash-peer", large],
+         None),
+        ("read SLOW5 text (sha256 of every read, 200 reads)",
+         [svb, "slow5", "verify", medium_s5],
+         "pyslow5 + hashlib", [py, HERE / "dataset.py", "--slow5-hash-peer", medium_s5],
          None),
         ("decode POD5 to one Arrow IPC file",
          [svb, "decode", large, "-o", out / "d.arrow", "--force"],

@@ -17,7 +17,9 @@ use crate::output::{check_output, error_chain, Progress};
     after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
     cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5\n  \
     svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going\n  \
-    svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)"
+    svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)\n  \
+    svb subset -r fast5_dir/ --read-ids ids.txt -o picked.pod5  (FAST5: into POD5, BLOW5 or \
+    SLOW5)"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -26,8 +28,8 @@ pub struct Args {
     /// `read_id` header is skipped), or `-` for standard input.
     #[arg(long, value_name = "FILE|-")]
     read_ids: String,
-    /// The output file (.pod5, or .blow5 / .slow5 for BLOW5 or SLOW5 inputs), written under a
-    /// temporary name and renamed when complete.
+    /// The output file (.pod5, or .blow5 / .slow5 for BLOW5 or SLOW5 inputs; any of them for
+    /// FAST5 inputs, converted), written under a temporary name and renamed when complete.
     #[arg(short, long)]
     output: PathBuf,
     /// Ids found in no input are listed on stderr but do not make the exit status 1.
@@ -80,7 +82,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         )
     })?;
-    if !out_format.same_reader(format) {
+    // FAST5 reads are picked into any format svb writes (it writes no FAST5).
+    if format != Format::Fast5 && !out_format.same_reader(format) {
         return Err(format!(
             "{}: subset writes the inputs' format ({}); `svb convert` changes it",
             args.output.display(),
@@ -103,10 +106,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         Format::Blow5 | Format::Slow5 => {
             svb_convert::subset_blow5(&files, &wanted, &args.output, how)
         }
-        Format::Fast5 => Err(svb_convert::ConvertError::Mapping(
-            "FAST5 inputs: subset writes the inputs' format, and svb does not write FAST5"
-                .to_string(),
-        )),
+        Format::Fast5 => svb_convert::subset_fast5(&files, &wanted, &args.output, how),
     };
     progress.into_inner().expect("not poisoned").finish();
     let result = result.map_err(|e| error_chain(&e))?;

@@ -165,3 +165,32 @@ fn fast5_info_and_verify() {
         assert_eq!(got["sha256"], want["sha256"], "{line}");
     }
 }
+
+/// `subset` of FAST5 inputs writes the picked reads as POD5, BLOW5 or SLOW5 (svb writes no
+/// FAST5): each the same reads, in file order, as the whole file's conversion holds.
+#[test]
+fn subset_of_fast5_is_written_in_any_format_svb_writes() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-subset");
+    let vbz = data.join(VBZ);
+    let a = svb_fast5::Reader::open(&vbz).unwrap();
+    let wanted = [a.read_id(5).unwrap(), a.read_id(0).unwrap(), a.read_id(3).unwrap()];
+    let ids = tmp.join("ids.txt");
+    std::fs::write(&ids, format!("{}\nnot-there\n", wanted.join("\n"))).unwrap();
+    let whole = tmp.join("whole.blow5");
+    ok(&svb(&["convert", s(&vbz), "-o", s(&whole)]));
+    let whole = svb_blow5::Reader::open(&whole).unwrap();
+    for ext in ["pod5", "blow5", "slow5"] {
+        let out = tmp.join(&format!("picked.{ext}"));
+        let run = svb(&["subset", s(&vbz), "--read-ids", s(&ids), "-o", s(&out)]);
+        // An id found nowhere is named, and the exit status says so.
+        assert!(fails(&run).contains("not-there"), "{ext}");
+        let r = svb_reads::AnyReader::open(&out).unwrap();
+        let got: Vec<String> = (0..r.len()).map(|i| r.read(i).unwrap().read_id).collect();
+        // File order, not the list's.
+        assert_eq!(got, [wanted[1], wanted[2], wanted[0]], "{ext}");
+        for (i, id) in got.iter().enumerate() {
+            let j = (0..whole.len()).find(|&j| whole.read_id(j).unwrap() == *id).unwrap();
+            assert_eq!(r.signal(i).unwrap().samples, whole.record(j).unwrap().raw_signal);
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! FAST5 -> POD5: ONT's `pod5 convert fast5` mapping (docs/FORMATS.md), with end reasons by
 //! label (their numbers changed between FAST5 versions) and single-read files too.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use svb_fast5::{find, AttrValue, Attrs};
@@ -161,8 +162,43 @@ pub fn fast5_to_pod5(
     options: svb_pod5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, None)?;
+    picked_to_pod5(readers, stats, out, options, how)
+}
+
+/// The FAST5 inputs opened, each with the indices of its reads to convert (all of them, or
+/// those whose id `wanted` holds).
+type Picked = Vec<(svb_fast5::Reader, PathBuf, Vec<usize>)>;
+
+fn open_fast5(
+    inputs: &[PathBuf],
+    out: &Path,
+    on_error: crate::OnError,
+    wanted: Option<&HashSet<String>>,
+) -> Result<(Picked, Stats), ConvertError> {
     let open = |p: &Path| svb_fast5::Reader::open(p);
-    let (readers, stats) = open_inputs(inputs, out, how.on_error, open)?;
+    let (readers, stats) = open_inputs(inputs, out, on_error, open)?;
+    let picked = readers
+        .into_iter()
+        .map(|(r, p)| {
+            let keep = (0..r.len())
+                .filter(|&i| {
+                    wanted.is_none_or(|w| r.read_id(i).is_ok_and(|id| w.contains(id)))
+                })
+                .collect();
+            (r, p, keep)
+        })
+        .collect();
+    Ok((picked, stats))
+}
+
+fn picked_to_pod5(
+    readers: Picked,
+    stats: Stats,
+    out: &Path,
+    options: svb_pod5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut runs: Vec<RunInfo> = Vec::new();
     let convert = |r: &svb_fast5::Reader, i: usize| {
@@ -193,7 +229,7 @@ pub fn fast5_to_pod5(
 /// with the reads that converted (returning their samples); a read that failed stops it, or
 /// goes to the stats' `failed`, as `how` says.
 fn each_window<T: Send>(
-    readers: &[(svb_fast5::Reader, PathBuf)],
+    readers: &Picked,
     mut stats: Stats,
     mut how: Run<'_>,
     convert: impl Fn(&svb_fast5::Reader, usize) -> Result<T, ConvertError> + Sync,
@@ -201,19 +237,17 @@ fn each_window<T: Send>(
         + Send,
 ) -> Result<Stats, ConvertError> {
     use rayon::prelude::*;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let total: u64 = readers.iter().map(|(_, _, keep)| keep.len() as u64).sum();
     let mut done = 0u64;
-    for (r, path) in readers {
+    for (r, path, keep) in readers {
         let in_file = ConvertError::of(path);
         // The next window decodes while the one before it is written.
-        let mut windows = (0..r.len()).step_by(WINDOW_READS);
+        let mut windows = keep.chunks(WINDOW_READS);
         let mut next = || -> Result<_, ConvertError> {
-            Ok(windows.next().map(|start| {
-                let window = start..(start + WINDOW_READS).min(r.len());
-                let len = window.len();
+            Ok(windows.next().map(|window| {
                 let converted: Vec<Result<T, ConvertError>> =
-                    window.into_par_iter().map(|i| convert(r, i)).collect();
-                (len, converted)
+                    window.par_iter().map(|&i| convert(r, i)).collect();
+                (window.len(), converted)
             }))
         };
         svb_io::pipeline(&mut next, |(len, converted)| {
@@ -240,12 +274,21 @@ pub fn fast5_to_blow5(
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let open = |p: &Path| svb_fast5::Reader::open(p);
-    let (readers, stats) = open_inputs(inputs, out, how.on_error, open)?;
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, None)?;
+    picked_to_blow5(readers, stats, out, options, how)
+}
+
+fn picked_to_blow5(
+    readers: Picked,
+    stats: Stats,
+    out: &Path,
+    options: svb_blow5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
     let mut runs: Vec<RunInfo> = Vec::new();
-    for (r, _) in &readers {
+    for (r, _, keep) in &readers {
         // A read whose attributes fail is named when it is converted, below.
-        for read in (0..r.len()).filter_map(|i| r.read(i).ok()) {
+        for read in keep.iter().filter_map(|&i| r.read(i).ok()) {
             if runs.iter().all(|x| x.acquisition_id != read.run_id) {
                 runs.extend(run_info_of_fast5(&read).ok());
             }
@@ -275,4 +318,55 @@ pub fn fast5_to_blow5(
     let stats = each_window(&readers, stats, how, convert, write)?;
     w.finish()?;
     Ok(stats)
+}
+
+/// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as
+/// [`fast5_to_pod5`] writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
+/// [`fast5_to_blow5`] does; under `how` (its `on_existing` says whether `out` may be
+/// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
+pub fn subset_fast5(
+    inputs: &[PathBuf],
+    wanted: &[String],
+    out: &Path,
+    how: Run<'_>,
+) -> Result<crate::Subset, ConvertError> {
+    let ids: HashSet<String> = wanted.iter().cloned().collect();
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, Some(&ids))?;
+    let found: HashSet<String> = readers
+        .iter()
+        .flat_map(|(r, _, keep)| keep.iter().filter_map(|&i| r.read_id(i).ok()))
+        .map(str::to_owned)
+        .collect();
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    let stats = match svb_io::FileFormat::of_extension(out) {
+        Some(svb_io::FileFormat::Pod5) => {
+            let options = svb_pod5::WriteOptions {
+                publish,
+                ..svb_pod5::WriteOptions::default()
+            };
+            picked_to_pod5(readers, stats, out, options, how)?
+        }
+        Some(f @ (svb_io::FileFormat::Blow5 | svb_io::FileFormat::Slow5)) => {
+            let options = match f {
+                svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions::slow5(),
+                _ => svb_blow5::WriteOptions::default(),
+            };
+            let options = svb_blow5::WriteOptions { publish, ..options };
+            picked_to_blow5(readers, stats, out, options, how)?
+        }
+        _ => {
+            return Err(ConvertError::Mapping(format!(
+                "{}: a FAST5 subset is written as .pod5, .blow5 or .slow5 (svb writes no FAST5)",
+                out.display()
+            )))
+        }
+    };
+    Ok(crate::Subset {
+        stats,
+        missing: wanted.iter().filter(|id| !found.contains(*id)).cloned().collect(),
+        notes: Vec::new(),
+    })
 }

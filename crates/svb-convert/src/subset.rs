@@ -237,7 +237,8 @@ pub fn subset_blow5(
 }
 
 /// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5`, or `.blow5` /
-/// `.slow5`); the inputs must be of that format (BLOW5 and SLOW5 mix).
+/// `.slow5`); the inputs must be of that format (BLOW5 and SLOW5 mix), or FAST5
+/// ([`subset_fast5`](crate::subset_fast5), into any of them).
 pub fn subset(
     inputs: &[PathBuf],
     wanted: &[String],
@@ -248,6 +249,13 @@ pub fn subset(
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    // FAST5 inputs become a file of the output's format (svb writes no FAST5).
+    let fast5 = inputs.first().is_some_and(|p| {
+        svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
+    });
+    if fast5 {
+        return crate::subset_fast5(inputs, wanted, out, how);
+    }
     match ext.as_deref() {
         Some("pod5") => subset_pod5(inputs, wanted, out, how),
         Some("blow5" | "slow5") => subset_blow5(inputs, wanted, out, how),

@@ -68,31 +68,49 @@ def test_pod5_every_read_and_field(pod5_files):
 def test_blow5_every_record_and_field(blow5_files):
     assert len(blow5_files) >= 15
     for path in blow5_files:
-        theirs = pyslow5.Open(str(path), "r")
-        try:
-            aux_names = theirs.get_aux_names() or []
-            want = list(theirs.seq_reads(pA=False, aux="all"))
-        finally:
-            theirs.close()
-        ours = list(svb.open(path))
-        assert len(ours) == len(want), path
-        for read, w in zip(ours, want):
-            assert read.read_id == w["read_id"]
-            np.testing.assert_array_equal(read.signal, np.asarray(w["signal"], dtype=np.int16))
-            for k in ["read_group", "digitisation", "offset", "range", "sampling_rate", "len_raw_signal"]:
-                assert getattr(read, k) == pytest.approx(w[k]), (path, k)
-            for k in aux_names:
-                theirs_v, ours_v = w[k], read.fields[k]
-                if isinstance(theirs_v, (list, np.ndarray)):
-                    assert list(np.asarray(theirs_v).tolist()) == list(ours_v), (path, k)
-                elif isinstance(theirs_v, float):
-                    assert same_float(ours_v, theirs_v), (path, k)
-                elif isinstance(ours_v, str) and isinstance(theirs_v, int):
-                    # An enum: pyslow5 gives the index, we give the label.
-                    labels = theirs_labels(path, k)
-                    assert labels[theirs_v] == ours_v, (path, k)
-                else:
-                    assert ours_v == theirs_v, (path, k, ours_v, theirs_v)
+        assert_reads_as_pyslow5_reads(path)
+
+
+def test_slow5_text_we_write_every_record_and_field(blow5_files, tmp_path):
+    """Each BLOW5 file converted to SLOW5 text by svb: pyslow5 reads our text, svb.open
+    reads it, and both give what pyslow5 gives for the BLOW5 file."""
+    for path in blow5_files:
+        text = tmp_path / (path.stem + ".slow5")
+        stats = svb.convert(path, text)
+        assert stats["failed"] == [] and stats["reads"] == len(svb.open(path))
+        assert svb.open(text).format == "slow5"
+        assert_reads_as_pyslow5_reads(text)
+        assert_reads_as_pyslow5_reads(text, like=path)
+
+
+def assert_reads_as_pyslow5_reads(path, like=None):
+    """svb.open(path) gives what pyslow5 gives for `like` (default `path`), every record and
+    field."""
+    theirs = pyslow5.Open(str(like or path), "r")
+    try:
+        aux_names = theirs.get_aux_names() or []
+        want = list(theirs.seq_reads(pA=False, aux="all"))
+    finally:
+        theirs.close()
+    ours = list(svb.open(path))
+    assert len(ours) == len(want), path
+    for read, w in zip(ours, want):
+        assert read.read_id == w["read_id"]
+        np.testing.assert_array_equal(read.signal, np.asarray(w["signal"], dtype=np.int16))
+        for k in ["read_group", "digitisation", "offset", "range", "sampling_rate", "len_raw_signal"]:
+            assert getattr(read, k) == w[k], (path, k)
+        for k in aux_names:
+            theirs_v, ours_v = w[k], read.fields[k]
+            if isinstance(theirs_v, (list, np.ndarray)):
+                assert list(np.asarray(theirs_v).tolist()) == list(ours_v), (path, k)
+            elif isinstance(theirs_v, float):
+                assert same_float(ours_v, theirs_v), (path, k)
+            elif isinstance(ours_v, str) and isinstance(theirs_v, int):
+                # An enum: pyslow5 gives the index, we give the label.
+                labels = theirs_labels(like or path, k)
+                assert labels[theirs_v] == ours_v, (path, k)
+            else:
+                assert ours_v == theirs_v, (path, k, ours_v, theirs_v)
 
 
 def theirs_labels(path, field):

@@ -226,7 +226,8 @@ def subset(
     force: bool = False,
 ) -> dict:
     """The reads named in `read_ids` from POD5 or BLOW5 / SLOW5 `inputs` (one format) into
-    `output` (.pod5, or .blow5 / .slow5, the inputs' format), as `svb subset` does: POD5 VBZ chunks copied as
+    `output` (.pod5, or .blow5 / .slow5, the inputs' format; FAST5 inputs into any of them),
+    as `svb subset` does: POD5 VBZ chunks copied as
     stored, BLOW5 files read through their slow5lib index. Returns {"reads", "samples",
     "missing" (ids in no input), "failed" (with `keep_going`), "notes"}. An existing output
     is replaced only with `force`."""
