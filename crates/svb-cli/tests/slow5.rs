@@ -33,8 +33,8 @@ fn slow5_is_an_input_and_an_output_everywhere() {
     let verify_text = ok(&svb(&["blow5", "verify", s(&text)]));
     let verify_bin = ok(&svb(&["blow5", "verify", s(&src)]));
     assert_eq!(verify_text, verify_bin);
-    let view_text = ok(&svb(&["view", s(&text), "--fields", "read_id,num_samples"]));
-    let view_bin = ok(&svb(&["view", s(&src), "--fields", "read_id,num_samples"]));
+    let view_text = ok(&svb(&["view", s(&text), "--fields", "read_id,len_raw_signal,median_before"]));
+    let view_bin = ok(&svb(&["view", s(&src), "--fields", "read_id,len_raw_signal,median_before"]));
     assert_eq!(view_text, view_bin);
     let id = &ra[3].read_id;
     let got = svb(&["get", s(&text), id]);
