@@ -43,7 +43,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if let Some(only) = opt(args, "--only") {
         targets.retain(|t| t == only);
         if targets.is_empty() {
-            return Err(format!("--only {only}: no such target in fuzz/fuzz_targets"));
+            return Err(format!(
+                "--only {only}: no such target in fuzz/fuzz_targets"
+            ));
         }
     }
     for t in &targets {

@@ -88,7 +88,10 @@ impl FieldType {
                 l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                     && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             };
-            let unique = labels.iter().collect::<std::collections::HashSet<_>>().len();
+            let unique = labels
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len();
             if !labels.iter().all(c_label) || unique != labels.len() || labels.len() > 256 {
                 return None;
             }

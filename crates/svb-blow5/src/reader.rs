@@ -149,8 +149,7 @@ impl Reader {
                     path: path.clone(),
                     index,
                     offset,
-                    what: "the file ends inside this line (no newline after it): cut short?"
-                        .into(),
+                    what: "the file ends inside this line (no newline after it): cut short?".into(),
                 },
             })?;
             return Ok(Reader {
@@ -706,7 +705,10 @@ impl Reader {
 enum LinesError {
     Io(std::io::Error),
     /// The last line has no newline: the line's number and offset.
-    Cut { index: usize, offset: u64 },
+    Cut {
+        index: usize,
+        offset: u64,
+    },
 }
 
 /// Every record line of a SLOW5 file from byte `start`: each span from its first byte through

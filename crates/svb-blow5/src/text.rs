@@ -346,12 +346,7 @@ fn number<T: std::str::FromStr>(tok: &[u8]) -> Result<T, String> {
             .all(|&b| b.is_ascii_digit() || b == b'.' || b == b'-');
     ok.then(|| std::str::from_utf8(tok).ok()?.parse::<T>().ok())
         .flatten()
-        .ok_or_else(|| {
-            format!(
-                "{:?} is not a decimal number",
-                String::from_utf8_lossy(tok)
-            )
-        })
+        .ok_or_else(|| format!("{:?} is not a decimal number", String::from_utf8_lossy(tok)))
 }
 
 fn float(tok: &[u8]) -> Result<f64, String> {
@@ -380,10 +375,19 @@ fn item_into(name: &str, size: usize, tok: &[u8], out: &mut Vec<u8>) -> Result<(
         "char" => match tok {
             b"." => out.push(0),
             [c] => out.push(*c),
-            _ => return Err(format!("{:?} is not one char", String::from_utf8_lossy(tok))),
+            _ => {
+                return Err(format!(
+                    "{:?} is not one char",
+                    String::from_utf8_lossy(tok)
+                ))
+            }
         },
         "float" => {
-            let v = if missing { f32::NAN } else { number::<f32>(tok)? };
+            let v = if missing {
+                f32::NAN
+            } else {
+                number::<f32>(tok)?
+            };
             out.extend(v.to_le_bytes());
         }
         "double" => {
@@ -415,7 +419,11 @@ fn aux_value(ty: &FieldType, tok: &[u8]) -> Result<AuxValue, String> {
     let missing = tok == b".";
     Ok(match ty {
         FieldType::Enum(labels) => {
-            let i = if missing { u8::MAX } else { uint(tok, 8)? as u8 };
+            let i = if missing {
+                u8::MAX
+            } else {
+                uint(tok, 8)? as u8
+            };
             AuxValue::Enum(i, labels.get(i as usize).cloned())
         }
         FieldType::Scalar { name, size } => {
@@ -426,7 +434,9 @@ fn aux_value(ty: &FieldType, tok: &[u8]) -> Result<AuxValue, String> {
             let u = u64::from_le_bytes(w);
             match name.as_str() {
                 "char" => AuxValue::Char(b[0]),
-                "float" => AuxValue::Float(f32::from_le_bytes(b[..4].try_into().expect("4")) as f64),
+                "float" => {
+                    AuxValue::Float(f32::from_le_bytes(b[..4].try_into().expect("4")) as f64)
+                }
                 "double" => AuxValue::Float(f64::from_bits(u)),
                 n if n.starts_with('u') => AuxValue::UInt(u),
                 _ => {
@@ -732,7 +742,16 @@ mod tests {
         assert!(int(b"1-2", 32).is_err());
         assert_eq!(float(b"1467.6"), Ok(1467.6));
         assert_eq!(float(b"-0.5"), Ok(-0.5));
-        for bad in [&b"1.2.3"[..], b"-", b".", b"1e5", b"inf", b"nan", b" 1", b""] {
+        for bad in [
+            &b"1.2.3"[..],
+            b"-",
+            b".",
+            b"1e5",
+            b"inf",
+            b"nan",
+            b" 1",
+            b"",
+        ] {
             assert!(float(bad).is_err(), "{bad:?}");
         }
     }
@@ -767,7 +786,12 @@ mod tests {
                 &AuxValue::UInt(4),
                 &AuxValue::Float(0.1f32 as f64),
                 &AuxValue::Char(b'x'),
-                &AuxValue::Array([1i16, i16::MAX, -3].iter().flat_map(|v| v.to_le_bytes()).collect()),
+                &AuxValue::Array(
+                    [1i16, i16::MAX, -3]
+                        .iter()
+                        .flat_map(|v| v.to_le_bytes())
+                        .collect()
+                ),
                 &AuxValue::Enum(2, Some("mux_change".into())),
             ]
         );
@@ -797,11 +821,20 @@ mod tests {
         let h = header(vec![field("read_number", "int32_t")]);
         let mut r = Record::default();
         for (line, why) in [
-            (&b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5"[..], "before field read_number"),
-            (b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\t7\t8", "10 fields, the header names 9"),
+            (
+                &b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5"[..],
+                "before field read_number",
+            ),
+            (
+                b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\t7\t8",
+                "10 fields, the header names 9",
+            ),
             (b"r1\t2\t8192\t6\t1467.6\t4000\t1\t5\t7", "read group 2"),
             (b"r1\t0\t8192\t6\t1467.6.1\t4000\t1\t5\t7", "range"),
-            (b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\tx", "field read_number"),
+            (
+                b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\tx",
+                "field read_number",
+            ),
             (b"r1", "before field read_group"),
         ] {
             let e = parse_record(line, &h, true, &mut r).unwrap_err();
@@ -827,10 +860,22 @@ mod tests {
                 Box::new(|r: &mut Record| r.read_id = "a\tb".into()) as Box<dyn Fn(&mut Record)>,
                 "read id",
             ),
-            (Box::new(|r: &mut Record| r.range = f64::INFINITY), "range is inf"),
-            (Box::new(|r: &mut Record| r.offset = f64::NAN), "offset is NaN"),
-            (Box::new(|r: &mut Record| r.aux[0].1 = AuxValue::Char(b'.')), "field c"),
-            (Box::new(|r: &mut Record| r.aux[1].1 = AuxValue::Text(".".into())), "field s"),
+            (
+                Box::new(|r: &mut Record| r.range = f64::INFINITY),
+                "range is inf",
+            ),
+            (
+                Box::new(|r: &mut Record| r.offset = f64::NAN),
+                "offset is NaN",
+            ),
+            (
+                Box::new(|r: &mut Record| r.aux[0].1 = AuxValue::Char(b'.')),
+                "field c",
+            ),
+            (
+                Box::new(|r: &mut Record| r.aux[1].1 = AuxValue::Text(".".into())),
+                "field s",
+            ),
         ] {
             let mut r = good.clone();
             change(&mut r);
@@ -841,7 +886,15 @@ mod tests {
 
     #[test]
     fn floats_round_trip_through_their_shortest_text() {
-        for v in [1467.607788085938f64, 0.1, 1e-300, 1e300, -0.0, 8192.0, f64::MIN_POSITIVE] {
+        for v in [
+            1467.607788085938f64,
+            0.1,
+            1e-300,
+            1e300,
+            -0.0,
+            8192.0,
+            f64::MIN_POSITIVE,
+        ] {
             let mut out = Vec::new();
             push_float(&mut out, v, false, "v").unwrap();
             assert_eq!(float(&out).unwrap().to_bits(), v.to_bits(), "{v}");
@@ -867,7 +920,10 @@ mod tests {
             (text.replace("0.2.0", "0.02.0"), "version"),
             (text.replace("\t2\n", "\t0\n"), "0 read groups"),
             (text.replace("\t2\n", "\t3\n"), "3 read groups"),
-            (text.replace("#num_read_groups", "#num_groups"), "#num_read_groups"),
+            (
+                text.replace("#num_read_groups", "#num_groups"),
+                "#num_read_groups",
+            ),
         ] {
             let e = parse_header(bad.as_bytes()).unwrap_err();
             assert!(e.contains(why), "{e}");

@@ -337,13 +337,11 @@ fn random_records_round_trip_under_every_compression() {
         .collect();
     for opts in every_compression(4) {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
-        let path = tmp
-            .0
-            .join(format!(
-                "{rc:?}-{sc:?}-{:?}.{}",
-                opts.zstd_profile,
-                opts.format.extension()
-            ));
+        let path = tmp.0.join(format!(
+            "{rc:?}-{sc:?}-{:?}.{}",
+            opts.zstd_profile,
+            opts.format.extension()
+        ));
         let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
         // ex-zd refuses an empty signal (slow5lib cannot read one back).
         let records: Vec<&Record> = records
@@ -585,13 +583,11 @@ fn pyslow5_reads_our_files_exactly() {
     let mut files = Vec::new();
     for opts in every_compression(3) {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
-        let path = tmp
-            .0
-            .join(format!(
-                "{rc:?}-{sc:?}-{:?}.{}",
-                opts.zstd_profile,
-                opts.format.extension()
-            ));
+        let path = tmp.0.join(format!(
+            "{rc:?}-{sc:?}-{:?}.{}",
+            opts.zstd_profile,
+            opts.format.extension()
+        ));
         let mut w = Writer::create(&path, slow5tools_schema(&data), opts).unwrap();
         // An empty signal is refused as ex-zd (slow5lib cannot read one back).
         let r = &records[usize::from(sc == SignalCompression::ExZd)..];

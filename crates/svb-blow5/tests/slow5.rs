@@ -225,10 +225,14 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
     files.sort();
     assert!(files.len() >= 150, "{} .slow5 files", files.len());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pyslow5_read.py");
-    let lines: Vec<serde_json::Value> = svb_testdata::python_lines(&python, &script, std::iter::once(Path::new("--isolated")).chain(files.iter().map(PathBuf::as_path)))
-        .iter()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = svb_testdata::python_lines(
+        &python,
+        &script,
+        std::iter::once(Path::new("--isolated")).chain(files.iter().map(PathBuf::as_path)),
+    )
+    .iter()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect();
     let (mut read, mut refused, mut records) = (0, 0, 0);
     let mut lines = lines.as_slice();
     for f in &files {
@@ -260,7 +264,12 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
         assert_eq!(groups.len(), r.header().read_groups.len());
         for (g, want) in groups.iter().enumerate() {
             for (k, v) in want.as_object().unwrap() {
-                assert_eq!(r.header().attribute(g, k), v.as_str(), "{} @{k}", f.display());
+                assert_eq!(
+                    r.header().attribute(g, k),
+                    v.as_str(),
+                    "{} @{k}",
+                    f.display()
+                );
             }
         }
         assert_eq!(ours.len(), chunk.len(), "{}", f.display());
@@ -277,7 +286,11 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
                 assert_eq!(want[k].as_f64(), Some(v), "{what} {k}");
             }
             assert_eq!(want["samples"], rec.raw_signal.len(), "{what}");
-            assert_eq!(want["sha256"], sha256_hex(&rec.raw_signal).as_str(), "{what}");
+            assert_eq!(
+                want["sha256"],
+                sha256_hex(&rec.raw_signal).as_str(),
+                "{what}"
+            );
             for ((name, v), field) in rec.aux.iter().zip(&r.header().aux) {
                 assert_aux(&want["aux"][name], v, &field.ty, &format!("{what} {name}"));
             }
@@ -286,7 +299,9 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
         read += 1;
     }
     assert!(lines.is_empty());
-    println!("{read} files read exactly ({records} records), {refused} refused as pyslow5 refuses them");
+    println!(
+        "{read} files read exactly ({records} records), {refused} refused as pyslow5 refuses them"
+    );
 }
 
 /// The lines after a SLOW5 file's header (its `#read_id` line): its records, when it is whole.
@@ -296,8 +311,14 @@ fn record_lines(f: &Path) -> u64 {
         return 0;
     };
     let body = &bytes[at + 1..];
-    let header_end = body.iter().position(|&b| b == b'\n').map_or(body.len(), |n| n + 1);
-    body[header_end..].split(|&b| b == b'\n').filter(|l| !l.is_empty()).count() as u64
+    let header_end = body
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(body.len(), |n| n + 1);
+    body[header_end..]
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count() as u64
 }
 
 fn collect_slow5(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -173,7 +173,11 @@ fn subset_of_fast5_is_written_in_any_format_svb_writes() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-subset");
     let vbz = data.join(VBZ);
     let a = svb_fast5::Reader::open(&vbz).unwrap();
-    let wanted = [a.read_id(5).unwrap(), a.read_id(0).unwrap(), a.read_id(3).unwrap()];
+    let wanted = [
+        a.read_id(5).unwrap(),
+        a.read_id(0).unwrap(),
+        a.read_id(3).unwrap(),
+    ];
     let ids = tmp.join("ids.txt");
     std::fs::write(&ids, format!("{}\nnot-there\n", wanted.join("\n"))).unwrap();
     let whole = tmp.join("whole.blow5");
@@ -189,8 +193,13 @@ fn subset_of_fast5_is_written_in_any_format_svb_writes() {
         // File order, not the list's.
         assert_eq!(got, [wanted[1], wanted[2], wanted[0]], "{ext}");
         for (i, id) in got.iter().enumerate() {
-            let j = (0..whole.len()).find(|&j| whole.read_id(j).unwrap() == *id).unwrap();
-            assert_eq!(r.signal(i).unwrap().samples, whole.record(j).unwrap().raw_signal);
+            let j = (0..whole.len())
+                .find(|&j| whole.read_id(j).unwrap() == *id)
+                .unwrap();
+            assert_eq!(
+                r.signal(i).unwrap().samples,
+                whole.record(j).unwrap().raw_signal
+            );
         }
     }
 }

@@ -12,9 +12,18 @@ fn slow5_is_an_input_and_an_output_everywhere() {
     let text = tmp.join("reads.slow5");
     let back = tmp.join("back.blow5");
     ok(&svb(&["convert", s(&src), "-o", s(&text)]));
-    assert!(std::fs::read(&text).unwrap().starts_with(b"#slow5_version\t"));
+    assert!(std::fs::read(&text)
+        .unwrap()
+        .starts_with(b"#slow5_version\t"));
     ok(&svb(&[
-        "convert", s(&text), "-o", s(&back), "--records", "zstd", "--signal", "svb-zd",
+        "convert",
+        s(&text),
+        "-o",
+        s(&back),
+        "--records",
+        "zstd",
+        "--signal",
+        "svb-zd",
     ]));
     // Every record and field as in the source (what the writer's tests check byte for byte).
     let a = svb_blow5::Reader::open(&src).unwrap();
@@ -33,8 +42,18 @@ fn slow5_is_an_input_and_an_output_everywhere() {
     let verify_text = ok(&svb(&["blow5", "verify", s(&text)]));
     let verify_bin = ok(&svb(&["blow5", "verify", s(&src)]));
     assert_eq!(verify_text, verify_bin);
-    let view_text = ok(&svb(&["view", s(&text), "--fields", "read_id,len_raw_signal,median_before"]));
-    let view_bin = ok(&svb(&["view", s(&src), "--fields", "read_id,len_raw_signal,median_before"]));
+    let view_text = ok(&svb(&[
+        "view",
+        s(&text),
+        "--fields",
+        "read_id,len_raw_signal,median_before",
+    ]));
+    let view_bin = ok(&svb(&[
+        "view",
+        s(&src),
+        "--fields",
+        "read_id,len_raw_signal,median_before",
+    ]));
     assert_eq!(view_text, view_bin);
     let id = &ra[3].read_id;
     let got = svb(&["get", s(&text), id]);
@@ -51,13 +70,27 @@ fn slow5_is_an_input_and_an_output_everywhere() {
     let ids = tmp.join("ids.txt");
     std::fs::write(&ids, format!("{}\n{}\n", ra[0].read_id, ra[4].read_id)).unwrap();
     let picked = tmp.join("picked.slow5");
-    ok(&svb(&["subset", s(&src), "--read-ids", s(&ids), "-o", s(&picked)]));
+    ok(&svb(&[
+        "subset",
+        s(&src),
+        "--read-ids",
+        s(&ids),
+        "-o",
+        s(&picked),
+    ]));
     let p = svb_blow5::Reader::open(&picked).unwrap();
     assert_eq!(p.header().format, svb_blow5::FileFormat::Slow5);
     assert_eq!(p.len(), 2);
     assert_eq!(p.record(1).unwrap().raw_signal, ra[4].raw_signal);
     let picked_bin = tmp.join("picked.blow5");
-    ok(&svb(&["subset", s(&text), "--read-ids", s(&ids), "-o", s(&picked_bin)]));
+    ok(&svb(&[
+        "subset",
+        s(&text),
+        "--read-ids",
+        s(&ids),
+        "-o",
+        s(&picked_bin),
+    ]));
     assert_eq!(svb_blow5::Reader::open(&picked_bin).unwrap().len(), 2);
 
     // POD5 <-> SLOW5 with blue-crab's mapping, as for BLOW5.

@@ -182,9 +182,7 @@ fn open_fast5(
         .into_iter()
         .map(|(r, p)| {
             let keep = (0..r.len())
-                .filter(|&i| {
-                    wanted.is_none_or(|w| r.read_id(i).is_ok_and(|id| w.contains(id)))
-                })
+                .filter(|&i| wanted.is_none_or(|w| r.read_id(i).is_ok_and(|id| w.contains(id))))
                 .collect();
             (r, p, keep)
         })
@@ -366,7 +364,11 @@ pub fn subset_fast5(
     };
     Ok(crate::Subset {
         stats,
-        missing: wanted.iter().filter(|id| !found.contains(*id)).cloned().collect(),
+        missing: wanted
+            .iter()
+            .filter(|id| !found.contains(*id))
+            .cloned()
+            .collect(),
         notes: Vec::new(),
     })
 }

@@ -250,9 +250,9 @@ pub fn subset(
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     // FAST5 inputs become a file of the output's format (svb writes no FAST5).
-    let fast5 = inputs.first().is_some_and(|p| {
-        svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5)
-    });
+    let fast5 = inputs
+        .first()
+        .is_some_and(|p| svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5));
     if fast5 {
         return crate::subset_fast5(inputs, wanted, out, how);
     }

@@ -583,16 +583,15 @@ pub fn convert<'py>(
                     publish,
                     ..Default::default()
                 };
-                let to_pod5 = match from {
-                    Some(Format::Fast5) => svb_convert::fast5_to_pod5,
-                    Some(Format::Pod5) => {
-                        return Err(PyValueError::new_err(
+                let to_pod5 =
+                    match from {
+                        Some(Format::Fast5) => svb_convert::fast5_to_pod5,
+                        Some(Format::Pod5) => return Err(PyValueError::new_err(
                             "the inputs are POD5 already; svb.subset copies reads between POD5 \
                              files",
-                        ))
-                    }
-                    _ => svb_convert::blow5_to_pod5,
-                };
+                        )),
+                        _ => svb_convert::blow5_to_pod5,
+                    };
                 Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
             _ => Err(PyValueError::new_err(format!(
