@@ -487,7 +487,8 @@ fn aux_len(v: &AuxValue) -> usize {
 fn check_aux(ty: &FieldType, v: &AuxValue) -> Result<(), String> {
     match (ty, v) {
         (FieldType::Enum(labels), AuxValue::Enum(i, _)) => {
-            if (*i as usize) < labels.len() {
+            // 255 is slow5lib's missing value.
+            if (*i as usize) < labels.len() || *i == u8::MAX {
                 Ok(())
             } else {
                 Err(format!("label {i} of an enum of {}", labels.len()))

@@ -1,5 +1,5 @@
 //! `svb convert`: POD5 to BLOW5 / SLOW5 and back with blue-crab's field mapping, FAST5 to POD5
-//! with ONT's (and on to BLOW5 / SLOW5 with blue-crab's; `svb-convert`), BLOW5 to SLOW5 text and
+//! with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's (`svb-convert`), BLOW5 to SLOW5 text and
 //! back, BLOW5 recompressed; the direction chosen by the output's extension.
 
 use std::path::{Path, PathBuf};
@@ -35,7 +35,7 @@ enum Signal {
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
-    BLOW5: ONT's, then blue-crab's); docs/FORMATS.md lists them.")]
+    BLOW5 / SLOW5: slow5tools f2s's); docs/FORMATS.md lists them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,

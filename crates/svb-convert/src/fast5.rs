@@ -9,7 +9,7 @@ use svb_pod5::{Read, RunInfo, END_REASONS};
 
 use crate::mapping::forced;
 use crate::{open_inputs, settle, ConvertError, Run, Stats};
-use crate::{read_group_of, record_of};
+use crate::f2s;
 
 /// A read converted: the POD5 read, its run, its samples.
 type Converted = (Read, RunInfo, Vec<i16>);
@@ -88,6 +88,7 @@ fn end_reason_of(e: Option<&svb_fast5::EndReason>) -> &'static str {
         Some(svb_fast5::EndReason {
             label: None,
             value: Some(v),
+            ..
         }) => match usize::try_from(*v) {
             Ok(v) if v >= 2 => END_REASONS.get(v - 1).copied().unwrap_or("unknown"),
             _ => "unknown",
@@ -260,12 +261,12 @@ fn each_window<T: Send>(
     Ok(stats)
 }
 
-/// Converts FAST5 `inputs` into one BLOW5 file `out` through the POD5 mapping: each read as
-/// [`read_of_fast5`] and [`run_info_of_fast5`] map it, written as [`record_of`] writes a POD5
-/// read (every run a read group, blue-crab's auxiliary fields), under `options` (default:
-/// zstd records, SVB-ZD signal). The runs are gathered first (a BLOW5 header lists its read
-/// groups before any record); a failed input or read stops it, or is left out, as `how`
-/// says.
+/// Converts FAST5 `inputs` into one BLOW5 (or SLOW5 text) file `out` as slow5tools `f2s`
+/// maps a FAST5 read (docs/FORMATS.md): a read group per run, its attributes the file's
+/// root, `tracking_id` and `context_tags` attributes; the auxiliary fields f2s keeps; under
+/// `options` (default: zstd records, SVB-ZD signal). The runs and fields are gathered first
+/// (a BLOW5 header lists them before any record); a failed input or read stops it, or is
+/// left out, as `how` says.
 pub fn fast5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
@@ -283,30 +284,36 @@ fn picked_to_blow5(
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let mut runs: Vec<RunInfo> = Vec::new();
+    // Every run's read group and every field, from every read's attributes (a read whose
+    // attributes fail is named when it is converted, below).
+    let mut groups: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut fields = Vec::new();
     for (r, _, keep) in &readers {
-        // A read whose attributes fail is named when it is converted, below.
+        let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
         for read in keep.iter().filter_map(|&i| r.read(i).ok()) {
-            if runs.iter().all(|x| x.acquisition_id != read.run_id) {
-                runs.extend(run_info_of_fast5(&read).ok());
+            // Attributes some reads of a run have and others lack join the run's group.
+            let attrs = f2s::read_group(&root, &read);
+            match groups.iter_mut().find(|(run, _)| *run == read.run_id) {
+                Some((_, known)) => f2s::merge_attributes(known, attrs),
+                None => groups.push((read.run_id.clone(), attrs)),
             }
+            f2s::union(&mut fields, f2s::fields_of(&read));
         }
     }
     let schema = svb_blow5::Schema {
-        read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
-        aux: svb_reads::ont::blow5_pod5_aux(),
+        read_groups: groups.iter().map(|(_, g)| g.clone()).collect(),
+        aux: fields,
     };
+    let fields = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |r: &svb_fast5::Reader, i: usize| {
         let read = r.read(i)?;
         let signal = r.signal(i)?;
-        let mut pod5 = read_of_fast5(&read)?;
-        pod5.num_samples = signal.len() as u64;
-        let group = runs.iter().position(|x| x.acquisition_id == read.run_id);
-        // A run missing here did not map: its error says why.
-        let unmapped = || ConvertError::Mapping(format!("read {}: no run", read.read_id));
-        let group = group.ok_or_else(|| run_info_of_fast5(&read).err().unwrap_or_else(unmapped))?;
-        Ok(record_of(&pod5, &runs[group], group as u32, signal))
+        let group = groups
+            .iter()
+            .position(|(run, _)| *run == read.run_id)
+            .expect("every read's run was gathered");
+        f2s::record(&read, signal, group as u32, &fields)
     };
     let write = |records: Vec<svb_blow5::Record>,
                  in_file: &dyn Fn(ConvertError) -> ConvertError| {

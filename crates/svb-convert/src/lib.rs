@@ -2,7 +2,9 @@
 //! conversion with blue-crab's field mapping (docs/FORMATS.md has the table): a POD5 read
 //! becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
 //! ([`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)), its run a read group whose
-//! attributes are the run's fields, context tags and tracking ids; and back.
+//! attributes are the run's fields, context tags and tracking ids; and back. FAST5 reads
+//! become POD5 reads as ONT's `pod5 convert fast5` maps them, and BLOW5 / SLOW5 records as
+//! slow5tools `f2s` does.
 //!
 //! Files are converted a window of reads at a time, each window decoded and re-encoded on
 //! every core, so memory holds one window whatever the inputs' size; the output keeps a
@@ -22,6 +24,7 @@
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
 
+mod f2s;
 mod fast5;
 mod mapping;
 mod subset;

@@ -24,9 +24,14 @@ pub enum AttrValue {
         label: Option<String>,
         /// The stored number.
         value: i64,
+        /// Every member's label, in the type's order (what slow5tools makes the enum of its
+        /// BLOW5 field).
+        labels: Vec<String>,
     },
-    /// A value of another type or shape (arrays, even of one element; compounds),
-    /// described.
+    /// A one-element array: its element. Not a scalar to the read's fields (slow5tools
+    /// refuses one there), but what slow5tools writes into a header for it.
+    OneElement(Box<AttrValue>),
+    /// A value of another type or shape (longer arrays, compounds), described.
     Other(String),
 }
 
@@ -39,7 +44,10 @@ impl AttrValue {
             AttrValue::UInt(v) => v.to_string(),
             AttrValue::Float(v) => v.to_string(),
             AttrValue::Text(s) => s.clone(),
-            AttrValue::Enum { label, value } => label.clone().unwrap_or_else(|| value.to_string()),
+            AttrValue::Enum { label, value, .. } => {
+                label.clone().unwrap_or_else(|| value.to_string())
+            }
+            AttrValue::OneElement(v) => v.to_text(),
             AttrValue::Other(what) => what.clone(),
         }
     }
@@ -109,6 +117,16 @@ fn int_bytes(raw: &[u8], size: u8, order: ByteOrder, signed: bool) -> Option<(i6
 pub(crate) fn value(a: &Attribute) -> AttrValue {
     // FAST5 writers store scalars; an array, even of one element, is not the field a reader
     // expects (slow5tools refuses such files), so it is described rather than unwrapped.
+    if a.shape.iter().product::<u64>() == 1 && !a.shape.is_empty() {
+        let scalar = Attribute {
+            shape: Vec::new(),
+            ..a.clone()
+        };
+        return match value(&scalar) {
+            v @ AttrValue::Other(_) => v,
+            v => AttrValue::OneElement(Box::new(v)),
+        };
+    }
     if !a.shape.is_empty() {
         return AttrValue::Other(format!(
             "an array {:?} of {}",
@@ -156,7 +174,12 @@ pub(crate) fn value(a: &Attribute) -> AttrValue {
                     int_bytes(&m.value, *size, *byte_order, *signed) == Some((value, value as u64))
                 })
                 .map(|m| m.name.clone());
-            AttrValue::Enum { label, value }
+            let labels = members.iter().map(|m| m.name.clone()).collect();
+            AttrValue::Enum {
+                label,
+                value,
+                labels,
+            }
         }
         other => AttrValue::Other(type_name(other)),
     }

@@ -44,6 +44,8 @@ pub struct EndReason {
     pub label: Option<String>,
     /// The stored number (`None` for a string).
     pub value: Option<i64>,
+    /// The enum type's labels in its order (empty for a plain integer or string).
+    pub labels: Vec<String>,
 }
 
 /// One read: every attribute the converters map, as the file stores it.
@@ -440,17 +442,24 @@ impl Reader {
         };
         let end_reason = match find(&raw, "end_reason") {
             None => None,
-            Some(AttrValue::Enum { label, value }) => Some(EndReason {
+            Some(AttrValue::Enum {
+                label,
+                value,
+                labels,
+            }) => Some(EndReason {
                 label: label.clone(),
                 value: Some(*value),
+                labels: labels.clone(),
             }),
             Some(v @ (AttrValue::Int(_) | AttrValue::UInt(_))) => Some(EndReason {
                 label: None,
                 value: v.as_i64(),
+                labels: Vec::new(),
             }),
             Some(AttrValue::Text(s)) => Some(EndReason {
                 label: Some(s.clone()),
                 value: None,
+                labels: Vec::new(),
             }),
             Some(v) => {
                 return Err(field(

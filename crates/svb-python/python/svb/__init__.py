@@ -198,7 +198,7 @@ def convert(
     force: bool = False,
 ) -> dict:
     """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
-    mapping, FAST5 -> POD5 with ONT's (and on to BLOW5 / SLOW5 with blue-crab's), BLOW5 ->
+    mapping, FAST5 -> POD5 with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's, BLOW5 ->
     SLOW5 text and back, BLOW5 recompressed, as `svb convert` does. `records` ("zstd",
     "zlib", "none") and `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's
     compression (default zstd and svb-zd). Returns {"reads", "samples", "failed"}; with
