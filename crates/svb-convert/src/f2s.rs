@@ -147,7 +147,12 @@ pub(crate) fn record(
             ),
             ("read_number", _, Some(_)) => AuxValue::Int(
                 i32::try_from(read.read_number)
-                    .map_err(|_| bad(format!("read_number {} is not an int32_t", read.read_number)))?
+                    .map_err(|_| {
+                        bad(format!(
+                            "read_number {} is not an int32_t",
+                            read.read_number
+                        ))
+                    })?
                     .into(),
             ),
             ("median_before", _, Some(_)) => {

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use svb_fast5::{find, AttrValue, Attrs};
 use svb_pod5::{Read, RunInfo, END_REASONS};
 
+use crate::f2s;
 use crate::mapping::forced;
 use crate::{open_inputs, settle, ConvertError, Run, Stats};
-use crate::f2s;
 
 /// A read converted: the POD5 read, its run, its samples.
 type Converted = (Read, RunInfo, Vec<i16>);

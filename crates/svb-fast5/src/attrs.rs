@@ -52,6 +52,14 @@ impl AttrValue {
         }
     }
 
+    /// The value as an error shows it: a one-element array said to be one.
+    pub fn described(&self) -> String {
+        match self {
+            AttrValue::OneElement(v) => format!("an array of one element, {}", v.described()),
+            other => format!("{other:?}"),
+        }
+    }
+
     /// The value as a number, when it is one (an enum by its number, a string never).
     pub fn as_f64(&self) -> Option<f64> {
         match *self {

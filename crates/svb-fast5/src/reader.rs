@@ -401,13 +401,18 @@ impl Reader {
         }
         let uint = |attrs: &Attrs, group: &str, name: &str| {
             let v = get(attrs, name, || field(group, name, "missing"))?;
-            v.as_u64()
-                .ok_or_else(|| field(group, name, &format!("not a non-negative integer ({v:?})")))
+            v.as_u64().ok_or_else(|| {
+                field(
+                    group,
+                    name,
+                    &format!("not a non-negative integer ({})", v.described()),
+                )
+            })
         };
         let float = |attrs: &Attrs, group: &str, name: &str| {
             let v = get(attrs, name, || field(group, name, "missing"))?;
             v.as_f64()
-                .ok_or_else(|| field(group, name, &format!("not a number ({v:?})")))
+                .ok_or_else(|| field(group, name, &format!("not a number ({})", v.described())))
         };
         let read_id = match get(&raw, "read_id", || field(raw_group, "read_id", "missing"))? {
             AttrValue::Text(id) => id.clone(),
@@ -415,7 +420,7 @@ impl Reader {
                 return Err(field(
                     raw_group,
                     "read_id",
-                    &format!("not a string ({v:?})"),
+                    &format!("not a string ({})", v.described()),
                 ))
             }
         };
@@ -431,13 +436,21 @@ impl Reader {
                 field(raw_group, "read_number", "missing")
             })?;
             v.as_i64().ok_or_else(|| {
-                field(raw_group, "read_number", &format!("not an integer ({v:?})"))
+                field(
+                    raw_group,
+                    "read_number",
+                    &format!("not an integer ({})", v.described()),
+                )
             })?
         };
         let median_before = match find(&raw, "median_before") {
             None => None,
             Some(v) => Some(v.as_f64().ok_or_else(|| {
-                field(raw_group, "median_before", &format!("not a number ({v:?})"))
+                field(
+                    raw_group,
+                    "median_before",
+                    &format!("not a number ({})", v.described()),
+                )
             })?),
         };
         let end_reason = match find(&raw, "end_reason") {
@@ -465,7 +478,7 @@ impl Reader {
                 return Err(field(
                     raw_group,
                     "end_reason",
-                    &format!("not an enum, integer or string ({v:?})"),
+                    &format!("not an enum, integer or string ({})", v.described()),
                 ))
             }
         };
@@ -477,13 +490,19 @@ impl Reader {
                 return Err(field(
                     &channel_group,
                     "channel_number",
-                    &format!("not a string ({v:?})"),
+                    &format!("not a string ({})", v.described()),
                 ))
             }
         };
         let run_id = match find(&read_group, "run_id").or_else(|| find(&tracking_id, "run_id")) {
             Some(AttrValue::Text(s)) => s.clone(),
-            Some(v) => return Err(field(&e.group, "run_id", &format!("not a string ({v:?})"))),
+            Some(v) => {
+                return Err(field(
+                    &e.group,
+                    "run_id",
+                    &format!("not a string ({})", v.described()),
+                ))
+            }
             None => return Err(field(&e.group, "run_id", "missing (and in tracking_id)")),
         };
         let pore_type = match find(&read_group, "pore_type") {
@@ -492,7 +511,7 @@ impl Reader {
                 return Err(field(
                     &e.group,
                     "pore_type",
-                    &format!("not a string ({v:?})"),
+                    &format!("not a string ({})", v.described()),
                 ))
             }
             None => None,
