@@ -488,13 +488,7 @@ impl Reader {
                         )),
                     }
                 })
-                .map_err(|source| Blow5Error::RecordIo {
-                    path: self.path.clone(),
-                    index: s.index,
-                    offset: s.at,
-                    len: s.end - s.start,
-                    source,
-                })?;
+                .map_err(self.record_io(s))?;
         }
         // Opened through an index: the record's size field is read with it, and checked.
         let from = if self.sizes_read { s.start } else { s.at };
@@ -523,13 +517,18 @@ impl Reader {
                     source,
                 })
             })
-            .map_err(|source| Blow5Error::RecordIo {
-                path: self.path.clone(),
-                index: s.index,
-                offset: s.at,
-                len: s.end - s.start,
-                source,
-            })?
+            .map_err(self.record_io(s))?
+    }
+
+    /// The error of record `s`'s bytes failing to be read.
+    fn record_io<'a>(&'a self, s: &'a Span) -> impl FnOnce(std::io::Error) -> Blow5Error + 'a {
+        move |source| Blow5Error::RecordIo {
+            path: self.path.clone(),
+            index: s.index,
+            offset: s.at,
+            len: s.end - s.start,
+            source,
+        }
     }
 
     /// Where the signal bytes are in a record body: `(offset, length)`.
@@ -675,15 +674,7 @@ impl Reader {
             let value = r
                 .aux(&field.ty)
                 .map_err(|w| err(format!("field {}: {w}", field.name)))?;
-            match record.aux.get_mut(i) {
-                Some(slot) => {
-                    if slot.0 != field.name {
-                        slot.0.clone_from(&field.name);
-                    }
-                    slot.1 = value;
-                }
-                None => record.aux.push((field.name.clone(), value)),
-            }
+            record.set_aux(i, &field.name, value);
         }
         if r.at != body.len() {
             return Err(err(format!(

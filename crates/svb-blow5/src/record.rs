@@ -42,6 +42,47 @@ pub struct Record {
     pub aux: Vec<(String, AuxValue)>,
 }
 
+impl Record {
+    /// The value of auxiliary field `name` of a record checked against its schema (which
+    /// gives every field a value).
+    pub(super) fn checked_aux(&self, name: &str) -> &AuxValue {
+        let (_, v) = self
+            .aux
+            .iter()
+            .find(|(n, _)| n == name)
+            .expect("checked: every schema field has a value");
+        v
+    }
+
+    /// Sets auxiliary field `i` (of the schema's fields) to `name` = `value`, reusing the
+    /// slot's name where it is already that.
+    pub(super) fn set_aux(&mut self, i: usize, name: &str, value: AuxValue) {
+        match self.aux.get_mut(i) {
+            Some(slot) => {
+                if slot.0 != name {
+                    slot.0.clear();
+                    slot.0.push_str(name);
+                }
+                slot.1 = value;
+            }
+            None => self.aux.push((name.to_owned(), value)),
+        }
+    }
+}
+
+/// A checked scalar auxiliary value as the little-endian bytes of a field of C type `name`
+/// (`size` bytes).
+pub(super) fn scalar_bytes(name: &str, size: usize, v: &AuxValue) -> Vec<u8> {
+    match v {
+        AuxValue::Char(c) => vec![*c],
+        AuxValue::Float(f) if name == "float" => (*f as f32).to_le_bytes().to_vec(),
+        AuxValue::Float(f) => f.to_le_bytes().to_vec(),
+        AuxValue::UInt(u) => u.to_le_bytes()[..size].to_vec(),
+        AuxValue::Int(i) => i.to_le_bytes()[..size].to_vec(),
+        _ => unreachable!("checked against the field type"),
+    }
+}
+
 /// Bounds-checked reads of a record's fields.
 pub(super) struct Fields<'a> {
     pub body: &'a [u8],

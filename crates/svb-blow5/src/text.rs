@@ -23,7 +23,7 @@
 //! value the text cannot hold (a tab in a read id, an infinite range, a char `.`) refused.
 
 use super::header::{self, AuxField, FieldType, Header, RecordCompression, SignalCompression};
-use super::record::{AuxValue, Record};
+use super::record::{scalar_bytes, AuxValue, Record};
 use svb_io::FileFormat;
 
 /// The first bytes of every SLOW5 file.
@@ -173,15 +173,7 @@ pub(crate) fn parse_record(
             .next(&field.name)
             .and_then(|tok| aux_value(&field.ty, tok))
             .map_err(|w| format!("field {}: {w}", field.name))?;
-        match record.aux.get_mut(i) {
-            Some(slot) => {
-                if slot.0 != field.name {
-                    slot.0.clone_from(&field.name);
-                }
-                slot.1 = value;
-            }
-            None => record.aux.push((field.name.clone(), value)),
-        }
+        record.set_aux(i, &field.name, value);
     }
     if !cols.done {
         return Err(format!(
@@ -606,13 +598,9 @@ fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), String> {
 /// The auxiliary fields, each after its tab.
 fn fields_after_signal(r: &Record, aux: &[AuxField], out: &mut Vec<u8>) -> Result<(), String> {
     for f in aux {
-        let (_, v) = r
-            .aux
-            .iter()
-            .find(|(n, _)| n == &f.name)
-            .expect("checked: every schema field has a value");
         out.push(b'\t');
-        aux_text(&f.ty, v, out).map_err(|w| format!("field {}: {w}", f.name))?;
+        aux_text(&f.ty, r.checked_aux(&f.name), out)
+            .map_err(|w| format!("field {}: {w}", f.name))?;
     }
     Ok(())
 }
@@ -629,15 +617,7 @@ fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), Strin
             }
         }
         (FieldType::Scalar { name, size }, v) => {
-            let bytes = match v {
-                AuxValue::Char(c) => vec![*c],
-                AuxValue::Float(f) if name == "float" => (*f as f32).to_le_bytes().to_vec(),
-                AuxValue::Float(f) => f.to_le_bytes().to_vec(),
-                AuxValue::UInt(u) => u.to_le_bytes()[..*size].to_vec(),
-                AuxValue::Int(i) => i.to_le_bytes()[..*size].to_vec(),
-                _ => unreachable!("checked against the field type"),
-            };
-            push_item(out, name, &bytes, "the value")?;
+            push_item(out, name, &scalar_bytes(name, *size, v), "the value")?;
         }
         (FieldType::Array { .. }, AuxValue::Text(t)) => {
             if t.is_empty() {

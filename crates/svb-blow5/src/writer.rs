@@ -584,12 +584,7 @@ fn encode_record(
     };
     body[len_at..len_at + 8].copy_from_slice(&(len_raw_signal as u64).to_le_bytes());
     for f in aux {
-        let (_, v) = r
-            .aux
-            .iter()
-            .find(|(n, _)| n == &f.name)
-            .expect("checked: every schema field has a value");
-        write_aux(&f.ty, v, &mut body);
+        write_aux(&f.ty, r.checked_aux(&f.name), &mut body);
     }
     let mut out = Vec::with_capacity(match options.record_compression {
         RecordCompression::Zstd => 8 + svb_io::zstd_frame::compress_bound(body.len()),
@@ -620,15 +615,7 @@ fn write_aux(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) {
     match (ty, v) {
         (FieldType::Enum(_), AuxValue::Enum(i, _)) => out.push(*i),
         (FieldType::Scalar { name, size }, v) => {
-            let bytes = match v {
-                AuxValue::Char(c) => vec![*c],
-                AuxValue::Float(f) if name == "float" => (*f as f32).to_le_bytes().to_vec(),
-                AuxValue::Float(f) => f.to_le_bytes().to_vec(),
-                AuxValue::UInt(u) => u.to_le_bytes()[..*size].to_vec(),
-                AuxValue::Int(i) => i.to_le_bytes()[..*size].to_vec(),
-                _ => unreachable!("checked against the field type"),
-            };
-            out.extend(bytes);
+            out.extend(super::record::scalar_bytes(name, *size, v));
         }
         (FieldType::Array { .. }, AuxValue::Text(t)) => {
             out.extend((t.len() as u64).to_le_bytes());

@@ -307,41 +307,27 @@ pub fn pod5_to_blow5(
         aux: svb_reads::ont::blow5_pod5_aux(),
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
-    let mut done_reads = 0u64;
-    for (r, path) in &readers {
-        let in_file = ConvertError::of(path);
-        let decode = |i: usize, rec: &mut Record| {
-            let read = &r.reads()[i];
-            let (group, run) = runs
-                .iter()
-                .enumerate()
-                .find(|(_, x)| *x.acquisition_id == *read.run_info)
-                .ok_or_else(|| {
-                    ConvertError::Mapping(format!(
-                        "read {} names run {}, which the file lacks",
-                        read.read_id_string(),
-                        read.run_info
-                    ))
-                })?;
-            rec.raw_signal.clear();
-            r.decode_signal_into(i, &mut rec.raw_signal)?;
-            record_fields_into(read, run, group as u32, rec);
-            Ok(())
-        };
-        let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
-            done_reads += window as u64;
-            stats.reads += kept.len() as u64;
-            stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
-            w.add_records(&kept)
-                .map_err(|e| in_file(ConvertError::from(e)))?;
-            how.report(done_reads, total);
-            Ok(())
-        };
-        let weight = |i: usize| r.reads()[i].num_samples;
-        let failed = &mut stats.failed;
-        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
-    }
+    let decode = |_: usize, r: &svb_pod5::Reader, i: usize, rec: &mut Record| {
+        let read = &r.reads()[i];
+        let (group, run) = runs
+            .iter()
+            .enumerate()
+            .find(|(_, x)| *x.acquisition_id == *read.run_info)
+            .ok_or_else(|| {
+                ConvertError::Mapping(format!(
+                    "read {} names run {}, which the file lacks",
+                    read.read_id_string(),
+                    read.run_info
+                ))
+            })?;
+        rec.raw_signal.clear();
+        r.decode_signal_into(i, &mut rec.raw_signal)?;
+        record_fields_into(read, run, group as u32, rec);
+        Ok(())
+    };
+    let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
+    let len = |r: &svb_pod5::Reader| r.len();
+    windows_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(stats)
 }
@@ -461,28 +447,53 @@ pub fn blow5_to_blow5(
         .collect();
     let (schema, group_maps) = merged_schema(&headers)?;
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let decode = |k: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
+        r.record_into(i, rec)?;
+        rec.read_group = group_maps[k][rec.read_group as usize];
+        Ok(())
+    };
+    // Record sizes stand in for sample counts.
+    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
+    let len = |r: &svb_blow5::Reader| r.len();
+    windows_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Writes every read of `readers` (`len(reader)` each) into the BLOW5 writer `w` through
+/// [`convert_windows`]: each decoded by `decode(reader's position, reader, index, record)`,
+/// the windows cut by `weight(reader, index)`; the reads written and left out counted in
+/// `stats`, the progress reported to `how`.
+fn windows_into_blow5<R>(
+    readers: &[(R, PathBuf)],
+    w: &mut svb_blow5::Writer,
+    len: impl Fn(&R) -> usize,
+    weight: impl Fn(&R, usize) -> u64,
+    decode: impl Fn(usize, &R, usize, &mut Record) -> Result<(), ConvertError> + Sync,
+    how: &mut Run<'_>,
+    stats: &mut Stats,
+) -> Result<(), ConvertError>
+where
+    R: Sync,
+{
+    let on_error = how.on_error;
+    let total: u64 = readers.iter().map(|(r, _)| len(r) as u64).sum();
     let mut done_reads = 0u64;
-    for ((r, path), map) in readers.iter().zip(&group_maps) {
+    for (k, (r, path)) in readers.iter().enumerate() {
         let in_file = ConvertError::of(path);
-        let decode = |i: usize, rec: &mut Record| {
-            r.record_into(i, rec)?;
-            rec.read_group = map[rec.read_group as usize];
-            Ok(())
-        };
+        let (reads, samples) = (&mut stats.reads, &mut stats.samples);
         let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
             done_reads += window as u64;
-            stats.reads += kept.len() as u64;
-            stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+            *reads += kept.len() as u64;
+            *samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
             w.add_records(&kept)
                 .map_err(|e| in_file(ConvertError::from(e)))?;
             how.report(done_reads, total);
             Ok(())
         };
-        let weight = |i: usize| r.record_span(i).map_or(0, |(_, size)| size);
+        let (weight, decode) = (|i| weight(r, i), |i, rec: &mut Record| decode(k, r, i, rec));
         let failed = &mut stats.failed;
-        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
+        convert_windows(len(r), weight, decode, write, on_error, failed, &in_file)?;
     }
-    w.finish()?;
-    Ok(stats)
+    Ok(())
 }

@@ -549,7 +549,7 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
             },
             ..svb_blow5::WriteOptions::slow5()
         };
-        svb_convert::fast5_to_blow5(&[src.clone()], &ours, options, Run::default())
+        svb_convert::fast5_to_blow5(std::slice::from_ref(&src), &ours, options, Run::default())
             .unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)));
         let (u, t) = open_both(|p| svb_blow5::Reader::open(p), &ours, &exp);
         assert_eq!(u.len(), t.len(), "{name}");
