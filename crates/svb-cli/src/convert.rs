@@ -13,14 +13,14 @@ use crate::output::{check_output, error_chain, output_dir, publish, Progress};
 use svb_convert::{OnError, Run};
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Records {
+pub(crate) enum Records {
     Zstd,
     Zlib,
     None,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Signal {
+pub(crate) enum Signal {
     SvbZd,
     ExZd,
     None,
@@ -148,19 +148,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
                         ..svb_blow5::WriteOptions::slow5()
                     },
                     _ => svb_blow5::WriteOptions {
-                        record_compression: match args.records.unwrap_or(Records::Zstd) {
-                            Records::Zstd => RecordCompression::Zstd,
-                            Records::Zlib => RecordCompression::Zlib,
-                            Records::None => RecordCompression::None,
-                        },
-                        signal_compression: match args.signal.unwrap_or(Signal::SvbZd) {
-                            Signal::SvbZd => SignalCompression::SvbZd,
-                            Signal::ExZd => SignalCompression::ExZd,
-                            Signal::None => SignalCompression::None,
-                        },
                         zstd_profile: profile,
                         publish: publish(args.force),
-                        ..svb_blow5::WriteOptions::default()
+                        ..blow5_options(args.records, args.signal, None)
                     },
                 };
                 match from {
@@ -214,4 +204,30 @@ pub fn run(args: &Args) -> Result<bool, String> {
 
 fn display(p: &Path) -> String {
     p.display().to_string()
+}
+
+/// The BLOW5 compressions asked for: each given one, else `default`'s (else slow5tools'
+/// zstd records and SVB-ZD signal).
+pub(crate) fn blow5_options(
+    records: Option<Records>,
+    signal: Option<Signal>,
+    default: Option<&svb_blow5::Header>,
+) -> svb_blow5::WriteOptions {
+    let record_compression = match records {
+        Some(Records::Zstd) => RecordCompression::Zstd,
+        Some(Records::Zlib) => RecordCompression::Zlib,
+        Some(Records::None) => RecordCompression::None,
+        None => default.map_or(RecordCompression::Zstd, |h| h.record_compression),
+    };
+    let signal_compression = match signal {
+        Some(Signal::SvbZd) => SignalCompression::SvbZd,
+        Some(Signal::ExZd) => SignalCompression::ExZd,
+        Some(Signal::None) => SignalCompression::None,
+        None => default.map_or(SignalCompression::SvbZd, |h| h.signal_compression),
+    };
+    svb_blow5::WriteOptions {
+        record_compression,
+        signal_compression,
+        ..svb_blow5::WriteOptions::default()
+    }
 }

@@ -9,6 +9,7 @@ mod fast5;
 mod files;
 mod get;
 mod inputs;
+mod merge;
 mod output;
 mod pod5;
 mod subset;
@@ -60,6 +61,9 @@ enum Command {
     /// format;
     /// ids found nowhere are listed on stderr and make the exit status 1.
     Subset(subset::Args),
+    /// Many POD5, or BLOW5 / SLOW5, files into one: runs and read groups once each, a read
+    /// id seen twice an error naming both files (or --duplicates keep-first).
+    Merge(merge::Args),
     /// Every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (a row a read:
     /// metadata
     /// and signal), or into one signal file a read.
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Command::Blow5 { command } => files::run::<svb_blow5::Reader>(command).map(|()| true),
         Command::Fast5 { command } => files::run::<svb_fast5::Reader>(command).map(|()| true),
         Command::Subset(args) => subset::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),

@@ -27,6 +27,7 @@
 mod f2s;
 mod fast5;
 mod mapping;
+mod merge;
 mod subset;
 mod time;
 
@@ -42,6 +43,7 @@ pub use mapping::{
     read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,
 };
+pub use merge::{merge, merge_blow5, merge_pod5, Duplicates, Merged};
 pub use subset::{subset, subset_blow5, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};
 
@@ -327,7 +329,14 @@ pub fn pod5_to_blow5(
     };
     let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
     let len = |r: &svb_pod5::Reader| r.len();
-    windows_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    let mut progress = Progress {
+        done: 0,
+        total: readers.iter().map(|(r, _)| r.len() as u64).sum(),
+    };
+    let (all, p) = (|_: &Record| Ok(true), &mut progress);
+    windows_into_blow5(
+        &readers, &mut w, len, weight, decode, all, p, &mut how, &mut stats,
+    )?;
     w.finish()?;
     Ok(stats)
 }
@@ -455,21 +464,39 @@ pub fn blow5_to_blow5(
     // Record sizes stand in for sample counts.
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
     let len = |r: &svb_blow5::Reader| r.len();
-    windows_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    let mut progress = Progress {
+        done: 0,
+        total: readers.iter().map(|(r, _)| r.len() as u64).sum(),
+    };
+    let (all, p) = (|_: &Record| Ok(true), &mut progress);
+    windows_into_blow5(
+        &readers, &mut w, len, weight, decode, all, p, &mut how, &mut stats,
+    )?;
     w.finish()?;
     Ok(stats)
 }
 
+/// Where a conversion is: reads done of `total` (the progress reported to its [`Run`]).
+#[derive(Clone, Copy, Default)]
+struct Progress {
+    done: u64,
+    total: u64,
+}
+
 /// Writes every read of `readers` (`len(reader)` each) into the BLOW5 writer `w` through
 /// [`convert_windows`]: each decoded by `decode(reader's position, reader, index, record)`,
-/// the windows cut by `weight(reader, index)`; the reads written and left out counted in
-/// `stats`, the progress reported to `how`.
+/// the windows cut by `weight(reader, index)`, and kept where `keep(record)` says so; the
+/// reads written and left out counted in `stats`, the progress advanced and reported to
+/// `how`.
+#[allow(clippy::too_many_arguments)] // one conversion's parts, each used once
 fn windows_into_blow5<R>(
     readers: &[(R, PathBuf)],
     w: &mut svb_blow5::Writer,
     len: impl Fn(&R) -> usize,
     weight: impl Fn(&R, usize) -> u64,
     decode: impl Fn(usize, &R, usize, &mut Record) -> Result<(), ConvertError> + Sync,
+    mut keep: impl FnMut(&Record) -> Result<bool, ConvertError> + Send,
+    progress: &mut Progress,
     how: &mut Run<'_>,
     stats: &mut Stats,
 ) -> Result<(), ConvertError>
@@ -477,18 +504,25 @@ where
     R: Sync,
 {
     let on_error = how.on_error;
-    let total: u64 = readers.iter().map(|(r, _)| len(r) as u64).sum();
-    let mut done_reads = 0u64;
     for (k, (r, path)) in readers.iter().enumerate() {
         let in_file = ConvertError::of(path);
         let (reads, samples) = (&mut stats.reads, &mut stats.samples);
         let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
-            done_reads += window as u64;
-            *reads += kept.len() as u64;
-            *samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
-            w.add_records(&kept)
+            progress.done += window as u64;
+            let mut records = Vec::with_capacity(kept.len());
+            for rec in kept {
+                if keep(rec).map_err(&in_file)? {
+                    records.push(rec);
+                }
+            }
+            *reads += records.len() as u64;
+            *samples += records
+                .iter()
+                .map(|x| x.raw_signal.len() as u64)
+                .sum::<u64>();
+            w.add_records(&records)
                 .map_err(|e| in_file(ConvertError::from(e)))?;
-            how.report(done_reads, total);
+            how.report(progress.done, progress.total);
             Ok(())
         };
         let (weight, decode) = (|i| weight(r, i), |i, rec: &mut Record| decode(k, r, i, rec));

@@ -77,66 +77,82 @@ pub fn subset_pod5(
         else {
             continue;
         };
-        let vbz = r.signal_encoding() == svb_pod5::SignalEncoding::Vbz;
         let picked: Vec<usize> = (0..r.len()).collect();
         for window in picked.chunks(WINDOW) {
-            for &i in window {
-                let read = &r.reads()[i];
-                let run = r.run_info_of(read).ok_or_else(|| {
-                    in_file(ConvertError::Mapping(format!(
-                        "read {} names run {}, which the file lacks",
-                        read.read_id_string(),
-                        read.run_info
-                    )))
-                })?;
-                w.add_run_info(run).map_err(|e| in_file(e.into()))?;
-            }
-            if vbz {
-                // VBZ chunks copied as stored (checked as they are added, not recompressed).
-                let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
-                    .par_iter()
-                    .map(|&i| {
-                        r.chunks(i)?
-                            .iter()
-                            .enumerate()
-                            .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
-                            .collect()
-                    })
-                    .collect();
-                for (&i, chunks) in window.iter().zip(stored) {
-                    let added = chunks.map_err(ConvertError::from).and_then(|chunks| {
-                        let refs: Vec<(u32, &[u8])> =
-                            chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                        w.add_read_vbz_chunks(&r.reads()[i], &refs)
-                            .map_err(ConvertError::from)
-                    });
-                    if settle(vec![added], on_error, &mut result.stats.failed, &in_file)?
-                        .pop()
-                        .is_some()
-                    {
-                        let read = &r.reads()[i];
-                        result.stats.reads += 1;
-                        result.stats.samples += read.num_samples;
-                        found.insert(read.read_id_string());
-                    }
-                }
-            } else {
-                let decoded: Vec<Result<(&svb_pod5::Read, Vec<i16>), ConvertError>> = window
-                    .par_iter()
-                    .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
-                    .collect();
-                let reads = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
-                w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-                result.stats.reads += reads.len() as u64;
-                result.stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-                found.extend(reads.iter().map(|(read, _)| read.read_id_string()));
-            }
+            let ids = copy_pod5_reads(&r, window, &mut w, on_error, &mut result.stats, &in_file)?;
+            found.extend(ids);
             how.report(found.len() as u64, wanted.len() as u64);
         }
     }
     w.finish()?;
     result.missing = missing(wanted, &found);
     Ok(result)
+}
+
+/// Copies reads `window` of the POD5 reader `r` into `w` with their runs: VBZ chunks as
+/// stored (checked as they are added, not recompressed), uncompressed signal decoded and
+/// compressed on every core. A read that fails stops the copy, or goes to `stats.failed`
+/// (named by `in_file`), as `on_error` says. Returns the ids written.
+pub(crate) fn copy_pod5_reads(
+    r: &svb_pod5::Reader,
+    window: &[usize],
+    w: &mut svb_pod5::Writer,
+    on_error: crate::OnError,
+    stats: &mut Stats,
+    in_file: &impl Fn(ConvertError) -> ConvertError,
+) -> Result<Vec<String>, ConvertError> {
+    for &i in window {
+        let read = &r.reads()[i];
+        let run = r.run_info_of(read).ok_or_else(|| {
+            in_file(ConvertError::Mapping(format!(
+                "read {} names run {}, which the file lacks",
+                read.read_id_string(),
+                read.run_info
+            )))
+        })?;
+        w.add_run_info(run).map_err(|e| in_file(e.into()))?;
+    }
+    let mut written = Vec::with_capacity(window.len());
+    if r.signal_encoding() == svb_pod5::SignalEncoding::Vbz {
+        let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
+            .par_iter()
+            .map(|&i| {
+                r.chunks(i)?
+                    .iter()
+                    .enumerate()
+                    .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
+                    .collect()
+            })
+            .collect();
+        for (&i, chunks) in window.iter().zip(stored) {
+            let added = chunks.map_err(ConvertError::from).and_then(|chunks| {
+                let refs: Vec<(u32, &[u8])> =
+                    chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+                w.add_read_vbz_chunks(&r.reads()[i], &refs)
+                    .map_err(ConvertError::from)
+            });
+            if settle(vec![added], on_error, &mut stats.failed, in_file)?
+                .pop()
+                .is_some()
+            {
+                let read = &r.reads()[i];
+                stats.reads += 1;
+                stats.samples += read.num_samples;
+                written.push(read.read_id_string());
+            }
+        }
+    } else {
+        let decoded: Vec<Result<(&svb_pod5::Read, Vec<i16>), ConvertError>> = window
+            .par_iter()
+            .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
+            .collect();
+        let reads = settle(decoded, on_error, &mut stats.failed, in_file)?;
+        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        stats.reads += reads.len() as u64;
+        stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+        written.extend(reads.iter().map(|(read, _)| read.read_id_string()));
+    }
+    Ok(written)
 }
 
 /// The records `wanted` of BLOW5 or SLOW5 `inputs` into `out` (SLOW5 text when it ends in

@@ -1,0 +1,136 @@
+//! `svb merge`: many POD5, or BLOW5 / SLOW5, files into one: runs and read groups once each,
+//! a read id seen twice an error naming both files (or the first kept), inputs opened one at
+//! a time.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use svb_convert::{Duplicates, OnError, Run};
+
+use crate::convert::{blow5_options, Records, Signal};
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{check_output, error_chain, publish, Progress};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OnDuplicate {
+    /// Stop, naming both files.
+    Error,
+    /// Keep the first read of an id, leave later ones out (counted on stderr).
+    KeepFirst,
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  svb merge -r run1/ run2/ -o all.pod5\n  \
+    svb merge a.blow5 b.blow5 -o ab.blow5 --duplicates keep-first\n  \
+    svb merge -r blow5_dir/ -o all.blow5 --signal ex-zd     (recompressed as it is merged)\n  \
+    svb merge a.slow5 b.blow5 -o ab.slow5                   (BLOW5 and SLOW5 mix)\n\n\
+    POD5 signal chunks are copied as stored; BLOW5 records are decoded and written under\n\
+    the output's compression (the first input's unless --records / --signal say).")]
+pub struct Args {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// The output: .pod5 for POD5 inputs, .blow5 or .slow5 for BLOW5 / SLOW5 inputs; written
+    /// under a temporary name and renamed when complete.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// A read id in two inputs (or twice in one).
+    #[arg(long, value_enum, default_value = "error")]
+    duplicates: OnDuplicate,
+    /// BLOW5 record compression [default: the first input's].
+    #[arg(long, value_enum)]
+    records: Option<Records>,
+    /// BLOW5 signal compression [default: the first input's].
+    #[arg(long, value_enum)]
+    signal: Option<Signal>,
+    /// Replace the output if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
+    /// named on stderr and left out, and the exit status is 1 at the end.
+    #[arg(long)]
+    keep_going: bool,
+}
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    let (format, files) = args.inputs.expand()?;
+    let out_format = Format::of_extension(&args.output).ok_or_else(|| {
+        format!(
+            "{}: the output must end in .pod5, .blow5 or .slow5",
+            args.output.display()
+        )
+    })?;
+    if format == Format::Fast5 {
+        return Err(
+            "FAST5 inputs: `svb convert` writes many FAST5 files into one .pod5, \
+                    .blow5 or .slow5"
+                .into(),
+        );
+    }
+    if !out_format.same_reader(format) {
+        return Err(format!(
+            "{}: merge writes the inputs' format ({}); `svb convert` changes it",
+            args.output.display(),
+            format.name()
+        ));
+    }
+    let compression = args.records.is_some() || args.signal.is_some();
+    if compression && out_format != Format::Blow5 {
+        return Err(format!(
+            "{}: --records and --signal are for a .blow5 output",
+            args.output.display()
+        ));
+    }
+    check_output(&args.output, &identities(&files)?, args.force)?;
+    let duplicates = match args.duplicates {
+        OnDuplicate::Error => Duplicates::Error,
+        OnDuplicate::KeepFirst => Duplicates::KeepFirst,
+    };
+    let progress = std::sync::Mutex::new(Progress::new(0, "merge"));
+    let mut report = |done: u64, total: u64| {
+        let mut p = progress.lock().expect("not poisoned");
+        p.set_length(total);
+        p.set_position(done);
+    };
+    let how = Run {
+        on_error: OnError::skip_if(args.keep_going),
+        progress: Some(&mut report),
+        on_existing: svb_io::OnExisting::replace_if(args.force),
+    };
+    let result = if out_format == Format::Blow5 && compression {
+        let first = svb_blow5::Reader::open(&files[0]).ok();
+        let options = svb_blow5::WriteOptions {
+            publish: publish(args.force),
+            ..blow5_options(
+                args.records,
+                args.signal,
+                first.as_ref().map(|r| r.header()),
+            )
+        };
+        svb_convert::merge_blow5(&files, &args.output, options, duplicates, how)
+    } else {
+        svb_convert::merge(&files, &args.output, duplicates, how)
+    };
+    progress.into_inner().expect("not poisoned").finish();
+    let result = result.map_err(|e| error_chain(&e))?;
+    for e in &result.stats.failed {
+        eprintln!("svb: merge: left out: {}", error_chain(e));
+    }
+    if result.duplicates > 0 {
+        eprintln!(
+            "svb: merge: {} reads left out as later copies of an id (--duplicates keep-first)",
+            result.duplicates
+        );
+    }
+    eprintln!(
+        "svb: merge: {} files, {} reads, {} samples -> {}",
+        files.len(),
+        result.stats.reads,
+        result.stats.samples,
+        args.output.display()
+    );
+    let failed = result.stats.failed.len();
+    if failed > 0 {
+        eprintln!("svb: merge: {failed} inputs or reads left out (--keep-going)");
+    }
+    Ok(failed == 0)
+}

@@ -1,0 +1,247 @@
+//! Merging: many files of one format into one. Inputs are opened one at a time (thousands of
+//! them hold one file open and one window of reads in memory); POD5 runs and BLOW5 read
+//! groups are kept once each (equal ones merged, as `pod5 merge` and `slow5tools merge` do);
+//! a read id seen in an earlier input is an error naming both files, or skipped with
+//! [`Duplicates::KeepFirst`]. POD5 VBZ chunks are copied as stored; BLOW5 records are decoded
+//! and written under the output's compression (the read group inside a record changes).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::subset::copy_pod5_reads;
+use crate::{settle, ConvertError, Run, Stats};
+
+/// Reads copied at once (POD5).
+const WINDOW: usize = 256;
+
+/// What a merge does with a read whose id an earlier input (or an earlier read) has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplicates {
+    /// Stop: the error names both files.
+    #[default]
+    Error,
+    /// Keep the first read of the id and leave the others out (counted in
+    /// [`Merged::duplicates`]).
+    KeepFirst,
+}
+
+/// What a merge wrote.
+#[derive(Debug, Default)]
+pub struct Merged {
+    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), the inputs
+    /// and reads left out.
+    pub stats: Stats,
+    /// Reads left out with [`Duplicates::KeepFirst`] as a later copy of an id.
+    pub duplicates: u64,
+}
+
+/// Which input each read id was first seen in, and the policy for a second sighting.
+struct Seen<'a, K> {
+    first: HashMap<K, usize>,
+    inputs: &'a [PathBuf],
+    policy: Duplicates,
+    skipped: u64,
+}
+
+impl<'a, K: std::hash::Hash + Eq> Seen<'a, K> {
+    fn new(inputs: &'a [PathBuf], policy: Duplicates) -> Self {
+        Seen {
+            first: HashMap::new(),
+            inputs,
+            policy,
+            skipped: 0,
+        }
+    }
+
+    /// Whether the read `id` (shown as `shown`) of input `input` is kept: a first sighting
+    /// is; a later one is skipped or an error, by the policy.
+    fn keep(&mut self, id: K, shown: &str, input: usize) -> Result<bool, ConvertError> {
+        match self.first.get(&id) {
+            None => {
+                self.first.insert(id, input);
+                Ok(true)
+            }
+            Some(_) if self.policy == Duplicates::KeepFirst => {
+                self.skipped += 1;
+                Ok(false)
+            }
+            Some(&first) => Err(ConvertError::Mapping(format!(
+                "read {shown} is in {} and in {} (--duplicates keep-first keeps the first)",
+                self.inputs[first].display(),
+                self.inputs[input].display()
+            ))),
+        }
+    }
+}
+
+/// Merges POD5 `inputs` into `out` under `options`: every run once, every read (VBZ chunks
+/// copied as stored), duplicates as `duplicates` says, failures as `how` says (its progress
+/// counts inputs done of all inputs).
+pub fn merge_pod5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_pod5::WriteOptions,
+    duplicates: Duplicates,
+    mut how: Run<'_>,
+) -> Result<Merged, ConvertError> {
+    crate::check_output(inputs, out)?;
+    let mut w = svb_pod5::Writer::create(out, options)?;
+    let mut merged = Merged::default();
+    let mut seen = Seen::new(inputs, duplicates);
+    let on_error = how.on_error;
+    // Progress by inputs: their reads are counted only when each is opened.
+    for (k, path) in inputs.iter().enumerate() {
+        let in_file = ConvertError::of(path);
+        let opened = svb_pod5::Reader::open(path).map_err(ConvertError::from);
+        let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, &in_file)?.pop()
+        else {
+            continue;
+        };
+        let mut picked = Vec::with_capacity(r.len());
+        for (i, read) in r.reads().iter().enumerate() {
+            if seen
+                .keep(read.read_id, &read.read_id_string(), k)
+                .map_err(&in_file)?
+            {
+                picked.push(i);
+            }
+        }
+        for window in picked.chunks(WINDOW) {
+            copy_pod5_reads(&r, window, &mut w, on_error, &mut merged.stats, &in_file)?;
+        }
+        how.report(k as u64 + 1, inputs.len() as u64);
+    }
+    w.finish()?;
+    merged.duplicates = seen.skipped;
+    Ok(merged)
+}
+
+/// Merges BLOW5 or SLOW5 `inputs` into `out` under `options` (BLOW5 with any compression, or
+/// SLOW5 text): their read groups once each (equal groups merged), their auxiliary fields the
+/// same in every input, every record; duplicates as `duplicates` says, failures as `how`
+/// says. Each input is opened twice, one at a time: for its header, then for its records.
+pub fn merge_blow5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_blow5::WriteOptions,
+    duplicates: Duplicates,
+    mut how: Run<'_>,
+) -> Result<Merged, ConvertError> {
+    crate::check_output(inputs, out)?;
+    let on_error = how.on_error;
+    let mut merged = Merged::default();
+    // The headers first: a BLOW5 header lists every read group before any record.
+    let mut headers: Vec<(svb_blow5::Header, PathBuf, u64)> = Vec::new();
+    for path in inputs {
+        let opened = svb_blow5::Reader::open(path)
+            .map(|r| (r.header().clone(), path.clone(), r.len() as u64))
+            .map_err(ConvertError::from);
+        let in_file = ConvertError::of(path);
+        headers.extend(settle(
+            vec![opened],
+            on_error,
+            &mut merged.stats.failed,
+            in_file,
+        )?);
+    }
+    if headers.is_empty() {
+        return Err(merged
+            .stats
+            .failed
+            .pop()
+            .unwrap_or(ConvertError::Mapping("no input to merge".into())));
+    }
+    let refs: Vec<(&svb_blow5::Header, &Path)> =
+        headers.iter().map(|(h, p, _)| (h, p.as_path())).collect();
+    let (schema, group_maps) = crate::merged_schema(&refs)?;
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let mut progress = crate::Progress {
+        done: 0,
+        total: headers.iter().map(|(_, _, n)| n).sum(),
+    };
+    let mut seen = Seen::new(inputs, duplicates);
+    for ((_, path, _), map) in headers.iter().zip(&group_maps) {
+        let k = inputs.iter().position(|p| p == path).expect("an input");
+        let opened = svb_blow5::Reader::open(path).map_err(ConvertError::from);
+        let in_file = ConvertError::of(path);
+        let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?.pop()
+        else {
+            continue;
+        };
+        let readers = [(r, path.clone())];
+        let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
+            r.record_into(i, rec)?;
+            rec.read_group = map[rec.read_group as usize];
+            Ok(())
+        };
+        let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
+        let len = |r: &svb_blow5::Reader| r.len();
+        let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
+        crate::windows_into_blow5(
+            &readers,
+            &mut w,
+            len,
+            weight,
+            decode,
+            keep,
+            &mut progress,
+            &mut how,
+            &mut merged.stats,
+        )?;
+    }
+    w.finish()?;
+    merged.duplicates = seen.skipped;
+    Ok(merged)
+}
+
+/// [`merge_pod5`] or [`merge_blow5`] by the output's extension (`.pod5`, `.blow5`, `.slow5`):
+/// POD5 with the default options, BLOW5 with the first input's compression (zstd and SVB-ZD
+/// when it is text), SLOW5 as text; `how.on_existing` says whether `out` may be replaced.
+pub fn merge(
+    inputs: &[PathBuf],
+    out: &Path,
+    duplicates: Duplicates,
+    how: Run<'_>,
+) -> Result<Merged, ConvertError> {
+    use svb_io::FileFormat;
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    match FileFormat::of_extension(out) {
+        Some(FileFormat::Pod5) => {
+            let options = svb_pod5::WriteOptions {
+                publish,
+                ..svb_pod5::WriteOptions::default()
+            };
+            merge_pod5(inputs, out, options, duplicates, how)
+        }
+        Some(FileFormat::Slow5) => {
+            let options = svb_blow5::WriteOptions {
+                publish,
+                ..svb_blow5::WriteOptions::slow5()
+            };
+            merge_blow5(inputs, out, options, duplicates, how)
+        }
+        Some(FileFormat::Blow5) => {
+            let first = inputs.first().and_then(|p| svb_blow5::Reader::open(p).ok());
+            let options = match first.map(|r| r.header().clone()) {
+                Some(h) if h.format == FileFormat::Blow5 => svb_blow5::WriteOptions {
+                    record_compression: h.record_compression,
+                    signal_compression: h.signal_compression,
+                    publish,
+                    ..svb_blow5::WriteOptions::default()
+                },
+                _ => svb_blow5::WriteOptions {
+                    publish,
+                    ..svb_blow5::WriteOptions::default()
+                },
+            };
+            merge_blow5(inputs, out, options, duplicates, how)
+        }
+        _ => Err(ConvertError::Mapping(format!(
+            "{}: the output must end in .pod5, .blow5 or .slow5",
+            out.display()
+        ))),
+    }
+}
