@@ -5,7 +5,8 @@
       Makes WORKDIR/large.pod5 with ONT's own writer when missing (the 10 shared reads x 200:
       2000 reads, 310M samples), WORKDIR/large.blow5 from it with blue-crab and
       WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, WORKDIR/medium.slow5 (200 of
-      the reads as SLOW5 text, by svb), then times
+      the reads as SLOW5 text, by svb), the reads split into 20 and 1000 POD5 files and 20
+      BLOW5 files (merge inputs, by svb subset), then times
       each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
       line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
       "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
@@ -17,7 +18,7 @@
       The same with pyslow5 (slow5lib) over a SLOW5 text or BLOW5 file.
 
 Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as svb), ONT's
-`pod5 convert fast5` (2 processes), `pod5 filter` and `pod5 view`, and the `pod5` and
+`pod5 convert fast5` (2 processes), `pod5 filter`, `pod5 view` and `pod5 merge`, and the `pod5` and
 `pyslow5` readers with hashlib.
 """
 import hashlib
@@ -123,6 +124,25 @@ def main():
     id_list.write_text("\n".join(ids[:: len(ids) // 20][:20]) + "\n")
     out = work / "out"
     out.mkdir(exist_ok=True)
+    # The 2000 reads as 20 files of 100 and as 1000 files of 2 (POD5, by svb subset), and the
+    # 20 as BLOW5: the merge inputs.
+    def parts(name, n, ext, src):
+        folder = work / name
+        if not (folder / f"done.{ext}").exists():
+            folder.mkdir(exist_ok=True)
+            per = len(ids) // n
+            for k in range(n):
+                lst = folder / f"ids{k}.txt"
+                lst.write_text("\n".join(ids[k * per:(k + 1) * per]) + "\n")
+                subprocess.run([svb, "subset", src, "--read-ids", lst, "-o",
+                                folder / f"part{k:04d}.{ext}", "--force"], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                lst.unlink()
+            (folder / f"done.{ext}").write_text("")
+        return sorted(folder.glob(f"part*.{ext}"))
+    parts20 = parts("parts20", 20, "pod5", large)
+    parts1000 = parts("parts1000", 1000, "pod5", large)
+    parts20_b5 = parts("parts20_blow5", 20, "blow5", large_b5)
     # SLOW5 text of 200 of the reads (31M samples, 140 MB: the whole set would be 1.4 GB).
     medium_s5 = work / "medium.slow5"
     if not medium_s5.exists():
@@ -163,6 +183,19 @@ def main():
          [svb, "slow5", "verify", medium_s5],
          "pyslow5 + hashlib", [py, HERE / "dataset.py", "--slow5-hash-peer", medium_s5],
          None),
+        ("merge 20 POD5 files of 100 reads",
+         [svb, "merge", *parts20, "-o", out / "m20.pod5", "--force"],
+         "pod5 merge", ["pod5", "merge", *parts20, "--output", out / "p20.pod5",
+                        "--force-overwrite"],
+         None),
+        ("merge 1000 POD5 files of 2 reads",
+         [svb, "merge", *parts1000, "-o", out / "m1000.pod5", "--force"],
+         "pod5 merge", ["pod5", "merge", *parts1000, "--output", out / "p1000.pod5",
+                        "--force-overwrite"],
+         None),
+        ("merge 20 BLOW5 files of 100 reads",
+         [svb, "merge", *parts20_b5, "-o", out / "m20.blow5", "--force"],
+         None, None, None),
         ("decode POD5 to one Arrow IPC file",
          [svb, "decode", large, "-o", out / "d.arrow", "--force"],
          None, None, None),

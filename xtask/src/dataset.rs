@@ -1,8 +1,8 @@
 //! `cargo xtask bench-dataset [--rounds R] [--report]`: the dataset commands of `svb`
-//! (convert, subset, view, verify, decode, get) against the tools users run for the same job
-//! (blue-crab, `pod5 filter`, `pod5 view`, `pod5` + hashlib), timed alternately in one run by
-//! benches/python/dataset.py on a 2000-read, 310M-sample POD5 written by ONT's writer and its
-//! BLOW5. With `--report` the table replaces the dataset section of docs/PERFORMANCE.md
+//! (convert, subset, merge, view, verify, decode, get) against the tools users run for the
+//! same job (blue-crab, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5` / pyslow5 + hashlib),
+//! timed alternately in one run by benches/python/dataset.py on a 2000-read, 310M-sample POD5
+//! written by ONT's writer and its BLOW5. With `--report` the table replaces the dataset section of docs/PERFORMANCE.md
 //! (which `bench-report` keeps when it rewrites the rest).
 
 use std::fs;
@@ -144,10 +144,14 @@ fn section(lines: &str, rounds: &str) -> String {
          `cargo xtask bench-dataset --report` ({}, best of {rounds} runs each, svb and its peer \
          alternately, 2 cores): a 2000-read POD5 of 310M samples written by ONT's `pod5.Writer` \
          (the shared reads x 200), its BLOW5 made by blue-crab p2s (zstd records, svb-zd) and \
-         its FAST5 made by ONT's `pod5 convert to_fast5` (one VBZ multi-read file). Wall time \
+         its FAST5 made by ONT's `pod5 convert to_fast5` (one VBZ multi-read file); the merge \
+         inputs are its reads split by `svb subset` into 20 and 1000 files; the SLOW5 text is \
+         200 of its reads. Wall time \
          and peak RSS of each process (the RSS includes ~18 MB of the Python parent at fork). \
          Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's `pod5 convert fast5 \
-         -t 2`, `pod5 filter`, `pod5 view`, and ONT's `pod5` reader + hashlib for verify.\n\n\
+         -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, ONT's `pod5` reader + hashlib for \
+         verify, pyslow5 + hashlib for SLOW5 (slow5tools, the BLOW5 merge peer, is not on \
+         pip).\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
          |---|---:|---:|---|---:|---:|---:|\n",
         date.trim()

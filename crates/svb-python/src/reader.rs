@@ -637,3 +637,42 @@ pub fn subset<'py>(
     out.set_item("notes", result.notes)?;
     Ok(out)
 }
+
+/// Many files of one format into `output` (see `svb.merge`).
+#[pyfunction]
+#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false))]
+pub fn merge<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    duplicates: &str,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let duplicates = match duplicates {
+        "error" => svb_convert::Duplicates::Error,
+        "keep-first" => svb_convert::Duplicates::KeepFirst,
+        d => {
+            return Err(PyValueError::new_err(format!(
+                "duplicates={d:?}: \"error\" or \"keep-first\""
+            )))
+        }
+    };
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        on_existing: svb_pod5::OnExisting::replace_if(force),
+    };
+    let merged = py
+        .detach(|| {
+            svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e))
+        })
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", merged.stats.reads)?;
+    out.set_item("samples", merged.stats.samples)?;
+    out.set_item("duplicates", merged.duplicates)?;
+    let failed = PyList::new(py, merged.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}

@@ -188,6 +188,33 @@ def test_subset(pod5_files, data, tmp_path):
         svb.subset(src, ["read_1"], tmp_path / "x.pod5")
 
 
+def test_merge(pod5_files, data, tmp_path):
+    """Two halves of a file merge back into it; an id in two inputs names both files."""
+    src = pod5_files[0]
+    ids = svb.open(src).read_ids
+    a, b = tmp_path / "a.pod5", tmp_path / "b.pod5"
+    svb.subset(src, ids[:4], a)
+    svb.subset(src, ids[4:], b)
+    got = svb.merge([a, b], tmp_path / "ab.pod5")
+    assert got["reads"] == len(ids) and got["duplicates"] == 0 and got["failed"] == []
+    merged = svb.open(tmp_path / "ab.pod5")
+    assert merged.read_ids == ids
+    for read in merged:
+        np.testing.assert_array_equal(read.signal, svb.open(src)[read.read_id].signal)
+    with pytest.raises(svb.FileFormatError, match="a.pod5 and in .*ab.pod5"):
+        svb.merge([a, tmp_path / "ab.pod5"], tmp_path / "twice.pod5")
+    assert not (tmp_path / "twice.pod5").exists()
+    got = svb.merge([a, tmp_path / "ab.pod5"], tmp_path / "twice.pod5", duplicates="keep-first")
+    assert got["reads"] == len(ids) and got["duplicates"] == 4
+    # BLOW5 into SLOW5 text.
+    b5 = data / "blow5" / "reads_zstd_ex_zd.blow5"
+    got = svb.merge([b5], tmp_path / "one.slow5")
+    assert svb.open(tmp_path / "one.slow5").format == "slow5"
+    assert svb.open(tmp_path / "one.slow5").read_ids == svb.open(b5).read_ids
+    with pytest.raises(ValueError, match="keep-first"):
+        svb.merge([a], tmp_path / "x.pod5", duplicates="drop")
+
+
 def test_fast5_files_read_as_h5py_reads_them(data):
     """FAST5 through svb.open: the reads, samples and calibration h5py gives (the
     conformance manifest), gzip and VBZ alike."""

@@ -51,6 +51,7 @@ __all__ = [
     "to_arrow",
     "convert",
     "subset",
+    "merge",
     "Reader",
     "Read",
     "Pod5Writer",
@@ -235,4 +236,27 @@ def subset(
         inputs = [inputs]
     return _svb.subset(
         [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going, force
+    )
+
+
+def merge(
+    inputs: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    duplicates: str = "error",
+    keep_going: bool = False,
+    force: bool = False,
+) -> dict:
+    """Many POD5, or BLOW5 / SLOW5, `inputs` into one `output` (.pod5, or .blow5 / .slow5),
+    as `svb merge` does: inputs opened one at a time, runs and read groups once each, POD5
+    VBZ chunks copied as stored. A read id in two inputs raises FileFormatError naming both
+    files, unless `duplicates="keep-first"`. Returns {"reads", "samples", "duplicates" (reads
+    left out as later copies), "failed" (with `keep_going`)}. An existing output is replaced
+    only with `force`.
+
+        >>> svb.merge(["run1.pod5", "run2.pod5"], "all.pod5")["reads"]  # doctest: +SKIP
+    """
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return _svb.merge(
+        [os.fspath(p) for p in inputs], os.fspath(output), duplicates, keep_going, force
     )
