@@ -35,7 +35,7 @@ mod writer;
 
 pub use error::{Blow5Error, Blow5WriteError, InflateError};
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
-pub use index::{open_with_index, Index, Indexed};
+pub use index::{open_with_index, open_with_index_at, Index, Indexed};
 pub use reader::Reader;
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;

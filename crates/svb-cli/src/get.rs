@@ -15,7 +15,8 @@ use svb_reads::{AnyReader, Signal};
 #[command(
     after_help = "Examples:\n  svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 --npy -o read.npy\n  \
     svb get reads.blow5 read_1 read_2 --pa -o signals/\n  \
-    svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 | od -s | head"
+    svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 | od -s | head\n  \
+    svb get reads.blow5 read_1 --index /indexes/reads.blow5.idx -o read_1.i16"
 )]
 pub struct Args {
     /// A POD5, BLOW5, SLOW5 or FAST5 file.
@@ -37,6 +38,10 @@ pub struct Args {
     /// Replace output files that exist.
     #[arg(long, requires = "output")]
     force: bool,
+    /// A BLOW5 / SLOW5 file's slow5lib index kept elsewhere than FILE.idx (used as it is:
+    /// an index that does not fit the file is an error, never rebuilt).
+    #[arg(long, value_name = "PATH")]
+    index: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -51,7 +56,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if several && args.npy && args.output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
     }
-    let signals = signals(&args.file, &args.read_ids)?;
+    let signals = signals(&args.file, &args.read_ids, args.index.as_deref())?;
     let bytes = |s: &Signal| -> Vec<u8> {
         match (args.pa, args.npy) {
             (false, false) => s.samples.iter().flat_map(|x| x.to_le_bytes()).collect(),
@@ -96,8 +101,9 @@ pub fn run(args: &Args) -> Result<(), String> {
 
 /// The signals of reads `ids` of `file`: only they are decoded (a POD5 file's reads table
 /// parsed for them alone, a BLOW5 file read through its index).
-fn signals(file: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let (r, note) = AnyReader::open_for_ids(file, ids).map_err(|e| error_chain(&e))?;
+fn signals(file: &Path, ids: &[String], index: Option<&Path>) -> Result<Vec<Signal>, String> {
+    let (r, note) =
+        AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
     if let Some(note) = note {
         eprintln!("svb: get: {note}");
     }

@@ -64,6 +64,8 @@ enum Command {
     /// Many POD5, or BLOW5 / SLOW5, files into one: runs and read groups once each, a read
     /// id seen twice an error naming both files (or --duplicates keep-first).
     Merge(merge::Args),
+    /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
+    Index(index::Args),
     /// Every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (a row a read:
     /// metadata
     /// and signal), or into one signal file a read.
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
         Command::Fast5 { command } => files::run::<svb_fast5::Reader>(command).map(|()| true),
         Command::Subset(args) => subset::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Index(args) => index::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),

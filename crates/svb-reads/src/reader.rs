@@ -101,6 +101,16 @@ impl AnyReader {
         path: &Path,
         ids: &[String],
     ) -> Result<(AnyReader, Option<String>), ReadsError> {
+        AnyReader::open_for_ids_with(path, ids, None)
+    }
+
+    /// [`open_for_ids`](AnyReader::open_for_ids) with a BLOW5 / SLOW5 file's index read from
+    /// `index` (kept elsewhere; never rebuilt: one that does not fit the file is an error).
+    pub fn open_for_ids_with(
+        path: &Path,
+        ids: &[String],
+        index: Option<&Path>,
+    ) -> Result<(AnyReader, Option<String>), ReadsError> {
         match Format::detect(path)? {
             Format::Pod5 => {
                 let wanted: HashSet<[u8; 16]> = ids
@@ -111,7 +121,10 @@ impl AnyReader {
                 Ok((r.into(), None))
             }
             Format::Blow5 | Format::Slow5 => {
-                let opened = svb_blow5::open_with_index(path)?;
+                let opened = match index {
+                    Some(idx) => svb_blow5::open_with_index_at(path, idx)?,
+                    None => svb_blow5::open_with_index(path)?,
+                };
                 let reader = AnyReader {
                     inner: Inner::Blow5 {
                         reader: opened.reader,

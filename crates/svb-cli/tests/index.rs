@@ -1,0 +1,55 @@
+//! `svb index`: slow5lib's index written beside a BLOW5 or SLOW5 file, or elsewhere
+//! (`--index`, replaced only with `--force`); `svb get --index` reads through one kept
+//! elsewhere and refuses one of another file.
+
+mod common;
+use common::{fails, ok, s, svb};
+
+#[test]
+fn index_beside_and_elsewhere_and_get_through_it() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-index");
+    let blow5 = tmp.join("reads.blow5");
+    std::fs::copy(data.join("blow5/reads_zstd_svb_zd.blow5"), &blow5).unwrap();
+    let slow5 = tmp.join("reads.slow5");
+    ok(&svb(&["convert", s(&blow5), "-o", s(&slow5)]));
+    ok(&svb(&["index", s(&blow5), s(&slow5)]));
+    for f in [&blow5, &slow5] {
+        let r = svb_blow5::Reader::open(f).unwrap();
+        let want = svb_blow5::Index::build(&r).unwrap();
+        let got = svb_blow5::Index::read(&svb_blow5::Index::path_for(f)).unwrap();
+        assert_eq!(got, want, "{}", f.display());
+        assert!(got.matches(&r));
+    }
+
+    // Elsewhere: replaced only with --force.
+    let kept = tmp.join("kept/reads.idx");
+    std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+    ok(&svb(&["index", s(&blow5), "--index", s(&kept)]));
+    let e = fails(&svb(&["index", s(&blow5), "--index", s(&kept)]));
+    assert!(e.contains(s(&kept)), "{e}");
+    ok(&svb(&["index", s(&blow5), "--index", s(&kept), "--force"]));
+    let e = fails(&svb(&["index", s(&blow5), s(&slow5), "--index", s(&kept)]));
+    assert!(e.contains("one file"), "{e}");
+
+    // get through the index kept elsewhere, and the same samples without it.
+    std::fs::remove_file(svb_blow5::Index::path_for(&blow5)).unwrap();
+    let id = svb_blow5::Reader::open(&blow5).unwrap().read_id(2).unwrap();
+    let via = ok(&svb(&["get", s(&blow5), &id, "--index", s(&kept), "-o", s(&tmp.join("a.i16"))]));
+    let _ = via;
+    assert!(!svb_blow5::Index::path_for(&blow5).exists(), "--index writes nothing beside");
+    ok(&svb(&["get", s(&blow5), &id, "-o", s(&tmp.join("b.i16"))]));
+    assert_eq!(
+        std::fs::read(tmp.join("a.i16")).unwrap(),
+        std::fs::read(tmp.join("b.i16")).unwrap()
+    );
+    // An index of another file does not fit: an error, the index left as it is.
+    let other = tmp.join("other.idx");
+    ok(&svb(&["index", s(&slow5), "--index", s(&other)]));
+    let before = std::fs::read(&other).unwrap();
+    let e = fails(&svb(&["get", s(&blow5), &id, "--index", s(&other)]));
+    assert!(e.contains("index"), "{e}");
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+    // The index never lands on its own file.
+    let e = fails(&svb(&["index", s(&blow5), "--index", s(&blow5), "--force"]));
+    assert!(e.contains(s(&blow5)), "{e}");
+}
