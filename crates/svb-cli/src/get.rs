@@ -102,8 +102,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 /// The signals of reads `ids` of `file`: only they are decoded (a POD5 file's reads table
 /// parsed for them alone, a BLOW5 file read through its index).
 fn signals(file: &Path, ids: &[String], index: Option<&Path>) -> Result<Vec<Signal>, String> {
-    let (r, note) =
-        AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
+    let (r, note) = AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
     if let Some(note) = note {
         eprintln!("svb: get: {note}");
     }

@@ -6,12 +6,14 @@ use std::path::PathBuf;
 use crate::output::error_chain;
 
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  svb index reads.blow5                 (writes reads.blow5.idx)\n  \
+#[command(
+    after_help = "Examples:\n  svb index reads.blow5                 (writes reads.blow5.idx)\n  \
     svb index run1.blow5 run2.slow5\n  \
     svb index reads.blow5 --index /indexes/reads.blow5.idx\n\n\
     FILE.idx beside a file is derived data, rewritten when it no longer fits the file (as\n\
     slow5lib does); an index written elsewhere (--index) replaces a file there only with\n\
-    --force.")]
+    --force."
+)]
 pub struct Args {
     /// BLOW5 or SLOW5 files.
     #[arg(required = true)]

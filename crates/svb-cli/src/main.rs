@@ -8,6 +8,7 @@ mod decode;
 mod fast5;
 mod files;
 mod get;
+mod index;
 mod inputs;
 mod merge;
 mod output;

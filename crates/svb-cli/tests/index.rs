@@ -34,9 +34,20 @@ fn index_beside_and_elsewhere_and_get_through_it() {
     // get through the index kept elsewhere, and the same samples without it.
     std::fs::remove_file(svb_blow5::Index::path_for(&blow5)).unwrap();
     let id = svb_blow5::Reader::open(&blow5).unwrap().read_id(2).unwrap();
-    let via = ok(&svb(&["get", s(&blow5), &id, "--index", s(&kept), "-o", s(&tmp.join("a.i16"))]));
+    let via = ok(&svb(&[
+        "get",
+        s(&blow5),
+        &id,
+        "--index",
+        s(&kept),
+        "-o",
+        s(&tmp.join("a.i16")),
+    ]));
     let _ = via;
-    assert!(!svb_blow5::Index::path_for(&blow5).exists(), "--index writes nothing beside");
+    assert!(
+        !svb_blow5::Index::path_for(&blow5).exists(),
+        "--index writes nothing beside"
+    );
     ok(&svb(&["get", s(&blow5), &id, "-o", s(&tmp.join("b.i16"))]));
     assert_eq!(
         std::fs::read(tmp.join("a.i16")).unwrap(),
