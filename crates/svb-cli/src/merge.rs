@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use svb_convert::{Duplicates, OnError, Run};
 
 use crate::convert::{blow5_options, Records, Signal};
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, output_format, Format, Inputs};
 use crate::output::{check_output, error_chain, publish, Progress};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -53,12 +53,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
-    let out_format = Format::of_extension(&args.output).ok_or_else(|| {
-        format!(
-            "{}: the output must end in .pod5, .blow5 or .slow5",
-            args.output.display()
-        )
-    })?;
+    let out_format = output_format(&args.output)?;
     if format == Format::Fast5 {
         return Err(
             "FAST5 inputs: `svb convert` writes many FAST5 files into one .pod5, \

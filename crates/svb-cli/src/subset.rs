@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use svb_convert::{OnError, Run};
 
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, output_format, Format, Inputs};
 use crate::output::{check_output, error_chain, Progress};
 
 #[derive(clap::Args)]
@@ -76,12 +76,7 @@ pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
 
 pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
-    let out_format = Format::of_extension(&args.output).ok_or_else(|| {
-        format!(
-            "{}: the output must end in .pod5, .blow5 or .slow5",
-            args.output.display()
-        )
-    })?;
+    let out_format = output_format(&args.output)?;
     // FAST5 reads are picked into any format svb writes (it writes no FAST5).
     if format != Format::Fast5 && !out_format.same_reader(format) {
         return Err(format!(

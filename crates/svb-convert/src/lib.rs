@@ -329,14 +329,7 @@ pub fn pod5_to_blow5(
     };
     let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
     let len = |r: &svb_pod5::Reader| r.len();
-    let mut progress = Progress {
-        done: 0,
-        total: readers.iter().map(|(r, _)| r.len() as u64).sum(),
-    };
-    let (all, p) = (|_: &Record| Ok(true), &mut progress);
-    windows_into_blow5(
-        &readers, &mut w, len, weight, decode, all, p, &mut how, &mut stats,
-    )?;
+    every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(stats)
 }
@@ -464,14 +457,7 @@ pub fn blow5_to_blow5(
     // Record sizes stand in for sample counts.
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
     let len = |r: &svb_blow5::Reader| r.len();
-    let mut progress = Progress {
-        done: 0,
-        total: readers.iter().map(|(r, _)| r.len() as u64).sum(),
-    };
-    let (all, p) = (|_: &Record| Ok(true), &mut progress);
-    windows_into_blow5(
-        &readers, &mut w, len, weight, decode, all, p, &mut how, &mut stats,
-    )?;
+    every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(stats)
 }
@@ -481,6 +467,34 @@ pub fn blow5_to_blow5(
 struct Progress {
     done: u64,
     total: u64,
+}
+
+/// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
+fn every_read_into_blow5<R: Sync>(
+    readers: &[(R, PathBuf)],
+    w: &mut svb_blow5::Writer,
+    len: impl Fn(&R) -> usize,
+    weight: impl Fn(&R, usize) -> u64,
+    decode: impl Fn(usize, &R, usize, &mut Record) -> Result<(), ConvertError> + Sync,
+    how: &mut Run<'_>,
+    stats: &mut Stats,
+) -> Result<(), ConvertError> {
+    let mut progress = Progress {
+        done: 0,
+        total: readers.iter().map(|(r, _)| len(r) as u64).sum(),
+    };
+    let all = |_: &Record| Ok(true);
+    windows_into_blow5(
+        readers,
+        w,
+        len,
+        weight,
+        decode,
+        all,
+        &mut progress,
+        how,
+        stats,
+    )
 }
 
 /// Writes every read of `readers` (`len(reader)` each) into the BLOW5 writer `w` through
