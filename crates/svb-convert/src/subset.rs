@@ -124,18 +124,33 @@ pub(crate) fn copy_pod5_reads(
                     .collect()
             })
             .collect();
+        // The reads whose chunks were read, then all of them checked (on every core) and
+        // added at once.
+        let mut fetched = Vec::with_capacity(window.len());
         for (&i, chunks) in window.iter().zip(stored) {
-            let added = chunks.map_err(ConvertError::from).and_then(|chunks| {
-                let refs: Vec<(u32, &[u8])> =
-                    chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                w.add_read_vbz_chunks(&r.reads()[i], &refs)
-                    .map_err(ConvertError::from)
-            });
+            let chunks = chunks.map_err(ConvertError::from);
+            fetched.extend(
+                settle(vec![chunks], on_error, &mut stats.failed, in_file)?
+                    .pop()
+                    .map(|c| (i, c)),
+            );
+        }
+        let refs: Vec<(&svb_pod5::Read, Vec<(u32, &[u8])>)> = fetched
+            .iter()
+            .map(|(i, chunks)| {
+                let chunks = chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+                (&r.reads()[*i], chunks)
+            })
+            .collect();
+        let outcome = w
+            .add_reads_vbz_chunks(&refs)
+            .map_err(|e| in_file(e.into()))?;
+        for ((read, _), added) in refs.iter().zip(outcome) {
+            let added = added.map_err(ConvertError::from);
             if settle(vec![added], on_error, &mut stats.failed, in_file)?
                 .pop()
                 .is_some()
             {
-                let read = &r.reads()[i];
                 stats.reads += 1;
                 stats.samples += read.num_samples;
                 written.push(read.read_id_string());

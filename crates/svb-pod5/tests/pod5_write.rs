@@ -532,6 +532,58 @@ proptest! {
     }
 }
 
+/// Reads of stored VBZ chunks added in one batch: each read's outcome in order, the good ones
+/// written byte for byte, a cut chunk and an id twice refused without stopping the others.
+#[test]
+fn vbz_chunk_batches_check_every_read_and_write_the_good_ones() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-chunk-batch");
+    let src = Reader::open(data.join("pod5/multi_fast5_zip_v4.pod5")).unwrap();
+    let stored: Vec<Vec<(u32, Vec<u8>)>> = (0..src.len())
+        .map(|i| {
+            let chunks = src.chunks(i).unwrap();
+            (0..chunks.len())
+                .map(|c| (chunks[c].samples as u32, src.chunk_bytes(i, c).unwrap()))
+                .collect()
+        })
+        .collect();
+    let mut cut = stored[2][0].1.clone();
+    cut.truncate(cut.len() - 3);
+    let mut batch: Vec<(&svb_pod5::Read, Vec<(u32, &[u8])>)> = src
+        .reads()
+        .iter()
+        .zip(&stored)
+        .map(|(r, s)| (r, s.iter().map(|(n, b)| (*n, b.as_slice())).collect()))
+        .collect();
+    batch[2].1[0].1 = &cut;
+    let again = batch[4].clone();
+    batch.push(again);
+    let out = tmp.join("batch.pod5");
+    let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
+    w.add_run_info(&src.run_infos()[0]).unwrap();
+    let outcome = w.add_reads_vbz_chunks(&batch).unwrap();
+    assert_eq!(outcome.len(), src.len() + 1);
+    for (i, o) in outcome.iter().enumerate() {
+        match i {
+            2 => assert!(o.as_ref().unwrap_err().to_string().contains("chunk 0")),
+            i if i == src.len() => assert!(
+                o.as_ref().unwrap_err().to_string().contains("twice")
+                    || o.as_ref().unwrap_err().to_string().contains("already")
+            ),
+            _ => assert!(o.is_ok(), "{i}: {o:?}"),
+        }
+    }
+    w.finish().unwrap();
+    let copy = Reader::open(&out).unwrap();
+    assert_eq!(copy.len(), src.len() - 1);
+    for (k, i) in (0..src.len()).filter(|&i| i != 2).enumerate() {
+        assert_eq!(copy.reads()[k].read_id, src.reads()[i].read_id);
+        assert_eq!(
+            copy.chunk_bytes(k, 0).unwrap(),
+            src.chunk_bytes(i, 0).unwrap()
+        );
+    }
+}
+
 /// Stored VBZ chunks copied as they are: ONT's v4 file (an older zstd, whose bytes a
 /// recompression would not give) copied read by read keeps every chunk byte for byte; a
 /// blob that is not the VBZ of its count, a count that misses num_samples, and an

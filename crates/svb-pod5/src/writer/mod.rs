@@ -335,6 +335,73 @@ impl Writer {
         self.push(&[(read, ReadSignal::Vbz(chunks))])
     }
 
+    /// Adds reads whose signal is already VBZ chunks, as [`add_read_vbz_chunks`] does one,
+    /// with every chunk of every read checked to decode to its sample count on rayon's pool
+    /// (a merge or subset of many reads checks at the speed of every core). Returns each
+    /// read's outcome in order: the reads that pass are written, a read that fails (a run
+    /// the file lacks, an id twice, a chunk that does not decode) is not, and says why. The
+    /// outer error is the file's (it is not VBZ, or writing failed).
+    ///
+    /// [`add_read_vbz_chunks`]: Writer::add_read_vbz_chunks
+    #[allow(clippy::type_complexity)] // a read and its chunks; an outcome per read
+    pub fn add_reads_vbz_chunks(
+        &mut self,
+        reads: &[(&Read, Vec<(u32, &[u8])>)],
+    ) -> Result<Vec<Result<(), Pod5WriteError>>, Pod5WriteError> {
+        if self.options.signal_encoding != SignalEncoding::Vbz {
+            return Err(Pod5WriteError::Read {
+                read_id: reads
+                    .first()
+                    .map(|(r, _)| r.read_id_string())
+                    .unwrap_or_default(),
+                what: "VBZ chunks go into a VBZ file; this one stores uncompressed signal".into(),
+            });
+        }
+        let mut batch = HashSet::new();
+        let mut outcome: Vec<Result<(), Pod5WriteError>> = reads
+            .iter()
+            .map(|(read, chunks)| {
+                let total: u64 = chunks.iter().map(|(n, _)| u64::from(*n)).sum();
+                self.check(read, total)?;
+                if !batch.insert(read.read_id) {
+                    return Err(Pod5WriteError::DuplicateReadId {
+                        read_id: read.read_id_string(),
+                    });
+                }
+                Ok(())
+            })
+            .collect();
+        let decoded: Vec<Result<(), Pod5WriteError>> = reads
+            .par_iter()
+            .map_init(Vec::new, |scratch, (read, chunks)| {
+                for (i, (n, blob)) in chunks.iter().enumerate() {
+                    scratch.clear();
+                    scratch.resize(*n as usize, 0);
+                    svb_vbz::pod5::decompress_signal(blob, scratch).map_err(|e| {
+                        Pod5WriteError::Read {
+                            read_id: read.read_id_string(),
+                            what: format!("chunk {i} is not the VBZ of {n} samples: {e}"),
+                        }
+                    })?;
+                }
+                Ok(())
+            })
+            .collect();
+        for (o, d) in outcome.iter_mut().zip(decoded) {
+            if o.is_ok() {
+                *o = d;
+            }
+        }
+        let good: Vec<(&Read, ReadSignal<'_>)> = reads
+            .iter()
+            .zip(&outcome)
+            .filter(|(_, o)| o.is_ok())
+            .map(|((read, chunks), _)| (*read, ReadSignal::Vbz(chunks)))
+            .collect();
+        self.push(&good)?;
+        Ok(outcome)
+    }
+
     /// Adds reads in order; every read is checked (against the file and against each other)
     /// before any of them is written. The fast way to write many reads: their chunks are
     /// compressed straight from `reads` (only a last incomplete batch is copied), and each
