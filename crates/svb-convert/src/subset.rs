@@ -135,7 +135,7 @@ pub(crate) fn copy_pod5_reads(
                     .map(|c| (i, c)),
             );
         }
-        let refs: Vec<(&svb_pod5::Read, Vec<(u32, &[u8])>)> = fetched
+        let refs: Vec<svb_pod5::StoredRead<'_>> = fetched
             .iter()
             .map(|(i, chunks)| {
                 let chunks = chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();

@@ -36,4 +36,4 @@ pub use schema::{required_reads_columns, required_run_info_columns};
 pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
-pub use writer::{WriteOptions, Writer, END_REASONS};
+pub use writer::{StoredRead, WriteOptions, Writer, END_REASONS};

@@ -548,7 +548,7 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones() {
         .collect();
     let mut cut = stored[2][0].1.clone();
     cut.truncate(cut.len() - 3);
-    let mut batch: Vec<(&svb_pod5::Read, Vec<(u32, &[u8])>)> = src
+    let mut batch: Vec<svb_pod5::StoredRead<'_>> = src
         .reads()
         .iter()
         .zip(&stored)

@@ -664,9 +664,7 @@ pub fn merge<'py>(
         on_existing: svb_pod5::OnExisting::replace_if(force),
     };
     let merged = py
-        .detach(|| {
-            svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e))
-        })
+        .detach(|| svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e)))
         .map_err(crate::errors::FileFormatError::new_err)?;
     let out = PyDict::new(py);
     out.set_item("reads", merged.stats.reads)?;

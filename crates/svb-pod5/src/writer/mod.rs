@@ -35,6 +35,10 @@ use tables::{
 
 pub use tables::END_REASONS;
 
+/// A read and its signal as stored VBZ chunks (`(samples, blob)` each), for
+/// [`Writer::add_reads_vbz_chunks`].
+pub type StoredRead<'a> = (&'a Read, Vec<(u32, &'a [u8])>);
+
 /// How a [`Writer`] stores signal and how much it buffers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
@@ -343,10 +347,10 @@ impl Writer {
     /// outer error is the file's (it is not VBZ, or writing failed).
     ///
     /// [`add_read_vbz_chunks`]: Writer::add_read_vbz_chunks
-    #[allow(clippy::type_complexity)] // a read and its chunks; an outcome per read
+    #[allow(clippy::type_complexity)] // an outcome per read, in a result for the file
     pub fn add_reads_vbz_chunks(
         &mut self,
-        reads: &[(&Read, Vec<(u32, &[u8])>)],
+        reads: &[StoredRead<'_>],
     ) -> Result<Vec<Result<(), Pod5WriteError>>, Pod5WriteError> {
         if self.options.signal_encoding != SignalEncoding::Vbz {
             return Err(Pod5WriteError::Read {
