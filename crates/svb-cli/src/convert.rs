@@ -1,6 +1,6 @@
 //! `svb convert`: POD5 to BLOW5 / SLOW5 and back with blue-crab's field mapping, FAST5 to POD5
 //! with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's (`svb-convert`), BLOW5 to SLOW5 text and
-//! back, BLOW5 recompressed; the direction chosen by the output's extension.
+//! back, BLOW5 recompressed, POD5 repacked; the direction chosen by the output's extension.
 
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,8 @@ pub(crate) enum Signal {
     svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n  \
     svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n  \
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
-    svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n\n\
+    svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
+    svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
     BLOW5 / SLOW5: slow5tools f2s's); docs/FORMATS.md lists them.")]
 pub struct Args {
@@ -98,11 +99,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
             (to, vec![(files.clone(), args.output.clone())])
         }
     };
-    if to == Format::Pod5 && from == Format::Pod5 {
-        return Err(
-            "the inputs are POD5 already; `svb subset` copies reads between POD5 files".into(),
-        );
-    }
     if to == Format::Slow5 && (args.records.is_some() || args.signal.is_some() || args.decode_fast)
     {
         return Err(format!(
@@ -169,7 +165,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
                 };
                 match from {
                     Format::Fast5 => svb_convert::fast5_to_pod5(ins, out, options, how),
-                    _ => svb_convert::blow5_to_pod5(ins, out, options, how),
+                    Format::Pod5 => svb_convert::pod5_to_pod5(ins, out, options, how),
+                    Format::Blow5 | Format::Slow5 => {
+                        svb_convert::blow5_to_pod5(ins, out, options, how)
+                    }
                 }
             }
             Format::Fast5 => unreachable!("refused above: FAST5 is not written"),

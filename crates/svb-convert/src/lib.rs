@@ -43,7 +43,7 @@ pub use mapping::{
     read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,
 };
-pub use merge::{merge, merge_blow5, merge_pod5, Duplicates, Merged};
+pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
 pub use subset::{subset, subset_blow5, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};
 

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::subset::copy_pod5_reads;
+use crate::subset::copy_or_recompress_pod5_reads;
 use crate::{settle, ConvertError, Run, Stats};
 
 /// Reads copied at once (POD5).
@@ -82,6 +82,29 @@ pub fn merge_pod5(
     out: &Path,
     options: svb_pod5::WriteOptions,
     duplicates: Duplicates,
+    how: Run<'_>,
+) -> Result<Merged, ConvertError> {
+    pod5_into_one(inputs, out, options, duplicates, false, how)
+}
+
+/// Repacks POD5 `inputs` into one POD5 file `out`: every read's signal decoded and compressed
+/// anew under `options` (its zstd profile, its chunk size, VBZ or uncompressed), runs once
+/// each; a read id in two inputs is an error naming both. `svb convert x.pod5 -o y.pod5`.
+pub fn pod5_to_pod5(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_pod5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    pod5_into_one(inputs, out, options, Duplicates::Error, true, how).map(|m| m.stats)
+}
+
+fn pod5_into_one(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: svb_pod5::WriteOptions,
+    duplicates: Duplicates,
+    recompress: bool,
     mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -107,7 +130,10 @@ pub fn merge_pod5(
             }
         }
         for window in picked.chunks(WINDOW) {
-            copy_pod5_reads(&r, window, &mut w, on_error, &mut merged.stats, &in_file)?;
+            let stats = &mut merged.stats;
+            copy_or_recompress_pod5_reads(
+                &r, window, &mut w, recompress, on_error, stats, &in_file,
+            )?;
         }
         how.report(k as u64 + 1, inputs.len() as u64);
     }

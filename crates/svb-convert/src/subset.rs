@@ -101,6 +101,20 @@ pub(crate) fn copy_pod5_reads(
     stats: &mut Stats,
     in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
+    copy_or_recompress_pod5_reads(r, window, w, false, on_error, stats, in_file)
+}
+
+/// [`copy_pod5_reads`], with every read's signal decoded and compressed anew under the
+/// writer's options when `recompress` (a repack).
+pub(crate) fn copy_or_recompress_pod5_reads(
+    r: &svb_pod5::Reader,
+    window: &[usize],
+    w: &mut svb_pod5::Writer,
+    recompress: bool,
+    on_error: crate::OnError,
+    stats: &mut Stats,
+    in_file: &impl Fn(ConvertError) -> ConvertError,
+) -> Result<Vec<String>, ConvertError> {
     for &i in window {
         let read = &r.reads()[i];
         let run = r.run_info_of(read).ok_or_else(|| {
@@ -113,7 +127,7 @@ pub(crate) fn copy_pod5_reads(
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
     let mut written = Vec::with_capacity(window.len());
-    if r.signal_encoding() == svb_pod5::SignalEncoding::Vbz {
+    if r.signal_encoding() == svb_pod5::SignalEncoding::Vbz && !recompress {
         let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
             .par_iter()
             .map(|&i| {

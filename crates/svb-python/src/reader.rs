@@ -586,10 +586,7 @@ pub fn convert<'py>(
                 let to_pod5 =
                     match from {
                         Some(Format::Fast5) => svb_convert::fast5_to_pod5,
-                        Some(Format::Pod5) => return Err(PyValueError::new_err(
-                            "the inputs are POD5 already; svb.subset copies reads between POD5 \
-                             files",
-                        )),
+                        Some(Format::Pod5) => svb_convert::pod5_to_pod5,
                         _ => svb_convert::blow5_to_pod5,
                     };
                 Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))

@@ -200,9 +200,10 @@ def convert(
 ) -> dict:
     """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
     mapping, FAST5 -> POD5 with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's, BLOW5 ->
-    SLOW5 text and back, BLOW5 recompressed, as `svb convert` does. `records` ("zstd",
-    "zlib", "none") and `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's
-    compression (default zstd and svb-zd). Returns {"reads", "samples", "failed"}; with
+    SLOW5 text and back, BLOW5 recompressed, POD5 repacked (`decode_fast` for zstd's
+    decode-fast profile), as `svb convert` does. `records` ("zstd", "zlib", "none") and
+    `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's compression (default zstd and
+    svb-zd). Returns {"reads", "samples", "failed"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
