@@ -42,6 +42,10 @@ pub struct Args {
     /// named on stderr and left out, and the exit status is 1 at the end.
     #[arg(long)]
     keep_going: bool,
+    /// A BLOW5 / SLOW5 input's slow5lib index kept elsewhere than FILE.idx (one input; used
+    /// as it is: an index that does not fit the file is an error, never rebuilt).
+    #[arg(long, value_name = "PATH")]
+    index: Option<PathBuf>,
 }
 
 /// The ids of a list: the first field of each non-empty line, a `read_id` header skipped,
@@ -96,11 +100,20 @@ pub fn run(args: &Args) -> Result<bool, String> {
         progress: Some(&mut report),
         on_existing: svb_io::OnExisting::replace_if(args.force),
     };
+    if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
+        return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
+    }
     let result = match format {
         Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),
-        Format::Blow5 | Format::Slow5 => {
-            svb_convert::subset_blow5(&files, &wanted, &args.output, how)
-        }
+        Format::Blow5 | Format::Slow5 => match (&args.index, &files[..]) {
+            (Some(idx), [one]) => {
+                svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, how)
+            }
+            (Some(_), _) => Err(svb_convert::ConvertError::Mapping(
+                "--index names one file's index: give one input".into(),
+            )),
+            (None, _) => svb_convert::subset_blow5(&files, &wanted, &args.output, how),
+        },
         Format::Fast5 => svb_convert::subset_fast5(&files, &wanted, &args.output, how),
     };
     progress.into_inner().expect("not poisoned").finish();

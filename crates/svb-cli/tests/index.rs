@@ -53,11 +53,45 @@ fn index_beside_and_elsewhere_and_get_through_it() {
         std::fs::read(tmp.join("a.i16")).unwrap(),
         std::fs::read(tmp.join("b.i16")).unwrap()
     );
+    // subset through the index kept elsewhere (the plain get above wrote one beside).
+    std::fs::remove_file(svb_blow5::Index::path_for(&blow5)).unwrap();
+    let ids = tmp.join("ids.txt");
+    std::fs::write(&ids, format!("{id}\n")).unwrap();
+    let picked = tmp.join("picked.blow5");
+    ok(&svb(&[
+        "subset",
+        s(&blow5),
+        "--read-ids",
+        s(&ids),
+        "-o",
+        s(&picked),
+        "--index",
+        s(&kept),
+    ]));
+    assert!(!svb_blow5::Index::path_for(&blow5).exists());
+    assert_eq!(
+        svb_blow5::Reader::open(&picked)
+            .unwrap()
+            .read_id(0)
+            .unwrap(),
+        id
+    );
     // An index of another file does not fit: an error, the index left as it is.
     let other = tmp.join("other.idx");
     ok(&svb(&["index", s(&slow5), "--index", s(&other)]));
     let before = std::fs::read(&other).unwrap();
     let e = fails(&svb(&["get", s(&blow5), &id, "--index", s(&other)]));
+    assert!(e.contains("index"), "{e}");
+    let e = fails(&svb(&[
+        "subset",
+        s(&blow5),
+        "--read-ids",
+        s(&ids),
+        "-o",
+        s(&tmp.join("p2.blow5")),
+        "--index",
+        s(&other),
+    ]));
     assert!(e.contains("index"), "{e}");
     assert_eq!(std::fs::read(&other).unwrap(), before);
     // The index never lands on its own file.

@@ -44,7 +44,7 @@ pub use mapping::{
     TRACKING_KEYS_ATTRIBUTE,
 };
 pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
-pub use subset::{subset, subset_blow5, subset_pod5, Subset};
+pub use subset::{subset, subset_blow5, subset_blow5_indexed, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};
 
 /// Samples (or, for BLOW5 inputs, stored bytes) decoded at once (at least one read): with the

@@ -192,6 +192,28 @@ pub fn subset_blow5(
     inputs: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    subset_blow5_through(inputs, None, wanted, out, how)
+}
+
+/// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
+/// rebuilt: one that does not fit the file is an error).
+pub fn subset_blow5_indexed(
+    input: &Path,
+    index: &Path,
+    wanted: &[String],
+    out: &Path,
+    how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    subset_blow5_through(&[input.to_path_buf()], Some(index), wanted, out, how)
+}
+
+fn subset_blow5_through(
+    inputs: &[PathBuf],
+    index: Option<&Path>,
+    wanted: &[String],
+    out: &Path,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -201,7 +223,11 @@ pub fn subset_blow5(
     // Each through its slow5lib index: only the wanted records are read.
     let mut opened: Vec<(svb_blow5::Indexed, &PathBuf)> = Vec::new();
     for p in inputs {
-        let o = svb_blow5::open_with_index(p).map_err(ConvertError::from);
+        let o = match index {
+            Some(idx) => svb_blow5::open_with_index_at(p, idx),
+            None => svb_blow5::open_with_index(p),
+        }
+        .map_err(ConvertError::from);
         if let Some(o) = settle(
             vec![o],
             on_error,
