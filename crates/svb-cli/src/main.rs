@@ -13,6 +13,7 @@ mod inputs;
 mod merge;
 mod output;
 mod pod5;
+mod split;
 mod subset;
 mod view;
 
@@ -65,6 +66,9 @@ enum Command {
     /// Many POD5, or BLOW5 / SLOW5, files into one: runs and read groups once each, a read
     /// id seen twice an error naming both files (or --duplicates keep-first).
     Merge(merge::Args),
+    /// The reads of POD5, or BLOW5 / SLOW5, files into many files in a directory: by run,
+    /// read group, channel or end reason, N reads or N files, or a table of destinations.
+    Split(split::Args),
     /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
     Index(index::Args),
     /// Every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (a row a read:
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Command::Fast5 { command } => files::run::<svb_fast5::Reader>(command).map(|()| true),
         Command::Subset(args) => subset::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Split(args) => split::run(&args),
         Command::Index(args) => index::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),

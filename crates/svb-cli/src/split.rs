@@ -1,0 +1,196 @@
+//! `svb split`: the reads of POD5, or BLOW5 / SLOW5, files into many files of that format in
+//! a directory, one a run, read group, channel or end reason, a part of N reads, one of N
+//! files, or the destination a table gives each read id.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use svb_convert::{OnError, Run, SplitBy};
+
+use crate::inputs::{identities, Format, Inputs};
+use crate::output::{error_chain, Progress};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum By {
+    /// One file a run (POD5 acquisition id, BLOW5 run_id).
+    Run,
+    /// One file a read group (BLOW5; a POD5 run).
+    ReadGroup,
+    /// One file a channel.
+    Channel,
+    /// One file an end reason.
+    EndReason,
+}
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  svb split reads.pod5 -o by_run/ --by run\n  \
+    svb split -r blow5_dir/ -o groups/ --by read-group\n  \
+    svb split reads.pod5 -o parts/ --reads 4000          (part0000.pod5, part0001.pod5, ...)\n  \
+    svb split reads.blow5 -o parts/ --files 8 --to slow5\n  \
+    svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n\n\
+    A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
+    column (--column, default the other column); reads it does not list are left out and\n\
+    counted. Outputs are named after their key; at most --max-open are written at a time\n\
+    (each group of them one pass over the inputs)."
+)]
+pub struct Args {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// The output directory (created if missing).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// One output file a value of this field.
+    #[arg(long, value_enum, conflicts_with_all = ["reads", "files", "table"])]
+    by: Option<By>,
+    /// Parts of this many reads each, in input order.
+    #[arg(long, conflicts_with_all = ["files", "table"])]
+    reads: Option<u64>,
+    /// This many parts of about equal reads, in input order.
+    #[arg(long, conflicts_with = "table")]
+    files: Option<u64>,
+    /// A table of read ids and their destinations (TSV or CSV with a header line).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// The table's destination column (default: the column other than read_id).
+    #[arg(long, requires = "table")]
+    column: Option<String>,
+    /// Outputs as SLOW5 text or BLOW5 (BLOW5 / SLOW5 inputs; default: the first input's).
+    #[arg(long, value_parser = ["blow5", "slow5"])]
+    to: Option<String>,
+    /// Outputs written at a time (each group of them one pass over the inputs).
+    #[arg(long, default_value_t = 128)]
+    max_open: usize,
+    /// Replace outputs that exist.
+    #[arg(long)]
+    force: bool,
+    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
+    /// named on stderr and left out, and the exit status is 1 at the end.
+    #[arg(long)]
+    keep_going: bool,
+}
+
+/// The destinations of a table: `read id -> destination` from its `read_id` column and
+/// `column` (default: the one other column).
+fn read_table(path: &PathBuf, column: Option<&str>) -> Result<HashMap<String, String>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = std::io::BufReader::new(f).lines();
+    let at = |n: usize| format!("{}, line {n}", path.display());
+    let header = lines
+        .next()
+        .ok_or_else(|| format!("{}: empty (a header line is needed)", path.display()))?
+        .map_err(|e| format!("{}: {e}", at(1)))?;
+    let sep = if header.contains('\t') { '\t' } else { ',' };
+    let names: Vec<&str> = header.split(sep).map(str::trim).collect();
+    let id_col = names
+        .iter()
+        .position(|n| *n == "read_id")
+        .ok_or_else(|| format!("{}: no read_id column in {names:?}", at(1)))?;
+    let dest_col = match column {
+        Some(c) => names
+            .iter()
+            .position(|n| *n == c)
+            .ok_or_else(|| format!("{}: no column {c:?} in {names:?}", at(1)))?,
+        None if names.len() == 2 => 1 - id_col,
+        None => {
+            return Err(format!(
+                "{}: {} columns: --column names the destination",
+                at(1),
+                names.len()
+            ))
+        }
+    };
+    let mut table = HashMap::new();
+    for (n, line) in lines.enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", at(n + 2)))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split(sep).map(str::trim).collect();
+        let (Some(id), Some(dest)) = (cols.get(id_col), cols.get(dest_col)) else {
+            return Err(format!(
+                "{}: {} columns, the header has {}",
+                at(n + 2),
+                cols.len(),
+                names.len()
+            ));
+        };
+        if let Some(before) = table.insert(id.to_string(), dest.to_string()) {
+            if before != *dest {
+                return Err(format!(
+                    "{}: read {id} is sent to {before:?} and to {dest:?}",
+                    at(n + 2)
+                ));
+            }
+        }
+    }
+    Ok(table)
+}
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    let (format, files) = args.inputs.expand()?;
+    let by = match (args.by, args.reads, args.files, &args.table) {
+        (Some(By::Run), ..) => SplitBy::Run,
+        (Some(By::ReadGroup), ..) => SplitBy::ReadGroup,
+        (Some(By::Channel), ..) => SplitBy::Channel,
+        (Some(By::EndReason), ..) => SplitBy::EndReason,
+        (_, Some(0), ..) | (_, _, Some(0), _) => {
+            return Err("--reads and --files need 1 or more".into())
+        }
+        (_, Some(n), ..) => SplitBy::Reads(n),
+        (_, _, Some(n), _) => SplitBy::Files(n),
+        (_, _, _, Some(t)) => SplitBy::Table(read_table(t, args.column.as_deref())?),
+        _ => return Err("say how to split: --by, --reads, --files or --table".into()),
+    };
+    identities(&files)?;
+    let progress = std::sync::Mutex::new(Progress::new(0, "split"));
+    let mut report = |done: u64, total: u64| {
+        let mut p = progress.lock().expect("not poisoned");
+        p.set_length(total);
+        p.set_position(done);
+    };
+    let how = Run {
+        on_error: OnError::skip_if(args.keep_going),
+        progress: Some(&mut report),
+        on_existing: svb_io::OnExisting::replace_if(args.force),
+    };
+    let result = match format {
+        Format::Pod5 if args.to.is_some() => {
+            return Err("--to is for BLOW5 / SLOW5 inputs; `svb convert` changes a format".into())
+        }
+        Format::Pod5 => svb_convert::split_pod5(&files, &args.output, &by, args.max_open, how),
+        Format::Blow5 | Format::Slow5 => {
+            let text = match args.to.as_deref() {
+                Some(t) => t == "slow5",
+                None => format == Format::Slow5,
+            };
+            svb_convert::split_blow5(&files, &args.output, &by, text, args.max_open, how)
+        }
+        Format::Fast5 => {
+            return Err(
+                "FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split".into(),
+            )
+        }
+    };
+    progress.into_inner().expect("not poisoned").finish();
+    let result = result.map_err(|e| error_chain(&e))?;
+    for e in &result.stats.failed {
+        eprintln!("svb: split: left out: {}", error_chain(e));
+    }
+    if result.unlisted > 0 {
+        eprintln!(
+            "svb: split: {} reads the table does not list were left out",
+            result.unlisted
+        );
+    }
+    for (key, path, reads) in &result.outputs {
+        eprintln!("svb: split: {key}: {reads} reads -> {}", path.display());
+    }
+    let failed = result.stats.failed.len();
+    if failed > 0 {
+        eprintln!("svb: split: {failed} inputs or reads left out (--keep-going)");
+    }
+    Ok(failed == 0)
+}

@@ -1,0 +1,201 @@
+//! `svb split`: POD5 and BLOW5 files split by reads, files, field and table, with few outputs
+//! open at a time; merged back they give every read and field of the input; an output that
+//! exists stops it before anything is written.
+
+mod common;
+use common::{fails, ok, s, svb};
+
+use std::path::{Path, PathBuf};
+
+fn outputs(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn pod5_split_every_way_and_merged_back() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-pod5");
+    let src = data.join("pod5/multi_fast5_zip.pod5");
+    let verify = |f: &Path| ok(&svb(&["pod5", "verify", s(f)]));
+    let whole = verify(&src);
+    let sorted = |t: String| {
+        let mut l: Vec<String> = t.lines().map(str::to_owned).collect();
+        l.sort();
+        l
+    };
+    // Parts of 3 reads, written 2 at a time: part0000..part0003, merged back in order.
+    let parts = tmp.join("parts");
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&parts),
+        "--reads",
+        "3",
+        "--max-open",
+        "2",
+    ]));
+    let files = outputs(&parts, "pod5");
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "part0000.pod5",
+            "part0001.pod5",
+            "part0002.pod5",
+            "part0003.pod5"
+        ]
+    );
+    let back = tmp.join("back.pod5");
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| s(f)));
+    args.extend(["-o", s(&back)]);
+    ok(&svb(&args));
+    assert_eq!(verify(&back), whole);
+    // Two files of five.
+    let two = tmp.join("two");
+    ok(&svb(&["split", s(&src), "-o", s(&two), "--files", "2"]));
+    let halves: Vec<usize> = outputs(&two, "pod5")
+        .iter()
+        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
+        .collect();
+    assert_eq!(halves, [5, 5]);
+    // By channel: each file one channel, every read once.
+    let by = tmp.join("by_channel");
+    ok(&svb(&["split", s(&src), "-o", s(&by), "--by", "channel"]));
+    let mut all = String::new();
+    for f in outputs(&by, "pod5") {
+        let r = svb_pod5::Reader::open(&f).unwrap();
+        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(
+            r.reads().iter().all(|x| x.channel.to_string() == stem),
+            "{stem}"
+        );
+        all.push_str(&verify(&f));
+    }
+    assert_eq!(sorted(all), sorted(whole.clone()));
+    // A table: ids to a / b, one id left out; --column names the destination.
+    let ids: Vec<String> = (0..10)
+        .map(|i| svb_pod5::Reader::open(&src).unwrap().reads()[i].read_id_string())
+        .collect();
+    let table = tmp.join("t.tsv");
+    let rows: Vec<String> = ids[1..]
+        .iter()
+        .enumerate()
+        .map(|(k, id)| format!("x\t{id}\t{}", if k % 2 == 0 { "a" } else { "b" }))
+        .collect();
+    std::fs::write(
+        &table,
+        format!("other\tread_id\tbarcode\n{}\n", rows.join("\n")),
+    )
+    .unwrap();
+    let demux = tmp.join("demux");
+    let out = svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&demux),
+        "--table",
+        s(&table),
+        "--column",
+        "barcode",
+    ]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    ok(&out);
+    assert!(said.contains("1 reads the table does not list"), "{said}");
+    let counts: Vec<usize> = outputs(&demux, "pod5")
+        .iter()
+        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
+        .collect();
+    assert_eq!(counts, [5, 4]);
+    // An output that exists: refused before anything is written, replaced with --force.
+    let before = std::fs::read(demux.join("a.pod5")).unwrap();
+    let e = fails(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&demux),
+        "--table",
+        s(&table),
+        "--column",
+        "barcode",
+    ]));
+    assert!(e.contains("a.pod5"), "{e}");
+    assert_eq!(std::fs::read(demux.join("a.pod5")).unwrap(), before);
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&demux),
+        "--table",
+        s(&table),
+        "--column",
+        "barcode",
+        "--force",
+    ]));
+}
+
+#[test]
+fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-blow5");
+    let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
+    let r = svb_blow5::Reader::open(&src).unwrap();
+    let groups = r.header().read_groups.clone();
+    assert!(groups.len() > 1);
+    let dir = tmp.join("groups");
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&dir),
+        "--by",
+        "read-group",
+        "--max-open",
+        "2",
+    ]));
+    let files = outputs(&dir, "blow5");
+    let mut back = Vec::new();
+    for f in &files {
+        let o = svb_blow5::Reader::open(f).unwrap();
+        // Each output lists only its group, and it is the input's.
+        assert_eq!(o.header().read_groups.len(), 1, "{}", f.display());
+        let g: usize = f.file_stem().unwrap().to_string_lossy()[2..]
+            .parse()
+            .unwrap();
+        assert_eq!(o.header().read_groups[0], groups[g]);
+        for rec in o.records() {
+            let mut rec = rec.unwrap();
+            rec.read_group = g as u32;
+            back.push(format!("{rec:?}"));
+        }
+    }
+    let mut want: Vec<String> = r.records().map(|x| format!("{:?}", x.unwrap())).collect();
+    want.sort();
+    back.sort();
+    assert_eq!(back, want);
+    // As SLOW5 text, in parts of 2 records.
+    let text = tmp.join("text");
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&text),
+        "--reads",
+        "2",
+        "--to",
+        "slow5",
+    ]));
+    let n: usize = outputs(&text, "slow5")
+        .iter()
+        .map(|f| svb_blow5::Reader::open(f).unwrap().len())
+        .sum();
+    assert_eq!(n, r.len());
+}

@@ -1,0 +1,470 @@
+//! Splitting: the reads of many files of one format into many files of that format, each read
+//! going to the output its key names (its run, read group, channel or end reason; a part of
+//! N reads or one of N files; a table's destination column). A first pass reads every read's
+//! key from its metadata alone (a u32 a read in memory); the outputs are then written at
+//! most `max_open` at a time, each pass over the inputs writing that many outputs, so open
+//! files stay bounded whatever the number of outputs. POD5 VBZ chunks are copied as stored;
+//! BLOW5 records are decoded and written under the input's compression, each output listing
+//! only the read groups its records use.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::subset::copy_pod5_reads;
+use crate::{settle, ConvertError, Run, Stats};
+
+/// Which output a read goes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitBy {
+    /// Its run (POD5 acquisition id; BLOW5 read group's `run_id`).
+    Run,
+    /// Its BLOW5 read group (`rg0`, `rg1`, ...; a POD5 run is a read group: its acquisition
+    /// id).
+    ReadGroup,
+    /// Its channel.
+    Channel,
+    /// Its end reason's label.
+    EndReason,
+    /// Parts of this many reads, in input order (`part0000`, ...).
+    Reads(u64),
+    /// This many parts of about equal reads, in input order.
+    Files(u64),
+    /// The destination a table gives its read id (`read id -> destination`); reads the
+    /// table does not list are left out and counted.
+    Table(HashMap<String, String>),
+}
+
+/// What a split wrote.
+#[derive(Debug, Default)]
+pub struct Split {
+    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), what was
+    /// left out.
+    pub stats: Stats,
+    /// Each output: its key, its path and its reads, in key order.
+    pub outputs: Vec<(String, PathBuf, u64)>,
+    /// Reads a table did not list (left out).
+    pub unlisted: u64,
+}
+
+/// An output's read groups: (input, the input's group) -> the output's group.
+type GroupMap = HashMap<(usize, u32), u32>;
+
+/// Reads handled a window at a time.
+const WINDOW: usize = 256;
+
+/// A key as a file name: characters other than letters, digits, `-`, `_` and `.` become `_`.
+fn file_name(key: &str) -> String {
+    let name: String = key
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '.' => c,
+            _ => '_',
+        })
+        .collect();
+    match name.as_str() {
+        "" | "." | ".." => format!("_{name}"),
+        _ => name,
+    }
+}
+
+/// Every read's key: per input, the key index of each read (`u32::MAX`: left out).
+struct Keys {
+    names: Vec<String>,
+    of: HashMap<String, u32>,
+    per_input: Vec<Vec<u32>>,
+}
+
+impl Keys {
+    fn index(&mut self, key: String) -> u32 {
+        if let Some(&k) = self.of.get(&key) {
+            return k;
+        }
+        let k = self.names.len() as u32;
+        self.of.insert(key.clone(), k);
+        self.names.push(key);
+        k
+    }
+}
+
+/// The key of the `n`-th read (0-based, across inputs) of `total` under a positional `by`.
+fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
+    match *by {
+        SplitBy::Reads(per) => Some(format!("part{:04}", n / per.max(1))),
+        SplitBy::Files(files) => {
+            let files = files.max(1);
+            Some(format!("part{:04}", n * files / total.max(1)))
+        }
+        _ => None,
+    }
+}
+
+/// Splits POD5 `inputs` into `dir` (`KEY.pod5` each) by `by`, `max_open` outputs at a time;
+/// an output that exists is replaced only as `how.on_existing` says (every output is
+/// checked before any is written).
+pub fn split_pod5(
+    inputs: &[PathBuf],
+    dir: &Path,
+    by: &SplitBy,
+    max_open: usize,
+    mut how: Run<'_>,
+) -> Result<Split, ConvertError> {
+    let on_error = how.on_error;
+    let mut result = Split::default();
+    let mut keys = Keys {
+        names: Vec::new(),
+        of: HashMap::new(),
+        per_input: Vec::new(),
+    };
+    let mut opened_paths = Vec::new();
+    // Pass 1: the keys, from the reads tables alone.
+    let mut counts = Vec::new();
+    for path in inputs {
+        let r = svb_pod5::Reader::open(path).map_err(ConvertError::from);
+        if let Some(r) = settle(
+            vec![r],
+            on_error,
+            &mut result.stats.failed,
+            ConvertError::of(path),
+        )?
+        .pop()
+        {
+            counts.push(r.len() as u64);
+            opened_paths.push(path.clone());
+            let mut per = Vec::with_capacity(r.len());
+            for read in r.reads() {
+                let key = match by {
+                    SplitBy::Run | SplitBy::ReadGroup => Some(read.run_info.to_string()),
+                    SplitBy::Channel => Some(read.channel.to_string()),
+                    SplitBy::EndReason => Some(read.end_reason.to_string()),
+                    SplitBy::Table(t) => t.get(&read.read_id_string()).cloned(),
+                    SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
+                };
+                per.push(key);
+            }
+            let per = per
+                .into_iter()
+                .map(|k| k.map_or(u32::MAX, |k| keys.index(k)))
+                .collect();
+            keys.per_input.push(per);
+        }
+    }
+    let total: u64 = counts.iter().sum();
+    if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
+        keys = positional_keys(&keys.per_input, by, total);
+    }
+    let paths = output_paths(dir, &keys.names, "pod5", &opened_paths, how.on_existing)?;
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    let mut written = vec![0u64; keys.names.len()];
+    let mut done = 0u64;
+    // Pass 2, max_open outputs at a time.
+    let order = sorted_keys(&keys.names);
+    for batch in order.chunks(max_open.max(1)) {
+        let mut writers: HashMap<u32, svb_pod5::Writer> = HashMap::new();
+        for &k in batch {
+            let options = svb_pod5::WriteOptions {
+                publish,
+                ..svb_pod5::WriteOptions::default()
+            };
+            writers.insert(k, svb_pod5::Writer::create(&paths[k as usize], options)?);
+        }
+        for (path, per) in opened_paths.iter().zip(&keys.per_input) {
+            let in_file = ConvertError::of(path);
+            let r = svb_pod5::Reader::open(path).map_err(|e| in_file(e.into()))?;
+            for &k in batch {
+                let picked: Vec<usize> = (0..r.len()).filter(|&i| per[i] == k).collect();
+                let w = writers.get_mut(&k).expect("opened");
+                for window in picked.chunks(WINDOW) {
+                    let before = result.stats.reads;
+                    copy_pod5_reads(&r, window, w, on_error, &mut result.stats, &in_file)?;
+                    written[k as usize] += result.stats.reads - before;
+                    done += window.len() as u64;
+                    how.report(done, total);
+                }
+            }
+        }
+        for (_, w) in writers {
+            w.finish()?;
+        }
+    }
+    result.unlisted = keys
+        .per_input
+        .iter()
+        .flatten()
+        .filter(|&&k| k == u32::MAX)
+        .count() as u64;
+    result.outputs = order
+        .iter()
+        .map(|&k| {
+            (
+                keys.names[k as usize].clone(),
+                paths[k as usize].clone(),
+                written[k as usize],
+            )
+        })
+        .collect();
+    Ok(result)
+}
+
+/// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says) by
+/// `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
+/// the order first used), its records under the first input's compression (zstd and SVB-ZD
+/// when that is text).
+pub fn split_blow5(
+    inputs: &[PathBuf],
+    dir: &Path,
+    by: &SplitBy,
+    text: bool,
+    max_open: usize,
+    mut how: Run<'_>,
+) -> Result<Split, ConvertError> {
+    let on_error = how.on_error;
+    let mut result = Split::default();
+    let mut opened = Vec::new();
+    // Pass 1: each record's key and (input, read group), from its fields alone.
+    let mut per_input_keys: Vec<Vec<Option<String>>> = Vec::new();
+    let mut per_input_groups: Vec<Vec<u32>> = Vec::new();
+    for path in inputs {
+        let r = svb_blow5::Reader::open(path).map_err(ConvertError::from);
+        let in_file = ConvertError::of(path);
+        let Some(r) = settle(vec![r], on_error, &mut result.stats.failed, &in_file)?.pop() else {
+            continue;
+        };
+        let fields: Vec<Result<(Option<String>, u32), ConvertError>> = (0..r.len())
+            .into_par_iter()
+            .map_init(svb_blow5::Record::default, |rec, i| {
+                r.fields_into(i, rec)?;
+                let aux = |name: &str| {
+                    rec.aux
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, v)| match v {
+                            svb_blow5::AuxValue::Text(t) => t.clone(),
+                            svb_blow5::AuxValue::Enum(_, Some(l)) => l.clone(),
+                            svb_blow5::AuxValue::Enum(i, None) => i.to_string(),
+                            svb_blow5::AuxValue::Int(x) => x.to_string(),
+                            svb_blow5::AuxValue::UInt(x) => x.to_string(),
+                            other => format!("{other:?}"),
+                        })
+                };
+                let g = rec.read_group;
+                let key = match by {
+                    SplitBy::Run => r
+                        .header()
+                        .attribute(g as usize, "run_id")
+                        .map(str::to_owned),
+                    SplitBy::ReadGroup => Some(format!("rg{g}")),
+                    SplitBy::Channel => aux("channel_number"),
+                    SplitBy::EndReason => aux("end_reason"),
+                    SplitBy::Table(t) => t.get(&rec.read_id).cloned(),
+                    SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
+                };
+                Ok((key, g))
+            })
+            .collect();
+        let fields = fields
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(&in_file)?;
+        per_input_keys.push(fields.iter().map(|(k, _)| k.clone()).collect());
+        per_input_groups.push(fields.iter().map(|(_, g)| *g).collect());
+        opened.push((r.header().clone(), path.clone()));
+    }
+    let Some((first, _)) = opened.first() else {
+        return Err(result
+            .stats
+            .failed
+            .pop()
+            .unwrap_or(ConvertError::Mapping("no input to split".into())));
+    };
+    if let Some((_, p)) = opened.iter().find(|(h, _)| h.aux != first.aux) {
+        return Err(ConvertError::of(p)(ConvertError::Mapping(format!(
+            "its auxiliary fields differ from {}'s; split them apart",
+            opened[0].1.display()
+        ))));
+    }
+    let mut keys = Keys {
+        names: Vec::new(),
+        of: HashMap::new(),
+        per_input: Vec::new(),
+    };
+    for per in &per_input_keys {
+        let per = per
+            .iter()
+            .map(|k| k.clone().map_or(u32::MAX, |k| keys.index(k)))
+            .collect();
+        keys.per_input.push(per);
+    }
+    let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
+    if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
+        keys = positional_keys(&keys.per_input, by, total);
+    }
+    let ext = if text { "slow5" } else { "blow5" };
+    let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
+    let out_paths = output_paths(dir, &keys.names, ext, &paths, how.on_existing)?;
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    let options = if text {
+        svb_blow5::WriteOptions::slow5()
+    } else if first.format == svb_io::FileFormat::Slow5 {
+        svb_blow5::WriteOptions::default()
+    } else {
+        svb_blow5::WriteOptions {
+            record_compression: first.record_compression,
+            signal_compression: first.signal_compression,
+            ..svb_blow5::WriteOptions::default()
+        }
+    };
+    let mut written = vec![0u64; keys.names.len()];
+    let mut done = 0u64;
+    let order = sorted_keys(&keys.names);
+    for batch in order.chunks(max_open.max(1)) {
+        // Each output's read groups: those of its records, in the order first used.
+        let mut writers: HashMap<u32, (svb_blow5::Writer, GroupMap)> = HashMap::new();
+        for &k in batch {
+            let mut map = HashMap::new();
+            let mut groups = Vec::new();
+            for (input, (per, gs)) in keys.per_input.iter().zip(&per_input_groups).enumerate() {
+                for (&key, &g) in per.iter().zip(gs) {
+                    if key == k && !map.contains_key(&(input, g)) {
+                        let attrs = opened[input].0.read_groups[g as usize].clone();
+                        let at = groups.iter().position(|x| *x == attrs).unwrap_or_else(|| {
+                            groups.push(attrs);
+                            groups.len() - 1
+                        });
+                        map.insert((input, g), at as u32);
+                    }
+                }
+            }
+            let schema = svb_blow5::Schema {
+                read_groups: groups,
+                aux: first.aux.clone(),
+            };
+            let options = svb_blow5::WriteOptions {
+                publish,
+                ..options.clone()
+            };
+            let w = svb_blow5::Writer::create(&out_paths[k as usize], schema, options)?;
+            writers.insert(k, (w, map));
+        }
+        for (input, ((_, path), per)) in opened.iter().zip(&keys.per_input).enumerate() {
+            let in_file = ConvertError::of(path);
+            let r = svb_blow5::Reader::open(path).map_err(|e| in_file(e.into()))?;
+            let picked: Vec<usize> = (0..r.len()).filter(|&i| batch.contains(&per[i])).collect();
+            for window in picked.chunks(WINDOW) {
+                let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
+                    window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
+                let mut by_key: HashMap<u32, Vec<svb_blow5::Record>> = HashMap::new();
+                for (&i, rec) in window.iter().zip(decoded) {
+                    let Some(mut rec) =
+                        settle(vec![rec], on_error, &mut result.stats.failed, &in_file)?.pop()
+                    else {
+                        continue;
+                    };
+                    let (_, map) = &writers[&per[i]];
+                    rec.read_group = map[&(input, rec.read_group)];
+                    by_key.entry(per[i]).or_default().push(rec);
+                }
+                for (k, recs) in by_key {
+                    let (w, _) = writers.get_mut(&k).expect("opened");
+                    w.add_records(&recs).map_err(|e| in_file(e.into()))?;
+                    written[k as usize] += recs.len() as u64;
+                    result.stats.reads += recs.len() as u64;
+                    result.stats.samples +=
+                        recs.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+                }
+                done += window.len() as u64;
+                how.report(done, total);
+            }
+        }
+        for (_, (w, _)) in writers {
+            w.finish()?;
+        }
+    }
+    result.unlisted = keys
+        .per_input
+        .iter()
+        .flatten()
+        .filter(|&&k| k == u32::MAX)
+        .count() as u64;
+    result.outputs = order
+        .iter()
+        .map(|&k| {
+            let k = k as usize;
+            (keys.names[k].clone(), out_paths[k].clone(), written[k])
+        })
+        .collect();
+    Ok(result)
+}
+
+/// The keys of a positional split (`--reads`, `--files`), read by read across inputs.
+fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64) -> Keys {
+    let mut keys = Keys {
+        names: Vec::new(),
+        of: HashMap::new(),
+        per_input: Vec::new(),
+    };
+    let mut n = 0u64;
+    for per in per_input {
+        let mut out = Vec::with_capacity(per.len());
+        for _ in per {
+            let key = positional(by, n, total).expect("a positional split");
+            out.push(keys.index(key));
+            n += 1;
+        }
+        keys.per_input.push(out);
+    }
+    keys
+}
+
+/// Key indices in key order.
+fn sorted_keys(names: &[String]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..names.len() as u32).collect();
+    order.sort_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+    order
+}
+
+/// Each key's output path in `dir`, all checked before anything is written: two keys with
+/// one file name, an output that is an input, and an existing output (without
+/// `OnExisting::Replace`) are errors.
+fn output_paths(
+    dir: &Path,
+    names: &[String],
+    ext: &str,
+    inputs: &[PathBuf],
+    on_existing: svb_io::OnExisting,
+) -> Result<Vec<PathBuf>, ConvertError> {
+    std::fs::create_dir_all(dir).map_err(|source| ConvertError::Output {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut seen: HashMap<PathBuf, &str> = HashMap::new();
+    let mut paths = Vec::with_capacity(names.len());
+    for name in names {
+        let path = dir.join(format!("{}.{ext}", file_name(name)));
+        if let Some(other) = seen.insert(path.clone(), name) {
+            return Err(ConvertError::Mapping(format!(
+                "the keys {other:?} and {name:?} both make the file name {}",
+                path.display()
+            )));
+        }
+        crate::check_output(inputs, &path)?;
+        if path.exists() && on_existing != svb_io::OnExisting::Replace {
+            return Err(ConvertError::Output {
+                path,
+                source: std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "exists (--force replaces it)",
+                ),
+            });
+        }
+        paths.push(path);
+    }
+    Ok(paths)
+}
