@@ -18,7 +18,8 @@
       The same with pyslow5 (slow5lib) over a SLOW5 text or BLOW5 file.
 
 Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as svb), ONT's
-`pod5 convert fast5` (2 processes), `pod5 filter`, `pod5 view` and `pod5 merge`, and the `pod5` and
+`pod5 convert fast5` (2 processes), `pod5 filter`, `pod5 view`, `pod5 merge` and `pod5 subset
+--table`, and the `pod5` and
 `pyslow5` readers with hashlib.
 """
 import hashlib
@@ -143,6 +144,10 @@ def main():
     parts20 = parts("parts20", 20, "pod5", large)
     parts1000 = parts("parts1000", 1000, "pod5", large)
     parts20_b5 = parts("parts20_blow5", 20, "blow5", large_b5)
+    # A table sending the 2000 reads to 20 destinations (barcode00..barcode19).
+    table20 = work / "table20.tsv"
+    table20.write_text("read_id\tbarcode\n" + "".join(
+        f"{rid}\tbarcode{k % 20:02d}\n" for k, rid in enumerate(ids)))
     # SLOW5 text of 200 of the reads (31M samples, 140 MB: the whole set would be 1.4 GB).
     medium_s5 = work / "medium.slow5"
     if not medium_s5.exists():
@@ -193,6 +198,15 @@ def main():
          "pod5 merge", ["pod5", "merge", *parts1000, "--output", out / "p1000.pod5",
                         "--force-overwrite"],
          None),
+        ("split a 2000-read POD5 into 20 by a table",
+         [svb, "split", large, "-o", out / "split_svb", "--table", table20, "--column",
+          "barcode", "--force"],
+         "pod5 subset --table", ["pod5", "subset", large, "--table", table20, "--columns",
+                                 "barcode", "--output", out / "split_pod5", "--force-overwrite"],
+         None),
+        ("split a 2000-read BLOW5 by read group (1 group)",
+         [svb, "split", large_b5, "-o", out / "split_b5", "--by", "read-group", "--force"],
+         None, None, None),
         ("merge 20 BLOW5 files of 100 reads",
          [svb, "merge", *parts20_b5, "-o", out / "m20.blow5", "--force"],
          None, None, None),

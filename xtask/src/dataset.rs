@@ -1,5 +1,5 @@
 //! `cargo xtask bench-dataset [--rounds R] [--report]`: the dataset commands of `svb`
-//! (convert, subset, merge, view, verify, decode, get) against the tools users run for the
+//! (convert, subset, merge, split, view, verify, decode, get) against the tools users run for the
 //! same job (blue-crab, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5` / pyslow5 + hashlib),
 //! timed alternately in one run by benches/python/dataset.py on a 2000-read, 310M-sample POD5
 //! written by ONT's writer and its BLOW5. With `--report` the table replaces the dataset section of docs/PERFORMANCE.md
@@ -149,7 +149,8 @@ fn section(lines: &str, rounds: &str) -> String {
          200 of its reads. Wall time \
          and peak RSS of each process (the RSS includes ~18 MB of the Python parent at fork). \
          Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's `pod5 convert fast5 \
-         -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, ONT's `pod5` reader + hashlib for \
+         -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5 subset --table`, ONT's `pod5` \
+         reader + hashlib for \
          verify, pyslow5 + hashlib for SLOW5 (slow5tools, the BLOW5 merge peer, is not on \
          pip).\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\

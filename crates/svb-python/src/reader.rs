@@ -583,12 +583,11 @@ pub fn convert<'py>(
                     publish,
                     ..Default::default()
                 };
-                let to_pod5 =
-                    match from {
-                        Some(Format::Fast5) => svb_convert::fast5_to_pod5,
-                        Some(Format::Pod5) => svb_convert::pod5_to_pod5,
-                        _ => svb_convert::blow5_to_pod5,
-                    };
+                let to_pod5 = match from {
+                    Some(Format::Fast5) => svb_convert::fast5_to_pod5,
+                    Some(Format::Pod5) => svb_convert::pod5_to_pod5,
+                    _ => svb_convert::blow5_to_pod5,
+                };
                 Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
             _ => Err(PyValueError::new_err(format!(
@@ -668,6 +667,97 @@ pub fn merge<'py>(
     out.set_item("samples", merged.stats.samples)?;
     out.set_item("duplicates", merged.duplicates)?;
     let failed = PyList::new(py, merged.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}
+
+/// The reads of files of one format into many files in `output_dir` (see `svb.split`).
+#[pyfunction]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn split<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output_dir: PathBuf,
+    by: Option<&str>,
+    reads: Option<u64>,
+    files: Option<u64>,
+    table: Option<std::collections::HashMap<String, String>>,
+    to: Option<&str>,
+    max_open: usize,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    use svb_convert::SplitBy;
+    let how_many = [
+        by.is_some(),
+        reads.is_some(),
+        files.is_some(),
+        table.is_some(),
+    ];
+    if how_many.iter().filter(|&&x| x).count() != 1 {
+        return Err(PyValueError::new_err(
+            "give one of by, reads, files or table",
+        ));
+    }
+    let split_by = match (by, reads, files, table) {
+        (Some("run"), ..) => SplitBy::Run,
+        (Some("read-group"), ..) => SplitBy::ReadGroup,
+        (Some("channel"), ..) => SplitBy::Channel,
+        (Some("end-reason"), ..) => SplitBy::EndReason,
+        (Some(b), ..) => {
+            return Err(PyValueError::new_err(format!(
+                "by={b:?}: \"run\", \"read-group\", \"channel\" or \"end-reason\""
+            )))
+        }
+        (_, Some(0), ..) | (_, _, Some(0), _) => {
+            return Err(PyValueError::new_err("reads and files need 1 or more"))
+        }
+        (_, Some(n), ..) => SplitBy::Reads(n),
+        (_, _, Some(n), _) => SplitBy::Files(n),
+        (_, _, _, Some(t)) => SplitBy::Table(t),
+        _ => unreachable!("one was given"),
+    };
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        on_existing: svb_pod5::OnExisting::replace_if(force),
+    };
+    let format = inputs
+        .first()
+        .map(|p| svb_reads::Format::detect(p))
+        .transpose()
+        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
+    let result = py
+        .detach(|| {
+            match format {
+                Some(svb_reads::Format::Pod5) if to.is_none() => {
+                    svb_convert::split_pod5(&inputs, &output_dir, &split_by, max_open, how)
+                }
+                Some(f @ (svb_reads::Format::Blow5 | svb_reads::Format::Slow5)) => {
+                    let text = to.map_or(f == svb_reads::Format::Slow5, |t| t == "slow5");
+                    svb_convert::split_blow5(&inputs, &output_dir, &split_by, text, max_open, how)
+                }
+                _ => Err(svb_convert::ConvertError::Mapping(
+                    "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
+                )),
+            }
+            .map_err(|e| chain(&e))
+        })
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", result.stats.reads)?;
+    out.set_item("samples", result.stats.samples)?;
+    out.set_item("unlisted", result.unlisted)?;
+    let outputs = PyList::new(
+        py,
+        result
+            .outputs
+            .iter()
+            .map(|(k, p, n)| (k.clone(), p.clone(), *n)),
+    )?;
+    out.set_item("outputs", outputs)?;
+    let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
     out.set_item("failed", failed)?;
     Ok(out)
 }

@@ -215,6 +215,23 @@ def test_merge(pod5_files, data, tmp_path):
         svb.merge([a], tmp_path / "x.pod5", duplicates="drop")
 
 
+def test_split(pod5_files, data, tmp_path):
+    """A file split by a table and by parts: every read in exactly one output."""
+    src = pod5_files[0]
+    ids = svb.open(src).read_ids
+    got = svb.split(src, tmp_path / "t", table={i: ("a" if k % 2 else "b") for k, i in enumerate(ids[1:])})
+    assert got["unlisted"] == 1 and got["reads"] == len(ids) - 1
+    assert [(k, n) for k, _, n in got["outputs"]] == [("a", 4), ("b", 5)]
+    got = svb.split(src, tmp_path / "p", reads=4)
+    parts = [svb.open(p).read_ids for _, p, _ in got["outputs"]]
+    assert sum(parts, []) == ids and [len(p) for p in parts] == [4, 4, 2]
+    b5 = data / "blow5" / "reads_zstd_svb_zd.blow5"
+    got = svb.split(b5, tmp_path / "s", files=2, to="slow5")
+    assert all(svb.open(p).format == "slow5" for _, p, _ in got["outputs"])
+    with pytest.raises(ValueError, match="one of"):
+        svb.split(src, tmp_path / "x", by="run", reads=2)
+
+
 def test_fast5_files_read_as_h5py_reads_them(data):
     """FAST5 through svb.open: the reads, samples and calibration h5py gives (the
     conformance manifest), gzip and VBZ alike."""

@@ -52,6 +52,7 @@ __all__ = [
     "convert",
     "subset",
     "merge",
+    "split",
     "Reader",
     "Read",
     "Pod5Writer",
@@ -260,4 +261,33 @@ def merge(
         inputs = [inputs]
     return _svb.merge(
         [os.fspath(p) for p in inputs], os.fspath(output), duplicates, keep_going, force
+    )
+
+
+def split(
+    inputs: Union[PathLike, Sequence[PathLike]],
+    output_dir: PathLike,
+    by: Optional[str] = None,
+    reads: Optional[int] = None,
+    files: Optional[int] = None,
+    table: Optional[dict] = None,
+    to: Optional[str] = None,
+    max_open: int = 128,
+    keep_going: bool = False,
+    force: bool = False,
+) -> dict:
+    """The reads of POD5, or BLOW5 / SLOW5, `inputs` into many files of that format in
+    `output_dir`, as `svb split` does: one of `by` ("run", "read-group", "channel",
+    "end-reason"), `reads` (parts of N reads), `files` (N parts) or `table` ({read_id:
+    destination}; reads it lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
+    SLOW5 outputs. Returns {"reads", "samples", "unlisted", "outputs" [(key, path, reads)],
+    "failed"}. Outputs that exist are replaced only with `force`.
+
+        >>> svb.split("reads.pod5", "by_channel", by="channel")["outputs"][:1]  # doctest: +SKIP
+    """
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return _svb.split(
+        [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
+        max_open, keep_going, force,
     )
