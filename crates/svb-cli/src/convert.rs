@@ -9,7 +9,7 @@ use svb_blow5::{RecordCompression, SignalCompression};
 use svb_pod5::ZstdProfile;
 
 use crate::inputs::{identities, Format, Inputs};
-use crate::output::{check_output, error_chain, output_dir, publish, Progress};
+use crate::output::{check_output, error_chain, output_dir, publish, SharedProgress};
 use svb_convert::{OnError, Run};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -125,12 +125,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let on_error = OnError::skip_if(args.keep_going);
     let mut left_out = 0usize;
     for (ins, out) in &outputs {
-        let progress = std::sync::Mutex::new(Progress::new(0, "convert"));
-        let mut report = |done: u64, total: u64| {
-            let mut p = progress.lock().expect("not poisoned");
-            p.set_length(total);
-            p.set_position(done);
-        };
+        let progress = SharedProgress::new("convert");
+        let mut report = |done: u64, total: u64| progress.report(done, total);
         let how = Run {
             on_error,
             progress: Some(&mut report),
@@ -173,7 +169,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             }
             Format::Fast5 => unreachable!("refused above: FAST5 is not written"),
         };
-        progress.into_inner().expect("not poisoned").finish();
+        progress.finish();
         let stats = match stats {
             Ok(stats) => stats,
             // One output per input: a failed input is named, and the others go on.

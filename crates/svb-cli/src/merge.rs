@@ -9,7 +9,7 @@ use svb_convert::{Duplicates, OnError, Run};
 
 use crate::convert::{blow5_options, Records, Signal};
 use crate::inputs::{identities, output_format, Format, Inputs};
-use crate::output::{check_output, error_chain, publish, Progress};
+use crate::output::{check_output, error_chain, publish, SharedProgress};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OnDuplicate {
@@ -80,12 +80,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         OnDuplicate::Error => Duplicates::Error,
         OnDuplicate::KeepFirst => Duplicates::KeepFirst,
     };
-    let progress = std::sync::Mutex::new(Progress::new(0, "merge"));
-    let mut report = |done: u64, total: u64| {
-        let mut p = progress.lock().expect("not poisoned");
-        p.set_length(total);
-        p.set_position(done);
-    };
+    let progress = SharedProgress::new("merge");
+    let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
@@ -105,7 +101,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     } else {
         svb_convert::merge(&files, &args.output, duplicates, how)
     };
-    progress.into_inner().expect("not poisoned").finish();
+    progress.finish();
     let result = result.map_err(|e| error_chain(&e))?;
     for e in &result.stats.failed {
         eprintln!("svb: merge: left out: {}", error_chain(e));

@@ -370,3 +370,29 @@ mod tests {
         );
     }
 }
+
+/// A command's progress bar behind a lock, for a conversion's progress callback (`done`
+/// of `total`, either of which may change as it goes).
+pub struct SharedProgress(std::sync::Mutex<Progress>);
+
+impl SharedProgress {
+    /// A bar labelled `label`, its length set by the first report.
+    pub fn new(label: &str) -> Self {
+        SharedProgress(std::sync::Mutex::new(Progress::new(0, label)))
+    }
+
+    /// `done` of `total`.
+    pub fn report(&self, done: u64, total: u64) {
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        p.set_length(total);
+        p.set_position(done);
+    }
+
+    /// Ends the bar.
+    pub fn finish(self) {
+        self.0
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish();
+    }
+}

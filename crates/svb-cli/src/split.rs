@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use svb_convert::{OnError, Run, SplitBy};
 
 use crate::inputs::{identities, Format, Inputs};
-use crate::output::{error_chain, Progress};
+use crate::output::{error_chain, SharedProgress};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum By {
@@ -145,12 +145,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         _ => return Err("say how to split: --by, --reads, --files or --table".into()),
     };
     identities(&files)?;
-    let progress = std::sync::Mutex::new(Progress::new(0, "split"));
-    let mut report = |done: u64, total: u64| {
-        let mut p = progress.lock().expect("not poisoned");
-        p.set_length(total);
-        p.set_position(done);
-    };
+    let progress = SharedProgress::new("split");
+    let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
@@ -174,7 +170,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             )
         }
     };
-    progress.into_inner().expect("not poisoned").finish();
+    progress.finish();
     let result = result.map_err(|e| error_chain(&e))?;
     for e in &result.stats.failed {
         eprintln!("svb: split: left out: {}", error_chain(e));

@@ -51,6 +51,25 @@ pub struct Split {
 /// An output's read groups: (input, the input's group) -> the output's group.
 type GroupMap = HashMap<(usize, u32), u32>;
 
+impl Split {
+    /// The unlisted reads and the outputs (key, path, reads written), in key order.
+    fn finish(&mut self, keys: &Keys, order: &[u32], paths: &[PathBuf], written: &[u64]) {
+        self.unlisted = keys
+            .per_input
+            .iter()
+            .flatten()
+            .filter(|&&k| k == u32::MAX)
+            .count() as u64;
+        self.outputs = order
+            .iter()
+            .map(|&k| {
+                let k = k as usize;
+                (keys.names[k].clone(), paths[k].clone(), written[k])
+            })
+            .collect();
+    }
+}
+
 /// Reads handled a window at a time.
 const WINDOW: usize = 256;
 
@@ -191,22 +210,7 @@ pub fn split_pod5(
             w.finish()?;
         }
     }
-    result.unlisted = keys
-        .per_input
-        .iter()
-        .flatten()
-        .filter(|&&k| k == u32::MAX)
-        .count() as u64;
-    result.outputs = order
-        .iter()
-        .map(|&k| {
-            (
-                keys.names[k as usize].clone(),
-                paths[k as usize].clone(),
-                written[k as usize],
-            )
-        })
-        .collect();
+    result.finish(&keys, &order, &paths, &written);
     Ok(result)
 }
 
@@ -387,19 +391,7 @@ pub fn split_blow5(
             w.finish()?;
         }
     }
-    result.unlisted = keys
-        .per_input
-        .iter()
-        .flatten()
-        .filter(|&&k| k == u32::MAX)
-        .count() as u64;
-    result.outputs = order
-        .iter()
-        .map(|&k| {
-            let k = k as usize;
-            (keys.names[k].clone(), out_paths[k].clone(), written[k])
-        })
-        .collect();
+    result.finish(&keys, &order, &out_paths, &written);
     Ok(result)
 }
 
