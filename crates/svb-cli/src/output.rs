@@ -328,6 +328,32 @@ pub fn output_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// A command's progress bar behind a lock, for a conversion's progress callback (`done`
+/// of `total`, either of which may change as it goes).
+pub struct SharedProgress(std::sync::Mutex<Progress>);
+
+impl SharedProgress {
+    /// A bar labelled `label`, its length set by the first report.
+    pub fn new(label: &str) -> Self {
+        SharedProgress(std::sync::Mutex::new(Progress::new(0, label)))
+    }
+
+    /// `done` of `total`.
+    pub fn report(&self, done: u64, total: u64) {
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        p.set_length(total);
+        p.set_position(done);
+    }
+
+    /// Ends the bar.
+    pub fn finish(self) {
+        self.0
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,31 +394,5 @@ mod tests {
             signal_sha256(&[]),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
-    }
-}
-
-/// A command's progress bar behind a lock, for a conversion's progress callback (`done`
-/// of `total`, either of which may change as it goes).
-pub struct SharedProgress(std::sync::Mutex<Progress>);
-
-impl SharedProgress {
-    /// A bar labelled `label`, its length set by the first report.
-    pub fn new(label: &str) -> Self {
-        SharedProgress(std::sync::Mutex::new(Progress::new(0, label)))
-    }
-
-    /// `done` of `total`.
-    pub fn report(&self, done: u64, total: u64) {
-        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        p.set_length(total);
-        p.set_position(done);
-    }
-
-    /// Ends the bar.
-    pub fn finish(self) {
-        self.0
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .finish();
     }
 }
