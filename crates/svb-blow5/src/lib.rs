@@ -36,7 +36,7 @@ mod writer;
 pub use error::{Blow5Error, Blow5WriteError, InflateError};
 pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
 pub use index::{open_with_index, open_with_index_at, Index, Indexed};
-pub use reader::Reader;
+pub use reader::{Cut, Reader};
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, FileFormat, OnExisting, Publish, Threads};

@@ -14,6 +14,18 @@ use super::EOF_MARKER;
 use crate::Blow5Error;
 use svb_slow5::{ExZdDecoder, SignalError};
 
+/// Where a file opened by [`Reader::open_salvaging`] ends early: the offset of the first
+/// byte not in a whole record, the bytes from there to the end, and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Offset of the first byte after the last whole record.
+    pub offset: u64,
+    /// Bytes from there to the end of the file (lost).
+    pub bytes: u64,
+    /// What is there instead of a record or the end marker.
+    pub what: String,
+}
+
 /// Where a record's bytes are in the file.
 #[derive(Clone, Copy, Debug)]
 struct Span {
@@ -132,6 +144,27 @@ impl Reader {
     );
 
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Blow5Error> {
+        Self::from_source_with(path, src, false).map(|(r, _)| r)
+    }
+
+    /// Opens `path` as [`open`](Reader::open) does, but a file that ends early (its end
+    /// marker missing, its last record or line cut) is opened with the whole records before
+    /// the cut, and the cut is returned: what `svb recover` saves from a file whose writer
+    /// died. A record whose size fits but whose bytes are damaged is still an error when it
+    /// is decoded.
+    pub fn open_salvaging(path: impl AsRef<Path>) -> Result<(Reader, Option<Cut>), Blow5Error> {
+        let path = path.as_ref().to_path_buf();
+        match Source::open_as(&path, Access::Auto, FileFormat::Blow5) {
+            Ok(src) => Self::from_source_with(path, src, true),
+            Err(source) => Err(Blow5Error::Io { path, source }),
+        }
+    }
+
+    fn from_source_with(
+        path: PathBuf,
+        src: Source,
+        salvage: bool,
+    ) -> Result<(Self, Option<Cut>), Blow5Error> {
         let io = |source| Blow5Error::Io {
             path: path.clone(),
             source,
@@ -142,73 +175,97 @@ impl Reader {
                 path: path.clone(),
                 what,
             })?;
-        if header.format == FileFormat::Slow5 {
-            let spans = text_lines(&src, header.data_start as u64).map_err(|e| match e {
-                LinesError::Io(source) => io(source),
-                LinesError::Cut { index, offset } => Blow5Error::Record {
-                    path: path.clone(),
-                    index,
-                    offset,
-                    what: "the file ends inside this line (no newline after it): cut short?".into(),
-                },
-            })?;
-            return Ok(Reader {
-                path,
-                src,
-                header,
-                spans,
-                sizes_read: true,
-            });
-        }
         let len = src.len();
-        let mut spans = Vec::new();
-        let mut at = header.data_start as u64;
-        let mut window = Window::new(&src);
-        loop {
-            let left = len - at.min(len);
-            if left == EOF_MARKER.len() as u64
-                && window.get(at, EOF_MARKER.len()).map_err(io)? == EOF_MARKER
-            {
-                break;
-            }
-            if left < 8 {
-                let rest = window.get(at, left as usize).map_err(io)?;
-                return Err(Blow5Error::Eof {
-                    path,
-                    offset: at,
-                    what: format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len()),
+        let mut cut = None;
+        let spans = if header.format == FileFormat::Slow5 {
+            let (spans, rest) = text_lines(&src, header.data_start as u64).map_err(io)?;
+            if let Some(offset) = rest {
+                let what = "the file ends inside this line (no newline after it): cut short?";
+                if !salvage {
+                    return Err(Blow5Error::Record {
+                        path,
+                        index: spans.len(),
+                        offset,
+                        what: what.into(),
+                    });
+                }
+                cut = Some(Cut {
+                    offset,
+                    bytes: len - offset,
+                    what: what.into(),
                 });
             }
-            let size =
-                u64::from_le_bytes(window.get(at, 8).map_err(io)?.try_into().expect("8 bytes"));
-            let start = at + 8;
-            if size > len - start {
-                return Err(Blow5Error::Record {
-                    path,
-                    index: spans.len(),
-                    offset: at,
-                    what: format!(
+            spans
+        } else {
+            let mut spans = Vec::new();
+            let mut at = header.data_start as u64;
+            let mut window = Window::new(&src);
+            loop {
+                let left = len - at.min(len);
+                if left == EOF_MARKER.len() as u64
+                    && window.get(at, EOF_MARKER.len()).map_err(io)? == EOF_MARKER
+                {
+                    break;
+                }
+                if left < 8 {
+                    let rest = window.get(at, left as usize).map_err(io)?;
+                    let what = format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len());
+                    if !salvage {
+                        return Err(Blow5Error::Eof {
+                            path,
+                            offset: at,
+                            what,
+                        });
+                    }
+                    cut = Some(Cut {
+                        offset: at,
+                        bytes: left,
+                        what: format!("the end marker is missing: {what}"),
+                    });
+                    break;
+                }
+                let size =
+                    u64::from_le_bytes(window.get(at, 8).map_err(io)?.try_into().expect("8 bytes"));
+                let start = at + 8;
+                if size > len - start {
+                    let what = format!(
                         "size {size} runs past the end of the file ({} bytes left)",
                         len - start
-                    ),
+                    );
+                    if !salvage {
+                        return Err(Blow5Error::Record {
+                            path,
+                            index: spans.len(),
+                            offset: at,
+                            what,
+                        });
+                    }
+                    cut = Some(Cut {
+                        offset: at,
+                        bytes: len - at,
+                        what: format!("record {} is cut: {what}", spans.len()),
+                    });
+                    break;
+                }
+                let end = start + size;
+                spans.push(Span {
+                    index: spans.len(),
+                    at,
+                    start,
+                    end,
                 });
+                at = end;
             }
-            let end = start + size;
-            spans.push(Span {
-                index: spans.len(),
-                at,
-                start,
-                end,
-            });
-            at = end;
-        }
-        Ok(Reader {
+            spans
+        };
+        let reader = Reader {
             path,
             src,
             header,
             spans,
             sizes_read: true,
-        })
+        };
+        Ok((reader, cut))
     }
 
     /// Opens `path` with the record positions of `index` (slow5lib's `FILE.idx` of it)
@@ -692,19 +749,10 @@ impl Reader {
     }
 }
 
-/// Why the lines of a SLOW5 file could not be found.
-enum LinesError {
-    Io(std::io::Error),
-    /// The last line has no newline: the line's number and offset.
-    Cut {
-        index: usize,
-        offset: u64,
-    },
-}
-
 /// Every record line of a SLOW5 file from byte `start`: each span from its first byte through
-/// its newline, found a 1 MiB window at a time (a file read into memory, in place).
-fn text_lines(src: &Source, start: u64) -> Result<Vec<Span>, LinesError> {
+/// its newline, found a 1 MiB window at a time (a file read into memory, in place), and where
+/// a last line without its newline starts, if there is one.
+fn text_lines(src: &Source, start: u64) -> std::io::Result<(Vec<Span>, Option<u64>)> {
     let mut spans = Vec::new();
     let mut line_start = start;
     let mut push = |end: u64, line_start: &mut u64| {
@@ -723,22 +771,15 @@ fn text_lines(src: &Source, start: u64) -> Result<Vec<Span>, LinesError> {
     } else {
         let mut at = start;
         while at < src.len() {
-            let window = src
-                .read_vec(at, (src.len() - at).min(Window::SIZE) as usize)
-                .map_err(LinesError::Io)?;
+            let window = src.read_vec(at, (src.len() - at).min(Window::SIZE) as usize)?;
             for nl in memchr::memchr_iter(b'\n', &window) {
                 push(at + nl as u64 + 1, &mut line_start);
             }
             at += window.len() as u64;
         }
     }
-    if line_start != src.len() {
-        return Err(LinesError::Cut {
-            index: spans.len(),
-            offset: line_start,
-        });
-    }
-    Ok(spans)
+    let cut = (line_start != src.len()).then_some(line_start);
+    Ok((spans, cut))
 }
 
 /// Largest signal capacity (samples) a worker keeps between records of `for_each_parallel`.

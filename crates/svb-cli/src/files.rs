@@ -70,7 +70,25 @@ pub enum Command {
 /// Runs `cmd` on a file of format `F`. Output to a closed pipe (`svb pod5 verify f | head`)
 /// ends the command quietly.
 pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
-    let open = |file: &Path| AnyReader::open_as(file, F::FORMAT).map_err(|e| error_chain(&e));
+    let open = |file: &Path| {
+        AnyReader::open_as(file, F::FORMAT).map_err(|e| {
+            let said = error_chain(&e);
+            // A file that ends early: its whole records can be saved.
+            let cut = [
+                "runs past the end of the file",
+                "not the 5-byte marker",
+                "cut short",
+            ];
+            if cut.iter().any(|c| said.contains(c)) {
+                format!(
+                    "{said}\n`svb recover {} -o OUT` saves the whole records before it",
+                    file.display()
+                )
+            } else {
+                said
+            }
+        })
+    };
     match cmd {
         Command::Info { file, json } => {
             let r = open(&file)?;

@@ -13,6 +13,7 @@ mod inputs;
 mod merge;
 mod output;
 mod pod5;
+mod recover;
 mod split;
 mod subset;
 mod view;
@@ -71,6 +72,8 @@ enum Command {
     Split(split::Args),
     /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
     Index(index::Args),
+    /// Every whole record of a BLOW5 or SLOW5 file whose writer died, into a new file.
+    Recover(recover::Args),
     /// Every read of POD5, BLOW5, SLOW5 or FAST5 files into one Arrow IPC file (a row a read:
     /// metadata
     /// and signal), or into one signal file a read.
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(&args),
         Command::Split(args) => split::run(&args),
         Command::Index(args) => index::run(&args),
+        Command::Recover(args) => recover::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),

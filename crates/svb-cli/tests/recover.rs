@@ -1,0 +1,75 @@
+//! `svb recover`: a BLOW5 (every compression) or SLOW5 file cut at every record boundary and
+//! inside records gives back exactly the whole records before the cut; `verify` of a cut
+//! file names the fault and points to `recover`.
+
+mod common;
+use common::{fails, ok, s, svb};
+
+fn records(f: &std::path::Path) -> Vec<String> {
+    let r = svb_blow5::Reader::open(f).unwrap();
+    r.records().map(|x| format!("{:?}", x.unwrap())).collect()
+}
+
+#[test]
+fn cut_files_give_back_every_whole_record() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover");
+    let text = tmp.join("reads.slow5");
+    ok(&svb(&[
+        "convert",
+        s(&data.join("blow5/reads_zstd_svb_zd.blow5")),
+        "-o",
+        s(&text),
+    ]));
+    for src in [
+        data.join("blow5/reads_zstd_ex_zd.blow5"),
+        data.join("blow5/reads_zlib_svb_zd.blow5"),
+        data.join("blow5/reads_none_none.blow5"),
+        text.clone(),
+    ] {
+        let ext = src.extension().unwrap().to_string_lossy().into_owned();
+        let want = records(&src);
+        let bytes = std::fs::read(&src).unwrap();
+        let r = svb_blow5::Reader::open(&src).unwrap();
+        // Every record boundary, the middle of every record, and the end marker cut off.
+        let mut cuts = Vec::new();
+        let mut boundaries = Vec::new();
+        for i in 0..r.len() {
+            let (at, size) = r.record_span(i).unwrap();
+            cuts.push((at as usize, i));
+            cuts.push((at as usize + size as usize / 2, i));
+            boundaries.push(at as usize);
+        }
+        let end = r
+            .record_span(r.len() - 1)
+            .map(|(a, n)| (a + n) as usize)
+            .unwrap();
+        cuts.push((end, r.len()));
+        for (cut, whole) in cuts {
+            let damaged = tmp.join(&format!("cut.{ext}"));
+            std::fs::write(&damaged, &bytes[..cut]).unwrap();
+            // SLOW5 text has no end marker: one cut between lines is a whole, shorter file.
+            let looks_whole = ext == "slow5" && boundaries.contains(&cut);
+            if cut < bytes.len() && !looks_whole {
+                // verify names the fault and points to recover.
+                let e = fails(&svb(&["blow5", "verify", s(&damaged)]));
+                assert!(e.contains("svb recover"), "{ext} cut at {cut}: {e}");
+            }
+            let out = tmp.join(&format!("saved.{ext}"));
+            let run = svb(&["recover", s(&damaged), "-o", s(&out), "--force"]);
+            let said = String::from_utf8_lossy(&run.stderr).into_owned();
+            ok(&run);
+            assert!(
+                said.contains(&format!("{whole} of {whole} whole records saved"))
+                    && (looks_whole || cut == bytes.len() || said.contains("ends early")),
+                "{ext} cut at {cut}: {said}"
+            );
+            assert_eq!(records(&out), want[..whole], "{ext} cut at {cut}");
+        }
+    }
+    // A whole file is said to be whole, and recovers to itself.
+    let out = tmp.join("whole.blow5");
+    let src = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let run = svb(&["recover", s(&src), "-o", s(&out)]);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("the file was whole"));
+    assert_eq!(records(&out), records(&src));
+}

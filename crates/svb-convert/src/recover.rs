@@ -1,0 +1,66 @@
+//! Recovery: every whole record of a BLOW5 or SLOW5 file whose writer died (its end marker
+//! missing, its last record or line cut) into a new file, with a report of what was saved
+//! and what was lost.
+
+use std::path::{Path, PathBuf};
+
+use crate::{ConvertError, OnError, Run, Stats};
+
+/// What a recovery saved and lost.
+#[derive(Debug, Default)]
+pub struct Recovered {
+    /// Records and samples saved; in `failed`, each whole record that did not decode.
+    pub stats: Stats,
+    /// Whole records found before the cut (saved, or in `stats.failed`).
+    pub records: usize,
+    /// Where the file ends early (`None`: it was whole).
+    pub cut: Option<svb_blow5::Cut>,
+}
+
+/// Saves every whole record of the BLOW5 or SLOW5 file `input` into `out` (SLOW5 text when it
+/// ends in `.slow5`; BLOW5 under the input's compression otherwise, zstd and SVB-ZD for a text
+/// input): the records before a cut, each decoded (one that does not is left out and named),
+/// the header as it was. `how.on_existing` says whether `out` may be replaced.
+pub fn recover_blow5(
+    input: &Path,
+    out: &Path,
+    mut how: Run<'_>,
+) -> Result<Recovered, ConvertError> {
+    let inputs = [input.to_path_buf()];
+    crate::check_output(&inputs, out)?;
+    let in_file = ConvertError::of(input);
+    let (r, cut) = svb_blow5::Reader::open_salvaging(input).map_err(|e| in_file(e.into()))?;
+    let h = r.header().clone();
+    let publish = svb_io::Publish {
+        on_existing: how.on_existing,
+        ..svb_io::Publish::default()
+    };
+    let options = match svb_io::FileFormat::of_extension(out) {
+        Some(svb_io::FileFormat::Slow5) => svb_blow5::WriteOptions::slow5(),
+        _ if h.format == svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions::default(),
+        _ => svb_blow5::WriteOptions {
+            record_compression: h.record_compression,
+            signal_compression: h.signal_compression,
+            ..svb_blow5::WriteOptions::default()
+        },
+    };
+    let options = svb_blow5::WriteOptions { publish, ..options };
+    let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
+    let records = r.len();
+    let readers: [(svb_blow5::Reader, PathBuf); 1] = [(r, input.to_path_buf())];
+    // A recovery saves what it can: a record that does not decode is left out and named.
+    how.on_error = OnError::Skip;
+    let mut stats = Stats::default();
+    let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
+        Ok(r.record_into(i, rec)?)
+    };
+    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
+    let len = |r: &svb_blow5::Reader| r.len();
+    crate::every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    w.finish()?;
+    Ok(Recovered {
+        stats,
+        records,
+        cut,
+    })
+}
