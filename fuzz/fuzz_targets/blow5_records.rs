@@ -1,14 +1,29 @@
 #![no_main]
 //! Arbitrary bytes as a BLOW5 or SLOW5 text file: the header and record parsers return
-//! records or errors naming the file, never a panic; sequential, parallel and buffer-reusing reading agree.
+//! records or errors naming the file, never a panic (opened whole, or salvaging what comes
+//! before a cut); sequential, parallel and buffer-reusing reading agree.
 
 use libfuzzer_sys::fuzz_target;
 use svb_blow5::Threads;
 
 fuzz_target!(|data: &[u8]| {
+    // Salvaging opens every file the plain open opens, alike (no cut), and more: its
+    // records decode or are errors, never a panic.
+    let salvaged = svb_blow5::Reader::from_bytes_salvaging("fuzz.blow5", data.to_vec());
+    if let Ok((r, cut)) = &salvaged {
+        for i in 0..r.len() {
+            let _ = r.record(i);
+        }
+        if let Some(cut) = cut {
+            assert!(cut.offset + cut.bytes == data.len() as u64);
+        }
+    }
     let Ok(reader) = svb_blow5::Reader::from_bytes("fuzz.blow5", data.to_vec()) else {
         return;
     };
+    let (salvaged, cut) = salvaged.expect("a file that opens is salvaged");
+    assert!(cut.is_none());
+    assert_eq!(salvaged.len(), reader.len());
     // Compared as text: a NaN field never equals itself.
     let seq: Vec<String> = reader
         .records()

@@ -160,6 +160,15 @@ impl Reader {
         }
     }
 
+    /// [`open_salvaging`](Reader::open_salvaging) of a file already in memory (`path` names
+    /// it in errors).
+    pub fn from_bytes_salvaging(
+        path: impl Into<PathBuf>,
+        bytes: Vec<u8>,
+    ) -> Result<(Reader, Option<Cut>), Blow5Error> {
+        Self::from_source_with(path.into(), Source::from_vec(bytes), true)
+    }
+
     fn from_source_with(
         path: PathBuf,
         src: Source,
