@@ -27,6 +27,7 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reader::subset, m)?)?;
     m.add_function(wrap_pyfunction!(reader::merge, m)?)?;
     m.add_function(wrap_pyfunction!(reader::split, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::recover, m)?)?;
     m.add_function(wrap_pyfunction!(reader::arrow_stream_of, m)?)?;
     codecs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -761,3 +761,39 @@ pub fn split<'py>(
     out.set_item("failed", failed)?;
     Ok(out)
 }
+
+/// Every whole record of a BLOW5 or SLOW5 file whose writer died into `output` (see
+/// `svb.recover`).
+#[pyfunction]
+#[pyo3(signature = (input, output, force = false))]
+pub fn recover<'py>(
+    py: Python<'py>,
+    input: PathBuf,
+    output: PathBuf,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let how = svb_convert::Run {
+        on_existing: svb_pod5::OnExisting::replace_if(force),
+        ..svb_convert::Run::default()
+    };
+    let got = py
+        .detach(|| svb_convert::recover_blow5(&input, &output, how).map_err(|e| chain(&e)))
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", got.stats.reads)?;
+    out.set_item("samples", got.stats.samples)?;
+    out.set_item("records", got.records)?;
+    let lost = PyList::new(py, got.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", lost)?;
+    match &got.cut {
+        Some(cut) => {
+            let c = PyDict::new(py);
+            c.set_item("offset", cut.offset)?;
+            c.set_item("bytes", cut.bytes)?;
+            c.set_item("what", &cut.what)?;
+            out.set_item("cut", c)?;
+        }
+        None => out.set_item("cut", py.None())?,
+    }
+    Ok(out)
+}

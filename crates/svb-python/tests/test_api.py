@@ -232,6 +232,24 @@ def test_split(pod5_files, data, tmp_path):
         svb.split(src, tmp_path / "x", by="run", reads=2)
 
 
+def test_recover(data, tmp_path):
+    """A BLOW5 file cut inside its fourth record gives back its first three records."""
+    src = data / "blow5" / "reads_zstd_svb_zd.blow5"
+    whole = src.read_bytes()
+    cut = tmp_path / "cut.blow5"
+    cut.write_bytes(whole[: len(whole) * 2 // 5])
+    with pytest.raises(svb.FileFormatError):
+        list(svb.open(cut))
+    got = svb.recover(cut, tmp_path / "saved.blow5")
+    assert got["cut"] is not None and got["cut"]["bytes"] > 0 and got["failed"] == []
+    saved = svb.open(tmp_path / "saved.blow5")
+    assert len(saved) == got["reads"] == got["records"] > 0
+    for mine, theirs in zip(saved, svb.open(src)):
+        assert mine.read_id == theirs.read_id
+        np.testing.assert_array_equal(mine.signal, theirs.signal)
+    assert svb.recover(src, tmp_path / "again.blow5")["cut"] is None
+
+
 def test_fast5_files_read_as_h5py_reads_them(data):
     """FAST5 through svb.open: the reads, samples and calibration h5py gives (the
     conformance manifest), gzip and VBZ alike."""

@@ -53,6 +53,7 @@ __all__ = [
     "subset",
     "merge",
     "split",
+    "recover",
     "Reader",
     "Read",
     "Pod5Writer",
@@ -291,3 +292,14 @@ def split(
         [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
         max_open, keep_going, force,
     )
+
+
+def recover(input: PathLike, output: PathLike, force: bool = False) -> dict:
+    """Every whole record of a BLOW5 or SLOW5 file whose writer died (its end marker
+    missing, its last record or line cut) into `output`, as `svb recover` does. Returns
+    {"reads" (saved), "samples", "records" (whole records found), "failed" (records that did
+    not decode), "cut" (None for a whole file, else {"offset", "bytes", "what"})}.
+
+        >>> svb.recover("cut.blow5", "saved.blow5")["cut"]  # doctest: +SKIP
+    """
+    return _svb.recover(os.fspath(input), os.fspath(output), force)
