@@ -66,6 +66,18 @@ fn cut_files_give_back_every_whole_record() {
             assert_eq!(records(&out), want[..whole], "{ext} cut at {cut}");
         }
     }
+    // verify --quick: the structure alone, a cut file refused with the pointer to recover.
+    let src = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let quick = svb(&["blow5", "verify", "--quick", s(&src)]);
+    ok(&quick);
+    assert!(String::from_utf8_lossy(&quick.stderr).contains("structure good, 10 reads"));
+    let bytes = std::fs::read(&src).unwrap();
+    let damaged = tmp.join("quick.blow5");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 2]).unwrap();
+    let e = fails(&svb(&["blow5", "verify", "--quick", s(&damaged)]));
+    assert!(e.contains("svb recover"), "{e}");
+    let pod5 = data.join("pod5/multi_fast5_zip.pod5");
+    ok(&svb(&["pod5", "verify", "--quick", s(&pod5)]));
     // A whole file is said to be whole, and recovers to itself.
     let out = tmp.join("whole.blow5");
     let src = data.join("blow5/reads_zstd_svb_zd.blow5");
