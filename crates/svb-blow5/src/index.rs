@@ -179,25 +179,7 @@ pub struct Indexed {
 /// no record up front; otherwise the file is opened in full, indexed (every record's id) and
 /// the index written beside it for next time, as slow5lib does.
 pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
-    open_with_index_file(path, &Index::path_for(path))
-}
-
-/// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), which must fit
-/// the file: an index given by its path is never rebuilt or replaced, and one that does not
-/// fit is an error.
-pub fn open_with_index_at(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> {
-    let index = Index::read(idx)?;
-    let reader = Reader::open_indexed(path, &index)?;
-    Ok(Indexed {
-        reader,
-        index,
-        note: None,
-    })
-}
-
-/// [`open_with_index`] with the index read from, and written to, `idx`.
-fn open_with_index_file(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> {
-    let idx = idx.to_path_buf();
+    let idx = Index::path_for(path);
     let mut note = None;
     if let Ok(index) = Index::read(&idx) {
         match Reader::open_indexed(path, &index) {
@@ -229,5 +211,18 @@ fn open_with_index_file(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> 
         reader,
         index,
         note,
+    })
+}
+
+/// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), which must fit
+/// the file: an index given by its path is never rebuilt or replaced, and one that does not
+/// fit is an error.
+pub fn open_with_index_at(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> {
+    let index = Index::read(idx)?;
+    let reader = Reader::open_indexed(path, &index)?;
+    Ok(Indexed {
+        reader,
+        index,
+        note: None,
     })
 }

@@ -83,6 +83,25 @@ pub(super) fn scalar_bytes(name: &str, size: usize, v: &AuxValue) -> Vec<u8> {
     }
 }
 
+/// The value of a scalar of C type `name` from its little-endian bytes `b` (1, 2, 4 or 8 of
+/// them): what [`scalar_bytes`] writes, read back.
+pub(super) fn scalar_value(name: &str, b: &[u8]) -> AuxValue {
+    let size = b.len();
+    let mut w = [0u8; 8];
+    w[..size].copy_from_slice(b);
+    let u = u64::from_le_bytes(w);
+    match name {
+        "char" => AuxValue::Char(b[0]),
+        "float" => AuxValue::Float(f32::from_bits(u as u32) as f64),
+        "double" => AuxValue::Float(f64::from_bits(u)),
+        n if n.starts_with('u') => AuxValue::UInt(u),
+        _ => {
+            let shift = 64 - 8 * size as u32;
+            AuxValue::Int(((u << shift) as i64) >> shift)
+        }
+    }
+}
+
 /// Bounds-checked reads of a record's fields.
 pub(super) struct Fields<'a> {
     pub body: &'a [u8],
@@ -114,24 +133,7 @@ impl<'a> Fields<'a> {
                 let i = self.take::<1>()?[0];
                 AuxValue::Enum(i, labels.get(i as usize).cloned())
             }
-            FieldType::Scalar { name, size } => {
-                let b = self.slice(*size)?;
-                let mut w = [0u8; 8];
-                w[..*size].copy_from_slice(b);
-                let u = u64::from_le_bytes(w);
-                match name.as_str() {
-                    "char" => AuxValue::Char(b[0]),
-                    "float" => {
-                        AuxValue::Float(f32::from_le_bytes(w[..4].try_into().expect("4")) as f64)
-                    }
-                    "double" => AuxValue::Float(f64::from_bits(u)),
-                    n if n.starts_with('u') => AuxValue::UInt(u),
-                    _ => {
-                        let shift = 64 - 8 * *size as u32;
-                        AuxValue::Int(((u << shift) as i64) >> shift)
-                    }
-                }
-            }
+            FieldType::Scalar { name, size } => scalar_value(name, self.slice(*size)?),
             FieldType::Array { name, size } => {
                 let count = u64::from_le_bytes(self.take::<8>()?);
                 let bytes = count

@@ -23,7 +23,7 @@
 //! value the text cannot hold (a tab in a read id, an infinite range, a char `.`) refused.
 
 use super::header::{self, AuxField, FieldType, Header, RecordCompression, SignalCompression};
-use super::record::{scalar_bytes, AuxValue, Record};
+use super::record::{scalar_value, AuxValue, Record};
 use svb_io::FileFormat;
 
 /// The first bytes of every SLOW5 file.
@@ -421,21 +421,7 @@ fn aux_value(ty: &FieldType, tok: &[u8]) -> Result<AuxValue, String> {
         FieldType::Scalar { name, size } => {
             let mut b = Vec::with_capacity(8);
             item_into(name, *size, tok, &mut b)?;
-            let mut w = [0u8; 8];
-            w[..*size].copy_from_slice(&b);
-            let u = u64::from_le_bytes(w);
-            match name.as_str() {
-                "char" => AuxValue::Char(b[0]),
-                "float" => {
-                    AuxValue::Float(f32::from_le_bytes(b[..4].try_into().expect("4")) as f64)
-                }
-                "double" => AuxValue::Float(f64::from_bits(u)),
-                n if n.starts_with('u') => AuxValue::UInt(u),
-                _ => {
-                    let shift = 64 - bits(*size);
-                    AuxValue::Int(((u << shift) as i64) >> shift)
-                }
-            }
+            scalar_value(name, &b)
         }
         FieldType::Array { name, .. } if name == "char" => AuxValue::Text(if missing {
             String::new()
@@ -495,45 +481,33 @@ fn push_float(out: &mut Vec<u8>, v: f64, single: bool, what: &str) -> Result<(),
     Ok(())
 }
 
-/// Appends one little-endian item of a type named `name` (`size` bytes), its null as `.`.
-fn push_item(out: &mut Vec<u8>, name: &str, b: &[u8], what: &str) -> Result<(), String> {
+/// Appends a checked scalar value of a type named `name` (`size` bytes), its null as `.`.
+fn push_value(
+    out: &mut Vec<u8>,
+    name: &str,
+    size: usize,
+    v: &AuxValue,
+    what: &str,
+) -> Result<(), String> {
     use std::io::Write;
-    let size = b.len();
-    let mut w = [0u8; 8];
-    w[..size].copy_from_slice(b);
-    let u = u64::from_le_bytes(w);
-    match name {
-        "char" => match b[0] {
-            0 => out.push(b'.'),
-            b'.' | b'\t' | b'\n' | b',' => {
-                return Err(format!(
-                    "{what}: the char {:?} cannot be told apart from SLOW5 text's separators \
-                     or its missing-value mark",
-                    b[0] as char
-                ))
-            }
-            c => out.push(c),
-        },
-        "float" => {
-            push_float(out, f32::from_bits(u as u32) as f64, true, what)?;
+    match *v {
+        AuxValue::Char(0) => out.push(b'.'),
+        AuxValue::Char(c @ (b'.' | b'\t' | b'\n' | b',')) => {
+            return Err(format!(
+                "{what}: the char {:?} cannot be told apart from SLOW5 text's separators or \
+                 its missing-value mark",
+                c as char
+            ))
         }
-        "double" => push_float(out, f64::from_bits(u), false, what)?,
-        n if n.starts_with('u') => {
-            if u == uint_null(size) {
-                out.push(b'.');
-            } else {
-                write!(out, "{u}").expect("writing to a Vec");
-            }
-        }
-        _ => {
-            let shift = 64 - bits(size);
-            let i = ((u << shift) as i64) >> shift;
-            if i == int_null(size) {
-                out.push(b'.');
-            } else {
-                write!(out, "{i}").expect("writing to a Vec");
-            }
-        }
+        AuxValue::Char(c) => out.push(c),
+        // A `float` field holds the value as an f32 (an f64 beyond its range is infinite).
+        AuxValue::Float(f) if name == "float" => push_float(out, f as f32 as f64, true, what)?,
+        AuxValue::Float(f) => push_float(out, f, false, what)?,
+        AuxValue::UInt(u) if u == uint_null(size) => out.push(b'.'),
+        AuxValue::UInt(u) => write!(out, "{u}").expect("writing to a Vec"),
+        AuxValue::Int(i) if i == int_null(size) => out.push(b'.'),
+        AuxValue::Int(i) => write!(out, "{i}").expect("writing to a Vec"),
+        _ => unreachable!("checked against the field type"),
     }
     Ok(())
 }
@@ -617,7 +591,7 @@ fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), Strin
             }
         }
         (FieldType::Scalar { name, size }, v) => {
-            push_item(out, name, &scalar_bytes(name, *size, v), "the value")?;
+            push_value(out, name, *size, v, "the value")?;
         }
         (FieldType::Array { .. }, AuxValue::Text(t)) => {
             if t.is_empty() {
@@ -638,7 +612,7 @@ fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), Strin
                 if i > 0 {
                     out.push(b',');
                 }
-                push_item(out, name, item, &format!("item {i}"))?;
+                push_value(out, name, *size, &scalar_value(name, item), &format!("item {i}"))?;
             }
         }
         _ => unreachable!("checked against the field type"),
