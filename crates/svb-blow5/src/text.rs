@@ -612,7 +612,13 @@ fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), Strin
                 if i > 0 {
                     out.push(b',');
                 }
-                push_value(out, name, *size, &scalar_value(name, item), &format!("item {i}"))?;
+                push_value(
+                    out,
+                    name,
+                    *size,
+                    &scalar_value(name, item),
+                    &format!("item {i}"),
+                )?;
             }
         }
         _ => unreachable!("checked against the field type"),

@@ -371,11 +371,7 @@ pub fn subset_fast5(
     };
     Ok(crate::Subset {
         stats,
-        missing: wanted
-            .iter()
-            .filter(|id| !found.contains(*id))
-            .cloned()
-            .collect(),
+        missing: crate::subset::missing(wanted, &found),
         notes: Vec::new(),
     })
 }

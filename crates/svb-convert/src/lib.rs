@@ -394,6 +394,33 @@ pub fn blow5_to_pod5(
     Ok(stats)
 }
 
+/// The options of a BLOW5 or SLOW5 output `out` made of files whose first is `first`: SLOW5
+/// text when `out` ends in `.slow5`, else BLOW5 under `first`'s compression (slow5tools'
+/// zstd and SVB-ZD when `first` is text); replacing a file at `out` as `on_existing` says.
+fn blow5_options_like(
+    out: &Path,
+    first: &svb_blow5::Header,
+    on_existing: svb_io::OnExisting,
+) -> svb_blow5::WriteOptions {
+    use svb_io::FileFormat;
+    let publish = svb_io::Publish {
+        on_existing,
+        ..svb_io::Publish::default()
+    };
+    let options = if FileFormat::of_extension(out) == Some(FileFormat::Slow5) {
+        svb_blow5::WriteOptions::slow5()
+    } else if first.format == FileFormat::Slow5 {
+        svb_blow5::WriteOptions::default()
+    } else {
+        svb_blow5::WriteOptions {
+            record_compression: first.record_compression,
+            signal_compression: first.signal_compression,
+            ..svb_blow5::WriteOptions::default()
+        }
+    };
+    svb_blow5::WriteOptions { publish, ..options }
+}
+
 /// The schema of one file holding the records of files with `headers` (each with its path):
 /// their read groups merged (equal groups once, in order of appearance), their auxiliary
 /// fields, which must be the same in every file. Returns it with, per file, its read groups'

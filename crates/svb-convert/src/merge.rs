@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::subset::copy_or_recompress_pod5_reads;
+use crate::subset::copy_pod5_reads;
 use crate::{settle, ConvertError, Run, Stats};
 
 /// Reads copied at once (POD5).
@@ -131,9 +131,7 @@ fn pod5_into_one(
         }
         for window in picked.chunks(WINDOW) {
             let stats = &mut merged.stats;
-            copy_or_recompress_pod5_reads(
-                &r, window, &mut w, recompress, on_error, stats, &in_file,
-            )?;
+            copy_pod5_reads(&r, window, &mut w, recompress, on_error, stats, &in_file)?;
         }
         how.report(k as u64 + 1, inputs.len() as u64);
     }
@@ -151,16 +149,28 @@ pub fn merge_blow5(
     out: &Path,
     options: svb_blow5::WriteOptions,
     duplicates: Duplicates,
+    how: Run<'_>,
+) -> Result<Merged, ConvertError> {
+    merge_blow5_with(inputs, out, |_| options, duplicates, how)
+}
+
+/// [`merge_blow5`] under the options `options(first input's header)` gives.
+fn merge_blow5_with(
+    inputs: &[PathBuf],
+    out: &Path,
+    options: impl FnOnce(&svb_blow5::Header) -> svb_blow5::WriteOptions,
+    duplicates: Duplicates,
     mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     crate::check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut merged = Merged::default();
     // The headers first: a BLOW5 header lists every read group before any record.
-    let mut headers: Vec<(svb_blow5::Header, PathBuf, u64)> = Vec::new();
-    for path in inputs {
+    // Each input's header, path, records and position among the inputs.
+    let mut headers: Vec<(svb_blow5::Header, PathBuf, u64, usize)> = Vec::new();
+    for (k, path) in inputs.iter().enumerate() {
         let opened = svb_blow5::Reader::open(path)
-            .map(|r| (r.header().clone(), path.clone(), r.len() as u64))
+            .map(|r| (r.header().clone(), path.clone(), r.len() as u64, k))
             .map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         headers.extend(settle(
@@ -177,17 +187,19 @@ pub fn merge_blow5(
             .pop()
             .unwrap_or(ConvertError::Mapping("no input to merge".into())));
     }
-    let refs: Vec<(&svb_blow5::Header, &Path)> =
-        headers.iter().map(|(h, p, _)| (h, p.as_path())).collect();
+    let refs: Vec<(&svb_blow5::Header, &Path)> = headers
+        .iter()
+        .map(|(h, p, _, _)| (h, p.as_path()))
+        .collect();
     let (schema, group_maps) = crate::merged_schema(&refs)?;
-    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
     let mut progress = crate::Progress {
         done: 0,
-        total: headers.iter().map(|(_, _, n)| n).sum(),
+        total: headers.iter().map(|(_, _, n, _)| n).sum(),
     };
     let mut seen = Seen::new(inputs, duplicates);
-    for ((_, path, _), map) in headers.iter().zip(&group_maps) {
-        let k = inputs.iter().position(|p| p == path).expect("an input");
+    for ((_, path, _, k), map) in headers.iter().zip(&group_maps) {
+        let k = *k;
         let opened = svb_blow5::Reader::open(path).map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?.pop()
@@ -221,8 +233,8 @@ pub fn merge_blow5(
 }
 
 /// [`merge_pod5`] or [`merge_blow5`] by the output's extension (`.pod5`, `.blow5`, `.slow5`):
-/// POD5 with the default options, BLOW5 with the first input's compression (zstd and SVB-ZD
-/// when it is text), SLOW5 as text; `how.on_existing` says whether `out` may be replaced.
+/// POD5 with the default options, BLOW5 with the first input's compression (of the first that
+/// opens; zstd and SVB-ZD when it is text), SLOW5 as text; `how.on_existing` says whether `out` may be replaced.
 pub fn merge(
     inputs: &[PathBuf],
     out: &Path,
@@ -230,40 +242,23 @@ pub fn merge(
     how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     use svb_io::FileFormat;
-    let publish = svb_io::Publish {
-        on_existing: how.on_existing,
-        ..svb_io::Publish::default()
-    };
     match FileFormat::of_extension(out) {
         Some(FileFormat::Pod5) => {
+            let publish = svb_io::Publish {
+                on_existing: how.on_existing,
+                ..svb_io::Publish::default()
+            };
             let options = svb_pod5::WriteOptions {
                 publish,
                 ..svb_pod5::WriteOptions::default()
             };
             merge_pod5(inputs, out, options, duplicates, how)
         }
-        Some(FileFormat::Slow5) => {
-            let options = svb_blow5::WriteOptions {
-                publish,
-                ..svb_blow5::WriteOptions::slow5()
-            };
-            merge_blow5(inputs, out, options, duplicates, how)
-        }
-        Some(FileFormat::Blow5) => {
-            let first = inputs.first().and_then(|p| svb_blow5::Reader::open(p).ok());
-            let options = match first.map(|r| r.header().clone()) {
-                Some(h) if h.format == FileFormat::Blow5 => svb_blow5::WriteOptions {
-                    record_compression: h.record_compression,
-                    signal_compression: h.signal_compression,
-                    publish,
-                    ..svb_blow5::WriteOptions::default()
-                },
-                _ => svb_blow5::WriteOptions {
-                    publish,
-                    ..svb_blow5::WriteOptions::default()
-                },
-            };
-            merge_blow5(inputs, out, options, duplicates, how)
+        Some(FileFormat::Blow5 | FileFormat::Slow5) => {
+            let on_existing = how.on_existing;
+            let options =
+                |first: &svb_blow5::Header| crate::blow5_options_like(out, first, on_existing);
+            merge_blow5_with(inputs, out, options, duplicates, how)
         }
         _ => Err(ConvertError::Mapping(format!(
             "{}: the output must end in .pod5, .blow5 or .slow5",

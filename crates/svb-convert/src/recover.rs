@@ -31,20 +31,7 @@ pub fn recover_blow5(
     let in_file = ConvertError::of(input);
     let (r, cut) = svb_blow5::Reader::open_salvaging(input).map_err(|e| in_file(e.into()))?;
     let h = r.header().clone();
-    let publish = svb_io::Publish {
-        on_existing: how.on_existing,
-        ..svb_io::Publish::default()
-    };
-    let options = match svb_io::FileFormat::of_extension(out) {
-        Some(svb_io::FileFormat::Slow5) => svb_blow5::WriteOptions::slow5(),
-        _ if h.format == svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions::default(),
-        _ => svb_blow5::WriteOptions {
-            record_compression: h.record_compression,
-            signal_compression: h.signal_compression,
-            ..svb_blow5::WriteOptions::default()
-        },
-    };
-    let options = svb_blow5::WriteOptions { publish, ..options };
+    let options = crate::blow5_options_like(out, &h, how.on_existing);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
     let readers: [(svb_blow5::Reader, PathBuf); 1] = [(r, input.to_path_buf())];

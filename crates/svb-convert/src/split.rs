@@ -194,12 +194,11 @@ pub fn split_pod5(
         for (path, per) in opened_paths.iter().zip(&keys.per_input) {
             let in_file = ConvertError::of(path);
             let r = svb_pod5::Reader::open(path).map_err(|e| in_file(e.into()))?;
-            for &k in batch {
-                let picked: Vec<usize> = (0..r.len()).filter(|&i| per[i] == k).collect();
+            for (k, picked) in reads_of_batch(per, batch, keys.names.len()) {
                 let w = writers.get_mut(&k).expect("opened");
                 for window in picked.chunks(WINDOW) {
                     let before = result.stats.reads;
-                    copy_pod5_reads(&r, window, w, on_error, &mut result.stats, &in_file)?;
+                    copy_pod5_reads(&r, window, w, false, on_error, &mut result.stats, &in_file)?;
                     written[k as usize] += result.stats.reads - before;
                     done += window.len() as u64;
                     how.report(done, total);
@@ -310,81 +309,62 @@ pub fn split_blow5(
     let ext = if text { "slow5" } else { "blow5" };
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
     let out_paths = output_paths(dir, &keys.names, ext, &paths, how.on_existing)?;
-    let publish = svb_io::Publish {
-        on_existing: how.on_existing,
-        ..svb_io::Publish::default()
-    };
-    let options = if text {
-        svb_blow5::WriteOptions::slow5()
-    } else if first.format == svb_io::FileFormat::Slow5 {
-        svb_blow5::WriteOptions::default()
-    } else {
-        svb_blow5::WriteOptions {
-            record_compression: first.record_compression,
-            signal_compression: first.signal_compression,
-            ..svb_blow5::WriteOptions::default()
-        }
-    };
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     let order = sorted_keys(&keys.names);
     for batch in order.chunks(max_open.max(1)) {
         // Each output's read groups: those of its records, in the order first used.
+        let per_batch: Vec<Vec<(u32, Vec<usize>)>> = keys
+            .per_input
+            .iter()
+            .map(|per| reads_of_batch(per, batch, keys.names.len()))
+            .collect();
         let mut writers: HashMap<u32, (svb_blow5::Writer, GroupMap)> = HashMap::new();
-        for &k in batch {
+        for (n, &k) in batch.iter().enumerate() {
             let mut map = HashMap::new();
             let mut groups = Vec::new();
-            for (input, (per, gs)) in keys.per_input.iter().zip(&per_input_groups).enumerate() {
-                for (&key, &g) in per.iter().zip(gs) {
-                    if key == k && !map.contains_key(&(input, g)) {
-                        let attrs = opened[input].0.read_groups[g as usize].clone();
-                        let at = groups.iter().position(|x| *x == attrs).unwrap_or_else(|| {
-                            groups.push(attrs);
+            for (input, (of_input, gs)) in per_batch.iter().zip(&per_input_groups).enumerate() {
+                for &i in &of_input[n].1 {
+                    let g = gs[i];
+                    map.entry((input, g)).or_insert_with(|| {
+                        let attrs = &opened[input].0.read_groups[g as usize];
+                        let at = groups.iter().position(|x| x == attrs).unwrap_or_else(|| {
+                            groups.push(attrs.clone());
                             groups.len() - 1
                         });
-                        map.insert((input, g), at as u32);
-                    }
+                        at as u32
+                    });
                 }
             }
             let schema = svb_blow5::Schema {
                 read_groups: groups,
                 aux: first.aux.clone(),
             };
-            let options = svb_blow5::WriteOptions {
-                publish,
-                ..options.clone()
-            };
-            let w = svb_blow5::Writer::create(&out_paths[k as usize], schema, options)?;
+            let path = &out_paths[k as usize];
+            let options = crate::blow5_options_like(path, first, how.on_existing);
+            let w = svb_blow5::Writer::create(path, schema, options)?;
             writers.insert(k, (w, map));
         }
-        for (input, ((_, path), per)) in opened.iter().zip(&keys.per_input).enumerate() {
+        for (input, ((_, path), of_input)) in opened.iter().zip(per_batch).enumerate() {
             let in_file = ConvertError::of(path);
             let r = svb_blow5::Reader::open(path).map_err(|e| in_file(e.into()))?;
-            let picked: Vec<usize> = (0..r.len()).filter(|&i| batch.contains(&per[i])).collect();
-            for window in picked.chunks(WINDOW) {
-                let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
-                    window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
-                let mut by_key: HashMap<u32, Vec<svb_blow5::Record>> = HashMap::new();
-                for (&i, rec) in window.iter().zip(decoded) {
-                    let Some(mut rec) =
-                        settle(vec![rec], on_error, &mut result.stats.failed, &in_file)?.pop()
-                    else {
-                        continue;
-                    };
-                    let (_, map) = &writers[&per[i]];
-                    rec.read_group = map[&(input, rec.read_group)];
-                    by_key.entry(per[i]).or_default().push(rec);
-                }
-                for (k, recs) in by_key {
-                    let (w, _) = writers.get_mut(&k).expect("opened");
+            for (k, picked) in of_input {
+                let (w, map) = writers.get_mut(&k).expect("opened");
+                for window in picked.chunks(WINDOW) {
+                    let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
+                        window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
+                    let mut recs = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
+                    for rec in &mut recs {
+                        rec.read_group = map[&(input, rec.read_group)];
+                    }
                     w.add_records(&recs).map_err(|e| in_file(e.into()))?;
                     written[k as usize] += recs.len() as u64;
                     result.stats.reads += recs.len() as u64;
                     result.stats.samples +=
                         recs.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
+                    done += window.len() as u64;
+                    how.report(done, total);
                 }
-                done += window.len() as u64;
-                how.report(done, total);
             }
         }
         for (_, (w, _)) in writers {
@@ -393,6 +373,22 @@ pub fn split_blow5(
     }
     result.finish(&keys, &order, &out_paths, &written);
     Ok(result)
+}
+
+/// The reads of one input (`per`: each read's key) whose keys are in `batch`, grouped by key
+/// in `batch`'s order, each group in read order: one pass over the reads.
+fn reads_of_batch(per: &[u32], batch: &[u32], keys: usize) -> Vec<(u32, Vec<usize>)> {
+    let mut slot = vec![usize::MAX; keys];
+    for (n, &k) in batch.iter().enumerate() {
+        slot[k as usize] = n;
+    }
+    let mut groups: Vec<(u32, Vec<usize>)> = batch.iter().map(|&k| (k, Vec::new())).collect();
+    for (i, &k) in per.iter().enumerate() {
+        if let Some(&n) = slot.get(k as usize).filter(|&&n| n != usize::MAX) {
+            groups[n].1.push(i);
+        }
+    }
+    groups
 }
 
 /// The keys of a positional split (`--reads`, `--files`), read by read across inputs.

@@ -28,7 +28,7 @@ pub struct Subset {
     pub notes: Vec<String>,
 }
 
-fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
+pub(crate) fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
     wanted
         .iter()
         .filter(|id| !found.contains(*id))
@@ -79,7 +79,8 @@ pub fn subset_pod5(
         };
         let picked: Vec<usize> = (0..r.len()).collect();
         for window in picked.chunks(WINDOW) {
-            let ids = copy_pod5_reads(&r, window, &mut w, on_error, &mut result.stats, &in_file)?;
+            let stats = &mut result.stats;
+            let ids = copy_pod5_reads(&r, window, &mut w, false, on_error, stats, &in_file)?;
             found.extend(ids);
             how.report(found.len() as u64, wanted.len() as u64);
         }
@@ -91,22 +92,10 @@ pub fn subset_pod5(
 
 /// Copies reads `window` of the POD5 reader `r` into `w` with their runs: VBZ chunks as
 /// stored (checked as they are added, not recompressed), uncompressed signal decoded and
-/// compressed on every core. A read that fails stops the copy, or goes to `stats.failed`
-/// (named by `in_file`), as `on_error` says. Returns the ids written.
+/// compressed on every core; with `recompress` (a repack), every read's signal decoded and
+/// compressed anew under the writer's options. A read that fails stops the copy, or goes to
+/// `stats.failed` (named by `in_file`), as `on_error` says. Returns the ids written.
 pub(crate) fn copy_pod5_reads(
-    r: &svb_pod5::Reader,
-    window: &[usize],
-    w: &mut svb_pod5::Writer,
-    on_error: crate::OnError,
-    stats: &mut Stats,
-    in_file: &impl Fn(ConvertError) -> ConvertError,
-) -> Result<Vec<String>, ConvertError> {
-    copy_or_recompress_pod5_reads(r, window, w, false, on_error, stats, in_file)
-}
-
-/// [`copy_pod5_reads`], with every read's signal decoded and compressed anew under the
-/// writer's options when `recompress` (a repack).
-pub(crate) fn copy_or_recompress_pod5_reads(
     r: &svb_pod5::Reader,
     window: &[usize],
     w: &mut svb_pod5::Writer,
@@ -252,28 +241,8 @@ fn subset_blow5_through(
         .map(|(o, p)| (o.reader.header(), p.as_path()))
         .collect();
     let (schema, group_maps) = crate::merged_schema(&headers)?;
-    let publish = svb_io::Publish {
-        on_existing: how.on_existing,
-        ..svb_io::Publish::default()
-    };
-    // The output's form by its extension; a BLOW5 output keeps the first input's compression
-    // (slow5tools' default when that input is SLOW5 text).
-    let options = match svb_io::FileFormat::of_extension(out) {
-        Some(svb_io::FileFormat::Slow5) => svb_blow5::WriteOptions {
-            publish,
-            ..svb_blow5::WriteOptions::slow5()
-        },
-        _ if first.format == svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions {
-            publish,
-            ..svb_blow5::WriteOptions::default()
-        },
-        _ => svb_blow5::WriteOptions {
-            record_compression: first.record_compression,
-            signal_compression: first.signal_compression,
-            publish,
-            ..svb_blow5::WriteOptions::default()
-        },
-    };
+    // The output's form by its extension; a BLOW5 output keeps the first input's compression.
+    let options = crate::blow5_options_like(out, &first, how.on_existing);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     for ((o, path), map) in opened.iter().zip(&group_maps) {
