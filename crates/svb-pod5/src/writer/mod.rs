@@ -318,25 +318,8 @@ impl Writer {
         read: &Read,
         chunks: &[(u32, &[u8])],
     ) -> Result<(), Pod5WriteError> {
-        let bad = |what: String| Pod5WriteError::Read {
-            read_id: read.read_id_string(),
-            what,
-        };
-        if self.options.signal_encoding != SignalEncoding::Vbz {
-            return Err(bad(
-                "VBZ chunks go into a VBZ file; this one stores uncompressed signal".into(),
-            ));
-        }
-        let total: u64 = chunks.iter().map(|(n, _)| u64::from(*n)).sum();
-        self.check(read, total)?;
-        let mut scratch = Vec::new();
-        for (i, (n, blob)) in chunks.iter().enumerate() {
-            scratch.clear();
-            scratch.resize(*n as usize, 0);
-            svb_vbz::pod5::decompress_signal(blob, &mut scratch)
-                .map_err(|e| bad(format!("chunk {i} is not the VBZ of {n} samples: {e}")))?;
-        }
-        self.push(&[(read, ReadSignal::Vbz(chunks))])
+        let mut outcome = self.add_reads_vbz_chunks(&[(read, chunks.to_vec())])?;
+        outcome.pop().expect("one read's outcome")
     }
 
     /// Adds reads whose signal is already VBZ chunks, as [`add_read_vbz_chunks`] does one,
