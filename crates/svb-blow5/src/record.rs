@@ -42,6 +42,34 @@ pub struct Record {
     pub aux: Vec<(String, AuxValue)>,
 }
 
+impl AuxValue {
+    /// slow5lib's missing value of a field of type `ty` (what SLOW5 text writes as `.`): an
+    /// integer type's maximum, NaN, a char 0, enum index 255, an empty string or array.
+    pub fn missing(ty: &FieldType) -> AuxValue {
+        match ty {
+            FieldType::Enum(_) => AuxValue::Enum(u8::MAX, None),
+            FieldType::Scalar { name, size } => match name.as_str() {
+                "double" | "float" => AuxValue::Float(f64::NAN),
+                "char" => AuxValue::Char(0),
+                n if n.starts_with('u') => AuxValue::UInt(uint_null(*size)),
+                _ => AuxValue::Int(int_null(*size)),
+            },
+            FieldType::Array { name, .. } if name == "char" => AuxValue::Text(String::new()),
+            FieldType::Array { .. } => AuxValue::Array(Vec::new()),
+        }
+    }
+}
+
+/// The missing value of an unsigned integer type of `size` bytes: its maximum.
+pub(crate) fn uint_null(size: usize) -> u64 {
+    u64::MAX >> (64 - 8 * size as u32)
+}
+
+/// The missing value of a signed integer type of `size` bytes: its maximum.
+pub(crate) fn int_null(size: usize) -> i64 {
+    i64::MAX >> (64 - 8 * size as u32)
+}
+
 impl Record {
     /// The value of auxiliary field `name` of a record checked against its schema (which
     /// gives every field a value).

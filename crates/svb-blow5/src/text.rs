@@ -23,7 +23,7 @@
 //! value the text cannot hold (a tab in a read id, an infinite range, a char `.`) refused.
 
 use super::header::{self, AuxField, FieldType, Header, RecordCompression, SignalCompression};
-use super::record::{scalar_value, AuxValue, Record};
+use super::record::{int_null, scalar_value, uint_null, AuxValue, Record};
 use svb_io::FileFormat;
 
 /// The first bytes of every SLOW5 file.
@@ -348,15 +348,6 @@ fn float(tok: &[u8]) -> Result<f64, String> {
 /// Bits of an integer type of `size` bytes.
 fn bits(size: usize) -> u32 {
     8 * size as u32
-}
-
-/// The null value of an integer type: its maximum.
-fn uint_null(size: usize) -> u64 {
-    u64::MAX >> (64 - bits(size))
-}
-
-fn int_null(size: usize) -> i64 {
-    i64::MAX >> (64 - bits(size))
 }
 
 /// One item of a scalar or array type named `name` (`size` bytes), `.` its null, as

@@ -110,21 +110,6 @@ pub(crate) fn union(fields: &mut Vec<AuxField>, more: Vec<AuxField>) {
     }
 }
 
-/// The missing value of a field of type `ty` (slow5lib's null: `.` in SLOW5 text).
-fn missing(ty: &FieldType) -> AuxValue {
-    match ty {
-        FieldType::Enum(_) => AuxValue::Enum(u8::MAX, None),
-        FieldType::Scalar { name, size } => match name.as_str() {
-            "double" | "float" => AuxValue::Float(f64::NAN),
-            "char" => AuxValue::Char(0),
-            n if n.starts_with('u') => AuxValue::UInt(u64::MAX >> (64 - 8 * *size as u32)),
-            _ => AuxValue::Int(i64::MAX >> (64 - 8 * *size as u32)),
-        },
-        FieldType::Array { name, .. } if name == "char" => AuxValue::Text(String::new()),
-        FieldType::Array { .. } => AuxValue::Array(Vec::new()),
-    }
-}
-
 /// The BLOW5 record of `read` (its `signal` decoded) in read group `group` of a file whose
 /// auxiliary fields are `fields`.
 pub(crate) fn record(
@@ -178,7 +163,7 @@ pub(crate) fn record(
                     .filter(|&u| u < 255)
                     .ok_or_else(|| bad(format!("end_reason {v:?} is not a uint8_t")))?,
             ),
-            (_, ty, _) => missing(ty),
+            (_, ty, _) => AuxValue::missing(ty),
         };
         aux.push((f.name.clone(), value));
     }
