@@ -1,6 +1,8 @@
 //! `<codec>/{encode,decode}/{128,1024,8192}` for the five codecs, with the peers in each
 //! group: `svb` 0.3.1 (its `simd-auto` feature) and `streamvbyte64` 0.2; the U32 codecs also
-//! at 1M values and, with feature `c-peers`, against lemire's C library (`lemire-c`).
+//! at 1M values, ours also given the C decoder's buffer (`svb-c-buffer`: the stream and 16
+//! bytes after it, decoded into a slice) and, with feature `c-peers`, against lemire's C
+//! library (`lemire-c`).
 //!
 //! Run: `cargo bench -p svb-bench --bench codecs` (or `cargo xtask bench`).
 
@@ -67,6 +69,7 @@ macro_rules! codec_groups {
                 })
             });
             $(codec_groups!(@sv64_decode g, n, values, $elem, $sv64);)?
+            $(codec_groups!(@slack_decode g, n, encoded, $elem, $ours, $zero124);)?
             $(codec_groups!(@c_decode g, n, values, $zero124);)?
             g.finish();
         }
@@ -79,6 +82,16 @@ macro_rules! codec_groups {
                 b.iter(|| black_box(svb_bench::lemire::encode(black_box(&$values), &mut out, $zero124)))
             });
         }
+    }};
+    (@slack_decode $g:ident, $n:ident, $encoded:ident, $elem:ty, $ours:expr, $zero124:expr) => {{
+        // The buffer the C decoder gets: the stream and 16 bytes after it (as every posting
+        // block but a list's last, every page but a file's last).
+        let mut input = $encoded.clone();
+        input.extend_from_slice(&[0; 16]);
+        let mut out: Vec<$elem> = vec![0; $n];
+        $g.bench_function(BenchmarkId::new("svb-c-buffer", $n), |b| {
+            b.iter(|| black_box($ours.decode_to_slice(black_box(&input), &mut out).unwrap()))
+        });
     }};
     (@c_decode $g:ident, $n:ident, $values:ident, $zero124:expr) => {{
         #[cfg(feature = "c-peers")]

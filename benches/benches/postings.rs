@@ -246,6 +246,12 @@ fn delta_codec(c: &mut Criterion) {
             g.bench_function(BenchmarkId::new("svb", n), |b| {
                 b.iter(|| black_box(U32Delta.decode_to_slice(black_box(&encoded), PREV, &mut out)))
             });
+            // The buffer the C decoder gets: the stream and 16 bytes after it.
+            let mut slack = encoded.clone();
+            slack.extend_from_slice(&[0; 16]);
+            g.bench_function(BenchmarkId::new("svb-c-buffer", n), |b| {
+                b.iter(|| black_box(U32Delta.decode_to_slice(black_box(&slack), PREV, &mut out)))
+            });
             #[cfg(feature = "c-peers")]
             {
                 let mut padded = Vec::new();

@@ -136,11 +136,14 @@ pub mod lemire {
         n.div_ceil(4) + 4 * n + PADDING
     }
 
-    /// Encodes `values` into `out` (cleared, then grown to the worst case); returns the bytes
-    /// written (`zero124`: the 0124 wire).
+    /// Encodes `values` into the front of `out` (grown to the worst case when shorter: a
+    /// buffer reused across calls is not cleared or zeroed again, as ours is not); returns the
+    /// bytes written (`zero124`: the 0124 wire).
     pub fn encode(values: &[u32], out: &mut Vec<u8>, zero124: bool) -> usize {
-        out.clear();
-        out.resize(max_encoded_len(values.len()), 0);
+        let max = max_encoded_len(values.len());
+        if out.len() < max {
+            out.resize(max, 0);
+        }
         let n = u32::try_from(values.len()).expect("fewer than 2^32 values");
         // SAFETY: `values` holds `n` values and `out` the worst case of their encoding
         // (control bytes plus 4 bytes a value), which is all the C encoder writes.
@@ -153,11 +156,13 @@ pub mod lemire {
         }
     }
 
-    /// `streamvbyte_delta_encode`: encodes the deltas of `values` from `prev` into `out`
-    /// (cleared, then grown to the worst case); returns the bytes written.
+    /// `streamvbyte_delta_encode`: encodes the deltas of `values` from `prev` into the front
+    /// of `out` (grown as in [`encode`]); returns the bytes written.
     pub fn delta_encode(values: &[u32], prev: u32, out: &mut Vec<u8>) -> usize {
-        out.clear();
-        out.resize(max_encoded_len(values.len()), 0);
+        let max = max_encoded_len(values.len());
+        if out.len() < max {
+            out.resize(max, 0);
+        }
         let n = u32::try_from(values.len()).expect("fewer than 2^32 values");
         // SAFETY: as in `encode`: `out` holds the worst case of the encoding.
         unsafe {

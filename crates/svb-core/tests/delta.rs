@@ -144,12 +144,19 @@ fn check_delta(prev: u32, values: &[u32], truncations: bool) {
             k.isa(),
             values.len()
         );
-        let mut padded = reference.clone();
-        padded.extend_from_slice(&[0xAB; 40]);
-        assert_eq!(
-            decode_delta(k, &padded, values.len(), prev).unwrap(),
-            (values.to_vec(), reference.len())
-        );
+        // Fewer than, exactly and more than the 16 bytes past the stream that let every
+        // group run on the vector path from the data itself.
+        for slack in [1, 4, 11, 15, 16, 17, 24, 33, 40] {
+            let mut padded = reference.clone();
+            padded.extend_from_slice(&[0xAB; 40][..slack]);
+            assert_eq!(
+                decode_delta(k, &padded, values.len(), prev).unwrap(),
+                (values.to_vec(), reference.len()),
+                "{} n={} slack {slack}",
+                k.isa(),
+                values.len()
+            );
+        }
     }
     if truncations {
         for cut in 0..reference.len() {

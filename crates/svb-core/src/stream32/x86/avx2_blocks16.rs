@@ -15,11 +15,13 @@
 //! (llvm-mca: about 60 uops, 17 of them shuffles, per 16 values), not by its carry chain;
 //! docs/PERFORMANCE.md has its ratio to the C reference.
 //!
-//! What the block loop leaves (fewer than 64 data bytes) is copied once into a zero-padded
-//! buffer and decoded there by the same block loop, then the SSSE3 pair loop and one partial
-//! group, with the same step (at n = 128, about a third of the values: 9% fewer instructions
-//! than running the pair loop on the data first); a truncated input goes to the scalar tail,
-//! which reports it exactly.
+//! The block loop runs while a block's last load ends inside the data, so a stream followed
+//! by 16 bytes of anything decodes all its blocks there, and its last groups from the data
+//! too. What the block loop leaves of a stream that ends at its slice's end (fewer than 64
+//! data bytes) is copied once into a zero-padded buffer and decoded there by the same block
+//! loop, then the SSSE3 pair loop and one partial group, with the same step (at n = 128,
+//! about a third of the values: 9% fewer instructions than running the pair loop on the data
+//! first); a truncated input goes to the scalar tail, which reports it exactly.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -64,12 +66,12 @@ unsafe fn decode_all<F: Quad>(
 ) -> Result<(usize, u32), DecodeError> {
     // SAFETY: AVX2 (caller) implies SSSE3; each loop starts where the one before it
     // stopped, and bounds its own loads and stores. The block loop leaves fewer than 64 data
-    // bytes (or fewer than 16 values, at most 60 bytes): the copied tail takes them all, and
-    // its loops run on the copy.
+    // bytes (or fewer than 16 values, at most 60 bytes): the copied tail takes what the group
+    // loop on the data leaves of them, and its loops run on the copy.
     unsafe {
         let carry = _mm_set1_epi32(acc as i32);
         let (dp, g, carry) = blocks16::<F>(ctrl, data, 0, carry, out);
-        finish_decode_with::<Classic, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
+        finish_decode_with::<Classic, F>(ctrl, data, dp, g, carry, out, 4, |buf, g, carry, out| {
             tail_loops::<F>(ctrl, buf, g, carry, out)
         })
     }
@@ -210,6 +212,10 @@ unsafe fn blocks16<F: Quad>(
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, __m128i) {
+    if g % 4 != 0 {
+        // The group loop went on from the data past a block boundary: no whole block here.
+        return (0, g, carry);
+    }
     let blocks = out.len() / 16;
     let dst = out.as_mut_ptr().cast::<F::Out>();
     let src = data.as_ptr();
@@ -219,11 +225,23 @@ unsafe fn blocks16<F: Quad>(
     let mut q = g / 4;
     let len = |k: u8| Classic::CTRL_LENS[k as usize] as usize;
     for k in ctrl[4 * q..4 * blocks].chunks_exact(4) {
-        if data.len() - dp < 64 {
-            break;
+        let one_byte = F::ONE_BYTE_PATH && k == [0; 4];
+        let left = data.len() - dp;
+        // With 64 bytes left no load of the block passes the end; nearer the end, its last
+        // load (at its fourth group, or at its start for a one-byte block) must end inside
+        // the data: with 16 bytes past the stream every block runs here.
+        if left < 64 {
+            let last = if one_byte {
+                0
+            } else {
+                len(k[0]) + len(k[1]) + len(k[2])
+            };
+            if last + 16 > left {
+                break;
+            }
         }
-        if F::ONE_BYTE_PATH && k == [0; 4] {
-            // SAFETY: dp + 64 <= data.len() (checked above), so the 16-byte load is inside
+        if one_byte {
+            // SAFETY: dp + 16 <= data.len() (checked above), so the 16-byte load is inside
             // data; block q < blocks writes values 16q..16q+16 inside out.
             unsafe {
                 F::ones(
@@ -239,9 +257,10 @@ unsafe fn blocks16<F: Quad>(
         let d1 = dp + len(k[0]);
         let d2 = d1 + len(k[1]);
         let d3 = d2 + len(k[2]);
-        // dp + 64 <= data.len() (checked above) and each group's data is at most 16 bytes, so
-        // d3 + 16 <= dp + 64 and the four 16-byte loads are inside data; the shuffle rows are
-        // 16 bytes; block q < blocks writes values 16q..16q+16 inside out.
+        // d3 + 16 <= data.len() (checked above: with 64 bytes left, because each group's
+        // data is at most 16 bytes), and the other three loads start before d3, so the four
+        // 16-byte loads are inside data; the shuffle rows are 16 bytes; block q < blocks
+        // writes values 16q..16q+16 inside out.
         let at = [dp, d1, d2, d3];
         let (x, y) = if F::INTERLEAVED {
             ([0, 2], [1, 3])

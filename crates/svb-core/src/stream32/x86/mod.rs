@@ -56,6 +56,7 @@ macro_rules! decode_entries {
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[target_feature(enable = $feature)]
         pub(crate) unsafe fn decode<S: Scheme32>(
             input: &[u8],
             out: &mut [MaybeUninit<u32>],
@@ -70,6 +71,8 @@ macro_rules! decode_entries {
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[target_feature(enable = $feature)]
+        #[inline]
         pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
             input: &[u8],
             acc: u32,
@@ -88,21 +91,58 @@ macro_rules! decode_entries {
         /// returns them); the loops keep every load inside `data` and every store inside
         /// `out` themselves.
         #[target_feature(enable = $feature)]
+        #[inline]
         unsafe fn decode_all<S: Scheme32, F: Finish>(
             ctrl: &[u8],
             data: &[u8],
             acc: u32,
             out: &mut [MaybeUninit<F::Out>],
         ) -> Result<(usize, u32), DecodeError> {
-            use crate::stream32::x86::ssse3::{decode_blocks, decode_groups, finish_decode_with};
+            use crate::stream32::x86::ssse3::{carried, decode_blocks};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
-            // stopped, the single-group loop keeps its loads inside the copy it is given.
+            // stopped.
             unsafe {
                 let carry = _mm_set1_epi32(acc as i32);
                 let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
-                finish_decode_with::<S, F>(ctrl, data, dp, g, carry, out, |buf, g, carry, out| {
-                    decode_groups::<S, F>(ctrl, buf, out, 0, g, carry)
-                })
+                if 4 * g == out.len() {
+                    return Ok((ctrl.len() + dp, carried(carry)));
+                }
+                decode_rest::<S, F>(ctrl, data, dp, g, carry, out)
+            }
+        }
+
+        /// What the block loop left: the groups and the partial group (a function of its own,
+        /// so that the block loop's callers save no more registers and reserve no more stack
+        /// than the loop needs).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        /// `ctrl` must hold the control bytes of `out.len()` values; `(dp, g, carry)` where the
+        /// block loop stopped.
+        #[target_feature(enable = $feature)]
+        #[inline(never)]
+        unsafe fn decode_rest<S: Scheme32, F: Finish>(
+            ctrl: &[u8],
+            data: &[u8],
+            dp: usize,
+            g: usize,
+            carry: __m128i,
+            out: &mut [MaybeUninit<F::Out>],
+        ) -> Result<(usize, u32), DecodeError> {
+            use crate::stream32::x86::ssse3::{decode_groups, finish_decode_with};
+            // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
+            // stopped, the single-group loop keeps its loads inside the copy it is given.
+            unsafe {
+                finish_decode_with::<S, F>(
+                    ctrl,
+                    data,
+                    dp,
+                    g,
+                    carry,
+                    out,
+                    8,
+                    |buf, g, carry, out| decode_groups::<S, F>(ctrl, buf, out, 0, g, carry),
+                )
             }
         }
     };

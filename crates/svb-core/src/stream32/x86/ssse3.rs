@@ -30,17 +30,21 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
     _mm_cvtsi128_si32(carry) as u32
 }
 
-/// Decodes what the SIMD loops left from a zero-padded copy of the data's last bytes
-/// ([`decode_copied_tail`]), with `loops(copy, g, carry, out)` decoding the whole groups from
-/// the copy (from its byte 0 and group `g`; returning `(bytes used, groups done, carry)` as
-/// the loops do), or with the scalar tail when the data is short for them (which reports the
-/// exact error). Returns the bytes consumed, control included, and the running value after
-/// the last.
+/// Decodes what the SIMD block loop left: when it ran out of blocks rather than data (fewer
+/// than `block_groups` whole groups left), the groups and the partial group go on from the
+/// data itself while their 16-byte loads stay inside it (all of them when the input holds 16
+/// bytes past the stream); what is left then is decoded from a zero-padded copy of the data's
+/// last bytes ([`decode_copied_tail`]), with `loops(copy, g, carry, out)` decoding the whole
+/// groups from the copy (from its byte 0 and group `g`; returning `(bytes used, groups done,
+/// carry)` as the loops do), or with the scalar tail when the data is short for them (which
+/// reports the exact error). Returns the bytes consumed, control included, and the running
+/// value after the last.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped, with
 /// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left; `loops` must keep its
 /// loads inside the copy it is given and its stores inside `out`.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
     ctrl: &[u8],
@@ -49,8 +53,20 @@ pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
     g: usize,
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
+    block_groups: usize,
     loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> Result<(usize, u32), DecodeError> {
+    if 4 * g == out.len() {
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        return Ok((ctrl.len() + dp, unsafe { carried(carry) }));
+    }
+    let (dp, g, carry) = if out.len() / 4 - g < block_groups {
+        // SAFETY: SSSE3 (caller); the loop bounds its loads by `data` and its stores by `out`
+        // and starts where the block loop stopped.
+        unsafe { decode_groups::<S, F>(ctrl, data, out, dp, g, carry) }
+    } else {
+        (dp, g, carry)
+    };
     // SAFETY: the caller guarantees SSSE3, the position and the loops.
     let copied = unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out, loops) };
     let (used, acc) = match copied {
@@ -68,10 +84,12 @@ const TAIL: usize = 128;
 
 /// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
 /// [`TAIL`] data bytes (16 when only the partial group is left; nothing is copied when no
-/// group is), the whole groups with `loops`: one copy costs less than a checked load for
-/// each of the last groups. The copy has 16 zero bytes past [`TAIL`] (a 16-byte load from
-/// any group start inside it stays in it), and more past a shorter copy. `None` when those groups need more bytes than the data holds (what
-/// was written is then rewritten by the scalar tail, which names the error).
+/// group is, or when only the partial group is and its load fits in the data), the whole
+/// groups with `loops`: one copy costs less than a checked load for each of the last groups.
+/// The copy has 16 zero bytes past [`TAIL`] (a 16-byte load from any group start inside it
+/// stays in it), and more past a shorter copy. `None` when those groups need more bytes than
+/// the data holds (what was written is then rewritten by the scalar tail, which names the
+/// error).
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
@@ -88,10 +106,17 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> Option<(usize, u32)> {
     let full = out.len() / 4;
-    let partial = out.len() % 4;
-    if g == full && partial == 0 {
-        // SAFETY: SSSE3 (caller) includes SSE2.
-        return Some((dp, unsafe { carried(carry) }));
+    if g == full {
+        let rest = &data[dp..];
+        if out.len() % 4 == 0 {
+            // SAFETY: SSSE3 (caller) includes SSE2.
+            return Some((dp, unsafe { carried(carry) }));
+        }
+        if rest.len() >= 16 {
+            // SAFETY: SSSE3 (caller); `rest` holds 16 bytes.
+            let (need, acc) = unsafe { decode_partial::<S, F>(ctrl, rest, carry, out) };
+            return Some((dp + need, acc));
+        }
     }
     // Only the partial group's bytes (at most 12) when the whole groups are done.
     let take = (data.len() - dp).min(if g == full { 16 } else { TAIL });
@@ -100,28 +125,49 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     buf[..take].copy_from_slice(&data[dp..dp + take]);
     // The loops bound their loads by `buf` and their stores by `out` (caller), and go on from
     // where the data's loops stopped.
-    let (used, g, mut carry) = loops(&buf, g, carry, out);
+    let (used, g, carry) = loops(&buf, g, carry, out);
     if g < full || used > take {
         return None;
     }
-    // SAFETY: SSSE3 (caller) includes SSE2.
-    let mut acc = unsafe { carried(carry) };
-    if partial == 0 {
-        return Some((dp + used, acc));
+    if out.len() % 4 == 0 {
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        return Some((dp + used, unsafe { carried(carry) }));
     }
+    // SAFETY: SSSE3 (caller); used <= take <= TAIL, so `buf[used..]` holds 16 bytes.
+    let (need, acc) = unsafe { decode_partial::<S, F>(ctrl, &buf[used..], carry, out) };
+    if used + need > take {
+        return None;
+    }
+    Some((dp + used + need, acc))
+}
+
+/// Decodes the last, partial group of `out` (fewer than 4 values, control byte
+/// `ctrl[out.len() / 4]`) from the front of `src`, finished by `F` from `carry`; returns the
+/// data bytes the group takes (which the caller checks against the bytes `src` really has
+/// when some of it is padding) and the running value after its last value.
+///
+/// # Safety
+/// The CPU must support SSSE3; `src` must hold at least 16 bytes; `ctrl` must hold the
+/// control bytes of `out.len()` values, `out.len() % 4 != 0`.
+#[inline(always)]
+unsafe fn decode_partial<S: Scheme32, F: Finish>(
+    ctrl: &[u8],
+    src: &[u8],
+    mut carry: __m128i,
+    out: &mut [MaybeUninit<F::Out>],
+) -> (usize, u32) {
+    let full = out.len() / 4;
+    let partial = out.len() % 4;
     let c = ctrl[full];
     let need: usize = (0..partial)
         .map(|k| S::LENS[(c >> (2 * k)) as usize & 3] as usize)
         .sum();
-    if used + need > take {
-        return None;
-    }
     let mut last = [F::Out::default(); 4];
-    // SAFETY: used <= take <= TAIL, so the 16 bytes at `used` lie in `buf`; `last` holds four
-    // lanes; SSSE3 (caller). Codes past the last value pick bytes that are not copied out
-    // (the running value is taken from the last lane that is).
+    // SAFETY: `src` holds 16 bytes and `last` four lanes (caller); SSSE3 (caller). Codes
+    // past the last value pick bytes that are not copied out (the running value is taken
+    // from the last lane that is).
     unsafe {
-        let v = _mm_loadu_si128(buf.as_ptr().add(used).cast());
+        let v = _mm_loadu_si128(src.as_ptr().cast());
         let m = _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast());
         F::Out::store4(
             last.as_mut_ptr(),
@@ -131,8 +177,7 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
     for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
         slot.write(v);
     }
-    acc = last[partial - 1].to_u32();
-    Some((dp + used + need, acc))
+    (need, last[partial - 1].to_u32())
 }
 
 /// Inclusive prefix sums of the 8 per-byte data lengths of `cw`: byte `k` is the data length
@@ -142,12 +187,15 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
     S::lens8(cw).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Decodes blocks of 8 groups from group `g` (data at `data[dp..]`) while at least 128 data
-/// bytes are left at a block's start (its last load starts at most 112 bytes in); returns
-/// where it stopped `(dp, g, carry)`, each group finished by `F` from `carry`. Per group: one
-/// load, one shuffle, one store and a length-table add to the data pointer, as the C
-/// reference's loop (which reads the next control word a block ahead, too), with one bound
-/// check a block.
+/// Decodes blocks of 8 groups from group `g` (data at `data[dp..]`) while the block's last
+/// 16-byte load stays inside `data`; returns where it stopped `(dp, g, carry)`, each group
+/// finished by `F` from `carry`. Per group: one load, one shuffle, one store and a
+/// length-table add to the data pointer, as the C reference's loop (which reads the next
+/// control word a block ahead, too), with one bound check a block: 128 bytes left (no group
+/// of the block can then load past the end), or else, near the end, the start of the block's
+/// last group from its control word plus 16. A stream followed by 16 bytes of anything (the
+/// next block of a posting list, a page's next column) so runs every block here, with no
+/// tail.
 ///
 /// The tables are read through pointers the compiler cannot see into: with the statics
 /// themselves it knows the loads cannot depend on the stores and batches a block's eight
@@ -164,48 +212,57 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     data: &[u8],
     out: &mut [MaybeUninit<F::Out>],
     dp: usize,
-    mut g: usize,
+    g: usize,
     mut carry: __m128i,
 ) -> (usize, usize, __m128i) {
     let blocks = (out.len() / 4 - g) / 8;
-    if blocks == 0 || data.len() - dp < 128 {
+    if blocks == 0 {
         return (dp, g, carry);
     }
-    let rows = core::hint::black_box(S::DECODE.as_ptr());
-    let lens = core::hint::black_box(S::CTRL_LENS.as_ptr());
+    let rows = S::DECODE.as_ptr();
+    let lens = S::CTRL_LENS.as_ptr();
     let base = data.as_ptr();
-    // SAFETY: dp + 128 <= data.len() (checked above), so both pointers are inside data.
-    let (mut p, limit) = unsafe { (base.add(dp), base.add(data.len() - 128)) };
+    // `p` never passes `end`: a block runs only when its last group's load ends inside data,
+    // and its groups' data lies before that end. At or before `roomy`, 128 bytes are left.
+    let end = base as usize + data.len();
+    let roomy = end.saturating_sub(128);
+    // SAFETY: dp <= data.len() (caller).
+    let mut p = unsafe { base.add(dp) };
     // SAFETY: 4g <= out.len(); control bytes g .. g + 8 * blocks belong to whole groups
     // (g + 8 * blocks <= out.len() / 4 <= ctrl.len()).
-    let (mut dst, mut kp, last) = unsafe {
+    let (mut dst, mut kp, kend) = unsafe {
         let kp = ctrl.as_ptr().add(g);
         (
             out.as_mut_ptr().cast::<F::Out>().add(4 * g),
             kp,
-            kp.add(8 * (blocks - 1)),
+            kp.add(8 * blocks),
         )
     };
-    // SAFETY: kp + 8 <= the control bytes of whole groups (blocks >= 1).
+    let last = kend.wrapping_sub(8);
+    // SAFETY: kp < kend, the start of a block's 8 control bytes.
     let mut next = unsafe { kp.cast::<u64>().read_unaligned() };
     loop {
         let cw = u64::from_le(next);
-        // The next block's control word, read while this block is shuffled (this block's
-        // own again on the last block).
         let kn = if kp == last { kp } else { kp.wrapping_add(8) };
         // SAFETY: kn is this block's or the next block's start, both with 8 control bytes.
         next = unsafe { kn.cast::<u64>().read_unaligned() };
+        // The block's last group starts at the sum of the first seven groups' lengths.
+        if p as usize > roomy
+            && ((S::lens8(cw) << 8).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize + 16
+                > end - p as usize
+        {
+            break;
+        }
         if F::PAIRS {
             for j in 0..4 {
                 let (c0, c1) = (
                     (cw >> (16 * j)) as u8 as usize,
                     (cw >> (16 * j + 8)) as u8 as usize,
                 );
-                // SAFETY: the block's groups take at most 16 bytes each, so groups 2j and
-                // 2j + 1 start at most 112 bytes past the block's start, which is at most
-                // `limit`: their 16-byte loads end inside data. Both are whole groups of
-                // out, their 8 lanes inside it. `rows` and `lens` are the scheme's
-                // 256-entry tables.
+                // SAFETY: groups 2j and 2j + 1 start no later than the block's last group,
+                // whose 16-byte load ends inside data (checked at the block's start). Both
+                // are whole groups of out, their 8 lanes inside it. `rows` and `lens` are
+                // the scheme's 256-entry tables.
                 unsafe {
                     let v0 = _mm_shuffle_epi8(
                         _mm_loadu_si128(p.cast()),
@@ -223,10 +280,10 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         } else {
             for k in 0..8 {
                 let c = (cw >> (8 * k)) as u8 as usize;
-                // SAFETY: the block's groups take at most 16 bytes each, so this group starts
-                // at most 112 bytes past the block's start, which is at most `limit`: its
-                // 16-byte load ends inside data. The block's 8 groups are whole groups of out.
-                // `rows` and `lens` are the scheme's 256-entry tables.
+                // SAFETY: this group starts no later than the block's last group, whose
+                // 16-byte load ends inside data (checked at the block's start). The block's 8
+                // groups are whole groups of out. `rows` and `lens` are the scheme's
+                // 256-entry tables.
                 unsafe {
                     let v = _mm_loadu_si128(p.cast());
                     let m = _mm_load_si128(rows.add(c).cast());
@@ -236,17 +293,19 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
                 }
             }
         }
-        g += 8;
-        // SAFETY: the next block's values (if any) are inside out; one past is allowed.
-        dst = unsafe { dst.add(32) };
-        if kp == last || p > limit {
+        // SAFETY: the next block's values and control bytes (if any) are inside out and
+        // ctrl; one past is allowed.
+        unsafe {
+            dst = dst.add(32);
+            kp = kp.add(8);
+        }
+        if kp == kend {
             break;
         }
-        kp = kn;
     }
-    // SAFETY: p and base are pointers into data.
-    let dp = unsafe { p.offset_from(base) } as usize;
-    (dp, g, carry)
+    // SAFETY: p and base are pointers into data, kp into ctrl.
+    let (dp, g) = unsafe { (p.offset_from(base), kp.offset_from(ctrl.as_ptr())) };
+    (dp as usize, g as usize, carry)
 }
 
 /// Stores eight 16-bit lanes (two groups of a [`Finish::PAIRS`] step) at `dst`.
