@@ -212,7 +212,7 @@ unsafe fn blocks16<F: Quad>(
     carry: __m128i,
     out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, __m128i) {
-    if g % 4 != 0 {
+    if !g.is_multiple_of(4) {
         // The group loop went on from the data past a block boundary: no whole block here.
         return (0, g, carry);
     }
