@@ -1,22 +1,30 @@
-//! Runs one codec operation on one block size many times, for instruction counts under
+//! Runs one u32 codec operation on one block size many times, for instruction counts under
 //! `valgrind --tool=callgrind` (per-call costs that criterion's wall time cannot separate
-//! from noise on a shared machine). Prints the checksum of the outputs so nothing is
-//! optimised away.
+//! from noise on a shared machine), or as an interleaved duel with lemire's C library. Prints
+//! the checksum of the outputs so nothing is optimised away.
 //!
 //! ```text
 //! cargo build --release -p svb-bench --features c-peers --example per_call
 //! valgrind --tool=callgrind target/release/examples/per_call classic-decode svb 128 10000
+//! target/release/examples/per_call delta-decode-dense duel 128 20000
 //! ```
 //!
-//! Ops: `classic-decode`, `0124-decode`, `classic-encode`, `0124-encode`; who: `svb` (given
-//! the C decoder's buffer: the stream and 16 bytes), `svb-exact` (the stream alone), `c`
-//! (with feature `c-peers`), or `duel` (with `c-peers`: `svb` and `c` interleaved, 100 rounds
-//! of ITERS calls each, printing each one's fastest round in ns a call and their ratio; a
-//! check of a criterion figure on a noisy machine, not a substitute for one).
+//! OP: `classic-decode`, `0124-decode`, `classic-encode`, `0124-encode` (mixed 1-4 byte
+//! values, as the criterion groups), `delta-decode-GAPS`, `delta-encode-GAPS` (sorted ids,
+//! GAPS `dense`, `sparse` or `zipf`). WHO: `svb` (decoders given the C decoder's buffer: the
+//! stream and 16 bytes), `svb-exact` (the stream alone), `c` (feature `c-peers`), or `duel`
+//! (feature `c-peers`: `svb` and `c` interleaved, 100 rounds of ITERS calls each, printing
+//! each one's fastest round in ns a call and their ratio; a check of a criterion figure on a
+//! noisy machine, not a substitute for one; `duel-WHO` pits WHO against `c`). `svb-ssse3`:
+//! the delta decoder's SSSE3 kernels.
 
 use std::hint::black_box;
 
-use svb_core::{Codec, U32Classic, U32Variant0124};
+use svb_bench::Gaps;
+use svb_core::{Codec, U32Classic, U32Delta, U32Variant0124};
+
+/// The `prev` of the delta streams.
+const PREV: u32 = 7;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -26,83 +34,185 @@ fn main() {
     };
     let n: usize = n.parse().expect("N");
     let iters: usize = iters.parse().expect("ITERS");
-    let values = svb_bench::mixed_u32(n);
-    let zero124 = op.starts_with("0124");
+    let Some(op) = Op::parse(op, n) else {
+        eprintln!("unknown op {op}");
+        std::process::exit(2);
+    };
     #[cfg(feature = "c-peers")]
-    if who == "duel" {
+    if let Some(rest) = who.strip_prefix("duel") {
+        let ours = rest.strip_prefix('-').unwrap_or("svb");
         let time = |who: &str| {
             let t = std::time::Instant::now();
-            let sum = if zero124 {
-                run(U32Variant0124, op, who, &values, iters)
-            } else {
-                run(U32Classic, op, who, &values, iters)
-            };
-            black_box(sum);
+            black_box(op.run(who, iters));
             t.elapsed().as_secs_f64() * 1e9 / iters as f64
         };
-        let (mut ours, mut c) = (f64::MAX, f64::MAX);
+        let (mut best, mut c) = (f64::MAX, f64::MAX);
         for _ in 0..100 {
-            ours = ours.min(time("svb"));
+            best = best.min(time(ours));
             c = c.min(time("c"));
         }
-        println!("svb {ours:.2} ns, c {c:.2} ns, svb/c speed {:.3}", c / ours);
+        println!(
+            "{ours} {best:.2} ns, c {c:.2} ns, {ours}/c speed {:.3}",
+            c / best
+        );
         return;
     }
-    let sum = if zero124 {
-        run(U32Variant0124, op, who, &values, iters)
-    } else {
-        run(U32Classic, op, who, &values, iters)
-    };
-    println!("{sum}");
+    println!("{}", op.run(who, iters));
 }
 
-/// `iters` calls of `op` by `who` on `values`; the checksum of their outputs.
-fn run<C: Codec<Value = u32>>(codec: C, op: &str, who: &str, values: &[u32], iters: usize) -> u64 {
-    let n = values.len();
-    #[cfg(feature = "c-peers")]
-    let zero124 = op.starts_with("0124");
-    let exact = codec.encode(values);
-    let mut padded = exact.clone();
-    padded.extend_from_slice(&[0; 16]);
-    let mut sum = 0u64;
-    match (op.ends_with("decode"), who) {
-        (true, "svb") | (true, "svb-exact") => {
-            let input = if who == "svb" {
-                &padded[..]
-            } else {
-                &exact[..]
-            };
-            let mut out = vec![0u32; n];
-            for _ in 0..iters {
-                sum += codec.decode_to_slice(black_box(input), &mut out).unwrap() as u64;
-                sum += out[n - 1] as u64;
+/// What is run: the codec, the direction, the values.
+struct Op {
+    kind: Kind,
+    decode: bool,
+    values: Vec<u32>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Classic,
+    V0124,
+    Delta,
+}
+
+impl Op {
+    fn parse(op: &str, n: usize) -> Option<Op> {
+        let (kind, rest) = op.split_once('-')?;
+        let (dir, gaps) = rest.split_once('-').unwrap_or((rest, ""));
+        let decode = match dir {
+            "decode" => true,
+            "encode" => false,
+            _ => return None,
+        };
+        let (kind, values) = match (kind, gaps) {
+            ("classic", "") => (Kind::Classic, svb_bench::mixed_u32(n)),
+            ("0124", "") => (Kind::V0124, svb_bench::mixed_u32(n)),
+            ("delta", g) => {
+                let gaps = Gaps::ALL.into_iter().find(|x| x.name() == g)?;
+                (Kind::Delta, svb_bench::sorted_u32(n, gaps, 1))
             }
-        }
-        (false, "svb") => {
-            let mut out = vec![0u8; codec.max_encoded_len(n) + 16];
-            for _ in 0..iters {
-                sum += codec.encode_to_slice(black_box(values), &mut out).unwrap() as u64;
-            }
-        }
-        #[cfg(feature = "c-peers")]
-        (true, "c") => {
-            let mut out = vec![0u32; n];
-            for _ in 0..iters {
-                sum += svb_bench::lemire::decode(black_box(&padded), &mut out, zero124) as u64;
-                sum += out[n - 1] as u64;
-            }
-        }
-        #[cfg(feature = "c-peers")]
-        (false, "c") => {
-            let mut out = Vec::new();
-            for _ in 0..iters {
-                sum += svb_bench::lemire::encode(black_box(values), &mut out, zero124) as u64;
-            }
-        }
-        _ => {
-            eprintln!("unknown op {op} or who {who}");
-            std::process::exit(2);
+            _ => return None,
+        };
+        Some(Op {
+            kind,
+            decode,
+            values,
+        })
+    }
+
+    /// `iters` calls by `who`; the checksum of their outputs.
+    fn run(&self, who: &str, iters: usize) -> u64 {
+        match self.kind {
+            Kind::Classic => self.run_plain(U32Classic, who, iters),
+            Kind::V0124 => self.run_plain(U32Variant0124, who, iters),
+            Kind::Delta => self.run_delta(who, iters),
         }
     }
-    sum
+
+    fn run_plain<C: Codec<Value = u32>>(&self, codec: C, who: &str, iters: usize) -> u64 {
+        let values = &self.values[..];
+        let n = values.len();
+        let exact = codec.encode(values);
+        let mut padded = exact.clone();
+        padded.extend_from_slice(&[0; 16]);
+        let mut sum = 0u64;
+        match (self.decode, who) {
+            (true, "svb" | "svb-exact") => {
+                let input = if who == "svb" {
+                    &padded[..]
+                } else {
+                    &exact[..]
+                };
+                let mut out = vec![0u32; n];
+                for _ in 0..iters {
+                    sum += codec.decode_to_slice(black_box(input), &mut out).unwrap() as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
+            (false, "svb") => {
+                let mut out = vec![0u8; codec.max_encoded_len(n) + 16];
+                for _ in 0..iters {
+                    sum += codec.encode_to_slice(black_box(values), &mut out).unwrap() as u64;
+                }
+            }
+            #[cfg(feature = "c-peers")]
+            (true, "c") => {
+                let zero124 = self.kind == Kind::V0124;
+                let mut out = vec![0u32; n];
+                for _ in 0..iters {
+                    sum += svb_bench::lemire::decode(black_box(&padded), &mut out, zero124) as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
+            #[cfg(feature = "c-peers")]
+            (false, "c") => {
+                let zero124 = self.kind == Kind::V0124;
+                let mut out = Vec::new();
+                for _ in 0..iters {
+                    sum += svb_bench::lemire::encode(black_box(values), &mut out, zero124) as u64;
+                }
+            }
+            _ => unknown(who),
+        }
+        sum
+    }
+
+    fn run_delta(&self, who: &str, iters: usize) -> u64 {
+        let values = &self.values[..];
+        let n = values.len();
+        let exact = U32Delta.encode(PREV, values);
+        let mut padded = exact.clone();
+        padded.extend_from_slice(&[0; 16]);
+        let mut sum = 0u64;
+        match (self.decode, who) {
+            (true, "svb" | "svb-exact" | "svb-ssse3") => {
+                let input = if who == "svb-exact" {
+                    &exact[..]
+                } else {
+                    &padded[..]
+                };
+                let k = if who == "svb-ssse3" {
+                    U32Delta.kernels_for(svb_core::Isa::Ssse3).unwrap()
+                } else {
+                    U32Delta.kernels()
+                };
+                let mut out = vec![0u32; n];
+                for _ in 0..iters {
+                    sum += k.decode_to_slice(black_box(input), PREV, &mut out).unwrap() as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
+            (false, "svb") => {
+                let mut out = vec![0u8; U32Delta.max_encoded_len(n) + 16];
+                for _ in 0..iters {
+                    sum += U32Delta
+                        .encode_to_slice(PREV, black_box(values), &mut out)
+                        .unwrap() as u64;
+                }
+            }
+            #[cfg(feature = "c-peers")]
+            (true, "c") => {
+                let mut out = vec![0u32; n];
+                for _ in 0..iters {
+                    sum +=
+                        svb_bench::lemire::delta_decode(black_box(&padded), PREV, &mut out) as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
+            #[cfg(feature = "c-peers")]
+            (false, "c") => {
+                let mut out = Vec::new();
+                for _ in 0..iters {
+                    sum +=
+                        svb_bench::lemire::delta_encode(black_box(values), PREV, &mut out) as u64;
+                }
+            }
+            _ => unknown(who),
+        }
+        sum
+    }
+}
+
+fn unknown(who: &str) -> ! {
+    eprintln!("unknown who {who}");
+    std::process::exit(2)
 }

@@ -82,11 +82,7 @@ per_isa! {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Ssse3 => delta_kernels!(Isa::Ssse3, super::mapped::Ssse3),
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        Avx2 => DeltaKernels {
-            isa: Isa::Avx2,
-            encode: encode::<super::mapped::Avx2>,
-            decode: super::x86::avx2_blocks16::decode::<Delta>,
-        },
+        Avx2 => delta_kernels!(Isa::Avx2, super::mapped::Avx2),
         #[cfg(target_arch = "aarch64")]
         Neon => delta_kernels!(Isa::Neon, super::mapped::Neon),
     };

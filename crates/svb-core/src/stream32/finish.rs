@@ -24,6 +24,10 @@ pub(crate) trait Finish: 'static {
     /// ([`Finish::sse_pair`] / [`Finish::neon_pair`]): eight 16-bit outputs, one store.
     const PAIRS: bool = false;
 
+    /// Whether the x86 block loop hands a block of 32 one-byte values (control word 0) to
+    /// [`Finish::sse_ones8`], eight at a time, instead of unpacking its 8 groups.
+    const ONES: bool = false;
+
     /// One value: `v` as unpacked, `acc` the running value (the previous output for
     /// [`Delta`]); returns the value to store (as [`Finish::Out`] takes it).
     fn one(v: u32, acc: &mut u32) -> u32;
@@ -42,6 +46,18 @@ pub(crate) trait Finish: 'static {
     /// The CPU must support NEON.
     #[cfg(target_arch = "aarch64")]
     unsafe fn neon(v: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t;
+
+    /// Eight one-byte values (the low 8 bytes of `bytes`) finished into two vectors of four,
+    /// when [`Finish::ONES`].
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_ones8(bytes: __m128i, carry: &mut __m128i) -> (__m128i, __m128i) {
+        let _ = (bytes, carry);
+        unreachable!("only steps with ONES take one-byte blocks")
+    }
 
     /// Two groups (`v0` then `v1`) into eight 16-bit outputs, when [`Finish::PAIRS`].
     ///
@@ -181,6 +197,27 @@ impl Finish for Plain {
 
 impl Finish for Delta {
     type Out = u32;
+    const ONES: bool = true;
+
+    /// Sums of up to four bytes fit 16-bit lanes: two shift-adds there give each lane the sum
+    /// of its value and the three before it, so the low four lanes are prefix sums and each
+    /// high lane plus the low lane four before it is one too (one shift-add fewer than a full
+    /// eight-lane prefix, as the C reference does for its all-one-byte blocks).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_ones8(bytes: __m128i, carry: &mut __m128i) -> (__m128i, __m128i) {
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let v = _mm_unpacklo_epi8(bytes, zero);
+            let v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
+            let v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
+            let lo = _mm_add_epi32(_mm_unpacklo_epi16(v, zero), *carry);
+            let hi = _mm_add_epi32(_mm_unpackhi_epi16(v, zero), lo);
+            *carry = _mm_shuffle_epi32::<0xFF>(hi);
+            (lo, hi)
+        }
+    }
 
     #[inline(always)]
     fn one(v: u32, acc: &mut u32) -> u32 {

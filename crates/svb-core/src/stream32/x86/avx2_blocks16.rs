@@ -1,19 +1,14 @@
-//! The AVX2 kernels of the u32 loops' prefix-sum steps, 16 values a block: the four groups
-//! are unpacked as two 256-bit vectors (one `vpshufb` each, their data and shuffle rows
-//! paired by 128-bit inserts), then a [`Quad`] step finishes the block in registers:
+//! The AVX2 kernel of SVB-ZD's fused decode ([`I16ZigzagDelta32`](crate::I16ZigzagDelta32),
+//! [`ZigzagDelta16`]), 16 values a block: the four groups are unpacked as two 256-bit vectors
+//! (one `vpshufb` each, their data and shuffle rows paired by 128-bit inserts, groups 0|2 and
+//! 1|3), then a [`Quad`] step finishes the block in registers: one unzigzag per vector and one
+//! in-lane pack leave samples 0..8 | 8..16 in order for one 16-lane prefix-sum block (27
+//! vector operations per 16 samples).
 //!
-//! - [`U32Delta`](crate::U32Delta) ([`Delta`], groups 0|1 and 2|3): each lane's prefix sum
-//!   is taken in-lane, and the lanes' totals are moved up with lane permutes. The running
-//!   value is the only serial dependency between blocks (one add a block: each block's total
-//!   is computed from the block alone). Blocks whose 16 deltas all take one byte (dense
-//!   posting lists) take a 16-bit path: one widening load and three shift-adds.
-//! - [`I16ZigzagDelta32`](crate::I16ZigzagDelta32) ([`ZigzagDelta16`], SVB-ZD, groups 0|2
-//!   and 1|3): one unzigzag per vector and one in-lane pack leave samples 0..8 | 8..16 in
-//!   order for one 16-lane prefix-sum block (27 vector operations per 16 samples).
-//!
-//! Measured on Zen 3 the general loop is bound by dispatch width and the two shuffle pipes
-//! (llvm-mca: about 60 uops, 17 of them shuffles, per 16 values), not by its carry chain;
-//! docs/PERFORMANCE.md has its ratio to the C reference.
+//! [`U32Delta`](crate::U32Delta) ran here too (each lane's prefix sum in-lane, the totals
+//! moved up with lane permutes) until it measured 0.73-0.79x lemire's C decoder at 8192
+//! values on Zen 3, bound by the shuffle pipes (17 shuffles per 16 values); it now runs the
+//! SSSE3 block loop compiled with AVX2, one prefix sum a group as the C reference's loop.
 //!
 //! The block loop runs while a block's last load ends inside the data, so a stream followed
 //! by 16 bytes of anything decodes all its blocks there, and its last groups from the data
@@ -31,7 +26,7 @@ use core::mem::MaybeUninit;
 
 use super::ssse3::{decode_groups, finish_decode_with};
 use crate::error::DecodeError;
-use crate::stream32::finish::{Delta, Finish, ZigzagDelta16};
+use crate::stream32::finish::{Finish, ZigzagDelta16};
 use crate::stream32::scalar::split_control;
 use crate::stream32::{Classic, Scheme32};
 
@@ -103,8 +98,6 @@ unsafe fn tail_loops<F: Quad>(
 pub(crate) trait Quad: Finish {
     /// The groups' order in the two vectors: `false` 0|1 and 2|3, `true` 0|2 and 1|3.
     const INTERLEAVED: bool;
-    /// Whether a block whose 16 values all take one byte goes to [`Quad::ones`].
-    const ONE_BYTE_PATH: bool = false;
 
     /// Finishes the block's two vectors (`a`, `b` in [`Quad::INTERLEAVED`] order) from
     /// `carry` (the running value in every lane, updated) and stores its 16 values at `dst`.
@@ -112,67 +105,6 @@ pub(crate) trait Quad: Finish {
     /// # Safety
     /// The CPU must support AVX2; 16 values writable at `dst`.
     unsafe fn quad(a: __m256i, b: __m256i, carry: &mut __m256i, dst: *mut Self::Out);
-
-    /// A block of 16 one-byte values, `bytes` its data.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; 16 values writable at `dst`.
-    #[inline(always)]
-    unsafe fn ones(bytes: __m128i, carry: &mut __m256i, dst: *mut Self::Out) {
-        let _ = (bytes, carry, dst);
-        unreachable!("only steps with ONE_BYTE_PATH take one-byte blocks")
-    }
-}
-
-impl Quad for Delta {
-    const INTERLEAVED: bool = false;
-    const ONE_BYTE_PATH: bool = true;
-
-    #[inline(always)]
-    unsafe fn quad(a: __m256i, b: __m256i, carry: &mut __m256i, dst: *mut u32) {
-        // SAFETY: AVX2 and 16 writable values at dst (caller).
-        unsafe {
-            // In-lane prefix sums: each lane one group's.
-            let a = _mm256_add_epi32(a, _mm256_slli_si256::<4>(a));
-            let a = _mm256_add_epi32(a, _mm256_slli_si256::<8>(a));
-            let b = _mm256_add_epi32(b, _mm256_slli_si256::<4>(b));
-            let b = _mm256_add_epi32(b, _mm256_slli_si256::<8>(b));
-            // Each lane's total in all its elements; the low lane's moved up to the high
-            // lane (zero below), and both lanes' sum in every element.
-            let ta = _mm256_shuffle_epi32::<0xFF>(a);
-            let tb = _mm256_shuffle_epi32::<0xFF>(b);
-            let a_up = _mm256_permute2x128_si256::<0x08>(ta, ta);
-            let b_up = _mm256_permute2x128_si256::<0x08>(tb, tb);
-            let a_sum = _mm256_add_epi32(ta, _mm256_permute2x128_si256::<0x01>(ta, ta));
-            let b_sum = _mm256_add_epi32(tb, _mm256_permute2x128_si256::<0x01>(tb, tb));
-            let a = _mm256_add_epi32(a, _mm256_add_epi32(*carry, a_up));
-            let b = _mm256_add_epi32(b, _mm256_add_epi32(_mm256_add_epi32(*carry, a_sum), b_up));
-            *carry = _mm256_add_epi32(*carry, _mm256_add_epi32(a_sum, b_sum));
-            _mm256_storeu_si256(dst.cast(), a);
-            _mm256_storeu_si256(dst.add(8).cast(), b);
-        }
-    }
-
-    /// 16 one-byte deltas (the common block of a dense list): their prefix sums fit 16-bit
-    /// lanes, so one widening load and three shift-adds take all 16.
-    #[inline(always)]
-    unsafe fn ones(bytes: __m128i, carry: &mut __m256i, dst: *mut u32) {
-        // SAFETY: AVX2 and 16 writable values at dst (caller).
-        unsafe {
-            let last = _mm256_set1_epi32(7);
-            let v = _mm256_cvtepu8_epi16(bytes);
-            let v = _mm256_add_epi16(v, _mm256_slli_si256::<2>(v));
-            let v = _mm256_add_epi16(v, _mm256_slli_si256::<4>(v));
-            let v = _mm256_add_epi16(v, _mm256_slli_si256::<8>(v));
-            let lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
-            let hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
-            let hi = _mm256_add_epi32(hi, _mm256_permutevar8x32_epi32(lo, last));
-            let total = _mm256_permutevar8x32_epi32(hi, last);
-            _mm256_storeu_si256(dst.cast(), _mm256_add_epi32(lo, *carry));
-            _mm256_storeu_si256(dst.add(8).cast(), _mm256_add_epi32(hi, *carry));
-            *carry = _mm256_add_epi32(*carry, total);
-        }
-    }
 }
 
 impl Quad for ZigzagDelta16 {
@@ -225,34 +157,12 @@ unsafe fn blocks16<F: Quad>(
     let mut q = g / 4;
     let len = |k: u8| Classic::CTRL_LENS[k as usize] as usize;
     for k in ctrl[4 * q..4 * blocks].chunks_exact(4) {
-        let one_byte = F::ONE_BYTE_PATH && k == [0; 4];
         let left = data.len() - dp;
         // With 64 bytes left no load of the block passes the end; nearer the end, its last
-        // load (at its fourth group, or at its start for a one-byte block) must end inside
-        // the data: with 16 bytes past the stream every block runs here.
-        if left < 64 {
-            let last = if one_byte {
-                0
-            } else {
-                len(k[0]) + len(k[1]) + len(k[2])
-            };
-            if last + 16 > left {
-                break;
-            }
-        }
-        if one_byte {
-            // SAFETY: dp + 16 <= data.len() (checked above), so the 16-byte load is inside
-            // data; block q < blocks writes values 16q..16q+16 inside out.
-            unsafe {
-                F::ones(
-                    _mm_loadu_si128(src.add(dp).cast()),
-                    &mut carry,
-                    dst.add(16 * q),
-                )
-            };
-            dp += 16;
-            q += 1;
-            continue;
+        // load (at its fourth group) must end inside the data: with 16 bytes past the stream
+        // every block runs here.
+        if left < 64 && len(k[0]) + len(k[1]) + len(k[2]) + 16 > left {
+            break;
         }
         let d1 = dp + len(k[0]);
         let d2 = d1 + len(k[1]);

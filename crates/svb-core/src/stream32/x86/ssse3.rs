@@ -257,7 +257,22 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         {
             break;
         }
-        if F::PAIRS {
+        if F::ONES && cw == 0 {
+            // 32 one-byte values: the block's last group starts 28 bytes in, so its 16-byte
+            // load, checked above, covers the four 8-byte loads.
+            for h in 0..4 {
+                // SAFETY: p + 8h + 8 <= p + 44, inside data (above); values 8h..8h + 8 of
+                // the block are inside out.
+                unsafe {
+                    let b = _mm_loadl_epi64(p.add(8 * h).cast());
+                    let (lo, hi) = F::sse_ones8(b, &mut carry);
+                    F::Out::store4(dst.add(8 * h), lo);
+                    F::Out::store4(dst.add(8 * h + 4), hi);
+                }
+            }
+            // SAFETY: the block's 32 data bytes are inside data (above).
+            p = unsafe { p.add(32) };
+        } else if F::PAIRS {
             for j in 0..4 {
                 let (c0, c1) = (
                     (cw >> (16 * j)) as u8 as usize,
