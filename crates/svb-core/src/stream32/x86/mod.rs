@@ -129,9 +129,10 @@ macro_rules! decode_entries {
             carry: __m128i,
             out: &mut [MaybeUninit<F::Out>],
         ) -> Result<(usize, u32), DecodeError> {
-            use crate::stream32::x86::ssse3::{decode_groups, finish_decode_with};
+            use crate::stream32::x86::ssse3::{decode_blocks, decode_groups, finish_decode_with};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
-            // stopped, the single-group loop keeps its loads inside the copy it is given.
+            // stopped; on the copy, the block loop then the single-group loop keep their
+            // loads inside the copy they are given.
             unsafe {
                 finish_decode_with::<S, F>(
                     ctrl,
@@ -141,7 +142,10 @@ macro_rules! decode_entries {
                     carry,
                     out,
                     8,
-                    |buf, g, carry, out| decode_groups::<S, F>(ctrl, buf, out, 0, g, carry),
+                    |buf, g, carry, out| {
+                        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, buf, out, 0, g, carry);
+                        decode_groups::<S, F>(ctrl, buf, out, dp, g, carry)
+                    },
                 )
             }
         }

@@ -250,16 +250,16 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         let kn = if kp == last { kp } else { kp.wrapping_add(8) };
         // SAFETY: kn is this block's or the next block's start, both with 8 control bytes.
         next = unsafe { kn.cast::<u64>().read_unaligned() };
-        // The block's last group starts at the sum of the first seven groups' lengths.
-        if p as usize > roomy
-            && ((S::lens8(cw) << 8).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize + 16
-                > end - p as usize
-        {
+        // The block's last group starts at the sum of the first seven groups' lengths (a
+        // block of the shortest groups, a dense posting list's usual block, read off its
+        // constant).
+        if p as usize > roomy && last_group_start::<S>(cw) + 16 > end - p as usize {
             break;
         }
-        if F::ONES && cw == 0 {
-            // 32 one-byte values: the block's last group starts 28 bytes in, so its 16-byte
-            // load, checked above, covers the four 8-byte loads.
+        if F::ONES && S::LENS[0] == 1 && cw == 0 {
+            // 32 one-byte values (`ONES` steps run on the classic wire only, where code 0 is
+            // one byte): the block's last group starts 28 bytes in, so its 16-byte load,
+            // checked above, covers the four 8-byte loads.
             for h in 0..4 {
                 // SAFETY: p + 8h + 8 <= p + 44, inside data (above); values 8h..8h + 8 of
                 // the block are inside out.
@@ -325,6 +325,17 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     // SAFETY: p and base are pointers into data, kp into ctrl.
     let (dp, g) = unsafe { (p.offset_from(base), kp.offset_from(ctrl.as_ptr())) };
     (dp as usize, g as usize, carry)
+}
+
+/// Where the last of the 8 groups of control word `cw` starts: the data length of the first
+/// seven.
+#[inline(always)]
+fn last_group_start<S: Scheme32>(cw: u64) -> usize {
+    if cw == 0 {
+        7 * S::CTRL_LENS[0] as usize
+    } else {
+        ((S::lens8(cw) << 8).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
+    }
 }
 
 /// Stores eight 16-bit lanes (two groups of a [`Finish::PAIRS`] step) at `dst`.
