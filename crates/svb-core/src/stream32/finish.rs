@@ -26,6 +26,7 @@ pub(crate) trait Finish: 'static {
 
     /// Whether the x86 block loop hands a block of 32 one-byte values (control word 0) to
     /// [`Finish::sse_ones8`], eight at a time, instead of unpacking its 8 groups.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     const ONES: bool = false;
 
     /// One value: `v` as unpacked, `acc` the running value (the previous output for
@@ -197,6 +198,7 @@ impl Finish for Plain {
 
 impl Finish for Delta {
     type Out = u32;
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     const ONES: bool = true;
 
     /// Sums of up to four bytes fit 16-bit lanes: two shift-adds there give each lane the sum
