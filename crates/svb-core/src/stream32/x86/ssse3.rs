@@ -334,7 +334,8 @@ fn last_group_start<S: Scheme32>(cw: u64) -> usize {
     if cw == 0 {
         7 * S::CTRL_LENS[0] as usize
     } else {
-        ((S::lens8(cw) << 8).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
+        // Byte 6 of the prefix sums: groups 0..=6.
+        (prefix_lens::<S>(cw) >> 48) as u8 as usize
     }
 }
 
