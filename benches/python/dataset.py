@@ -102,6 +102,8 @@ def main():
         return
     svb, work = sys.argv[1], Path(sys.argv[2])
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+    # `--only TEXT`: the tasks whose name holds TEXT (to measure one change).
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     work.mkdir(parents=True, exist_ok=True)
     large = work / "large.pod5"
     if not large.exists():
@@ -223,6 +225,8 @@ def main():
     # The index is built once, as a first `get` would.
     run([svb, "get", large_b5, ids[0], "-o", out / "first.i16", "--force"])
     for task, ours, peer, peer_cmd, before in tasks:
+        if only is not None and only not in task:
+            continue
         ours_s, ours_rss = best(ours, rounds, remove(out / "one.i16"))
         peer_s = peer_rss = None
         if peer_cmd:

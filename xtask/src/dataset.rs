@@ -15,8 +15,12 @@ pub const BEGIN: &str = "<!-- dataset section: cargo xtask bench-dataset --repor
 pub const END: &str = "<!-- end of dataset section -->";
 
 pub fn main(args: &[String]) -> Result<(), String> {
-    check_args(args, &["--report"], &["--rounds"])?;
+    check_args(args, &["--report"], &["--rounds", "--only"])?;
     let rounds = opt(args, "--rounds").unwrap_or("3");
+    let only = opt(args, "--only");
+    if only.is_some() && flag(args, "--report") {
+        return Err("--only measures some tasks: the report is of them all".into());
+    }
     run(cargo().args(["build", "--release", "-p", "svb-cli"]))?;
     let svb = root().join("target/release/svb");
     let work = root().join("target/bench-data/dataset");
@@ -25,6 +29,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .arg(&svb)
         .arg(&work)
         .args(["--rounds", rounds])
+        .args(only.map(|t| ["--only", t]).into_iter().flatten())
         .output()
         .map_err(|e| format!("python3: {e}"))?;
     if !out.status.success() {
@@ -36,6 +41,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let lines = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut section = section(&lines, rounds);
+    if only.is_some() {
+        println!("{section}");
+        return Ok(());
+    }
     if let Some(py) = python_table(&work, rounds)? {
         section = section.replace(END, &format!("{py}{END}"));
     }

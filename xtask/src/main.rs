@@ -6,7 +6,7 @@
 //! | `fuzz [--seconds N]` | every cargo-fuzz target for N seconds (default 20) on a seeded corpus; fails on any crash |
 //! | `bench [--quick] [--filter F]` | runs the criterion suites and prints Melem/s per codec and op, with the peers and ratios |
 //! | `bench-report [--quick] [--filter F] [--no-run] [--section NAME]` | the same, written to docs/PERFORMANCE.md; with `--section`, only this run's groups, as a named section that later full reports keep |
-//! | `bench-dataset [--rounds R] [--report]` | the dataset commands (convert, subset, view, verify, decode, get) against blue-crab and ONT's `pod5` tools in one run; with `--report`, the dataset section of docs/PERFORMANCE.md |
+//! | `bench-dataset [--rounds R] [--only TEXT] [--report]` | the dataset commands (convert, subset, view, verify, decode, get) against blue-crab and ONT's `pod5` tools in one run; `--only` runs the tasks whose name holds TEXT and prints them; with `--report`, the dataset section of docs/PERFORMANCE.md |
 //! | `bench-compare BASE_DIR [--new DIR] [--baseline NAME] [--threshold X]` | flags every benchmark more than 10% (X = 1.10) slower than the base; non-zero exit if any |
 
 mod bench;

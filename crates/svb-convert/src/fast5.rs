@@ -201,8 +201,8 @@ fn picked_to_pod5(
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut runs: Vec<RunInfo> = Vec::new();
     let convert = |r: &svb_fast5::Reader, i: usize| {
-        let read = r.read(i)?;
-        let signal = r.signal(i)?;
+        let mut signal = Vec::new();
+        let read = r.read_with_signal(i, &mut signal)?;
         let mut pod5 = read_of_fast5(&read)?;
         pod5.num_samples = signal.len() as u64;
         Ok((pod5, run_info_of_fast5(&read)?, signal))
@@ -219,8 +219,22 @@ fn picked_to_pod5(
         Ok(reads.iter().map(|(_, s)| s.len() as u64).sum())
     };
     let stats = each_window(&readers, stats, how, convert, write)?;
-    w.finish()?;
+    finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
+}
+
+/// Runs `finish` (an output's last writes and its sync) while `readers` are freed on another
+/// thread: a FAST5 reader holds every HDF5 object it parsed, and freeing them took 100 ms of
+/// a 1.6 s conversion of a 2000-read file.
+fn finish_freeing(
+    readers: Picked,
+    finish: impl FnOnce() -> Result<(), ConvertError>,
+) -> Result<(), ConvertError> {
+    let freed = std::thread::spawn(move || drop(readers));
+    let finished = finish();
+    // A panic while freeing is not the conversion's: the output is complete.
+    let _ = freed.join();
+    finished
 }
 
 /// Converts the reads of `readers` a window at a time: `convert(reader, index)` on every core,
@@ -307,8 +321,8 @@ fn picked_to_blow5(
     let fields = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |r: &svb_fast5::Reader, i: usize| {
-        let read = r.read(i)?;
-        let signal = r.signal(i)?;
+        let mut signal = Vec::new();
+        let read = r.read_with_signal(i, &mut signal)?;
         let group = groups
             .iter()
             .position(|(run, _)| *run == read.run_id)
@@ -321,7 +335,7 @@ fn picked_to_blow5(
         Ok(records.iter().map(|x| x.raw_signal.len() as u64).sum())
     };
     let stats = each_window(&readers, stats, how, convert, write)?;
-    w.finish()?;
+    finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }
 

@@ -13,6 +13,8 @@
 mod attrs;
 mod error;
 mod reader;
+mod storage;
+mod vbz_chunks;
 
 pub use attrs::{AttrValue, Attrs};
 pub use error::Fast5Error;

@@ -11,6 +11,8 @@ use rayon::prelude::*;
 use svb_io::Threads;
 
 use crate::attrs::{value, AttrValue, Attrs};
+use crate::storage::FileStorage;
+use crate::vbz_chunks::{self, ChunkError};
 use crate::Fast5Error;
 
 /// HDF5 filter id of ONT's VBZ compression.
@@ -20,9 +22,13 @@ pub const VBZ_FILTER_ID: u16 = 32020;
 /// are 32-bit; a larger declaration is refused before anything is allocated).
 pub const MAX_SAMPLES: u64 = u32::MAX as u64;
 
+/// Samples a signal's buffer is sized for before its chunks are decoded (1 Mi: 2 MiB), at
+/// most: a longer read's buffer grows with the samples its chunks really hold.
+const RESERVE_SAMPLES: usize = 1 << 20;
+
 /// The largest chunk the HDF5 layer decodes (a FAST5 writer's chunks hold one read's signal,
 /// at most a few MiB).
-const MAX_CHUNK_BYTES: usize = 64 << 20;
+pub(crate) const MAX_CHUNK_BYTES: usize = 64 << 20;
 
 /// How the file lays out its reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,9 +104,19 @@ impl Read {
     }
 }
 
+/// A read's groups, each looked up once: the read group (multi-read files), `Raw`, and the
+/// shared groups with their paths (`None` where the file lacks one).
+struct ReadGroups {
+    read: Option<Group>,
+    raw: Group,
+    channel_id: Option<(Group, String)>,
+    tracking_id: Option<(Group, String)>,
+    context_tags: Option<(Group, String)>,
+}
+
 /// Where a read's groups are.
-#[derive(Clone, Debug)]
-struct Entry {
+#[derive(Clone)]
+pub(crate) struct Entry {
     /// The read's id (from the group name in a multi-read file, from `Raw/read_id` in a
     /// single-read one).
     read_id: String,
@@ -110,6 +126,8 @@ struct Entry {
     raw: String,
     /// The group holding `channel_id`, `tracking_id` and `context_tags`.
     shared: String,
+    /// The read group itself (multi-read files).
+    handle: Option<Group>,
 }
 
 /// An open FAST5 file: its reads found and listed; each read's attributes and signal read
@@ -127,7 +145,7 @@ struct Entry {
 /// ```
 pub struct Reader {
     path: PathBuf,
-    file: Hdf5File,
+    pub(crate) file: Hdf5File,
     layout: Layout,
     reads: Vec<Entry>,
     by_id: HashMap<String, usize>,
@@ -178,14 +196,16 @@ fn options() -> OpenOptions {
 
 impl Reader {
     /// Opens `path` and lists its reads. The file is read where it is asked for (positioned
-    /// reads: memory holds what is being decoded, not the file), and each chunk is decoded
-    /// once, so no decoded chunk is cached.
+    /// reads of 64 KiB blocks, a few MiB cached for every FAST5 file open: memory holds what
+    /// is being decoded, not the file), and each chunk is decoded once, so no decoded chunk
+    /// is cached.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Fast5Error> {
         let path = path.as_ref().to_path_buf();
-        if let Err(source) = std::fs::metadata(&path) {
-            return Err(Fast5Error::Io { path, source });
-        }
-        let file = Hdf5File::open_with_options(&path, options());
+        let storage = match FileStorage::open(&path) {
+            Ok(s) => s,
+            Err(source) => return Err(Fast5Error::Io { path, source }),
+        };
+        let file = Hdf5File::from_storage_with_options(Arc::new(storage), options());
         Self::from_file(path, file)
     }
 
@@ -224,18 +244,21 @@ impl Reader {
 
     fn list_reads(&mut self) -> Result<(), Fast5Error> {
         let root = self.file.root_group().map_err(self.hdf5("/"))?;
-        let (groups, _) = root.member_names().map_err(self.hdf5("/"))?;
+        // The groups themselves, not their names: each read's is then at hand, where a lookup
+        // by name from a root of thousands of members walks its B-tree again.
+        let groups = root.groups().map_err(self.hdf5("/"))?;
         let mut reads: Vec<Entry> = groups
             .iter()
-            .filter_map(|g| g.strip_prefix("read_").map(|id| (g, id)))
+            .filter_map(|g| g.name().strip_prefix("read_").map(|id| (g, id)))
             .map(|(g, id)| Entry {
                 read_id: id.to_string(),
-                group: format!("/{g}"),
-                raw: format!("/{g}/Raw"),
-                shared: format!("/{g}"),
+                group: format!("/{}", g.name()),
+                raw: format!("/{}/Raw", g.name()),
+                shared: format!("/{}", g.name()),
+                handle: Some(g.clone()),
             })
             .collect();
-        if reads.is_empty() && groups.iter().any(|g| g == "Raw") {
+        if reads.is_empty() && groups.iter().any(|g| g.name() == "Raw") {
             self.layout = Layout::SingleRead;
             let raw = self
                 .file
@@ -261,6 +284,7 @@ impl Reader {
                     group: "/".into(),
                     raw,
                     shared: "/UniqueGlobalKey".into(),
+                    handle: None,
                 });
             }
         }
@@ -288,15 +312,6 @@ impl Reader {
     fn attrs_at(&self, path: &str) -> Result<Attrs, Fast5Error> {
         let group = self.file.group(path).map_err(self.hdf5(path))?;
         self.attrs_of(&group, path)
-    }
-
-    /// The attributes of the group at `path`, `None` when the file has no such group.
-    fn group_attrs(&self, path: &str) -> Result<Option<Attrs>, Fast5Error> {
-        match self.file.group(path) {
-            Ok(g) => self.attrs_of(&g, path).map(Some),
-            Err(Hdf5Error::GroupNotFound(_)) => Ok(None),
-            Err(source) => Err(self.hdf5(path)(source)),
-        }
     }
 
     fn attrs_of(&self, group: &Group, path: &str) -> Result<Attrs, Fast5Error> {
@@ -352,7 +367,7 @@ impl Reader {
         self.attrs_at("/")
     }
 
-    fn entry(&self, index: usize) -> Result<&Entry, Fast5Error> {
+    pub(crate) fn entry(&self, index: usize) -> Result<&Entry, Fast5Error> {
         self.reads.get(index).ok_or(Fast5Error::NoRead {
             path: self.path.clone(),
             index,
@@ -360,30 +375,103 @@ impl Reader {
         })
     }
 
+    /// The groups of read `e`, each looked up once (a multi-read file's from its read group,
+    /// not from the root, whose thousands of members make every lookup from it a B-tree
+    /// walk).
+    fn groups(&self, e: &Entry) -> Result<ReadGroups, Fast5Error> {
+        let child = |parent: &Group, name: &str, path: String| match parent.group(name) {
+            Ok(g) => Ok(Some((g, path))),
+            Err(Hdf5Error::GroupNotFound(_)) => Ok(None),
+            Err(source) => Err(self.hdf5(path)(source)),
+        };
+        let missing = |path: String| Fast5Error::Field {
+            path: self.path.clone(),
+            read: e.read_id.clone(),
+            field: path,
+            what: "missing group".into(),
+        };
+        let (read, raw, shared) = match self.layout {
+            Layout::MultiRead => {
+                let read = match &e.handle {
+                    Some(g) => g.clone(),
+                    None => self.file.group(&e.group).map_err(self.hdf5(&e.group))?,
+                };
+                let raw =
+                    child(&read, "Raw", e.raw.clone())?.ok_or_else(|| missing(e.raw.clone()))?;
+                (Some(read.clone()), raw.0, Some(read))
+            }
+            Layout::SingleRead => {
+                let raw = match self.file.group(&e.raw) {
+                    Ok(g) => g,
+                    Err(Hdf5Error::GroupNotFound(_)) => return Err(missing(e.raw.clone())),
+                    Err(source) => return Err(self.hdf5(&e.raw)(source)),
+                };
+                let shared = match self.file.group(&e.shared) {
+                    Ok(g) => Some(g),
+                    Err(Hdf5Error::GroupNotFound(_)) => None,
+                    Err(source) => return Err(self.hdf5(&e.shared)(source)),
+                };
+                (None, raw, shared)
+            }
+        };
+        let of_shared = |name: &str| -> Result<Option<(Group, String)>, Fast5Error> {
+            let path = format!("{}/{name}", e.shared);
+            match &shared {
+                Some(g) => child(g, name, path),
+                None => Ok(None),
+            }
+        };
+        Ok(ReadGroups {
+            channel_id: of_shared("channel_id")?,
+            tracking_id: of_shared("tracking_id")?,
+            context_tags: of_shared("context_tags")?,
+            read,
+            raw,
+        })
+    }
+
     /// Read `index`'s attributes.
     pub fn read(&self, index: usize) -> Result<Read, Fast5Error> {
         let e = self.entry(index)?;
+        let groups = self.groups(e)?;
+        self.read_in(e, &groups)
+    }
+
+    /// Read `index`'s attributes, and its signal into `out` (as
+    /// [`signal_into`](Reader::signal_into)), its groups looked up once for both.
+    pub fn read_with_signal(&self, index: usize, out: &mut Vec<i16>) -> Result<Read, Fast5Error> {
+        let e = self.entry(index)?;
+        let groups = self.groups(e)?;
+        let read = self.read_in(e, &groups)?;
+        let path = format!("{}/Signal", e.raw);
+        let ds = groups
+            .raw
+            .dataset("Signal")
+            .map_err(self.hdf5(path.clone()))?;
+        self.signal_of(e, ds, path, out)?;
+        Ok(read)
+    }
+
+    fn read_in(&self, e: &Entry, groups: &ReadGroups) -> Result<Read, Fast5Error> {
         let channel_group = format!("{}/channel_id", e.shared);
-        let required = |path: &str| {
-            self.group_attrs(path)?.ok_or_else(|| Fast5Error::Field {
-                path: self.path.clone(),
-                read: e.read_id.clone(),
-                field: path.to_string(),
-                what: "missing group".into(),
-            })
+        let attrs = |g: &Option<(Group, String)>| -> Result<Option<Attrs>, Fast5Error> {
+            g.as_ref()
+                .map(|(g, path)| self.attrs_of(g, path))
+                .transpose()
         };
-        let optional = |path: &str| -> Result<Attrs, Fast5Error> {
-            Ok(self
-                .group_attrs(path)?
-                .unwrap_or_else(|| Arc::from(Vec::new())))
-        };
-        let raw = required(&e.raw)?;
-        let channel_id = required(&channel_group)?;
-        let tracking_id = optional(&format!("{}/tracking_id", e.shared))?;
-        let context_tags = optional(&format!("{}/context_tags", e.shared))?;
-        let read_group = match self.layout {
-            Layout::MultiRead => self.attrs_at(&e.group)?,
-            Layout::SingleRead => Arc::from(Vec::new()),
+        let raw = self.attrs_of(&groups.raw, &e.raw)?;
+        let channel_id = attrs(&groups.channel_id)?.ok_or_else(|| Fast5Error::Field {
+            path: self.path.clone(),
+            read: e.read_id.clone(),
+            field: channel_group.clone(),
+            what: "missing group".into(),
+        })?;
+        let none = || Arc::from(Vec::new());
+        let tracking_id = attrs(&groups.tracking_id)?.unwrap_or_else(none);
+        let context_tags = attrs(&groups.context_tags)?.unwrap_or_else(none);
+        let read_group = match &groups.read {
+            Some(g) => self.attrs_of(g, &e.group)?,
+            None => none(),
         };
         let field = |group: &str, name: &str, what: &str| Fast5Error::Field {
             path: self.path.clone(),
@@ -546,14 +634,34 @@ impl Reader {
 
     /// Read `index`'s signal dataset, its path, whether it is little-endian, and its declared
     /// samples, the type and shape checked.
-    fn signal_dataset(
+    pub(crate) fn signal_dataset(
         &self,
         index: usize,
     ) -> Result<(hdf5_reader::Dataset, String, bool, u64), Fast5Error> {
         let e = self.entry(index)?;
-        let bad = |what: String| self.signal_error(e, what);
+        let (ds, path) = self.signal_of_entry(e)?;
+        let (little, n) = self.check_signal(e, &ds)?;
+        Ok((ds, path, little, n))
+    }
+
+    /// Read `e`'s signal dataset and its path (from its read group where the file has one).
+    fn signal_of_entry(&self, e: &Entry) -> Result<(hdf5_reader::Dataset, String), Fast5Error> {
         let path = format!("{}/Signal", e.raw);
-        let ds = self.file.dataset(&path).map_err(self.hdf5(path.clone()))?;
+        let ds = match &e.handle {
+            Some(g) => g.group("Raw").and_then(|raw| raw.dataset("Signal")),
+            None => self.file.dataset(&path),
+        };
+        Ok((ds.map_err(self.hdf5(path.clone()))?, path))
+    }
+
+    /// Whether read `e`'s signal dataset `ds` is little-endian, and its declared samples, its
+    /// type and shape checked.
+    fn check_signal(
+        &self,
+        e: &Entry,
+        ds: &hdf5_reader::Dataset,
+    ) -> Result<(bool, u64), Fast5Error> {
+        let bad = |what: String| self.signal_error(e, what);
         let little = match ds.dtype() {
             Datatype::FixedPoint {
                 size: 2,
@@ -572,7 +680,7 @@ impl Reader {
         if n > MAX_SAMPLES {
             return Err(bad(format!("{n} samples declared (at most {MAX_SAMPLES})")));
         }
-        Ok((ds, path, little, n))
+        Ok((little, n))
     }
 
     fn signal_error(&self, e: &Entry, what: String) -> Fast5Error {
@@ -594,15 +702,64 @@ impl Reader {
     /// actually decoded, never with what a header declares.
     pub fn signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Fast5Error> {
         let e = self.entry(index)?;
+        let (ds, path) = self.signal_of_entry(e)?;
+        self.signal_of(e, ds, path, out)
+    }
+
+    /// The samples of `ds`, read `e`'s signal dataset at `path`, into `out`.
+    fn signal_of(
+        &self,
+        e: &Entry,
+        ds: hdf5_reader::Dataset,
+        path: String,
+        out: &mut Vec<i16>,
+    ) -> Result<(), Fast5Error> {
         out.clear();
         let bad = |what: String| self.signal_error(e, what);
-        let (ds, path, little, n) = self.signal_dataset(index)?;
+        let (little, n) = self.check_signal(e, &ds)?;
         let n = n as usize;
+        // Room for the declared samples up to a bound (what a header declares is not trusted
+        // further: past it, memory grows with the samples decoded).
+        out.reserve(n.min(RESERVE_SAMPLES));
+        let fast = match little && ds.chunks().is_some() {
+            true => vbz_chunks::decode(&self.file, &ds, n, out),
+            false => Err(ChunkError::NotHere),
+        };
+        match fast {
+            Ok(()) => {}
+            Err(ChunkError::Hdf5(source)) => return Err(self.hdf5(path)(source)),
+            Err(ChunkError::Signal(what)) => {
+                out.clear();
+                return Err(bad(what));
+            }
+            Err(ChunkError::NotHere) => self.signal_through_hdf5(e, &ds, path, little, n, out)?,
+        }
+        if out.len() != n {
+            let got = out.len();
+            out.clear();
+            return Err(bad(format!("{got} samples stored of the {n} declared")));
+        }
+        Ok(())
+    }
+
+    /// The samples of `ds` decoded by the HDF5 layer's chunk pipeline (any filter it
+    /// knows), or read as they are (contiguous or compact), appended to `out`.
+    pub(crate) fn signal_through_hdf5(
+        &self,
+        e: &Entry,
+        ds: &hdf5_reader::Dataset,
+        path: String,
+        little: bool,
+        n: usize,
+        out: &mut Vec<i16>,
+    ) -> Result<(), Fast5Error> {
+        let bad = |what: String| self.signal_error(e, what);
         let push = |out: &mut Vec<i16>, bytes: &[u8]| {
-            out.extend(bytes.chunks_exact(2).map(|b| match little {
-                true => i16::from_le_bytes([b[0], b[1]]),
-                false => i16::from_be_bytes([b[0], b[1]]),
-            }))
+            let pairs = bytes.as_chunks::<2>().0.iter();
+            match little {
+                true => out.extend(pairs.map(|b| i16::from_le_bytes(*b))),
+                false => out.extend(pairs.map(|b| i16::from_be_bytes(*b))),
+            }
         };
         if ds.chunks().is_some() {
             for chunk in ds.iter_chunks().map_err(self.hdf5(path.clone()))? {
@@ -625,11 +782,6 @@ impl Reader {
             let bytes = ds.read_raw_bytes().map_err(self.hdf5(path.clone()))?;
             push(out, &bytes[..bytes.len().min(2 * n)]);
         }
-        if out.len() != n {
-            let got = out.len();
-            out.clear();
-            return Err(bad(format!("{got} samples stored of the {n} declared")));
-        }
         Ok(())
     }
 
@@ -643,8 +795,7 @@ impl Reader {
             (0..self.len())
                 .into_par_iter()
                 .try_for_each_init(Vec::new, |signal, i| {
-                    let read = self.read(i)?;
-                    self.signal_into(i, signal)?;
+                    let read = self.read_with_signal(i, signal)?;
                     f(i, &read, signal);
                     Ok(())
                 })

@@ -560,14 +560,60 @@ pub fn compress_signal(signal: &[i16]) -> Vec<u8> {
 
 /// Decompresses a sized [`Options::SIGNAL`] stream, appending the samples to `out`.
 pub fn decompress_signal_into(src: &[u8], out: &mut Vec<i16>) -> Result<(), VbzError> {
-    let mut bytes = Vec::new();
-    decompress_sized_into(src, &Options::SIGNAL, &mut bytes)?;
-    out.extend(
-        bytes
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]])),
-    );
-    Ok(())
+    decompress_sized_samples_into(src, &Options::SIGNAL, out)
+}
+
+/// Decompresses a sized stream under `opts` whose original bytes are 16-bit little-endian
+/// integers (a fast5 `Raw/Signal` chunk, whatever options its filter was given), appending
+/// them to `out`; `out` is left as it was on an error. A signal's usual options (16-bit
+/// integers, delta + zigzag, StreamVByte) are decoded by the fused kernel straight into
+/// `out`, with no copy of the original bytes.
+pub fn decompress_sized_samples_into(
+    src: &[u8],
+    opts: &Options,
+    out: &mut Vec<i16>,
+) -> Result<(), VbzError> {
+    let len = decompressed_size(src)?;
+    let body = &src[SIZED_HEADER_LEN..];
+    if !len.is_multiple_of(2) {
+        return Err(VbzError::NotWholeIntegers {
+            bytes: len,
+            integer_size: 2,
+        });
+    }
+    let fused =
+        opts.integer_size == 2 && opts.delta_zigzag && opts.packing() == Packing::StreamVByte;
+    if !fused {
+        let mut bytes = Vec::new();
+        decompress_append(body, len, opts, &mut bytes)?;
+        let pairs = bytes.as_chunks::<2>().0;
+        out.extend(pairs.iter().map(|b| i16::from_le_bytes(*b)));
+        return Ok(());
+    }
+    let declared = check(body, len, opts)?;
+    let n = len / 2;
+    let start = out.len();
+    // As in `decompress_append`: `out` grows only once the packed stream exists (read, or
+    // really produced by zstd), which bounds `n` by what the input holds.
+    let decode = |packed: &[u8], out: &mut Vec<i16>| {
+        out.resize(start + n, 0);
+        let used = I16ZigzagDelta32
+            .kernels()
+            .decode_to_slice(packed, 0, &mut out[start..])
+            .map_err(VbzError::StreamVByte)?;
+        all_used(used, n, packed)
+    };
+    let r = match declared {
+        None => decode(body, out),
+        Some(declared) => PACKED.with_borrow_mut(|packed| {
+            zstd_io::decompress_into(body, declared, packed)?;
+            decode(packed, out)
+        }),
+    };
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
 }
 
 /// Decompresses a sized [`Options::SIGNAL`] stream (a fast5 `Raw/Signal` chunk).
