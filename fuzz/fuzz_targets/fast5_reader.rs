@@ -1,7 +1,8 @@
 #![no_main]
 //! Arbitrary bytes as a FAST5 file: the HDF5 layer and the FAST5 reader return a reader or an
 //! error naming the file, never a panic; every read's fields and signal then read or fail
-//! with an error, the same way twice and through the parallel path.
+//! with an error, the same way twice, together (`read_with_signal`) and through the parallel
+//! path.
 
 use libfuzzer_sys::fuzz_target;
 use svb_fast5::Reader;
@@ -22,6 +23,16 @@ fuzz_target!(|data: &[u8]| {
             (Ok(s), Ok(())) => assert_eq!(&buf, s),
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
             _ => panic!("signal paths disagree on read {i}"),
+        }
+        // Both at once (one lookup of the read's groups): the same fields and samples.
+        let mut both_signal = vec![7i16; 5];
+        match (reader.read_with_signal(i, &mut both_signal), &read, &signal) {
+            (Ok(r), Ok(alone), Ok(s)) => {
+                assert_eq!(&r, alone);
+                assert_eq!(&both_signal, s);
+            }
+            (Err(_), _, _) => assert!(read.is_err() || signal.is_err(), "read {i}"),
+            (Ok(_), _, _) => panic!("read {i}: read_with_signal succeeds alone"),
         }
         if let Some(e) = read.as_ref().err().or(signal.as_ref().err()) {
             first_error.get_or_insert(e.to_string());

@@ -154,10 +154,10 @@ pub struct PartialFile {
 /// Buffer of the writer: writes longer than this go to the file without a copy.
 const BUFFER: usize = 256 << 10;
 
-/// Bytes written between two background syncs (64 MiB): the disk writes a large output
+/// Bytes written between two background syncs (16 MiB): the disk writes a large output
 /// while it is being made, and the sync at its commit waits only for the last of it (104 ms
-/// of a 2.0 s conversion writing 260 MB here, when the whole file was synced at the end).
-const SYNC_EVERY: u64 = 64 << 20;
+/// of a 1.6 s conversion writing 260 MB here, when the whole file was synced at the end).
+const SYNC_EVERY: u64 = 16 << 20;
 
 /// What every temporary name holds after the destination's name: `.partial-PID-NONCE`.
 const PARTIAL: &str = ".partial-";
