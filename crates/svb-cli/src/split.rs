@@ -30,10 +30,11 @@ enum By {
     svb split -r blow5_dir/ -o groups/ --by read-group\n  \
     svb split reads.pod5 -o parts/ --reads 4000          (part0000.pod5, part0001.pod5, ...)\n  \
     svb split reads.blow5 -o parts/ --files 8 --to slow5\n  \
-    svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n\n\
+    svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n  \
+    svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
-    counted. Outputs are named after their key; at most --max-open are written at a time\n\
+    counted. Outputs are named after their key (--template to change it); at most --max-open are written at a time\n\
     (each group of them one pass over the inputs)."
 )]
 pub struct Args {
@@ -57,6 +58,10 @@ pub struct Args {
     /// The table's destination column (default: the column other than read_id).
     #[arg(long, requires = "table")]
     column: Option<String>,
+    /// Output file names: this text with {key} replaced by the key (the format's extension
+    /// added when it does not end with it; default: {key}).
+    #[arg(long, value_name = "TEXT")]
+    template: Option<String>,
     /// Outputs as SLOW5 text or BLOW5 (BLOW5 / SLOW5 inputs; default: the first input's).
     #[arg(long, value_parser = ["blow5", "slow5"])]
     to: Option<String>,
@@ -156,13 +161,17 @@ pub fn run(args: &Args) -> Result<bool, String> {
         Format::Pod5 if args.to.is_some() => {
             return Err("--to is for BLOW5 / SLOW5 inputs; `svb convert` changes a format".into())
         }
-        Format::Pod5 => svb_convert::split_pod5(&files, &args.output, &by, args.max_open, how),
+        Format::Pod5 => {
+            let t = args.template.as_deref();
+            svb_convert::split_pod5(&files, &args.output, &by, t, args.max_open, how)
+        }
         Format::Blow5 | Format::Slow5 => {
             let text = match args.to.as_deref() {
                 Some(t) => t == "slow5",
                 None => format == Format::Slow5,
             };
-            svb_convert::split_blow5(&files, &args.output, &by, text, args.max_open, how)
+            let t = args.template.as_deref();
+            svb_convert::split_blow5(&files, &args.output, &by, t, text, args.max_open, how)
         }
         Format::Fast5 => {
             return Err(

@@ -199,3 +199,67 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
         .sum();
     assert_eq!(n, r.len());
 }
+
+#[test]
+fn a_template_names_the_outputs_and_a_bad_one_writes_nothing() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-template");
+    let src = data.join("pod5/multi_fast5_zip.pod5");
+    let by = tmp.join("by_channel");
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&by),
+        "--by",
+        "channel",
+        "--template",
+        "channel_{key}_reads",
+    ]));
+    let files = outputs(&by, "pod5");
+    assert!(!files.is_empty());
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let channel = name
+            .strip_prefix("channel_")
+            .and_then(|n| n.strip_suffix("_reads.pod5"))
+            .unwrap_or_else(|| panic!("{name}"));
+        let r = svb_pod5::Reader::open(f).unwrap();
+        assert!(r.reads().iter().all(|x| x.channel.to_string() == channel));
+    }
+    // The extension is not added twice; BLOW5 outputs take theirs.
+    let b5 = tmp.join("b5");
+    let blow5 = tmp.join("in.blow5");
+    ok(&svb(&["convert", s(&src), "-o", s(&blow5)]));
+    ok(&svb(&[
+        "split",
+        s(&blow5),
+        "-o",
+        s(&b5),
+        "--files",
+        "2",
+        "--template",
+        "half-{key}.blow5",
+    ]));
+    let names: Vec<String> = outputs(&b5, "blow5")
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["half-part0000.blow5", "half-part0001.blow5"]);
+    // No {key} (every output one name), or a name outside the directory: refused, nothing
+    // written.
+    for (bad, said) in [("all", "no {key}"), ("../{key}", "not a plain file name")] {
+        let out = tmp.join(format!("bad-{}", bad.len()).as_str());
+        let e = fails(&svb(&[
+            "split",
+            s(&src),
+            "-o",
+            s(&out),
+            "--by",
+            "channel",
+            "--template",
+            bad,
+        ]));
+        assert!(e.contains(said), "{bad}: {e}");
+        assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
+    }
+}

@@ -119,13 +119,15 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
     }
 }
 
-/// Splits POD5 `inputs` into `dir` (`KEY.pod5` each) by `by`, `max_open` outputs at a time;
+/// Splits POD5 `inputs` into `dir` (`KEY.pod5` each, or `template` with [`KEY`] replaced by
+/// the key: `"run_{key}"` gives `run_KEY.pod5`) by `by`, `max_open` outputs at a time;
 /// an output that exists is replaced only as `how.on_existing` says (every output is
 /// checked before any is written).
 pub fn split_pod5(
     inputs: &[PathBuf],
     dir: &Path,
     by: &SplitBy,
+    template: Option<&str>,
     max_open: usize,
     mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
@@ -173,7 +175,14 @@ pub fn split_pod5(
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
         keys = positional_keys(&keys.per_input, by, total);
     }
-    let paths = output_paths(dir, &keys.names, "pod5", &opened_paths, how.on_existing)?;
+    let paths = output_paths(
+        dir,
+        &keys.names,
+        template,
+        "pod5",
+        &opened_paths,
+        how.on_existing,
+    )?;
     let publish = svb_io::Publish {
         on_existing: how.on_existing,
         ..svb_io::Publish::default()
@@ -213,14 +222,15 @@ pub fn split_pod5(
     Ok(result)
 }
 
-/// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says) by
-/// `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
+/// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says, or
+/// `template` with [`KEY`] replaced, as [`split_pod5`] names them) by `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
 /// the order first used), its records under the first input's compression (zstd and SVB-ZD
 /// when that is text).
 pub fn split_blow5(
     inputs: &[PathBuf],
     dir: &Path,
     by: &SplitBy,
+    template: Option<&str>,
     text: bool,
     max_open: usize,
     mut how: Run<'_>,
@@ -308,7 +318,7 @@ pub fn split_blow5(
     }
     let ext = if text { "slow5" } else { "blow5" };
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
-    let out_paths = output_paths(dir, &keys.names, ext, &paths, how.on_existing)?;
+    let out_paths = output_paths(dir, &keys.names, template, ext, &paths, how.on_existing)?;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     let order = sorted_keys(&keys.names);
@@ -418,16 +428,56 @@ fn sorted_keys(names: &[String]) -> Vec<u32> {
     order
 }
 
+/// The placeholder of an output file name template that a key replaces.
+pub const KEY: &str = "{key}";
+
+/// A template of output names must name the key (else every output has one name) and stay
+/// in the output directory.
+fn check_template(template: &str) -> Result<(), ConvertError> {
+    let bad = |what: &str| {
+        Err(ConvertError::Mapping(format!(
+            "the template {template:?} {what}"
+        )))
+    };
+    if !template.contains(KEY) {
+        return bad("has no {key}: every output would have its name");
+    }
+    if template.contains(['/', '\\']) || template.starts_with('.') {
+        return bad("is not a plain file name (no /, \\, or leading .)");
+    }
+    Ok(())
+}
+
+/// The file name of key `name`: `template` with `{key}` replaced by the key as a file name
+/// (`NAME.EXT` without a template), `.EXT` added when the template does not end with it.
+fn output_name(template: Option<&str>, name: &str, ext: &str) -> String {
+    let key = file_name(name);
+    match template {
+        None => format!("{key}.{ext}"),
+        Some(t) => {
+            let named = t.replace(KEY, &key);
+            match named.ends_with(&format!(".{ext}")) {
+                true => named,
+                false => format!("{named}.{ext}"),
+            }
+        }
+    }
+}
+
 /// Each key's output path in `dir`, all checked before anything is written: two keys with
 /// one file name, an output that is an input, and an existing output (without
 /// `OnExisting::Replace`) are errors.
 fn output_paths(
     dir: &Path,
     names: &[String],
+    template: Option<&str>,
     ext: &str,
     inputs: &[PathBuf],
     on_existing: svb_io::OnExisting,
 ) -> Result<Vec<PathBuf>, ConvertError> {
+    if let Some(t) = template {
+        check_template(t)?;
+    }
     std::fs::create_dir_all(dir).map_err(|source| ConvertError::Output {
         path: dir.to_path_buf(),
         source,
@@ -435,7 +485,7 @@ fn output_paths(
     let mut seen: HashMap<PathBuf, &str> = HashMap::new();
     let mut paths = Vec::with_capacity(names.len());
     for name in names {
-        let path = dir.join(format!("{}.{ext}", file_name(name)));
+        let path = dir.join(output_name(template, name, ext));
         if let Some(other) = seen.insert(path.clone(), name) {
             return Err(ConvertError::Mapping(format!(
                 "the keys {other:?} and {name:?} both make the file name {}",

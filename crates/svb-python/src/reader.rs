@@ -673,7 +673,7 @@ pub fn merge<'py>(
 
 /// The reads of files of one format into many files in `output_dir` (see `svb.split`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false))]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn split<'py>(
     py: Python<'py>,
@@ -687,6 +687,7 @@ pub fn split<'py>(
     max_open: usize,
     keep_going: bool,
     force: bool,
+    template: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_convert::SplitBy;
     let how_many = [
@@ -731,12 +732,25 @@ pub fn split<'py>(
     let result = py
         .detach(|| {
             match format {
-                Some(svb_reads::Format::Pod5) if to.is_none() => {
-                    svb_convert::split_pod5(&inputs, &output_dir, &split_by, max_open, how)
-                }
+                Some(svb_reads::Format::Pod5) if to.is_none() => svb_convert::split_pod5(
+                    &inputs,
+                    &output_dir,
+                    &split_by,
+                    template,
+                    max_open,
+                    how,
+                ),
                 Some(f @ (svb_reads::Format::Blow5 | svb_reads::Format::Slow5)) => {
                     let text = to.map_or(f == svb_reads::Format::Slow5, |t| t == "slow5");
-                    svb_convert::split_blow5(&inputs, &output_dir, &split_by, text, max_open, how)
+                    svb_convert::split_blow5(
+                        &inputs,
+                        &output_dir,
+                        &split_by,
+                        template,
+                        text,
+                        max_open,
+                        how,
+                    )
                 }
                 _ => Err(svb_convert::ConvertError::Mapping(
                     "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),

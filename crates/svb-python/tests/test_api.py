@@ -230,6 +230,9 @@ def test_split(pod5_files, data, tmp_path):
     assert all(svb.open(p).format == "slow5" for _, p, _ in got["outputs"])
     with pytest.raises(ValueError, match="one of"):
         svb.split(src, tmp_path / "x", by="run", reads=2)
+    got = svb.split(src, tmp_path / "n", reads=5, template="half_{key}")
+    assert [os.path.basename(p) for _, p, _ in got["outputs"]] == [
+        "half_part0000.pod5", "half_part0001.pod5"]
 
 
 def test_recover(data, tmp_path):

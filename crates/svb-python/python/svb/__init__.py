@@ -276,13 +276,15 @@ def split(
     max_open: int = 128,
     keep_going: bool = False,
     force: bool = False,
+    template: Optional[str] = None,
 ) -> dict:
     """The reads of POD5, or BLOW5 / SLOW5, `inputs` into many files of that format in
     `output_dir`, as `svb split` does: one of `by` ("run", "read-group", "channel",
     "end-reason"), `reads` (parts of N reads), `files` (N parts) or `table` ({read_id:
     destination}; reads it lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
-    SLOW5 outputs. Returns {"reads", "samples", "unlisted", "outputs" [(key, path, reads)],
-    "failed"}. Outputs that exist are replaced only with `force`.
+    SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
+    extension added; default "{key}"). Returns {"reads", "samples", "unlisted", "outputs"
+    [(key, path, reads)], "failed"}. Outputs that exist are replaced only with `force`.
 
         >>> svb.split("reads.pod5", "by_channel", by="channel")["outputs"][:1]  # doctest: +SKIP
     """
@@ -290,7 +292,7 @@ def split(
         inputs = [inputs]
     return _svb.split(
         [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
-        max_open, keep_going, force,
+        max_open, keep_going, force, template,
     )
 
 
