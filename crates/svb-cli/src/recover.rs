@@ -1,5 +1,6 @@
-//! `svb recover`: every whole record of a BLOW5 or SLOW5 file whose writer died into a new
-//! file, with a report of what was saved and what was lost.
+//! `svb recover`: every whole record of a BLOW5 or SLOW5 file whose writer died, or every
+//! read of a POD5 file whose footer is missing or damaged, into a new file, with a report of
+//! what was saved and what was lost.
 
 use std::path::PathBuf;
 
@@ -9,15 +10,18 @@ use crate::output::error_chain;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb recover cut.blow5 -o saved.blow5\n  \
-    svb recover cut.slow5 -o saved.slow5\n\n\
-    The records before the cut are decoded and written (the input's header and compression;\n\
-    a .slow5 output as text); one that does not decode is named and left out. What was lost\n\
-    (the cut's offset, its bytes, what is there) is said on stderr. POD5 recovery is not\n\
-    built yet.")]
+    svb recover cut.slow5 -o saved.slow5\n  \
+    svb recover no_footer.pod5 -o saved.pod5\n\n\
+    BLOW5 / SLOW5: the records before the cut are decoded and written (the input's header and\n\
+    compression; a .slow5 output as text); one that does not decode is named and left out.\n\
+    What was lost (the cut's offset, its bytes, what is there) is said on stderr.\n\
+    POD5: a footer that is missing or damaged is rebuilt from the tables a scan of the file\n\
+    finds, and every read they hold is copied (its VBZ chunks as stored); a file whose reads\n\
+    table is cut short is refused, saying so.")]
 pub struct Args {
-    /// The damaged BLOW5 or SLOW5 file (read, never changed).
+    /// The damaged BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,
-    /// The recovered file (.blow5 or .slow5).
+    /// The recovered file (.blow5 or .slow5; .pod5 for a POD5 input).
     #[arg(short, long)]
     output: PathBuf,
     /// Replace the output if it exists.
@@ -27,18 +31,22 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool, String> {
     let format = svb_reads::Format::detect(&args.file).map_err(|e| error_chain(&e))?;
-    if !matches!(format, svb_reads::Format::Blow5 | svb_reads::Format::Slow5) {
-        return Err(format!(
-            "{}: a {} file; svb recovers BLOW5 and SLOW5 files (POD5 not yet)",
-            args.file.display(),
-            format.name()
-        ));
-    }
-    crate::inputs::output_format(&args.output)?;
     let how = Run {
         on_existing: svb_io::OnExisting::replace_if(args.force),
         ..Run::default()
     };
+    match format {
+        svb_reads::Format::Blow5 | svb_reads::Format::Slow5 => {}
+        svb_reads::Format::Pod5 => return recover_pod5(args, how),
+        _ => {
+            return Err(format!(
+                "{}: a {} file; svb recovers BLOW5, SLOW5 and POD5 files",
+                args.file.display(),
+                format.name()
+            ))
+        }
+    }
+    crate::inputs::output_format(&args.output)?;
     let got =
         svb_convert::recover_blow5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
     for e in &got.stats.failed {
@@ -60,4 +68,32 @@ pub fn run(args: &Args) -> Result<bool, String> {
         args.output.display()
     );
     Ok(true)
+}
+
+fn recover_pod5(args: &Args, how: Run<'_>) -> Result<bool, String> {
+    if args.output.extension().is_none_or(|e| e != "pod5") {
+        return Err(format!(
+            "{}: a POD5 file is recovered into a .pod5 file (`svb convert` it after)",
+            args.output.display()
+        ));
+    }
+    let got =
+        svb_convert::recover_pod5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
+    for e in &got.stats.failed {
+        eprintln!("svb: recover: lost: {}", error_chain(e));
+    }
+    match &got.fault {
+        Some(fault) => eprintln!(
+            "svb: recover: the footer was rebuilt from the tables found in the file ({fault})"
+        ),
+        None => eprintln!("svb: recover: the file was whole"),
+    }
+    eprintln!(
+        "svb: recover: {} of {} reads saved ({} samples) -> {}",
+        got.stats.reads,
+        got.reads,
+        got.stats.samples,
+        args.output.display()
+    );
+    Ok(got.stats.failed.is_empty())
 }

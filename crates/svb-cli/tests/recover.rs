@@ -85,3 +85,66 @@ fn cut_files_give_back_every_whole_record() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("the file was whole"));
     assert_eq!(records(&out), records(&src));
 }
+
+/// A POD5 file whose footer alone is cut (every length of it) gives back every read exactly,
+/// its VBZ chunks as stored; cut into its reads table, it is refused, saying which table is
+/// cut, and nothing is written; `verify` of it points to `recover`.
+#[test]
+fn a_pod5_without_its_footer_gives_back_every_read() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover-pod5");
+    for name in [
+        "pod5/multi_fast5_zip.pod5",
+        "pod5/multi_fast5_zip_v0.pod5",
+        "pod5/multi_fast5_zip_v4.pod5",
+    ] {
+        let src = data.join(name);
+        let whole = ok(&svb(&["pod5", "verify", s(&src)]));
+        let bytes = std::fs::read(&src).unwrap();
+        let r = svb_pod5::Reader::open(&src).unwrap();
+        let tables_end = r
+            .footer()
+            .contents
+            .iter()
+            .map(|f| (f.offset + f.length).next_multiple_of(8) + 16)
+            .max()
+            .unwrap() as usize;
+        let cut = tmp.join("cut.pod5");
+        let saved = tmp.join("saved.pod5");
+        // Cut anywhere in the footer: from its last byte to all of it.
+        for keep in [
+            bytes.len() - 1,
+            bytes.len() - 8,
+            bytes.len() - 40,
+            tables_end + 3,
+            tables_end,
+        ] {
+            std::fs::write(&cut, &bytes[..keep]).unwrap();
+            let e = fails(&svb(&["pod5", "verify", s(&cut)]));
+            assert!(e.contains("svb recover"), "{name} cut at {keep}: {e}");
+            let out = svb(&["recover", s(&cut), "-o", s(&saved), "--force"]);
+            let said = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{name} cut at {keep}: {said}");
+            assert!(said.contains("footer was rebuilt"), "{said}");
+            assert!(
+                said.contains(&format!("{} of {} reads saved", r.len(), r.len())),
+                "{said}"
+            );
+            assert_eq!(
+                ok(&svb(&["pod5", "verify", s(&saved)])),
+                whole,
+                "{name} cut at {keep}"
+            );
+        }
+        // Cut inside the last table: refused, nothing written.
+        std::fs::remove_file(&saved).unwrap();
+        std::fs::write(&cut, &bytes[..tables_end - 40]).unwrap();
+        let e = fails(&svb(&["recover", s(&cut), "-o", s(&saved)]));
+        assert!(e.contains("table before byte"), "{name}: {e}");
+        assert!(!saved.exists());
+        // A whole file recovers as it is.
+        let out = svb(&["recover", s(&src), "-o", s(&saved)]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("the file was whole"));
+        assert_eq!(ok(&svb(&["pod5", "verify", s(&saved)])), whole);
+        std::fs::remove_file(&saved).unwrap();
+    }
+}

@@ -46,7 +46,7 @@ pub use mapping::{
     TRACKING_KEYS_ATTRIBUTE,
 };
 pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
-pub use recover::{recover_blow5, Recovered};
+pub use recover::{recover_blow5, recover_pod5, Recovered, RecoveredPod5};
 pub use split::{split_blow5, split_pod5, Split, SplitBy, KEY};
 pub use subset::{subset, subset_blow5, subset_blow5_indexed, subset_pod5, Subset};
 pub use time::{format_utc_ms, parse_utc_ms};

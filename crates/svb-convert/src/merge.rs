@@ -12,7 +12,7 @@ use crate::subset::copy_pod5_reads;
 use crate::{settle, ConvertError, Run, Stats};
 
 /// Reads copied at once (POD5).
-const WINDOW: usize = 256;
+pub(crate) const WINDOW: usize = 256;
 
 /// What a merge does with a read whose id an earlier input (or an earlier read) has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

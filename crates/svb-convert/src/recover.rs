@@ -1,6 +1,6 @@
 //! Recovery: every whole record of a BLOW5 or SLOW5 file whose writer died (its end marker
-//! missing, its last record or line cut) into a new file, with a report of what was saved
-//! and what was lost.
+//! missing, its last record or line cut), or every read of a POD5 file whose footer is
+//! missing or damaged, into a new file, with a report of what was saved and what was lost.
 
 use std::path::{Path, PathBuf};
 
@@ -49,5 +49,56 @@ pub fn recover_blow5(
         stats,
         records,
         cut,
+    })
+}
+
+/// What a POD5 recovery saved.
+#[derive(Debug, Default)]
+pub struct RecoveredPod5 {
+    /// Reads and samples saved; in `failed`, each read whose signal did not copy.
+    pub stats: Stats,
+    /// Reads the recovered tables list.
+    pub reads: usize,
+    /// What was wrong with the file's footer (`None`: it was whole).
+    pub fault: Option<String>,
+}
+
+/// Saves every read of the POD5 file `input` whose footer is missing or damaged into `out`
+/// (its runs, its reads with their VBZ chunks copied as stored): the footer rebuilt from the
+/// embedded tables a scan of the file finds ([`svb_pod5::Reader::open_recovering`]); a read
+/// whose signal does not copy is left out and named. A file whose reads table is cut short
+/// is an error saying so. `how.on_existing` says whether `out` may be replaced.
+pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredPod5, ConvertError> {
+    let inputs = [input.to_path_buf()];
+    crate::check_output(&inputs, out)?;
+    let in_file = ConvertError::of(input);
+    let (r, fault) = svb_pod5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
+    let options = svb_pod5::WriteOptions {
+        signal_encoding: r.signal_encoding(),
+        publish: svb_io::Publish {
+            on_existing: how.on_existing,
+            ..svb_io::Publish::default()
+        },
+        ..svb_pod5::WriteOptions::default()
+    };
+    let mut w = svb_pod5::Writer::create(out, options)?;
+    let mut stats = Stats::default();
+    let all: Vec<usize> = (0..r.len()).collect();
+    for window in all.chunks(crate::merge::WINDOW) {
+        crate::subset::copy_pod5_reads(
+            &r,
+            window,
+            &mut w,
+            false,
+            OnError::Skip,
+            &mut stats,
+            &in_file,
+        )?;
+    }
+    w.finish()?;
+    Ok(RecoveredPod5 {
+        stats,
+        reads: r.len(),
+        fault,
     })
 }

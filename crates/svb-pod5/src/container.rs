@@ -168,7 +168,11 @@ pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
         return err(0, "not a POD5 file (signature mismatch)");
     }
     if tail[TAIL_LEN - 8..] != SIGNATURE {
-        return err(len - 8, "closing signature missing (truncated file?)");
+        return err(
+            len - 8,
+            "closing signature missing (a file cut short? `svb recover` rebuilds its footer \
+             from the tables it holds)",
+        );
     }
     let marker = &head[8..HEAD_LEN];
     if &tail[8..8 + MARKER_LEN] != marker {
@@ -189,7 +193,11 @@ pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
     let footer_start = footer_end - footer_len as usize;
     let magic_at = footer_start - FOOTER_MAGIC.len();
     if read(magic_at, FOOTER_MAGIC.len())? != FOOTER_MAGIC {
-        return err(magic_at, "footer magic FOOTER\\0\\0 missing");
+        return err(
+            magic_at,
+            "footer magic FOOTER\\0\\0 missing (`svb recover` rebuilds a damaged footer from \
+             the tables the file holds)",
+        );
     }
     let buf = read(footer_start, footer_len as usize)?;
     let fb = Flatbuffer {
@@ -364,4 +372,98 @@ impl Flatbuffer<'_> {
             contents,
         })
     }
+}
+
+/// The Arrow IPC file magic that opens and closes each embedded table.
+const ARROW_MAGIC: &[u8; 6] = b"ARROW1";
+
+/// Bytes scanned for a section marker at a time (4 MiB).
+const SCAN_WINDOW: usize = 4 << 20;
+
+/// The embedded files of a POD5 file whose footer is missing or damaged (a writer that
+/// died while closing it, a copy cut short), found by scanning: each is an Arrow IPC file
+/// (`ARROW1` ... `ARROW1`) padded to 8 bytes and followed by the section marker the file
+/// opens with. Returns them in file order with the bytes they span, and where the scan
+/// stopped (the first byte that is not a whole embedded file). Their content types are the
+/// caller's to tell (by their schemas); they are given here as `Unknown(-1)`.
+pub(crate) fn scan(src: &svb_io::Source) -> Result<(Vec<EmbeddedFile>, u64), ContainerError> {
+    let len = src.len();
+    if len < HEAD_LEN as u64 {
+        return err(0, format!("{len} bytes, too short for a POD5 file"));
+    }
+    let head = src
+        .read_vec(0, HEAD_LEN)
+        .or_else(|e| err(0, format!("reading {HEAD_LEN} bytes: {e}")))?;
+    if head[..8] != SIGNATURE {
+        return err(0, "not a POD5 file (signature mismatch)");
+    }
+    let marker: [u8; MARKER_LEN] = head[8..HEAD_LEN].try_into().expect("16 bytes");
+    let mut files = Vec::new();
+    let mut at = HEAD_LEN as u64;
+    while at + 8 <= len {
+        let magic = src
+            .read_vec(at, 8)
+            .or_else(|e| err(at as usize, format!("reading 8 bytes: {e}")))?;
+        if magic[..6] != *ARROW_MAGIC {
+            break;
+        }
+        let Some(end) = embedded_end(src, at, &marker)? else {
+            break;
+        };
+        files.push(EmbeddedFile {
+            offset: at,
+            length: end - at,
+            content_type: ContentType::Unknown(-1),
+        });
+        at = end.next_multiple_of(8) + MARKER_LEN as u64;
+    }
+    Ok((files, at))
+}
+
+/// The end of the embedded Arrow file that starts at `start`: the first section marker
+/// after it whose preceding bytes (less up to 7 of padding) end with `ARROW1`; `None` when
+/// none follows (the file is cut inside it).
+fn embedded_end(
+    src: &svb_io::Source,
+    start: u64,
+    marker: &[u8; MARKER_LEN],
+) -> Result<Option<u64>, ContainerError> {
+    let len = src.len();
+    // Each window overlaps the one before by a marker less a byte, and reaches back to the
+    // magic and padding a marker follows.
+    let back = (ARROW_MAGIC.len() + 7) as u64;
+    let mut from = start + 8;
+    while from < len {
+        let to = (from + SCAN_WINDOW as u64).min(len);
+        let lo = from.saturating_sub(back).max(start);
+        let bytes = src
+            .read_vec(lo, (to - lo) as usize)
+            .or_else(|e| err(lo as usize, format!("reading {} bytes: {e}", to - lo)))?;
+        let mut i = (from - lo) as usize;
+        while let Some(k) = bytes[i..]
+            .windows(MARKER_LEN)
+            .position(|w| w == marker)
+            .map(|k| k + i)
+        {
+            let m = lo + k as u64;
+            // The Arrow file's length is within 7 bytes before the marker (its padding).
+            for pad in 0..8u64 {
+                let end = m - pad;
+                let ok = end >= start + 8 + ARROW_MAGIC.len() as u64
+                    && (end - start).next_multiple_of(8) == m - start
+                    && k >= pad as usize + ARROW_MAGIC.len()
+                    && bytes[k - pad as usize - ARROW_MAGIC.len()..k - pad as usize]
+                        == *ARROW_MAGIC;
+                if ok {
+                    return Ok(Some(end));
+                }
+            }
+            i = k + 1;
+        }
+        if to == len {
+            break;
+        }
+        from = to - (MARKER_LEN as u64 - 1);
+    }
+    Ok(None)
 }

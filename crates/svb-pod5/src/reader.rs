@@ -79,6 +79,76 @@ impl std::fmt::Debug for Reader {
     }
 }
 
+/// The footer of a POD5 file rebuilt from the embedded tables a scan finds: each told by
+/// its columns (signal: `signal` and `samples`; reads: `read_id`; run info:
+/// `acquisition_id`), the file identifier, software and version from their schemas'
+/// metadata, as lib_pod5 writes them into every table.
+fn rebuilt_footer(path: &Path, src: &Source) -> Result<Footer, Pod5Error> {
+    let container_err = |(offset, what): (u64, String)| Pod5Error::Container {
+        path: path.to_path_buf(),
+        offset,
+        what,
+    };
+    let (found, stop) = container::scan(src).map_err(container_err)?;
+    let mut footer = Footer {
+        file_identifier: String::new(),
+        software: String::new(),
+        pod5_version: String::new(),
+        contents: Vec::new(),
+    };
+    for mut f in found {
+        let bytes = src
+            .read_vec(f.offset, f.length as usize)
+            .map_err(|e| container_err((f.offset, format!("reading an embedded table: {e}"))))?;
+        let Ok(file) = ipc::read(&Buffer::from_vec(bytes)) else {
+            break;
+        };
+        let has = |c: &str| file.schema.column_with_name(c).is_some();
+        f.content_type = if has("signal") && has("samples") {
+            ContentType::SignalTable
+        } else if has("read_id") {
+            ContentType::ReadsTable
+        } else if has("acquisition_id") {
+            ContentType::RunInfoTable
+        } else {
+            continue;
+        };
+        let meta = file.schema.metadata();
+        let take = |key: &str, into: &mut String| {
+            if into.is_empty() {
+                if let Some(v) = meta.get(key) {
+                    into.clone_from(v);
+                }
+            }
+        };
+        take("MINKNOW:file_identifier", &mut footer.file_identifier);
+        take("MINKNOW:software", &mut footer.software);
+        take("MINKNOW:pod5_version", &mut footer.pod5_version);
+        if footer
+            .contents
+            .iter()
+            .all(|c| c.content_type != f.content_type)
+        {
+            footer.contents.push(f);
+        }
+    }
+    for (want, what) in [
+        (ContentType::SignalTable, "signal"),
+        (ContentType::ReadsTable, "reads"),
+    ] {
+        if footer.contents.iter().all(|c| c.content_type != want) {
+            return Err(container_err((
+                stop,
+                format!(
+                    "no whole {what} table before byte {stop}: its reads cannot be \
+                     recovered from this file"
+                ),
+            )));
+        }
+    }
+    Ok(footer)
+}
+
 impl Reader {
     /// Opens `path`, checks the container and parses the tables; each chunk's bytes are read
     /// when it is decoded (positioned reads, [`Access::ReadAt`]), by the thread that decodes
@@ -132,6 +202,55 @@ impl Reader {
             offset,
             what,
         })?;
+        Self::from_footer(path, src, footer, keep)
+    }
+
+    /// Opens `path` as [`open`](Reader::open) does, and when its footer is missing or
+    /// damaged (a writer that died while closing the file, a copy cut short) rebuilds it from
+    /// the embedded tables found by scanning the file: every read is there when the signal,
+    /// reads and run info tables are whole. Returns the reader and, for a rebuilt footer,
+    /// what was wrong with the file. A table cut short is an error naming it.
+    pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Self, Option<String>), Pod5Error> {
+        let path = path.as_ref().to_path_buf();
+        let src = Source::open_as(&path, Access::ReadAt, FileFormat::Pod5).map_err(|source| {
+            Pod5Error::Io {
+                path: path.clone(),
+                source,
+            }
+        })?;
+        Self::recovering_from_source(path, src)
+    }
+
+    /// [`open_recovering`](Reader::open_recovering) of a file already in memory (`path`
+    /// names it in errors).
+    pub fn from_bytes_recovering(
+        path: impl Into<PathBuf>,
+        bytes: Vec<u8>,
+    ) -> Result<(Self, Option<String>), Pod5Error> {
+        Self::recovering_from_source(path.into(), Source::from_vec(bytes))
+    }
+
+    fn recovering_from_source(
+        path: PathBuf,
+        src: Source,
+    ) -> Result<(Self, Option<String>), Pod5Error> {
+        let fault = match container::parse(&src) {
+            Ok(footer) => {
+                return Self::from_footer(path, src, footer, &|_| true).map(|r| (r, None))
+            }
+            Err((offset, what)) => format!("at byte {offset}: {what}"),
+        };
+        let footer = rebuilt_footer(&path, &src)?;
+        let r = Self::from_footer(path, src, footer, &|_| true)?;
+        Ok((r, Some(fault)))
+    }
+
+    fn from_footer(
+        path: PathBuf,
+        src: Source,
+        footer: Footer,
+        keep: &dyn Fn(&[u8; 16]) -> bool,
+    ) -> Result<Self, Pod5Error> {
         let table_err = |table: TableKind| {
             let path = path.clone();
             move |(row, what): TableError| match row {

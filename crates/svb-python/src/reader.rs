@@ -790,15 +790,33 @@ pub fn recover<'py>(
         on_existing: svb_pod5::OnExisting::replace_if(force),
         ..svb_convert::Run::default()
     };
+    let pod5 = matches!(
+        svb_reads::Format::detect(&input),
+        Ok(svb_reads::Format::Pod5)
+    );
+    // What every recovery says: saved reads and samples, whole ones found, those lost.
+    let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("reads", stats.reads)?;
+        out.set_item("samples", stats.samples)?;
+        out.set_item("records", found)?;
+        let lost = PyList::new(py, stats.failed.iter().map(|e| chain(e)))?;
+        out.set_item("failed", lost)?;
+        Ok(out)
+    };
+    if pod5 {
+        let got = py
+            .detach(|| svb_convert::recover_pod5(&input, &output, how).map_err(|e| chain(&e)))
+            .map_err(crate::errors::FileFormatError::new_err)?;
+        let out = report(&got.stats, got.reads)?;
+        out.set_item("cut", py.None())?;
+        out.set_item("fault", got.fault)?;
+        return Ok(out);
+    }
     let got = py
         .detach(|| svb_convert::recover_blow5(&input, &output, how).map_err(|e| chain(&e)))
         .map_err(crate::errors::FileFormatError::new_err)?;
-    let out = PyDict::new(py);
-    out.set_item("reads", got.stats.reads)?;
-    out.set_item("samples", got.stats.samples)?;
-    out.set_item("records", got.records)?;
-    let lost = PyList::new(py, got.stats.failed.iter().map(|e| chain(e)))?;
-    out.set_item("failed", lost)?;
+    let out = report(&got.stats, got.records)?;
     match &got.cut {
         Some(cut) => {
             let c = PyDict::new(py);

@@ -235,6 +235,22 @@ def test_split(pod5_files, data, tmp_path):
         "half_part0000.pod5", "half_part0001.pod5"]
 
 
+def test_recover_pod5(data, tmp_path):
+    """A POD5 file without its footer gives back every read."""
+    src = data / "pod5" / "multi_fast5_zip.pod5"
+    whole = src.read_bytes()
+    cut = tmp_path / "cut.pod5"
+    cut.write_bytes(whole[:-100])
+    with pytest.raises(svb.FileFormatError, match="svb recover"):
+        svb.open(cut)
+    got = svb.recover(cut, tmp_path / "saved.pod5")
+    assert got["fault"] and got["reads"] == got["records"] == 10 and got["failed"] == []
+    saved = svb.open(tmp_path / "saved.pod5")
+    orig = svb.open(src)
+    assert saved.read_ids == orig.read_ids
+    assert all((saved[i].signal == orig[i].signal).all() for i in orig.read_ids)
+
+
 def test_recover(data, tmp_path):
     """A BLOW5 file cut inside its fourth record gives back its first three records."""
     src = data / "blow5" / "reads_zstd_svb_zd.blow5"

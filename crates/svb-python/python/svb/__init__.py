@@ -298,9 +298,12 @@ def split(
 
 def recover(input: PathLike, output: PathLike, force: bool = False) -> dict:
     """Every whole record of a BLOW5 or SLOW5 file whose writer died (its end marker
-    missing, its last record or line cut) into `output`, as `svb recover` does. Returns
-    {"reads" (saved), "samples", "records" (whole records found), "failed" (records that did
-    not decode), "cut" (None for a whole file, else {"offset", "bytes", "what"})}.
+    missing, its last record or line cut), or every read of a POD5 file whose footer is
+    missing or damaged (rebuilt from the tables a scan finds), into `output`, as `svb
+    recover` does. Returns {"reads" (saved), "samples", "records" (whole records found, or
+    the reads the POD5 tables list), "failed" (records or reads that did not decode), "cut"
+    (BLOW5: None for a whole file, else {"offset", "bytes", "what"}), and for POD5 "fault"
+    (None for a whole file, else what was wrong with its footer)}.
 
         >>> svb.recover("cut.blow5", "saved.blow5")["cut"]  # doctest: +SKIP
     """
