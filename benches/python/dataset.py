@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The dataset commands of `svb` against the tools users run for the same job, in one run.
 
-  dataset.py SVB WORKDIR [--rounds R]
+  dataset.py SVB WORKDIR [--rounds R] [--only TEXT]
       Makes WORKDIR/large.pod5 with ONT's own writer when missing (the 10 shared reads x 200:
       2000 reads, 310M samples), WORKDIR/large.blow5 from it with blue-crab and
       WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, WORKDIR/medium.slow5 (200 of
@@ -10,7 +10,8 @@
       each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
       line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
       "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
-      fields are null where it has none). `cargo xtask bench-dataset` runs it.
+      fields are null where it has none); with --only, the tasks whose name holds TEXT.
+      `cargo xtask bench-dataset` runs it.
   dataset.py --hash-peer POD5
       The verify peer: ONT's reader and hashlib in one process (sha256 of every read's
       int16 signal, as `svb pod5 verify` prints).
@@ -75,15 +76,6 @@ def run(cmd):
             raise RuntimeError(f"{' '.join(map(str, cmd))}: exit {p.returncode}: "
                                f"{err.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_maxrss / 1024
-
-
-def best(cmd, rounds, before=None):
-    runs = []
-    for _ in range(rounds):
-        if before:
-            before()
-        runs.append(run(cmd))
-    return min(runs)
 
 
 def remove(*paths):
@@ -227,10 +219,17 @@ def main():
     for task, ours, peer, peer_cmd, before in tasks:
         if only is not None and only not in task:
             continue
-        ours_s, ours_rss = best(ours, rounds, remove(out / "one.i16"))
-        peer_s = peer_rss = None
-        if peer_cmd:
-            peer_s, peer_rss = best(peer_cmd, rounds, before)
+        # svb and its peer alternately, so that a slow spell of the machine falls on both.
+        ours_runs, peer_runs = [], []
+        for _ in range(rounds):
+            remove(out / "one.i16")()
+            ours_runs.append(run(ours))
+            if peer_cmd:
+                if before:
+                    before()
+                peer_runs.append(run(peer_cmd))
+        ours_s, ours_rss = min(ours_runs)
+        peer_s, peer_rss = min(peer_runs) if peer_runs else (None, None)
         print(json.dumps({"task": task, "ours": "svb " + " ".join(map(str, ours[1:2])),
                           "peer": peer, "ours_s": ours_s, "peer_s": peer_s,
                           "ours_rss_mb": ours_rss, "peer_rss_mb": peer_rss}), flush=True)
