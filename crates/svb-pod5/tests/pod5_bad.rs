@@ -103,6 +103,59 @@ fn truncated_files_are_rejected_at_every_length() {
     }
 }
 
+/// The recovering open of the same file cut anywhere (a sample of lengths, dense from just
+/// before the end of its tables): every read exactly for every cut inside the footer (its
+/// tables whole); an error naming the file before that; never a panic or a wrong read.
+#[test]
+fn the_recovering_open_rebuilds_a_cut_footer_at_every_length() {
+    let want = reads();
+    for (compress, encoding) in [
+        (Some(&compress as &Compress), SignalEncoding::Vbz),
+        (None, SignalEncoding::Uncompressed),
+    ] {
+        let bytes = file(want.clone(), compress);
+        let whole = Reader::from_bytes("t.pod5", bytes.clone()).unwrap();
+        let tables_end = whole
+            .footer()
+            .contents
+            .iter()
+            .map(|f| (f.offset + f.length).next_multiple_of(8) + 16)
+            .max()
+            .unwrap() as usize;
+        // A sample of lengths before the end of the tables, every third after it, and the
+        // ends of the ranges.
+        let lens = (0..tables_end - 64)
+            .step_by(997)
+            .chain((tables_end - 64..=bytes.len()).step_by(3))
+            .chain([tables_end - 1, tables_end, bytes.len() - 1, bytes.len()]);
+        for len in lens {
+            match Reader::from_bytes_recovering("cut.pod5", bytes[..len].to_vec()) {
+                Ok((r, fault)) => {
+                    assert!(len >= tables_end, "{len}: opened with its tables cut");
+                    assert_eq!(fault.is_none(), len == bytes.len(), "{len}");
+                    assert_eq!(r.signal_encoding(), encoding);
+                    assert_eq!(r.len(), want.len(), "{len}");
+                    for (i, w) in want.iter().enumerate() {
+                        assert_eq!(r.reads()[i].read_id, w.read_id);
+                        // The samples at the shortest and longest cuts (the same bytes
+                        // between them).
+                        if len == tables_end || len + 1 == bytes.len() {
+                            assert_eq!(r.decode_signal(i).unwrap(), w.signal, "{len}: {i}");
+                        }
+                    }
+                }
+                Err(e) => {
+                    assert!(
+                        len < tables_end,
+                        "{len}: refused with its tables whole: {e}"
+                    );
+                    assert!(e.to_string().starts_with("cut.pod5: "), "{e}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn signature_and_footer_damage() {
     let bytes = file(reads(), Some(&compress));
