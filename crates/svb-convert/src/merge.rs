@@ -112,13 +112,63 @@ fn pod5_into_one(
     let mut merged = Merged::default();
     let mut seen = Seen::new(inputs, duplicates);
     let on_error = how.on_error;
-    // Progress by inputs: their reads are counted only when each is opened.
-    for (k, path) in inputs.iter().enumerate() {
-        let in_file = ConvertError::of(path);
-        let opened = svb_pod5::Reader::open(path).map_err(ConvertError::from);
+    // The inputs are opened a group at a time on every core, the next group while the reads
+    // of the one before are copied (opening a file, its footer and tables parsed, is most of
+    // the work for a file of a few reads). Progress by inputs: their reads are counted only
+    // when each is opened.
+    let mut groups = inputs.chunks(OPEN_AHEAD).enumerate();
+    let mut next = || -> Result<_, ConvertError> {
+        Ok(groups.next().map(|(g, paths)| {
+            use rayon::prelude::*;
+            let opened: Vec<_> = paths
+                .par_iter()
+                .map(|p| svb_pod5::Reader::open(p).map_err(ConvertError::from))
+                .collect();
+            (g * OPEN_AHEAD, opened)
+        }))
+    };
+    svb_io::pipeline(&mut next, |(first, opened)| {
+        for (j, opened) in opened.into_iter().enumerate() {
+            let k = first + j;
+            copy_input(
+                k,
+                &inputs[k],
+                opened,
+                &mut w,
+                &mut seen,
+                &mut merged,
+                recompress,
+                on_error,
+            )?;
+            how.report(k as u64 + 1, inputs.len() as u64);
+        }
+        Ok(())
+    })?;
+    w.finish()?;
+    merged.duplicates = seen.skipped;
+    Ok(merged)
+}
+
+/// Inputs opened at a time by a merge (each group while the one before is copied).
+const OPEN_AHEAD: usize = 16;
+
+/// Copies the reads of input `k` (`path`, `opened`) into `w`, those `seen` keeps.
+#[allow(clippy::too_many_arguments)]
+fn copy_input(
+    k: usize,
+    path: &Path,
+    opened: Result<svb_pod5::Reader, ConvertError>,
+    w: &mut svb_pod5::Writer,
+    seen: &mut Seen<'_, [u8; 16]>,
+    merged: &mut Merged,
+    recompress: bool,
+    on_error: crate::OnError,
+) -> Result<(), ConvertError> {
+    let in_file = ConvertError::of(path);
+    {
         let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, &in_file)?.pop()
         else {
-            continue;
+            return Ok(());
         };
         let mut picked = Vec::with_capacity(r.len());
         for (i, read) in r.reads().iter().enumerate() {
@@ -131,13 +181,10 @@ fn pod5_into_one(
         }
         for window in picked.chunks(WINDOW) {
             let stats = &mut merged.stats;
-            copy_pod5_reads(&r, window, &mut w, recompress, on_error, stats, &in_file)?;
+            copy_pod5_reads(&r, window, w, recompress, on_error, stats, &in_file)?;
         }
-        how.report(k as u64 + 1, inputs.len() as u64);
     }
-    w.finish()?;
-    merged.duplicates = seen.skipped;
-    Ok(merged)
+    Ok(())
 }
 
 /// Merges BLOW5 or SLOW5 `inputs` into `out` under `options` (BLOW5 with any compression, or
