@@ -98,6 +98,18 @@ pub struct Footer {
 }
 
 /// Zero bytes that pad an embedded file (or the footer) to a multiple of 8.
+impl Footer {
+    /// Where the last embedded table ends, its padding and section marker included: the
+    /// footer follows. A file cut after this byte has every table whole.
+    pub fn tables_end(&self) -> u64 {
+        self.contents
+            .iter()
+            .map(|f| (f.offset + f.length).next_multiple_of(8) + MARKER_LEN as u64)
+            .max()
+            .unwrap_or(HEAD_LEN as u64)
+    }
+}
+
 pub(crate) fn padding(len: u64) -> &'static [u8] {
     &[0u8; 8][..(len.next_multiple_of(8) - len) as usize]
 }
