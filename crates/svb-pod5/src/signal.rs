@@ -5,7 +5,7 @@
 //! checked against the file's length, so that decoding never trusts an offset read from the
 //! file after open (a file changed by another process gives wrong samples or an error).
 
-use arrow_schema::DataType;
+use arrow_schema::{DataType, Schema};
 use svb_io::Source;
 
 use crate::columns::TableError;
@@ -106,15 +106,10 @@ fn valid(bitmap: &Option<Vec<u8>>, i: usize) -> bool {
         .is_none_or(|b| b.get(i / 8).is_some_and(|byte| byte >> (i % 8) & 1 == 1))
 }
 
-/// Parses the signal table, the Arrow IPC file of `len` bytes at `at` in `src`, whose schema
-/// must carry the footer's file identifier when it carries one.
-pub(crate) fn parse(
-    src: &Source,
-    at: u64,
-    len: u64,
-    file_identifier: &str,
-) -> Result<SignalTable, TableError> {
-    let file = Embedded { src, at, len };
+/// Where the footer of the embedded Arrow file starts, and its bytes, found from the file's
+/// first and last bytes.
+fn arrow_footer(file: &Embedded<'_>) -> Result<(u64, Vec<u8>), TableError> {
+    let len = file.len;
     if len < (8 + ipc::TAIL_LEN) as u64 {
         return whole(format!("not an Arrow IPC file ({len} bytes)"));
     }
@@ -126,15 +121,45 @@ pub(crate) fn parse(
     )?;
     let footer = ipc::footer_range(len as usize, &head, &tail).map_err(|w| (None, w))?;
     let (footer_start, footer_len) = (footer.start as u64, footer.len() as u64);
-    let footer_bytes = file.read(footer_start, footer_len, "Arrow footer")?;
-    let footer = arrow_ipc::root_as_footer(&footer_bytes)
-        .map_err(|e| (None, format!("Arrow footer: {e}")))?;
+    Ok((
+        footer_start,
+        file.read(footer_start, footer_len, "Arrow footer")?,
+    ))
+}
+
+/// The schema an Arrow footer holds, checked against the types POD5 uses.
+fn schema_of(footer: &arrow_ipc::Footer<'_>) -> Result<Schema, TableError> {
     let fb_schema = footer
         .schema()
         .ok_or((None, "Arrow footer without a schema".to_string()))?;
     ipc::check_schema(&fb_schema).map_err(|w| (None, w))?;
-    let schema = arrow_ipc::convert::try_fb_to_schema(fb_schema)
-        .map_err(|e| (None, format!("Arrow schema: {e}")))?;
+    arrow_ipc::convert::try_fb_to_schema(fb_schema)
+        .map_err(|e| (None, format!("Arrow schema: {e}")))
+}
+
+/// The schema of the embedded Arrow file of `len` bytes at `at` in `src`, read from its
+/// footer alone (none of its record batches is read): what tells the tables of a POD5 file
+/// whose own footer is lost, whatever their size.
+pub(crate) fn embedded_schema(src: &Source, at: u64, len: u64) -> Result<Schema, TableError> {
+    let (_, footer_bytes) = arrow_footer(&Embedded { src, at, len })?;
+    let footer = arrow_ipc::root_as_footer(&footer_bytes)
+        .map_err(|e| (None, format!("Arrow footer: {e}")))?;
+    schema_of(&footer)
+}
+
+/// Parses the signal table, the Arrow IPC file of `len` bytes at `at` in `src`, whose schema
+/// must carry the footer's file identifier when it carries one.
+pub(crate) fn parse(
+    src: &Source,
+    at: u64,
+    len: u64,
+    file_identifier: &str,
+) -> Result<SignalTable, TableError> {
+    let file = Embedded { src, at, len };
+    let (footer_start, footer_bytes) = arrow_footer(&file)?;
+    let footer = arrow_ipc::root_as_footer(&footer_bytes)
+        .map_err(|e| (None, format!("Arrow footer: {e}")))?;
+    let schema = schema_of(&footer)?;
     if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
         if id != file_identifier {
             return whole(format!(
