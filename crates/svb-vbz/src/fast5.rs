@@ -477,11 +477,23 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
 /// Decompresses an unsized fast5 VBZ stream into `out`, whose length is the original byte
 /// count (kept beside the stream by whoever wrote it).
 pub fn decompress_into(src: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError> {
-    match check(src, out.len(), opts)? {
-        None => unpack(src, opts, out),
+    let declared = check(src, out.len(), opts)?;
+    with_packed(src, declared, |packed| unpack(packed, opts, out))
+}
+
+/// Runs `f` on the packed stream of `src`: `src` itself when it has no zstd stage
+/// (`declared` is `None`), else what zstd inflates it to (its `declared` size checked) in
+/// this thread's reused buffer.
+fn with_packed<R>(
+    src: &[u8],
+    declared: Option<usize>,
+    f: impl FnOnce(&[u8]) -> Result<R, VbzError>,
+) -> Result<R, VbzError> {
+    match declared {
+        None => f(src),
         Some(declared) => PACKED.with_borrow_mut(|packed| {
             zstd_io::decompress_into(src, declared, packed)?;
-            unpack(packed, opts, out)
+            f(packed)
         }),
     }
 }
@@ -507,17 +519,10 @@ fn decompress_append(
 ) -> Result<(), VbzError> {
     let declared = check(src, len, opts)?;
     let start = out.len();
-    let r = match declared {
-        None => {
-            out.resize(start + len, 0);
-            unpack(src, opts, &mut out[start..])
-        }
-        Some(declared) => PACKED.with_borrow_mut(|packed| {
-            zstd_io::decompress_into(src, declared, packed)?;
-            out.resize(start + len, 0);
-            unpack(packed, opts, &mut out[start..])
-        }),
-    };
+    let r = with_packed(src, declared, |packed| {
+        out.resize(start + len, 0);
+        unpack(packed, opts, &mut out[start..])
+    });
     if r.is_err() {
         out.truncate(start);
     }
@@ -595,21 +600,14 @@ pub fn decompress_sized_samples_into(
     let start = out.len();
     // As in `decompress_append`: `out` grows only once the packed stream exists (read, or
     // really produced by zstd), which bounds `n` by what the input holds.
-    let decode = |packed: &[u8], out: &mut Vec<i16>| {
+    let r = with_packed(body, declared, |packed| {
         out.resize(start + n, 0);
         let used = I16ZigzagDelta32
             .kernels()
             .decode_to_slice(packed, 0, &mut out[start..])
             .map_err(VbzError::StreamVByte)?;
         all_used(used, n, packed)
-    };
-    let r = match declared {
-        None => decode(body, out),
-        Some(declared) => PACKED.with_borrow_mut(|packed| {
-            zstd_io::decompress_into(body, declared, packed)?;
-            decode(packed, out)
-        }),
-    };
+    });
     if r.is_err() {
         out.truncate(start);
     }
