@@ -128,18 +128,23 @@ fn pod5_into_one(
         }))
     };
     svb_io::pipeline(&mut next, |(first, opened)| {
-        for (j, opened) in opened.into_iter().enumerate() {
-            let k = first + j;
-            copy_input(
-                k,
-                &inputs[k],
-                opened,
-                &mut w,
-                &mut seen,
-                &mut merged,
-                recompress,
-                on_error,
-            )?;
+        for (k, opened) in (first..).zip(opened) {
+            let in_file = ConvertError::of(&inputs[k]);
+            let stats = &mut merged.stats;
+            if let Some(r) = settle(vec![opened], on_error, &mut stats.failed, &in_file)?.pop() {
+                let mut picked = Vec::with_capacity(r.len());
+                for (i, read) in r.reads().iter().enumerate() {
+                    if seen
+                        .keep(read.read_id, &read.read_id_string(), k)
+                        .map_err(&in_file)?
+                    {
+                        picked.push(i);
+                    }
+                }
+                for window in picked.chunks(WINDOW) {
+                    copy_pod5_reads(&r, window, &mut w, recompress, on_error, stats, &in_file)?;
+                }
+            }
             how.report(k as u64 + 1, inputs.len() as u64);
         }
         Ok(())
@@ -151,41 +156,6 @@ fn pod5_into_one(
 
 /// Inputs opened at a time by a merge (each group while the one before is copied).
 const OPEN_AHEAD: usize = 16;
-
-/// Copies the reads of input `k` (`path`, `opened`) into `w`, those `seen` keeps.
-#[allow(clippy::too_many_arguments)]
-fn copy_input(
-    k: usize,
-    path: &Path,
-    opened: Result<svb_pod5::Reader, ConvertError>,
-    w: &mut svb_pod5::Writer,
-    seen: &mut Seen<'_, [u8; 16]>,
-    merged: &mut Merged,
-    recompress: bool,
-    on_error: crate::OnError,
-) -> Result<(), ConvertError> {
-    let in_file = ConvertError::of(path);
-    {
-        let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, &in_file)?.pop()
-        else {
-            return Ok(());
-        };
-        let mut picked = Vec::with_capacity(r.len());
-        for (i, read) in r.reads().iter().enumerate() {
-            if seen
-                .keep(read.read_id, &read.read_id_string(), k)
-                .map_err(&in_file)?
-            {
-                picked.push(i);
-            }
-        }
-        for window in picked.chunks(WINDOW) {
-            let stats = &mut merged.stats;
-            copy_pod5_reads(&r, window, w, recompress, on_error, stats, &in_file)?;
-        }
-    }
-    Ok(())
-}
 
 /// Merges BLOW5 or SLOW5 `inputs` into `out` under `options` (BLOW5 with any compression, or
 /// SLOW5 text): their read groups once each (equal groups merged), their auxiliary fields the
