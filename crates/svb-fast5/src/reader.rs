@@ -196,9 +196,9 @@ fn options() -> OpenOptions {
 
 impl Reader {
     /// Opens `path` and lists its reads. The file is read where it is asked for (positioned
-    /// reads of 64 KiB blocks, a few MiB cached for every FAST5 file open: memory holds what
-    /// is being decoded, not the file), and each chunk is decoded once, so no decoded chunk
-    /// is cached.
+    /// reads, the metadata through 16 KiB blocks of a 4 MiB cache every open FAST5 file
+    /// shares: memory holds what is being decoded, not the file), and each chunk is decoded
+    /// once, so no decoded chunk is cached.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Fast5Error> {
         let path = path.as_ref().to_path_buf();
         let storage = match FileStorage::open(&path) {

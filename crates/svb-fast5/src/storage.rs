@@ -4,7 +4,7 @@
 //! The HDF5 layer asks for small ranges: an object header's prefix, then its messages, a
 //! B-tree node, a heap, then a read's chunks (a few KiB each in MinKNOW's and ONT's files,
 //! one after another). Read one by one, that is about 60 positioned reads a read (121,785 for
-//! a 2000-read file). Here a range up to [`DIRECT`] bytes is served from 64 KiB blocks of the
+//! a 2000-read file). Here a range up to [`DIRECT`] bytes is served from 16 KiB blocks of the
 //! file kept in a cache that every open FAST5 file shares (its memory bounded by
 //! [`CACHE_BLOCKS`] whatever the number of files open), without a copy when it lies in one
 //! block; a larger range is read into a buffer that goes back to a pool when the HDF5 layer
@@ -20,13 +20,13 @@ use hdf5_reader::error::{Error as Hdf5Error, Result as Hdf5Result};
 use hdf5_reader::storage::{Storage, StorageBuffer};
 use svb_io::{Access, Recycler, Source};
 
-/// Bytes in a block of the cache (64 KiB).
+/// Bytes in a block of the cache (16 KiB).
 const BLOCK: u64 = 16 << 10;
 
 /// Blocks in the cache every FAST5 file shares (256: 4 MiB).
 const CACHE_BLOCKS: usize = 256;
 
-/// A range above this size (32 KiB) is read by itself, not through the cache.
+/// A range above this size (4 KiB) is read by itself, not through the cache.
 const DIRECT: usize = 4 << 10;
 
 /// Buffers handed to the HDF5 layer come back here when it drops them.
