@@ -40,10 +40,7 @@ pub fn output_error(path: &Path, e: &std::io::Error) -> String {
 /// How a writer publishes its output: synced, replacing a file that exists when `--force`
 /// says so.
 pub fn publish(force: bool) -> svb_io::Publish {
-    svb_io::Publish {
-        on_existing: svb_io::OnExisting::replace_if(force),
-        ..svb_io::Publish::default()
-    }
+    svb_io::Publish::from(svb_io::OnExisting::replace_if(force))
 }
 
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,

@@ -403,10 +403,7 @@ fn blow5_options_like(
     on_existing: svb_io::OnExisting,
 ) -> svb_blow5::WriteOptions {
     use svb_io::FileFormat;
-    let publish = svb_io::Publish {
-        on_existing,
-        ..svb_io::Publish::default()
-    };
+    let publish = svb_io::Publish::from(on_existing);
     let options = if FileFormat::of_extension(out) == Some(FileFormat::Slow5) {
         svb_blow5::WriteOptions::slow5()
     } else if first.format == FileFormat::Slow5 {

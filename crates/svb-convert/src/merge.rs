@@ -261,10 +261,7 @@ pub fn merge(
     use svb_io::FileFormat;
     match FileFormat::of_extension(out) {
         Some(FileFormat::Pod5) => {
-            let publish = svb_io::Publish {
-                on_existing: how.on_existing,
-                ..svb_io::Publish::default()
-            };
+            let publish = svb_io::Publish::from(how.on_existing);
             let options = svb_pod5::WriteOptions {
                 publish,
                 ..svb_pod5::WriteOptions::default()

@@ -75,10 +75,7 @@ pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredP
     let (r, fault) = svb_pod5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
     let options = svb_pod5::WriteOptions {
         signal_encoding: r.signal_encoding(),
-        publish: svb_io::Publish {
-            on_existing: how.on_existing,
-            ..svb_io::Publish::default()
-        },
+        publish: svb_io::Publish::from(how.on_existing),
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(out, options)?;

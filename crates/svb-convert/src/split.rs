@@ -183,10 +183,7 @@ pub fn split_pod5(
         &opened_paths,
         how.on_existing,
     )?;
-    let publish = svb_io::Publish {
-        on_existing: how.on_existing,
-        ..svb_io::Publish::default()
-    };
+    let publish = svb_io::Publish::from(how.on_existing);
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     // Pass 2, max_open outputs at a time.

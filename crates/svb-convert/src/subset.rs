@@ -58,10 +58,7 @@ pub fn subset_pod5(
         ids.insert(uuid);
     }
     let options = svb_pod5::WriteOptions {
-        publish: svb_io::Publish {
-            on_existing: how.on_existing,
-            ..svb_io::Publish::default()
-        },
+        publish: svb_io::Publish::from(how.on_existing),
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(out, options)?;

@@ -74,6 +74,16 @@ impl Default for Publish {
     }
 }
 
+impl From<OnExisting> for Publish {
+    /// Synced (the default), with `on_existing` for a file already at the path.
+    fn from(on_existing: OnExisting) -> Self {
+        Publish {
+            on_existing,
+            ..Publish::default()
+        }
+    }
+}
+
 impl Publish {
     /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]).
     pub fn create(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
