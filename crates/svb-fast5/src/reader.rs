@@ -379,15 +379,19 @@ impl Reader {
     /// not from the root, whose thousands of members make every lookup from it a B-tree
     /// walk).
     fn groups(&self, e: &Entry) -> Result<ReadGroups, Fast5Error> {
-        let child = |parent: &Group, name: &str, path: String| match parent.group(name) {
-            Ok(g) => Ok(Some((g, path))),
+        // A lookup's group, `None` when the file has none there.
+        let found = |looked: Result<Group, Hdf5Error>, path: &str| match looked {
+            Ok(g) => Ok(Some(g)),
             Err(Hdf5Error::GroupNotFound(_)) => Ok(None),
             Err(source) => Err(self.hdf5(path)(source)),
         };
-        let missing = |path: String| Fast5Error::Field {
+        let child = |parent: &Group, name: &str, path: String| {
+            Ok(found(parent.group(name), &path)?.map(|g| (g, path)))
+        };
+        let missing = || Fast5Error::Field {
             path: self.path.clone(),
             read: e.read_id.clone(),
-            field: path,
+            field: e.raw.clone(),
             what: "missing group".into(),
         };
         let (read, raw, shared) = match self.layout {
@@ -396,21 +400,12 @@ impl Reader {
                     Some(g) => g.clone(),
                     None => self.file.group(&e.group).map_err(self.hdf5(&e.group))?,
                 };
-                let raw =
-                    child(&read, "Raw", e.raw.clone())?.ok_or_else(|| missing(e.raw.clone()))?;
-                (Some(read.clone()), raw.0, Some(read))
+                let raw = found(read.group("Raw"), &e.raw)?.ok_or_else(missing)?;
+                (Some(read.clone()), raw, Some(read))
             }
             Layout::SingleRead => {
-                let raw = match self.file.group(&e.raw) {
-                    Ok(g) => g,
-                    Err(Hdf5Error::GroupNotFound(_)) => return Err(missing(e.raw.clone())),
-                    Err(source) => return Err(self.hdf5(&e.raw)(source)),
-                };
-                let shared = match self.file.group(&e.shared) {
-                    Ok(g) => Some(g),
-                    Err(Hdf5Error::GroupNotFound(_)) => None,
-                    Err(source) => return Err(self.hdf5(&e.shared)(source)),
-                };
+                let raw = found(self.file.group(&e.raw), &e.raw)?.ok_or_else(missing)?;
+                let shared = found(self.file.group(&e.shared), &e.shared)?;
                 (None, raw, shared)
             }
         };
