@@ -1,8 +1,10 @@
 //! [`U32Delta`]: lemire/streamvbyte's `streamvbyte_delta_encode` / `_decode`, the wire of
 //! sorted integer lists (posting lists, row ids): the wrapping differences
 //! `v[i] - v[i-1]` (`v[-1]` is the caller's `prev`) packed as [`U32Classic`](super::U32Classic).
-//! The decoder is fused: the unpack and the prefix sum of each group of four run in registers
-//! in one pass (the plain kernels with [`Delta`] after each group).
+//! Both directions are fused: the decoder's unpack and prefix sum of each group of four run in
+//! registers in one pass (the plain kernels with [`Delta`] after each group), and the
+//! encoder's loads of four values are loads of their differences (the plain kernels with the
+//! `Deltas` source).
 
 use core::mem::MaybeUninit;
 
@@ -12,7 +14,8 @@ use alloc::vec::Vec;
 use svb_dispatch::{per_isa, uninit, Isa};
 
 use super::finish::Delta;
-use super::mapped::{encode_mapped, IsaKernels};
+use super::mapped::IsaKernels;
+use super::source::Deltas;
 use super::U32Classic;
 use crate::error::{DecodeError, EncodeError};
 use crate::Codec;
@@ -35,7 +38,8 @@ pub struct DeltaKernels {
 
 debug_by_isa!(DeltaKernels);
 
-/// The delta encode of ISA `K`: the deltas of each chunk computed on the stack, then packed.
+/// The fused delta encode of ISA `K`: the plain loops, each load of four values a load of
+/// their differences.
 ///
 /// # Safety
 /// The CPU must support `K`'s ISA.
@@ -44,13 +48,8 @@ unsafe fn encode<K: IsaKernels>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    let mut last = prev;
     // SAFETY: the caller guarantees the ISA.
-    unsafe {
-        encode_mapped::<K, u32>(values, out, |chunk, deltas| {
-            last = svb_delta::delta::encode_to_slice(last, chunk, deltas);
-        })
-    }
+    unsafe { K::encode_source::<Deltas>(values, prev, out) }
 }
 
 /// The fused delta decode of ISA `K`.

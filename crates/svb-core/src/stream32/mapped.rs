@@ -1,13 +1,15 @@
 //! What the codecs over mapped u32 values ([`U32Delta`](super::U32Delta),
 //! [`I32Zigzag`](super::I32Zigzag)) share: each ISA's classic kernels as one type
-//! ([`IsaKernels`]), so a codec's table is a generic function per ISA, and the chunked
-//! encoder that maps values (to deltas, to zigzag codes) in registers-sized pieces on the
-//! stack and packs them with the plain kernel, writing straight into the caller's buffer.
+//! ([`IsaKernels`]: the decode with any finish step, the encode of any source, so a codec's
+//! table is a generic function per ISA), and the chunked encoder that maps values (to zigzag
+//! codes) in pieces on the stack and packs them with the plain kernel, writing straight into
+//! the caller's buffer.
 
 use core::mem::MaybeUninit;
 
 use super::finish::Finish;
 use super::scalar::check_out_len;
+use super::source::Source;
 use super::{control_len, Classic};
 use crate::error::{DecodeError, EncodeError};
 
@@ -18,6 +20,17 @@ pub(crate) trait IsaKernels: 'static {
     /// # Safety
     /// The CPU must support the ISA.
     unsafe fn encode(values: &[u32], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+
+    /// Encodes the codes `Src` makes of `values` (`prev` the value before the first) into
+    /// the front of `out` (`max_encoded_len(n)` bytes).
+    ///
+    /// # Safety
+    /// The CPU must support the ISA.
+    unsafe fn encode_source<Src: Source>(
+        values: &[u32],
+        prev: u32,
+        out: &mut [MaybeUninit<u8>],
+    ) -> Result<usize, EncodeError>;
 
     /// Decodes `out.len()` values finished by `F` from the running value `acc`; returns the
     /// bytes consumed and the running value after the last.
@@ -56,6 +69,20 @@ macro_rules! isa_kernels {
                 #[allow(unused_unsafe)]
                 unsafe {
                     k::encode::<Classic>(values, out)
+                }
+            }
+
+            #[inline]
+            unsafe fn encode_source<Src: Source>(
+                values: &[u32],
+                prev: u32,
+                out: &mut [MaybeUninit<u8>],
+            ) -> Result<usize, EncodeError> {
+                use $m as k;
+                // SAFETY: the caller guarantees the ISA.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    k::encode_source::<Classic, Src>(values, prev, out)
                 }
             }
 

@@ -11,6 +11,7 @@ mod delta;
 pub(crate) mod finish;
 mod mapped;
 pub(crate) mod scalar;
+pub(crate) mod source;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod x86;
 mod zigzag;

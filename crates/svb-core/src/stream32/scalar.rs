@@ -4,6 +4,7 @@
 use core::mem::MaybeUninit;
 
 use super::finish::{Finish, Lane32, Plain};
+use super::source::{Source, Values};
 use super::{control_len, Scheme32};
 use crate::error::{DecodeError, EncodeError};
 
@@ -101,38 +102,56 @@ pub(crate) fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
-    encode_with::<S>(values, out, |_, _, _| (0, 0))
+    encode_source::<S, Values>(values, 0, out)
+}
+
+/// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
+pub(crate) fn encode_source<S: Scheme32, Src: Source>(
+    values: &[u32],
+    prev: u32,
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
+    encode_with::<S, Src>(values, prev, out, |_, _, _| (0, 0))
 }
 
 /// The skeleton of every u32 encode kernel: `out`'s room checked, whole groups by `groups`
 /// (an ISA's SIMD loops, given `out` with room for the largest encoding and the control
 /// length; it returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
+/// The codes packed are `Src`'s of `values` (`prev` the value before the first).
 #[inline(always)]
-pub(crate) fn encode_with<S: Scheme32>(
+pub(crate) fn encode_with<S: Scheme32, Src: Source>(
     values: &[u32],
+    prev: u32,
     out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u32], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
 ) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     let (dp, g) = groups(values, out, ctrl_len);
-    let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
+    let used = if 4 * g < values.len() {
+        encode_tail::<S, Src>(values, prev, out, ctrl_len, dp, 4 * g)
+    } else {
+        dp
+    };
     Ok(ctrl_len + used)
 }
 
-/// Encodes values `first..` (`first` a multiple of 4) with their data at `out[ctrl_len + dp..]`;
-/// returns the data bytes written in all. `out` holds `max_encoded_len(values.len())`.
+/// Encodes the codes of values `first..` (`first` a multiple of 4) with their data at
+/// `out[ctrl_len + dp..]`; returns the data bytes written in all. `out` holds
+/// `max_encoded_len(values.len())`.
 #[inline]
-pub(crate) fn encode_tail<S: Scheme32>(
+pub(crate) fn encode_tail<S: Scheme32, Src: Source>(
     values: &[u32],
+    prev: u32,
     out: &mut [MaybeUninit<u8>],
     ctrl_len: usize,
     mut dp: usize,
     first: usize,
 ) -> usize {
     let (ctrl, data) = out.split_at_mut(ctrl_len);
-    for (g, group) in values[first..].chunks(4).enumerate() {
+    for (g, start) in (first..values.len()).step_by(4).enumerate() {
         let mut c = 0u8;
-        for (k, &v) in group.iter().enumerate() {
+        for (k, i) in (start..values.len().min(start + 4)).enumerate() {
+            let v = Src::code(values, i, prev);
             let code = S::code(v);
             c |= code << (2 * k);
             let len = S::LENS[code as usize] as usize;

@@ -7,6 +7,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::{encode_groups, impl_encode_group};
 use crate::stream32::finish::{Finish, Lane32, Plain};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
+use crate::stream32::source::{Source, Values};
 use crate::stream32::Scheme32;
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
@@ -123,21 +124,37 @@ pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
+    // SAFETY: NEON (this function's contract).
+    unsafe { encode_source::<S, Values>(values, 0, out) }
+}
+
+/// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
+///
+/// # Safety
+/// The CPU must support NEON.
+#[inline]
+pub(crate) unsafe fn encode_source<S: Scheme32, Src: Source>(
+    values: &[u32],
+    prev: u32,
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
-    encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
-        encode_all::<S>(values, out, ctrl_len)
+    encode_with::<S, Src>(values, prev, out, |values, out, ctrl_len| unsafe {
+        encode_all::<S, Src>(values, prev, out, ctrl_len)
     })
 }
 
-/// A u32 group of the NEON encoder: one load, [`encode_group`]'s table lookup and 16-byte
-/// store.
-struct Group<S>(core::marker::PhantomData<S>);
+/// A u32 group of the NEON encoder: the source's codes of four values (one load for the
+/// plain codecs), [`encode_group`]'s table lookup and 16-byte store. The loop runs it from
+/// group 1 on for a source that reads the value before.
+struct Group<S, Src>(core::marker::PhantomData<(S, Src)>);
 
 impl_encode_group! {
-    [S: Scheme32] Group<S> => u32, 4 values, room 16, |src, dst| {
-        // SAFETY: NEON, four values at `src` and 16 writable bytes at `dst` (caller).
-        unsafe { encode_group::<S>(vld1q_u32(src), dst) }
+    [S: Scheme32, Src: Source] Group<S, Src> => u32, 4 values, room 16, |src, dst| {
+        // SAFETY: NEON, four values at `src` (and the one before for Src: the loop starts at
+        // group 1 then) and 16 writable bytes at `dst` (caller).
+        unsafe { encode_group::<S>(Src::neon(src), dst) }
     }
 }
 
@@ -145,13 +162,28 @@ impl_encode_group! {
 /// The CPU must support NEON; `out` must hold at least `max_encoded_len(values.len())` bytes
 /// and `ctrl_len` be the control length of `values.len()` values.
 #[target_feature(enable = "neon")]
-unsafe fn encode_all<S: Scheme32>(
+unsafe fn encode_all<S: Scheme32, Src: Source>(
     values: &[u32],
+    prev: u32,
     out: &mut [MaybeUninit<u8>],
     ctrl_len: usize,
 ) -> (usize, usize) {
+    let (mut dp, mut g) = (0, 0);
+    if Src::PREV && values.len() >= 4 {
+        // The first group's codes made with `prev`: the group loop's loads read the value
+        // before.
+        let base = out.as_mut_ptr().cast::<u8>();
+        // SAFETY: NEON; values 0..4 exist; `out` holds ctrl_len + 4n >= ctrl_len + 16 bytes
+        // (caller), and ctrl_len >= 1 for the control byte.
+        unsafe {
+            let (c, len) =
+                encode_group::<S>(Src::neon_first(values.as_ptr(), prev), base.add(ctrl_len));
+            *base = c;
+            (dp, g) = (len, 1);
+        }
+    }
     // SAFETY: NEON and `out` (caller).
-    unsafe { encode_groups::<Group<S>>(values, out, ctrl_len, 0, 0) }
+    unsafe { encode_groups::<Group<S, Src>>(values, out, ctrl_len, dp, g) }
 }
 
 /// Packs the four u32 lanes of `v` to `dst` (16 bytes are stored; the caller owns them) and

@@ -13,6 +13,7 @@ use super::ssse3::{encode_block, prefix_lens, Group};
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::finish::Finish;
 use crate::stream32::scalar::{encode_with, split_control};
+use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
 
 decode_entries!("AVX2", "avx2");
@@ -32,16 +33,27 @@ fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
     )
 }
 
-/// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
+/// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
 ///
 /// # Safety
-/// The CPU must support AVX2, and 32 `u32` values must be readable at `p`.
+/// The CPU must support AVX2; 32 `u32` values must be readable at `p` (and the one before
+/// them when `Src::PREV`).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
-    // SAFETY: the caller guarantees 32 readable values at p.
-    let v = |i: usize| unsafe { _mm256_loadu_si256(p.add(8 * i).cast()) };
+unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) -> u64 {
+    // SAFETY: the caller guarantees 32 readable values at p (and the one before for Src).
+    let v = |i: usize| unsafe { Src::avx2(p.add(8 * i)) };
     control_word_of_regs::<S>([v(0), v(1), v(2), v(3)])
+}
+
+/// Control bytes of 32 codes (8 groups) held in eight 128-bit vectors, as a little-endian
+/// word.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
+    control_word_of_regs::<S>(core::array::from_fn(|i| {
+        _mm256_set_m128i(v[2 * i + 1], v[2 * i])
+    }))
 }
 
 /// Control bytes of 32 values (8 groups) held in four vectors, as a little-endian word.

@@ -1,20 +1,32 @@
 //! x86 kernels of the u32 codecs.
 
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use crate::stream32::source::Source;
+use crate::stream32::Scheme32;
+
 /// The pipelined block loop of the encoders: the control word of block `i+1` is computed
-/// (by `$control_word`, 32 values -> 8 control bytes) while block `i` is shuffled out.
-/// Evaluates to `(dp, g)`, where single-group encoding continues. Used inside `unsafe`.
+/// (by `$control_word`, 32 codes -> 8 control bytes) while block `i` is shuffled out, the
+/// codes loaded by the source `$src`. Starts at group `$g` with `$dp` data bytes written
+/// (both 0, or 1 group for a source whose loads read the value before). Evaluates to
+/// `(dp, g)`, where single-group encoding continues. Used inside `unsafe`.
 macro_rules! encode_blocks {
-    ($control_word:expr, $values:expr, $out:expr, $ctrl_len:expr) => {{
+    ($control_word:expr, $src:ty, $values:expr, $out:expr, $ctrl_len:expr, $dp:expr, $g:expr) => {{
         let values: &[u32] = $values;
         let out: &mut [core::mem::MaybeUninit<u8>] = $out;
         let ctrl_len: usize = $ctrl_len;
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
         let base = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g) = (0usize, 0usize);
-        if full >= 8 {
-            // SAFETY: 8 <= full, so values 0..32 exist.
-            let mut cw = unsafe { $control_word(values.as_ptr()) };
+        let (mut dp, mut g): (usize, usize) = ($dp, $g);
+        if g + 8 <= full {
+            // SAFETY: g + 8 <= full, so the block's 32 values exist (and the one before them
+            // when the source reads it: then g >= 1).
+            let mut cw = unsafe { $control_word(values.as_ptr().add(4 * g)) };
             while g + 8 <= full {
                 let sums = prefix_lens::<S>(cw);
                 // The last group's 16-byte store must end inside `out`.
@@ -31,7 +43,7 @@ macro_rules! encode_blocks {
                         0
                     };
                     base.add(g).cast::<u64>().write_unaligned(cw.to_le());
-                    dp += encode_block::<S>(
+                    dp += encode_block::<S, $src>(
                         values.as_ptr().add(4 * g),
                         cw,
                         sums,
@@ -152,7 +164,8 @@ macro_rules! decode_entries {
     };
 }
 
-/// An ISA's encode entries: `encode` (the codec's kernel) and the one function compiled with
+/// An ISA's encode entries: `encode` (the plain codecs' kernel), `encode_source` (the codes
+/// of any [`Source`](crate::stream32::source::Source)) and the one function compiled with
 /// the ISA's features that runs the pipelined block loop (with the module's own
 /// `control_word_of`) and the single-group loop.
 macro_rules! encode_entries {
@@ -165,10 +178,24 @@ macro_rules! encode_entries {
             values: &[u32],
             out: &mut [MaybeUninit<u8>],
         ) -> Result<usize, EncodeError> {
+            // SAFETY: the ISA (this function's contract).
+            unsafe { encode_source::<S, crate::stream32::source::Values>(values, 0, out) }
+        }
+
+        /// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[inline]
+        pub(crate) unsafe fn encode_source<S: Scheme32, Src: crate::stream32::source::Source>(
+            values: &[u32],
+            prev: u32,
+            out: &mut [MaybeUninit<u8>],
+        ) -> Result<usize, EncodeError> {
             // SAFETY: the ISA (this function's contract); `encode_with` has checked that
             // `out` holds `max_encoded_len(n)` bytes.
-            encode_with::<S>(values, out, |values, out, ctrl_len| unsafe {
-                encode_all::<S>(values, out, ctrl_len)
+            encode_with::<S, Src>(values, prev, out, |values, out, ctrl_len| unsafe {
+                encode_all::<S, Src>(values, prev, out, ctrl_len)
             })
         }
 
@@ -177,17 +204,80 @@ macro_rules! encode_entries {
         /// `out` must hold at least `max_encoded_len(values.len())` bytes and `ctrl_len` be
         /// the control length of `values.len()` values.
         #[target_feature(enable = $feature)]
-        unsafe fn encode_all<S: Scheme32>(
+        unsafe fn encode_all<S: Scheme32, Src: crate::stream32::source::Source>(
             values: &[u32],
+            prev: u32,
             out: &mut [MaybeUninit<u8>],
             ctrl_len: usize,
         ) -> (usize, usize) {
-            let (dp, g) = encode_blocks!(control_word_of::<S>, values, out, ctrl_len);
             // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
-            // (caller); the loop checks its bounds.
-            unsafe { crate::group_encode::encode_groups::<Group<S>>(values, out, ctrl_len, dp, g) }
+            // (caller).
+            let (dp, g) = unsafe {
+                crate::stream32::x86::encode_start::<S, Src>(values, prev, out, ctrl_len, |v| {
+                    control_word_of_sse::<S>(v)
+                })
+            };
+            let (dp, g) =
+                encode_blocks!(control_word_of::<S, Src>, Src, values, out, ctrl_len, dp, g);
+            // SAFETY: as above; the loop checks its bounds, and starts at group 1 for a
+            // source that reads the value before.
+            unsafe {
+                crate::group_encode::encode_groups::<Group<S, Src>>(values, out, ctrl_len, dp, g)
+            }
         }
     };
+}
+
+/// For a source whose loads read the value before (`Src::PREV`), the start of the stream
+/// encoded from codes in registers, the first made with `prev` ([`Source::sse_first`]): the
+/// first block (8 groups, its control word by `control_word`) when there are 8 whole groups,
+/// else the first group. Returns `(data bytes, groups)` done, `(0, 0)` for any other source
+/// or fewer than 4 values.
+///
+/// # Safety
+/// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
+/// and `ctrl_len` be the control length of `values.len()` values.
+#[inline(always)]
+pub(crate) unsafe fn encode_start<S: Scheme32, Src: Source>(
+    values: &[u32],
+    prev: u32,
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+    control_word: impl Fn([__m128i; 8]) -> u64,
+) -> (usize, usize) {
+    let full = values.len() / 4;
+    if !Src::PREV || full == 0 {
+        return (0, 0);
+    }
+    let p = values.as_ptr();
+    let base = out.as_mut_ptr().cast::<u8>();
+    // SAFETY: SSSE3 (caller); values 0..4 exist (full >= 1), and 0..32 in the block branch,
+    // where every load but the first starts at value 4 or later (the one before it exists).
+    // `out` holds ctrl_len + 4n bytes: 16 past the first group's data start for a group, and
+    // for a block (n >= 32) 128 >= its last group's start (at most 7 * 16) + 16; its 8
+    // control bytes fit ctrl_len >= 8.
+    unsafe {
+        if full >= 8 {
+            let groups: [__m128i; 8] = core::array::from_fn(|k| {
+                if k == 0 {
+                    Src::sse_first(p, prev)
+                } else {
+                    Src::sse(p.add(4 * k))
+                }
+            });
+            let cw = control_word(groups);
+            base.cast::<u64>().write_unaligned(cw.to_le());
+            let sums = ssse3::prefix_lens::<S>(cw);
+            (
+                ssse3::encode_block_regs::<S>(groups, cw, sums, base.add(ctrl_len)),
+                8,
+            )
+        } else {
+            let (c, len) = ssse3::encode_group::<S>(Src::sse_first(p, prev), base.add(ctrl_len));
+            *base = c;
+            (len, 1)
+        }
+    }
 }
 
 pub(crate) mod avx2;

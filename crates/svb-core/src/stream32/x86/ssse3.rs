@@ -22,6 +22,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::impl_encode_group;
 use crate::stream32::finish::{Finish, Lane32};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
+use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
 
 decode_entries!("SSSE3", "ssse3");
@@ -431,15 +432,23 @@ fn minus_codes<S: Scheme32>(v: __m128i) -> __m128i {
     )
 }
 
-/// Control bytes of the 32 values at `p` (8 groups), as a little-endian word. Reads 128 bytes.
+/// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
 ///
 /// # Safety
-/// The CPU must support SSSE3, and 32 `u32` values must be readable at `p`.
+/// The CPU must support SSSE3; 32 `u32` values must be readable at `p` (and the one before
+/// them when `Src::PREV`).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn control_word_of<S: Scheme32>(p: *const u32) -> u64 {
-    // SAFETY: the caller guarantees 32 readable values at p.
-    let c = |i: usize| minus_codes::<S>(unsafe { _mm_loadu_si128(p.add(4 * i).cast()) });
+pub(crate) unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) -> u64 {
+    // SAFETY: the caller guarantees 32 readable values at p (and the one before for Src).
+    control_word_of_sse::<S>(core::array::from_fn(|i| unsafe { Src::sse(p.add(4 * i)) }))
+}
+
+/// Control bytes of 32 codes (8 groups) held in eight vectors, as a little-endian word.
+#[target_feature(enable = "ssse3")]
+#[inline]
+pub(crate) fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
+    let c = |i: usize| minus_codes::<S>(v[i]);
     // -codes of values 0..16 and 16..32 as bytes, in order.
     let lo = _mm_packs_epi16(_mm_packs_epi32(c(0), c(1)), _mm_packs_epi32(c(2), c(3)));
     let hi = _mm_packs_epi16(_mm_packs_epi32(c(4), c(5)), _mm_packs_epi32(c(6), c(7)));
@@ -464,24 +473,24 @@ fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
     ])
 }
 
-/// Shuffles the 8 groups of values at `p` (control word `cw`, prefix lengths `sums`) to
-/// `dst`; returns the bytes they take. Stores 16 bytes at each group's start (at most
-/// `(sums << 8 >> 56) + 16` bytes from dst; the caller owns them).
+/// Shuffles the codes of the 8 groups of values at `p` (control word `cw`, prefix lengths
+/// `sums`) to `dst`; returns the bytes they take. Stores 16 bytes at each group's start (at
+/// most `(sums << 8 >> 56) + 16` bytes from dst; the caller owns them).
 ///
 /// # Safety
-/// The CPU must support SSSE3; 32 `u32` values must be readable at `p`, `cw` and `sums` be
-/// their control word and prefix lengths, and the bytes from `dst` to 16 past the last group's
-/// start writable.
+/// The CPU must support SSSE3; 32 `u32` values must be readable at `p` (and the one before
+/// them when `Src::PREV`), `cw` and `sums` be their codes' control word and prefix lengths,
+/// and the bytes from `dst` to 16 past the last group's start writable.
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn encode_block<S: Scheme32>(
+pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
     p: *const u32,
     cw: u64,
     sums: u64,
     dst: *mut u8,
 ) -> usize {
-    // SAFETY: the caller guarantees 32 values at p.
-    let v = |k: usize| unsafe { _mm_loadu_si128(p.add(4 * k).cast()) };
+    // SAFETY: the caller guarantees 32 values at p (and the one before for Src).
+    let v = |k: usize| unsafe { Src::sse(p.add(4 * k)) };
     // SAFETY: the caller's contract.
     unsafe {
         encode_block_regs::<S>(
@@ -519,14 +528,16 @@ pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
     (sums >> 56) as usize
 }
 
-/// A u32 group of the x86 encoders' single-group loop: one load, [`encode_group`]'s shuffle
-/// and 16-byte store.
-pub(crate) struct Group<S>(core::marker::PhantomData<S>);
+/// A u32 group of the x86 encoders' single-group loop: the source's codes of four values
+/// (one load for the plain codecs), [`encode_group`]'s shuffle and 16-byte store. The loop
+/// runs it from group 1 on for a source that reads the value before.
+pub(crate) struct Group<S, Src>(core::marker::PhantomData<(S, Src)>);
 
 impl_encode_group! {
-    [S: Scheme32] Group<S> => u32, 4 values, room 16, |src, dst| {
-        // SAFETY: SSSE3, four values at `src` and 16 writable bytes at `dst` (caller).
-        unsafe { encode_group::<S>(_mm_loadu_si128(src.cast()), dst) }
+    [S: Scheme32, Src: Source] Group<S, Src> => u32, 4 values, room 16, |src, dst| {
+        // SAFETY: SSSE3, four values at `src` (and the one before for Src: the loop starts
+        // at group 1 then) and 16 writable bytes at `dst` (caller).
+        unsafe { encode_group::<S>(Src::sse(src), dst) }
     }
 }
 
