@@ -60,6 +60,33 @@ where
     }
 }
 
+/// The offset decoders of a plain u32 wire (`offset_kernels_for`) on arbitrary bytes: every
+/// ISA gives the plain scalar decode's result, each value plus the base.
+pub fn check_decode_offset(
+    codec: impl Codec<Value = u32>,
+    offset_for: impl Fn(Isa) -> Option<&'static svb_core::OffsetKernels>,
+    data: &[u8],
+) {
+    let (n, bytes) = count_and_bytes(data);
+    // A base from the count, wrapping for most counts.
+    let base = (n as u32).wrapping_mul(0x9E37_79B9);
+    let scalar = codec.kernels_for(Isa::Scalar).expect("scalar kernels");
+    let expected = decode_with(scalar, bytes, n).map(|(v, used)| {
+        (
+            v.iter().map(|x| x.wrapping_add(base)).collect::<Vec<_>>(),
+            used,
+        )
+    });
+    for isa in Isa::available() {
+        let k = offset_for(isa).expect("available ISA has offset kernels");
+        let mut out = vec![0u32; n];
+        let got = k
+            .decode_to_slice(bytes, base, &mut out)
+            .map(|used| (out, used));
+        assert_eq!(got, expected, "{} offset {isa}", codec.name());
+    }
+}
+
 /// Values from bytes -> encode with every ISA (identical bytes) -> decode (identical values).
 pub fn check_round_trip<C>(codec: C, values: &[C::Value])
 where

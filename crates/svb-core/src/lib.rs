@@ -105,7 +105,7 @@ mod tail_window;
 pub use codec::{Codec, Kernels};
 pub use error::{DecodeError, EncodeError};
 pub use stream32::{
-    DeltaKernels, I16ZigzagDelta32, I32Zigzag, U32Classic, U32Delta, U32Variant0124,
+    DeltaKernels, I16ZigzagDelta32, I32Zigzag, OffsetKernels, U32Classic, U32Delta, U32Variant0124,
     ZigzagDelta32Kernels,
 };
 pub use stream64::{U64Coder1234, U64Coder1248};

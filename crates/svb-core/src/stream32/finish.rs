@@ -1,11 +1,13 @@
 //! What a u32 decode kernel does to each group of four values before it stores them: nothing
 //! ([`Plain`], the plain codecs), a running sum ([`Delta`], lemire/streamvbyte's
-//! `streamvbyte_delta_decode`) or zigzag decoding ([`Unzigzag`]). The kernels are generic over
+//! `streamvbyte_delta_decode`), a constant added ([`Offset`]) or zigzag decoding
+//! ([`Unzigzag`]). The kernels are generic over
 //! it, so a fused decoder is the plain loop with one more step per group in registers, and
 //! `Plain` compiles to exactly the plain loop.
 //!
 //! The running value is carried as a broadcast vector in the SIMD loops (every lane holds
-//! it) and as a `u32` in the scalar tail; for `Plain` and `Unzigzag` it is never read.
+//! it) and as a `u32` in the scalar tail; for `Plain` and `Unzigzag` it is never read, for
+//! `Offset` it is the base and never changes.
 
 #[cfg(target_arch = "aarch64")]
 use core::arch::aarch64::*;
@@ -167,6 +169,9 @@ impl Lane32 for i16 {
 pub(crate) struct Plain;
 /// Each value added to the running sum (wrapping): the stream holds deltas.
 pub(crate) struct Delta;
+/// Each value plus a base (wrapping): the carry holds the base in every lane and never
+/// changes. Frame-of-reference streams (values stored minus a base), counts stored minus one.
+pub(crate) struct Offset;
 /// Each value zigzag-decoded (`(z >> 1) ^ -(z & 1)`): the stream holds zigzag codes of i32.
 pub(crate) struct Unzigzag;
 /// SVB-ZD's samples: each value zigzag-decoded and added to the running sum, the low 16 bits
@@ -193,6 +198,29 @@ impl Finish for Plain {
     #[inline(always)]
     unsafe fn neon(v: uint32x4_t, _: &mut uint32x4_t) -> uint32x4_t {
         v
+    }
+}
+
+impl Finish for Offset {
+    type Out = u32;
+
+    #[inline(always)]
+    fn one(v: u32, base: &mut u32) -> u32 {
+        v.wrapping_add(*base)
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse(v: __m128i, base: &mut __m128i) -> __m128i {
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        unsafe { _mm_add_epi32(v, *base) }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon(v: uint32x4_t, base: &mut uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON (caller).
+        unsafe { vaddq_u32(v, *base) }
     }
 }
 

@@ -10,6 +10,7 @@ pub(crate) mod aarch64;
 mod delta;
 pub(crate) mod finish;
 mod mapped;
+mod offset;
 pub(crate) mod scalar;
 pub(crate) mod source;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -20,6 +21,7 @@ mod zigzag_delta16;
 use svb_dispatch::{per_isa, Isa, PerIsa};
 
 pub use delta::{DeltaKernels, U32Delta};
+pub use offset::OffsetKernels;
 pub use zigzag::I32Zigzag;
 pub use zigzag_delta16::{I16ZigzagDelta32, ZigzagDelta32Kernels};
 
@@ -187,6 +189,59 @@ macro_rules! u32_codec {
                     };
                 }
                 &KERNELS
+            }
+
+            fn offset_per_isa() -> &'static PerIsa<OffsetKernels> {
+                use finish::Offset;
+                per_isa! {
+                    static KERNELS: PerIsa<OffsetKernels> = {
+                        Scalar => OffsetKernels {
+                            isa: Isa::Scalar,
+                            decode: scalar::decode_finish::<$scheme, Offset>,
+                        },
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Ssse3 => OffsetKernels {
+                            isa: Isa::Ssse3,
+                            decode: x86::ssse3::decode_finish::<$scheme, Offset>,
+                        },
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        Avx2 => OffsetKernels {
+                            isa: Isa::Avx2,
+                            decode: x86::avx2::decode_finish::<$scheme, Offset>,
+                        },
+                        #[cfg(target_arch = "aarch64")]
+                        Neon => OffsetKernels {
+                            isa: Isa::Neon,
+                            decode: aarch64::neon::decode_finish::<$scheme, Offset>,
+                        },
+                    };
+                }
+                &KERNELS
+            }
+
+            /// The offset decoder of `isa`, or `None` when this CPU (or build) cannot run it.
+            pub fn offset_kernels_for(&self, isa: Isa) -> Option<&'static OffsetKernels> {
+                Self::offset_per_isa().get(isa)
+            }
+
+            /// The offset decoder of the best ISA, chosen once and cached.
+            #[inline]
+            pub fn offset_kernels(&self) -> &'static OffsetKernels {
+                Self::offset_per_isa().best()
+            }
+
+            /// Decodes `out.len()` values from the front of `input`, each plus `base`
+            /// (wrapping), in the same pass as the unpack: frame-of-reference streams (values
+            /// stored minus a base) and counts stored minus one. Returns the bytes consumed;
+            /// the checks are [`decode_to_slice`](Codec::decode_to_slice)'s.
+            #[inline]
+            pub fn decode_offset_to_slice(
+                &self,
+                input: &[u8],
+                base: u32,
+                out: &mut [u32],
+            ) -> Result<usize, DecodeError> {
+                self.offset_kernels().decode_to_slice(input, base, out)
             }
         }
 
