@@ -161,6 +161,13 @@ pub fn check_decode_delta(data: &[u8]) {
             // Re-encoding the values gives the same stream (the wire is canonical).
             let again = U32Delta.encode(prev, values);
             assert_eq!(U32Delta.decode(&again, n, prev).as_ref(), Ok(values));
+            // The strictly-increasing check (what the postings reader runs on such values):
+            // every ISA gives the definition's answer.
+            let want = values.windows(2).all(|w| w[1] > w[0]);
+            for isa in Isa::available() {
+                let k = svb_delta::increasing::kernels_for(isa).expect("available ISA");
+                assert_eq!(k.strictly_increasing(values), want, "increasing {isa}");
+            }
         }
         (Err(_), Err(svb_core::DecodeError::TooShortForCount { .. })) => {}
         (Err(e1), Err(e2)) => assert_eq!(e1, &e2),

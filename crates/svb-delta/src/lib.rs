@@ -1,7 +1,8 @@
 //! The transforms every signal pipeline fuses with the StreamVByte codecs: zigzag, wrapping
 //! delta encode (auto-vectorised) and delta decode as an explicit SIMD prefix sum per ISA,
 //! with the multi-chain decodes (`decode_2chain`, `decode_kchain`) that split one carry
-//! chain into independent ones.
+//! chain into independent ones, and the check that a sorted u32 list strictly increases
+//! ([`increasing`]).
 //!
 //! ```
 //! use svb_delta::{delta, zigzag};
@@ -22,6 +23,7 @@
 extern crate alloc;
 
 pub mod delta;
+pub mod increasing;
 /// Internal: the SIMD blocks svb-core's and svb-slow5's fused kernels are built from, in
 /// intrinsic types. Not part of the API (hidden from the docs, no stability promise); do not
 /// depend on it directly.

@@ -1,6 +1,7 @@
 //! The reader: a cursor over one posting list that decodes whole blocks into buffers it owns.
 
 use svb_core::{U32Delta, U32Variant0124};
+use svb_delta::increasing::strictly_increasing;
 
 use crate::{PostingsError, PostingsErrorKind as Kind, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
 
@@ -66,7 +67,9 @@ impl<'p> Block<'p> {
 
 #[inline(always)]
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    let mut word = [0; 4];
+    word.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(word)
 }
 
 impl<'a> Postings<'a> {
@@ -269,10 +272,12 @@ impl<'a> Postings<'a> {
             .min(self.loaded - from - 1)
     }
 
+    #[inline]
     fn skip_last(&self, b: usize) -> u32 {
         u32_at(self.skips, b * SKIP_ENTRY_LEN)
     }
 
+    #[inline]
     fn skip_end(&self, b: usize) -> usize {
         u32_at(self.skips, b * SKIP_ENTRY_LEN + 4) as usize
     }
@@ -304,6 +309,7 @@ impl<'a> Postings<'a> {
     }
 
     /// Where block `b`'s bytes start and end in `data` (checked by `new`).
+    #[inline]
     fn block_bounds(&self, b: usize) -> (usize, usize) {
         let start = if b == 0 { 0 } else { self.skip_end(b - 1) };
         (start, self.skip_end(b))
@@ -343,17 +349,9 @@ impl<'a> Postings<'a> {
                 len: end - start,
             });
         }
-        // Strictly increasing, from the previous block's last doc on (a branch-free fold
-        // over two shifted slices, which vectorises where `windows` did not): a hostile
-        // block cannot hand out docs out of order.
-        let first_bad = (b > 0 && docs[0] <= prev) as u32;
-        let bad = docs[1..]
-            .iter()
-            .zip(&docs[..len - 1])
-            .fold(first_bad, |acc, (&next, &before)| {
-                acc | (next <= before) as u32
-            });
-        if bad != 0 {
+        // Strictly increasing, from the previous block's last doc on (svb-delta's SIMD
+        // check): a hostile block cannot hand out docs out of order.
+        if (b > 0 && docs[0] <= prev) || !strictly_increasing(docs) {
             return Err(Kind::BadSkip {
                 block: b,
                 what: "its doc ids do not increase strictly",
