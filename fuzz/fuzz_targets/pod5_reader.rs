@@ -1,7 +1,7 @@
 #![no_main]
 //! Arbitrary bytes as a POD5 file: the container, footer and Arrow table parsers (and the
-//! scan that rebuilds a missing footer) return a reader or an error naming the file, never
-//! a panic; every read then decodes or fails
+//! scan that rebuilds a missing footer, the salvage of a killed writer's footer-less tables)
+//! return a reader or an error naming the file, never a panic; every read then decodes or fails
 //! with an error, the same way through every decode path.
 
 use libfuzzer_sys::fuzz_target;
@@ -15,6 +15,27 @@ fuzz_target!(|data: &[u8]| {
     if let Ok((r, _)) = &recovered {
         for i in 0..r.len() {
             let _ = r.decode_signal(i);
+        }
+    }
+    // A killed writer's files: the input after two u32 lengths split in three (the file,
+    // its reads table, its run-info table); a reader whose reads all decode or fail, or an
+    // error.
+    if let [a0, a1, a2, a3, b0, b1, b2, b3, rest @ ..] = data {
+        let len = |w: [u8; 4]| u32::from_le_bytes(w) as usize;
+        let cut1 = len([*a0, *a1, *a2, *a3]).min(rest.len());
+        let cut2 = cut1
+            .saturating_add(len([*b0, *b1, *b2, *b3]))
+            .min(rest.len());
+        let killed = Reader::from_killed_writer_bytes(
+            "killed.pod5",
+            rest[..cut1].to_vec(),
+            rest[cut1..cut2].to_vec(),
+            rest[cut2..].to_vec(),
+        );
+        if let Ok((r, _)) = killed {
+            for i in 0..r.len() {
+                let _ = r.decode_signal(i);
+            }
         }
     }
     let Ok(reader) = Reader::from_bytes("fuzz.pod5", data.to_vec()) else {

@@ -399,10 +399,35 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
                 edit: None,
             }
             .write();
+            // A killed writer's three files (the target's second input), made of a whole
+            // file's tables: the container head and signal table, the reads table, the run
+            // info table (each followed by its Arrow footer, where the salvage stops).
+            let whole = file(vec![TestRead::new(5, signal(700))], true);
+            let mut killed = Vec::new();
+            if let Ok(r) = svb_pod5::Reader::from_bytes("seed.pod5", whole.clone()) {
+                let table = |want: svb_pod5::ContentType| {
+                    r.footer()
+                        .contents
+                        .iter()
+                        .find(|f| f.content_type == want)
+                        .map(|f| &whole[f.offset as usize..(f.offset + f.length) as usize])
+                };
+                if let (Some(sig), Some(reads), Some(runs)) = (
+                    table(svb_pod5::ContentType::SignalTable),
+                    table(svb_pod5::ContentType::ReadsTable),
+                    table(svb_pod5::ContentType::RunInfoTable),
+                ) {
+                    let head = &whole[..24];
+                    killed.extend(((head.len() + sig.len()) as u32).to_le_bytes());
+                    killed.extend((reads.len() as u32).to_le_bytes());
+                    killed.extend([head, sig, reads, runs].concat());
+                }
+            }
             vec![
                 file(vec![lying_samples], false),
                 file(vec![repeated], true),
                 lying,
+                killed,
             ]
         }
         _ => Vec::new(),

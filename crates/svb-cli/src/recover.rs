@@ -1,6 +1,6 @@
 //! `svb recover`: every whole record of a BLOW5 or SLOW5 file whose writer died, or every
-//! read of a POD5 file whose footer is missing or damaged, into a new file, with a report of
-//! what was saved and what was lost.
+//! read of a POD5 file whose footer is missing or damaged or whose writer (ONT's) was killed,
+//! into a new file, with a report of what was saved and what was lost.
 
 use std::path::PathBuf;
 
@@ -11,13 +11,17 @@ use crate::output::error_chain;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb recover cut.blow5 -o saved.blow5\n  \
     svb recover cut.slow5 -o saved.slow5\n  \
-    svb recover no_footer.pod5 -o saved.pod5\n\n\
+    svb recover no_footer.pod5 -o saved.pod5\n  \
+    svb recover killed.pod5 -o saved.pod5\n\n\
     BLOW5 / SLOW5: the records before the cut are decoded and written (the input's header and\n\
     compression; a .slow5 output as text); one that does not decode is named and left out.\n\
     What was lost (the cut's offset, its bytes, what is there) is said on stderr.\n\
     POD5: a footer that is missing or damaged is rebuilt from the tables a scan of the file\n\
     finds, and every read they hold is copied (its VBZ chunks as stored); a file whose reads\n\
-    table is cut short is refused, saying so.")]
+    table is cut short is refused, saying so. A file ONT's writer left when it was killed\n\
+    (the signal table alone, the reads and run info in its hidden .FILE_ID.tmp-reads and\n\
+    .FILE_ID.tmp-run-info files beside it) gives every read whose row and signal were\n\
+    written, as `pod5 recover` does; the hidden files are read, never changed.")]
 pub struct Args {
     /// The damaged BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,

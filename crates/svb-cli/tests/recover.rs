@@ -142,3 +142,101 @@ fn a_pod5_without_its_footer_gives_back_every_read() {
         std::fs::remove_file(&saved).unwrap();
     }
 }
+
+#[test]
+fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
+        return;
+    };
+    let tmp = svb_testdata::TempDir::new("cli-recover-killed");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pod5_killed_writer.py");
+    let killed = tmp.join("killed.pod5");
+    // 1501 reads: ONT's writer has flushed the first 1000 rows of its reads table.
+    let run = std::process::Command::new(&python)
+        .arg(&script)
+        .arg(&killed)
+        .arg("1501")
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(9),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // Copies for ONT's recover (which may clean up) and ours.
+    let ont_dir = tmp.join("ont");
+    std::fs::create_dir(&ont_dir).unwrap();
+    for e in std::fs::read_dir(&tmp.0).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, ont_dir.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let e = fails(&svb(&["pod5", "verify", s(&killed)]));
+    assert!(e.contains("svb recover"), "{e}");
+    let ont = std::process::Command::new(&python)
+        .args([
+            "-c",
+            "import sys; from pod5.tools.main import main; sys.argv[0] = 'pod5'; sys.exit(main())",
+        ])
+        .arg("recover")
+        .arg(ont_dir.join("killed.pod5"))
+        .output()
+        .unwrap();
+    assert!(
+        ont.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ont.stderr)
+    );
+    let ont_saved = ont_dir.join("killed_recovered.pod5");
+
+    let saved = tmp.join("saved.pod5");
+    let out = svb(&["recover", s(&killed), "-o", s(&saved)]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("killed"), "{said}");
+    assert!(said.contains("1000 of 1000 reads saved"), "{said}");
+    // The same reads as ONT's recover: every signal (verify's hashes) and every field (view's
+    // table, the file name column aside).
+    let sorted = |text: String| {
+        let mut v: Vec<String> = text.lines().map(str::to_owned).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        sorted(ok(&svb(&["pod5", "verify", s(&saved)]))),
+        sorted(ok(&svb(&["pod5", "verify", s(&ont_saved)])))
+    );
+    let fields = |f: &std::path::Path| {
+        sorted(ok(&svb(&["view", s(f)])))
+            .into_iter()
+            .map(|l| {
+                let mut cols: Vec<&str> = l.split('\t').collect();
+                cols.remove(1);
+                cols.join("\t")
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(fields(&saved), fields(&ont_saved));
+    // ONT's reader reads ours.
+    let count = std::process::Command::new(&python)
+        .args(["-c", "import pod5, sys; r = pod5.Reader(sys.argv[1]); print(sum(len(x.signal) > 0 for x in r.reads()))"])
+        .arg(&saved)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&count.stdout).trim(), "1000");
+    // Without the reads file beside it, nothing can be saved: the error says why.
+    let alone = tmp.join("alone");
+    std::fs::create_dir(&alone).unwrap();
+    std::fs::copy(&killed, alone.join("killed.pod5")).unwrap();
+    let e = fails(&svb(&[
+        "recover",
+        s(&alone.join("killed.pod5")),
+        "-o",
+        s(&alone.join("saved.pod5")),
+    ]));
+    assert!(e.contains("table before byte"), "{e}");
+    assert!(!alone.join("saved.pod5").exists());
+}

@@ -65,7 +65,9 @@ pub struct RecoveredPod5 {
 
 /// Saves every read of the POD5 file `input` whose footer is missing or damaged into `out`
 /// (its runs, its reads with their VBZ chunks copied as stored): the footer rebuilt from the
-/// embedded tables a scan of the file finds ([`svb_pod5::Reader::open_recovering`]); a read
+/// embedded tables a scan of the file finds ([`svb_pod5::Reader::open_recovering`]), or for a
+/// file ONT's writer left when it was killed, the tables salvaged from it and from the hidden
+/// files beside it; a read
 /// whose signal does not copy is left out and named. A file whose reads table is cut short
 /// is an error saying so. `how.on_existing` says whether `out` may be replaced.
 pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredPod5, ConvertError> {

@@ -14,7 +14,7 @@ pub const SIGNATURE: [u8; 8] = [0x8b, b'P', b'O', b'D', b'\r', b'\n', 0x1a, b'\n
 const FOOTER_MAGIC: &[u8; 8] = b"FOOTER\0\0";
 pub(crate) const MARKER_LEN: usize = 16;
 /// Signature + marker at the start; footer length + marker + signature at the end.
-const HEAD_LEN: usize = SIGNATURE.len() + MARKER_LEN;
+pub(crate) const HEAD_LEN: usize = SIGNATURE.len() + MARKER_LEN;
 const TAIL_LEN: usize = 8 + MARKER_LEN + SIGNATURE.len();
 
 /// What an embedded file holds (`ContentType` of the footer).

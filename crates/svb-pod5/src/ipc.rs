@@ -384,3 +384,156 @@ fn check_field(f: &arrow_ipc::Field<'_>, depth: usize) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// What [`salvage`] finds in an Arrow IPC file whose footer was never written (a writer that
+/// died): a footer rebuilt from its whole messages, and where those end.
+pub(crate) struct Salvaged {
+    /// A footer flatbuffer listing the schema, dictionary and record batch blocks found.
+    pub footer: Vec<u8>,
+    /// The end of the last whole message: the rebuilt footer's start.
+    pub end: u64,
+    /// Record batches found.
+    pub batches: usize,
+}
+
+/// Most bytes a message's metadata (flatbuffer) may take: lib_pod5's are a few KiB.
+const MAX_META: u64 = 1 << 20;
+/// Where the first message starts at the latest: arrow-rs pads the 8-byte magic to its
+/// 64-byte alignment (lib_pod5 starts it at 8).
+const FIRST_ALIGN: u64 = 64;
+
+/// Walks the messages of the Arrow IPC file of `len` bytes (its `ARROW1` magic at 0; bytes
+/// read with `read(offset, n)`) from the first on: a schema, then dictionary and record
+/// batches, each whole only when its metadata and body end inside the file. Stops at the end
+/// of stream, at a message cut short or not an Arrow message (what a killed writer leaves),
+/// and builds the footer the file would have had over the whole ones. The schema message must
+/// be whole; nothing of a record batch is read but its metadata.
+pub(crate) fn salvage(
+    len: u64,
+    read: impl Fn(u64, u64) -> Result<Vec<u8>, String>,
+) -> Result<Salvaged, String> {
+    if len < 8 || read(0, 6)? != MAGIC[..] {
+        return Err(format!(
+            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
+        ));
+    }
+    let (mut at, mut schema, mut version) = (8u64, None, arrow_ipc::MetadataVersion::V5);
+    let mut dict_ids = Vec::new();
+    let (mut dictionaries, mut records) = (Vec::new(), Vec::new());
+    while at + 8 <= len {
+        let head = read(at, 8)?;
+        if at < FIRST_ALIGN && head == [0; 8] {
+            // arrow-rs pads the magic to its alignment before the schema message.
+            at += 8;
+            continue;
+        }
+        let word = |i: usize| i32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+        // The continuation marker, or the older length-only prefix.
+        let (prefix, meta_len) = if word(0) == -1 {
+            (8u64, word(4))
+        } else {
+            (4u64, word(0))
+        };
+        if meta_len <= 0 || meta_len as u64 > MAX_META || at + prefix + meta_len as u64 > len {
+            break; // end of stream, or cut inside the metadata
+        }
+        let meta_total = prefix + meta_len as u64;
+        let meta = read(at, meta_total)?;
+        let Ok(message) = message(&meta, "message") else {
+            break;
+        };
+        let body = message.bodyLength();
+        if body < 0 || at + meta_total + body as u64 > len {
+            break; // its body cut short
+        }
+        let block = arrow_ipc::Block::new(at as i64, meta_total as i32, body);
+        match message.header_type() {
+            arrow_ipc::MessageHeader::Schema if schema.is_none() => {
+                let fb = message
+                    .header_as_schema()
+                    .ok_or("schema message without a schema")?;
+                check_schema(&fb)?;
+                dict_ids = dictionary_ids(&fb);
+                schema = Some(
+                    arrow_ipc::convert::try_fb_to_schema(fb)
+                        .map_err(|e| format!("Arrow schema: {e}"))?,
+                );
+                version = message.version();
+            }
+            arrow_ipc::MessageHeader::DictionaryBatch if schema.is_some() => {
+                dictionaries.push(block)
+            }
+            arrow_ipc::MessageHeader::RecordBatch if schema.is_some() => records.push(block),
+            _ => break,
+        }
+        at += meta_total + body as u64;
+    }
+    let schema = schema.ok_or_else(|| format!("no whole schema message in its {len} bytes"))?;
+    let mut fbb = flatbuffers::FlatBufferBuilder::new();
+    // The schema written again numbers its dictionaries in field order, as lib_pod5 does;
+    // checked below against the ids the dictionary batches were written with.
+    let mut tracker = arrow_ipc::writer::DictionaryTracker::new(false);
+    let fb_schema = arrow_ipc::convert::IpcSchemaEncoder::new()
+        .with_dictionary_tracker(&mut tracker)
+        .schema_to_fb_offset(&mut fbb, &schema);
+    let dicts = fbb.create_vector(&dictionaries);
+    let recs = fbb.create_vector(&records);
+    let mut footer = arrow_ipc::FooterBuilder::new(&mut fbb);
+    footer.add_version(version);
+    footer.add_schema(fb_schema);
+    footer.add_dictionaries(dicts);
+    footer.add_recordBatches(recs);
+    let footer = footer.finish();
+    fbb.finish(footer, None);
+    let footer = fbb.finished_data().to_vec();
+    let rebuilt = arrow_ipc::root_as_footer(&footer)
+        .ok()
+        .and_then(|f| f.schema())
+        .map(|s| dictionary_ids(&s));
+    if rebuilt.as_ref() != Some(&dict_ids) {
+        return Err(format!(
+            "its dictionary ids {dict_ids:?} are not numbered in field order: the footer \
+             cannot be rebuilt"
+        ));
+    }
+    Ok(Salvaged {
+        footer,
+        end: at,
+        batches: records.len(),
+    })
+}
+
+/// The dictionary ids of a schema's fields, depth first.
+fn dictionary_ids(schema: &arrow_ipc::Schema<'_>) -> Vec<i64> {
+    fn walk(f: arrow_ipc::Field<'_>, ids: &mut Vec<i64>, depth: usize) {
+        if let Some(d) = f.dictionary() {
+            ids.push(d.id());
+        }
+        if depth < MAX_DEPTH {
+            for c in f.children().iter().flatten() {
+                walk(c, ids, depth + 1);
+            }
+        }
+    }
+    let mut ids = Vec::new();
+    for f in schema.fields().iter().flatten() {
+        walk(f, &mut ids, 0);
+    }
+    ids
+}
+
+/// The Arrow IPC file in `bytes` made whole: its whole messages followed by the footer
+/// [`salvage`] rebuilt, then the footer's length and the magic. Returns it and the record
+/// batches it holds.
+pub(crate) fn completed(bytes: &[u8]) -> Result<(Vec<u8>, usize), String> {
+    let len = bytes.len() as u64;
+    let s = salvage(len, |at, n| {
+        Ok(bytes[at as usize..(at + n).min(len) as usize].to_vec())
+    })?;
+    let mut file = Vec::with_capacity(s.end as usize + s.footer.len() + TAIL_LEN);
+    file.extend_from_slice(&bytes[..s.end as usize]);
+    file.extend_from_slice(&s.footer);
+    file.extend_from_slice(&(s.footer.len() as i32).to_le_bytes());
+    file.extend_from_slice(MAGIC);
+    Ok((file, s.batches))
+}

@@ -148,6 +148,70 @@ fn rebuilt_footer(path: &Path, src: &Source) -> Result<Footer, Pod5Error> {
     Ok(footer)
 }
 
+/// The parsed tables a reader is built from.
+struct Tables {
+    signal: SignalTable,
+    reads: ipc::IpcFile,
+    run_info: Option<ipc::IpcFile>,
+}
+
+/// The error of a table of `path`: a row's, or the whole table's.
+fn table_error(path: &Path, table: TableKind) -> impl Fn(TableError) -> Pod5Error + '_ {
+    move |(row, what): TableError| match row {
+        Some(row) => Pod5Error::Row {
+            path: path.to_path_buf(),
+            table,
+            row,
+            what,
+        },
+        None => Pod5Error::Table {
+            path: path.to_path_buf(),
+            table,
+            what,
+        },
+    }
+}
+
+/// The writer's version in the footer: which layout the tables have (lib_pod5 migrates by
+/// it).
+fn footer_version(path: &Path, footer: &Footer) -> Result<(u16, u16, u16), Pod5Error> {
+    schema::parse_version(&footer.pod5_version).ok_or_else(|| Pod5Error::Container {
+        path: path.to_path_buf(),
+        offset: 0,
+        what: format!(
+            "footer pod5_version {:?} is not a version number (as 0.3.49)",
+            footer.pod5_version
+        ),
+    })
+}
+
+/// A table's schema must carry the footer's file identifier when it carries one.
+fn check_identifier(
+    path: &Path,
+    footer: &Footer,
+    table: TableKind,
+    file: &ipc::IpcFile,
+) -> Result<(), Pod5Error> {
+    check_identifier_of(path, &footer.file_identifier, "the footer's", table, file)
+}
+
+/// A table's schema must carry the file identifier `want` (`whose` it is) when it carries one.
+fn check_identifier_of(
+    path: &Path,
+    want: &str,
+    whose: &str,
+    table: TableKind,
+    file: &ipc::IpcFile,
+) -> Result<(), Pod5Error> {
+    match file.schema.metadata().get("MINKNOW:file_identifier") {
+        Some(id) if id != want => Err(table_error(path, table)((
+            None,
+            format!("file identifier {id} differs from {whose} {want}"),
+        ))),
+        _ => Ok(()),
+    }
+}
+
 impl Reader {
     /// Opens `path`, checks the container and parses the tables; each chunk's bytes are read
     /// when it is decoded (positioned reads, [`Access::ReadAt`]), by the thread that decodes
@@ -207,8 +271,12 @@ impl Reader {
     /// Opens `path` as [`open`](Reader::open) does, and when its footer is missing or
     /// damaged (a writer that died while closing the file, a copy cut short) rebuilds it from
     /// the embedded tables found by scanning the file: every read is there when the signal,
-    /// reads and run info tables are whole. Returns the reader and, for a rebuilt footer,
-    /// what was wrong with the file. A table cut short is an error naming it.
+    /// reads and run info tables are whole. A file ONT's writer left when it was killed (the
+    /// signal table alone, the reads and run info in its hidden `.FILE_ID.tmp-reads` and
+    /// `.FILE_ID.tmp-run-info` files beside it) gives the reads whose rows and signal were
+    /// written (see [`from_killed_writer_bytes`](Reader::from_killed_writer_bytes)). Returns
+    /// the reader and, for a rebuilt footer, what was wrong with the file. A table cut short
+    /// is an error naming it.
     pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Self, Option<String>), Pod5Error> {
         let path = path.as_ref().to_path_buf();
         let src = Source::open_as(&path, Access::ReadAt, FileFormat::Pod5).map_err(|source| {
@@ -217,21 +285,23 @@ impl Reader {
                 source,
             }
         })?;
-        Self::recovering_from_source(path, src)
+        Self::recovering_from_source(path, src, true)
     }
 
     /// [`open_recovering`](Reader::open_recovering) of a file already in memory (`path`
-    /// names it in errors).
+    /// names it in errors; no file beside it is looked for).
     pub fn from_bytes_recovering(
         path: impl Into<PathBuf>,
         bytes: Vec<u8>,
     ) -> Result<(Self, Option<String>), Pod5Error> {
-        Self::recovering_from_source(path.into(), Source::from_vec(bytes))
+        Self::recovering_from_source(path.into(), Source::from_vec(bytes), false)
     }
 
+    /// The recovering open; `beside` looks for a killed writer's hidden files beside `path`.
     fn recovering_from_source(
         path: PathBuf,
         src: Source,
+        beside: bool,
     ) -> Result<(Self, Option<String>), Pod5Error> {
         let fault = match container::parse(&src) {
             Ok(footer) => {
@@ -239,9 +309,139 @@ impl Reader {
             }
             Err((offset, what)) => format!("at byte {offset}: {what}"),
         };
-        let footer = rebuilt_footer(&path, &src)?;
+        let footer = match rebuilt_footer(&path, &src) {
+            Ok(footer) => footer,
+            Err(e) if !beside => return Err(e),
+            Err(e) => {
+                return match Self::killed_writer(path, src, &fault)? {
+                    Some(r) => Ok(r),
+                    None => Err(e),
+                }
+            }
+        };
         let r = Self::from_footer(path, src, footer, &|_| true)?;
         Ok((r, Some(fault)))
+    }
+
+    /// A file ONT's writer (lib_pod5) left when it was killed, with the hidden files it keeps
+    /// beside it until it closes (see [`from_killed_writer_bytes`]), found by the file
+    /// identifier the signal table's schema carries (`.FILE_ID.tmp-reads`,
+    /// `.FILE_ID.tmp-run-info`). `None` when the file is not such a file or the reads file
+    /// is not there.
+    ///
+    /// [`from_killed_writer_bytes`]: Reader::from_killed_writer_bytes
+    fn killed_writer(
+        path: PathBuf,
+        src: Source,
+        fault: &str,
+    ) -> Result<Option<(Self, Option<String>)>, Pod5Error> {
+        let Ok((_, id)) = signal::parse_salvaged(&src, container::HEAD_LEN as u64) else {
+            return Ok(None);
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let reads_path = dir.join(format!(".{id}.tmp-reads"));
+        let run_info_path = dir.join(format!(".{id}.tmp-run-info"));
+        if !reads_path.is_file() {
+            return Ok(None);
+        }
+        let read = |p: &Path| {
+            std::fs::read(p).map_err(|source| Pod5Error::Io {
+                path: p.to_path_buf(),
+                source,
+            })
+        };
+        let reads = (reads_path.clone(), read(&reads_path)?);
+        let run_info = (run_info_path.clone(), read(&run_info_path)?);
+        let (r, said) = Self::killed_writer_parts(path, src, reads, run_info)?;
+        Ok(Some((r, Some(format!("{fault}; {said}")))))
+    }
+
+    /// The reads of a POD5 file ONT's writer (lib_pod5) left when it was killed, its files
+    /// already in memory: `bytes` the file itself (the signal table alone, without its Arrow
+    /// footer), `reads` and `run_info` the hidden `.FILE_ID.tmp-reads` and
+    /// `.FILE_ID.tmp-run-info` files it keeps beside it until it closes (Arrow IPC files
+    /// without their footers). Each table is read up to its last whole record batch; a read
+    /// whose signal rows were never written is left out and counted. Returns the reader and
+    /// what was found and left out. [`open_recovering`](Reader::open_recovering) finds the
+    /// hidden files itself.
+    pub fn from_killed_writer_bytes(
+        path: impl Into<PathBuf>,
+        bytes: Vec<u8>,
+        reads: Vec<u8>,
+        run_info: Vec<u8>,
+    ) -> Result<(Self, String), Pod5Error> {
+        let path = path.into();
+        let name = |ext: &str| path.with_extension(ext);
+        let reads = (name("tmp-reads"), reads);
+        let run_info = (name("tmp-run-info"), run_info);
+        Self::killed_writer_parts(path, Source::from_vec(bytes), reads, run_info)
+    }
+
+    fn killed_writer_parts(
+        path: PathBuf,
+        src: Source,
+        (reads_path, reads): (PathBuf, Vec<u8>),
+        (run_info_path, run_info): (PathBuf, Vec<u8>),
+    ) -> Result<(Self, String), Pod5Error> {
+        let at = container::HEAD_LEN as u64;
+        let head_ok = src
+            .read_vec(0, container::HEAD_LEN)
+            .is_ok_and(|h| h[..8] == container::SIGNATURE);
+        if !head_ok {
+            return Err(Pod5Error::Container {
+                path,
+                offset: 0,
+                what: "not a POD5 file (signature mismatch)".into(),
+            });
+        }
+        let (signal, id) =
+            signal::parse_salvaged(&src, at).map_err(table_error(&path, TableKind::Signal))?;
+        let salvage = |p: &Path, bytes: &[u8], table: TableKind| {
+            let (whole, batches) =
+                ipc::completed(bytes).map_err(|what| table_error(p, table)((None, what)))?;
+            let file = ipc::read(&Buffer::from_vec(whole))
+                .map_err(|what| table_error(p, table)((None, what)))?;
+            check_identifier_of(p, &id, "the signal table's", table, &file)?;
+            Ok::<_, Pod5Error>((file, batches))
+        };
+        let (reads, read_batches) = salvage(&reads_path, &reads, TableKind::Reads)?;
+        let run_info = Some(salvage(&run_info_path, &run_info, TableKind::RunInfo)?.0);
+        let meta = reads.schema.metadata();
+        let get = |key: &str| meta.get(key).cloned().unwrap_or_default();
+        let footer = Footer {
+            file_identifier: id,
+            software: get("MINKNOW:software"),
+            pod5_version: get("MINKNOW:pod5_version"),
+            contents: vec![EmbeddedFile {
+                offset: at,
+                length: src.len() - at,
+                content_type: ContentType::SignalTable,
+            }],
+        };
+        let version = footer_version(&path, &footer)?;
+        let signal_rows = signal.rows();
+        let tables = Tables {
+            signal,
+            reads,
+            run_info,
+        };
+        let (r, dropped) = Self::from_tables(path, src, footer, version, tables, &|_| true, true)?;
+        let said = format!(
+            "left by a writer that was killed: the signal table without its Arrow footer \
+             ({signal_rows} rows in whole record batches), the reads from {} ({} reads in \
+             {read_batches} whole record batches){}",
+            reads_path.display(),
+            r.len() + dropped,
+            if dropped > 0 {
+                format!(", {dropped} of them left out: their signal was never written")
+            } else {
+                String::new()
+            }
+        );
+        Ok((r, said))
     }
 
     fn from_footer(
@@ -250,22 +450,7 @@ impl Reader {
         footer: Footer,
         keep: &dyn Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
-        let table_err = |table: TableKind| {
-            let path = path.clone();
-            move |(row, what): TableError| match row {
-                Some(row) => Pod5Error::Row {
-                    path: path.clone(),
-                    table,
-                    row,
-                    what,
-                },
-                None => Pod5Error::Table {
-                    path: path.clone(),
-                    table,
-                    what,
-                },
-            }
-        };
+        let table_err = |table: TableKind| table_error(&path, table);
         let find =
             |want: ContentType, table: TableKind| -> Result<Option<EmbeddedFile>, Pod5Error> {
                 let mut found = footer.contents.iter().filter(|f| f.content_type == want);
@@ -287,17 +472,6 @@ impl Reader {
                     .map_err(|e| table_err(table)((None, format!("reading it: {e}"))))?;
                 let file = ipc::read(&Buffer::from_vec(bytes))
                     .map_err(|what| table_err(table)((None, what)))?;
-                if let Some(id) = file.schema.metadata().get("MINKNOW:file_identifier") {
-                    if *id != footer.file_identifier {
-                        return Err(table_err(table)((
-                            None,
-                            format!(
-                                "file identifier {id} differs from the footer's {}",
-                                footer.file_identifier
-                            ),
-                        )));
-                    }
-                }
                 Ok(Some(file))
             };
         let missing = |table: TableKind| table_err(table)((None, "missing from the footer".into()));
@@ -311,18 +485,38 @@ impl Reader {
             &footer.file_identifier,
         )
         .map_err(table_err(TableKind::Signal))?;
-        // The writer's version says which layout the tables have (lib_pod5 migrates by it).
-        let version =
-            schema::parse_version(&footer.pod5_version).ok_or_else(|| Pod5Error::Container {
-                path: path.clone(),
-                offset: 0,
-                what: format!(
-                    "footer pod5_version {:?} is not a version number (as 0.3.49)",
-                    footer.pod5_version
-                ),
-            })?;
+        let version = footer_version(&path, &footer)?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;
+        check_identifier(&path, &footer, TableKind::Reads, &reads_file)?;
+        let run_info_file = open_table(ContentType::RunInfoTable, TableKind::RunInfo)?;
+        let tables = Tables {
+            signal,
+            reads: reads_file,
+            run_info: run_info_file,
+        };
+        Self::from_tables(path, src, footer, version, tables, keep, false).map(|(r, _)| r)
+    }
+
+    /// The reader over parsed tables. With `drop_unwritten`, a read whose signal rows are not
+    /// all in the signal table (a writer killed before it wrote them) is left out and counted
+    /// (the second value) instead of failing the open.
+    fn from_tables(
+        path: PathBuf,
+        src: Source,
+        footer: Footer,
+        version: (u16, u16, u16),
+        tables: Tables,
+        keep: &dyn Fn(&[u8; 16]) -> bool,
+        drop_unwritten: bool,
+    ) -> Result<(Self, usize), Pod5Error> {
+        let table_err = |table: TableKind| table_error(&path, table);
+        let missing = |table: TableKind| table_err(table)((None, "missing from the footer".into()));
+        let Tables {
+            signal,
+            reads: reads_file,
+            run_info,
+        } = tables;
         schema::check_reads(&reads_file.schema, version)
             .map_err(|what| table_err(TableKind::Reads)((None, what)))?;
         let table_version = if reads_file.schema.column_with_name("pore").is_some() {
@@ -330,11 +524,12 @@ impl Reader {
         } else {
             TableVersion::V1OrLater
         };
-        let (reads, embedded_runs) =
+        let (mut reads, embedded_runs) =
             reads::parse_reads(&reads_file.batches, |r| signal.samples(r), keep)
                 .map_err(table_err(TableKind::Reads))?;
-        let mut run_infos = match open_table(ContentType::RunInfoTable, TableKind::RunInfo)? {
+        let mut run_infos = match run_info {
             Some(f) => {
+                check_identifier(&path, &footer, TableKind::RunInfo, &f)?;
                 schema::check_run_info(&f.schema)
                     .map_err(|what| table_err(TableKind::RunInfo)((None, what)))?;
                 run_info::parse_run_infos_batches(&f.batches)
@@ -354,8 +549,18 @@ impl Reader {
             }
         }
 
-        let mut by_id = HashMap::with_capacity(reads.len());
         let mut rows = Vec::new();
+        let mut dropped = 0;
+        if drop_unwritten {
+            let before = reads.len();
+            reads.retain(|read| {
+                read.signal_rows
+                    .iter()
+                    .all(|&row| signal.get(row).is_some())
+            });
+            dropped = before - reads.len();
+        }
+        let mut by_id = HashMap::with_capacity(reads.len());
         for (i, read) in reads.iter().enumerate() {
             by_id.entry(read.read_id).or_insert(i);
             check_layout(read, &signal, &mut rows).map_err(|what| Pod5Error::Row {
@@ -365,16 +570,19 @@ impl Reader {
                 what: format!("read {}: {what}", read.read_id_string()),
             })?;
         }
-        Ok(Reader {
-            path,
-            src,
-            footer,
-            reads,
-            by_id,
-            signal,
-            run_infos,
-            table_version,
-        })
+        Ok((
+            Reader {
+                path,
+                src,
+                footer,
+                reads,
+                by_id,
+                signal,
+                run_infos,
+                table_version,
+            },
+            dropped,
+        ))
     }
 
     /// The file's path.

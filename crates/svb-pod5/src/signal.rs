@@ -157,7 +157,42 @@ pub(crate) fn parse(
 ) -> Result<SignalTable, TableError> {
     let file = Embedded { src, at, len };
     let (footer_start, footer_bytes) = arrow_footer(&file)?;
-    let footer = arrow_ipc::root_as_footer(&footer_bytes)
+    parse_with_footer(&file, footer_start, &footer_bytes, file_identifier)
+}
+
+/// The signal table a writer left without its Arrow footer (killed before closing the file):
+/// the Arrow IPC file from `at` to the end of `src`, its whole record batches listed by a
+/// footer rebuilt from its messages ([`ipc::salvage`]). Returns the table and the file
+/// identifier its schema carries.
+pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, String), TableError> {
+    let file = Embedded {
+        src,
+        at,
+        len: src.len().saturating_sub(at),
+    };
+    let salvaged = ipc::salvage(file.len, |offset, n| {
+        file.read(offset, n, "Arrow message").map_err(|(_, w)| w)
+    })
+    .map_err(|w| (None, w))?;
+    let footer = arrow_ipc::root_as_footer(&salvaged.footer)
+        .map_err(|e| (None, format!("rebuilt Arrow footer: {e}")))?;
+    let id = schema_of(&footer)?
+        .metadata()
+        .get("MINKNOW:file_identifier")
+        .cloned()
+        .ok_or((None, "schema without MINKNOW:file_identifier".to_string()))?;
+    let table = parse_with_footer(&file, salvaged.end, &salvaged.footer, &id)?;
+    Ok((table, id))
+}
+
+/// The signal table of `file` whose Arrow footer (`footer_bytes`) starts at `footer_start`.
+fn parse_with_footer(
+    file: &Embedded<'_>,
+    footer_start: u64,
+    footer_bytes: &[u8],
+    file_identifier: &str,
+) -> Result<SignalTable, TableError> {
+    let footer = arrow_ipc::root_as_footer(footer_bytes)
         .map_err(|e| (None, format!("Arrow footer: {e}")))?;
     let schema = schema_of(&footer)?;
     if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
@@ -287,7 +322,7 @@ pub(crate) fn parse(
                 ));
             }
             rows.push(SignalRow {
-                offset: at + body + data_at + start as u64 * width,
+                offset: file.at + body + data_at + start as u64 * width,
                 bytes: count * width,
                 samples: present.then_some(s),
             });
