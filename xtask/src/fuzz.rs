@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz [--seconds N] [--only TARGET]`: every cargo-fuzz target (or one),
-//! time-boxed, on a corpus seeded
-//! with encodings the project itself produces. AddressSanitizer on nightly; without a
-//! nightly toolchain it falls back to stable with `-s none` and says so.
+//! time-boxed, on a corpus seeded with encodings the project itself produces, one target per
+//! core at a time. AddressSanitizer on nightly; without a nightly toolchain it falls back to
+//! stable with `-s none` and says so.
 
 use std::fs;
 use std::path::Path;
@@ -57,22 +57,38 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .args(&toolchain)
         .args(["fuzz", "build", "-O"])
         .args(&sanitizer))?;
+    // The targets run one per core at a time (each fuzzes on one thread).
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failed = Vec::new();
-    for t in &targets {
-        let r = run(Command::new("cargo")
-            .current_dir(&fuzz_dir)
-            .args(&toolchain)
-            .args(["fuzz", "run", "-O"])
-            .args(&sanitizer)
-            .arg(t)
-            .arg("--")
-            .arg(format!("-max_total_time={seconds}"))
-            .arg("-rss_limit_mb=4096"));
-        match r {
-            Ok(()) => println!("fuzz: PASS  {t} ({seconds} s)"),
-            Err(e) => {
-                println!("fuzz: FAIL  {t}: {e} (see fuzz/artifacts/{t}/)");
-                failed.push(t.clone());
+    for group in targets.chunks(jobs) {
+        let running: Vec<_> = group
+            .iter()
+            .map(|t| {
+                let mut cmd = Command::new("cargo");
+                cmd.current_dir(&fuzz_dir)
+                    .args(&toolchain)
+                    .args(["fuzz", "run", "-O"])
+                    .args(&sanitizer)
+                    .arg(t)
+                    .arg("--")
+                    .arg(format!("-max_total_time={seconds}"))
+                    .arg("-rss_limit_mb=4096");
+                eprintln!("$ {}", crate::util::describe(&cmd));
+                (t, cmd.spawn())
+            })
+            .collect();
+        for (t, child) in running {
+            let status = child.and_then(|mut c| c.wait());
+            match status {
+                Ok(s) if s.success() => println!("fuzz: PASS  {t} ({seconds} s)"),
+                Ok(s) => {
+                    println!("fuzz: FAIL  {t}: {s} (see fuzz/artifacts/{t}/)");
+                    failed.push(t.clone());
+                }
+                Err(e) => {
+                    println!("fuzz: FAIL  {t}: cannot run cargo fuzz: {e}");
+                    failed.push(t.clone());
+                }
             }
         }
     }
