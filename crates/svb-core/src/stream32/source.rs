@@ -1,6 +1,7 @@
 //! What a u32 encode kernel packs for each input value: the value itself ([`Values`], the
-//! plain codecs) or its wrapping difference from the value before it ([`Deltas`],
-//! lemire/streamvbyte's `streamvbyte_delta_encode`). The encode loops are generic over it, as
+//! plain codecs), its wrapping difference from the value before it ([`Deltas`],
+//! lemire/streamvbyte's `streamvbyte_delta_encode`) or its zigzag code ([`Zigzags`], an i32
+//! as lemire/streamvbyte's `zigzag_encode` maps it). The encode loops are generic over it, as
 //! the decode loops are over their [`Finish`](super::finish::Finish) step, so the delta
 //! encoder is the plain loop with each load replaced by a load of the differences (two loads
 //! and a subtraction, in registers): no pass that writes the deltas out and reads them back,
@@ -68,6 +69,65 @@ pub(crate) struct Values;
 
 /// The wrapping difference of each value from the one before it (U32Delta).
 pub(crate) struct Deltas;
+
+/// The zigzag code of each value taken as an i32 (I32Zigzag): `(v << 1) ^ (v >> 31)`, the
+/// shift arithmetic.
+pub(crate) struct Zigzags;
+
+impl Source for Zigzags {
+    const PREV: bool = false;
+
+    #[inline(always)]
+    fn code(values: &[u32], i: usize, _: u32) -> u32 {
+        let v = values[i];
+        (v << 1) ^ ((v as i32 >> 31) as u32)
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse(p: *const u32) -> __m128i {
+        // SAFETY: four readable values at p (caller).
+        unsafe {
+            let v = _mm_loadu_si128(p.cast());
+            _mm_xor_si128(_mm_slli_epi32::<1>(v), _mm_srai_epi32::<31>(v))
+        }
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_first(p: *const u32, _: u32) -> __m128i {
+        // SAFETY: four readable values at p (caller).
+        unsafe { Self::sse(p) }
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn avx2(p: *const u32) -> __m256i {
+        // SAFETY: AVX2 and eight readable values at p (caller).
+        unsafe {
+            let v = _mm256_loadu_si256(p.cast());
+            _mm256_xor_si256(_mm256_slli_epi32::<1>(v), _mm256_srai_epi32::<31>(v))
+        }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon(p: *const u32) -> uint32x4_t {
+        // SAFETY: NEON and four readable values at p (caller).
+        unsafe {
+            let v = vld1q_u32(p);
+            let sign = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(v)));
+            veorq_u32(vshlq_n_u32::<1>(v), sign)
+        }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon_first(p: *const u32, _: u32) -> uint32x4_t {
+        // SAFETY: NEON and four readable values at p (caller).
+        unsafe { Self::neon(p) }
+    }
+}
 
 impl Source for Values {
     const PREV: bool = false;

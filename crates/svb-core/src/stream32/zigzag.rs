@@ -1,19 +1,22 @@
 //! [`I32Zigzag`]: signed 32-bit values as lemire/streamvbyte's `zigzag_encode` then
 //! `streamvbyte_encode` write them: each value zigzag-coded (`0, -1, 1, -2` -> `0, 1, 2, 3`,
-//! so small magnitudes take one byte) and packed as [`U32Classic`](super::U32Classic). The
-//! decoder unzigzags each group in registers in the same pass as the unpack.
+//! so small magnitudes take one byte) and packed as [`U32Classic`](super::U32Classic). Both
+//! directions are fused: the decoder unzigzags each group in registers in the same pass as
+//! the unpack, the encoder zigzags each load of values before packing it.
 
 use core::mem::MaybeUninit;
 
 use svb_dispatch::{per_isa, Isa};
 
 use super::finish::Unzigzag;
-use super::mapped::{encode_mapped, IsaKernels};
+use super::mapped::IsaKernels;
+use super::source::Zigzags;
 use super::U32Classic;
 use crate::codec::{Codec, Kernels};
 use crate::error::{DecodeError, EncodeError};
 
-/// The zigzag encode of ISA `K`: the codes of each chunk computed on the stack, then packed.
+/// The fused zigzag encode of ISA `K`: the plain loops, each load of values a load of their
+/// zigzag codes.
 ///
 /// # Safety
 /// The CPU must support `K`'s ISA.
@@ -21,8 +24,11 @@ unsafe fn encode<K: IsaKernels>(
     values: &[i32],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, EncodeError> {
+    // SAFETY: i32 and u32 share size and alignment and every bit pattern is valid for both:
+    // the same values read as u32 (the source takes them as i32 again).
+    let values = unsafe { &*(values as *const [i32] as *const [u32]) };
     // SAFETY: the caller guarantees the ISA.
-    unsafe { encode_mapped::<K, i32>(values, out, svb_delta::zigzag::encode_to_slice) }
+    unsafe { K::encode_source::<Zigzags>(values, 0, out) }
 }
 
 /// The fused unpack + unzigzag of ISA `K`.
