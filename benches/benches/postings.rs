@@ -16,10 +16,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use svb_bench::postings_peers::{Naive4, VInt};
+use svb_bench::postings_peers::{raw_blocks, Naive4, VInt};
 use svb_bench::{sorted_u32, Gaps, Rng, U32_SIZES};
-use svb_core::{Codec, U32Delta, U32Variant0124};
-use svb_postings::{Postings, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
+use svb_core::U32Delta;
+use svb_postings::Postings;
 
 /// Docs of the long lists.
 const LIST: usize = 1 << 20;
@@ -53,41 +53,6 @@ fn short_of(long: &[u32]) -> Vec<u32> {
         .collect();
     v.dedup();
     v
-}
-
-/// Every block of an encoded list decoded straight from its bytes (the skip table read for
-/// the block bounds), no cursor and no checks beyond the streams' bounds: the sum of every
-/// doc and frequency, as the `svb-block` row computes it.
-fn raw_blocks(bytes: &[u8], docs: &mut [u32; BLOCK], freqs: &mut [u32; BLOCK]) -> u64 {
-    let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
-    let blocks = n.div_ceil(BLOCK);
-    let (skips, data) = bytes[HEADER_LEN..].split_at(blocks * SKIP_ENTRY_LEN);
-    let at = |b: usize, k: usize| {
-        let i = b * SKIP_ENTRY_LEN + 4 * k;
-        u32::from_le_bytes(skips[i..i + 4].try_into().unwrap())
-    };
-    let (mut start, mut prev, mut sum) = (0usize, 0u32, 0u64);
-    for b in 0..blocks {
-        let len = (n - b * BLOCK).min(BLOCK);
-        let end = at(b, 1) as usize;
-        // As the reader does: the data to the end of the list (the SIMD loops run to the
-        // block's last value), then the streams checked against the block's end.
-        let used = U32Delta
-            .decode_to_slice(&data[start..], prev, &mut docs[..len])
-            .unwrap();
-        let used = used
-            + U32Variant0124
-                .decode_to_slice(&data[start + used..], &mut freqs[..len])
-                .unwrap();
-        assert_eq!(start + used, end);
-        // The same consumer work as the `svb-block` row: every doc and frequency read.
-        for (&d, &f) in docs[..len].iter().zip(&freqs[..len]) {
-            sum += d as u64 + f as u64;
-        }
-        prev = at(b, 0);
-        start = end;
-    }
-    sum
 }
 
 fn postings(c: &mut Criterion) {
@@ -128,9 +93,8 @@ fn postings(c: &mut Criterion) {
                 sum
             })
         });
-        let (mut bd, mut bf) = ([0u32; BLOCK], [0u32; BLOCK]);
         g.bench_function(BenchmarkId::new("raw-blocks", LIST), |b| {
-            b.iter(|| raw_blocks(black_box(&ours), &mut bd, &mut bf))
+            b.iter(|| raw_blocks(black_box(&ours)))
         });
         g.bench_function(BenchmarkId::new("vint", LIST), |b| {
             b.iter(|| {

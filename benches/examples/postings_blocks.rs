@@ -4,41 +4,9 @@
 
 use std::hint::black_box;
 
+use svb_bench::postings_peers::raw_blocks;
 use svb_bench::{sorted_u32, Gaps};
-use svb_core::{Codec, U32Delta, U32Variant0124};
-use svb_postings::{Postings, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
-
-/// The bench's `raw-blocks`: every block decoded straight from its bytes, no checks beyond
-/// the streams' bounds, the same consumer work.
-fn raw_blocks(bytes: &[u8]) -> u64 {
-    let (mut docs, mut freqs) = ([0u32; BLOCK], [0u32; BLOCK]);
-    let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
-    let blocks = n.div_ceil(BLOCK);
-    let (skips, data) = bytes[HEADER_LEN..].split_at(blocks * SKIP_ENTRY_LEN);
-    let at = |b: usize, k: usize| {
-        let i = b * SKIP_ENTRY_LEN + 4 * k;
-        u32::from_le_bytes(skips[i..i + 4].try_into().unwrap())
-    };
-    let (mut start, mut prev, mut sum) = (0usize, 0u32, 0u64);
-    for b in 0..blocks {
-        let len = (n - b * BLOCK).min(BLOCK);
-        let end = at(b, 1) as usize;
-        let used = U32Delta
-            .decode_to_slice(&data[start..], prev, &mut docs[..len])
-            .unwrap();
-        let used = used
-            + U32Variant0124
-                .decode_to_slice(&data[start + used..], &mut freqs[..len])
-                .unwrap();
-        assert_eq!(start + used, end);
-        for (&d, &f) in docs[..len].iter().zip(&freqs[..len]) {
-            sum += d as u64 + f as u64;
-        }
-        prev = at(b, 0);
-        start = end;
-    }
-    sum
-}
+use svb_postings::Postings;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

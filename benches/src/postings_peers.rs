@@ -352,3 +352,42 @@ impl Naive4Reader<'_> {
         }
     }
 }
+
+/// Every block of one of our encoded lists decoded straight from its bytes (the skip table
+/// read for the block bounds), no cursor and no checks beyond the streams' bounds: the sum of
+/// every doc and frequency, as a `next_block()` consumer computes it. The `raw-blocks` rate
+/// `Postings::next_block` is held to.
+pub fn raw_blocks(bytes: &[u8]) -> u64 {
+    use svb_core::{Codec, U32Delta, U32Variant0124};
+    use svb_postings::{BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
+    let (mut docs, mut freqs) = ([0u32; BLOCK], [0u32; BLOCK]);
+    let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
+    let blocks = n.div_ceil(BLOCK);
+    let (skips, data) = bytes[HEADER_LEN..].split_at(blocks * SKIP_ENTRY_LEN);
+    let at = |b: usize, k: usize| {
+        let i = b * SKIP_ENTRY_LEN + 4 * k;
+        u32::from_le_bytes(skips[i..i + 4].try_into().unwrap())
+    };
+    let (mut start, mut prev, mut sum) = (0usize, 0u32, 0u64);
+    for b in 0..blocks {
+        let len = (n - b * BLOCK).min(BLOCK);
+        let end = at(b, 1) as usize;
+        // As the reader does: the data to the end of the list (the SIMD loops run to the
+        // block's last value), then the streams checked against the block's end.
+        let used = U32Delta
+            .decode_to_slice(&data[start..], prev, &mut docs[..len])
+            .unwrap();
+        let used = used
+            + U32Variant0124
+                .decode_to_slice(&data[start + used..], &mut freqs[..len])
+                .unwrap();
+        assert_eq!(start + used, end);
+        // The same consumer work as a `next_block` loop: every doc and frequency read.
+        for (&d, &f) in docs[..len].iter().zip(&freqs[..len]) {
+            sum += d as u64 + f as u64;
+        }
+        prev = at(b, 0);
+        start = end;
+    }
+    sum
+}

@@ -1,9 +1,9 @@
 //! Whether a u32 sequence strictly increases (sorted doc ids, row ids): the check a decoder
 //! of untrusted sorted lists runs over what it decoded, so a hostile stream cannot hand out
 //! ids out of order. Each ISA compares every value with the one before it, eight (AVX2) or
-//! four (SSSE3, NEON) at a time from two loads one value apart (the pairs left by the last
-//! whole step as one more step ending at the last value, overlapping pairs already
-//! checked), and folds the results without a branch; the scalar kernel is the same fold.
+//! four (SSSE3, NEON) at a time from two loads one value apart (the last step ending at the
+//! last value, overlapping pairs already checked), and folds the results without a branch;
+//! the scalar kernel is the same fold.
 //!
 //! ```
 //! use svb_delta::increasing::strictly_increasing;
@@ -79,22 +79,21 @@ pub fn strictly_increasing(values: &[u32]) -> bool {
 /// # Safety
 /// None (unsafe only to share the kernels' signature).
 unsafe fn scalar(values: &[u32]) -> bool {
-    scalar_from(values, 0)
+    fold(values)
 }
 
-/// The fold over the pairs ending at values `from + 1..`.
+/// The fold over every pair (the kernels' answer for slices shorter than one step).
 #[inline(always)]
-fn scalar_from(values: &[u32], from: usize) -> bool {
-    let rest = values.get(from..).unwrap_or(&[]);
-    let bad = rest
+fn fold(values: &[u32]) -> bool {
+    let bad = values
         .iter()
-        .zip(rest.iter().skip(1))
+        .zip(values.iter().skip(1))
         .fold(0u32, |acc, (&before, &next)| acc | (next <= before) as u32);
     bad == 0
 }
 
 /// SSSE3 (SSE2's compares suffice): `next > before` as signed compares of the values with
-/// their top bit flipped, four pairs a step; the pairs left by the scalar fold.
+/// their top bit flipped, four pairs a step.
 ///
 /// # Safety
 /// The CPU must support SSSE3.
@@ -102,42 +101,31 @@ fn scalar_from(values: &[u32], from: usize) -> bool {
 #[target_feature(enable = "ssse3")]
 unsafe fn ssse3(values: &[u32]) -> bool {
     use core::arch::x86_64::*;
-    let p = values.as_ptr();
+    let (p, n) = (values.as_ptr(), values.len());
+    if n < 5 {
+        return fold(values);
+    }
     let bias = _mm_set1_epi32(i32::MIN);
     let mut good = _mm_set1_epi32(-1);
+    // Pairs (at + k, at + k + 1) for k < 4; the last step ends at the last value.
     let mut i = 0;
-    // Pairs (i + k, i + k + 1) for k < 4 while value i + 4 exists.
-    while i + 5 <= values.len() {
-        // SAFETY: values i..i + 5 exist.
+    while i + 1 < n {
+        let at = i.min(n - 5);
+        // SAFETY: values at..at + 5 exist (at <= n - 5).
         let (before, next) = unsafe {
             (
-                _mm_loadu_si128(p.add(i).cast()),
-                _mm_loadu_si128(p.add(i + 1).cast()),
+                _mm_loadu_si128(p.add(at).cast()),
+                _mm_loadu_si128(p.add(at + 1).cast()),
             )
         };
         let gt = _mm_cmpgt_epi32(_mm_xor_si128(next, bias), _mm_xor_si128(before, bias));
         good = _mm_and_si128(good, gt);
-        i += 4;
+        i = at + 4;
     }
-    if i > 0 && i + 1 < values.len() {
-        // The pairs left, as the last four pairs (overlapping ones already checked).
-        i = values.len() - 5;
-        // SAFETY: values i..i + 5 exist (len >= 5: the loop ran).
-        let (before, next) = unsafe {
-            (
-                _mm_loadu_si128(p.add(i).cast()),
-                _mm_loadu_si128(p.add(i + 1).cast()),
-            )
-        };
-        let gt = _mm_cmpgt_epi32(_mm_xor_si128(next, bias), _mm_xor_si128(before, bias));
-        good = _mm_and_si128(good, gt);
-        i = values.len();
-    }
-    _mm_movemask_epi8(good) == 0xFFFF && scalar_from(values, i)
+    _mm_movemask_epi8(good) == 0xFFFF
 }
 
-/// AVX2: `before >= next` as `max(before, next) == before`, eight pairs a step; the pairs
-/// left by the scalar fold.
+/// AVX2: `before >= next` as `max(before, next) == before`, eight pairs a step.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -145,45 +133,32 @@ unsafe fn ssse3(values: &[u32]) -> bool {
 #[target_feature(enable = "avx2")]
 unsafe fn avx2(values: &[u32]) -> bool {
     use core::arch::x86_64::*;
-    let p = values.as_ptr();
+    let (p, n) = (values.as_ptr(), values.len());
+    if n < 9 {
+        return fold(values);
+    }
     let mut bad = _mm256_setzero_si256();
+    // Pairs (at + k, at + k + 1) for k < 8; the last step ends at the last value.
     let mut i = 0;
-    // Pairs (i + k, i + k + 1) for k < 8 while value i + 8 exists.
-    while i + 9 <= values.len() {
-        // SAFETY: values i..i + 9 exist.
+    while i + 1 < n {
+        let at = i.min(n - 9);
+        // SAFETY: values at..at + 9 exist (at <= n - 9).
         let (before, next) = unsafe {
             (
-                _mm256_loadu_si256(p.add(i).cast()),
-                _mm256_loadu_si256(p.add(i + 1).cast()),
+                _mm256_loadu_si256(p.add(at).cast()),
+                _mm256_loadu_si256(p.add(at + 1).cast()),
             )
         };
         bad = _mm256_or_si256(
             bad,
             _mm256_cmpeq_epi32(_mm256_max_epu32(before, next), before),
         );
-        i += 8;
+        i = at + 8;
     }
-    if i > 0 && i + 1 < values.len() {
-        // The pairs left, as the last eight pairs (overlapping ones already checked).
-        i = values.len() - 9;
-        // SAFETY: values i..i + 9 exist (len >= 9: the loop ran).
-        let (before, next) = unsafe {
-            (
-                _mm256_loadu_si256(p.add(i).cast()),
-                _mm256_loadu_si256(p.add(i + 1).cast()),
-            )
-        };
-        bad = _mm256_or_si256(
-            bad,
-            _mm256_cmpeq_epi32(_mm256_max_epu32(before, next), before),
-        );
-        i = values.len();
-    }
-    _mm256_testz_si256(bad, bad) == 1 && scalar_from(values, i)
+    _mm256_testz_si256(bad, bad) == 1
 }
 
-/// NEON: `next <= before` as `vcleq_u32`, four pairs a step; the pairs left by the scalar
-/// fold.
+/// NEON: `next <= before` as `vcleq_u32`, four pairs a step.
 ///
 /// # Safety
 /// The CPU must support NEON.
@@ -191,23 +166,19 @@ unsafe fn avx2(values: &[u32]) -> bool {
 #[target_feature(enable = "neon")]
 unsafe fn neon(values: &[u32]) -> bool {
     use core::arch::aarch64::*;
-    let p = values.as_ptr();
+    let (p, n) = (values.as_ptr(), values.len());
+    if n < 5 {
+        return fold(values);
+    }
     let mut bad = vdupq_n_u32(0);
+    // Pairs (at + k, at + k + 1) for k < 4; the last step ends at the last value.
     let mut i = 0;
-    // Pairs (i + k, i + k + 1) for k < 4 while value i + 4 exists.
-    while i + 5 <= values.len() {
-        // SAFETY: values i..i + 5 exist.
-        let (before, next) = unsafe { (vld1q_u32(p.add(i)), vld1q_u32(p.add(i + 1))) };
+    while i + 1 < n {
+        let at = i.min(n - 5);
+        // SAFETY: values at..at + 5 exist (at <= n - 5).
+        let (before, next) = unsafe { (vld1q_u32(p.add(at)), vld1q_u32(p.add(at + 1))) };
         bad = vorrq_u32(bad, vcleq_u32(next, before));
-        i += 4;
+        i = at + 4;
     }
-    if i > 0 && i + 1 < values.len() {
-        // The pairs left, as the last four pairs (overlapping ones already checked).
-        i = values.len() - 5;
-        // SAFETY: values i..i + 5 exist (len >= 5: the loop ran).
-        let (before, next) = unsafe { (vld1q_u32(p.add(i)), vld1q_u32(p.add(i + 1))) };
-        bad = vorrq_u32(bad, vcleq_u32(next, before));
-        i = values.len();
-    }
-    vmaxvq_u32(bad) == 0 && scalar_from(values, i)
+    vmaxvq_u32(bad) == 0
 }

@@ -33,12 +33,18 @@ pub(crate) trait Source: 'static {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     unsafe fn sse(p: *const u32) -> __m128i;
 
-    /// The codes of the first four values, at `p` (`prev` the value before them).
+    /// The codes of the first four values, at `p` (`prev` the value before them; only a
+    /// source that reads the value before overrides this).
     ///
     /// # Safety
     /// The CPU must support SSSE3; the four values at `p` must be readable.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    unsafe fn sse_first(p: *const u32, prev: u32) -> __m128i;
+    #[inline(always)]
+    unsafe fn sse_first(p: *const u32, prev: u32) -> __m128i {
+        let _ = prev;
+        // SAFETY: the caller's contract, less the value before.
+        unsafe { Self::sse(p) }
+    }
 
     /// The codes of the eight values at `p`.
     ///
@@ -56,12 +62,18 @@ pub(crate) trait Source: 'static {
     #[cfg(target_arch = "aarch64")]
     unsafe fn neon(p: *const u32) -> uint32x4_t;
 
-    /// The codes of the first four values, at `p` (`prev` the value before them).
+    /// The codes of the first four values, at `p` (`prev` the value before them; only a
+    /// source that reads the value before overrides this).
     ///
     /// # Safety
     /// The CPU must support NEON; the four values at `p` must be readable.
     #[cfg(target_arch = "aarch64")]
-    unsafe fn neon_first(p: *const u32, prev: u32) -> uint32x4_t;
+    #[inline(always)]
+    unsafe fn neon_first(p: *const u32, prev: u32) -> uint32x4_t {
+        let _ = prev;
+        // SAFETY: the caller's contract, less the value before.
+        unsafe { Self::neon(p) }
+    }
 }
 
 /// The values themselves (U32Classic, U32Variant0124).
@@ -95,13 +107,6 @@ impl Source for Zigzags {
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[inline(always)]
-    unsafe fn sse_first(p: *const u32, _: u32) -> __m128i {
-        // SAFETY: four readable values at p (caller).
-        unsafe { Self::sse(p) }
-    }
-
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[inline(always)]
     unsafe fn avx2(p: *const u32) -> __m256i {
         // SAFETY: AVX2 and eight readable values at p (caller).
         unsafe {
@@ -119,13 +124,6 @@ impl Source for Zigzags {
             let sign = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(v)));
             veorq_u32(vshlq_n_u32::<1>(v), sign)
         }
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    #[inline(always)]
-    unsafe fn neon_first(p: *const u32, _: u32) -> uint32x4_t {
-        // SAFETY: NEON and four readable values at p (caller).
-        unsafe { Self::neon(p) }
     }
 }
 
@@ -146,13 +144,6 @@ impl Source for Values {
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[inline(always)]
-    unsafe fn sse_first(p: *const u32, _: u32) -> __m128i {
-        // SAFETY: four readable values at p (caller).
-        unsafe { Self::sse(p) }
-    }
-
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[inline(always)]
     unsafe fn avx2(p: *const u32) -> __m256i {
         // SAFETY: AVX2 and eight readable values at p (caller).
         unsafe { _mm256_loadu_si256(p.cast()) }
@@ -161,13 +152,6 @@ impl Source for Values {
     #[cfg(target_arch = "aarch64")]
     #[inline(always)]
     unsafe fn neon(p: *const u32) -> uint32x4_t {
-        // SAFETY: NEON and four readable values at p (caller).
-        unsafe { vld1q_u32(p) }
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    #[inline(always)]
-    unsafe fn neon_first(p: *const u32, _: u32) -> uint32x4_t {
         // SAFETY: NEON and four readable values at p (caller).
         unsafe { vld1q_u32(p) }
     }
