@@ -190,7 +190,12 @@ fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
         "{}",
         String::from_utf8_lossy(&ont.stderr)
     );
-    let ont_saved = ont_dir.join("killed_recovered.pod5");
+    // `killed_recovered.pod5` (pod5 0.3): found by its suffix.
+    let ont_saved = std::fs::read_dir(&ont_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("recovered.pod5"))
+        .expect("pod5 recover wrote its file");
 
     let saved = tmp.join("saved.pod5");
     let out = svb(&["recover", s(&killed), "-o", s(&saved)]);
