@@ -394,6 +394,8 @@ pub(crate) struct Salvaged {
     pub end: u64,
     /// Record batches found.
     pub batches: usize,
+    /// The schema its schema message holds.
+    pub schema: Schema,
 }
 
 /// Most bytes a message's metadata (flatbuffer) may take: lib_pod5's are a few KiB.
@@ -500,6 +502,7 @@ pub(crate) fn salvage(
         footer,
         end: at,
         batches: records.len(),
+        schema,
     })
 }
 

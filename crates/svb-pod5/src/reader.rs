@@ -148,6 +148,24 @@ fn rebuilt_footer(path: &Path, src: &Source) -> Result<Footer, Pod5Error> {
     Ok(footer)
 }
 
+/// The signal table a killed writer left in `src` (a POD5 head, then the table without its
+/// Arrow footer), read up to its last whole record batch, and the file identifier its schema
+/// carries.
+fn salvaged_signal(path: &Path, src: &Source) -> Result<(SignalTable, String), Pod5Error> {
+    let head_ok = src
+        .read_vec(0, container::HEAD_LEN)
+        .is_ok_and(|h| h[..8] == container::SIGNATURE);
+    if !head_ok {
+        return Err(Pod5Error::Container {
+            path: path.to_path_buf(),
+            offset: 0,
+            what: "not a POD5 file (signature mismatch)".into(),
+        });
+    }
+    signal::parse_salvaged(src, container::HEAD_LEN as u64)
+        .map_err(table_error(path, TableKind::Signal))
+}
+
 /// The parsed tables a reader is built from.
 struct Tables {
     signal: SignalTable,
@@ -335,7 +353,7 @@ impl Reader {
         src: Source,
         fault: &str,
     ) -> Result<Option<(Self, Option<String>)>, Pod5Error> {
-        let Ok((_, id)) = signal::parse_salvaged(&src, container::HEAD_LEN as u64) else {
+        let Ok((signal, id)) = salvaged_signal(&path, &src) else {
             return Ok(None);
         };
         let dir = match path.parent() {
@@ -355,7 +373,7 @@ impl Reader {
         };
         let reads = (reads_path.clone(), read(&reads_path)?);
         let run_info = (run_info_path.clone(), read(&run_info_path)?);
-        let (r, said) = Self::killed_writer_parts(path, src, reads, run_info)?;
+        let (r, said) = Self::killed_writer_parts(path, src, (signal, id), reads, run_info)?;
         Ok(Some((r, Some(format!("{fault}; {said}")))))
     }
 
@@ -377,28 +395,21 @@ impl Reader {
         let name = |ext: &str| path.with_extension(ext);
         let reads = (name("tmp-reads"), reads);
         let run_info = (name("tmp-run-info"), run_info);
-        Self::killed_writer_parts(path, Source::from_vec(bytes), reads, run_info)
+        let src = Source::from_vec(bytes);
+        let signal = salvaged_signal(&path, &src)?;
+        Self::killed_writer_parts(path, src, signal, reads, run_info)
     }
 
+    /// The reader over a killed writer's signal table (parsed by [`salvaged_signal`], with
+    /// the file identifier its schema carries) and its hidden reads and run-info files.
     fn killed_writer_parts(
         path: PathBuf,
         src: Source,
+        (signal, id): (SignalTable, String),
         (reads_path, reads): (PathBuf, Vec<u8>),
         (run_info_path, run_info): (PathBuf, Vec<u8>),
     ) -> Result<(Self, String), Pod5Error> {
         let at = container::HEAD_LEN as u64;
-        let head_ok = src
-            .read_vec(0, container::HEAD_LEN)
-            .is_ok_and(|h| h[..8] == container::SIGNATURE);
-        if !head_ok {
-            return Err(Pod5Error::Container {
-                path,
-                offset: 0,
-                what: "not a POD5 file (signature mismatch)".into(),
-            });
-        }
-        let (signal, id) =
-            signal::parse_salvaged(&src, at).map_err(table_error(&path, TableKind::Signal))?;
         let salvage = |p: &Path, bytes: &[u8], table: TableKind| {
             let (whole, batches) =
                 ipc::completed(bytes).map_err(|what| table_error(p, table)((None, what)))?;

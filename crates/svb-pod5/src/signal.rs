@@ -174,9 +174,8 @@ pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, Stri
         file.read(offset, n, "Arrow message").map_err(|(_, w)| w)
     })
     .map_err(|w| (None, w))?;
-    let footer = arrow_ipc::root_as_footer(&salvaged.footer)
-        .map_err(|e| (None, format!("rebuilt Arrow footer: {e}")))?;
-    let id = schema_of(&footer)?
+    let id = salvaged
+        .schema
         .metadata()
         .get("MINKNOW:file_identifier")
         .cloned()
