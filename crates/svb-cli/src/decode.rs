@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         &files,
         &args.output,
         options,
-        svb_io::OnExisting::replace_if(args.force),
+        crate::output::publish(args.force),
     )?;
     eprintln!(
         "svb: decode: {} reads in {} record batches -> {}",
@@ -108,12 +108,12 @@ fn write_arrow(
     files: &[PathBuf],
     out: &Path,
     options: Options,
-    on_existing: svb_io::OnExisting,
+    publish: svb_io::Publish,
 ) -> Result<(u64, u64), String> {
     let mut batches = ReadBatches::open(files, options).map_err(|e| error_chain(&e))?;
     let io =
         |e: &(dyn std::error::Error + 'static)| format!("{}: {}", out.display(), error_chain(e));
-    let file = svb_io::PartialFile::create(out, on_existing).map_err(|e| io(&e))?;
+    let file = publish.create(out).map_err(|e| io(&e))?;
     let mut w =
         arrow_ipc::writer::FileWriter::try_new(file, &batches.schema()).map_err(|e| io(&e))?;
     let mut progress = Progress::new(files.len() as u64, "decode");
@@ -137,6 +137,6 @@ fn write_arrow(
     progress.inc(1);
     progress.finish();
     let file = w.into_inner().map_err(|e| io(&e))?;
-    file.commit().map_err(|e| io(&e))?;
+    publish.commit(file).map_err(|e| io(&e))?;
     Ok((reads, count))
 }

@@ -33,6 +33,12 @@ struct Cli {
     /// Worker threads for decoding and compressing (default: every core).
     #[arg(short = 't', long, global = true)]
     threads: Option<usize>,
+    /// Publish outputs without syncing them to the disk first (as ONT's pod5 and slow5tools
+    /// write): faster where the disk is the limit, but a power loss or OS crash soon after
+    /// may leave an output short or empty under its final name. A killed svb still leaves
+    /// nothing under the final name.
+    #[arg(long, global = true)]
+    no_sync: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -90,6 +96,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::set_no_sync(cli.no_sync);
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)

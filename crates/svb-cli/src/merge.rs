@@ -85,7 +85,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        on_existing: svb_io::OnExisting::replace_if(args.force),
+        publish: crate::output::publish(args.force),
     };
     let result = if out_format == Format::Blow5 && compression {
         let first = svb_blow5::Reader::open(&files[0]).ok();

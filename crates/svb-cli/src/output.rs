@@ -37,10 +37,21 @@ pub fn output_error(path: &Path, e: &std::io::Error) -> String {
     format!("{}: {}", path.display(), error_chain(e))
 }
 
-/// How a writer publishes its output: synced, replacing a file that exists when `--force`
-/// says so.
+/// Set once by `--no-sync`: outputs are published without syncing them to the disk first.
+static NO_SYNC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes [`publish`] leave the write-back of every output to the OS (`--no-sync`).
+pub fn set_no_sync(no_sync: bool) {
+    NO_SYNC.store(no_sync, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How a writer publishes its output: synced (unless `--no-sync`), replacing a file that
+/// exists when `--force` says so.
 pub fn publish(force: bool) -> svb_io::Publish {
-    svb_io::Publish::from(svb_io::OnExisting::replace_if(force))
+    svb_io::Publish {
+        sync: !NO_SYNC.load(std::sync::atomic::Ordering::Relaxed),
+        on_existing: svb_io::OnExisting::replace_if(force),
+    }
 }
 
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,

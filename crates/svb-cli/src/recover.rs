@@ -36,7 +36,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<bool, String> {
     let format = svb_reads::Format::detect(&args.file).map_err(|e| error_chain(&e))?;
     let how = Run {
-        on_existing: svb_io::OnExisting::replace_if(args.force),
+        publish: crate::output::publish(args.force),
         ..Run::default()
     };
     match format {

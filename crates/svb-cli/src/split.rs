@@ -155,7 +155,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        on_existing: svb_io::OnExisting::replace_if(args.force),
+        publish: crate::output::publish(args.force),
     };
     let result = match format {
         Format::Pod5 if args.to.is_some() => {

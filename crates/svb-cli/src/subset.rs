@@ -98,7 +98,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        on_existing: svb_io::OnExisting::replace_if(args.force),
+        publish: crate::output::publish(args.force),
     };
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());

@@ -354,7 +354,7 @@ pub fn subset_fast5(
         .flat_map(|(r, _, keep)| keep.iter().filter_map(|&i| r.read_id(i).ok()))
         .map(str::to_owned)
         .collect();
-    let publish = svb_io::Publish::from(how.on_existing);
+    let publish = how.publish;
     let stats = match svb_io::FileFormat::of_extension(out) {
         Some(svb_io::FileFormat::Pod5) => {
             let options = svb_pod5::WriteOptions {

@@ -150,9 +150,10 @@ pub struct Run<'a> {
     /// Called after each window of reads is written: `(reads done, reads in all inputs)`
     /// (reads left out count as done).
     pub progress: Option<&'a mut (dyn FnMut(u64, u64) + Send)>,
-    /// Whether [`subset`]'s output replaces a file at its path (default: refused). The
-    /// conversions take this from their writer options (`publish`).
-    pub on_existing: svb_io::OnExisting,
+    /// How outputs are published: whether one replaces a file at its path (default: refused)
+    /// and whether it is synced to the disk first (default: synced). The conversions take
+    /// this from their writer options (`publish`).
+    pub publish: svb_io::Publish,
 }
 
 /// Refuses an output that is one of the inputs (the same file by any path or link): writing
@@ -396,14 +397,13 @@ pub fn blow5_to_pod5(
 
 /// The options of a BLOW5 or SLOW5 output `out` made of files whose first is `first`: SLOW5
 /// text when `out` ends in `.slow5`, else BLOW5 under `first`'s compression (slow5tools'
-/// zstd and SVB-ZD when `first` is text); replacing a file at `out` as `on_existing` says.
+/// zstd and SVB-ZD when `first` is text); published as `publish` says.
 fn blow5_options_like(
     out: &Path,
     first: &svb_blow5::Header,
-    on_existing: svb_io::OnExisting,
+    publish: svb_io::Publish,
 ) -> svb_blow5::WriteOptions {
     use svb_io::FileFormat;
-    let publish = svb_io::Publish::from(on_existing);
     let options = if FileFormat::of_extension(out) == Some(FileFormat::Slow5) {
         svb_blow5::WriteOptions::slow5()
     } else if first.format == FileFormat::Slow5 {

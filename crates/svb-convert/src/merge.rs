@@ -251,7 +251,7 @@ fn merge_blow5_with(
 
 /// [`merge_pod5`] or [`merge_blow5`] by the output's extension (`.pod5`, `.blow5`, `.slow5`):
 /// POD5 with the default options, BLOW5 with the first input's compression (of the first that
-/// opens; zstd and SVB-ZD when it is text), SLOW5 as text; `how.on_existing` says whether `out` may be replaced.
+/// opens; zstd and SVB-ZD when it is text), SLOW5 as text; `how.publish` says whether `out` may be replaced and whether it is synced.
 pub fn merge(
     inputs: &[PathBuf],
     out: &Path,
@@ -261,17 +261,16 @@ pub fn merge(
     use svb_io::FileFormat;
     match FileFormat::of_extension(out) {
         Some(FileFormat::Pod5) => {
-            let publish = svb_io::Publish::from(how.on_existing);
             let options = svb_pod5::WriteOptions {
-                publish,
+                publish: how.publish,
                 ..svb_pod5::WriteOptions::default()
             };
             merge_pod5(inputs, out, options, duplicates, how)
         }
         Some(FileFormat::Blow5 | FileFormat::Slow5) => {
-            let on_existing = how.on_existing;
+            let publish = how.publish;
             let options =
-                |first: &svb_blow5::Header| crate::blow5_options_like(out, first, on_existing);
+                |first: &svb_blow5::Header| crate::blow5_options_like(out, first, publish);
             merge_blow5_with(inputs, out, options, duplicates, how)
         }
         _ => Err(ConvertError::Mapping(format!(

@@ -20,7 +20,7 @@ pub struct Recovered {
 /// Saves every whole record of the BLOW5 or SLOW5 file `input` into `out` (SLOW5 text when it
 /// ends in `.slow5`; BLOW5 under the input's compression otherwise, zstd and SVB-ZD for a text
 /// input): the records before a cut, each decoded (one that does not is left out and named),
-/// the header as it was. `how.on_existing` says whether `out` may be replaced.
+/// the header as it was. `how.publish` says whether `out` may be replaced.
 pub fn recover_blow5(
     input: &Path,
     out: &Path,
@@ -31,7 +31,7 @@ pub fn recover_blow5(
     let in_file = ConvertError::of(input);
     let (r, cut) = svb_blow5::Reader::open_salvaging(input).map_err(|e| in_file(e.into()))?;
     let h = r.header().clone();
-    let options = crate::blow5_options_like(out, &h, how.on_existing);
+    let options = crate::blow5_options_like(out, &h, how.publish);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
     let readers: [(svb_blow5::Reader, PathBuf); 1] = [(r, input.to_path_buf())];
@@ -69,7 +69,7 @@ pub struct RecoveredPod5 {
 /// file ONT's writer left when it was killed, the tables salvaged from it and from the hidden
 /// files beside it; a read
 /// whose signal does not copy is left out and named. A file whose reads table is cut short
-/// is an error saying so. `how.on_existing` says whether `out` may be replaced.
+/// is an error saying so. `how.publish` says whether `out` may be replaced.
 pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredPod5, ConvertError> {
     let inputs = [input.to_path_buf()];
     crate::check_output(&inputs, out)?;
@@ -77,7 +77,7 @@ pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredP
     let (r, fault) = svb_pod5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
     let options = svb_pod5::WriteOptions {
         signal_encoding: r.signal_encoding(),
-        publish: svb_io::Publish::from(how.on_existing),
+        publish: how.publish,
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(out, options)?;

@@ -121,7 +121,7 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
 
 /// Splits POD5 `inputs` into `dir` (`KEY.pod5` each, or `template` with [`KEY`] replaced by
 /// the key: `"run_{key}"` gives `run_KEY.pod5`) by `by`, `max_open` outputs at a time;
-/// an output that exists is replaced only as `how.on_existing` says (every output is
+/// an output that exists is replaced only as `how.publish` says (every output is
 /// checked before any is written).
 pub fn split_pod5(
     inputs: &[PathBuf],
@@ -181,9 +181,9 @@ pub fn split_pod5(
         template,
         "pod5",
         &opened_paths,
-        how.on_existing,
+        how.publish.on_existing,
     )?;
-    let publish = svb_io::Publish::from(how.on_existing);
+    let publish = how.publish;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     // Pass 2, max_open outputs at a time.
@@ -315,7 +315,14 @@ pub fn split_blow5(
     }
     let ext = if text { "slow5" } else { "blow5" };
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
-    let out_paths = output_paths(dir, &keys.names, template, ext, &paths, how.on_existing)?;
+    let out_paths = output_paths(
+        dir,
+        &keys.names,
+        template,
+        ext,
+        &paths,
+        how.publish.on_existing,
+    )?;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     let order = sorted_keys(&keys.names);
@@ -348,7 +355,7 @@ pub fn split_blow5(
                 aux: first.aux.clone(),
             };
             let path = &out_paths[k as usize];
-            let options = crate::blow5_options_like(path, first, how.on_existing);
+            let options = crate::blow5_options_like(path, first, how.publish);
             let w = svb_blow5::Writer::create(path, schema, options)?;
             writers.insert(k, (w, map));
         }

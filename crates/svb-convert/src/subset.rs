@@ -58,7 +58,7 @@ pub fn subset_pod5(
         ids.insert(uuid);
     }
     let options = svb_pod5::WriteOptions {
-        publish: svb_io::Publish::from(how.on_existing),
+        publish: how.publish,
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(out, options)?;
@@ -239,7 +239,7 @@ fn subset_blow5_through(
         .collect();
     let (schema, group_maps) = crate::merged_schema(&headers)?;
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
-    let options = crate::blow5_options_like(out, &first, how.on_existing);
+    let options = crate::blow5_options_like(out, &first, how.publish);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     for ((o, path), map) in opened.iter().zip(&group_maps) {

@@ -539,10 +539,7 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
         }
         let ours = tmp.join(&format!("{name}.slow5"));
         let options = svb_blow5::WriteOptions {
-            publish: svb_io::Publish {
-                on_existing: svb_io::OnExisting::Replace,
-                ..Default::default()
-            },
+            publish: svb_io::Publish::from(svb_io::OnExisting::Replace),
             ..svb_blow5::WriteOptions::slow5()
         };
         svb_convert::fast5_to_blow5(std::slice::from_ref(&src), &ours, options, Run::default())

@@ -44,6 +44,14 @@ pub enum FrameError {
         /// The frame's length.
         len: usize,
     },
+    /// The frame ends before the bytes given do.
+    #[error("the zstd frame ends at byte {frame} of {len}")]
+    Trailing {
+        /// Where the frame ends.
+        frame: usize,
+        /// Bytes given.
+        len: usize,
+    },
     /// zstd rejected the frame.
     #[error("{0}")]
     Zstd(&'static str),
@@ -97,6 +105,21 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
         Ok(Some(d)) => Ok(d),
         Ok(None) => Err(FrameError::NoContentSize),
         Err(_) => Err(FrameError::NotAFrame { len: frame.len() }),
+    }
+}
+
+/// Checks that `frame` is one whole zstd frame and nothing more, without decompressing it:
+/// its header parses and its block headers (and checksum, when it has one) lead exactly to
+/// the end of the bytes (`ZSTD_findFrameCompressedSize`). A cut frame, one followed by other
+/// bytes, or a block header that runs past the end fails.
+pub fn check_whole(frame: &[u8]) -> Result<(), FrameError> {
+    match zstd_safe::find_frame_compressed_size(frame) {
+        Ok(n) if n == frame.len() => Ok(()),
+        Ok(n) => Err(FrameError::Trailing {
+            frame: n,
+            len: frame.len(),
+        }),
+        Err(code) => Err(zstd_error(code)),
     }
 }
 

@@ -537,7 +537,7 @@ pub fn convert<'py>(
     let how = || svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: svb_pod5::OnExisting::replace_if(force),
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
     };
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
     let from = inputs.first().and_then(|p| Format::detect(p).ok());
@@ -619,7 +619,7 @@ pub fn subset<'py>(
     let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: svb_pod5::OnExisting::replace_if(force),
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
     };
     let result = py
         .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))
@@ -657,7 +657,7 @@ pub fn merge<'py>(
     let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: svb_pod5::OnExisting::replace_if(force),
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
     };
     let merged = py
         .detach(|| svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e)))
@@ -722,7 +722,7 @@ pub fn split<'py>(
     let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        on_existing: svb_pod5::OnExisting::replace_if(force),
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
     };
     let format = inputs
         .first()
@@ -787,7 +787,7 @@ pub fn recover<'py>(
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let how = svb_convert::Run {
-        on_existing: svb_pod5::OnExisting::replace_if(force),
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
         ..svb_convert::Run::default()
     };
     let pod5 = matches!(

@@ -61,6 +61,27 @@ fn check_frame(blob: &[u8], n: usize) -> Result<usize, VbzError> {
     zstd_io::checked_content_size(blob, min, max_encoded_len(n), n)
 }
 
+/// Checks, without decompressing it, that `blob` can be a POD5 chunk of `n` samples: one
+/// whole zstd frame (its block headers lead exactly to the blob's end) whose header declares
+/// a size that `n` samples of VBZ can have. What a copy of stored chunks into another file
+/// checks; only decoding (e.g. [`decompress_signal`]) proves the samples.
+///
+/// ```
+/// let signal: Vec<i16> = (0..5000).map(|i| (i % 77) as i16).collect();
+/// let blob = svb_vbz::pod5::compress_signal(&signal);
+/// assert!(svb_vbz::pod5::check_signal(&blob, 5000).is_ok());
+/// assert!(svb_vbz::pod5::check_signal(&blob[..blob.len() - 1], 5000).is_err());
+/// assert!(svb_vbz::pod5::check_signal(&blob, 50_000).is_err());
+/// ```
+pub fn check_signal(blob: &[u8], n: usize) -> Result<(), VbzError> {
+    if blob.is_empty() && n == 0 {
+        return Ok(());
+    }
+    check_frame(blob, n)?;
+    svb_io::zstd_frame::check_whole(blob)?;
+    Ok(())
+}
+
 /// Decompresses a POD5 blob into `out`, which must have the chunk's sample count.
 pub fn decompress_signal(blob: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
     let n = out.len();

@@ -29,9 +29,7 @@ use super::reads::{uuid_string, Read};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;
-use tables::{
-    ChunkRef, Compressed, Dictionary, OwnedChunk, ReadDictionaries, ReadRow, POD5_VERSION,
-};
+use tables::{ChunkRef, Dictionary, OwnedChunk, ReadDictionaries, ReadRow, VbzBatch, POD5_VERSION};
 
 pub use tables::END_REASONS;
 
@@ -132,7 +130,7 @@ pub struct Writer {
     /// Chunks not yet in a signal batch (fewer than a batch), copied from their reads.
     pending_chunks: Vec<OwnedChunk>,
     /// The last VBZ batch compressed, written while the next one compresses.
-    compressed: Vec<Compressed>,
+    compressed: VbzBatch,
     pending_reads: Vec<ReadRow>,
     dicts: ReadDictionaries,
     run_infos: Vec<RunInfo>,
@@ -221,7 +219,7 @@ impl Writer {
             file_identifier,
             marker,
             pending_chunks: Vec::new(),
-            compressed: Vec::new(),
+            compressed: VbzBatch::default(),
             pending_reads: Vec::new(),
             dicts: ReadDictionaries {
                 pore_type: Dictionary::default(),
@@ -291,8 +289,10 @@ impl Writer {
 
     /// Adds one read whose signal is already VBZ chunks as a POD5 file stores them (each
     /// `(samples, blob)`, e.g. from [`Reader::chunk_bytes`](super::Reader::chunk_bytes)):
-    /// the blobs are stored as given, not recompressed, after each is checked to decode to
-    /// its sample count. The file's signal must be VBZ.
+    /// the blobs are stored as given, neither decompressed nor recompressed, after each is
+    /// checked to be one whole zstd frame of a size its sample count can have
+    /// ([`svb_vbz::pod5::check_signal`]; decoding a read is what proves its samples). The
+    /// file's signal must be VBZ.
     ///
     /// ```
     /// use svb_pod5::{Read, RunInfo, WriteOptions, Writer};
@@ -323,10 +323,9 @@ impl Writer {
     }
 
     /// Adds reads whose signal is already VBZ chunks, as [`add_read_vbz_chunks`] does one,
-    /// with every chunk of every read checked to decode to its sample count on rayon's pool
-    /// (a merge or subset of many reads checks at the speed of every core). Returns each
-    /// read's outcome in order: the reads that pass are written, a read that fails (a run
-    /// the file lacks, an id twice, a chunk that does not decode) is not, and says why. The
+    /// with every chunk of every read checked as that says. Returns each read's outcome in
+    /// order: the reads that pass are written, a read that fails (a run the file lacks, an
+    /// id twice, a chunk that is not a whole frame of its size) is not, and says why. The
     /// outer error is the file's (it is not VBZ, or writing failed).
     ///
     /// [`add_read_vbz_chunks`]: Writer::add_read_vbz_chunks
@@ -345,7 +344,7 @@ impl Writer {
             });
         }
         let mut batch = HashSet::new();
-        let mut outcome: Vec<Result<(), Pod5WriteError>> = reads
+        let outcome: Vec<Result<(), Pod5WriteError>> = reads
             .iter()
             .map(|(read, chunks)| {
                 let total: u64 = chunks.iter().map(|(n, _)| u64::from(*n)).sum();
@@ -355,30 +354,17 @@ impl Writer {
                         read_id: read.read_id_string(),
                     });
                 }
-                Ok(())
-            })
-            .collect();
-        let decoded: Vec<Result<(), Pod5WriteError>> = reads
-            .par_iter()
-            .map_init(Vec::new, |scratch, (read, chunks)| {
                 for (i, (n, blob)) in chunks.iter().enumerate() {
-                    scratch.clear();
-                    scratch.resize(*n as usize, 0);
-                    svb_vbz::pod5::decompress_signal(blob, scratch).map_err(|e| {
+                    svb_vbz::pod5::check_signal(blob, *n as usize).map_err(|e| {
                         Pod5WriteError::Read {
                             read_id: read.read_id_string(),
-                            what: format!("chunk {i} is not the VBZ of {n} samples: {e}"),
+                            what: format!("chunk {i} cannot be the VBZ of {n} samples: {e}"),
                         }
                     })?;
                 }
                 Ok(())
             })
             .collect();
-        for (o, d) in outcome.iter_mut().zip(decoded) {
-            if o.is_ok() {
-                *o = d;
-            }
-        }
         let good: Vec<(&Read, ReadSignal<'_>)> = reads
             .iter()
             .zip(&outcome)
@@ -504,7 +490,18 @@ impl Writer {
         for b in chunks[..whole].chunks(batch) {
             self.write_signal_batch(b)?;
         }
-        self.pending_chunks = chunks[whole..].iter().map(OwnedChunk::of).collect();
+        // The chunks left for the next call: the pending ones stay where they are when no
+        // batch was written (each chunk is copied once, however many calls it waits).
+        let carried = if whole == 0 { owned.len() } else { 0 };
+        let tail: Vec<OwnedChunk> = chunks[whole.max(carried)..]
+            .iter()
+            .map(OwnedChunk::of)
+            .collect();
+        drop(chunks);
+        let mut owned = owned;
+        owned.truncate(carried);
+        owned.extend(tail);
+        self.pending_chunks = owned;
         Ok(())
     }
 
@@ -521,7 +518,7 @@ impl Writer {
                 let (signal, schema) = (&mut self.signal, &self.signal_schema);
                 let profile = self.options.zstd_profile;
                 let (written, compressed) = rayon::join(
-                    || write_compressed(signal, schema, &before),
+                    || write_compressed(signal, schema, before),
                     || compress(chunks, profile),
                 );
                 self.compressed = compressed;
@@ -548,7 +545,7 @@ impl Writer {
             self.write_signal_batch(&last)?;
         }
         let compressed = std::mem::take(&mut self.compressed);
-        write_compressed(&mut self.signal, &self.signal_schema, &compressed)?;
+        write_compressed(&mut self.signal, &self.signal_schema, compressed)?;
         self.write_reads_batch()?;
         let written = self.signal.get_ref().destination().to_path_buf();
         let io = |source| Pod5WriteError::Io {
@@ -614,39 +611,47 @@ impl Writer {
     }
 }
 
-/// Compresses chunks on rayon's pool, in order.
-fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> Vec<Compressed> {
-    chunks
+/// Compresses chunks on rayon's pool into one signal batch, in order; stored chunks are
+/// copied into it as they are.
+fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
+    let fresh: Vec<Option<Vec<u8>>> = chunks
         .par_iter()
         .map(|c| match c.stored {
-            Some((blob, samples)) => Compressed {
-                read_id: c.read_id,
-                samples,
-                blob: blob.to_vec(),
-            },
+            Some(_) => None,
             None => {
                 let mut blob = Vec::new();
                 svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
-                Compressed {
-                    read_id: c.read_id,
-                    samples: c.samples.len() as u32,
-                    blob,
-                }
+                Some(blob)
             }
         })
-        .collect()
+        .collect();
+    let blob = |c: &ChunkRef<'_>, fresh: &Option<Vec<u8>>| -> usize {
+        fresh
+            .as_ref()
+            .map_or_else(|| c.stored.map_or(0, |(b, _)| b.len()), Vec::len)
+    };
+    let bytes = chunks.iter().zip(&fresh).map(|(c, f)| blob(c, f)).sum();
+    let mut batch = VbzBatch::with_capacity(chunks.len(), bytes);
+    for (c, f) in chunks.iter().zip(&fresh) {
+        match (c.stored, f) {
+            (Some((b, samples)), _) => batch.push(c.read_id, samples, b),
+            (None, Some(b)) => batch.push(c.read_id, c.samples.len() as u32, b),
+            (None, None) => unreachable!("every chunk without a blob was compressed"),
+        }
+    }
+    batch
 }
 
-/// Writes compressed chunks (none: nothing) as one signal batch.
+/// Writes a compressed batch (an empty one: nothing) to the signal table.
 fn write_compressed(
     signal: &mut FileWriter<PartialFile>,
     schema: &SchemaRef,
-    rows: &[Compressed],
+    rows: VbzBatch,
 ) -> Result<(), Pod5WriteError> {
     if rows.is_empty() {
         return Ok(());
     }
-    write_batch(signal, TableKind::Signal, tables::vbz_batch(schema, rows))
+    write_batch(signal, TableKind::Signal, rows.into_batch(schema))
 }
 
 fn write_batch(

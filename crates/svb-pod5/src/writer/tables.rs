@@ -7,14 +7,16 @@ use std::sync::Arc;
 
 use arrow_array::builder::Int16Builder;
 use arrow_array::builder::{
-    FixedSizeBinaryBuilder, LargeBinaryBuilder, LargeListBuilder, ListBuilder, MapBuilder,
-    MapFieldNames, StringBuilder, UInt64Builder,
+    FixedSizeBinaryBuilder, LargeListBuilder, ListBuilder, MapBuilder, MapFieldNames,
+    StringBuilder, UInt64Builder,
 };
 use arrow_array::types::Int16Type;
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, DictionaryArray, Float32Array, Int16Array, RecordBatch,
-    StringArray, TimestampMillisecondArray, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+    Array, ArrayRef, BooleanArray, DictionaryArray, FixedSizeBinaryArray, Float32Array, Int16Array,
+    LargeBinaryArray, RecordBatch, StringArray, TimestampMillisecondArray, UInt16Array,
+    UInt32Array, UInt64Array, UInt8Array,
 };
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use crate::reads::Read;
@@ -126,11 +128,56 @@ impl OwnedChunk {
     }
 }
 
-/// A chunk compressed: its read, its sample count and its VBZ blob.
-pub(crate) struct Compressed {
-    pub read_id: [u8; 16],
-    pub samples: u32,
-    pub blob: Vec<u8>,
+/// VBZ signal-table rows ready to write: each row's read id and sample count, the blobs back
+/// to back (one copy of each blob, given to Arrow as it is).
+#[derive(Default)]
+pub(crate) struct VbzBatch {
+    ids: Vec<u8>,
+    samples: Vec<u32>,
+    offsets: Vec<i64>,
+    blobs: Vec<u8>,
+}
+
+impl VbzBatch {
+    pub(crate) fn with_capacity(rows: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        VbzBatch {
+            ids: Vec::with_capacity(16 * rows),
+            samples: Vec::with_capacity(rows),
+            offsets,
+            blobs: Vec::with_capacity(bytes),
+        }
+    }
+
+    pub(crate) fn push(&mut self, read_id: [u8; 16], samples: u32, blob: &[u8]) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.ids.extend_from_slice(&read_id);
+        self.samples.push(samples);
+        self.blobs.extend_from_slice(blob);
+        self.offsets.push(self.blobs.len() as i64);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// The rows as a record batch of `schema` (the signal table's, VBZ), without copying.
+    pub(crate) fn into_batch(self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+        let ids = FixedSizeBinaryArray::try_new(16, Buffer::from_vec(self.ids), None)?;
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        let blobs = LargeBinaryArray::try_new(offsets, Buffer::from_vec(self.blobs), None)?;
+        RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(ids),
+                Arc::new(blobs),
+                Arc::new(UInt32Array::from(self.samples)),
+            ],
+        )
+    }
 }
 
 fn ids_column(ids: impl ExactSizeIterator<Item = [u8; 16]>) -> Result<ArrayRef, ArrowError> {
@@ -139,25 +186,6 @@ fn ids_column(ids: impl ExactSizeIterator<Item = [u8; 16]>) -> Result<ArrayRef, 
         b.append_value(id)?;
     }
     Ok(Arc::new(b.finish()))
-}
-
-/// A batch of VBZ signal-table rows.
-pub(crate) fn vbz_batch(
-    schema: &SchemaRef,
-    rows: &[Compressed],
-) -> Result<RecordBatch, ArrowError> {
-    let bytes = rows.iter().map(|r| r.blob.len()).sum();
-    let mut b = LargeBinaryBuilder::with_capacity(rows.len(), bytes);
-    for r in rows {
-        b.append_value(&r.blob);
-    }
-    let ids = rows.iter().map(|r| r.read_id);
-    signal_batch(
-        schema,
-        ids,
-        Arc::new(b.finish()),
-        rows.iter().map(|r| r.samples),
-    )
 }
 
 /// A batch of uncompressed signal-table rows.
