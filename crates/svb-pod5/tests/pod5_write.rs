@@ -668,6 +668,9 @@ fn vbz_chunks_are_copied_verbatim_and_checked() {
 /// batch, kept by the writer until the next call fills one) are written once each, in order,
 /// whatever the mix; every read comes back sample for sample and every stored chunk byte for
 /// byte.
+/// A read's VBZ chunks.
+type Blobs = Vec<Vec<u8>>;
+
 #[test]
 fn chunks_carried_between_calls_keep_their_order() {
     let tmp = TempDir::new("pod5-write-carried");
@@ -682,11 +685,12 @@ fn chunks_carried_between_calls_keep_their_order() {
         };
         let mut w = Writer::create(&path, options).unwrap();
         w.add_run_info(&run_info("run", 4000)).unwrap();
-        let mut expect: Vec<(Vec<i16>, Option<Vec<Vec<u8>>>)> = Vec::new();
+        // Each read's samples, and its chunks' blobs when it was added as stored chunks.
+        let mut expect: Vec<(Vec<i16>, Option<Blobs>)> = Vec::new();
         let mut id = 0u8;
         while expect.len() < 40 {
             let calls = 1 + rng.next() as usize % 3;
-            let stored = rng.next() % 2 == 0;
+            let stored = rng.next().is_multiple_of(2);
             let mut reads = Vec::new();
             for _ in 0..calls {
                 id += 1;
@@ -697,7 +701,7 @@ fn chunks_carried_between_calls_keep_their_order() {
                 reads.push((read, signal));
             }
             if stored {
-                let blobs: Vec<Vec<Vec<u8>>> = reads
+                let blobs: Vec<Blobs> = reads
                     .iter()
                     .map(|(_, s)| s.chunks(50).map(svb_vbz::pod5::compress_signal).collect())
                     .collect();
