@@ -513,6 +513,30 @@ impl Reader {
         }
     }
 
+    /// Record `index` of a BLOW5 file as the file stores it: its u64 size field and its
+    /// bytes, still compressed. What [`Writer::add_stored_records`](super::Writer::add_stored_records)
+    /// copies into a file that stores records the same way, without decoding them. A SLOW5
+    /// text record has no such form (an error).
+    pub fn stored_record(&self, index: usize) -> Result<Vec<u8>, Blow5Error> {
+        let s = self.span(index)?;
+        if self.is_text() || s.start != s.at + 8 {
+            return Err(self.record_error(s, "a SLOW5 text record has no stored form".into()));
+        }
+        let bytes = self
+            .src
+            .read_vec(s.at, (s.end - s.at) as usize)
+            .map_err(self.record_io(s))?;
+        // Read with the record when the reader was opened through an index: checked here.
+        let size = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+        if size != s.end - s.start {
+            return Err(self.record_error(
+                s,
+                format!("its size field says {size} bytes, the index {}", s.end - s.start),
+            ));
+        }
+        Ok(bytes)
+    }
+
     /// The signal bytes of record `index` exactly as stored (after record decompression):
     /// i16 samples, or the SVB-ZD / ex-zd blob.
     pub fn signal_blob(&self, index: usize) -> Result<Vec<u8>, Blow5Error> {

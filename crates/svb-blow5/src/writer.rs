@@ -369,6 +369,93 @@ impl Writer {
         Ok(())
     }
 
+    /// Whether records of a file with `header` can be copied into this one as they are stored
+    /// ([`add_stored_records`](Writer::add_stored_records)): both BLOW5 of version 0.2, the
+    /// same record and signal compression, the same auxiliary fields in the same order.
+    pub fn stores_like(&self, header: &super::Header) -> bool {
+        self.options.format == FileFormat::Blow5
+            && header.format == FileFormat::Blow5
+            && (header.version.0, header.version.1) == (0, 2)
+            && header.record_compression == self.options.record_compression
+            && header.signal_compression == self.options.signal_compression
+            && header.aux == self.aux
+    }
+
+    /// Adds records as another file stores them ([`Reader::stored_record`](super::Reader::stored_record),
+    /// each with the id and read group its fields hold), written as they are: nothing is
+    /// decompressed or recompressed. The source file must store records as this one does
+    /// ([`stores_like`](Writer::stores_like)), and each record's read group index must name
+    /// the same read group in this file as in its source (the caller merges the schemas so).
+    /// Returns each record's outcome in order: a record whose read group this file lacks,
+    /// whose id is here already (or twice in `records`) or whose bytes are not one sized
+    /// record is left out and says why. The outer error is the file's.
+    ///
+    /// ```
+    /// use svb_blow5::{Reader, Record, Schema, WriteOptions, Writer};
+    /// # let dir = std::env::temp_dir().join(format!("svb-blow5-stored-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let schema = Schema { read_groups: vec![vec![("run_id".into(), "r1".into())]], aux: vec![] };
+    /// let mut w = Writer::create(dir.join("a.blow5"), schema.clone(), WriteOptions::default())?;
+    /// w.add_record(&Record { read_id: "x".into(), raw_signal: vec![5, 9, 7], ..Record::default() })?;
+    /// w.finish()?;
+    /// let a = Reader::open(dir.join("a.blow5"))?;
+    /// let mut copy = Writer::create(dir.join("b.blow5"), schema, WriteOptions::default())?;
+    /// assert!(copy.stores_like(a.header()));
+    /// let bytes = a.stored_record(0)?;
+    /// for outcome in copy.add_stored_records(&[("x", 0, &bytes)])? {
+    ///     outcome?;
+    /// }
+    /// copy.finish()?;
+    /// assert_eq!(Reader::open(dir.join("b.blow5"))?.record(0)?.raw_signal, [5, 9, 7]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // an outcome per record, in a result for the file
+    pub fn add_stored_records(
+        &mut self,
+        records: &[(&str, u32, &[u8])],
+    ) -> Result<Vec<Result<(), Blow5WriteError>>, Blow5WriteError> {
+        if self.options.format != FileFormat::Blow5 {
+            return Err(Blow5WriteError::Schema {
+                what: "stored BLOW5 records go into a BLOW5 file, not SLOW5 text".into(),
+            });
+        }
+        self.flush_pending()?;
+        let mut outcome = Vec::with_capacity(records.len());
+        for &(read_id, group, bytes) in records {
+            let bad = |what: String| Blow5WriteError::Record {
+                read_id: read_id.to_string(),
+                what,
+            };
+            let checked = if group >= self.groups {
+                Err(bad(format!("read group {group} of a file with {}", self.groups)))
+            } else if self.ids.contains(read_id) {
+                Err(Blow5WriteError::DuplicateReadId {
+                    read_id: read_id.to_string(),
+                })
+            } else {
+                match bytes.split_first_chunk::<8>() {
+                    Some((size, rest))
+                        if u64::from_le_bytes(*size) == rest.len() as u64 && !rest.is_empty() =>
+                    {
+                        Ok(())
+                    }
+                    _ => Err(bad(format!(
+                        "{} bytes are not one stored record (a u64 size, then that many bytes)",
+                        bytes.len()
+                    ))),
+                }
+            };
+            if checked.is_ok() {
+                self.ids.insert(read_id.to_string());
+                self.write_all(bytes)?;
+                self.written += 1;
+            }
+            outcome.push(checked);
+        }
+        Ok(outcome)
+    }
+
     /// Writes what is buffered and the end-of-file marker, then gives the file its name.
     /// Returns the number of records.
     pub fn finish(mut self) -> Result<u64, Blow5WriteError> {

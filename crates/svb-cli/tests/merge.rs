@@ -1,5 +1,6 @@
 //! `svb merge`: a file split by `subset` merges back into every read and field of the
-//! original (POD5; BLOW5 into BLOW5 and SLOW5); a read id in two inputs is an error naming
+//! original (POD5; BLOW5 into BLOW5 and SLOW5, records copied as stored where the output
+//! stores them so, decoded and renumbered where their read groups differ); a read id in two inputs is an error naming
 //! both, or the first is kept; runs and read groups are kept once; a failed merge leaves no
 //! output.
 
@@ -106,6 +107,36 @@ fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original() {
         // Every record and field; the read groups once each, as in the original.
         assert_eq!(records(&merged), want, "{ext} {extra:?}");
     }
+    // The records of an input stored as the output stores them are copied byte for byte;
+    // an input whose read groups come in another order is decoded and its groups renumbered.
+    let merged = tmp.join("merged.blow5");
+    ok(&svb(&["merge", s(&a), s(&b), "-o", s(&merged), "--force"]));
+    let (ra, rm) = (
+        svb_blow5::Reader::open(&a).unwrap(),
+        svb_blow5::Reader::open(&merged).unwrap(),
+    );
+    for i in 0..ra.len() {
+        assert_eq!(ra.stored_record(i).unwrap(), rm.stored_record(i).unwrap(), "{i}");
+    }
+    let reordered = tmp.join("reordered.blow5");
+    {
+        let rb = svb_blow5::Reader::open(&b).unwrap();
+        let groups = rb.header().read_groups.len() as u32;
+        assert!(groups > 1, "the example has several read groups");
+        let mut schema = svb_blow5::Schema::of(rb.header());
+        schema.read_groups.reverse();
+        let options = svb_blow5::WriteOptions::default();
+        let mut w = svb_blow5::Writer::create(&reordered, schema, options).unwrap();
+        for rec in rb.records() {
+            let mut rec = rec.unwrap();
+            rec.read_group = groups - 1 - rec.read_group;
+            w.add_record(&rec).unwrap();
+        }
+        w.finish().unwrap();
+    }
+    ok(&svb(&["merge", s(&a), s(&reordered), "-o", s(&merged), "--force"]));
+    assert_eq!(records(&merged), want);
+
     let text = tmp.join("merged.slow5");
     let mixed = tmp.join("mixed.blow5");
     // BLOW5 and SLOW5 inputs mix.

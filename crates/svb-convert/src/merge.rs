@@ -2,8 +2,10 @@
 //! them hold one file open and one window of reads in memory); POD5 runs and BLOW5 read
 //! groups are kept once each (equal ones merged, as `pod5 merge` and `slow5tools merge` do);
 //! a read id seen in an earlier input is an error naming both files, or skipped with
-//! [`Duplicates::KeepFirst`]. POD5 VBZ chunks are copied as stored; BLOW5 records are decoded
-//! and written under the output's compression (the read group inside a record changes).
+//! [`Duplicates::KeepFirst`]. POD5 VBZ chunks are copied as stored; so are the BLOW5 records of
+//! an input whose compression and read groups the output keeps (their fields are parsed, for
+//! the id and a check, but the signal is not decoded); other BLOW5 records are decoded and
+//! written under the output's compression (the read group inside a record changes).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -223,6 +225,12 @@ fn merge_blow5_with(
         else {
             continue;
         };
+        let same_groups = map.iter().enumerate().all(|(g, &to)| to as usize == g);
+        if same_groups && w.stores_like(r.header()) {
+            let (stats, seen) = (&mut merged.stats, &mut seen);
+            copy_stored_blow5(&r, path, k, &mut w, seen, &mut progress, &mut how, stats)?;
+            continue;
+        }
         let readers = [(r, path.clone())];
         let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
             r.record_into(i, rec)?;
@@ -247,6 +255,65 @@ fn merge_blow5_with(
     w.finish()?;
     merged.duplicates = seen.skipped;
     Ok(merged)
+}
+
+/// Records copied as stored at once (BLOW5).
+const STORED_WINDOW: usize = 256;
+
+/// Copies the records of BLOW5 input `k` (`r`, at `path`) into `w` as they are stored, a
+/// window at a time: each record's fields are parsed on every core (its record inflated, its
+/// signal not decoded) for its id, read group and sample count, then the records kept are
+/// written byte for byte. `w` stores records as `r` does and its read groups index as `r`'s.
+#[allow(clippy::too_many_arguments)]
+fn copy_stored_blow5(
+    r: &svb_blow5::Reader,
+    path: &Path,
+    k: usize,
+    w: &mut svb_blow5::Writer,
+    seen: &mut Seen<'_, String>,
+    progress: &mut crate::Progress,
+    how: &mut Run<'_>,
+    stats: &mut Stats,
+) -> Result<(), ConvertError> {
+    use rayon::prelude::*;
+    let in_file = ConvertError::of(path);
+    let on_error = how.on_error;
+    let indices: Vec<usize> = (0..r.len()).collect();
+    for window in indices.chunks(STORED_WINDOW) {
+        let fetched: Vec<Result<(svb_blow5::Record, u64, Vec<u8>), ConvertError>> = window
+            .par_iter()
+            .map(|&i| {
+                let mut rec = svb_blow5::Record::default();
+                let samples = r.fields_into(i, &mut rec)?;
+                Ok((rec, samples, r.stored_record(i)?))
+            })
+            .collect();
+        let fetched = settle(fetched, on_error, &mut stats.failed, &in_file)?;
+        let mut kept = Vec::with_capacity(fetched.len());
+        for (rec, samples, bytes) in &fetched {
+            if seen.keep(rec.read_id.clone(), &rec.read_id, k).map_err(&in_file)? {
+                let stored = (rec.read_id.as_str(), rec.read_group, bytes.as_slice());
+                kept.push((stored, *samples));
+            }
+        }
+        let records: Vec<(&str, u32, &[u8])> = kept.iter().map(|(s, _)| *s).collect();
+        let outcome = w
+            .add_stored_records(&records)
+            .map_err(|e| in_file(e.into()))?;
+        for ((_, samples), added) in kept.iter().zip(outcome) {
+            let added = added.map_err(ConvertError::from);
+            if settle(vec![added], on_error, &mut stats.failed, &in_file)?
+                .pop()
+                .is_some()
+            {
+                stats.reads += 1;
+                stats.samples += samples;
+            }
+        }
+        progress.done += window.len() as u64;
+        how.report(progress.done, progress.total);
+    }
+    Ok(())
 }
 
 /// [`merge_pod5`] or [`merge_blow5`] by the output's extension (`.pod5`, `.blow5`, `.slow5`):
