@@ -60,6 +60,11 @@ fuzz_target!(|data: &[u8]| {
     }
     for i in 0..reader.len() {
         let _ = reader.signal_blob(i);
+        // The stored form of a BLOW5 record: its size field and exactly that many bytes.
+        if let Ok(stored) = reader.stored_record(i) {
+            let size = u64::from_le_bytes(stored[..8].try_into().unwrap());
+            assert_eq!(size, stored.len() as u64 - 8);
+        }
         // Fields only: a record that decodes whole gives the same fields and its sample
         // count (a bad signal may still pass here: its samples are not decoded).
         let mut fields = svb_blow5::Record::default();

@@ -531,7 +531,10 @@ impl Reader {
         if size != s.end - s.start {
             return Err(self.record_error(
                 s,
-                format!("its size field says {size} bytes, the index {}", s.end - s.start),
+                format!(
+                    "its size field says {size} bytes, the index {}",
+                    s.end - s.start
+                ),
             ));
         }
         Ok(bytes)

@@ -428,7 +428,10 @@ impl Writer {
                 what,
             };
             let checked = if group >= self.groups {
-                Err(bad(format!("read group {group} of a file with {}", self.groups)))
+                Err(bad(format!(
+                    "read group {group} of a file with {}",
+                    self.groups
+                )))
             } else if self.ids.contains(read_id) {
                 Err(Blow5WriteError::DuplicateReadId {
                     read_id: read_id.to_string(),

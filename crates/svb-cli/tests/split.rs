@@ -171,6 +171,14 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
             .parse()
             .unwrap();
         assert_eq!(o.header().read_groups[0], groups[g]);
+        // Group 0 keeps its number: its records are copied as stored, byte for byte.
+        if g == 0 {
+            for i in 0..o.len() {
+                let id = o.read_id(i).unwrap();
+                let at = (0..r.len()).find(|&j| r.read_id(j).unwrap() == id).unwrap();
+                assert_eq!(o.stored_record(i).unwrap(), r.stored_record(at).unwrap());
+            }
+        }
         for rec in o.records() {
             let mut rec = rec.unwrap();
             rec.read_group = g as u32;

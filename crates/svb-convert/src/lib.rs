@@ -497,6 +497,58 @@ struct Progress {
     total: u64,
 }
 
+/// BLOW5 records copied as stored at once.
+const STORED_WINDOW: usize = 256;
+
+/// Copies records `window` of `r` into `w` as they are stored: each record's fields are parsed
+/// on every core (its record inflated, its signal not decoded) for its id, read group and
+/// sample count, then those `keep` keeps are written byte for byte. `w` must store records as
+/// `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group numbering. A record
+/// that fails stops the copy, or goes to `stats.failed`, as `on_error` says (named by
+/// `in_file`).
+fn copy_stored_records(
+    r: &svb_blow5::Reader,
+    window: &[usize],
+    w: &mut svb_blow5::Writer,
+    mut keep: impl FnMut(&Record) -> Result<bool, ConvertError>,
+    on_error: OnError,
+    stats: &mut Stats,
+    in_file: &impl Fn(ConvertError) -> ConvertError,
+) -> Result<(), ConvertError> {
+    use rayon::prelude::*;
+    let fetched: Vec<Result<(Record, u64, Vec<u8>), ConvertError>> = window
+        .par_iter()
+        .map(|&i| {
+            let mut rec = Record::default();
+            let samples = r.fields_into(i, &mut rec)?;
+            Ok((rec, samples, r.stored_record(i)?))
+        })
+        .collect();
+    let fetched = settle(fetched, on_error, &mut stats.failed, in_file)?;
+    let mut kept = Vec::with_capacity(fetched.len());
+    for (rec, samples, bytes) in &fetched {
+        if keep(rec).map_err(in_file)? {
+            let stored = (rec.read_id.as_str(), rec.read_group, bytes.as_slice());
+            kept.push((stored, *samples));
+        }
+    }
+    let records: Vec<(&str, u32, &[u8])> = kept.iter().map(|(s, _)| *s).collect();
+    let outcome = w
+        .add_stored_records(&records)
+        .map_err(|e| in_file(e.into()))?;
+    for ((_, samples), added) in kept.iter().zip(outcome) {
+        let added = added.map_err(ConvertError::from);
+        if settle(vec![added], on_error, &mut stats.failed, in_file)?
+            .pop()
+            .is_some()
+        {
+            stats.reads += 1;
+            stats.samples += samples;
+        }
+    }
+    Ok(())
+}
+
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
 fn every_read_into_blow5<R: Sync>(
     readers: &[(R, PathBuf)],

@@ -257,13 +257,9 @@ fn merge_blow5_with(
     Ok(merged)
 }
 
-/// Records copied as stored at once (BLOW5).
-const STORED_WINDOW: usize = 256;
-
 /// Copies the records of BLOW5 input `k` (`r`, at `path`) into `w` as they are stored, a
-/// window at a time: each record's fields are parsed on every core (its record inflated, its
-/// signal not decoded) for its id, read group and sample count, then the records kept are
-/// written byte for byte. `w` stores records as `r` does and its read groups index as `r`'s.
+/// window at a time ([`crate::copy_stored_records`]), the first of each read id kept as
+/// `seen` says. `w` stores records as `r` does and its read groups index as `r`'s.
 #[allow(clippy::too_many_arguments)]
 fn copy_stored_blow5(
     r: &svb_blow5::Reader,
@@ -275,41 +271,11 @@ fn copy_stored_blow5(
     how: &mut Run<'_>,
     stats: &mut Stats,
 ) -> Result<(), ConvertError> {
-    use rayon::prelude::*;
     let in_file = ConvertError::of(path);
-    let on_error = how.on_error;
     let indices: Vec<usize> = (0..r.len()).collect();
-    for window in indices.chunks(STORED_WINDOW) {
-        let fetched: Vec<Result<(svb_blow5::Record, u64, Vec<u8>), ConvertError>> = window
-            .par_iter()
-            .map(|&i| {
-                let mut rec = svb_blow5::Record::default();
-                let samples = r.fields_into(i, &mut rec)?;
-                Ok((rec, samples, r.stored_record(i)?))
-            })
-            .collect();
-        let fetched = settle(fetched, on_error, &mut stats.failed, &in_file)?;
-        let mut kept = Vec::with_capacity(fetched.len());
-        for (rec, samples, bytes) in &fetched {
-            if seen.keep(rec.read_id.clone(), &rec.read_id, k).map_err(&in_file)? {
-                let stored = (rec.read_id.as_str(), rec.read_group, bytes.as_slice());
-                kept.push((stored, *samples));
-            }
-        }
-        let records: Vec<(&str, u32, &[u8])> = kept.iter().map(|(s, _)| *s).collect();
-        let outcome = w
-            .add_stored_records(&records)
-            .map_err(|e| in_file(e.into()))?;
-        for ((_, samples), added) in kept.iter().zip(outcome) {
-            let added = added.map_err(ConvertError::from);
-            if settle(vec![added], on_error, &mut stats.failed, &in_file)?
-                .pop()
-                .is_some()
-            {
-                stats.reads += 1;
-                stats.samples += samples;
-            }
-        }
+    for window in indices.chunks(crate::STORED_WINDOW) {
+        let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
+        crate::copy_stored_records(r, window, w, keep, how.on_error, stats, &in_file)?;
         progress.done += window.len() as u64;
         how.report(progress.done, progress.total);
     }

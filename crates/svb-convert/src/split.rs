@@ -364,7 +364,21 @@ pub fn split_blow5(
             let r = svb_blow5::Reader::open(path).map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
+                let stores_like = w.stores_like(r.header());
+                let gs = &per_input_groups[input];
                 for window in picked.chunks(WINDOW) {
+                    // Records whose read group keeps its number are copied as stored.
+                    let same_group = |&i: &usize| map[&(input, gs[i])] == gs[i];
+                    if stores_like && window.iter().all(same_group) {
+                        let stats = &mut result.stats;
+                        let reads = stats.reads;
+                        let keep = |_: &svb_blow5::Record| Ok(true);
+                        crate::copy_stored_records(&r, window, w, keep, on_error, stats, &in_file)?;
+                        written[k as usize] += stats.reads - reads;
+                        done += window.len() as u64;
+                        how.report(done, total);
+                        continue;
+                    }
                     let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
                         window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
                     let mut recs = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;

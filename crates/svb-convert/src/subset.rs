@@ -252,6 +252,25 @@ fn subset_blow5_through(
             .collect();
         picked.sort_unstable();
         picked.dedup();
+        // Records stored as the output stores them, whose read groups keep their numbers, are
+        // copied as stored.
+        let same_groups = map.iter().enumerate().all(|(g, &to)| to as usize == g);
+        if same_groups && w.stores_like(r.header()) {
+            for window in picked.chunks(WINDOW) {
+                // A stale index can point at another record: only the wanted ids are kept.
+                let keep = |rec: &svb_blow5::Record| {
+                    let wanted = ids.contains(rec.read_id.as_str());
+                    if wanted {
+                        found.insert(rec.read_id.clone());
+                    }
+                    Ok(wanted)
+                };
+                let stats = &mut result.stats;
+                crate::copy_stored_records(r, window, &mut w, keep, on_error, stats, &in_file)?;
+                how.report(found.len() as u64, wanted.len() as u64);
+            }
+            continue;
+        }
         for window in picked.chunks(WINDOW) {
             let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
                 window.par_iter().map(|&i| Ok(r.record(i)?)).collect();

@@ -44,13 +44,13 @@ pub enum FrameError {
         /// The frame's length.
         len: usize,
     },
-    /// The frame ends before the bytes given do.
-    #[error("the zstd frame ends at byte {frame} of {len}")]
-    Trailing {
-        /// Where the frame ends.
-        frame: usize,
-        /// Bytes given.
-        len: usize,
+    /// Another frame follows the first and adds content to it (or may: it does not say).
+    #[error("a second frame at byte {at} adds {} bytes", content.map_or("unknown".into(), |n| n.to_string()))]
+    ExtraFrame {
+        /// Where the frame starts.
+        at: usize,
+        /// The content size it declares, if it does.
+        content: Option<u64>,
     },
     /// zstd rejected the frame.
     #[error("{0}")]
@@ -108,19 +108,30 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
     }
 }
 
-/// Checks that `frame` is one whole zstd frame and nothing more, without decompressing it:
-/// its header parses and its block headers (and checksum, when it has one) lead exactly to
-/// the end of the bytes (`ZSTD_findFrameCompressedSize`). A cut frame, one followed by other
-/// bytes, or a block header that runs past the end fails.
+/// Checks that `frame` is one whole zstd frame, followed by nothing or by frames that add
+/// nothing (skippable frames, frames declaring 0 bytes), without decompressing it: each
+/// frame's header parses and its block headers (and checksum, when it has one) lead to the
+/// next, and the last ends exactly at the end of the bytes (`ZSTD_findFrameCompressedSize`).
+/// What a decompression to the first frame's declared size can accept; a cut frame, bytes
+/// that are not a frame, or a block header that runs past the end fail.
 pub fn check_whole(frame: &[u8]) -> Result<(), FrameError> {
-    match zstd_safe::find_frame_compressed_size(frame) {
-        Ok(n) if n == frame.len() => Ok(()),
-        Ok(n) => Err(FrameError::Trailing {
-            frame: n,
-            len: frame.len(),
-        }),
-        Err(code) => Err(zstd_error(code)),
+    let mut at = 0;
+    while at < frame.len() || at == 0 {
+        let rest = &frame[at..];
+        if at > 0 {
+            match zstd_safe::get_frame_content_size(rest) {
+                Ok(Some(0)) => {}
+                Ok(content) => return Err(FrameError::ExtraFrame { at, content }),
+                Err(_) => return Err(FrameError::NotAFrame { len: rest.len() }),
+            }
+        }
+        match zstd_safe::find_frame_compressed_size(rest) {
+            Ok(0) => return Err(FrameError::NotAFrame { len: rest.len() }),
+            Ok(n) => at += n,
+            Err(code) => return Err(zstd_error(code)),
+        }
     }
+    Ok(())
 }
 
 /// The most bytes a frame of `len` bytes can take (`ZSTD_compressBound`).
@@ -248,6 +259,26 @@ mod tests {
             f.push(byte);
         }
         f
+    }
+
+    #[test]
+    fn check_whole_takes_one_frame_and_frames_that_add_nothing() {
+        let one = compress(1, b"some bytes, some bytes, some bytes").unwrap();
+        assert_eq!(check_whole(&one), Ok(()));
+        assert!(check_whole(&one[..one.len() - 1]).is_err());
+        assert!(check_whole(&[]).is_err());
+        let empty = compress(1, b"").unwrap();
+        let skippable = [0x50, 0x2A, 0x4D, 0x18, 2, 0, 0, 0, 7, 7];
+        for tail in [&empty[..], &skippable[..]] {
+            assert_eq!(check_whole(&[&one[..], tail].concat()), Ok(()));
+        }
+        let two = [&one[..], &one[..]].concat();
+        assert!(matches!(
+            check_whole(&two),
+            Err(FrameError::ExtraFrame { at, content: Some(34) }) if at == one.len()
+        ));
+        assert!(check_whole(&[&one[..], b"junk"].concat()).is_err());
+        assert!(check_whole(&[&one[..], &skippable[..9]].concat()).is_err());
     }
 
     #[test]
