@@ -516,7 +516,9 @@ fn copy_stored_records(
     in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<(), ConvertError> {
     use rayon::prelude::*;
-    let fetched: Vec<Result<(Record, u64, Vec<u8>), ConvertError>> = window
+    // Each record's fields, sample count and stored bytes.
+    type Fetched = (Record, u64, Vec<u8>);
+    let fetched: Vec<Result<Fetched, ConvertError>> = window
         .par_iter()
         .map(|&i| {
             let mut rec = Record::default();
