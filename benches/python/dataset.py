@@ -142,6 +142,31 @@ def main():
     table20 = work / "table20.tsv"
     table20.write_text("read_id\tbarcode\n" + "".join(
         f"{rid}\tbarcode{k % 20:02d}\n" for k, rid in enumerate(ids)))
+    # The same destinations in a table of 10M read ids (the 2000 among 9,998,000 others, as a
+    # lab's table of every read of its runs): what `split --table` streams in bounded memory.
+    table10m = work / "table10m.tsv"
+    if not table10m.exists():
+        import random
+
+        rnd = random.Random(7)
+        lines, n = 10_000_000, 0
+        step = lines // len(ids)
+        partial = table10m.with_suffix(".partial")
+        with partial.open("w") as f:
+            f.write("read_id\tbarcode\n")
+            buf = []
+            for i in range(lines):
+                if i % step == 0 and n < len(ids):
+                    buf.append(f"{ids[n]}\tbarcode{n % 20:02d}\n")
+                    n += 1
+                else:
+                    h = "%032x" % rnd.getrandbits(128)
+                    buf.append(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}\tbarcode{i % 20:02d}\n")
+                if len(buf) >= 100_000:
+                    f.write("".join(buf))
+                    buf = []
+            f.write("".join(buf))
+        partial.rename(table10m)
     # SLOW5 text of 200 of the reads (31M samples, 140 MB: the whole set would be 1.4 GB).
     medium_s5 = work / "medium.slow5"
     if not medium_s5.exists():
@@ -198,6 +223,25 @@ def main():
          "pod5 subset --table", ["pod5", "subset", large, "--table", table20, "--columns",
                                  "barcode", "--output", out / "split_pod5", "--force-overwrite"],
          None),
+        ("merge 20 POD5 files of 100 reads, --no-sync",
+         [svb, "merge", *parts20, "-o", out / "m20.pod5", "--force", "--no-sync"],
+         "pod5 merge", ["pod5", "merge", *parts20, "--output", out / "p20.pod5",
+                        "--force-overwrite"],
+         None),
+        ("merge 1000 POD5 files of 2 reads, --no-sync",
+         [svb, "merge", *parts1000, "-o", out / "m1000.pod5", "--force", "--no-sync"],
+         "pod5 merge", ["pod5", "merge", *parts1000, "--output", out / "p1000.pod5",
+                        "--force-overwrite"],
+         None),
+        ("split a 2000-read POD5 into 20 by a table, --no-sync",
+         [svb, "split", large, "-o", out / "split_svb", "--table", table20, "--column",
+          "barcode", "--force", "--no-sync"],
+         "pod5 subset --table", ["pod5", "subset", large, "--table", table20, "--columns",
+                                 "barcode", "--output", out / "split_pod5", "--force-overwrite"],
+         None),
+        ("split a 2000-read POD5 into 20 by a table of 10M read ids",
+         [svb, "split", large, "-o", out / "split_svb10m", "--table", table10m, "--force"],
+         None, None, None),
         ("split a 2000-read BLOW5 by read group (1 group)",
          [svb, "split", large_b5, "-o", out / "split_b5", "--by", "read-group", "--force"],
          None, None, None),

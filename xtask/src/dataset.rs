@@ -161,7 +161,9 @@ fn section(lines: &str, rounds: &str) -> String {
          -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5 subset --table`, ONT's `pod5` \
          reader + hashlib for \
          verify, pyslow5 + hashlib for SLOW5 (slow5tools, the BLOW5 merge peer, is not on \
-         pip).\n\n\
+         pip). svb syncs each output to the disk before it publishes it, and the peers do not: \
+         where the disk is the limit (merge, split), the rows marked `--no-sync` give svb's \
+         time publishing as the peers do.\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
          |---|---:|---:|---|---:|---:|---:|\n",
         date.trim()

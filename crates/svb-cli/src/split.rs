@@ -2,8 +2,6 @@
 //! a directory, one a run, read group, channel or end reason, a part of N reads, one of N
 //! files, or the destination a table gives each read id.
 
-use std::collections::HashMap;
-use std::io::BufRead;
 use std::path::PathBuf;
 
 use clap::ValueEnum;
@@ -34,7 +32,8 @@ enum By {
     svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
-    counted. Outputs are named after their key (--template to change it); at most --max-open are written at a time\n\
+    counted. It is read a line at a time once the inputs' read ids are known: a table of\n\
+    millions of ids takes the memory of the inputs' reads, not of its lines. Outputs are named after their key (--template to change it); at most --max-open are written at a time\n\
     (each group of them one pass over the inputs)."
 )]
 pub struct Args {
@@ -77,63 +76,6 @@ pub struct Args {
     keep_going: bool,
 }
 
-/// The destinations of a table: `read id -> destination` from its `read_id` column and
-/// `column` (default: the one other column).
-fn read_table(path: &PathBuf, column: Option<&str>) -> Result<HashMap<String, String>, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let at = |n: usize| format!("{}, line {n}", path.display());
-    let header = lines
-        .next()
-        .ok_or_else(|| format!("{}: empty (a header line is needed)", path.display()))?
-        .map_err(|e| format!("{}: {e}", at(1)))?;
-    let sep = if header.contains('\t') { '\t' } else { ',' };
-    let names: Vec<&str> = header.split(sep).map(str::trim).collect();
-    let id_col = names
-        .iter()
-        .position(|n| *n == "read_id")
-        .ok_or_else(|| format!("{}: no read_id column in {names:?}", at(1)))?;
-    let dest_col = match column {
-        Some(c) => names
-            .iter()
-            .position(|n| *n == c)
-            .ok_or_else(|| format!("{}: no column {c:?} in {names:?}", at(1)))?,
-        None if names.len() == 2 => 1 - id_col,
-        None => {
-            return Err(format!(
-                "{}: {} columns: --column names the destination",
-                at(1),
-                names.len()
-            ))
-        }
-    };
-    let mut table = HashMap::new();
-    for (n, line) in lines.enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", at(n + 2)))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let cols: Vec<&str> = line.split(sep).map(str::trim).collect();
-        let (Some(id), Some(dest)) = (cols.get(id_col), cols.get(dest_col)) else {
-            return Err(format!(
-                "{}: {} columns, the header has {}",
-                at(n + 2),
-                cols.len(),
-                names.len()
-            ));
-        };
-        if let Some(before) = table.insert(id.to_string(), dest.to_string()) {
-            if before != *dest {
-                return Err(format!(
-                    "{}: read {id} is sent to {before:?} and to {dest:?}",
-                    at(n + 2)
-                ));
-            }
-        }
-    }
-    Ok(table)
-}
-
 pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
     let by = match (args.by, args.reads, args.files, &args.table) {
@@ -146,7 +88,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
         (_, Some(n), ..) => SplitBy::Reads(n),
         (_, _, Some(n), _) => SplitBy::Files(n),
-        (_, _, _, Some(t)) => SplitBy::Table(read_table(t, args.column.as_deref())?),
+        (_, _, _, Some(t)) => SplitBy::TableFile(svb_convert::TableFile {
+            path: t.clone(),
+            column: args.column.clone(),
+        }),
         _ => return Err("say how to split: --by, --reads, --files or --table".into()),
     };
     identities(&files)?;

@@ -116,6 +116,53 @@ fn pod5_split_every_way_and_merged_back() {
         .map(|f| svb_pod5::Reader::open(f).unwrap().len())
         .collect();
     assert_eq!(counts, [5, 4]);
+    // CSV, the destination before the id; lines of ids the input lacks are read and skipped,
+    // an id listed twice to one destination is one read.
+    let csv = tmp.join("t.csv");
+    let mut lines = vec!["barcode,read_id".to_string()];
+    lines.extend(ids.iter().map(|id| format!("c,{id}")));
+    lines.push(format!("c,{}", ids[3]));
+    lines.extend((0..1000).map(|i| format!("z,00000000-0000-0000-0000-{i:012}")));
+    lines.push("z,not-a-uuid".into());
+    std::fs::write(&csv, lines.join("\n")).unwrap();
+    let by_csv = tmp.join("by_csv");
+    ok(&svb(&[
+        "split",
+        s(&src),
+        "-o",
+        s(&by_csv),
+        "--table",
+        s(&csv),
+    ]));
+    let files = outputs(&by_csv, "pod5");
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(svb_pod5::Reader::open(&files[0]).unwrap().len(), 10);
+    // Bad tables: an id sent to two destinations, a short line, no read_id column; each
+    // named by file and line, nothing written.
+    for (name, text, says) in [
+        (
+            "twice.csv",
+            format!("read_id,barcode\n{},a\n{},b\n", ids[2], ids[2]),
+            "line 3: read",
+        ),
+        (
+            "short.csv",
+            format!("read_id,barcode\n{}\n", ids[2]),
+            "line 2: 1 columns",
+        ),
+        (
+            "noid.csv",
+            format!("id,barcode\n{},a\n", ids[2]),
+            "line 1: no read_id",
+        ),
+    ] {
+        let t = tmp.join(name);
+        std::fs::write(&t, text).unwrap();
+        let dir = tmp.join(&format!("bad_{name}"));
+        let e = fails(&svb(&["split", s(&src), "-o", s(&dir), "--table", s(&t)]));
+        assert!(e.contains(name) && e.contains(says), "{e}");
+        assert!(!dir.exists() || outputs(&dir, "pod5").is_empty());
+    }
     // An output that exists: refused before anything is written, replaced with --force.
     let before = std::fs::read(demux.join("a.pod5")).unwrap();
     let e = fails(&svb(&[

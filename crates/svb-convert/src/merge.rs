@@ -124,7 +124,10 @@ fn pod5_into_one(
             use rayon::prelude::*;
             let opened: Vec<_> = paths
                 .par_iter()
-                .map(|p| svb_pod5::Reader::open(p).map_err(ConvertError::from))
+                .map(|p| {
+                    svb_pod5::Reader::open_with(p, svb_io::Access::ReadAt)
+                        .map_err(ConvertError::from)
+                })
                 .collect();
             (g * OPEN_AHEAD, opened)
         }))

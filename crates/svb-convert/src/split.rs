@@ -34,6 +34,10 @@ pub enum SplitBy {
     /// The destination a table gives its read id (`read id -> destination`); reads the
     /// table does not list are left out and counted.
     Table(HashMap<String, String>),
+    /// The destination a table file gives its read id, the file read a line at a time after
+    /// the inputs' read ids are known (memory follows the inputs' reads, not the table's
+    /// lines); reads it does not list are left out and counted.
+    TableFile(crate::TableFile),
 }
 
 /// What a split wrote.
@@ -96,6 +100,28 @@ struct Keys {
 }
 
 impl Keys {
+    /// Gives the reads `table` lists their destinations, the table streamed (`reads`: the
+    /// inputs' reads by id); an id sent to two destinations is an error naming its line.
+    fn from_table(
+        &mut self,
+        table: &crate::TableFile,
+        reads: &crate::table::ReadsById,
+    ) -> Result<(), ConvertError> {
+        table.assign(reads, |input, read, id, dest| {
+            let before = self.per_input[input as usize][read as usize];
+            if before == u32::MAX {
+                let k = self.index(dest.to_string());
+                self.per_input[input as usize][read as usize] = k;
+                Ok(())
+            } else if self.names[before as usize] == dest {
+                Ok(())
+            } else {
+                let before = &self.names[before as usize];
+                Err(format!("read {id} is sent to {before:?} and to {dest:?}"))
+            }
+        })
+    }
+
     fn index(&mut self, key: String) -> u32 {
         if let Some(&k) = self.of.get(&key) {
             return k;
@@ -139,6 +165,7 @@ pub fn split_pod5(
         per_input: Vec::new(),
     };
     let mut opened_paths = Vec::new();
+    let mut by_id = crate::table::ReadsById::default();
     // Pass 1: the keys, from the reads tables alone.
     let mut counts = Vec::new();
     for path in inputs {
@@ -152,14 +179,19 @@ pub fn split_pod5(
         .pop()
         {
             counts.push(r.len() as u64);
+            let input = opened_paths.len() as u32;
             opened_paths.push(path.clone());
             let mut per = Vec::with_capacity(r.len());
-            for read in r.reads() {
+            for (i, read) in r.reads().iter().enumerate() {
                 let key = match by {
                     SplitBy::Run | SplitBy::ReadGroup => Some(read.run_info.to_string()),
                     SplitBy::Channel => Some(read.channel.to_string()),
                     SplitBy::EndReason => Some(read.end_reason.to_string()),
                     SplitBy::Table(t) => t.get(&read.read_id_string()).cloned(),
+                    SplitBy::TableFile(_) => {
+                        by_id.insert_uuid(read.read_id, (input, i as u32));
+                        None
+                    }
                     SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
                 };
                 per.push(key);
@@ -170,6 +202,9 @@ pub fn split_pod5(
                 .collect();
             keys.per_input.push(per);
         }
+    }
+    if let SplitBy::TableFile(t) = by {
+        keys.from_table(t, &by_id)?;
     }
     let total: u64 = counts.iter().sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
@@ -238,13 +273,15 @@ pub fn split_blow5(
     // Pass 1: each record's key and (input, read group), from its fields alone.
     let mut per_input_keys: Vec<Vec<Option<String>>> = Vec::new();
     let mut per_input_groups: Vec<Vec<u32>> = Vec::new();
+    let mut by_id = crate::table::ReadsById::default();
     for path in inputs {
         let r = svb_blow5::Reader::open(path).map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![r], on_error, &mut result.stats.failed, &in_file)?.pop() else {
             continue;
         };
-        let fields: Vec<Result<(Option<String>, u32), ConvertError>> = (0..r.len())
+        let table = matches!(by, SplitBy::TableFile(_));
+        let fields: Vec<Result<(Option<String>, u32, Option<String>), ConvertError>> = (0..r.len())
             .into_par_iter()
             .map_init(svb_blow5::Record::default, |rec, i| {
                 r.fields_into(i, rec)?;
@@ -271,17 +308,24 @@ pub fn split_blow5(
                     SplitBy::Channel => aux("channel_number"),
                     SplitBy::EndReason => aux("end_reason"),
                     SplitBy::Table(t) => t.get(&rec.read_id).cloned(),
+                    SplitBy::TableFile(_) => None,
                     SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
                 };
-                Ok((key, g))
+                Ok((key, g, table.then(|| rec.read_id.clone())))
             })
             .collect();
         let fields = fields
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
             .map_err(&in_file)?;
-        per_input_keys.push(fields.iter().map(|(k, _)| k.clone()).collect());
-        per_input_groups.push(fields.iter().map(|(_, g)| *g).collect());
+        let input = per_input_keys.len() as u32;
+        for (i, (_, _, id)) in fields.iter().enumerate() {
+            if let Some(id) = id {
+                by_id.insert(id, (input, i as u32));
+            }
+        }
+        per_input_keys.push(fields.iter().map(|(k, _, _)| k.clone()).collect());
+        per_input_groups.push(fields.iter().map(|(_, g, _)| *g).collect());
         opened.push((r.header().clone(), path.clone()));
     }
     let Some((first, _)) = opened.first() else {
@@ -309,6 +353,11 @@ pub fn split_blow5(
             .collect();
         keys.per_input.push(per);
     }
+    drop(per_input_keys);
+    if let SplitBy::TableFile(t) = by {
+        keys.from_table(t, &by_id)?;
+    }
+    drop(by_id);
     let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
         keys = positional_keys(&keys.per_input, by, total);
