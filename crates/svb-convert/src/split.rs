@@ -102,7 +102,7 @@ struct Keys {
 impl Keys {
     /// Gives the reads `table` lists their destinations, the table streamed (`reads`: the
     /// inputs' reads by id); an id sent to two destinations is an error naming its line.
-    fn from_table(
+    fn assign_table(
         &mut self,
         table: &crate::TableFile,
         reads: &crate::table::ReadsById,
@@ -204,7 +204,7 @@ pub fn split_pod5(
         }
     }
     if let SplitBy::TableFile(t) = by {
-        keys.from_table(t, &by_id)?;
+        keys.assign_table(t, &by_id)?;
     }
     let total: u64 = counts.iter().sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
@@ -281,7 +281,9 @@ pub fn split_blow5(
             continue;
         };
         let table = matches!(by, SplitBy::TableFile(_));
-        let fields: Vec<Result<(Option<String>, u32, Option<String>), ConvertError>> = (0..r.len())
+        // Each record's key, read group, and read id when a table file is to be looked up.
+        type Fields = (Option<String>, u32, Option<String>);
+        let fields: Vec<Result<Fields, ConvertError>> = (0..r.len())
             .into_par_iter()
             .map_init(svb_blow5::Record::default, |rec, i| {
                 r.fields_into(i, rec)?;
@@ -355,7 +357,7 @@ pub fn split_blow5(
     }
     drop(per_input_keys);
     if let SplitBy::TableFile(t) = by {
-        keys.from_table(t, &by_id)?;
+        keys.assign_table(t, &by_id)?;
     }
     drop(by_id);
     let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
