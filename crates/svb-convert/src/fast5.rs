@@ -289,18 +289,15 @@ pub fn fast5_to_blow5(
     picked_to_blow5(readers, stats, out, options, how)
 }
 
-fn picked_to_blow5(
-    readers: Picked,
-    stats: Stats,
-    out: &Path,
-    options: svb_blow5::WriteOptions,
-    how: Run<'_>,
-) -> Result<Stats, ConvertError> {
-    // Every run's read group and every field, from every read's attributes (a read whose
-    // attributes fail is named when it is converted, below).
+/// The read groups (one a run) and auxiliary fields of a BLOW5 made of the reads `keep` of
+/// each FAST5 reader, as f2s maps them (reads whose attributes fail are left out here), and
+/// the run id of each read group.
+fn fast5_schema<'a>(
+    readers: impl Iterator<Item = (&'a svb_fast5::Reader, &'a [usize])>,
+) -> (svb_blow5::Schema, Vec<String>) {
     let mut groups: Vec<(String, Vec<(String, String)>)> = Vec::new();
     let mut fields = Vec::new();
-    for (r, _, keep) in &readers {
+    for (r, keep) in readers {
         let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
         for read in keep.iter().filter_map(|&i| r.read(i).ok()) {
             // Attributes some reads of a run have and others lack join the run's group.
@@ -312,18 +309,62 @@ fn picked_to_blow5(
             f2s::union(&mut fields, f2s::fields_of(&read));
         }
     }
+    let (runs, read_groups) = groups.into_iter().unzip();
     let schema = svb_blow5::Schema {
-        read_groups: groups.iter().map(|(_, g)| g.clone()).collect(),
+        read_groups,
         aux: fields,
     };
+    (schema, runs)
+}
+
+/// The read groups and auxiliary fields of the BLOW5 that `svb convert` makes of `file`
+/// (BLOW5 / SLOW5: its own; POD5: a read group per run and blue-crab's fields; FAST5: a read
+/// group per run and f2s's fields): the header metadata pyslow5 users read, for any format.
+///
+/// ```
+/// # let Some(data) = svb_testdata::data_dir() else { return Ok(()) };
+/// let file = svb_reads::AnyReader::open(&data.join("pod5/multi_fast5_zip.pod5"))?;
+/// let schema = svb_convert::blow5_schema(&file)?;
+/// assert_eq!(schema.read_groups.len(), 1);
+/// assert!(schema.aux.iter().any(|f| f.name == "end_reason"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, ConvertError> {
+    match file.by_format() {
+        svb_reads::ByFormat::Blow5(r) => Ok(svb_blow5::Schema::of(r.header())),
+        svb_reads::ByFormat::Pod5(r) => Ok(svb_blow5::Schema {
+            read_groups: r
+                .run_infos()
+                .iter()
+                .map(crate::read_group_of)
+                .collect::<Result<_, _>>()?,
+            aux: svb_reads::ont::blow5_pod5_aux(),
+        }),
+        svb_reads::ByFormat::Fast5(r) => {
+            let all: Vec<usize> = (0..r.len()).collect();
+            Ok(fast5_schema(std::iter::once((r, all.as_slice()))).0)
+        }
+    }
+}
+
+fn picked_to_blow5(
+    readers: Picked,
+    stats: Stats,
+    out: &Path,
+    options: svb_blow5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    // Every run's read group and every field, from every read's attributes (a read whose
+    // attributes fail is named when it is converted, below).
+    let (schema, runs) = fast5_schema(readers.iter().map(|(r, _, keep)| (r, keep.as_slice())));
     let fields = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |r: &svb_fast5::Reader, i: usize| {
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
-        let group = groups
+        let group = runs
             .iter()
-            .position(|(run, _)| *run == read.run_id)
+            .position(|run| *run == read.run_id)
             .expect("every read's run was gathered");
         f2s::record(&read, signal, group as u32, &fields)
     };

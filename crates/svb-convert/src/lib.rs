@@ -41,7 +41,9 @@ use svb_blow5::{Record, Schema};
 use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
-pub use fast5::{fast5_to_blow5, fast5_to_pod5, read_of_fast5, run_info_of_fast5, subset_fast5};
+pub use fast5::{
+    blow5_schema, fast5_to_blow5, fast5_to_pod5, read_of_fast5, run_info_of_fast5, subset_fast5,
+};
 pub use mapping::{
     read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,

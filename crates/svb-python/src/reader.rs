@@ -151,9 +151,34 @@ pub struct Reader {
     file: Arc<AnyReader>,
     path: PathBuf,
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// The BLOW5 header this file maps to (`svb_convert::blow5_schema`), made when first asked.
+    schema: std::sync::OnceLock<svb_blow5::Schema>,
 }
 
 impl Reader {
+    /// The BLOW5 header of this file (as `svb convert` writes it for a POD5 or FAST5 file).
+    fn schema(&self, py: Python<'_>) -> PyResult<&svb_blow5::Schema> {
+        if let Some(s) = self.schema.get() {
+            return Ok(s);
+        }
+        let file = &self.file;
+        let made = py
+            .detach(|| svb_convert::blow5_schema(file).map_err(|e| chain(&e)))
+            .map_err(crate::errors::FileFormatError::new_err)?;
+        Ok(self.schema.get_or_init(|| made))
+    }
+
+    /// Read group `read_group` of the header, or a ValueError naming the groups there are.
+    fn read_group(&self, py: Python<'_>, read_group: usize) -> PyResult<&[(String, String)]> {
+        let groups = &self.schema(py)?.read_groups;
+        groups.get(read_group).map(Vec::as_slice).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "read group {read_group} of a file with {}",
+                groups.len()
+            ))
+        })
+    }
+
     /// Runs `f` on the reader's thread pool (or rayon's global one).
     fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
@@ -213,7 +238,40 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
         file: Arc::new(file),
         path,
         pool,
+        schema: std::sync::OnceLock::new(),
     })
+}
+
+/// Attribute `name` of a read group: `None` where it is missing or `.` (unset).
+fn header_value(group: &[(String, String)], name: &str) -> Option<String> {
+    group
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .filter(|v| v != ".")
+}
+
+/// slow5lib's number of an auxiliary field type (`enum slow5_aux_type`).
+fn aux_type_code(ty: &svb_blow5::FieldType) -> u8 {
+    use svb_blow5::FieldType;
+    let scalar = |name: &str| match name {
+        "int8_t" => 0,
+        "int16_t" => 1,
+        "int32_t" => 2,
+        "int64_t" => 3,
+        "uint8_t" => 4,
+        "uint16_t" => 5,
+        "uint32_t" => 6,
+        "uint64_t" => 7,
+        "float" => 8,
+        "double" => 9,
+        _ => 10, // char: the only other type slow5lib defines (headers are checked at open)
+    };
+    match ty {
+        FieldType::Scalar { name, .. } => scalar(name),
+        FieldType::Array { name, .. } => 12 + scalar(name),
+        FieldType::Enum(_) => 11,
+    }
 }
 
 #[pymethods]
@@ -228,6 +286,94 @@ impl Reader {
     #[getter]
     fn path(&self) -> PathBuf {
         self.path.clone()
+    }
+
+    /// The number of read groups (BLOW5), runs (POD5, FAST5) of the file's header.
+    fn get_num_read_groups(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.schema(py)?.read_groups.len())
+    }
+
+    /// Every header attribute name, of any read group, in header order.
+    fn get_header_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let mut names: Vec<String> = Vec::new();
+        for group in &self.schema(py)?.read_groups {
+            for (k, _) in group {
+                if !names.contains(k) {
+                    names.push(k.clone());
+                }
+            }
+        }
+        Ok(names)
+    }
+
+    /// Header attribute `attr` of read group `read_group`: None where it is unset.
+    #[pyo3(signature = (attr, read_group = 0))]
+    fn get_header_value(
+        &self,
+        py: Python<'_>,
+        attr: &str,
+        read_group: usize,
+    ) -> PyResult<Option<String>> {
+        let group = self.read_group(py, read_group)?;
+        Ok(header_value(group, attr))
+    }
+
+    /// Every header attribute of read group `read_group` ({name: value or None}).
+    #[pyo3(signature = (read_group = 0))]
+    fn get_all_headers<'py>(
+        &self,
+        py: Python<'py>,
+        read_group: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let names = self.get_header_names(py)?;
+        let group = self.read_group(py, read_group)?;
+        let d = PyDict::new(py);
+        for name in names {
+            let value = header_value(group, &name);
+            d.set_item(name, value)?;
+        }
+        Ok(d)
+    }
+
+    /// The auxiliary field names, in record order.
+    fn get_aux_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self
+            .schema(py)?
+            .aux
+            .iter()
+            .map(|f| f.name.clone())
+            .collect())
+    }
+
+    /// The auxiliary field types as slow5lib numbers them (pyslow5's `get_aux_types`:
+    /// int8_t 0 ... double 9, char 10, enum 11; arrays 12 more: int8_t* 12 ... char* 22,
+    /// enum* 23).
+    fn get_aux_types(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        Ok(self
+            .schema(py)?
+            .aux
+            .iter()
+            .map(|f| u32::from(aux_type_code(&f.ty)))
+            .collect())
+    }
+
+    /// The labels of enum auxiliary field `name`, in index order (a ValueError for a field
+    /// that is not an enum or not there).
+    fn get_aux_enum_labels(&self, py: Python<'_>, name: &str) -> PyResult<Vec<String>> {
+        let aux = &self.schema(py)?.aux;
+        match aux.iter().find(|f| f.name == name) {
+            Some(svb_blow5::AuxField {
+                ty: svb_blow5::FieldType::Enum(labels),
+                ..
+            }) => Ok(labels.clone()),
+            Some(_) => Err(PyValueError::new_err(format!(
+                "{name} is not an enum field"
+            ))),
+            None => Err(PyValueError::new_err(format!(
+                "no auxiliary field {name} (there are {:?})",
+                aux.iter().map(|f| &f.name).collect::<Vec<_>>()
+            ))),
+        }
     }
 
     /// Every read's id, in file order.
@@ -673,7 +819,7 @@ pub fn merge<'py>(
 
 /// The reads of files of one format into many files in `output_dir` (see `svb.split`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None))]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn split<'py>(
     py: Python<'py>,
@@ -688,13 +834,15 @@ pub fn split<'py>(
     keep_going: bool,
     force: bool,
     template: Option<&str>,
+    table_file: Option<PathBuf>,
+    column: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_convert::SplitBy;
     let how_many = [
         by.is_some(),
         reads.is_some(),
         files.is_some(),
-        table.is_some(),
+        table.is_some() || table_file.is_some(),
     ];
     if how_many.iter().filter(|&&x| x).count() != 1 {
         return Err(PyValueError::new_err(
@@ -717,7 +865,10 @@ pub fn split<'py>(
         (_, Some(n), ..) => SplitBy::Reads(n),
         (_, _, Some(n), _) => SplitBy::Files(n),
         (_, _, _, Some(t)) => SplitBy::Table(t),
-        _ => unreachable!("one was given"),
+        _ => match table_file {
+            Some(path) => SplitBy::TableFile(svb_convert::TableFile { path, column }),
+            None => unreachable!("one was given"),
+        },
     };
     let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),

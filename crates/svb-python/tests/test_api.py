@@ -222,6 +222,15 @@ def test_split(pod5_files, data, tmp_path):
     got = svb.split(src, tmp_path / "t", table={i: ("a" if k % 2 else "b") for k, i in enumerate(ids[1:])})
     assert got["unlisted"] == 1 and got["reads"] == len(ids) - 1
     assert [(k, n) for k, _, n in got["outputs"]] == [("a", 4), ("b", 5)]
+    # The same table as a file (streamed), its destination column named.
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("read_id\tlane\tbarcode\n" + "".join(
+        f"{i}\t1\t{'a' if k % 2 else 'b'}\n" for k, i in enumerate(ids[1:])))
+    got = svb.split(src, tmp_path / "f", table=tsv, column="barcode")
+    assert got["unlisted"] == 1
+    assert [(k, n) for k, _, n in got["outputs"]] == [("a", 4), ("b", 5)]
+    with pytest.raises(ValueError, match="column"):
+        svb.split(src, tmp_path / "y", table={ids[0]: "a"}, column="barcode")
     got = svb.split(src, tmp_path / "p", reads=4)
     parts = [svb.open(p).read_ids for _, p, _ in got["outputs"]]
     assert sum(parts, []) == ids and [len(p) for p in parts] == [4, 4, 2]

@@ -119,3 +119,57 @@ def theirs_labels(path, field):
         return s.get_aux_enum_labels(field)
     finally:
         s.close()
+
+
+def _pyslow5_metadata(path):
+    s = pyslow5.Open(str(path), "r")
+    try:
+        groups = s.get_num_read_groups()
+        aux = s.get_aux_names() or []
+        return dict(
+            groups=groups,
+            names=set(s.get_header_names()),
+            headers=[s.get_all_headers(read_group=g) for g in range(groups)],
+            aux=list(aux),
+            types=list(s.get_aux_types() or []),
+            enums={n: list(s.get_aux_enum_labels(n)) for n, t in zip(aux, s.get_aux_types() or []) if t == 11},
+        )
+    finally:
+        s.close()
+
+
+def _svb_metadata(path):
+    r = svb.open(path)
+    groups = r.get_num_read_groups()
+    aux = r.get_aux_names()
+    types = r.get_aux_types()
+    return dict(
+        groups=groups,
+        names=set(r.get_header_names()),
+        headers=[r.get_all_headers(read_group=g) for g in range(groups)],
+        aux=aux,
+        types=types,
+        enums={n: r.get_aux_enum_labels(n) for n, t in zip(aux, types) if t == 11},
+    )
+
+
+def test_header_and_aux_metadata_as_pyslow5(data, tmp_path):
+    """pyslow5's header and auxiliary-field calls, by the same names: on BLOW5 files the same
+    answers as pyslow5; on POD5 and FAST5 the answers pyslow5 gives on the BLOW5 `svb
+    convert` makes of them."""
+    blow5s = sorted((data / "blow5" / "slow5tools").glob("*.blow5")) + sorted((data / "blow5").glob("*.blow5"))
+    assert blow5s
+    for path in blow5s:
+        assert _svb_metadata(path) == _pyslow5_metadata(path), path
+    r = svb.open(blow5s[0])
+    assert r.get_header_value("run_id") == _pyslow5_metadata(blow5s[0])["headers"][0]["run_id"]
+    with pytest.raises(ValueError, match="read group"):
+        r.get_all_headers(read_group=r.get_num_read_groups())
+    with pytest.raises(ValueError, match="no auxiliary field"):
+        r.get_aux_enum_labels("no_such_field")
+    for src in [data / "pod5" / "multi_fast5_zip.pod5", sorted((data / "fast5").glob("*.fast5"))[0]]:
+        out = tmp_path / (src.stem + ".blow5")
+        svb.convert(src, out)
+        ours = _svb_metadata(src)
+        assert ours == _pyslow5_metadata(out), src
+        assert ours["groups"] >= 1 and ours["aux"], src

@@ -112,6 +112,37 @@ class Reader:
     def __len__(self) -> int:
         return len(self._inner)
 
+    # Header metadata under pyslow5's names: a BLOW5 file's own header; for POD5 and FAST5,
+    # the header of the BLOW5 `svb convert` makes of the file (a read group per run).
+
+    def get_num_read_groups(self) -> int:
+        """Read groups (runs) in the header."""
+        return self._inner.get_num_read_groups()
+
+    def get_header_names(self) -> list:
+        """Every header attribute name, of any read group, in header order."""
+        return self._inner.get_header_names()
+
+    def get_header_value(self, attr: str, read_group: int = 0) -> Optional[str]:
+        """Attribute `attr` of `read_group` (None where unset)."""
+        return self._inner.get_header_value(attr, read_group)
+
+    def get_all_headers(self, read_group: int = 0) -> dict:
+        """{name: value or None} for every header attribute, of `read_group`."""
+        return self._inner.get_all_headers(read_group)
+
+    def get_aux_names(self) -> list:
+        """The auxiliary field names, in record order (`Read.fields` keys)."""
+        return self._inner.get_aux_names()
+
+    def get_aux_types(self) -> list:
+        """The auxiliary field types, numbered as slow5lib (and pyslow5) number them."""
+        return self._inner.get_aux_types()
+
+    def get_aux_enum_labels(self, name: str) -> list:
+        """The labels of enum auxiliary field `name`, in index order."""
+        return self._inner.get_aux_enum_labels(name)
+
     def __iter__(self):
         return iter(self._inner)
 
@@ -271,17 +302,21 @@ def split(
     by: Optional[str] = None,
     reads: Optional[int] = None,
     files: Optional[int] = None,
-    table: Optional[dict] = None,
+    table: Union[None, dict, PathLike] = None,
     to: Optional[str] = None,
     max_open: int = 128,
     keep_going: bool = False,
     force: bool = False,
     template: Optional[str] = None,
+    column: Optional[str] = None,
 ) -> dict:
     """The reads of POD5, or BLOW5 / SLOW5, `inputs` into many files of that format in
     `output_dir`, as `svb split` does: one of `by` ("run", "read-group", "channel",
     "end-reason"), `reads` (parts of N reads), `files` (N parts) or `table` ({read_id:
-    destination}; reads it lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
+    destination}, or the path of a TSV / CSV file with a header line, a read_id column and
+    the destination column `column` (default: the other column), read a line at a time so
+    that a table of millions of ids takes no more memory than the inputs' reads; reads it
+    lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
     extension added; default "{key}"). Returns {"reads", "samples", "unlisted", "outputs"
     [(key, path, reads)], "failed"}. Outputs that exist are replaced only with `force`.
@@ -290,9 +325,14 @@ def split(
     """
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
+    table_file = None
+    if isinstance(table, (str, os.PathLike)):
+        table, table_file = None, os.fspath(table)
+    elif column is not None:
+        raise ValueError("column names the destination column of a table file")
     return _svb.split(
         [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
-        max_open, keep_going, force, template,
+        max_open, keep_going, force, template, table_file, column,
     )
 
 
