@@ -149,13 +149,18 @@ pub struct Header {
 impl Header {
     /// The attribute `key` of read group `group`, when set.
     pub fn attribute(&self, group: usize, key: &str) -> Option<&str> {
-        self.read_groups
-            .get(group)?
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-            .filter(|v| *v != ".")
+        group_attribute(self.read_groups.get(group)?, key)
     }
+}
+
+/// The attribute `key` of a read group's `@key` attributes, when set (missing and `.` are
+/// unset).
+pub fn group_attribute<'a>(group: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    group
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .filter(|v| *v != ".")
 }
 
 /// The primary fields every record starts with, in this order.

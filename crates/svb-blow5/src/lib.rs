@@ -34,7 +34,9 @@ mod text;
 mod writer;
 
 pub use error::{Blow5Error, Blow5WriteError, InflateError};
-pub use header::{AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC};
+pub use header::{
+    group_attribute, AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC,
+};
 pub use index::{open_with_index, open_with_index_at, Index, Indexed};
 pub use reader::{Cut, Reader};
 pub use record::{AuxValue, Record};

@@ -519,15 +519,44 @@ impl Reader {
     /// text record has no such form (an error).
     pub fn stored_record(&self, index: usize) -> Result<Vec<u8>, Blow5Error> {
         let s = self.span(index)?;
+        let bytes = self.stored_bytes(s)?;
+        self.sized(s, &bytes)?;
+        Ok(bytes)
+    }
+
+    /// [`stored_record`](Reader::stored_record) with the record's fields parsed from the same
+    /// bytes into `record` (its signal not decoded, as [`fields_into`](Reader::fields_into)):
+    /// what a copy needs for the id, the read group and a check, the record read once.
+    /// Returns the stored bytes and the record's sample count.
+    pub fn stored_record_with_fields(
+        &self,
+        index: usize,
+        record: &mut Record,
+    ) -> Result<(Vec<u8>, u64), Blow5Error> {
+        let s = self.span(index)?;
+        let bytes = self.stored_bytes(s)?;
+        let samples = self.inflated(s, self.sized(s, &bytes)?, |body| {
+            self.parse_record(s, body, None, record)
+        })?;
+        Ok((bytes, samples))
+    }
+
+    /// A BLOW5 record's bytes from its size field on (a SLOW5 line has no stored form).
+    fn stored_bytes(&self, s: &Span) -> Result<Vec<u8>, Blow5Error> {
         if self.is_text() || s.start != s.at + 8 {
             return Err(self.record_error(s, "a SLOW5 text record has no stored form".into()));
         }
-        let bytes = self
-            .src
+        self.src
             .read_vec(s.at, (s.end - s.at) as usize)
-            .map_err(self.record_io(s))?;
-        // Read with the record when the reader was opened through an index: checked here.
-        let size = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+            .map_err(self.record_io(s))
+    }
+
+    /// The bytes after the size field of `raw` (record `s` from its size field on), once the
+    /// size field is checked against the span (read with the record when the reader was
+    /// opened through an index).
+    fn sized<'b>(&self, s: &Span, raw: &'b [u8]) -> Result<&'b [u8], Blow5Error> {
+        let (size, rest) = raw.split_at(8);
+        let size = u64::from_le_bytes(size.try_into().expect("8 bytes"));
         if size != s.end - s.start {
             return Err(self.record_error(
                 s,
@@ -537,7 +566,24 @@ impl Reader {
                 ),
             ));
         }
-        Ok(bytes)
+        Ok(rest)
+    }
+
+    /// Runs `f` on record `s`'s stored bytes `raw` (after its size field) once inflated.
+    fn inflated<R>(
+        &self,
+        s: &Span,
+        raw: &[u8],
+        f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
+    ) -> Result<R, Blow5Error> {
+        inflate::body(self.header.record_compression, raw, f, |source| {
+            Blow5Error::Inflate {
+                path: self.path.clone(),
+                index: s.index,
+                offset: s.at,
+                source,
+            }
+        })
     }
 
     /// The signal bytes of record `index` exactly as stored (after record decompression):
@@ -566,7 +612,6 @@ impl Reader {
         s: &Span,
         f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
-        let compression = self.header.record_compression;
         if self.is_text() {
             // A line, its newline last: found there at open, or (opened through an index)
             // checked here.
@@ -590,25 +635,9 @@ impl Reader {
                 let raw = if self.sizes_read {
                     raw
                 } else {
-                    let (size, rest) = raw.split_at(8);
-                    let size = u64::from_le_bytes(size.try_into().expect("8 bytes"));
-                    if size != s.end - s.start {
-                        return Err(self.record_error(
-                            s,
-                            format!(
-                                "its size field says {size} bytes, the index {}",
-                                s.end - s.start
-                            ),
-                        ));
-                    }
-                    rest
+                    self.sized(s, raw)?
                 };
-                inflate::body(compression, raw, f, |source| Blow5Error::Inflate {
-                    path: self.path.clone(),
-                    index: s.index,
-                    offset: s.at,
-                    source,
-                })
+                self.inflated(s, raw, f)
             })
             .map_err(self.record_io(s))?
     }

@@ -501,12 +501,18 @@ struct Progress {
     total: u64,
 }
 
+/// Whether a read-group map (an input's group -> the output's) keeps every number: the
+/// condition, with [`svb_blow5::Writer::stores_like`], for copying records as stored.
+fn keeps_numbers(map: &[u32]) -> bool {
+    map.iter().enumerate().all(|(g, &to)| to as usize == g)
+}
+
 /// BLOW5 records copied as stored at once.
 const STORED_WINDOW: usize = 256;
 
-/// Copies records `window` of `r` into `w` as they are stored: each record's fields are parsed
-/// on every core (its record inflated, its signal not decoded) for its id, read group and
-/// sample count, then those `keep` keeps are written byte for byte. `w` must store records as
+/// Copies records `window` of `r` into `w` as they are stored: each record is read once, its
+/// fields parsed from those bytes on every core (its record inflated, its signal not decoded)
+/// for its id, read group and sample count, then those `keep` keeps are written byte for byte. `w` must store records as
 /// `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group numbering. A record
 /// that fails stops the copy, or goes to `stats.failed`, as `on_error` says (named by
 /// `in_file`).
@@ -526,8 +532,8 @@ fn copy_stored_records(
         .par_iter()
         .map(|&i| {
             let mut rec = Record::default();
-            let samples = r.fields_into(i, &mut rec)?;
-            Ok((rec, samples, r.stored_record(i)?))
+            let (bytes, samples) = r.stored_record_with_fields(i, &mut rec)?;
+            Ok((rec, samples, bytes))
         })
         .collect();
     let fetched = settle(fetched, on_error, &mut stats.failed, in_file)?;

@@ -228,8 +228,7 @@ fn merge_blow5_with(
         else {
             continue;
         };
-        let same_groups = map.iter().enumerate().all(|(g, &to)| to as usize == g);
-        if same_groups && w.stores_like(r.header()) {
+        if crate::keeps_numbers(map) && w.stores_like(r.header()) {
             let (stats, seen) = (&mut merged.stats, &mut seen);
             copy_stored_blow5(&r, path, k, &mut w, seen, &mut progress, &mut how, stats)?;
             continue;

@@ -254,8 +254,7 @@ fn subset_blow5_through(
         picked.dedup();
         // Records stored as the output stores them, whose read groups keep their numbers, are
         // copied as stored.
-        let same_groups = map.iter().enumerate().all(|(g, &to)| to as usize == g);
-        if same_groups && w.stores_like(r.header()) {
+        if crate::keeps_numbers(map) && w.stores_like(r.header()) {
             for window in picked.chunks(WINDOW) {
                 // A stale index can point at another record: only the wanted ids are kept.
                 let keep = |rec: &svb_blow5::Record| {

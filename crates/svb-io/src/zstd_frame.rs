@@ -115,21 +115,21 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
 /// What a decompression to the first frame's declared size can accept; a cut frame, bytes
 /// that are not a frame, or a block header that runs past the end fail.
 pub fn check_whole(frame: &[u8]) -> Result<(), FrameError> {
-    let mut at = 0;
-    while at < frame.len() || at == 0 {
+    // The length of the frame `rest` starts with.
+    let frame_len = |rest: &[u8]| match zstd_safe::find_frame_compressed_size(rest) {
+        Ok(0) => Err(FrameError::NotAFrame { len: rest.len() }),
+        Ok(n) => Ok(n),
+        Err(code) => Err(zstd_error(code)),
+    };
+    let mut at = frame_len(frame)?;
+    while at < frame.len() {
         let rest = &frame[at..];
-        if at > 0 {
-            match zstd_safe::get_frame_content_size(rest) {
-                Ok(Some(0)) => {}
-                Ok(content) => return Err(FrameError::ExtraFrame { at, content }),
-                Err(_) => return Err(FrameError::NotAFrame { len: rest.len() }),
-            }
+        match zstd_safe::get_frame_content_size(rest) {
+            Ok(Some(0)) => {}
+            Ok(content) => return Err(FrameError::ExtraFrame { at, content }),
+            Err(_) => return Err(FrameError::NotAFrame { len: rest.len() }),
         }
-        match zstd_safe::find_frame_compressed_size(rest) {
-            Ok(0) => return Err(FrameError::NotAFrame { len: rest.len() }),
-            Ok(n) => at += n,
-            Err(code) => return Err(zstd_error(code)),
-        }
+        at += frame_len(rest)?;
     }
     Ok(())
 }

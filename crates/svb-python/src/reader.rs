@@ -242,15 +242,6 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
     })
 }
 
-/// Attribute `name` of a read group: `None` where it is missing or `.` (unset).
-fn header_value(group: &[(String, String)], name: &str) -> Option<String> {
-    group
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.clone())
-        .filter(|v| v != ".")
-}
-
 /// slow5lib's number of an auxiliary field type (`enum slow5_aux_type`).
 fn aux_type_code(ty: &svb_blow5::FieldType) -> u8 {
     use svb_blow5::FieldType;
@@ -315,7 +306,7 @@ impl Reader {
         read_group: usize,
     ) -> PyResult<Option<String>> {
         let group = self.read_group(py, read_group)?;
-        Ok(header_value(group, attr))
+        Ok(svb_blow5::group_attribute(group, attr).map(str::to_owned))
     }
 
     /// Every header attribute of read group `read_group` ({name: value or None}).
@@ -329,7 +320,7 @@ impl Reader {
         let group = self.read_group(py, read_group)?;
         let d = PyDict::new(py);
         for name in names {
-            let value = header_value(group, &name);
+            let value = svb_blow5::group_attribute(group, &name);
             d.set_item(name, value)?;
         }
         Ok(d)

@@ -614,30 +614,26 @@ impl Writer {
 /// Compresses chunks on rayon's pool into one signal batch, in order; stored chunks are
 /// copied into it as they are.
 fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
-    let fresh: Vec<Option<Vec<u8>>> = chunks
+    // Each chunk's fresh blob (empty, and not allocated, for a stored one).
+    let fresh: Vec<Vec<u8>> = chunks
         .par_iter()
-        .map(|c| match c.stored {
-            Some(_) => None,
-            None => {
-                let mut blob = Vec::new();
+        .map(|c| {
+            let mut blob = Vec::new();
+            if c.stored.is_none() {
                 svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
-                Some(blob)
             }
+            blob
         })
         .collect();
-    let blob = |c: &ChunkRef<'_>, fresh: &Option<Vec<u8>>| -> usize {
-        fresh
-            .as_ref()
-            .map_or_else(|| c.stored.map_or(0, |(b, _)| b.len()), Vec::len)
-    };
-    let bytes = chunks.iter().zip(&fresh).map(|(c, f)| blob(c, f)).sum();
+    let rows: Vec<(&[u8], u32)> = chunks
+        .iter()
+        .zip(&fresh)
+        .map(|(c, blob)| c.stored.unwrap_or((blob, c.samples.len() as u32)))
+        .collect();
+    let bytes = rows.iter().map(|(blob, _)| blob.len()).sum();
     let mut batch = VbzBatch::with_capacity(chunks.len(), bytes);
-    for (c, f) in chunks.iter().zip(&fresh) {
-        match (c.stored, f) {
-            (Some((b, samples)), _) => batch.push(c.read_id, samples, b),
-            (None, Some(b)) => batch.push(c.read_id, c.samples.len() as u32, b),
-            (None, None) => unreachable!("every chunk without a blob was compressed"),
-        }
+    for (c, (blob, samples)) in chunks.iter().zip(rows) {
+        batch.push(c.read_id, samples, blob);
     }
     batch
 }
