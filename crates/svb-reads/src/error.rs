@@ -72,6 +72,14 @@ pub enum ReadsError {
         /// This file's.
         found: Format,
     },
+    /// A dataset's read id index could not be used or kept.
+    #[error("{}: {what}", path.display())]
+    DatasetIndex {
+        /// The index (or the file it could not hold).
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 impl From<Pod5Error> for ReadsError {

@@ -7,6 +7,9 @@
 //!   one format.
 //! - [`AnyReader`]: one reader over every format: count, read by index, read by id, the
 //!   format's own reader when a caller needs it.
+//! - [`Dataset`]: many files (directories of them) as one set of reads, looked up by read id
+//!   through an index kept on disk (the format in [`id_index`'s docs](id_hash)), a bounded
+//!   number of files open.
 //! - The read model: [`Read`] (id, signal, [`Calibration`], named fields of typed
 //!   [`Value`]s, named by [`POD5_FIELDS`] and [`BLOW5_PRIMARY_FIELDS`]); [`ont`]: ONT's end reasons and the auxiliary fields of ONT reads in BLOW5
 //!   files, defined once.
@@ -32,16 +35,20 @@
 //! # Ok::<(), svb_reads::ReadsError>(())
 //! ```
 
+mod dataset;
 mod error;
 mod fields;
 mod format;
+mod id_index;
 pub mod ont;
 mod read;
 mod reader;
 
+pub use dataset::{Dataset, DatasetOptions, Duplicate};
 pub use error::ReadsError;
 pub use fields::{FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS, POD5_VIEW_FIELDS};
 pub use format::{expand_inputs, one_format, Format};
+pub use id_index::id_hash;
 pub use read::{
     blow5_calibration, blow5_fields, fast5_calibration, fast5_fields, pod5_fields, Calibration,
     Fields, Read, Signal, Value,
