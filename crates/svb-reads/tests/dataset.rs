@@ -241,7 +241,7 @@ fn blow5_read_ids_are_looked_up_as_text() {
             .collect();
         std::fs::write(dir.join(&format!("r{f}.blow5")), write(0, &records)).unwrap();
     }
-    let data = Dataset::open(&[dir.0.clone()], &options(None)).unwrap();
+    let data = Dataset::open(std::slice::from_ref(&dir.0), &options(None)).unwrap();
     assert_eq!(data.format(), Format::Blow5);
     assert_eq!(data.len().unwrap(), 20);
     for (f, ids) in names.iter().enumerate() {
