@@ -46,3 +46,22 @@ pub fn file_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
 pub fn codec_error(e: &(dyn std::error::Error + 'static)) -> PyErr {
     CodecError::new_err(chain(e))
 }
+
+/// The `OSError` subclass Python raises for an OS error of this kind.
+pub fn os_error(kind: std::io::ErrorKind, msg: String) -> PyErr {
+    use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyOSError, PyPermissionError};
+    match kind {
+        std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
+        std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
+        std::io::ErrorKind::AlreadyExists => PyFileExistsError::new_err(msg),
+        _ => PyOSError::new_err(msg),
+    }
+}
+
+/// A read layer error: what the OS refused as its `OSError`, a bad file as `FileFormatError`.
+pub fn reads_error(e: &svb_reads::ReadsError) -> PyErr {
+    match e {
+        svb_reads::ReadsError::Io { source, .. } => os_error(source.kind(), chain(e)),
+        _ => file_error(e),
+    }
+}

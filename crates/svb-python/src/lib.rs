@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 mod codecs;
+mod dataset;
 mod errors;
 mod reader;
 mod writers;
@@ -20,9 +21,11 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reader::Read>()?;
     m.add_class::<reader::ReadIter>()?;
     m.add_class::<reader::ArrowStream>()?;
+    m.add_class::<dataset::Dataset>()?;
     m.add_class::<writers::Pod5Writer>()?;
     m.add_class::<writers::Blow5Writer>()?;
     m.add_function(wrap_pyfunction!(reader::open, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset::open_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(reader::convert, m)?)?;
     m.add_function(wrap_pyfunction!(reader::subset, m)?)?;
     m.add_function(wrap_pyfunction!(reader::merge, m)?)?;

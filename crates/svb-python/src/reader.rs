@@ -67,7 +67,7 @@ pub struct Read {
 /// making a new string for each of its ~30 fields (the consumer's thread, holding the GIL,
 /// is what iteration on two or more cores waits on).
 #[derive(Default)]
-struct FieldKeys(Vec<(Arc<str>, Py<PyString>)>);
+pub(crate) struct FieldKeys(Vec<(Arc<str>, Py<PyString>)>);
 
 impl FieldKeys {
     /// The key of field `i` named `name`.
@@ -87,7 +87,11 @@ impl FieldKeys {
 }
 
 impl Read {
-    fn new(py: Python<'_>, d: svb_reads::Read, keys: &mut FieldKeys) -> PyResult<Read> {
+    pub(crate) fn new(
+        py: Python<'_>,
+        d: svb_reads::Read,
+        keys: &mut FieldKeys,
+    ) -> PyResult<Read> {
         let fields = PyDict::new(py);
         for (i, (k, v)) in d.fields.iter().enumerate() {
             fields.set_item(keys.key(py, i, k), value_to_py(py, v)?)?;
@@ -201,7 +205,7 @@ impl Reader {
 }
 
 /// A pool of `threads` decoding threads (`None`: rayon's global pool, every core).
-fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+pub(crate) fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     threads
         .map(|n| {
             rayon::ThreadPoolBuilder::new()
@@ -213,6 +217,18 @@ fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
         .transpose()
 }
 
+impl Reader {
+    /// A reader of a file open already (a dataset's), decoding on `pool`.
+    pub(crate) fn of_open(file: Arc<AnyReader>, pool: Option<Arc<rayon::ThreadPool>>) -> Reader {
+        Reader {
+            path: file.path().to_path_buf(),
+            file,
+            pool,
+            schema: std::sync::OnceLock::new(),
+        }
+    }
+}
+
 /// Opens a POD5, BLOW5 or FAST5 file (the format from its first bytes). `threads` decode threads
 /// (default: every core).
 #[pyfunction]
@@ -220,13 +236,8 @@ fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
 pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<Reader> {
     // A file the OS refuses is its own OSError (FileNotFoundError, PermissionError, ...).
     if let Err(e) = std::fs::File::open(&path) {
-        use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError};
         let msg = format!("{}: {e}", path.display());
-        return Err(match e.kind() {
-            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
-            std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
-            _ => PyOSError::new_err(msg),
-        });
+        return Err(crate::errors::os_error(e.kind(), msg));
     }
     let file = py.detach(|| AnyReader::open(&path).map_err(|e| chain(&e)));
     let file = file.map_err(crate::errors::FileFormatError::new_err)?;

@@ -305,6 +305,56 @@ impl Dataset {
         }
     }
 
+    /// The reads `read_ids`, in that order (`None` for an id no file holds), looked up and
+    /// decoded in parallel on the current rayon pool, with at most
+    /// [`DatasetOptions::max_open`] files open at a time.
+    pub fn reads<S: AsRef<str> + Sync>(
+        &self,
+        read_ids: &[S],
+    ) -> Result<Vec<Option<Read>>, ReadsError> {
+        let places: Vec<Option<(usize, usize)>> = read_ids
+            .par_iter()
+            .map(|id| self.locate(id.as_ref()))
+            .collect::<Result<_, _>>()?;
+        let mut order: Vec<(usize, usize, usize)> = places
+            .iter()
+            .enumerate()
+            .filter_map(|(at, p)| p.map(|(file, read)| (file, read, at)))
+            .collect();
+        order.sort_unstable();
+        let mut out: Vec<Option<Read>> = read_ids.iter().map(|_| None).collect();
+        let mut rest = &order[..];
+        while !rest.is_empty() {
+            // The places of the next max_open files.
+            let mut files = Vec::new();
+            let mut end = 0;
+            while end < rest.len() {
+                let file = rest[end].0;
+                if files.last().is_none_or(|(f, _)| *f != file) {
+                    if files.len() == self.options.max_open {
+                        break;
+                    }
+                    files.push((file, self.file(file)?));
+                }
+                end += 1;
+            }
+            let (batch, later) = rest.split_at(end);
+            let decoded: Vec<Read> = batch
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(file, read, _)| {
+                    let at = files.partition_point(|(f, _)| *f < file);
+                    files[at].1.read(read)
+                })
+                .collect::<Result<_, _>>()?;
+            for (&(_, _, at), read) in batch.iter().zip(decoded) {
+                out[at] = Some(read);
+            }
+            rest = later;
+        }
+        Ok(out)
+    }
+
     /// The read ids found in more than one place (ids of two reads that share a hash are
     /// compared, so only true duplicates are listed).
     pub fn duplicates(&self) -> Result<Vec<Duplicate>, ReadsError> {

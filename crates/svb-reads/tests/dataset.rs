@@ -98,6 +98,28 @@ fn every_read_of_every_file_is_found_by_id() {
         assert!(data.read(&absent).unwrap().is_none());
     }
     assert!(data.duplicates().unwrap().is_empty());
+    // Many at once, in the order asked, across more files than may be open at once.
+    let asked: Vec<String> = [(9, 2), (1, 0), (11, 33), (3, 8), (9, 2), (5, 15), (2, 0)]
+        .iter()
+        .map(|&(f, r)| svb_pod5::uuid_string(&uuid(f, r)))
+        .collect();
+    let got = data.reads(&asked).unwrap();
+    assert_eq!(got.len(), asked.len());
+    for (id, read) in asked.iter().zip(&got) {
+        let (f, r) = (
+            u16::from_str_radix(&id[..4], 16).unwrap(),
+            u16::from_str_radix(&id[4..8], 16).unwrap(),
+        );
+        match read {
+            Some(read) => {
+                assert!(r < 3 * f, "{id}");
+                assert_eq!(&read.read_id, id);
+                assert_eq!(read.signal, vec![r as i16; 10 + r as usize]);
+            }
+            None => assert!(r >= 3 * f, "{id} is in the dataset"),
+        }
+    }
+    assert_eq!(got.iter().filter(|r| r.is_none()).count(), 2);
     // The index was temporary: its name is gone once it is open (on Unix), and after.
     let index = data.index_path().unwrap().to_path_buf();
     assert!(

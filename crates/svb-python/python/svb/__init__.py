@@ -7,6 +7,9 @@
         read = reader["0000173c-bf67-44e7-9a9c-1ad0bc728e74"]
         table = reader.to_arrow(columns=["read_id", "num_samples"], signal="pa").read_all()
 
+Many files: `svb.open_dataset(["run1/", "run2/"])` is one set of reads (`len`, iteration,
+`dataset[read_id]`, `dataset.reads(ids)`), a read found by id through an index kept on disk.
+
 Writing: `svb.Pod5Writer(path)` (`add_run_info(acquisition_id, **fields)`, `add_read(read_id,
 signal, run, **fields)`) and `svb.Blow5Writer(path, read_groups, aux="standard")`
 (`add_record(read_id, signal, ..., **aux)`), as `with` blocks: the file gets its name when
@@ -48,6 +51,7 @@ __version__ = _svb.__version__
 
 __all__ = [
     "open",
+    "open_dataset",
     "to_arrow",
     "convert",
     "subset",
@@ -55,6 +59,7 @@ __all__ = [
     "split",
     "recover",
     "Reader",
+    "Dataset",
     "Read",
     "Pod5Writer",
     "Blow5Writer",
@@ -193,6 +198,162 @@ def _signal(signal):
     if signal is True:
         return "raw"
     return signal
+
+
+class Dataset:
+    """Many files of one format (POD5, BLOW5 / SLOW5 or FAST5) as one set of reads. Use
+    `svb.open_dataset(paths)`.
+
+    len(dataset) is the read count of all files; iterating gives every read, file by file
+    (each file decoded a window ahead on every core); `dataset[read_id]` one read (KeyError
+    when absent), `dataset.reads(ids)` several, in that order, decoded in parallel. A read is
+    found by id through an index of every read id kept in a file (`index=`; by default a
+    temporary one), built at the first lookup: a lookup reads 4 KiB of it and opens the one
+    file that holds the read, so neither the ids nor the files are held in memory.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    @property
+    def format(self) -> str:
+        """'pod5', 'blow5', 'slow5' or 'fast5'."""
+        return self._inner.format
+
+    @property
+    def paths(self) -> list:
+        """The files, in the order their reads are walked."""
+        return [str(p) for p in self._inner.paths]
+
+    def counts(self) -> list:
+        """Every file's read count, in `paths` order."""
+        return self._inner.counts()
+
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __iter__(self):
+        for i in range(len(self._inner.paths)):
+            yield from self._inner._file(i)
+
+    @property
+    def read_ids(self):
+        """Every read id, file by file (a generator)."""
+        for i in range(len(self._inner.paths)):
+            yield from self._inner._file(i).read_ids
+
+    def reader(self, path_or_index: Union[int, PathLike]) -> Reader:
+        """The `svb.Reader` of one of the files, by its position in `paths` or its path."""
+        if isinstance(path_or_index, int):
+            return Reader(self._inner._file(path_or_index))
+        want = os.path.abspath(os.fspath(path_or_index))
+        for i, p in enumerate(self.paths):
+            if os.path.abspath(p) == want:
+                return Reader(self._inner._file(i))
+        raise KeyError(os.fspath(path_or_index))
+
+    def __getitem__(self, read_id: str) -> Read:
+        return self._inner[read_id]
+
+    def __contains__(self, read_id: str) -> bool:
+        return read_id in self._inner
+
+    def get_read(self, read_id: str) -> Optional[Read]:
+        """The read `read_id`, or None (as `pod5.DatasetReader.get_read`)."""
+        return self._inner.get_read(read_id)
+
+    def get_path(self, read_id: str) -> Optional[str]:
+        """The path of the file that holds `read_id` (the first, if several do), or None."""
+        found = self._inner.locate(read_id)
+        return None if found is None else str(found[0])
+
+    def locate(self, read_id: str) -> Optional[tuple]:
+        """(path, index in that file) of `read_id`, or None."""
+        found = self._inner.locate(read_id)
+        return None if found is None else (str(found[0]), found[1])
+
+    def reads(self, ids: Iterable[str], missing_ok: bool = False) -> list:
+        """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
+        return self._inner.reads(list(ids), missing_ok)
+
+    def duplicates(self) -> list:
+        """[(read_id, [(path, index), ...])] for each read id held more than once; a lookup
+        gives the first of them."""
+        return [
+            (rid, [(str(p), i) for p, i in places]) for rid, places in self._inner.duplicates()
+        ]
+
+    def has_duplicate(self) -> bool:
+        """Whether any read id is held more than once."""
+        return bool(self._inner.duplicates())
+
+    def make_index(self) -> None:
+        """Builds (or loads, when the kept one fits the files) the read id index now."""
+        self._inner.make_index()
+
+    @property
+    def index_path(self) -> Optional[str]:
+        """Where the index is (None before it is made)."""
+        p = self._inner.index_path
+        return None if p is None else str(p)
+
+    @property
+    def index_note(self) -> Optional[str]:
+        """Why a kept index was rebuilt (a file changed, ...), if it was."""
+        return self._inner.index_note
+
+    def to_arrow(
+        self,
+        columns: Optional[Sequence[str]] = None,
+        signal: Union[None, bool, str] = None,
+        batch_reads: int = 1024,
+    ):
+        """Every read as a `pyarrow.RecordBatchReader` (see `svb.to_arrow`)."""
+        return to_arrow(self.paths, columns, signal, batch_reads)
+
+    def close(self) -> None:
+        """Nothing to release early: files and a temporary index go with the dataset."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self) -> str:
+        return repr(self._inner)
+
+
+def open_dataset(
+    paths: Union[PathLike, Sequence[PathLike]],
+    recursive: bool = True,
+    index: Optional[PathLike] = None,
+    threads: Optional[int] = None,
+    max_open: int = 16,
+) -> Dataset:
+    """Files and directories (their files of the formats svb reads, subdirectories too
+    unless `recursive=False`) as one `svb.Dataset`; all of one format. `index` is where the
+    read id index is kept (reused while it fits the files, rebuilt when one changes; a file
+    there that is not an svb index is never replaced); by default a temporary one.
+    `max_open` files are kept open at most; `threads` decoding threads (default: every
+    core).
+
+        >>> data = svb.open_dataset("runs/", index="runs.svbidx")  # doctest: +SKIP
+        >>> data["0000173c-bf67-44e7-9a9c-1ad0bc728e74"].num_samples  # doctest: +SKIP
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return Dataset(
+        _svb.open_dataset(
+            [os.fspath(p) for p in paths],
+            recursive,
+            None if index is None else os.fspath(index),
+            threads,
+            max_open,
+        )
+    )
 
 
 def open(path: PathLike, threads: Optional[int] = None) -> Reader:
