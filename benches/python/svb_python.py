@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """The svb Python package against ONT's `pod5` and slow5lib's `pyslow5`, in one process.
 
-  svb_python.py POD5 BLOW5 [--rounds R]
+  svb_python.py POD5 BLOW5 [--rounds R] [--dataset DIR]
       POD5 and BLOW5 hold the same reads (`cargo xtask bench-dataset` makes them: 2000 reads,
-      310M samples). Each task runs R rounds (default 3), ours and the peer alternately; one
+      310M samples); DIR, the same reads as many POD5 files (DIR/part*.pod5: 1000 of 2 reads). Each task runs R rounds (default 3), ours and the peer alternately; one
       JSON line per task: {"task", "ours", "peer", "samples", "ours_s", "peer_s"} with the
       best time of each (the peer's fields null where it has none).
 
 Tasks: every read with its signal from Python (pod5's `Reader.reads()` and `read.signal`;
 svb on 1 and 2 threads); BLOW5 records with their signal (pyslow5's `seq_reads` and its
 best mode `seq_reads_multi` on 2 threads; svb on 2 threads); `to_arrow` with the signal
-(Msamples/s on 2 cores) and the metadata-only scan.
+(Msamples/s on 2 cores) and the metadata-only scan; with --dataset, 100 reads by id among
+the files (`svb.open_dataset`, its index built by the first lookup or kept from an earlier
+session, against `pod5.DatasetReader.get_read`) and every read of the files in turn.
 """
 
 import json
@@ -107,6 +109,43 @@ def main():
     emit("POD5 to_arrow with signal (samples), 2 cores", "svb to_arrow(signal=raw)", None,
          to_arrow("raw"), None)
     emit("POD5 to_arrow metadata only (reads)", "svb to_arrow()", None, to_arrow(None), None)
+
+    if "--dataset" not in sys.argv:
+        return
+    import glob
+    import os
+    import tempfile
+
+    files = sorted(glob.glob(os.path.join(sys.argv[sys.argv.index("--dataset") + 1], "part*.pod5")))
+    all_ids = list(svb.open_dataset(files).read_ids)
+    wanted = all_ids[:: max(1, len(all_ids) // 100)][:100]
+    kept = os.path.join(tempfile.mkdtemp(), "parts.svbidx")
+
+    def svb_lookup(index):
+        def go():
+            data = svb.open_dataset(files, index=index)
+            return sum(len(data[rid].signal) for rid in wanted)
+        return go
+
+    def pod5_lookup():
+        with pod5.DatasetReader(files) as data:
+            return sum(len(data.get_read(rid).signal) for rid in wanted)
+
+    def svb_walk():
+        return sum(len(r.signal) for r in svb.open_dataset(files))
+
+    def pod5_walk():
+        with pod5.DatasetReader(files) as data:
+            return sum(len(r.signal) for r in data)
+
+    n = len(files)
+    emit(f"{n} POD5 files: 100 reads by id, index built by the first lookup",
+         "svb open_dataset", "pod5 DatasetReader", svb_lookup(None), pod5_lookup)
+    emit(f"{n} POD5 files: 100 reads by id, index kept from an earlier session",
+         "svb open_dataset(index=)", "pod5 DatasetReader", svb_lookup(kept), pod5_lookup)
+    emit(f"{n} POD5 files: every read with signal", "svb open_dataset", "pod5 DatasetReader",
+         svb_walk, pod5_walk)
+    os.unlink(kept)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,8 @@ fn python_table(work: &std::path::Path, rounds: &str) -> Result<Option<String>, 
         .arg(work.join("large.pod5"))
         .arg(work.join("large.blow5"))
         .args(["--rounds", rounds])
+        .arg("--dataset")
+        .arg(work.join("parts1000"))
         .output()
         .map_err(|e| format!("{}: {e}", python.display()))?;
     if !out.status.success() {
