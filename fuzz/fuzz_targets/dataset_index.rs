@@ -1,0 +1,132 @@
+#![no_main]
+//! A damaged or hostile read id index (`.svbidx`) given to a dataset of real files: the first
+//! input byte picks the index bytes (even: the valid index of the files with the rest of the
+//! input as (u16 offset, xor byte) edits and a cut; odd: the rest of the input as the whole
+//! index). Every lookup either finds the read where it is, says it is absent, or is an
+//! error; never a panic, never a read at a place that holds another id, and the dataset's
+//! own files are never written.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use svb_blow5::{OnExisting, Publish, Record, Schema, WriteOptions, Writer};
+use svb_reads::{Dataset, DatasetOptions};
+
+struct Fixture {
+    dir: PathBuf,
+    files: Vec<PathBuf>,
+    ids: Vec<String>,
+    good: Vec<u8>,
+}
+
+/// Three small BLOW5 files (ids that share prefixes; one file empty) and their valid index.
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("svb-fuzz-dataset-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut files = Vec::new();
+        let mut ids = Vec::new();
+        for (f, n) in [3usize, 0, 5].into_iter().enumerate() {
+            let path = dir.join(format!("f{f}.blow5"));
+            let schema = Schema {
+                read_groups: vec![vec![("run_id".into(), "fuzz".into())]],
+                aux: vec![],
+            };
+            let options = WriteOptions {
+                publish: Publish {
+                    sync: false,
+                    on_existing: OnExisting::Replace,
+                },
+                ..WriteOptions::default()
+            };
+            let mut w = Writer::create(&path, schema, options).unwrap();
+            for r in 0..n {
+                let id = format!("read_{}", f * 10 + r);
+                w.add_record(&Record {
+                    read_id: id.clone(),
+                    digitisation: 8192.0,
+                    range: 1400.0,
+                    sampling_rate: 4000.0,
+                    raw_signal: vec![r as i16; r + 1],
+                    ..Record::default()
+                })
+                .unwrap();
+                ids.push(id);
+            }
+            w.finish().unwrap();
+            files.push(path);
+        }
+        let at = dir.join("good.svbidx");
+        let data = Dataset::open(&files, &options(at.clone())).unwrap();
+        data.make_index().unwrap();
+        let good = std::fs::read(&at).unwrap();
+        Fixture {
+            dir,
+            files,
+            ids,
+            good,
+        }
+    })
+}
+
+fn options(index: PathBuf) -> DatasetOptions {
+    DatasetOptions {
+        recursive: false,
+        index: Some(index),
+        max_open: 2,
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let fx = fixture();
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let bytes = if mode % 2 == 0 {
+        let mut b = fx.good.clone();
+        let mut edits = rest.chunks_exact(3);
+        for e in edits.by_ref() {
+            let at = usize::from(u16::from_le_bytes([e[0], e[1]]));
+            if let Some(x) = b.get_mut(at) {
+                *x ^= e[2];
+            }
+        }
+        if let [a, c] = edits.remainder() {
+            b.truncate(usize::from(u16::from_le_bytes([*a, *c])));
+        }
+        b
+    } else {
+        rest.to_vec()
+    };
+    let at = fx.dir.join("index.svbidx");
+    std::fs::write(&at, &bytes).unwrap();
+    let Ok(dataset) = Dataset::open(&fx.files, &options(at.clone())) else {
+        return;
+    };
+    let mut asked: Vec<String> = fx.ids.clone();
+    asked.extend(["read_1".into(), "read_".into(), String::new(), "read_99".into()]);
+    for id in &asked {
+        match dataset.locate(id) {
+            Ok(Some((file, read))) => {
+                let f = dataset.file(file).unwrap();
+                assert_eq!(&f.read_id(read).unwrap(), id, "found at another read's place");
+                assert!(fx.ids.contains(id));
+            }
+            Ok(None) | Err(_) => {}
+        }
+    }
+    if let Ok(Some(read)) = dataset.read("read_21") {
+        assert_eq!(read.read_id, "read_21");
+        assert_eq!(read.signal, vec![1i16; 2]);
+    }
+    let _ = dataset.duplicates();
+    let _ = dataset.len();
+    drop(dataset);
+    // A rebuilt index is the valid one; the files are as they were.
+    if let Ok(now) = std::fs::read(&at) {
+        assert!(now == bytes || now == fx.good);
+    }
+});
