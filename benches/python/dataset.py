@@ -7,7 +7,8 @@
       WORKDIR/large_fast5/ with ONT's `pod5 convert to_fast5`, WORKDIR/medium.slow5 (200 of
       the reads as SLOW5 text, by svb), the reads split into 20 and 1000 POD5 files and 20
       BLOW5 files (merge inputs, by svb subset), then times
-      each task with svb and its peer alternately, R rounds (default 3), and prints one JSON
+      each task with svb and its peer alternately (each run started after a sync, on an idle
+      disk), R rounds (default 3), and prints one JSON
       line per task: {"task", "ours", "peer", "ours_s", "peer_s", "ours_rss_mb",
       "peer_rss_mb"} with the best wall time and the peak RSS of that run (the peer's
       fields are null where it has none); with --only, the tasks whose name holds TEXT.
@@ -62,9 +63,13 @@ def slow5_hash_peer(path):
 
 
 def run(cmd):
-    """Wall seconds and peak RSS (MB) of one run of `cmd`; raises on failure."""
+    """Wall seconds and peak RSS (MB) of one run of `cmd`, started on an idle disk (what the
+    run before left dirty written out first: otherwise a run pays for its predecessor's
+    write-back, which moved timings 2x); raises on failure."""
     import tempfile
 
+    os.sync()
+    time.sleep(0.3)
     with tempfile.TemporaryFile() as err:
         t = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)

@@ -153,7 +153,7 @@ fn section(lines: &str, rounds: &str) -> String {
     let mut out = format!(
         "{BEGIN}\n## Dataset commands\n\n\
          `cargo xtask bench-dataset --report` ({}, best of {rounds} runs each, svb and its peer \
-         alternately, 2 cores): a 2000-read POD5 of 310M samples written by ONT's `pod5.Writer` \
+         alternately, each run started after a sync on an idle disk, 2 cores): a 2000-read POD5 of 310M samples written by ONT's `pod5.Writer` \
          (the shared reads x 200), its BLOW5 made by blue-crab p2s (zstd records, svb-zd) and \
          its FAST5 made by ONT's `pod5 convert to_fast5` (one VBZ multi-read file); the merge \
          inputs are its reads split by `svb subset` into 20 and 1000 files; the SLOW5 text is \
