@@ -713,9 +713,8 @@ impl Reader {
         let bad = |what: String| self.signal_error(e, what);
         let (little, n) = self.check_signal(e, &ds)?;
         let n = n as usize;
-        // Room for the declared samples up to a bound (what a header declares is not trusted
-        // further: past it, memory grows with the samples decoded).
-        out.reserve(n.min(RESERVE_SAMPLES));
+        // The VBZ chunk path reserves what the chunk index justifies (reserving here first
+        // would make that a reallocation, a copy of the whole buffer).
         let fast = match little && ds.chunks().is_some() {
             true => vbz_chunks::decode(&self.file, &ds, n, out),
             false => Err(ChunkError::NotHere),
@@ -727,7 +726,12 @@ impl Reader {
                 out.clear();
                 return Err(bad(what));
             }
-            Err(ChunkError::NotHere) => self.signal_through_hdf5(e, &ds, path, little, n, out)?,
+            Err(ChunkError::NotHere) => {
+                // Room for the declared samples up to a bound (what a header declares is not
+                // trusted further: past it, memory grows with the samples decoded).
+                out.reserve(n.min(RESERVE_SAMPLES));
+                self.signal_through_hdf5(e, &ds, path, little, n, out)?
+            }
         }
         if out.len() != n {
             let got = out.len();

@@ -85,8 +85,16 @@ pub(crate) fn decode(
     )
     .map_err(ChunkError::Hdf5)?;
     // Room for the samples the chunk index holds (each of its chunks is `chunk_samples`
-    // long), at most the declared count: no growth while the chunks are decoded.
-    out.reserve(n.min(leaves.len().saturating_mul(chunk_samples)));
+    // long), at most the declared count and the padding of its last chunk (which is decoded
+    // whole, then cut): no growth, so no copy of the read, while the chunks are decoded.
+    let room = n
+        .next_multiple_of(chunk_samples.max(1))
+        .min(leaves.len().saturating_mul(chunk_samples));
+    if out.is_empty() && out.capacity() < room {
+        // A fresh buffer: growing the old one would copy all of its capacity.
+        *out = Vec::with_capacity(room);
+    }
+    out.reserve(room);
     let start = out.len();
     for (key, at) in &leaves {
         let BTreeV1Key::RawData {

@@ -35,6 +35,7 @@
 use std::cell::RefCell;
 
 use svb_core::{Codec, I16ZigzagDelta32, U32Classic};
+use svb_dispatch::uninit;
 use svb_delta::zigzag::Zigzag;
 
 use crate::{zstd_io, VbzError};
@@ -597,21 +598,24 @@ pub fn decompress_sized_samples_into(
     }
     let declared = check(body, len, opts)?;
     let n = len / 2;
-    let start = out.len();
     // As in `decompress_append`: `out` grows only once the packed stream exists (read, or
-    // really produced by zstd), which bounds `n` by what the input holds.
-    let r = with_packed(body, declared, |packed| {
-        out.resize(start + n, 0);
-        let used = I16ZigzagDelta32
-            .kernels()
-            .decode_to_slice(packed, 0, &mut out[start..])
-            .map_err(VbzError::StreamVByte)?;
-        all_used(used, n, packed)
-    });
-    if r.is_err() {
-        out.truncate(start);
-    }
-    r
+    // really produced by zstd), which bounds `n` by what the input holds; the samples are
+    // decoded into its spare capacity, not over zeros written first.
+    with_packed(body, declared, |packed| {
+        // SAFETY: on `Ok` the decoder has written all n samples (`append_with` keeps `out`
+        // as it was on `Err`).
+        unsafe {
+            uninit::append_with(out, n, |spare| {
+                let used = I16ZigzagDelta32
+                    .kernels()
+                    .decode_uninit(packed, 0, &mut spare[..n])
+                    .map_err(VbzError::StreamVByte)?;
+                all_used(used, n, packed)?;
+                Ok::<_, VbzError>(n)
+            })
+        }
+        .map(|_| ())
+    })
 }
 
 /// Decompresses a sized [`Options::SIGNAL`] stream (a fast5 `Raw/Signal` chunk).
