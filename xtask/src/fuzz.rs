@@ -124,7 +124,12 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
         // The valid index of the target's own files, untouched, with a flipped byte in its
         // entries and cut short; and no index at all.
         "dataset_index" => {
-            seeds.extend([vec![0], vec![0, 120, 0, 1], vec![2, 100, 0, 0x80, 8, 0], vec![1]]);
+            seeds.extend([
+                vec![0],
+                vec![0, 120, 0, 1],
+                vec![2, 100, 0, 0x80, 8, 0],
+                vec![1],
+            ]);
             &[]
         }
         _ => &[0, 1, 5, 16, 33, 200, 1000],

@@ -1,5 +1,6 @@
-//! `svb get`: the signal of reads named by id, from one POD5, BLOW5, SLOW5 or FAST5 file, as raw
-//! int16, NumPy `.npy`, or calibrated picoamperes (float32).
+//! `svb get`: the signal of reads named by id, from one POD5, BLOW5, SLOW5 or FAST5 file or a
+//! directory of them (through a read id index, `svb_reads::Dataset`), as raw int16, NumPy
+//! `.npy`, or calibrated picoamperes (float32).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,17 +10,19 @@ use crate::output::{
     error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
     write_output,
 };
-use svb_reads::{AnyReader, Signal};
+use svb_reads::{AnyReader, Dataset, DatasetOptions, Signal};
 
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 --npy -o read.npy\n  \
     svb get reads.blow5 read_1 read_2 --pa -o signals/\n  \
     svb get reads.pod5 0000173c-bf67-44e7-9a9c-1ad0bc728e74 | od -s | head\n  \
-    svb get reads.blow5 read_1 --index /indexes/reads.blow5.idx -o read_1.i16"
+    svb get reads.blow5 read_1 --index /indexes/reads.blow5.idx -o read_1.i16\n  \
+    svb get runs/ 0000173c-bf67-44e7-9a9c-1ad0bc728e74 --id-index runs.svbidx -o read.i16"
 )]
 pub struct Args {
-    /// A POD5, BLOW5, SLOW5 or FAST5 file.
+    /// A POD5, BLOW5, SLOW5 or FAST5 file, or a directory of files of one format (its
+    /// subdirectories too), whose reads are found through a read id index (see --id-index).
     file: PathBuf,
     /// The reads' ids.
     #[arg(required = true)]
@@ -42,21 +45,70 @@ pub struct Args {
     /// an index that does not fit the file is an error, never rebuilt).
     #[arg(long, value_name = "PATH")]
     index: Option<PathBuf>,
+    /// Where a directory's read id index is kept: used while it fits the directory's files,
+    /// rebuilt when one of them changes (a file there that is not an svb index is an error,
+    /// never replaced); without it, an index is made for this run alone.
+    #[arg(long, value_name = "PATH", conflicts_with = "index")]
+    id_index: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let inputs = identities(std::slice::from_ref(&args.file))?;
+    let dataset = match args.file.is_dir() {
+        true => {
+            if args.index.is_some() {
+                return Err(format!(
+                    "{}: a directory: --index names one BLOW5 file's index (--id-index keeps a \
+                     directory's)",
+                    args.file.display()
+                ));
+            }
+            let options = DatasetOptions {
+                recursive: true,
+                index: args.id_index.clone(),
+                ..DatasetOptions::default()
+            };
+            Some(
+                Dataset::open(std::slice::from_ref(&args.file), &options)
+                    .map_err(|e| error_chain(&e))?,
+            )
+        }
+        false if args.id_index.is_some() => {
+            return Err(format!(
+                "{}: --id-index is for a directory of files (a file's reads are found in it)",
+                args.file.display()
+            ))
+        }
+        false => None,
+    };
+    let inputs = match &dataset {
+        Some(d) => identities(d.files())?,
+        None => identities(std::slice::from_ref(&args.file))?,
+    };
     if let Some(out) = &args.output {
-        // Checked before anything is read: the input must survive whatever -o names.
+        // Checked before anything is read: the inputs (and a kept index) must survive
+        // whatever -o names.
         inputs
             .check_output(out)
             .map_err(|e| format!("{}: {e}; choose another output", out.display()))?;
+        if let Some(index) = &args.id_index {
+            let same = std::path::absolute(index).ok() == std::path::absolute(out).ok()
+                || svb_io::Inputs::new([index]).is_ok_and(|i| i.check_output(out).is_err());
+            if same {
+                return Err(format!(
+                    "{}: the read id index; choose another output",
+                    out.display()
+                ));
+            }
+        }
     }
     let several = args.read_ids.len() > 1;
     if several && args.npy && args.output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
     }
-    let signals = signals(&args.file, &args.read_ids, args.index.as_deref())?;
+    let signals = match &dataset {
+        Some(d) => dataset_signals(d, &args.file, &args.read_ids)?,
+        None => signals(&args.file, &args.read_ids, args.index.as_deref())?,
+    };
     let bytes = |s: &Signal| -> Vec<u8> {
         match (args.pa, args.npy) {
             (false, false) => s.samples.iter().flat_map(|x| x.to_le_bytes()).collect(),
@@ -115,4 +167,24 @@ fn signals(file: &Path, ids: &[String], index: Option<&Path>) -> Result<Vec<Sign
             r.signal(i).map_err(|e| error_chain(&e))
         })
         .collect()
+}
+
+/// The signals of reads `ids` of the files of `dir`, found through its read id index.
+fn dataset_signals(data: &Dataset, dir: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
+    let signals = ids
+        .iter()
+        .map(|id| {
+            let (file, read) = data
+                .locate(id)
+                .map_err(|e| error_chain(&e))?
+                .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
+            data.file(file)
+                .and_then(|f| f.signal(read))
+                .map_err(|e| error_chain(&e))
+        })
+        .collect();
+    if let Some(note) = data.index_note() {
+        eprintln!("svb: get: {note}");
+    }
+    signals
 }

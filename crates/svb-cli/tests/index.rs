@@ -98,3 +98,116 @@ fn index_beside_and_elsewhere_and_get_through_it() {
     let e = fails(&svb(&["index", s(&blow5), "--index", s(&blow5), "--force"]));
     assert!(e.contains(s(&blow5)), "{e}");
 }
+
+/// `svb get DIR`: a read found among a directory's files through a read id index, made for
+/// the run or kept (`--id-index`, reused, never written over another file), the same samples
+/// as from its own file.
+#[test]
+fn get_from_a_directory_through_a_read_id_index() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-get-dir");
+    let dir = tmp.join("runs");
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let reader = svb_blow5::Reader::open(&blow5).unwrap();
+    let ids: Vec<String> = (0..reader.len())
+        .map(|i| reader.read_id(i).unwrap())
+        .collect();
+    // The reads split over three files, one in a subdirectory.
+    let thirds: Vec<&[String]> = ids.chunks(ids.len().div_ceil(3)).collect();
+    for (k, part) in thirds.iter().enumerate() {
+        let list = tmp.join(&format!("ids{k}.txt"));
+        std::fs::write(&list, part.join("\n") + "\n").unwrap();
+        let to = match k {
+            2 => dir.join("more/c.blow5"),
+            _ => dir.join(format!("{}.blow5", ["a", "b"][k])),
+        };
+        ok(&svb(&[
+            "subset",
+            s(&blow5),
+            "--read-ids",
+            s(&list),
+            "-o",
+            s(&to),
+        ]));
+    }
+    let last = ids.last().unwrap();
+    let first = &ids[0];
+    ok(&svb(&[
+        "get",
+        s(&blow5),
+        last,
+        "-o",
+        s(&tmp.join("want.i16")),
+    ]));
+    ok(&svb(&["get", s(&dir), last, "-o", s(&tmp.join("got.i16"))]));
+    let want = std::fs::read(tmp.join("want.i16")).unwrap();
+    assert_eq!(std::fs::read(tmp.join("got.i16")).unwrap(), want);
+
+    // A kept index: made, then reused (not rewritten), several reads into a directory.
+    let kept = tmp.join("runs.svbidx");
+    let out = tmp.join("signals");
+    ok(&svb(&[
+        "get",
+        s(&dir),
+        first,
+        last,
+        "--id-index",
+        s(&kept),
+        "-o",
+        s(&out),
+    ]));
+    let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    assert_eq!(
+        std::fs::read(out.join(format!("{last}.i16"))).unwrap(),
+        want
+    );
+    ok(&svb(&[
+        "get",
+        s(&dir),
+        last,
+        "--id-index",
+        s(&kept),
+        "-o",
+        s(&tmp.join("again.i16")),
+    ]));
+    assert_eq!(std::fs::metadata(&kept).unwrap().modified().unwrap(), made);
+    assert_eq!(std::fs::read(tmp.join("again.i16")).unwrap(), want);
+
+    // Absent ids, another file at --id-index, -o naming the index or an input: errors, and
+    // nothing is written over.
+    let e = fails(&svb(&[
+        "get",
+        s(&dir),
+        "no_such_read",
+        "-o",
+        s(&tmp.join("x.i16")),
+    ]));
+    assert!(e.contains("no read no_such_read"), "{e}");
+    assert!(!tmp.join("x.i16").exists());
+    let notes = tmp.join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    let e = fails(&svb(&["get", s(&dir), last, "--id-index", s(&notes)]));
+    assert!(e.contains("not an svb dataset index"), "{e}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+    let e = fails(&svb(&[
+        "get",
+        s(&dir),
+        last,
+        "--id-index",
+        s(&kept),
+        "-o",
+        s(&kept),
+        "--force",
+    ]));
+    assert!(e.contains("read id index"), "{e}");
+    let input = dir.join("a.blow5");
+    let before = std::fs::read(&input).unwrap();
+    let e = fails(&svb(&["get", s(&dir), last, "-o", s(&input), "--force"]));
+    assert!(e.contains("choose another output"), "{e}");
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    // --index is one BLOW5 file's, --id-index a directory's.
+    let e = fails(&svb(&["get", s(&dir), last, "--index", s(&kept)]));
+    assert!(e.contains("--id-index"), "{e}");
+    let e = fails(&svb(&["get", s(&blow5), last, "--id-index", s(&kept)]));
+    assert!(e.contains("for a directory"), "{e}");
+}

@@ -35,8 +35,8 @@
 use std::cell::RefCell;
 
 use svb_core::{Codec, I16ZigzagDelta32, U32Classic};
-use svb_dispatch::uninit;
 use svb_delta::zigzag::Zigzag;
+use svb_dispatch::uninit;
 
 use crate::{zstd_io, VbzError};
 
