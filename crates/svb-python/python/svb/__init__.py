@@ -87,13 +87,8 @@ def _record_batch_reader(stream):
     return pa.RecordBatchReader.from_stream(stream)
 
 
-class Reader:
-    """An open POD5, BLOW5 or FAST5 file. Use `svb.open(path)`.
-
-    len(reader) is its read count; iterating gives `svb.Read`s in file order;
-    `reader[read_id]` one read (KeyError when absent); `reader.reads(ids)` several, decoded
-    in parallel; `reader.to_arrow(...)` a pyarrow RecordBatchReader.
-    """
+class _Reads:
+    """What a file and a dataset share: the format, the read count, reads by id, `with`."""
 
     __slots__ = ("_inner",)
 
@@ -105,6 +100,43 @@ class Reader:
         """'pod5', 'blow5', 'slow5' or 'fast5'."""
         return self._inner.format
 
+    def __len__(self) -> int:
+        return len(self._inner)
+
+    def __getitem__(self, read_id: str) -> Read:
+        return self._inner[read_id]
+
+    def __contains__(self, read_id: str) -> bool:
+        return read_id in self._inner
+
+    def reads(self, ids: Iterable[str], missing_ok: bool = False) -> list:
+        """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
+        return self._inner.reads(list(ids), missing_ok)
+
+    def close(self) -> None:
+        """Nothing to release early: files (and a dataset's temporary index) go with the
+        object."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self) -> str:
+        return repr(self._inner)
+
+
+class Reader(_Reads):
+    """An open POD5, BLOW5 or FAST5 file. Use `svb.open(path)`.
+
+    len(reader) is its read count; iterating gives `svb.Read`s in file order;
+    `reader[read_id]` one read (KeyError when absent); `reader.reads(ids)` several, decoded
+    in parallel; `reader.to_arrow(...)` a pyarrow RecordBatchReader.
+    """
+
+    __slots__ = ()
+
     @property
     def path(self) -> str:
         return str(self._inner.path)
@@ -113,9 +145,6 @@ class Reader:
     def read_ids(self) -> list:
         """Every read id, in file order."""
         return self._inner.read_ids
-
-    def __len__(self) -> int:
-        return len(self._inner)
 
     # Header metadata under pyslow5's names: a BLOW5 file's own header; for POD5 and FAST5,
     # the header of the BLOW5 `svb convert` makes of the file (a read group per run).
@@ -151,16 +180,6 @@ class Reader:
     def __iter__(self):
         return iter(self._inner)
 
-    def __getitem__(self, read_id: str) -> Read:
-        return self._inner[read_id]
-
-    def __contains__(self, read_id: str) -> bool:
-        return read_id in self._inner
-
-    def reads(self, ids: Iterable[str], missing_ok: bool = False) -> list:
-        """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
-        return self._inner.reads(list(ids), missing_ok)
-
     def to_arrow(
         self,
         columns: Optional[Sequence[str]] = None,
@@ -179,17 +198,6 @@ class Reader:
             )
         )
 
-    def close(self) -> None:
-        """Nothing to release early: the file is closed when the reader is collected."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __repr__(self) -> str:
-        return repr(self._inner)
 
 
 def _signal(signal):
@@ -200,7 +208,7 @@ def _signal(signal):
     return signal
 
 
-class Dataset:
+class Dataset(_Reads):
     """Many files of one format (POD5, BLOW5 / SLOW5 or FAST5) as one set of reads. Use
     `svb.open_dataset(paths)`.
 
@@ -212,15 +220,7 @@ class Dataset:
     file that holds the read, so neither the ids nor the files are held in memory.
     """
 
-    __slots__ = ("_inner",)
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    @property
-    def format(self) -> str:
-        """'pod5', 'blow5', 'slow5' or 'fast5'."""
-        return self._inner.format
+    __slots__ = ()
 
     @property
     def paths(self) -> list:
@@ -230,9 +230,6 @@ class Dataset:
     def counts(self) -> list:
         """Every file's read count, in `paths` order."""
         return self._inner.counts()
-
-    def __len__(self) -> int:
-        return len(self._inner)
 
     def __iter__(self):
         for i in range(len(self._inner.paths)):
@@ -254,12 +251,6 @@ class Dataset:
                 return Reader(self._inner._file(i))
         raise KeyError(os.fspath(path_or_index))
 
-    def __getitem__(self, read_id: str) -> Read:
-        return self._inner[read_id]
-
-    def __contains__(self, read_id: str) -> bool:
-        return read_id in self._inner
-
     def get_read(self, read_id: str) -> Optional[Read]:
         """The read `read_id`, or None (as `pod5.DatasetReader.get_read`)."""
         return self._inner.get_read(read_id)
@@ -273,10 +264,6 @@ class Dataset:
         """(path, index in that file) of `read_id`, or None."""
         found = self._inner.locate(read_id)
         return None if found is None else (str(found[0]), found[1])
-
-    def reads(self, ids: Iterable[str], missing_ok: bool = False) -> list:
-        """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
-        return self._inner.reads(list(ids), missing_ok)
 
     def duplicates(self) -> list:
         """[(read_id, [(path, index), ...])] for each read id held more than once; a lookup
@@ -313,17 +300,6 @@ class Dataset:
         """Every read as a `pyarrow.RecordBatchReader` (see `svb.to_arrow`)."""
         return to_arrow(self.paths, columns, signal, batch_reads)
 
-    def close(self) -> None:
-        """Nothing to release early: files and a temporary index go with the dataset."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __repr__(self) -> str:
-        return repr(self._inner)
 
 
 def open_dataset(
