@@ -423,26 +423,48 @@ fn blow5_options_like(
 }
 
 /// The schema of one file holding the records of files with `headers` (each with its path):
-/// their read groups merged (equal groups once, in order of appearance), their auxiliary
-/// fields, which must be the same in every file. Returns it with, per file, its read groups'
-/// indices in it.
+/// [`merge_schemas`] of their schemas.
 fn merged_schema(
     headers: &[(&svb_blow5::Header, &Path)],
 ) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
-    let Some((first, first_path)) = headers.first() else {
+    let schemas: Vec<(Schema, &Path)> = headers.iter().map(|(h, p)| (Schema::of(h), *p)).collect();
+    merge_schemas(&schemas)
+}
+
+/// The BLOW5 schema of one file holding the records of files with `schemas` (each with its
+/// path), as `svb merge` writes it: their read groups merged (equal groups once, in order of
+/// appearance) and their auxiliary fields, which must be the same in every file (else an
+/// error naming the file that differs). Returns it with, per file, its read groups' indices
+/// in it.
+///
+/// ```
+/// use svb_blow5::Schema;
+/// let group = |run: &str| vec![("run_id".to_string(), run.to_string())];
+/// let a = Schema { read_groups: vec![group("r1"), group("r2")], aux: vec![] };
+/// let b = Schema { read_groups: vec![group("r2"), group("r3")], aux: vec![] };
+/// let (merged, maps) =
+///     svb_convert::merge_schemas(&[(a, "a.blow5".as_ref()), (b, "b.blow5".as_ref())])?;
+/// assert_eq!(merged.read_groups, [group("r1"), group("r2"), group("r3")]);
+/// assert_eq!(maps, [vec![0, 1], vec![1, 2]]);
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+pub fn merge_schemas(schemas: &[(Schema, &Path)]) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
+    let Some((first, first_path)) = schemas.first() else {
         return Err(ConvertError::Mapping("no input".into()));
     };
-    let mut schema = Schema::of(first);
-    schema.read_groups.clear();
+    let mut schema = Schema {
+        read_groups: Vec::new(),
+        aux: first.aux.clone(),
+    };
     let mut group_maps = Vec::new();
-    for (header, path) in headers {
-        if header.aux != schema.aux {
+    for (one, path) in schemas {
+        if one.aux != schema.aux {
             return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
                 "its auxiliary fields differ from {}'s; copy them apart",
                 first_path.display()
             ))));
         }
-        let map: Vec<u32> = header
+        let map: Vec<u32> = one
             .read_groups
             .iter()
             .map(|g| {

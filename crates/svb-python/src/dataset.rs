@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use svb_reads::{Dataset as Files, DatasetOptions};
 
-use crate::errors::reads_error;
+use crate::errors::{chain, reads_error};
+use crate::metadata;
 use crate::reader::{pool_of, FieldKeys, Read, Reader};
 
 /// Where a read is: (path, index in the file), one per copy.
@@ -19,6 +21,8 @@ type Places = Vec<(PathBuf, usize)>;
 pub struct Dataset {
     files: Arc<Files>,
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// The header of the BLOW5 `svb merge` would make of the files, made when first asked.
+    schema: std::sync::OnceLock<svb_blow5::Schema>,
 }
 
 impl Dataset {
@@ -34,6 +38,30 @@ impl Dataset {
         let files = &self.files;
         py.detach(|| self.install(|| files.locate(read_id)))
             .map_err(|e| reads_error(&e))
+    }
+
+    /// The header of the BLOW5 that `svb merge` (or `svb convert`) makes of every file: each
+    /// file's read groups (a POD5 or FAST5 file's runs) once, its auxiliary fields (the same
+    /// in every file, else an error naming the one that differs).
+    fn schema(&self, py: Python<'_>) -> PyResult<&svb_blow5::Schema> {
+        if let Some(s) = self.schema.get() {
+            return Ok(s);
+        }
+        let files = &self.files;
+        let made = py.detach(|| {
+            let schemas = (0..files.files().len())
+                .map(|i| {
+                    let file = files.file(i).map_err(|e| chain(&e))?;
+                    let schema = svb_convert::blow5_schema(&file).map_err(|e| chain(&e))?;
+                    Ok((schema, files.files()[i].as_path()))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            svb_convert::merge_schemas(&schemas)
+                .map(|(schema, _)| schema)
+                .map_err(|e| chain(&e))
+        });
+        let made = made.map_err(crate::errors::FileFormatError::new_err)?;
+        Ok(self.schema.get_or_init(|| made))
     }
 
     /// The reads `ids` in that order, `None` where absent.
@@ -78,6 +106,7 @@ pub fn open_dataset(
     Ok(Dataset {
         files: Arc::new(files),
         pool: pool_of(threads)?,
+        schema: std::sync::OnceLock::new(),
     })
 }
 
@@ -170,6 +199,17 @@ impl Dataset {
                 (d.read_id, places)
             })
             .collect())
+    }
+
+    /// (per read group {attribute: value or None}, per auxiliary field (name, slow5lib
+    /// type number, enum labels or None)) of the files' merged header (the one `svb merge` makes): what the pyslow5-named calls of the
+    /// Python class read.
+    #[allow(clippy::type_complexity)]
+    fn _header<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<(String, u32, Option<Vec<String>>)>)> {
+        metadata::header(py, self.schema(py)?)
     }
 
     /// Builds (or loads) the read id index now.

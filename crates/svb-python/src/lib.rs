@@ -8,6 +8,7 @@
 mod codecs;
 mod dataset;
 mod errors;
+mod metadata;
 mod reader;
 mod writers;
 

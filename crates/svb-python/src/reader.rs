@@ -19,6 +19,7 @@ use svb_arrow::{Options, ReadBatches, Signal};
 use svb_reads::{AnyReader, Value};
 
 use crate::errors::{chain, file_error};
+use crate::metadata;
 
 /// A field's value as a Python object.
 fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -172,17 +173,6 @@ impl Reader {
         Ok(self.schema.get_or_init(|| made))
     }
 
-    /// Read group `read_group` of the header, or a ValueError naming the groups there are.
-    fn read_group(&self, py: Python<'_>, read_group: usize) -> PyResult<&[(String, String)]> {
-        let groups = &self.schema(py)?.read_groups;
-        groups.get(read_group).map(Vec::as_slice).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "read group {read_group} of a file with {}",
-                groups.len()
-            ))
-        })
-    }
-
     /// Runs `f` on the reader's thread pool (or rayon's global one).
     fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
@@ -253,29 +243,6 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
     })
 }
 
-/// slow5lib's number of an auxiliary field type (`enum slow5_aux_type`).
-fn aux_type_code(ty: &svb_blow5::FieldType) -> u8 {
-    use svb_blow5::FieldType;
-    let scalar = |name: &str| match name {
-        "int8_t" => 0,
-        "int16_t" => 1,
-        "int32_t" => 2,
-        "int64_t" => 3,
-        "uint8_t" => 4,
-        "uint16_t" => 5,
-        "uint32_t" => 6,
-        "uint64_t" => 7,
-        "float" => 8,
-        "double" => 9,
-        _ => 10, // char: the only other type slow5lib defines (headers are checked at open)
-    };
-    match ty {
-        FieldType::Scalar { name, .. } => scalar(name),
-        FieldType::Array { name, .. } => 12 + scalar(name),
-        FieldType::Enum(_) => 11,
-    }
-}
-
 #[pymethods]
 impl Reader {
     /// "pod5", "blow5", "slow5" or "fast5".
@@ -290,92 +257,15 @@ impl Reader {
         self.path.clone()
     }
 
-    /// The number of read groups (BLOW5), runs (POD5, FAST5) of the file's header.
-    fn get_num_read_groups(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.schema(py)?.read_groups.len())
-    }
-
-    /// Every header attribute name, of any read group, in header order.
-    fn get_header_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let mut names: Vec<String> = Vec::new();
-        for group in &self.schema(py)?.read_groups {
-            for (k, _) in group {
-                if !names.contains(k) {
-                    names.push(k.clone());
-                }
-            }
-        }
-        Ok(names)
-    }
-
-    /// Header attribute `attr` of read group `read_group`: None where it is unset.
-    #[pyo3(signature = (attr, read_group = 0))]
-    fn get_header_value(
-        &self,
-        py: Python<'_>,
-        attr: &str,
-        read_group: usize,
-    ) -> PyResult<Option<String>> {
-        let group = self.read_group(py, read_group)?;
-        Ok(svb_blow5::group_attribute(group, attr).map(str::to_owned))
-    }
-
-    /// Every header attribute of read group `read_group` ({name: value or None}).
-    #[pyo3(signature = (read_group = 0))]
-    fn get_all_headers<'py>(
+    /// (per read group {attribute: value or None}, per auxiliary field (name, slow5lib
+    /// type number, enum labels or None)) of the file's header (its own for BLOW5 / SLOW5, the one `svb convert` makes of a POD5 or FAST5 file): what the pyslow5-named calls of the
+    /// Python class read.
+    #[allow(clippy::type_complexity)]
+    fn _header<'py>(
         &self,
         py: Python<'py>,
-        read_group: usize,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let names = self.get_header_names(py)?;
-        let group = self.read_group(py, read_group)?;
-        let d = PyDict::new(py);
-        for name in names {
-            let value = svb_blow5::group_attribute(group, &name);
-            d.set_item(name, value)?;
-        }
-        Ok(d)
-    }
-
-    /// The auxiliary field names, in record order.
-    fn get_aux_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        Ok(self
-            .schema(py)?
-            .aux
-            .iter()
-            .map(|f| f.name.clone())
-            .collect())
-    }
-
-    /// The auxiliary field types as slow5lib numbers them (pyslow5's `get_aux_types`:
-    /// int8_t 0 ... double 9, char 10, enum 11; arrays 12 more: int8_t* 12 ... char* 22,
-    /// enum* 23).
-    fn get_aux_types(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
-        Ok(self
-            .schema(py)?
-            .aux
-            .iter()
-            .map(|f| u32::from(aux_type_code(&f.ty)))
-            .collect())
-    }
-
-    /// The labels of enum auxiliary field `name`, in index order (a ValueError for a field
-    /// that is not an enum or not there).
-    fn get_aux_enum_labels(&self, py: Python<'_>, name: &str) -> PyResult<Vec<String>> {
-        let aux = &self.schema(py)?.aux;
-        match aux.iter().find(|f| f.name == name) {
-            Some(svb_blow5::AuxField {
-                ty: svb_blow5::FieldType::Enum(labels),
-                ..
-            }) => Ok(labels.clone()),
-            Some(_) => Err(PyValueError::new_err(format!(
-                "{name} is not an enum field"
-            ))),
-            None => Err(PyValueError::new_err(format!(
-                "no auxiliary field {name} (there are {:?})",
-                aux.iter().map(|f| &f.name).collect::<Vec<_>>()
-            ))),
-        }
+    ) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<(String, u32, Option<Vec<String>>)>)> {
+        metadata::header(py, self.schema(py)?)
     }
 
     /// Every read's id, in file order.

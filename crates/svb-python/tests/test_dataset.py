@@ -151,3 +151,37 @@ def test_same_reads_and_files_as_pod5_dataset_reader(data):
             assert str(theirs.get_path(rid)) in [str(f) for f in files]
             assert ours.get_path(rid) == str(files[0])
             np.testing.assert_array_equal(ours[rid].signal, theirs.get_read(rid).signal)
+
+
+def test_dataset_header_is_the_merged_files_header(tmp_path):
+    """pyslow5's header calls on a dataset answer as they do on the file `svb.merge` makes
+    of its files; files whose auxiliary fields differ are named."""
+    runs = ["r1", "r2", "r3"]
+    aux = [("channel_number", "char*"), ("end_reason", "enum{unknown,partial,signal_positive}")]
+    (tmp_path / "d").mkdir()
+    for f, groups in enumerate([[runs[0], runs[1]], [runs[1], runs[2]]]):
+        with svb.Blow5Writer(tmp_path / f"d/b{f}.blow5", [{"run_id": g, "exp": f"e{f}"} for g in groups],
+                             aux=aux) as w:
+            for rg in range(len(groups)):
+                w.add_record(f"read-{f}-{rg}", np.arange(4, dtype=np.int16), read_group=rg,
+                             channel_number="1", end_reason="signal_positive")
+    data = svb.open_dataset(tmp_path / "d")
+    svb.merge(data.paths, tmp_path / "m.blow5")
+    merged = svb.open(tmp_path / "m.blow5")
+    assert data.get_num_read_groups() == merged.get_num_read_groups() == 4
+    assert data.get_header_names() == merged.get_header_names()
+    for rg in range(4):
+        assert data.get_all_headers(rg) == merged.get_all_headers(rg)
+        assert data.get_header_value("run_id", rg) == merged.get_header_value("run_id", rg)
+    assert data.get_aux_names() == merged.get_aux_names()
+    assert data.get_aux_types() == merged.get_aux_types()
+    assert data.get_aux_enum_labels("end_reason") == merged.get_aux_enum_labels("end_reason")
+    with pytest.raises(ValueError, match="read group 4"):
+        data.get_all_headers(4)
+    with pytest.raises(ValueError, match="not an enum"):
+        data.get_aux_enum_labels("channel_number")
+    # A file with other auxiliary fields: named.
+    with svb.Blow5Writer(tmp_path / "d/z.blow5", [{"run_id": "r9"}], aux=None) as w:
+        w.add_record("read-z", np.arange(4, dtype=np.int16))
+    with pytest.raises(svb.FileFormatError, match="z.blow5"):
+        svb.open_dataset(tmp_path / "d").get_aux_names()

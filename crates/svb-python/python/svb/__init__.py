@@ -113,6 +113,54 @@ class _Reads:
         """The reads `ids` in that order (KeyError for an absent id unless `missing_ok`)."""
         return self._inner.reads(list(ids), missing_ok)
 
+    # Header metadata under pyslow5's names: a BLOW5 file's own header; for POD5 and FAST5,
+    # the header of the BLOW5 `svb convert` makes of the file (a read group per run); for a
+    # dataset, the header of the BLOW5 `svb merge` makes of its files.
+
+    def _groups_and_aux(self):
+        return self._inner._header()
+
+    def _group(self, read_group: int) -> dict:
+        groups, _ = self._groups_and_aux()
+        if not 0 <= read_group < len(groups):
+            raise ValueError(f"read group {read_group} of a header with {len(groups)}")
+        return groups[read_group]
+
+    def get_num_read_groups(self) -> int:
+        """Read groups (runs) in the header."""
+        return len(self._groups_and_aux()[0])
+
+    def get_header_names(self) -> list:
+        """Every header attribute name, of any read group, in header order."""
+        groups, _ = self._groups_and_aux()
+        return list(groups[0]) if groups else []
+
+    def get_header_value(self, attr: str, read_group: int = 0) -> Optional[str]:
+        """Attribute `attr` of `read_group` (None where unset)."""
+        return self._group(read_group).get(attr)
+
+    def get_all_headers(self, read_group: int = 0) -> dict:
+        """{name: value or None} for every header attribute, of `read_group`."""
+        return dict(self._group(read_group))
+
+    def get_aux_names(self) -> list:
+        """The auxiliary field names, in record order (`Read.fields` keys)."""
+        return [name for name, _, _ in self._groups_and_aux()[1]]
+
+    def get_aux_types(self) -> list:
+        """The auxiliary field types, numbered as slow5lib (and pyslow5) number them."""
+        return [code for _, code, _ in self._groups_and_aux()[1]]
+
+    def get_aux_enum_labels(self, name: str) -> list:
+        """The labels of enum auxiliary field `name`, in index order."""
+        aux = self._groups_and_aux()[1]
+        for field, _, labels in aux:
+            if field == name:
+                if labels is None:
+                    raise ValueError(f"{name} is not an enum field")
+                return list(labels)
+        raise ValueError(f"no auxiliary field {name} (there are {[f for f, _, _ in aux]})")
+
     def close(self) -> None:
         """Nothing to release early: files (and a dataset's temporary index) go with the
         object."""
@@ -145,37 +193,6 @@ class Reader(_Reads):
     def read_ids(self) -> list:
         """Every read id, in file order."""
         return self._inner.read_ids
-
-    # Header metadata under pyslow5's names: a BLOW5 file's own header; for POD5 and FAST5,
-    # the header of the BLOW5 `svb convert` makes of the file (a read group per run).
-
-    def get_num_read_groups(self) -> int:
-        """Read groups (runs) in the header."""
-        return self._inner.get_num_read_groups()
-
-    def get_header_names(self) -> list:
-        """Every header attribute name, of any read group, in header order."""
-        return self._inner.get_header_names()
-
-    def get_header_value(self, attr: str, read_group: int = 0) -> Optional[str]:
-        """Attribute `attr` of `read_group` (None where unset)."""
-        return self._inner.get_header_value(attr, read_group)
-
-    def get_all_headers(self, read_group: int = 0) -> dict:
-        """{name: value or None} for every header attribute, of `read_group`."""
-        return self._inner.get_all_headers(read_group)
-
-    def get_aux_names(self) -> list:
-        """The auxiliary field names, in record order (`Read.fields` keys)."""
-        return self._inner.get_aux_names()
-
-    def get_aux_types(self) -> list:
-        """The auxiliary field types, numbered as slow5lib (and pyslow5) number them."""
-        return self._inner.get_aux_types()
-
-    def get_aux_enum_labels(self, name: str) -> list:
-        """The labels of enum auxiliary field `name`, in index order."""
-        return self._inner.get_aux_enum_labels(name)
 
     def __iter__(self):
         return iter(self._inner)
