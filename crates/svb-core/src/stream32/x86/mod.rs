@@ -13,7 +13,10 @@ use crate::stream32::Scheme32;
 /// (by `$control_word`, 32 codes -> 8 control bytes) while block `i` is shuffled out, the
 /// codes loaded by the source `$src`. Starts at group `$g` with `$dp` data bytes written
 /// (both 0, or 1 group for a source whose loads read the value before). Evaluates to
-/// `(dp, g)`, where single-group encoding continues. Used inside `unsafe`.
+/// `(dp, g)`, where single-group encoding continues. Used inside `unsafe`, with `$out`
+/// holding at least `max_encoded_len(values.len())` bytes (the control bytes and 4 a value,
+/// as `encode_with` checks) and `$dp <= 16 * $g` (no group takes more than 16 bytes): every
+/// block's stores then end inside `$out` with no check of their own.
 macro_rules! encode_blocks {
     ($control_word:expr, $src:ty, $values:expr, $out:expr, $ctrl_len:expr, $dp:expr, $g:expr) => {{
         let values: &[u32] = $values;
@@ -29,13 +32,13 @@ macro_rules! encode_blocks {
             let mut cw = unsafe { $control_word(values.as_ptr().add(4 * g)) };
             while g + 8 <= full {
                 let sums = prefix_lens::<S>(cw);
-                // The last group's 16-byte store must end inside `out`.
-                if room - dp < ((sums << 8) >> 56) as usize + 16 {
-                    break;
-                }
+                // Every group so far took at most 16 bytes (dp <= 16 g), so this block's
+                // last 16-byte store ends by dp + 7 * 16 + 16 <= 16 (g + 8) <= 4 n <= room.
+                debug_assert!(dp <= 16 * g && ((sums << 8) >> 56) as usize + 16 <= room - dp);
                 // SAFETY: the next block's 32 values exist when g + 16 <= full; this block's
                 // 8 control bytes g..g+8 <= ctrl_len; every store of the block ends by the
-                // last group's start + 16 <= room - dp (checked above).
+                // last group's start + 16 <= dp + 128 <= 16 (g + 8) <= 4 n <= room (above:
+                // `out` holds 4 bytes a value past the control bytes, the macro's contract).
                 unsafe {
                     let next = if g + 16 <= full {
                         $control_word(values.as_ptr().add(4 * (g + 8)))
