@@ -127,12 +127,26 @@ pub(crate) fn encode_with<S: Scheme32, Src: Source>(
 ) -> Result<usize, EncodeError> {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     let (dp, g) = groups(values, out, ctrl_len);
+    Ok(encode_rest::<S, Src>(values, prev, out, ctrl_len, dp, g))
+}
+
+/// The stream's length once groups `g..` (whatever the SIMD loops left, `dp` data bytes
+/// written before them) are encoded by the scalar tail.
+#[inline]
+pub(crate) fn encode_rest<S: Scheme32, Src: Source>(
+    values: &[u32],
+    prev: u32,
+    out: &mut [MaybeUninit<u8>],
+    ctrl_len: usize,
+    dp: usize,
+    g: usize,
+) -> usize {
     let used = if 4 * g < values.len() {
         encode_tail::<S, Src>(values, prev, out, ctrl_len, dp, 4 * g)
     } else {
         dp
     };
-    Ok(ctrl_len + used)
+    ctrl_len + used
 }
 
 /// Encodes the codes of values `first..` (`first` a multiple of 4) with their data at

@@ -173,16 +173,24 @@ macro_rules! decode_entries {
 /// `control_word_of`) and the single-group loop.
 macro_rules! encode_entries {
     ($isa:literal, $feature:literal) => {
-        /// The encode kernel of this ISA (see the codec's `Kernels`).
+        /// The encode kernel of this ISA (see the codec's `Kernels`): compiled with the ISA's
+        /// features, so that the block loop is inlined into it (one call a kernel call).
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[target_feature(enable = $feature)]
         pub(crate) unsafe fn encode<S: Scheme32>(
             values: &[u32],
             out: &mut [MaybeUninit<u8>],
         ) -> Result<usize, EncodeError> {
-            // SAFETY: the ISA (this function's contract).
-            unsafe { encode_source::<S, crate::stream32::source::Values>(values, 0, out) }
+            use crate::stream32::source::Values;
+            let ctrl_len = crate::stream32::scalar::check_out_len(values.len(), out.len())?;
+            // SAFETY: the ISA (this function's contract); `out` holds `max_encoded_len(n)`
+            // bytes (checked above).
+            let (dp, g) = unsafe { encode_all::<S, Values>(values, 0, out, ctrl_len) };
+            Ok(crate::stream32::scalar::encode_rest::<S, Values>(
+                values, 0, out, ctrl_len, dp, g,
+            ))
         }
 
         /// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
@@ -207,6 +215,7 @@ macro_rules! encode_entries {
         /// `out` must hold at least `max_encoded_len(values.len())` bytes and `ctrl_len` be
         /// the control length of `values.len()` values.
         #[target_feature(enable = $feature)]
+        #[inline]
         unsafe fn encode_all<S: Scheme32, Src: crate::stream32::source::Source>(
             values: &[u32],
             prev: u32,
