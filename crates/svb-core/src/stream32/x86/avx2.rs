@@ -12,7 +12,7 @@ use core::mem::MaybeUninit;
 use super::ssse3::{encode_block, prefix_lens, Group};
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::finish::Finish;
-use crate::stream32::scalar::{encode_with, split_control};
+use crate::stream32::scalar::split_control;
 use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
 

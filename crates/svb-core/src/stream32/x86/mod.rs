@@ -173,8 +173,7 @@ macro_rules! decode_entries {
 /// `control_word_of`) and the single-group loop.
 macro_rules! encode_entries {
     ($isa:literal, $feature:literal) => {
-        /// The encode kernel of this ISA (see the codec's `Kernels`): compiled with the ISA's
-        /// features, so that the block loop is inlined into it (one call a kernel call).
+        /// The encode kernel of this ISA (see the codec's `Kernels`).
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
@@ -183,31 +182,30 @@ macro_rules! encode_entries {
             values: &[u32],
             out: &mut [MaybeUninit<u8>],
         ) -> Result<usize, EncodeError> {
-            use crate::stream32::source::Values;
-            let ctrl_len = crate::stream32::scalar::check_out_len(values.len(), out.len())?;
-            // SAFETY: the ISA (this function's contract); `out` holds `max_encoded_len(n)`
-            // bytes (checked above).
-            let (dp, g) = unsafe { encode_all::<S, Values>(values, 0, out, ctrl_len) };
-            Ok(crate::stream32::scalar::encode_rest::<S, Values>(
-                values, 0, out, ctrl_len, dp, g,
-            ))
+            // SAFETY: the ISA (this function's contract).
+            unsafe { encode_source::<S, crate::stream32::source::Values>(values, 0, out) }
         }
 
-        /// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
+        /// Encodes the codes `Src` makes of `values` (`prev` the value before the first):
+        /// compiled with the ISA's features, so that the block loop is inlined into it (one
+        /// call a kernel call).
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[target_feature(enable = $feature)]
         #[inline]
         pub(crate) unsafe fn encode_source<S: Scheme32, Src: crate::stream32::source::Source>(
             values: &[u32],
             prev: u32,
             out: &mut [MaybeUninit<u8>],
         ) -> Result<usize, EncodeError> {
-            // SAFETY: the ISA (this function's contract); `encode_with` has checked that
-            // `out` holds `max_encoded_len(n)` bytes.
-            encode_with::<S, Src>(values, prev, out, |values, out, ctrl_len| unsafe {
-                encode_all::<S, Src>(values, prev, out, ctrl_len)
-            })
+            let ctrl_len = crate::stream32::scalar::check_out_len(values.len(), out.len())?;
+            // SAFETY: the ISA (this function's contract); `out` holds `max_encoded_len(n)`
+            // bytes (checked above).
+            let (dp, g) = unsafe { encode_all::<S, Src>(values, prev, out, ctrl_len) };
+            Ok(crate::stream32::scalar::encode_rest::<S, Src>(
+                values, prev, out, ctrl_len, dp, g,
+            ))
         }
 
         /// # Safety

@@ -21,7 +21,7 @@ use core::mem::MaybeUninit;
 use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::impl_encode_group;
 use crate::stream32::finish::{Finish, Lane32};
-use crate::stream32::scalar::{decode_tail, encode_with, split_control};
+use crate::stream32::scalar::{decode_tail, split_control};
 use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
 
