@@ -570,15 +570,14 @@ fn copy_stored_records(
     let outcome = w
         .add_stored_records(&records)
         .map_err(|e| in_file(e.into()))?;
-    for ((_, samples), added) in kept.iter().zip(outcome) {
-        let added = added.map_err(ConvertError::from);
-        if settle(vec![added], on_error, &mut stats.failed, in_file)?
-            .pop()
-            .is_some()
-        {
-            stats.reads += 1;
-            stats.samples += samples;
-        }
+    let added = kept
+        .iter()
+        .zip(outcome)
+        .map(|((_, samples), added)| added.map(|()| *samples).map_err(ConvertError::from))
+        .collect();
+    for samples in settle(added, on_error, &mut stats.failed, in_file)? {
+        stats.reads += 1;
+        stats.samples += samples;
     }
     Ok(())
 }

@@ -126,15 +126,12 @@ pub(crate) fn copy_pod5_reads(
             .collect();
         // The reads whose chunks were read, then all of them checked (on every core) and
         // added at once.
-        let mut fetched = Vec::with_capacity(window.len());
-        for (&i, chunks) in window.iter().zip(stored) {
-            let chunks = chunks.map_err(ConvertError::from);
-            fetched.extend(
-                settle(vec![chunks], on_error, &mut stats.failed, in_file)?
-                    .pop()
-                    .map(|c| (i, c)),
-            );
-        }
+        let fetched = window
+            .iter()
+            .zip(stored)
+            .map(|(&i, chunks)| chunks.map(|c| (i, c)).map_err(ConvertError::from))
+            .collect();
+        let fetched = settle(fetched, on_error, &mut stats.failed, in_file)?;
         let refs: Vec<svb_pod5::StoredRead<'_>> = fetched
             .iter()
             .map(|(i, chunks)| {
@@ -145,16 +142,15 @@ pub(crate) fn copy_pod5_reads(
         let outcome = w
             .add_reads_vbz_chunks(&refs)
             .map_err(|e| in_file(e.into()))?;
-        for ((read, _), added) in refs.iter().zip(outcome) {
-            let added = added.map_err(ConvertError::from);
-            if settle(vec![added], on_error, &mut stats.failed, in_file)?
-                .pop()
-                .is_some()
-            {
-                stats.reads += 1;
-                stats.samples += read.num_samples;
-                written.push(read.read_id_string());
-            }
+        let added = refs
+            .iter()
+            .zip(outcome)
+            .map(|((read, _), added)| added.map(|()| *read).map_err(ConvertError::from))
+            .collect();
+        for read in settle(added, on_error, &mut stats.failed, in_file)? {
+            stats.reads += 1;
+            stats.samples += read.num_samples;
+            written.push(read.read_id_string());
         }
     } else {
         let decoded: Vec<Result<(&svb_pod5::Read, Vec<i16>), ConvertError>> = window
