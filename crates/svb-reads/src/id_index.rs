@@ -238,7 +238,9 @@ impl IdIndex {
         if files != stamps.len() as u64 {
             return stale(format!("an index of {files} files, not {}", stamps.len()));
         }
-        // The file table, read whole (its size is bounded by the file's).
+        // The file table, record by record (its size is bounded by the file's), kept with the
+        // header for the checksum.
+        let mut prefix = head.to_vec();
         let mut at = HEAD;
         let mut reads = Vec::with_capacity(stamps.len());
         for (i, want) in stamps.iter().enumerate() {
@@ -253,6 +255,8 @@ impl IdIndex {
             }
             let mut name = vec![0u8; path_len as usize];
             source.read_into(at + FILE_RECORD, &mut name).map_err(io)?;
+            prefix.extend_from_slice(&rec);
+            prefix.extend_from_slice(&name);
             let found = Stamp {
                 path: path_from_bytes(name),
                 size: u64_at(&rec, 8),
@@ -284,8 +288,11 @@ impl IdIndex {
             bases.push(total);
             total += r;
         }
-        let mut prefix = vec![0u8; entries_at as usize];
-        source.read_into(0, &mut prefix).map_err(io)?;
+        // The padding after the table (inside the file: checked above).
+        prefix.resize(entries_at as usize, 0);
+        source
+            .read_into(at, &mut prefix[at as usize..])
+            .map_err(io)?;
         let mut sum = checksum(0, &prefix);
         drop(prefix);
         let mut seen = vec![0u64; entries.div_ceil(64) as usize];
