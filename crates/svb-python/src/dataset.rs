@@ -208,7 +208,10 @@ impl Dataset {
     fn _header<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<(String, u32, Option<Vec<String>>)>)> {
+    ) -> PyResult<(
+        Vec<Bound<'py, PyDict>>,
+        Vec<(String, u32, Option<Vec<String>>)>,
+    )> {
         metadata::header(py, self.schema(py)?)
     }
 

@@ -88,11 +88,7 @@ impl FieldKeys {
 }
 
 impl Read {
-    pub(crate) fn new(
-        py: Python<'_>,
-        d: svb_reads::Read,
-        keys: &mut FieldKeys,
-    ) -> PyResult<Read> {
+    pub(crate) fn new(py: Python<'_>, d: svb_reads::Read, keys: &mut FieldKeys) -> PyResult<Read> {
         let fields = PyDict::new(py);
         for (i, (k, v)) in d.fields.iter().enumerate() {
             fields.set_item(keys.key(py, i, k), value_to_py(py, v)?)?;
@@ -264,7 +260,10 @@ impl Reader {
     fn _header<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<(String, u32, Option<Vec<String>>)>)> {
+    ) -> PyResult<(
+        Vec<Bound<'py, PyDict>>,
+        Vec<(String, u32, Option<Vec<String>>)>,
+    )> {
         metadata::header(py, self.schema(py)?)
     }
 
