@@ -537,7 +537,7 @@ const STORED_WINDOW: usize = 256;
 /// for its id, read group and sample count, then those `keep` keeps are written byte for byte. `w` must store records as
 /// `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group numbering. A record
 /// that fails stops the copy, or goes to `stats.failed`, as `on_error` says (named by
-/// `in_file`).
+/// `in_file`). Returns the ids of the records written.
 fn copy_stored_records(
     r: &svb_blow5::Reader,
     window: &[usize],
@@ -546,7 +546,7 @@ fn copy_stored_records(
     on_error: OnError,
     stats: &mut Stats,
     in_file: &impl Fn(ConvertError) -> ConvertError,
-) -> Result<(), ConvertError> {
+) -> Result<Vec<String>, ConvertError> {
     use rayon::prelude::*;
     // Each record's fields, sample count and stored bytes.
     type Fetched = (Record, u64, Vec<u8>);
@@ -573,13 +573,19 @@ fn copy_stored_records(
     let added = kept
         .iter()
         .zip(outcome)
-        .map(|((_, samples), added)| added.map(|()| *samples).map_err(ConvertError::from))
+        .map(|(((id, _, _), samples), added)| {
+            added
+                .map(|()| (id.to_string(), *samples))
+                .map_err(ConvertError::from)
+        })
         .collect();
-    for samples in settle(added, on_error, &mut stats.failed, in_file)? {
+    let mut written = Vec::with_capacity(kept.len());
+    for (id, samples) in settle(added, on_error, &mut stats.failed, in_file)? {
         stats.reads += 1;
         stats.samples += samples;
+        written.push(id);
     }
-    Ok(())
+    Ok(written)
 }
 
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
