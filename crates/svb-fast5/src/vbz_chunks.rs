@@ -5,8 +5,9 @@
 //! samples: three passes over every sample besides the decode (2.5 GB of memory traffic for
 //! a 310-Msample file). For the layout every FAST5 writer uses (a chunked dataset indexed by
 //! a version 1 B-tree, VBZ its only filter), the chunk index is walked here and each chunk's
-//! stored bytes decoded by `svb_vbz::fast5` into the samples directly. Any other layout or
-//! filter pipeline goes through the HDF5 layer as before.
+//! stored bytes decoded by `svb_vbz::fast5` into the samples directly; chunks stored one
+//! after another (as writers store a read's) are read a run of up to 1 MiB at a time. Any
+//! other layout or filter pipeline goes through the HDF5 layer as before.
 
 use hdf5_reader::btree_v1::{collect_btree_v1_leaves_storage, BTreeV1Key};
 use hdf5_reader::error::Error as Hdf5Error;
