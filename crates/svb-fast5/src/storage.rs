@@ -29,8 +29,20 @@ const CACHE_BLOCKS: usize = 256;
 /// A range above this size (4 KiB) is read by itself, not through the cache.
 const DIRECT: usize = 4 << 10;
 
-/// Buffers handed to the HDF5 layer come back here when it drops them.
-type Pool = Arc<Recycler<Vec<u8>>>;
+/// Bytes of capacity up to which a buffer of a large read goes back to its pool (2 MiB: a
+/// run of chunks, `vbz_chunks`); a larger one (a single chunk of many MiB) is freed.
+const LARGE_KEEP: usize = 2 << 20;
+
+/// Buffers handed to the HDF5 layer come back here when it drops them, those of up to `keep`
+/// bytes of capacity. Two pools: one for blocks and small reads, one for large reads, so that
+/// a block of the cache never holds a buffer a large read grew.
+#[derive(Default)]
+struct Buffers {
+    free: Recycler<Vec<u8>>,
+    keep: usize,
+}
+
+type Pool = Arc<Buffers>;
 
 /// A buffer the HDF5 layer holds; back to its pool when dropped.
 struct Pooled {
@@ -46,7 +58,9 @@ impl AsRef<[u8]> for Pooled {
 
 impl Drop for Pooled {
     fn drop(&mut self) {
-        self.pool.give(std::mem::take(&mut self.bytes));
+        if self.bytes.capacity() <= self.pool.keep {
+            self.pool.free.give(std::mem::take(&mut self.bytes));
+        }
     }
 }
 
@@ -65,14 +79,24 @@ type Entry = (u64, u64, Arc<Pooled>);
 /// The blocks every FAST5 file shares, most recently used last.
 struct Cache {
     entries: Mutex<Vec<Entry>>,
+    /// Buffers of blocks and of reads up to a block's size.
     pool: Pool,
+    /// Buffers of larger reads.
+    large: Pool,
 }
 
 fn cache() -> &'static Cache {
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     CACHE.get_or_init(|| Cache {
         entries: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
-        pool: Pool::default(),
+        pool: Arc::new(Buffers {
+            free: Recycler::default(),
+            keep: BLOCK as usize,
+        }),
+        large: Arc::new(Buffers {
+            free: Recycler::default(),
+            keep: LARGE_KEEP,
+        }),
     })
 }
 
@@ -124,8 +148,13 @@ impl FileStorage {
 
     /// A pooled buffer holding `len` bytes at `offset`, read by one positioned read.
     fn read_direct(&self, offset: u64, len: usize) -> io::Result<Pooled> {
-        let pool = cache().pool.clone();
-        let mut bytes = pool.take();
+        let cache = cache();
+        let pool = if len <= BLOCK as usize {
+            cache.pool.clone()
+        } else {
+            cache.large.clone()
+        };
+        let mut bytes = pool.free.take();
         // The range was checked against the file's length: the file justifies the size.
         bytes.resize(len, 0);
         let mut pooled = Pooled { bytes, pool };
@@ -169,7 +198,7 @@ impl FileStorage {
         // Across two blocks (a range is at most half a block long): joined in a buffer.
         let next = self.block(last)?;
         let pool = cache().pool.clone();
-        let mut bytes = pool.take();
+        let mut bytes = pool.free.take();
         bytes.clear();
         bytes.extend_from_slice(&block.bytes[at..]);
         let rest = len - bytes.len();
