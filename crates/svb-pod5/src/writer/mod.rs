@@ -491,12 +491,20 @@ impl Writer {
             self.write_signal_batch(b)?;
         }
         // The chunks left for the next call: the pending ones stay where they are when no
-        // batch was written (each chunk is copied once, however many calls it waits).
+        // batch was written (each chunk is kept once, however many calls it waits). A VBZ
+        // file keeps a chunk compressed, on every core now rather than with its batch: its
+        // samples are never copied, and the blob it keeps is about half their size.
         let carried = if whole == 0 { owned.len() } else { 0 };
-        let tail: Vec<OwnedChunk> = chunks[whole.max(carried)..]
-            .iter()
-            .map(OwnedChunk::of)
-            .collect();
+        let left = &chunks[whole.max(carried)..];
+        let tail: Vec<OwnedChunk> = match self.options.signal_encoding {
+            SignalEncoding::Vbz => {
+                let profile = self.options.zstd_profile;
+                left.par_iter()
+                    .map(|c| OwnedChunk::compressed(c, profile))
+                    .collect()
+            }
+            SignalEncoding::Uncompressed => left.iter().map(OwnedChunk::of).collect(),
+        };
         drop(chunks);
         let mut owned = owned;
         owned.truncate(carried);

@@ -119,6 +119,23 @@ impl OwnedChunk {
         }
     }
 
+    /// `c` kept as its VBZ blob (compressed under `profile`, or its stored blob copied).
+    pub(crate) fn compressed(c: &ChunkRef<'_>, profile: crate::ZstdProfile) -> Self {
+        let stored = match c.stored {
+            Some((blob, n)) => (blob.to_vec(), n),
+            None => {
+                let mut blob = Vec::new();
+                svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
+                (blob, c.samples.len() as u32)
+            }
+        };
+        OwnedChunk {
+            read_id: c.read_id,
+            samples: Vec::new(),
+            stored: Some(stored),
+        }
+    }
+
     pub(crate) fn as_ref(&self) -> ChunkRef<'_> {
         ChunkRef {
             read_id: self.read_id,
