@@ -36,7 +36,6 @@ const LARGE_KEEP: usize = 2 << 20;
 /// Buffers handed to the HDF5 layer come back here when it drops them, those of up to `keep`
 /// bytes of capacity. Two pools: one for blocks and small reads, one for large reads, so that
 /// a block of the cache never holds a buffer a large read grew.
-#[derive(Default)]
 struct Buffers {
     free: Recycler<Vec<u8>>,
     keep: usize,

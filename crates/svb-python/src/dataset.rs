@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use svb_reads::{Dataset as Files, DatasetOptions};
 
 use crate::errors::{chain, reads_error};
@@ -204,14 +203,7 @@ impl Dataset {
     /// (per read group {attribute: value or None}, per auxiliary field (name, slow5lib
     /// type number, enum labels or None)) of the files' merged header (the one `svb merge` makes): what the pyslow5-named calls of the
     /// Python class read.
-    #[allow(clippy::type_complexity)]
-    fn _header<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Vec<Bound<'py, PyDict>>,
-        Vec<(String, u32, Option<Vec<String>>)>,
-    )> {
+    fn _header<'py>(&self, py: Python<'py>) -> PyResult<metadata::Header<'py>> {
         metadata::header(py, self.schema(py)?)
     }
 

@@ -9,12 +9,12 @@ use svb_blow5::{FieldType, Schema};
 /// An auxiliary field: name, slow5lib's type number, enum labels (None for other types).
 type AuxInfo = (String, u32, Option<Vec<String>>);
 
+/// What [`header`] gives the Python classes' `_header`: `(groups, aux)`.
+pub(crate) type Header<'py> = (Vec<Bound<'py, PyDict>>, Vec<AuxInfo>);
+
 /// `(groups, aux)`: per read group {attribute: value or None} over every attribute name of
 /// any group, in header order; per auxiliary field in record order its [`AuxInfo`].
-pub(crate) fn header<'py>(
-    py: Python<'py>,
-    schema: &Schema,
-) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<AuxInfo>)> {
+pub(crate) fn header<'py>(py: Python<'py>, schema: &Schema) -> PyResult<Header<'py>> {
     let mut names: Vec<&str> = Vec::new();
     for group in &schema.read_groups {
         for (k, _) in group {

@@ -256,14 +256,7 @@ impl Reader {
     /// (per read group {attribute: value or None}, per auxiliary field (name, slow5lib
     /// type number, enum labels or None)) of the file's header (its own for BLOW5 / SLOW5, the one `svb convert` makes of a POD5 or FAST5 file): what the pyslow5-named calls of the
     /// Python class read.
-    #[allow(clippy::type_complexity)]
-    fn _header<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Vec<Bound<'py, PyDict>>,
-        Vec<(String, u32, Option<Vec<String>>)>,
-    )> {
+    fn _header<'py>(&self, py: Python<'py>) -> PyResult<metadata::Header<'py>> {
         metadata::header(py, self.schema(py)?)
     }
 
