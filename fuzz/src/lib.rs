@@ -151,6 +151,36 @@ pub fn check_decode_delta(data: &[u8]) {
     for isa in Isa::available() {
         assert_eq!(run(isa), expected, "U32Delta {isa}");
     }
+    // The fused increasing decode: the plain decode's error, or the definition's verdict
+    // (with no value before, the deltas are taken from 0).
+    for from in [Some(prev), None] {
+        let plain = if from.is_some() {
+            expected.clone()
+        } else {
+            let mut out = vec![0u32; n];
+            U32Delta
+                .kernels_for(Isa::Scalar)
+                .expect("scalar kernels")
+                .decode_to_slice(bytes, 0, &mut out)
+                .map(|used| (out, used))
+        };
+        let want = plain.and_then(|(values, used)| {
+            let first_bad = match (from, values.first()) {
+                (Some(p), Some(&f)) if f <= p => Some(0),
+                _ => values.windows(2).position(|w| w[1] <= w[0]).map(|i| i + 1),
+            };
+            match first_bad {
+                Some(index) => Err(svb_core::DecodeError::NotIncreasing { index }),
+                None => Ok(used),
+            }
+        });
+        for isa in Isa::available() {
+            let k = U32Delta.kernels_for(isa).expect("available ISA");
+            let mut out = vec![0u32; n];
+            let got = k.decode_increasing_to_slice(bytes, from, &mut out);
+            assert_eq!(got, want, "U32Delta increasing {isa} from {from:?}");
+        }
+    }
     let mut appended = Vec::new();
     match (
         &expected,

@@ -47,6 +47,13 @@ pub enum DecodeError {
         /// Bytes left over after it.
         trailing: usize,
     },
+    /// A list that must strictly increase does not: value `index` is not above the one
+    /// before it (the first value, above the `prev` it was decoded from).
+    #[error("value {index} is not above the one before it: the list must strictly increase")]
+    NotIncreasing {
+        /// Index of the first value that is not above the one before it.
+        index: usize,
+    },
     /// `n` values cannot be held in memory on this target (the byte count overflows).
     #[error("count {n} is larger than this target can address")]
     CountTooLarge {

@@ -38,6 +38,37 @@ fn decode_delta(
     Ok((out, used))
 }
 
+/// What `decode_increasing_to_slice` must give, from the scalar plain decode and the
+/// definition: the plain decode's error, or the first value not above the one before it
+/// (the first value: not above `prev`, when given), or the bytes consumed.
+fn increasing_expected(input: &[u8], n: usize, prev: Option<u32>) -> Result<usize, DecodeError> {
+    let scalar = U32Delta.kernels_for(Isa::Scalar).unwrap();
+    let (values, used) = decode_delta(scalar, input, n, prev.unwrap_or(0))?;
+    let first_bad = match (prev, values.first()) {
+        (Some(p), Some(&f)) if f <= p => Some(0),
+        _ => values.windows(2).position(|w| w[1] <= w[0]).map(|i| i + 1),
+    };
+    match first_bad {
+        Some(index) => Err(DecodeError::NotIncreasing { index }),
+        None => Ok(used),
+    }
+}
+
+/// Every ISA's fused increasing decode gives [`increasing_expected`]'s answer, and on
+/// success the plain decode's values.
+fn check_increasing(input: &[u8], n: usize, prev: Option<u32>) {
+    let expected = increasing_expected(input, n, prev);
+    for k in delta_kernels() {
+        let mut out = vec![0u32; n];
+        let got = k.decode_increasing_to_slice(input, prev, &mut out);
+        assert_eq!(got, expected, "{} n={n} prev={prev:?}", k.isa());
+        if got.is_ok() {
+            let plain = decode_delta(k, input, n, prev.unwrap_or(0)).unwrap().0;
+            assert_eq!(out, plain, "{} n={n}", k.isa());
+        }
+    }
+}
+
 /// (name, prev, values, reference bytes) of every `.d1.svb` vector.
 fn delta_vectors() -> Vec<(String, u32, Vec<u32>, Vec<u8>)> {
     let Some(dir) = data_dir() else {
@@ -158,6 +189,12 @@ fn check_delta(prev: u32, values: &[u32], truncations: bool) {
             );
         }
     }
+    for slack in [0, 16] {
+        let mut padded = reference.clone();
+        padded.extend_from_slice(&[0xAB; 16][..slack]);
+        check_increasing(&padded, values.len(), Some(prev));
+        check_increasing(&padded, values.len(), None);
+    }
     if truncations {
         for cut in 0..reference.len() {
             let expected = decode_delta(scalar, &reference[..cut], values.len(), prev).unwrap_err();
@@ -224,8 +261,82 @@ fn zigzag_every_isa_matches_scalar_at_every_length() {
     }
 }
 
+/// Lists that fail the increasing check in every way the fused check must catch, at every
+/// place a kernel loop can hold them (the block loops, the groups after them, the tails),
+/// with and without 16 bytes after the stream: one zero delta (in blocks of one-byte deltas
+/// and of mixed lengths), a wrap past `u32::MAX` by 3-byte deltas (which the 256-value runs
+/// must see), a wrap by one 4-byte delta that lands above where the list started, and a
+/// first value equal to `prev`. Lists without a fault must pass.
+#[test]
+fn increasing_decode_catches_every_fault_on_every_isa() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let lens: Vec<usize> = (1..=70)
+        .chain([127, 128, 129, 255, 256, 257, 511, 600])
+        .collect();
+    for &n in &lens {
+        for shape in 0..6 {
+            let gap: Gap = match shape % 3 {
+                0 => |r| 1 + (r % 200) as u32,
+                1 => |r| 1 + (r % 70_000) as u32,
+                _ => |r| 1 + (r >> 45) as u32,
+            };
+            let start = rng.next() as u32 >> 4;
+            let mut v = sorted(&mut rng, n, start, gap);
+            let at = (rng.next() % n as u64) as usize;
+            let prev = match shape / 3 {
+                // A zero delta at `at` (from prev itself at 0).
+                0 => {
+                    if at > 0 {
+                        v[at] = v[at - 1];
+                        for i in at + 1..n {
+                            v[i] = v[i - 1].wrapping_add(gap(rng.next()));
+                        }
+                    }
+                    if at == 0 {
+                        v[0]
+                    } else {
+                        start
+                    }
+                }
+                // No fault.
+                _ => start,
+            };
+            for slack in [0, 16] {
+                let mut bytes = U32Delta.encode(prev, &v);
+                bytes.extend_from_slice(&[0xCD; 16][..slack]);
+                check_increasing(&bytes, n, Some(prev));
+                check_increasing(&bytes, n, None);
+            }
+        }
+        // Wraps: 3-byte deltas from near the top (every 256-value run must see it), and one
+        // 4-byte delta landing above the start.
+        for prev in [u32::MAX - 70_000, u32::MAX - (1 << 26), u32::MAX / 2] {
+            let v = sorted(&mut rng, n, prev, |r| 1 + (r % (1 << 24)) as u32);
+            for slack in [0, 16] {
+                let mut bytes = U32Delta.encode(prev, &v);
+                bytes.extend_from_slice(&[0xCD; 16][..slack]);
+                check_increasing(&bytes, n, Some(prev));
+            }
+        }
+        let mut v = sorted(&mut rng, n, 1000, |r| 1 + (r % 50) as u32);
+        let at = (rng.next() % n as u64) as usize;
+        let base = if at == 0 { 1000 } else { v[at - 1] };
+        v[at] = base.wrapping_add(u32::MAX - 3);
+        for i in at + 1..n {
+            v[i] = v[i - 1].wrapping_add(7);
+        }
+        for slack in [0, 16] {
+            let mut bytes = U32Delta.encode(1000, &v);
+            bytes.extend_from_slice(&[0xCD; 16][..slack]);
+            check_increasing(&bytes, n, Some(1000));
+        }
+    }
+}
+
 /// All ISAs decode arbitrary bytes exactly as the scalar kernels do (values or error).
 fn check_garbage(bytes: &[u8], n: usize, prev: u32) {
+    check_increasing(bytes, n, Some(prev));
+    check_increasing(bytes, n, None);
     let scalar = U32Delta.kernels_for(Isa::Scalar).unwrap();
     let expected = decode_delta(scalar, bytes, n, prev);
     for k in delta_kernels() {

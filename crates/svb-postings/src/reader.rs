@@ -1,7 +1,6 @@
 //! The reader: a cursor over one posting list that decodes whole blocks into buffers it owns.
 
-use svb_core::{U32Delta, U32Variant0124};
-use svb_delta::increasing::strictly_increasing;
+use svb_core::{DecodeError, DeltaKernels, OffsetKernels, U32Delta, U32Variant0124};
 
 use crate::{PostingsError, PostingsErrorKind as Kind, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
 
@@ -32,6 +31,10 @@ pub struct Postings<'a> {
     freq_at: usize,
     /// Whether `freqs` holds the loaded block's frequencies.
     freqs_ready: bool,
+    /// The doc ids' and the frequencies' decoders, this CPU's best chosen once (a block is
+    /// small: the choice is not made again for each).
+    doc_kernels: &'static DeltaKernels,
+    freq_kernels: &'static OffsetKernels,
     docs: [u32; BLOCK],
     freqs: [u32; BLOCK],
 }
@@ -146,6 +149,8 @@ impl<'a> Postings<'a> {
             pos: 0,
             freq_at: 0,
             freqs_ready: false,
+            doc_kernels: U32Delta.kernels(),
+            freq_kernels: U32Variant0124.offset_kernels(),
             docs: [0; BLOCK],
             freqs: [0; BLOCK],
         })
@@ -245,17 +250,25 @@ impl<'a> Postings<'a> {
     /// their frequencies; the last of them becomes the current doc. `None` past the end.
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>, PostingsError> {
         let first = if self.pos + 1 < self.loaded {
+            if !self.freqs_ready {
+                self.decode_freqs()?;
+            }
             self.pos + 1
         } else if self.next_block < self.blocks() {
-            self.load(self.next_block)?;
+            // Both streams of the next block in one go (the block's bounds read once).
+            let b = self.next_block;
+            let r = self
+                .decode_docs(b)
+                .and_then(|(start, end)| self.decode_freqs_of(b, start, end));
+            if r.is_err() {
+                self.finish();
+            }
+            r?;
             0
         } else {
             self.finish();
             return Ok(None);
         };
-        if !self.freqs_ready {
-            self.decode_freqs()?;
-        }
         self.pos = self.loaded - 1;
         Ok(Some(Block {
             docs: &self.docs[first..self.loaded],
@@ -324,10 +337,14 @@ impl<'a> Postings<'a> {
         if r.is_err() {
             self.finish();
         }
-        Ok(r?)
+        r?;
+        Ok(())
     }
 
-    fn decode_docs(&mut self, b: usize) -> Result<(), Kind> {
+    /// Decodes block `b`'s doc ids into the buffer and moves the cursor to its first doc;
+    /// returns the block's bounds in `data`.
+    #[inline(always)]
+    fn decode_docs(&mut self, b: usize) -> Result<(usize, usize), Kind> {
         let (start, end) = self.block_bounds(b);
         let len = (self.total - b * BLOCK).min(BLOCK);
         let prev = if b == 0 { 0 } else { self.skip_last(b - 1) };
@@ -335,13 +352,23 @@ impl<'a> Postings<'a> {
         // The decoder is given the data up to the end of the list, not of the block: its
         // SIMD loops then run to the block's last doc instead of stopping short of the end
         // of the input. A stream that runs past its block is caught below.
+        // Strictly increasing, from the previous block's last doc on (the check fused into
+        // the decode): a hostile block cannot hand out docs out of order. The first block's
+        // first doc may be 0.
         let docs = &mut self.docs[..len];
-        let used = U32Delta
-            .decode_to_slice(&self.data[start..], prev, docs)
-            .map_err(|source| Kind::Block {
-                block: b,
-                stream: "doc ids",
-                source,
+        let used = self
+            .doc_kernels
+            .decode_increasing_to_slice(&self.data[start..], (b > 0).then_some(prev), docs)
+            .map_err(|source| match source {
+                DecodeError::NotIncreasing { .. } => Kind::BadSkip {
+                    block: b,
+                    what: "its doc ids do not increase strictly",
+                },
+                source => Kind::Block {
+                    block: b,
+                    stream: "doc ids",
+                    source,
+                },
             })?;
         if used >= end - start {
             // The doc ids take the whole block (or more): no room for the frequencies.
@@ -349,14 +376,6 @@ impl<'a> Postings<'a> {
                 block: b,
                 used: used + len.div_ceil(4),
                 len: end - start,
-            });
-        }
-        // Strictly increasing, from the previous block's last doc on (svb-delta's SIMD
-        // check): a hostile block cannot hand out docs out of order.
-        if (b > 0 && docs[0] <= prev) || !strictly_increasing(docs) {
-            return Err(Kind::BadSkip {
-                block: b,
-                what: "its doc ids do not increase strictly",
             });
         }
         if docs[len - 1] != expected {
@@ -371,20 +390,37 @@ impl<'a> Postings<'a> {
         self.pos = 0;
         self.freq_at = start + used;
         self.freqs_ready = false;
-        Ok(())
+        Ok((start, end))
     }
 
-    /// Decodes the loaded block's frequencies. On error the cursor is at the end.
+    /// Decodes the loaded block's frequencies (for `freq`, the first time it is asked for one
+    /// of the block's). On error the cursor is at the end.
     #[cold]
     fn decode_freqs(&mut self) -> Result<(), PostingsError> {
         let block = self.next_block - 1;
         let (start, end) = self.block_bounds(block);
+        let r = self.decode_freqs_of(block, start, end);
+        if r.is_err() {
+            self.finish();
+        }
+        Ok(r?)
+    }
+
+    /// Decodes the frequencies of the loaded block `block` (bounds `start..end` in `data`).
+    #[inline]
+    fn decode_freqs_of(&mut self, block: usize, start: usize, end: usize) -> Result<(), Kind> {
         // As for the doc ids, the data to the end of the list (the check below keeps the
         // stream inside its block).
         // Stored minus one: the one added as each group is unpacked.
         let freqs = &mut self.freqs[..self.loaded];
-        let r = match U32Variant0124.decode_offset_to_slice(&self.data[self.freq_at..], 1, freqs) {
-            Ok(used) if self.freq_at + used == end => Ok(()),
+        match self
+            .freq_kernels
+            .decode_to_slice(&self.data[self.freq_at..], 1, freqs)
+        {
+            Ok(used) if self.freq_at + used == end => {
+                self.freqs_ready = true;
+                Ok(())
+            }
             Ok(used) => Err(Kind::BlockLength {
                 block,
                 used: self.freq_at - start + used,
@@ -395,13 +431,7 @@ impl<'a> Postings<'a> {
                 stream: "frequencies",
                 source,
             }),
-        };
-        if r.is_err() {
-            self.finish();
         }
-        r?;
-        self.freqs_ready = true;
-        Ok(())
     }
 
     /// Moves past the end (after the last doc, or after an error).

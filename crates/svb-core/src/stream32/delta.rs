@@ -13,17 +13,21 @@ use alloc::vec::Vec;
 
 use svb_dispatch::{per_isa, uninit, Isa};
 
-use super::finish::Delta;
+use super::finish::{Delta, DeltaNonZero, ZeroCheck};
 use super::mapped::IsaKernels;
 use super::source::Deltas;
 use super::U32Classic;
 use crate::error::{DecodeError, EncodeError};
 use crate::Codec;
+use svb_delta::increasing::strictly_increasing;
 
 /// Encode kernel: `(prev, values, out) -> encoded length`.
 type EncodeFn = unsafe fn(u32, &[u32], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
 /// Decode kernel: `(input, prev, out) -> (bytes consumed, last value)`.
 type DecodeFn = unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<(usize, u32), DecodeError>;
+/// Decode kernel that also compares the deltas its block loops unpack with zero.
+type DecodeNonZeroFn =
+    unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<ZeroCheck, DecodeError>;
 
 /// One ISA's [`U32Delta`] kernels. Obtain them with [`U32Delta::kernels_for`] (which checks
 /// the CPU) to compare ISAs; `U32Delta`'s methods use the cached best choice.
@@ -34,6 +38,7 @@ pub struct DeltaKernels {
     isa: Isa,
     encode: EncodeFn,
     decode: DecodeFn,
+    decode_nonzero: DecodeNonZeroFn,
 }
 
 debug_by_isa!(DeltaKernels);
@@ -65,12 +70,26 @@ unsafe fn decode<K: IsaKernels>(
     unsafe { K::decode_finish::<Delta>(input, prev, out) }
 }
 
+/// The fused delta decode of ISA `K` whose block loops also compare each delta with zero.
+///
+/// # Safety
+/// The CPU must support `K`'s ISA.
+unsafe fn decode_nonzero<K: IsaKernels>(
+    input: &[u8],
+    prev: u32,
+    out: &mut [MaybeUninit<u32>],
+) -> Result<ZeroCheck, DecodeError> {
+    // SAFETY: the caller guarantees the ISA.
+    unsafe { K::decode_nonzero::<DeltaNonZero>(input, prev, out) }
+}
+
 macro_rules! delta_kernels {
     ($isa:expr, $k:ty) => {
         DeltaKernels {
             isa: $isa,
             encode: encode::<$k>,
             decode: decode::<$k>,
+            decode_nonzero: decode_nonzero::<$k>,
         }
     };
 }
@@ -118,6 +137,37 @@ impl DeltaKernels {
         self.decode_uninit(input, prev, unsafe { uninit::as_uninit_mut(out) })
     }
 
+    /// As [`decode_to_slice`](Self::decode_to_slice), for a list that must strictly
+    /// increase: every value above the one before it, the first above `prev` (with `None`
+    /// the first delta is taken from 0 and the first value may be anything, 0 included).
+    /// [`DecodeError::NotIncreasing`] names the first value that is not; `out` then holds
+    /// what was decoded.
+    ///
+    /// The check is fused: the SIMD block loops compare each delta with zero as they unpack
+    /// it (so no second pass reads the values), and a list whose deltas all fit 3 bytes
+    /// cannot wrap past `u32::MAX` inside 256 values, which a compare of every 256th value
+    /// rules out. Values outside the block loops (a stream's last groups without 16 bytes
+    /// after it, every value of the scalar kernel) and lists with 4-byte deltas are checked
+    /// by [`svb_delta::increasing`]'s pass.
+    #[inline(always)]
+    pub fn decode_increasing_to_slice(
+        &self,
+        input: &[u8],
+        prev: Option<u32>,
+        out: &mut [u32],
+    ) -> Result<usize, DecodeError> {
+        // SAFETY: the kernels write only initialised values; `self` is one of the private
+        // tables above, handed out only for ISAs this CPU runs.
+        let found =
+            unsafe { (self.decode_nonzero)(input, prev.unwrap_or(0), uninit::as_uninit_mut(out)) }?;
+        if !increases_fast(&found, prev, out) {
+            if let Some(index) = first_not_increasing(prev, out) {
+                return Err(DecodeError::NotIncreasing { index });
+            }
+        }
+        Ok(found.used)
+    }
+
     #[inline]
     fn decode_uninit(
         &self,
@@ -129,6 +179,46 @@ impl DeltaKernels {
         // CPU runs.
         unsafe { (self.decode)(input, prev, out) }.map(|(used, _)| used)
     }
+}
+
+/// Whether `out` strictly increases from `prev` (see [`first_not_increasing`]), shown
+/// without a pass over the first `found.checked` values, whose deltas the kernel found
+/// non-zero: `false` when that cannot be shown (which is not a verdict). Those deltas wrap
+/// past `u32::MAX` only if one takes 4 bytes (`found.long`) or a run of 256 of them ends at
+/// or below the value before it (below 2^24 each, 256 sum below 2^32, so such a run wraps
+/// at most once and then ends below its start). The values after `checked` are compared by
+/// the pass.
+#[inline]
+fn increases_fast(found: &ZeroCheck, prev: Option<u32>, out: &[u32]) -> bool {
+    let checked = found.checked;
+    if found.zero || found.long {
+        return false;
+    }
+    // With no value before (`None`) the first delta is from 0, and was not zero.
+    let start = prev.unwrap_or(0);
+    for s in (0..checked).step_by(256) {
+        let before = if s == 0 { start } else { out[s - 1] };
+        if out[(s + 256).min(checked) - 1] <= before {
+            return false;
+        }
+    }
+    if checked == out.len() {
+        return true;
+    }
+    let first_ok = checked > 0 || prev.is_none_or(|p| out[0] > p);
+    first_ok && strictly_increasing(&out[checked.saturating_sub(1)..])
+}
+
+/// Index of the first value of `out` that is not above the one before it (the first value:
+/// not above `prev`, when there is one).
+#[cold]
+fn first_not_increasing(prev: Option<u32>, out: &[u32]) -> Option<usize> {
+    if let (Some(p), Some(&first)) = (prev, out.first()) {
+        if first <= p {
+            return Some(0);
+        }
+    }
+    out.windows(2).position(|w| w[1] <= w[0]).map(|i| i + 1)
 }
 
 /// Delta-coded StreamVByte of u32 (lemire/streamvbyte's `streamvbyte_delta_encode(in, n, out,
@@ -232,6 +322,37 @@ impl U32Delta {
         out: &mut [u32],
     ) -> Result<usize, DecodeError> {
         self.kernels().decode_to_slice(input, prev, out)
+    }
+
+    /// Decodes `out.len()` values of a list that must strictly increase: every value above
+    /// the one before it, the first above `prev` (with `None` the first delta is taken from
+    /// 0 and the first value may be 0). The check is fused into the decode (see
+    /// [`DeltaKernels::decode_increasing_to_slice`]); a list that does not increase is
+    /// [`DecodeError::NotIncreasing`], whose index names the first value out of order.
+    ///
+    /// ```
+    /// use svb_core::{DecodeError, U32Delta};
+    /// let ids = [3u32, 7, 8, 300, 70_000];
+    /// let bytes = U32Delta.encode(0, &ids);
+    /// let mut out = [0u32; 5];
+    /// assert_eq!(U32Delta.decode_increasing_to_slice(&bytes, None, &mut out)?, bytes.len());
+    /// assert_eq!(out, ids);
+    /// // The same stream after a block that ended at 3: its first id repeats that 3.
+    /// let err = U32Delta.decode_increasing_to_slice(&U32Delta.encode(3, &ids), Some(3), &mut out);
+    /// assert_eq!(err, Err(DecodeError::NotIncreasing { index: 0 }));
+    /// let dup = U32Delta.encode(0, &[3, 7, 7, 9]);
+    /// let err = U32Delta.decode_increasing_to_slice(&dup, None, &mut out[..4]);
+    /// assert_eq!(err, Err(DecodeError::NotIncreasing { index: 2 }));
+    /// # Ok::<(), DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn decode_increasing_to_slice(
+        &self,
+        input: &[u8],
+        prev: Option<u32>,
+        out: &mut [u32],
+    ) -> Result<usize, DecodeError> {
+        self.kernels().decode_increasing_to_slice(input, prev, out)
     }
 
     /// Decodes `n` values (the first delta from `prev`) from the front of `input` and appends

@@ -26,6 +26,11 @@ pub(crate) trait Finish: 'static {
     /// ([`Finish::sse_pair`] / [`Finish::neon_pair`]): eight 16-bit outputs, one store.
     const PAIRS: bool = false;
 
+    /// Whether the values as unpacked must not be zero (a strictly increasing list's
+    /// deltas): the SIMD block loops then OR a compare of each group with zero into a vector
+    /// of their own, which [`ZeroCheck`] reports. Not with [`Finish::PAIRS`].
+    const NONZERO: bool = false;
+
     /// Whether the x86 block loop hands a block of 32 one-byte values (control word 0) to
     /// [`Finish::sse_ones8`], eight at a time, instead of unpacking its 8 groups.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -165,6 +170,20 @@ impl Lane32 for i16 {
     }
 }
 
+/// What a decode with a [`Finish::NONZERO`] step reports besides the values: the bytes it
+/// consumed, how many leading values (`checked`, a multiple of 4) its block loop compared
+/// with zero, whether one of those was zero, and whether one of them took 4 bytes (code 3
+/// of the classic wire, the only wire these steps run on). The values after `checked`
+/// (decoded by the tails, or every value by the scalar kernel: `checked` 0) were not
+/// looked at: the caller checks them itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ZeroCheck {
+    pub(crate) used: usize,
+    pub(crate) checked: usize,
+    pub(crate) zero: bool,
+    pub(crate) long: bool,
+}
+
 /// The values as unpacked.
 pub(crate) struct Plain;
 /// Each value added to the running sum (wrapping): the stream holds deltas.
@@ -172,6 +191,9 @@ pub(crate) struct Delta;
 /// Each value plus a base (wrapping): the carry holds the base in every lane and never
 /// changes. Frame-of-reference streams (values stored minus a base), counts stored minus one.
 pub(crate) struct Offset;
+/// [`Delta`] whose unpacked values (the deltas) are also compared with zero
+/// ([`Finish::NONZERO`]): the decode of a list that must strictly increase.
+pub(crate) struct DeltaNonZero;
 /// Each value zigzag-decoded (`(z >> 1) ^ -(z & 1)`): the stream holds zigzag codes of i32.
 pub(crate) struct Unzigzag;
 /// SVB-ZD's samples: each value zigzag-decoded and added to the running sum, the low 16 bits
@@ -271,6 +293,39 @@ impl Finish for Delta {
         let (sums, next) = unsafe { svb_delta::kernels::aarch64::prefix_u32x4(v, *carry) };
         *carry = next;
         sums
+    }
+}
+
+impl Finish for DeltaNonZero {
+    type Out = u32;
+    const NONZERO: bool = true;
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    const ONES: bool = true;
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse_ones8(bytes: __m128i, carry: &mut __m128i) -> (__m128i, __m128i) {
+        // SAFETY: SSSE3 (caller).
+        unsafe { Delta::sse_ones8(bytes, carry) }
+    }
+
+    #[inline(always)]
+    fn one(v: u32, acc: &mut u32) -> u32 {
+        Delta::one(v, acc)
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[inline(always)]
+    unsafe fn sse(v: __m128i, carry: &mut __m128i) -> __m128i {
+        // SAFETY: SSSE3 (caller).
+        unsafe { Delta::sse(v, carry) }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn neon(v: uint32x4_t, carry: &mut uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON (caller).
+        unsafe { Delta::neon(v, carry) }
     }
 }
 

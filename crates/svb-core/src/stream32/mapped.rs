@@ -5,7 +5,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::finish::Finish;
+use super::finish::{Finish, ZeroCheck};
 use super::source::Source;
 use super::Classic;
 use crate::error::{DecodeError, EncodeError};
@@ -34,6 +34,17 @@ pub(crate) trait IsaKernels: 'static {
         acc: u32,
         out: &mut [MaybeUninit<F::Out>],
     ) -> Result<(usize, u32), DecodeError>;
+
+    /// As [`IsaKernels::decode_finish`] with a [`Finish::NONZERO`] step: the values the
+    /// SIMD block loops decoded are also compared with zero (see [`ZeroCheck`]).
+    ///
+    /// # Safety
+    /// The CPU must support the ISA.
+    unsafe fn decode_nonzero<F: Finish>(
+        input: &[u8],
+        acc: u32,
+        out: &mut [MaybeUninit<F::Out>],
+    ) -> Result<ZeroCheck, DecodeError>;
 }
 
 /// The portable kernels.
@@ -76,6 +87,20 @@ macro_rules! isa_kernels {
                 #[allow(unused_unsafe)]
                 unsafe {
                     k::decode_finish::<Classic, F>(input, acc, out)
+                }
+            }
+
+            #[inline]
+            unsafe fn decode_nonzero<F: Finish>(
+                input: &[u8],
+                acc: u32,
+                out: &mut [MaybeUninit<F::Out>],
+            ) -> Result<ZeroCheck, DecodeError> {
+                use $m as k;
+                // SAFETY: the caller guarantees the ISA.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    k::decode_nonzero::<Classic, F>(input, acc, out)
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::finish::{Finish, Lane32, Plain};
+use super::finish::{Finish, Lane32, Plain, ZeroCheck};
 use super::source::{Source, Values};
 use super::{control_len, Scheme32};
 use crate::error::{DecodeError, EncodeError};
@@ -44,6 +44,22 @@ pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
     let (ctrl, data) = split_control(input, out.len())?;
     let (used, acc) = decode_tail::<S, F>(ctrl, data, 0, 0, acc, out)?;
     Ok((ctrl.len() + used, acc))
+}
+
+/// As [`decode_finish`] for a [`Finish::NONZERO`] step: no value is compared with zero
+/// here (`checked` 0), the caller checks them all.
+pub(crate) fn decode_nonzero<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> Result<ZeroCheck, DecodeError> {
+    let (used, _) = decode_finish::<S, F>(input, acc, out)?;
+    Ok(ZeroCheck {
+        used,
+        checked: 0,
+        zero: false,
+        long: false,
+    })
 }
 
 /// Decodes values `first..out.len()` (`first` a multiple of 4) whose data starts at

@@ -5,7 +5,7 @@ use core::mem::MaybeUninit;
 
 use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::{encode_groups, impl_encode_group};
-use crate::stream32::finish::{Finish, Lane32, Plain};
+use crate::stream32::finish::{Finish, Lane32, Plain, ZeroCheck};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::source::{Source, Values};
 use crate::stream32::Scheme32;
@@ -34,11 +34,37 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
 ) -> Result<(usize, u32), DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
-    let (dp, g, acc) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
+    let (dp, g, acc, _) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
     let (used, acc) = decode_tail::<S, F>(ctrl, data, dp, 4 * g, acc, out)?;
     Ok((ctrl.len() + used, acc))
 }
 
+/// As [`decode_finish`] with a [`Finish::NONZERO`] step: the group loops also look for zero
+/// values, the scalar tail does not (see [`ZeroCheck`]).
+///
+/// # Safety
+/// The CPU must support NEON.
+pub(crate) unsafe fn decode_nonzero<S: Scheme32, F: Finish>(
+    input: &[u8],
+    acc: u32,
+    out: &mut [MaybeUninit<F::Out>],
+) -> Result<ZeroCheck, DecodeError> {
+    let (ctrl, data) = split_control(input, out.len())?;
+    // SAFETY: the caller guarantees NEON (this function's contract).
+    let (dp, g, acc, (zero, long)) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
+    let (used, _) = decode_tail::<S, F>(ctrl, data, dp, 4 * g, acc, out)?;
+    Ok(ZeroCheck {
+        used: ctrl.len() + used,
+        checked: 4 * g,
+        zero,
+        long,
+    })
+}
+
+/// Decodes whole groups while their 16-byte loads stay inside `data`; returns where it
+/// stopped `(dp, g)`, the running value, and with [`Finish::NONZERO`] whether a value
+/// unpacked was zero and whether one took 4 bytes (`false` for other steps).
+///
 /// # Safety
 /// The CPU must support NEON. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
@@ -49,7 +75,23 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
     data: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> (usize, usize, u32) {
+) -> (usize, usize, u32, (bool, bool)) {
+    const {
+        assert!(
+            !(F::NONZERO && F::PAIRS),
+            "the zero check runs on single groups"
+        );
+        assert!(!F::NONZERO || S::LENS[3] == 4, "code 3 is a 4-byte value");
+    };
+    let mut zeros = vdupq_n_u32(0);
+    // Both bits of a 2-bit code set (code 3, a 4-byte value), OR-ed over the groups.
+    let mut long = 0u64;
+    // Lanes of `u` that are zero, OR-ed into `zeros` (a compare and an OR a group).
+    let check = |u: uint32x4_t, zeros: &mut uint32x4_t| {
+        if F::NONZERO {
+            *zeros = vorrq_u32(*zeros, vceqzq_u32(u));
+        }
+    };
     let full = out.len() / 4;
     let src = data.as_ptr();
     let dst = out.as_mut_ptr().cast::<F::Out>();
@@ -66,6 +108,9 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
     while g + 8 <= full && data.len() - dp >= 128 {
         // SAFETY: g + 8 <= full <= ctrl.len().
         let cw = u64::from_le(unsafe { ctrl.as_ptr().add(g).cast::<u64>().read_unaligned() });
+        if F::NONZERO {
+            long |= cw & (cw >> 1);
+        }
         let lens = S::lens8(cw);
         // The 8 groups of this step use at most 128 data bytes and data.len() - dp >= 128
         // held at its start, so each group's 16-byte load is inside data.
@@ -88,6 +133,7 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
         } else {
             for k in 0..8 {
                 let u = next(k, &mut dp);
+                check(u, &mut zeros);
                 // SAFETY: NEON (caller); group g + k < full writes 4 values inside out.
                 unsafe { F::Out::store4_neon(dst.add(4 * (g + k)), F::neon(u, &mut carry)) };
             }
@@ -108,12 +154,17 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
     while g < full && data.len() - dp >= 16 {
         let c = ctrl[g] as usize;
         let u = unpack(c, dp);
+        check(u, &mut zeros);
+        if F::NONZERO {
+            long |= (c & (c >> 1)) as u64;
+        }
         // SAFETY: NEON (caller); g < full so 4 values fit in out.
         unsafe { F::Out::store4_neon(dst.add(4 * g), F::neon(u, &mut carry)) };
         dp += S::CTRL_LENS[c] as usize;
         g += 1;
     }
-    (dp, g, vgetq_lane_u32::<0>(carry))
+    let found = (vmaxvq_u32(zeros) != 0, long & 0x5555_5555_5555_5555 != 0);
+    (dp, g, vgetq_lane_u32::<0>(carry), found)
 }
 
 /// The encode kernel of this ISA (see the codec's `Kernels`).

@@ -98,6 +98,44 @@ macro_rules! decode_entries {
             unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
         }
 
+        /// As [`decode_finish`] with a [`Finish::NONZERO`] step: the block loop also looks
+        /// for zero values, the tail does not (see [`ZeroCheck`]).
+        ///
+        /// [`Finish::NONZERO`]: crate::stream32::finish::Finish::NONZERO
+        /// [`ZeroCheck`]: crate::stream32::finish::ZeroCheck
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $isa, ".")]
+        #[target_feature(enable = $feature)]
+        #[inline]
+        pub(crate) unsafe fn decode_nonzero<S: Scheme32, F: Finish>(
+            input: &[u8],
+            acc: u32,
+            out: &mut [MaybeUninit<F::Out>],
+        ) -> Result<crate::stream32::finish::ZeroCheck, DecodeError> {
+            use crate::stream32::x86::ssse3::{decode_blocks, Found};
+            let (ctrl, data) = split_control(input, out.len())?;
+            // SAFETY: the ISA (this function's contract) includes SSSE3; the tail starts
+            // where the block loop stopped.
+            unsafe {
+                let mut found = Found::new();
+                let carry = _mm_set1_epi32(acc as i32);
+                let (dp, g, carry) =
+                    decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry, &mut found);
+                let used = if 4 * g == out.len() {
+                    ctrl.len() + dp
+                } else {
+                    decode_rest::<S, F>(ctrl, data, dp, g, carry, out)?.0
+                };
+                Ok(crate::stream32::finish::ZeroCheck {
+                    used,
+                    checked: 4 * g,
+                    zero: _mm_movemask_epi8(found.zeros) != 0,
+                    long: found.long & 0x5555_5555_5555_5555 != 0,
+                })
+            }
+        }
+
         /// The block loop and the tail compiled as one function with this ISA's features.
         ///
         /// # Safety
@@ -113,12 +151,13 @@ macro_rules! decode_entries {
             acc: u32,
             out: &mut [MaybeUninit<F::Out>],
         ) -> Result<(usize, u32), DecodeError> {
-            use crate::stream32::x86::ssse3::{carried, decode_blocks};
+            use crate::stream32::x86::ssse3::{carried, decode_blocks, Found};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
             // stopped.
             unsafe {
                 let carry = _mm_set1_epi32(acc as i32);
-                let (dp, g, carry) = decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry);
+                let (dp, g, carry) =
+                    decode_blocks::<S, F>(ctrl, data, out, 0, 0, carry, &mut Found::new());
                 if 4 * g == out.len() {
                     return Ok((ctrl.len() + dp, carried(carry)));
                 }
@@ -144,7 +183,9 @@ macro_rules! decode_entries {
             carry: __m128i,
             out: &mut [MaybeUninit<F::Out>],
         ) -> Result<(usize, u32), DecodeError> {
-            use crate::stream32::x86::ssse3::{decode_blocks, decode_groups, finish_decode_with};
+            use crate::stream32::x86::ssse3::{
+                decode_blocks, decode_groups, finish_decode_with, Found,
+            };
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
             // stopped; on the copy, the block loop then the single-group loop keep their
             // loads inside the copy they are given.
@@ -158,7 +199,9 @@ macro_rules! decode_entries {
                     out,
                     8,
                     |buf, g, carry, out| {
-                        let (dp, g, carry) = decode_blocks::<S, F>(ctrl, buf, out, 0, g, carry);
+                        let mut found = Found::new();
+                        let (dp, g, carry) =
+                            decode_blocks::<S, F>(ctrl, buf, out, 0, g, carry, &mut found);
                         decode_groups::<S, F>(ctrl, buf, out, dp, g, carry)
                     },
                 )

@@ -207,6 +207,10 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 /// needed to keep LLVM from batching a block's loads ahead of its stores, cost 30
 /// instructions a call and no longer changes the loop).
 ///
+/// With [`Finish::NONZERO`] each unpacked value is compared with zero as well (one compare
+/// and one OR a group; for a block of one-byte values a minimum of its 32 data bytes) and
+/// each block's 4-byte codes are noted, into `found`; otherwise `found` is left alone.
+///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
 /// `split_control` returns them); the function keeps every load inside `data` and every store
@@ -219,7 +223,15 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     dp: usize,
     g: usize,
     mut carry: __m128i,
+    found: &mut Found,
 ) -> (usize, usize, __m128i) {
+    const {
+        assert!(
+            !(F::NONZERO && F::PAIRS),
+            "the zero check runs on single groups"
+        );
+        assert!(!F::NONZERO || S::LENS[3] == 4, "code 3 is a 4-byte value");
+    };
     let blocks = (out.len() / 4 - g) / 8;
     if blocks == 0 {
         return (dp, g, carry);
@@ -257,10 +269,25 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         if p as usize > roomy && last_group_start::<S>(cw) + 16 > end - p as usize {
             break;
         }
+        if F::NONZERO && !(F::ONES && cw == 0) {
+            // Both bits of a 2-bit code set: code 3, a 4-byte value (none in a block of
+            // one-byte values).
+            found.long |= cw & (cw >> 1);
+        }
         if F::ONES && S::LENS[0] == 1 && cw == 0 {
             // 32 one-byte values (`ONES` steps run on the classic wire only, where code 0 is
             // one byte): the block's last group starts 28 bytes in, so its 16-byte load,
-            // checked above, covers the four 8-byte loads.
+            // checked above, covers the four 8-byte loads (and the two 16-byte loads of the
+            // zero check).
+            if F::NONZERO {
+                // SAFETY: p + 32 <= p + 44, inside data (above); SSSE3 includes SSE2.
+                unsafe {
+                    let least =
+                        _mm_min_epu8(_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()));
+                    found.zeros =
+                        _mm_or_si128(found.zeros, _mm_cmpeq_epi8(least, _mm_setzero_si128()));
+                }
+            }
             for h in 0..4 {
                 // SAFETY: p + 8h + 8 <= p + 44, inside data (above); values 8h..8h + 8 of
                 // the block are inside out.
@@ -307,7 +334,12 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
                 unsafe {
                     let v = _mm_loadu_si128(p.cast());
                     let m = _mm_load_si128(rows.add(c).cast());
-                    let v = F::sse(_mm_shuffle_epi8(v, m), &mut carry);
+                    let v = _mm_shuffle_epi8(v, m);
+                    if F::NONZERO {
+                        found.zeros =
+                            _mm_or_si128(found.zeros, _mm_cmpeq_epi32(v, _mm_setzero_si128()));
+                    }
+                    let v = F::sse(v, &mut carry);
                     F::Out::store4(dst.add(4 * k), v);
                     p = p.add(*lens.add(c) as usize);
                 }
@@ -326,6 +358,27 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     // SAFETY: p and base are pointers into data, kp into ctrl.
     let (dp, g) = unsafe { (p.offset_from(base), kp.offset_from(ctrl.as_ptr())) };
     (dp as usize, g as usize, carry)
+}
+
+/// What [`decode_blocks`] finds for a [`Finish::NONZERO`] step: `zeros` has bits set where
+/// a value was zero; `long` is the OR of the blocks' `cw & (cw >> 1)`, whose even bits mark
+/// the values that took 4 bytes (code 3 in a control byte).
+#[derive(Clone, Copy)]
+pub(crate) struct Found {
+    pub(crate) zeros: __m128i,
+    pub(crate) long: u64,
+}
+
+impl Found {
+    /// Nothing found yet.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(crate) fn new() -> Found {
+        Found {
+            zeros: _mm_setzero_si128(),
+            long: 0,
+        }
+    }
 }
 
 /// Where the last of the 8 groups of control word `cw` starts: the data length of the first
