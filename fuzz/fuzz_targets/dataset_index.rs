@@ -107,15 +107,22 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut asked: Vec<String> = fx.ids.clone();
-    asked.extend(["read_1".into(), "read_".into(), String::new(), "read_99".into()]);
+    asked.extend([
+        "read_1".into(),
+        "read_".into(),
+        String::new(),
+        "read_99".into(),
+    ]);
     for id in &asked {
-        match dataset.locate(id) {
-            Ok(Some((file, read))) => {
-                let f = dataset.file(file).unwrap();
-                assert_eq!(&f.read_id(read).unwrap(), id, "found at another read's place");
-                assert!(fx.ids.contains(id));
-            }
-            Ok(None) | Err(_) => {}
+        // Not found, or an error: both fine for a damaged index; a hit must be right.
+        if let Ok(Some((file, read))) = dataset.locate(id) {
+            let f = dataset.file(file).unwrap();
+            assert_eq!(
+                &f.read_id(read).unwrap(),
+                id,
+                "found at another read's place"
+            );
+            assert!(fx.ids.contains(id));
         }
     }
     if let Ok(Some(read)) = dataset.read("read_21") {
