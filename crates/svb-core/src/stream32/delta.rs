@@ -160,7 +160,13 @@ impl DeltaKernels {
         // tables above, handed out only for ISAs this CPU runs.
         let found =
             unsafe { (self.decode_nonzero)(input, prev.unwrap_or(0), uninit::as_uninit_mut(out)) }?;
-        if !increases_fast(&found, prev, out) {
+        // The values the kernel's findings prove increasing; the rest go through the pass.
+        let proven = if proven_increasing(&found, prev, out) {
+            found.checked
+        } else {
+            0
+        };
+        if !increases_from(prev, out, proven) {
             if let Some(index) = first_not_increasing(prev, out) {
                 return Err(DecodeError::NotIncreasing { index });
             }
@@ -181,32 +187,39 @@ impl DeltaKernels {
     }
 }
 
-/// Whether `out` strictly increases from `prev` (see [`first_not_increasing`]), shown
-/// without a pass over the first `found.checked` values, whose deltas the kernel found
-/// non-zero: `false` when that cannot be shown (which is not a verdict). Those deltas wrap
-/// past `u32::MAX` only if one takes 4 bytes (`found.long`) or a run of 256 of them ends at
-/// or below the value before it (below 2^24 each, 256 sum below 2^32, so such a run wraps
-/// at most once and then ends below its start). The values after `checked` are compared by
-/// the pass.
+/// Whether the first `found.checked` values of `out`, whose deltas the kernel found
+/// non-zero, strictly increase from `prev`, shown without a pass over them: `false` when that
+/// cannot be shown (which is not a verdict). Those deltas wrap past `u32::MAX` only if one
+/// takes 4 bytes (`found.long`) or a run of 256 of them ends at or below the value before it
+/// (below 2^24 each, 256 sum below 2^32, so such a run wraps at most once and then ends below
+/// its start).
 #[inline]
-fn increases_fast(found: &ZeroCheck, prev: Option<u32>, out: &[u32]) -> bool {
-    let checked = found.checked;
+fn proven_increasing(found: &ZeroCheck, prev: Option<u32>, out: &[u32]) -> bool {
     if found.zero || found.long {
         return false;
     }
+    let checked = found.checked;
     // With no value before (`None`) the first delta is from 0, and was not zero.
     let start = prev.unwrap_or(0);
-    for s in (0..checked).step_by(256) {
+    (0..checked).step_by(256).all(|s| {
         let before = if s == 0 { start } else { out[s - 1] };
-        if out[(s + 256).min(checked) - 1] <= before {
-            return false;
+        out[(s + 256).min(checked) - 1] > before
+    })
+}
+
+/// Whether `out` strictly increases from `prev` (see [`first_not_increasing`]) given that its
+/// first `from` values do: [`svb_delta::increasing`]'s pass over the rest, from the last of
+/// those on.
+#[inline]
+fn increases_from(prev: Option<u32>, out: &[u32], from: usize) -> bool {
+    match from {
+        0 => {
+            let first_above = prev.zip(out.first()).is_none_or(|(p, &first)| first > p);
+            first_above && strictly_increasing(out)
         }
+        n if n == out.len() => true,
+        n => strictly_increasing(&out[n - 1..]),
     }
-    if checked == out.len() {
-        return true;
-    }
-    let first_ok = checked > 0 || prev.is_none_or(|p| out[0] > p);
-    first_ok && strictly_increasing(&out[checked.saturating_sub(1)..])
 }
 
 /// Index of the first value of `out` that is not above the one before it (the first value:
