@@ -260,10 +260,7 @@ impl<'a> Postings<'a> {
             let r = self
                 .decode_docs(b)
                 .and_then(|(start, end)| self.decode_freqs_of(b, start, end));
-            if r.is_err() {
-                self.finish();
-            }
-            r?;
+            self.at_end_on_error(r)?;
             0
         } else {
             self.finish();
@@ -334,11 +331,16 @@ impl<'a> Postings<'a> {
     /// error the cursor is at the end.
     fn load(&mut self, b: usize) -> Result<(), PostingsError> {
         let r = self.decode_docs(b);
+        self.at_end_on_error(r).map(drop)
+    }
+
+    /// `r` as the reader's error; when it is one, the cursor moves to the end.
+    #[inline]
+    fn at_end_on_error<T>(&mut self, r: Result<T, Kind>) -> Result<T, PostingsError> {
         if r.is_err() {
             self.finish();
         }
-        r?;
-        Ok(())
+        Ok(r?)
     }
 
     /// Decodes block `b`'s doc ids into the buffer and moves the cursor to its first doc;
@@ -400,10 +402,7 @@ impl<'a> Postings<'a> {
         let block = self.next_block - 1;
         let (start, end) = self.block_bounds(block);
         let r = self.decode_freqs_of(block, start, end);
-        if r.is_err() {
-            self.finish();
-        }
-        Ok(r?)
+        self.at_end_on_error(r)
     }
 
     /// Decodes the frequencies of the loaded block `block` (bounds `start..end` in `data`).
