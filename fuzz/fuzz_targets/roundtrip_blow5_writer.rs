@@ -69,10 +69,10 @@ fuzz_target!(|data: &[u8]| {
         } else {
             signal_compression
         },
-        format: if text {
-            svb_blow5::FileFormat::Slow5
+        form: if text {
+            svb_model::Form::Text
         } else {
-            svb_blow5::FileFormat::Blow5
+            svb_model::Form::Binary
         },
         batch_records: 2,
         // Raw literals when the records are zstd and the mode says so.

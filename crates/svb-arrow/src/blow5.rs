@@ -43,7 +43,12 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
     if with_signal {
         let parts: Vec<(&[i16], Calibration)> = records
             .iter()
-            .map(|(rec, _)| (rec.raw_signal.as_slice(), svb_reads::blow5_calibration(rec)))
+            .map(|(rec, _)| {
+                (
+                    rec.raw_signal.as_slice(),
+                    svb_blow5::model::calibration(rec),
+                )
+            })
             .collect();
         columns.push(
             signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
@@ -71,7 +76,7 @@ fn column(wanted: &Wanted<'_>, c: usize, records: &[(Record, u64)], filename: &s
         "sampling_rate" if c == 6 => prim::<Float64Type>(it().map(|x| x.sampling_rate)),
         "len_raw_signal" if c == 7 => prim::<UInt64Type>(records.iter().map(|&(_, n)| n)),
         _ => {
-            let j = c - svb_reads::BLOW5_PRIMARY_FIELDS.len();
+            let j = c - svb_model::BLOW5_PRIMARY_FIELDS.len();
             aux_column(
                 wanted.all.aux_type(j),
                 it().map(|x| x.aux.get(j).map(|(_, v)| v)),

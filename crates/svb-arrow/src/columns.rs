@@ -7,7 +7,7 @@ use arrow_array::types::ArrowPrimitiveType;
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType, Field};
 use svb_blow5::{AuxField, FieldType, Header};
-use svb_reads::{FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS};
+use svb_model::{FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS, POD5_FIELDS};
 
 /// The Arrow type of a field.
 fn data_type(kind: FieldKind) -> DataType {
@@ -23,6 +23,17 @@ fn data_type(kind: FieldKind) -> DataType {
     }
 }
 
+/// The POD5 fields whose values come from the read's run.
+const POD5_RUN_FIELDS: [&str; 7] = [
+    "start_time",
+    "duration",
+    "sample_rate",
+    "run_id",
+    "sample_id",
+    "experiment_id",
+    "flow_cell_id",
+];
+
 /// Every metadata column of the inputs.
 pub(crate) struct Columns {
     /// (name, type, nullable)
@@ -32,11 +43,12 @@ pub(crate) struct Columns {
 }
 
 impl Columns {
+    /// POD5's fields: the run's nullable (null for a read whose run the file lacks).
     pub(crate) fn pod5() -> Columns {
         Columns {
             cols: POD5_FIELDS
                 .iter()
-                .map(|&(n, k)| (n.to_string(), data_type(k), false))
+                .map(|&(n, k)| (n.to_string(), data_type(k), POD5_RUN_FIELDS.contains(&n)))
                 .collect(),
             aux: Vec::new(),
         }
@@ -183,6 +195,18 @@ pub(crate) fn file_name(path: &std::path::Path) -> String {
 /// A primitive column of `T` from its values.
 pub(crate) fn prim<T: ArrowPrimitiveType>(values: impl Iterator<Item = T::Native>) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::from_iter_values(values))
+}
+
+/// A primitive column of `T`, null where a value is `None`.
+pub(crate) fn opt_prim<T: ArrowPrimitiveType>(
+    values: impl Iterator<Item = Option<T::Native>>,
+) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::from_iter(values))
+}
+
+/// A text column, null where a value is `None`.
+pub(crate) fn opt_text<S: AsRef<str>>(values: impl Iterator<Item = Option<S>>) -> ArrayRef {
+    Arc::new(StringArray::from_iter(values))
 }
 
 /// A text column.

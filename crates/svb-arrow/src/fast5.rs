@@ -9,9 +9,7 @@ use arrow_array::types::{
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, StringArray};
 use rayon::prelude::*;
 use svb_fast5::Reader;
-use svb_reads::{
-    fast5_calibration, fast5_fields, Calibration, FieldKind, Fields, Value, FAST5_FIELDS,
-};
+use svb_model::{Calibration, FieldKind, Fields, Value, FAST5_FIELDS};
 
 use crate::columns::{file_name, Wanted};
 use crate::{batch_end, signal, ArrowReadError, Batch, Options};
@@ -36,9 +34,9 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
                 false => (Vec::new(), r.samples(i)?),
             };
             Ok((
-                fast5_fields(&read, n),
+                svb_fast5::model::fields(&read, n),
                 samples,
-                fast5_calibration(&read),
+                svb_fast5::model::calibration(&read),
                 read.read_id,
             ))
         })

@@ -42,15 +42,16 @@ use arrow_array::{RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
 
 pub use svb_blow5::Blow5Error;
+use svb_model::{Format, ReadSource};
 pub use svb_pod5::Pod5Error;
+pub use svb_reads::ReadsError;
 use svb_reads::{AnyReader, ByFormat};
-pub use svb_reads::{Format, ReadsError};
 
 /// The POD5 columns of ONT's `pod5 view`, in its order: the first of a POD5 file's columns
 /// (`calibration_offset`, `calibration_scale`, `end_reason_forced` and `acquisition_id`
 /// follow them).
 pub fn pod5_view_columns() -> impl Iterator<Item = &'static str> {
-    svb_reads::POD5_FIELDS[..svb_reads::POD5_VIEW_FIELDS]
+    svb_model::POD5_FIELDS[..svb_model::POD5_VIEW_FIELDS]
         .iter()
         .map(|c| c.0)
 }

@@ -1,12 +1,15 @@
 //! POD5 batches: the reads table's rows (already parsed at open) as columns, with the values
-//! ONT's `pod5 view` shows (missing counters 0, missing levels and scalings NaN, run fields
-//! `not_set` when empty), and the signal decoded on rayon.
+//! of the read model's POD5 fields (`svb_pod5::model::fields`: ONT's `pod5 view` values,
+//! missing counters 0, missing levels and scalings NaN, run fields `not_set` when empty; a
+//! read whose run the file lacks null in the run's columns), and the signal decoded on rayon.
 
 use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
 use arrow_array::ArrayRef;
 use svb_pod5::{Read, Reader, RunInfo};
 
-use crate::columns::{boolean, file_name, prim, text, Wanted};
+use svb_pod5::model::{not_set, seconds};
+
+use crate::columns::{boolean, file_name, opt_prim, opt_text, prim, text, Wanted};
 use crate::signal::{self, Calibration};
 use crate::{batch_end, ArrowReadError, Batch, Options};
 
@@ -27,28 +30,19 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
     Ok((columns, end))
 }
 
-/// `name` when set, else `not_set` (as `pod5 view`).
-fn not_set(s: &str) -> &str {
-    if s.is_empty() {
-        "not_set"
-    } else {
-        s
-    }
-}
-
-/// Samples as seconds at the run's rate (NaN without one).
-fn seconds(n: u64, run: Option<&RunInfo>) -> f64 {
-    match run.map_or(0, |r| r.sample_rate) {
-        0 => f64::NAN,
-        rate => n as f64 / f64::from(rate),
-    }
-}
-
-/// The column `name` of `reads` (one of [`svb_reads::POD5_FIELDS`]).
+/// The column `name` of `reads` (one of [`svb_model::POD5_FIELDS`]).
 fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
     let it = || reads.iter();
     let with_run = || reads.iter().zip(runs.iter().copied());
-    let run_text = |get: fn(&RunInfo) -> &str| text(runs.iter().map(move |r| r.map_or("", get)));
+    let run_text = |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(get)));
+    let not_set_text =
+        |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(|r| not_set(get(r)))));
+    // Samples as seconds at the run's rate; null without a run.
+    let run_seconds = |n: fn(&Read) -> u64| {
+        opt_prim::<Float64Type>(
+            with_run().map(move |(x, r)| r.map(|r| seconds(n(x), r.sample_rate))),
+        )
+    };
     let level = |get: fn(&Read) -> Option<f32>| {
         prim::<Float32Type>(it().map(move |x| get(x).unwrap_or(f32::NAN)))
     };
@@ -59,12 +53,12 @@ fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str)
         "channel" => prim::<UInt32Type>(it().map(|x| x.channel)),
         "mux" => prim::<UInt8Type>(it().map(|x| x.well)),
         "end_reason" => text(it().map(|x| &*x.end_reason)),
-        "start_time" => prim::<Float64Type>(with_run().map(|(x, r)| seconds(x.start_sample, r))),
+        "start_time" => run_seconds(|x| x.start_sample),
         "start_sample" => prim::<UInt64Type>(it().map(|x| x.start_sample)),
-        "duration" => prim::<Float64Type>(with_run().map(|(x, r)| seconds(x.num_samples, r))),
+        "duration" => run_seconds(|x| x.num_samples),
         "num_samples" => prim::<UInt64Type>(it().map(|x| x.num_samples)),
         "minknow_events" => prim::<UInt64Type>(it().map(|x| x.num_minknow_events.unwrap_or(0))),
-        "sample_rate" => prim::<UInt16Type>(runs.iter().map(|r| r.map_or(0, |r| r.sample_rate))),
+        "sample_rate" => opt_prim::<UInt16Type>(runs.iter().map(|r| r.map(|r| r.sample_rate))),
         "median_before" => prim::<Float32Type>(it().map(|x| x.median_before)),
         "predicted_scaling_scale" => level(|x| x.predicted_scaling_scale),
         "predicted_scaling_shift" => level(|x| x.predicted_scaling_shift),
@@ -77,15 +71,9 @@ fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str)
             prim::<Float32Type>(it().map(|x| x.time_since_mux_change.unwrap_or(0.0)))
         }
         "run_id" => run_text(|r| &r.protocol_run_id),
-        "sample_id" => text(runs.iter().map(|r| not_set(r.map_or("", |r| &r.sample_id)))),
-        "experiment_id" => text(
-            runs.iter()
-                .map(|r| not_set(r.map_or("", |r| &r.experiment_name))),
-        ),
-        "flow_cell_id" => text(
-            runs.iter()
-                .map(|r| not_set(r.map_or("", |r| &r.flow_cell_id))),
-        ),
+        "sample_id" => not_set_text(|r| &r.sample_id),
+        "experiment_id" => not_set_text(|r| &r.experiment_name),
+        "flow_cell_id" => not_set_text(|r| &r.flow_cell_id),
         "pore_type" => text(it().map(|x| &*x.pore_type)),
         "open_pore_level" => level(|x| x.open_pore_level),
         "expected_open_pore_level" => level(|x| x.expected_open_pore_level),

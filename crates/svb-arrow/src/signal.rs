@@ -11,7 +11,7 @@ use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use rayon::prelude::*;
 
-pub(crate) use svb_reads::Calibration;
+pub(crate) use svb_model::Calibration;
 
 use crate::Signal;
 

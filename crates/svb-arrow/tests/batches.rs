@@ -8,8 +8,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type, UInt64Type, UInt8Type};
 use arrow_array::{Array, RecordBatch, RecordBatchReader};
 use arrow_schema::DataType;
-use svb_arrow::{ArrowReadError, Format, Options, ReadBatches, ReadsError, Signal};
+use svb_arrow::{ArrowReadError, Options, ReadBatches, ReadsError, Signal};
 use svb_blow5::{AuxValue, FieldType};
+use svb_model::Format;
 use svb_testdata::{data_dir, TempDir};
 
 fn all(mut b: ReadBatches) -> Vec<RecordBatch> {

@@ -3,7 +3,7 @@
 //! schema (`#types` and `#names` lines). SLOW5 (text) starts with two `#` lines (version,
 //! read-group count) and then the same text header.
 
-use svb_io::FileFormat;
+use svb_model::Form;
 
 /// How each record is compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,9 +129,9 @@ pub struct AuxField {
 /// The parsed header of a BLOW5 or SLOW5 file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Header {
-    /// [`FileFormat::Blow5`] (binary) or [`FileFormat::Slow5`] (text: records are lines,
-    /// never compressed).
-    pub format: FileFormat,
+    /// [`Form::Binary`] (BLOW5) or [`Form::Text`] (SLOW5: records are lines, never
+    /// compressed).
+    pub form: Form,
     /// `(major, minor, patch)`.
     pub version: (u8, u8, u8),
     /// Record compression.
@@ -295,7 +295,7 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
     };
     let (read_groups, aux) = schema(text, groups)?;
     Ok(Header {
-        format: FileFormat::Blow5,
+        form: Form::Binary,
         version,
         record_compression,
         signal_compression,

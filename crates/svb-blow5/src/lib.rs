@@ -5,8 +5,11 @@
 //! with any of them. The signal codecs inside records are `svb-slow5`'s.
 //!
 //! SLOW5, slow5lib's text form of the same header and records (a line per record), is read
-//! by the same [`Reader`] (told apart by its first bytes: [`Header::format`]) and written by
+//! by the same [`Reader`] (told apart by its first bytes: [`Header::form`]) and written by
 //! the [`Writer`] with [`WriteOptions::slow5`].
+//!
+//! The [`Reader`] is the read model's `svb_model::ReadSource` ([`model`] maps a record's
+//! fields to the model's); [`ont`] holds the auxiliary fields of ONT reads.
 //!
 //! ```no_run
 //! use svb_blow5::{Reader, Threads};
@@ -28,6 +31,8 @@ mod error;
 mod header;
 mod index;
 mod inflate;
+pub mod model;
+pub mod ont;
 mod reader;
 mod record;
 mod text;
@@ -41,7 +46,7 @@ pub use index::{open_with_index, open_with_index_at, Index, Indexed};
 pub use reader::{Cut, Reader};
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
-pub use svb_io::{Access, FileFormat, OnExisting, Publish, Threads};
+pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use svb_slow5::SignalError;
 pub use writer::{Schema, WriteOptions, Writer};
 

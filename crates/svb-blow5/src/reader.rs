@@ -1,10 +1,11 @@
 //! [`Reader`]: an open BLOW5 file, its records located at open and decoded on demand.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
-use svb_io::{Access, FileFormat, Source, Threads};
+use svb_io::{Access, Source, Threads};
+use svb_model::{Form, Format};
 
 use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
@@ -126,6 +127,9 @@ pub struct Reader {
     /// Whether every span's size field was read at open; a reader opened through an index
     /// reads it with the record instead, and checks it there.
     sizes_read: bool,
+    /// Read id -> record, for lookups by id: given ([`Reader::use_index`]) or built on the
+    /// first lookup.
+    pub(crate) ids: OnceLock<super::Index>,
 }
 
 impl Reader {
@@ -138,7 +142,7 @@ impl Reader {
     svb_io::reader_constructors!(
         svb_blow5,
         Blow5Error,
-        FileFormat::Blow5,
+        Format::Blow5,
         "record",
         "reads.blow5"
     );
@@ -154,7 +158,7 @@ impl Reader {
     /// is decoded.
     pub fn open_salvaging(path: impl AsRef<Path>) -> Result<(Reader, Option<Cut>), Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, Access::Auto, FileFormat::Blow5) {
+        match Source::open_as(&path, Access::Auto, Format::Blow5) {
             Ok(src) => Self::from_source_with(path, src, true),
             Err(source) => Err(Blow5Error::Io { path, source }),
         }
@@ -186,7 +190,7 @@ impl Reader {
             })?;
         let len = src.len();
         let mut cut = None;
-        let spans = if header.format == FileFormat::Slow5 {
+        let spans = if header.form == Form::Text {
             let (spans, rest) = text_lines(&src, header.data_start as u64).map_err(io)?;
             if let Some(offset) = rest {
                 let what = "the file ends inside this line (no newline after it): cut short?";
@@ -273,6 +277,7 @@ impl Reader {
             header,
             spans,
             sizes_read: true,
+            ids: OnceLock::new(),
         };
         Ok((reader, cut))
     }
@@ -293,14 +298,14 @@ impl Reader {
             path: path.clone(),
             source,
         };
-        let src = Source::open_as(&path, Access::ReadAt, FileFormat::Blow5).map_err(io)?;
+        let src = Source::open_as(&path, Access::ReadAt, Format::Blow5).map_err(io)?;
         let header = parse_header(&src)
             .map_err(io)?
             .map_err(|what| Blow5Error::Header {
                 path: path.clone(),
                 what,
             })?;
-        let text = header.format == FileFormat::Slow5;
+        let text = header.form == Form::Text;
         let misfit = |what: String| Blow5Error::Header {
             path: path.clone(),
             what: format!("the index does not fit the file: {what}"),
@@ -345,7 +350,16 @@ impl Reader {
             header,
             spans,
             sizes_read: false,
+            ids: OnceLock::new(),
         })
+    }
+
+    /// Looks read ids up through `index` (this file's: from [`open_with_index`](super::open_with_index)
+    /// or [`Index::build`](super::Index::build)) instead of one built on the first
+    /// [`ReadSource::find`](svb_model::ReadSource::find). An index that is not this file's
+    /// finds no record where it points elsewhere.
+    pub fn use_index(&mut self, index: super::Index) {
+        self.ids = OnceLock::from(index);
     }
 
     /// The header.
@@ -690,7 +704,7 @@ impl Reader {
 
     /// Whether the file is SLOW5 text (records are lines).
     fn is_text(&self) -> bool {
-        self.header.format == FileFormat::Slow5
+        self.header.form == Form::Text
     }
 
     /// Whether decoding is only copying bytes already in memory (read, not mapped; records

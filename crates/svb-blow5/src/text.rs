@@ -24,7 +24,7 @@
 
 use super::header::{self, AuxField, FieldType, Header, RecordCompression, SignalCompression};
 use super::record::{int_null, scalar_value, uint_null, AuxValue, Record};
-use svb_io::FileFormat;
+use svb_model::Form;
 
 /// The first bytes of every SLOW5 file.
 pub(crate) const SIGNATURE: &[u8] = b"#slow5_version";
@@ -84,7 +84,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header, String> {
     let rest = lines.next().unwrap_or_default();
     let (read_groups, aux) = header::schema(rest, groups)?;
     Ok(Header {
-        format: FileFormat::Slow5,
+        form: Form::Text,
         version,
         record_compression: RecordCompression::None,
         signal_compression: SignalCompression::None,
@@ -623,7 +623,7 @@ mod tests {
 
     fn header(aux: Vec<AuxField>) -> Header {
         Header {
-            format: FileFormat::Slow5,
+            form: Form::Text,
             version: (0, 2, 0),
             record_compression: RecordCompression::None,
             signal_compression: SignalCompression::None,

@@ -16,7 +16,8 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use svb_io::{FileFormat, PartialFile, Publish};
+use svb_io::{PartialFile, Publish};
+use svb_model::Form;
 
 use super::header::{AuxField, FieldType, RecordCompression, SignalCompression, MAGIC, PRIMARY};
 use super::record::{AuxValue, Record};
@@ -48,10 +49,10 @@ pub struct WriteOptions {
     /// How [`Writer::finish`] publishes the file: synced first (default) or not, replacing a
     /// file at the path or not (default refuse).
     pub publish: Publish,
-    /// [`FileFormat::Blow5`] (default), or [`FileFormat::Slow5`] for slow5lib's text form,
+    /// [`Form::Binary`] (BLOW5, default), or [`Form::Text`] for slow5lib's SLOW5 text form,
     /// which has no compression: both compressions must then be `None`
     /// ([`WriteOptions::slow5`]).
-    pub format: FileFormat,
+    pub form: Form,
 }
 
 impl WriteOptions {
@@ -60,7 +61,7 @@ impl WriteOptions {
         WriteOptions {
             record_compression: RecordCompression::None,
             signal_compression: SignalCompression::None,
-            format: FileFormat::Slow5,
+            form: Form::Text,
             ..WriteOptions::default()
         }
     }
@@ -74,7 +75,7 @@ impl Default for WriteOptions {
             batch_records: 1024,
             zstd_profile: ZstdProfile::Standard,
             publish: Publish::default(),
-            format: FileFormat::Blow5,
+            form: Form::Binary,
         }
     }
 }
@@ -283,9 +284,9 @@ impl Writer {
                 ),
             });
         }
-        let header = match options.format {
-            FileFormat::Blow5 => header_bytes(&schema, &options)?,
-            FileFormat::Slow5 => {
+        let header = match options.form {
+            Form::Binary => header_bytes(&schema, &options)?,
+            Form::Text => {
                 if options.record_compression != RecordCompression::None
                     || options.signal_compression != SignalCompression::None
                 {
@@ -297,11 +298,6 @@ impl Writer {
                     });
                 }
                 super::text::header_bytes(schema.read_groups.len(), &schema.text()?)
-            }
-            f => {
-                return Err(Blow5WriteError::Schema {
-                    what: format!("a {} file (BLOW5 or SLOW5 only)", f.name()),
-                })
             }
         };
         let out = options
@@ -373,8 +369,8 @@ impl Writer {
     /// ([`add_stored_records`](Writer::add_stored_records)): both BLOW5 of version 0.2, the
     /// same record and signal compression, the same auxiliary fields in the same order.
     pub fn stores_like(&self, header: &super::Header) -> bool {
-        self.options.format == FileFormat::Blow5
-            && header.format == FileFormat::Blow5
+        self.options.form == Form::Binary
+            && header.form == Form::Binary
             && (header.version.0, header.version.1) == (0, 2)
             && header.record_compression == self.options.record_compression
             && header.signal_compression == self.options.signal_compression
@@ -415,7 +411,7 @@ impl Writer {
         &mut self,
         records: &[(&str, u32, &[u8])],
     ) -> Result<Vec<Result<(), Blow5WriteError>>, Blow5WriteError> {
-        if self.options.format != FileFormat::Blow5 {
+        if self.options.form != Form::Binary {
             return Err(Blow5WriteError::Schema {
                 what: "stored BLOW5 records go into a BLOW5 file, not SLOW5 text".into(),
             });
@@ -463,7 +459,7 @@ impl Writer {
     /// Returns the number of records.
     pub fn finish(mut self) -> Result<u64, Blow5WriteError> {
         self.flush_pending()?;
-        if self.options.format == FileFormat::Blow5 {
+        if self.options.form == Form::Binary {
             self.write_all(EOF_MARKER)?;
         }
         let path = self.out.destination().to_path_buf();
@@ -522,7 +518,7 @@ impl Writer {
             };
             check_aux(&f.ty, v).map_err(|w| bad(format!("auxiliary field {}: {w}", f.name)))?;
         }
-        if self.options.format == FileFormat::Slow5 {
+        if self.options.form == Form::Text {
             super::text::check_record(r, &self.aux).map_err(bad)?;
         }
         Ok(())
@@ -635,7 +631,7 @@ fn encode_record(
     aux: &[AuxField],
     options: &WriteOptions,
 ) -> Result<Vec<u8>, Blow5WriteError> {
-    if options.format == FileFormat::Slow5 {
+    if options.form == Form::Text {
         let mut line = Vec::new();
         super::text::record_line(r, aux, &mut line);
         return Ok(line);

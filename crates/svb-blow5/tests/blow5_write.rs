@@ -340,7 +340,7 @@ fn random_records_round_trip_under_every_compression() {
         let path = tmp.0.join(format!(
             "{rc:?}-{sc:?}-{:?}.{}",
             opts.zstd_profile,
-            opts.format.extension()
+            opts.form.format().extension()
         ));
         let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
         // ex-zd refuses an empty signal (slow5lib cannot read one back).
@@ -586,7 +586,7 @@ fn pyslow5_reads_our_files_exactly() {
         let path = tmp.0.join(format!(
             "{rc:?}-{sc:?}-{:?}.{}",
             opts.zstd_profile,
-            opts.format.extension()
+            opts.form.format().extension()
         ));
         let mut w = Writer::create(&path, slow5tools_schema(&data), opts).unwrap();
         // An empty signal is refused as ex-zd (slow5lib cannot read one back).

@@ -10,7 +10,7 @@ use svb_blow5::{
     AuxValue, Blow5Error, FieldType, OnExisting, Reader, Record, RecordCompression, Schema,
     WriteOptions, Writer,
 };
-use svb_io::FileFormat;
+use svb_model::Form;
 
 /// Every BLOW5 file of the conformance data.
 fn shared_blow5(data: &Path) -> Vec<PathBuf> {
@@ -53,7 +53,7 @@ fn blow5_to_slow5_and_back_keeps_every_field_and_byte() {
             &records,
         );
         let t = Reader::open(&text).unwrap();
-        assert_eq!(t.header().format, FileFormat::Slow5);
+        assert_eq!(t.header().form, Form::Text);
         assert_eq!(t.header().read_groups, r.header().read_groups, "{name}");
         assert_eq!(t.header().aux, r.header().aux, "{name}");
         let back: Vec<Record> = t.records().map(|x| x.unwrap()).collect();

@@ -6,7 +6,8 @@ use std::path::Path;
 use svb_blow5::Reader;
 
 use crate::files::SignalFile;
-use svb_reads::{AnyReader, Format};
+use svb_model::Format;
+use svb_reads::AnyReader;
 
 use crate::output::json_str;
 
@@ -20,7 +21,7 @@ impl SignalFile for Reader {
     fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
         let h = self.header();
         writeln!(out, "file: {}", path.display())?;
-        writeln!(out, "format: {}", h.format.name())?;
+        writeln!(out, "format: {}", h.form.format().name())?;
         writeln!(
             out,
             "version: {}.{}.{}",
@@ -57,7 +58,7 @@ impl SignalFile for Reader {
         format!(
             "{{\"file\":{},\"format\":\"{}\",\"version\":\"{}.{}.{}\",\"record_compression\":\"{}\",\"signal_compression\":\"{}\",\"read_groups\":[{}],\"auxiliary_fields\":[{}],\"records\":{}}}",
             json_str(&path.display().to_string()),
-            h.format.extension(),
+            h.form.format().extension(),
             h.version.0,
             h.version.1,
             h.version.2,

@@ -8,9 +8,10 @@ use clap::ValueEnum;
 use svb_blow5::{RecordCompression, SignalCompression};
 use svb_pod5::ZstdProfile;
 
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, Inputs};
 use crate::output::{check_output, error_chain, output_dir, publish, SharedProgress};
 use svb_convert::{OnError, Run};
+use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Records {

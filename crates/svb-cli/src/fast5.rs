@@ -6,7 +6,8 @@ use std::path::Path;
 use svb_fast5::{Layout, Reader};
 
 use crate::files::SignalFile;
-use svb_reads::{AnyReader, Format};
+use svb_model::Format;
+use svb_reads::AnyReader;
 
 use crate::output::json_str;
 

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use svb_reads::{AnyReader, Format};
+use svb_model::{Format, ReadSource};
+use svb_reads::AnyReader;
 
 use crate::output::{
     error_chain, for_each_in_order, output_dir, quiet_on_closed_pipe, signal_sha256, verify_line,

@@ -10,7 +10,8 @@ use crate::output::{
     error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
     write_output,
 };
-use svb_reads::{AnyReader, Dataset, DatasetOptions, Signal};
+use svb_model::{ReadSource, Signal};
+use svb_reads::{AnyReader, Dataset, DatasetOptions};
 
 #[derive(clap::Args)]
 #[command(

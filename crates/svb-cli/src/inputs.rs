@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-pub use svb_reads::Format;
+use svb_model::Format;
 
 use crate::output::error_chain;
 

@@ -8,8 +8,9 @@ use clap::ValueEnum;
 use svb_convert::{Duplicates, OnError, Run};
 
 use crate::convert::{blow5_options, Records, Signal};
-use crate::inputs::{identities, output_format, Format, Inputs};
+use crate::inputs::{identities, output_format, Inputs};
 use crate::output::{check_output, error_chain, publish, SharedProgress};
+use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OnDuplicate {

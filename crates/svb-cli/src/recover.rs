@@ -34,14 +34,14 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let format = svb_reads::Format::detect(&args.file).map_err(|e| error_chain(&e))?;
+    let format = svb_reads::detect(&args.file).map_err(|e| error_chain(&e))?;
     let how = Run {
         publish: crate::output::publish(args.force),
         ..Run::default()
     };
     match format {
-        svb_reads::Format::Blow5 | svb_reads::Format::Slow5 => {}
-        svb_reads::Format::Pod5 => return recover_pod5(args, how),
+        svb_model::Format::Blow5 | svb_model::Format::Slow5 => {}
+        svb_model::Format::Pod5 => return recover_pod5(args, how),
         _ => {
             return Err(format!(
                 "{}: a {} file; svb recovers BLOW5, SLOW5 and POD5 files",

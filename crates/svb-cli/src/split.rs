@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use svb_convert::{OnError, Run, SplitBy};
 
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, Inputs};
 use crate::output::{error_chain, SharedProgress};
+use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum By {

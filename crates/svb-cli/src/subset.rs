@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use svb_convert::{OnError, Run};
 
-use crate::inputs::{identities, output_format, Format, Inputs};
+use crate::inputs::{identities, output_format, Inputs};
 use crate::output::{check_output, error_chain, Progress};
+use svb_model::Format;
 
 #[derive(clap::Args)]
 #[command(

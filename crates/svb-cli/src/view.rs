@@ -12,10 +12,11 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use svb_arrow::{Options, ReadBatches, Signal};
 
-use crate::inputs::{identities, Format, Inputs};
+use crate::inputs::{identities, Inputs};
 use crate::output::{
     check_output, error_chain, json_str, output_error, quiet_on_closed_pipe, Progress,
 };
+use svb_model::Format;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb view reads.pod5 > summary.tsv\n  \

@@ -4,6 +4,7 @@
 
 mod common;
 use common::{fails, ok, s, svb};
+use svb_model::ReadSource;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int16Type;

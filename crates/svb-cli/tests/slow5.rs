@@ -79,7 +79,7 @@ fn slow5_is_an_input_and_an_output_everywhere() {
         s(&picked),
     ]));
     let p = svb_blow5::Reader::open(&picked).unwrap();
-    assert_eq!(p.header().format, svb_blow5::FileFormat::Slow5);
+    assert_eq!(p.header().form, svb_model::Form::Text);
     assert_eq!(p.len(), 2);
     assert_eq!(p.record(1).unwrap().raw_signal, ra[4].raw_signal);
     let picked_bin = tmp.join("picked.blow5");

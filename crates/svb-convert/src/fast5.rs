@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use svb_fast5::{find, AttrValue, Attrs};
-use svb_pod5::{Read, RunInfo, END_REASONS};
+use svb_model::ont::END_REASONS;
+use svb_pod5::{Read, RunInfo};
 
 use crate::f2s;
 use crate::mapping::forced;
@@ -338,7 +339,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
                 .iter()
                 .map(crate::read_group_of)
                 .collect::<Result<_, _>>()?,
-            aux: svb_reads::ont::blow5_pod5_aux(),
+            aux: svb_blow5::ont::pod5_aux(),
         }),
         svb_reads::ByFormat::Fast5(r) => {
             let all: Vec<usize> = (0..r.len()).collect();
@@ -396,27 +397,28 @@ pub fn subset_fast5(
         .map(str::to_owned)
         .collect();
     let publish = how.publish;
-    let stats = match svb_io::FileFormat::of_extension(out) {
-        Some(svb_io::FileFormat::Pod5) => {
+    let stats = match svb_model::Format::of_output(out)? {
+        svb_model::Format::Pod5 => {
             let options = svb_pod5::WriteOptions {
                 publish,
                 ..svb_pod5::WriteOptions::default()
             };
             picked_to_pod5(readers, stats, out, options, how)?
         }
-        Some(f @ (svb_io::FileFormat::Blow5 | svb_io::FileFormat::Slow5)) => {
+        f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5) => {
             let options = match f {
-                svb_io::FileFormat::Slow5 => svb_blow5::WriteOptions::slow5(),
+                svb_model::Format::Slow5 => svb_blow5::WriteOptions::slow5(),
                 _ => svb_blow5::WriteOptions::default(),
             };
             let options = svb_blow5::WriteOptions { publish, ..options };
             picked_to_blow5(readers, stats, out, options, how)?
         }
-        _ => {
-            return Err(ConvertError::Mapping(format!(
-                "{}: a FAST5 subset is written as .pod5, .blow5 or .slow5 (svb writes no FAST5)",
-                out.display()
-            )))
+        found @ svb_model::Format::Fast5 => {
+            return Err(svb_model::OutputFormatError {
+                path: out.to_path_buf(),
+                found: Some(found),
+            }
+            .into())
         }
     };
     Ok(crate::Subset {

@@ -1,7 +1,7 @@
 //! File-to-file operations over POD5 and BLOW5: subsetting by read id ([`subset`]), and
 //! conversion with blue-crab's field mapping (docs/FORMATS.md has the table): a POD5 read
 //! becomes a BLOW5 record with the auxiliary fields pyslow5 and blue-crab write
-//! ([`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)), its run a read group whose
+//! ([`blow5_pod5_aux`](svb_blow5::ont::pod5_aux)), its run a read group whose
 //! attributes are the run's fields, context tags and tracking ids; and back. FAST5 reads
 //! become POD5 reads as ONT's `pod5 convert fast5` maps them, and BLOW5 / SLOW5 records as
 //! slow5tools `f2s` does.
@@ -78,6 +78,9 @@ pub enum ConvertError {
     /// The BLOW5 output could not be written.
     #[error(transparent)]
     Blow5Write(#[from] svb_blow5::Blow5WriteError),
+    /// The output's extension names no format svb writes.
+    #[error(transparent)]
+    OutputFormat(#[from] svb_model::OutputFormatError),
     /// A field has no place on the other side (a read id that is not a UUID, a key that
     /// cannot be a BLOW5 attribute, two runs under one acquisition id).
     #[error("{0}")]
@@ -315,7 +318,7 @@ pub fn pod5_to_blow5(
     }
     let schema = Schema {
         read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
-        aux: svb_reads::ont::blow5_pod5_aux(),
+        aux: svb_blow5::ont::pod5_aux(),
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let decode = |_: usize, r: &svb_pod5::Reader, i: usize, rec: &mut Record| {
@@ -407,10 +410,10 @@ fn blow5_options_like(
     first: &svb_blow5::Header,
     publish: svb_io::Publish,
 ) -> svb_blow5::WriteOptions {
-    use svb_io::FileFormat;
-    let options = if FileFormat::of_extension(out) == Some(FileFormat::Slow5) {
+    use svb_model::{Form, Format};
+    let options = if Format::of_extension(out) == Some(Format::Slow5) {
         svb_blow5::WriteOptions::slow5()
-    } else if first.format == FileFormat::Slow5 {
+    } else if first.form == Form::Text {
         svb_blow5::WriteOptions::default()
     } else {
         svb_blow5::WriteOptions {

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use svb_blow5::{AuxValue, Record};
+use svb_model::ont::END_REASONS;
 use svb_pod5::{Read, RunInfo};
-use svb_reads::ont::END_REASONS;
 
 use crate::time::{format_utc_ms, parse_utc_ms};
 use crate::ConvertError;
@@ -234,7 +234,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 }
 
 /// A POD5 read as a BLOW5 record of read group `group` (aux fields of
-/// [`blow5_pod5_aux`](svb_reads::ont::blow5_pod5_aux)). The calibration becomes
+/// [`blow5_pod5_aux`](svb_blow5::ont::pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
 pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
     let mut record = Record {

@@ -293,24 +293,25 @@ pub fn merge(
     duplicates: Duplicates,
     how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
-    use svb_io::FileFormat;
-    match FileFormat::of_extension(out) {
-        Some(FileFormat::Pod5) => {
+    use svb_model::Format;
+    match Format::of_output(out)? {
+        Format::Pod5 => {
             let options = svb_pod5::WriteOptions {
                 publish: how.publish,
                 ..svb_pod5::WriteOptions::default()
             };
             merge_pod5(inputs, out, options, duplicates, how)
         }
-        Some(FileFormat::Blow5 | FileFormat::Slow5) => {
+        Format::Blow5 | Format::Slow5 => {
             let publish = how.publish;
             let options =
                 |first: &svb_blow5::Header| crate::blow5_options_like(out, first, publish);
             merge_blow5_with(inputs, out, options, duplicates, how)
         }
-        _ => Err(ConvertError::Mapping(format!(
-            "{}: the output must end in .pod5, .blow5 or .slow5",
-            out.display()
-        ))),
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
+            path: out.to_path_buf(),
+            found: Some(found),
+        }
+        .into()),
     }
 }

@@ -293,23 +293,22 @@ pub fn subset(
     out: &Path,
     how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    let ext = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    use svb_model::Format;
+    let to = Format::of_output(out)?;
     // FAST5 inputs become a file of the output's format (svb writes no FAST5).
     let fast5 = inputs
         .first()
-        .is_some_and(|p| svb_reads::Format::detect(p).is_ok_and(|f| f == svb_reads::Format::Fast5));
+        .is_some_and(|p| svb_reads::detect(p).is_ok_and(|f| f == Format::Fast5));
     if fast5 {
         return crate::subset_fast5(inputs, wanted, out, how);
     }
-    match ext.as_deref() {
-        Some("pod5") => subset_pod5(inputs, wanted, out, how),
-        Some("blow5" | "slow5") => subset_blow5(inputs, wanted, out, how),
-        _ => Err(ConvertError::Mapping(format!(
-            "{}: the output must end in .pod5, .blow5 or .slow5",
-            out.display()
-        ))),
+    match to {
+        Format::Pod5 => subset_pod5(inputs, wanted, out, how),
+        Format::Blow5 | Format::Slow5 => subset_blow5(inputs, wanted, out, how),
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
+            path: out.to_path_buf(),
+            found: Some(found),
+        }
+        .into()),
     }
 }

@@ -11,7 +11,8 @@ use svb_convert::{
     blow5_to_pod5, pod5_to_blow5, ConvertError, OnError, Run, Stats, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,
 };
-use svb_pod5::{Read, RunInfo, END_REASONS};
+use svb_model::ont::END_REASONS;
+use svb_pod5::{Read, RunInfo};
 use svb_testdata::{data_dir, Rng, TempDir};
 
 /// Every field a BLOW5 record carries, and the samples: the reads' Debug forms with the
@@ -83,7 +84,7 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     }
     // The BLOW5 in between: blue-crab's auxiliary fields, a read group per run.
     let r = svb_blow5::Reader::open(&b5).unwrap();
-    assert_eq!(r.header().aux, svb_reads::ont::blow5_pod5_aux());
+    assert_eq!(r.header().aux, svb_blow5::ont::pod5_aux());
     assert_eq!(r.header().read_groups.len(), a.run_infos().len());
 }
 

@@ -8,10 +8,14 @@
 //! Untrusted files: every length is checked before it is trusted, chunks are decoded one at a
 //! time and appended (memory follows the samples decoded, not a declared size), and a missing
 //! or mistyped field is an error naming the file, the read and the attribute, never a default.
+//!
+//! The [`Reader`] is the read model's `svb_model::ReadSource` ([`model`] maps a read's
+//! attributes to the model's fields).
 #![forbid(unsafe_code)]
 
 mod attrs;
 mod error;
+pub mod model;
 mod reader;
 mod storage;
 mod vbz_chunks;

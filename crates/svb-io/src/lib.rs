@@ -13,7 +13,8 @@
 //!   complete and published under its name, never replacing a file that is there unless
 //!   asked to ([`OnExisting`]); [`write_file`] for small outputs, [`Inputs`] to refuse an
 //!   output that is one of the inputs.
-//! - [`FileFormat`]: the signal formats known by their first bytes, named in errors.
+//! - [`wrong_format`]: a reader's error for a file of another format (the formats are
+//!   `svb_model::Format`, known by their first bytes, which [`Source::open_as`] checks).
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
 //!   produces (never the size its header declares, which a hostile file may inflate), with one
 //!   reused zstd context per thread.
@@ -33,7 +34,6 @@
 
 mod error_chain;
 mod file_id;
-mod format;
 mod in_order;
 mod parallel;
 mod partial;
@@ -43,8 +43,7 @@ pub mod zstd_frame;
 
 pub use error_chain::error_chain;
 pub use file_id::{FileId, Inputs};
-pub use format::{describe as describe_format, wrong_format, FileFormat, SNIFF_LEN};
 pub use in_order::encode_in_order;
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};
-pub use source::{read_head, Access, Source, READ_WHOLE, STREAM_LIMIT};
+pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

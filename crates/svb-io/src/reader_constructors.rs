@@ -6,7 +6,7 @@
 /// `$error::Io { path, source }` variant; each reader writes its own `open` (its default
 /// access differs by format).
 ///
-/// `$format` is the [`FileFormat`](crate::FileFormat) opened, `$item` what is read when it
+/// `$format` is the `svb_model::Format` opened, `$item` what is read when it
 /// is decoded ("chunk", "record"), `$krate` and `$example` name the crate and a file in the
 /// examples.
 #[doc(hidden)]

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use crate::format::{FileFormat, SNIFF_LEN};
+use svb_model::{Format, SNIFF_LEN};
 
 /// [`Access::Auto`] reads files up to this size (64 MiB) whole and reads larger ones by
 /// positioned reads. Reading a small file whole costs less than mapping it (measured on a
@@ -74,20 +74,21 @@ impl Source {
     /// read. A file shorter than the signature passes, for the reader to refuse in its words.
     ///
     /// ```
-    /// use svb_io::{Access, FileFormat, Source};
+    /// use svb_io::{Access, Source};
+    /// use svb_model::Format;
     /// let path = std::env::temp_dir().join(format!("svb-io-open-as-{}", std::process::id()));
     /// std::fs::write(&path, b"\x89HDF\r\n\x1a\n and the rest of a FAST5 file")?;
-    /// let err = Source::open_as(&path, Access::Auto, FileFormat::Pod5).unwrap_err();
+    /// let err = Source::open_as(&path, Access::Auto, Format::Pod5).unwrap_err();
     /// assert!(err.to_string().contains("not a POD5 file: a FAST5 (HDF5) file"), "{err}");
-    /// assert!(Source::open_as(&path, Access::Auto, FileFormat::Fast5).is_ok());
+    /// assert!(Source::open_as(&path, Access::Auto, Format::Fast5).is_ok());
     /// # std::fs::remove_file(&path)?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn open_as(path: &Path, access: Access, want: FileFormat) -> io::Result<Source> {
+    pub fn open_as(path: &Path, access: Access, want: Format) -> io::Result<Source> {
         Self::open_inner(path, access, Some(want))
     }
 
-    fn open_inner(path: &Path, access: Access, want: Option<FileFormat>) -> io::Result<Source> {
+    fn open_inner(path: &Path, access: Access, want: Option<Format>) -> io::Result<Source> {
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
         if meta.is_dir() {
@@ -279,16 +280,22 @@ pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
 
 /// A `want` reader's check of a file's first bytes (a file shorter than the signature is
 /// left to the reader; BLOW5's reader reads SLOW5 text too).
-fn check_format(want: FileFormat, head: &[u8]) -> io::Result<()> {
-    let read = FileFormat::detect(head).is_some_and(|found| want.reader_reads(found));
+/// The error of a reader of `want` given a file starting with `head`: names what the file is.
+pub fn wrong_format(want: Format, head: &[u8]) -> io::Error {
+    let what = format!("not a {} file: {}", want.name(), svb_model::describe(head));
+    io::Error::new(io::ErrorKind::InvalidData, what)
+}
+
+fn check_format(want: Format, head: &[u8]) -> io::Result<()> {
+    let read = Format::detect(head).is_some_and(|found| want.same_reader(found));
     if head.len() >= want.signature().len() && !read {
-        return Err(crate::format::wrong_format(want, head));
+        return Err(wrong_format(want, head));
     }
     Ok(())
 }
 
 /// Reads a stream whole, its format checked from its first bytes, failing past `limit`.
-fn read_stream(mut r: impl io::Read, want: Option<FileFormat>, limit: u64) -> io::Result<Vec<u8>> {
+fn read_stream(mut r: impl io::Read, want: Option<Format>, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = vec![0u8; SNIFF_LEN];
     let n = read_up_to(&mut r, &mut bytes)?;
     bytes.truncate(n);
@@ -398,13 +405,13 @@ mod tests {
     #[test]
     fn streams_are_checked_first_and_bounded() {
         let zeros = std::io::repeat(0);
-        let e = read_stream(zeros, Some(FileFormat::Blow5), 1 << 20).unwrap_err();
+        let e = read_stream(zeros, Some(Format::Blow5), 1 << 20).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().contains("not a BLOW5 file"), "{e}");
         let endless = io::Read::chain(&b"BLOW5\x01"[..], std::io::repeat(7));
-        let e = read_stream(endless, Some(FileFormat::Blow5), 1 << 20).unwrap_err();
+        let e = read_stream(endless, Some(Format::Blow5), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("longer than the 1 MiB"), "{e}");
-        let short = read_stream(&b"BLOW5\x01abc"[..], Some(FileFormat::Blow5), 9).unwrap();
+        let short = read_stream(&b"BLOW5\x01abc"[..], Some(Format::Blow5), 9).unwrap();
         assert_eq!(short, b"BLOW5\x01abc");
         assert!(read_stream(&b"BLOW5\x01abcd"[..], None, 9).is_err());
     }
@@ -412,8 +419,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_are_streams() {
-        let e =
-            Source::open_as(Path::new("/dev/zero"), Access::Auto, FileFormat::Pod5).unwrap_err();
+        let e = Source::open_as(Path::new("/dev/zero"), Access::Auto, Format::Pod5).unwrap_err();
         assert!(e.to_string().contains("not a POD5 file"), "{e}");
         let e = Source::open(Path::new("/"), Access::Auto).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);

@@ -6,6 +6,9 @@
 //! The signal wire itself (VBZ: svb16 over zigzag deltas, then zstd) is
 //! [`svb_vbz::pod5`]; this crate is the file around it.
 //!
+//! The [`Reader`] is the read model's `svb_model::ReadSource` ([`model`] maps a read's fields
+//! to the model's).
+//!
 //! ```no_run
 //! let reader = svb_pod5::Reader::open("reads.pod5")?;
 //! for (i, read) in reader.reads().iter().enumerate() {
@@ -19,6 +22,7 @@ mod columns;
 mod container;
 mod error;
 mod ipc;
+pub mod model;
 mod reader;
 mod reads;
 mod reads_v0;
@@ -36,4 +40,4 @@ pub use schema::{required_reads_columns, required_run_info_columns};
 pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
-pub use writer::{StoredRead, WriteOptions, Writer, END_REASONS};
+pub use writer::{StoredRead, WriteOptions, Writer};

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use arrow_buffer::Buffer;
 use rayon::prelude::*;
-use svb_io::{Access, FileFormat, Source};
+use svb_io::{Access, Source};
+use svb_model::Format;
 
 use crate::columns::TableError;
 use crate::container::{self, ContentType, EmbeddedFile, Footer};
@@ -240,7 +241,7 @@ impl Reader {
         Self::open_with(path, Access::ReadAt)
     }
 
-    svb_io::reader_constructors!(svb_pod5, Pod5Error, FileFormat::Pod5, "chunk", "reads.pod5");
+    svb_io::reader_constructors!(svb_pod5, Pod5Error, Format::Pod5, "chunk", "reads.pod5");
 
     /// Opens `path` as [`open`](Reader::open) does, keeping only the reads whose id `keep`
     /// accepts: [`reads`](Reader::reads) holds those, in file order, and every index of this
@@ -263,7 +264,7 @@ impl Reader {
         keep: impl Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, Access::ReadAt, FileFormat::Pod5) {
+        match Source::open_as(&path, Access::ReadAt, Format::Pod5) {
             Ok(src) => Self::from_source_keeping(path, src, &keep),
             Err(source) => Err(Pod5Error::Io { path, source }),
         }
@@ -297,7 +298,7 @@ impl Reader {
     /// is an error naming it.
     pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Self, Option<String>), Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        let src = Source::open_as(&path, Access::ReadAt, FileFormat::Pod5).map_err(|source| {
+        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5).map_err(|source| {
             Pod5Error::Io {
                 path: path.clone(),
                 source,

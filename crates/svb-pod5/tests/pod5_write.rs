@@ -7,12 +7,11 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use svb_model::ont::END_REASONS;
 
 use proptest::prelude::*;
 use svb_pod5::ZstdProfile;
-use svb_pod5::{
-    Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer, END_REASONS,
-};
+use svb_pod5::{Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
 use svb_testdata::{Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {

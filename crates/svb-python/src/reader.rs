@@ -16,7 +16,8 @@ use pyo3::types::{PyCapsule, PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 use rayon::prelude::*;
 use svb_arrow::{Options, ReadBatches, Signal};
-use svb_reads::{AnyReader, Value};
+use svb_model::{ReadSource, Value};
+use svb_reads::AnyReader;
 
 use crate::errors::{chain, file_error};
 use crate::metadata;
@@ -88,7 +89,7 @@ impl FieldKeys {
 }
 
 impl Read {
-    pub(crate) fn new(py: Python<'_>, d: svb_reads::Read, keys: &mut FieldKeys) -> PyResult<Read> {
+    pub(crate) fn new(py: Python<'_>, d: svb_model::Read, keys: &mut FieldKeys) -> PyResult<Read> {
         let fields = PyDict::new(py);
         for (i, (k, v)) in d.fields.iter().enumerate() {
             fields.set_item(keys.key(py, i, k), value_to_py(py, v)?)?;
@@ -358,7 +359,7 @@ impl Reader {
 }
 
 /// Reads decoded ahead of the consumer.
-type Window = Result<Vec<svb_reads::Read>, String>;
+type Window = Result<Vec<svb_model::Read>, String>;
 
 /// Iterates a reader's reads: windows of reads decoded on rayon, the next window decoding
 /// while the consumer takes this one.
@@ -367,7 +368,7 @@ pub struct ReadIter {
     file: Arc<AnyReader>,
     pool: Option<Arc<rayon::ThreadPool>>,
     next_window: usize,
-    ready: VecDeque<svb_reads::Read>,
+    ready: VecDeque<svb_model::Read>,
     keys: FieldKeys,
     /// Windows decoding, oldest first (up to [`AHEAD`]).
     pending: VecDeque<Mutex<Receiver<Window>>>,
@@ -558,7 +559,7 @@ pub fn convert<'py>(
     keep_going: bool,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use svb_reads::Format;
+    use svb_model::Format;
     let profile = if decode_fast {
         svb_pod5::ZstdProfile::DecodeFast
     } else {
@@ -570,10 +571,10 @@ pub fn convert<'py>(
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
     };
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
-    let from = inputs.first().and_then(|p| Format::detect(p).ok());
+    let from = inputs.first().and_then(|p| svb_reads::detect(p).ok());
     let publish = crate::writers::publish(true, force);
-    let to = Format::of_extension(&output);
-    if to == Some(Format::Slow5) && (records.is_some() || signal.is_some() || decode_fast) {
+    let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if to == Format::Slow5 && (records.is_some() || signal.is_some() || decode_fast) {
         return Err(PyValueError::new_err(format!(
             "{}: SLOW5 text has no compression; records, signal and decode_fast are for .blow5 \
              and .pod5 outputs",
@@ -582,7 +583,7 @@ pub fn convert<'py>(
     }
     let stats = py
         .detach(|| match to {
-            Some(to @ (Format::Blow5 | Format::Slow5)) => {
+            Format::Blow5 | Format::Slow5 => {
                 let options = match to {
                     Format::Slow5 => svb_blow5::WriteOptions {
                         publish,
@@ -607,7 +608,7 @@ pub fn convert<'py>(
                 };
                 Ok(to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
-            Some(Format::Pod5) => {
+            Format::Pod5 => {
                 let options = svb_pod5::WriteOptions {
                     zstd_profile: profile,
                     publish,
@@ -620,10 +621,11 @@ pub fn convert<'py>(
                 };
                 Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
             }
-            _ => Err(PyValueError::new_err(format!(
-                "{}: the output must end in .pod5, .blow5 or .slow5",
-                output.display()
-            ))),
+            found @ Format::Fast5 => PyResult::Ok(Err(svb_model::OutputFormatError {
+                path: output.clone(),
+                found: Some(found),
+            }
+            .to_string())),
         })?
         .map_err(crate::errors::FileFormatError::new_err)?;
     let out = PyDict::new(py);
@@ -761,13 +763,13 @@ pub fn split<'py>(
     };
     let format = inputs
         .first()
-        .map(|p| svb_reads::Format::detect(p))
+        .map(|p| svb_reads::detect(p))
         .transpose()
         .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
     let result = py
         .detach(|| {
             match format {
-                Some(svb_reads::Format::Pod5) if to.is_none() => svb_convert::split_pod5(
+                Some(svb_model::Format::Pod5) if to.is_none() => svb_convert::split_pod5(
                     &inputs,
                     &output_dir,
                     &split_by,
@@ -775,8 +777,8 @@ pub fn split<'py>(
                     max_open,
                     how,
                 ),
-                Some(f @ (svb_reads::Format::Blow5 | svb_reads::Format::Slow5)) => {
-                    let text = to.map_or(f == svb_reads::Format::Slow5, |t| t == "slow5");
+                Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
+                    let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
                     svb_convert::split_blow5(
                         &inputs,
                         &output_dir,
@@ -825,10 +827,7 @@ pub fn recover<'py>(
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
         ..svb_convert::Run::default()
     };
-    let pod5 = matches!(
-        svb_reads::Format::detect(&input),
-        Ok(svb_reads::Format::Pod5)
-    );
+    let pod5 = matches!(svb_reads::detect(&input), Ok(svb_model::Format::Pod5));
     // What every recovery says: saved reads and samples, whole ones found, those lost.
     let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);

@@ -390,8 +390,8 @@ impl Blow5Writer {
         let aux: Vec<AuxField> = match aux {
             None => Vec::new(),
             Some(a) => match a.extract::<String>() {
-                Ok(s) if s == "standard" => svb_reads::ont::blow5_standard_aux(),
-                Ok(s) if s == "pod5" => svb_reads::ont::blow5_pod5_aux(),
+                Ok(s) if s == "standard" => svb_blow5::ont::standard_aux(),
+                Ok(s) if s == "pod5" => svb_blow5::ont::pod5_aux(),
                 Ok(s) => {
                     return Err(PyValueError::new_err(format!(
                         "aux={s:?}: \"standard\", \"pod5\", None or (name, type) pairs"
@@ -421,7 +421,7 @@ impl Blow5Writer {
             read_groups: groups,
             aux: aux.clone(),
         };
-        let slow5 = svb_io::FileFormat::of_extension(&path) == Some(svb_io::FileFormat::Slow5);
+        let slow5 = svb_model::Format::of_extension(&path) == Some(svb_model::Format::Slow5);
         let options = match slow5 {
             true if records.is_some() || signal.is_some() => {
                 return Err(PyValueError::new_err(format!(

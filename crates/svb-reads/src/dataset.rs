@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 
 use crate::id_index::{id_hash, Builder, IdIndex, KeyKind, Loaded, Stamp};
-use crate::{expand_inputs, AnyReader, ByFormat, Format, Read, ReadsError};
+use svb_model::{Format, Read, ReadSource};
+
+use crate::{expand_inputs, AnyReader, ByFormat, ReadsError};
 
 /// How a [`Dataset`] is opened.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@ use svb_blow5::Blow5Error;
 use svb_fast5::Fast5Error;
 use svb_pod5::Pod5Error;
 
-use crate::Format;
+use svb_model::Format;
 
 /// Why reads could not be read. A variant that wraps another error returns it from
 /// `source()`; the format crates' errors (which name the file, table, row, record) are
@@ -41,7 +41,7 @@ pub enum ReadsError {
         path: PathBuf,
     },
     /// A file of no format svb knows.
-    #[error("{}: not a POD5, BLOW5, SLOW5 or FAST5 file: {}", path.display(), svb_io::describe_format(head))]
+    #[error("{}: not a POD5, BLOW5, SLOW5 or FAST5 file: {}", path.display(), svb_model::describe(head))]
     UnknownFormat {
         /// The file.
         path: PathBuf,

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use svb_reads::{Dataset, DatasetOptions, Format};
+use svb_model::Format;
+use svb_reads::{Dataset, DatasetOptions};
 use svb_testdata::pod5::{TestFile, TestRead};
 use svb_testdata::TempDir;
 

@@ -31,7 +31,7 @@ use super::signal::SignalEncoding;
 use super::ZstdProfile;
 use tables::{ChunkRef, Dictionary, OwnedChunk, ReadDictionaries, ReadRow, VbzBatch, POD5_VERSION};
 
-pub use tables::END_REASONS;
+use svb_model::ont::END_REASONS;
 
 /// A read and its signal as stored VBZ chunks (`(samples, blob)` each), for
 /// [`Writer::add_reads_vbz_chunks`].

@@ -27,20 +27,6 @@ use crate::signal::SignalEncoding;
 /// metadata and the footer).
 pub(crate) const POD5_VERSION: &str = "0.3.49";
 
-/// ONT's end reasons, in the order of its enum (the `end_reason` dictionary of every file).
-pub const END_REASONS: [&str; 10] = [
-    "unknown",
-    "mux_change",
-    "unblock_mux_change",
-    "data_service_unblock_mux_change",
-    "signal_positive",
-    "signal_negative",
-    "api_request",
-    "device_data_error",
-    "analysis_config_change",
-    "paused",
-];
-
 /// The schema metadata every table of one file carries.
 pub(crate) fn metadata(file_identifier: &str, software: &str) -> HashMap<String, String> {
     HashMap::from([

@@ -1,7 +1,10 @@
 //! The named fields of each format, defined once: their names, in the order `svb view`
-//! shows them, and their types. [`pod5_fields`](crate::pod5_fields) and
-//! [`blow5_fields`](crate::blow5_fields) give a read's values in this order; svb-arrow makes
-//! its columns from these lists.
+//! shows them, and their types. Each format crate's [`ReadSource::fields`](crate::ReadSource::fields)
+//! gives a read's values in this order; svb-arrow makes its columns from these lists.
+
+use std::sync::{Arc, LazyLock};
+
+use crate::Format;
 
 /// A field's type, as the format stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,10 +102,55 @@ pub const FAST5_FIELDS: [(&str, FieldKind); 16] = [
     ("num_samples", FieldKind::U64),
 ];
 
-/// The fields of [`POD5_FIELDS`] or [`BLOW5_PRIMARY_FIELDS`] a [`Read`](crate::Read) holds
-/// in its `fields` (its id is its own member, the file name the file's).
-pub(crate) fn per_read(
+/// The fields of [`POD5_FIELDS`], [`BLOW5_PRIMARY_FIELDS`] or [`FAST5_FIELDS`] a
+/// [`Read`](crate::Read) holds in its `fields` (its id is its own member, the file name the
+/// file's).
+///
+/// ```
+/// assert_eq!(svb_model::per_read(&svb_model::POD5_FIELDS)[0].0, "read_number");
+/// ```
+pub fn per_read(
     list: &'static [(&'static str, FieldKind)],
 ) -> &'static [(&'static str, FieldKind)] {
     &list[2..]
+}
+
+static POD5_NAMES: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| names(per_read(&POD5_FIELDS)));
+static BLOW5_PRIMARY_NAMES: LazyLock<Vec<Arc<str>>> =
+    LazyLock::new(|| names(per_read(&BLOW5_PRIMARY_FIELDS)));
+static FAST5_NAMES: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| names(per_read(&FAST5_FIELDS)));
+
+fn names(fields: &[(&str, FieldKind)]) -> Vec<Arc<str>> {
+    fields.iter().map(|(name, _)| Arc::from(*name)).collect()
+}
+
+/// The fields of `format`'s reads (a BLOW5 or SLOW5 record's primary fields: its auxiliary
+/// fields are the file's own).
+///
+/// ```
+/// use svb_model::{fields_of, Format};
+/// assert_eq!(fields_of(Format::Slow5).len(), 8);
+/// ```
+pub fn fields_of(format: Format) -> &'static [(&'static str, FieldKind)] {
+    match format {
+        Format::Pod5 => &POD5_FIELDS,
+        Format::Blow5 | Format::Slow5 => &BLOW5_PRIMARY_FIELDS,
+        Format::Fast5 => &FAST5_FIELDS,
+    }
+}
+
+/// The names of the per-read fields of `format` (those [`per_read`] gives of
+/// [`fields_of`]), made once: every read's [`Fields`](crate::Fields) shares them instead of
+/// allocating a name for each field of each read.
+///
+/// ```
+/// let names = svb_model::per_read_names(svb_model::Format::Fast5);
+/// assert_eq!(&*names[0], "read_number");
+/// ```
+pub fn per_read_names(format: Format) -> &'static [Arc<str>] {
+    match format {
+        Format::Pod5 => &POD5_NAMES,
+        Format::Blow5 | Format::Slow5 => &BLOW5_PRIMARY_NAMES,
+        Format::Fast5 => &FAST5_NAMES,
+    }
 }
