@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use svb_blow5::{OnExisting, Publish, Record, Schema, WriteOptions, Writer};
+use svb_model::ReadSource;
 use svb_reads::{Dataset, DatasetOptions};
 
 struct Fixture {
