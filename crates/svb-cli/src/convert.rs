@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use svb_blow5::{RecordCompression, SignalCompression};
-use svb_pod5::ZstdProfile;
 
 use crate::inputs::{identities, Inputs};
 use crate::output::{check_output, error_chain, output_dir, publish, SharedProgress};
-use svb_convert::{OnError, Run};
+use svb_convert::{Compression, OnError, Run};
 use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -73,11 +72,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let inputs = identities(&files)?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
-            let to = match to.as_str() {
-                "pod5" => Format::Pod5,
-                "slow5" => Format::Slow5,
-                _ => Format::Blow5,
-            };
+            let to = Format::WRITTEN
+                .into_iter()
+                .find(|f| f.extension() == to)
+                .ok_or_else(|| format!("--to {to}: not a format svb writes"))?;
             output_dir(&args.output)?;
             let ext = to.extension();
             let outs = files
@@ -90,39 +88,23 @@ pub fn run(args: &Args) -> Result<bool, String> {
             (to, outs)
         }
         None => {
-            let to = Format::of_extension(&args.output).ok_or_else(|| {
-                format!(
-                    "{}: the output must end in .pod5, .blow5 or .slow5 (or be a directory, with \
-                     --to)",
-                    args.output.display()
-                )
-            })?;
+            let to = Format::of_output(&args.output)
+                .map_err(|e| format!("{e} (or be a directory, with --to)"))?;
             (to, vec![(files.clone(), args.output.clone())])
         }
     };
-    if to == Format::Slow5 && (args.records.is_some() || args.signal.is_some() || args.decode_fast)
-    {
-        return Err(format!(
-            "{}: SLOW5 text has no compression; --records, --signal and --decode-fast are for \
-             .blow5 and .pod5 outputs",
-            args.output.display()
-        ));
-    }
-    if to == Format::Fast5 {
-        return Err(format!(
-            "{}: svb reads FAST5 but does not write it; convert to .pod5, .blow5 or .slow5",
-            args.output.display()
-        ));
-    }
+    let compression = Compression {
+        records: args.records.map(Records::compression),
+        signal: args.signal.map(Signal::compression),
+        decode_fast: args.decode_fast,
+    };
+    compression
+        .check(to, &args.output)
+        .map_err(|e| error_chain(&e))?;
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
         check_output(out, &inputs, args.force)?;
     }
-    let profile = if args.decode_fast {
-        ZstdProfile::DecodeFast
-    } else {
-        ZstdProfile::Standard
-    };
     let on_error = OnError::skip_if(args.keep_going);
     let mut left_out = 0usize;
     for (ins, out) in &outputs {
@@ -131,45 +113,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
         let how = Run {
             on_error,
             progress: Some(&mut report),
-            ..Run::default()
+            publish: publish(args.force),
         };
-        let stats = match to {
-            Format::Blow5 | Format::Slow5 => {
-                let options = match to {
-                    Format::Slow5 => svb_blow5::WriteOptions {
-                        publish: publish(args.force),
-                        ..svb_blow5::WriteOptions::slow5()
-                    },
-                    _ => svb_blow5::WriteOptions {
-                        zstd_profile: profile,
-                        publish: publish(args.force),
-                        ..blow5_options(args.records, args.signal, None)
-                    },
-                };
-                match from {
-                    Format::Fast5 => svb_convert::fast5_to_blow5(ins, out, options, how),
-                    Format::Pod5 => svb_convert::pod5_to_blow5(ins, out, options, how),
-                    Format::Blow5 | Format::Slow5 => {
-                        svb_convert::blow5_to_blow5(ins, out, options, how)
-                    }
-                }
-            }
-            Format::Pod5 => {
-                let options = svb_pod5::WriteOptions {
-                    zstd_profile: profile,
-                    publish: publish(args.force),
-                    ..svb_pod5::WriteOptions::default()
-                };
-                match from {
-                    Format::Fast5 => svb_convert::fast5_to_pod5(ins, out, options, how),
-                    Format::Pod5 => svb_convert::pod5_to_pod5(ins, out, options, how),
-                    Format::Blow5 | Format::Slow5 => {
-                        svb_convert::blow5_to_pod5(ins, out, options, how)
-                    }
-                }
-            }
-            Format::Fast5 => unreachable!("refused above: FAST5 is not written"),
-        };
+        let stats = svb_convert::convert(ins, from, out, to, compression, how);
         progress.finish();
         let stats = match stats {
             Ok(stats) => stats,
@@ -202,6 +148,26 @@ fn display(p: &Path) -> String {
     p.display().to_string()
 }
 
+impl Records {
+    pub(crate) fn compression(self) -> RecordCompression {
+        match self {
+            Records::Zstd => RecordCompression::Zstd,
+            Records::Zlib => RecordCompression::Zlib,
+            Records::None => RecordCompression::None,
+        }
+    }
+}
+
+impl Signal {
+    pub(crate) fn compression(self) -> SignalCompression {
+        match self {
+            Signal::SvbZd => SignalCompression::SvbZd,
+            Signal::ExZd => SignalCompression::ExZd,
+            Signal::None => SignalCompression::None,
+        }
+    }
+}
+
 /// The BLOW5 compressions asked for: each given one, else `default`'s (else slow5tools'
 /// zstd records and SVB-ZD signal).
 pub(crate) fn blow5_options(
@@ -210,15 +176,11 @@ pub(crate) fn blow5_options(
     default: Option<&svb_blow5::Header>,
 ) -> svb_blow5::WriteOptions {
     let record_compression = match records {
-        Some(Records::Zstd) => RecordCompression::Zstd,
-        Some(Records::Zlib) => RecordCompression::Zlib,
-        Some(Records::None) => RecordCompression::None,
+        Some(r) => r.compression(),
         None => default.map_or(RecordCompression::Zstd, |h| h.record_compression),
     };
     let signal_compression = match signal {
-        Some(Signal::SvbZd) => SignalCompression::SvbZd,
-        Some(Signal::ExZd) => SignalCompression::ExZd,
-        Some(Signal::None) => SignalCompression::None,
+        Some(s) => s.compression(),
         None => default.map_or(SignalCompression::SvbZd, |h| h.signal_compression),
     };
     svb_blow5::WriteOptions {

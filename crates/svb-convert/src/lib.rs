@@ -24,6 +24,7 @@
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
 
+mod convert;
 mod f2s;
 mod fast5;
 mod mapping;
@@ -41,6 +42,7 @@ use svb_blow5::{Record, Schema};
 use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
+pub use convert::{convert, Compression};
 pub use fast5::{
     blow5_schema, fast5_to_blow5, fast5_to_pod5, read_of_fast5, run_info_of_fast5, subset_fast5,
 };
@@ -63,15 +65,10 @@ const WINDOW_SAMPLES: u64 = 8 << 20;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConvertError {
-    /// A POD5 input could not be read.
+    /// An input could not be read (the read layer's error: it names the file, and the read,
+    /// table or record).
     #[error(transparent)]
-    Pod5(#[from] svb_pod5::Pod5Error),
-    /// A BLOW5 input could not be read.
-    #[error(transparent)]
-    Blow5(#[from] svb_blow5::Blow5Error),
-    /// A FAST5 input could not be read.
-    #[error(transparent)]
-    Fast5(#[from] svb_fast5::Fast5Error),
+    Reads(Box<svb_reads::ReadsError>),
     /// The POD5 output could not be written.
     #[error(transparent)]
     Pod5Write(#[from] svb_pod5::Pod5WriteError),
@@ -103,6 +100,30 @@ pub enum ConvertError {
         #[source]
         source: Box<ConvertError>,
     },
+}
+
+impl From<svb_reads::ReadsError> for ConvertError {
+    fn from(e: svb_reads::ReadsError) -> ConvertError {
+        ConvertError::Reads(Box::new(e))
+    }
+}
+
+impl From<svb_pod5::Pod5Error> for ConvertError {
+    fn from(e: svb_pod5::Pod5Error) -> ConvertError {
+        svb_reads::ReadsError::from(e).into()
+    }
+}
+
+impl From<svb_blow5::Blow5Error> for ConvertError {
+    fn from(e: svb_blow5::Blow5Error) -> ConvertError {
+        svb_reads::ReadsError::from(e).into()
+    }
+}
+
+impl From<svb_fast5::Fast5Error> for ConvertError {
+    fn from(e: svb_fast5::Fast5Error) -> ConvertError {
+        svb_reads::ReadsError::from(e).into()
+    }
 }
 
 impl ConvertError {

@@ -560,74 +560,30 @@ pub fn convert<'py>(
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
-    let profile = if decode_fast {
-        svb_pod5::ZstdProfile::DecodeFast
-    } else {
-        svb_pod5::ZstdProfile::Standard
+    let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let compression = svb_convert::Compression {
+        records: records
+            .map(crate::writers::record_compression)
+            .transpose()?,
+        signal: signal.map(crate::writers::signal_compression).transpose()?,
+        decode_fast,
     };
-    let how = || svb_convert::Run {
+    compression
+        .check(to, &output)
+        .map_err(|e| PyValueError::new_err(chain(&e)))?;
+    // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
+    let from = match inputs.first() {
+        Some(first) => svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?,
+        None => return Err(PyValueError::new_err("no input to convert")),
+    };
+    let how = svb_convert::Run {
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
-        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        publish: crate::writers::publish(true, force),
     };
-    // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
-    let from = inputs.first().and_then(|p| svb_reads::detect(p).ok());
-    let publish = crate::writers::publish(true, force);
-    let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if to == Format::Slow5 && (records.is_some() || signal.is_some() || decode_fast) {
-        return Err(PyValueError::new_err(format!(
-            "{}: SLOW5 text has no compression; records, signal and decode_fast are for .blow5 \
-             and .pod5 outputs",
-            output.display()
-        )));
-    }
     let stats = py
-        .detach(|| match to {
-            Format::Blow5 | Format::Slow5 => {
-                let options = match to {
-                    Format::Slow5 => svb_blow5::WriteOptions {
-                        publish,
-                        ..svb_blow5::WriteOptions::slow5()
-                    },
-                    _ => svb_blow5::WriteOptions {
-                        record_compression: crate::writers::record_compression(
-                            records.unwrap_or("zstd"),
-                        )?,
-                        signal_compression: crate::writers::signal_compression(
-                            signal.unwrap_or("svb-zd"),
-                        )?,
-                        zstd_profile: profile,
-                        publish,
-                        ..svb_blow5::WriteOptions::default()
-                    },
-                };
-                let to_blow5 = match from {
-                    Some(Format::Fast5) => svb_convert::fast5_to_blow5,
-                    Some(Format::Blow5 | Format::Slow5) => svb_convert::blow5_to_blow5,
-                    _ => svb_convert::pod5_to_blow5,
-                };
-                Ok(to_blow5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
-            }
-            Format::Pod5 => {
-                let options = svb_pod5::WriteOptions {
-                    zstd_profile: profile,
-                    publish,
-                    ..Default::default()
-                };
-                let to_pod5 = match from {
-                    Some(Format::Fast5) => svb_convert::fast5_to_pod5,
-                    Some(Format::Pod5) => svb_convert::pod5_to_pod5,
-                    _ => svb_convert::blow5_to_pod5,
-                };
-                Ok(to_pod5(&inputs, &output, options, how()).map_err(|e| chain(&e)))
-            }
-            found @ Format::Fast5 => PyResult::Ok(Err(svb_model::OutputFormatError {
-                path: output.clone(),
-                found: Some(found),
-            }
-            .to_string())),
-        })?
-        .map_err(crate::errors::FileFormatError::new_err)?;
+        .detach(|| svb_convert::convert(&inputs, from, &output, to, compression, how))
+        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
     let out = PyDict::new(py);
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;

@@ -1,0 +1,123 @@
+//! [`convert`]: files of any format svb reads into one output of any format it writes, the
+//! pair of formats picked here once (for the command line, Python and Rust callers alike).
+
+use std::path::{Path, PathBuf};
+
+use svb_blow5::{RecordCompression, SignalCompression};
+use svb_io::zstd_frame::Profile as ZstdProfile;
+use svb_model::Format;
+
+use crate::{ConvertError, Run, Stats};
+
+/// How an output is compressed, whatever its format: each `None` takes the format's default
+/// (BLOW5: slow5tools' zstd records and SVB-ZD signal). SLOW5 text has no compression: any
+/// choice here is refused for it ([`Compression::check`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compression {
+    /// BLOW5 record compression.
+    pub records: Option<RecordCompression>,
+    /// BLOW5 signal compression.
+    pub signal: Option<SignalCompression>,
+    /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
+    /// faster): a POD5 output's chunks, a BLOW5 output's zstd records.
+    pub decode_fast: bool,
+}
+
+impl Compression {
+    /// `Err` when `to` cannot be written with these choices (SLOW5 text, which has no
+    /// compression, with any of them), naming `out`.
+    pub fn check(&self, to: Format, out: &Path) -> Result<(), ConvertError> {
+        if to == Format::Slow5 && *self != Compression::default() {
+            return Err(ConvertError::Mapping(format!(
+                "{}: SLOW5 text has no compression; record and signal compression and the \
+                 decode-fast profile are for .blow5 and .pod5 outputs",
+                out.display()
+            )));
+        }
+        Ok(())
+    }
+
+    fn profile(&self) -> ZstdProfile {
+        match self.decode_fast {
+            true => ZstdProfile::DecodeFast,
+            false => ZstdProfile::Standard,
+        }
+    }
+
+    /// The BLOW5 / SLOW5 writer's options for `to` (`Format::Slow5`: text).
+    fn blow5(&self, to: Format, how: &Run<'_>) -> svb_blow5::WriteOptions {
+        let options = match to {
+            Format::Slow5 => svb_blow5::WriteOptions::slow5(),
+            _ => {
+                let default = svb_blow5::WriteOptions::default();
+                svb_blow5::WriteOptions {
+                    record_compression: self.records.unwrap_or(default.record_compression),
+                    signal_compression: self.signal.unwrap_or(default.signal_compression),
+                    zstd_profile: self.profile(),
+                    ..default
+                }
+            }
+        };
+        svb_blow5::WriteOptions {
+            publish: how.publish,
+            ..options
+        }
+    }
+
+    /// The POD5 writer's options.
+    fn pod5(&self, how: &Run<'_>) -> svb_pod5::WriteOptions {
+        svb_pod5::WriteOptions {
+            zstd_profile: self.profile(),
+            publish: how.publish,
+            ..svb_pod5::WriteOptions::default()
+        }
+    }
+}
+
+/// The reads of `inputs` (files of `from`; BLOW5 and SLOW5 text mix) written into `out` as a
+/// file of `to`, compressed as `compression` says and published as `how.publish` says: POD5
+/// and BLOW5 with blue-crab's field mapping, FAST5 with ONT's (to POD5) or slow5tools f2s's
+/// (to BLOW5 / SLOW5), BLOW5 to BLOW5 recompressed or as text, POD5 to POD5 repacked.
+///
+/// ```no_run
+/// use svb_convert::{convert, Compression, Run};
+/// use svb_model::Format;
+/// let out = std::path::Path::new("reads.blow5");
+/// let to = Format::of_output(out)?;
+/// let stats = convert(&["reads.pod5".into()], Format::Pod5, out, to, Compression::default(), Run::default())?;
+/// println!("{} reads", stats.reads);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert(
+    inputs: &[PathBuf],
+    from: Format,
+    out: &Path,
+    to: Format,
+    compression: Compression,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    compression.check(to, out)?;
+    match to {
+        Format::Blow5 | Format::Slow5 => {
+            let options = compression.blow5(to, &how);
+            match from {
+                Format::Fast5 => crate::fast5_to_blow5(inputs, out, options, how),
+                Format::Pod5 => crate::pod5_to_blow5(inputs, out, options, how),
+                Format::Blow5 | Format::Slow5 => crate::blow5_to_blow5(inputs, out, options, how),
+            }
+        }
+        Format::Pod5 => {
+            let options = compression.pod5(&how);
+            match from {
+                Format::Fast5 => crate::fast5_to_pod5(inputs, out, options, how),
+                Format::Pod5 => crate::pod5_to_pod5(inputs, out, options, how),
+                Format::Blow5 | Format::Slow5 => crate::blow5_to_pod5(inputs, out, options, how),
+            }
+        }
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
+            path: out.to_path_buf(),
+            found: Some(found),
+        }
+        .into()),
+    }
+}
