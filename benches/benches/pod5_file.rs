@@ -67,7 +67,8 @@ fn files(c: &mut Criterion) {
             g.bench_function(BenchmarkId::new("svb", samples), |b| {
                 b.iter(|| {
                     for (blob, n) in &chunks {
-                        svb_vbz::pod5::decompress_signal(black_box(blob), &mut out[..*n]).unwrap();
+                        svb_vbz::pod5_blob::decompress_signal(black_box(blob), &mut out[..*n])
+                            .unwrap();
                     }
                     black_box(&out);
                 })

@@ -11,7 +11,7 @@ use svb_bench::{signal_i16, SIZES};
 fn codecs(c: &mut Criterion) {
     for n in SIZES {
         let signal = signal_i16(n);
-        let stream = svb_slow5::encode_svbzd(&signal);
+        let stream = svb_slow5_signal::encode_svbzd(&signal);
         assert_eq!(
             stream,
             svb_peer::encode_svbzd(&signal),
@@ -24,7 +24,7 @@ fn codecs(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("svb", n), |b| {
             b.iter(|| {
                 out.clear();
-                svb_slow5::decode_svbzd_fused_into(black_box(&stream), n, &mut out).unwrap();
+                svb_slow5_signal::decode_svbzd_fused_into(black_box(&stream), n, &mut out).unwrap();
             })
         });
         g.bench_function(BenchmarkId::new("svb-0.3.1", n), |b| {
@@ -40,7 +40,7 @@ fn codecs(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("svb", n), |b| {
             b.iter(|| {
                 out.clear();
-                svb_slow5::decode_svbzd_into(black_box(&stream), n, &mut out).unwrap();
+                svb_slow5_signal::decode_svbzd_into(black_box(&stream), n, &mut out).unwrap();
             })
         });
         g.bench_function(BenchmarkId::new("svb-0.3.1", n), |b| {
@@ -51,9 +51,9 @@ fn codecs(c: &mut Criterion) {
         });
         g.finish();
 
-        let ours = svb_slow5::encode_exzd(&signal);
+        let ours = svb_slow5_signal::encode_exzd(&signal);
         let theirs = svb_peer::encode_exzd(&signal);
-        let mut dec = svb_slow5::ExZdDecoder::new();
+        let mut dec = svb_slow5_signal::ExZdDecoder::new();
         let mut g = c.benchmark_group("exzd/decode_fused");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(BenchmarkId::new("svb", n), |b| {

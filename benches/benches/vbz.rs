@@ -113,7 +113,7 @@ fn pod5_chunks(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("svb", samples), |b| {
         b.iter(|| {
             for (blob, n) in &chunks {
-                svb_vbz::pod5::decompress_signal(black_box(blob), &mut out[..*n]).unwrap();
+                svb_vbz::pod5_blob::decompress_signal(black_box(blob), &mut out[..*n]).unwrap();
             }
         })
     });
@@ -147,13 +147,17 @@ fn pod5_chunks(c: &mut Criterion) {
     g.throughput(Throughput::Elements(samples as u64));
     g.bench_function(BenchmarkId::new("svb-all-cores", samples), |b| {
         b.iter(|| {
-            svb_vbz::pod5::decompress_batch(black_box(&batch), &mut all, svb_vbz::Threads::Current)
-                .unwrap()
+            svb_vbz::pod5_blob::decompress_batch(
+                black_box(&batch),
+                &mut all,
+                svb_vbz::Threads::Current,
+            )
+            .unwrap()
         })
     });
     g.bench_function(BenchmarkId::new("one-thread", samples), |b| {
         b.iter(|| {
-            svb_vbz::pod5::decompress_batch(
+            svb_vbz::pod5_blob::decompress_batch(
                 black_box(&batch),
                 &mut all,
                 svb_vbz::Threads::Pool(&one_thread),

@@ -106,13 +106,13 @@ fn formats_examples_are_what_the_codecs_write() {
     assert_eq!(vbz2[9..], [[0u8].as_slice(), &[2; 19]].concat());
     says("twenty data bytes `00 02 02 ... 02`");
 
-    let fast5 = svb_vbz::fast5::Options {
+    let fast5 = svb_vbz::hdf5_filter::Options {
         delta_zigzag: true,
         integer_size: 1,
         zstd_level: 0,
         version: 1,
     };
-    let packed = svb_vbz::fast5::compress(&[0x00, 0x01, 0xff, 0x14], &fast5).unwrap();
+    let packed = svb_vbz::hdf5_filter::compress(&[0x00, 0x01, 0xff, 0x14], &fast5).unwrap();
     says(&format!(
         "bytes `00 01 ff 14` with delta + zigzag give values `0, 2, 3, 42`, stream `{}`",
         hex(&packed, &[])
@@ -120,15 +120,15 @@ fn formats_examples_are_what_the_codecs_write() {
 
     says(&format!(
         "`10, 11, 9` -> zigzag `20, 2, 3` -> `{}`",
-        hex(&svb_slow5::encode_svbzd(&[10, 11, 9]), &[1])
+        hex(&svb_slow5_signal::encode_svbzd(&[10, 11, 9]), &[1])
     ));
-    let far = svb_slow5::encode_svbzd(&[-20000, 20000]);
+    let far = svb_slow5_signal::encode_svbzd(&[-20000, 20000]);
     says(&format!(
         "key `{}`, data `{}`",
         hex(&far[..1], &[]),
         hex(&far[1..], &[2])
     ));
 
-    let exzd = svb_slow5::encode_exzd(&[16, 32, 48, 1040]);
+    let exzd = svb_slow5_signal::encode_exzd(&[16, 32, 48, 1040]);
     says(&format!("`{}`", hex(&exzd, &[1, 8, 1, 2, 4])));
 }

@@ -4,7 +4,7 @@
 //! decodes re-compresses to a chunk that decodes the same.
 
 use libfuzzer_sys::fuzz_target;
-use svb_vbz::fast5::{self, Options};
+use svb_vbz::hdf5_filter::{self, Options};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, chunk)) = data.split_first() else {
@@ -17,10 +17,10 @@ fuzz_target!(|data: &[u8]| {
         zstd_level: [0, 1, 3][((pick / 8) % 3) as usize],
         version: pick / 24,
     };
-    if let Ok(bytes) = fast5::decompress_sized(chunk, &opts) {
-        let again = fast5::compress_sized(&bytes, &opts).expect("valid options");
+    if let Ok(bytes) = hdf5_filter::decompress_sized(chunk, &opts) {
+        let again = hdf5_filter::compress_sized(&bytes, &opts).expect("valid options");
         assert_eq!(
-            fast5::decompress_sized(&again, &opts).expect("own chunk"),
+            hdf5_filter::decompress_sized(&again, &opts).expect("own chunk"),
             bytes
         );
     }

@@ -7,8 +7,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (n, blob) = svb_fuzz::count_and_bytes(data);
-    let checked = svb_vbz::pod5::check_signal(blob, n);
-    if let Ok(samples) = svb_vbz::pod5::decompress_signal_to_vec(blob, n) {
+    let checked = svb_vbz::pod5_blob::check_signal(blob, n);
+    if let Ok(samples) = svb_vbz::pod5_blob::decompress_signal_to_vec(blob, n) {
         // A blob that decodes is one whole frame of a size n samples can have (and frames
         // adding nothing); one followed by a frame that does not say its size is refused.
         let unsaid = matches!(
@@ -18,9 +18,9 @@ fuzz_target!(|data: &[u8]| {
             ))
         );
         assert!(checked.is_ok() || unsaid, "{checked:?}");
-        let again = svb_vbz::pod5::compress_signal(&samples);
+        let again = svb_vbz::pod5_blob::compress_signal(&samples);
         assert_eq!(
-            svb_vbz::pod5::decompress_signal_to_vec(&again, n).expect("own blob"),
+            svb_vbz::pod5_blob::decompress_signal_to_vec(&again, n).expect("own blob"),
             samples
         );
     }

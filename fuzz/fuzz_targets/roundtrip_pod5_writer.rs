@@ -67,7 +67,7 @@ fuzz_target!(|data: &[u8]| {
         let added = if signal_encoding == SignalEncoding::Vbz && mode & 8 != 0 {
             let blobs: Vec<(u32, Vec<u8>)> = s
                 .chunks(1 + usize::from(sizes % 64) * 37)
-                .map(|c| (c.len() as u32, svb_vbz::pod5::compress_signal(c)))
+                .map(|c| (c.len() as u32, svb_vbz::pod5_blob::compress_signal(c)))
                 .collect();
             let refs: Vec<(u32, &[u8])> = blobs.iter().map(|(n, b)| (*n, b.as_slice())).collect();
             w.add_read_vbz_chunks(r, &refs)

@@ -20,7 +20,7 @@ const KERNEL_CRATES: [&str; 12] = [
     "-p",
     "svb-vbz",
     "-p",
-    "svb-slow5",
+    "svb-slow5-signal",
     "-p",
     "svb-postings",
 ];

@@ -143,7 +143,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             .trim_start_matches("fast5_")
         {
             _ if target == "pod5_reader" || target == "arrow_batches" => {
-                let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+                let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
                 let reads = (0..1 + i % 3)
                     .map(|r| {
                         let v: Vec<i16> = mixed(n, 2, seed ^ r as u64)
@@ -244,7 +244,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     .map(|x| (x as i16) >> 3)
                     .collect();
                 let enc = if target.contains("pod5") {
-                    svb_vbz::pod5::compress_signal(&v)
+                    svb_vbz::pod5_blob::compress_signal(&v)
                 } else {
                     svb_vbz::encode_vbz(&v)
                 };
@@ -273,15 +273,17 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     .into_iter()
                     .flat_map(|x| ((x as i16) >> 3).to_le_bytes())
                     .collect();
-                let opts = svb_vbz::fast5::Options::SIGNAL;
+                let opts = svb_vbz::hdf5_filter::Options::SIGNAL;
                 let mut s = vec![2 + 4 + 8];
-                s.extend(svb_vbz::fast5::compress_sized(&v, &opts).map_err(|e| e.to_string())?);
+                s.extend(
+                    svb_vbz::hdf5_filter::compress_sized(&v, &opts).map_err(|e| e.to_string())?,
+                );
                 seeds.push(s);
                 continue;
             }
             "svbzd" => {
                 let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| x as i16).collect();
-                (svb_slow5::encode_svbzd(&v), Vec::new())
+                (svb_slow5_signal::encode_svbzd(&v), Vec::new())
             }
             "u32_delta" => {
                 // Count, prev, then the stream of a sorted list from prev.
@@ -329,7 +331,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                     .into_iter()
                     .map(|x| ((x as i16) >> (i % 3)) << (i % 4))
                     .collect();
-                seeds.push(svb_slow5::encode_exzd(&v));
+                seeds.push(svb_slow5_signal::encode_exzd(&v));
                 continue;
             }
             _ => return Ok(()),
@@ -394,7 +396,7 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
             vec![s]
         }
         "pod5_reader" => {
-            let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+            let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
             let file = |reads: Vec<TestRead>, vbz: bool| {
                 TestFile {
                     reads,
@@ -481,8 +483,8 @@ fn tiny_slow5(signal: &[i16]) -> Vec<u8> {
 fn tiny_blow5(signal: &[i16], signal_press: usize) -> Vec<u8> {
     let blob: Vec<u8> = match signal_press {
         0 => signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
-        1 => svb_slow5::svbzd::encode_blob(signal),
-        _ => svb_slow5::encode_exzd(signal),
+        1 => svb_slow5_signal::svbzd::encode_blob(signal),
+        _ => svb_slow5_signal::encode_exzd(signal),
     };
     let len = if signal_press == 0 {
         signal.len()

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use svb_slow5::SignalError;
+use svb_slow5_signal::SignalError;
 
 /// Why a BLOW5 file could not be read: the file, and where in it.
 ///

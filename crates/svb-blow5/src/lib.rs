@@ -2,7 +2,7 @@
 //! `u64 size | record bytes` (each record compressed alone), then the end-of-file marker
 //! `5WOLB`. The [`Reader`] reads versions 0.1 and 0.2, record compression none, zlib and
 //! zstd, signal compression none, SVB-ZD and ex-zd; the [`Writer`] writes version 0.2.0
-//! with any of them. The signal codecs inside records are `svb-slow5`'s.
+//! with any of them. The signal codecs inside records are `svb-slow5-signal`'s.
 //!
 //! SLOW5, slow5lib's text form of the same header and records (a line per record), is read
 //! by the same [`Reader`] (told apart by its first bytes: [`Header::form`]) and written by
@@ -47,7 +47,7 @@ pub use reader::{Cut, Reader};
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
-pub use svb_slow5::SignalError;
+pub use svb_slow5_signal::SignalError;
 pub use writer::{Schema, WriteOptions, Writer};
 
 /// The end-of-file marker.

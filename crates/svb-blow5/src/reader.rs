@@ -13,7 +13,7 @@ use super::record::{i16s_le_into, Fields, Record};
 use super::text;
 use super::EOF_MARKER;
 use crate::Blow5Error;
-use svb_slow5::{ExZdDecoder, SignalError};
+use svb_slow5_signal::{ExZdDecoder, SignalError};
 
 /// Where a file opened by [`Reader::open_salvaging`] ends early: the offset of the first
 /// byte not in a whole record, the bytes from there to the end, and what is wrong there.
@@ -789,7 +789,7 @@ impl Reader {
                 signal.len() as u64
             }
             (SignalCompression::SvbZd, Some(_)) => {
-                svb_slow5::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?;
+                svb_slow5_signal::svbzd::decode_blob_into(blob, signal).map_err(signal_err)?;
                 signal.len() as u64
             }
             (SignalCompression::ExZd, Some(exzd)) => {
@@ -798,7 +798,7 @@ impl Reader {
             }
             (SignalCompression::None, None) => len,
             (SignalCompression::SvbZd, None) => {
-                svb_slow5::svbzd::blob_samples(blob).map_err(signal_err)? as u64
+                svb_slow5_signal::svbzd::blob_samples(blob).map_err(signal_err)? as u64
             }
             (SignalCompression::ExZd, None) => {
                 ExZdDecoder::samples(blob).map_err(signal_err)? as u64

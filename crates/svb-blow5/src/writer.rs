@@ -640,7 +640,7 @@ fn encode_record(
     let n = r.raw_signal.len();
     let signal_room = match options.signal_compression {
         SignalCompression::None => 2 * n,
-        SignalCompression::SvbZd => 4 + svb_slow5::svbzd::max_encoded_len(n),
+        SignalCompression::SvbZd => 4 + svb_slow5_signal::svbzd::max_encoded_len(n),
         SignalCompression::ExZd => 4 * n,
     };
     let aux_room: usize = r.aux.iter().map(|(_, v)| aux_len(v)).sum();
@@ -660,11 +660,11 @@ fn encode_record(
             r.raw_signal.len()
         }
         SignalCompression::SvbZd => {
-            svb_slow5::svbzd::encode_blob_into(&r.raw_signal, &mut body);
+            svb_slow5_signal::svbzd::encode_blob_into(&r.raw_signal, &mut body);
             body.len() - signal_start
         }
         SignalCompression::ExZd => {
-            svb_slow5::exzd::encode_exzd_into(&r.raw_signal, &mut body);
+            svb_slow5_signal::exzd::encode_exzd_into(&r.raw_signal, &mut body);
             body.len() - signal_start
         }
     };

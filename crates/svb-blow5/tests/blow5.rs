@@ -51,8 +51,8 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
         let blob = reader.signal_blob(i).unwrap();
         let ours = match reader.header().signal_compression {
             SignalCompression::None => r.raw_signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
-            SignalCompression::SvbZd => svb_slow5::svbzd::encode_blob(&r.raw_signal),
-            SignalCompression::ExZd => svb_slow5::encode_exzd(&r.raw_signal),
+            SignalCompression::SvbZd => svb_slow5_signal::svbzd::encode_blob(&r.raw_signal),
+            SignalCompression::ExZd => svb_slow5_signal::encode_exzd(&r.raw_signal),
         };
         assert!(
             ours == blob,
@@ -62,14 +62,14 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
         // The 3-pass decoders agree with the fused ones the reader uses.
         match reader.header().signal_compression {
             SignalCompression::SvbZd => {
-                let n = svb_slow5::svbzd::blob_samples(&blob).unwrap();
+                let n = svb_slow5_signal::svbzd::blob_samples(&blob).unwrap();
                 assert_eq!(
-                    svb_slow5::decode_svbzd(&blob[4..], n).unwrap(),
+                    svb_slow5_signal::decode_svbzd(&blob[4..], n).unwrap(),
                     r.raw_signal
                 );
             }
             SignalCompression::ExZd => {
-                assert_eq!(svb_slow5::decode_exzd(&blob).unwrap(), r.raw_signal);
+                assert_eq!(svb_slow5_signal::decode_exzd(&blob).unwrap(), r.raw_signal);
             }
             SignalCompression::None => {}
         }

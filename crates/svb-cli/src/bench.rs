@@ -117,33 +117,33 @@ pub fn run(args: &Args) -> Result<(), String> {
             svb_vbz::decode_vbzk_parallel_into(black_box(&k), n, &mut samples).unwrap();
         }),
     );
-    let blob = svb_vbz::pod5::compress_signal(&s);
+    let blob = svb_vbz::pod5_blob::compress_signal(&s);
     let mut buf = vec![0i16; n];
     row(
         "POD5 VBZ",
         "compress",
         measure(n, t, || {
-            black_box(svb_vbz::pod5::compress_signal(black_box(&s)));
+            black_box(svb_vbz::pod5_blob::compress_signal(black_box(&s)));
         }),
     );
     row(
         "POD5 VBZ",
         "decompress",
         measure(n, t, || {
-            svb_vbz::pod5::decompress_signal(black_box(&blob), &mut buf).unwrap();
+            svb_vbz::pod5_blob::decompress_signal(black_box(&blob), &mut buf).unwrap();
         }),
     );
-    let svbzd = svb_slow5::encode_svbzd(&s);
+    let svbzd = svb_slow5_signal::encode_svbzd(&s);
     row(
         "SVB-ZD",
         "decode_fused",
         measure(n, t, || {
             samples.clear();
-            svb_slow5::decode_svbzd_fused_into(black_box(&svbzd), n, &mut samples).unwrap();
+            svb_slow5_signal::decode_svbzd_fused_into(black_box(&svbzd), n, &mut samples).unwrap();
         }),
     );
-    let exzd = svb_slow5::encode_exzd(&s);
-    let mut dec = svb_slow5::ExZdDecoder::new();
+    let exzd = svb_slow5_signal::encode_exzd(&s);
+    let mut dec = svb_slow5_signal::ExZdDecoder::new();
     row(
         "ex-zd",
         "decode_fused",

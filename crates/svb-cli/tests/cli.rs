@@ -231,7 +231,7 @@ fn pod5_with_bad_reads(n: u16, bad: &[u16]) -> Vec<u8> {
         if s[0] == -12345 {
             b"not a zstd frame".to_vec()
         } else {
-            svb_vbz::pod5::compress_signal(s)
+            svb_vbz::pod5_blob::compress_signal(s)
         }
     };
     TestFile {

@@ -330,7 +330,7 @@ fn other_formats_are_named() {
 fn a_pod5_missing_a_required_column_is_refused() {
     use svb_testdata::pod5::{ColumnEdit, Table, TestFile, TestRead};
     let dir = TempDir::new("safety-column");
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     for (table, column, error) in [
         (
             Table::Reads,

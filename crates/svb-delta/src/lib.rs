@@ -24,7 +24,7 @@ extern crate alloc;
 
 pub mod delta;
 pub mod increasing;
-/// Internal: the SIMD blocks svb-core's and svb-slow5's fused kernels are built from, in
+/// Internal: the SIMD blocks svb-core's and svb-slow5-signal's fused kernels are built from, in
 /// intrinsic types. Not part of the API (hidden from the docs, no stability promise); do not
 /// depend on it directly.
 #[doc(hidden)]

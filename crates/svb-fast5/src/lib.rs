@@ -2,7 +2,7 @@
 //! signal. Both layouts (multi-read `/read_<id>` groups, and the older single-read
 //! `/Raw/Reads/Read_<n>`), every attribute a converter maps (read, channel, tracking and
 //! context attributes, end reasons by label), and the signal of VBZ (HDF5 filter 32020,
-//! decoded by `svb_vbz::fast5`) and gzip datasets. No libhdf5 and no plugin path: HDF5 is
+//! decoded by `svb_vbz::hdf5_filter`) and gzip datasets. No libhdf5 and no plugin path: HDF5 is
 //! read by the `hdf5-reader` crate.
 //!
 //! Untrusted files: every length is checked before it is trusted, chunks are decoded one at a

@@ -132,7 +132,7 @@ pub(crate) struct Entry {
 
 /// An open FAST5 file: its reads found and listed; each read's attributes and signal read
 /// when asked for. HDF5 is read in pure Rust; VBZ chunks (filter 32020) are decoded by
-/// `svb_vbz::fast5`, gzip ones by the HDF5 layer.
+/// `svb_vbz::hdf5_filter`, gzip ones by the HDF5 layer.
 ///
 /// ```no_run
 /// let file = svb_fast5::Reader::open("reads.fast5")?;
@@ -170,16 +170,16 @@ fn filters() -> FilterRegistry {
     registry.register(
         VBZ_FILTER_ID,
         Box::new(|filter, data, _element_size| {
-            let options = svb_vbz::fast5::Options::from_cd_values(&filter.client_data)
+            let options = svb_vbz::hdf5_filter::Options::from_cd_values(&filter.client_data)
                 .map_err(|e| Hdf5Error::FilterError(format!("VBZ: {e}")))?;
-            let len = svb_vbz::fast5::decompressed_size(data)
+            let len = svb_vbz::hdf5_filter::decompressed_size(data)
                 .map_err(|e| Hdf5Error::FilterError(format!("VBZ: {e}")))?;
             if len > MAX_CHUNK_BYTES {
                 return Err(Hdf5Error::FilterError(format!(
                     "VBZ: a chunk of {len} bytes (at most {MAX_CHUNK_BYTES})"
                 )));
             }
-            svb_vbz::fast5::decompress_sized(data, &options)
+            svb_vbz::hdf5_filter::decompress_sized(data, &options)
                 .map_err(|e| Hdf5Error::FilterError(format!("VBZ: {e}")))
         }),
     );

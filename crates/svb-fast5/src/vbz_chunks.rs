@@ -5,7 +5,7 @@
 //! samples: three passes over every sample besides the decode (2.5 GB of memory traffic for
 //! a 310-Msample file). For the layout every FAST5 writer uses (a chunked dataset indexed by
 //! a version 1 B-tree, VBZ its only filter), the chunk index is walked here and each chunk's
-//! stored bytes decoded by `svb_vbz::fast5` into the samples directly; chunks stored one
+//! stored bytes decoded by `svb_vbz::hdf5_filter` into the samples directly; chunks stored one
 //! after another (as writers store a read's) are read a run of up to 1 MiB at a time. Any
 //! other layout or filter pipeline goes through the HDF5 layer as before.
 
@@ -59,7 +59,7 @@ pub(crate) fn decode(
     };
     let options = match filters.map(Vec::as_slice) {
         Some([only]) if only.id == VBZ_FILTER_ID => {
-            svb_vbz::fast5::Options::from_cd_values(&only.client_data)
+            svb_vbz::hdf5_filter::Options::from_cd_values(&only.client_data)
                 .map_err(|e| ChunkError::Signal(format!("VBZ filter options: {e}")))?
         }
         _ => return Err(ChunkError::NotHere),
@@ -134,7 +134,7 @@ pub(crate) fn decode(
         let stored = &bytes[(at - from) as usize..][..size];
         let before = out.len();
         if filter_mask & 1 == 0 {
-            let declared = svb_vbz::fast5::decompressed_size(stored).map_err(|e| {
+            let declared = svb_vbz::hdf5_filter::decompressed_size(stored).map_err(|e| {
                 ChunkError::Signal(format!("the chunk at sample {first}: VBZ: {e}"))
             })?;
             if declared != chunk_samples * 2 {
@@ -144,9 +144,9 @@ pub(crate) fn decode(
                     chunk_samples * 2
                 )));
             }
-            svb_vbz::fast5::decompress_sized_samples_into(stored, &options, out).map_err(|e| {
-                ChunkError::Signal(format!("the chunk at sample {first}: VBZ: {e}"))
-            })?;
+            svb_vbz::hdf5_filter::decompress_sized_samples_into(stored, &options, out).map_err(
+                |e| ChunkError::Signal(format!("the chunk at sample {first}: VBZ: {e}")),
+            )?;
         } else {
             // The filter was skipped for this chunk: its samples are stored as they are.
             let pairs = stored.as_chunks::<2>().0;

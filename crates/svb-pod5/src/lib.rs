@@ -4,7 +4,7 @@
 //! layout, VBZ chunks compressed on rayon, published only when complete).
 //!
 //! The signal wire itself (VBZ: svb16 over zigzag deltas, then zstd) is
-//! [`svb_vbz::pod5`]; this crate is the file around it.
+//! [`svb_vbz::pod5_blob`]; this crate is the file around it.
 //!
 //! The [`Reader`] is the read model's `svb_model::ReadSource` ([`model`] maps a read's fields
 //! to the model's).

@@ -758,7 +758,7 @@ impl Reader {
     ) -> Result<(), Pod5Error> {
         let n = samples(r);
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
-            SignalEncoding::Vbz => svb_vbz::pod5::decompress_signal_into(bytes, n, out)
+            SignalEncoding::Vbz => svb_vbz::pod5_blob::decompress_signal_into(bytes, n, out)
                 .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // The row's bytes (checked at open to be 2 a sample) justify the samples.
@@ -942,7 +942,7 @@ impl Reader {
         part: &mut [i16],
     ) -> Result<(), Pod5Error> {
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
-            SignalEncoding::Vbz => svb_vbz::pod5::decompress_signal(bytes, part)
+            SignalEncoding::Vbz => svb_vbz::pod5_blob::decompress_signal(bytes, part)
                 .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // Checked at open: 2 bytes a sample.

@@ -76,7 +76,7 @@ fn vbz_read_listing_one_chunk_many_times() {
     let mut read = TestRead::new(2, signal);
     read.signal_rows_override = Some(vec![0; 4000]);
     read.num_samples_override = Some(4000 << 20);
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     let bytes = TestFile {
         reads: vec![read],
         chunk_samples: 1 << 20,
@@ -168,13 +168,13 @@ fn vbz_chunk_whose_frame_header_lies() {
 #[test]
 fn highly_compressible_chunks_still_decode() {
     let signal = vec![480i16; 40 << 20];
-    let blob = svb_vbz::pod5::compress_signal(&signal);
+    let blob = svb_vbz::pod5_blob::compress_signal(&signal);
     assert!(blob.len() < 100_000);
     assert_eq!(
-        svb_vbz::pod5::decompress_signal_to_vec(&blob, signal.len()).unwrap(),
+        svb_vbz::pod5_blob::decompress_signal_to_vec(&blob, signal.len()).unwrap(),
         signal
     );
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     let bytes = TestFile {
         reads: vec![TestRead::new(9, signal.clone())],
         chunk_samples: 20 << 20,
@@ -212,7 +212,7 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
             )
         })
         .collect();
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     for compress in [Some(&compress as &svb_testdata::pod5::Compress<'_>), None] {
         let bytes = TestFile {
             reads: reads.clone(),
@@ -274,7 +274,7 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
 /// shorter reads.
 #[test]
 fn reads_longer_than_a_window_decode_the_same_every_way() {
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     let long = |seed: u8, n: usize| {
         TestRead::new(
             seed,

@@ -17,7 +17,7 @@ fn signal(n: usize, seed: u32) -> Vec<i16> {
 }
 
 fn compress(s: &[i16]) -> Vec<u8> {
-    svb_vbz::pod5::compress_signal(s)
+    svb_vbz::pod5_blob::compress_signal(s)
 }
 
 fn reads() -> Vec<TestRead> {

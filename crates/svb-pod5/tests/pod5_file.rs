@@ -1,7 +1,7 @@
 //! POD5 files written by ONT's pod5 (../shared/data/pod5): every read's metadata, chunk
 //! layout and signal (sha256 of the int16 LE samples) match the json made by ONT's Python API,
 //! whichever decode path is used; the stored VBZ chunks of the current writer are exactly
-//! what `pod5::compress_signal` writes.
+//! what `pod5_blob::compress_signal` writes.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -104,7 +104,7 @@ fn current_writer_matches_the_python_api() {
             assert_eq!(c.stored_bytes, wc["byte_count"].as_u64().unwrap(), "{id}");
             // The current writer's chunks are our compressor's bytes exactly.
             let n = c.samples as usize;
-            let ours = svb_vbz::pod5::compress_signal(&signals[i][at..at + n]);
+            let ours = svb_vbz::pod5_blob::compress_signal(&signals[i][at..at + n]);
             assert_eq!(ours.len() as u64, c.stored_bytes, "{id} row {}", c.row);
             at += n;
         }

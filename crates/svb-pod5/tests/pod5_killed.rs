@@ -16,7 +16,7 @@ fn signal(n: usize, seed: u64) -> Vec<i16> {
 
 /// A whole file and its three killed-writer parts: head + signal table, reads, run info.
 fn parts() -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
-    let compress = |s: &[i16]| svb_vbz::pod5::compress_signal(s);
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     let whole = TestFile {
         reads: [10usize, 999, 1000, 1001, 2500, 4000]
             .iter()

@@ -702,7 +702,11 @@ fn chunks_carried_between_calls_keep_their_order() {
             if stored {
                 let blobs: Vec<Blobs> = reads
                     .iter()
-                    .map(|(_, s)| s.chunks(50).map(svb_vbz::pod5::compress_signal).collect())
+                    .map(|(_, s)| {
+                        s.chunks(50)
+                            .map(svb_vbz::pod5_blob::compress_signal)
+                            .collect()
+                    })
                     .collect();
                 let batch: Vec<svb_pod5::StoredRead<'_>> = reads
                     .iter()

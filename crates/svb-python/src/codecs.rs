@@ -109,7 +109,7 @@ fn vbz_compress<'py>(
     signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
-    let out = py.detach(|| svb_vbz::pod5::compress_signal(s));
+    let out = py.detach(|| svb_vbz::pod5_blob::compress_signal(s));
     Ok(PyBytes::new(py, &out))
 }
 
@@ -123,7 +123,7 @@ fn vbz_decompress<'py>(
     let out = data.with(|d| {
         py.detach(|| {
             let mut out = Vec::new();
-            svb_vbz::pod5::decompress_signal_into(d, n, &mut out).map(|()| out)
+            svb_vbz::pod5_blob::decompress_signal_into(d, n, &mut out).map(|()| out)
         })
     })?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
@@ -136,14 +136,14 @@ fn svbzd_encode<'py>(
     signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
-    let out = py.detach(|| svb_slow5::svbzd::encode_blob(s));
+    let out = py.detach(|| svb_slow5_signal::svbzd::encode_blob(s));
     Ok(PyBytes::new(py, &out))
 }
 
 /// The samples of a BLOW5 SVB-ZD signal (its count is in the blob).
 #[pyfunction]
 fn svbzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, PyArray1<i16>>> {
-    let out = data.with(|d| py.detach(|| svb_slow5::svbzd::decode_blob(d)))?;
+    let out = data.with(|d| py.detach(|| svb_slow5_signal::svbzd::decode_blob(d)))?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
 }
 
@@ -154,14 +154,14 @@ fn exzd_encode<'py>(
     signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
-    let out = py.detach(|| svb_slow5::encode_exzd(s));
+    let out = py.detach(|| svb_slow5_signal::encode_exzd(s));
     Ok(PyBytes::new(py, &out))
 }
 
 /// The samples of a BLOW5 ex-zd signal.
 #[pyfunction]
 fn exzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, PyArray1<i16>>> {
-    let out = data.with(|d| py.detach(|| svb_slow5::decode_exzd(d)))?;
+    let out = data.with(|d| py.detach(|| svb_slow5_signal::decode_exzd(d)))?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
 }
 

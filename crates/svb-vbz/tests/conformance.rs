@@ -2,7 +2,7 @@
 //! samples, and compressing the samples reproduces lib_pod5's bytes.
 
 use svb_testdata::{data_dir, files_with_suffix, read_i16s};
-use svb_vbz::{pod5, VbzError};
+use svb_vbz::{pod5_blob, VbzError};
 
 /// The 9-byte empty zstd frame lib_pod5's C++ `compress_signal` writes for 0 samples.
 const EMPTY_FRAME: [u8; 9] = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
@@ -16,14 +16,14 @@ fn lib_pod5_blobs_decode_and_reencode_byte_for_byte() {
         let blob = std::fs::read(&path).unwrap();
         let samples = read_i16s(&std::fs::read(path.with_extension("i16")).unwrap());
         let mut out = vec![0i16; samples.len()];
-        pod5::decompress_signal(&blob, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        pod5_blob::decompress_signal(&blob, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(out, samples, "{name}");
         assert_eq!(
-            pod5::decompress_signal_to_vec(&blob, samples.len()).unwrap(),
+            pod5_blob::decompress_signal_to_vec(&blob, samples.len()).unwrap(),
             samples,
             "{name}"
         );
-        let ours = pod5::compress_signal(&samples);
+        let ours = pod5_blob::compress_signal(&samples);
         if samples.is_empty() {
             // The Python wrapper stored an empty blob; the C++ writer makes the empty frame.
             assert_eq!(ours, EMPTY_FRAME);
@@ -49,10 +49,10 @@ fn lib_pod5_blobs_decode_and_reencode_byte_for_byte() {
 #[test]
 fn zero_samples_accept_empty_blob_and_empty_frame() {
     let mut none: [i16; 0] = [];
-    pod5::decompress_signal(&[], &mut none).unwrap();
-    pod5::decompress_signal(&EMPTY_FRAME, &mut none).unwrap();
+    pod5_blob::decompress_signal(&[], &mut none).unwrap();
+    pod5_blob::decompress_signal(&EMPTY_FRAME, &mut none).unwrap();
     assert_eq!(
-        pod5::decompress_signal_to_vec(&EMPTY_FRAME, 0).unwrap(),
+        pod5_blob::decompress_signal_to_vec(&EMPTY_FRAME, 0).unwrap(),
         Vec::<i16>::new()
     );
 }
@@ -60,42 +60,42 @@ fn zero_samples_accept_empty_blob_and_empty_frame() {
 #[test]
 fn bad_blobs_give_typed_errors_before_allocating() {
     let signal: Vec<i16> = (0..5000).map(|i| (i % 300) as i16).collect();
-    let blob = pod5::compress_signal(&signal);
+    let blob = pod5_blob::compress_signal(&signal);
     // Wrong sample counts.
     let mut short = vec![0i16; 4999];
     assert!(matches!(
-        pod5::decompress_signal(&blob, &mut short),
+        pod5_blob::decompress_signal(&blob, &mut short),
         Err(VbzError::LengthMismatch { .. })
     ));
     let mut long = vec![0i16; 5001];
-    assert!(pod5::decompress_signal(&blob, &mut long).is_err());
+    assert!(pod5_blob::decompress_signal(&blob, &mut long).is_err());
     // A frame that declares far more than n samples can need is refused from its header.
     assert!(matches!(
-        pod5::decompress_signal_to_vec(&blob, 10),
+        pod5_blob::decompress_signal_to_vec(&blob, 10),
         Err(VbzError::FrameTooLarge { .. })
     ));
     // A claim of 4 billion samples for a small blob: refused, not allocated.
     assert!(matches!(
-        pod5::decompress_signal_to_vec(&blob, 4_000_000_000),
+        pod5_blob::decompress_signal_to_vec(&blob, 4_000_000_000),
         Err(VbzError::FrameTooSmall { .. })
     ));
     // Truncated and corrupted frames.
     for cut in [1, 4, 8, blob.len() / 2, blob.len() - 1] {
         let mut out = vec![0i16; signal.len()];
         assert!(
-            pod5::decompress_signal(&blob[..cut], &mut out).is_err(),
+            pod5_blob::decompress_signal(&blob[..cut], &mut out).is_err(),
             "cut {cut}"
         );
     }
     let mut out = vec![0i16; signal.len()];
     assert!(matches!(
-        pod5::decompress_signal(b"not zstd at all", &mut out),
+        pod5_blob::decompress_signal(b"not zstd at all", &mut out),
         Err(VbzError::Zstd(_))
     ));
     let mut bad = blob.clone();
     let last = bad.len() - 3;
     bad[last] ^= 0x55;
-    let _ = pod5::decompress_signal(&bad, &mut out); // any result but no panic
+    let _ = pod5_blob::decompress_signal(&bad, &mut out); // any result but no panic
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn batches_of_lib_pod5_blobs_decode_in_parallel() {
         .unwrap();
     for threads in [svb_vbz::Threads::Current, svb_vbz::Threads::Pool(&pool)] {
         let mut out = vec![0i16; expected.len()];
-        pod5::decompress_batch(&chunks, &mut out, threads).unwrap();
+        pod5_blob::decompress_batch(&chunks, &mut out, threads).unwrap();
         assert_eq!(out, expected);
     }
     let mut broken = chunks.clone();
@@ -129,7 +129,7 @@ fn batches_of_lib_pod5_blobs_decode_in_parallel() {
     broken[last].samples += 1;
     let mut out = vec![0i16; expected.len() + 1];
     assert!(matches!(
-        pod5::decompress_batch(&broken, &mut out, svb_vbz::Threads::Current),
+        pod5_blob::decompress_batch(&broken, &mut out, svb_vbz::Threads::Current),
         Err(VbzError::Chunk { .. })
     ));
 }

@@ -4,7 +4,7 @@
 
 use svb_testdata::alloc::{peak_during, Counting};
 use svb_testdata::zstd_lying_frame as lying_frame;
-use svb_vbz::fast5::{self, Options};
+use svb_vbz::hdf5_filter::{self, Options};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -16,7 +16,7 @@ const LIMIT: usize = 64 << 20;
 fn pod5_blob_whose_frame_header_lies() {
     let n = 1usize << 30;
     let blob = lying_frame(100_000, (n + n / 8) as u64);
-    let (r, peak) = peak_during(|| svb_vbz::pod5::decompress_signal_to_vec(&blob, n));
+    let (r, peak) = peak_during(|| svb_vbz::pod5_blob::decompress_signal_to_vec(&blob, n));
     assert!(peak < LIMIT, "peak {peak}");
     let e = r.unwrap_err();
     assert!(matches!(e, svb_vbz::VbzError::Zstd(_)), "{e}");
@@ -32,18 +32,18 @@ fn fast5_chunk_whose_size_header_lies() {
     let mut chunk = (len as u32).to_le_bytes().to_vec();
     chunk.extend(lying_frame(82_000, declared as u64));
     assert!(chunk.len() < 84_000);
-    let (r, peak) = peak_during(|| fast5::decompress_sized(&chunk, &Options::SIGNAL));
+    let (r, peak) = peak_during(|| hdf5_filter::decompress_sized(&chunk, &Options::SIGNAL));
     assert!(peak < LIMIT, "decompress_sized peak {peak}");
     assert!(matches!(r.unwrap_err(), svb_vbz::VbzError::Zstd(_)));
-    let (r, peak) = peak_during(|| fast5::decompress_signal(&chunk));
+    let (r, peak) = peak_during(|| hdf5_filter::decompress_signal(&chunk));
     assert!(peak < LIMIT, "decompress_signal peak {peak}");
     assert!(r.is_err());
-    let (r, peak) = peak_during(|| fast5::decompress(&chunk[4..], len, &Options::SIGNAL));
+    let (r, peak) = peak_during(|| hdf5_filter::decompress(&chunk[4..], len, &Options::SIGNAL));
     assert!(peak < LIMIT, "decompress peak {peak}");
     assert!(r.is_err());
     let mut out = vec![1u8; 2];
     let (r, peak) =
-        peak_during(|| fast5::decompress_sized_into(&chunk, &Options::SIGNAL, &mut out));
+        peak_during(|| hdf5_filter::decompress_sized_into(&chunk, &Options::SIGNAL, &mut out));
     assert!(peak < LIMIT, "decompress_sized_into peak {peak}");
     assert!(r.is_err());
     assert_eq!(out, [1, 1]);

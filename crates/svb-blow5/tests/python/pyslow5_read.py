@@ -1,5 +1,5 @@
 """Reads BLOW5 files with pyslow5 (slow5lib's own reader) and prints what it sees, for the
-writer tests (crates/svb-slow5/tests/blow5_write.rs) to compare with what they wrote.
+writer tests (crates/svb-slow5-signal/tests/blow5_write.rs) to compare with what they wrote.
 
   pyslow5_read.py [--isolated] FILE...
       Per file, one JSON line {"file", "read_groups": [{attribute: value}], "records": N} (or

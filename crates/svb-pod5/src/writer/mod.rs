@@ -291,7 +291,7 @@ impl Writer {
     /// `(samples, blob)`, e.g. from [`Reader::chunk_bytes`](super::Reader::chunk_bytes)):
     /// the blobs are stored as given, neither decompressed nor recompressed, after each is
     /// checked to be one whole zstd frame of a size its sample count can have
-    /// ([`svb_vbz::pod5::check_signal`]; decoding a read is what proves its samples). The
+    /// ([`svb_vbz::pod5_blob::check_signal`]; decoding a read is what proves its samples). The
     /// file's signal must be VBZ.
     ///
     /// ```
@@ -299,7 +299,7 @@ impl Writer {
     /// # let dir = std::env::temp_dir().join(format!("svb-pod5-chunks-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let signal: Vec<i16> = (0..5000).map(|i| 400 + (i % 13) as i16).collect();
-    /// let blob = svb_vbz::pod5::compress_signal(&signal);
+    /// let blob = svb_vbz::pod5_blob::compress_signal(&signal);
     /// let mut w = Writer::create(dir.join("copy.pod5"), WriteOptions::default())?;
     /// let mut run = RunInfo::default();
     /// run.acquisition_id = "run".into();
@@ -355,7 +355,7 @@ impl Writer {
                     });
                 }
                 for (i, (n, blob)) in chunks.iter().enumerate() {
-                    svb_vbz::pod5::check_signal(blob, *n as usize).map_err(|e| {
+                    svb_vbz::pod5_blob::check_signal(blob, *n as usize).map_err(|e| {
                         Pod5WriteError::Read {
                             read_id: read.read_id_string(),
                             what: format!("chunk {i} cannot be the VBZ of {n} samples: {e}"),
@@ -628,7 +628,7 @@ fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
         .map(|c| {
             let mut blob = Vec::new();
             if c.stored.is_none() {
-                svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
+                svb_vbz::pod5_blob::compress_signal_with_into(c.samples, profile, &mut blob);
             }
             blob
         })

@@ -111,7 +111,7 @@ impl OwnedChunk {
             Some((blob, n)) => (blob.to_vec(), n),
             None => {
                 let mut blob = Vec::new();
-                svb_vbz::pod5::compress_signal_with_into(c.samples, profile, &mut blob);
+                svb_vbz::pod5_blob::compress_signal_with_into(c.samples, profile, &mut blob);
                 (blob, c.samples.len() as u32)
             }
         };

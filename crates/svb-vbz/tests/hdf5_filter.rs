@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use svb_core::{Codec, U32Classic};
 use svb_testdata::{data_dir, files_with_suffix, read_i16s};
-use svb_vbz::fast5::{self, Options};
+use svb_vbz::hdf5_filter::{self, Options};
 use svb_vbz::VbzError;
 
 fn le_bytes(s: &[i16]) -> Vec<u8> {
@@ -32,23 +32,30 @@ fn ont_chunks_decode_and_reencode_byte_for_byte() {
             manifest.contains(&format!("\"samples\": {}", samples.len())),
             "{name}"
         );
-        assert_eq!(fast5::decompressed_size(&chunk).unwrap(), 2 * samples.len());
-        assert_eq!(fast5::decompress_signal(&chunk).unwrap(), samples, "{name}");
         assert_eq!(
-            fast5::decompress_sized(&chunk, &Options::SIGNAL).unwrap(),
+            hdf5_filter::decompressed_size(&chunk).unwrap(),
+            2 * samples.len()
+        );
+        assert_eq!(
+            hdf5_filter::decompress_signal(&chunk).unwrap(),
+            samples,
+            "{name}"
+        );
+        assert_eq!(
+            hdf5_filter::decompress_sized(&chunk, &Options::SIGNAL).unwrap(),
             le_bytes(&samples)
         );
         // Re-encoding: the header and the StreamVByte stream inside ONT's zstd frame are
         // ours byte for byte. The frame itself came from libzstd 1.3.x, whose level-1 output
         // differs from the libzstd 1.5.7 pinned here for lib_pod5 (see docs/FORMATS.md;
         // tools/zstd-compat shows libzstd 1.3.8 turns this same stream into ONT's frame).
-        let ours = fast5::compress_signal(&samples);
+        let ours = hdf5_filter::compress_signal(&samples);
         assert_eq!(ours[..4], chunk[..4], "{name}");
         let raw = Options {
             zstd_level: 0,
             ..Options::SIGNAL
         };
-        let stream = fast5::compress(&le_bytes(&samples), &raw).unwrap();
+        let stream = hdf5_filter::compress(&le_bytes(&samples), &raw).unwrap();
         assert_eq!(
             zstd::decode_all(&chunk[4..]).unwrap(),
             stream,
@@ -57,11 +64,11 @@ fn ont_chunks_decode_and_reencode_byte_for_byte() {
         assert_eq!(zstd::decode_all(&ours[4..]).unwrap(), stream);
         // The unsized form is the sized one without the header.
         assert_eq!(
-            fast5::compress(&le_bytes(&samples), &Options::SIGNAL).unwrap(),
+            hdf5_filter::compress(&le_bytes(&samples), &Options::SIGNAL).unwrap(),
             ours[4..]
         );
         assert_eq!(
-            fast5::decompress(&chunk[4..], 2 * samples.len(), &Options::SIGNAL).unwrap(),
+            hdf5_filter::decompress(&chunk[4..], 2 * samples.len(), &Options::SIGNAL).unwrap(),
             le_bytes(&samples)
         );
     }
@@ -75,12 +82,12 @@ fn hand_made_streams() {
     };
     // v0: 10, 12 -> deltas 10, 2 -> zigzag 20, 4 -> one key byte (two 1-byte codes), data.
     assert_eq!(
-        fast5::compress(&le_bytes(&[10, 12]), &raw).unwrap(),
+        hdf5_filter::compress(&le_bytes(&[10, 12]), &raw).unwrap(),
         [0x00, 20, 4]
     );
     // A 16-bit delta that overflows: ONT's x86 build wraps it (at most 2 bytes a value).
     let jump = [-20000i16, 20000];
-    let ours = fast5::compress(&le_bytes(&jump), &raw).unwrap();
+    let ours = hdf5_filter::compress(&le_bytes(&jump), &raw).unwrap();
     assert_eq!(ours, [0b0101, 0x3f, 0x9c, 0x7f, 0xc7]);
     // v1, 1-byte integers: 0, 1, -1, 20 -> deltas 0, 1, -2, 21 -> zigzag 0, 2, 3, 42 ->
     // codes 0, 1, 1, 2 and nibbles 2, 3, 0xA, 0x2.
@@ -91,18 +98,21 @@ fn hand_made_streams() {
         delta_zigzag: true,
     };
     let bytes = [0u8, 1, 0xFF, 20];
-    let packed = fast5::compress(&bytes, &v1).unwrap();
+    let packed = hdf5_filter::compress(&bytes, &v1).unwrap();
     assert_eq!(packed, [0b10_01_01_00, 0x32, 0x2A]);
-    assert_eq!(fast5::decompress(&packed, 4, &v1).unwrap(), bytes);
+    assert_eq!(hdf5_filter::decompress(&packed, 4, &v1).unwrap(), bytes);
     // v1 without delta: a negative byte sign-extends to 32 bits, so it takes code 3 and its
     // low 16 bits, as vbz_compression writes it.
     let plain = Options {
         delta_zigzag: false,
         ..v1
     };
-    let packed = fast5::compress(&[0xFF, 5], &plain).unwrap();
+    let packed = hdf5_filter::compress(&[0xFF, 5], &plain).unwrap();
     assert_eq!(packed, [0b01_11, 0xFF, 0xFF, 0x05]);
-    assert_eq!(fast5::decompress(&packed, 2, &plain).unwrap(), [0xFF, 5]);
+    assert_eq!(
+        hdf5_filter::decompress(&packed, 2, &plain).unwrap(),
+        [0xFF, 5]
+    );
 }
 
 #[test]
@@ -115,10 +125,10 @@ fn three_byte_values_of_onts_portable_build_decode() {
     let packed = U32Classic.encode(&values);
     let mut sized = ((2 * samples.len()) as u32).to_le_bytes().to_vec();
     sized.extend(zstd::bulk::compress(&packed, 1).unwrap());
-    assert_eq!(fast5::decompress_signal(&sized).unwrap(), samples);
+    assert_eq!(hdf5_filter::decompress_signal(&sized).unwrap(), samples);
     // Ours wraps in 16 bits and decodes to the same samples.
     assert_eq!(
-        fast5::decompress_signal(&fast5::compress_signal(&samples)).unwrap(),
+        hdf5_filter::decompress_signal(&hdf5_filter::compress_signal(&samples)).unwrap(),
         samples
     );
 }
@@ -146,17 +156,17 @@ fn round_trip(bytes: &[u8], opts: &Options) {
     let whole =
         bytes.len() / (opts.integer_size.max(1) as usize) * (opts.integer_size.max(1) as usize);
     let bytes = &bytes[..whole];
-    let sized = fast5::compress_sized(bytes, opts).unwrap();
+    let sized = hdf5_filter::compress_sized(bytes, opts).unwrap();
     assert_eq!(
-        fast5::decompress_sized(&sized, opts).unwrap(),
+        hdf5_filter::decompress_sized(&sized, opts).unwrap(),
         bytes,
         "{opts:?} len {}",
         bytes.len()
     );
-    let unsized_ = fast5::compress(bytes, opts).unwrap();
+    let unsized_ = hdf5_filter::compress(bytes, opts).unwrap();
     assert_eq!(sized[4..], unsized_[..]);
     assert_eq!(
-        fast5::decompress(&unsized_, bytes.len(), opts).unwrap(),
+        hdf5_filter::decompress(&unsized_, bytes.len(), opts).unwrap(),
         bytes
     );
 }
@@ -191,11 +201,11 @@ fn every_option_round_trips() {
 #[test]
 fn bad_input_gives_typed_errors() {
     let samples: Vec<i16> = (0..3000).map(|i| (i * 7 % 400) as i16).collect();
-    let chunk = fast5::compress_signal(&samples);
+    let chunk = hdf5_filter::compress_signal(&samples);
     // Truncation anywhere.
     for cut in 0..chunk.len() {
         assert!(
-            fast5::decompress_signal(&chunk[..cut]).is_err(),
+            hdf5_filter::decompress_signal(&chunk[..cut]).is_err(),
             "cut {cut}"
         );
     }
@@ -203,36 +213,36 @@ fn bad_input_gives_typed_errors() {
     let mut lying = chunk.clone();
     lying[..4].copy_from_slice(&u32::MAX.to_le_bytes());
     assert!(matches!(
-        fast5::decompress_signal(&lying),
+        hdf5_filter::decompress_signal(&lying),
         Err(VbzError::NotWholeIntegers { .. })
     ));
     lying[..4].copy_from_slice(&(u32::MAX - 1).to_le_bytes());
     assert!(matches!(
-        fast5::decompress_signal(&lying),
+        hdf5_filter::decompress_signal(&lying),
         Err(VbzError::FrameTooSmall { .. })
     ));
     // Too small a claim: the frame declares more than the samples can need.
     lying[..4].copy_from_slice(&20u32.to_le_bytes());
     assert!(matches!(
-        fast5::decompress_signal(&lying),
+        hdf5_filter::decompress_signal(&lying),
         Err(VbzError::FrameTooLarge { .. })
     ));
     // One sample fewer: the stream has bytes left over.
     lying[..4].copy_from_slice(&(2 * 2999u32).to_le_bytes());
-    assert!(fast5::decompress_signal(&lying).is_err());
+    assert!(hdf5_filter::decompress_signal(&lying).is_err());
     // Unsized without zstd: trailing bytes, and a stream too short for the count.
     let raw = Options {
         zstd_level: 0,
         ..Options::SIGNAL
     };
-    let mut packed = fast5::compress(&le_bytes(&samples), &raw).unwrap();
+    let mut packed = hdf5_filter::compress(&le_bytes(&samples), &raw).unwrap();
     packed.push(0);
     assert!(matches!(
-        fast5::decompress(&packed, 6000, &raw),
+        hdf5_filter::decompress(&packed, 6000, &raw),
         Err(VbzError::LengthMismatch { .. })
     ));
     assert!(matches!(
-        fast5::decompress(&packed, 1 << 40, &raw),
+        hdf5_filter::decompress(&packed, 1 << 40, &raw),
         Err(VbzError::StreamVByte(_))
     ));
     // Options vbz_compression does not define.
@@ -251,21 +261,21 @@ fn bad_input_gives_typed_errors() {
         },
     ] {
         assert!(matches!(
-            fast5::compress(&[0; 12], &bad),
+            hdf5_filter::compress(&[0; 12], &bad),
             Err(VbzError::InvalidOption { .. })
         ));
         assert!(matches!(
-            fast5::decompress_sized(&chunk, &bad),
+            hdf5_filter::decompress_sized(&chunk, &bad),
             Err(VbzError::InvalidOption { .. })
         ));
     }
     assert!(Options::from_cd_values(&[0, 2, 1]).is_err());
     assert!(matches!(
-        fast5::compress(&[0; 3], &Options::SIGNAL),
+        hdf5_filter::compress(&[0; 3], &Options::SIGNAL),
         Err(VbzError::NotWholeIntegers { .. })
     ));
     assert!(matches!(
-        fast5::decompressed_size(&[1, 2]),
+        hdf5_filter::decompressed_size(&[1, 2]),
         Err(VbzError::HeaderTruncated { .. })
     ));
 }
@@ -279,7 +289,7 @@ proptest! {
     #[test]
     fn arbitrary_streams_never_panic(data in proptest::collection::vec(any::<u8>(), 0..300), pick in 0usize..48) {
         let opts = all_options()[pick];
-        let _ = fast5::decompress_sized(&data, &opts);
-        let _ = fast5::decompress(&data, data.len() * 2, &opts);
+        let _ = hdf5_filter::decompress_sized(&data, &opts);
+        let _ = hdf5_filter::decompress(&data, data.len() * 2, &opts);
     }
 }

@@ -56,12 +56,12 @@ std::thread_local! {
 /// The SVB-ZD stream of `samples` (no header; the count is kept beside it).
 ///
 /// ```
-/// use svb_slow5::{decode_svbzd, decode_svbzd_fused, encode_svbzd};
+/// use svb_slow5_signal::{decode_svbzd, decode_svbzd_fused, encode_svbzd};
 /// let signal = [500i16, 498, 510, -32000, 32000, 7];
 /// let v = encode_svbzd(&signal);
 /// assert_eq!(decode_svbzd(&v, signal.len())?, signal);
 /// assert_eq!(decode_svbzd_fused(&v, signal.len())?, signal);
-/// # Ok::<(), svb_slow5::SignalError>(())
+/// # Ok::<(), svb_slow5_signal::SignalError>(())
 /// ```
 pub fn encode_svbzd(samples: &[i16]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -226,14 +226,14 @@ pub fn decode_blob_into(blob: &[u8], out: &mut Vec<i16>) -> Result<(), SignalErr
 ///
 /// ```
 /// let signal: Vec<i16> = (0..1000).map(|i| 400 + (i % 37) as i16).collect();
-/// let blob = svb_slow5::svbzd::encode_blob(&signal);
+/// let blob = svb_slow5_signal::svbzd::encode_blob(&signal);
 /// assert_eq!(blob[..4], 1000u32.to_le_bytes());
-/// assert_eq!(svb_slow5::svbzd::decode_blob(&blob)?, signal);
+/// assert_eq!(svb_slow5_signal::svbzd::decode_blob(&blob)?, signal);
 /// // A lying count is refused before anything is allocated.
 /// let mut bad = blob.clone();
 /// bad[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-/// assert!(svb_slow5::svbzd::decode_blob(&bad).is_err());
-/// # Ok::<(), svb_slow5::SignalError>(())
+/// assert!(svb_slow5_signal::svbzd::decode_blob(&bad).is_err());
+/// # Ok::<(), svb_slow5_signal::SignalError>(())
 /// ```
 pub fn decode_blob(blob: &[u8]) -> Result<Vec<i16>, SignalError> {
     crate::filled(|out| decode_blob_into(blob, out))

@@ -109,13 +109,13 @@ pub fn encode_exzd_into(samples: &[i16], out: &mut Vec<u8>) {
 /// The ex-zd blob of `samples`.
 ///
 /// ```
-/// use svb_slow5::{decode_exzd, decode_exzd_fused, encode_exzd};
+/// use svb_slow5_signal::{decode_exzd, decode_exzd_fused, encode_exzd};
 /// let signal: Vec<i16> = (0..2000).map(|i| 8 * (60 + (i % 50) as i16)).collect();
 /// let blob = encode_exzd(&signal);
 /// assert_eq!(blob[9], 3); // every sample is a multiple of 8: q = 3
 /// assert_eq!(decode_exzd(&blob)?, signal);
 /// assert_eq!(decode_exzd_fused(&blob)?, signal);
-/// # Ok::<(), svb_slow5::SignalError>(())
+/// # Ok::<(), svb_slow5_signal::SignalError>(())
 /// ```
 ///
 /// # Panics
@@ -139,15 +139,15 @@ struct Parsed<'a> {
 /// reads allocates only when a read has more exceptions than any before.
 ///
 /// ```
-/// let mut dec = svb_slow5::ExZdDecoder::new();
+/// let mut dec = svb_slow5_signal::ExZdDecoder::new();
 /// let mut out = Vec::new();
 /// for len in [10usize, 5000, 77] {
 ///     let signal: Vec<i16> = (0..len).map(|i| (i * i % 700) as i16).collect();
 ///     out.clear();
-///     dec.decode_into(&svb_slow5::encode_exzd(&signal), &mut out)?;
+///     dec.decode_into(&svb_slow5_signal::encode_exzd(&signal), &mut out)?;
 ///     assert_eq!(out, signal);
 /// }
-/// # Ok::<(), svb_slow5::SignalError>(())
+/// # Ok::<(), svb_slow5_signal::SignalError>(())
 /// ```
 #[derive(Debug, Default, Clone)]
 pub struct ExZdDecoder {

@@ -31,11 +31,11 @@ pub fn compress_signal_into(samples: &[i16], out: &mut Vec<u8>) {
 /// raw literals that every POD5 reader decodes, faster, at some cost in size.
 ///
 /// ```
-/// use svb_vbz::pod5::ZstdProfile;
+/// use svb_vbz::pod5_blob::ZstdProfile;
 /// let signal: Vec<i16> = (0..20_000).map(|i| 450 + ((i * 7919) % 23) as i16).collect();
 /// let mut fast = Vec::new();
-/// svb_vbz::pod5::compress_signal_with_into(&signal, ZstdProfile::DecodeFast, &mut fast);
-/// assert_eq!(svb_vbz::pod5::decompress_signal_to_vec(&fast, signal.len())?, signal);
+/// svb_vbz::pod5_blob::compress_signal_with_into(&signal, ZstdProfile::DecodeFast, &mut fast);
+/// assert_eq!(svb_vbz::pod5_blob::decompress_signal_to_vec(&fast, signal.len())?, signal);
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```
 pub fn compress_signal_with_into(samples: &[i16], profile: ZstdProfile, out: &mut Vec<u8>) {
@@ -68,10 +68,10 @@ fn check_frame(blob: &[u8], n: usize) -> Result<usize, VbzError> {
 ///
 /// ```
 /// let signal: Vec<i16> = (0..5000).map(|i| (i % 77) as i16).collect();
-/// let blob = svb_vbz::pod5::compress_signal(&signal);
-/// assert!(svb_vbz::pod5::check_signal(&blob, 5000).is_ok());
-/// assert!(svb_vbz::pod5::check_signal(&blob[..blob.len() - 1], 5000).is_err());
-/// assert!(svb_vbz::pod5::check_signal(&blob, 50_000).is_err());
+/// let blob = svb_vbz::pod5_blob::compress_signal(&signal);
+/// assert!(svb_vbz::pod5_blob::check_signal(&blob, 5000).is_ok());
+/// assert!(svb_vbz::pod5_blob::check_signal(&blob[..blob.len() - 1], 5000).is_err());
+/// assert!(svb_vbz::pod5_blob::check_signal(&blob, 50_000).is_err());
 /// ```
 pub fn check_signal(blob: &[u8], n: usize) -> Result<(), VbzError> {
     if blob.is_empty() && n == 0 {
@@ -122,13 +122,13 @@ pub fn decompress_signal_to_vec(blob: &[u8], n: usize) -> Result<Vec<i16>, VbzEr
 /// by its index.
 ///
 /// ```
-/// use svb_vbz::{pod5, Chunk, Threads};
+/// use svb_vbz::{pod5_blob, Chunk, Threads};
 /// let a: Vec<i16> = (0..3000).map(|i| (i % 90) as i16).collect();
 /// let b: Vec<i16> = (0..500).map(|i| 400 - i as i16).collect();
-/// let (ba, bb) = (svb_vbz::pod5::compress_signal(&a), svb_vbz::pod5::compress_signal(&b));
+/// let (ba, bb) = (svb_vbz::pod5_blob::compress_signal(&a), svb_vbz::pod5_blob::compress_signal(&b));
 /// let chunks = [Chunk { data: &ba, samples: a.len() }, Chunk { data: &bb, samples: b.len() }];
 /// let mut out = vec![0i16; a.len() + b.len()];
-/// svb_vbz::pod5::decompress_batch(&chunks, &mut out, Threads::Current)?;
+/// svb_vbz::pod5_blob::decompress_batch(&chunks, &mut out, Threads::Current)?;
 /// assert_eq!(out, [a, b].concat());
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```

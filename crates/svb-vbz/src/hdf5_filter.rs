@@ -18,17 +18,17 @@
 //! only once zstd has produced a stream that can hold it.
 //!
 //! ```
-//! use svb_vbz::fast5;
+//! use svb_vbz::hdf5_filter;
 //! let signal: Vec<i16> = (0..4000).map(|i| 480 + (i % 50) as i16).collect();
-//! let chunk = fast5::compress_signal(&signal);
+//! let chunk = hdf5_filter::compress_signal(&signal);
 //! assert_eq!(chunk[..4], (2 * 4000u32).to_le_bytes()); // the sized header
-//! assert_eq!(fast5::decompress_signal(&chunk)?, signal);
+//! assert_eq!(hdf5_filter::decompress_signal(&chunk)?, signal);
 //!
 //! // Any options of vbz_compression, on raw bytes (as the HDF5 filter sees a chunk).
-//! let opts = fast5::Options { integer_size: 1, version: 1, ..fast5::Options::default() };
+//! let opts = hdf5_filter::Options { integer_size: 1, version: 1, ..hdf5_filter::Options::default() };
 //! let bytes: Vec<u8> = (0..100u8).map(|b| b / 3).collect();
-//! let packed = fast5::compress_sized(&bytes, &opts)?;
-//! assert_eq!(fast5::decompress_sized(&packed, &opts)?, bytes);
+//! let packed = hdf5_filter::compress_sized(&bytes, &opts)?;
+//! assert_eq!(hdf5_filter::decompress_sized(&packed, &opts)?, bytes);
 //! # Ok::<(), svb_vbz::VbzError>(())
 //! ```
 

@@ -10,11 +10,11 @@
 //!
 //! ```
 //! let signal: Vec<i16> = (0..5000).map(|i| 450 + ((i * 7) % 40) as i16).collect();
-//! let blob = svb_slow5::svbzd::encode_blob(&signal); // as a BLOW5 record stores it
-//! assert_eq!(svb_slow5::svbzd::decode_blob(&blob)?, signal);
-//! let ex = svb_slow5::encode_exzd(&signal);
-//! assert_eq!(svb_slow5::decode_exzd(&ex)?, signal);
-//! # Ok::<(), svb_slow5::SignalError>(())
+//! let blob = svb_slow5_signal::svbzd::encode_blob(&signal); // as a BLOW5 record stores it
+//! assert_eq!(svb_slow5_signal::svbzd::decode_blob(&blob)?, signal);
+//! let ex = svb_slow5_signal::encode_exzd(&signal);
+//! assert_eq!(svb_slow5_signal::decode_exzd(&ex)?, signal);
+//! # Ok::<(), svb_slow5_signal::SignalError>(())
 //! ```
 
 mod error;

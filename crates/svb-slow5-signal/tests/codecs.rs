@@ -2,7 +2,7 @@
 //! and fused decoders equal, hand-checked bytes, and bad blobs giving typed errors.
 
 use proptest::prelude::*;
-use svb_slow5::{
+use svb_slow5_signal::{
     decode_exzd, decode_exzd_fused, decode_svbzd, decode_svbzd_fused, decode_svbzd_fused_from,
     encode_exzd, encode_svbzd, svbzd, ExZdDecoder, SignalError,
 };
@@ -198,14 +198,16 @@ fn every_isa_equals_scalar() {
         for (k, s) in shapes(n).into_iter().enumerate() {
             let v = encode_svbzd(&s);
             for initial in [0i16, -7] {
-                let expected = svb_slow5::decode_svbzd_fused_with(Isa::Scalar, &v, n, initial)
-                    .unwrap()
-                    .unwrap();
+                let expected =
+                    svb_slow5_signal::decode_svbzd_fused_with(Isa::Scalar, &v, n, initial)
+                        .unwrap()
+                        .unwrap();
                 if initial == 0 {
                     assert_eq!(expected, (s.clone(), v.len()));
                 }
                 for isa in isas() {
-                    let got = svb_slow5::decode_svbzd_fused_with(isa, &v, n, initial).unwrap();
+                    let got =
+                        svb_slow5_signal::decode_svbzd_fused_with(isa, &v, n, initial).unwrap();
                     assert_eq!(got.unwrap(), expected, "{isa} n={n} shape {k}");
                 }
             }
@@ -213,10 +215,12 @@ fn every_isa_equals_scalar() {
                 let step = if n == 67 { 1 } else { 31 };
                 for cut in (0..v.len()).step_by(step) {
                     let expected =
-                        svb_slow5::decode_svbzd_fused_with(Isa::Scalar, &v[..cut], n, 0).unwrap();
+                        svb_slow5_signal::decode_svbzd_fused_with(Isa::Scalar, &v[..cut], n, 0)
+                            .unwrap();
                     assert!(expected.is_err());
                     for isa in isas() {
-                        let got = svb_slow5::decode_svbzd_fused_with(isa, &v[..cut], n, 0).unwrap();
+                        let got = svb_slow5_signal::decode_svbzd_fused_with(isa, &v[..cut], n, 0)
+                            .unwrap();
                         assert_eq!(got, expected, "{isa} cut {cut}");
                     }
                 }
@@ -228,9 +232,9 @@ fn every_isa_equals_scalar() {
 proptest! {
     #[test]
     fn garbage_decodes_alike_on_every_isa(data in proptest::collection::vec(any::<u8>(), 0..600), n in 0usize..400) {
-        let expected = svb_slow5::decode_svbzd_fused_with(svb_dispatch::Isa::Scalar, &data, n, 3).unwrap();
+        let expected = svb_slow5_signal::decode_svbzd_fused_with(svb_dispatch::Isa::Scalar, &data, n, 3).unwrap();
         for isa in isas() {
-            prop_assert_eq!(svb_slow5::decode_svbzd_fused_with(isa, &data, n, 3).unwrap(), expected.clone());
+            prop_assert_eq!(svb_slow5_signal::decode_svbzd_fused_with(isa, &data, n, 3).unwrap(), expected.clone());
         }
     }
 }
@@ -241,11 +245,11 @@ fn exzd_every_isa_equals_scalar() {
     for n in (0..=70).chain(4090..=4100) {
         for (k, s) in shapes(n).into_iter().enumerate() {
             let e = encode_exzd(&s);
-            let expected = svb_slow5::decode_exzd_fused_with(Isa::Scalar, &e).unwrap();
+            let expected = svb_slow5_signal::decode_exzd_fused_with(Isa::Scalar, &e).unwrap();
             assert_eq!(expected.as_ref().unwrap(), &s);
             for isa in isas() {
                 assert_eq!(
-                    svb_slow5::decode_exzd_fused_with(isa, &e).unwrap(),
+                    svb_slow5_signal::decode_exzd_fused_with(isa, &e).unwrap(),
                     expected,
                     "{isa} n={n} shape {k}"
                 );
@@ -257,9 +261,9 @@ fn exzd_every_isa_equals_scalar() {
 proptest! {
     #[test]
     fn exzd_garbage_decodes_alike_on_every_isa(data in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let expected = svb_slow5::decode_exzd_fused_with(svb_dispatch::Isa::Scalar, &data).unwrap();
+        let expected = svb_slow5_signal::decode_exzd_fused_with(svb_dispatch::Isa::Scalar, &data).unwrap();
         for isa in isas() {
-            prop_assert_eq!(svb_slow5::decode_exzd_fused_with(isa, &data).unwrap(), expected.clone());
+            prop_assert_eq!(svb_slow5_signal::decode_exzd_fused_with(isa, &data).unwrap(), expected.clone());
         }
     }
 }
