@@ -28,6 +28,7 @@
 //!
 //! [`ReadBatches`] is an [`arrow_array::RecordBatchReader`], so anything that takes one
 //! (Arrow IPC writers, Parquet writers, the C stream interface) takes it as it is.
+#![forbid(unsafe_code)]
 
 mod blow5;
 mod columns;

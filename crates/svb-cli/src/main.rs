@@ -1,5 +1,6 @@
 //! `svb`: inspect, verify and decode nanopore signal files (POD5, BLOW5, SLOW5, FAST5), and
 //! benchmark the codecs on built-in realistic signal.
+#![forbid(unsafe_code)]
 
 mod bench;
 mod blow5;

@@ -23,6 +23,7 @@
 //! }
 //! # Ok::<(), svb_convert::ConvertError>(())
 //! ```
+#![forbid(unsafe_code)]
 
 mod convert;
 mod f2s;

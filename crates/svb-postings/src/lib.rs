@@ -44,6 +44,7 @@
 //! ends that reach the end of the data), each block when it is decoded (the codecs' typed
 //! errors, its streams filling its bytes exactly, its last doc matching the skip table), and
 //! it never allocates: a [`Postings`] owns two 128-value buffers.
+#![forbid(unsafe_code)]
 
 mod encode;
 mod error;

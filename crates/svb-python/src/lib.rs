@@ -2,7 +2,7 @@
 //! files (signals as numpy arrays owned by numpy, no copy after the decode), their Arrow
 //! stream (the C stream interface, zero copy), conversion, and the codecs on numpy arrays.
 //! The Python half (`python/svb/`) wraps these in the documented API.
-
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod codecs;

@@ -33,6 +33,7 @@
 //! }
 //! # Ok::<(), svb_reads::ReadsError>(())
 //! ```
+#![forbid(unsafe_code)]
 
 mod dataset;
 mod error;
