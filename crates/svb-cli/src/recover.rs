@@ -50,7 +50,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
             ))
         }
     }
-    crate::inputs::output_format(&args.output)?;
     let got =
         svb_convert::recover_blow5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
     for e in &got.stats.failed {
@@ -75,12 +74,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
 }
 
 fn recover_pod5(args: &Args, how: Run<'_>) -> Result<bool, String> {
-    if args.output.extension().is_none_or(|e| e != "pod5") {
-        return Err(format!(
-            "{}: a POD5 file is recovered into a .pod5 file (`svb convert` it after)",
-            args.output.display()
-        ));
-    }
     let got =
         svb_convert::recover_pod5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
     for e in &got.stats.failed {

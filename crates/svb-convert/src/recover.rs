@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use svb_model::Format;
+
 use crate::{ConvertError, OnError, Run, Stats};
 
 /// What a recovery saved and lost.
@@ -26,6 +28,7 @@ pub fn recover_blow5(
     out: &Path,
     mut how: Run<'_>,
 ) -> Result<Recovered, ConvertError> {
+    recovered_as(out, Format::Blow5)?;
     let inputs = [input.to_path_buf()];
     crate::check_output(&inputs, out)?;
     let in_file = ConvertError::of(input);
@@ -52,6 +55,23 @@ pub fn recover_blow5(
     })
 }
 
+/// `Err` unless `out`'s extension names `format` (BLOW5 and SLOW5 text either way): a
+/// recovery copies what it finds as stored, so its output is of the input's format, and a
+/// name that says otherwise would hold bytes of another format.
+fn recovered_as(out: &Path, format: Format) -> Result<(), ConvertError> {
+    match Format::of_output(out)? {
+        to if to.same_reader(format) => Ok(()),
+        to => Err(ConvertError::Mapping(format!(
+            "{}: a {} file, but a {} file is recovered into its own format (.{}; `svb convert` \
+             it after)",
+            out.display(),
+            to.name(),
+            format.name(),
+            format.extension()
+        ))),
+    }
+}
+
 /// What a POD5 recovery saved.
 #[derive(Debug, Default)]
 pub struct RecoveredPod5 {
@@ -71,6 +91,7 @@ pub struct RecoveredPod5 {
 /// whose signal does not copy is left out and named. A file whose reads table is cut short
 /// is an error saying so. `how.publish` says whether `out` may be replaced.
 pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredPod5, ConvertError> {
+    recovered_as(out, Format::Pod5)?;
     let inputs = [input.to_path_buf()];
     crate::check_output(&inputs, out)?;
     let in_file = ConvertError::of(input);
