@@ -30,13 +30,7 @@ pub fn identities(files: &[PathBuf]) -> Result<svb_io::Inputs, String> {
     svb_io::Inputs::new(files).map_err(|e| e.to_string())
 }
 
-/// The format of an output file by its extension (`.pod5`, `.blow5`, `.slow5`).
+/// The format of an output file by its extension ([`Format::of_output`]).
 pub fn output_format(output: &std::path::Path) -> Result<Format, String> {
-    match Format::of_extension(output) {
-        Some(f) if f != Format::Fast5 => Ok(f),
-        _ => Err(format!(
-            "{}: the output must end in .pod5, .blow5 or .slow5",
-            output.display()
-        )),
-    }
+    Format::of_output(output).map_err(|e| e.to_string())
 }
