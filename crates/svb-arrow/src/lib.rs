@@ -190,7 +190,7 @@ pub struct ReadBatches {
     /// The next file to open.
     next_file: usize,
     /// The open file and its next read.
-    current: Option<(AnyReader, usize)>,
+    current: Option<(Arc<AnyReader>, usize)>,
 }
 
 impl ReadBatches {
@@ -203,6 +203,33 @@ impl ReadBatches {
         let first = paths.first().ok_or(ArrowReadError::NoInput)?;
         let format = svb_reads::one_format(first, &paths[1..])?;
         let opened = AnyReader::open_as(first, format)?;
+        ReadBatches::start(paths, Arc::new(opened), options)
+    }
+
+    /// The reads of `reader`, a file already open (nothing is opened or parsed again: a
+    /// POD5's tables, a BLOW5's index of ids are the reader's).
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// let file = Arc::new(svb_reads::AnyReader::open("reads.pod5".as_ref())?);
+    /// let batches = svb_arrow::ReadBatches::of_reader(file.clone(), Default::default())?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn of_reader(
+        reader: Arc<AnyReader>,
+        options: Options,
+    ) -> Result<ReadBatches, ArrowReadError> {
+        let paths = vec![reader.path().to_path_buf()];
+        ReadBatches::start(paths, reader, options)
+    }
+
+    /// Batches of `paths`, the first of which is `opened`.
+    fn start(
+        paths: Vec<PathBuf>,
+        opened: Arc<AnyReader>,
+        options: Options,
+    ) -> Result<ReadBatches, ArrowReadError> {
+        let format = opened.format();
         let all = match opened.by_format() {
             ByFormat::Pod5(_) => columns::Columns::pod5(),
             ByFormat::Blow5(r) => columns::Columns::blow5(r.header()),
@@ -291,7 +318,7 @@ impl ReadBatches {
                         })?;
                     }
                     self.next_file += 1;
-                    self.current = Some((opened, 0));
+                    self.current = Some((Arc::new(opened), 0));
                     continue;
                 }
             };

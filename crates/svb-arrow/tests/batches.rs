@@ -517,3 +517,32 @@ fn damaged_files_give_errors_not_panics() {
         );
     }
 }
+
+#[test]
+fn an_open_reader_gives_the_batches_its_path_gives() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    for file in [
+        "pod5/multi_fast5_zip_v4.pod5",
+        "blow5/reads_zstd_ex_zd.blow5",
+        "fast5/vbz_compression__multi_fast5_vbz.fast5",
+    ] {
+        let path = data.join(file);
+        let options = || Options {
+            signal: Signal::PicoAmps,
+            batch_reads: 3,
+            ..Options::default()
+        };
+        let reader = Arc::new(svb_reads::AnyReader::open(&path).unwrap());
+        let of_reader = all(ReadBatches::of_reader(reader.clone(), options()).unwrap());
+        assert_eq!(
+            of_reader,
+            all(ReadBatches::open([&path], options()).unwrap()),
+            "{file}"
+        );
+        assert!(of_reader.len() > 1, "{file}");
+        // The reader is still the caller's.
+        assert_eq!(Arc::strong_count(&reader), 1);
+    }
+}

@@ -330,8 +330,9 @@ impl Reader {
         signal: Option<&str>,
         batch_reads: usize,
     ) -> PyResult<ArrowStream> {
+        // The open reader itself: its file is not opened or parsed again.
         arrow_stream(
-            vec![self.path.clone()],
+            Batches::Reader(self.file.clone()),
             columns,
             signal,
             batch_reads,
@@ -474,8 +475,16 @@ pub struct ArrowStream {
     reader: Mutex<Option<Box<dyn RecordBatchReader + Send>>>,
 }
 
+/// Where an Arrow stream's batches come from.
+enum Batches {
+    /// Files to open, one at a time.
+    Paths(Vec<PathBuf>),
+    /// A file already open.
+    Reader(Arc<AnyReader>),
+}
+
 fn arrow_stream(
-    paths: Vec<PathBuf>,
+    from: Batches,
     columns: Option<Vec<String>>,
     signal: Option<&str>,
     batch_reads: usize,
@@ -497,7 +506,11 @@ fn arrow_stream(
         batch_reads,
         ..Options::default()
     };
-    let inner = ReadBatches::open(&paths, options).map_err(|e| match e {
+    let inner = match from {
+        Batches::Paths(paths) => ReadBatches::open(&paths, options),
+        Batches::Reader(reader) => ReadBatches::of_reader(reader, options),
+    };
+    let inner = inner.map_err(|e| match e {
         svb_arrow::ArrowReadError::NoColumn { .. } => PyValueError::new_err(e.to_string()),
         e => file_error(&e),
     })?;
@@ -537,7 +550,7 @@ pub fn arrow_stream_of(
     threads: Option<usize>,
 ) -> PyResult<ArrowStream> {
     arrow_stream(
-        paths,
+        Batches::Paths(paths),
         columns,
         signal,
         batch_reads,
