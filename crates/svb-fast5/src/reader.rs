@@ -12,11 +12,8 @@ use svb_io::Threads;
 
 use crate::attrs::{value, AttrValue, Attrs};
 use crate::storage::FileStorage;
-use crate::vbz_chunks::{self, ChunkError};
+use crate::vbz_chunks::{self, ChunkError, MAX_CHUNK_BYTES, VBZ_FILTER_ID};
 use crate::Fast5Error;
-
-/// HDF5 filter id of ONT's VBZ compression.
-pub const VBZ_FILTER_ID: u16 = 32020;
 
 /// The most samples a read's signal may declare (2^32 - 1: the counts of every FAST5 writer
 /// are 32-bit; a larger declaration is refused before anything is allocated).
@@ -25,10 +22,6 @@ pub const MAX_SAMPLES: u64 = u32::MAX as u64;
 /// Samples a signal's buffer is sized for before its chunks are decoded (1 Mi: 2 MiB), at
 /// most: a longer read's buffer grows with the samples its chunks really hold.
 const RESERVE_SAMPLES: usize = 1 << 20;
-
-/// The largest chunk the HDF5 layer decodes (a FAST5 writer's chunks hold one read's signal,
-/// at most a few MiB).
-pub(crate) const MAX_CHUNK_BYTES: usize = 64 << 20;
 
 /// How the file lays out its reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,7 +16,12 @@ use hdf5_reader::messages::HdfMessage;
 use hdf5_reader::storage::StorageBuffer;
 use hdf5_reader::{Dataset, Hdf5File};
 
-use crate::reader::{MAX_CHUNK_BYTES, VBZ_FILTER_ID};
+/// HDF5 filter id of ONT's VBZ compression.
+pub const VBZ_FILTER_ID: u16 = 32020;
+
+/// The largest chunk the HDF5 layer decodes (a FAST5 writer's chunks hold one read's signal,
+/// at most a few MiB).
+pub(crate) const MAX_CHUNK_BYTES: usize = 64 << 20;
 
 /// Why a dataset's chunks could not be decoded here.
 pub(crate) enum ChunkError {

@@ -23,6 +23,7 @@ mod container;
 mod error;
 mod ipc;
 pub mod model;
+mod read;
 mod reader;
 mod reads;
 mod reads_v0;
@@ -33,8 +34,8 @@ mod writer;
 
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
 pub use error::{Pod5Error, Pod5WriteError, TableKind};
+pub use read::{parse_uuid, push_uuid, uuid_string, Read};
 pub use reader::{Reader, SignalChunk, TableVersion};
-pub use reads::{parse_uuid, push_uuid, uuid_string, Read};
 pub use run_info::RunInfo;
 pub use schema::{required_reads_columns, required_run_info_columns};
 pub use signal::SignalEncoding;

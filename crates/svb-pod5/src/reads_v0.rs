@@ -6,7 +6,7 @@ use arrow_array::types::{Float32Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, StructArray};
 
 use crate::columns::{value, Columns, StringColumn, TableError};
-use crate::reads::Read;
+use crate::read::Read;
 
 /// A dictionary-of-struct column of table version 0, resolved to (keys, struct values);
 /// `None` when absent or of another type (the flat columns of later versions are read

@@ -3,7 +3,7 @@
 
 use super::Reader;
 use crate::error::{Pod5Error, TableKind};
-use crate::reads::Read;
+use crate::read::Read;
 use crate::signal::{SignalEncoding, SignalRow};
 use rayon::prelude::*;
 use svb_vbz::Threads;

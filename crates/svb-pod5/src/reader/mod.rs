@@ -10,7 +10,7 @@ mod tables;
 
 use crate::container::Footer;
 use crate::error::Pod5Error;
-use crate::reads::{self, Read};
+use crate::read::{self, Read};
 use crate::run_info::RunInfo;
 use crate::signal::{SignalEncoding, SignalRow, SignalTable};
 use std::collections::HashMap;
@@ -135,7 +135,7 @@ impl Reader {
     /// The index of the read with this id (hyphenated UUID), or `None`. With duplicate ids,
     /// the first.
     pub fn find(&self, read_id: &str) -> Option<usize> {
-        self.by_id.get(&reads::parse_uuid(read_id)?).copied()
+        self.by_id.get(&read::parse_uuid(read_id)?).copied()
     }
 
     /// The read with this id, or `None`.

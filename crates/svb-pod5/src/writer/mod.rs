@@ -25,7 +25,7 @@ use svb_io::{PartialFile, Publish};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
-use super::reads::{uuid_string, Read};
+use super::read::{uuid_string, Read};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;

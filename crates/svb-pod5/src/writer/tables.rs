@@ -19,7 +19,7 @@ use arrow_array::{
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::reads::Read;
+use crate::read::Read;
 use crate::run_info::RunInfo;
 use crate::signal::SignalEncoding;
 
