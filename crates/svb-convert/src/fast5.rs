@@ -15,7 +15,8 @@ use crate::{open_inputs, settle, ConvertError, Run, Stats};
 /// A read converted: the POD5 read, its run, its samples.
 type Converted = (Read, RunInfo, Vec<i16>);
 
-/// Reads decoded at once, on every core, before they are written.
+/// Reads decoded at once, on every core, before they are written (at most; and at most
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their datasets declare them).
 const WINDOW_READS: usize = 64;
 
 /// Text of attribute `name` of `attrs`, `None` when absent.
@@ -253,8 +254,12 @@ fn each_window<T: Send>(
     let mut done = 0u64;
     for (r, path, keep) in readers {
         let in_file = ConvertError::of(path);
-        // The next window decodes while the one before it is written.
-        let mut windows = keep.chunks(WINDOW_READS);
+        // The next window decodes while the one before it is written; windows cut by the one
+        // rule every operation's are, each read weighed by its declared samples.
+        let weight = |k: usize| svb_model::ReadSource::weight(r, keep[k]);
+        let mut windows = svb_io::windows(keep.len(), WINDOW_READS, crate::WINDOW_SAMPLES, weight)
+            .into_iter()
+            .map(|w| &keep[w]);
         let mut next = || -> Result<_, ConvertError> {
             Ok(windows.next().map(|window| {
                 let converted: Vec<Result<T, ConvertError>> =
