@@ -5,10 +5,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod arrow;
 mod codecs;
 mod dataset;
 mod errors;
 mod metadata;
+mod operations;
 mod reader;
 mod writers;
 
@@ -21,18 +23,18 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reader::Reader>()?;
     m.add_class::<reader::Read>()?;
     m.add_class::<reader::ReadIter>()?;
-    m.add_class::<reader::ArrowStream>()?;
+    m.add_class::<arrow::ArrowStream>()?;
     m.add_class::<dataset::Dataset>()?;
     m.add_class::<writers::Pod5Writer>()?;
     m.add_class::<writers::Blow5Writer>()?;
     m.add_function(wrap_pyfunction!(reader::open, m)?)?;
     m.add_function(wrap_pyfunction!(dataset::open_dataset, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::convert, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::subset, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::merge, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::split, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::recover, m)?)?;
-    m.add_function(wrap_pyfunction!(reader::arrow_stream_of, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::subset, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::split, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::recover, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::arrow_stream_of, m)?)?;
     codecs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,12 +1,13 @@
 //! Decoding a POD5 read's signal: one read into the caller's buffer, or every read on
 //! every core in windows of bounded memory.
 
+use rayon::prelude::*;
+use svb_vbz::Threads;
+
 use super::Reader;
 use crate::error::{Pod5Error, TableKind};
 use crate::read::Read;
 use crate::signal::{SignalEncoding, SignalRow};
-use rayon::prelude::*;
-use svb_vbz::Threads;
 
 impl Reader {
     /// Decodes read `index`'s signal (its chunks in order) into `out`, whose length must be

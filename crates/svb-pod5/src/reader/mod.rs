@@ -8,14 +8,16 @@ mod open;
 mod recover;
 mod tables;
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use svb_io::Source;
+
 use crate::container::Footer;
 use crate::error::Pod5Error;
 use crate::read::{self, Read};
 use crate::run_info::RunInfo;
 use crate::signal::{SignalEncoding, SignalRow, SignalTable};
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use svb_io::Source;
 
 /// One chunk of a read's signal as stored: its signal-table row, its sample count and its
 /// stored size in bytes (the VBZ blob, or 2 bytes per sample uncompressed).

@@ -1,15 +1,17 @@
 //! Opening a POD5 file: the container and footer checked, the tables read.
 
+use std::path::{Path, PathBuf};
+
+use arrow_buffer::Buffer;
+use svb_io::{Access, Source};
+use svb_model::Format;
+
 use super::tables::{check_identifier, footer_version, table_error, Tables};
 use super::Reader;
 use crate::container::{self, ContentType, EmbeddedFile, Footer};
 use crate::error::{Pod5Error, TableKind};
 use crate::ipc;
 use crate::signal::{self};
-use arrow_buffer::Buffer;
-use std::path::{Path, PathBuf};
-use svb_io::{Access, Source};
-use svb_model::Format;
 
 impl Reader {
     /// Opens `path`, checks the container and parses the tables; each chunk's bytes are read

@@ -1,16 +1,18 @@
 //! Saving what a damaged POD5 file holds: a footer rebuilt from the tables a scan finds,
 //! or the tables a killed writer left in its hidden files.
 
+use std::path::{Path, PathBuf};
+
+use arrow_buffer::Buffer;
+use svb_io::{Access, Source};
+use svb_model::Format;
+
 use super::tables::{check_identifier_of, footer_version, table_error, Tables};
 use super::Reader;
 use crate::container::{self, ContentType, EmbeddedFile, Footer};
 use crate::error::{Pod5Error, TableKind};
 use crate::ipc;
 use crate::signal::{self, SignalTable};
-use arrow_buffer::Buffer;
-use std::path::{Path, PathBuf};
-use svb_io::{Access, Source};
-use svb_model::Format;
 
 /// The footer of a POD5 file rebuilt from the embedded tables a scan finds: each told by
 /// its columns (signal: `signal` and `samples`; reads: `read_id`; run info:

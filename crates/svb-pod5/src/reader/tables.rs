@@ -1,6 +1,11 @@
 //! The tables of a POD5 file assembled into a reader: each checked as lib_pod5 checks it,
 //! every read's signal rows checked against the signal table.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use svb_io::Source;
+
 use super::{Reader, TableVersion};
 use crate::columns::TableError;
 use crate::container::Footer;
@@ -11,9 +16,6 @@ use crate::reads;
 use crate::run_info::{self};
 use crate::schema;
 use crate::signal::SignalTable;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use svb_io::Source;
 
 /// The parsed tables a reader is built from.
 pub(super) struct Tables {

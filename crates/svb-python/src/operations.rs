@@ -1,0 +1,286 @@
+//! The file operations of the Python package (`svb.convert`, `svb.subset`, `svb.merge`,
+//! `svb.split`, `svb.recover`): arguments parsed into svb-convert's calls, run with the GIL
+//! released.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::chain;
+
+/// Any format to POD5, BLOW5 or SLOW5 text by the output's extension (see `svb.convert`).
+#[pyfunction]
+#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn convert<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    records: Option<&str>,
+    signal: Option<&str>,
+    decode_fast: bool,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    use svb_model::Format;
+    let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let compression = svb_convert::Compression {
+        records: records
+            .map(crate::writers::record_compression)
+            .transpose()?,
+        signal: signal.map(crate::writers::signal_compression).transpose()?,
+        decode_fast,
+    };
+    compression
+        .check(to, &output)
+        .map_err(|e| PyValueError::new_err(chain(&e)))?;
+    // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
+    let from = match inputs.first() {
+        Some(first) => svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?,
+        None => return Err(PyValueError::new_err("no input to convert")),
+    };
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        publish: crate::writers::publish(true, force),
+    };
+    let stats = py
+        .detach(|| svb_convert::convert(&inputs, from, &output, to, compression, how))
+        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
+    let out = PyDict::new(py);
+    out.set_item("reads", stats.reads)?;
+    out.set_item("samples", stats.samples)?;
+    let failed = PyList::new(py, stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}
+
+/// The reads named in `read_ids` from files of one format into `output` of that format (see
+/// `svb.subset`).
+#[pyfunction]
+#[pyo3(signature = (inputs, read_ids, output, keep_going = false, force = false))]
+pub fn subset<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    read_ids: Vec<String>,
+    output: PathBuf,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+    };
+    let result = py
+        .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", result.stats.reads)?;
+    out.set_item("samples", result.stats.samples)?;
+    out.set_item("missing", result.missing)?;
+    let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    out.set_item("notes", result.notes)?;
+    Ok(out)
+}
+
+/// Many files of one format into `output` (see `svb.merge`).
+#[pyfunction]
+#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false))]
+pub fn merge<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    duplicates: &str,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let duplicates = match duplicates {
+        "error" => svb_convert::Duplicates::Error,
+        "keep-first" => svb_convert::Duplicates::KeepFirst,
+        d => {
+            return Err(PyValueError::new_err(format!(
+                "duplicates={d:?}: \"error\" or \"keep-first\""
+            )))
+        }
+    };
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+    };
+    let merged = py
+        .detach(|| svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e)))
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", merged.stats.reads)?;
+    out.set_item("samples", merged.stats.samples)?;
+    out.set_item("duplicates", merged.duplicates)?;
+    let failed = PyList::new(py, merged.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}
+
+/// The reads of files of one format into many files in `output_dir` (see `svb.split`).
+#[pyfunction]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn split<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output_dir: PathBuf,
+    by: Option<&str>,
+    reads: Option<u64>,
+    files: Option<u64>,
+    table: Option<std::collections::HashMap<String, String>>,
+    to: Option<&str>,
+    max_open: usize,
+    keep_going: bool,
+    force: bool,
+    template: Option<&str>,
+    table_file: Option<PathBuf>,
+    column: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use svb_convert::SplitBy;
+    let how_many = [
+        by.is_some(),
+        reads.is_some(),
+        files.is_some(),
+        table.is_some() || table_file.is_some(),
+    ];
+    if how_many.iter().filter(|&&x| x).count() != 1 {
+        return Err(PyValueError::new_err(
+            "give one of by, reads, files or table",
+        ));
+    }
+    let split_by = match (by, reads, files, table) {
+        (Some("run"), ..) => SplitBy::Run,
+        (Some("read-group"), ..) => SplitBy::ReadGroup,
+        (Some("channel"), ..) => SplitBy::Channel,
+        (Some("end-reason"), ..) => SplitBy::EndReason,
+        (Some(b), ..) => {
+            return Err(PyValueError::new_err(format!(
+                "by={b:?}: \"run\", \"read-group\", \"channel\" or \"end-reason\""
+            )))
+        }
+        (_, Some(0), ..) | (_, _, Some(0), _) => {
+            return Err(PyValueError::new_err("reads and files need 1 or more"))
+        }
+        (_, Some(n), ..) => SplitBy::Reads(n),
+        (_, _, Some(n), _) => SplitBy::Files(n),
+        (_, _, _, Some(t)) => SplitBy::Table(t),
+        _ => match table_file {
+            Some(path) => SplitBy::TableFile(svb_convert::TableFile { path, column }),
+            None => unreachable!("one was given"),
+        },
+    };
+    let how = svb_convert::Run {
+        on_error: svb_convert::OnError::skip_if(keep_going),
+        progress: None,
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+    };
+    let format = inputs
+        .first()
+        .map(|p| svb_reads::detect(p))
+        .transpose()
+        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
+    let result = py
+        .detach(|| {
+            match format {
+                Some(svb_model::Format::Pod5) if to.is_none() => svb_convert::split_pod5(
+                    &inputs,
+                    &output_dir,
+                    &split_by,
+                    template,
+                    max_open,
+                    how,
+                ),
+                Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
+                    let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
+                    svb_convert::split_blow5(
+                        &inputs,
+                        &output_dir,
+                        &split_by,
+                        template,
+                        text,
+                        max_open,
+                        how,
+                    )
+                }
+                _ => Err(svb_convert::ConvertError::Mapping(
+                    "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
+                )),
+            }
+            .map_err(|e| chain(&e))
+        })
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("reads", result.stats.reads)?;
+    out.set_item("samples", result.stats.samples)?;
+    out.set_item("unlisted", result.unlisted)?;
+    let outputs = PyList::new(
+        py,
+        result
+            .outputs
+            .iter()
+            .map(|(k, p, n)| (k.clone(), p.clone(), *n)),
+    )?;
+    out.set_item("outputs", outputs)?;
+    let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}
+
+/// Every whole record of a BLOW5 or SLOW5 file whose writer died into `output` (see
+/// `svb.recover`).
+#[pyfunction]
+#[pyo3(signature = (input, output, force = false))]
+pub fn recover<'py>(
+    py: Python<'py>,
+    input: PathBuf,
+    output: PathBuf,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let how = svb_convert::Run {
+        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        ..svb_convert::Run::default()
+    };
+    let pod5 = matches!(svb_reads::detect(&input), Ok(svb_model::Format::Pod5));
+    // What every recovery says: saved reads and samples, whole ones found, those lost.
+    let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("reads", stats.reads)?;
+        out.set_item("samples", stats.samples)?;
+        out.set_item("records", found)?;
+        let lost = PyList::new(py, stats.failed.iter().map(|e| chain(e)))?;
+        out.set_item("failed", lost)?;
+        Ok(out)
+    };
+    if pod5 {
+        let got = py
+            .detach(|| svb_convert::recover_pod5(&input, &output, how).map_err(|e| chain(&e)))
+            .map_err(crate::errors::FileFormatError::new_err)?;
+        let out = report(&got.stats, got.reads)?;
+        out.set_item("cut", py.None())?;
+        out.set_item("fault", got.fault)?;
+        return Ok(out);
+    }
+    let got = py
+        .detach(|| svb_convert::recover_blow5(&input, &output, how).map_err(|e| chain(&e)))
+        .map_err(crate::errors::FileFormatError::new_err)?;
+    let out = report(&got.stats, got.records)?;
+    match &got.cut {
+        Some(cut) => {
+            let c = PyDict::new(py);
+            c.set_item("offset", cut.offset)?;
+            c.set_item("bytes", cut.bytes)?;
+            c.set_item("what", &cut.what)?;
+            out.set_item("cut", c)?;
+        }
+        None => out.set_item("cut", py.None())?,
+    }
+    Ok(out)
+}
