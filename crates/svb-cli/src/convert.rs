@@ -8,7 +8,9 @@ use clap::ValueEnum;
 use svb_blow5::{RecordCompression, SignalCompression};
 
 use crate::inputs::{identities, Inputs};
-use crate::output::{check_output, error_chain, output_dir, publish, SharedProgress};
+use crate::output::error_chain;
+use crate::progress::SharedProgress;
+use crate::publish::{check_output, output_dir, publish};
 use svb_convert::{Compression, OnError, Run};
 use svb_model::Format;
 

@@ -7,7 +7,9 @@ use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::files::decode_to_dir;
 use crate::inputs::{identities, Inputs};
-use crate::output::{check_output, error_chain, Progress};
+use crate::output::error_chain;
+use crate::progress::Progress;
+use crate::publish::check_output;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb decode reads.pod5 -o reads.arrow\n  \
@@ -91,7 +93,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         &files,
         &args.output,
         options,
-        crate::output::publish(args.force),
+        crate::publish::publish(args.force),
     )?;
     eprintln!(
         "svb: decode: {} reads in {} record batches -> {}",

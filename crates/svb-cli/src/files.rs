@@ -11,9 +11,9 @@ use svb_model::{Format, ReadSource};
 use svb_reads::AnyReader;
 
 use crate::output::{
-    error_chain, for_each_in_order, output_dir, quiet_on_closed_pipe, signal_sha256, verify_line,
-    write_signal,
+    error_chain, for_each_in_order, quiet_on_closed_pipe, signal_sha256, verify_line,
 };
+use crate::publish::{output_dir, write_signal};
 
 /// What the file commands need of a format beyond its reads ([`AnyReader`] gives those):
 /// its `info`.

@@ -6,10 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::inputs::identities;
-use crate::output::{
-    error_chain, npy_f32, npy_i16, output_dir, portable_file_name, quiet_on_closed_pipe,
-    write_output,
-};
+use crate::output::{error_chain, npy_f32, npy_i16, quiet_on_closed_pipe};
+use crate::publish::{output_dir, portable_file_name, write_output};
 use svb_model::{ReadSource, Signal};
 use svb_reads::{AnyReader, Dataset, DatasetOptions};
 

@@ -14,6 +14,8 @@ mod inputs;
 mod merge;
 mod output;
 mod pod5;
+mod progress;
+mod publish;
 mod recover;
 mod split;
 mod subset;
@@ -97,7 +99,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    output::set_no_sync(cli.no_sync);
+    publish::set_no_sync(cli.no_sync);
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)

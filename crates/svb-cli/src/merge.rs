@@ -9,7 +9,9 @@ use svb_convert::{Duplicates, OnError, Run};
 
 use crate::convert::{blow5_options, Records, Signal};
 use crate::inputs::{identities, output_format, Inputs};
-use crate::output::{check_output, error_chain, publish, SharedProgress};
+use crate::output::error_chain;
+use crate::progress::SharedProgress;
+use crate::publish::{check_output, publish};
 use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -86,7 +88,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        publish: crate::output::publish(args.force),
+        publish: crate::publish::publish(args.force),
     };
     let result = if out_format == Format::Blow5 && compression {
         let first = svb_blow5::Reader::open(&files[0]).ok();

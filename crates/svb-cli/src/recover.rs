@@ -36,7 +36,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<bool, String> {
     let format = svb_reads::detect(&args.file).map_err(|e| error_chain(&e))?;
     let how = Run {
-        publish: crate::output::publish(args.force),
+        publish: crate::publish::publish(args.force),
         ..Run::default()
     };
     match format {

@@ -8,7 +8,8 @@ use clap::ValueEnum;
 use svb_convert::{OnError, Run, SplitBy};
 
 use crate::inputs::{identities, Inputs};
-use crate::output::{error_chain, SharedProgress};
+use crate::output::error_chain;
+use crate::progress::SharedProgress;
 use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -101,7 +102,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        publish: crate::output::publish(args.force),
+        publish: crate::publish::publish(args.force),
     };
     let result = match format {
         Format::Pod5 if args.to.is_some() => {

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use svb_convert::{OnError, Run};
 
 use crate::inputs::{identities, output_format, Inputs};
-use crate::output::{check_output, error_chain, Progress};
+use crate::output::error_chain;
+use crate::progress::Progress;
+use crate::publish::check_output;
 use svb_model::Format;
 
 #[derive(clap::Args)]
@@ -99,7 +101,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
-        publish: crate::output::publish(args.force),
+        publish: crate::publish::publish(args.force),
     };
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());

@@ -13,9 +13,9 @@ use arrow_schema::DataType;
 use svb_arrow::{Options, ReadBatches, Signal};
 
 use crate::inputs::{identities, Inputs};
-use crate::output::{
-    check_output, error_chain, json_str, output_error, quiet_on_closed_pipe, Progress,
-};
+use crate::output::{error_chain, json_str, output_error, quiet_on_closed_pipe};
+use crate::progress::Progress;
+use crate::publish::check_output;
 use svb_model::Format;
 
 #[derive(clap::Args)]
