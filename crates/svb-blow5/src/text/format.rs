@@ -1,0 +1,206 @@
+//! SLOW5 text written: the header and a record line, every value so that it reads back to
+//! the same bits.
+
+use crate::header::{AuxField, FieldType};
+use crate::record::{int_null, scalar_value, uint_null, AuxValue, Record};
+
+/// The version this writer writes (the version slow5lib writes, the first with enums).
+const VERSION: &str = "0.2.0";
+
+/// The header slow5lib writes for `groups` read groups whose text header (attributes, types
+/// and names lines) is `text`.
+pub(crate) fn header_bytes(groups: usize, text: &str) -> Vec<u8> {
+    format!("#slow5_version\t{VERSION}\n#num_read_groups\t{groups}\n{text}").into_bytes()
+}
+
+/// Appends a finite floating-point number in its shortest exact decimal form (no exponent:
+/// slow5lib reads digits, `.` and `-` only); NaN as `.` where `nan_missing`.
+pub(super) fn push_float(
+    out: &mut Vec<u8>,
+    v: f64,
+    single: bool,
+    what: &str,
+) -> Result<(), String> {
+    use std::io::Write;
+    if v.is_nan() {
+        out.push(b'.');
+    } else if v.is_infinite() {
+        return Err(format!(
+            "{what} is {v}, which SLOW5 text cannot hold (slow5lib reads digits, '.' and '-')"
+        ));
+    } else if single {
+        write!(out, "{}", v as f32).expect("writing to a Vec");
+    } else {
+        write!(out, "{v}").expect("writing to a Vec");
+    }
+    Ok(())
+}
+
+/// Appends a checked scalar value of a type named `name` (`size` bytes), its null as `.`.
+pub(super) fn push_value(
+    out: &mut Vec<u8>,
+    name: &str,
+    size: usize,
+    v: &AuxValue,
+    what: &str,
+) -> Result<(), String> {
+    use std::io::Write;
+    match *v {
+        AuxValue::Char(0) => out.push(b'.'),
+        AuxValue::Char(c @ (b'.' | b'\t' | b'\n' | b',')) => {
+            return Err(format!(
+                "{what}: the char {:?} cannot be told apart from SLOW5 text's separators or \
+                 its missing-value mark",
+                c as char
+            ))
+        }
+        AuxValue::Char(c) => out.push(c),
+        // A `float` field holds the value as an f32 (an f64 beyond its range is infinite).
+        AuxValue::Float(f) if name == "float" => push_float(out, f as f32 as f64, true, what)?,
+        AuxValue::Float(f) => push_float(out, f, false, what)?,
+        AuxValue::UInt(u) if u == uint_null(size) => out.push(b'.'),
+        AuxValue::UInt(u) => write!(out, "{u}").expect("writing to a Vec"),
+        AuxValue::Int(i) if i == int_null(size) => out.push(b'.'),
+        AuxValue::Int(i) => write!(out, "{i}").expect("writing to a Vec"),
+        _ => unreachable!("checked against the field type"),
+    }
+    Ok(())
+}
+
+/// Whether `s` can be a SLOW5 text field as is: no tab or newline, and not the `.` that
+/// reads back as missing.
+pub(super) fn is_text_field(s: &str) -> bool {
+    s != "." && !s.contains(['\t', '\n', '\r'])
+}
+
+/// Appends one record as a SLOW5 line (with its newline). The record was checked against the
+/// schema and by [`check_record`]: nothing here fails.
+pub(crate) fn record_line(r: &Record, aux: &[AuxField], out: &mut Vec<u8>) {
+    out.reserve(64 + r.read_id.len() + 7 * r.raw_signal.len());
+    fields_before_signal(r, out).expect("checked by check_record");
+    if let Some((last, rest)) = r.raw_signal.split_last() {
+        for &s in rest {
+            push_i16(out, s);
+            out.push(b',');
+        }
+        push_i16(out, *last);
+    }
+    fields_after_signal(r, aux, out).expect("checked by check_record");
+    out.push(b'\n');
+}
+
+/// Whether SLOW5 text can hold every field of `r` (a record checked against the schema):
+/// the error says which field cannot. The signal always can; it is not looked at.
+pub(crate) fn check_record(r: &Record, aux: &[AuxField]) -> Result<(), String> {
+    let mut scratch = Vec::new();
+    fields_before_signal(r, &mut scratch)?;
+    fields_after_signal(r, aux, &mut scratch)
+}
+
+/// The fields up to the raw signal's, with the tab before it.
+pub(super) fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), String> {
+    use std::io::Write;
+    if !is_text_field(&r.read_id) {
+        return Err(format!(
+            "read id {:?}: a tab, newline or a lone '.' cannot be a SLOW5 field",
+            r.read_id
+        ));
+    }
+    out.extend_from_slice(r.read_id.as_bytes());
+    write!(out, "\t{}", r.read_group).expect("writing to a Vec");
+    for (v, name) in [
+        (r.digitisation, "digitisation"),
+        (r.offset, "offset"),
+        (r.range, "range"),
+        (r.sampling_rate, "sampling_rate"),
+    ] {
+        out.push(b'\t');
+        if v.is_nan() {
+            return Err(format!("{name} is NaN, which a primary field cannot hold"));
+        }
+        push_float(out, v, false, name)?;
+    }
+    write!(out, "\t{}\t", r.raw_signal.len()).expect("writing to a Vec");
+    Ok(())
+}
+
+/// The auxiliary fields, each after its tab.
+pub(super) fn fields_after_signal(
+    r: &Record,
+    aux: &[AuxField],
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
+    for f in aux {
+        out.push(b'\t');
+        aux_text(&f.ty, r.checked_aux(&f.name), out)
+            .map_err(|w| format!("field {}: {w}", f.name))?;
+    }
+    Ok(())
+}
+
+/// Appends a checked auxiliary value's text.
+pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), String> {
+    use std::io::Write;
+    match (ty, v) {
+        (FieldType::Enum(_), AuxValue::Enum(i, _)) => {
+            if *i == u8::MAX {
+                out.push(b'.');
+            } else {
+                write!(out, "{i}").expect("writing to a Vec");
+            }
+        }
+        (FieldType::Scalar { name, size }, v) => {
+            push_value(out, name, *size, v, "the value")?;
+        }
+        (FieldType::Array { .. }, AuxValue::Text(t)) => {
+            if t.is_empty() {
+                out.push(b'.');
+            } else if !is_text_field(t) {
+                return Err(format!(
+                    "{t:?}: a tab, newline or a lone '.' cannot be a SLOW5 field"
+                ));
+            } else {
+                out.extend_from_slice(t.as_bytes());
+            }
+        }
+        (FieldType::Array { name, size }, AuxValue::Array(b)) => {
+            if b.is_empty() {
+                out.push(b'.');
+            }
+            for (i, item) in b.chunks_exact(*size).enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                push_value(
+                    out,
+                    name,
+                    *size,
+                    &scalar_value(name, item),
+                    &format!("item {i}"),
+                )?;
+            }
+        }
+        _ => unreachable!("checked against the field type"),
+    }
+    Ok(())
+}
+
+/// Appends `v` in decimal.
+pub(super) fn push_i16(out: &mut Vec<u8>, v: i16) {
+    let mut buf = [0u8; 6];
+    let mut at = buf.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    out.extend_from_slice(&buf[at..]);
+}
