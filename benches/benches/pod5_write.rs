@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use svb_pod5::{Read, Reader, WriteOptions, Writer};
+use svb_pod5::{ReadRow, Reader, WriteOptions, Writer};
 
 /// How many times the shared reads are written.
 pub const COPIES: usize = 50;
@@ -17,7 +17,7 @@ fn write(c: &mut Criterion) {
         return;
     };
     let src = Reader::open(dir.join("pod5/multi_fast5_zip.pod5")).unwrap();
-    let mut reads: Vec<(Read, Vec<i16>)> = Vec::new();
+    let mut reads: Vec<(ReadRow, Vec<i16>)> = Vec::new();
     for copy in 0..COPIES {
         for (i, r) in src.reads().iter().enumerate() {
             let mut read = r.clone();

@@ -5,7 +5,7 @@
 //! batch's signal list holds what its length column says.
 
 use libfuzzer_sys::fuzz_target;
-use svb_arrow::{Options, ReadBatches, Signal};
+use svb_arrow::{Options, ReadBatches, SignalColumn};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, file)) = data.split_first() else {
@@ -17,9 +17,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let signal = match mode % 3 {
-        0 => Signal::None,
-        1 => Signal::Raw,
-        _ => Signal::PicoAmps,
+        0 => SignalColumn::None,
+        1 => SignalColumn::Raw,
+        _ => SignalColumn::PicoAmps,
     };
     let options = Options {
         signal,

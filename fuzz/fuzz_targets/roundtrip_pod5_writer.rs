@@ -5,7 +5,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use svb_pod5::ZstdProfile;
-use svb_pod5::{OnExisting, Publish, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
+use svb_pod5::{
+    OnExisting, Publish, ReadRow, Reader, RunInfo, SignalEncoding, WriteOptions, Writer,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {
@@ -34,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         } else {
             reads.len()
         };
-        let mut read = Read::new([id as u8; 16], "fuzz");
+        let mut read = ReadRow::new([id as u8; 16], "fuzz");
         read.num_samples = signal.len() as u64;
         read.channel = u32::from(sizes) << 9;
         reads.push((read, signal));

@@ -1,15 +1,15 @@
 //! Times a scan of files through `ReadBatches`: `scan [--pa|--raw] FILE...` prints reads,
 //! samples, seconds and Msamples/s of the best of 3 scans.
 
-use svb_arrow::{Options, ReadBatches, Signal};
+use svb_arrow::{Options, ReadBatches, SignalColumn};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut signal = Signal::None;
+    let mut signal = SignalColumn::None;
     let mut files = Vec::new();
     for a in std::env::args().skip(1) {
         match a.as_str() {
-            "--pa" => signal = Signal::PicoAmps,
-            "--raw" => signal = Signal::Raw,
+            "--pa" => signal = SignalColumn::PicoAmps,
+            "--raw" => signal = SignalColumn::Raw,
             _ => files.push(a),
         }
     }
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (reads, samples) = (0, 0);
         while let Some(batch) = b.next_batch()? {
             reads += batch.num_rows();
-            if signal != Signal::None {
+            if signal != SignalColumn::None {
                 samples += batch.columns().last().unwrap().to_data().child_data()[0].len();
             }
         }

@@ -9,12 +9,12 @@
 //! decoded. Each batch's reads are decoded on every core of the current rayon pool.
 //!
 //! ```no_run
-//! use svb_arrow::{Options, ReadBatches, Signal};
+//! use svb_arrow::{Options, ReadBatches, SignalColumn};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let options = Options {
 //!     columns: Some(vec!["read_id".into(), "channel".into()]),
-//!     signal: Signal::PicoAmps,
+//!     signal: SignalColumn::PicoAmps,
 //!     ..Options::default()
 //! };
 //! let mut batches = ReadBatches::open(["run/a.pod5", "run/b.pod5"], options)?;
@@ -59,7 +59,7 @@ pub fn pod5_view_columns() -> impl Iterator<Item = &'static str> {
 
 /// The signal column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Signal {
+pub enum SignalColumn {
     /// No signal column; no signal is decoded.
     #[default]
     None,
@@ -70,13 +70,13 @@ pub enum Signal {
     PicoAmps,
 }
 
-impl Signal {
+impl SignalColumn {
     /// The column's name (`None` without one).
     pub fn column(self) -> Option<&'static str> {
         match self {
-            Signal::None => None,
-            Signal::Raw => Some("signal"),
-            Signal::PicoAmps => Some("signal_pa"),
+            SignalColumn::None => None,
+            SignalColumn::Raw => Some("signal"),
+            SignalColumn::PicoAmps => Some("signal_pa"),
         }
     }
 }
@@ -88,7 +88,7 @@ pub struct Options {
     /// [`signal`](Options::signal) asks for one, comes last.
     pub columns: Option<Vec<String>>,
     /// The signal column.
-    pub signal: Signal,
+    pub signal: SignalColumn,
     /// At most this many reads a batch (at least 1).
     pub batch_reads: usize,
     /// With a signal column, a batch ends before its samples would pass this many (a read
@@ -103,7 +103,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             columns: None,
-            signal: Signal::None,
+            signal: SignalColumn::None,
             batch_reads: 1024,
             batch_samples: 4 << 20,
         }
@@ -365,7 +365,7 @@ type Batch = Result<(Vec<arrow_array::ArrayRef>, usize), ArrowReadError>;
 /// signal column at most `batch_samples` samples (at least one read). Returns the end.
 fn batch_end(start: usize, len: usize, options: &Options, samples: impl Fn(usize) -> u64) -> usize {
     let max_samples = match options.signal {
-        Signal::None => u64::MAX,
+        SignalColumn::None => u64::MAX,
         _ => options.batch_samples,
     };
     svb_io::window_end(start, len, options.batch_reads, max_samples, samples)

@@ -5,7 +5,7 @@
 
 use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
 use arrow_array::ArrayRef;
-use svb_pod5::{Read, Reader, RunInfo};
+use svb_pod5::{ReadRow, Reader, RunInfo};
 
 use svb_pod5::model::{not_set, seconds};
 
@@ -31,23 +31,23 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
 }
 
 /// The column `name` of `reads` (one of [`svb_model::POD5_FIELDS`]).
-fn column(name: &str, reads: &[Read], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
+fn column(name: &str, reads: &[ReadRow], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
     let it = || reads.iter();
     let with_run = || reads.iter().zip(runs.iter().copied());
     let run_text = |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(get)));
     let not_set_text =
         |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(|r| not_set(get(r)))));
     // Samples as seconds at the run's rate; null without a run.
-    let run_seconds = |n: fn(&Read) -> u64| {
+    let run_seconds = |n: fn(&ReadRow) -> u64| {
         opt_prim::<Float64Type>(
             with_run().map(move |(x, r)| r.map(|r| seconds(n(x), r.sample_rate))),
         )
     };
-    let level = |get: fn(&Read) -> Option<f32>| {
+    let level = |get: fn(&ReadRow) -> Option<f32>| {
         prim::<Float32Type>(it().map(move |x| get(x).unwrap_or(f32::NAN)))
     };
     match name {
-        "read_id" => text(it().map(Read::read_id_string)),
+        "read_id" => text(it().map(ReadRow::read_id_string)),
         "filename" => text(it().map(|_| filename)),
         "read_number" => prim::<UInt32Type>(it().map(|x| x.read_number)),
         "channel" => prim::<UInt32Type>(it().map(|x| x.channel)),

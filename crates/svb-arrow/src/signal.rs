@@ -13,21 +13,21 @@ use rayon::prelude::*;
 
 pub(crate) use svb_model::Calibration;
 
-use crate::Signal;
+use crate::SignalColumn;
 
 /// The signal column's field: `list<int16>` raw, `list<float32>` in pA.
-pub(crate) fn field(name: &str, signal: Signal) -> Field {
+pub(crate) fn field(name: &str, signal: SignalColumn) -> Field {
     Field::new(name, list_type(signal), false)
 }
 
-fn item(signal: Signal) -> DataType {
+fn item(signal: SignalColumn) -> DataType {
     match signal {
-        Signal::PicoAmps => DataType::Float32,
+        SignalColumn::PicoAmps => DataType::Float32,
         _ => DataType::Int16,
     }
 }
 
-fn list_type(signal: Signal) -> DataType {
+fn list_type(signal: SignalColumn) -> DataType {
     DataType::List(Arc::new(Field::new_list_field(item(signal), false)))
 }
 
@@ -46,12 +46,12 @@ thread_local! {
 /// worker's scratch and then calibrated by `calibration(k)` into the buffer.
 pub(crate) fn decode_known<E: Send>(
     lens: &[usize],
-    signal: Signal,
+    signal: SignalColumn,
     decode: impl Fn(usize, &mut [i16]) -> Result<(), E> + Sync + Send,
     calibration: impl Fn(usize) -> Calibration + Sync + Send,
 ) -> Result<ArrayRef, E> {
     match signal {
-        Signal::PicoAmps => {
+        SignalColumn::PicoAmps => {
             let values = fill::<f32, E>(lens, |k, out| {
                 SCRATCH.with_borrow_mut(|scratch| {
                     scratch.clear();
@@ -77,12 +77,12 @@ pub(crate) fn decode_known<E: Send>(
 /// what an Arrow list holds.
 pub(crate) fn from_decoded(
     parts: &[(&[i16], Calibration)],
-    signal: Signal,
+    signal: SignalColumn,
 ) -> Result<ArrayRef, (usize, u64)> {
     let lens: Vec<usize> = parts.iter().map(|(s, _)| s.len()).collect();
     check_total(&lens)?;
     Ok(match signal {
-        Signal::PicoAmps => {
+        SignalColumn::PicoAmps => {
             let values = fill::<f32, ()>(&lens, |k, out| {
                 parts[k].1.pa_into(parts[k].0, out);
                 Ok(())
@@ -103,10 +103,14 @@ pub(crate) fn from_decoded(
 
 /// The signal column of one read decoded on its own (a read longer than a batch: its
 /// samples grew with what its chunks really held), without a copy for raw samples.
-pub(crate) fn single(samples: Vec<i16>, calibration: Calibration, signal: Signal) -> ArrayRef {
+pub(crate) fn single(
+    samples: Vec<i16>,
+    calibration: Calibration,
+    signal: SignalColumn,
+) -> ArrayRef {
     let lens = [samples.len()];
     match signal {
-        Signal::PicoAmps => {
+        SignalColumn::PicoAmps => {
             let mut values = vec![0f32; samples.len()];
             values
                 .par_chunks_mut(1 << 16)
@@ -157,7 +161,11 @@ fn fill<T: Copy + Default + Send + Sync, E: Send>(
 
 /// One list array of `values`, `lens[k]` items in list `k` (their sum is `values.len()`,
 /// within `i32::MAX`).
-fn list<T: ArrowPrimitiveType>(values: Vec<T::Native>, lens: &[usize], signal: Signal) -> ArrayRef {
+fn list<T: ArrowPrimitiveType>(
+    values: Vec<T::Native>,
+    lens: &[usize],
+    signal: SignalColumn,
+) -> ArrayRef {
     let offsets = OffsetBuffer::<i32>::from_lengths(lens.iter().copied());
     let values = PrimitiveArray::<T>::new(ScalarBuffer::from(values), None);
     let DataType::List(item) = list_type(signal) else {

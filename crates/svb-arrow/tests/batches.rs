@@ -8,7 +8,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type, UInt64Type, UInt8Type};
 use arrow_array::{Array, RecordBatch, RecordBatchReader};
 use arrow_schema::DataType;
-use svb_arrow::{ArrowReadError, Options, ReadBatches, ReadsError, Signal};
+use svb_arrow::{ArrowReadError, Options, ReadBatches, ReadsError, SignalColumn};
 use svb_blow5::{AuxValue, FieldType};
 use svb_model::Format;
 use svb_testdata::{data_dir, TempDir};
@@ -115,7 +115,7 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
 fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
     for path in pod5_files() {
         let r = svb_pod5::Reader::open(&path).expect("open");
-        for signal in [Signal::Raw, Signal::PicoAmps] {
+        for signal in [SignalColumn::Raw, SignalColumn::PicoAmps] {
             // Batches of at most 150000 samples: the multi-chunk reads are batches of one.
             let b = ReadBatches::open(
                 [&path],
@@ -142,7 +142,7 @@ fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
                     let want = r.decode_signal(i).expect("decode");
                     let read = &r.reads()[i];
                     match signal {
-                        Signal::Raw => {
+                        SignalColumn::Raw => {
                             assert_eq!(
                                 lists.value(k).as_primitive::<Int16Type>().values(),
                                 &want[..]
@@ -184,7 +184,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
         let b = ReadBatches::open(
             [&path],
             Options {
-                signal: Signal::Raw,
+                signal: SignalColumn::Raw,
                 batch_reads: 2,
                 ..Options::default()
             },
@@ -373,7 +373,7 @@ fn ipc_file_round_trip() {
     let b = ReadBatches::open(
         &files[..1],
         Options {
-            signal: Signal::Raw,
+            signal: SignalColumn::Raw,
             ..Options::default()
         },
     )
@@ -484,7 +484,7 @@ fn damaged_files_give_errors_not_panics() {
             let Ok(b) = ReadBatches::open(
                 [&p],
                 Options {
-                    signal: Signal::Raw,
+                    signal: SignalColumn::Raw,
                     ..Options::default()
                 },
             ) else {
@@ -530,7 +530,7 @@ fn an_open_reader_gives_the_batches_its_path_gives() {
     ] {
         let path = data.join(file);
         let options = || Options {
-            signal: Signal::PicoAmps,
+            signal: SignalColumn::PicoAmps,
             batch_reads: 3,
             ..Options::default()
         };

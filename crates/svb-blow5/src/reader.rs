@@ -73,17 +73,17 @@ fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
 
 /// Sequential small reads from a source: slices of an in-memory file, or reads through a
 /// 1 MiB window of one read on demand.
-struct Window<'a> {
+struct ByteWindow<'a> {
     src: &'a Source,
     start: u64,
     bytes: Vec<u8>,
 }
 
-impl<'a> Window<'a> {
+impl<'a> ByteWindow<'a> {
     const SIZE: u64 = 1 << 20;
 
     fn new(src: &'a Source) -> Self {
-        Window {
+        ByteWindow {
             src,
             start: 0,
             bytes: Vec::new(),
@@ -212,7 +212,7 @@ impl Reader {
         } else {
             let mut spans = Vec::new();
             let mut at = header.data_start as u64;
-            let mut window = Window::new(&src);
+            let mut window = ByteWindow::new(&src);
             loop {
                 let left = len - at.min(len);
                 if left == EOF_MARKER.len() as u64
@@ -850,7 +850,7 @@ fn text_lines(src: &Source, start: u64) -> std::io::Result<(Vec<Span>, Option<u6
     } else {
         let mut at = start;
         while at < src.len() {
-            let window = src.read_vec(at, (src.len() - at).min(Window::SIZE) as usize)?;
+            let window = src.read_vec(at, (src.len() - at).min(ByteWindow::SIZE) as usize)?;
             for nl in memchr::memchr_iter(b'\n', &window) {
                 push(at + nl as u64 + 1, &mut line_start);
             }

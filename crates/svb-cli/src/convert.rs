@@ -15,14 +15,14 @@ use svb_convert::{Compression, OnError, Run};
 use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Records {
+pub(crate) enum RecordCodec {
     Zstd,
     Zlib,
     None,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Signal {
+pub(crate) enum SignalCodec {
     SvbZd,
     ExZd,
     None,
@@ -51,10 +51,10 @@ pub struct Args {
     to: Option<String>,
     /// BLOW5 record compression [default: zstd].
     #[arg(long, value_enum)]
-    records: Option<Records>,
+    records: Option<RecordCodec>,
     /// BLOW5 signal compression [default: svb-zd].
     #[arg(long, value_enum)]
-    signal: Option<Signal>,
+    signal: Option<SignalCodec>,
     /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
@@ -96,8 +96,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
     };
     let compression = Compression {
-        records: args.records.map(Records::compression),
-        signal: args.signal.map(Signal::compression),
+        records: args.records.map(RecordCodec::compression),
+        signal: args.signal.map(SignalCodec::compression),
         decode_fast: args.decode_fast,
     };
     compression
@@ -150,22 +150,22 @@ fn display(p: &Path) -> String {
     p.display().to_string()
 }
 
-impl Records {
+impl RecordCodec {
     pub(crate) fn compression(self) -> RecordCompression {
         match self {
-            Records::Zstd => RecordCompression::Zstd,
-            Records::Zlib => RecordCompression::Zlib,
-            Records::None => RecordCompression::None,
+            RecordCodec::Zstd => RecordCompression::Zstd,
+            RecordCodec::Zlib => RecordCompression::Zlib,
+            RecordCodec::None => RecordCompression::None,
         }
     }
 }
 
-impl Signal {
+impl SignalCodec {
     pub(crate) fn compression(self) -> SignalCompression {
         match self {
-            Signal::SvbZd => SignalCompression::SvbZd,
-            Signal::ExZd => SignalCompression::ExZd,
-            Signal::None => SignalCompression::None,
+            SignalCodec::SvbZd => SignalCompression::SvbZd,
+            SignalCodec::ExZd => SignalCompression::ExZd,
+            SignalCodec::None => SignalCompression::None,
         }
     }
 }
@@ -173,8 +173,8 @@ impl Signal {
 /// The BLOW5 compressions asked for: each given one, else `default`'s (else slow5tools'
 /// zstd records and SVB-ZD signal).
 pub(crate) fn blow5_options(
-    records: Option<Records>,
-    signal: Option<Signal>,
+    records: Option<RecordCodec>,
+    signal: Option<SignalCodec>,
     default: Option<&svb_blow5::Header>,
 ) -> svb_blow5::WriteOptions {
     let record_compression = match records {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use svb_arrow::{Options, ReadBatches, Signal};
+use svb_arrow::{Options, ReadBatches, SignalColumn};
 
 use crate::files::decode_to_dir;
 use crate::inputs::{identities, Inputs};
@@ -80,11 +80,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     let options = Options {
         columns: args.columns.clone(),
         signal: if args.no_signal {
-            Signal::None
+            SignalColumn::None
         } else if args.pa {
-            Signal::PicoAmps
+            SignalColumn::PicoAmps
         } else {
-            Signal::Raw
+            SignalColumn::Raw
         },
         batch_reads: args.batch_reads,
         ..Options::default()

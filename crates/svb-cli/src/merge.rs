@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use svb_convert::{Duplicates, OnError, Run};
 
-use crate::convert::{blow5_options, Records, Signal};
+use crate::convert::{blow5_options, RecordCodec, SignalCodec};
 use crate::inputs::{identities, output_format, Inputs};
 use crate::output::error_chain;
 use crate::progress::SharedProgress;
@@ -41,10 +41,10 @@ pub struct Args {
     duplicates: OnDuplicate,
     /// BLOW5 record compression [default: the first input's].
     #[arg(long, value_enum)]
-    records: Option<Records>,
+    records: Option<RecordCodec>,
     /// BLOW5 signal compression [default: the first input's].
     #[arg(long, value_enum)]
-    signal: Option<Signal>,
+    signal: Option<SignalCodec>,
     /// Replace the output if it exists.
     #[arg(long)]
     force: bool,

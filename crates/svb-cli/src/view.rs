@@ -10,7 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
-use svb_arrow::{Options, ReadBatches, Signal};
+use svb_arrow::{Options, ReadBatches, SignalColumn};
 
 use crate::inputs::{identities, Inputs};
 use crate::output::{error_chain, json_str, output_error, quiet_on_closed_pipe};
@@ -203,7 +203,7 @@ fn write_rows(
     for path in files {
         let options = Options {
             columns: names.clone().or_else(|| columns.clone()),
-            signal: Signal::None,
+            signal: SignalColumn::None,
             batch_reads: 4096,
             ..Options::default()
         };

@@ -39,7 +39,7 @@ fn header_value(v: &AttrValue) -> Option<String> {
 
 /// The read group of `read` (of a file whose root attributes are `root`): its attributes,
 /// sorted by key, each once (the first value seen).
-pub(crate) fn read_group(root: &Attrs, read: &svb_fast5::Read) -> Vec<(String, String)> {
+pub(crate) fn read_group(root: &Attrs, read: &svb_fast5::ReadAttributes) -> Vec<(String, String)> {
     let mut attrs: Vec<(String, String)> = Vec::new();
     let mut add = |k: &str, v: Option<String>| {
         if let Some(v) = v {
@@ -74,7 +74,7 @@ pub(crate) fn merge_attributes(attrs: &mut Vec<(String, String)>, more: Vec<(Str
 }
 
 /// The auxiliary fields of `read`, in f2s's order.
-pub(crate) fn fields_of(read: &svb_fast5::Read) -> Vec<AuxField> {
+pub(crate) fn fields_of(read: &svb_fast5::ReadAttributes) -> Vec<AuxField> {
     let mut out = Vec::new();
     for (name, value) in read.raw.iter() {
         if let Some((_, ty)) = RAW_FIELDS.iter().find(|(n, _)| n == name) {
@@ -113,7 +113,7 @@ pub(crate) fn union(fields: &mut Vec<AuxField>, more: Vec<AuxField>) {
 /// The BLOW5 record of `read` (its `signal` decoded) in read group `group` of a file whose
 /// auxiliary fields are `fields`.
 pub(crate) fn record(
-    read: &svb_fast5::Read,
+    read: &svb_fast5::ReadAttributes,
     signal: Vec<i16>,
     group: u32,
     fields: &[AuxField],

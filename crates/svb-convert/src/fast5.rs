@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use svb_fast5::{find, AttrValue, Attrs};
 use svb_model::ont::END_REASONS;
-use svb_pod5::{Read, RunInfo};
+use svb_pod5::{ReadRow, RunInfo};
 
 use crate::f2s;
 use crate::mapping::forced;
 use crate::{open_inputs, settle, ConvertError, Run, Stats};
 
 /// A read converted: the POD5 read, its run, its samples.
-type Converted = (Read, RunInfo, Vec<i16>);
+type Converted = (ReadRow, RunInfo, Vec<i16>);
 
 /// Reads decoded at once, on every core, before they are written (at most; and at most
 /// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their datasets declare them).
@@ -36,7 +36,7 @@ fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
 /// tracking and context attributes as ONT's converter takes them (the ADC range and device
 /// type guessed from the digitisation: 8192 is a MinION's; text the file lacks empty, times
 /// it lacks or that do not parse 0, as ONT's converter leaves them).
-pub fn run_info_of_fast5(read: &svb_fast5::Read) -> Result<RunInfo, ConvertError> {
+pub fn run_info_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<RunInfo, ConvertError> {
     let t = &read.tracking_id;
     let minion = read.digitisation == 8192.0;
     let time = |name: &str| {
@@ -105,11 +105,11 @@ fn end_reason_of(e: Option<&svb_fast5::EndReason>) -> &'static str {
 /// start, median before (NaN where absent), the end reason and whether MinKNOW forced it, and
 /// the `Raw`
 /// attributes newer files add (scalings, counters; ONT's defaults where absent).
-pub fn read_of_fast5(read: &svb_fast5::Read) -> Result<Read, ConvertError> {
+pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, ConvertError> {
     let bad = |what: String| ConvertError::Mapping(format!("read {}: {what}", read.read_id));
     let id = svb_pod5::parse_uuid(&read.read_id)
         .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
-    let mut r = Read::new(id, read.run_id.as_str());
+    let mut r = ReadRow::new(id, read.run_id.as_str());
     r.channel = read.channel_number.parse().map_err(|_| {
         bad(format!(
             "channel_number {:?} is not a channel",
@@ -216,7 +216,8 @@ fn picked_to_pod5(
                 runs.push(run.clone());
             }
         }
-        let reads: Vec<(&Read, &[i16])> = converted.iter().map(|(r, _, s)| (r, &s[..])).collect();
+        let reads: Vec<(&ReadRow, &[i16])> =
+            converted.iter().map(|(r, _, s)| (r, &s[..])).collect();
         w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
         Ok(reads.iter().map(|(_, s)| s.len() as u64).sum())
     };

@@ -252,7 +252,7 @@ fn settle<T>(
 }
 
 /// A window of records decoded into reused buffers, and how each decode went.
-type Window = (Vec<Record>, Vec<Result<(), ConvertError>>);
+type DecodedRecords = (Vec<Record>, Vec<Result<(), ConvertError>>);
 
 /// Converts the `len` reads of one input a window at a time (cut by `weight(i)`, up to
 /// [`WINDOW_SAMPLES`]): each read is decoded on rayon by `decode(i, record)` into a record
@@ -270,7 +270,7 @@ fn convert_windows(
     in_file: impl Fn(ConvertError) -> ConvertError + Sync,
 ) -> Result<(), ConvertError> {
     let buffers: Recycler<Vec<Record>> = Recycler::default();
-    let decode_window = |window: std::ops::Range<usize>| -> Window {
+    let decode_window = |window: std::ops::Range<usize>| -> DecodedRecords {
         let mut records = buffers.take();
         records.resize_with(window.len(), Default::default);
         let done = records
@@ -283,7 +283,7 @@ fn convert_windows(
     let mut windows = svb_io::windows(len, usize::MAX, WINDOW_SAMPLES, weight).into_iter();
     svb_io::pipeline(
         || Ok::<_, ConvertError>(windows.next().map(&decode_window)),
-        |(records, done): Window| {
+        |(records, done): DecodedRecords| {
             let decoded = records.iter().zip(done).map(|(r, d)| d.map(|()| r));
             let kept = settle(decoded.collect(), on_error, failed, &in_file)?;
             write(kept, records.len(), failed)?;
@@ -401,7 +401,7 @@ pub fn blow5_to_pod5(
                     runs[g] = Some(run.acquisition_id);
                 }
             }
-            let reads: Vec<Result<(svb_pod5::Read, &[i16]), ConvertError>> = kept
+            let reads: Vec<Result<(svb_pod5::ReadRow, &[i16]), ConvertError>> = kept
                 .iter()
                 .map(|rec| {
                     let run = runs[rec.read_group as usize].as_deref().expect("added");

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use svb_blow5::{AuxValue, Record};
 use svb_model::ont::END_REASONS;
-use svb_pod5::{Read, RunInfo};
+use svb_pod5::{ReadRow, RunInfo};
 
 use crate::time::{format_utc_ms, parse_utc_ms};
 use crate::ConvertError;
@@ -236,7 +236,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 /// A POD5 read as a BLOW5 record of read group `group` (aux fields of
 /// [`blow5_pod5_aux`](svb_blow5::ont::pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
-pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
+pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
     let mut record = Record {
         raw_signal: signal,
         ..Record::default()
@@ -248,7 +248,7 @@ pub fn record_of(read: &Read, run: &RunInfo, group: u32, signal: Vec<i16>) -> Re
 /// [`record_of`] into `record`, all but its signal (`raw_signal` is left as it is): a record
 /// reused from read to read keeps its strings and aux list, and nothing is allocated once
 /// they have grown.
-pub fn record_fields_into(read: &Read, run: &RunInfo, group: u32, record: &mut Record) {
+pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mut Record) {
     let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;
     let end = END_REASONS
         .iter()
@@ -353,11 +353,11 @@ pub(crate) fn forced(end_reason: &str) -> bool {
 /// A BLOW5 record as a POD5 read of run `run_id` (the acquisition id of its read group's
 /// run). Auxiliary fields it lacks take ONT's defaults; an end reason POD5 does not know
 /// (`partial`, from old fast5 files) is `unknown`.
-pub fn read_of(rec: &Record, run_id: &str) -> Result<Read, ConvertError> {
+pub fn read_of(rec: &Record, run_id: &str) -> Result<ReadRow, ConvertError> {
     let bad = |what: String| ConvertError::Mapping(format!("record {}: {what}", rec.read_id));
     let id = svb_pod5::parse_uuid(&rec.read_id)
         .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
-    let mut read = Read::new(id, run_id);
+    let mut read = ReadRow::new(id, run_id);
     let aux = |k: &str| rec.aux.iter().find(|(n, _)| n == k).map(|(_, v)| v);
     let float = |k: &str| match aux(k) {
         Some(AuxValue::Float(f)) => Some(*f as f32),

@@ -153,7 +153,7 @@ pub(crate) fn copy_pod5_reads(
             written.push(read.read_id_string());
         }
     } else {
-        let decoded: Vec<Result<(&svb_pod5::Read, Vec<i16>), ConvertError>> = window
+        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> = window
             .par_iter()
             .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
             .collect();

@@ -12,14 +12,14 @@ use svb_convert::{
     TRACKING_KEYS_ATTRIBUTE,
 };
 use svb_model::ont::END_REASONS;
-use svb_pod5::{Read, RunInfo};
+use svb_pod5::{ReadRow, RunInfo};
 use svb_testdata::{data_dir, Rng, TempDir};
 
 /// Every field a BLOW5 record carries, and the samples: the reads' Debug forms with the
 /// fields BLOW5 does not carry (signal rows, pore type, forced end) taken from `want`, and an
 /// absent column (older table versions) as ONT's default, NaN.
-fn assert_same_read(want: &Read, got: &Read, what: &str) {
-    let comparable = |r: &Read| {
+fn assert_same_read(want: &ReadRow, got: &ReadRow, what: &str) {
+    let comparable = |r: &ReadRow| {
         let mut r = r.clone();
         (r.signal_rows, r.pore_type) = (Vec::new(), want.pore_type.clone());
         r.end_reason_forced = want.end_reason_forced;
@@ -140,7 +140,7 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
     for (i, len) in [0usize, 1, 5000, 102_401, 333].into_iter().enumerate() {
         let mut id = [0u8; 16];
         id[..8].copy_from_slice(&rng.next().to_le_bytes());
-        let mut read = Read::new(id, runs[i % 2].acquisition_id.as_str());
+        let mut read = ReadRow::new(id, runs[i % 2].acquisition_id.as_str());
         read.num_samples = len as u64;
         read.read_number = rng.next() as u32;
         read.start_sample = rng.next() >> 24;
@@ -181,7 +181,7 @@ fn a_reused_record_becomes_the_record_of_each_read() {
     };
     for i in 0..6 {
         let run = &runs[i % 2];
-        let mut read = Read::new([i as u8 * 17; 16], run.acquisition_id.as_str());
+        let mut read = ReadRow::new([i as u8 * 17; 16], run.acquisition_id.as_str());
         read.channel = 7 + i as u32 * 1000;
         read.end_reason = Arc::from(END_REASONS[i % END_REASONS.len()]);
         read.median_before = i as f32;
@@ -426,7 +426,7 @@ fn fast5_converts_as_onts_converter_does() {
         for (i, want) in t.reads().iter().enumerate() {
             let what = format!("{name} {}", want.read_id_string());
             let j = u.find(&want.read_id_string()).unwrap();
-            let comparable = |r: &Read| {
+            let comparable = |r: &ReadRow| {
                 let mut r = r.clone();
                 r.signal_rows.clear();
                 format!("{r:#?}")

@@ -22,6 +22,6 @@ mod vbz_chunks;
 
 pub use attrs::{AttrValue, Attrs};
 pub use error::Fast5Error;
-pub use reader::{find, EndReason, Layout, Read, Reader, MAX_SAMPLES};
+pub use reader::{find, EndReason, Layout, ReadAttributes, Reader, MAX_SAMPLES};
 pub use svb_io::Threads;
 pub use vbz_chunks::VBZ_FILTER_ID;

@@ -7,7 +7,7 @@ use svb_model::{
     per_read, per_read_names, Calibration, Fields, Format, Read as ModelRead, ReadSource, Value,
 };
 
-use crate::{Fast5Error, Read, Reader};
+use crate::{Fast5Error, ReadAttributes, Reader};
 
 impl ReadSource for Reader {
     type Error = Fast5Error;
@@ -60,7 +60,7 @@ impl ReadSource for Reader {
 }
 
 /// A FAST5 read's calibration: `(adc + offset) * range / digitisation`.
-pub fn calibration(read: &Read) -> Calibration {
+pub fn calibration(read: &ReadAttributes) -> Calibration {
     Calibration::of_range(read.offset, read.range, read.digitisation)
 }
 
@@ -68,7 +68,7 @@ pub fn calibration(read: &Read) -> Calibration {
 /// `read_id` and `filename`: an attribute the file does not hold (median before, end reason,
 /// pore type in older files) is [`Value::None`]; an end reason by its label (its number where
 /// no label names it).
-pub fn fields(read: &Read, num_samples: u64) -> Fields {
+pub fn fields(read: &ReadAttributes, num_samples: u64) -> Fields {
     let text = |s: &Option<String>| s.clone().map_or(Value::None, Value::Text);
     per_read(&svb_model::FAST5_FIELDS)
         .iter()

@@ -34,7 +34,7 @@ mod writer;
 
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
 pub use error::{Pod5Error, Pod5WriteError, TableKind};
-pub use read::{parse_uuid, push_uuid, uuid_string, Read};
+pub use read::{parse_uuid, push_uuid, uuid_string, ReadRow};
 pub use reader::{Reader, SignalChunk, TableVersion};
 pub use run_info::RunInfo;
 pub use schema::{required_reads_columns, required_run_info_columns};

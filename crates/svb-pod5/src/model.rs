@@ -5,7 +5,7 @@ use std::path::Path;
 
 use svb_model::{per_read, per_read_names, Calibration, Fields, Format, ReadSource, Value};
 
-use crate::{Pod5Error, Read, Reader, RunInfo};
+use crate::{Pod5Error, ReadRow, Reader, RunInfo};
 
 impl ReadSource for Reader {
     type Error = Pod5Error;
@@ -49,7 +49,7 @@ impl ReadSource for Reader {
 }
 
 /// A POD5 read's calibration, as the reads table stores it.
-pub fn calibration(read: &Read) -> Calibration {
+pub fn calibration(read: &ReadRow) -> Calibration {
     Calibration {
         offset: read.calibration_offset,
         scale: read.calibration_scale,
@@ -68,7 +68,7 @@ pub fn calibration(read: &Read) -> Calibration {
 ///   `duration`, which are samples at the run's rate).
 ///
 /// `svb_arrow`'s POD5 columns hold the same values (null for `Value::None`).
-pub fn fields(read: &Read, run: Option<&RunInfo>) -> Fields {
+pub fn fields(read: &ReadRow, run: Option<&RunInfo>) -> Fields {
     let text = |get: fn(&RunInfo) -> &str| run.map_or(Value::None, |x| Value::Text(get(x).into()));
     let not_set = |get: fn(&RunInfo) -> &str| {
         run.map_or(Value::None, |x| Value::Text(not_set(get(x)).into()))

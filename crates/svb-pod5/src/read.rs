@@ -1,12 +1,12 @@
-//! [`Read`]: one read of the reads table, whatever the table's version; read ids as text.
+//! [`ReadRow`]: one read of the reads table, whatever the table's version; read ids as text.
 
 use std::sync::Arc;
 
 /// One read of the reads table.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct Read {
-    /// The read's UUID (16 bytes; [`Read::read_id_string`] formats it).
+pub struct ReadRow {
+    /// The read's UUID (16 bytes; [`ReadRow::read_id_string`] formats it).
     pub read_id: [u8; 16],
     /// Rows of the signal table holding the read's chunks, in signal order.
     pub signal_rows: Vec<u64>,
@@ -57,7 +57,7 @@ pub struct Read {
     pub selected_read_level: Option<f32>,
 }
 
-impl Read {
+impl ReadRow {
     /// A read to write: its id and the acquisition id of its run (a [`RunInfo`] added to the
     /// writer), every other field as ONT's writer fills an unknown one: no samples, read
     /// number, start, channel and well 0, pore type `not_set`, calibration offset 0 and scale
@@ -65,14 +65,14 @@ impl Read {
     /// the counters 0. Set the public fields that are known.
     ///
     /// ```
-    /// use svb_pod5::Read;
-    /// let mut read = Read::new([7; 16], "run-1");
+    /// use svb_pod5::ReadRow;
+    /// let mut read = ReadRow::new([7; 16], "run-1");
     /// read.channel = 412;
     /// read.num_samples = 4000;
     /// assert_eq!(&*read.end_reason, "unknown");
     /// ```
-    pub fn new(read_id: [u8; 16], run_info: impl Into<Arc<str>>) -> Read {
-        Read {
+    pub fn new(read_id: [u8; 16], run_info: impl Into<Arc<str>>) -> ReadRow {
+        ReadRow {
             read_id,
             signal_rows: Vec::new(),
             read_number: 0,
@@ -103,8 +103,8 @@ impl Read {
     /// This read with `signal_rows` in place of its own: what the writer queues for the reads
     /// table, without copying the row list it replaces. Every field is named, so a field
     /// added to `Read` fails to compile here until it is copied.
-    pub(crate) fn with_rows(&self, signal_rows: Vec<u64>) -> Read {
-        Read {
+    pub(crate) fn with_rows(&self, signal_rows: Vec<u64>) -> ReadRow {
+        ReadRow {
             read_id: self.read_id,
             signal_rows,
             read_number: self.read_number,

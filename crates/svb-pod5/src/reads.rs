@@ -1,4 +1,4 @@
-//! The reads table: one [`Read`] per row, every table version (the flat columns of version
+//! The reads table: one [`ReadRow`] per row, every table version (the flat columns of version
 //! 1 and later; version 0's dictionary-of-struct columns through [`crate::reads_v0`]).
 
 use arrow_array::cast::AsArray;
@@ -7,7 +7,7 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 
 use crate::columns::{at, fixed16, value, whole, Columns, StringColumn, TableError};
-use crate::read::Read;
+use crate::read::ReadRow;
 use crate::reads_v0::{dict_struct, V0Columns};
 use crate::run_info::{parse_run_infos, RunInfo};
 
@@ -18,7 +18,7 @@ pub(crate) fn parse_reads(
     batches: &[RecordBatch],
     signal_samples: impl Fn(u64) -> Option<u64>,
     keep: &dyn Fn(&[u8; 16]) -> bool,
-) -> Result<(Vec<Read>, Vec<RunInfo>), TableError> {
+) -> Result<(Vec<ReadRow>, Vec<RunInfo>), TableError> {
     let mut base = 0u64;
     let mut reads = Vec::new();
     let mut embedded_runs = Vec::new();
@@ -118,7 +118,7 @@ pub(crate) fn parse_reads(
                     total
                 }
             };
-            let mut read = Read {
+            let mut read = ReadRow {
                 read_id,
                 signal_rows,
                 read_number: read_number.value(i),

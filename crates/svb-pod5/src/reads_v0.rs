@@ -6,7 +6,7 @@ use arrow_array::types::{Float32Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, StructArray};
 
 use crate::columns::{value, Columns, StringColumn, TableError};
-use crate::read::Read;
+use crate::read::ReadRow;
 
 /// A dictionary-of-struct column of table version 0, resolved to (keys, struct values);
 /// `None` when absent or of another type (the flat columns of later versions are read
@@ -71,7 +71,7 @@ impl<'a> V0Columns<'a> {
         })
     }
 
-    pub(super) fn apply(&self, row: usize, r: &mut Read) {
+    pub(super) fn apply(&self, row: usize, r: &mut ReadRow) {
         if let Some((keys, c, types)) = &self.pore {
             if let Some(k) = keys[row] {
                 let ch = c.prim::<UInt16Type>("channel").ok().flatten();

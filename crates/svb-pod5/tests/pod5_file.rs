@@ -276,7 +276,7 @@ fn open_filtered_keeps_the_wanted_reads() {
 }
 
 /// Each integer field `names` of `read` equals the manifest entry's field of that name.
-fn assert_counts(read: &svb_pod5::Read, w: &serde_json::Value, names: &[&str], what: &str) {
+fn assert_counts(read: &svb_pod5::ReadRow, w: &serde_json::Value, names: &[&str], what: &str) {
     for &name in names {
         let got = match name {
             "num_samples" => read.num_samples,

@@ -11,7 +11,7 @@ use svb_model::ont::END_REASONS;
 
 use proptest::prelude::*;
 use svb_pod5::ZstdProfile;
-use svb_pod5::{Pod5WriteError, Read, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
+use svb_pod5::{Pod5WriteError, ReadRow, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
 use svb_testdata::{Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
@@ -49,11 +49,11 @@ fn run_info(id: &str, rate: u16) -> RunInfo {
 const PORES: [&str; 3] = ["not_set", "r10.4.1", "pore-ü"];
 
 /// A read with every field drawn at random (a NaN here and there), its signal a random walk.
-fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (Read, Vec<i16>) {
+fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (ReadRow, Vec<i16>) {
     let mut id = [0u8; 16];
     id[..8].copy_from_slice(&rng.next().to_le_bytes());
     id[8..].copy_from_slice(&(i as u64).to_le_bytes());
-    let mut r = Read::new(id, runs[i % runs.len()]);
+    let mut r = ReadRow::new(id, runs[i % runs.len()]);
     let f = |rng: &mut Rng| {
         if rng.next().is_multiple_of(5) {
             f32::NAN
@@ -94,8 +94,8 @@ fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (Read, Vec
 
 /// Every field but `signal_rows` (the writer assigns them), compared by the reads' Debug
 /// forms (floats to the last bit that Debug prints, NaN as NaN).
-fn assert_same_read(want: &Read, got: &Read) {
-    let comparable = |r: &Read| {
+fn assert_same_read(want: &ReadRow, got: &ReadRow) {
+    let comparable = |r: &ReadRow| {
         let mut r = r.clone();
         r.signal_rows.clear();
         format!("{r:#?}")
@@ -110,7 +110,7 @@ fn assert_same_read(want: &Read, got: &Read) {
 
 /// Reads back `path` and checks it holds `reads` in order, with their signals split into
 /// chunks of `chunk_samples`.
-fn assert_file_holds(path: &Path, reads: &[(Read, Vec<i16>)], runs: &[RunInfo], chunk: usize) {
+fn assert_file_holds(path: &Path, reads: &[(ReadRow, Vec<i16>)], runs: &[RunInfo], chunk: usize) {
     let r = Reader::open(path).unwrap();
     assert_eq!(r.len(), reads.len());
     assert_eq!(r.run_infos(), runs);
@@ -132,7 +132,7 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
     let tmp = TempDir::new("pod5-write-roundtrip");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0001);
-    let reads: Vec<(Read, Vec<i16>)> = LENGTHS
+    let reads: Vec<(ReadRow, Vec<i16>)> = LENGTHS
         .iter()
         .enumerate()
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
@@ -214,7 +214,7 @@ fn onts_file_rewritten_stores_every_chunk_byte_for_byte() {
     assert_eq!(chunks, 22);
 }
 
-fn small_file(tmp: &TempDir, name: &str) -> (std::path::PathBuf, Vec<(Read, Vec<i16>)>) {
+fn small_file(tmp: &TempDir, name: &str) -> (std::path::PathBuf, Vec<(ReadRow, Vec<i16>)>) {
     let path = tmp.join(name);
     let mut rng = Rng(0x90D5_0002);
     let reads: Vec<_> = [5000, 0, 130_000]
@@ -370,7 +370,7 @@ fn onts_reader_reads_our_files_exactly() {
     let tmp = TempDir::new("pod5-write-ont-reader");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0005);
-    let reads: Vec<(Read, Vec<i16>)> = LENGTHS
+    let reads: Vec<(ReadRow, Vec<i16>)> = LENGTHS
         .iter()
         .enumerate()
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
@@ -695,7 +695,7 @@ fn chunks_carried_between_calls_keep_their_order() {
                 id += 1;
                 let n = rng.next() as usize % 260;
                 let signal: Vec<i16> = (0..n).map(|_| (rng.next() % 900) as i16 - 100).collect();
-                let mut read = Read::new([id; 16], "run");
+                let mut read = ReadRow::new([id; 16], "run");
                 read.num_samples = n as u64;
                 reads.push((read, signal));
             }

@@ -9,7 +9,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
-use svb_arrow::{Options, ReadBatches, Signal};
+use svb_arrow::{Options, ReadBatches, SignalColumn};
 use svb_reads::AnyReader;
 
 use crate::errors::file_error;
@@ -64,9 +64,9 @@ pub(crate) fn arrow_stream(
     pool: Option<Arc<rayon::ThreadPool>>,
 ) -> PyResult<ArrowStream> {
     let signal = match signal {
-        None | Some("none") => Signal::None,
-        Some("raw") => Signal::Raw,
-        Some("pa") => Signal::PicoAmps,
+        None | Some("none") => SignalColumn::None,
+        Some("raw") => SignalColumn::Raw,
+        Some("pa") => SignalColumn::PicoAmps,
         Some(other) => {
             return Err(PyValueError::new_err(format!(
                 "signal={other:?}: None, \"raw\" or \"pa\""

@@ -36,7 +36,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// Reads `indices` of `file`, decoded on the current rayon pool, a read a task.
-fn decode_reads<I>(file: &AnyReader, indices: I) -> Window
+fn decode_reads<I>(file: &AnyReader, indices: I) -> DecodedReads
 where
     I: IntoParallelIterator<Item = usize>,
     I::Iter: IndexedParallelIterator,
@@ -358,7 +358,7 @@ impl Reader {
 }
 
 /// Reads decoded ahead of the consumer.
-type Window = Result<Vec<svb_model::Read>, String>;
+type DecodedReads = Result<Vec<svb_model::Read>, String>;
 
 /// Iterates a reader's reads: windows of reads decoded on rayon, the next window decoding
 /// while the consumer takes this one.
@@ -370,7 +370,7 @@ pub struct ReadIter {
     ready: VecDeque<svb_model::Read>,
     keys: FieldKeys,
     /// Windows decoding, oldest first (up to [`AHEAD`]).
-    pending: VecDeque<Mutex<Receiver<Window>>>,
+    pending: VecDeque<Mutex<Receiver<DecodedReads>>>,
 }
 
 /// Windows decoding ahead of the consumer: two, so that the cores go on with the next window
@@ -385,7 +385,7 @@ const WINDOW_READS: usize = 256;
 
 impl ReadIter {
     /// Starts decoding the next window in the background; `None` after the last read.
-    fn start_next(&mut self) -> Option<Mutex<Receiver<Window>>> {
+    fn start_next(&mut self) -> Option<Mutex<Receiver<DecodedReads>>> {
         let start = self.next_window;
         let len = self.file.len();
         if start >= len {

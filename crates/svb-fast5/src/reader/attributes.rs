@@ -10,7 +10,7 @@ use super::*;
 use crate::attrs::{value, AttrValue, Attrs};
 use crate::Fast5Error;
 
-/// The attribute `name` of `attrs` (a group's attributes, as [`Read`] keeps them).
+/// The attribute `name` of `attrs` (a group's attributes, as [`ReadAttributes`] keeps them).
 pub fn find<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a AttrValue> {
     attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
@@ -96,7 +96,7 @@ impl Reader {
     }
 
     /// Read `index`'s attributes.
-    pub fn read(&self, index: usize) -> Result<Read, Fast5Error> {
+    pub fn read(&self, index: usize) -> Result<ReadAttributes, Fast5Error> {
         let e = self.entry(index)?;
         let groups = self.groups(e)?;
         self.read_in(e, &groups)
@@ -104,7 +104,11 @@ impl Reader {
 
     /// Read `index`'s attributes, and its signal into `out` (as
     /// [`signal_into`](Reader::signal_into)), its groups looked up once for both.
-    pub fn read_with_signal(&self, index: usize, out: &mut Vec<i16>) -> Result<Read, Fast5Error> {
+    pub fn read_with_signal(
+        &self,
+        index: usize,
+        out: &mut Vec<i16>,
+    ) -> Result<ReadAttributes, Fast5Error> {
         let e = self.entry(index)?;
         let groups = self.groups(e)?;
         let read = self.read_in(e, &groups)?;
@@ -117,7 +121,7 @@ impl Reader {
         Ok(read)
     }
 
-    fn read_in(&self, e: &Entry, groups: &ReadGroups) -> Result<Read, Fast5Error> {
+    fn read_in(&self, e: &Entry, groups: &ReadGroups) -> Result<ReadAttributes, Fast5Error> {
         let channel_group = format!("{}/channel_id", e.shared);
         let attrs = |g: &Option<(Group, String)>| -> Result<Option<Attrs>, Fast5Error> {
             g.as_ref()
@@ -269,7 +273,7 @@ impl Reader {
             }
             None => None,
         };
-        Ok(Read {
+        Ok(ReadAttributes {
             read_id,
             read_number,
             start_time: uint(&raw, raw_group, "start_time")?,

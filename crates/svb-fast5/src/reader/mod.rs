@@ -50,7 +50,7 @@ pub struct EndReason {
 /// One read: every attribute the converters map, as the file stores it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct Read {
+pub struct ReadAttributes {
     /// The read's id (`Raw/read_id`).
     pub read_id: String,
     /// MinKNOW's read number.
@@ -90,7 +90,7 @@ pub struct Read {
     pub context_tags: Attrs,
 }
 
-impl Read {
+impl ReadAttributes {
     /// The signal's calibration scale, `range / digitisation`.
     pub fn scale(&self) -> f64 {
         self.range / self.digitisation

@@ -181,7 +181,7 @@ impl Reader {
     /// signal)` for each (in no particular order); the first error stops it.
     pub fn for_each_parallel<F>(&self, threads: Threads, f: F) -> Result<(), Fast5Error>
     where
-        F: Fn(usize, &Read, &[i16]) + Sync + Send,
+        F: Fn(usize, &ReadAttributes, &[i16]) + Sync + Send,
     {
         threads.run(|| {
             (0..self.len())

@@ -6,7 +6,7 @@ use svb_vbz::Threads;
 
 use super::Reader;
 use crate::error::{Pod5Error, TableKind};
-use crate::read::Read;
+use crate::read::ReadRow;
 use crate::signal::{SignalEncoding, SignalRow};
 
 impl Reader {
@@ -120,7 +120,7 @@ impl Reader {
     /// is returned; `f` has then been called for every read of the windows before it only.
     pub fn for_each_parallel<F>(&self, threads: Threads<'_>, f: F) -> Result<(), Pod5Error>
     where
-        F: Fn(usize, &Read, &[i16]) + Sync,
+        F: Fn(usize, &ReadRow, &[i16]) + Sync,
     {
         threads.run(|| {
             let mut buf = WINDOW_BUFFER.take();
@@ -134,7 +134,7 @@ impl Reader {
 
     fn decode_windows<F>(&self, buf: &mut Vec<i16>, f: &F) -> Result<(), Pod5Error>
     where
-        F: Fn(usize, &Read, &[i16]) + Sync,
+        F: Fn(usize, &ReadRow, &[i16]) + Sync,
     {
         let mut start = 0;
         while start < self.reads.len() {

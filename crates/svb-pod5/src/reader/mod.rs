@@ -15,7 +15,7 @@ use svb_io::Source;
 
 use crate::container::Footer;
 use crate::error::Pod5Error;
-use crate::read::{self, Read};
+use crate::read::{self, ReadRow};
 use crate::run_info::RunInfo;
 use crate::signal::{SignalEncoding, SignalRow, SignalTable};
 
@@ -54,7 +54,7 @@ pub struct Reader {
     path: PathBuf,
     src: Source,
     footer: Footer,
-    reads: Vec<Read>,
+    reads: Vec<ReadRow>,
     by_id: HashMap<[u8; 16], usize>,
     signal: SignalTable,
     run_infos: Vec<RunInfo>,
@@ -113,7 +113,7 @@ impl Reader {
     }
 
     /// The run `read` names (its `run_info` acquisition id), when the file has it.
-    pub fn run_info_of(&self, read: &Read) -> Option<&RunInfo> {
+    pub fn run_info_of(&self, read: &ReadRow) -> Option<&RunInfo> {
         self.run_infos
             .iter()
             .find(|r| *r.acquisition_id == *read.run_info)
@@ -130,7 +130,7 @@ impl Reader {
     }
 
     /// The reads, in file order.
-    pub fn reads(&self) -> &[Read] {
+    pub fn reads(&self) -> &[ReadRow] {
         &self.reads
     }
 
@@ -141,12 +141,12 @@ impl Reader {
     }
 
     /// The read with this id, or `None`.
-    pub fn read_by_id(&self, read_id: &str) -> Option<&Read> {
+    pub fn read_by_id(&self, read_id: &str) -> Option<&ReadRow> {
         self.find(read_id).map(|i| &self.reads[i])
     }
 
     /// Read `index` (file order); an index past the last read is [`Pod5Error::NoRead`].
-    pub fn read(&self, index: usize) -> Result<&Read, Pod5Error> {
+    pub fn read(&self, index: usize) -> Result<&ReadRow, Pod5Error> {
         self.reads.get(index).ok_or_else(|| Pod5Error::NoRead {
             path: self.path.clone(),
             index,

@@ -11,7 +11,7 @@ use crate::columns::TableError;
 use crate::container::Footer;
 use crate::error::{Pod5Error, TableKind};
 use crate::ipc;
-use crate::read::Read;
+use crate::read::ReadRow;
 use crate::reads;
 use crate::run_info::{self};
 use crate::schema;
@@ -172,7 +172,7 @@ impl Reader {
 
 /// A read's signal rows must exist, have a sample count, be distinct, and their sample
 /// counts add up to `num_samples`. `sorted` is scratch space, reused across reads.
-fn check_layout(read: &Read, signal: &SignalTable, sorted: &mut Vec<u64>) -> Result<(), String> {
+fn check_layout(read: &ReadRow, signal: &SignalTable, sorted: &mut Vec<u64>) -> Result<(), String> {
     let mut total = 0u64;
     for &row in &read.signal_rows {
         let Some(r) = signal.get(row) else {

@@ -25,17 +25,19 @@ use svb_io::{PartialFile, Publish};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
-use super::read::{uuid_string, Read};
+use super::read::{uuid_string, ReadRow};
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;
-use tables::{ChunkRef, Dictionary, OwnedChunk, ReadDictionaries, ReadRow, VbzBatch, POD5_VERSION};
+use tables::{
+    ChunkRef, Dictionary, OwnedChunk, PendingRow, ReadDictionaries, VbzBatch, POD5_VERSION,
+};
 
 use svb_model::ont::END_REASONS;
 
 /// A read and its signal as stored VBZ chunks (`(samples, blob)` each), for
 /// [`Writer::add_reads_vbz_chunks`].
-pub type StoredRead<'a> = (&'a Read, Vec<(u32, &'a [u8])>);
+pub type StoredRead<'a> = (&'a ReadRow, Vec<(u32, &'a [u8])>);
 
 /// How a [`Writer`] stores signal and how much it buffers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +98,7 @@ const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
 /// the counters).
 ///
 /// ```
-/// use svb_pod5::{Read, Reader, RunInfo, WriteOptions, Writer};
+/// use svb_pod5::{ReadRow, Reader, RunInfo, WriteOptions, Writer};
 /// let dir = std::env::temp_dir().join(format!("svb-pod5-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("reads.pod5");
@@ -107,7 +109,7 @@ const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
 /// run.sample_rate = 5000;
 /// w.add_run_info(&run)?;
 /// let signal: Vec<i16> = (0..250_000).map(|i| 480 + (i % 37) as i16).collect();
-/// let mut read = Read::new([1; 16], "run-1");
+/// let mut read = ReadRow::new([1; 16], "run-1");
 /// read.channel = 42;
 /// read.num_samples = signal.len() as u64;
 /// w.add_read(&read, &signal)?;
@@ -131,7 +133,7 @@ pub struct Writer {
     pending_chunks: Vec<OwnedChunk>,
     /// The last VBZ batch compressed, written while the next one compresses.
     compressed: VbzBatch,
-    pending_reads: Vec<ReadRow>,
+    pending_reads: Vec<PendingRow>,
     dicts: ReadDictionaries,
     run_infos: Vec<RunInfo>,
     ids: HashSet<[u8; 16]>,
@@ -282,7 +284,7 @@ impl Writer {
 
     /// Adds one read and its signal (checked first: a bad read is an error and nothing of
     /// it is written). Its chunks are compressed on rayon's pool a batch at a time.
-    pub fn add_read(&mut self, read: &Read, signal: &[i16]) -> Result<(), Pod5WriteError> {
+    pub fn add_read(&mut self, read: &ReadRow, signal: &[i16]) -> Result<(), Pod5WriteError> {
         self.check(read, signal.len() as u64)?;
         self.push(&[(read, ReadSignal::Samples(signal))])
     }
@@ -295,7 +297,7 @@ impl Writer {
     /// file's signal must be VBZ.
     ///
     /// ```
-    /// use svb_pod5::{Read, RunInfo, WriteOptions, Writer};
+    /// use svb_pod5::{ReadRow, RunInfo, WriteOptions, Writer};
     /// # let dir = std::env::temp_dir().join(format!("svb-pod5-chunks-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let signal: Vec<i16> = (0..5000).map(|i| 400 + (i % 13) as i16).collect();
@@ -304,7 +306,7 @@ impl Writer {
     /// let mut run = RunInfo::default();
     /// run.acquisition_id = "run".into();
     /// w.add_run_info(&run)?;
-    /// let mut read = Read::new([3; 16], "run");
+    /// let mut read = ReadRow::new([3; 16], "run");
     /// read.num_samples = 5000;
     /// w.add_read_vbz_chunks(&read, &[(5000, &blob)])?;
     /// w.finish()?;
@@ -315,7 +317,7 @@ impl Writer {
     /// ```
     pub fn add_read_vbz_chunks(
         &mut self,
-        read: &Read,
+        read: &ReadRow,
         chunks: &[(u32, &[u8])],
     ) -> Result<(), Pod5WriteError> {
         let mut outcome = self.add_reads_vbz_chunks(&[(read, chunks.to_vec())])?;
@@ -365,7 +367,7 @@ impl Writer {
                 Ok(())
             })
             .collect();
-        let good: Vec<(&Read, ReadSignal<'_>)> = reads
+        let good: Vec<(&ReadRow, ReadSignal<'_>)> = reads
             .iter()
             .zip(&outcome)
             .filter(|(_, o)| o.is_ok())
@@ -379,7 +381,7 @@ impl Writer {
     /// before any of them is written. The fast way to write many reads: their chunks are
     /// compressed straight from `reads` (only a last incomplete batch is copied), and each
     /// batch is written while the next one compresses.
-    pub fn add_reads<R: Borrow<Read>, S: AsRef<[i16]>>(
+    pub fn add_reads<R: Borrow<ReadRow>, S: AsRef<[i16]>>(
         &mut self,
         reads: &[(R, S)],
     ) -> Result<(), Pod5WriteError> {
@@ -393,14 +395,14 @@ impl Writer {
                 });
             }
         }
-        let reads: Vec<(&Read, ReadSignal<'_>)> = reads
+        let reads: Vec<(&ReadRow, ReadSignal<'_>)> = reads
             .iter()
             .map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref())))
             .collect();
         self.push(&reads)
     }
 
-    fn check(&self, read: &Read, samples: u64) -> Result<(), Pod5WriteError> {
+    fn check(&self, read: &ReadRow, samples: u64) -> Result<(), Pod5WriteError> {
         let bad = |what: String| {
             Err(Pod5WriteError::Read {
                 read_id: read.read_id_string(),
@@ -441,12 +443,12 @@ impl Writer {
 
     /// Stores checked reads: their rows queued for the reads table, their chunks written in
     /// whole signal batches (the pending chunks first), the rest kept for the next call.
-    fn push(&mut self, reads: &[(&Read, ReadSignal<'_>)]) -> Result<(), Pod5WriteError> {
+    fn push(&mut self, reads: &[(&ReadRow, ReadSignal<'_>)]) -> Result<(), Pod5WriteError> {
         let owned = std::mem::take(&mut self.pending_chunks);
         let mut chunks: Vec<ChunkRef<'_>> = owned.iter().map(OwnedChunk::as_ref).collect();
         for &(read, signal) in reads {
             self.ids.insert(read.read_id);
-            let mut row = ReadRow {
+            let mut row = PendingRow {
                 pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
                 end_reason: self
                     .dicts

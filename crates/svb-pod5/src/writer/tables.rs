@@ -1,6 +1,6 @@
 //! The three tables as the writer writes them: their Arrow schemas (those of ONT's pod5
 //! 0.3.49: reads table version 4 with the 0.3.49 columns, signal table, run-info table) and
-//! the record batches built from [`Read`]s, signal chunks and [`RunInfo`]s.
+//! the record batches built from [`ReadRow`]s, signal chunks and [`RunInfo`]s.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use arrow_array::{
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::read::Read;
+use crate::read::ReadRow;
 use crate::run_info::RunInfo;
 use crate::signal::SignalEncoding;
 
@@ -314,8 +314,8 @@ impl Dictionary {
 
 /// A reads-table row waiting for its batch: the read (its `signal_rows` are the rows its
 /// chunks were given) and its dictionary keys.
-pub(crate) struct ReadRow {
-    pub read: Read,
+pub(crate) struct PendingRow {
+    pub read: ReadRow,
     pub pore_type: i16,
     pub end_reason: i16,
     pub run_info: i16,
@@ -332,10 +332,10 @@ pub(crate) struct ReadDictionaries {
 /// unknown one (NaN, or 0 for the counters).
 pub(crate) fn reads_batch(
     schema: &SchemaRef,
-    rows: &[ReadRow],
+    rows: &[PendingRow],
     dicts: &ReadDictionaries,
 ) -> Result<RecordBatch, ArrowError> {
-    let f32s = |f: &dyn Fn(&Read) -> f32| -> ArrayRef {
+    let f32s = |f: &dyn Fn(&ReadRow) -> f32| -> ArrayRef {
         Arc::new(Float32Array::from_iter_values(
             rows.iter().map(|r| f(&r.read)),
         ))
