@@ -40,15 +40,15 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn column(
-    format: Format,
-) -> fn(
-    &(
-        Option<&'static str>,
-        Option<&'static str>,
-        Option<&'static str>,
-    ),
-) -> Option<&'static str> {
+/// A row of the field map.
+type Names = (
+    Option<&'static str>,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
+/// The name a row of the field map gives a field of `format`.
+fn column(format: Format) -> fn(&Names) -> Option<&'static str> {
     match format {
         Format::Pod5 => |f| f.0,
         Format::Blow5 | Format::Slow5 => |f| f.1,
