@@ -126,7 +126,7 @@ fn every_conversion_keeps_the_fields_the_model_maps() {
         let from = svb_reads::detect(&input).unwrap();
         let out = tmp.join(&format!("{k}.{}", to.extension()));
         let stats = convert(
-            &[input.clone()],
+            std::slice::from_ref(&input),
             from,
             &out,
             to,
