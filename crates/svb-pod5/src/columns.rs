@@ -78,12 +78,20 @@ impl<'a> Columns<'a> {
     }
 }
 
-/// Value of a nullable primitive at `row` (None when null or the column is absent).
+/// Value of a primitive column at `index`: `None` when the column is absent (a table version
+/// without it); a null is an error naming `row` and the column (ONT's writers write every
+/// value, so a null is damage, and a default in its place would look like data).
 pub(super) fn value<T: ArrowPrimitiveType>(
     a: Option<&PrimitiveArray<T>>,
-    row: usize,
-) -> Option<T::Native> {
-    a.filter(|a| a.is_valid(row)).map(|a| a.value(row))
+    index: usize,
+    row: u64,
+    name: &str,
+) -> Result<Option<T::Native>, TableError> {
+    match a {
+        None => Ok(None),
+        Some(a) if a.is_null(index) => at(row, format!("{name} is null")),
+        Some(a) => Ok(Some(a.value(index))),
+    }
 }
 
 /// A string, dictionary-of-string, or missing column, resolved per row to shared strings.

@@ -160,7 +160,7 @@ pub(super) fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Messa
 }
 
 /// A batch must be uncompressed (arrow-ipc is built without codecs), its buffers must lie
-/// inside its body, and walking the columns' types as arrow-ipc does, every field node must
+/// inside its body at 8-byte aligned offsets (as the Arrow C++ reader requires), and walking the columns' types as arrow-ipc does, every field node must
 /// have a sane length and null count, a validity bitmap long enough for its length when it
 /// has nulls, and buffers holding whole values. arrow-data panics on the last two before its
 /// own validation runs. Returns where each column's field nodes and buffers start:
@@ -187,6 +187,14 @@ pub(super) fn check_buffers(
         if o < 0 || l < 0 || (o as i128 + l as i128) > body_len as i128 {
             return Err(format!(
                 "{what}: buffer {i} at {o}+{l} outside the {body_len}-byte body"
+            ));
+        }
+        // Every writer aligns buffers to 8 bytes, and the Arrow C++ reader (lib_pod5's)
+        // refuses one that is not: an offset that is off its alignment is damage, and the
+        // bytes it points at are not the column's.
+        if o % 8 != 0 {
+            return Err(format!(
+                "{what}: buffer {i} does not start on an 8-byte aligned offset ({o})"
             ));
         }
     }

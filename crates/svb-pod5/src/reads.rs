@@ -84,6 +84,11 @@ pub(crate) fn parse_reads(
         };
         let v0 = V0Columns::new(v0_pore, v0_cal, v0_end, v0_run.as_ref())?;
         if let Some((_, runs)) = &v0_run {
+            // The runs of version 0 are a dictionary of structs in the reads table, whose
+            // fields are the run-info table's (a field missing is damage, not a default).
+            let fields = arrow_schema::Schema::new(runs.fields().clone());
+            crate::schema::check_run_info(&fields)
+                .map_err(|what| (None, format!("run_info dictionary: {what}")))?;
             embedded_runs.extend(parse_run_infos(&Columns::of_struct(runs), runs.len())?);
         }
 
@@ -105,7 +110,7 @@ pub(crate) fn parse_reads(
                 return at(row, "signal row list holds a null");
             }
             let signal_rows: Vec<u64> = rows.values().to_vec();
-            let num_samples = match value(num_samples, i) {
+            let num_samples = match value(num_samples, i, row, "num_samples")? {
                 Some(n) => n,
                 None => {
                     let mut total = 0u64;
@@ -121,32 +126,33 @@ pub(crate) fn parse_reads(
             let mut read = ReadRow {
                 read_id,
                 signal_rows,
-                read_number: read_number.value(i),
-                start_sample: start.value(i),
-                median_before: value(median_before, i).unwrap_or(f32::NAN),
+                read_number: value(Some(read_number), i, row, "read_number")?.unwrap_or(0),
+                start_sample: value(Some(start), i, row, "start")?.unwrap_or(0),
+                median_before: value(median_before, i, row, "median_before")?.unwrap_or(f32::NAN),
                 num_samples,
-                channel: value(channel32, i)
-                    .or(value(channel, i).map(u32::from))
-                    .unwrap_or(0),
-                well: value(well, i).unwrap_or(0),
+                channel: match value(channel32, i, row, "channel_32bit")? {
+                    Some(c) => c,
+                    None => value(channel, i, row, "channel")?.map_or(0, u32::from),
+                },
+                well: value(well, i, row, "well")?.unwrap_or(0),
                 pore_type: pore_type.get(i),
-                calibration_offset: value(cal_offset, i).unwrap_or(0.0),
-                calibration_scale: value(cal_scale, i).unwrap_or(1.0),
+                calibration_offset: value(cal_offset, i, row, "calibration_offset")?.unwrap_or(0.0),
+                calibration_scale: value(cal_scale, i, row, "calibration_scale")?.unwrap_or(1.0),
                 end_reason: end_reason.get(i),
                 end_reason_forced: forced.is_some_and(|f| f.is_valid(i) && f.value(i)),
                 run_info: run_info.get(i),
-                num_minknow_events: value(events, i),
-                tracked_scaling_scale: value(tss, i),
-                tracked_scaling_shift: value(tsh, i),
-                predicted_scaling_scale: value(pss, i),
-                predicted_scaling_shift: value(psh, i),
-                num_reads_since_mux_change: value(mux_reads, i),
-                time_since_mux_change: value(mux_time, i),
-                open_pore_level: value(open_pore, i),
-                expected_open_pore_level: value(expected_open, i),
-                selected_read_level: value(selected, i),
+                num_minknow_events: value(events, i, row, "num_minknow_events")?,
+                tracked_scaling_scale: value(tss, i, row, "tracked_scaling_scale")?,
+                tracked_scaling_shift: value(tsh, i, row, "tracked_scaling_shift")?,
+                predicted_scaling_scale: value(pss, i, row, "predicted_scaling_scale")?,
+                predicted_scaling_shift: value(psh, i, row, "predicted_scaling_shift")?,
+                num_reads_since_mux_change: value(mux_reads, i, row, "num_reads_since_mux_change")?,
+                time_since_mux_change: value(mux_time, i, row, "time_since_mux_change")?,
+                open_pore_level: value(open_pore, i, row, "open_pore_level")?,
+                expected_open_pore_level: value(expected_open, i, row, "expected_open_pore_level")?,
+                selected_read_level: value(selected, i, row, "selected_read_level")?,
             };
-            v0.apply(i, &mut read);
+            v0.apply(i, row, &mut read)?;
             reads.push(read);
         }
         base += batch.num_rows() as u64;

@@ -24,6 +24,29 @@ pub(super) fn dict_struct<'a>(c: &Columns<'a>, name: &str) -> Dict<'a> {
     Some((keys, s))
 }
 
+/// The fields of each version-0 dictionary's structs, as lib_pod5 writes them.
+const V0_FIELDS: [(&str, &[&str]); 4] = [
+    ("pore", &["channel", "well", "pore_type"]),
+    ("calibration", &["offset", "scale"]),
+    ("end_reason", &["name", "forced"]),
+    ("run_info", &["acquisition_id"]),
+];
+
+/// `Err` unless `c`, the structs of version-0 dictionary `dict`, has every field
+/// lib_pod5's hold: one missing is damage, and a default in its place would look like data.
+fn require(c: &Columns<'_>, dict: &str) -> Result<(), TableError> {
+    let fields = V0_FIELDS
+        .iter()
+        .filter(|(d, _)| *d == dict)
+        .flat_map(|(_, f)| *f);
+    for field in fields {
+        if c.get(field).is_none() {
+            return Err((None, format!("{dict} dictionary: field {field} missing")));
+        }
+    }
+    Ok(())
+}
+
 /// The version-0 dictionary-of-struct columns, resolved.
 pub(super) struct V0Columns<'a> {
     pore: Option<(Vec<Option<usize>>, Columns<'a>, StringColumn)>,
@@ -48,11 +71,18 @@ impl<'a> V0Columns<'a> {
             what: &'static str,
         ) -> Result<(Columns<'a>, StringColumn), TableError> {
             let c = Columns::of_struct(s);
+            require(&c, what.split('.').next().unwrap_or(what))?;
             let t = StringColumn::new(c.get(name), what)?;
             Ok((c, t))
         }
         let pore = pore
             .map(|(k, s)| text(s, "pore_type", "pore.pore_type").map(|(c, t)| (k, c, t)))
+            .transpose()?;
+        let cal = cal
+            .map(|(k, s)| {
+                let c = Columns::of_struct(s);
+                require(&c, "calibration").map(|()| (k, c))
+            })
             .transpose()?;
         let end = end
             .map(|(k, s)| text(s, "name", "end_reason.name").map(|(c, n)| (k, n, c)))
@@ -65,32 +95,34 @@ impl<'a> V0Columns<'a> {
             .transpose()?;
         Ok(V0Columns {
             pore,
-            cal: cal.map(|(k, s)| (k, Columns::of_struct(s))),
+            cal,
             end,
             run,
         })
     }
 
-    pub(super) fn apply(&self, row: usize, r: &mut ReadRow) {
+    /// Sets `r`'s fields from the dictionaries' entries for batch row `index` (table row
+    /// `row`, for errors).
+    pub(super) fn apply(&self, index: usize, row: u64, r: &mut ReadRow) -> Result<(), TableError> {
         if let Some((keys, c, types)) = &self.pore {
-            if let Some(k) = keys[row] {
-                let ch = c.prim::<UInt16Type>("channel").ok().flatten();
-                let well = c.prim::<UInt8Type>("well").ok().flatten();
-                r.channel = value(ch, k).map_or(0, u32::from);
-                r.well = value(well, k).unwrap_or(0);
+            if let Some(k) = keys[index] {
+                let ch = c.prim::<UInt16Type>("channel")?;
+                let well = c.prim::<UInt8Type>("well")?;
+                r.channel = value(ch, k, row, "pore.channel")?.map_or(0, u32::from);
+                r.well = value(well, k, row, "pore.well")?.unwrap_or(0);
                 r.pore_type = types.get(k);
             }
         }
         if let Some((keys, c)) = &self.cal {
-            if let Some(k) = keys[row] {
-                let off = c.prim::<Float32Type>("offset").ok().flatten();
-                let scale = c.prim::<Float32Type>("scale").ok().flatten();
-                r.calibration_offset = value(off, k).unwrap_or(0.0);
-                r.calibration_scale = value(scale, k).unwrap_or(1.0);
+            if let Some(k) = keys[index] {
+                let off = c.prim::<Float32Type>("offset")?;
+                let scale = c.prim::<Float32Type>("scale")?;
+                r.calibration_offset = value(off, k, row, "calibration.offset")?.unwrap_or(0.0);
+                r.calibration_scale = value(scale, k, row, "calibration.scale")?.unwrap_or(1.0);
             }
         }
         if let Some((keys, names, c)) = &self.end {
-            if let Some(k) = keys[row] {
+            if let Some(k) = keys[index] {
                 r.end_reason = names.get(k);
                 r.end_reason_forced = c
                     .get("forced")
@@ -99,9 +131,10 @@ impl<'a> V0Columns<'a> {
             }
         }
         if let Some((keys, ids)) = &self.run {
-            if let Some(k) = keys[row] {
+            if let Some(k) = keys[index] {
                 r.run_info = ids.get(k);
             }
         }
+        Ok(())
     }
 }

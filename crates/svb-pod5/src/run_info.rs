@@ -87,19 +87,22 @@ pub(super) fn parse_run_infos(c: &Columns<'_>, rows: usize) -> Result<Vec<RunInf
     let tracking_id = c.get("tracking_id");
     (0..rows)
         .map(|i| {
+            let row = i as u64;
             Ok(RunInfo {
                 acquisition_id: acquisition_id.get(i).to_string(),
-                acquisition_start_time_ms: value(acq_start, i).unwrap_or(0),
-                adc_max: value(adc_max, i).unwrap_or(0),
-                adc_min: value(adc_min, i).unwrap_or(0),
+                acquisition_start_time_ms: value(acq_start, i, row, "acquisition_start_time")?
+                    .unwrap_or(0),
+                adc_max: value(adc_max, i, row, "adc_max")?.unwrap_or(0),
+                adc_min: value(adc_min, i, row, "adc_min")?.unwrap_or(0),
                 experiment_name: experiment_name.get(i).to_string(),
                 flow_cell_id: flow_cell_id.get(i).to_string(),
                 flow_cell_product_code: flow_cell_product_code.get(i).to_string(),
                 protocol_name: protocol_name.get(i).to_string(),
                 protocol_run_id: protocol_run_id.get(i).to_string(),
-                protocol_start_time_ms: value(proto_start, i).unwrap_or(0),
+                protocol_start_time_ms: value(proto_start, i, row, "protocol_start_time")?
+                    .unwrap_or(0),
                 sample_id: sample_id.get(i).to_string(),
-                sample_rate: value(sample_rate, i).unwrap_or(0),
+                sample_rate: value(sample_rate, i, row, "sample_rate")?.unwrap_or(0),
                 sequencing_kit: sequencing_kit.get(i).to_string(),
                 sequencer_position: sequencer_position.get(i).to_string(),
                 sequencer_position_type: sequencer_position_type.get(i).to_string(),
