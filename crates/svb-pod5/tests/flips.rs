@@ -13,7 +13,9 @@ fn metadata_ranges(file: &[u8], at: usize, len: usize) -> Vec<std::ops::Range<us
     let footer_len = u32::from_le_bytes(ipc[len - 10..len - 6].try_into().unwrap()) as usize;
     let footer_start = len - 10 - footer_len;
     let footer = arrow_ipc::root_as_footer(&ipc[footer_start..len - 10]).unwrap();
-    let mut out = Vec::from([at + footer_start..at + len - 10]);
+    let footer_range = at + footer_start..at + len - 10;
+    let mut out = Vec::new();
+    out.push(footer_range);
     let blocks = footer.dictionaries().into_iter().flatten();
     for b in blocks.chain(footer.recordBatches().into_iter().flatten()) {
         let start = at + b.offset() as usize;
