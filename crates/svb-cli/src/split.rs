@@ -137,6 +137,19 @@ pub fn run(args: &Args) -> Result<bool, String> {
             result.unlisted
         );
     }
+    if result.unknown.count > 0 {
+        let first: Vec<String> = result
+            .unknown
+            .first
+            .iter()
+            .map(|id| svb_io::excerpt(id, 60))
+            .collect();
+        eprintln!(
+            "svb: split: {} read ids of the table are not among the inputs' reads (first: {})",
+            result.unknown.count,
+            first.join(", ")
+        );
+    }
     for (key, path, reads) in &result.outputs {
         eprintln!("svb: split: {key}: {reads} reads -> {}", path.display());
     }

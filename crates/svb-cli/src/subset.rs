@@ -52,13 +52,20 @@ pub struct Args {
 }
 
 /// The ids of a list: the first field of each non-empty line, a `read_id` header skipped,
-/// duplicates dropped, in the list's order.
+/// duplicates dropped, in the list's order; a line longer than [`svb_io::MAX_LINE`] is an
+/// error.
 pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
+    // Lines are bounded as they are read: a list with a line of hundreds of MB is an error
+    // after its first MiB.
     let reader: Box<dyn BufRead> = if source == "-" {
-        Box::new(std::io::stdin().lock())
+        let stdin = svb_io::LineLimit::new(std::io::stdin().lock(), svb_io::MAX_LINE);
+        Box::new(std::io::BufReader::new(stdin))
     } else {
         let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
-        Box::new(std::io::BufReader::new(f))
+        Box::new(std::io::BufReader::new(svb_io::LineLimit::new(
+            f,
+            svb_io::MAX_LINE,
+        )))
     };
     let mut seen = HashSet::new();
     let mut ids = Vec::new();

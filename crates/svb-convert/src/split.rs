@@ -50,6 +50,8 @@ pub struct Split {
     pub outputs: Vec<(String, PathBuf, u64)>,
     /// Reads a table did not list (left out).
     pub unlisted: u64,
+    /// The table's ids that are none of the inputs' reads.
+    pub unknown: crate::table::Unknown,
 }
 
 /// An output's read groups: (input, the input's group) -> the output's group.
@@ -102,11 +104,12 @@ struct Keys {
 impl Keys {
     /// Gives the reads `table` lists their destinations, the table streamed (`reads`: the
     /// inputs' reads by id); an id sent to two destinations is an error naming its line.
+    /// Returns the table's ids that are no read of the inputs.
     fn assign_table(
         &mut self,
         table: &crate::TableFile,
         reads: &crate::table::ReadsById,
-    ) -> Result<(), ConvertError> {
+    ) -> Result<crate::table::Unknown, ConvertError> {
         table.assign(reads, |input, read, id, dest| {
             let before = self.per_input[input as usize][read as usize];
             if before == u32::MAX {
@@ -203,9 +206,11 @@ pub fn split_pod5(
             keys.per_input.push(per);
         }
     }
-    if let SplitBy::TableFile(t) = by {
-        keys.assign_table(t, &by_id)?;
-    }
+    let unknown = match by {
+        SplitBy::TableFile(t) => keys.assign_table(t, &by_id)?,
+        _ => Default::default(),
+    };
+    result.unknown = unknown;
     let total: u64 = counts.iter().sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
         keys = positional_keys(&keys.per_input, by, total);
@@ -356,9 +361,11 @@ pub fn split_blow5(
         keys.per_input.push(per);
     }
     drop(per_input_keys);
-    if let SplitBy::TableFile(t) = by {
-        keys.assign_table(t, &by_id)?;
-    }
+    let unknown = match by {
+        SplitBy::TableFile(t) => keys.assign_table(t, &by_id)?,
+        _ => Default::default(),
+    };
+    result.unknown = unknown;
     drop(by_id);
     let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {

@@ -1,7 +1,8 @@
-//! Destination tables of `split --table`: a TSV or CSV file with a header line, a `read_id`
-//! column and a destination column, read a line at a time. A split looks each line's id up
-//! among the reads of its inputs, so memory follows the inputs' reads, never the table's
-//! length (a table of every read of a run, millions of lines, for a few files).
+//! Destination tables of `split --table`: a TSV or CSV file (RFC 4180 quoting, by the `csv`
+//! crate) with a header line, a `read_id` column and a destination column, read a row at a
+//! time. A split looks each row's id up among the reads of its inputs, so memory follows the
+//! inputs' reads, never the table's length (a table of every read of a run, millions of
+//! rows, for a few files); a line longer than [`svb_io::MAX_LINE`] is an error.
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -53,17 +54,19 @@ impl ReadsById {
     }
 }
 
-/// The 16 bytes of `id` when it is a UUID as read ids are written (36 characters, lowercase
-/// hex, dashes after 8, 12, 16 and 20 digits); `None` for any other id. No allocation: a
-/// table of millions of lines is looked up a line at a time.
+/// The 16 bytes of `id` when it is a UUID in any spelling read ids are matched in
+/// elsewhere (`svb_pod5::parse_uuid`'s: 32 hex digits of either case, up to 4 dashes);
+/// `None` for any other id. No allocation: a table of millions of rows is looked up a row at
+/// a time.
 fn canonical_uuid(id: &str) -> Option<[u8; 16]> {
     let b = id.as_bytes();
-    if b.len() != 36 || [8, 13, 18, 23].iter().any(|&i| b[i] != b'-') {
+    if !(32..=36).contains(&b.len()) || b.len() - 32 != b.iter().filter(|&&c| c == b'-').count() {
         return None;
     }
     let nibble = |c: u8| match c {
         b'0'..=b'9' => Some(c - b'0'),
         b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
         _ => None,
     };
     let mut out = [0u8; 16];
@@ -76,6 +79,27 @@ fn canonical_uuid(id: &str) -> Option<[u8; 16]> {
     Some(out)
 }
 
+/// The ids of a table that are none of the inputs' reads: how many, and the first few.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unknown {
+    /// Rows whose id is no read of the inputs.
+    pub count: u64,
+    /// The first [`Unknown::KEPT`] of those ids, in table order.
+    pub first: Vec<String>,
+}
+
+impl Unknown {
+    /// How many ids are kept to show.
+    pub const KEPT: usize = 5;
+
+    fn add(&mut self, id: &str) {
+        self.count += 1;
+        if self.first.len() < Unknown::KEPT {
+            self.first.push(id.to_string());
+        }
+    }
+}
+
 impl TableFile {
     /// Streams the table: for each line whose read id is one of `reads`, `assign(input,
     /// read, read id, destination)` gives that read its destination (an error from it, such
@@ -85,31 +109,62 @@ impl TableFile {
         &self,
         reads: &ReadsById,
         mut assign: impl FnMut(u32, u32, &str, &str) -> Result<(), String>,
-    ) -> Result<(), ConvertError> {
+    ) -> Result<Unknown, ConvertError> {
         let path = &self.path;
-        let at = |n: usize, what: String| {
+        let at = |n: u64, what: String| {
             ConvertError::Mapping(format!("{}, line {n}: {what}", path.display()))
         };
         let f = std::fs::File::open(path).map_err(|e| at(0, e.to_string()))?;
-        let mut lines = std::io::BufReader::with_capacity(1 << 20, f);
-        let mut header = String::new();
-        match lines.read_line(&mut header) {
-            Ok(0) => return Err(at(1, "empty (a header line is needed)".into())),
-            Ok(_) => {}
-            Err(e) => return Err(at(1, e.to_string())),
-        }
-        let header = header.trim_end_matches(['\n', '\r']);
-        let sep = if header.contains('\t') { '\t' } else { ',' };
-        let names_of: Vec<&str> = header.split(sep).map(str::trim).collect();
+        let mut text =
+            std::io::BufReader::with_capacity(1 << 20, svb_io::LineLimit::new(f, svb_io::MAX_LINE));
+        // The separator by the header line: a tab makes it TSV.
+        let head = text.fill_buf().map_err(|e| at(1, e.to_string()))?;
+        let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+        let sep = if first_line.contains(&b'\t') {
+            b'\t'
+        } else {
+            b','
+        };
+        let mut rows = csv::ReaderBuilder::new()
+            .delimiter(sep)
+            .has_headers(true)
+            .trim(csv::Trim::All)
+            .from_reader(text);
+        let line = |e: &csv::Error| e.position().map_or(0, |p| p.line());
+        let csv_err = |e: csv::Error| {
+            let n = line(&e);
+            let what = match e.kind() {
+                csv::ErrorKind::UnequalLengths {
+                    expected_len, len, ..
+                } => {
+                    format!("{len} columns, the header has {expected_len}")
+                }
+                csv::ErrorKind::Io(io) => io.to_string(),
+                csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
+                _ => e.to_string(),
+            };
+            at(n, what)
+        };
+        let names_of: Vec<String> = match rows.headers() {
+            Ok(h) if !h.is_empty() => h.iter().map(str::to_string).collect(),
+            Ok(_) => return Err(at(1, "empty (a header line is needed)".into())),
+            Err(e) => return Err(csv_err(e)),
+        };
+        let names = || {
+            let shown: Vec<String> = names_of.iter().map(|n| svb_io::excerpt(n, 40)).collect();
+            format!("[{}]", shown.join(", "))
+        };
         let id_col = names_of
             .iter()
-            .position(|n| *n == "read_id")
-            .ok_or_else(|| at(1, format!("no read_id column in {names_of:?}")))?;
+            .position(|n| n == "read_id")
+            .ok_or_else(|| at(1, format!("no read_id column in {}", names())))?;
         let dest_col = match &self.column {
-            Some(c) => names_of
-                .iter()
-                .position(|n| n == c)
-                .ok_or_else(|| at(1, format!("no column {c:?} in {names_of:?}")))?,
+            Some(c) => names_of.iter().position(|n| n == c).ok_or_else(|| {
+                at(
+                    1,
+                    format!("no column {} in {}", svb_io::excerpt(c, 40), names()),
+                )
+            })?,
             None if names_of.len() == 2 => 1 - id_col,
             None => {
                 return Err(at(
@@ -118,35 +173,28 @@ impl TableFile {
                 ))
             }
         };
-        let mut line = String::new();
-        for n in 2.. {
-            line.clear();
-            match lines.read_line(&mut line) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => return Err(at(n, e.to_string())),
+        let mut unknown = Unknown::default();
+        let mut row = csv::StringRecord::new();
+        loop {
+            match rows.read_record(&mut row) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_err(e)),
             }
-            let line = line.trim_end_matches(['\n', '\r']);
-            if line.trim().is_empty() {
-                continue;
+            let n = row.position().map_or(0, |p| p.line());
+            let (id, dest) = (&row[id_col], &row[dest_col]);
+            if id.is_empty() {
+                if row.iter().all(str::is_empty) {
+                    continue;
+                }
+                return Err(at(n, "no read id".into()));
             }
-            let mut cols = line.split(sep).map(str::trim);
-            let count = || line.split(sep).count();
-            let (id, dest) = if id_col < dest_col {
-                (cols.nth(id_col), cols.nth(dest_col - id_col - 1))
-            } else {
-                let dest = cols.nth(dest_col);
-                (cols.nth(id_col - dest_col - 1), dest)
-            };
-            let (Some(id), Some(dest)) = (id, dest) else {
-                let what = format!("{} columns, the header has {}", count(), names_of.len());
-                return Err(at(n, what));
-            };
-            if let Some((input, read)) = reads.get(id) {
-                assign(input, read, id, dest).map_err(|what| at(n, what))?;
+            match reads.get(id) {
+                Some((input, read)) => assign(input, read, id, dest).map_err(|what| at(n, what))?,
+                None => unknown.add(id),
             }
         }
-        Ok(())
+        Ok(unknown)
     }
 }
 
@@ -159,10 +207,18 @@ mod tests {
         let id = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
         let u = canonical_uuid(id).unwrap();
         assert_eq!(svb_pod5::uuid_string(&u), id);
-        for other in [
+        // Any spelling read ids are matched in elsewhere.
+        for same in [
             "0000173C-BF67-44E7-9A9C-1AD0BC728E74",
             "0000173cbf6744e79a9c1ad0bc728e74",
+            "0000173c-bf6744e7-9a9c-1ad0bc728e74",
+        ] {
+            assert_eq!(canonical_uuid(same), Some(u), "{same}");
+        }
+        for other in [
             "0000173c-bf67-44e7-9a9c-1ad0bc728e7",
+            "0000173c-bf67-44e7-9a9c-1ad0bc728e744",
+            "-0000173c-bf67-44e7-9a9c-1ad0bc728e74-",
             "0000173c-bf67-44e7-9a9c-1ad0bc728e7g",
             "0000173c-bf67-44e7-9a9c+1ad0bc728e74",
             "read_1",

@@ -35,6 +35,7 @@
 mod error_chain;
 mod file_id;
 mod in_order;
+mod lines;
 mod parallel;
 mod partial;
 mod reader_constructors;
@@ -44,6 +45,7 @@ pub mod zstd_frame;
 pub use error_chain::error_chain;
 pub use file_id::{FileId, Inputs};
 pub use in_order::encode_in_order;
+pub use lines::{excerpt, LineLimit, MAX_LINE};
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};
 pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -221,6 +221,8 @@ pub fn split<'py>(
     out.set_item("reads", result.stats.reads)?;
     out.set_item("samples", result.stats.samples)?;
     out.set_item("unlisted", result.unlisted)?;
+    out.set_item("unknown", result.unknown.count)?;
+    out.set_item("unknown_first", result.unknown.first.clone())?;
     let outputs = PyList::new(
         py,
         result

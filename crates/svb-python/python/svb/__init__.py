@@ -472,8 +472,11 @@ def split(
     that a table of millions of ids takes no more memory than the inputs' reads; reads it
     lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
-    extension added; default "{key}"). Returns {"reads", "samples", "unlisted", "outputs"
-    [(key, path, reads)], "failed"}. Outputs that exist are replaced only with `force`.
+    extension added; default "{key}"). Returns {"reads", "samples", "unlisted" (reads the
+    table does not list), "unknown" (the table's ids that are none of the inputs' reads) and
+    "unknown_first" (the first few of them), "outputs" [(key, path, reads)], "failed"}. A
+    table's values may be quoted (RFC 4180), its read ids in any UUID spelling. Outputs that
+    exist are replaced only with `force`.
 
         >>> svb.split("reads.pod5", "by_channel", by="channel")["outputs"][:1]  # doctest: +SKIP
     """
