@@ -124,13 +124,16 @@ impl Schema {
             text.push('@');
             text.push_str(key);
             for (g, group) in self.read_groups.iter().enumerate() {
+                // Missing, or empty (slow5lib reads an empty value and writes it back as its
+                // missing value): `.`.
                 let value = group
                     .iter()
                     .find(|(k, _)| k == key)
                     .map_or(".", |(_, v)| v.as_str());
+                let value = if value.is_empty() { "." } else { value };
                 if !is_token(value) {
                     return Err(bad(format!(
-                        "attribute @{key} of read group {g}: {value:?} (empty, or a tab or newline)"
+                        "attribute @{key} of read group {g}: {value:?} (a tab or newline)"
                     )));
                 }
                 text.push('\t');
