@@ -48,3 +48,79 @@ fn links_that_loop_are_walked_once() {
     // A header line and the file's 10 reads, each once.
     assert_eq!(out.lines().count(), 11, "{out}");
 }
+
+/// Runs `svb args` while a thread writes `bytes` into the FIFO `pipe` once; fails the test if
+/// the command has not ended after 60 s (a second open of the FIFO would wait forever).
+#[cfg(unix)]
+fn with_fifo(pipe: &std::path::Path, bytes: Vec<u8>, args: &[&str]) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    assert!(Command::new("mkfifo").arg(pipe).status().unwrap().success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let p = pipe.to_path_buf();
+    let feeder = std::thread::spawn(move || std::fs::write(p, bytes));
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            // (The feeder, if still waiting for a reader, is left behind with the test.)
+            panic!("svb {args:?} hangs on a FIFO input");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    feeder.join().unwrap().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    let tmp = TempDir::new("cli-fifo");
+    let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let bytes = std::fs::read(&blow5).unwrap();
+    let other = data.join("blow5/reads_zlib_svb_zd.blow5");
+    let merged = tmp.join("merged.blow5");
+    let pipe = tmp.join("in1.blow5");
+    let out = with_fifo(
+        &pipe,
+        bytes.clone(),
+        &[
+            "merge",
+            s(&pipe),
+            s(&other),
+            "-o",
+            s(&merged),
+            "--duplicates",
+            "keep-first",
+        ],
+    );
+    ok(&out);
+    assert!(merged.exists());
+    let pipe = tmp.join("in2.blow5");
+    let parts = tmp.join("parts");
+    let out = with_fifo(
+        &pipe,
+        bytes,
+        &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
+    );
+    ok(&out);
+    assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
+    let pipe = tmp.join("in3.pod5");
+    let pod5 = std::fs::read(data.join("pod5/multi_fast5_zip.pod5")).unwrap();
+    let parts = tmp.join("pod5_parts");
+    let out = with_fifo(
+        &pipe,
+        pod5,
+        &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
+    );
+    ok(&out);
+    assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
+}

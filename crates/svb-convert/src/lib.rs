@@ -31,6 +31,7 @@ mod fast5;
 mod mapping;
 mod merge;
 mod recover;
+mod reopen;
 mod split;
 mod subset;
 mod table;

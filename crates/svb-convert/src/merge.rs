@@ -189,10 +189,21 @@ fn merge_blow5_with(
     let mut merged = Merged::default();
     // The headers first: a BLOW5 header lists every read group before any record.
     // Each input's header, path, records and position among the inputs.
-    let mut headers: Vec<(svb_blow5::Header, PathBuf, u64, usize)> = Vec::new();
+    // A stream's reader is kept: it cannot be opened again.
+    type Opened = (
+        svb_blow5::Header,
+        PathBuf,
+        u64,
+        usize,
+        Option<svb_blow5::Reader>,
+    );
+    let mut headers: Vec<Opened> = Vec::new();
     for (k, path) in inputs.iter().enumerate() {
         let opened = svb_blow5::Reader::open(path)
-            .map(|r| (r.header().clone(), path.clone(), r.len() as u64, k))
+            .map(|r| {
+                let (h, n) = (r.header().clone(), r.len() as u64);
+                (h, path.clone(), n, k, crate::reopen::keep_stream(path, r))
+            })
             .map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         headers.extend(settle(
@@ -209,20 +220,19 @@ fn merge_blow5_with(
             .pop()
             .unwrap_or(ConvertError::Mapping("no input to merge".into())));
     }
-    let refs: Vec<(&svb_blow5::Header, &Path)> = headers
-        .iter()
-        .map(|(h, p, _, _)| (h, p.as_path()))
-        .collect();
+    let refs: Vec<(&svb_blow5::Header, &Path)> =
+        headers.iter().map(|(h, p, ..)| (h, p.as_path())).collect();
     let (schema, group_maps) = crate::merged_schema(&refs)?;
     let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
     let mut progress = crate::Progress {
         done: 0,
-        total: headers.iter().map(|(_, _, n, _)| n).sum(),
+        total: headers.iter().map(|(_, _, n, ..)| n).sum(),
     };
     let mut seen = Seen::new(inputs, duplicates);
-    for ((_, path, _, k), map) in headers.iter().zip(&group_maps) {
+    for ((_, path, _, k, kept), map) in headers.iter().zip(&group_maps) {
         let k = *k;
-        let opened = svb_blow5::Reader::open(path).map_err(ConvertError::from);
+        let opened = crate::reopen::reopen(kept, path, |p| svb_blow5::Reader::open(p))
+            .map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?.pop()
         else {
@@ -234,13 +244,14 @@ fn merge_blow5_with(
             continue;
         }
         let readers = [(r, path.clone())];
-        let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
+        type Input<'a> = crate::reopen::Reopened<'a, svb_blow5::Reader>;
+        let decode = |_: usize, r: &Input<'_>, i: usize, rec: &mut svb_blow5::Record| {
             r.record_into(i, rec)?;
             rec.read_group = map[rec.read_group as usize];
             Ok(())
         };
-        let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
-        let len = |r: &svb_blow5::Reader| r.len();
+        let weight = |r: &Input<'_>, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
+        let len = |r: &Input<'_>| r.len();
         let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
         crate::windows_into_blow5(
             &readers,

@@ -168,6 +168,8 @@ pub fn split_pod5(
         per_input: Vec::new(),
     };
     let mut opened_paths = Vec::new();
+    // The readers of streams, which cannot be opened again for pass 2.
+    let mut kept = Vec::new();
     let mut by_id = crate::table::ReadsById::default();
     // Pass 1: the keys, from the reads tables alone.
     let mut counts = Vec::new();
@@ -204,6 +206,7 @@ pub fn split_pod5(
                 .map(|k| k.map_or(u32::MAX, |k| keys.index(k)))
                 .collect();
             keys.per_input.push(per);
+            kept.push(crate::reopen::keep_stream(path, r));
         }
     }
     let unknown = match by {
@@ -237,9 +240,10 @@ pub fn split_pod5(
             };
             writers.insert(k, svb_pod5::Writer::create(&paths[k as usize], options)?);
         }
-        for (path, per) in opened_paths.iter().zip(&keys.per_input) {
+        for ((path, per), kept) in opened_paths.iter().zip(&keys.per_input).zip(&kept) {
             let in_file = ConvertError::of(path);
-            let r = svb_pod5::Reader::open(path).map_err(|e| in_file(e.into()))?;
+            let r = crate::reopen::reopen(kept, path, |p| svb_pod5::Reader::open(p))
+                .map_err(|e| in_file(e.into()))?;
             for (k, picked) in reads_of_batch(per, batch, keys.names.len()) {
                 let w = writers.get_mut(&k).expect("opened");
                 for window in picked.chunks(WINDOW) {
@@ -275,6 +279,7 @@ pub fn split_blow5(
     let on_error = how.on_error;
     let mut result = Split::default();
     let mut opened = Vec::new();
+    let mut kept = Vec::new();
     // Pass 1: each record's key and (input, read group), from its fields alone.
     let mut per_input_keys: Vec<Vec<Option<String>>> = Vec::new();
     let mut per_input_groups: Vec<Vec<u32>> = Vec::new();
@@ -334,6 +339,8 @@ pub fn split_blow5(
         per_input_keys.push(fields.iter().map(|(k, _, _)| k.clone()).collect());
         per_input_groups.push(fields.iter().map(|(_, g, _)| *g).collect());
         opened.push((r.header().clone(), path.clone()));
+        // A stream's reader is kept: it cannot be opened again for pass 2.
+        kept.push(crate::reopen::keep_stream(path, r));
     }
     let Some((first, _)) = opened.first() else {
         return Err(result
@@ -419,7 +426,8 @@ pub fn split_blow5(
         }
         for (input, ((_, path), of_input)) in opened.iter().zip(per_batch).enumerate() {
             let in_file = ConvertError::of(path);
-            let r = svb_blow5::Reader::open(path).map_err(|e| in_file(e.into()))?;
+            let r = crate::reopen::reopen(&kept[input], path, |p| svb_blow5::Reader::open(p))
+                .map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
                 let stores_like = w.stores_like(r.header());

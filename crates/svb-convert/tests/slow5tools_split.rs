@@ -4,8 +4,6 @@
 //! value written back as slow5lib writes it, `.`), and its records are slow5tools' (values
 //! up to the 6 decimals slow5tools prints).
 
-use std::path::PathBuf;
-
 use svb_convert::{convert, split_blow5, Compression, Run, SplitBy};
 use svb_model::Format;
 use svb_testdata::TempDir;
@@ -18,12 +16,7 @@ fn header(text: &str) -> Vec<&str> {
 
 #[test]
 fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
-    let Some(repos) = std::env::var_os("SVB_SLOW5_REPOS").map(PathBuf::from) else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI=true needs SVB_SLOW5_REPOS"
-        );
-        println!("skipped: no SVB_SLOW5_REPOS");
+    let Some(repos) = svb_testdata::slow5_repos() else {
         return;
     };
     let data = repos.join("slow5tools/test/data");

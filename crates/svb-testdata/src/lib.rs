@@ -308,6 +308,32 @@ impl Drop for TempDir {
     }
 }
 
+/// The test data of slow5lib and slow5tools (their `test/` folders as in their
+/// repositories): `$SVB_SLOW5_REPOS`, else the shared data's `slow5-repos`. Without it: `None`
+/// after printing one "skipped" line, or a panic under `CI=true`.
+pub fn slow5_repos() -> Option<PathBuf> {
+    let repos = std::env::var_os("SVB_SLOW5_REPOS")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let shared = std::env::var_os("SVB_TEST_DATA")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+                });
+            Some(shared.join("slow5-repos"))
+        })
+        .filter(|r| r.join("slow5tools/test/data").is_dir());
+    if repos.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "CI=true needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS)"
+        );
+        println!("skipped: no SVB_SLOW5_REPOS");
+    }
+    repos
+}
+
 /// The Python interpreter (`$PYTHON`, else `python3`) when it can import `module` (a
 /// reference tool from pip: `pod5`, `pyslow5`, ...). Without it: `None` after printing one
 /// "skipped" line, or a panic under `CI=true`, where every reference tool must be present.
