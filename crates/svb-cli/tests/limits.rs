@@ -124,3 +124,63 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     ok(&out);
     assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
 }
+
+/// `svb args` under a limit of `files` open files.
+#[cfg(unix)]
+fn svb_with_open_limit(files: u32, args: &[&str]) -> std::process::Output {
+    let mut script = format!("ulimit -n {files} && exec \"$0\"");
+    for i in 0..args.len() {
+        script.push_str(&format!(" \"${}\"", i + 1));
+    }
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn many_inputs_convert_under_a_low_limit_of_open_files() {
+    let tmp = TempDir::new("cli-many-inputs");
+    // 100 inputs of one read each, each its own id.
+    let many = tmp.join("many");
+    std::fs::create_dir(&many).unwrap();
+    for n in 0..100u8 {
+        let path = many.join(format!("{n:03}.pod5"));
+        let mut w = svb_pod5::Writer::create(&path, svb_pod5::WriteOptions::default()).unwrap();
+        let mut run = svb_pod5::RunInfo::default();
+        run.acquisition_id = "run-1".into();
+        run.sample_rate = 4000;
+        w.add_run_info(&run).unwrap();
+        let signal: Vec<i16> = (0..500)
+            .map(|i| 400 + (i % 31) as i16 + i16::from(n))
+            .collect();
+        let mut read = svb_pod5::ReadRow::new([n; 16], "run-1");
+        read.num_samples = signal.len() as u64;
+        w.add_read(&read, &signal).unwrap();
+        w.finish().unwrap();
+    }
+    let blow5 = tmp.join("all.blow5");
+    let out = svb_with_open_limit(48, &["convert", "-r", s(&many), "-o", s(&blow5)]);
+    ok(&out);
+    assert_eq!(svb_blow5::Reader::open(&blow5).unwrap().len(), 100);
+    // And back, and BLOW5 to BLOW5.
+    let bparts = tmp.join("bparts");
+    ok(&svb(&[
+        "split",
+        s(&blow5),
+        "-o",
+        s(&bparts),
+        "--reads",
+        "1",
+    ]));
+    for (to, name) in [("pod5", "back.pod5"), ("slow5", "text.slow5")] {
+        let out_path = tmp.join(name);
+        let out = svb_with_open_limit(48, &["convert", "-r", s(&bparts), "-o", s(&out_path)]);
+        ok(&out);
+        assert!(out_path.exists(), "{to}");
+    }
+}

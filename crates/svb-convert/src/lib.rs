@@ -233,6 +233,62 @@ fn open_inputs<R, E: Into<ConvertError>>(
     Ok((out, stats))
 }
 
+/// Inputs at most this many are kept open from their first look to their conversion; more
+/// are opened again one at a time when their turn comes (a thousand files under a limit of
+/// open files).
+const KEEP_OPEN: usize = 16;
+
+/// An input a conversion has looked at: its path, its reads, and its reader when it is kept
+/// open (a stream, whose bytes a second open would not give, or one of few inputs).
+struct Looked<R> {
+    path: PathBuf,
+    reads: usize,
+    kept: Option<R>,
+}
+
+/// Refuses an output that is an input ([`check_output`]), then opens every input in turn,
+/// `look(reader, path)` at it (what a header needs of it) and, unless it must be kept, closes
+/// it again: a bounded number of files are open at any time. With [`OnError::Skip`] an input
+/// that fails to open is listed in the returned stats' `failed` and left out (when none
+/// opens, the first one's error is returned: there is nothing to convert).
+fn look_at_inputs<R, E: Into<ConvertError>>(
+    inputs: &[PathBuf],
+    output: &Path,
+    on_error: OnError,
+    open: impl Fn(&Path) -> Result<R, E>,
+    reads: impl Fn(&R) -> usize,
+    mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
+) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
+    check_output(inputs, output)?;
+    let keep_all = inputs.len() <= KEEP_OPEN;
+    let (mut out, mut stats) = (Vec::new(), Stats::default());
+    for p in inputs {
+        let r = match (open(p).map_err(Into::into), on_error) {
+            (Ok(r), _) => r,
+            (Err(e), OnError::Skip) => {
+                stats.failed.push(ConvertError::of(p)(e));
+                continue;
+            }
+            (Err(e), OnError::Stop) => return Err(e),
+        };
+        look(&r, p).map_err(ConvertError::of(p))?;
+        let n = reads(&r);
+        let kept = match keep_all {
+            true => Some(r),
+            false => reopen::keep_stream(p, r),
+        };
+        out.push(Looked {
+            path: p.clone(),
+            reads: n,
+            kept,
+        });
+    }
+    if out.is_empty() && !stats.failed.is_empty() {
+        return Err(stats.failed.remove(0));
+    }
+    Ok((out, stats))
+}
+
 /// The values of `items`; an error stops the conversion, or with [`OnError::Skip`] goes to
 /// `failed` (named by `in_file`).
 fn settle<T>(
@@ -323,22 +379,25 @@ pub fn pod5_to_blow5(
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let on_error = how.on_error;
-    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_pod5::Reader::open(p))?;
+    let open = |p: &Path| svb_pod5::Reader::open(p);
     let mut runs: Vec<RunInfo> = Vec::new();
-    for (r, path) in &readers {
+    let look = |r: &svb_pod5::Reader, _: &Path| {
         for run in r.run_infos() {
             match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
                 Some(known) if known != run => {
-                    return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
+                    return Err(ConvertError::Mapping(format!(
                         "run {} differs from the run of that acquisition id in an earlier input",
                         run.acquisition_id
-                    ))))
+                    )))
                 }
                 Some(_) => {}
                 None => runs.push(run.clone()),
             }
         }
-    }
+        Ok(())
+    };
+    let (inputs, mut stats) =
+        look_at_inputs(inputs, out, on_error, open, svb_pod5::Reader::len, look)?;
     let schema = Schema {
         read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
         aux: svb_blow5::ont::pod5_aux(),
@@ -364,7 +423,8 @@ pub fn pod5_to_blow5(
     };
     let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
     let len = |r: &svb_pod5::Reader| r.len();
-    every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    let (readers, w_) = ((inputs.as_slice(), open), &mut w);
+    every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(stats)
 }
@@ -379,12 +439,30 @@ pub fn blow5_to_pod5(
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let on_error = how.on_error;
-    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_blow5::Reader::open(p))?;
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let (inputs, mut stats) = look_at_inputs(
+        inputs,
+        out,
+        on_error,
+        open,
+        svb_blow5::Reader::len,
+        |_, _| Ok(()),
+    )?;
     let mut w = svb_pod5::Writer::create(out, options)?;
-    let total: u64 = readers.iter().map(|(r, _)| r.len() as u64).sum();
+    let total: u64 = inputs.iter().map(|x| x.reads as u64).sum();
     let mut done_reads = 0u64;
-    for (r, path) in &readers {
-        let in_file = ConvertError::of(path);
+    for input in &inputs {
+        let (path, in_file) = (&input.path, ConvertError::of(&input.path));
+        let Some(r) = settle(
+            vec![reopen::reopen(&input.kept, path, open).map_err(ConvertError::from)],
+            on_error,
+            &mut stats.failed,
+            &in_file,
+        )?
+        .pop() else {
+            continue;
+        };
+        let r: &svb_blow5::Reader = &r;
         // A read group's run, made from its attributes and its first record.
         let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
         let decode = |i: usize, rec: &mut Record| Ok(r.record_into(i, rec)?);
@@ -522,11 +600,16 @@ pub fn blow5_to_blow5(
     mut how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let on_error = how.on_error;
-    let (readers, mut stats) = open_inputs(inputs, out, on_error, |p| svb_blow5::Reader::open(p))?;
-    let headers: Vec<(&svb_blow5::Header, &Path)> = readers
-        .iter()
-        .map(|(r, p)| (r.header(), p.as_path()))
-        .collect();
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let mut headers = Vec::new();
+    let look = |r: &svb_blow5::Reader, p: &Path| {
+        headers.push((r.header().clone(), p.to_path_buf()));
+        Ok(())
+    };
+    let (inputs, mut stats) =
+        look_at_inputs(inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+    let headers: Vec<(&svb_blow5::Header, &Path)> =
+        headers.iter().map(|(h, p)| (h, p.as_path())).collect();
     let (schema, group_maps) = merged_schema(&headers)?;
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let decode = |k: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
@@ -537,7 +620,8 @@ pub fn blow5_to_blow5(
     // Record sizes stand in for sample counts.
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
     let len = |r: &svb_blow5::Reader| r.len();
-    every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    let (readers, w_) = ((inputs.as_slice(), open), &mut w);
+    every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(stats)
 }
@@ -615,8 +699,8 @@ fn copy_stored_records(
 }
 
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
-fn every_read_into_blow5<R: Sync>(
-    readers: &[(R, PathBuf)],
+fn every_read_into_blow5<R: Sync, E: Into<ConvertError>>(
+    (inputs, open): (&[Looked<R>], impl Fn(&Path) -> Result<R, E>),
     w: &mut svb_blow5::Writer,
     len: impl Fn(&R) -> usize,
     weight: impl Fn(&R, usize) -> u64,
@@ -626,20 +710,28 @@ fn every_read_into_blow5<R: Sync>(
 ) -> Result<(), ConvertError> {
     let mut progress = Progress {
         done: 0,
-        total: readers.iter().map(|(r, _)| len(r) as u64).sum(),
+        total: inputs.iter().map(|x| x.reads as u64).sum(),
     };
-    let all = |_: &Record| Ok(true);
-    windows_into_blow5(
-        readers,
-        w,
-        len,
-        weight,
-        decode,
-        all,
-        &mut progress,
-        how,
-        stats,
-    )
+    for (k, input) in inputs.iter().enumerate() {
+        let in_file = ConvertError::of(&input.path);
+        let opened = reopen::reopen(&input.kept, &input.path, &open).map_err(Into::into);
+        let Some(r) = settle(vec![opened], how.on_error, &mut stats.failed, &in_file)?.pop() else {
+            continue;
+        };
+        let one = [(&*r, input.path.clone())];
+        windows_into_blow5(
+            &one,
+            w,
+            |r: &&R| len(r),
+            |r: &&R, i| weight(r, i),
+            |_, r: &&R, i, rec: &mut Record| decode(k, r, i, rec),
+            |_: &Record| Ok(true),
+            &mut progress,
+            how,
+            stats,
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes every read of `readers` (`len(reader)` each) into the BLOW5 writer `w` through

@@ -2,7 +2,7 @@
 //! missing, its last record or line cut), or every read of a POD5 file whose footer is
 //! missing or damaged, into a new file, with a report of what was saved and what was lost.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use svb_model::Format;
 
@@ -37,7 +37,18 @@ pub fn recover_blow5(
     let options = crate::blow5_options_like(out, &h, how.publish);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
-    let readers: [(svb_blow5::Reader, PathBuf); 1] = [(r, input.to_path_buf())];
+    // The salvaged reader itself (a damaged file is not opened again).
+    let readers = [crate::Looked {
+        path: input.to_path_buf(),
+        reads: records,
+        kept: Some(r),
+    }];
+    let never = |p: &Path| -> Result<svb_blow5::Reader, ConvertError> {
+        Err(ConvertError::Mapping(format!(
+            "{}: not opened again",
+            p.display()
+        )))
+    };
     // A recovery saves what it can: a record that does not decode is left out and named.
     how.on_error = OnError::Skip;
     let mut stats = Stats::default();
@@ -46,7 +57,8 @@ pub fn recover_blow5(
     };
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
     let len = |r: &svb_blow5::Reader| r.len();
-    crate::every_read_into_blow5(&readers, &mut w, len, weight, decode, &mut how, &mut stats)?;
+    let (readers, w_) = ((readers.as_slice(), never), &mut w);
+    crate::every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
     w.finish()?;
     Ok(Recovered {
         stats,
