@@ -116,6 +116,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
             on_error,
             progress: Some(&mut report),
             publish: publish(args.force),
+            // Ctrl-C ends the process itself: nothing is published, and the next run
+            // removes what it left.
+            interrupted: None,
         };
         let stats = svb_convert::convert(ins, from, out, to, compression, how);
         progress.finish();

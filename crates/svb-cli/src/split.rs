@@ -103,6 +103,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         publish: crate::publish::publish(args.force),
+        // Ctrl-C ends the process itself: nothing is published, and the next run
+        // removes what it left.
+        interrupted: None,
     };
     let result = match format {
         Format::Pod5 if args.to.is_some() => {

@@ -207,7 +207,7 @@ fn write_rows(
             batch_reads: 4096,
             ..Options::default()
         };
-        let batches = ReadBatches::open([path], options).map_err(|e| match e {
+        let mut batches = ReadBatches::open([path], options).map_err(|e| match e {
             svb_arrow::ArrowReadError::NoColumn { name, available } => {
                 format!("no field {name}; the fields are {available}")
             }
@@ -226,8 +226,10 @@ fn write_rows(
             names = Some(n);
         }
         let names = names.as_ref().expect("set above");
-        for batch in batches {
-            let batch: RecordBatch = batch.map_err(|e| error_chain(&e))?;
+        // The reader's own errors (not Arrow's `ExternalError` around them, which would add
+        // "External error:" to every message).
+        while let Some(batch) = batches.next_batch().map_err(|e| error_chain(&e))? {
+            let batch: RecordBatch = batch;
             for row in 0..batch.num_rows() {
                 text.clear();
                 if args.json {

@@ -125,22 +125,6 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
 }
 
-/// `svb args` under a limit of `files` open files.
-#[cfg(unix)]
-fn svb_with_open_limit(files: u32, args: &[&str]) -> std::process::Output {
-    let mut script = format!("ulimit -n {files} && exec \"$0\"");
-    for i in 0..args.len() {
-        script.push_str(&format!(" \"${}\"", i + 1));
-    }
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[cfg(unix)]
 #[test]
 fn many_inputs_convert_under_a_low_limit_of_open_files() {
@@ -164,7 +148,10 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
         w.finish().unwrap();
     }
     let blow5 = tmp.join("all.blow5");
-    let out = svb_with_open_limit(48, &["convert", "-r", s(&many), "-o", s(&blow5)]);
+    let out = common::svb_under(
+        "ulimit -n 48",
+        &["convert", "-r", s(&many), "-o", s(&blow5)],
+    );
     ok(&out);
     assert_eq!(svb_blow5::Reader::open(&blow5).unwrap().len(), 100);
     // And back, and BLOW5 to BLOW5.
@@ -179,7 +166,10 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
     ]));
     for (to, name) in [("pod5", "back.pod5"), ("slow5", "text.slow5")] {
         let out_path = tmp.join(name);
-        let out = svb_with_open_limit(48, &["convert", "-r", s(&bparts), "-o", s(&out_path)]);
+        let out = common::svb_under(
+            "ulimit -n 48",
+            &["convert", "-r", s(&bparts), "-o", s(&out_path)],
+        );
         ok(&out);
         assert!(out_path.exists(), "{to}");
     }

@@ -213,14 +213,7 @@ fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_u
 /// `svb ARGS` under a file-size limit of `kib` KiB with SIGXFSZ ignored: writes past it fail
 /// with EFBIG as on a full disk.
 fn svb_with_file_limit(kib: u64, args: &[&str]) -> std::process::Output {
-    let script = format!("trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"", kib * 2);
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::svb_under(&format!("trap '' XFSZ; ulimit -f {}", kib * 2), args)
 }
 
 #[test]

@@ -273,7 +273,7 @@ fn each_window<T: Send>(
             let kept = settle(converted, how.on_error, &mut stats.failed, &in_file)?;
             stats.reads += kept.len() as u64;
             stats.samples += write(kept, &in_file)?;
-            how.report(done, total);
+            how.report(done, total)?;
             Ok(())
         })?;
     }

@@ -80,6 +80,9 @@ pub enum ConvertError {
     /// The output's extension names no format svb writes.
     #[error(transparent)]
     OutputFormat(#[from] svb_model::OutputFormatError),
+    /// Stopped when [`Run::interrupted`] said so; nothing was published.
+    #[error("interrupted; nothing was written")]
+    Interrupted,
     /// A field has no place on the other side (a read id that is not a UUID, a key that
     /// cannot be a BLOW5 attribute, two runs under one acquisition id).
     #[error("{0}")]
@@ -184,6 +187,9 @@ pub struct Run<'a> {
     /// and whether it is synced to the disk first (default: synced). The conversions take
     /// this from their writer options (`publish`).
     pub publish: svb_io::Publish,
+    /// Asked after each window of reads whether to stop (a user's Ctrl-C): when it says so,
+    /// the operation ends with [`ConvertError::Interrupted`] and publishes nothing.
+    pub interrupted: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
 /// Refuses an output that is one of the inputs (the same file by any path or link): writing
@@ -201,9 +207,14 @@ fn check_output(inputs: &[PathBuf], out: &Path) -> Result<(), ConvertError> {
 }
 
 impl<'a> Run<'a> {
-    fn report(&mut self, done: u64, total: u64) {
+    /// Reports `done` of `total`; `Err(Interrupted)` when [`Run::interrupted`] says to stop.
+    fn report(&mut self, done: u64, total: u64) -> Result<(), ConvertError> {
         if let Some(p) = self.progress.as_mut() {
             p(done, total);
+        }
+        match self.interrupted {
+            Some(stop) if stop() => Err(ConvertError::Interrupted),
+            _ => Ok(()),
         }
     }
 }
@@ -491,7 +502,7 @@ pub fn blow5_to_pod5(
             stats.reads += reads.len() as u64;
             stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
             w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-            how.report(done_reads, total);
+            how.report(done_reads, total)?;
             Ok(())
         };
         // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
@@ -773,7 +784,7 @@ where
                 .sum::<u64>();
             w.add_records(&records)
                 .map_err(|e| in_file(ConvertError::from(e)))?;
-            how.report(progress.done, progress.total);
+            how.report(progress.done, progress.total)?;
             Ok(())
         };
         let (weight, decode) = (|i| weight(r, i), |i, rec: &mut Record| decode(k, r, i, rec));

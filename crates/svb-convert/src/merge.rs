@@ -150,7 +150,7 @@ fn pod5_into_one(
                     copy_pod5_reads(&r, window, &mut w, recompress, on_error, stats, &in_file)?;
                 }
             }
-            how.report(k as u64 + 1, inputs.len() as u64);
+            how.report(k as u64 + 1, inputs.len() as u64)?;
         }
         Ok(())
     })?;
@@ -290,7 +290,7 @@ fn copy_stored_blow5(
         let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
         crate::copy_stored_records(r, window, w, keep, how.on_error, stats, &in_file)?;
         progress.done += window.len() as u64;
-        how.report(progress.done, progress.total);
+        how.report(progress.done, progress.total)?;
     }
     Ok(())
 }

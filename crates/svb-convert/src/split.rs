@@ -251,7 +251,7 @@ pub fn split_pod5(
                     copy_pod5_reads(&r, window, w, false, on_error, &mut result.stats, &in_file)?;
                     written[k as usize] += result.stats.reads - before;
                     done += window.len() as u64;
-                    how.report(done, total);
+                    how.report(done, total)?;
                 }
             }
         }
@@ -442,7 +442,7 @@ pub fn split_blow5(
                         crate::copy_stored_records(&r, window, w, keep, on_error, stats, &in_file)?;
                         written[k as usize] += stats.reads - reads;
                         done += window.len() as u64;
-                        how.report(done, total);
+                        how.report(done, total)?;
                         continue;
                     }
                     let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
@@ -457,7 +457,7 @@ pub fn split_blow5(
                     result.stats.samples +=
                         recs.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
                     done += window.len() as u64;
-                    how.report(done, total);
+                    how.report(done, total)?;
                 }
             }
         }

@@ -79,7 +79,7 @@ pub fn subset_pod5(
             let stats = &mut result.stats;
             let ids = copy_pod5_reads(&r, window, &mut w, false, on_error, stats, &in_file)?;
             found.extend(ids);
-            how.report(found.len() as u64, wanted.len() as u64);
+            how.report(found.len() as u64, wanted.len() as u64)?;
         }
     }
     w.finish()?;
@@ -259,7 +259,7 @@ fn subset_blow5_through(
                     crate::copy_stored_records(r, window, &mut w, keep, on_error, stats, &in_file)?;
                 // Found: written (a record that failed is counted as failed, not found).
                 found.extend(written);
-                how.report(found.len() as u64, wanted.len() as u64);
+                how.report(found.len() as u64, wanted.len() as u64)?;
             }
             continue;
         }
@@ -276,7 +276,7 @@ fn subset_blow5_through(
             result.stats.reads += kept.len() as u64;
             result.stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
             found.extend(kept.into_iter().map(|rec| rec.read_id));
-            how.report(found.len() as u64, wanted.len() as u64);
+            how.report(found.len() as u64, wanted.len() as u64)?;
         }
     }
     w.finish()?;

@@ -45,10 +45,18 @@ pub fn convert<'py>(
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         publish: crate::writers::publish(true, force),
+        interrupted: None,
     };
-    let stats = py
-        .detach(|| svb_convert::convert(&inputs, from, &output, to, compression, how))
-        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
+    let stats = interruptible(py, |stop| {
+        let how = svb_convert::Run {
+            interrupted: Some(stop),
+            on_error: how.on_error,
+            publish: how.publish,
+            progress: None,
+        };
+        svb_convert::convert(&inputs, from, &output, to, compression, how)
+    })
+    .map_err(|e| operation_error(&e))?;
     let out = PyDict::new(py);
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;
@@ -73,10 +81,18 @@ pub fn subset<'py>(
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        interrupted: None,
     };
-    let result = py
-        .detach(|| svb_convert::subset(&inputs, &read_ids, &output, how).map_err(|e| chain(&e)))
-        .map_err(crate::errors::FileFormatError::new_err)?;
+    let result = interruptible(py, |stop| {
+        let how = svb_convert::Run {
+            interrupted: Some(stop),
+            on_error: how.on_error,
+            publish: how.publish,
+            progress: None,
+        };
+        svb_convert::subset(&inputs, &read_ids, &output, how)
+    })
+    .map_err(|e| operation_error(&e))?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
     out.set_item("samples", result.stats.samples)?;
@@ -111,10 +127,18 @@ pub fn merge<'py>(
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        interrupted: None,
     };
-    let merged = py
-        .detach(|| svb_convert::merge(&inputs, &output, duplicates, how).map_err(|e| chain(&e)))
-        .map_err(crate::errors::FileFormatError::new_err)?;
+    let merged = interruptible(py, |stop| {
+        let how = svb_convert::Run {
+            interrupted: Some(stop),
+            on_error: how.on_error,
+            publish: how.publish,
+            progress: None,
+        };
+        svb_convert::merge(&inputs, &output, duplicates, how)
+    })
+    .map_err(|e| operation_error(&e))?;
     let out = PyDict::new(py);
     out.set_item("reads", merged.stats.reads)?;
     out.set_item("samples", merged.stats.samples)?;
@@ -181,42 +205,42 @@ pub fn split<'py>(
         on_error: svb_convert::OnError::skip_if(keep_going),
         progress: None,
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        interrupted: None,
     };
     let format = inputs
         .first()
         .map(|p| svb_reads::detect(p))
         .transpose()
         .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
-    let result = py
-        .detach(|| {
-            match format {
-                Some(svb_model::Format::Pod5) if to.is_none() => svb_convert::split_pod5(
+    let result = interruptible(py, |stop| {
+        let how = svb_convert::Run {
+            interrupted: Some(stop),
+            on_error: how.on_error,
+            publish: how.publish,
+            progress: None,
+        };
+        match format {
+            Some(svb_model::Format::Pod5) if to.is_none() => {
+                svb_convert::split_pod5(&inputs, &output_dir, &split_by, template, max_open, how)
+            }
+            Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
+                let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
+                svb_convert::split_blow5(
                     &inputs,
                     &output_dir,
                     &split_by,
                     template,
+                    text,
                     max_open,
                     how,
-                ),
-                Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
-                    let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
-                    svb_convert::split_blow5(
-                        &inputs,
-                        &output_dir,
-                        &split_by,
-                        template,
-                        text,
-                        max_open,
-                        how,
-                    )
-                }
-                _ => Err(svb_convert::ConvertError::Mapping(
-                    "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
-                )),
+                )
             }
-            .map_err(|e| chain(&e))
-        })
-        .map_err(crate::errors::FileFormatError::new_err)?;
+            _ => Err(svb_convert::ConvertError::Mapping(
+                "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
+            )),
+        }
+    })
+    .map_err(|e| operation_error(&e))?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
     out.set_item("samples", result.stats.samples)?;
@@ -248,6 +272,7 @@ pub fn recover<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let how = svb_convert::Run {
         publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
+        interrupted: None,
         ..svb_convert::Run::default()
     };
     let pod5 = matches!(svb_reads::detect(&input), Ok(svb_model::Format::Pod5));
@@ -262,17 +287,31 @@ pub fn recover<'py>(
         Ok(out)
     };
     if pod5 {
-        let got = py
-            .detach(|| svb_convert::recover_pod5(&input, &output, how).map_err(|e| chain(&e)))
-            .map_err(crate::errors::FileFormatError::new_err)?;
+        let got = interruptible(py, |stop| {
+            let how = svb_convert::Run {
+                interrupted: Some(stop),
+                on_error: how.on_error,
+                publish: how.publish,
+                progress: None,
+            };
+            svb_convert::recover_pod5(&input, &output, how)
+        })
+        .map_err(|e| operation_error(&e))?;
         let out = report(&got.stats, got.reads)?;
         out.set_item("cut", py.None())?;
         out.set_item("fault", got.fault)?;
         return Ok(out);
     }
-    let got = py
-        .detach(|| svb_convert::recover_blow5(&input, &output, how).map_err(|e| chain(&e)))
-        .map_err(crate::errors::FileFormatError::new_err)?;
+    let got = interruptible(py, |stop| {
+        let how = svb_convert::Run {
+            interrupted: Some(stop),
+            on_error: how.on_error,
+            publish: how.publish,
+            progress: None,
+        };
+        svb_convert::recover_blow5(&input, &output, how)
+    })
+    .map_err(|e| operation_error(&e))?;
     let out = report(&got.stats, got.records)?;
     match &got.cut {
         Some(cut) => {
@@ -285,4 +324,59 @@ pub fn recover<'py>(
         None => out.set_item("cut", py.None())?,
     }
     Ok(out)
+}
+
+/// Runs `work` (an operation, given the question "stop?" it asks between windows) with the
+/// GIL released, on a thread of its own, while this thread, Python's main one, looks for
+/// pending signals every 50 ms (Python runs signal handlers on its main thread alone; an
+/// operation's windows are written from rayon's threads). A Ctrl-C makes the next question
+/// say "stop": the operation ends publishing nothing, and [`operation_error`] raises
+/// `KeyboardInterrupt` for its `Interrupted` error (the handler's own exception is dropped).
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
+) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(false);
+    let asked = || stop.load(Ordering::Relaxed);
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel();
+            let worker = scope.spawn(move || {
+                let out = work(&asked);
+                let _ = done.send(());
+                out
+            });
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                finished.recv_timeout(std::time::Duration::from_millis(50))
+            {
+                if Python::attach(|py| py.check_signals().is_err()) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    })
+}
+
+/// An operation's error as Python raises it: `KeyboardInterrupt` when it was interrupted
+/// (nothing was published), `FileExistsError` for an output that exists, else a
+/// `FileFormatError` with the whole message.
+fn operation_error(e: &svb_convert::ConvertError) -> PyErr {
+    use std::error::Error;
+    if matches!(e, svb_convert::ConvertError::Interrupted) {
+        return pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string());
+    }
+    let mut cause: Option<&(dyn Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::AlreadyExists {
+                return pyo3::exceptions::PyFileExistsError::new_err(chain(e));
+            }
+        }
+        cause = c.source();
+    }
+    crate::errors::FileFormatError::new_err(chain(e))
 }

@@ -2,6 +2,8 @@
 and with ONT's pod5 / slow5lib's pyslow5; bad input is an error before anything is written;
 an exception inside the `with` block leaves no file."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -138,3 +140,34 @@ def test_outputs_replace_nothing_without_force(tmp_path):
             svb.convert(blow5, link, force=force)
     assert blow5.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.pod5", "link.pod5", "same.blow5"]
+
+
+def test_ctrl_c_stops_an_operation_and_publishes_nothing(data, tmp_path):
+    """SIGINT during svb.convert (its work runs with the GIL released: here, waiting for a
+    FIFO's bytes) stops it at its next window: KeyboardInterrupt, and no output."""
+    import signal
+    import threading
+
+    src = tmp_path / "slow.pod5"
+    os.mkfifo(src)
+    pod5 = (data / "pod5" / "multi_fast5_zip.pod5").read_bytes()
+
+    def feed():
+        time.sleep(0.6)
+        src.write_bytes(pod5)
+
+    import time
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    out = tmp_path / "out.blow5"
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            svb.convert([src], out)
+    finally:
+        timer.cancel()
+        feeder.join()
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["slow.pod5"]

@@ -12,20 +12,32 @@ use std::path::PathBuf;
 /// `None` (after printing one "skipped" line) where it is missing, except with `CI=true`,
 /// where a missing folder fails the test instead.
 pub fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SVB_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let dir = shared_data();
     if dir.is_dir() {
         return Some(dir);
     }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "conformance data not found at {} (set SVB_TEST_DATA)",
-            dir.display()
-        );
-    }
-    println!("skipped: no conformance data");
+    missing(&format!(
+        "conformance data not found at {} (set SVB_TEST_DATA)",
+        dir.display()
+    ));
     None
+}
+
+/// Where the shared data is: `$SVB_TEST_DATA`, else `../shared/data` beside the repository.
+fn shared_data() -> PathBuf {
+    std::env::var_os("SVB_TEST_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+}
+
+/// What a test lacks, said: a panic under `CI=true` (where nothing may be skipped), else one
+/// "skipped" line.
+fn missing(what: &str) {
+    assert!(
+        !std::env::var("CI").is_ok_and(|v| v == "true"),
+        "CI=true: {what}"
+    );
+    println!("skipped: {what}");
 }
 
 /// Little-endian u16 values.

@@ -14,6 +14,18 @@ pub fn svb(args: &[&str]) -> Output {
         .expect("the svb binary runs")
 }
 
+/// Runs the `svb` binary with `args` under a shell's `setup` (limits set with `ulimit`, signals
+/// trapped) before it is exec'd.
+pub fn svb_under(setup: &str, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .output()
+        .expect("sh runs the svb binary")
+}
+
 /// Fails the test, with the command's stderr, unless it succeeded; returns its stdout (as
 /// text, lossily: a binary stdout is for the caller to read from `out`).
 pub fn ok(out: &Output) -> String {
