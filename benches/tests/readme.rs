@@ -28,6 +28,7 @@ type Run = fn() -> Result<(), String>;
 include!(concat!(env!("OUT_DIR"), "/readme_blocks.rs"));
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn readme_rust_examples_run() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("readme-rust");
     svb_testdata::readme_files(&data, &tmp.0);

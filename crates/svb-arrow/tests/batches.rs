@@ -66,6 +66,7 @@ fn blow5_files() -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_metadata_matches_the_reader_in_every_batching() {
     for path in pod5_files() {
         let r = svb_pod5::Reader::open(&path).expect("open");
@@ -112,6 +113,7 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
     for path in pod5_files() {
         let r = svb_pod5::Reader::open(&path).expect("open");
@@ -171,6 +173,7 @@ fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_columns_are_the_records_fields_and_signal() {
     let files = blow5_files();
     if files.is_empty() {
@@ -321,6 +324,7 @@ fn arrow_cast_i64(a: &dyn Array, row: usize) -> i128 {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn many_files_one_stream_and_projection_in_order() {
     let files = pod5_files();
     if files.is_empty() {
@@ -363,6 +367,7 @@ fn many_files_one_stream_and_projection_in_order() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn ipc_file_round_trip() {
     let files = pod5_files();
     if files.is_empty() {
@@ -399,6 +404,7 @@ fn ipc_file_round_trip() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn errors_say_what_and_where() {
     let dir = TempDir::new("arrow-errors");
     let junk = dir.join("junk.pod5");
@@ -468,6 +474,7 @@ fn errors_say_what_and_where() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn damaged_files_give_errors_not_panics() {
     let (d, dir) = svb_testdata::data_and_tmp_or_skip!("arrow-damaged");
     // A BLOW5 file with one byte of each record body flipped: the batch holding a damaged
@@ -519,6 +526,7 @@ fn damaged_files_give_errors_not_panics() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn an_open_reader_gives_the_batches_its_path_gives() {
     let Some(data) = data_dir() else {
         return;

@@ -140,6 +140,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn arrow_columns_are_the_models_fields_in_every_format() {
     let Some(data) = data_dir() else {
         return;

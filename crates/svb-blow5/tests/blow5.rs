@@ -78,6 +78,7 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5lib_files_with_every_compression_pair() {
     let Some(dir) = data_dir() else { return };
     let manifest: Value =
@@ -168,11 +169,13 @@ fn check_expected(folder: &str, count_key: &str) {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn older_slow5lib_files() {
     check_expected("slow5lib", "len_raw_signal");
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5tools_files() {
     check_expected("slow5tools", "num_samples");
 }
@@ -180,6 +183,7 @@ fn slow5tools_files() {
 /// Every way of reaching the bytes gives the same records: read whole, positioned reads of
 /// each record, and the (unsafe) map.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn every_access_agrees() {
     let Some(dir) = data_dir() else { return };
     for kind in ["zstd_svb_zd", "zstd_ex_zd", "zlib_svb_zd", "none_none"] {
@@ -205,6 +209,7 @@ fn every_access_agrees() {
 /// A file opened for positioned reads and then rewritten or truncated by someone else gives
 /// errors or other records, never a crash.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_file_changed_after_open_gives_errors_not_crashes() {
     let Some(dir) = data_dir() else { return };
     for kind in ["zstd_svb_zd", "zlib_svb_zd", "none_none"] {

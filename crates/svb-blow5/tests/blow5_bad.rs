@@ -33,6 +33,7 @@ fn first_error(bytes: Vec<u8>) -> Option<Blow5Error> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn truncation_anywhere_is_an_error() {
     for name in [
         "reads_zstd_svb_zd.blow5",
@@ -53,6 +54,7 @@ fn truncation_anywhere_is_an_error() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn each_defect_is_named() {
     let Some(good) = load("reads_zstd_svb_zd.blow5") else {
         return;
@@ -166,6 +168,7 @@ static ALLOC: svb_testdata::alloc::Counting = svb_testdata::alloc::Counting;
 /// A zstd record whose frame header declares 3 GB in a 100 KB frame that holds 100 KB: an
 /// error naming the record, without reserving what the header declares.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn zstd_record_whose_frame_header_lies() {
     let Some(bytes) = load("reads_zstd_svb_zd.blow5") else {
         return;

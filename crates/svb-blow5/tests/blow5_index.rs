@@ -7,6 +7,7 @@ use svb_blow5::{Index, Reader};
 use svb_testdata::{data_dir, TempDir};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn finds_every_record_of_every_shared_file() {
     let Some(data) = data_dir() else { return };
     for name in [
@@ -32,6 +33,7 @@ fn finds_every_record_of_every_shared_file() {
 /// slow5lib builds the index of a copy (pyslow5's get_read does), ours of the same file is
 /// the same bytes; and slow5lib reads every record through an index we wrote.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn the_same_bytes_as_slow5libs_index() {
     let Some(data) = data_dir() else { return };
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
@@ -74,6 +76,7 @@ fn the_same_bytes_as_slow5libs_index() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_damaged_index_is_an_error() {
     let Some(data) = data_dir() else { return };
     let r = Reader::open(data.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
@@ -112,6 +115,7 @@ proptest! {
 /// A fields-only decode gives every field of the full decode and the sample count, for
 /// every signal compression.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn fields_without_the_signal() {
     let Some(data) = data_dir() else { return };
     for name in [
@@ -138,6 +142,7 @@ fn fields_without_the_signal() {
 /// another file does not fit and is an error at open; one whose positions fit but whose
 /// records moved is an error (or a refused id) when a record is read.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-open-indexed");
     let files = [

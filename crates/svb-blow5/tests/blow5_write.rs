@@ -42,6 +42,7 @@ fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5lib_files_rewritten_byte_for_byte() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-exact");
     // zlib records: libdeflate and zlib emit other streams, so only the records compare.
@@ -132,6 +133,7 @@ fn file_parts(path: &Path) -> (Vec<u8>, Vec<Vec<u8>>) {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-tools");
     let dir = data.join("blow5").join("slow5tools");
@@ -569,6 +571,7 @@ fn sha256_hex(signal: &[i16]) -> String {
 /// our files under every compression exactly as written. Skipped without it or the
 /// conformance data, except under CI=true.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn pyslow5_reads_our_files_exactly() {
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;

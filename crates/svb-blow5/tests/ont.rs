@@ -5,6 +5,7 @@ use svb_model::ont::END_REASONS;
 use svb_testdata::data_dir;
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn standard_aux_fields_are_blue_crabs() {
     let Some(data) = data_dir() else {
         return;

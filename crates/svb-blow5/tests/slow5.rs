@@ -39,6 +39,7 @@ fn same(a: &[Record], b: &[Record]) -> bool {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_to_slow5_and_back_keeps_every_field_and_byte() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("slow5-round-trip");
     for src in shared_blow5(&data) {
@@ -86,6 +87,7 @@ fn blow5_to_slow5_and_back_keeps_every_field_and_byte() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5_files_read_by_every_access_and_index() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("slow5-access");
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
@@ -210,6 +212,7 @@ fn slow5_options_without_compression_only() {
 /// compared; a file pyslow5 refuses we refuse. Skipped without them (`.ci/run` fetches them
 /// where GitHub can be reached).
 #[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS) and Python with pyslow5 (pip); run with --include-ignored"]
 fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
     let Some(repos) = std::env::var_os("SVB_SLOW5_REPOS").map(PathBuf::from) else {
         println!("skipped: no SVB_SLOW5_REPOS");

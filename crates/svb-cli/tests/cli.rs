@@ -9,6 +9,7 @@ use std::process::Command;
 use svb_testdata::data_dir;
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_verify_matches_expected_sha256() {
     let Some(dir) = data_dir() else { return };
     let expected = std::fs::read_to_string(dir.join("blow5/slow5tools/expected.json")).unwrap();
@@ -31,6 +32,7 @@ fn blow5_verify_matches_expected_sha256() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_decode_writes_every_read() {
     let Some(dir) = data_dir() else { return };
     let file = dir.join("blow5/reads_zstd_ex_zd.blow5");
@@ -79,6 +81,7 @@ fn blow5_decode_writes_every_read() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn broken_files_exit_non_zero_with_a_message() {
     let Some(dir) = data_dir() else { return };
     let good = std::fs::read(dir.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
@@ -94,6 +97,7 @@ fn broken_files_exit_non_zero_with_a_message() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_info_and_bench_run() {
     if let Some(dir) = data_dir() {
         let file = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
@@ -111,6 +115,7 @@ fn blow5_info_and_bench_run() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_verify_matches_the_manifests_for_every_writer() {
     let Some(dir) = data_dir() else { return };
     let manifest = std::fs::read_to_string(dir.join("pod5/multi_fast5_zip.json")).unwrap();
@@ -151,6 +156,7 @@ fn pod5_verify_matches_the_manifests_for_every_writer() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_decode_info_and_broken_files() {
     let Some(dir) = data_dir() else { return };
     let file = dir.join("pod5/multi_fast5_zip_v4.pod5");
@@ -359,6 +365,7 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
 /// missing id in the list) with their signals and fields; the missing id is named on stderr
 /// and makes the status 1 unless `--missing-ok`; an existing output needs `--force`.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn subset_pod5_keeps_the_listed_reads() {
     let Some(dir) = data_dir() else { return };
     let src_path = dir.join("pod5/multi_fast5_zip.pod5");
@@ -439,6 +446,7 @@ fn subset_pod5_keeps_the_listed_reads() {
 /// `svb subset` of BLOW5 from a directory, ids on stdin: every record keeps its fields and
 /// its read group's attributes.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn subset_blow5_keeps_records_and_read_groups() {
     let Some(dir) = data_dir() else { return };
     let src_path = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
@@ -501,6 +509,7 @@ fn subset_blow5_keeps_records_and_read_groups() {
 
 /// `info` names compression as users know it, and `--json` is one JSON object with the same.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn info_names_formats_and_speaks_json() {
     let Some(dir) = data_dir() else { return };
     let blow5 = dir.join("blow5/reads_zstd_svb_zd.blow5");
@@ -546,6 +555,7 @@ fn info_names_formats_and_speaks_json() {
 /// `svb get`: a read's samples as pod5 wrote them (the shared .i16 files), as .npy, as pA;
 /// several reads into a directory; a missing id is an error naming it.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn get_writes_reads_signal() {
     let Some(dir) = data_dir() else { return };
     let pod5 = dir.join("pod5/multi_fast5_zip.pod5");
@@ -608,6 +618,7 @@ fn get_writes_reads_signal() {
 /// without it, except under CI=true); `--fields` picks and orders columns, `--json` writes
 /// one object a read, an unknown field is an error listing the fields.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn view_is_pod5_views_table() {
     let Some(dir) = data_dir() else { return };
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
@@ -672,6 +683,7 @@ fn view_is_pod5_views_table() {
 /// `svb convert`: POD5 -> BLOW5 (one output per input into a directory, ex-zd signals) ->
 /// POD5 keeps every read's samples; converting to the inputs' own format is refused.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn convert_both_ways() {
     let Some(dir) = data_dir() else { return };
     let tmp = svb_testdata::TempDir::new("cli-convert");

@@ -18,6 +18,7 @@ fn read_ipc(path: &Path) -> Vec<RecordBatch> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn arrow_file_holds_every_read_of_every_input() {
     let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-arrow");
     let inputs: Vec<PathBuf> = ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5"]
@@ -122,6 +123,7 @@ fn arrow_file_holds_every_read_of_every_input() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_to_arrow_and_directory_output() {
     let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-blow5");
     let input = d.join("blow5/slow5tools/p2solo_ulk114_dna.blow5");
@@ -174,6 +176,7 @@ fn blow5_to_arrow_and_directory_output() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_failed_decode_leaves_no_output() {
     let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-fail");
     let src = d.join("blow5/reads_zstd_svb_zd.blow5");

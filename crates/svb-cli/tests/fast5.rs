@@ -13,6 +13,7 @@ const VBZ: &str = "fast5/vbz_compression__multi_fast5_vbz.fast5";
 const GZIP: &str = "fast5/pod5-file-format__multi_fast5_zip.fast5";
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn view_get_and_decode_read_fast5() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5");
     let (vbz, gzip) = (data.join(VBZ), data.join(GZIP));
@@ -120,6 +121,7 @@ fn view_get_and_decode_read_fast5() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_damaged_fast5_is_named() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-bad");
     let mut bytes = std::fs::read(data.join(VBZ)).unwrap();
@@ -132,6 +134,7 @@ fn a_damaged_fast5_is_named() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn fast5_info_and_verify() {
     let (data, _tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-info");
     let two_runs = data.join(
@@ -170,6 +173,7 @@ fn fast5_info_and_verify() {
 /// `subset` of FAST5 inputs writes the picked reads as POD5, BLOW5 or SLOW5 (svb writes no
 /// FAST5): each the same reads, in file order, as the whole file's conversion holds.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn subset_of_fast5_is_written_in_any_format_svb_writes() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-subset");
     let vbz = data.join(VBZ);

@@ -6,6 +6,7 @@ mod common;
 use common::{fails, ok, s, svb};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn index_beside_and_elsewhere_and_get_through_it() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-index");
     let blow5 = tmp.join("reads.blow5");
@@ -103,6 +104,7 @@ fn index_beside_and_elsewhere_and_get_through_it() {
 /// the run or kept (`--id-index`, reused, never written over another file), the same samples
 /// as from its own file.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn get_from_a_directory_through_a_read_id_index() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-get-dir");
     let dir = tmp.join("runs");

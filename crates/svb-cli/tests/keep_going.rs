@@ -6,6 +6,7 @@ mod common;
 use common::{fails, s, svb};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn subset_and_convert_go_past_a_bad_input() {
     let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going");
     let good = d.join("pod5/multi_fast5_zip.pod5");
@@ -84,6 +85,7 @@ fn subset_and_convert_go_past_a_bad_input() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn subset_goes_past_a_damaged_read() {
     let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going-read");
     // The shared records with uncompressed records (so that a damaged field leaves the read

@@ -7,6 +7,7 @@ use common::{fails, ok, s, svb};
 use svb_testdata::{data_dir, TempDir};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_list_line_too_long_is_refused_with_a_short_message() {
     let Some(data) = data_dir() else {
         return;
@@ -34,6 +35,7 @@ fn a_list_line_too_long_is_refused_with_a_short_message() {
 
 #[cfg(unix)]
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn links_that_loop_are_walked_once() {
     let Some(data) = data_dir() else {
         return;
@@ -79,6 +81,7 @@ fn with_fifo(pipe: &std::path::Path, bytes: Vec<u8>, args: &[&str]) -> std::proc
 
 #[cfg(unix)]
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     let Some(data) = data_dir() else {
         return;

@@ -45,6 +45,7 @@ fn halves(
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_split_and_merged_is_the_original() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-merge-pod5");
     let src = data.join("pod5/multi_fast5_zip.pod5");
@@ -85,6 +86,7 @@ fn pod5_split_and_merged_is_the_original() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-merge-blow5");
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");

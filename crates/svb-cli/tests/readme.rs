@@ -25,6 +25,7 @@ fn readme_lines() -> Vec<Vec<String>> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn readme_command_lines_run() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-readme");
     svb_testdata::readme_files(&data, &tmp.0);

@@ -11,6 +11,7 @@ fn records(f: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn cut_files_give_back_every_whole_record() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover");
     let text = tmp.join("reads.slow5");
@@ -90,6 +91,7 @@ fn cut_files_give_back_every_whole_record() {
 /// its VBZ chunks as stored; cut into its reads table, it is refused, saying which table is
 /// cut, and nothing is written; `verify` of it points to `recover`.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_pod5_without_its_footer_gives_back_every_read() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover-pod5");
     for name in [
@@ -144,6 +146,7 @@ fn a_pod5_without_its_footer_gives_back_every_read() {
 }
 
 #[test]
+#[ignore = "needs Python with pod5 (pip); run with --include-ignored"]
 fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
     let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
         return;

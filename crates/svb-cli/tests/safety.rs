@@ -44,6 +44,7 @@ fn partials(dir: &TempDir) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn an_output_that_is_an_input_is_refused_even_with_force() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-same");
     let a = pod5_copy(&data, &dir);
@@ -85,6 +86,7 @@ fn an_output_that_is_an_input_is_refused_even_with_force() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn existing_outputs_are_replaced_only_with_force() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-force");
     let a = pod5_copy(&data, &dir);
@@ -121,6 +123,7 @@ fn existing_outputs_are_replaced_only_with_force() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn two_writers_racing_for_one_output_leave_one_complete_file() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-race");
     let a = pod5_copy(&data, &dir);
@@ -164,6 +167,7 @@ fn wait_for_partial(dir: &TempDir) {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-appear");
     let a = pod5_copy(&data, &dir);
@@ -186,6 +190,7 @@ fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-kill");
     let a = pod5_copy(&data, &dir);
@@ -217,6 +222,7 @@ fn svb_with_file_limit(kib: u64, args: &[&str]) -> std::process::Output {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_full_disk_leaves_no_output_and_says_why_once() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-full");
     let a = pod5_copy(&data, &dir);
@@ -255,6 +261,7 @@ fn a_full_disk_leaves_no_output_and_says_why_once() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn streams_and_devices_are_checked_before_they_are_read() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-stream");
     let started = Instant::now();
@@ -284,6 +291,7 @@ fn streams_and_devices_are_checked_before_they_are_read() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn other_formats_are_named() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-formats");
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
@@ -384,6 +392,7 @@ fn patched_blow5(data: &Path, dir: &TempDir, name: &str, edit: impl Fn(&mut Vec<
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_versions_and_headers_as_slow5lib_reads_them() {
     let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-blow5");
     let original = svb(&[

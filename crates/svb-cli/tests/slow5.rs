@@ -6,6 +6,7 @@ mod common;
 use common::{fails, ok, s, svb};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn slow5_is_an_input_and_an_output_everywhere() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5");
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
@@ -112,6 +113,7 @@ fn slow5_is_an_input_and_an_output_everywhere() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_text_output_takes_no_compression_option() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5-options");
     let src = data.join("blow5/reads_zstd_svb_zd.blow5");

@@ -18,6 +18,7 @@ fn outputs(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_split_every_way_and_merged_back() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-pod5");
     let src = data.join("pod5/multi_fast5_zip.pod5");
@@ -191,6 +192,7 @@ fn pod5_split_every_way_and_merged_back() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-blow5");
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
@@ -256,6 +258,7 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_template_names_the_outputs_and_a_bad_one_writes_nothing() {
     let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-template");
     let src = data.join("pod5/multi_fast5_zip.pod5");

@@ -120,6 +120,7 @@ fn run(id: &str, rate: u16, adc: (i16, i16)) -> RunInfo {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn pod5_blow5_pod5_keeps_every_sample_and_field() {
     let tmp = TempDir::new("convert-round-trip");
     if let Some(data) = data_dir() {
@@ -317,6 +318,7 @@ fn float_eq(a: f64, b: f64) -> bool {
 /// The same POD5 through blue-crab's p2s and ours: the same read group attributes (ours adds
 /// the two key lists), the same records field by field; and back through s2p: the same reads.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn agrees_with_blue_crab() {
     let Some(data) = data_dir() else { return };
     let Some(_) = blue_crab() else { return };
@@ -402,6 +404,7 @@ fn skip() -> Run<'static> {
 /// conversions beside the conformance files): every read field by field, the samples, the
 /// runs but for the software that wrote them.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn fast5_converts_as_onts_converter_does() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5") else {
         return;
@@ -444,6 +447,7 @@ fn fast5_converts_as_onts_converter_does() {
 /// Every shared FAST5 file converts to POD5 with all its reads, or is refused with an error
 /// naming the file (and the read and attribute): no file is skipped silently.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn every_fast5_file_converts_or_is_named() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-all") else {
         return;
@@ -518,6 +522,7 @@ fn h5py_end_reason(data: &Path, name: &str, read_id: &str) -> Option<&'static st
 /// file f2s wrote for it (slow5tools' `test/data/exp/f2s`, under `SVB_SLOW5_REPOS`; skipped
 /// without it), values equal up to the 6 decimals f2s prints.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
 fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-f2s") else {
         return;
@@ -600,6 +605,7 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
 
 /// slow5lib's reader (pyslow5) reads the BLOW5 we write of a FAST5 file with every sample.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn pyslow5_reads_the_blow5_of_a_fast5_file() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-pyslow5") else {
         return;

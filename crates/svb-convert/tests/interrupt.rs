@@ -8,6 +8,7 @@ use svb_model::Format;
 use svb_testdata::{data_dir, TempDir};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn an_interrupted_operation_publishes_nothing() {
     let Some(data) = data_dir() else {
         return;

@@ -103,6 +103,7 @@ fn agree(input: &Path, output: &Path) -> usize {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn every_conversion_keeps_the_fields_the_model_maps() {
     let Some(data) = data_dir() else {
         return;

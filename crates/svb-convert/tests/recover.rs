@@ -5,6 +5,7 @@ use svb_convert::{recover_blow5, recover_pod5, Run};
 use svb_testdata::{data_dir, TempDir};
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_recovery_is_written_in_its_inputs_format_only() {
     let Some(data) = data_dir() else {
         return;

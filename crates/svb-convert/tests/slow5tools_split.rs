@@ -15,6 +15,7 @@ fn header(text: &str) -> Vec<&str> {
 }
 
 #[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
 fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
     let Some(repos) = svb_testdata::slow5_repos() else {
         return;

@@ -22,6 +22,7 @@ fn ids(input: &Path) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_table_is_read_as_csv_readers_read_it() {
     let Some(data) = data_dir() else {
         return;
@@ -68,6 +69,7 @@ fn a_table_is_read_as_csv_readers_read_it() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_line_too_long_is_refused_with_a_short_message() {
     let Some(data) = data_dir() else {
         return;

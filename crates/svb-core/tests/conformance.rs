@@ -33,6 +33,7 @@ fn streamvbyte_vectors() -> Vec<Vector> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn u32_codecs_match_reference_c_both_ways() {
     let vectors = streamvbyte_vectors();
     for (name, values, c1234, c0124) in &vectors {
@@ -64,6 +65,7 @@ fn zigzag_deltas(samples: &[u16]) -> Vec<u16> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn svb16_matches_ont_vbz_payloads_both_ways() {
     let Some(dir) = data_dir() else { return };
     let dir = dir.join("vbz");
@@ -92,6 +94,7 @@ fn svb16_matches_ont_vbz_payloads_both_ways() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn u64_coder1234_matches_reference_c_1234_wire() {
     for (name, values, c1234, _) in streamvbyte_vectors() {
         let wide: Vec<u64> = values.iter().map(|&v| v as u64).collect();

@@ -94,6 +94,7 @@ fn delta_vectors() -> Vec<(String, u32, Vec<u32>, Vec<u8>)> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn delta_matches_reference_c_both_ways() {
     let vectors = delta_vectors();
     if data_dir().is_some() {
@@ -121,6 +122,7 @@ fn delta_matches_reference_c_both_ways() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn zigzag_matches_reference_c_both_ways() {
     let Some(dir) = data_dir() else { return };
     let dir = dir.join("streamvbyte_delta");

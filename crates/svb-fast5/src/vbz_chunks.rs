@@ -204,6 +204,7 @@ mod tests {
     /// Every read of every conformance file: the chunks decoded here and through the HDF5
     /// layer's filter pipeline give the same samples, or both fail.
     #[test]
+    #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
     fn the_direct_decode_matches_the_hdf5_layers() {
         let Some(dir) = svb_testdata::data_dir() else {
             return;

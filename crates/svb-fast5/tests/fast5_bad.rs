@@ -30,6 +30,7 @@ const FILES: [&str; 3] = [
 ];
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn truncation_anywhere_is_an_error_naming_the_file() {
     for name in FILES {
         let Some(bytes) = load(name) else { return };
@@ -50,6 +51,7 @@ fn truncation_anywhere_is_an_error_naming_the_file() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn flipped_bytes_give_errors_or_the_intact_values() {
     for name in FILES {
         let Some(bytes) = load(name) else { return };
@@ -74,6 +76,7 @@ fn flipped_bytes_give_errors_or_the_intact_values() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn not_hdf5_and_no_reads_are_typed_errors() {
     let e = Reader::from_bytes("x.fast5", b"POD5 or anything".to_vec()).unwrap_err();
     assert!(matches!(e, svb_fast5::Fast5Error::Hdf5 { .. }), "{e:?}");

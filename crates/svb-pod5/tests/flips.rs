@@ -25,6 +25,7 @@ fn metadata_ranges(file: &[u8], at: usize, len: usize) -> Vec<std::ops::Range<us
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error() {
     let Some(data) = data_dir() else {
         return;

@@ -52,6 +52,7 @@ fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn current_writer_matches_the_python_api() {
     let Some(dir) = data_dir() else { return };
     let path = dir.join("pod5/multi_fast5_zip.pod5");
@@ -118,6 +119,7 @@ fn current_writer_matches_the_python_api() {
 /// The older writers: table version 4 (flat columns) and version 0 (dictionaries of
 /// structs, no run-info table), checked against ONT's expectations for the same 10 reads.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn older_writers_match_their_expectations() {
     let Some(dir) = data_dir() else { return };
     let expected = json(&dir.join("pod5/multi_fast5_zip_v4.expected.json"));
@@ -201,6 +203,7 @@ fn older_writers_match_their_expectations() {
 /// from the current file: every read and signal equals the VBZ file's. Needs `python3` with
 /// `pod5` (pip install pod5); skipped without it, except under CI=true.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pod5 (pip); run with --include-ignored"]
 fn uncompressed_signal_written_by_ont_python_writer() {
     let Some(dir) = data_dir() else { return };
     let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
@@ -243,6 +246,7 @@ fn uncompressed_signal_written_by_ont_python_writer() {
 /// A reader keeping some reads is the file of those reads: the same reads, fields and
 /// signal, in file order, indices counting them alone; every table version.
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn open_filtered_keeps_the_wanted_reads() {
     let Some(dir) = data_dir() else { return };
     for name in [

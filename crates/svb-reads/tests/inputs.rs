@@ -6,6 +6,7 @@ use svb_testdata::{data_dir, TempDir};
 
 #[cfg(unix)]
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn looping_links_are_walked_once_and_the_walk_ends() {
     let Some(data) = data_dir() else {
         return;

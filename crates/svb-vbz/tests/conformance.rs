@@ -8,6 +8,7 @@ use svb_vbz::{pod5_blob, VbzError};
 const EMPTY_FRAME: [u8; 9] = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn lib_pod5_blobs_decode_and_reencode_byte_for_byte() {
     let Some(dir) = data_dir() else { return };
     let vectors = files_with_suffix(&dir.join("vbz"), ".vbz");
@@ -99,6 +100,7 @@ fn bad_blobs_give_typed_errors_before_allocating() {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn batches_of_lib_pod5_blobs_decode_in_parallel() {
     let Some(dir) = data_dir() else { return };
     let mut blobs = Vec::new();

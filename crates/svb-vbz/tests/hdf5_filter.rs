@@ -13,6 +13,7 @@ fn le_bytes(s: &[i16]) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn ont_chunks_decode_and_reencode_byte_for_byte() {
     let Some(dir) = data_dir() else { return };
     let dir = dir.join("fast5_vbz");
