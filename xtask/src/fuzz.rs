@@ -174,6 +174,23 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 }
                 continue;
             }
+            _ if target == "roundtrip_pod5_writer" || target == "roundtrip_blow5_writer" => {
+                // The writers' inputs: a mode (POD5: and a sizes byte), then reads of a u16
+                // sample count and their samples, signals like a nanopore's (a walk), of
+                // every length class.
+                let mut s = match target {
+                    "roundtrip_pod5_writer" => vec![i as u8, (i as u8).wrapping_mul(37)],
+                    _ => vec![(i as u8 % 9) | if i % 2 == 1 { 0x40 } else { 0 }],
+                };
+                for r in 0..1 + i % 4 {
+                    let len = (n + 97 * r) % 4000;
+                    let walk = svb_testdata::Rng(seed ^ r as u64).walk(len, 40);
+                    s.extend((len as u16).to_le_bytes());
+                    s.extend(walk.iter().flat_map(|x| x.to_le_bytes()));
+                }
+                seeds.push(s);
+                continue;
+            }
             _ if target == "blow5_open_indexed" => {
                 // A tiny file with its own index, and with the index of another tiny file.
                 let v: Vec<i16> = mixed(n, 2, seed)

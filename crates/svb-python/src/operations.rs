@@ -41,22 +41,9 @@ pub fn convert<'py>(
         Some(first) => svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?,
         None => return Err(PyValueError::new_err("no input to convert")),
     };
-    let how = svb_convert::Run {
-        on_error: svb_convert::OnError::skip_if(keep_going),
-        progress: None,
-        publish: crate::writers::publish(true, force),
-        interrupted: None,
-    };
-    let stats = interruptible(py, |stop| {
-        let how = svb_convert::Run {
-            interrupted: Some(stop),
-            on_error: how.on_error,
-            publish: how.publish,
-            progress: None,
-        };
+    let stats = operation(py, keep_going, force, |how| {
         svb_convert::convert(&inputs, from, &output, to, compression, how)
-    })
-    .map_err(|e| operation_error(&e))?;
+    })?;
     let out = PyDict::new(py);
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;
@@ -77,22 +64,9 @@ pub fn subset<'py>(
     keep_going: bool,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let how = svb_convert::Run {
-        on_error: svb_convert::OnError::skip_if(keep_going),
-        progress: None,
-        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
-        interrupted: None,
-    };
-    let result = interruptible(py, |stop| {
-        let how = svb_convert::Run {
-            interrupted: Some(stop),
-            on_error: how.on_error,
-            publish: how.publish,
-            progress: None,
-        };
+    let result = operation(py, keep_going, force, |how| {
         svb_convert::subset(&inputs, &read_ids, &output, how)
-    })
-    .map_err(|e| operation_error(&e))?;
+    })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
     out.set_item("samples", result.stats.samples)?;
@@ -123,22 +97,9 @@ pub fn merge<'py>(
             )))
         }
     };
-    let how = svb_convert::Run {
-        on_error: svb_convert::OnError::skip_if(keep_going),
-        progress: None,
-        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
-        interrupted: None,
-    };
-    let merged = interruptible(py, |stop| {
-        let how = svb_convert::Run {
-            interrupted: Some(stop),
-            on_error: how.on_error,
-            publish: how.publish,
-            progress: None,
-        };
+    let merged = operation(py, keep_going, force, |how| {
         svb_convert::merge(&inputs, &output, duplicates, how)
-    })
-    .map_err(|e| operation_error(&e))?;
+    })?;
     let out = PyDict::new(py);
     out.set_item("reads", merged.stats.reads)?;
     out.set_item("samples", merged.stats.samples)?;
@@ -201,46 +162,31 @@ pub fn split<'py>(
             None => unreachable!("one was given"),
         },
     };
-    let how = svb_convert::Run {
-        on_error: svb_convert::OnError::skip_if(keep_going),
-        progress: None,
-        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
-        interrupted: None,
-    };
     let format = inputs
         .first()
         .map(|p| svb_reads::detect(p))
         .transpose()
         .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
-    let result = interruptible(py, |stop| {
-        let how = svb_convert::Run {
-            interrupted: Some(stop),
-            on_error: how.on_error,
-            publish: how.publish,
-            progress: None,
-        };
-        match format {
-            Some(svb_model::Format::Pod5) if to.is_none() => {
-                svb_convert::split_pod5(&inputs, &output_dir, &split_by, template, max_open, how)
-            }
-            Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
-                let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
-                svb_convert::split_blow5(
-                    &inputs,
-                    &output_dir,
-                    &split_by,
-                    template,
-                    text,
-                    max_open,
-                    how,
-                )
-            }
-            _ => Err(svb_convert::ConvertError::Mapping(
-                "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
-            )),
+    let result = operation(py, keep_going, force, |how| match format {
+        Some(svb_model::Format::Pod5) if to.is_none() => {
+            svb_convert::split_pod5(&inputs, &output_dir, &split_by, template, max_open, how)
         }
-    })
-    .map_err(|e| operation_error(&e))?;
+        Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
+            let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
+            svb_convert::split_blow5(
+                &inputs,
+                &output_dir,
+                &split_by,
+                template,
+                text,
+                max_open,
+                how,
+            )
+        }
+        _ => Err(svb_convert::ConvertError::Mapping(
+            "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
+        )),
+    })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
     out.set_item("samples", result.stats.samples)?;
@@ -270,11 +216,6 @@ pub fn recover<'py>(
     output: PathBuf,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let how = svb_convert::Run {
-        publish: svb_pod5::Publish::from(svb_pod5::OnExisting::replace_if(force)),
-        interrupted: None,
-        ..svb_convert::Run::default()
-    };
     let pod5 = matches!(svb_reads::detect(&input), Ok(svb_model::Format::Pod5));
     // What every recovery says: saved reads and samples, whole ones found, those lost.
     let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
@@ -287,31 +228,17 @@ pub fn recover<'py>(
         Ok(out)
     };
     if pod5 {
-        let got = interruptible(py, |stop| {
-            let how = svb_convert::Run {
-                interrupted: Some(stop),
-                on_error: how.on_error,
-                publish: how.publish,
-                progress: None,
-            };
+        let got = operation(py, false, force, |how| {
             svb_convert::recover_pod5(&input, &output, how)
-        })
-        .map_err(|e| operation_error(&e))?;
+        })?;
         let out = report(&got.stats, got.reads)?;
         out.set_item("cut", py.None())?;
         out.set_item("fault", got.fault)?;
         return Ok(out);
     }
-    let got = interruptible(py, |stop| {
-        let how = svb_convert::Run {
-            interrupted: Some(stop),
-            on_error: how.on_error,
-            publish: how.publish,
-            progress: None,
-        };
+    let got = operation(py, false, force, |how| {
         svb_convert::recover_blow5(&input, &output, how)
-    })
-    .map_err(|e| operation_error(&e))?;
+    })?;
     let out = report(&got.stats, got.records)?;
     match &got.cut {
         Some(cut) => {
@@ -324,6 +251,26 @@ pub fn recover<'py>(
         None => out.set_item("cut", py.None())?,
     }
     Ok(out)
+}
+
+/// Runs an operation: `work` given how it runs (stop or go on past a failed input or read,
+/// replace an existing output or not, and the question "stop?" it asks between windows),
+/// interruptibly ([`interruptible`]); its error as Python raises it ([`operation_error`]).
+fn operation<T: Send>(
+    py: Python<'_>,
+    keep_going: bool,
+    force: bool,
+    work: impl FnOnce(svb_convert::Run<'_>) -> Result<T, svb_convert::ConvertError> + Send,
+) -> PyResult<T> {
+    interruptible(py, |stop| {
+        work(svb_convert::Run {
+            on_error: svb_convert::OnError::skip_if(keep_going),
+            progress: None,
+            publish: crate::writers::publish(true, force),
+            interrupted: Some(stop),
+        })
+    })
+    .map_err(|e| operation_error(&e))
 }
 
 /// Runs `work` (an operation, given the question "stop?" it asks between windows) with the
