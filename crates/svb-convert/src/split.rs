@@ -79,7 +79,8 @@ impl Split {
 /// Reads handled a window at a time.
 const WINDOW: usize = 256;
 
-/// A key as a file name: characters other than letters, digits, `-`, `_` and `.` become `_`.
+/// A key as a file name: characters other than letters, digits, `-`, `_` and `.` become `_`,
+/// and a name that would be hidden (a leading `.`) or empty gets a leading `_`.
 fn file_name(key: &str) -> String {
     let name: String = key
         .chars()
@@ -88,9 +89,9 @@ fn file_name(key: &str) -> String {
             _ => '_',
         })
         .collect();
-    match name.as_str() {
-        "" | "." | ".." => format!("_{name}"),
-        _ => name,
+    match name.starts_with('.') || name.is_empty() {
+        true => format!("_{name}"),
+        false => name,
     }
 }
 
@@ -566,13 +567,15 @@ fn output_paths(
         path: dir.to_path_buf(),
         source,
     })?;
-    let mut seen: HashMap<PathBuf, &str> = HashMap::new();
+    // Names that differ only by case are one file on a case-insensitive file system.
+    let mut seen: HashMap<String, &str> = HashMap::new();
     let mut paths = Vec::with_capacity(names.len());
     for name in names {
         let path = dir.join(output_name(template, name, ext));
-        if let Some(other) = seen.insert(path.clone(), name) {
+        if let Some(other) = seen.insert(path.to_string_lossy().to_lowercase(), name) {
             return Err(ConvertError::Mapping(format!(
-                "the keys {other:?} and {name:?} both make the file name {}",
+                "the keys {other:?} and {name:?} both make the file name {} (file names \
+                 that differ only by case are one file on some file systems)",
                 path.display()
             )));
         }

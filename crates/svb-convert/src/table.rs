@@ -174,17 +174,24 @@ impl TableFile {
             }
         };
         let mut unknown = Unknown::default();
-        let mut row = csv::StringRecord::new();
+        // Bytes: only the two fields used are checked to be text.
+        let mut row = csv::ByteRecord::new();
         loop {
-            match rows.read_record(&mut row) {
+            match rows.read_byte_record(&mut row) {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => return Err(csv_err(e)),
             }
             let n = row.position().map_or(0, |p| p.line());
-            let (id, dest) = (&row[id_col], &row[dest_col]);
+            let (id, dest) = match (
+                std::str::from_utf8(&row[id_col]),
+                std::str::from_utf8(&row[dest_col]),
+            ) {
+                (Ok(id), Ok(dest)) => (id, dest),
+                _ => return Err(at(n, "not UTF-8 text".into())),
+            };
             if id.is_empty() {
-                if row.iter().all(str::is_empty) {
+                if row.iter().all(<[u8]>::is_empty) {
                     continue;
                 }
                 return Err(at(n, "no read id".into()));

@@ -65,7 +65,14 @@ fn a_table_is_read_as_csv_readers_read_it() {
     let e = split(&input, &table, &tmp, "narrow")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("line 2: 1 columns, the header has 2"), "{e}");
+    assert!(e.contains("line 2: 1 columns, the header has 2"), "{e}"); // Keys that differ only by case would be one file on a case-insensitive file system.
+    let table = format!("read_id,dest\n{},BC1\n{},bc1\n", ids[0], ids[1]);
+    let e = split(&input, &table, &tmp, "case").unwrap_err().to_string();
+    assert!(e.contains("\"BC1\" and \"bc1\""), "{e}");
+    // A key that would make a hidden file name is given a visible one.
+    let table = format!("read_id,dest\n{},.hidden\n", ids[0]);
+    let got = split(&input, &table, &tmp, "hidden").unwrap();
+    assert!(got.outputs[0].1.ends_with("_.hidden.pod5"), "{got:?}");
 }
 
 #[test]

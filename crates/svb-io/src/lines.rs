@@ -44,19 +44,27 @@ impl<R: Read> Read for LineLimit<R> {
         let room = (self.limit + 1).saturating_sub(self.run).max(1);
         let want = buf.len().min(room);
         let n = self.inner.read(&mut buf[..want])?;
-        for &b in &buf[..n] {
-            if b == b'\n' {
-                self.run = 0;
-            } else {
-                self.run += 1;
-                if self.run > self.limit {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("a line longer than {} bytes", self.limit),
-                    ));
-                }
+        let got = &buf[..n];
+        // A line wholly inside `got` is shorter than `want` <= the room left: only the line
+        // `got` continues and the one it starts can be too long, so only the bytes before its
+        // first newline and after its last are looked at.
+        let (head, tail) = match got.iter().position(|&b| b == b'\n') {
+            None => (n, None),
+            Some(first) => {
+                let last = got.iter().rposition(|&b| b == b'\n').unwrap_or(first);
+                (first, Some(n - 1 - last))
             }
+        };
+        if self.run + head > self.limit {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a line longer than {} bytes", self.limit),
+            ));
         }
+        self.run = match tail {
+            None => self.run + head,
+            Some(t) => t,
+        };
         Ok(n)
     }
 }
@@ -77,4 +85,61 @@ pub fn excerpt(s: &str, max: usize) -> String {
         cut -= 1;
     }
     format!("{:?}... ({} bytes)", &s[..cut], s.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+
+    /// A reader handing out at most `step` bytes a call.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn lines(text: &[u8], limit: usize, step: usize, cap: usize) -> Result<Vec<usize>, String> {
+        let r = std::io::BufReader::with_capacity(cap, LineLimit::new(Trickle(text, step), limit));
+        r.split(b'\n')
+            .map(|l| l.map(|l| l.len()).map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_pass_and_longer_ones_fail_however_the_bytes_come() {
+        for limit in [1, 2, 7, 64] {
+            for step in [1, 2, 3, 5, 64, 1000] {
+                for cap in [1, 4, 100, 8192] {
+                    let ok: Vec<usize> = vec![limit, 0, 1, limit, limit / 2];
+                    let text: Vec<u8> = ok
+                        .iter()
+                        .flat_map(|&n| std::iter::repeat_n(b'x', n).chain([b'\n']))
+                        .collect();
+                    assert_eq!(lines(&text, limit, step, cap), Ok(ok.clone()));
+                    // The same, then one line a byte too long, then more.
+                    let mut bad = text.clone();
+                    bad.extend(std::iter::repeat_n(b'y', limit + 1));
+                    bad.extend(b"\nz\n");
+                    let got = lines(&bad, limit, step, cap);
+                    assert_eq!(
+                        got,
+                        Err(format!("a line longer than {limit} bytes")),
+                        "limit {limit} step {step} cap {cap}"
+                    );
+                    // A last line without its newline, at the limit.
+                    let mut last = text.clone();
+                    last.extend(std::iter::repeat_n(b'w', limit));
+                    let mut want = ok.clone();
+                    want.push(limit);
+                    assert_eq!(lines(&last, limit, step, cap), Ok(want));
+                }
+            }
+        }
+    }
 }
