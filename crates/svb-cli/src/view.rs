@@ -43,7 +43,9 @@ pub struct Args {
 }
 
 /// Appends the TSV text of `a[row]`: integers as they are, floats with 8 decimals (as
-/// `pod5 view`; NaN as `NaN`), text, enum labels, lists comma-separated; a null is empty.
+/// `pod5 view`; NaN as `NaN`), text (a tab, newline, carriage return or backslash in it as
+/// `\t`, `\n`, `\r`, `\\`, so that a row is one line of its columns whatever it holds, a
+/// file name included), enum labels, lists comma-separated; a null is empty.
 fn tsv(a: &dyn Array, row: usize, out: &mut String) {
     cell(a, row, out, false)
 }
@@ -104,7 +106,15 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
             if as_json {
                 out.push_str(&json_str(s));
             } else {
-                out.push_str(s);
+                for c in s.chars() {
+                    match c {
+                        '\t' => out.push_str("\\t"),
+                        '\n' => out.push_str("\\n"),
+                        '\r' => out.push_str("\\r"),
+                        '\\' => out.push_str("\\\\"),
+                        c => out.push(c),
+                    }
+                }
             }
         }
         DataType::Dictionary(..) => {

@@ -177,3 +177,24 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
         assert!(out_path.exists(), "{to}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line() {
+    let Some(data) = data_dir() else {
+        return;
+    };
+    let tmp = TempDir::new("cli-odd-name");
+    let odd = tmp.join("a\tb\nc\\d.pod5");
+    std::fs::copy(data.join("pod5/multi_fast5_zip.pod5"), &odd).unwrap();
+    let out = ok(&svb(&["view", s(&odd)]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 11, "{out}");
+    let columns = lines[0].split('\t').count();
+    assert!(
+        lines.iter().all(|l| l.split('\t').count() == columns),
+        "{out}"
+    );
+    assert!(lines[1].contains("a\\tb\\nc\\\\d.pod5"), "{}", lines[1]);
+}
