@@ -111,6 +111,14 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
         }
         Command::Verify { file, quick: true } => {
             let f = open(&file)?;
+            // POD5 tables and BLOW5 records are checked at open; a FAST5 read's groups are
+            // found then, and its attributes and its signal dataset's type, shape and declared
+            // count are checked here (what a decode checks before it decodes).
+            if let Some(r) = f.fast5() {
+                for i in 0..r.len() {
+                    svb_model::ReadSource::fields(r, i).map_err(|e| error_chain(&e))?;
+                }
+            }
             eprintln!(
                 "svb: verify --quick: {}: structure good, {} reads (no signal decoded)",
                 file.display(),

@@ -208,3 +208,29 @@ fn subset_of_fast5_is_written_in_any_format_svb_writes() {
         }
     }
 }
+
+/// `fast5 verify --quick` checks what a decode checks before it decodes (every read's
+/// attributes and signal dataset): on every shared FAST5 file it fails where the full verify
+/// fails, decoding nothing.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn quick_verify_fails_where_verify_fails() {
+    let Some(data) = svb_testdata::data_dir() else {
+        return;
+    };
+    let mut failing = 0;
+    for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
+        let status = |quick: bool| {
+            let mut args = vec!["fast5", "verify"];
+            if quick {
+                args.push("--quick");
+            }
+            args.push(path.to_str().unwrap());
+            svb(&args).status.success()
+        };
+        let full = status(false);
+        assert_eq!(status(true), full, "{name}");
+        failing += usize::from(!full);
+    }
+    assert!(failing >= 5, "{failing} failing files");
+}
