@@ -106,9 +106,12 @@ fn aarch64() -> Result<(), String> {
         }
     }
     let mut cmd = cargo();
+    // Every test, those that need the shared data included (`#[ignore]`d for a plain
+    // `cargo test` without it).
     cmd.args(["test", "--release", "--target", AARCH64, "--tests"])
         .args(KERNEL_CRATES)
         .args(FORMAT_CRATES)
+        .args(["--", "--include-ignored"])
         .env(
             "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
             "aarch64-linux-gnu-gcc",
@@ -131,7 +134,8 @@ fn x86(features: &[&str]) -> Result<(), String> {
     run(cargo()
         .args(["test", "--release", "--tests"])
         .args(KERNEL_CRATES)
-        .args(features))
+        .args(features)
+        .args(["--", "--include-ignored"]))
 }
 
 fn no_std() -> Result<(), String> {
