@@ -114,10 +114,6 @@ pub fn convert(
                 Format::Blow5 | Format::Slow5 => crate::blow5_to_pod5(inputs, out, options, how),
             }
         }
-        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
-            path: out.to_path_buf(),
-            found: Some(found),
-        }
-        .into()),
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }
 }

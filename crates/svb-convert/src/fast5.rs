@@ -420,11 +420,7 @@ pub fn subset_fast5(
             picked_to_blow5(readers, stats, out, options, how)?
         }
         found @ svb_model::Format::Fast5 => {
-            return Err(svb_model::OutputFormatError {
-                path: out.to_path_buf(),
-                found: Some(found),
-            }
-            .into())
+            return Err(svb_model::OutputFormatError::not_written(out, found).into())
         }
     };
     Ok(crate::Subset {

@@ -219,9 +219,10 @@ impl<'a> Run<'a> {
     }
 }
 
-/// Refuses an output that is an input ([`check_output`]), then opens every input; with
-/// [`OnError::Skip`] one that fails is listed in the returned stats' `failed` and left out
-/// (when none opens, the first one's error is returned: there is nothing to convert).
+/// Refuses an output that is an input ([`check_output`]), then opens every input and keeps
+/// it open; with [`OnError::Skip`] one that fails is listed in the returned stats' `failed`
+/// and left out (when none opens, the first one's error is returned: there is nothing to
+/// convert).
 #[allow(clippy::type_complexity)] // the readers with their paths, and the stats so far
 fn open_inputs<R, E: Into<ConvertError>>(
     inputs: &[PathBuf],
@@ -229,19 +230,12 @@ fn open_inputs<R, E: Into<ConvertError>>(
     on_error: OnError,
     open: impl Fn(&Path) -> Result<R, E>,
 ) -> Result<(Vec<(R, PathBuf)>, Stats), ConvertError> {
-    check_output(inputs, output)?;
-    let (mut out, mut stats) = (Vec::new(), Stats::default());
-    for p in inputs {
-        match (open(p).map_err(Into::into), on_error) {
-            (Ok(r), _) => out.push((r, p.clone())),
-            (Err(e), OnError::Skip) => stats.failed.push(ConvertError::of(p)(e)),
-            (Err(e), OnError::Stop) => return Err(e),
-        }
-    }
-    if out.is_empty() && !stats.failed.is_empty() {
-        return Err(stats.failed.remove(0));
-    }
-    Ok((out, stats))
+    let (looked, stats) = look_at_each(inputs, output, on_error, open, |_| 0, |_, _| Ok(()), true)?;
+    let readers = looked
+        .into_iter()
+        .filter_map(|x| x.kept.map(|r| (r, x.path)))
+        .collect();
+    Ok((readers, stats))
 }
 
 /// Inputs at most this many are kept open from their first look to their conversion; more
@@ -257,6 +251,21 @@ struct Looked<R> {
     kept: Option<R>,
 }
 
+impl<R> Looked<R> {
+    /// The input for its conversion: its kept reader, or its file opened again; one that no
+    /// longer opens stops the conversion, or is left out (`None`) and listed in `failed`, as
+    /// `on_error` says.
+    fn reopen<E: Into<ConvertError>>(
+        &self,
+        open: impl FnOnce(&Path) -> Result<R, E>,
+        on_error: OnError,
+        failed: &mut Vec<ConvertError>,
+    ) -> Result<Option<reopen::Reopened<'_, R>>, ConvertError> {
+        let opened = reopen::reopen(&self.kept, &self.path, open).map_err(Into::into);
+        Ok(settle(vec![opened], on_error, failed, ConvertError::of(&self.path))?.pop())
+    }
+}
+
 /// Refuses an output that is an input ([`check_output`]), then opens every input in turn,
 /// `look(reader, path)` at it (what a header needs of it) and, unless it must be kept, closes
 /// it again: a bounded number of files are open at any time. With [`OnError::Skip`] an input
@@ -268,10 +277,23 @@ fn look_at_inputs<R, E: Into<ConvertError>>(
     on_error: OnError,
     open: impl Fn(&Path) -> Result<R, E>,
     reads: impl Fn(&R) -> usize,
+    look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
+) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
+    let keep_all = inputs.len() <= KEEP_OPEN;
+    look_at_each(inputs, output, on_error, open, reads, look, keep_all)
+}
+
+/// [`look_at_inputs`], every input kept open when `keep_all` (else only streams).
+fn look_at_each<R, E: Into<ConvertError>>(
+    inputs: &[PathBuf],
+    output: &Path,
+    on_error: OnError,
+    open: impl Fn(&Path) -> Result<R, E>,
+    reads: impl Fn(&R) -> usize,
     mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
+    keep_all: bool,
 ) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     check_output(inputs, output)?;
-    let keep_all = inputs.len() <= KEEP_OPEN;
     let (mut out, mut stats) = (Vec::new(), Stats::default());
     for p in inputs {
         let r = match (open(p).map_err(Into::into), on_error) {
@@ -434,8 +456,9 @@ pub fn pod5_to_blow5(
     };
     let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
     let len = |r: &svb_pod5::Reader| r.len();
-    let (readers, w_) = ((inputs.as_slice(), open), &mut w);
-    every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
+    every_read_into_blow5(
+        &inputs, open, &mut w, len, weight, decode, &mut how, &mut stats,
+    )?;
     w.finish()?;
     Ok(stats)
 }
@@ -463,14 +486,8 @@ pub fn blow5_to_pod5(
     let total: u64 = inputs.iter().map(|x| x.reads as u64).sum();
     let mut done_reads = 0u64;
     for input in &inputs {
-        let (path, in_file) = (&input.path, ConvertError::of(&input.path));
-        let Some(r) = settle(
-            vec![reopen::reopen(&input.kept, path, open).map_err(ConvertError::from)],
-            on_error,
-            &mut stats.failed,
-            &in_file,
-        )?
-        .pop() else {
+        let in_file = ConvertError::of(&input.path);
+        let Some(r) = input.reopen(open, on_error, &mut stats.failed)? else {
             continue;
         };
         let r: &svb_blow5::Reader = &r;
@@ -631,8 +648,9 @@ pub fn blow5_to_blow5(
     // Record sizes stand in for sample counts.
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
     let len = |r: &svb_blow5::Reader| r.len();
-    let (readers, w_) = ((inputs.as_slice(), open), &mut w);
-    every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
+    every_read_into_blow5(
+        &inputs, open, &mut w, len, weight, decode, &mut how, &mut stats,
+    )?;
     w.finish()?;
     Ok(stats)
 }
@@ -710,8 +728,10 @@ fn copy_stored_records(
 }
 
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
+#[allow(clippy::too_many_arguments)] // one conversion's parts, each used once
 fn every_read_into_blow5<R: Sync, E: Into<ConvertError>>(
-    (inputs, open): (&[Looked<R>], impl Fn(&Path) -> Result<R, E>),
+    inputs: &[Looked<R>],
+    open: impl Fn(&Path) -> Result<R, E>,
     w: &mut svb_blow5::Writer,
     len: impl Fn(&R) -> usize,
     weight: impl Fn(&R, usize) -> u64,
@@ -724,9 +744,7 @@ fn every_read_into_blow5<R: Sync, E: Into<ConvertError>>(
         total: inputs.iter().map(|x| x.reads as u64).sum(),
     };
     for (k, input) in inputs.iter().enumerate() {
-        let in_file = ConvertError::of(&input.path);
-        let opened = reopen::reopen(&input.kept, &input.path, &open).map_err(Into::into);
-        let Some(r) = settle(vec![opened], how.on_error, &mut stats.failed, &in_file)?.pop() else {
+        let Some(r) = input.reopen(&open, how.on_error, &mut stats.failed)? else {
             continue;
         };
         let one = [(&*r, input.path.clone())];

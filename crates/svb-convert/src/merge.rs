@@ -319,10 +319,6 @@ pub fn merge(
                 |first: &svb_blow5::Header| crate::blow5_options_like(out, first, publish);
             merge_blow5_with(inputs, out, options, duplicates, how)
         }
-        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
-            path: out.to_path_buf(),
-            found: Some(found),
-        }
-        .into()),
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }
 }

@@ -38,17 +38,7 @@ pub fn recover_blow5(
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
     // The salvaged reader itself (a damaged file is not opened again).
-    let readers = [crate::Looked {
-        path: input.to_path_buf(),
-        reads: records,
-        kept: Some(r),
-    }];
-    let never = |p: &Path| -> Result<svb_blow5::Reader, ConvertError> {
-        Err(ConvertError::Mapping(format!(
-            "{}: not opened again",
-            p.display()
-        )))
-    };
+    let readers = [(r, input.to_path_buf())];
     // A recovery saves what it can: a record that does not decode is left out and named.
     how.on_error = OnError::Skip;
     let mut stats = Stats::default();
@@ -57,8 +47,22 @@ pub fn recover_blow5(
     };
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
     let len = |r: &svb_blow5::Reader| r.len();
-    let (readers, w_) = ((readers.as_slice(), never), &mut w);
-    crate::every_read_into_blow5(readers, w_, len, weight, decode, &mut how, &mut stats)?;
+    let mut progress = crate::Progress {
+        done: 0,
+        total: records as u64,
+    };
+    let all = |_: &svb_blow5::Record| Ok(true);
+    crate::windows_into_blow5(
+        &readers,
+        &mut w,
+        len,
+        weight,
+        decode,
+        all,
+        &mut progress,
+        &mut how,
+        &mut stats,
+    )?;
     w.finish()?;
     Ok(Recovered {
         stats,

@@ -103,14 +103,18 @@ struct Keys {
 }
 
 impl Keys {
-    /// Gives the reads `table` lists their destinations, the table streamed (`reads`: the
-    /// inputs' reads by id); an id sent to two destinations is an error naming its line.
-    /// Returns the table's ids that are no read of the inputs.
+    /// With `by` a table file, gives the reads it lists their destinations, the table
+    /// streamed (`reads`: the inputs' reads by id); an id sent to two destinations is an
+    /// error naming its line. Returns the table's ids that are no read of the inputs (none
+    /// for any other `by`).
     fn assign_table(
         &mut self,
-        table: &crate::TableFile,
+        by: &SplitBy,
         reads: &crate::table::ReadsById,
     ) -> Result<crate::table::Unknown, ConvertError> {
+        let SplitBy::TableFile(table) = by else {
+            return Ok(Default::default());
+        };
         table.assign(reads, |input, read, id, dest| {
             let before = self.per_input[input as usize][read as usize];
             if before == u32::MAX {
@@ -210,11 +214,7 @@ pub fn split_pod5(
             kept.push(crate::reopen::keep_stream(path, r));
         }
     }
-    let unknown = match by {
-        SplitBy::TableFile(t) => keys.assign_table(t, &by_id)?,
-        _ => Default::default(),
-    };
-    result.unknown = unknown;
+    result.unknown = keys.assign_table(by, &by_id)?;
     let total: u64 = counts.iter().sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
         keys = positional_keys(&keys.per_input, by, total);
@@ -369,11 +369,7 @@ pub fn split_blow5(
         keys.per_input.push(per);
     }
     drop(per_input_keys);
-    let unknown = match by {
-        SplitBy::TableFile(t) => keys.assign_table(t, &by_id)?,
-        _ => Default::default(),
-    };
-    result.unknown = unknown;
+    result.unknown = keys.assign_table(by, &by_id)?;
     drop(by_id);
     let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {

@@ -305,10 +305,6 @@ pub fn subset(
     match to {
         Format::Pod5 => subset_pod5(inputs, wanted, out, how),
         Format::Blow5 | Format::Slow5 => subset_blow5(inputs, wanted, out, how),
-        found @ Format::Fast5 => Err(svb_model::OutputFormatError {
-            path: out.to_path_buf(),
-            found: Some(found),
-        }
-        .into()),
+        found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }
 }

@@ -174,6 +174,16 @@ pub struct OutputFormatError {
     pub found: Option<Format>,
 }
 
+impl OutputFormatError {
+    /// The error of an output at `path` in `format`, one svb reads but does not write.
+    pub fn not_written(path: &Path, format: Format) -> OutputFormatError {
+        OutputFormatError {
+            path: path.to_path_buf(),
+            found: Some(format),
+        }
+    }
+}
+
 impl std::fmt::Display for OutputFormatError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: ", self.path.display())?;
