@@ -17,20 +17,10 @@ use crate::progress::Progress;
 /// and adds to it replaces it). An output that exists gets the way to replace it.
 pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut s = svb_io::error_chain(e);
-    let mut cause = Some(e);
-    while let Some(c) = cause {
-        if is_already_exists(c) {
-            s.push_str(" (--force replaces it)");
-            break;
-        }
-        cause = c.source();
+    if svb_io::caused_by(e, std::io::ErrorKind::AlreadyExists) {
+        s.push_str(" (--force replaces it)");
     }
     s
-}
-
-fn is_already_exists(e: &(dyn std::error::Error + 'static)) -> bool {
-    e.downcast_ref::<std::io::Error>()
-        .is_some_and(|io| io.kind() == std::io::ErrorKind::AlreadyExists)
 }
 
 /// An error writing the output `path`, said once and with what to do.

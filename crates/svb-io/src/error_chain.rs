@@ -35,3 +35,25 @@ pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     }
     s
 }
+
+/// Whether `e` or one of its sources is an I/O error of `kind` (an output that exists,
+/// `AlreadyExists`, however deep an operation wrapped it): what the front ends say or raise
+/// for it.
+///
+/// ```
+/// use std::io::{Error, ErrorKind};
+/// assert!(svb_io::caused_by(&Error::new(ErrorKind::AlreadyExists, "x"), ErrorKind::AlreadyExists));
+/// assert!(!svb_io::caused_by(&Error::new(ErrorKind::NotFound, "x"), ErrorKind::AlreadyExists));
+/// ```
+pub fn caused_by(e: &(dyn std::error::Error + 'static), kind: std::io::ErrorKind) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == kind)
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
+}

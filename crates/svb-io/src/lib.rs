@@ -42,7 +42,7 @@ mod reader_constructors;
 mod source;
 pub mod zstd_frame;
 
-pub use error_chain::error_chain;
+pub use error_chain::{caused_by, error_chain};
 pub use file_id::{FileId, Inputs};
 pub use in_order::encode_in_order;
 pub use lines::{excerpt, LineLimit, MAX_LINE};

@@ -312,18 +312,11 @@ fn interruptible<T: Send>(
 /// (nothing was published), `FileExistsError` for an output that exists, else a
 /// `FileFormatError` with the whole message.
 fn operation_error(e: &svb_convert::ConvertError) -> PyErr {
-    use std::error::Error;
     if matches!(e, svb_convert::ConvertError::Interrupted) {
         return pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string());
     }
-    let mut cause: Option<&(dyn Error + 'static)> = Some(e);
-    while let Some(c) = cause {
-        if let Some(io) = c.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::AlreadyExists {
-                return pyo3::exceptions::PyFileExistsError::new_err(chain(e));
-            }
-        }
-        cause = c.source();
+    if svb_io::caused_by(e, std::io::ErrorKind::AlreadyExists) {
+        return pyo3::exceptions::PyFileExistsError::new_err(chain(e));
     }
     crate::errors::FileFormatError::new_err(chain(e))
 }
