@@ -207,15 +207,13 @@ fn slow5_options_without_compression_only() {
     assert!(tmp.entries().is_empty());
 }
 
-/// The `.slow5` files under `SVB_SLOW5_REPOS` (checkouts of slow5lib and slow5tools; `.ci/run`
-/// clones them at pinned commits): each read by pyslow5 and by us, every record and field
-/// compared; a file pyslow5 refuses we refuse. Skipped without them (`.ci/run` fetches them
-/// where GitHub can be reached).
+/// The `.slow5` files of slow5lib's and slow5tools' test data (`svb_testdata::slow5_repos`:
+/// `SVB_SLOW5_REPOS`, else the shared data's copy, at pinned commits): each read by pyslow5
+/// and by us, every record and field compared; a file pyslow5 refuses we refuse.
 #[test]
 #[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS) and Python with pyslow5 (pip); run with --include-ignored"]
 fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
-    let Some(repos) = std::env::var_os("SVB_SLOW5_REPOS").map(PathBuf::from) else {
-        println!("skipped: no SVB_SLOW5_REPOS");
+    let Some(repos) = svb_testdata::slow5_repos() else {
         return;
     };
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {

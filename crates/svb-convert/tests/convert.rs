@@ -527,8 +527,7 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
     let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-f2s") else {
         return;
     };
-    let Some(repos) = std::env::var_os("SVB_SLOW5_REPOS").map(PathBuf::from) else {
-        println!("skipped: no SVB_SLOW5_REPOS");
+    let Some(repos) = svb_testdata::slow5_repos() else {
         return;
     };
     let mut compared = 0;
