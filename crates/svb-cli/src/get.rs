@@ -52,7 +52,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let dataset = match args.file.is_dir() {
+    let dataset = match svb_reads::names_many(&args.file) {
         true => {
             if args.index.is_some() {
                 return Err(format!(

@@ -17,6 +17,7 @@ mod pod5;
 mod progress;
 mod publish;
 mod recover;
+mod remote;
 mod split;
 mod subset;
 mod view;
@@ -42,6 +43,8 @@ struct Cli {
     /// nothing under the final name.
     #[arg(long, global = true)]
     no_sync: bool,
+    #[command(flatten)]
+    remote: remote::Remote,
     #[command(subcommand)]
     command: Command,
 }
@@ -98,8 +101,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Err(e) = remote::refuse_credentials(std::env::args_os().skip(1)) {
+        eprintln!("svb: {e}");
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     publish::set_no_sync(cli.no_sync);
+    if let Err(e) = cli.remote.apply() {
+        eprintln!("svb: {e}");
+        return ExitCode::FAILURE;
+    }
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)

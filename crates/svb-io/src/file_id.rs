@@ -15,11 +15,23 @@ enum Id {
     Inode(u64, u64),
     #[cfg_attr(unix, allow(dead_code))]
     Path(PathBuf),
+    /// An object, by its URL (scheme and host in lower case).
+    Url(String),
 }
 
 impl FileId {
-    /// The file `path` reaches (links followed); an error when there is none.
+    /// The file `path` reaches (links followed); an error when there is none. An object's
+    /// identity is its URL ([`url_of`](crate::url_of)), whether or not it exists.
     pub fn of(path: &Path) -> io::Result<FileId> {
+        if let Some(url) = crate::url_of(path) {
+            let (scheme, rest) = url.split_once("://").expect("a URL");
+            let (host, key) = rest.split_once('/').unwrap_or((rest, ""));
+            return Ok(FileId(Id::Url(format!(
+                "{}://{}/{key}",
+                scheme.to_ascii_lowercase(),
+                host.to_ascii_lowercase()
+            ))));
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

@@ -13,6 +13,9 @@
 //!   complete and published under its name, never replacing a file that is there unless
 //!   asked to ([`OnExisting`]); [`write_file`] for small outputs, [`Inputs`] to refuse an
 //!   output that is one of the inputs.
+//! - [`url_of`]: an input or output that is a URL (`s3://`, `gs://`, `az://`, `http(s)://`)
+//!   rather than a path; [`Source::open`] opens its object by ranges with the `remote`
+//!   feature (`remote`: the stores, credentials, request planning, [`remote::traffic`]).
 //! - [`wrong_format`]: a reader's error for a file of another format (the formats are
 //!   `svb_model::Format`, known by their first bytes, which [`Source::open_as`] checks).
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
@@ -36,9 +39,12 @@ mod error_chain;
 mod file_id;
 mod in_order;
 mod lines;
+mod location;
 mod parallel;
 mod partial;
 mod reader_constructors;
+#[cfg(feature = "remote")]
+pub mod remote;
 mod source;
 pub mod zstd_frame;
 
@@ -46,6 +52,9 @@ pub use error_chain::{caused_by, error_chain};
 pub use file_id::{FileId, Inputs};
 pub use in_order::encode_in_order;
 pub use lines::{excerpt, LineLimit, MAX_LINE};
+pub use location::{
+    credentials_refused, has_credentials, is_url, list_objects, shown_url, url_of, URL_SCHEMES,
+};
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};
 pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

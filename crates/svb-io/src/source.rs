@@ -40,6 +40,8 @@ enum Inner {
     Memory(Vec<u8>),
     File(File),
     Mapped(memmap2::Mmap),
+    #[cfg(feature = "remote")]
+    Remote(std::sync::Arc<crate::remote::Object>),
 }
 
 /// A file's bytes: in memory, read on demand, or mapped. Every range is checked against the
@@ -55,6 +57,8 @@ impl std::fmt::Debug for Source {
             Inner::Memory(_) => "in memory",
             Inner::File(_) => "positioned reads",
             Inner::Mapped(_) => "mapped",
+            #[cfg(feature = "remote")]
+            Inner::Remote(_) => "ranges of an object",
         };
         write!(f, "Source({} bytes, {how})", self.len)
     }
@@ -63,7 +67,9 @@ impl std::fmt::Debug for Source {
 impl Source {
     /// Opens `path` as `access` says. A file that is not a regular file (a FIFO, a device, a
     /// stream through a symbolic link) is read whole as it arrives, up to [`STREAM_LIMIT`]
-    /// bytes: never without end.
+    /// bytes: never without end. A URL ([`url_of`](crate::url_of): `s3://`, `gs://`, `az://`,
+    /// `http(s)://`) is an object read by ranges (feature `remote`; without it, an error
+    /// saying so), whatever `access` says.
     pub fn open(path: &Path, access: Access) -> io::Result<Source> {
         Self::open_inner(path, access, None)
     }
@@ -89,6 +95,9 @@ impl Source {
     }
 
     fn open_inner(path: &Path, access: Access, want: Option<Format>) -> io::Result<Source> {
+        if let Some(url) = crate::location::url_of(path) {
+            return Self::open_url(url, want);
+        }
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
         if meta.is_dir() {
@@ -126,6 +135,51 @@ impl Source {
         })
     }
 
+    #[cfg(feature = "remote")]
+    fn open_url(url: &str, want: Option<Format>) -> io::Result<Source> {
+        let object = crate::remote::Object::open(url)?;
+        let source = Source {
+            len: object.len(),
+            inner: Inner::Remote(object),
+        };
+        if let Some(want) = want {
+            let n = source.len.min(SNIFF_LEN as u64) as usize;
+            check_format(want, &source.read_vec(0, n)?)?;
+        }
+        Ok(source)
+    }
+
+    #[cfg(not(feature = "remote"))]
+    fn open_url(url: &str, _: Option<Format>) -> io::Result<Source> {
+        Err(crate::location::remote_not_built(url))
+    }
+
+    /// Fetches `ranges` ahead of the reads that will ask for them: an object's ranges all at
+    /// once (one round trip instead of one a read; see
+    /// [`remote::Object::prefetch`](crate::remote::Object::prefetch)); nothing for a local
+    /// file, whose reads cost no round trip. A range past the end is left to the read that
+    /// asks for it to report.
+    pub fn prefetch(&self, ranges: &[std::ops::Range<u64>]) -> io::Result<()> {
+        match &self.inner {
+            #[cfg(feature = "remote")]
+            Inner::Remote(o) => o.prefetch(ranges),
+            _ => {
+                let _ = ranges;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the bytes are an object's, read by requests to a store or server (each read
+    /// a round trip unless planned with [`prefetch`](Source::prefetch)).
+    pub fn is_remote(&self) -> bool {
+        match &self.inner {
+            #[cfg(feature = "remote")]
+            Inner::Remote(_) => true,
+            _ => false,
+        }
+    }
+
     /// Memory-maps `path` read-only (an empty file is read instead: it cannot be mapped).
     ///
     /// # Safety
@@ -135,6 +189,10 @@ impl Source {
     /// of the lost pages raise SIGBUS and kill the process. [`Source::open`] has neither
     /// hazard.
     pub unsafe fn map(path: &Path) -> io::Result<Source> {
+        if let Some(url) = crate::location::url_of(path) {
+            // An object cannot be mapped: it is read by ranges, as `open` reads it.
+            return Self::open_url(url, None);
+        }
         let file = File::open(path)?;
         let len = file.metadata()?.len();
         if len == 0 {
@@ -173,7 +231,7 @@ impl Source {
         match &self.inner {
             Inner::Memory(v) => Some(v),
             Inner::Mapped(m) => Some(m),
-            Inner::File(_) => None,
+            _ => None,
         }
     }
 
@@ -203,6 +261,8 @@ impl Source {
             Inner::Memory(v) => buf.copy_from_slice(&v[range]),
             Inner::Mapped(m) => buf.copy_from_slice(&m[range]),
             Inner::File(f) => read_exact_at(f, buf, offset)?,
+            #[cfg(feature = "remote")]
+            Inner::Remote(o) => o.read_into(offset, buf)?,
         }
         Ok(())
     }
@@ -227,14 +287,16 @@ impl Source {
         match &self.inner {
             Inner::Memory(v) => Ok(f(&v[range])),
             Inner::Mapped(m) => Ok(f(&m[range])),
-            Inner::File(file) => {
+            _ => {
                 // Taken out while in use: a nested call finds none and makes its own.
                 let mut buf = READ_BUFFER.take();
                 if buf.len() < len {
                     // The range was checked against the file's length: the file justifies it.
                     buf.resize(len, 0);
                 }
-                let r = read_exact_at(file, &mut buf[..len], offset).map(|()| f(&buf[..len]));
+                let r = self
+                    .read_into(offset, &mut buf[..len])
+                    .map(|()| f(&buf[..len]));
                 if buf.len() <= KEEP_BUFFER {
                     READ_BUFFER.set(buf);
                 }
@@ -261,7 +323,13 @@ fn read_up_to(r: &mut impl io::Read, buf: &mut [u8]) -> io::Result<usize> {
 /// The first [`SNIFF_LEN`] bytes of the file at `path` (fewer when it is shorter), to tell
 /// its format; `None` for a file that is not a regular file (a FIFO, a device), whose first
 /// bytes a look would consume. A directory is an error.
+///
+/// A URL's object is opened to look (one round trip) and kept for the reader that opens it
+/// next.
 pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    if let Some(url) = crate::location::url_of(path) {
+        return read_url_head(url).map(Some);
+    }
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
         return Err(io::Error::new(
@@ -276,6 +344,19 @@ pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
     let n = read_up_to(&mut File::open(path)?, &mut head)?;
     head.truncate(n);
     Ok(Some(head))
+}
+
+#[cfg(feature = "remote")]
+fn read_url_head(url: &str) -> io::Result<Vec<u8>> {
+    let object = crate::remote::Object::open_to_look(url)?;
+    let mut head = vec![0u8; object.len().min(SNIFF_LEN as u64) as usize];
+    object.read_into(0, &mut head)?;
+    Ok(head)
+}
+
+#[cfg(not(feature = "remote"))]
+fn read_url_head(url: &str) -> io::Result<Vec<u8>> {
+    Err(crate::location::remote_not_built(url))
 }
 
 /// A `want` reader's check of a file's first bytes (a file shorter than the signature is

@@ -27,11 +27,24 @@ pub fn detect(path: &Path) -> Result<Format, ReadsError> {
     })
 }
 
+/// Whether `input` names many files: a directory, or a URL prefix or pattern
+/// ([`svb_io::list_objects`]: `s3://bucket/run/`, `s3://bucket/run/*.pod5`).
+pub fn names_many(input: &Path) -> bool {
+    match svb_io::url_of(input) {
+        Some(url) => url.ends_with('/') || url.contains('*'),
+        None => input.is_dir(),
+    }
+}
+
 /// The files of `inputs`: each file as given, each directory's files of the formats svb
 /// reads, by extension, in name order (its subdirectories' too with `recursive`; hidden
 /// names skipped). Each directory is walked once, however many links lead to it (a link
 /// back up the tree is not followed again). All must be of one format, known by content, and
 /// there must be at least one.
+///
+/// A URL (`s3://`, `gs://`, `az://`, `http(s)://`; read with svb-io's `remote` feature) is an
+/// object; one ending in `/` is a prefix, listed like a directory, and one with `*` in it a
+/// pattern its matching objects are listed by ([`svb_io::list_objects`]).
 pub fn expand_inputs(
     inputs: &[PathBuf],
     recursive: bool,
@@ -39,7 +52,20 @@ pub fn expand_inputs(
     let mut files = Vec::new();
     let mut seen = HashSet::new();
     for input in inputs {
-        if input.is_dir() {
+        if let Some(listed) = svb_io::url_of(input).and_then(|u| svb_io::list_objects(u, recursive))
+        {
+            let listed = listed.map_err(|source| ReadsError::Io {
+                path: input.clone(),
+                source,
+            })?;
+            let glob = input.to_str().is_some_and(|s| s.contains('*'));
+            files.extend(
+                listed
+                    .into_iter()
+                    .map(PathBuf::from)
+                    .filter(|p| glob || Format::of_extension(p).is_some()),
+            );
+        } else if input.is_dir() {
             walk(input, recursive, &mut seen, &mut files)?;
         } else {
             files.push(input.clone());

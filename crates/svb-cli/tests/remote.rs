@@ -1,0 +1,229 @@
+//! Every reading command on objects served over HTTP (range requests, as object stores and
+//! static file servers answer them) gives what it gives on the local file, byte for byte;
+//! faults (503, 429, bodies cut short, dropped connections) are retried; a wrong range or an
+//! object replaced while it is read is an error naming it, never wrong data.
+
+mod common;
+use common::{fails, ok, s, svb};
+use std::sync::atomic::Ordering;
+use svb_testdata::http_server::HttpServer;
+
+/// A POD5 file of `n` reads of 2,000 to 40,000 samples in chunks of 4,000, 20 chunks a
+/// signal batch (so a read's chunks span batches), and its BLOW5 and SLOW5 conversions, in
+/// `dir`.
+fn files(dir: &svb_testdata::TempDir, n: u8) -> Vec<std::path::PathBuf> {
+    use svb_testdata::pod5::{TestFile, TestRead};
+    let mut rng = svb_testdata::Rng(7);
+    let reads: Vec<TestRead> = (0..n)
+        .map(|r| {
+            let len = 2_000 + (rng.next() % 38_000) as usize;
+            TestRead::new(r, rng.walk(len, 40))
+        })
+        .collect();
+    let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
+    let bytes = TestFile {
+        reads,
+        chunk_samples: 4_000,
+        signal_batch_rows: 20,
+        compress: Some(&compress),
+        edit: None,
+    }
+    .write();
+    let pod5 = dir.join("reads.pod5");
+    std::fs::write(&pod5, bytes).unwrap();
+    let mut out = vec![pod5.clone()];
+    for ext in ["blow5", "slow5"] {
+        let f = dir.join(&format!("reads.{ext}"));
+        ok(&svb(&["convert", s(&pod5), "-o", s(&f)]));
+        out.push(f);
+    }
+    out
+}
+
+fn name(p: &std::path::Path) -> &str {
+    p.file_name().unwrap().to_str().unwrap()
+}
+
+#[test]
+fn commands_read_urls_as_local_files() {
+    let dir = svb_testdata::TempDir::new("remote-commands");
+    let local = files(&dir, 60);
+    let server = HttpServer::start(&dir.0);
+    let ids = ok(&svb(&[
+        "view",
+        s(&local[0]),
+        "--fields",
+        "read_id",
+        "--no-header",
+    ]));
+    let some: Vec<&str> = ids.lines().step_by(7).collect();
+    let list = dir.join("some.txt");
+    std::fs::write(&list, some.join("\n")).unwrap();
+    for f in &local {
+        let url = server.url(name(f));
+        let kind = if name(f).ends_with("pod5") {
+            "pod5"
+        } else {
+            "blow5"
+        };
+        for args in [
+            vec!["view", "{}"],
+            vec!["view", "{}", "--json"],
+            vec![kind, "info", "{}"],
+            vec![kind, "verify", "{}"],
+            vec!["get", "{}", some[3], "--pa"],
+        ] {
+            let with = |p: &str| -> Vec<String> {
+                args.iter()
+                    .map(|a| {
+                        if *a == "{}" {
+                            p.to_string()
+                        } else {
+                            a.to_string()
+                        }
+                    })
+                    .collect()
+            };
+            let run = |p: &str| {
+                let a = with(p);
+                let a: Vec<&str> = a.iter().map(String::as_str).collect();
+                common::svb(&a)
+            };
+            let (here, there) = (run(s(f)), run(&url));
+            assert!(there.status.success(), "{args:?} {url}: {}", fails(&there));
+            let norm = |o: &std::process::Output| {
+                String::from_utf8_lossy(&o.stdout)
+                    .replace(&url, "FILE")
+                    .replace(s(f), "FILE")
+            };
+            assert_eq!(norm(&here), norm(&there), "{args:?} of {url}");
+        }
+        // Outputs written from a URL are the local file's, byte for byte.
+        for (cmd, ext) in [
+            ("convert", "pod5"),
+            ("convert", "blow5"),
+            ("subset", "slow5"),
+        ] {
+            let a = dir.join(&format!("from-local-{}.{ext}", name(f)));
+            let b = dir.join(&format!("from-url-{}.{ext}", name(f)));
+            let extra: Vec<&str> = if cmd == "subset" {
+                vec!["--read-ids", s(&list)]
+            } else {
+                vec![]
+            };
+            let same_format = ext == kind || (kind == "blow5" && ext == "slow5");
+            if cmd == "convert" && same_format && name(f).ends_with(ext) {
+                continue;
+            }
+            let mut la = vec![cmd, s(f), "-o", s(&a)];
+            la.extend(&extra);
+            let mut lb = vec![cmd, &url, "-o", s(&b)];
+            lb.extend(&extra);
+            let (ra, rb) = (svb(&la), svb(&lb));
+            if !ra.status.success() {
+                // A pair svb does not convert: the same refusal from the URL.
+                assert!(!rb.status.success());
+                continue;
+            }
+            ok(&rb);
+            if ext == "pod5" {
+                // A POD5 file's identifier is new in each file written: the reads compared.
+                for look in [vec!["view"], vec!["pod5", "verify"]] {
+                    let show = |p: &std::path::Path| {
+                        let mut l = look.clone();
+                        l.push(s(p));
+                        ok(&svb(&l)).replace(s(p), "FILE").replace(name(p), "FILE")
+                    };
+                    assert_eq!(show(&a), show(&b), "{cmd} {url} -o .{ext}");
+                }
+            } else {
+                assert!(
+                    std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+                    "{cmd} {url} -o .{ext} differs from the local file's"
+                );
+            }
+        }
+    }
+    // A prefix and a glob list the objects: the HTTP server cannot list, and says so.
+    let e = fails(&svb(&["view", &server.url("")]));
+    assert!(e.contains("127.0.0.1"), "{e}");
+}
+
+#[test]
+fn a_missing_object_is_named() {
+    let dir = svb_testdata::TempDir::new("remote-missing");
+    let server = HttpServer::start(&dir.0);
+    let url = server.url("none.pod5");
+    let e = fails(&svb(&["view", &url]));
+    assert!(e.contains(&url) && e.contains("no such object"), "{e}");
+    // No credential in a message: the URL is shown without user and password.
+    let secret = url.replace("http://", "http://me:hunter2@");
+    let e = fails(&svb(&["view", &secret]));
+    assert!(!e.contains("hunter2") && e.contains("none.pod5"), "{e}");
+    assert!(e.contains("refused"), "{e}");
+}
+
+#[test]
+fn transient_faults_are_retried() {
+    let dir = svb_testdata::TempDir::new("remote-faults");
+    let local = files(&dir, 30);
+    let server = HttpServer::start(&dir.0);
+    let want = ok(&svb(&["pod5", "verify", s(&local[0])]));
+    let url = server.url("reads.pod5");
+    for (fault, n) in [
+        (&server.faults.unavailable, 2),
+        (&server.faults.too_many, 2),
+        (&server.faults.cut_body, 1),
+        (&server.faults.drop_connection, 1),
+    ] {
+        fault.store(n, Ordering::SeqCst);
+        let got = ok(&svb(&["pod5", "verify", &url]));
+        assert_eq!(got.replace(&url, "F"), want.replace(s(&local[0]), "F"));
+        assert_eq!(fault.load(Ordering::SeqCst), 0, "the fault was met");
+    }
+}
+
+#[test]
+fn a_wrong_answer_is_an_error_never_data() {
+    let dir = svb_testdata::TempDir::new("remote-wrong");
+    let local = files(&dir, 200);
+    let server = HttpServer::start(&dir.0);
+    let url = server.url("reads.blow5");
+    // Every range answered one byte off.
+    server.faults.wrong_range.store(1000, Ordering::SeqCst);
+    let e = fails(&svb(&["blow5", "verify", &url]));
+    // object_store checks the answered range first; svb checks it again.
+    assert!(
+        e.contains("got 1..") || e.contains("the server answered"),
+        "{e}"
+    );
+    server.faults.wrong_range.store(0, Ordering::SeqCst);
+    // A server that ignores ranges and sends whole files.
+    server.faults.ignore_range.store(1000, Ordering::SeqCst);
+    let out = svb(&["blow5", "verify", &url]);
+    assert!(!out.status.success());
+    server.faults.ignore_range.store(0, Ordering::SeqCst);
+    let _ = local;
+}
+
+#[test]
+fn an_object_replaced_while_read_is_an_error() {
+    let dir = svb_testdata::TempDir::new("remote-replaced");
+    let local = files(&dir, 200);
+    let server = HttpServer::start(&dir.0);
+    let url = server.url("reads.pod5");
+    // Each request waits, so the file can be replaced between the open and the reads.
+    server.faults.delay_ms.store(150, Ordering::SeqCst);
+    let pod5 = local[0].clone();
+    let swap = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let mut bytes = std::fs::read(&pod5).unwrap();
+        let n = bytes.len();
+        bytes[n / 2] ^= 0xff;
+        std::fs::write(&pod5, bytes).unwrap();
+    });
+    let out = svb(&["pod5", "verify", &url]);
+    swap.join().unwrap();
+    let e = fails(&out);
+    assert!(e.contains("changed while it was being read"), "{e}");
+}

@@ -1,0 +1,188 @@
+//! Where an input or output is: a local path or the URL of an object (an object store's
+//! `s3://bucket/key`, `gs://`, `az://` / `abfs://`, or a web server's `http(s)://`), which
+//! every reader and command takes wherever it takes a path.
+
+use std::path::Path;
+
+/// The URL schemes read as objects: S3 (and S3-compatible stores), Google Cloud Storage,
+/// Azure Blob Storage / Data Lake, and web servers that answer range requests.
+pub const URL_SCHEMES: &[&str] = &[
+    "s3", "s3a", "gs", "az", "adl", "azure", "abfs", "abfss", "http", "https",
+];
+
+/// `path` as a URL when it is one: `scheme://...` with a scheme of [`URL_SCHEMES`]. Any other
+/// path is a local path (a file named `s3:` in a directory `x` is `./s3:/x`, never a URL).
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(svb_io::url_of(Path::new("s3://bucket/run/a.pod5")), Some("s3://bucket/run/a.pod5"));
+/// assert_eq!(svb_io::url_of(Path::new("run/a.pod5")), None);
+/// assert_eq!(svb_io::url_of(Path::new("ftp://host/a.pod5")), None);
+/// ```
+pub fn url_of(path: &Path) -> Option<&str> {
+    let text = path.to_str()?;
+    let (scheme, rest) = text.split_once("://")?;
+    let known = URL_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme));
+    (known && !rest.is_empty()).then_some(text)
+}
+
+/// Whether `path` is the URL of an object ([`url_of`]).
+pub fn is_url(path: &Path) -> bool {
+    url_of(path).is_some()
+}
+
+/// `url` as it may be shown in a message: without a user name, password, query or fragment
+/// (where a signed URL or a URL with credentials keeps its secrets).
+///
+/// ```
+/// assert_eq!(
+///     svb_io::shown_url("https://me:secret@host/a.pod5?X-Amz-Signature=abc"),
+///     "https://host/a.pod5"
+/// );
+/// ```
+pub fn shown_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    format!("{scheme}://{host}{path}")
+}
+
+/// Whether the URL `text` carries a user name or password (`https://user:pass@host/...`).
+/// svb refuses such URLs wherever it takes one: a secret there shows in every message that
+/// names the input, and in the process list. Credentials go in the environment.
+///
+/// ```
+/// assert!(svb_io::has_credentials("https://me:secret@host/a.pod5"));
+/// assert!(!svb_io::has_credentials("s3://bucket/run/a@b.pod5"));
+/// ```
+pub fn has_credentials(text: &str) -> bool {
+    let Some((_, rest)) = text.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority.contains('@')
+}
+
+/// The error for a URL that carries credentials ([`has_credentials`]), showing it without.
+pub fn credentials_refused(text: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "{}: a user name or password in a URL is refused (it would show in messages and \
+             the process list): give credentials through the environment (AWS_ACCESS_KEY_ID, \
+             GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_ACCOUNT_KEY, ...)",
+            shown_url(text)
+        ),
+    )
+}
+
+/// The error of a build without the `remote` feature given a URL.
+#[cfg(not(feature = "remote"))]
+pub(crate) fn remote_not_built(url: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        format!(
+            "{} is a URL, and this build reads local files only: build svb with the \
+             `remote` feature (the svb command and the Python package have it)",
+            shown_url(url)
+        ),
+    )
+}
+
+/// The URLs of the objects `pattern` names: those under a prefix ending in `/`
+/// (`s3://bucket/run/`: directly under it, or every one below it with `recursive`), or those
+/// whose URL matches a pattern with `*` (any characters but `/`) or `**` (any characters)
+/// in its last part (`s3://bucket/run/*.pod5`, `s3://bucket/run/**/*.pod5`); in name order.
+/// `None` for a URL that is neither (one object).
+pub fn list_objects(pattern: &str, recursive: bool) -> Option<std::io::Result<Vec<String>>> {
+    let glob = pattern.contains('*');
+    if !glob && !pattern.ends_with('/') {
+        return None;
+    }
+    Some(list_matching(pattern, glob, recursive))
+}
+
+#[cfg(feature = "remote")]
+fn list_matching(pattern: &str, glob: bool, recursive: bool) -> std::io::Result<Vec<String>> {
+    if !glob {
+        return crate::remote::list(pattern, recursive);
+    }
+    let star = pattern.find('*').expect("a glob");
+    let prefix = &pattern[..pattern[..star].rfind('/').map_or(0, |i| i + 1)];
+    let deep = pattern[star..].contains('/') || pattern.contains("**");
+    let urls = crate::remote::list(prefix, deep)?;
+    Ok(urls
+        .into_iter()
+        .filter(|u| glob_match(pattern, u))
+        .collect())
+}
+
+#[cfg(not(feature = "remote"))]
+fn list_matching(pattern: &str, _: bool, _: bool) -> std::io::Result<Vec<String>> {
+    Err(remote_not_built(pattern))
+}
+
+/// Whether `text` matches `pattern`: `**` any characters, `*` any but `/`, all else itself.
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+fn glob_match(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    // Iterative matching with backtracking to the last star (linear in practice, never
+    // exponential: one backtrack point per kind of star).
+    fn go(p: &[u8], t: &[u8]) -> bool {
+        if p.is_empty() {
+            return t.is_empty();
+        }
+        if p.starts_with(b"**") {
+            let rest = &p[2..];
+            return (0..=t.len()).any(|i| go(rest, &t[i..]));
+        }
+        if p[0] == b'*' {
+            let rest = &p[1..];
+            let mut i = 0;
+            loop {
+                if go(rest, &t[i..]) {
+                    return true;
+                }
+                if i == t.len() || t[i] == b'/' {
+                    return false;
+                }
+                i += 1;
+            }
+        }
+        !t.is_empty() && t[0] == p[0] && go(&p[1..], &t[1..])
+    }
+    go(p, t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_within_and_across_slashes() {
+        assert!(glob_match("s3://b/run/*.pod5", "s3://b/run/a.pod5"));
+        assert!(!glob_match("s3://b/run/*.pod5", "s3://b/run/x/a.pod5"));
+        assert!(!glob_match("s3://b/run/*.pod5", "s3://b/run/a.blow5"));
+        assert!(glob_match("s3://b/run/**.pod5", "s3://b/run/x/a.pod5"));
+        assert!(glob_match("s3://b/run/**/*.pod5", "s3://b/run/x/y/a.pod5"));
+        assert!(glob_match(
+            "s3://b/*/pod5/*_0.pod5",
+            "s3://b/s1/pod5/r_0.pod5"
+        ));
+    }
+
+    #[test]
+    fn only_known_schemes_are_urls() {
+        assert!(is_url(Path::new("gs://b/k")));
+        assert!(is_url(Path::new("HTTPS://host/k")));
+        assert!(!is_url(Path::new("s3://")));
+        assert!(!is_url(Path::new("/data/s3:/k")));
+        assert!(list_objects("s3://b/k.pod5", false).is_none());
+    }
+}

@@ -1,0 +1,682 @@
+//! Objects on object stores and web servers, read by byte ranges through the `object_store`
+//! crate (feature `remote`).
+//!
+//! An object is opened in one round trip: its tail and its head, asked for at once (the tail
+//! answers with the object's size and ETag; POD5's footer and tables, a BLOW5 file's end
+//! marker, are in it). Every later request asks for a range of that same version
+//! (`If-Match` its ETag, or its version id): an object replaced while it is read is an error
+//! that names it, never a mix of two versions. Small reads are served from ranges fetched
+//! whole and kept (at most [`CACHE_BYTES`]); large ones are fetched as asked, and
+//! [`Object::prefetch`] fetches many ranges at once (a reader that knows what it will read
+//! plans it: one round trip for all of it). Transient failures (connection resets, timeouts,
+//! 5xx, 429 / SlowDown) are retried with backoff by `object_store`, then named.
+//!
+//! Credentials come as the ecosystem provides them: the standard environment variables
+//! (`AWS_*`, `GOOGLE_*`, `AZURE_*`, `AWS_ENDPOINT_URL` for S3-compatible stores), instance
+//! metadata and web identity; [`set_options`] adds `object_store` configuration keys
+//! (`skip_signature` for public buckets, `aws_region`, `aws_endpoint`, ...). No message shows
+//! a credential: a URL is shown without user, password and query ([`shown_url`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use object_store::path::Path as ObjectPath;
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, ObjectStoreScheme};
+
+use crate::location::shown_url;
+
+/// The most bytes of small reads' ranges an open object keeps (32 MiB).
+pub const CACHE_BYTES: usize = 32 << 20;
+
+/// The smallest range fetched for a small read (1 MiB): reads of a header, a table's
+/// metadata or a record near one another cost one request.
+const FETCH: u64 = 1 << 20;
+
+/// Small reads' ranges start at a multiple of this (64 KiB).
+const ALIGN: u64 = 64 << 10;
+
+/// The tail fetched at open (1 MiB): a POD5 file's footer and, in most files, its tables.
+const TAIL: u64 = 1 << 20;
+
+/// The head fetched at open (64 KiB): the signature and a BLOW5 / SLOW5 header.
+const HEAD: u64 = 64 << 10;
+
+/// Ranges nearer than this (256 KiB) are fetched as one by [`Object::prefetch`].
+const COALESCE: u64 = 256 << 10;
+
+/// The most requests [`Object::prefetch`] keeps in flight.
+const IN_FLIGHT: usize = 32;
+
+/// How long an object opened to look at its format is kept for the reader that opens it next
+/// (30 s); within it, both are one open.
+const REUSE_OPEN: Duration = Duration::from_secs(30);
+
+static REQUESTS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// Requests made and body bytes received from object stores and web servers by this process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Requests made (each range, each listing page, each metadata request).
+    pub requests: u64,
+    /// Body bytes received.
+    pub bytes: u64,
+}
+
+/// This process's [`Traffic`] so far.
+pub fn traffic() -> Traffic {
+    Traffic {
+        requests: REQUESTS.load(Ordering::Relaxed),
+        bytes: BYTES.load(Ordering::Relaxed),
+    }
+}
+
+fn count(requests: u64, bytes: u64) {
+    REQUESTS.fetch_add(requests, Ordering::Relaxed);
+    BYTES.fetch_add(bytes, Ordering::Relaxed);
+}
+
+/// The runtime the requests run on (two I/O threads; each caller blocks on its own
+/// requests, so rayon's threads each keep theirs in flight).
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("svb-remote")
+            .enable_all()
+            .build()
+            .expect("the remote I/O runtime starts")
+    })
+}
+
+/// Runs `f` to its end on the remote runtime. Called from inside an async task (a caller's
+/// own runtime), it runs on a thread of its own rather than block that task's executor.
+fn block_on<F: std::future::Future + Send>(f: F) -> F::Output
+where
+    F::Output: Send,
+{
+    if tokio::runtime::Handle::try_current().is_ok() {
+        std::thread::scope(|s| {
+            s.spawn(|| runtime().block_on(f))
+                .join()
+                .expect("a remote request does not panic")
+        })
+    } else {
+        runtime().block_on(f)
+    }
+}
+
+struct Settings {
+    options: Vec<(String, String)>,
+    stores: HashMap<String, Arc<dyn ObjectStore>>,
+}
+
+fn settings() -> std::sync::MutexGuard<'static, Settings> {
+    static SETTINGS: OnceLock<Mutex<Settings>> = OnceLock::new();
+    SETTINGS
+        .get_or_init(|| {
+            Mutex::new(Settings {
+                options: Vec::new(),
+                stores: HashMap::new(),
+            })
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// Sets the `object_store` configuration keys every store opened from now on is built with,
+/// on top of the environment's: e.g. `("skip_signature", "true")` for a public bucket (the
+/// AWS CLI's `--no-sign-request`), `("aws_region", "eu-west-2")`, `("aws_endpoint",
+/// "http://127.0.0.1:9000")`, `("allow_http", "true")`. A key no store knows is an error when
+/// a store is built, naming it.
+pub fn set_options<K: Into<String>, V: Into<String>>(options: impl IntoIterator<Item = (K, V)>) {
+    let mut s = settings();
+    s.options = options
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect();
+    s.stores.clear();
+}
+
+/// The configuration keys [`set_options`] set.
+pub fn options() -> Vec<(String, String)> {
+    settings().options.clone()
+}
+
+fn invalid(url: &str, what: impl std::fmt::Display) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{}: {what}", shown_url(url)),
+    )
+}
+
+/// The store that holds `url`'s object, and the object's path in it. Stores are kept by
+/// scheme and bucket (or host), so their connections are reused.
+fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Url)> {
+    if crate::has_credentials(url) {
+        return Err(crate::credentials_refused(url));
+    }
+    let parsed = url::Url::parse(url).map_err(|e| invalid(url, format!("not a URL: {e}")))?;
+    let (scheme, path) =
+        ObjectStoreScheme::parse(&parsed).map_err(|e| invalid(url, format!("{e}")))?;
+    let key = format!(
+        "{}://{}",
+        parsed.scheme(),
+        &parsed[url::Position::BeforeHost..url::Position::AfterPort]
+    );
+    let mut s = settings();
+    if let Some(store) = s.stores.get(&key) {
+        return Ok((store.clone(), path, parsed));
+    }
+    let store = build_store(url, &parsed, scheme, &s.options)?;
+    s.stores.insert(key, store.clone());
+    Ok((store, path, parsed))
+}
+
+fn build_store(
+    url: &str,
+    parsed: &url::Url,
+    scheme: ObjectStoreScheme,
+    options: &[(String, String)],
+) -> io::Result<Arc<dyn ObjectStore>> {
+    use object_store::{aws, azure, gcp, http, ClientConfigKey};
+    let unknown = |key: &str| invalid(url, format!("unknown storage option {key:?}"));
+    fn built<S: ObjectStore>(
+        url: &str,
+        r: object_store::Result<S>,
+    ) -> io::Result<Arc<dyn ObjectStore>> {
+        Ok(Arc::new(r.map_err(|e| invalid(url, e))?))
+    }
+    // The URL up to its path: what the builders parse the bucket, account or host from
+    // (never its query, where a signed URL keeps its signature).
+    let base = &parsed[..url::Position::AfterPath];
+    Ok(match scheme {
+        ObjectStoreScheme::AmazonS3 => {
+            let mut b = aws::AmazonS3Builder::from_env().with_url(base);
+            for (k, v) in options {
+                b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
+            }
+            built(url, b.build())?
+        }
+        ObjectStoreScheme::GoogleCloudStorage => {
+            let mut b = gcp::GoogleCloudStorageBuilder::from_env().with_url(base);
+            for (k, v) in options {
+                b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
+            }
+            built(url, b.build())?
+        }
+        ObjectStoreScheme::MicrosoftAzure => {
+            let mut b = azure::MicrosoftAzureBuilder::from_env().with_url(base);
+            for (k, v) in options {
+                b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
+            }
+            built(url, b.build())?
+        }
+        ObjectStoreScheme::Http => {
+            let root = &parsed[..url::Position::BeforePath];
+            // A plain `http://` URL is what the user asked for.
+            let mut b = http::HttpBuilder::new().with_url(root).with_config(
+                ClientConfigKey::AllowHttp,
+                (parsed.scheme() == "http").to_string(),
+            );
+            for (k, v) in options {
+                // Another store's keys (`aws_region`, `skip_signature`) mean nothing to a web
+                // server; a client key (`timeout`, `allow_http`) applies.
+                if let Ok(key) = k.to_ascii_lowercase().parse::<ClientConfigKey>() {
+                    b = b.with_config(key, v);
+                }
+            }
+            built(url, b.build())?
+        }
+        other => return Err(invalid(url, format!("{other:?} URLs are not read"))),
+    })
+}
+
+/// An `object_store` error as an I/O error of the matching kind (the URL is the caller's to
+/// name: every reader's error names the path it was given).
+fn io_error(e: object_store::Error) -> io::Error {
+    match e {
+        object_store::Error::NotFound { .. } => {
+            io::Error::new(io::ErrorKind::NotFound, "no such object")
+        }
+        object_store::Error::Precondition { .. } => io::Error::other(
+            "the object changed while it was being read (its ETag or version differs from \
+             the one opened): nothing of the new version was used; read it again",
+        ),
+        other => io::Error::other(other),
+    }
+}
+
+/// Which version of the object every request asks for.
+#[derive(Clone, Debug)]
+struct Version {
+    e_tag: Option<String>,
+    version: Option<String>,
+}
+
+impl Version {
+    fn options(&self, range: Range<u64>) -> GetOptions {
+        GetOptions {
+            range: Some(GetRange::Bounded(range)),
+            if_match: self.e_tag.clone(),
+            version: self.version.clone(),
+            ..Default::default()
+        }
+    }
+
+    fn check(&self, meta: &object_store::ObjectMeta, len: u64) -> io::Result<()> {
+        let same_tag = match (&self.e_tag, &meta.e_tag) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        if !same_tag || meta.size != len {
+            return Err(io::Error::other(format!(
+                "the object changed while it was being read (now {} bytes, ETag {:?}; opened \
+                 at {len} bytes, ETag {:?}): nothing of the new version was used; read it again",
+                meta.size, meta.e_tag, self.e_tag
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The body of a ranged GET, checked to be exactly `range` of the version opened; never
+/// more than the range's length is taken from the server.
+async fn get_range(
+    store: &dyn ObjectStore,
+    path: &ObjectPath,
+    version: &Version,
+    len: u64,
+    range: Range<u64>,
+    out: &mut [u8],
+) -> io::Result<()> {
+    debug_assert_eq!(out.len() as u64, range.end - range.start);
+    count(1, 0);
+    let got = store
+        .get_opts(path, version.options(range.clone()))
+        .await
+        .map_err(io_error)?;
+    version.check(&got.meta, len)?;
+    if got.range != range {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "asked for bytes {}..{}, the server answered {}..{}",
+                range.start, range.end, got.range.start, got.range.end
+            ),
+        ));
+    }
+    let mut at = 0usize;
+    let mut body = got.into_stream();
+    while let Some(part) = body.next().await {
+        let part = part.map_err(io_error)?;
+        let end = at + part.len();
+        if end > out.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "asked for {} bytes at {}, the server sent more",
+                    out.len(),
+                    range.start
+                ),
+            ));
+        }
+        out[at..end].copy_from_slice(&part);
+        count(0, part.len() as u64);
+        at = end;
+    }
+    if at != out.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!(
+                "asked for {} bytes at {}, the server sent {at}",
+                out.len(),
+                range.start
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The kept ranges of an object, oldest first.
+#[derive(Default)]
+struct Kept {
+    ranges: VecDeque<(u64, Arc<[u8]>)>,
+    bytes: usize,
+}
+
+impl Kept {
+    fn copy(&mut self, offset: u64, buf: &mut [u8]) -> bool {
+        let end = offset + buf.len() as u64;
+        let Some(i) = self
+            .ranges
+            .iter()
+            .rposition(|(at, b)| *at <= offset && end <= at + b.len() as u64)
+        else {
+            return false;
+        };
+        let (at, bytes) = &self.ranges[i];
+        let from = (offset - at) as usize;
+        buf.copy_from_slice(&bytes[from..from + buf.len()]);
+        // Used: kept longest.
+        let used = self.ranges.remove(i).expect("found");
+        self.ranges.push_back(used);
+        true
+    }
+
+    fn keep(&mut self, at: u64, bytes: Arc<[u8]>) {
+        self.bytes += bytes.len();
+        self.ranges.push_back((at, bytes));
+        while self.bytes > CACHE_BYTES && self.ranges.len() > 1 {
+            let (_, old) = self.ranges.pop_front().expect("not empty");
+            self.bytes -= old.len();
+        }
+    }
+}
+
+/// An object opened for reading by ranges: its store, path, length and version.
+pub struct Object {
+    url: String,
+    store: Arc<dyn ObjectStore>,
+    path: ObjectPath,
+    len: u64,
+    version: Version,
+    kept: Mutex<Kept>,
+}
+
+impl std::fmt::Debug for Object {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Object({}, {} bytes)", shown_url(&self.url), self.len)
+    }
+}
+
+/// Objects opened to tell their format, when, oldest first.
+type Recent = VecDeque<(Instant, Arc<Object>)>;
+
+/// Objects opened lately (to tell their format) and not yet opened again by a reader.
+fn recent() -> std::sync::MutexGuard<'static, Recent> {
+    static RECENT: OnceLock<Mutex<Recent>> = OnceLock::new();
+    RECENT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+impl Object {
+    /// Opens the object at `url` (one round trip: its tail and head at once), or takes the one
+    /// opened for it in the last [`REUSE_OPEN`] to look at its format.
+    pub fn open(url: &str) -> io::Result<Arc<Object>> {
+        {
+            let mut recent = recent();
+            recent.retain(|(at, _)| at.elapsed() < REUSE_OPEN);
+            if let Some(i) = recent.iter().position(|(_, o)| o.url == url) {
+                return Ok(recent.remove(i).expect("found").1);
+            }
+        }
+        Self::open_new(url).map(Arc::new)
+    }
+
+    /// Opens the object at `url` and keeps it for the next [`Object::open`] of the same URL
+    /// (a format look followed by a reader's open is one open).
+    pub fn open_to_look(url: &str) -> io::Result<Arc<Object>> {
+        let object = Self::open(url)?;
+        let mut recent = recent();
+        recent.push_back((Instant::now(), object.clone()));
+        while recent.len() > 8 {
+            recent.pop_front();
+        }
+        Ok(object)
+    }
+
+    fn open_new(url: &str) -> io::Result<Object> {
+        let (store, path, _) = store_for(url)?;
+        let (tail, head) = block_on(async {
+            count(2, 0);
+            let tail = store.get_opts(
+                &path,
+                GetOptions {
+                    range: Some(GetRange::Suffix(TAIL)),
+                    ..Default::default()
+                },
+            );
+            let head = store.get_opts(
+                &path,
+                GetOptions {
+                    range: Some(GetRange::Bounded(0..HEAD)),
+                    ..Default::default()
+                },
+            );
+            let (tail, head) = futures_util::join!(tail, head);
+            let body = |r: object_store::Result<object_store::GetResult>| async move {
+                let r = r?;
+                let (meta, range) = (r.meta.clone(), r.range.clone());
+                let bytes = r.bytes().await?;
+                Ok::<_, object_store::Error>((meta, range, bytes))
+            };
+            (body(tail).await, body(head).await)
+        });
+        let mut kept = Kept::default();
+        let (len, version) = match (tail, head) {
+            (Ok((meta, tail_range, tail)), Ok((head_meta, head_range, head)))
+                if head_meta.e_tag == meta.e_tag
+                    && head_meta.size == meta.size
+                    && tail.len() as u64 == tail_range.end - tail_range.start
+                    && head.len() as u64 == head_range.end - head_range.start
+                    && tail_range.end == meta.size
+                    && head_range.start == 0 =>
+            {
+                count(0, (tail.len() + head.len()) as u64);
+                kept.keep(head_range.start, head.to_vec().into());
+                kept.keep(tail_range.start, tail.to_vec().into());
+                (
+                    meta.size,
+                    Version {
+                        e_tag: meta.e_tag,
+                        version: meta.version,
+                    },
+                )
+            }
+            (Err(object_store::Error::NotFound { .. }), _)
+            | (_, Err(object_store::Error::NotFound { .. })) => {
+                return Err(io::Error::new(io::ErrorKind::NotFound, "no such object"));
+            }
+            // An empty object (no range of it exists), a server that does not answer suffix
+            // ranges, or an object replaced between the two answers: its metadata alone.
+            _ => {
+                count(1, 0);
+                let meta = block_on(store.head(&path)).map_err(io_error)?;
+                (
+                    meta.size,
+                    Version {
+                        e_tag: meta.e_tag,
+                        version: meta.version,
+                    },
+                )
+            }
+        };
+        Ok(Object {
+            url: url.to_string(),
+            store,
+            path,
+            len,
+            version,
+            kept: Mutex::new(kept),
+        })
+    }
+
+    /// The object's length when it was opened.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the object is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The object's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Fills `buf` with the bytes at `offset` (the caller checked they lie in the object):
+    /// from a kept range, else one request (a small read fetches at least [`FETCH`] bytes
+    /// around it and keeps them).
+    pub fn read_into(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        if buf.is_empty() || self.kept().copy(offset, buf) {
+            return Ok(());
+        }
+        let n = buf.len() as u64;
+        if n >= FETCH {
+            return block_on(get_range(
+                &*self.store,
+                &self.path,
+                &self.version,
+                self.len,
+                offset..offset + n,
+                buf,
+            ));
+        }
+        let start = offset - offset % ALIGN;
+        let end = (offset + n).max(start + FETCH).min(self.len);
+        let bytes = self.fetch(start..end)?;
+        let from = (offset - start) as usize;
+        buf.copy_from_slice(&bytes[from..from + buf.len()]);
+        self.kept().keep(start, bytes);
+        Ok(())
+    }
+
+    fn fetch(&self, range: Range<u64>) -> io::Result<Arc<[u8]>> {
+        let mut bytes = vec![0u8; (range.end - range.start) as usize];
+        block_on(get_range(
+            &*self.store,
+            &self.path,
+            &self.version,
+            self.len,
+            range,
+            &mut bytes,
+        ))?;
+        Ok(bytes.into())
+    }
+
+    /// Fetches `ranges` (each within the object) with many requests in flight at once,
+    /// ranges nearer than 256 KiB one request, and keeps them for the reads that follow:
+    /// what a reader that knows what it will read asks first (one round trip for all of it).
+    /// Ranges already kept are not fetched again. At most [`CACHE_BYTES`] are fetched; the
+    /// rest is left to the reads.
+    pub fn prefetch(&self, ranges: &[Range<u64>]) -> io::Result<()> {
+        let mut want: Vec<Range<u64>> = {
+            let kept = self.kept();
+            ranges
+                .iter()
+                .filter(|r| r.start < r.end && r.end <= self.len)
+                .filter(|r| {
+                    !kept
+                        .ranges
+                        .iter()
+                        .any(|(at, b)| *at <= r.start && r.end <= at + b.len() as u64)
+                })
+                .cloned()
+                .collect()
+        };
+        want.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<u64>> = Vec::new();
+        let mut total = 0u64;
+        for r in want {
+            if total >= CACHE_BYTES as u64 / 2 {
+                break;
+            }
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end + COALESCE => {
+                    total += r.end.saturating_sub(last.end);
+                    last.end = last.end.max(r.end);
+                }
+                _ => {
+                    total += r.end - r.start;
+                    merged.push(r);
+                }
+            }
+        }
+        let fetched: Vec<io::Result<(u64, Arc<[u8]>)>> = block_on(async {
+            futures_util::stream::iter(merged.into_iter().map(|r| async move {
+                let mut bytes = vec![0u8; (r.end - r.start) as usize];
+                get_range(
+                    &*self.store,
+                    &self.path,
+                    &self.version,
+                    self.len,
+                    r.clone(),
+                    &mut bytes,
+                )
+                .await?;
+                Ok((r.start, Arc::<[u8]>::from(bytes)))
+            }))
+            .buffer_unordered(IN_FLIGHT)
+            .collect()
+            .await
+        });
+        let mut kept = self.kept();
+        for f in fetched {
+            let (at, bytes) = f?;
+            kept.keep(at, bytes);
+        }
+        Ok(())
+    }
+}
+
+/// The URLs of the objects under `prefix_url` (a "directory": `s3://bucket/run/`), in name
+/// order: every object below it with `recursive`, else those directly in it.
+pub fn list(prefix_url: &str, recursive: bool) -> io::Result<Vec<String>> {
+    let (store, prefix, parsed) = store_for(prefix_url)?;
+    let prefix = (!prefix.as_ref().is_empty()).then_some(prefix);
+    let metas = block_on(async {
+        if recursive {
+            let mut out = Vec::new();
+            let mut listing = store.list(prefix.as_ref());
+            count(1, 0);
+            while let Some(m) = listing.next().await {
+                out.push(m?);
+            }
+            Ok(out)
+        } else {
+            count(1, 0);
+            store
+                .list_with_delimiter(prefix.as_ref())
+                .await
+                .map(|l| l.objects)
+        }
+    })
+    .map_err(|e| {
+        let e = io_error(e);
+        io::Error::new(e.kind(), format!("listing it: {e}"))
+    })?;
+    let mut urls: Vec<String> = metas
+        .into_iter()
+        .map(|m| object_url(&parsed, prefix.as_ref(), &m.location))
+        .collect();
+    urls.sort();
+    Ok(urls)
+}
+
+/// The URL of the object at `path` in the store that `base`, the URL of `prefix` in it,
+/// names: `base` up to where its object path starts, then `path`.
+fn object_url(base: &url::Url, prefix: Option<&ObjectPath>, path: &ObjectPath) -> String {
+    let full = &base[..url::Position::AfterPath];
+    let full = full.strip_suffix('/').unwrap_or(full);
+    let root = match prefix {
+        Some(p) => full.strip_suffix(p.as_ref()).unwrap_or(full),
+        None => full,
+    };
+    let root = root.strip_suffix('/').unwrap_or(root);
+    format!("{root}/{path}")
+}

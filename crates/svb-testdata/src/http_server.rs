@@ -1,0 +1,383 @@
+//! A web server for tests: serves a folder's files on 127.0.0.1 with HTTP/1.1 range requests
+//! (`bytes=a-b`, `bytes=a-`, `bytes=-n`), `HEAD`, an `ETag` of each file's content and
+//! `If-Match`, as object stores and static file servers answer them; and faults on demand
+//! ([`Faults`]): 503 and 429 answers, bodies cut short, connections dropped, a wrong
+//! `Content-Range`, a delay. It counts the requests and body bytes it serves.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Faults the server injects, each into the next `n` GET requests it answers (counted down).
+#[derive(Default, Debug)]
+pub struct Faults {
+    /// Answer `503 Service Unavailable`.
+    pub unavailable: AtomicU64,
+    /// Answer `429 Too Many Requests` (S3's SlowDown).
+    pub too_many: AtomicU64,
+    /// Send the headers and half the body, then close the connection.
+    pub cut_body: AtomicU64,
+    /// Close the connection without an answer.
+    pub drop_connection: AtomicU64,
+    /// Answer a range other than the one asked for (one byte later), with its bytes.
+    pub wrong_range: AtomicU64,
+    /// Ignore the range and send the whole file with `200 OK`.
+    pub ignore_range: AtomicU64,
+    /// Delay every answer by this many milliseconds (not counted down).
+    pub delay_ms: AtomicU64,
+}
+
+fn take(n: &AtomicU64) -> bool {
+    n.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(1))
+        .is_ok()
+}
+
+/// What the server has answered.
+#[derive(Default, Debug)]
+pub struct Served {
+    /// Requests answered (every method, faults included).
+    pub requests: AtomicU64,
+    /// GET requests answered with a range (206).
+    pub ranges: AtomicU64,
+    /// Body bytes sent.
+    pub bytes: AtomicU64,
+    /// Each request's method, path and range header, in order.
+    pub log: Mutex<Vec<String>>,
+}
+
+/// A running server; it stops when dropped.
+pub struct HttpServer {
+    root: PathBuf,
+    port: u16,
+    stop: Arc<AtomicBool>,
+    /// The faults to inject.
+    pub faults: Arc<Faults>,
+    /// What it has served.
+    pub served: Arc<Served>,
+}
+
+impl HttpServer {
+    /// Serves the files under `root` on a free port of 127.0.0.1.
+    pub fn start(root: impl Into<PathBuf>) -> HttpServer {
+        let root = root.into();
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let port = listener.local_addr().expect("bound").port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let faults = Arc::new(Faults::default());
+        let served = Arc::new(Served::default());
+        let (r, s, f, sv) = (root.clone(), stop.clone(), faults.clone(), served.clone());
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                if s.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(conn) = conn else { continue };
+                let (r, f, sv) = (r.clone(), f.clone(), sv.clone());
+                std::thread::spawn(move || {
+                    let _ = serve_connection(conn, &r, &f, &sv);
+                });
+            }
+        });
+        HttpServer {
+            root,
+            port,
+            stop,
+            faults,
+            served,
+        }
+    }
+
+    /// The URL of `relative` (a path under the served folder).
+    pub fn url(&self, relative: &str) -> String {
+        format!("http://127.0.0.1:{}/{relative}", self.port)
+    }
+
+    /// The folder served.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Requests answered so far.
+    pub fn requests(&self) -> u64 {
+        self.served.requests.load(Ordering::SeqCst)
+    }
+
+    /// Body bytes sent so far.
+    pub fn bytes(&self) -> u64 {
+        self.served.bytes.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop so that it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// The ETag of a file's content (FNV-1a of its bytes, quoted).
+fn etag(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("\"{h:016x}\"")
+}
+
+fn serve_connection(
+    conn: TcpStream,
+    root: &Path,
+    faults: &Faults,
+    served: &Served,
+) -> std::io::Result<()> {
+    conn.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(conn.try_clone()?);
+    let mut out = conn;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let mut parts = line.split_whitespace();
+        let method = parts.next().unwrap_or("").to_string();
+        let target = parts.next().unwrap_or("/").to_string();
+        let mut range = None;
+        let mut if_match = None;
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h)? == 0 {
+                return Ok(());
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                match k.trim().to_ascii_lowercase().as_str() {
+                    "range" => range = Some(v.trim().to_string()),
+                    "if-match" => if_match = Some(v.trim().to_string()),
+                    _ => {}
+                }
+            }
+        }
+        served.requests.fetch_add(1, Ordering::SeqCst);
+        served.log.lock().unwrap().push(format!(
+            "{method} {target} {}",
+            range.as_deref().unwrap_or("-")
+        ));
+        let delay = faults.delay_ms.load(Ordering::SeqCst);
+        if delay > 0 {
+            std::thread::sleep(Duration::from_millis(delay));
+        }
+        let path = target.split('?').next().unwrap_or("/");
+        let file = root.join(path.trim_start_matches('/'));
+        let bytes = if path.contains("..") {
+            None
+        } else {
+            std::fs::read(&file).ok()
+        };
+        let Some(bytes) = bytes else {
+            respond(
+                &mut out,
+                "404 Not Found",
+                &[],
+                b"",
+                method == "HEAD",
+                served,
+            )?;
+            continue;
+        };
+        let tag = etag(&bytes);
+        let len = bytes.len() as u64;
+        let base = [
+            format!("ETag: {tag}"),
+            "Last-Modified: Wed, 01 Jan 2025 00:00:00 GMT".to_string(),
+            "Accept-Ranges: bytes".to_string(),
+        ];
+        if method == "GET" {
+            if take(&faults.drop_connection) {
+                return Ok(());
+            }
+            if take(&faults.unavailable) {
+                respond(
+                    &mut out,
+                    "503 Service Unavailable",
+                    &[],
+                    b"busy",
+                    false,
+                    served,
+                )?;
+                continue;
+            }
+            if take(&faults.too_many) {
+                respond(
+                    &mut out,
+                    "429 Too Many Requests",
+                    &[],
+                    b"SlowDown",
+                    false,
+                    served,
+                )?;
+                continue;
+            }
+        }
+        if if_match.as_deref().is_some_and(|m| m != tag && m != "*") {
+            respond(
+                &mut out,
+                "412 Precondition Failed",
+                &[],
+                b"",
+                method == "HEAD",
+                served,
+            )?;
+            continue;
+        }
+        let asked = match range.as_deref().map(|r| parse_range(r, len)) {
+            None => None,
+            Some(Some(r)) if !(method == "GET" && take(&faults.ignore_range)) => Some(r),
+            Some(Some(_)) => None,
+            Some(None) => {
+                let headers = [format!("Content-Range: bytes */{len}")];
+                respond(
+                    &mut out,
+                    "416 Range Not Satisfiable",
+                    &headers,
+                    b"",
+                    false,
+                    served,
+                )?;
+                continue;
+            }
+        };
+        let head = method == "HEAD";
+        match asked {
+            None => {
+                respond(&mut out, "200 OK", &base, &bytes, head, served)?;
+            }
+            Some((mut a, mut b)) => {
+                if method == "GET" && take(&faults.wrong_range) && b + 1 < len {
+                    a += 1;
+                    b += 1;
+                }
+                let mut headers = base.to_vec();
+                headers.push(format!("Content-Range: bytes {a}-{b}/{len}"));
+                let body = &bytes[a as usize..=b as usize];
+                if method == "GET" && take(&faults.cut_body) {
+                    write!(
+                        out,
+                        "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\n{}\r\n\r\n",
+                        body.len(),
+                        headers.join("\r\n")
+                    )?;
+                    out.write_all(&body[..body.len() / 2])?;
+                    out.flush()?;
+                    return Ok(());
+                }
+                served.ranges.fetch_add(1, Ordering::SeqCst);
+                respond(
+                    &mut out,
+                    "206 Partial Content",
+                    &headers,
+                    body,
+                    head,
+                    served,
+                )?;
+            }
+        }
+    }
+}
+
+/// `(first, last)` byte of a `bytes=` range header for a file of `len` bytes; `None` when it
+/// cannot be satisfied.
+fn parse_range(header: &str, len: u64) -> Option<(u64, u64)> {
+    let spec = header.strip_prefix("bytes=")?;
+    let (a, b) = spec.split_once('-')?;
+    if a.is_empty() {
+        let n: u64 = b.parse().ok()?;
+        if n == 0 || len == 0 {
+            return None;
+        }
+        return Some((len.saturating_sub(n), len - 1));
+    }
+    let a: u64 = a.parse().ok()?;
+    if a >= len {
+        return None;
+    }
+    let b = if b.is_empty() {
+        len - 1
+    } else {
+        b.parse::<u64>().ok()?.min(len - 1)
+    };
+    (a <= b).then_some((a, b))
+}
+
+fn respond(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[String],
+    body: &[u8],
+    head: bool,
+    served: &Served,
+) -> std::io::Result<()> {
+    let mut text = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
+    for h in headers {
+        text.push_str(h);
+        text.push_str("\r\n");
+    }
+    text.push_str("\r\n");
+    out.write_all(text.as_bytes())?;
+    if !head {
+        out.write_all(body)?;
+        served.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn get(port: u16, path: &str, range: Option<&str>) -> String {
+        let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let range = range.map(|r| format!("Range: {r}\r\n")).unwrap_or_default();
+        write!(
+            c,
+            "GET {path} HTTP/1.1\r\nHost: x\r\n{range}Connection: close\r\n\r\n"
+        )
+        .unwrap();
+        c.shutdown(std::net::Shutdown::Write).unwrap();
+        let mut s = String::new();
+        c.read_to_string(&mut s).unwrap();
+        s
+    }
+
+    #[test]
+    fn answers_ranges_as_servers_do() {
+        let dir = std::env::temp_dir().join(format!("svb-http-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("f"), b"0123456789").unwrap();
+        let server = HttpServer::start(&dir);
+        let port = server.port;
+        let r = get(port, "/f", Some("bytes=2-4"));
+        assert!(r.starts_with("HTTP/1.1 206"), "{r}");
+        assert!(
+            r.contains("Content-Range: bytes 2-4/10") && r.ends_with("234"),
+            "{r}"
+        );
+        assert!(get(port, "/f", Some("bytes=-3")).ends_with("789"));
+        assert!(get(port, "/f", Some("bytes=8-")).ends_with("89"));
+        assert!(get(port, "/f", Some("bytes=10-")).starts_with("HTTP/1.1 416"));
+        assert!(get(port, "/f", None).ends_with("0123456789"));
+        assert!(get(port, "/g", None).starts_with("HTTP/1.1 404"));
+        server.faults.unavailable.store(1, Ordering::SeqCst);
+        assert!(get(port, "/f", None).starts_with("HTTP/1.1 503"));
+        assert!(get(port, "/f", None).starts_with("HTTP/1.1 200"));
+        assert_eq!(server.requests(), 8);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
