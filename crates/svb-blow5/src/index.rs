@@ -93,12 +93,14 @@ impl Index {
         Ok(index)
     }
 
-    /// Reads the index at `path`.
+    /// Reads the index at `path` (a URL's object too, with svb-io's `remote` feature).
     pub fn read(path: &Path) -> Result<Index, Blow5Error> {
-        let bytes = std::fs::read(path).map_err(|source| Blow5Error::Io {
+        let io = |source| Blow5Error::Io {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let src = svb_io::Source::open(path, svb_io::Access::ReadWhole).map_err(io)?;
+        let bytes = src.read_vec(0, src.len() as usize).map_err(io)?;
         Index::parse(&bytes).map_err(|what| Blow5Error::Header {
             path: path.to_path_buf(),
             what: format!("index: {what}"),
@@ -195,8 +197,9 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
     }
     let reader = Reader::open(path)?;
     let index = Index::build(&reader)?;
-    // A stream (a FIFO, a device) has nothing an index could be kept beside.
-    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    // A stream (a FIFO, a device) has nothing an index could be kept beside; an object's
+    // index is written beside it by `svb index` alone.
+    let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if !regular {
         return Ok(Indexed {
             reader,

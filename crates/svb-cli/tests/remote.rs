@@ -8,7 +8,7 @@ use common::{fails, ok, s, svb};
 use std::sync::atomic::Ordering;
 use svb_testdata::http_server::HttpServer;
 
-/// A POD5 file of `n` reads of 2,000 to 40,000 samples in chunks of 4,000, 20 chunks a
+/// A POD5 file of `n` reads of 2,000 to 40,000 samples in chunks of 4,000, 100 chunks a
 /// signal batch (so a read's chunks span batches), and its BLOW5 and SLOW5 conversions, in
 /// `dir`.
 fn files(dir: &svb_testdata::TempDir, n: u8) -> Vec<std::path::PathBuf> {
@@ -24,7 +24,7 @@ fn files(dir: &svb_testdata::TempDir, n: u8) -> Vec<std::path::PathBuf> {
     let bytes = TestFile {
         reads,
         chunk_samples: 4_000,
-        signal_batch_rows: 20,
+        signal_batch_rows: 100,
         compress: Some(&compress),
         edit: None,
     }
@@ -226,4 +226,70 @@ fn an_object_replaced_while_read_is_an_error() {
     swap.join().unwrap();
     let e = fails(&out);
     assert!(e.contains("changed while it was being read"), "{e}");
+}
+
+/// Reads are planned: `view` and `info` of a POD5 object fetch its footer, tables and batch
+/// metadata, no signal; `get` of one read adds that read's chunks; a scan (`verify`) fetches
+/// each byte about once; a BLOW5 object with its index beside it is not scanned to be opened.
+#[test]
+fn reads_are_planned_not_paged() {
+    let dir = svb_testdata::TempDir::new("remote-planned");
+    let local = files(&dir, 250);
+    let server = HttpServer::start(&dir.0);
+    let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
+    let (pod5, blow5) = (&local[0], &local[1]);
+    let ids = ok(&svb(&[
+        "view",
+        s(pod5),
+        "--fields",
+        "read_id",
+        "--no-header",
+    ]));
+    let id = ids.lines().nth(123).unwrap();
+    let fetched = |args: &[&str]| {
+        let before = server.bytes();
+        ok(&svb(args));
+        server.bytes() - before
+    };
+    let url = server.url("reads.pod5");
+    let tables = 600 << 10;
+    let view = fetched(&["view", &url]);
+    assert!(view < tables, "view fetched {view} bytes of {}", size(pod5));
+    let info = fetched(&["pod5", "info", &url]);
+    assert!(info < tables, "info fetched {info} bytes");
+    let get = fetched(&["get", &url, id, "-o", s(&dir.join("one.i16"))]);
+    let read_bytes = 2 * std::fs::metadata(dir.join("one.i16")).unwrap().len();
+    assert!(
+        get < tables + read_bytes,
+        "get fetched {get} bytes for a {read_bytes}-byte read"
+    );
+    // Each byte about once: the open's tail and the first reads (before the scan is seen)
+    // are fetched again by the scan's ranges, a few hundred KiB of this 5 MB object (0.4% of
+    // a 262 MB one).
+    let verify = fetched(&["pod5", "verify", &url]);
+    assert!(
+        verify < size(pod5) * 5 / 4,
+        "verify fetched {verify} bytes of a {}-byte object",
+        size(pod5)
+    );
+    // BLOW5: located through its index when there is one beside it.
+    let burl = server.url("reads.blow5");
+    let id0 = ids.lines().next().unwrap();
+    let scanned = fetched(&["get", &burl, id0, "-o", s(&dir.join("b.i16"))]);
+    ok(&svb(&["index", s(blow5)]));
+    let indexed = fetched(&["get", &burl, id0, "-o", s(&dir.join("c.i16"))]);
+    assert!(
+        indexed * 4 < scanned,
+        "get through the index fetched {indexed} bytes, by a scan {scanned}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("b.i16")).unwrap(),
+        std::fs::read(dir.join("c.i16")).unwrap()
+    );
+    let verify = fetched(&["blow5", "verify", &burl]);
+    assert!(
+        verify < size(blow5) * 5 / 4,
+        "verify fetched {verify} bytes of a {}-byte object",
+        size(blow5)
+    );
 }

@@ -87,6 +87,46 @@ impl Embedded<'_> {
     }
 }
 
+/// Fetches at once what parsing the record batches reads, when `file` is an object's (a
+/// local file's reads cost no round trip): each batch's metadata with the row ids and offsets
+/// that open its body, and the samples column that ends the batch before it (the last
+/// batch's ends where the Arrow footer starts). The windows are sized by the first batch's
+/// rows (ONT writes batches of equal rows); a batch that needs more is read as it is parsed.
+fn plan_batches(
+    file: &Embedded<'_>,
+    footer_start: u64,
+    blocks: &flatbuffers::Vector<'_, arrow_ipc::Block>,
+) -> Result<(), TableError> {
+    if !file.src.is_remote() || blocks.is_empty() {
+        return Ok(());
+    }
+    let (offset, meta_len, _) =
+        ipc::block_range(footer_start as usize, blocks.get(0), "record batch 0")
+            .map_err(|w| (None, w))?;
+    let meta = file.read(offset as u64, meta_len as u64, "record batch 0")?;
+    let rows = ipc::message(&meta, "record batch 0")
+        .ok()
+        .and_then(|m| m.header_as_record_batch())
+        .map_or(1_000, |b| b.length().clamp(1, 100_000) as u64);
+    // Samples (u32) and their validity, padded; row ids (16 bytes), i64 offsets and two
+    // validities, padded.
+    let before = 4 * rows + rows / 8 + 128;
+    let after = 16 * rows + 8 * (rows + 1) + rows / 4 + 256;
+    let (start, end) = (file.at, file.at + footer_start);
+    let mut plan: Vec<std::ops::Range<u64>> = blocks
+        .iter()
+        .filter_map(|b| {
+            let at = file.at + u64::try_from(b.offset()).ok()?;
+            let meta = u64::try_from(b.metaDataLength()).ok()?;
+            Some(at.saturating_sub(before).max(start)..(at + meta + after).min(end))
+        })
+        .collect();
+    plan.push(end.saturating_sub(before).max(start)..end);
+    file.src
+        .prefetch(&plan)
+        .map_err(|e| (None, format!("reading the record batches: {e}")))
+}
+
 /// A buffer of a record batch: offset in the body and length.
 fn buffer(batch: &arrow_ipc::RecordBatch<'_>, i: usize) -> (u64, u64) {
     let b = batch.buffers().expect("checked").get(i);
@@ -233,6 +273,7 @@ fn parse_with_footer(
     let blocks = footer
         .recordBatches()
         .ok_or((None, "Arrow footer lists no record batches".to_string()))?;
+    plan_batches(file, footer_start, &blocks)?;
     for (i, block) in blocks.iter().enumerate() {
         let what = format!("record batch {i}");
         let (offset, meta_len, body_len) =

@@ -75,9 +75,24 @@ impl AnyReader {
     }
 
     /// Opens `path` as a file of `format` (refused by that format's reader when it is not).
+    /// An object's BLOW5 / SLOW5 (a URL) is opened through slow5lib's index beside it when
+    /// there is one that fits, so that its records are not all fetched to be located;
+    /// otherwise by a scan of its records.
     pub fn open_as(path: &Path, format: Format) -> Result<AnyReader, ReadsError> {
         Ok(match format {
             Format::Pod5 => svb_pod5::Reader::open(path)?.into(),
+            Format::Blow5 | Format::Slow5 if svb_io::is_url(path) => {
+                let idx = svb_blow5::Index::path_for(path);
+                let indexed = svb_blow5::Index::read(&idx).ok().and_then(|index| {
+                    let mut r = svb_blow5::Reader::open_indexed(path, &index).ok()?;
+                    r.use_index(index);
+                    Some(r)
+                });
+                match indexed {
+                    Some(r) => r.into(),
+                    None => svb_blow5::Reader::open(path)?.into(),
+                }
+            }
             Format::Blow5 | Format::Slow5 => svb_blow5::Reader::open(path)?.into(),
             Format::Fast5 => svb_fast5::Reader::open(path)?.into(),
         })

@@ -119,13 +119,22 @@ impl Drop for HttpServer {
     }
 }
 
-/// The ETag of a file's content (FNV-1a of its bytes, quoted).
-fn etag(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-    }
-    format!("\"{h:016x}\"")
+/// The ETag of a file of `len` bytes last modified at `modified` (as static file servers
+/// make it: a file rewritten gets another).
+fn etag(len: u64, modified: Option<std::time::SystemTime>) -> String {
+    let ns = modified
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("\"{len:x}-{ns:x}\"")
+}
+
+/// `n` bytes of `f` at `at`.
+fn read_range(f: &mut std::fs::File, at: u64, n: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek};
+    f.seek(std::io::SeekFrom::Start(at))?;
+    let mut bytes = vec![0u8; n as usize];
+    f.read_exact(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn serve_connection(
@@ -175,12 +184,15 @@ fn serve_connection(
         }
         let path = target.split('?').next().unwrap_or("/");
         let file = root.join(path.trim_start_matches('/'));
-        let bytes = if path.contains("..") {
+        let opened = if path.contains("..") {
             None
         } else {
-            std::fs::read(&file).ok()
+            std::fs::File::open(&file)
+                .and_then(|f| f.metadata().map(|m| (f, m)))
+                .ok()
+                .filter(|(_, m)| m.is_file())
         };
-        let Some(bytes) = bytes else {
+        let Some((mut f, meta)) = opened else {
             respond(
                 &mut out,
                 "404 Not Found",
@@ -191,8 +203,8 @@ fn serve_connection(
             )?;
             continue;
         };
-        let tag = etag(&bytes);
-        let len = bytes.len() as u64;
+        let len = meta.len();
+        let tag = etag(len, meta.modified().ok());
         let base = [
             format!("ETag: {tag}"),
             "Last-Modified: Wed, 01 Jan 2025 00:00:00 GMT".to_string(),
@@ -256,7 +268,13 @@ fn serve_connection(
         let head = method == "HEAD";
         match asked {
             None => {
-                respond(&mut out, "200 OK", &base, &bytes, head, served)?;
+                let bytes = if head {
+                    Vec::new()
+                } else {
+                    read_range(&mut f, 0, len)?
+                };
+                let headers = base.to_vec();
+                respond_len(&mut out, "200 OK", &headers, len, &bytes, head, served)?;
             }
             Some((mut a, mut b)) => {
                 if method == "GET" && take(&faults.wrong_range) && b + 1 < len {
@@ -265,7 +283,7 @@ fn serve_connection(
                 }
                 let mut headers = base.to_vec();
                 headers.push(format!("Content-Range: bytes {a}-{b}/{len}"));
-                let body = &bytes[a as usize..=b as usize];
+                let body = &read_range(&mut f, a, b + 1 - a)?[..];
                 if method == "GET" && take(&faults.cut_body) {
                     write!(
                         out,
@@ -323,7 +341,20 @@ fn respond(
     head: bool,
     served: &Served,
 ) -> std::io::Result<()> {
-    let mut text = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
+    respond_len(out, status, headers, body.len() as u64, body, head, served)
+}
+
+/// An answer whose `Content-Length` is `len` (`body` is sent unless `head`).
+fn respond_len(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[String],
+    len: u64,
+    body: &[u8],
+    head: bool,
+    served: &Served,
+) -> std::io::Result<()> {
+    let mut text = format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n");
     for h in headers {
         text.push_str(h);
         text.push_str("\r\n");

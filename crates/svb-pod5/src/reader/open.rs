@@ -103,6 +103,7 @@ impl Reader {
 
         let signal_file =
             find(ContentType::SignalTable, TableKind::Signal)?.ok_or(missing(TableKind::Signal))?;
+        plan_tables(&path, &src, &footer, &signal_file)?;
         let signal = signal::parse(
             &src,
             signal_file.offset,
@@ -122,4 +123,39 @@ impl Reader {
         };
         Self::from_tables(path, src, footer, version, tables, keep, false).map(|(r, _)| r)
     }
+}
+
+/// Fetches at once what opening reads after the footer, when `src` is an object's (a local
+/// file's reads cost no round trip): the reads and run-info tables (up to 4 MiB each; a
+/// larger one is read whole as one request anyway) and the end of the signal table, where
+/// its Arrow footer is. Most files' tables lie in the tail fetched with the footer, and this
+/// asks for nothing.
+fn plan_tables(
+    path: &Path,
+    src: &Source,
+    footer: &Footer,
+    signal: &EmbeddedFile,
+) -> Result<(), Pod5Error> {
+    const TABLE: u64 = 4 << 20;
+    const ARROW_FOOTER: u64 = 256 << 10;
+    if !src.is_remote() {
+        return Ok(());
+    }
+    let mut plan: Vec<std::ops::Range<u64>> = footer
+        .contents
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.content_type,
+                ContentType::ReadsTable | ContentType::RunInfoTable
+            ) && f.length <= TABLE
+        })
+        .map(|f| f.offset..f.offset.saturating_add(f.length))
+        .collect();
+    let end = signal.offset.saturating_add(signal.length);
+    plan.push(end.saturating_sub(ARROW_FOOTER).max(signal.offset)..end);
+    src.prefetch(&plan).map_err(|source| Pod5Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
