@@ -293,3 +293,157 @@ fn reads_are_planned_not_paged() {
         size(blow5)
     );
 }
+
+/// Runs `svb` with `args` in the environment `env` adds to.
+fn svb_with(env: &[(&str, String)], args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .output()
+        .expect("the svb binary runs")
+}
+
+/// An S3-compatible store (moto's server): objects read as the local files, by key, by
+/// prefix (`-r s3://bucket/run/`) and by pattern (`s3://bucket/run/*.blow5`); a missing key
+/// named; unsigned requests with --no-sign-request.
+#[test]
+#[ignore = "needs moto_server (pip install \"moto[server]\"); run with --include-ignored"]
+fn s3_objects_read_as_local_files() {
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
+        return;
+    };
+    let dir = svb_testdata::TempDir::new("remote-s3");
+    let local = files(&dir, 40);
+    s3.create_bucket("ont-open-data");
+    for f in &local {
+        let key = format!("run1/pod5_pass/{}", name(f));
+        s3.put("ont-open-data", &key, &std::fs::read(f).unwrap());
+    }
+    let env = s3.env();
+    for f in &local {
+        let url = format!("s3://ont-open-data/run1/pod5_pass/{}", name(f));
+        let kind = if name(f).ends_with("pod5") {
+            "pod5"
+        } else {
+            "blow5"
+        };
+        for args in [vec!["view"], vec![kind, "verify"]] {
+            let mut here = args.clone();
+            here.push(s(f));
+            let mut there = args.clone();
+            there.push(&url);
+            let a = ok(&svb(&here)).replace(s(f), "F");
+            let b = ok(&svb_with(&env, &there)).replace(&url, "F");
+            assert_eq!(a, b, "{args:?} {url}");
+        }
+    }
+    // A prefix: every file below it, which must be of one format.
+    let e = fails(&svb_with(&env, &["view", "-r", "s3://ont-open-data/run1/"]));
+    assert!(e.contains("one format at a time"), "{e}");
+    s3.put(
+        "ont-open-data",
+        "run2/a.pod5",
+        &std::fs::read(&local[0]).unwrap(),
+    );
+    s3.put(
+        "ont-open-data",
+        "run2/sub/b.pod5",
+        &std::fs::read(&local[0]).unwrap(),
+    );
+    let view = |args: &[&str]| ok(&svb_with(&env, args)).lines().count();
+    assert_eq!(
+        view(&["view", "s3://ont-open-data/run2/", "--no-header"]),
+        40
+    );
+    assert_eq!(
+        view(&["view", "-r", "s3://ont-open-data/run2/", "--no-header"]),
+        80
+    );
+    // A pattern: the BLOW5 object alone.
+    let blow5 = ok(&svb_with(
+        &env,
+        &[
+            "view",
+            "s3://ont-open-data/run1/*/*.blow5",
+            "--fields",
+            "read_id",
+            "--no-header",
+        ],
+    ));
+    let want = ok(&svb(&[
+        "view",
+        s(&local[1]),
+        "--fields",
+        "read_id",
+        "--no-header",
+    ]));
+    assert_eq!(blow5, want);
+    // A missing key is named.
+    let e = fails(&svb_with(
+        &env,
+        &["view", "s3://ont-open-data/run1/none.pod5"],
+    ));
+    assert!(
+        e.contains("none.pod5") && e.contains("no such object"),
+        "{e}"
+    );
+    // Unsigned requests (a public bucket): moto answers them too.
+    let v = ok(&svb_with(
+        &env,
+        &[
+            "--no-sign-request",
+            "view",
+            "s3://ont-open-data/run1/pod5_pass/reads.pod5",
+        ],
+    ));
+    assert_eq!(v.lines().count(), 41);
+}
+
+/// The README's "Data in the cloud" command lines, run as written against an S3-compatible
+/// server holding the files they name (the README's POD5 at every key they name).
+#[test]
+#[ignore = "needs moto_server (pip install \"moto[server]\") and the shared test data; run with --include-ignored"]
+fn readme_cloud_lines_run() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-readme-cloud");
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
+        return;
+    };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let section = text
+        .split("## Data in the cloud")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the README's \"Data in the cloud\" section");
+    let lines: Vec<Vec<&str>> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("svb "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(lines.len() >= 5, "the README's cloud lines were not found");
+    let pod5 = std::fs::read(data.join("pod5/multi_fast5_zip.pod5")).unwrap();
+    s3.create_bucket("ont-open-data");
+    for word in lines.iter().flatten() {
+        if let Some(key) = word.strip_prefix("s3://ont-open-data/") {
+            if key.ends_with(".pod5") && !key.contains('*') {
+                s3.put("ont-open-data", key, &pod5);
+            }
+        }
+    }
+    let env = s3.env();
+    for args in &lines {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .current_dir(&tmp.0)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "`svb {}` (README) failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(tmp.join("read.f32").is_file() && tmp.join("hg002_run1.blow5").is_file());
+}

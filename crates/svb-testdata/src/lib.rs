@@ -6,6 +6,7 @@ pub mod blow5;
 pub mod http_server;
 #[cfg(feature = "pod5")]
 pub mod pod5;
+pub mod s3_server;
 
 use std::path::PathBuf;
 
