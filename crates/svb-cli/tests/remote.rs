@@ -378,6 +378,63 @@ fn s3_objects_read_as_local_files() {
         "--no-header",
     ]));
     assert_eq!(blow5, want);
+    // Reads found by id in a prefix through a local read id index, which keeps the objects'
+    // sizes and ETags: used while they are the same, rebuilt when one changes.
+    s3.put(
+        "ont-open-data",
+        "run3/a.pod5",
+        &std::fs::read(&local[0]).unwrap(),
+    );
+    let idx = dir.join("run3.svbidx");
+    let ids = ok(&svb(&[
+        "view",
+        s(&local[0]),
+        "--fields",
+        "read_id",
+        "--no-header",
+    ]));
+    let id30 = ids.lines().nth(30).unwrap();
+    let get = |id: &str| {
+        svb_with(
+            &env,
+            &[
+                "get",
+                "s3://ont-open-data/run3/",
+                id,
+                "--id-index",
+                s(&idx),
+                "-o",
+                s(&dir.join("got.i16")),
+                "--force",
+            ],
+        )
+    };
+    ok(&get(id30));
+    ok(&svb(&[
+        "get",
+        s(&local[0]),
+        id30,
+        "-o",
+        s(&dir.join("want.i16")),
+    ]));
+    assert_eq!(
+        std::fs::read(dir.join("got.i16")).unwrap(),
+        std::fs::read(dir.join("want.i16")).unwrap()
+    );
+    let again = get(id30);
+    ok(&again);
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("rebuilt"));
+    // The object replaced by one of 10 reads: the index is rebuilt, read 30 is gone.
+    let small = svb_testdata::TempDir::new("remote-s3-small");
+    let fewer = files(&small, 10);
+    s3.put(
+        "ont-open-data",
+        "run3/a.pod5",
+        &std::fs::read(&fewer[0]).unwrap(),
+    );
+    let e = fails(&get(id30));
+    assert!(e.contains(id30), "{e}");
+    ok(&get(ids.lines().nth(5).unwrap()));
     // A missing key is named.
     let e = fails(&svb_with(
         &env,

@@ -53,6 +53,21 @@ pub fn shown_url(url: &str) -> String {
     format!("{scheme}://{host}{path}")
 }
 
+/// The length and version (its ETag, or the store's version id; empty when the server gives
+/// neither) of the object at `url`, as it is now: what tells that an object changed since an
+/// index of it was made. The object is kept open for the reader that opens it next.
+pub fn object_version(url: &str) -> std::io::Result<(u64, String)> {
+    #[cfg(feature = "remote")]
+    {
+        let object = crate::remote::Object::open_to_look(url)?;
+        Ok((object.len(), object.version_tag()))
+    }
+    #[cfg(not(feature = "remote"))]
+    {
+        Err(remote_not_built(url))
+    }
+}
+
 /// Whether the URL `text` carries a user name or password (`https://user:pass@host/...`).
 /// svb refuses such URLs wherever it takes one: a secret there shows in every message that
 /// names the input, and in the process list. Credentials go in the environment.

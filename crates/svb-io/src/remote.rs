@@ -596,6 +596,16 @@ impl Object {
         self.len == 0
     }
 
+    /// The version opened: its ETag, else the store's version id, else empty (a server
+    /// that gives neither).
+    pub fn version_tag(&self) -> String {
+        self.version
+            .e_tag
+            .clone()
+            .or_else(|| self.version.version.clone())
+            .unwrap_or_default()
+    }
+
     /// The object's URL.
     pub fn url(&self) -> &str {
         &self.url

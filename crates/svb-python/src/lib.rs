@@ -16,6 +16,28 @@ mod writers;
 
 use pyo3::prelude::*;
 
+/// Sets the object store options (object_store's configuration keys: `skip_signature`,
+/// `aws_region`, `aws_endpoint`, `allow_http`, `timeout`, ...) every store opened from now on
+/// is built with, on top of the environment's; the CLI's `--storage-option`.
+#[pyfunction]
+fn set_storage_options(options: std::collections::HashMap<String, String>) {
+    svb_io::remote::set_options(options);
+}
+
+/// The URLs of the objects a URL prefix (ending in `/`) or pattern (with `*`) names, in name
+/// order (every one below a prefix with `recursive`); `None` for the URL of one object.
+#[pyfunction]
+fn list_objects(py: Python<'_>, url: String, recursive: bool) -> PyResult<Option<Vec<String>>> {
+    match py.detach(|| svb_io::list_objects(&url, recursive)) {
+        None => Ok(None),
+        Some(Ok(urls)) => Ok(Some(urls)),
+        Some(Err(e)) => Err(crate::errors::os_error(
+            e.kind(),
+            format!("{}: {e}", svb_io::shown_url(&url)),
+        )),
+    }
+}
+
 /// The native module.
 #[pymodule]
 fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -35,6 +57,8 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operations::split, m)?)?;
     m.add_function(wrap_pyfunction!(operations::recover, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::arrow_stream_of, m)?)?;
+    m.add_function(wrap_pyfunction!(set_storage_options, m)?)?;
+    m.add_function(wrap_pyfunction!(list_objects, m)?)?;
     codecs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -219,13 +219,24 @@ impl Reader {
 #[pyfunction]
 #[pyo3(signature = (path, threads = None))]
 pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<Reader> {
-    // A file the OS refuses is its own OSError (FileNotFoundError, PermissionError, ...).
-    if let Err(e) = std::fs::File::open(&path) {
-        let msg = format!("{}: {e}", path.display());
-        return Err(crate::errors::os_error(e.kind(), msg));
+    // A file the OS refuses is its own OSError (FileNotFoundError, PermissionError, ...); so
+    // is a missing object (a URL: read by ranges, never opened as a file).
+    let url = svb_io::is_url(&path);
+    if !url {
+        if let Err(e) = std::fs::File::open(&path) {
+            let msg = format!("{}: {e}", path.display());
+            return Err(crate::errors::os_error(e.kind(), msg));
+        }
     }
-    let file = py.detach(|| AnyReader::open(&path).map_err(|e| chain(&e)));
-    let file = file.map_err(crate::errors::FileFormatError::new_err)?;
+    let file = py.detach(|| AnyReader::open(&path));
+    let file = file.map_err(|e| {
+        let missing = std::io::ErrorKind::NotFound;
+        if url && svb_io::caused_by(&e, missing) {
+            crate::errors::os_error(missing, chain(&e))
+        } else {
+            crate::errors::FileFormatError::new_err(chain(&e))
+        }
+    })?;
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }

@@ -103,11 +103,23 @@ pub(crate) struct Stamp {
 
 impl Stamp {
     /// The stamp of `path` now.
+    ///
+    /// An object's (a URL's) stamp is its length and its version: its ETag (or the store's
+    /// version id), hashed where a file's modification time goes.
     pub fn of(path: &Path) -> Result<Stamp, ReadsError> {
         let io = |source| ReadsError::Io {
             path: path.to_path_buf(),
             source,
         };
+        if let Some(url) = svb_io::url_of(path) {
+            let (size, version) = svb_io::object_version(url).map_err(io)?;
+            let h = id_hash(version.as_bytes());
+            return Ok(Stamp {
+                path: path.to_path_buf(),
+                size,
+                modified: (h as i64, (h >> 32) as u32),
+            });
+        }
         let meta = std::fs::metadata(path).map_err(io)?;
         let modified = meta.modified().map_err(io)?;
         let modified = match modified.duration_since(UNIX_EPOCH) {

@@ -51,6 +51,7 @@ __version__ = _svb.__version__
 
 __all__ = [
     "open",
+    "set_storage_options",
     "open_dataset",
     "to_arrow",
     "convert",
@@ -349,9 +350,23 @@ def open_dataset(
     )
 
 
-def open(path: PathLike, threads: Optional[int] = None) -> Reader:
-    """Opens a POD5, BLOW5 or FAST5 file (the format from its first bytes); `threads` decoding
-    threads (default: every core)."""
+def set_storage_options(options: dict) -> None:
+    """Sets the object store options (object_store's configuration keys, Dask's
+    `storage_options` convention: `skip_signature`, `aws_region`, `aws_endpoint`,
+    `allow_http`, `timeout`, ...) that stores opened from now on are built with, on top of the
+    environment's credentials (`AWS_*`, `GOOGLE_*`, `AZURE_*`)."""
+    _svb.set_storage_options({str(k): str(v).lower() if isinstance(v, bool) else str(v)
+                              for k, v in options.items()})
+
+
+def open(path: PathLike, threads: Optional[int] = None,
+         storage_options: Optional[dict] = None) -> Reader:
+    """Opens a POD5, BLOW5 or FAST5 file (the format from its first bytes), or an object by
+    URL (`s3://`, `gs://`, `az://`, `http(s)://`: read by ranges, nothing downloaded whole);
+    `threads` decoding threads (default: every core); `storage_options` as
+    `set_storage_options` takes them (e.g. `{"skip_signature": True}` for a public bucket)."""
+    if storage_options is not None:
+        set_storage_options(storage_options)
     return Reader(_svb.open(os.fspath(path), threads))
 
 

@@ -39,7 +39,15 @@ def files(paths_or_glob: Union[str, "os.PathLike[str]", Sequence]) -> List[str]:
     out: List[str] = []
     for item in items:
         item = os.fspath(item)
-        if os.path.isdir(item):
+        if "://" in item:
+            # An object, a prefix (ending in "/": every object below it) or a pattern.
+            listed = svb._svb.list_objects(item, True)
+            if listed is None:
+                out.append(item)
+            else:
+                out.extend(u for u in listed
+                           if "*" in item or u.lower().endswith((".pod5", ".blow5", ".slow5", ".fast5")))
+        elif os.path.isdir(item):
             out.extend(
                 os.path.join(item, n)
                 for n in os.listdir(item)
@@ -119,11 +127,18 @@ def read(
     columns: Optional[Sequence[str]] = None,
     signal: Union[bool, str] = False,
     threads: Optional[int] = None,
+    storage_options: Optional[dict] = None,
 ):
     """A Dask DataFrame of the reads of many files, one partition per file (see the module
-    docs for `signal`). `threads`: decoding threads on each worker (default: every core)."""
+    docs for `signal`). `threads`: decoding threads on each worker (default: every core).
+    Objects by URL too (`s3://bucket/run/*.pod5`, a prefix `s3://bucket/run/`), with
+    `storage_options` (object_store's keys, e.g. `{"skip_signature": True}`) set on every
+    worker."""
     import dask
     import dask.dataframe as dd
+
+    if storage_options is not None:
+        svb.set_storage_options(storage_options)
 
     paths = files(paths_or_glob)
     columns = list(columns) if columns is not None else None
@@ -136,7 +151,7 @@ def read(
     # stats and signal columns missing from the DataFrame while every partition held them).
     # Dask's string conversion is off for this frame: it would turn the signal column's
     # arrays into their text.
-    part = _Partition(columns, signal, threads)
+    part = _Partition(columns, signal, threads, storage_options)
     with dask.config.set({"dataframe.convert-string": False}):
         return dd.from_map(part, paths, meta=meta, enforce_metadata=False, label="svb-read")
 
@@ -146,8 +161,12 @@ class _Partition:
     `columns` parameter is one Dask hands its own column projection to, which would ask the
     file for derived columns (the stats) it does not have."""
 
-    def __init__(self, columns, signal, threads):
+    def __init__(self, columns, signal, threads, storage_options=None):
         self.columns, self.signal, self.threads = columns, signal, threads
+        self.storage_options = storage_options
 
     def __call__(self, path):
+        if self.storage_options is not None:
+            # A worker process has its own settings.
+            svb.set_storage_options(self.storage_options)
         return partition(path, columns=self.columns, signal=self.signal, threads=self.threads)
