@@ -504,3 +504,81 @@ fn readme_cloud_lines_run() {
     }
     assert!(tmp.join("read.f32").is_file() && tmp.join("hg002_run1.blow5").is_file());
 }
+
+/// Outputs to an object store: the object appears whole when the command ends (no hidden
+/// key left beside it), an existing object is never replaced without --force, and with it is.
+#[test]
+#[ignore = "needs moto_server (pip install \"moto[server]\"); run with --include-ignored"]
+fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
+        return;
+    };
+    let dir = svb_testdata::TempDir::new("remote-s3-out");
+    let local = files(&dir, 120);
+    s3.create_bucket("out");
+    let env = s3.env();
+    let want = dir.join("want.blow5");
+    ok(&svb(&["convert", s(&local[0]), "-o", s(&want)]));
+    let url = "s3://out/converted/reads.blow5";
+    ok(&svb_with(&env, &["convert", s(&local[0]), "-o", url]));
+    // Read back through svb (the object, byte for byte the local conversion).
+    let back = dir.join("back.blow5");
+    ok(&svb_with(&env, &["convert", url, "-o", s(&back)]));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&want).unwrap());
+    // Nothing but the output under the prefix (no hidden partial key).
+    let listed = ok(&svb_with(
+        &env,
+        &["view", "s3://out/converted/", "--fields", "read_id"],
+    ));
+    assert_eq!(listed.lines().count(), 121);
+    // An existing object: refused without --force, replaced with it.
+    let e = fails(&svb_with(&env, &["convert", s(&local[2]), "-o", url]));
+    assert!(e.contains("exists"), "{e}");
+    ok(&svb_with(
+        &env,
+        &["convert", url, "-o", s(&dir.join("same.blow5"))],
+    ));
+    assert_eq!(
+        std::fs::read(dir.join("same.blow5")).unwrap(),
+        std::fs::read(&want).unwrap()
+    );
+    ok(&svb_with(
+        &env,
+        &["convert", s(&local[2]), "-o", url, "--force"],
+    ));
+    // A large output (several parts): a multipart upload.
+    let big = "s3://out/big.slow5";
+    ok(&svb_with(&env, &["convert", s(&local[0]), "-o", big]));
+    let got = dir.join("big-back.slow5");
+    ok(&svb_with(&env, &["convert", big, "-o", s(&got)]));
+    ok(&svb(&[
+        "convert",
+        s(&local[0]),
+        "-o",
+        s(&dir.join("big-want.slow5")),
+    ]));
+    assert_eq!(
+        std::fs::read(&got).unwrap(),
+        std::fs::read(dir.join("big-want.slow5")).unwrap()
+    );
+    // The refusal does not rest on the look before: the copy that publishes refuses an
+    // object that appeared meanwhile (S3's conditional CompleteMultipartUpload).
+    svb_io::remote::set_options([
+        ("aws_endpoint", s3.endpoint()),
+        ("allow_http", "true".into()),
+        ("aws_region", "us-east-1".into()),
+        ("aws_access_key_id", "testing".into()),
+        ("aws_secret_access_key", "testing".into()),
+    ]);
+    let e = svb_io::remote::upload(&local[1], url, false).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{e}");
+    svb_io::remote::upload(&local[1], "s3://out/fresh.blow5", false).unwrap();
+    // An output to a web server is refused, naming why.
+    let e = fails(&svb(&[
+        "convert",
+        s(&local[0]),
+        "-o",
+        "http://127.0.0.1:9/x.blow5",
+    ]));
+    assert!(e.contains("object stores"), "{e}");
+}

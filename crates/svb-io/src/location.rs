@@ -68,6 +68,22 @@ pub fn object_version(url: &str) -> std::io::Result<(u64, String)> {
     }
 }
 
+/// An error unless svb writes objects at `url`: object stores do (`s3://`, `gs://`, `az://`,
+/// with the `remote` feature); web servers (`http(s)://`) are read only.
+pub fn check_writable(url: &str) -> std::io::Result<()> {
+    let scheme = url.split_once("://").map_or("", |(s, _)| s);
+    if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "svb writes objects to object stores (s3://, gs://, az://), not to web servers",
+        ));
+    }
+    #[cfg(not(feature = "remote"))]
+    return Err(remote_not_built(url));
+    #[cfg(feature = "remote")]
+    Ok(())
+}
+
 /// Whether the URL `text` carries a user name or password (`https://user:pass@host/...`).
 /// svb refuses such URLs wherever it takes one: a secret there shows in every message that
 /// names the input, and in the process list. Credentials go in the environment.

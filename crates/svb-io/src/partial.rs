@@ -196,6 +196,9 @@ impl PartialFile {
         on_existing: OnExisting,
         buffer: usize,
     ) -> io::Result<PartialFile> {
+        if let Some(url) = crate::url_of(path) {
+            crate::location::check_writable(url)?;
+        }
         if tag.is_none() && on_existing == OnExisting::Refuse && exists(path) {
             return Err(already_exists(path));
         }
@@ -351,6 +354,13 @@ pub fn write_file(path: &Path, bytes: &[u8], on_existing: OnExisting) -> io::Res
 }
 
 fn exists(path: &Path) -> bool {
+    if let Some(url) = crate::url_of(path) {
+        // An object that cannot be looked at is taken as there: never replaced unasked.
+        return !matches!(
+            crate::object_version(url),
+            Err(e) if e.kind() == io::ErrorKind::NotFound
+        );
+    }
     // A dangling symbolic link is an existing name too.
     std::fs::symlink_metadata(path).is_ok()
 }
@@ -383,7 +393,16 @@ fn temporary_name(path: &Path, tag: Option<&str>, nonce: u64) -> PathBuf {
 fn create_temporary(path: &Path, tag: Option<&str>) -> io::Result<(File, PathBuf)> {
     let mut last = None;
     for _ in 0..8 {
-        let partial = temporary_name(path, tag, random_u64());
+        let partial = match crate::url_of(path) {
+            // An object's output is written to the temporary folder, and uploaded when it is
+            // complete.
+            Some(_) => std::env::temp_dir().join(
+                temporary_name(path, tag, random_u64())
+                    .file_name()
+                    .expect("a name"),
+            ),
+            None => temporary_name(path, tag, random_u64()),
+        };
         match File::options()
             .read(true)
             .write(true)
@@ -417,6 +436,11 @@ fn name_destination(path: &Path, e: io::Error) -> io::Error {
 
 /// Gives the complete temporary file `partial` the name `path`.
 fn publish(partial: &Path, path: &Path, on_existing: OnExisting) -> io::Result<()> {
+    if let Some(url) = crate::url_of(path) {
+        let uploaded = upload(partial, url, on_existing == OnExisting::Replace);
+        let _ = std::fs::remove_file(partial);
+        return uploaded;
+    }
     if on_existing == OnExisting::Replace {
         return std::fs::rename(partial, path);
     }
@@ -481,7 +505,20 @@ pub fn remove_stale_partials(dir: &Path) -> io::Result<usize> {
 }
 
 /// [`remove_stale_partials`] for the temporary files of destination `path` alone.
+#[cfg(feature = "remote")]
+fn upload(local: &Path, url: &str, replace: bool) -> io::Result<()> {
+    crate::remote::upload(local, url, replace)
+}
+
+#[cfg(not(feature = "remote"))]
+fn upload(_: &Path, url: &str, _: bool) -> io::Result<()> {
+    Err(crate::location::remote_not_built(url))
+}
+
 fn remove_stale_partials_of(path: &Path) -> io::Result<usize> {
+    if crate::is_url(path) {
+        return Ok(0);
+    }
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Ok(0);
     };

@@ -212,7 +212,11 @@ fn build_store(
     let base = &parsed[..url::Position::AfterPath];
     Ok(match scheme {
         ObjectStoreScheme::AmazonS3 => {
-            let mut b = aws::AmazonS3Builder::from_env().with_url(base);
+            // Outputs are published by a copy that refuses an existing key: S3's conditional
+            // CompleteMultipartUpload (If-None-Match), unless the user says otherwise.
+            let mut b = aws::AmazonS3Builder::from_env()
+                .with_url(base)
+                .with_config(aws::AmazonS3ConfigKey::CopyIfNotExists, "multipart");
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
@@ -870,4 +874,116 @@ fn object_url(base: &url::Url, prefix: Option<&ObjectPath>, path: &ObjectPath) -
     };
     let root = root.strip_suffix('/').unwrap_or(root);
     format!("{root}/{path}")
+}
+
+/// Parts of an upload (8 MiB), read from the local file one after another, at most
+/// [`UPLOAD_IN_FLIGHT`] in flight.
+const PART: usize = 8 << 20;
+
+/// Parts of an upload in flight at once (bounded memory: 8 x 8 MiB).
+const UPLOAD_IN_FLIGHT: usize = 8;
+
+/// Uploads the local file `local` to the object at `url`, which appears only once it is
+/// whole: as one request up to one part, else as a multipart upload completed at the end
+/// (aborted on any failure: no parts are left). Without `replace`, an object already at
+/// `url` is never replaced: the file goes to a hidden key beside it
+/// (`.NAME.partial-PID-NONCE`), copied to `url` by a copy that refuses an existing object
+/// (S3's conditional CompleteMultipartUpload, GCS's generation 0, Azure's If-None-Match), then
+/// removed; a store that cannot refuse says so, and nothing is replaced. Web servers are not
+/// written to.
+pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<()> {
+    crate::location::check_writable(url)?;
+    let (store, path, _) = store_for(url)?;
+    block_on(async {
+        if replace {
+            return put_file(&*store, &path, local).await;
+        }
+        let name = path.filename().unwrap_or("out");
+        let hidden = format!(
+            ".{name}.partial-{}-{:016x}",
+            std::process::id(),
+            crate::partial::random_u64()
+        );
+        let tmp = match path.as_ref().rsplit_once('/') {
+            Some((dir, _)) => ObjectPath::from(format!("{dir}/{hidden}")),
+            None => ObjectPath::from(hidden),
+        };
+        put_file(&*store, &tmp, local).await?;
+        count(1, 0);
+        let copied = store.copy_if_not_exists(&tmp, &path).await;
+        count(1, 0);
+        let _ = store.delete(&tmp).await;
+        match copied {
+            Ok(()) => Ok(()),
+            Err(object_store::Error::AlreadyExists { .. })
+            | Err(object_store::Error::Precondition { .. }) => Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "exists, and is not replaced",
+            )),
+            Err(e @ object_store::Error::NotSupported { .. })
+            | Err(e @ object_store::Error::NotImplemented { .. }) => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "this store cannot write an object only where none is (it would race \
+                     another writer): nothing was written; --force replaces what is there \
+                     ({e})"
+                ),
+            )),
+            Err(e) => Err(io_error(e)),
+        }
+    })
+}
+
+/// Puts the local file `local` at `path`: one request up to [`PART`] bytes, else a
+/// multipart upload (aborted on failure).
+async fn put_file(
+    store: &dyn ObjectStore,
+    path: &ObjectPath,
+    local: &std::path::Path,
+) -> io::Result<()> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(local)?;
+    let len = file.metadata()?.len();
+    let read_part = |file: &mut std::fs::File| -> io::Result<Vec<u8>> {
+        let mut part = Vec::with_capacity(PART);
+        file.by_ref().take(PART as u64).read_to_end(&mut part)?;
+        Ok(part)
+    };
+    if len <= PART as u64 {
+        let bytes = read_part(&mut file)?;
+        count(1, 0);
+        return store
+            .put(path, bytes.into())
+            .await
+            .map(|_| ())
+            .map_err(io_error);
+    }
+    count(1, 0);
+    let upload = store.put_multipart(path).await.map_err(io_error)?;
+    let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART);
+    let written: io::Result<()> = async {
+        loop {
+            writer
+                .wait_for_capacity(UPLOAD_IN_FLIGHT)
+                .await
+                .map_err(io_error)?;
+            let part = read_part(&mut file)?;
+            if part.is_empty() {
+                return Ok(());
+            }
+            count(1, 0);
+            writer.write(&part);
+        }
+    }
+    .await;
+    match written {
+        Ok(()) => {
+            count(1, 0);
+            writer.finish().await.map(|_| ()).map_err(io_error)
+        }
+        Err(e) => {
+            let _ = writer.abort().await;
+            Err(e)
+        }
+    }
 }
