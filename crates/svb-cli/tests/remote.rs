@@ -582,3 +582,36 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     ]));
     assert!(e.contains("object stores"), "{e}");
 }
+
+/// FAST5 objects (HDF5 read through the block cache over the object's ranges) read as the
+/// local files: `view` and `fast5 verify` of every shared FAST5 file.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn fast5_objects_read_as_local_files() {
+    let (data, _tmp) = svb_testdata::data_and_tmp_or_skip!("remote-fast5");
+    let dir = data.join("fast5");
+    let server = HttpServer::start(&dir);
+    let mut n = 0;
+    for (_, path) in svb_testdata::files_with_suffix(&dir, ".fast5") {
+        let url = server.url(name(&path));
+        for args in [vec!["view"], vec!["fast5", "verify"]] {
+            let run = |p: &str| {
+                let mut a = args.clone();
+                a.push(p);
+                svb(&a)
+            };
+            let (here, there) = (run(s(&path)), run(&url));
+            assert_eq!(
+                here.status.success(),
+                there.status.success(),
+                "{args:?} {url}"
+            );
+            let norm = |o: &std::process::Output, p: &str| {
+                String::from_utf8_lossy(&o.stdout).replace(p, "F")
+            };
+            assert_eq!(norm(&here, s(&path)), norm(&there, &url), "{args:?} {url}");
+        }
+        n += 1;
+    }
+    assert!(n > 10, "{n} FAST5 files");
+}
