@@ -8,8 +8,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// A progress bar on stderr that appears only once the work has run for a second.
 pub struct Progress {
     bar: ProgressBar,
+    what: String,
     started: Instant,
     shown: bool,
+    /// When the bytes fetched from object stores were last shown.
+    traffic_shown: Instant,
 }
 
 impl Progress {
@@ -23,8 +26,10 @@ impl Progress {
         bar.set_message(what.to_owned());
         Progress {
             bar,
+            what: what.to_owned(),
             started: Instant::now(),
             shown: false,
+            traffic_shown: Instant::now(),
         }
     }
 
@@ -53,6 +58,25 @@ impl Progress {
         if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
+        }
+        self.show_traffic();
+    }
+
+    /// The bytes fetched from object stores and web servers, and the requests made, beside
+    /// the label (a few times a second, once there are any).
+    fn show_traffic(&mut self) {
+        if self.traffic_shown.elapsed() < Duration::from_millis(200) {
+            return;
+        }
+        self.traffic_shown = Instant::now();
+        let t = svb_io::remote::traffic();
+        if t.requests > 0 {
+            self.bar.set_message(format!(
+                "{} ({:.1} MB fetched, {} requests)",
+                self.what,
+                t.bytes as f64 / 1e6,
+                t.requests
+            ));
         }
     }
 

@@ -517,6 +517,14 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     let local = files(&dir, 120);
     s3.create_bucket("out");
     let env = s3.env();
+    // This process reaches the server too (to look at what the commands wrote).
+    svb_io::remote::set_options([
+        ("aws_endpoint", s3.endpoint()),
+        ("allow_http", "true".into()),
+        ("aws_region", "us-east-1".into()),
+        ("aws_access_key_id", "testing".into()),
+        ("aws_secret_access_key", "testing".into()),
+    ]);
     let want = dir.join("want.blow5");
     ok(&svb(&["convert", s(&local[0]), "-o", s(&want)]));
     let url = "s3://out/converted/reads.blow5";
@@ -563,16 +571,26 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     );
     // The refusal does not rest on the look before: the copy that publishes refuses an
     // object that appeared meanwhile (S3's conditional CompleteMultipartUpload).
-    svb_io::remote::set_options([
-        ("aws_endpoint", s3.endpoint()),
-        ("allow_http", "true".into()),
-        ("aws_region", "us-east-1".into()),
-        ("aws_access_key_id", "testing".into()),
-        ("aws_secret_access_key", "testing".into()),
-    ]);
     let e = svb_io::remote::upload(&local[1], url, false).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{e}");
     svb_io::remote::upload(&local[1], "s3://out/fresh.blow5", false).unwrap();
+    // `svb index` of an object writes the index beside it (as slow5lib's beside a file),
+    // or where --index says; both fit the object (slow5lib's bytes, as of the local file).
+    ok(&svb_with(&env, &["index", url]));
+    let local_idx = dir.join("local.idx");
+    ok(&svb_with(&env, &["index", url, "--index", s(&local_idx)]));
+    ok(&svb(&[
+        "convert",
+        s(&local[2]),
+        "-o",
+        s(&dir.join("c.blow5")),
+    ]));
+    ok(&svb(&["index", s(&dir.join("c.blow5"))]));
+    let want_idx = std::fs::read(dir.join("c.blow5.idx")).unwrap();
+    assert_eq!(std::fs::read(&local_idx).unwrap(), want_idx);
+    let beside = std::path::Path::new("s3://out/converted/reads.blow5.idx");
+    let beside = svb_io::Source::open(beside, svb_io::Access::ReadWhole).unwrap();
+    assert_eq!(beside.read_vec(0, beside.len() as usize).unwrap(), want_idx);
     // An output to a web server is refused, naming why.
     let e = fails(&svb(&[
         "convert",

@@ -93,3 +93,19 @@ def test_dask_reads_objects_by_pattern(s3, pod5_files):
     want = svb.open(f).to_arrow(columns=["read_id", "num_samples"]).read_all().to_pandas()
     assert len(got) == 2 * len(want)
     assert sorted(got["read_id"]) == sorted(list(want["read_id"]) * 2)
+
+
+def test_convert_to_and_from_objects(s3, pod5_files, tmp_path):
+    options = {"aws_endpoint": s3, "allow_http": True, "aws_region": "us-east-1",
+               "aws_access_key_id": "testing", "aws_secret_access_key": "testing"}
+    svb.set_storage_options(options)
+    put(s3, "conv", b"")
+    f = pod5_files[0]
+    svb.convert(f, "s3://conv/out/reads.blow5")
+    with pytest.raises(FileExistsError):
+        svb.convert(f, "s3://conv/out/reads.blow5")
+    back = tmp_path / "back.blow5"
+    svb.convert("s3://conv/out/reads.blow5", back)
+    want = tmp_path / "want.blow5"
+    svb.convert(f, want)
+    assert back.read_bytes() == want.read_bytes()
