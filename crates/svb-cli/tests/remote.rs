@@ -4,7 +4,7 @@
 //! object replaced while it is read is an error naming it, never wrong data.
 
 mod common;
-use common::{fails, ok, s, svb};
+use common::{fails, ok, s, svb, svb_under};
 use std::sync::atomic::Ordering;
 use svb_testdata::http_server::HttpServer;
 
@@ -632,4 +632,32 @@ fn fast5_objects_read_as_local_files() {
         n += 1;
     }
     assert!(n > 10, "{n} FAST5 files");
+}
+
+/// A hostile server cannot make svb hang or allocate beyond what it asked for: a body that
+/// never ends, a declared length of 2^50 bytes, a redirect loop are errors, quickly.
+#[test]
+fn a_hostile_server_is_an_error_not_a_hang() {
+    let dir = svb_testdata::TempDir::new("remote-hostile");
+    let _local = files(&dir, 200);
+    let server = HttpServer::start(&dir.0);
+    let url = server.url("reads.pod5");
+    for (what, fault) in [
+        ("endless body", &server.faults.endless_body),
+        ("huge length", &server.faults.huge_length),
+        ("redirect loop", &server.faults.redirect_loop),
+    ] {
+        // Every request meets the fault (retries too).
+        fault.store(1_000, Ordering::SeqCst);
+        let started = std::time::Instant::now();
+        let out = svb_under("ulimit -v 4000000", &["pod5", "verify", &url]);
+        let e = fails(&out);
+        assert!(e.contains(&url), "{what}: {e}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "{what}: {:?}",
+            started.elapsed()
+        );
+        fault.store(0, Ordering::SeqCst);
+    }
 }

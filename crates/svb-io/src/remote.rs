@@ -532,13 +532,36 @@ impl Object {
                 },
             );
             let (tail, head) = futures_util::join!(tail, head);
-            let body = |r: object_store::Result<object_store::GetResult>| async move {
+            // Each body is taken as it streams, never past what was asked for (a server that
+            // declares or sends more is refused before anything is allocated for it).
+            let body = |r: object_store::Result<object_store::GetResult>, most: u64| async move {
                 let r = r?;
                 let (meta, range) = (r.meta.clone(), r.range.clone());
-                let bytes = r.bytes().await?;
+                if range.end - range.start > most {
+                    return Err(object_store::Error::Generic {
+                        store: "svb",
+                        source: format!(
+                            "asked for at most {most} bytes, the server answered {}..{}",
+                            range.start, range.end
+                        )
+                        .into(),
+                    });
+                }
+                let mut bytes = Vec::new();
+                let mut stream = r.into_stream();
+                while let Some(part) = stream.next().await {
+                    let part = part?;
+                    if (bytes.len() + part.len()) as u64 > range.end - range.start {
+                        return Err(object_store::Error::Generic {
+                            store: "svb",
+                            source: "the server sent more than the range it answered".into(),
+                        });
+                    }
+                    bytes.extend_from_slice(&part);
+                }
                 Ok::<_, object_store::Error>((meta, range, bytes))
             };
-            (body(tail).await, body(head).await)
+            (body(tail, TAIL).await, body(head, HEAD).await)
         });
         let mut kept = Kept::default();
         let (len, version) = match (tail, head) {
@@ -551,8 +574,8 @@ impl Object {
                     && head_range.start == 0 =>
             {
                 count(0, (tail.len() + head.len()) as u64);
-                kept.keep(head_range.start, head.to_vec().into());
-                kept.keep(tail_range.start, tail.to_vec().into());
+                kept.keep(head_range.start, head.into());
+                kept.keep(tail_range.start, tail.into());
                 (
                     meta.size,
                     Version {

@@ -26,6 +26,14 @@ pub struct Faults {
     pub wrong_range: AtomicU64,
     /// Ignore the range and send the whole file with `200 OK`.
     pub ignore_range: AtomicU64,
+    /// Answer with a body that never ends (chunked, the range's bytes then zeros forever),
+    /// until the client hangs up.
+    pub endless_body: AtomicU64,
+    /// Declare a body of 2^50 bytes (`Content-Length`) for the range asked, and send the
+    /// range's bytes, then zeros until the client hangs up.
+    pub huge_length: AtomicU64,
+    /// Redirect to the same URL (a loop).
+    pub redirect_loop: AtomicU64,
     /// Delay every answer by this many milliseconds (not counted down).
     pub delay_ms: AtomicU64,
 }
@@ -46,6 +54,11 @@ pub struct Served {
     pub bytes: AtomicU64,
     /// Each request's method, path and range header, in order.
     pub log: Mutex<Vec<String>>,
+    /// Bodies sent at this many bytes a second at most, all connections together (0: no
+    /// cap): a link's bandwidth.
+    pub bytes_per_second: AtomicU64,
+    /// Held while a slice of a body is sent under the cap.
+    link: Mutex<()>,
 }
 
 /// A running server; it stops when dropped.
@@ -225,6 +238,11 @@ fn serve_connection(
                 )?;
                 continue;
             }
+            if take(&faults.redirect_loop) {
+                let headers = [format!("Location: {target}")];
+                respond(&mut out, "302 Found", &headers, b"", false, served)?;
+                continue;
+            }
             if take(&faults.too_many) {
                 respond(
                     &mut out,
@@ -284,6 +302,35 @@ fn serve_connection(
                 let mut headers = base.to_vec();
                 headers.push(format!("Content-Range: bytes {a}-{b}/{len}"));
                 let body = &read_range(&mut f, a, b + 1 - a)?[..];
+                if method == "GET" && take(&faults.endless_body) {
+                    write!(
+                        out,
+                        "HTTP/1.1 206 Partial Content\r\nTransfer-Encoding: chunked\r\n{}\r\n\r\n",
+                        headers.join("\r\n")
+                    )?;
+                    write!(out, "{:x}\r\n", body.len())?;
+                    out.write_all(body)?;
+                    out.write_all(b"\r\n")?;
+                    let zeros = vec![0u8; 1 << 16];
+                    loop {
+                        write!(out, "{:x}\r\n", zeros.len())?;
+                        out.write_all(&zeros)?;
+                        out.write_all(b"\r\n")?;
+                    }
+                }
+                if method == "GET" && take(&faults.huge_length) {
+                    write!(
+                        out,
+                        "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\n{}\r\n\r\n",
+                        1u64 << 50,
+                        headers.join("\r\n")
+                    )?;
+                    out.write_all(body)?;
+                    let zeros = vec![0u8; 1 << 16];
+                    loop {
+                        out.write_all(&zeros)?;
+                    }
+                }
                 if method == "GET" && take(&faults.cut_body) {
                     write!(
                         out,
@@ -362,7 +409,22 @@ fn respond_len(
     text.push_str("\r\n");
     out.write_all(text.as_bytes())?;
     if !head {
-        out.write_all(body)?;
+        let rate = served.bytes_per_second.load(Ordering::SeqCst);
+        if rate == 0 {
+            out.write_all(body)?;
+        } else {
+            // 10 ms slices at the rate.
+            let slice = (rate / 100).max(1) as usize;
+            for part in body.chunks(slice) {
+                let _link = served.link.lock().unwrap_or_else(|e| e.into_inner());
+                let started = std::time::Instant::now();
+                out.write_all(part)?;
+                let due = Duration::from_secs_f64(part.len() as f64 / rate as f64);
+                if let Some(wait) = due.checked_sub(started.elapsed()) {
+                    std::thread::sleep(wait);
+                }
+            }
+        }
         served.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
     }
     out.flush()
