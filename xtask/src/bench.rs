@@ -704,7 +704,7 @@ fn section_marks(name: &str) -> (String, String) {
 }
 
 /// `doc` with the named section's body replaced by `body` (appended when it has none).
-fn with_named_section(doc: &str, name: &str, body: &str) -> String {
+pub(crate) fn with_named_section(doc: &str, name: &str, body: &str) -> String {
     let (begin, end) = section_marks(name);
     let section = format!("{begin}\n{}\n{end}", body.trim_end());
     crate::util::replace_marked(doc, &begin, &end, &section)
@@ -730,7 +730,7 @@ fn named_sections(doc: &str) -> Vec<(String, String)> {
 }
 
 /// The CPU model and core count, for report headers.
-fn cpu_line() -> String {
+pub(crate) fn cpu_line() -> String {
     let cores = fs::read_to_string("/proc/cpuinfo")
         .unwrap_or_default()
         .lines()

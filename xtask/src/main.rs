@@ -13,6 +13,7 @@ mod bench;
 mod cross;
 mod dataset;
 mod fuzz;
+mod remote;
 mod util;
 
 use std::process::ExitCode;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         "bench-report" => bench::main(rest, true),
         "bench-compare" => bench::compare(rest),
         "bench-dataset" => dataset::main(rest),
+        "bench-remote" => remote::main(rest),
         "help" | "-h" | "--help" => {
             println!("{}", include_str!("usage.txt"));
             Ok(())

@@ -159,7 +159,12 @@ fn serve_connection(
     conn.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(conn.try_clone()?);
     let mut out = conn;
+    // The request before asked for the connection to close after its answer.
+    let mut closing = false;
     loop {
+        if closing {
+            return Ok(());
+        }
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 {
             return Ok(());
@@ -169,6 +174,7 @@ fn serve_connection(
         let target = parts.next().unwrap_or("/").to_string();
         let mut range = None;
         let mut if_match = None;
+        let mut close = false;
         loop {
             let mut h = String::new();
             if reader.read_line(&mut h)? == 0 {
@@ -182,10 +188,12 @@ fn serve_connection(
                 match k.trim().to_ascii_lowercase().as_str() {
                     "range" => range = Some(v.trim().to_string()),
                     "if-match" => if_match = Some(v.trim().to_string()),
+                    "connection" => close = v.trim().eq_ignore_ascii_case("close"),
                     _ => {}
                 }
             }
         }
+        closing = close;
         served.requests.fetch_add(1, Ordering::SeqCst);
         served.log.lock().unwrap().push(format!(
             "{method} {target} {}",

@@ -1,0 +1,275 @@
+//! `cargo xtask bench-remote [--rounds R] [--report]`: svb's commands on objects served over
+//! HTTP with range requests (svb_testdata's server on 127.0.0.1, 50 ms added to every
+//! request, bodies capped at 100 MB/s over all connections: a link to a cloud region),
+//! against what a user does without svb's remote reads: download the whole object with
+//! parallel ranged GETs (8 in flight), then run the command on the local file. Requests and
+//! bytes as the server counted them; the best of R runs each, alternately. With `--report`
+//! the table is the "Remote reads" section of docs/PERFORMANCE.md.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use svb_testdata::http_server::HttpServer;
+
+use crate::util::{cargo, check_args, flag, opt, root, run};
+
+/// The latency added to every request (ms) and the link's bandwidth (bytes a second).
+const DELAY_MS: u64 = 50;
+const RATE: u64 = 100_000_000;
+
+/// The section's name in docs/PERFORMANCE.md.
+pub const SECTION: &str = "Remote reads (issue 49)";
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    check_args(args, &["--report"], &["--rounds"])?;
+    let rounds: usize = opt(args, "--rounds")
+        .unwrap_or("3")
+        .parse()
+        .map_err(|_| "--rounds takes a number")?;
+    let work = root().join("target/bench-data/dataset");
+    for f in [
+        "large.pod5",
+        "large.blow5",
+        "large.blow5.idx",
+        "ids_1pct.txt",
+    ] {
+        if !work.join(f).is_file() {
+            return Err(format!(
+                "{}: missing; `cargo xtask bench-dataset` makes the dataset first",
+                work.join(f).display()
+            ));
+        }
+    }
+    run(cargo().args(["build", "--release", "-p", "svb-cli"]))?;
+    let svb = root().join("target/release/svb");
+    let server = HttpServer::start(&work);
+    server.faults.delay_ms.store(DELAY_MS, Ordering::SeqCst);
+    server.served.bytes_per_second.store(RATE, Ordering::SeqCst);
+    let ids = std::fs::read_to_string(work.join("ids_1pct.txt")).map_err(|e| e.to_string())?;
+    let id = ids
+        .lines()
+        .next()
+        .ok_or("ids_1pct.txt is empty")?
+        .to_string();
+    let scratch = root().join("target/bench-data/remote");
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    let out = scratch.join("out");
+    let tasks: Vec<(&str, &str, Vec<String>)> = vec![
+        (
+            "get one read",
+            "large.pod5",
+            vec![
+                "get".into(),
+                "{}".into(),
+                id.clone(),
+                "-o".into(),
+                path(&out),
+                "--force".into(),
+            ],
+        ),
+        ("view", "large.pod5", vec!["view".into(), "{}".into()]),
+        (
+            "pod5 verify",
+            "large.pod5",
+            vec!["pod5".into(), "verify".into(), "{}".into()],
+        ),
+        (
+            "get one read (BLOW5, .idx beside)",
+            "large.blow5",
+            vec![
+                "get".into(),
+                "{}".into(),
+                id.clone(),
+                "-o".into(),
+                path(&out),
+                "--force".into(),
+            ],
+        ),
+        (
+            "blow5 verify",
+            "large.blow5",
+            vec!["blow5".into(), "verify".into(), "{}".into()],
+        ),
+    ];
+    let mut rows = Vec::new();
+    for (what, file, args) in &tasks {
+        let url = server.url(file);
+        let local = scratch.join(file);
+        let mut best_remote = (Duration::MAX, 0, 0);
+        let mut best_peer = (Duration::MAX, Duration::MAX);
+        for _ in 0..rounds {
+            let (r0, b0) = (server.requests(), server.bytes());
+            let t = Instant::now();
+            svb_run(&svb, args, &url)?;
+            let took = t.elapsed();
+            if took < best_remote.0 {
+                best_remote = (took, server.requests() - r0, server.bytes() - b0);
+            }
+            // The peer: the whole object (and a BLOW5's index) downloaded, then local.
+            let _ = std::fs::remove_file(&local);
+            let t = Instant::now();
+            download(&server, file, &local)?;
+            if file.ends_with(".blow5") {
+                download(
+                    &server,
+                    &format!("{file}.idx"),
+                    &scratch.join(format!("{file}.idx")),
+                )?;
+            }
+            let fetched = t.elapsed();
+            svb_run(&svb, args, &path(&local))?;
+            let total = t.elapsed();
+            if total < best_peer.1 {
+                best_peer = (fetched, total);
+            }
+        }
+        let size = std::fs::metadata(work.join(file))
+            .map_err(|e| e.to_string())?
+            .len();
+        rows.push(format!(
+            "| {what} | {:.2} s | {} | {:.1} MB ({:.3}x the object) | {:.0} MB/s | {:.2} s ({:.2} s fetching) | **{:.1}x** |",
+            best_remote.0.as_secs_f64(),
+            best_remote.1,
+            best_remote.2 as f64 / 1e6,
+            best_remote.2 as f64 / size as f64,
+            best_remote.2 as f64 / 1e6 / best_remote.0.as_secs_f64(),
+            best_peer.1.as_secs_f64(),
+            best_peer.0.as_secs_f64(),
+            best_peer.1.as_secs_f64() / best_remote.0.as_secs_f64(),
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let table = format!(
+        "## {SECTION}\n\n`cargo xtask bench-remote` ({}, best of {rounds} runs each, alternately; \
+         {}): the dataset's 2000-read, 262 MB POD5 and its BLOW5 served over HTTP on 127.0.0.1 \
+         by svb_testdata's range server with {DELAY_MS} ms added to every request and bodies \
+         capped at {} MB/s over all connections. svb reads the object by URL; the peer is what \
+         a user does without remote reads: the whole object downloaded with ranged GETs, 8 in \
+         flight (and the BLOW5's index), then the same command on the local file. Requests \
+         and bytes as the server counted them; MB/s is bytes fetched over svb's wall time.\n\n\
+         | command | svb on the URL | requests | fetched | rate | download + local | speedup |\n\
+         |---|---|---|---|---|---|---|\n{}\n",
+        crate::bench::cpu_line(),
+        date(),
+        RATE / 1_000_000,
+        rows.join("\n")
+    );
+    if flag(args, "--report") {
+        let path = root().join("docs/PERFORMANCE.md");
+        let doc = std::fs::read_to_string(&path).unwrap_or_default();
+        let doc = crate::bench::with_named_section(&doc, SECTION, &table);
+        std::fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote section {SECTION:?} of {}", path.display());
+    } else {
+        println!("{table}");
+    }
+    Ok(())
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn date() -> String {
+    Command::new("date")
+        .arg("+%Y-%m-%d")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Runs svb with `args`, `{}` replaced by `target`; its output discarded.
+fn svb_run(svb: &Path, args: &[String], target: &str) -> Result<(), String> {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a == "{}" {
+                target.to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    let out = Command::new(svb)
+        .args(&args)
+        .output()
+        .map_err(|e| format!("svb: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "svb {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(())
+}
+
+/// Downloads `name` from `server` into `to` as a downloader does: its size from a HEAD, then
+/// 8 MiB ranges, 8 in flight, each written at its place.
+fn download(server: &HttpServer, name: &str, to: &PathBuf) -> Result<(), String> {
+    let url = server.url(name);
+    let rest = url.strip_prefix("http://").ok_or("an http URL")?;
+    let (host, target) = rest.split_once('/').ok_or("a path")?;
+    let target = format!("/{target}");
+    let (_, len) = request(host, "HEAD", &target, None)?;
+    let file = std::fs::File::create(to).map_err(|e| e.to_string())?;
+    file.set_len(len).map_err(|e| e.to_string())?;
+    const PIECE: u64 = 8 << 20;
+    let next = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| -> Result<(), String> {
+                    loop {
+                        let at = next.fetch_add(PIECE, Ordering::SeqCst);
+                        if at >= len {
+                            return Ok(());
+                        }
+                        let end = (at + PIECE).min(len) - 1;
+                        let (body, _) =
+                            request(host, "GET", &target, Some(format!("bytes={at}-{end}")))?;
+                        std::os::unix::fs::FileExt::write_all_at(&file, &body, at)
+                            .map_err(|e| e.to_string())?;
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| "a download thread panicked".to_string())?
+        })
+    })
+}
+
+/// One HTTP/1.1 request: the body and the Content-Length the server declared.
+fn request(
+    host: &str,
+    method: &str,
+    target: &str,
+    range: Option<String>,
+) -> Result<(Vec<u8>, u64), String> {
+    let mut c = TcpStream::connect(host).map_err(|e| e.to_string())?;
+    let range = range.map(|r| format!("Range: {r}\r\n")).unwrap_or_default();
+    write!(
+        c,
+        "{method} {target} HTTP/1.1\r\nHost: {host}\r\n{range}Connection: close\r\n\r\n"
+    )
+    .map_err(|e| e.to_string())?;
+    let mut answer = Vec::new();
+    c.read_to_end(&mut answer).map_err(|e| e.to_string())?;
+    let split = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no header end")?;
+    let head = String::from_utf8_lossy(&answer[..split]).to_string();
+    let len = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("no Content-Length in {head}"))?;
+    Ok((answer[split + 4..].to_vec(), len))
+}
