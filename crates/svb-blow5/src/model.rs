@@ -13,6 +13,10 @@ use crate::{AuxValue, Blow5Error, FieldType, Header, Index, Reader, Record};
 impl ReadSource for Reader {
     type Error = Blow5Error;
 
+    fn expect_scan(&self) {
+        self.source().expect_scan();
+    }
+
     fn format(&self) -> Format {
         self.header().form.format()
     }

@@ -133,6 +133,11 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// The file's bytes (for the model's reads: [`ReadSource::expect_scan`](svb_model::ReadSource::expect_scan)).
+    pub(crate) fn source(&self) -> &Source {
+        &self.src
+    }
+
     /// Opens `path` (read whole up to 64 MiB, by positioned reads above), parses the header
     /// and finds every record and the end marker. Records are decoded when asked for.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Blow5Error> {

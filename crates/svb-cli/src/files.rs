@@ -128,6 +128,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
         }
         Command::Verify { file, quick: false } => {
             let f = open(&file)?;
+            f.expect_scan();
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let mut failed = 0usize;
             let r = for_each_in_order(
@@ -184,6 +185,7 @@ pub fn decode_to_dir(
     inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     output_dir(output)?;
+    f.expect_scan();
     let r = for_each_in_order(
         f.len(),
         "decode",

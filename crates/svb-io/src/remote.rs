@@ -454,6 +454,8 @@ impl Pending {
 struct Ahead {
     last_end: u64,
     streak: u32,
+    /// A scan was announced ([`Object::expect_scan`]): every miss counts toward it.
+    scan_expected: bool,
     fetched_to: u64,
     pending: Vec<(Range<u64>, Arc<Pending>)>,
 }
@@ -688,6 +690,14 @@ impl Object {
 
     /// Notes a miss of `want`; in a scan, starts the fetches ahead of it that are not in
     /// flight yet. Returns the fetches in flight that `want` overlaps, to wait for.
+    /// Says that the object will be read from start to end: the next miss starts fetching
+    /// ahead.
+    pub fn expect_scan(&self) {
+        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        ahead.scan_expected = true;
+        ahead.streak = ahead.streak.max(SCAN_STREAK - 1);
+    }
+
     /// A read served from what was kept (`miss` false) only moves a scan's fetches ahead.
     fn plan_ahead(&self, want: &Range<u64>, miss: bool) -> Vec<Arc<Pending>> {
         let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
@@ -695,8 +705,9 @@ impl Object {
             .pending
             .retain(|(_, p)| p.done.lock().map(|d| d.is_none()).unwrap_or(false));
         if miss {
-            let near =
-                want.start + SCAN_GAP >= ahead.last_end && want.start <= ahead.last_end + SCAN_GAP;
+            let near = ahead.scan_expected
+                || (want.start + SCAN_GAP >= ahead.last_end
+                    && want.start <= ahead.last_end + SCAN_GAP);
             ahead.streak = if near { ahead.streak + 1 } else { 0 };
             ahead.last_end = if near {
                 ahead.last_end.max(want.end)

@@ -170,6 +170,16 @@ impl Source {
         }
     }
 
+    /// Says that the bytes will be read from start to end (a scan): an object's are fetched
+    /// ahead from the first miss on, rather than once misses are seen to follow one another.
+    /// Nothing for a local file.
+    pub fn expect_scan(&self) {
+        #[cfg(feature = "remote")]
+        if let Inner::Remote(o) = &self.inner {
+            o.expect_scan();
+        }
+    }
+
     /// Whether the bytes are an object's, read by requests to a store or server (each read
     /// a round trip unless planned with [`prefetch`](Source::prefetch)).
     pub fn is_remote(&self) -> bool {

@@ -50,6 +50,11 @@ pub trait ReadSource {
     /// count), else its stored bytes (BLOW5, about 1-2 bytes a sample). 0 past the end.
     fn weight(&self, index: usize) -> u64;
 
+    /// Says that every read will be read, in order (a verify, a conversion, a decode): a
+    /// reader of an object fetches ahead from the first read rather than once its reads are
+    /// seen to follow one another. Nothing for a local file (the default).
+    fn expect_scan(&self) {}
+
     /// Read `index`'s id.
     fn read_id(&self, index: usize) -> Result<String, Self::Error>;
 

@@ -10,6 +10,10 @@ use crate::{Pod5Error, ReadRow, Reader, RunInfo};
 impl ReadSource for Reader {
     type Error = Pod5Error;
 
+    fn expect_scan(&self) {
+        self.source().expect_scan();
+    }
+
     fn format(&self) -> Format {
         Format::Pod5
     }

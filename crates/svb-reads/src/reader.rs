@@ -219,6 +219,10 @@ impl ReadSource for AnyReader {
         each!(infallible self, r => ReadSource::weight(r, index))
     }
 
+    fn expect_scan(&self) {
+        each!(infallible self, r => ReadSource::expect_scan(r))
+    }
+
     fn read_id(&self, index: usize) -> Result<String, ReadsError> {
         each!(self, r => ReadSource::read_id(r, index))
     }

@@ -82,6 +82,11 @@ impl std::fmt::Debug for Reader {
 }
 
 impl Reader {
+    /// The file's bytes (for the model's reads: [`ReadSource::expect_scan`](svb_model::ReadSource::expect_scan)).
+    pub(crate) fn source(&self) -> &Source {
+        &self.src
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
