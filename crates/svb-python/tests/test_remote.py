@@ -93,6 +93,13 @@ def test_dask_reads_objects_by_pattern(s3, pod5_files):
     want = svb.open(f).to_arrow(columns=["read_id", "num_samples"]).read_all().to_pandas()
     assert len(got) == 2 * len(want)
     assert sorted(got["read_id"]) == sorted(list(want["read_id"]) * 2)
+    # A dataset over a prefix: every object below it, one format.
+    one = svb.open(f)
+    put(s3, "dask/one/a.pod5", f.read_bytes())
+    ds = svb.open_dataset("s3://dask/one/")
+    assert len(ds) == len(one)
+    rid = next(iter(one)).read_id
+    assert np.array_equal(ds[rid].signal, one[rid].signal)
 
 
 def test_convert_to_and_from_objects(s3, pod5_files, tmp_path):
