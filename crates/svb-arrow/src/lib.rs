@@ -250,6 +250,8 @@ impl ReadBatches {
         let mut fields: Vec<Field> = picked.iter().map(|&i| all.field(i)).collect();
         if let Some(name) = options.signal.column() {
             fields.push(signal::field(name, options.signal));
+            // Every read's signal is decoded in order: an object is fetched ahead.
+            opened.expect_scan();
         }
         Ok(ReadBatches {
             schema: Arc::new(Schema::new(fields)),
@@ -308,6 +310,9 @@ impl ReadBatches {
                         return Ok(None);
                     };
                     let opened = AnyReader::open_as(path, self.format)?;
+                    if self.options.signal.column().is_some() {
+                        opened.expect_scan();
+                    }
                     if let Some(r) = opened.blow5() {
                         self.all.check_blow5(r.header()).map_err(|what| {
                             ArrowReadError::SchemaMismatch {

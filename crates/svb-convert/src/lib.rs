@@ -270,8 +270,11 @@ impl<R> Looked<R> {
 /// `look(reader, path)` at it (what a header needs of it) and, unless it must be kept, closes
 /// it again: a bounded number of files are open at any time. With [`OnError::Skip`] an input
 /// that fails to open is listed in the returned stats' `failed` and left out (when none
-/// opens, the first one's error is returned: there is nothing to convert).
-fn look_at_inputs<R, E: Into<ConvertError>>(
+/// opens, the first one's error is returned: there is nothing to convert). A conversion reads
+/// every read of each input in order, and says so to its reader
+/// ([`ReadSource::expect_scan`](svb_model::ReadSource::expect_scan): an object is fetched
+/// ahead).
+fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
     inputs: &[PathBuf],
     output: &Path,
     on_error: OnError,
@@ -280,6 +283,7 @@ fn look_at_inputs<R, E: Into<ConvertError>>(
     look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
 ) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     let keep_all = inputs.len() <= KEEP_OPEN;
+    let open = |p: &Path| open(p).inspect(R::expect_scan);
     look_at_each(inputs, output, on_error, open, reads, look, keep_all)
 }
 
