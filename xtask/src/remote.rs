@@ -58,41 +58,22 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let scratch = root().join("target/bench-data/remote");
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
     let out = scratch.join("out");
+    let words = |w: &[&str]| -> Vec<String> { w.iter().map(|x| x.to_string()).collect() };
+    let out = path(&out);
+    let get = words(&["get", "{}", &id, "-o", &out, "--force"]);
     let tasks: Vec<(&str, &str, Vec<String>)> = vec![
-        (
-            "get one read",
-            "large.pod5",
-            vec![
-                "get".into(),
-                "{}".into(),
-                id.clone(),
-                "-o".into(),
-                path(&out),
-                "--force".into(),
-            ],
-        ),
-        ("view", "large.pod5", vec!["view".into(), "{}".into()]),
+        ("get one read", "large.pod5", get.clone()),
+        ("view", "large.pod5", words(&["view", "{}"])),
         (
             "pod5 verify",
             "large.pod5",
-            vec!["pod5".into(), "verify".into(), "{}".into()],
+            words(&["pod5", "verify", "{}"]),
         ),
-        (
-            "get one read (BLOW5, .idx beside)",
-            "large.blow5",
-            vec![
-                "get".into(),
-                "{}".into(),
-                id.clone(),
-                "-o".into(),
-                path(&out),
-                "--force".into(),
-            ],
-        ),
+        ("get one read (BLOW5, .idx beside)", "large.blow5", get),
         (
             "blow5 verify",
             "large.blow5",
-            vec!["blow5".into(), "verify".into(), "{}".into()],
+            words(&["blow5", "verify", "{}"]),
         ),
     ];
     let mut rows = Vec::new();

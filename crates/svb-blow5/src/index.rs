@@ -100,8 +100,16 @@ impl Index {
             source,
         };
         let src = svb_io::Source::open(path, svb_io::Access::ReadWhole).map_err(io)?;
-        let bytes = src.read_vec(0, src.len() as usize).map_err(io)?;
-        Index::parse(&bytes).map_err(|what| Blow5Error::Header {
+        // A file is in memory already; an object's kept ranges are copied out once.
+        let copied;
+        let bytes = match src.as_slice() {
+            Some(all) => all,
+            None => {
+                copied = src.read_vec(0, src.len() as usize).map_err(io)?;
+                &copied
+            }
+        };
+        Index::parse(bytes).map_err(|what| Blow5Error::Header {
             path: path.to_path_buf(),
             what: format!("index: {what}"),
         })

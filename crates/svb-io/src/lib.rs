@@ -53,8 +53,8 @@ pub use file_id::{FileId, Inputs};
 pub use in_order::encode_in_order;
 pub use lines::{excerpt, LineLimit, MAX_LINE};
 pub use location::{
-    check_writable, credentials_refused, has_credentials, is_url, list_objects, object_version,
-    shown_url, url_of, URL_SCHEMES,
+    check_writable, credentials_refused, has_credentials, is_url, list_objects, names_many_objects,
+    object_version, shown_url, url_of, URL_SCHEMES,
 };
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
 pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};

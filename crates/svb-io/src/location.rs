@@ -41,26 +41,32 @@ pub fn is_url(path: &Path) -> bool {
 /// );
 /// ```
 pub fn shown_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
+    let Some((scheme, authority, path)) = url_parts(url) else {
         return url.to_string();
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
     };
     let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     format!("{scheme}://{host}{path}")
 }
 
+/// `text` as `scheme://authority/path?query#fragment`: its scheme, authority (user and
+/// password with the host) and path (without query or fragment); `None` without `://`.
+fn url_parts(text: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = text.split_once("://")?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    Some((scheme, authority, path))
+}
+
 /// The length and version (its ETag, or the store's version id; empty when the server gives
-/// neither) of the object at `url`, as it is now: what tells that an object changed since an
-/// index of it was made. The object is kept open for the reader that opens it next.
+/// neither) of the object at `url`, as it is now (one metadata request, no body): what tells
+/// that an object changed since an index of it was made, or that an output's key is taken.
 pub fn object_version(url: &str) -> std::io::Result<(u64, String)> {
     #[cfg(feature = "remote")]
     {
-        let object = crate::remote::Object::open_to_look(url)?;
-        Ok((object.len(), object.version_tag()))
+        crate::remote::head(url)
     }
     #[cfg(not(feature = "remote"))]
     {
@@ -93,11 +99,7 @@ pub fn check_writable(url: &str) -> std::io::Result<()> {
 /// assert!(!svb_io::has_credentials("s3://bucket/run/a@b.pod5"));
 /// ```
 pub fn has_credentials(text: &str) -> bool {
-    let Some((_, rest)) = text.split_once("://") else {
-        return false;
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    authority.contains('@')
+    url_parts(text).is_some_and(|(_, authority, _)| authority.contains('@'))
 }
 
 /// The error for a URL that carries credentials ([`has_credentials`]), showing it without.
@@ -132,11 +134,13 @@ pub(crate) fn remote_not_built(url: &str) -> std::io::Error {
 /// in its last part (`s3://bucket/run/*.pod5`, `s3://bucket/run/**/*.pod5`); in name order.
 /// `None` for a URL that is neither (one object).
 pub fn list_objects(pattern: &str, recursive: bool) -> Option<std::io::Result<Vec<String>>> {
-    let glob = pattern.contains('*');
-    if !glob && !pattern.ends_with('/') {
-        return None;
-    }
-    Some(list_matching(pattern, glob, recursive))
+    names_many_objects(pattern).then(|| list_matching(pattern, pattern.contains('*'), recursive))
+}
+
+/// Whether the URL `url` names many objects (a prefix ending in `/`, or a pattern with `*`)
+/// rather than one: what [`list_objects`] lists.
+pub fn names_many_objects(url: &str) -> bool {
+    url.ends_with('/') || url.contains('*')
 }
 
 #[cfg(feature = "remote")]

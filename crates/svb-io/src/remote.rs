@@ -625,16 +625,6 @@ impl Object {
         self.len == 0
     }
 
-    /// The version opened: its ETag, else the store's version id, else empty (a server
-    /// that gives neither).
-    pub fn version_tag(&self) -> String {
-        self.version
-            .e_tag
-            .clone()
-            .or_else(|| self.version.version.clone())
-            .unwrap_or_default()
-    }
-
     /// The object's URL.
     pub fn url(&self) -> &str {
         &self.url
@@ -861,6 +851,16 @@ impl Object {
         }
         Ok(())
     }
+}
+
+/// The length of the object at `url` and its version (its ETag, else the store's version id,
+/// else empty: a server that gives neither), from one metadata request.
+pub fn head(url: &str) -> io::Result<(u64, String)> {
+    let (store, path, _) = store_for(url)?;
+    count(1, 0);
+    let meta = block_on(store.head(&path)).map_err(io_error)?;
+    let tag = meta.e_tag.or(meta.version).unwrap_or_default();
+    Ok((meta.size, tag))
 }
 
 /// The URLs of the objects under `prefix_url` (a "directory": `s3://bucket/run/`), in name

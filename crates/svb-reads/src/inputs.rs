@@ -31,7 +31,7 @@ pub fn detect(path: &Path) -> Result<Format, ReadsError> {
 /// ([`svb_io::list_objects`]: `s3://bucket/run/`, `s3://bucket/run/*.pod5`).
 pub fn names_many(input: &Path) -> bool {
     match svb_io::url_of(input) {
-        Some(url) => url.ends_with('/') || url.contains('*'),
+        Some(url) => svb_io::names_many_objects(url),
         None => input.is_dir(),
     }
 }
