@@ -554,6 +554,9 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         &env,
         &["convert", s(&local[2]), "-o", url, "--force"],
     ));
+    // An output that is an input is refused, --force or not.
+    let e = fails(&svb_with(&env, &["convert", url, "-o", url, "--force"]));
+    assert!(e.contains("input"), "{e}");
     // A large output (several parts): a multipart upload.
     let big = "s3://out/big.slow5";
     ok(&svb_with(&env, &["convert", s(&local[0]), "-o", big]));

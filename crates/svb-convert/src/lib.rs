@@ -199,8 +199,9 @@ fn check_output(inputs: &[PathBuf], out: &Path) -> Result<(), ConvertError> {
         path: out.to_path_buf(),
         source,
     };
-    // An input that does not exist is reported when it is opened.
-    let existing = inputs.iter().filter(|p| p.exists());
+    // An input that does not exist is reported when it is opened; an object (a URL) is
+    // known by its URL whether or not it exists.
+    let existing = inputs.iter().filter(|p| svb_io::is_url(p) || p.exists());
     svb_io::Inputs::new(existing)
         .and_then(|ids| ids.check_output(out))
         .map_err(output)

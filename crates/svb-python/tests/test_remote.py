@@ -111,6 +111,9 @@ def test_convert_to_and_from_objects(s3, pod5_files, tmp_path):
     svb.convert(f, "s3://conv/out/reads.blow5")
     with pytest.raises(FileExistsError):
         svb.convert(f, "s3://conv/out/reads.blow5")
+    # An output that is an input: refused, even with force.
+    with pytest.raises(svb.SvbError, match="input"):
+        svb.convert("s3://conv/out/reads.blow5", "s3://conv/out/reads.blow5", force=True)
     back = tmp_path / "back.blow5"
     svb.convert("s3://conv/out/reads.blow5", back)
     want = tmp_path / "want.blow5"
