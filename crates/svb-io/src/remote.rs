@@ -200,6 +200,9 @@ fn build_store(
     options: &[(String, String)],
 ) -> io::Result<Arc<dyn ObjectStore>> {
     use object_store::{aws, azure, gcp, http, ClientConfigKey};
+    // TLS through rustls with ring (the build has no aws-lc-rs): the process's provider,
+    // unless the program that links us installed its own first (then that one is kept).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let unknown = |key: &str| invalid(url, format!("unknown storage option {key:?}"));
     fn built<S: ObjectStore>(
         url: &str,
