@@ -8,6 +8,7 @@ use crate::util::{cargo, check_args, output, run};
 
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const NO_STD: &str = "x86_64-unknown-none";
+const WINDOWS: &str = "x86_64-pc-windows-gnu";
 /// The crates that hold or test kernels: their tests run on aarch64 and with each forced x86
 /// ISA.
 const KERNEL_CRATES: [&str; 12] = [
@@ -52,6 +53,10 @@ fn run_all() -> Vec<Step> {
         Step {
             name: "x86_64-unknown-none no_std + alloc",
             result: no_std(),
+        },
+        Step {
+            name: "x86_64-pc-windows-gnu (cargo check of every crate but the benches)",
+            result: windows(),
         },
     ]
 }
@@ -159,4 +164,28 @@ fn no_std() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The Windows build (the command and the wheel's crates): `cargo check` for
+/// x86_64-pc-windows-gnu, C dependencies (zstd, ring, libdeflate) compiled by MinGW. Its own
+/// target folder, so that the host's builds are not invalidated.
+fn windows() -> Result<(), String> {
+    ensure_target(WINDOWS)?;
+    let gcc = "x86_64-w64-mingw32-gcc";
+    if !on_path(gcc) {
+        return Err(format!(
+            "{gcc} NOT FOUND: the Windows build cannot be checked (apt-get install -y gcc-mingw-w64-x86-64)"
+        ));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/windows");
+    run(cargo()
+        .args([
+            "check",
+            "--target",
+            WINDOWS,
+            "--workspace",
+            "--exclude",
+            "svb-bench",
+        ])
+        .env("CARGO_TARGET_DIR", dir))
 }

@@ -7,12 +7,16 @@
 //! | `bench [--quick] [--filter F]` | runs the criterion suites and prints Melem/s per codec and op, with the peers and ratios |
 //! | `bench-report [--quick] [--filter F] [--no-run] [--section NAME]` | the same, written to docs/PERFORMANCE.md; with `--section`, only this run's groups, as a named section that later full reports keep |
 //! | `bench-dataset [--rounds R] [--only TEXT] [--report]` | the dataset commands (convert, subset, view, verify, decode, get) against blue-crab and ONT's `pod5` tools in one run; `--only` runs the tasks whose name holds TEXT and prints them; with `--report`, the dataset section of docs/PERFORMANCE.md |
+//! | `readme` | each Rust block of the README built as a crate of its own, with the dependencies it names alone (the runnable ones run) |
+//! | `man [--out DIR]` | the `svb` command's man pages (clap_mangen), one per command, in DIR (default target/man) |
 //! | `bench-compare BASE_DIR [--new DIR] [--baseline NAME] [--threshold X]` | flags every benchmark more than 10% (X = 1.10) slower than the base; non-zero exit if any |
 
 mod bench;
 mod cross;
 mod dataset;
 mod fuzz;
+mod man;
+mod readme;
 mod remote;
 mod util;
 
@@ -32,6 +36,8 @@ fn main() -> ExitCode {
         "bench-compare" => bench::compare(rest),
         "bench-dataset" => dataset::main(rest),
         "bench-remote" => remote::main(rest),
+        "man" => man::main(rest),
+        "readme" => readme::main(rest),
         "help" | "-h" | "--help" => {
             println!("{}", include_str!("usage.txt"));
             Ok(())

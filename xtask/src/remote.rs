@@ -213,8 +213,7 @@ fn download(server: &HttpServer, name: &str, to: &PathBuf) -> Result<(), String>
                         let end = (at + PIECE).min(len) - 1;
                         let (body, _) =
                             request(host, "GET", &target, Some(format!("bytes={at}-{end}")))?;
-                        std::os::unix::fs::FileExt::write_all_at(&file, &body, at)
-                            .map_err(|e| e.to_string())?;
+                        write_all_at(&file, &body, at).map_err(|e| e.to_string())?;
                     }
                 })
             })
@@ -253,4 +252,24 @@ fn request(
         .and_then(|v| v.trim().parse().ok())
         .ok_or_else(|| format!("no Content-Length in {head}"))?;
     Ok((answer[split + 4..].to_vec(), len))
+}
+
+/// `bytes` written into `file` at `offset` (each download thread writes its own ranges).
+#[cfg(unix)]
+fn write_all_at(file: &std::fs::File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+}
+
+/// `bytes` written into `file` at `offset` (each download thread writes its own ranges).
+#[cfg(windows)]
+fn write_all_at(file: &std::fs::File, mut bytes: &[u8], mut offset: u64) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_write(file, bytes, offset)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        bytes = &bytes[n..];
+        offset += n as u64;
+    }
+    Ok(())
 }

@@ -32,9 +32,6 @@ pub trait SignalFile: Sync {
 pub enum Command {
     /// What the file holds: its header or footer, tables, runs or read groups, read count,
     /// compression by the names users know (zstd, svb-zd, vbz, ...).
-    #[command(
-        after_help = "Examples:\n  svb pod5 info reads.pod5\n  svb blow5 info --json reads.blow5"
-    )]
     Info {
         /// The file.
         file: PathBuf,
@@ -45,10 +42,6 @@ pub enum Command {
     /// Decodes every read; prints one JSON line per good read (read_id, num_samples, sha256
     /// of the int16 LE signal) and one line on stderr per bad read, naming it; exits 1 at the
     /// end if any read failed.
-    #[command(
-        after_help = "Examples:\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  \
-        svb blow5 verify --quick reads.blow5     (structure only, as slow5tools quickcheck)"
-    )]
     Verify {
         /// The file.
         file: PathBuf,
@@ -59,7 +52,6 @@ pub enum Command {
     },
     /// Writes every read's signal to DIR as READ_ID.i16 (int16 LE), or READ_ID.npy; stops at
     /// the first read that fails, or whose id is not a file name portable to every OS.
-    #[command(after_help = "Example:\n  svb blow5 decode reads.blow5 -o signals --npy")]
     Decode {
         /// The file.
         file: PathBuf,
@@ -73,6 +65,39 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `svb FORMAT` (`pod5`, `blow5` or `fast5`) with examples of that format under each of its
+/// subcommands (they share one definition, [`Command`]).
+pub fn with_examples(cmd: clap::Command, format: &str) -> clap::Command {
+    let file = match format {
+        "blow5" => "reads.blow5",
+        "fast5" => "reads.fast5",
+        _ => "reads.pod5",
+    };
+    let examples = [
+        (
+            "info",
+            format!("svb {format} info {file}\n  svb {format} info --json {file}"),
+        ),
+        (
+            "verify",
+            format!(
+                "svb {format} verify {file} > reads.sha256.jsonl\n  \
+                 svb {format} verify --quick {file}     (structure only, no signal decoded)"
+            ),
+        ),
+        (
+            "decode",
+            format!(
+                "svb {format} decode {file} -o signals\n  \
+                 svb {format} decode {file} -o signals --npy"
+            ),
+        ),
+    ];
+    examples.into_iter().fold(cmd, |cmd, (sub, lines)| {
+        cmd.mut_subcommand(sub, |c| c.after_help(format!("Examples:\n  {lines}")))
+    })
 }
 
 /// Runs `cmd` on a file of format `F`. Output to a closed pipe (`svb pod5 verify f | head`)

@@ -173,10 +173,23 @@ fn dataset_signals(data: &Dataset, dir: &Path, ids: &[String]) -> Result<Vec<Sig
     let signals = ids
         .iter()
         .map(|id| {
-            let (file, read) = data
-                .locate(id)
-                .map_err(|e| error_chain(&e))?
+            let places = data.locate_all(id).map_err(|e| error_chain(&e))?;
+            let &(file, read) = places
+                .first()
                 .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
+            if places.len() > 1 {
+                let files = data.files();
+                let list: Vec<String> = places
+                    .iter()
+                    .map(|&(f, _)| files[f].display().to_string())
+                    .collect();
+                eprintln!(
+                    "svb: get: warning: read {id} is in {} places ({}); the first one's \
+                     signal is written",
+                    places.len(),
+                    list.join(", ")
+                );
+            }
             data.file(file)
                 .and_then(|f| f.signal(read))
                 .map_err(|e| error_chain(&e))

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::output::error_chain;
+use crate::progress::Progress;
 
 #[derive(clap::Args)]
 #[command(
@@ -30,6 +31,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     if args.index.is_some() && args.files.len() > 1 {
         return Err("--index names one index: give one file".into());
     }
+    let mut progress = Progress::new(args.files.len() as u64, "index");
     for file in &args.files {
         let r = svb_blow5::Reader::open(file).map_err(|e| error_chain(&e))?;
         let index = svb_blow5::Index::build(&r).map_err(|e| error_chain(&e))?;
@@ -47,12 +49,14 @@ pub fn run(args: &Args) -> Result<bool, String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         svb_io::write_file(&path, &index.to_bytes(), on_existing)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!(
+        progress.eprintln(&format!(
             "svb: index: {}: {} records -> {}",
             file.display(),
             index.len(),
             path.display()
-        );
+        ));
+        progress.inc(1);
     }
+    progress.finish();
     Ok(true)
 }

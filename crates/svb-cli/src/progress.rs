@@ -1,7 +1,17 @@
 //! Progress bars on stderr: [`Progress`] for a command's own loop, [`SharedProgress`] for an
-//! operation's progress callback.
+//! operation's progress callback. A bar appears once its command has run a second, only where
+//! stderr is a terminal (indicatif draws nothing elsewhere), and never with `--quiet`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// `--quiet`: no bar is ever drawn.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Turns every progress bar off (`--quiet`).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -55,7 +65,10 @@ impl Progress {
     }
 
     fn show_after_a_second(&mut self) {
-        if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
+        if !self.shown
+            && !QUIET.load(Ordering::Relaxed)
+            && self.started.elapsed() > Duration::from_secs(1)
+        {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
         }

@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 
-use svb_convert::Run;
+use svb_convert::{Recovery, Run};
 
 use crate::output::error_chain;
+use crate::progress::SharedProgress;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb recover cut.blow5 -o saved.blow5\n  \
@@ -34,24 +35,23 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let format = svb_reads::detect(&args.file).map_err(|e| error_chain(&e))?;
+    let progress = SharedProgress::new("recover");
+    let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = Run {
         publish: crate::publish::publish(args.force),
+        progress: Some(&mut report),
         ..Run::default()
     };
-    match format {
-        svb_model::Format::Blow5 | svb_model::Format::Slow5 => {}
-        svb_model::Format::Pod5 => return recover_pod5(args, how),
-        _ => {
-            return Err(format!(
-                "{}: a {} file; svb recovers BLOW5, SLOW5 and POD5 files",
-                args.file.display(),
-                format.name()
-            ))
-        }
+    let recovered = svb_convert::recover(&args.file, &args.output, how);
+    progress.finish();
+    match recovered.map_err(|e| error_chain(&e))? {
+        Recovery::Blow5(got) => report_blow5(args, &got),
+        Recovery::Pod5(got) => report_pod5(args, &got),
     }
-    let got =
-        svb_convert::recover_blow5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
+}
+
+/// What a BLOW5 / SLOW5 recovery saved and lost, on stderr.
+fn report_blow5(args: &Args, got: &svb_convert::Recovered) -> Result<bool, String> {
     for e in &got.stats.failed {
         eprintln!("svb: recover: lost: {}", error_chain(e));
     }
@@ -73,9 +73,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
     Ok(true)
 }
 
-fn recover_pod5(args: &Args, how: Run<'_>) -> Result<bool, String> {
-    let got =
-        svb_convert::recover_pod5(&args.file, &args.output, how).map_err(|e| error_chain(&e))?;
+/// What a POD5 recovery saved and lost, on stderr.
+fn report_pod5(args: &Args, got: &svb_convert::RecoveredPod5) -> Result<bool, String> {
     for e in &got.stats.failed {
         eprintln!("svb: recover: lost: {}", error_chain(e));
     }

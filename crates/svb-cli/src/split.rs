@@ -107,28 +107,21 @@ pub fn run(args: &Args) -> Result<bool, String> {
         // removes what it left.
         interrupted: None,
     };
-    let result = match format {
-        Format::Pod5 if args.to.is_some() => {
-            return Err("--to is for BLOW5 / SLOW5 inputs; `svb convert` changes a format".into())
-        }
-        Format::Pod5 => {
-            let t = args.template.as_deref();
-            svb_convert::split_pod5(&files, &args.output, &by, t, args.max_open, how)
-        }
-        Format::Blow5 | Format::Slow5 => {
-            let text = match args.to.as_deref() {
-                Some(t) => t == "slow5",
-                None => format == Format::Slow5,
-            };
-            let t = args.template.as_deref();
-            svb_convert::split_blow5(&files, &args.output, &by, t, text, args.max_open, how)
-        }
-        Format::Fast5 => {
-            return Err(
-                "FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split".into(),
-            )
-        }
-    };
+    let to = args.to.as_deref().map(|t| match t {
+        "slow5" => Format::Slow5,
+        _ => Format::Blow5,
+    });
+    let template = args.template.as_deref();
+    let result = svb_convert::split(
+        &files,
+        format,
+        &args.output,
+        &by,
+        template,
+        to,
+        args.max_open,
+        how,
+    );
     progress.finish();
     let result = result.map_err(|e| error_chain(&e))?;
     for e in &result.stats.failed {

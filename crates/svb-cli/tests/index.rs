@@ -212,4 +212,36 @@ fn get_from_a_directory_through_a_read_id_index() {
     assert!(e.contains("--id-index"), "{e}");
     let e = fails(&svb(&["get", s(&blow5), last, "--id-index", s(&kept)]));
     assert!(e.contains("for a directory"), "{e}");
+
+    // A read in two files: written once (the first file's copy), with a warning naming both.
+    let copy = dir.join("more/copy.blow5");
+    std::fs::copy(dir.join("b.blow5"), &copy).unwrap();
+    let twice = &thirds[1][0];
+    let got = svb(&["get", s(&dir), twice, "-o", s(&tmp.join("twice.i16"))]);
+    ok(&got);
+    let said = String::from_utf8_lossy(&got.stderr);
+    assert!(
+        said.contains(&format!("read {twice} is in 2 places")),
+        "{said}"
+    );
+    assert!(
+        said.contains(s(&dir.join("b.blow5"))) && said.contains(s(&copy)),
+        "{said}"
+    );
+    let from_b = tmp.join("b.i16");
+    ok(&svb(&[
+        "get",
+        s(&dir.join("b.blow5")),
+        twice,
+        "-o",
+        s(&from_b),
+    ]));
+    assert_eq!(
+        std::fs::read(tmp.join("twice.i16")).unwrap(),
+        std::fs::read(&from_b).unwrap()
+    );
+    // A read in one file: no warning.
+    let once = svb(&["get", s(&dir), last, "-o", s(&tmp.join("once.i16"))]);
+    ok(&once);
+    assert!(!String::from_utf8_lossy(&once.stderr).contains("warning"));
 }

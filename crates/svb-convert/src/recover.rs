@@ -71,6 +71,39 @@ pub fn recover_blow5(
     })
 }
 
+/// What a recovery saved, by the input's format ([`recover`]).
+#[derive(Debug)]
+pub enum Recovery {
+    /// A BLOW5 or SLOW5 file's ([`recover_blow5`]).
+    Blow5(Recovered),
+    /// A POD5 file's ([`recover_pod5`]).
+    Pod5(RecoveredPod5),
+}
+
+/// Saves what can be saved of the damaged file `input` into `out`, by its format (known by its
+/// first bytes): [`recover_blow5`] for BLOW5 and SLOW5 text, [`recover_pod5`] for POD5; a
+/// FAST5 file is refused, saying which formats are recovered.
+///
+/// ```no_run
+/// use svb_convert::{recover, Recovery, Run};
+/// match recover("cut.blow5".as_ref(), "saved.blow5".as_ref(), Run::default())? {
+///     Recovery::Blow5(got) => println!("{} of {} records saved", got.stats.reads, got.records),
+///     Recovery::Pod5(got) => println!("{} of {} reads saved", got.stats.reads, got.reads),
+/// }
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+pub fn recover(input: &Path, out: &Path, how: Run<'_>) -> Result<Recovery, ConvertError> {
+    match svb_reads::detect(input)? {
+        Format::Blow5 | Format::Slow5 => recover_blow5(input, out, how).map(Recovery::Blow5),
+        Format::Pod5 => recover_pod5(input, out, how).map(Recovery::Pod5),
+        other => Err(ConvertError::Mapping(format!(
+            "{}: a {} file; svb recovers BLOW5, SLOW5 and POD5 files",
+            input.display(),
+            other.name()
+        ))),
+    }
+}
+
 /// `Err` unless `out`'s extension names `format` (BLOW5 and SLOW5 text either way): a
 /// recovery copies what it finds as stored, so its output is of the input's format, and a
 /// name that says otherwise would hold bytes of another format.
@@ -106,7 +139,11 @@ pub struct RecoveredPod5 {
 /// files beside it; a read
 /// whose signal does not copy is left out and named. A file whose reads table is cut short
 /// is an error saying so. `how.publish` says whether `out` may be replaced.
-pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredPod5, ConvertError> {
+pub fn recover_pod5(
+    input: &Path,
+    out: &Path,
+    mut how: Run<'_>,
+) -> Result<RecoveredPod5, ConvertError> {
     recovered_as(out, Format::Pod5)?;
     let inputs = [input.to_path_buf()];
     crate::check_output(&inputs, out)?;
@@ -120,7 +157,9 @@ pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredP
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut stats = Stats::default();
     let all: Vec<usize> = (0..r.len()).collect();
-    for window in all.chunks(crate::merge::WINDOW) {
+    let total = all.len() as u64;
+    for (k, window) in all.chunks(crate::merge::WINDOW).enumerate() {
+        how.report((k * crate::merge::WINDOW) as u64, total)?;
         crate::subset::copy_pod5_reads(
             &r,
             window,
@@ -131,6 +170,7 @@ pub fn recover_pod5(input: &Path, out: &Path, how: Run<'_>) -> Result<RecoveredP
             &in_file,
         )?;
     }
+    how.report(total, total)?;
     w.finish()?;
     Ok(RecoveredPod5 {
         stats,

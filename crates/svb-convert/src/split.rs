@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use svb_model::Format;
 
 use crate::subset::copy_pod5_reads;
 use crate::{settle, ConvertError, Run, Stats};
@@ -150,6 +151,52 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
             Some(format!("part{:04}", n * files / total.max(1)))
         }
         _ => None,
+    }
+}
+
+/// The reads of `inputs` (files of `from`) into many files in `dir` by `by`, the format
+/// picked here once for the command line, Python and Rust callers: POD5 inputs into POD5 files
+/// ([`split_pod5`]), BLOW5 / SLOW5 inputs into BLOW5, or SLOW5 text when `to` says
+/// [`Format::Slow5`] (default: the inputs' form; [`split_blow5`]). `to` naming another format
+/// than the inputs' (a conversion) and FAST5 inputs are refused, saying what to do instead.
+///
+/// ```no_run
+/// use svb_convert::{split, Run, SplitBy};
+/// use svb_model::Format;
+/// let inputs = ["reads.pod5".into()];
+/// let got = split(&inputs, Format::Pod5, "by_channel".as_ref(), &SplitBy::Channel, None, None, 128, Run::default())?;
+/// for (key, path, reads) in &got.outputs {
+///     println!("{key}: {reads} reads in {}", path.display());
+/// }
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+#[allow(clippy::too_many_arguments)] // split_pod5's and split_blow5's, and the formats
+pub fn split(
+    inputs: &[PathBuf],
+    from: Format,
+    dir: &Path,
+    by: &SplitBy,
+    template: Option<&str>,
+    to: Option<Format>,
+    max_open: usize,
+    how: Run<'_>,
+) -> Result<Split, ConvertError> {
+    let refused = |why: &str| Err(ConvertError::Mapping(why.to_string()));
+    match (from, to) {
+        (Format::Fast5, _) => {
+            refused("FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split")
+        }
+        (Format::Pod5, None | Some(Format::Pod5)) => {
+            split_pod5(inputs, dir, by, template, max_open, how)
+        }
+        (Format::Blow5 | Format::Slow5, None | Some(Format::Blow5 | Format::Slow5)) => {
+            let text = to.unwrap_or(from) == Format::Slow5;
+            split_blow5(inputs, dir, by, template, text, max_open, how)
+        }
+        (_, Some(_)) => refused(
+            "splitting keeps the inputs' format (BLOW5 and SLOW5 text either way); `svb \
+             convert` changes a format",
+        ),
     }
 }
 

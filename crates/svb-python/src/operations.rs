@@ -162,30 +162,31 @@ pub fn split<'py>(
             None => unreachable!("one was given"),
         },
     };
-    let format = inputs
-        .first()
-        .map(|p| svb_reads::detect(p))
-        .transpose()
-        .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
-    let result = operation(py, keep_going, force, |how| match format {
-        Some(svb_model::Format::Pod5) if to.is_none() => {
-            svb_convert::split_pod5(&inputs, &output_dir, &split_by, template, max_open, how)
+    let Some(first) = inputs.first() else {
+        return Err(PyValueError::new_err("split needs an input"));
+    };
+    let from = svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?;
+    let to = match to {
+        None => None,
+        Some("blow5") => Some(svb_model::Format::Blow5),
+        Some("slow5") => Some(svb_model::Format::Slow5),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "to={t:?}: \"blow5\" or \"slow5\""
+            )))
         }
-        Some(f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5)) => {
-            let text = to.map_or(f == svb_model::Format::Slow5, |t| t == "slow5");
-            svb_convert::split_blow5(
-                &inputs,
-                &output_dir,
-                &split_by,
-                template,
-                text,
-                max_open,
-                how,
-            )
-        }
-        _ => Err(svb_convert::ConvertError::Mapping(
-            "split takes POD5, or BLOW5 / SLOW5, inputs (`to` for the latter)".into(),
-        )),
+    };
+    let result = operation(py, keep_going, force, |how| {
+        svb_convert::split(
+            &inputs,
+            from,
+            &output_dir,
+            &split_by,
+            template,
+            to,
+            max_open,
+            how,
+        )
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
@@ -216,7 +217,9 @@ pub fn recover<'py>(
     output: PathBuf,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let pod5 = matches!(svb_reads::detect(&input), Ok(svb_model::Format::Pod5));
+    let got = operation(py, false, force, |how| {
+        svb_convert::recover(&input, &output, how)
+    })?;
     // What every recovery says: saved reads and samples, whole ones found, those lost.
     let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
@@ -227,30 +230,28 @@ pub fn recover<'py>(
         out.set_item("failed", lost)?;
         Ok(out)
     };
-    if pod5 {
-        let got = operation(py, false, force, |how| {
-            svb_convert::recover_pod5(&input, &output, how)
-        })?;
-        let out = report(&got.stats, got.reads)?;
-        out.set_item("cut", py.None())?;
-        out.set_item("fault", got.fault)?;
-        return Ok(out);
-    }
-    let got = operation(py, false, force, |how| {
-        svb_convert::recover_blow5(&input, &output, how)
-    })?;
-    let out = report(&got.stats, got.records)?;
-    match &got.cut {
-        Some(cut) => {
-            let c = PyDict::new(py);
-            c.set_item("offset", cut.offset)?;
-            c.set_item("bytes", cut.bytes)?;
-            c.set_item("what", &cut.what)?;
-            out.set_item("cut", c)?;
+    match got {
+        svb_convert::Recovery::Pod5(got) => {
+            let out = report(&got.stats, got.reads)?;
+            out.set_item("cut", py.None())?;
+            out.set_item("fault", got.fault)?;
+            Ok(out)
         }
-        None => out.set_item("cut", py.None())?,
+        svb_convert::Recovery::Blow5(got) => {
+            let out = report(&got.stats, got.records)?;
+            match &got.cut {
+                Some(cut) => {
+                    let c = PyDict::new(py);
+                    c.set_item("offset", cut.offset)?;
+                    c.set_item("bytes", cut.bytes)?;
+                    c.set_item("what", &cut.what)?;
+                    out.set_item("cut", c)?;
+                }
+                None => out.set_item("cut", py.None())?,
+            }
+            Ok(out)
+        }
     }
-    Ok(out)
 }
 
 /// Runs an operation: `work` given how it runs (stop or go on past a failed input or read,
@@ -315,8 +316,16 @@ fn operation_error(e: &svb_convert::ConvertError) -> PyErr {
     if matches!(e, svb_convert::ConvertError::Interrupted) {
         return pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string());
     }
-    if svb_io::caused_by(e, std::io::ErrorKind::AlreadyExists) {
-        return pyo3::exceptions::PyFileExistsError::new_err(chain(e));
+    // What the OS refused (an output that exists, an input that does not, a folder not
+    // ours) is the OSError subclass Python raises for it; a bad file is a FileFormatError.
+    for kind in [
+        std::io::ErrorKind::AlreadyExists,
+        std::io::ErrorKind::NotFound,
+        std::io::ErrorKind::PermissionDenied,
+    ] {
+        if svb_io::caused_by(e, kind) {
+            return crate::errors::os_error(kind, chain(e));
+        }
     }
     crate::errors::FileFormatError::new_err(chain(e))
 }

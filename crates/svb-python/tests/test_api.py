@@ -89,6 +89,34 @@ def test_convert_round_trip(pod5_files, tmp_path):
     assert not (tmp_path / "none.blow5").exists()
 
 
+def test_operations_raise_errors_by_kind(pod5_files, tmp_path):
+    """A missing input is FileNotFoundError, an existing output FileExistsError, from every
+    operation; a bad file stays a FileFormatError."""
+    missing = tmp_path / "missing.pod5"
+    calls = {
+        "convert": lambda out: svb.convert(missing, out),
+        "subset": lambda out: svb.subset([missing], ["0000173c-bf67-44e7-9a9c-1ad0bc728e74"], out),
+        "merge": lambda out: svb.merge([missing], out),
+        "recover": lambda out: svb.recover(missing, out),
+        "split": lambda out: svb.split(missing, tmp_path / "parts", reads=2),
+    }
+    for name, call in calls.items():
+        with pytest.raises(FileNotFoundError, match="missing.pod5"):
+            call(tmp_path / f"{name}.pod5")
+    with pytest.raises(FileNotFoundError):
+        svb.open_dataset([tmp_path / "no_folder"])
+    taken = tmp_path / "taken.pod5"
+    taken.write_bytes(b"mine")
+    for call in [lambda: svb.convert(pod5_files[0], taken), lambda: svb.merge([pod5_files[0]], taken)]:
+        with pytest.raises(FileExistsError, match="taken.pod5"):
+            call()
+    assert taken.read_bytes() == b"mine"
+    junk = tmp_path / "junk.pod5"
+    junk.write_bytes(b"\x8bPOD\r\n\x1a\n" + bytes(100))
+    with pytest.raises(svb.FileFormatError, match="junk.pod5"):
+        svb.merge([junk], tmp_path / "from_junk.pod5")
+
+
 def test_bad_files_raise_typed_errors(pod5_files, data, tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.pod5"):
         svb.open(tmp_path / "missing.pod5")

@@ -261,8 +261,14 @@ impl Dataset {
     }
 
     /// Where read `read_id` is: (file, read in the file); `None` when no file holds it. With
-    /// the id in several files, the first file's.
+    /// the id in several files, the first file's ([`Dataset::locate_all`] gives every one).
     pub fn locate(&self, read_id: &str) -> Result<Option<(usize, usize)>, ReadsError> {
+        Ok(self.locate_all(read_id)?.into_iter().next())
+    }
+
+    /// Every place that holds read `read_id`: (file, read in the file), in file order; empty
+    /// when no file holds it.
+    pub fn locate_all(&self, read_id: &str) -> Result<Vec<(usize, usize)>, ReadsError> {
         let uuid;
         let key: &[u8] = match self.key_kind() {
             KeyKind::Uuid => match svb_pod5::parse_uuid(read_id) {
@@ -270,17 +276,18 @@ impl Dataset {
                     uuid = u;
                     &uuid
                 }
-                None => return Ok(None),
+                None => return Ok(Vec::new()),
             },
             KeyKind::Text => read_id.as_bytes(),
         };
+        let mut places = Vec::new();
         for (file, read) in self.index()?.candidates(id_hash(key))? {
             let (file, read) = (file as usize, read as usize);
             if self.key_at(file, read)? == key {
-                return Ok(Some((file, read)));
+                places.push((file, read));
             }
         }
-        Ok(None)
+        Ok(places)
     }
 
     /// The key of read `read` of file `file` (its UUID's bytes or its id's).

@@ -121,8 +121,8 @@ def arrow_stream_of(
 def convert(
     inputs: list[str],
     output: str,
-    records: str = "zstd",
-    signal: str = "svb-zd",
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
     decode_fast: bool = False,
     keep_going: bool = False,
     force: bool = False,
@@ -130,6 +130,29 @@ def convert(
 def subset(
     inputs: list[str], read_ids: list[str], output: str, keep_going: bool = False, force: bool = False
 ) -> dict: ...
+def merge(
+    inputs: list[str],
+    output: str,
+    duplicates: str = "error",
+    keep_going: bool = False,
+    force: bool = False,
+) -> dict: ...
+def split(
+    inputs: list[str],
+    output_dir: str,
+    by: Optional[str] = None,
+    reads: Optional[int] = None,
+    files: Optional[int] = None,
+    table: Optional[dict[str, str]] = None,
+    to: Optional[str] = None,
+    max_open: int = 128,
+    keep_going: bool = False,
+    force: bool = False,
+    template: Optional[str] = None,
+    table_file: Optional[str] = None,
+    column: Optional[str] = None,
+) -> dict: ...
+def recover(input: str, output: str, force: bool = False) -> dict: ...
 def streamvbyte_encode(values: npt.NDArray[np.uint32], variant: str = "1234") -> bytes: ...
 def streamvbyte_decode(
     data: Union[bytes, npt.NDArray[np.uint8]], n: int, variant: str = "1234"
