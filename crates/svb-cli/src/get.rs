@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::inputs::identities;
 use crate::output::{error_chain, npy_f32, npy_i16, quiet_on_closed_pipe};
+use crate::progress::Progress;
 use crate::publish::{output_dir, portable_file_name, write_output};
 use svb_model::{ReadSource, Signal};
 use svb_reads::{AnyReader, Dataset, DatasetOptions};
@@ -157,44 +158,54 @@ fn signals(file: &Path, ids: &[String], index: Option<&Path>) -> Result<Vec<Sign
     if let Some(note) = note {
         eprintln!("svb: get: {note}");
     }
-    ids.iter()
-        .map(|id| {
-            let i = r
-                .find(id)
-                .map_err(|e| error_chain(&e))?
-                .ok_or_else(|| format!("{}: no read {id}", file.display()))?;
-            r.signal(i).map_err(|e| error_chain(&e))
-        })
-        .collect()
+    each_id(ids, |id| {
+        let i = r
+            .find(id)
+            .map_err(|e| error_chain(&e))?
+            .ok_or_else(|| format!("{}: no read {id}", file.display()))?;
+        r.signal(i).map_err(|e| error_chain(&e))
+    })
+}
+
+/// `signal(id)` of each of `ids`, in order, under a progress bar.
+fn each_id(
+    ids: &[String],
+    mut signal: impl FnMut(&str) -> Result<Signal, String>,
+) -> Result<Vec<Signal>, String> {
+    let mut progress = Progress::new(ids.len() as u64, "get");
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(signal(id)?);
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok(out)
 }
 
 /// The signals of reads `ids` of the files of `dir`, found through its read id index.
 fn dataset_signals(data: &Dataset, dir: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let signals = ids
-        .iter()
-        .map(|id| {
-            let places = data.locate_all(id).map_err(|e| error_chain(&e))?;
-            let &(file, read) = places
-                .first()
-                .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
-            if places.len() > 1 {
-                let files = data.files();
-                let list: Vec<String> = places
-                    .iter()
-                    .map(|&(f, _)| files[f].display().to_string())
-                    .collect();
-                eprintln!(
-                    "svb: get: warning: read {id} is in {} places ({}); the first one's \
+    let signals = each_id(ids, |id| {
+        let places = data.locate_all(id).map_err(|e| error_chain(&e))?;
+        let &(file, read) = places
+            .first()
+            .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
+        if places.len() > 1 {
+            let files = data.files();
+            let list: Vec<String> = places
+                .iter()
+                .map(|&(f, _)| files[f].display().to_string())
+                .collect();
+            eprintln!(
+                "svb: get: warning: read {id} is in {} places ({}); the first one's \
                      signal is written",
-                    places.len(),
-                    list.join(", ")
-                );
-            }
-            data.file(file)
-                .and_then(|f| f.signal(read))
-                .map_err(|e| error_chain(&e))
-        })
-        .collect();
+                places.len(),
+                list.join(", ")
+            );
+        }
+        data.file(file)
+            .and_then(|f| f.signal(read))
+            .map_err(|e| error_chain(&e))
+    });
     if let Some(note) = data.index_note() {
         eprintln!("svb: get: {note}");
     }
