@@ -1,25 +1,35 @@
-//! Record compression for the writer: zlib streams through libdeflate (the zstd frames go
-//! through `svb-io`), each thread with its reused compressor.
+//! Record compression for the writer: zlib streams through zlib itself (flate2 on libz, so
+//! that a record is the bytes slow5lib writes for it: `svb convert --records zlib` and `svb
+//! degrade` give slow5tools' files byte for byte), the zstd frames through `svb-io`; each
+//! thread with its reused compressor.
 
 use std::cell::RefCell;
 
+use flate2::{Compress, Compression, FlushCompress, Status};
+
 thread_local! {
-    static ZLIB: RefCell<Option<libdeflater::Compressor>> = const { RefCell::new(None) };
+    static ZLIB: RefCell<Option<Compress>> = const { RefCell::new(None) };
 }
 
-/// Appends one zlib stream of `src` (libdeflate's default level, 6, zlib's too) to `out`.
-/// slow5lib's zlib (or zlib-ng) emits other bytes for the same record; both inflate alike.
+/// Appends one zlib stream of `src` to `out`, as slow5lib makes it: `deflateInit2` with the
+/// default level (6), a 32 KiB window, memory level 8 and the default strategy, the record
+/// deflated whole.
 pub(super) fn zlib_compress_into(src: &[u8], out: &mut Vec<u8>) {
     ZLIB.with_borrow_mut(|z| {
-        let z = z.get_or_insert_with(|| {
-            libdeflater::Compressor::new(libdeflater::CompressionLvl::default())
-        });
-        let start = out.len();
-        out.resize(start + z.zlib_compress_bound(src.len()), 0);
-        let n = z
-            .zlib_compress(src, &mut out[start..])
-            .expect("zlib_compress_bound bytes always hold the stream");
-        out.truncate(start + n);
+        let z = z.get_or_insert_with(|| Compress::new(Compression::default(), true));
+        z.reset();
+        // zlib's deflateBound for these settings, with room to spare: one call finishes.
+        out.reserve(src.len() + src.len() / 1000 + 64);
+        loop {
+            let before = z.total_in() as usize;
+            let status = z
+                .compress_vec(&src[before..], out, FlushCompress::Finish)
+                .expect("deflate of a whole buffer into a growing vector");
+            match status {
+                Status::StreamEnd => return,
+                Status::Ok | Status::BufError => out.reserve(out.capacity().max(64)),
+            }
+        }
     })
 }
 

@@ -130,10 +130,34 @@ impl Index {
         out
     }
 
+    /// The first read id that two records hold: `(id, first record, second record)`. slow5lib
+    /// cannot load an index that lists an id twice (slow5tools index refuses such a file), so
+    /// none is written for it ([`Index::write`], `svb index`).
+    pub fn duplicate(&self) -> Option<(&str, usize, usize)> {
+        self.entries.iter().enumerate().find_map(|(i, (id, _, _))| {
+            let first = self.by_id[id];
+            (first != i).then_some((id.as_str(), first, i))
+        })
+    }
+
+    /// Why this index cannot be written: a read id two records hold ([`Index::duplicate`]).
+    pub fn unwritable(&self) -> Option<String> {
+        self.duplicate().map(|(id, a, b)| {
+            format!(
+                "read id {id} is in records {a} and {b}: slow5lib's index holds one record per \
+                 id, and slow5tools, pyslow5 and svb could not load one of this file"
+            )
+        })
+    }
+
     /// Writes the index to `path` (under a temporary name, published when complete),
     /// replacing an index that is there: an index is derived data, rebuilt when it does not
-    /// fit its file.
+    /// fit its file. An index of a file that holds a read id twice is refused
+    /// ([`Index::unwritable`]).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(why) = self.unwritable() {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
+        }
         svb_io::write_file(path, &self.to_bytes(), svb_io::OnExisting::Replace)
     }
 

@@ -53,9 +53,39 @@ pub struct WriteOptions {
     /// which has no compression: both compressions must then be `None`
     /// ([`WriteOptions::slow5`]).
     pub form: Form,
+    /// The version the header says (default 0.2.0, the one slow5lib writes for new files;
+    /// [`WriteOptions::versioned_like`] keeps an input's, as slow5lib does when it rewrites a
+    /// file). The layout written is the same for every version from 0.1.0 up.
+    pub version: (u8, u8, u8),
 }
 
 impl WriteOptions {
+    /// These options with the version slow5lib writes when it rewrites a file of version
+    /// `input` (slow5tools view, degrade): the input's, except that binary output whose
+    /// compression needs 0.2.0 (signal compression, or records other than none and zlib) says
+    /// at least 0.2.0.
+    ///
+    /// ```
+    /// use svb_blow5::{RecordCompression, SignalCompression, WriteOptions};
+    /// let zlib = WriteOptions { record_compression: RecordCompression::Zlib, signal_compression: SignalCompression::None, ..WriteOptions::default() };
+    /// assert_eq!(zlib.versioned_like((0, 1, 0)).version, (0, 1, 0));
+    /// assert_eq!(WriteOptions::default().versioned_like((0, 1, 0)).version, (0, 2, 0));
+    /// assert_eq!(WriteOptions::slow5().versioned_like((0, 1, 0)).version, (0, 1, 0));
+    /// ```
+    pub fn versioned_like(self, input: (u8, u8, u8)) -> WriteOptions {
+        let needs_0_2 = self.form == Form::Binary
+            && (self.signal_compression != SignalCompression::None
+                || !matches!(
+                    self.record_compression,
+                    RecordCompression::None | RecordCompression::Zlib
+                ));
+        let version = match needs_0_2 && input < (0, 2, 0) {
+            true => (0, 2, 0),
+            false => input,
+        };
+        WriteOptions { version, ..self }
+    }
+
     /// The options of a SLOW5 text file: no record or signal compression.
     pub fn slow5() -> WriteOptions {
         WriteOptions {
@@ -76,6 +106,7 @@ impl Default for WriteOptions {
             zstd_profile: ZstdProfile::Standard,
             publish: Publish::default(),
             form: Form::Binary,
+            version: (0, 2, 0),
         }
     }
 }
@@ -206,7 +237,8 @@ fn header_bytes(schema: &Schema, options: &WriteOptions) -> Result<Vec<u8>, Blow
         what: format!("a text header of {} bytes", text.len()),
     })?;
     let mut h = MAGIC.to_vec();
-    h.extend([0, 2, 0]);
+    let (major, minor, patch) = options.version;
+    h.extend([major, minor, patch]);
     h.push(match options.record_compression {
         RecordCompression::None => 0,
         RecordCompression::Zlib => 1,
@@ -300,7 +332,11 @@ impl Writer {
                         ),
                     });
                 }
-                super::text::header_bytes(schema.read_groups.len(), &schema.text()?)
+                super::text::header_bytes(
+                    options.version,
+                    schema.read_groups.len(),
+                    &schema.text()?,
+                )
             }
         };
         let out = options

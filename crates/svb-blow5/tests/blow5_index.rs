@@ -199,3 +199,52 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
         }
     }
 }
+
+/// A file that holds a read id twice has no index slow5lib can load: none is written for it
+/// (slow5tools index refuses it too), the refusal naming the id and both records; the file
+/// still reads, and a lookup finds the first record.
+#[test]
+fn no_index_of_a_file_with_a_read_id_twice() {
+    use svb_blow5::{Record, RecordCompression, Schema, SignalCompression, WriteOptions, Writer};
+    let tmp = TempDir::new("blow5-index-duplicate");
+    let path = tmp.join("twice.blow5");
+    let schema = Schema {
+        read_groups: vec![vec![("run_id".into(), "r".into())]],
+        aux: vec![],
+    };
+    // Our writer refuses a read id twice: the third record's id is made the first's after.
+    let options = WriteOptions {
+        record_compression: RecordCompression::None,
+        signal_compression: SignalCompression::None,
+        ..WriteOptions::default()
+    };
+    let mut w = Writer::create(&path, schema, options).unwrap();
+    for (id, s) in [("read-aa", 1i16), ("read-bb", 2), ("read-cc", 3)] {
+        w.add_record(&Record {
+            read_id: id.into(),
+            digitisation: 8192.0,
+            range: 1400.0,
+            sampling_rate: 4000.0,
+            raw_signal: vec![s; 10],
+            ..Record::default()
+        })
+        .unwrap();
+    }
+    w.finish().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.windows(7).position(|w| w == b"read-cc").unwrap();
+    bytes[at..at + 7].copy_from_slice(b"read-aa");
+    std::fs::write(&path, bytes).unwrap();
+    let r = Reader::open(&path).unwrap();
+    let index = Index::build(&r).unwrap();
+    assert_eq!(index.duplicate(), Some(("read-aa", 0, 2)));
+    let e = index.write(&Index::path_for(&path)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("read id read-aa is in records 0 and 2"),
+        "{e}"
+    );
+    assert_eq!(tmp.entries(), ["twice.blow5"]);
+    let first = r.record_by_id(&index, "read-aa").unwrap().unwrap();
+    assert_eq!(first.raw_signal, [1; 10]);
+}

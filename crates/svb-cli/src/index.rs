@@ -35,6 +35,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
     for file in &args.files {
         let r = svb_blow5::Reader::open(file).map_err(|e| error_chain(&e))?;
         let index = svb_blow5::Index::build(&r).map_err(|e| error_chain(&e))?;
+        if let Some(why) = index.unwritable() {
+            return Err(format!("{}: {why}; no index written", file.display()));
+        }
         let (path, on_existing) = match &args.index {
             Some(p) => (p.clone(), svb_io::OnExisting::replace_if(args.force)),
             None => (

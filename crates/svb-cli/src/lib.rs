@@ -9,6 +9,7 @@ mod bench;
 mod blow5;
 mod convert;
 mod decode;
+mod degrade;
 mod fast5;
 mod files;
 mod get;
@@ -33,7 +34,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 #[command(
     name = "svb",
     version,
-    about = "Nanopore raw-signal files (POD5, BLOW5/SLOW5, FAST5), local or on object stores: view, get, convert, subset, merge, split, recover, index, verify, decode",
+    about = "Nanopore raw-signal files (POD5, BLOW5/SLOW5, FAST5), local or on object stores: view, get, convert, subset, merge, split, recover, degrade, index, verify, decode",
     after_help = "Examples:\n  svb view reads.pod5 | head\n  svb get reads.blow5 0d624d4b-671f-40b8-9798-84f2ccc4d7fc --pa -o read.f32\n  svb convert reads.pod5 -o reads.blow5\n  svb subset -r runs/ --read-ids ids.txt -o picked.pod5\n  svb merge -r run/ -o merged.pod5\n  svb pod5 verify reads.pod5 > reads.sha256.jsonl\n  svb decode -r runs/ -o run.arrow\n  svb view --no-sign-request s3://bucket/run/reads.pod5\n  svb completions bash > /etc/bash_completion.d/svb\n  svb bench"
 )]
 struct Cli {
@@ -91,6 +92,9 @@ enum Command {
     Split(split::Args),
     /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
     Index(index::Args),
+    /// A BLOW5 / SLOW5 file with each sample's low bits rounded away and stored with ex-zd
+    /// (irreversible; about half the size), as slow5tools degrade writes it.
+    Degrade(degrade::Args),
     /// Every whole record of a BLOW5 or SLOW5 file whose writer died, or every read of a POD5
     /// file whose footer is missing or damaged, into a new file of its format.
     Recover(recover::Args),
@@ -161,6 +165,7 @@ pub fn main() -> ExitCode {
         Command::Split(args) => split::run(&args),
         Command::Index(args) => index::run(&args),
         Command::Recover(args) => recover::run(&args),
+        Command::Degrade(args) => degrade::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Decode(args) => decode::run(&args).map(|()| true),
         Command::Get(args) => get::run(&args).map(|()| true),

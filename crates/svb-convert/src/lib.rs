@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 mod convert;
+mod degrade;
 mod f2s;
 mod fast5;
 mod mapping;
@@ -45,6 +46,7 @@ use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
 pub use convert::{convert, Compression};
+pub use degrade::{degrade, round_low_bits, suggest_bits, Dataset, Degraded, DATASETS};
 pub use fast5::{
     blow5_schema, fast5_to_blow5, fast5_to_pod5, read_of_fast5, run_info_of_fast5, subset_fast5,
 };

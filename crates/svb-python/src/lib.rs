@@ -56,6 +56,7 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operations::merge, m)?)?;
     m.add_function(wrap_pyfunction!(operations::split, m)?)?;
     m.add_function(wrap_pyfunction!(operations::recover, m)?)?;
+    m.add_function(wrap_pyfunction!(operations::degrade, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::arrow_stream_of, m)?)?;
     m.add_function(wrap_pyfunction!(set_storage_options, m)?)?;
     m.add_function(wrap_pyfunction!(list_objects, m)?)?;

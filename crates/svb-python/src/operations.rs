@@ -254,6 +254,38 @@ pub fn recover<'py>(
     }
 }
 
+/// The reads of a BLOW5 or SLOW5 file with each sample's low bits rounded away, as slow5tools
+/// degrade writes them (see `svb.degrade`).
+#[pyfunction]
+#[pyo3(signature = (input, output, bits = None, records = None, signal = None, keep_going = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn degrade<'py>(
+    py: Python<'py>,
+    input: PathBuf,
+    output: PathBuf,
+    bits: Option<u8>,
+    records: Option<&str>,
+    signal: Option<&str>,
+    keep_going: bool,
+    force: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let records = records
+        .map(crate::writers::record_compression)
+        .transpose()?;
+    let signal = signal.map(crate::writers::signal_compression).transpose()?;
+    let got = operation(py, keep_going, force, |how| {
+        svb_convert::degrade(&input, &output, bits, records, signal, how)
+    })?;
+    let out = PyDict::new(py);
+    out.set_item("reads", got.stats.reads)?;
+    out.set_item("samples", got.stats.samples)?;
+    out.set_item("bits", got.bits)?;
+    out.set_item("dataset", got.dataset.map(|d| d.name))?;
+    let failed = PyList::new(py, got.stats.failed.iter().map(|e| chain(e)))?;
+    out.set_item("failed", failed)?;
+    Ok(out)
+}
+
 /// Runs an operation: `work` given how it runs (stop or go on past a failed input or read,
 /// replace an existing output or not, and the question "stop?" it asks between windows),
 /// interruptibly ([`interruptible`]); its error as Python raises it ([`operation_error`]).

@@ -31,3 +31,15 @@ def pod5_files(data):
 @pytest.fixture(scope="session")
 def blow5_files(data):
     return sorted((data / "blow5").rglob("*.blow5"))
+
+
+@pytest.fixture(scope="session")
+def slow5_repos():
+    """slow5lib's and slow5tools' test data: SVB_SLOW5_REPOS, else the shared data's
+    slow5-repos; skipped where neither is (a failure under CI=true)."""
+    d = Path(os.environ.get("SVB_SLOW5_REPOS", data_dir() / "slow5-repos"))
+    if (d / "slow5tools" / "test").is_dir():
+        return d
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"slow5lib's and slow5tools' test data not found at {d} (SVB_SLOW5_REPOS)")
+    pytest.skip("skipped: no slow5 repositories")

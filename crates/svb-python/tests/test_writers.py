@@ -171,3 +171,24 @@ def test_ctrl_c_stops_an_operation_and_publishes_nothing(data, tmp_path):
         feeder.join()
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["slow.pod5"]
+
+
+def test_degrade_is_slow5tools_degrade(slow5_repos, tmp_path):
+    """svb.degrade writes slow5tools degrade's bytes (its test cases' expected files), with
+    the bits chosen from the header or given; a header of no known dataset needs the bits."""
+    data = slow5_repos / "slow5tools" / "test" / "data"
+    raw, exp = data / "raw" / "degrade", data / "exp" / "degrade"
+    got = svb.degrade(raw / "minir10dna.blow5", tmp_path / "auto.blow5")
+    assert (got["bits"], got["dataset"], got["reads"]) == (3, "DNA lsk114 5kHz MinION", 8)
+    assert (tmp_path / "auto.blow5").read_bytes() == (exp / "minir10dna_b3.blow5").read_bytes()
+    got = svb.degrade(raw / "example2.slow5", tmp_path / "b1.slow5", bits=1)
+    assert got["dataset"] is None
+    assert (tmp_path / "b1.slow5").read_bytes() == (exp / "example2_b1.slow5").read_bytes()
+    svb.degrade(raw / "promr10dna4khz.blow5", tmp_path / "svbzd.blow5", signal="svb-zd")
+    assert (tmp_path / "svbzd.blow5").read_bytes() == (exp / "promr10dna4khz_b3.blow5").read_bytes()
+    with pytest.raises(svb.FileFormatError, match="give the bits"):
+        svb.degrade(raw / "promr10dna_badhdr.slow5", tmp_path / "bad.blow5")
+    with pytest.raises(FileExistsError):
+        svb.degrade(raw / "minir10dna.blow5", tmp_path / "auto.blow5")
+    with pytest.raises(ValueError, match="signal"):
+        svb.degrade(raw / "minir10dna.blow5", tmp_path / "x.blow5", signal="vbz")

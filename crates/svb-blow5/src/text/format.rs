@@ -4,13 +4,12 @@
 use crate::header::{AuxField, FieldType};
 use crate::record::{int_null, scalar_value, uint_null, AuxValue, Record};
 
-/// The version this writer writes (the version slow5lib writes, the first with enums).
-const VERSION: &str = "0.2.0";
-
 /// The header slow5lib writes for `groups` read groups whose text header (attributes, types
-/// and names lines) is `text`.
-pub(crate) fn header_bytes(groups: usize, text: &str) -> Vec<u8> {
-    format!("#slow5_version\t{VERSION}\n#num_read_groups\t{groups}\n{text}").into_bytes()
+/// and names lines) is `text`, saying `version`.
+pub(crate) fn header_bytes(version: (u8, u8, u8), groups: usize, text: &str) -> Vec<u8> {
+    let (major, minor, patch) = version;
+    format!("#slow5_version\t{major}.{minor}.{patch}\n#num_read_groups\t{groups}\n{text}")
+        .into_bytes()
 }
 
 /// Appends a finite floating-point number in its shortest exact decimal form (no exponent:

@@ -59,6 +59,7 @@ __all__ = [
     "merge",
     "split",
     "recover",
+    "degrade",
     "Reader",
     "Dataset",
     "Read",
@@ -520,3 +521,29 @@ def recover(input: PathLike, output: PathLike, force: bool = False) -> dict:
         >>> svb.recover("cut.blow5", "saved.blow5")["cut"]  # doctest: +SKIP
     """
     return _svb.recover(os.fspath(input), os.fspath(output), force)
+
+
+def degrade(
+    input: PathLike,
+    output: PathLike,
+    bits: Optional[int] = None,
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
+    keep_going: bool = False,
+    force: bool = False,
+) -> dict:
+    """The reads of a BLOW5 or SLOW5 file with each sample's `bits` least significant bits
+    rounded away (to the nearest multiple of 2**bits; irreversible, about half the size) into
+    `output` (.blow5, or .slow5 for text), byte for byte as `slow5tools degrade` writes it, as
+    `svb degrade` does. `bits` (1 to 16) is chosen from the header when None, as slow5tools
+    chooses it (device type, sample frequency, sequencing kit and experiment type; every read
+    must then have that dataset's digitisation and sampling rate). `records` ("zlib", "zstd",
+    "none") and `signal` ("ex-zd", "svb-zd", "none") default to slow5tools' zlib and ex-zd.
+    Returns {"reads", "samples", "bits", "dataset" (the header's, when it chose the bits),
+    "failed" (with `keep_going`)}. An existing output is replaced only with `force`.
+
+        >>> svb.degrade("reads.blow5", "small.blow5")["bits"]  # doctest: +SKIP
+    """
+    return _svb.degrade(
+        os.fspath(input), os.fspath(output), bits, records, signal, keep_going, force
+    )

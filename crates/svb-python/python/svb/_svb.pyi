@@ -153,6 +153,15 @@ def split(
     column: Optional[str] = None,
 ) -> dict: ...
 def recover(input: str, output: str, force: bool = False) -> dict: ...
+def degrade(
+    input: str,
+    output: str,
+    bits: Optional[int] = None,
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
+    keep_going: bool = False,
+    force: bool = False,
+) -> dict: ...
 def streamvbyte_encode(values: npt.NDArray[np.uint32], variant: str = "1234") -> bytes: ...
 def streamvbyte_decode(
     data: Union[bytes, npt.NDArray[np.uint8]], n: int, variant: str = "1234"

@@ -1,0 +1,88 @@
+//! `svb degrade`: slow5tools' lossy compression of a BLOW5 or SLOW5 file (each sample's least
+//! significant bits rounded away, then zlib records and ex-zd signal), byte for byte as
+//! `slow5tools degrade` writes it.
+
+use std::path::PathBuf;
+
+use svb_convert::Run;
+
+use crate::convert::{RecordCodec, SignalCodec};
+use crate::output::error_chain;
+use crate::progress::SharedProgress;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  svb degrade reads.blow5 -o small.blow5             \
+    (the bits chosen from the header)\n  \
+    svb degrade reads.blow5 -o small.blow5 --bits 2\n  \
+    svb degrade reads.slow5 -o small.slow5 --bits 1\n  \
+    svb degrade reads.blow5 -o small.blow5 --signal svb-zd\n\n\
+    Irreversible: each sample is rounded to the nearest multiple of 2^bits. Without --bits,\n\
+    the bits are slow5tools' choice for the header's dataset (device_type, sample_frequency,\n\
+    sequencing_kit and experiment_type of every read group: 3 for R10.4.1 DNA and RNA004, 2\n\
+    for R9.4.1 DNA and RNA002), and every read must have that dataset's digitisation and\n\
+    sampling rate; a header of another dataset needs --bits. More than 4 bits may cost\n\
+    basecalling accuracy."
+)]
+pub struct Args {
+    /// The BLOW5 or SLOW5 file (read, never changed).
+    file: PathBuf,
+    /// The degraded file (.blow5, or .slow5 for SLOW5 text).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Least significant bits to eliminate, 1 to 16 [default: chosen from the header].
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    bits: Option<u8>,
+    /// BLOW5 record compression [default: zlib, as slow5tools degrade].
+    #[arg(long, value_enum)]
+    records: Option<RecordCodec>,
+    /// BLOW5 signal compression [default: ex-zd, as slow5tools degrade].
+    #[arg(long, value_enum)]
+    signal: Option<SignalCodec>,
+    /// Replace the output if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Go on past a read that cannot be decoded: each is named on stderr and left out, and
+    /// the exit status is 1 at the end.
+    #[arg(long)]
+    keep_going: bool,
+}
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    if args.bits.is_some_and(|b| b > 4) {
+        eprintln!("svb: degrade: warning: more than 4 bits may cost basecalling accuracy");
+    }
+    let progress = SharedProgress::new("degrade");
+    let mut report = |done: u64, total: u64| progress.report(done, total);
+    let how = Run {
+        on_error: svb_convert::OnError::skip_if(args.keep_going),
+        progress: Some(&mut report),
+        publish: crate::publish::publish(args.force),
+        interrupted: None,
+    };
+    let got = svb_convert::degrade(
+        &args.file,
+        &args.output,
+        args.bits,
+        args.records.map(RecordCodec::compression),
+        args.signal.map(SignalCodec::compression),
+        how,
+    );
+    progress.finish();
+    let got = got.map_err(|e| error_chain(&e))?;
+    for e in &got.stats.failed {
+        eprintln!("svb: degrade: left out: {}", error_chain(e));
+    }
+    let chosen = match got.dataset {
+        Some(d) => format!(" (chosen for {})", d.name),
+        None => String::new(),
+    };
+    eprintln!(
+        "svb: degrade: {} reads, {} samples, {} bits eliminated{chosen} -> {}",
+        got.stats.reads,
+        got.stats.samples,
+        got.bits,
+        args.output.display()
+    );
+    Ok(got.stats.failed.is_empty())
+}

@@ -1,0 +1,80 @@
+//! `svb degrade`: its arguments, messages and exit status (what it writes is tested against
+//! slow5tools' own cases in svb-convert's tests/slow5tools_degrade.rs).
+
+mod common;
+use common::{fails, ok, svb};
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn degrade_command() {
+    let Some(repos) = svb_testdata::slow5_repos() else {
+        return;
+    };
+    let data = repos.join("slow5tools/test/data");
+    let (raw, exp) = (data.join("raw/degrade"), data.join("exp/degrade"));
+    let tmp = svb_testdata::TempDir::new("cli-degrade");
+    let out = tmp.join("auto.blow5");
+    let run = svb(&["degrade", s(&raw.join("gridr10dna.blow5")), "-o", s(&out)]);
+    ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("3 bits eliminated (chosen for DNA lsk114 5kHz GridION)"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(exp.join("gridr10dna_b3.blow5")).unwrap()
+    );
+    // An existing output: refused, then replaced with --force.
+    let e = fails(&svb(&[
+        "degrade",
+        s(&raw.join("gridr10dna.blow5")),
+        "-o",
+        s(&out),
+        "-b",
+        "5",
+    ]));
+    assert!(e.contains("exists"), "{e}");
+    let run = svb(&[
+        "degrade",
+        s(&raw.join("gridr10dna.blow5")),
+        "-o",
+        s(&out),
+        "-b",
+        "5",
+        "--force",
+    ]);
+    ok(&run);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("more than 4 bits"));
+    // Bits outside 1-16, a header of no known dataset, a POD5 output: errors, nothing written.
+    let e = fails(&svb(&[
+        "degrade",
+        s(&raw.join("gridr10dna.blow5")),
+        "-o",
+        s(&tmp.join("x.blow5")),
+        "-b",
+        "17",
+    ]));
+    assert!(e.contains("17"), "{e}");
+    let e = fails(&svb(&[
+        "degrade",
+        s(&raw.join("promr10dna_badhdr.slow5")),
+        "-o",
+        s(&tmp.join("x.blow5")),
+    ]));
+    assert!(e.contains("--bits"), "{e}");
+    let e = fails(&svb(&[
+        "degrade",
+        s(&raw.join("gridr10dna.blow5")),
+        "-o",
+        s(&tmp.join("x.pod5")),
+        "-b",
+        "2",
+    ]));
+    assert!(e.contains("BLOW5 or SLOW5"), "{e}");
+    assert_eq!(tmp.entries(), ["auto.blow5"]);
+}

@@ -1,0 +1,414 @@
+//! [`degrade`]: slow5tools' lossy compression of a BLOW5 or SLOW5 file. Every sample's `b`
+//! least significant bits are rounded away (to the nearest multiple of 2^b, halves up), and the
+//! file is written again, by default with zlib records and ex-zd signal, which store the
+//! zeroed bits in nothing: about half the size, with no loss in basecalling or modification
+//! calls at the bits slow5tools suggests (Jayasooriya et al., Genome Research 2025). `b` is
+//! given, or chosen from the header as slow5tools chooses it ([`suggest_bits`]: device type,
+//! sample rate, sequencing kit and experiment type of every read group), each record then
+//! checked against that dataset's digitisation and sampling rate.
+
+use std::path::Path;
+
+use svb_blow5::{Header, Record, RecordCompression, SignalCompression};
+use svb_model::Format;
+
+use crate::{look_at_inputs, merged_schema, ConvertError, Run, Stats};
+
+/// One of slow5tools' datasets: what its header says and the bits it suggests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dataset {
+    /// Its name, as slow5tools logs it ("DNA lsk114 5kHz PromethION").
+    pub name: &'static str,
+    device_type: &'static str,
+    sequencing_kit: &'static str,
+    experiment_type: &'static str,
+    sample_frequency: &'static str,
+    sampling_rate: f32,
+    digitisation: f32,
+    /// The bits slow5tools eliminates for it.
+    pub bits: u8,
+}
+
+const fn dataset(
+    name: &'static str,
+    device_type: &'static str,
+    digitisation: f32,
+    kit: (&'static str, &'static str),
+    frequency: (&'static str, f32),
+    bits: u8,
+) -> Dataset {
+    Dataset {
+        name,
+        device_type,
+        sequencing_kit: kit.0,
+        experiment_type: kit.1,
+        sample_frequency: frequency.0,
+        sampling_rate: frequency.1,
+        digitisation,
+        bits,
+    }
+}
+
+const DNA: &str = "genomic_dna";
+const RNA: &str = "rna";
+const MINION: f32 = 8192.0;
+const PROMETHION: f32 = 2048.0;
+const KHZ3: (&str, f32) = ("3000", 3000.0);
+const KHZ4: (&str, f32) = ("4000", 4000.0);
+const KHZ5: (&str, f32) = ("5000", 5000.0);
+
+/// slow5tools' table (src/degrade.h), in its order: the first whose header matches is taken.
+pub const DATASETS: [Dataset; 14] = [
+    dataset(
+        "DNA lsk114 5kHz MinION",
+        "minion",
+        MINION,
+        ("sqk-lsk114", DNA),
+        KHZ5,
+        3,
+    ),
+    dataset(
+        "DNA lsk114 5kHz GridION",
+        "gridion",
+        MINION,
+        ("sqk-lsk114", DNA),
+        KHZ5,
+        3,
+    ),
+    dataset(
+        "DNA lsk109 4kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-lsk109", DNA),
+        KHZ4,
+        2,
+    ),
+    dataset(
+        "DNA lsk109 4kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-lsk109", DNA),
+        KHZ4,
+        2,
+    ),
+    dataset(
+        "DNA lsk114 4kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-lsk114", DNA),
+        KHZ4,
+        3,
+    ),
+    dataset(
+        "DNA lsk114 4kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-lsk114", DNA),
+        KHZ4,
+        3,
+    ),
+    dataset(
+        "DNA lsk114 5kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-lsk114", DNA),
+        KHZ5,
+        3,
+    ),
+    dataset(
+        "DNA lsk114 5kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-lsk114", DNA),
+        KHZ5,
+        3,
+    ),
+    dataset(
+        "RNA rna002 3kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-rna002", RNA),
+        KHZ3,
+        2,
+    ),
+    dataset(
+        "RNA rna002 3kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-rna002", RNA),
+        KHZ3,
+        2,
+    ),
+    dataset(
+        "RNA rna004 4kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-rna004", RNA),
+        KHZ4,
+        3,
+    ),
+    dataset(
+        "RNA rna004 4kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-rna004", RNA),
+        KHZ4,
+        3,
+    ),
+    dataset(
+        "DNA ulk114 5kHz PromethION",
+        "promethion",
+        PROMETHION,
+        ("sqk-ulk114", DNA),
+        KHZ5,
+        3,
+    ),
+    dataset(
+        "DNA ulk114 5kHz PromethION 2 Solo",
+        "p2_solo",
+        PROMETHION,
+        ("sqk-ulk114", DNA),
+        KHZ5,
+        3,
+    ),
+];
+
+/// Read group `group`'s attribute `key` as slow5lib keeps it: absent is `None`, `.` the empty
+/// text.
+fn attribute<'a>(header: &'a Header, group: usize, key: &str) -> Option<&'a str> {
+    let (_, value) = header
+        .read_groups
+        .get(group)?
+        .iter()
+        .find(|(k, _)| k == key)?;
+    Some(if value == "." { "" } else { value })
+}
+
+/// Whether every read group's `key` is `want`.
+fn every_group_says(header: &Header, key: &str, want: &str) -> bool {
+    (0..header.read_groups.len()).all(|g| attribute(header, g, key) == Some(want))
+}
+
+impl Dataset {
+    /// Whether `header` is this dataset's, as slow5tools decides it: device type, sequencing
+    /// kit and experiment type in every read group, and the sample frequency (or, where the
+    /// first read group has none, the sample rate; where it has both, both).
+    fn is_of(&self, header: &Header) -> bool {
+        let frequency = match attribute(header, 0, "sample_frequency") {
+            None => every_group_says(header, "sample_rate", self.sample_frequency),
+            Some(_) => {
+                every_group_says(header, "sample_frequency", self.sample_frequency)
+                    && (attribute(header, 0, "sample_rate").is_none()
+                        || every_group_says(header, "sample_rate", self.sample_frequency))
+            }
+        };
+        every_group_says(header, "device_type", self.device_type)
+            && frequency
+            && every_group_says(header, "sequencing_kit", self.sequencing_kit)
+            && every_group_says(header, "experiment_type", self.experiment_type)
+    }
+
+    /// Whether a record has this dataset's digitisation and sampling rate (compared as
+    /// slow5tools compares them: the record's values with the table's 32-bit floats).
+    fn holds(&self, rec: &Record) -> bool {
+        rec.digitisation == f64::from(self.digitisation)
+            && rec.sampling_rate == f64::from(self.sampling_rate)
+    }
+}
+
+/// The dataset `header` is, as slow5tools recognises it, and so the bits to eliminate; `None`
+/// when it is none of [`DATASETS`] (bits must then be given).
+pub fn suggest_bits(header: &Header) -> Option<&'static Dataset> {
+    DATASETS.iter().find(|d| d.is_of(header))
+}
+
+/// Rounds each sample to the nearest multiple of 2^`bits` (a remainder of half or more rounds
+/// up), which zeroes its `bits` least significant bits; `bits` 0 leaves them. slow5lib's
+/// rounding, except at the top of the range: where rounding up would pass `i16::MAX` (which
+/// slow5lib wraps to a negative sample) the sample rounds down instead.
+///
+/// ```
+/// let mut s = [5i16, 6, -5, -6, 32767];
+/// svb_convert::round_low_bits(&mut s, 2);
+/// assert_eq!(s, [4, 8, -4, -4, 32764]); // halves round up: -6 to -4
+/// ```
+pub fn round_low_bits(samples: &mut [i16], bits: u8) {
+    if bits == 0 {
+        return;
+    }
+    let bits = u32::from(bits.min(16));
+    let mask = (1i32 << bits) - 1;
+    let half = 1i32 << (bits - 1);
+    for s in samples {
+        let x = i32::from(*s);
+        let down = x & !mask;
+        let rounded = if x & mask < half {
+            down
+        } else {
+            down + (1 << bits)
+        };
+        *s = i16::try_from(rounded).unwrap_or(down as i16);
+    }
+}
+
+/// What a degrade wrote.
+#[derive(Debug)]
+pub struct Degraded {
+    /// Reads and samples written.
+    pub stats: Stats,
+    /// The bits eliminated.
+    pub bits: u8,
+    /// The dataset the header was recognised as, when the bits were chosen from it.
+    pub dataset: Option<&'static Dataset>,
+}
+
+/// The reads of the BLOW5 or SLOW5 file `input` with each sample's `bits` least significant
+/// bits rounded away ([`round_low_bits`]) into `out`, as `slow5tools degrade` makes it (byte
+/// for byte, for the same choices): its header as it is, records compressed with `records`
+/// and `signal` (default zlib and ex-zd, slow5tools' defaults), or SLOW5 text for a `.slow5`
+/// output. `bits` (1 to 16) is chosen from the header when `None` ([`suggest_bits`]), and then
+/// every record must have that dataset's digitisation and sampling rate. Published as
+/// `how.publish` says; a record that fails stops it, or is left out, as `how.on_error` says.
+///
+/// ```no_run
+/// use svb_convert::{degrade, Run};
+/// let got = degrade("reads.blow5".as_ref(), "small.blow5".as_ref(), None, None, None, Run::default())?;
+/// println!("{} bits of {} reads", got.bits, got.stats.reads);
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+pub fn degrade(
+    input: &Path,
+    out: &Path,
+    bits: Option<u8>,
+    records: Option<RecordCompression>,
+    signal: Option<SignalCompression>,
+    mut how: Run<'_>,
+) -> Result<Degraded, ConvertError> {
+    let mapping = |why: String| ConvertError::Mapping(why);
+    if let Some(b) = bits {
+        if !(1..=16).contains(&b) {
+            return Err(mapping(format!("{b} bits: eliminate 1 to 16")));
+        }
+    }
+    let to = Format::of_output(out)?;
+    if !matches!(to, Format::Blow5 | Format::Slow5) {
+        return Err(mapping(format!(
+            "{}: degrade writes BLOW5 or SLOW5 text (.blow5, .slow5)",
+            out.display()
+        )));
+    }
+    if to == Format::Slow5 && (records.is_some() || signal.is_some()) {
+        return Err(mapping(format!(
+            "{}: SLOW5 text has no compression; record and signal compression are for .blow5",
+            out.display()
+        )));
+    }
+    let on_error = how.on_error;
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let mut header = None;
+    let look = |r: &svb_blow5::Reader, _: &Path| {
+        header = Some(r.header().clone());
+        Ok(())
+    };
+    let inputs = [input.to_path_buf()];
+    let (looked, mut stats) =
+        look_at_inputs(&inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+    let header = header.expect("the input was looked at");
+    let in_file = ConvertError::of(input);
+    let (dataset, bits) = match bits {
+        Some(b) => (None, b),
+        None => {
+            let d = suggest_bits(&header).ok_or_else(|| {
+                in_file(mapping(
+                    "its header is none of the datasets whose bits are known (device_type, \
+                     sample_frequency or sample_rate, sequencing_kit, experiment_type in every \
+                     read group); give the bits (--bits)"
+                        .into(),
+                ))
+            })?;
+            (Some(d), d.bits)
+        }
+    };
+    let headers = [(&header, input)];
+    let (schema, _) = merged_schema(&headers)?;
+    let options = match to {
+        Format::Slow5 => svb_blow5::WriteOptions::slow5(),
+        _ => svb_blow5::WriteOptions {
+            record_compression: records.unwrap_or(RecordCompression::Zlib),
+            signal_compression: signal.unwrap_or(SignalCompression::ExZd),
+            ..svb_blow5::WriteOptions::default()
+        },
+    };
+    let options = svb_blow5::WriteOptions {
+        publish: how.publish,
+        ..options
+    }
+    .versioned_like(header.version);
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
+        r.record_into(i, rec)?;
+        if let Some(d) = dataset {
+            if !d.holds(rec) {
+                return Err(mapping(format!(
+                    "read {}: digitisation {} and sampling rate {} are not {}'s ({} and {})",
+                    rec.read_id,
+                    rec.digitisation,
+                    rec.sampling_rate,
+                    d.name,
+                    d.digitisation,
+                    d.sampling_rate
+                )));
+            }
+        }
+        round_low_bits(&mut rec.raw_signal, bits);
+        Ok(())
+    };
+    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
+    let len = |r: &svb_blow5::Reader| r.len();
+    crate::every_read_into_blow5(
+        &looked, open, &mut w, len, weight, decode, &mut how, &mut stats,
+    )?;
+    w.finish()?;
+    Ok(Degraded {
+        stats,
+        bits,
+        dataset,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_low_bits;
+
+    /// slow5lib's round_to_power_of_2, as C computes it in int, truncated to int16_t.
+    fn slow5lib(x: i16, b: u32) -> i16 {
+        let x = i32::from(x);
+        let mask = (1i32 << b) - 1;
+        let r = if x & mask < (1 << (b - 1)) {
+            x & !mask
+        } else {
+            (x & !mask) + (1 << b)
+        };
+        r as i16
+    }
+
+    #[test]
+    fn rounding_is_slow5libs_below_the_top_of_the_range() {
+        for b in 1..=16u32 {
+            for x in i16::MIN..=i16::MAX {
+                let mut got = [x];
+                round_low_bits(&mut got, b as u8);
+                let want = slow5lib(x, b);
+                let wrapped =
+                    i32::from(x) > 0 && want < 0 && b < 16 || (b == 16 && x > 0 && want != 0);
+                if wrapped {
+                    // slow5lib wraps past i16::MAX; the largest multiple below is kept.
+                    assert!(got[0] >= 0 && got[0] <= x, "{x} {b}: {}", got[0]);
+                    assert_eq!(i32::from(got[0]) & ((1 << b) - 1), 0);
+                } else {
+                    assert_eq!(got[0], want, "{x} {b}");
+                }
+            }
+        }
+    }
+}
