@@ -75,6 +75,7 @@ fuzz_target!(|data: &[u8]| {
             svb_model::Form::Binary
         },
         batch_records: 2,
+        version: (0, 2, 0),
         // Raw literals when the records are zstd and the mode says so.
         zstd_profile: if record_compression == RecordCompression::Zstd && mode >= 128 && !text {
             ZstdProfile::DecodeFast
@@ -86,6 +87,12 @@ fuzz_target!(|data: &[u8]| {
             sync: false,
             on_existing: OnExisting::Replace,
         },
+    };
+    // Bit 5: the version slow5lib keeps for an input of 0.1.0 (0.1.0 itself for uncompressed
+    // or zlib records without signal compression): the same layout, read back alike.
+    let options = match mode & 0x20 != 0 {
+        true => options.versioned_like((0, 1, 0)),
+        false => options,
     };
     let mut w = Writer::create(&path, schema, options).unwrap();
     let mut written = Vec::new();
