@@ -77,6 +77,23 @@ pub enum FieldType {
 }
 
 impl FieldType {
+    /// The type as a header writes it (`int32_t`, `char*`, `enum{a,b}`): what
+    /// [`FieldType::parse`] reads.
+    ///
+    /// ```
+    /// use svb_blow5::FieldType;
+    /// for t in ["uint8_t", "char*", "enum{unknown,partial}"] {
+    ///     assert_eq!(FieldType::parse(t).unwrap().spelling(), t);
+    /// }
+    /// ```
+    pub fn spelling(&self) -> String {
+        match self {
+            FieldType::Scalar { name, .. } => name.clone(),
+            FieldType::Array { name, .. } => format!("{name}*"),
+            FieldType::Enum(labels) => format!("enum{{{}}}", labels.join(",")),
+        }
+    }
+
     /// The type slow5lib writes in a header as `t` (`int32_t`, `char*`, `enum{a,b}`, ...), or
     /// `None` for a name it does not define or an enum it refuses (a label empty, twice, or
     /// not a C identifier).

@@ -200,7 +200,7 @@ impl Schema {
         text.push_str(&PRIMARY_TYPES.join("\t"));
         for f in &self.aux {
             text.push('\t');
-            text.push_str(&type_name(&f.ty));
+            text.push_str(&f.ty.spelling());
         }
         text.push_str("\n#");
         text.push_str(&PRIMARY.join("\t"));
@@ -216,15 +216,6 @@ impl Schema {
 /// Non-empty, and no tab or newline (the text header's separators).
 fn is_token(s: &str) -> bool {
     !s.is_empty() && !s.contains(['\t', '\n', '\r'])
-}
-
-/// The `#types` spelling of a field type.
-fn type_name(ty: &FieldType) -> String {
-    match ty {
-        FieldType::Scalar { name, .. } => name.clone(),
-        FieldType::Array { name, .. } => format!("{name}*"),
-        FieldType::Enum(labels) => format!("enum{{{}}}", labels.join(",")),
-    }
 }
 
 /// The 64-byte binary header and the length-prefixed text header.
@@ -647,7 +638,7 @@ fn check_aux(ty: &FieldType, v: &AuxValue) -> Result<(), String> {
                 Err(format!("{} bytes, not whole {name} items", b.len()))
             }
         }
-        (ty, v) => Err(format!("a {} value for a {} field", kind(v), type_name(ty))),
+        (ty, v) => Err(format!("a {} value for a {} field", kind(v), ty.spelling())),
     }
 }
 

@@ -26,9 +26,16 @@ enum OnDuplicate {
 #[command(after_help = "Examples:\n  svb merge -r run1/ run2/ -o all.pod5\n  \
     svb merge a.blow5 b.blow5 -o ab.blow5 --duplicates keep-first\n  \
     svb merge -r blow5_dir/ -o all.blow5 --signal ex-zd     (recompressed as it is merged)\n  \
-    svb merge a.slow5 b.blow5 -o ab.slow5                   (BLOW5 and SLOW5 mix)\n\n\
-    POD5 signal chunks are copied as stored; BLOW5 records are decoded and written under\n\
-    the output's compression (the first input's unless --records / --signal say).")]
+    svb merge a.slow5 b.blow5 -o ab.slow5                   (BLOW5 and SLOW5 mix)\n  \
+    svb merge a.blow5 b.blow5 -o ab.blow5 --lossless false  (no auxiliary fields)\n  \
+    svb merge a.blow5 b.blow5 -o ab.blow5 -a                (one run's differing attributes)\n\n\
+    POD5 signal chunks are copied as stored; BLOW5 records are copied as stored where the\n\
+    output keeps their compression, read group and fields, else decoded and written under\n\
+    the output's compression (the first input's unless --records / --signal say).\n\
+    BLOW5 / SLOW5 inputs merge as slow5tools merge merges them: read groups matched by run\n\
+    id (two of one run whose attributes differ are an error naming them, unless -a), and\n\
+    the auxiliary fields of every input (a record without one gets slow5lib's missing\n\
+    value; a field whose type differs between inputs is an error).")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -39,6 +46,14 @@ pub struct Args {
     /// A read id in two inputs (or twice in one).
     #[arg(long, value_enum, default_value = "error")]
     duplicates: OnDuplicate,
+    /// BLOW5 / SLOW5: keep the auxiliary fields (the union of the inputs'); `--lossless
+    /// false` writes none, as slow5tools merge -l false.
+    #[arg(short, long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    lossless: bool,
+    /// BLOW5 / SLOW5: merge read groups of one run id whose attributes differ, leaving what
+    /// differs empty (slow5tools merge -a); without it, that is an error.
+    #[arg(short = 'a', long = "allow")]
+    allow: bool,
     /// BLOW5 record compression [default: the first input's].
     #[arg(long, value_enum)]
     records: Option<RecordCodec>,
@@ -83,6 +98,13 @@ pub fn run(args: &Args) -> Result<bool, String> {
         OnDuplicate::Error => Duplicates::Error,
         OnDuplicate::KeepFirst => Duplicates::KeepFirst,
     };
+    let rules = svb_convert::HeaderRules {
+        drop_aux: !args.lossless,
+        allow_differing_attributes: args.allow,
+    };
+    if rules != svb_convert::HeaderRules::default() && format == Format::Pod5 {
+        return Err("--lossless and -a are for BLOW5 / SLOW5 inputs".into());
+    }
     let progress = SharedProgress::new("merge");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = Run {
@@ -103,9 +125,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
                 first.as_ref().map(|r| r.header()),
             )
         };
-        svb_convert::merge_blow5(&files, &args.output, options, duplicates, how)
+        svb_convert::merge_blow5(&files, &args.output, options, duplicates, rules, how)
     } else {
-        svb_convert::merge(&files, &args.output, duplicates, how)
+        svb_convert::merge(&files, &args.output, duplicates, rules, how)
     };
     progress.finish();
     let result = result.map_err(|e| error_chain(&e))?;

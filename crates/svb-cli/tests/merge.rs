@@ -158,12 +158,45 @@ fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original() {
     // BLOW5 and SLOW5 inputs mix.
     ok(&svb(&["merge", s(&text), "-o", s(&mixed)]));
     assert_eq!(records(&mixed), want);
-    // Other auxiliary fields: refused by name, nothing written.
+    // Other auxiliary fields (here none, and another run): merged as slow5tools merges
+    // them, every field of either input in the output, a record without one given its
+    // missing value; or, with --lossless false, no auxiliary field at all.
     let other = data.join("blow5/reads_zstd_svb_zd.blow5");
     let out = tmp.join("other.blow5");
-    let e = fails(&svb(&["merge", s(&a), s(&other), "-o", s(&out)]));
-    assert!(e.contains("auxiliary fields differ"), "{e}");
-    assert!(!out.exists());
+    ok(&svb(&["merge", s(&a), s(&other), "-o", s(&out)]));
+    let (ra, ro, rm) = (
+        svb_blow5::Reader::open(&a).unwrap(),
+        svb_blow5::Reader::open(&other).unwrap(),
+        svb_blow5::Reader::open(&out).unwrap(),
+    );
+    assert_eq!(rm.len(), ra.len() + ro.len());
+    assert_eq!(rm.header().aux, ra.header().aux);
+    assert_eq!(
+        rm.header().read_groups.len(),
+        ra.header().read_groups.len() + 1
+    );
+    let last = rm.record(rm.len() - 1).unwrap();
+    assert!(!last.aux.is_empty());
+    for (f, (name, v)) in rm.header().aux.iter().zip(&last.aux) {
+        assert_eq!(&f.name, name);
+        assert_eq!(
+            format!("{v:?}"),
+            format!("{:?}", svb_blow5::AuxValue::missing(&f.ty))
+        );
+    }
+    let lossy = tmp.join("lossy.blow5");
+    ok(&svb(&[
+        "merge",
+        s(&a),
+        s(&other),
+        "-o",
+        s(&lossy),
+        "--lossless",
+        "false",
+    ]));
+    let rl = svb_blow5::Reader::open(&lossy).unwrap();
+    assert!(rl.header().aux.is_empty() && rl.len() == rm.len());
+    assert!(rl.record(0).unwrap().aux.is_empty());
     // A POD5 output of BLOW5 inputs is convert's job.
     let e = fails(&svb(&["merge", s(&a), "-o", s(&tmp.join("x.pod5"))]));
     assert!(e.contains("svb convert"), "{e}");

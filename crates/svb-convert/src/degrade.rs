@@ -12,7 +12,7 @@ use std::path::Path;
 use svb_blow5::{Header, Record, RecordCompression, SignalCompression};
 use svb_model::Format;
 
-use crate::{look_at_inputs, merged_schema, ConvertError, Run, Stats};
+use crate::{look_at_inputs, merged_schema, ConvertError, HeaderRules, Run, Stats};
 
 /// One of slow5tools' datasets: what its header says and the bits it suggests.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -330,7 +330,7 @@ pub fn degrade(
         }
     };
     let headers = [(&header, input)];
-    let (schema, _) = merged_schema(&headers)?;
+    let (schema, _) = merged_schema(&headers, HeaderRules::default())?;
     let options = match to {
         Format::Slow5 => svb_blow5::WriteOptions::slow5(),
         _ => svb_blow5::WriteOptions {

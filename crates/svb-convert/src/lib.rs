@@ -54,7 +54,8 @@ pub use mapping::{
     read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
     TRACKING_KEYS_ATTRIBUTE,
 };
-pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
+pub(crate) use merge::fields_of_schema;
+pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, HeaderRules, Merged};
 pub use recover::{recover, recover_blow5, recover_pod5, Recovered, RecoveredPod5, Recovery};
 pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
 pub use subset::{subset, subset_blow5, subset_blow5_indexed, subset_pod5, Subset};
@@ -562,65 +563,41 @@ fn blow5_options_like(
 }
 
 /// The schema of one file holding the records of files with `headers` (each with its path):
-/// [`merge_schemas`] of their schemas.
+/// [`merge_schemas`] of their schemas under `rules`.
 fn merged_schema(
     headers: &[(&svb_blow5::Header, &Path)],
+    rules: HeaderRules,
 ) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
     let schemas: Vec<(Schema, &Path)> = headers.iter().map(|(h, p)| (Schema::of(h), *p)).collect();
-    merge_schemas(&schemas)
+    merge_schemas(&schemas, rules)
 }
 
 /// The BLOW5 schema of one file holding the records of files with `schemas` (each with its
-/// path), as `svb merge` writes it: their read groups merged (equal groups once, in order of
-/// appearance) and their auxiliary fields, which must be the same in every file (else an
-/// error naming the file that differs). Returns it with, per file, its read groups' indices
-/// in it.
+/// path), as `svb merge` writes it, by slow5tools merge's rules ([`HeaderRules`]): read
+/// groups matched by run id, in order of appearance (a group without a run id is matched by
+/// all its attributes); two groups of one run whose attributes differ are an error naming
+/// them, or with `rules.allow_differing_attributes` one group, what differs left empty.
+/// Auxiliary fields are the union of the files', in order of appearance (a field whose type
+/// differs between two files, enum labels included, an error naming both), or none with
+/// `rules.drop_aux`. Returns it with, per file, its read groups' indices in it.
 ///
 /// ```
 /// use svb_blow5::Schema;
+/// use svb_convert::HeaderRules;
 /// let group = |run: &str| vec![("run_id".to_string(), run.to_string())];
 /// let a = Schema { read_groups: vec![group("r1"), group("r2")], aux: vec![] };
 /// let b = Schema { read_groups: vec![group("r2"), group("r3")], aux: vec![] };
-/// let (merged, maps) =
-///     svb_convert::merge_schemas(&[(a, "a.blow5".as_ref()), (b, "b.blow5".as_ref())])?;
+/// let inputs = [(a, "a.blow5".as_ref()), (b, "b.blow5".as_ref())];
+/// let (merged, maps) = svb_convert::merge_schemas(&inputs, HeaderRules::default())?;
 /// assert_eq!(merged.read_groups, [group("r1"), group("r2"), group("r3")]);
 /// assert_eq!(maps, [vec![0, 1], vec![1, 2]]);
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
-pub fn merge_schemas(schemas: &[(Schema, &Path)]) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
-    let Some((first, first_path)) = schemas.first() else {
-        return Err(ConvertError::Mapping("no input".into()));
-    };
-    let mut schema = Schema {
-        read_groups: Vec::new(),
-        aux: first.aux.clone(),
-    };
-    let mut group_maps = Vec::new();
-    for (one, path) in schemas {
-        if one.aux != schema.aux {
-            return Err(ConvertError::of(path)(ConvertError::Mapping(format!(
-                "its auxiliary fields differ from {}'s; copy them apart",
-                first_path.display()
-            ))));
-        }
-        let map: Vec<u32> = one
-            .read_groups
-            .iter()
-            .map(|g| {
-                let at = schema
-                    .read_groups
-                    .iter()
-                    .position(|x| x == g)
-                    .unwrap_or_else(|| {
-                        schema.read_groups.push(g.clone());
-                        schema.read_groups.len() - 1
-                    });
-                at as u32
-            })
-            .collect();
-        group_maps.push(map);
-    }
-    Ok((schema, group_maps))
+pub fn merge_schemas(
+    schemas: &[(Schema, &Path)],
+    rules: HeaderRules,
+) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
+    merge::merge_schemas(schemas, rules)
 }
 
 /// Copies every record of BLOW5 or SLOW5 `inputs` into one file `out` under `options`
@@ -645,11 +622,13 @@ pub fn blow5_to_blow5(
         look_at_inputs(inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
     let headers: Vec<(&svb_blow5::Header, &Path)> =
         headers.iter().map(|(h, p)| (h, p.as_path())).collect();
-    let (schema, group_maps) = merged_schema(&headers)?;
+    let (schema, group_maps) = merged_schema(&headers, HeaderRules::default())?;
+    let aux = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let decode = |k: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
         r.record_into(i, rec)?;
         rec.read_group = group_maps[k][rec.read_group as usize];
+        fields_of_schema(rec, &aux);
         Ok(())
     };
     // Record sizes stand in for sample counts.

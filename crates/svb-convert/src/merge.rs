@@ -27,6 +27,168 @@ pub enum Duplicates {
     KeepFirst,
 }
 
+/// What a BLOW5 merge does with inputs whose headers differ: slow5tools merge's rules (a POD5
+/// merge has no auxiliary fields or read groups, and ignores them). Read groups are matched by
+/// their run id; auxiliary fields are the union of the inputs' (a record without one gets its
+/// missing value, as slow5lib writes it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeaderRules {
+    /// Write no auxiliary field: records keep their primary fields alone (slow5tools merge
+    /// `--lossless false`).
+    pub drop_aux: bool,
+    /// Merge read groups of one run id whose attributes differ (slow5tools merge `-a`): an
+    /// attribute that differs, or that one of them lacks, is left empty. Without it that is an
+    /// error naming the run, the attributes and the files.
+    pub allow_differing_attributes: bool,
+}
+
+/// A read group's run id, `None` when it has none (or an empty one).
+fn run_id(group: &[(String, String)]) -> Option<&str> {
+    group
+        .iter()
+        .find(|(k, _)| k == "run_id")
+        .map(|(_, v)| v.as_str())
+        .filter(|v| !v.is_empty() && *v != ".")
+}
+
+/// An attribute's value as slow5lib keeps it: `.` is the empty text.
+fn attribute_value(v: &str) -> &str {
+    if v == "." {
+        ""
+    } else {
+        v
+    }
+}
+
+/// [`crate::merge_schemas`]: the schema of one file holding the records of files with
+/// `headers` (each with its path), by slow5tools merge's rules.
+pub(crate) fn merge_schemas(
+    headers: &[(svb_blow5::Schema, &Path)],
+    rules: HeaderRules,
+) -> Result<(svb_blow5::Schema, Vec<Vec<u32>>), ConvertError> {
+    let mapping = |path: &Path, why: String| ConvertError::of(path)(ConvertError::Mapping(why));
+    let mut groups: Vec<Vec<(String, String)>> = Vec::new();
+    let mut group_from: Vec<&Path> = Vec::new();
+    let mut aux: Vec<svb_blow5::AuxField> = Vec::new();
+    let mut aux_from: Vec<&Path> = Vec::new();
+    let mut differ: Vec<String> = Vec::new();
+    let mut maps = Vec::with_capacity(headers.len());
+    if headers.is_empty() {
+        return Err(ConvertError::Mapping("no input".into()));
+    }
+    for (h, path) in headers {
+        let path: &Path = path;
+        if !rules.drop_aux {
+            for f in &h.aux {
+                match aux.iter().position(|x| x.name == f.name) {
+                    None => {
+                        aux.push(f.clone());
+                        aux_from.push(path);
+                    }
+                    Some(i) if aux[i].ty == f.ty => {}
+                    Some(i) => {
+                        return Err(mapping(
+                            path,
+                            format!(
+                                "auxiliary field {} is {} here but {} in {}",
+                                f.name,
+                                f.ty.spelling(),
+                                aux[i].ty.spelling(),
+                                aux_from[i].display()
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+        let mut map = Vec::with_capacity(h.read_groups.len());
+        for group in &h.read_groups {
+            let Some(id) = run_id(group) else {
+                // No run id: the same group is one with every attribute the same.
+                let k = groups.iter().position(|g| g == group).unwrap_or_else(|| {
+                    groups.push(group.clone());
+                    group_from.push(path);
+                    groups.len() - 1
+                });
+                map.push(k as u32);
+                continue;
+            };
+            let Some(k) = groups.iter().position(|g| run_id(g) == Some(id)) else {
+                groups.push(group.clone());
+                group_from.push(path);
+                map.push((groups.len() - 1) as u32);
+                continue;
+            };
+            // The same run: every attribute of either must be the other's.
+            let out = &mut groups[k];
+            let mut keys: Vec<String> = out.iter().map(|(key, _)| key.clone()).collect();
+            for (key, _) in group {
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+            }
+            for key in keys {
+                let theirs = out.iter().position(|(x, _)| *x == key);
+                let ours = group.iter().find(|(x, _)| *x == key).map(|(_, v)| v);
+                let same = match (theirs, ours) {
+                    (Some(t), Some(v)) => attribute_value(&out[t].1) == attribute_value(v),
+                    _ => false,
+                };
+                if same {
+                    continue;
+                }
+                let shown =
+                    |v: Option<&String>| v.map_or("missing".to_string(), |v| format!("{v:?}"));
+                differ.push(format!(
+                    "run {id}: @{key} is {} in {} but {} in {}",
+                    shown(theirs.map(|t| &out[t].1)),
+                    group_from[k].display(),
+                    shown(ours),
+                    path.display()
+                ));
+                match theirs {
+                    Some(t) => out[t].1 = String::new(),
+                    None => out.push((key, String::new())),
+                }
+            }
+            map.push(k as u32);
+        }
+        maps.push(map);
+    }
+    if !differ.is_empty() && !rules.allow_differing_attributes {
+        let more = match differ.len() {
+            n if n > 3 => format!(" (and {} more)", n - 3),
+            _ => String::new(),
+        };
+        differ.truncate(3);
+        return Err(ConvertError::Mapping(format!(
+            "read groups of one run differ: {}{more}; allowing it (slow5tools merge -a) merges \
+             them, leaving what differs empty",
+            differ.join("; ")
+        )));
+    }
+    let schema = svb_blow5::Schema {
+        read_groups: groups,
+        aux,
+    };
+    Ok((schema, maps))
+}
+
+/// `rec`'s auxiliary fields made `aux`'s: each field it lacks given its missing value (as
+/// slow5lib writes one), all of them dropped when `aux` is empty.
+pub(crate) fn fields_of_schema(rec: &mut svb_blow5::Record, aux: &[svb_blow5::AuxField]) {
+    if aux.is_empty() {
+        rec.aux.clear();
+        return;
+    }
+    for f in aux {
+        if !rec.aux.iter().any(|(name, _)| *name == f.name) {
+            rec.aux
+                .push((f.name.clone(), svb_blow5::AuxValue::missing(&f.ty)));
+        }
+    }
+}
+
 /// What a merge wrote.
 #[derive(Debug, Default)]
 pub struct Merged {
@@ -163,17 +325,19 @@ fn pod5_into_one(
 const OPEN_AHEAD: usize = 16;
 
 /// Merges BLOW5 or SLOW5 `inputs` into `out` under `options` (BLOW5 with any compression, or
-/// SLOW5 text): their read groups once each (equal groups merged), their auxiliary fields the
-/// same in every input, every record; duplicates as `duplicates` says, failures as `how`
-/// says. Each input is opened twice, one at a time: for its header, then for its records.
+/// SLOW5 text), as slow5tools merge does ([`HeaderRules`]): read groups matched by run id,
+/// auxiliary fields the union of the inputs' (or none), every record; duplicates as
+/// `duplicates` says, failures as `how` says. Each input is opened twice, one at a time: for
+/// its header, then for its records.
 pub fn merge_blow5(
     inputs: &[PathBuf],
     out: &Path,
     options: svb_blow5::WriteOptions,
     duplicates: Duplicates,
+    rules: HeaderRules,
     how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
-    merge_blow5_with(inputs, out, |_| options, duplicates, how)
+    merge_blow5_with(inputs, out, |_| options, duplicates, rules, how)
 }
 
 /// [`merge_blow5`] under the options `options(first input's header)` gives.
@@ -182,6 +346,7 @@ fn merge_blow5_with(
     out: &Path,
     options: impl FnOnce(&svb_blow5::Header) -> svb_blow5::WriteOptions,
     duplicates: Duplicates,
+    rules: HeaderRules,
     mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -222,7 +387,8 @@ fn merge_blow5_with(
     }
     let refs: Vec<(&svb_blow5::Header, &Path)> =
         headers.iter().map(|(h, p, ..)| (h, p.as_path())).collect();
-    let (schema, group_maps) = crate::merged_schema(&refs)?;
+    let (schema, group_maps) = crate::merged_schema(&refs, rules)?;
+    let aux = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
     let mut progress = crate::Progress {
         done: 0,
@@ -248,6 +414,7 @@ fn merge_blow5_with(
         let decode = |_: usize, r: &Input<'_>, i: usize, rec: &mut svb_blow5::Record| {
             r.record_into(i, rec)?;
             rec.read_group = map[rec.read_group as usize];
+            fields_of_schema(rec, &aux);
             Ok(())
         };
         let weight = |r: &Input<'_>, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
@@ -302,6 +469,7 @@ pub fn merge(
     inputs: &[PathBuf],
     out: &Path,
     duplicates: Duplicates,
+    rules: HeaderRules,
     how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     use svb_model::Format;
@@ -317,7 +485,7 @@ pub fn merge(
             let publish = how.publish;
             let options =
                 |first: &svb_blow5::Header| crate::blow5_options_like(out, first, publish);
-            merge_blow5_with(inputs, out, options, duplicates, how)
+            merge_blow5_with(inputs, out, options, duplicates, rules, how)
         }
         found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }

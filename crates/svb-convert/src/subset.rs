@@ -233,7 +233,8 @@ fn subset_blow5_through(
         .iter()
         .map(|(o, p)| (o.reader.header(), p.as_path()))
         .collect();
-    let (schema, group_maps) = crate::merged_schema(&headers)?;
+    let (schema, group_maps) = crate::merged_schema(&headers, crate::HeaderRules::default())?;
+    let aux = schema.aux.clone();
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
     let options = crate::blow5_options_like(out, &first, how.publish);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
@@ -271,6 +272,7 @@ fn subset_blow5_through(
             kept.retain(|rec| ids.contains(rec.read_id.as_str()));
             for rec in &mut kept {
                 rec.read_group = map[rec.read_group as usize];
+                crate::fields_of_schema(rec, &aux);
             }
             w.add_records(&kept).map_err(|e| in_file(e.into()))?;
             result.stats.reads += kept.len() as u64;

@@ -43,7 +43,14 @@ fn an_interrupted_operation_publishes_nothing() {
         interrupted: Some(&stop),
         ..Run::default()
     };
-    let e = merge(&[blow5.clone(), blow5], &out, Duplicates::KeepFirst, how);
+    let rules = svb_convert::HeaderRules::default();
+    let e = merge(
+        &[blow5.clone(), blow5],
+        &out,
+        Duplicates::KeepFirst,
+        rules,
+        how,
+    );
     assert!(matches!(e, Err(ConvertError::Interrupted)), "{e:?}");
     assert!(asked.load(Ordering::Relaxed) >= 3);
     assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());

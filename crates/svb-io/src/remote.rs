@@ -727,10 +727,19 @@ impl Object {
                 let mut r = from..(from + PIECE).min(self.len);
                 from = r.end;
                 {
-                    // What the reads before the scan was seen fetched is not asked again.
+                    // What the open and the reads before the scan was seen fetched (the
+                    // object's head and tail, its first reads) is not asked again: kept
+                    // aligned blocks are left off both ends of the range.
                     let kept = self.kept();
                     while r.start < r.end && kept.has(&(r.start..(r.start + ALIGN).min(r.end))) {
                         r.start = (r.start + ALIGN).min(r.end);
+                    }
+                    while r.start < r.end {
+                        let last = ((r.end - 1) - (r.end - 1) % ALIGN).max(r.start);
+                        if !kept.has(&(last..r.end)) {
+                            break;
+                        }
+                        r.end = last;
                     }
                 }
                 if r.is_empty() {

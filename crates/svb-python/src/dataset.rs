@@ -55,7 +55,7 @@ impl Dataset {
                     Ok((schema, files.files()[i].as_path()))
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            svb_convert::merge_schemas(&schemas)
+            svb_convert::merge_schemas(&schemas, svb_convert::HeaderRules::default())
                 .map(|(schema, _)| schema)
                 .map_err(|e| chain(&e))
         });

@@ -79,7 +79,8 @@ pub fn subset<'py>(
 
 /// Many files of one format into `output` (see `svb.merge`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false))]
+#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false, lossless = true, allow = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn merge<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
@@ -87,6 +88,8 @@ pub fn merge<'py>(
     duplicates: &str,
     keep_going: bool,
     force: bool,
+    lossless: bool,
+    allow: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let duplicates = match duplicates {
         "error" => svb_convert::Duplicates::Error,
@@ -98,7 +101,11 @@ pub fn merge<'py>(
         }
     };
     let merged = operation(py, keep_going, force, |how| {
-        svb_convert::merge(&inputs, &output, duplicates, how)
+        let rules = svb_convert::HeaderRules {
+            drop_aux: !lossless,
+            allow_differing_attributes: allow,
+        };
+        svb_convert::merge(&inputs, &output, duplicates, rules, how)
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", merged.stats.reads)?;

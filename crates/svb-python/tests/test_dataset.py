@@ -155,16 +155,21 @@ def test_same_reads_and_files_as_pod5_dataset_reader(data):
 
 def test_dataset_header_is_the_merged_files_header(tmp_path):
     """pyslow5's header calls on a dataset answer as they do on the file `svb.merge` makes
-    of its files; files whose auxiliary fields differ are named."""
+    of its files (read groups by run id, the union of the auxiliary fields); a field whose
+    type differs between files is named."""
     runs = ["r1", "r2", "r3"]
     aux = [("channel_number", "char*"), ("end_reason", "enum{unknown,partial,signal_positive}")]
     (tmp_path / "d").mkdir()
     for f, groups in enumerate([[runs[0], runs[1]], [runs[1], runs[2]]]):
-        with svb.Blow5Writer(tmp_path / f"d/b{f}.blow5", [{"run_id": g, "exp": f"e{f}"} for g in groups],
+        with svb.Blow5Writer(tmp_path / f"d/b{f}.blow5", [{"run_id": g, "exp": f"e-{g}"} for g in groups],
                              aux=aux) as w:
             for rg in range(len(groups)):
                 w.add_record(f"read-{f}-{rg}", np.arange(4, dtype=np.int16), read_group=rg,
                              channel_number="1", end_reason="signal_positive")
+    # Another run whose records have another field.
+    with svb.Blow5Writer(tmp_path / "d/c.blow5", [{"run_id": "r4", "exp": "e-r4"}],
+                         aux=[("start_mux", "uint8_t")]) as w:
+        w.add_record("read-c", np.arange(4, dtype=np.int16), start_mux=2)
     data = svb.open_dataset(tmp_path / "d")
     svb.merge(data.paths, tmp_path / "m.blow5")
     merged = svb.open(tmp_path / "m.blow5")
@@ -173,15 +178,15 @@ def test_dataset_header_is_the_merged_files_header(tmp_path):
     for rg in range(4):
         assert data.get_all_headers(rg) == merged.get_all_headers(rg)
         assert data.get_header_value("run_id", rg) == merged.get_header_value("run_id", rg)
-    assert data.get_aux_names() == merged.get_aux_names()
+    assert data.get_aux_names() == merged.get_aux_names() == ["channel_number", "end_reason", "start_mux"]
     assert data.get_aux_types() == merged.get_aux_types()
     assert data.get_aux_enum_labels("end_reason") == merged.get_aux_enum_labels("end_reason")
     with pytest.raises(ValueError, match="read group 4"):
         data.get_all_headers(4)
     with pytest.raises(ValueError, match="not an enum"):
         data.get_aux_enum_labels("channel_number")
-    # A file with other auxiliary fields: named.
-    with svb.Blow5Writer(tmp_path / "d/z.blow5", [{"run_id": "r9"}], aux=None) as w:
-        w.add_record("read-z", np.arange(4, dtype=np.int16))
+    # A file whose field has another type: named.
+    with svb.Blow5Writer(tmp_path / "d/z.blow5", [{"run_id": "r9"}], aux=[("start_mux", "uint16_t")]) as w:
+        w.add_record("read-z", np.arange(4, dtype=np.int16), start_mux=2)
     with pytest.raises(svb.FileFormatError, match="z.blow5"):
         svb.open_dataset(tmp_path / "d").get_aux_names()

@@ -192,3 +192,24 @@ def test_degrade_is_slow5tools_degrade(slow5_repos, tmp_path):
         svb.degrade(raw / "minir10dna.blow5", tmp_path / "auto.blow5")
     with pytest.raises(ValueError, match="signal"):
         svb.degrade(raw / "minir10dna.blow5", tmp_path / "x.blow5", signal="vbz")
+
+
+def test_merge_blow5_as_slow5tools(slow5_repos, tmp_path):
+    """svb.merge of BLOW5 / SLOW5 files whose auxiliary fields or read groups differ, as
+    slow5tools merge merges them: the union of the fields (or none with lossless=False), read
+    groups by run id, one run's differing attributes refused unless allow=True."""
+    raw = slow5_repos / "slow5tools" / "test" / "data" / "raw" / "merge"
+    a, b = raw / "rg0.slow5", raw / "rg1_1_new_aux_field.slow5"
+    got = svb.merge([a, b], tmp_path / "union.slow5")
+    union = svb.open(tmp_path / "union.slow5")
+    assert got["reads"] == len(union) == len(svb.open(a)) + len(svb.open(b))
+    names = set(union.get_aux_names())
+    assert names == set(svb.open(a).get_aux_names()) | set(svb.open(b).get_aux_names())
+    assert names != set(svb.open(a).get_aux_names())
+    svb.merge([a, b], tmp_path / "lossy.slow5", lossless=False)
+    assert svb.open(tmp_path / "lossy.slow5").get_aux_names() == []
+    with pytest.raises(svb.FileFormatError, match="read groups of one run differ"):
+        svb.merge([a, raw / "rg0_diff_attr.slow5"], tmp_path / "differ.slow5")
+    got = svb.merge([a, raw / "rg0_diff_attr.slow5"], tmp_path / "allowed.slow5", allow=True,
+                    duplicates="keep-first")
+    assert svb.open(tmp_path / "allowed.slow5").get_num_read_groups() == 1

@@ -449,20 +449,27 @@ def merge(
     duplicates: str = "error",
     keep_going: bool = False,
     force: bool = False,
+    lossless: bool = True,
+    allow: bool = False,
 ) -> dict:
     """Many POD5, or BLOW5 / SLOW5, `inputs` into one `output` (.pod5, or .blow5 / .slow5),
-    as `svb merge` does: inputs opened one at a time, runs and read groups once each, POD5
-    VBZ chunks copied as stored. A read id in two inputs raises FileFormatError naming both
-    files, unless `duplicates="keep-first"`. Returns {"reads", "samples", "duplicates" (reads
-    left out as later copies), "failed" (with `keep_going`)}. An existing output is replaced
-    only with `force`.
+    as `svb merge` does: inputs opened one at a time, POD5 runs once each, POD5 VBZ chunks
+    copied as stored. BLOW5 / SLOW5 merge as slow5tools merge merges them: read groups
+    matched by run id (two of one run whose attributes differ raise FileFormatError unless
+    `allow`, which leaves what differs empty), the union of the inputs' auxiliary fields (a
+    record without one gets slow5lib's missing value), or none with `lossless=False`. A read
+    id in two inputs raises FileFormatError naming both files, unless
+    `duplicates="keep-first"`. Returns {"reads", "samples", "duplicates" (reads left out as
+    later copies), "failed" (with `keep_going`)}. An existing output is replaced only with
+    `force`.
 
         >>> svb.merge(["run1.pod5", "run2.pod5"], "all.pod5")["reads"]  # doctest: +SKIP
     """
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     return _svb.merge(
-        [os.fspath(p) for p in inputs], os.fspath(output), duplicates, keep_going, force
+        [os.fspath(p) for p in inputs], os.fspath(output), duplicates, keep_going, force,
+        lossless, allow,
     )
 
 

@@ -136,6 +136,8 @@ def merge(
     duplicates: str = "error",
     keep_going: bool = False,
     force: bool = False,
+    lossless: bool = True,
+    allow: bool = False,
 ) -> dict: ...
 def split(
     inputs: list[str],
