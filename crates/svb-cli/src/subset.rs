@@ -21,6 +21,7 @@ use svb_model::Format;
     cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5\n  \
     svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going\n  \
     svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)\n  \
+    svb subset -r runs/ --read-ids ids.txt -o picked.blow5 --in-order   (the list's order)\n  \
     svb subset -r fast5_dir/ --read-ids ids.txt -o picked.pod5  (FAST5: into POD5, BLOW5 or \
     SLOW5)"
 )]
@@ -45,6 +46,11 @@ pub struct Args {
     /// named on stderr and left out, and the exit status is 1 at the end.
     #[arg(long)]
     keep_going: bool,
+    /// Write the reads in the list's order (as slow5tools get does), each from whichever
+    /// input holds it, rather than in the inputs' order (the default, the fastest: each
+    /// input read once, front to back, BLOW5 records and POD5 chunks copied as stored).
+    #[arg(long)]
+    in_order: bool,
     /// A BLOW5 / SLOW5 input's slow5lib index kept elsewhere than FILE.idx (one input; used
     /// as it is: an index that does not fit the file is an error, never rebuilt).
     #[arg(long, value_name = "PATH")]
@@ -116,18 +122,18 @@ pub fn run(args: &Args) -> Result<bool, String> {
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
     }
-    let result = match format {
-        Format::Pod5 => svb_convert::subset_pod5(&files, &wanted, &args.output, how),
-        Format::Blow5 | Format::Slow5 => match (&args.index, &files[..]) {
-            (Some(idx), [one]) => {
-                svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, how)
-            }
-            (Some(_), _) => Err(svb_convert::ConvertError::Mapping(
-                "--index names one file's index: give one input".into(),
-            )),
-            (None, _) => svb_convert::subset_blow5(&files, &wanted, &args.output, how),
-        },
-        Format::Fast5 => svb_convert::subset_fast5(&files, &wanted, &args.output, how),
+    let order = match args.in_order {
+        true => svb_convert::ReadOrder::List,
+        false => svb_convert::ReadOrder::Files,
+    };
+    let result = match (&args.index, &files[..]) {
+        (Some(idx), [one]) => {
+            svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, order, how)
+        }
+        (Some(_), _) => Err(svb_convert::ConvertError::Mapping(
+            "--index names one file's index: give one input".into(),
+        )),
+        (None, _) => svb_convert::subset(&files, &wanted, &args.output, order, how),
     };
     progress.into_inner().expect("not poisoned").finish();
     let result = result.map_err(|e| error_chain(&e))?;

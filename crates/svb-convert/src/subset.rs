@@ -28,6 +28,18 @@ pub struct Subset {
     pub notes: Vec<String>,
 }
 
+/// The order a subset writes its reads in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadOrder {
+    /// The inputs' order, each input's reads as they are stored in it (the fastest: each
+    /// input read once, front to back).
+    #[default]
+    Files,
+    /// The list's order (`slow5tools get`'s): reads are found in whichever input holds them
+    /// and written as the list names them (an id listed twice, once).
+    List,
+}
+
 pub(crate) fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
     wanted
         .iter()
@@ -45,6 +57,7 @@ pub fn subset_pod5(
     inputs: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    order: ReadOrder,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -65,6 +78,20 @@ pub fn subset_pod5(
     let mut result = Subset::default();
     let mut found = HashSet::new();
     let on_error = how.on_error;
+    if order == ReadOrder::List {
+        pod5_in_list_order(
+            inputs,
+            wanted,
+            &ids,
+            &mut w,
+            &mut result,
+            &mut found,
+            &mut how,
+        )?;
+        w.finish()?;
+        result.missing = missing(wanted, &found);
+        return Ok(result);
+    }
     for path in inputs {
         let in_file = ConvertError::of(path);
         // Only the wanted rows of the reads table are parsed.
@@ -85,6 +112,72 @@ pub fn subset_pod5(
     w.finish()?;
     result.missing = missing(wanted, &found);
     Ok(result)
+}
+
+/// [`subset_pod5`] in the list's order: each input's wanted rows found first (its reads
+/// table parsed for them alone; the input then closed unless few), then the reads written
+/// as `wanted` names them, each run of reads of one input copied from it (reopened when its
+/// turn comes again).
+fn pod5_in_list_order(
+    inputs: &[PathBuf],
+    wanted: &[String],
+    ids: &HashSet<[u8; 16]>,
+    w: &mut svb_pod5::Writer,
+    result: &mut Subset,
+    found: &mut HashSet<String>,
+    how: &mut Run<'_>,
+) -> Result<(), ConvertError> {
+    use std::collections::HashMap;
+    let on_error = how.on_error;
+    let open = |path: &Path| {
+        svb_pod5::Reader::open_filtered(path, |id| ids.contains(id)).map_err(ConvertError::from)
+    };
+    let keep_all = inputs.len() <= 16;
+    let mut kept: Vec<Option<svb_pod5::Reader>> = Vec::new();
+    let mut place: HashMap<[u8; 16], (usize, usize)> = HashMap::new();
+    for (k, path) in inputs.iter().enumerate() {
+        let in_file = ConvertError::of(path);
+        let opened = settle(
+            vec![open(path)],
+            on_error,
+            &mut result.stats.failed,
+            &in_file,
+        )?
+        .pop();
+        if let Some(r) = &opened {
+            for (i, read) in r.reads().iter().enumerate() {
+                place.entry(read.read_id).or_insert((k, i));
+            }
+        }
+        kept.push(opened.filter(|_| keep_all));
+    }
+    let mut listed = HashSet::new();
+    let placed: Vec<(usize, usize)> = wanted
+        .iter()
+        .filter_map(|id| svb_pod5::parse_uuid(id))
+        .filter(|u| listed.insert(*u))
+        .filter_map(|u| place.get(&u).copied())
+        .collect();
+    let mut reopened: Option<(usize, svb_pod5::Reader)> = None;
+    for run in placed.chunk_by(|a, b| a.0 == b.0) {
+        let k = run[0].0;
+        let in_file = ConvertError::of(&inputs[k]);
+        if kept[k].is_none() && reopened.as_ref().is_none_or(|(at, _)| *at != k) {
+            reopened = Some((k, open(&inputs[k]).map_err(&in_file)?));
+        }
+        let r = match &kept[k] {
+            Some(r) => r,
+            None => &reopened.as_ref().expect("reopened above").1,
+        };
+        let indices: Vec<usize> = run.iter().map(|&(_, i)| i).collect();
+        for window in indices.chunks(WINDOW) {
+            let stats = &mut result.stats;
+            let ids = copy_pod5_reads(r, window, w, false, on_error, stats, &in_file)?;
+            found.extend(ids);
+            how.report(found.len() as u64, wanted.len() as u64)?;
+        }
+    }
+    Ok(())
 }
 
 /// Copies reads `window` of the POD5 reader `r` into `w` with their runs: VBZ chunks as
@@ -174,9 +267,10 @@ pub fn subset_blow5(
     inputs: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    order: ReadOrder,
     how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    subset_blow5_through(inputs, None, wanted, out, how)
+    subset_blow5_through(inputs, None, wanted, out, order, how)
 }
 
 /// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
@@ -186,9 +280,10 @@ pub fn subset_blow5_indexed(
     index: &Path,
     wanted: &[String],
     out: &Path,
+    order: ReadOrder,
     how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    subset_blow5_through(&[input.to_path_buf()], Some(index), wanted, out, how)
+    subset_blow5_through(&[input.to_path_buf()], Some(index), wanted, out, order, how)
 }
 
 fn subset_blow5_through(
@@ -196,6 +291,7 @@ fn subset_blow5_through(
     index: Option<&Path>,
     wanted: &[String],
     out: &Path,
+    order: ReadOrder,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -239,6 +335,49 @@ fn subset_blow5_through(
     let options = crate::blow5_options_like(out, &first, how.publish);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
+    if order == ReadOrder::List {
+        // Each wanted id's record, in the list's order (an id once, from the first input
+        // that holds it): decoded a window at a time on every core, written in order.
+        let mut listed = HashSet::new();
+        let mut placed = Vec::new();
+        for id in wanted.iter().filter(|id| listed.insert(id.as_str())) {
+            let at = opened.iter().enumerate().find_map(|(k, (o, _))| {
+                let (offset, size) = o.index.get(id)?;
+                Some((k, o.reader.record_at(offset, size)?))
+            });
+            placed.extend(at);
+        }
+        for window in placed.chunks(WINDOW) {
+            let decoded: Vec<Result<(usize, svb_blow5::Record), ConvertError>> = window
+                .par_iter()
+                .map(|&(k, i)| {
+                    let rec = opened[k].0.reader.record(i);
+                    rec.map(|rec| (k, rec))
+                        .map_err(|e| ConvertError::of(opened[k].1)(e.into()))
+                })
+                .collect();
+            let mut kept = settle(decoded, on_error, &mut result.stats.failed, |e| e)?;
+            // A stale index can point at another record: only the wanted ids are kept.
+            kept.retain(|(_, rec)| ids.contains(rec.read_id.as_str()));
+            let mut records = Vec::with_capacity(kept.len());
+            for (k, mut rec) in kept {
+                rec.read_group = group_maps[k][rec.read_group as usize];
+                crate::fields_of_schema(&mut rec, &aux);
+                records.push(rec);
+            }
+            w.add_records(&records)?;
+            result.stats.reads += records.len() as u64;
+            result.stats.samples += records
+                .iter()
+                .map(|x| x.raw_signal.len() as u64)
+                .sum::<u64>();
+            found.extend(records.into_iter().map(|rec| rec.read_id));
+            how.report(found.len() as u64, wanted.len() as u64)?;
+        }
+        w.finish()?;
+        result.missing = missing(wanted, &found);
+        return Ok(result);
+    }
     for ((o, path), map) in opened.iter().zip(&group_maps) {
         let in_file = ConvertError::of(path);
         let r = &o.reader;
@@ -287,12 +426,13 @@ fn subset_blow5_through(
 }
 
 /// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5`, or `.blow5` /
-/// `.slow5`); the inputs must be of that format (BLOW5 and SLOW5 mix), or FAST5
-/// ([`subset_fast5`](crate::subset_fast5), into any of them).
+/// `.slow5`), the reads in `order`; the inputs must be of that format (BLOW5 and SLOW5 mix),
+/// or FAST5 ([`subset_fast5`](crate::subset_fast5), into any of them, in the files' order).
 pub fn subset(
     inputs: &[PathBuf],
     wanted: &[String],
     out: &Path,
+    order: ReadOrder,
     how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     use svb_model::Format;
@@ -302,11 +442,18 @@ pub fn subset(
         .first()
         .is_some_and(|p| svb_reads::detect(p).is_ok_and(|f| f == Format::Fast5));
     if fast5 {
+        if order == ReadOrder::List {
+            return Err(ConvertError::Mapping(
+                "FAST5 inputs are subset in their files' order; convert them first for the \
+                 list's order"
+                    .into(),
+            ));
+        }
         return crate::subset_fast5(inputs, wanted, out, how);
     }
     match to {
-        Format::Pod5 => subset_pod5(inputs, wanted, out, how),
-        Format::Blow5 | Format::Slow5 => subset_blow5(inputs, wanted, out, how),
+        Format::Pod5 => subset_pod5(inputs, wanted, out, order, how),
+        Format::Blow5 | Format::Slow5 => subset_blow5(inputs, wanted, out, order, how),
         found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }
 }

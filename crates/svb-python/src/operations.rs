@@ -55,7 +55,7 @@ pub fn convert<'py>(
 /// The reads named in `read_ids` from files of one format into `output` of that format (see
 /// `svb.subset`).
 #[pyfunction]
-#[pyo3(signature = (inputs, read_ids, output, keep_going = false, force = false))]
+#[pyo3(signature = (inputs, read_ids, output, keep_going = false, force = false, in_order = false))]
 pub fn subset<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
@@ -63,9 +63,14 @@ pub fn subset<'py>(
     output: PathBuf,
     keep_going: bool,
     force: bool,
+    in_order: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let order = match in_order {
+        true => svb_convert::ReadOrder::List,
+        false => svb_convert::ReadOrder::Files,
+    };
     let result = operation(py, keep_going, force, |how| {
-        svb_convert::subset(&inputs, &read_ids, &output, how)
+        svb_convert::subset(&inputs, &read_ids, &output, order, how)
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;

@@ -213,3 +213,14 @@ def test_merge_blow5_as_slow5tools(slow5_repos, tmp_path):
     got = svb.merge([a, raw / "rg0_diff_attr.slow5"], tmp_path / "allowed.slow5", allow=True,
                     duplicates="keep-first")
     assert svb.open(tmp_path / "allowed.slow5").get_num_read_groups() == 1
+
+
+def test_subset_in_the_lists_order(pod5_files, tmp_path):
+    """svb.subset writes the inputs' order, or with in_order=True the list's."""
+    src = pod5_files[0]
+    ids = svb.open(src).read_ids
+    backwards = list(reversed(ids))
+    svb.subset(src, backwards, tmp_path / "files.pod5")
+    assert svb.open(tmp_path / "files.pod5").read_ids == ids
+    svb.subset(src, backwards, tmp_path / "list.pod5", in_order=True)
+    assert svb.open(tmp_path / "list.pod5").read_ids == backwards

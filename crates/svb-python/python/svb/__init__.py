@@ -429,17 +429,21 @@ def subset(
     output: PathLike,
     keep_going: bool = False,
     force: bool = False,
+    in_order: bool = False,
 ) -> dict:
     """The reads named in `read_ids` from POD5 or BLOW5 / SLOW5 `inputs` (one format) into
     `output` (.pod5, or .blow5 / .slow5, the inputs' format; FAST5 inputs into any of them),
     as `svb subset` does: POD5 VBZ chunks copied as
-    stored, BLOW5 files read through their slow5lib index. Returns {"reads", "samples",
+    stored, BLOW5 files read through their slow5lib index. The reads are written in the
+    inputs' order, or with `in_order` in the order of `read_ids` (as slow5tools get writes
+    them). Returns {"reads", "samples",
     "missing" (ids in no input), "failed" (with `keep_going`), "notes"}. An existing output
     is replaced only with `force`."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     return _svb.subset(
-        [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going, force
+        [os.fspath(p) for p in inputs], list(read_ids), os.fspath(output), keep_going, force,
+        in_order,
     )
 
 

@@ -128,7 +128,12 @@ def convert(
     force: bool = False,
 ) -> dict: ...
 def subset(
-    inputs: list[str], read_ids: list[str], output: str, keep_going: bool = False, force: bool = False
+    inputs: list[str],
+    read_ids: list[str],
+    output: str,
+    keep_going: bool = False,
+    force: bool = False,
+    in_order: bool = False,
 ) -> dict: ...
 def merge(
     inputs: list[str],
