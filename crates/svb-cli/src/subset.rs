@@ -122,10 +122,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
     }
-    let order = match args.in_order {
-        true => svb_convert::ReadOrder::List,
-        false => svb_convert::ReadOrder::Files,
-    };
+    let order = svb_convert::ReadOrder::list_if(args.in_order);
     let result = match (&args.index, &files[..]) {
         (Some(idx), [one]) => {
             svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, order, how)

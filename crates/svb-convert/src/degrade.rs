@@ -181,7 +181,7 @@ fn attribute<'a>(header: &'a Header, group: usize, key: &str) -> Option<&'a str>
         .get(group)?
         .iter()
         .find(|(k, _)| k == key)?;
-    Some(if value == "." { "" } else { value })
+    Some(crate::merge::attribute_value(value))
 }
 
 /// Whether every read group's `key` is `want`.
@@ -284,25 +284,28 @@ pub fn degrade(
     signal: Option<SignalCompression>,
     mut how: Run<'_>,
 ) -> Result<Degraded, ConvertError> {
-    let mapping = |why: String| ConvertError::Mapping(why);
     if let Some(b) = bits {
         if !(1..=16).contains(&b) {
-            return Err(mapping(format!("{b} bits: eliminate 1 to 16")));
+            return Err(ConvertError::Mapping(format!(
+                "{b} bits: eliminate 1 to 16"
+            )));
         }
     }
     let to = Format::of_output(out)?;
     if !matches!(to, Format::Blow5 | Format::Slow5) {
-        return Err(mapping(format!(
+        return Err(ConvertError::Mapping(format!(
             "{}: degrade writes BLOW5 or SLOW5 text (.blow5, .slow5)",
             out.display()
         )));
     }
-    if to == Format::Slow5 && (records.is_some() || signal.is_some()) {
-        return Err(mapping(format!(
-            "{}: SLOW5 text has no compression; record and signal compression are for .blow5",
-            out.display()
-        )));
+    // SLOW5 text has no compression: the rule every operation's output follows.
+    let decode_fast = false;
+    crate::Compression {
+        records,
+        signal,
+        decode_fast,
     }
+    .check(to, out)?;
     let on_error = how.on_error;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut header = None;
@@ -319,7 +322,7 @@ pub fn degrade(
         Some(b) => (None, b),
         None => {
             let d = suggest_bits(&header).ok_or_else(|| {
-                in_file(mapping(
+                in_file(ConvertError::Mapping(
                     "its header is none of the datasets whose bits are known (device_type, \
                      sample_frequency or sample_rate, sequencing_kit, experiment_type in every \
                      read group); give the bits (--bits)"
@@ -349,7 +352,7 @@ pub fn degrade(
         r.record_into(i, rec)?;
         if let Some(d) = dataset {
             if !d.holds(rec) {
-                return Err(mapping(format!(
+                return Err(ConvertError::Mapping(format!(
                     "read {}: digitisation {} and sampling rate {} are not {}'s ({} and {})",
                     rec.read_id,
                     rec.digitisation,

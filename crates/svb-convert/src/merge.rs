@@ -44,15 +44,11 @@ pub struct HeaderRules {
 
 /// A read group's run id, `None` when it has none (or an empty one).
 fn run_id(group: &[(String, String)]) -> Option<&str> {
-    group
-        .iter()
-        .find(|(k, _)| k == "run_id")
-        .map(|(_, v)| v.as_str())
-        .filter(|v| !v.is_empty() && *v != ".")
+    svb_blow5::group_attribute(group, "run_id").filter(|v| !v.is_empty())
 }
 
 /// An attribute's value as slow5lib keeps it: `.` is the empty text.
-fn attribute_value(v: &str) -> &str {
+pub(crate) fn attribute_value(v: &str) -> &str {
     if v == "." {
         ""
     } else {
@@ -66,16 +62,15 @@ pub(crate) fn merge_schemas(
     headers: &[(svb_blow5::Schema, &Path)],
     rules: HeaderRules,
 ) -> Result<(svb_blow5::Schema, Vec<Vec<u32>>), ConvertError> {
-    let mapping = |path: &Path, why: String| ConvertError::of(path)(ConvertError::Mapping(why));
+    if headers.is_empty() {
+        return Err(ConvertError::Mapping("no input".into()));
+    }
     let mut groups: Vec<Vec<(String, String)>> = Vec::new();
     let mut group_from: Vec<&Path> = Vec::new();
     let mut aux: Vec<svb_blow5::AuxField> = Vec::new();
     let mut aux_from: Vec<&Path> = Vec::new();
     let mut differ: Vec<String> = Vec::new();
     let mut maps = Vec::with_capacity(headers.len());
-    if headers.is_empty() {
-        return Err(ConvertError::Mapping("no input".into()));
-    }
     for (h, path) in headers {
         let path: &Path = path;
         if !rules.drop_aux {
@@ -87,36 +82,34 @@ pub(crate) fn merge_schemas(
                     }
                     Some(i) if aux[i].ty == f.ty => {}
                     Some(i) => {
-                        return Err(mapping(
-                            path,
-                            format!(
-                                "auxiliary field {} is {} here but {} in {}",
-                                f.name,
-                                f.ty.spelling(),
-                                aux[i].ty.spelling(),
-                                aux_from[i].display()
-                            ),
-                        ))
+                        let why = format!(
+                            "auxiliary field {} is {} here but {} in {}",
+                            f.name,
+                            f.ty.spelling(),
+                            aux[i].ty.spelling(),
+                            aux_from[i].display()
+                        );
+                        return Err(ConvertError::of(path)(ConvertError::Mapping(why)));
                     }
                 }
             }
         }
         let mut map = Vec::with_capacity(h.read_groups.len());
         for group in &h.read_groups {
-            let Some(id) = run_id(group) else {
-                // No run id: the same group is one with every attribute the same.
-                let k = groups.iter().position(|g| g == group).unwrap_or_else(|| {
+            // The same group: the same run id, or without one every attribute the same.
+            let id = run_id(group);
+            let same = |g: &Vec<(String, String)>| match id {
+                Some(id) => run_id(g) == Some(id),
+                None => g == group,
+            };
+            let found = groups.iter().position(same);
+            let (Some(k), Some(id)) = (found, id) else {
+                let k = found.unwrap_or_else(|| {
                     groups.push(group.clone());
                     group_from.push(path);
                     groups.len() - 1
                 });
                 map.push(k as u32);
-                continue;
-            };
-            let Some(k) = groups.iter().position(|g| run_id(g) == Some(id)) else {
-                groups.push(group.clone());
-                group_from.push(path);
-                map.push((groups.len() - 1) as u32);
                 continue;
             };
             // The same run: every attribute of either must be the other's.

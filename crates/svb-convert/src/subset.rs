@@ -40,6 +40,17 @@ pub enum ReadOrder {
     List,
 }
 
+impl ReadOrder {
+    /// [`List`](ReadOrder::List) when `in_order` (an `--in-order` flag), else
+    /// [`Files`](ReadOrder::Files).
+    pub fn list_if(in_order: bool) -> Self {
+        match in_order {
+            true => ReadOrder::List,
+            false => ReadOrder::Files,
+        }
+    }
+}
+
 pub(crate) fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
     wanted
         .iter()
@@ -335,9 +346,16 @@ fn subset_blow5_through(
     let options = crate::blow5_options_like(out, &first, how.publish);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
+    let decoded = Decoded {
+        opened: &opened,
+        group_maps: &group_maps,
+        aux: &aux,
+        ids: &ids,
+        wanted: wanted.len() as u64,
+    };
     if order == ReadOrder::List {
         // Each wanted id's record, in the list's order (an id once, from the first input
-        // that holds it): decoded a window at a time on every core, written in order.
+        // that holds it).
         let mut listed = HashSet::new();
         let mut placed = Vec::new();
         for id in wanted.iter().filter(|id| listed.insert(id.as_str())) {
@@ -348,37 +366,11 @@ fn subset_blow5_through(
             placed.extend(at);
         }
         for window in placed.chunks(WINDOW) {
-            let decoded: Vec<Result<(usize, svb_blow5::Record), ConvertError>> = window
-                .par_iter()
-                .map(|&(k, i)| {
-                    let rec = opened[k].0.reader.record(i);
-                    rec.map(|rec| (k, rec))
-                        .map_err(|e| ConvertError::of(opened[k].1)(e.into()))
-                })
-                .collect();
-            let mut kept = settle(decoded, on_error, &mut result.stats.failed, |e| e)?;
-            // A stale index can point at another record: only the wanted ids are kept.
-            kept.retain(|(_, rec)| ids.contains(rec.read_id.as_str()));
-            let mut records = Vec::with_capacity(kept.len());
-            for (k, mut rec) in kept {
-                rec.read_group = group_maps[k][rec.read_group as usize];
-                crate::fields_of_schema(&mut rec, &aux);
-                records.push(rec);
-            }
-            w.add_records(&records)?;
-            result.stats.reads += records.len() as u64;
-            result.stats.samples += records
-                .iter()
-                .map(|x| x.raw_signal.len() as u64)
-                .sum::<u64>();
-            found.extend(records.into_iter().map(|rec| rec.read_id));
-            how.report(found.len() as u64, wanted.len() as u64)?;
+            decoded.write(window, &mut w, &mut result, &mut found, &mut how)?;
         }
-        w.finish()?;
-        result.missing = missing(wanted, &found);
-        return Ok(result);
     }
-    for ((o, path), map) in opened.iter().zip(&group_maps) {
+    let each_input = opened.iter().zip(&group_maps).enumerate();
+    for (k, ((o, path), map)) in each_input.filter(|_| order == ReadOrder::Files) {
         let in_file = ConvertError::of(path);
         let r = &o.reader;
         let mut picked: Vec<usize> = wanted
@@ -403,26 +395,69 @@ fn subset_blow5_through(
             }
             continue;
         }
-        for window in picked.chunks(WINDOW) {
-            let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
-                window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
-            let mut kept = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
-            // A stale index can point at another record: only the wanted ids are kept.
-            kept.retain(|rec| ids.contains(rec.read_id.as_str()));
-            for rec in &mut kept {
-                rec.read_group = map[rec.read_group as usize];
-                crate::fields_of_schema(rec, &aux);
-            }
-            w.add_records(&kept).map_err(|e| in_file(e.into()))?;
-            result.stats.reads += kept.len() as u64;
-            result.stats.samples += kept.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
-            found.extend(kept.into_iter().map(|rec| rec.read_id));
-            how.report(found.len() as u64, wanted.len() as u64)?;
+        let placed: Vec<(usize, usize)> = picked.iter().map(|&i| (k, i)).collect();
+        for window in placed.chunks(WINDOW) {
+            decoded.write(window, &mut w, &mut result, &mut found, &mut how)?;
         }
     }
     w.finish()?;
     result.missing = missing(wanted, &found);
     Ok(result)
+}
+
+/// What a BLOW5 subset needs to decode records of its inputs and write them.
+struct Decoded<'a> {
+    opened: &'a [(svb_blow5::Indexed, &'a PathBuf)],
+    group_maps: &'a [Vec<u32>],
+    aux: &'a [svb_blow5::AuxField],
+    ids: &'a HashSet<&'a str>,
+    wanted: u64,
+}
+
+impl Decoded<'_> {
+    /// Decodes records `window` ((input, record) each) on every core and writes those of
+    /// wanted ids in this order (a stale index can point at another record), each under the
+    /// output's read group and fields; a record that fails stops it, or goes to `failed`.
+    fn write(
+        &self,
+        window: &[(usize, usize)],
+        w: &mut svb_blow5::Writer,
+        result: &mut Subset,
+        found: &mut HashSet<String>,
+        how: &mut Run<'_>,
+    ) -> Result<(), ConvertError> {
+        let in_file = |k: usize| ConvertError::of(self.opened[k].1);
+        let decoded: Vec<Result<(usize, svb_blow5::Record), ConvertError>> = window
+            .par_iter()
+            .map(|&(k, i)| {
+                let rec = self.opened[k].0.reader.record(i);
+                rec.map(|rec| (k, rec)).map_err(|e| in_file(k)(e.into()))
+            })
+            .collect();
+        let kept = settle(decoded, how.on_error, &mut result.stats.failed, |e| e)?;
+        let mut records = Vec::with_capacity(kept.len());
+        for (k, mut rec) in kept {
+            if self.ids.contains(rec.read_id.as_str()) {
+                rec.read_group = self.group_maps[k][rec.read_group as usize];
+                crate::fields_of_schema(&mut rec, self.aux);
+                records.push(rec);
+            }
+        }
+        let written = w.add_records(&records).map_err(ConvertError::from);
+        // A write error is named by the input when the window holds one input's records.
+        let one_input = window.iter().all(|&(k, _)| k == window[0].0);
+        match (written, window.first()) {
+            (Err(e), Some(&(k, _))) if one_input => return Err(in_file(k)(e)),
+            (written, _) => written?,
+        }
+        result.stats.reads += records.len() as u64;
+        result.stats.samples += records
+            .iter()
+            .map(|x| x.raw_signal.len() as u64)
+            .sum::<u64>();
+        found.extend(records.into_iter().map(|rec| rec.read_id));
+        how.report(found.len() as u64, self.wanted)
+    }
 }
 
 /// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5`, or `.blow5` /

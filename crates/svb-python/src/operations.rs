@@ -65,10 +65,7 @@ pub fn subset<'py>(
     force: bool,
     in_order: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let order = match in_order {
-        true => svb_convert::ReadOrder::List,
-        false => svb_convert::ReadOrder::Files,
-    };
+    let order = svb_convert::ReadOrder::list_if(in_order);
     let result = operation(py, keep_going, force, |how| {
         svb_convert::subset(&inputs, &read_ids, &output, order, how)
     })?;
