@@ -117,7 +117,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
     for (name, _) in &members {
         writeln!(workspace_toml, "    \"{name}\",").unwrap();
     }
-    workspace_toml.push_str("]\n");
+    // The repository's dev profile (a workspace of its own does not inherit it).
+    workspace_toml.push_str("]\n\n[profile.dev]\ndebug = \"line-tables-only\"\n");
     write(&dir.join("Cargo.toml"), &workspace_toml)?;
     // The workspace's versions of every dependency.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
