@@ -23,17 +23,6 @@ fn data_type(kind: FieldKind) -> DataType {
     }
 }
 
-/// The POD5 fields whose values come from the read's run.
-const POD5_RUN_FIELDS: [&str; 7] = [
-    "start_time",
-    "duration",
-    "sample_rate",
-    "run_id",
-    "sample_id",
-    "experiment_id",
-    "flow_cell_id",
-];
-
 /// Every metadata column of the inputs.
 pub(crate) struct Columns {
     /// (name, type, nullable)
@@ -43,12 +32,12 @@ pub(crate) struct Columns {
 }
 
 impl Columns {
-    /// POD5's fields: the run's nullable (null for a read whose run the file lacks).
+    /// POD5's fields, none nullable (a read whose run the file lacks is an error).
     pub(crate) fn pod5() -> Columns {
         Columns {
             cols: POD5_FIELDS
                 .iter()
-                .map(|&(n, k)| (n.to_string(), data_type(k), POD5_RUN_FIELDS.contains(&n)))
+                .map(|&(n, k)| (n.to_string(), data_type(k), false))
                 .collect(),
             aux: Vec::new(),
         }
@@ -195,18 +184,6 @@ pub(crate) fn file_name(path: &std::path::Path) -> String {
 /// A primitive column of `T` from its values.
 pub(crate) fn prim<T: ArrowPrimitiveType>(values: impl Iterator<Item = T::Native>) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::from_iter_values(values))
-}
-
-/// A primitive column of `T`, null where a value is `None`.
-pub(crate) fn opt_prim<T: ArrowPrimitiveType>(
-    values: impl Iterator<Item = Option<T::Native>>,
-) -> ArrayRef {
-    Arc::new(PrimitiveArray::<T>::from_iter(values))
-}
-
-/// A text column, null where a value is `None`.
-pub(crate) fn opt_text<S: AsRef<str>>(values: impl Iterator<Item = Option<S>>) -> ArrayRef {
-    Arc::new(StringArray::from_iter(values))
 }
 
 /// A text column.

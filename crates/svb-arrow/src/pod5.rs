@@ -1,7 +1,7 @@
 //! POD5 batches: the reads table's rows (already parsed at open) as columns, with the values
 //! of the read model's POD5 fields (`svb_pod5::model::fields`: ONT's `pod5 view` values,
 //! missing counters 0, missing levels and scalings NaN, run fields `not_set` when empty; a
-//! read whose run the file lacks null in the run's columns), and the signal decoded on rayon.
+//! read whose run the file lacks is the reader's error), and the signal decoded on rayon.
 
 use arrow_array::types::{Float32Type, Float64Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
 use arrow_array::ArrayRef;
@@ -9,7 +9,7 @@ use svb_pod5::{ReadRow, Reader, RunInfo};
 
 use svb_pod5::model::{not_set, seconds};
 
-use crate::columns::{boolean, file_name, opt_prim, opt_text, prim, text, Wanted};
+use crate::columns::{boolean, file_name, prim, text, Wanted};
 use crate::signal::{self, Calibration};
 use crate::{batch_end, ArrowReadError, Batch, Options};
 
@@ -17,7 +17,9 @@ use crate::{batch_end, ArrowReadError, Batch, Options};
 pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
     let reads = &r.reads()[start..end];
-    let runs: Vec<Option<&RunInfo>> = reads.iter().map(|x| r.run_info_of(x)).collect();
+    let runs = (start..end)
+        .map(|i| r.run_of(i))
+        .collect::<Result<Vec<&RunInfo>, _>>()?;
     let filename = file_name(r.path());
     let mut columns: Vec<ArrayRef> = wanted
         .picked
@@ -31,17 +33,14 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
 }
 
 /// The column `name` of `reads` (one of [`svb_model::POD5_FIELDS`]).
-fn column(name: &str, reads: &[ReadRow], runs: &[Option<&RunInfo>], filename: &str) -> ArrayRef {
+fn column(name: &str, reads: &[ReadRow], runs: &[&RunInfo], filename: &str) -> ArrayRef {
     let it = || reads.iter();
     let with_run = || reads.iter().zip(runs.iter().copied());
-    let run_text = |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(get)));
-    let not_set_text =
-        |get: fn(&RunInfo) -> &str| opt_text(runs.iter().map(move |r| r.map(|r| not_set(get(r)))));
-    // Samples as seconds at the run's rate; null without a run.
+    let run_text = |get: fn(&RunInfo) -> &str| text(runs.iter().map(move |r| get(r)));
+    let not_set_text = |get: fn(&RunInfo) -> &str| text(runs.iter().map(move |r| not_set(get(r))));
+    // Samples as seconds at the run's rate.
     let run_seconds = |n: fn(&ReadRow) -> u64| {
-        opt_prim::<Float64Type>(
-            with_run().map(move |(x, r)| r.map(|r| seconds(n(x), r.sample_rate))),
-        )
+        prim::<Float64Type>(with_run().map(move |(x, r)| seconds(n(x), r.sample_rate)))
     };
     let level = |get: fn(&ReadRow) -> Option<f32>| {
         prim::<Float32Type>(it().map(move |x| get(x).unwrap_or(f32::NAN)))
@@ -58,7 +57,7 @@ fn column(name: &str, reads: &[ReadRow], runs: &[Option<&RunInfo>], filename: &s
         "duration" => run_seconds(|x| x.num_samples),
         "num_samples" => prim::<UInt64Type>(it().map(|x| x.num_samples)),
         "minknow_events" => prim::<UInt64Type>(it().map(|x| x.num_minknow_events.unwrap_or(0))),
-        "sample_rate" => opt_prim::<UInt16Type>(runs.iter().map(|r| r.map(|r| r.sample_rate))),
+        "sample_rate" => prim::<UInt16Type>(runs.iter().map(|r| r.sample_rate)),
         "median_before" => prim::<Float32Type>(it().map(|x| x.median_before)),
         "predicted_scaling_scale" => level(|x| x.predicted_scaling_scale),
         "predicted_scaling_shift" => level(|x| x.predicted_scaling_shift),

@@ -680,6 +680,62 @@ fn view_is_pod5_views_table() {
     );
 }
 
+/// The bytes of POD5 `path` with its run-info table's acquisition id changed (one
+/// character), so that every read names a run the file lacks.
+fn without_its_run(path: &std::path::Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).unwrap();
+    let r = svb_pod5::Reader::open(path).unwrap();
+    let id = r.run_infos()[0].acquisition_id.to_string();
+    let table = r
+        .footer()
+        .contents
+        .iter()
+        .find(|f| f.content_type == svb_pod5::ContentType::RunInfoTable)
+        .unwrap();
+    let (at, len) = (table.offset as usize, table.length as usize);
+    let found = bytes[at..at + len]
+        .windows(id.len())
+        .position(|w| w == id.as_bytes())
+        .expect("the acquisition id is in the run-info table");
+    // A hex digit for another one: still a well-formed id.
+    let c = &mut bytes[at + found];
+    *c = if *c == b'0' { b'1' } else { b'0' };
+    bytes
+}
+
+/// A POD5 whose reads name a run the file lacks (its run-info table's acquisition id
+/// changed): the read's fields are an error naming the read and the run, in the library and
+/// in `view` as in `convert` (`view` showed null run columns where convert refused), never
+/// values left empty; the signal still decodes.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn a_read_whose_run_the_file_lacks_is_an_error() {
+    use svb_model::ReadSource;
+    let Some(dir) = data_dir() else { return };
+    let tmp = svb_testdata::TempDir::new("cli-no-run");
+    let src = dir.join("pod5/multi_fast5_zip.pod5");
+    let damaged = tmp.join("no-run.pod5");
+    std::fs::write(&damaged, without_its_run(&src)).unwrap();
+    let original = svb_pod5::Reader::open(&src).unwrap();
+    let r = svb_pod5::Reader::open(&damaged).unwrap();
+    let id = r.read_id(0).unwrap();
+    let run = &original.run_infos()[0].acquisition_id;
+    let said = format!("read {id} names run {run}, which the file lacks");
+    let e = r.fields(0).unwrap_err().to_string();
+    assert!(e.contains(&said), "{e}");
+    assert_eq!(r.signal(0).unwrap(), original.signal(0).unwrap());
+    let d = damaged.to_str().unwrap();
+    for args in [
+        vec!["view", d],
+        vec!["view", d, "--fields", "read_id,run_id"],
+        vec!["convert", d, "-o", tmp.join("x.blow5").to_str().unwrap()],
+    ] {
+        let e = fails(&svb(&args));
+        assert!(e.contains(&said) && e.contains(d), "{args:?}: {e}");
+    }
+    assert!(!tmp.join("x.blow5").exists());
+}
+
 /// `svb convert`: POD5 -> BLOW5 (one output per input into a directory, ex-zd signals) ->
 /// POD5 keeps every read's samples; converting to the inputs' own format is refused.
 #[test]

@@ -244,4 +244,38 @@ fn get_from_a_directory_through_a_read_id_index() {
     let once = svb(&["get", s(&dir), last, "-o", s(&tmp.join("once.i16"))]);
     ok(&once);
     assert!(!String::from_utf8_lossy(&once.stderr).contains("warning"));
+
+    // --id-index a symbolic link (to an index kept elsewhere): the index is written where
+    // the link points, made and remade, and the link stays a link.
+    #[cfg(unix)]
+    {
+        let store = tmp.join("store");
+        std::fs::create_dir_all(&store).unwrap();
+        let link = tmp.join("linked.svbidx");
+        std::os::unix::fs::symlink("store/ids.svbidx", &link).unwrap();
+        let is_link = |p: &std::path::Path| {
+            std::fs::symlink_metadata(p)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        };
+        for (k, to) in ["l1.i16", "l2.i16"].iter().enumerate() {
+            if k == 1 {
+                // The directory changed: the index is rebuilt, through the link again.
+                std::fs::remove_file(&copy).unwrap();
+            }
+            ok(&svb(&[
+                "get",
+                s(&dir),
+                last,
+                "--id-index",
+                s(&link),
+                "-o",
+                s(&tmp.join(to)),
+            ]));
+            assert!(is_link(&link));
+            assert!(store.join("ids.svbidx").is_file());
+            assert_eq!(std::fs::read(tmp.join(to)).unwrap(), want);
+        }
+    }
 }

@@ -446,15 +446,16 @@ pub fn pod5_to_blow5(
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let decode = |_: usize, r: &svb_pod5::Reader, i: usize, rec: &mut Record| {
         let read = &r.reads()[i];
+        let acquisition = &r.run_of(i)?.acquisition_id;
         let (group, run) = runs
             .iter()
             .enumerate()
-            .find(|(_, x)| *x.acquisition_id == *read.run_info)
+            .find(|(_, x)| x.acquisition_id == *acquisition)
+            // Every run of an input was read for the header, unless the file changed since.
             .ok_or_else(|| {
                 ConvertError::Mapping(format!(
-                    "read {} names run {}, which the file lacks",
-                    read.read_id_string(),
-                    read.run_info
+                    "run {acquisition} was not in the file when its runs were read \
+                     (was it changed meanwhile?)"
                 ))
             })?;
         rec.raw_signal.clear();

@@ -206,14 +206,7 @@ pub(crate) fn copy_pod5_reads(
     in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
     for &i in window {
-        let read = &r.reads()[i];
-        let run = r.run_info_of(read).ok_or_else(|| {
-            in_file(ConvertError::Mapping(format!(
-                "read {} names run {}, which the file lacks",
-                read.read_id_string(),
-                read.run_info
-            )))
-        })?;
+        let run = r.run_of(i).map_err(|e| in_file(e.into()))?;
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
     let mut written = Vec::with_capacity(window.len());

@@ -147,6 +147,8 @@ impl Publish {
 pub struct PartialFile {
     out: Option<BufWriter<File>>,
     path: PathBuf,
+    /// Where the file is published: `path`, or the file a symbolic link at `path` names.
+    publish_at: PathBuf,
     partial: PathBuf,
     on_existing: OnExisting,
     position: u64,
@@ -202,10 +204,12 @@ impl PartialFile {
         if tag.is_none() && on_existing == OnExisting::Refuse && exists(path) {
             return Err(already_exists(path));
         }
-        let (file, partial) = create_temporary(path, tag)?;
+        let publish_at = through_links(path)?;
+        let (file, partial) = create_temporary(&publish_at, tag)?;
         Ok(PartialFile {
             out: Some(BufWriter::with_capacity(buffer, file)),
             path: path.to_path_buf(),
+            publish_at,
             partial,
             on_existing,
             position: 0,
@@ -290,7 +294,7 @@ impl PartialFile {
                 file.sync_data()?;
             }
             drop(file);
-            publish(&self.partial, &self.path, self.on_existing)
+            publish(&self.partial, &self.publish_at, self.on_existing)
         })();
         if published.is_err() {
             let _ = std::fs::remove_file(&self.partial);
@@ -351,6 +355,34 @@ pub fn write_file(path: &Path, bytes: &[u8], on_existing: OnExisting) -> io::Res
     let mut f = PartialFile::create_named(path, None, on_existing, 0)?;
     f.write_all(bytes)?;
     f.commit_unsynced()
+}
+
+/// The file a local `path` names through its symbolic links (each resolved from the folder
+/// of the link, a dangling one included), so that publishing a file replaces the file a link
+/// points to and keeps the link, as `cp` and `sort -o` write through one; `path` itself when
+/// it is no link, or an object. A loop of links is an error.
+fn through_links(path: &Path) -> io::Result<PathBuf> {
+    if crate::url_of(path).is_some() {
+        return Ok(path.to_path_buf());
+    }
+    let mut at = path.to_path_buf();
+    // Linux's own bound on the links one lookup follows.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "cannot be written: its symbolic links form a loop",
+    ))
 }
 
 fn exists(path: &Path) -> bool {
@@ -645,7 +677,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_symbolic_link_at_the_destination_counts_as_existing() {
+    fn a_symbolic_link_at_the_destination_exists_and_is_written_through() {
         let d = dir("link");
         let target = d.join("target");
         std::fs::write(&target, b"keep").unwrap();
@@ -653,10 +685,34 @@ mod tests {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         assert!(PartialFile::create(&link, OnExisting::Refuse).is_err());
         assert!(write_file(&link, b"x", OnExisting::Refuse).is_err());
-        // Replaced, the link itself goes; its target is untouched.
-        write_file(&link, b"new", OnExisting::Replace).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"keep");
-        assert_eq!(std::fs::read(&link).unwrap(), b"new");
+        // Replaced, the link is written through (as `cp` and a shell's `>` do): the link
+        // stays, its target holds the new bytes, published whole beside it.
+        write_file(&link, b"new", OnExisting::Replace).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A relative link, through a second link, to a file that does not exist yet.
+        let sub = d.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::os::unix::fs::symlink("../fresh", sub.join("hop")).unwrap();
+        std::os::unix::fs::symlink("hop", sub.join("index")).unwrap();
+        let mut f = PartialFile::create(sub.join("index"), OnExisting::Replace).unwrap();
+        f.write_all(b"built").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(d.join("fresh")).unwrap(), b"built");
+        assert!(std::fs::symlink_metadata(sub.join("index"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        // A loop of links is an error, and nothing is written.
+        std::os::unix::fs::symlink("loop-b", d.join("loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", d.join("loop-b")).unwrap();
+        let err = write_file(&d.join("loop-a"), b"x", OnExisting::Replace).unwrap_err();
+        assert!(err.to_string().contains("loop"), "{err}");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 6);
         std::fs::remove_dir_all(d).unwrap();
     }
 

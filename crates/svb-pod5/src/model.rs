@@ -47,8 +47,7 @@ impl ReadSource for Reader {
     }
 
     fn fields(&self, index: usize) -> Result<Fields, Pod5Error> {
-        let read = self.read(index)?;
-        Ok(fields(read, self.run_info_of(read)))
+        Ok(fields(self.read(index)?, self.run_of(index)?))
     }
 }
 
@@ -60,25 +59,22 @@ pub fn calibration(read: &ReadRow) -> Calibration {
     }
 }
 
-/// The fields of a POD5 read (and of its run, `None` when the file lacks it), in the order of
+/// The fields of a POD5 read and of its run, in the order of
 /// [`POD5_FIELDS`](svb_model::POD5_FIELDS) after `read_id` and `filename`, with the values ONT's
 /// reader and `pod5 view` give:
 /// - a column the file's table version predates takes lib_pod5's migration value: counters
 ///   (`minknow_events`, `num_reads_since_mux_change`) 0, `time_since_mux_change` 0, scalings
 ///   and levels NaN;
 /// - the run's `sample_id`, `experiment_id` and `flow_cell_id` are `not_set` when empty;
-/// - a read whose run the file lacks has [`Value::None`] for every run field (`run_id`,
-///   `sample_id`, `experiment_id`, `flow_cell_id`, `sample_rate`, and `start_time` and
-///   `duration`, which are samples at the run's rate).
+/// - `start_time` and `duration` are samples at the run's rate, in seconds.
 ///
-/// `svb_arrow`'s POD5 columns hold the same values (null for `Value::None`).
-pub fn fields(read: &ReadRow, run: Option<&RunInfo>) -> Fields {
-    let text = |get: fn(&RunInfo) -> &str| run.map_or(Value::None, |x| Value::Text(get(x).into()));
-    let not_set = |get: fn(&RunInfo) -> &str| {
-        run.map_or(Value::None, |x| Value::Text(not_set(get(x)).into()))
-    };
+/// A read whose run the file lacks has no fields: [`Reader::run_of`](crate::Reader::run_of)
+/// is its error. `svb_arrow`'s POD5 columns hold the same values.
+pub fn fields(read: &ReadRow, run: &RunInfo) -> Fields {
+    let text = |get: fn(&RunInfo) -> &str| Value::Text(get(run).into());
+    let not_set = |get: fn(&RunInfo) -> &str| Value::Text(not_set(get(run)).into());
     // Samples as seconds at the run's rate (NaN at a rate of 0).
-    let seconds = |n: u64| run.map_or(Value::None, |r| Value::Float(seconds(n, r.sample_rate)));
+    let seconds = |n: u64| Value::Float(seconds(n, run.sample_rate));
     let nan = |v: Option<f32>| Value::Float(v.map_or(f64::NAN, f64::from));
     per_read(&svb_model::POD5_FIELDS)
         .iter()
@@ -94,7 +90,7 @@ pub fn fields(read: &ReadRow, run: Option<&RunInfo>) -> Fields {
                 "duration" => seconds(read.num_samples),
                 "num_samples" => Value::UInt(read.num_samples),
                 "minknow_events" => Value::UInt(read.num_minknow_events.unwrap_or(0)),
-                "sample_rate" => run.map_or(Value::None, |x| Value::UInt(x.sample_rate.into())),
+                "sample_rate" => Value::UInt(run.sample_rate.into()),
                 "median_before" => Value::Float(read.median_before.into()),
                 "predicted_scaling_scale" => nan(read.predicted_scaling_scale),
                 "predicted_scaling_shift" => nan(read.predicted_scaling_shift),

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use svb_io::Source;
 
 use crate::container::Footer;
-use crate::error::Pod5Error;
+use crate::error::{Pod5Error, TableKind};
 use crate::read::{self, ReadRow};
 use crate::run_info::RunInfo;
 use crate::signal::{SignalEncoding, SignalRow, SignalTable};
@@ -122,6 +122,22 @@ impl Reader {
         self.run_infos
             .iter()
             .find(|r| *r.acquisition_id == *read.run_info)
+    }
+
+    /// The run of read `index`: an error naming the read when the file lacks it (damage: ONT's
+    /// reader fails on such a read's `run_info` too), or when there is no read `index`.
+    pub fn run_of(&self, index: usize) -> Result<&RunInfo, Pod5Error> {
+        let read = self.read(index)?;
+        self.run_info_of(read).ok_or_else(|| Pod5Error::Row {
+            path: self.path.clone(),
+            table: TableKind::Reads,
+            row: index as u64,
+            what: format!(
+                "read {} names run {}, which the file lacks",
+                read.read_id_string(),
+                read.run_info
+            ),
+        })
     }
 
     /// Number of reads.
