@@ -16,7 +16,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(index) = Index::parse(index) else {
         return;
     };
-    // The reader reads a file by path: one per fuzzing process, rewritten each run.
+    // The reader reads a file by path: one per fuzzing process, written each run and
+    // removed after it.
     let path = std::env::temp_dir().join(format!(
         "svb-fuzz-open-indexed-{}.blow5",
         std::process::id()
@@ -33,4 +34,5 @@ fuzz_target!(|data: &[u8]| {
             let _ = r.record_at(offset, size);
         }
     }
+    let _ = std::fs::remove_file(&path);
 });

@@ -1,10 +1,13 @@
 #![no_main]
 //! A damaged or hostile read id index (`.svbidx`) given to a dataset of real files: the first
-//! input byte picks the index bytes (even: the valid index of the files with the rest of the
-//! input as (u16 offset, xor byte) edits and a cut; odd: the rest of the input as the whole
-//! index). Every lookup either finds the read where it is, says it is absent, or is an
+//! input byte picks the index bytes, the rest of the input (u16 offset, xor byte) edits and
+//! a cut of the files' valid index (mode 0: its checksum left as it was, so the damage must
+//! be seen; mode 1: resealed, so the structure checks alone must catch it), or (mode 2) the
+//! whole index. Every lookup either finds the read where it is, says it is absent, or is an
 //! error; never a panic, never a read at a place that holds another id, and the dataset's
-//! own files are never written.
+//! own files are never written. The files are written for each run (with one modification
+//! time, which the index records) and removed after it: nothing is left in the temporary
+//! folder.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -16,12 +19,14 @@ use svb_reads::{Dataset, DatasetOptions};
 
 struct Fixture {
     dir: PathBuf,
-    files: Vec<PathBuf>,
+    /// Each file's path and bytes.
+    files: Vec<(PathBuf, Vec<u8>)>,
     ids: Vec<String>,
     good: Vec<u8>,
 }
 
-/// Three small BLOW5 files (ids that share prefixes; one file empty) and their valid index.
+/// Three small BLOW5 files (ids that share prefixes; one file empty) and their valid index,
+/// made in this process's folder, which each run fills again and removes.
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
@@ -58,19 +63,45 @@ fn fixture() -> &'static Fixture {
                 ids.push(id);
             }
             w.finish().unwrap();
-            files.push(path);
+            let bytes = std::fs::read(&path).unwrap();
+            files.push((path, bytes));
         }
-        let at = dir.join("good.svbidx");
-        let data = Dataset::open(&files, &options(at.clone())).unwrap();
-        data.make_index().unwrap();
-        let good = std::fs::read(&at).unwrap();
-        Fixture {
-            dir,
+        let fx = Fixture {
+            dir: dir.clone(),
             files,
             ids,
-            good,
-        }
+            good: Vec::new(),
+        };
+        fx.write_files();
+        let at = dir.join("good.svbidx");
+        let data = Dataset::open(&fx.paths(), &options(at.clone())).unwrap();
+        data.make_index().unwrap();
+        let good = std::fs::read(&at).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        Fixture { good, ..fx }
     })
+}
+
+impl Fixture {
+    fn paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// The files as they were made, at one modification time (so that the valid index fits
+    /// them run after run).
+    fn write_files(&self) {
+        std::fs::create_dir_all(&self.dir).unwrap();
+        let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        for (path, bytes) in &self.files {
+            std::fs::write(path, bytes).unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(when)
+                .unwrap();
+        }
+    }
 }
 
 fn options(index: PathBuf) -> DatasetOptions {
@@ -86,7 +117,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let bytes = if mode % 2 == 0 {
+    let bytes = if mode % 3 < 2 {
         let mut b = fx.good.clone();
         let mut edits = rest.chunks_exact(3);
         for e in edits.by_ref() {
@@ -98,13 +129,19 @@ fuzz_target!(|data: &[u8]| {
         if let [a, c] = edits.remainder() {
             b.truncate(usize::from(u16::from_le_bytes([*a, *c])));
         }
+        if mode % 3 == 1 {
+            svb_reads::seal_index(&mut b);
+        }
         b
     } else {
         rest.to_vec()
     };
+    fx.write_files();
     let at = fx.dir.join("index.svbidx");
     std::fs::write(&at, &bytes).unwrap();
-    let Ok(dataset) = Dataset::open(&fx.files, &options(at.clone())) else {
+    let paths = fx.paths();
+    let Ok(dataset) = Dataset::open(&paths, &options(at.clone())) else {
+        let _ = std::fs::remove_dir_all(&fx.dir);
         return;
     };
     let mut asked: Vec<String> = fx.ids.clone();
@@ -137,4 +174,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(now) = std::fs::read(&at) {
         assert!(now == bytes || now == fx.good);
     }
+    for (path, want) in &fx.files {
+        assert_eq!(&std::fs::read(path).unwrap(), want, "a file was written");
+    }
+    let _ = std::fs::remove_dir_all(&fx.dir);
 });

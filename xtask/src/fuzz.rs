@@ -121,14 +121,21 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             seeds.extend(fast5_seeds());
             &[]
         }
-        // The valid index of the target's own files, untouched, with a flipped byte in its
-        // entries and cut short; and no index at all.
+        // The valid index of the target's own files (which the target holds: a seed is a mode
+        // and edits of it): untouched, with a flipped byte in its entries, cut short; the
+        // same resealed (a file count, an entry's file and read number, a path byte changed,
+        // so the structure checks see them); and no index at all.
         "dataset_index" => {
             seeds.extend([
                 vec![0],
                 vec![0, 120, 0, 1],
-                vec![2, 100, 0, 0x80, 8, 0],
+                vec![0, 100, 0, 0x80, 8, 0],
                 vec![1],
+                vec![1, 16, 0, 1],
+                vec![1, 0x40, 0, 0x7f],
+                vec![1, 0xe4, 0, 2, 0xe8, 0, 1],
+                vec![1, 200, 0, 0x20, 120, 0],
+                vec![2],
             ]);
             &[]
         }
