@@ -487,17 +487,28 @@ impl Writer {
 
     /// Writes what is buffered and the end-of-file marker, then gives the file its name.
     /// Returns the number of records.
-    pub fn finish(mut self) -> Result<u64, Blow5WriteError> {
+    pub fn finish(self) -> Result<u64, Blow5WriteError> {
+        let (records, staged) = self.finish_staged()?;
+        let path = staged.destination().to_path_buf();
+        staged
+            .publish()
+            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        Ok(records)
+    }
+
+    /// [`finish`](Writer::finish) without giving the file its name: the complete file, for
+    /// one of several outputs published together ([`svb_io::publish_all`]).
+    pub fn finish_staged(mut self) -> Result<(u64, svb_io::Staged), Blow5WriteError> {
         self.flush_pending()?;
         if self.options.form == Form::Binary {
             self.write_all(EOF_MARKER)?;
         }
         let path = self.out.destination().to_path_buf();
         let publish = self.options.publish;
-        publish
-            .commit(self.out)
+        let staged = publish
+            .stage(self.out)
             .map_err(|source| Blow5WriteError::Io { path, source })?;
-        Ok(self.written)
+        Ok((self.written, staged))
     }
 
     fn check(&self, r: &Record) -> Result<(), Blow5WriteError> {

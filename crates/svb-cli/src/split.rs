@@ -35,8 +35,10 @@ enum By {
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
     counted. It is read a line at a time once the inputs' read ids are known: a table of\n\
-    millions of ids takes the memory of the inputs' reads, not of its lines. Outputs are named after their key (--template to change it); at most --max-open are written at a time\n\
-    (each group of them one pass over the inputs)."
+    millions of ids takes the memory of the inputs' reads, not of its lines.\n\n\
+    Outputs are named after their key (--template to change it); at most --max-open are\n\
+    written at a time (each group of them one pass over the inputs). They appear together\n\
+    once all are complete: an error or Ctrl-C leaves none of them."
 )]
 pub struct Args {
     #[command(flatten)]

@@ -203,7 +203,8 @@ pub fn split(
 /// Splits POD5 `inputs` into `dir` (`KEY.pod5` each, or `template` with [`KEY`] replaced by
 /// the key: `"run_{key}"` gives `run_KEY.pod5`) by `by`, `max_open` outputs at a time;
 /// an output that exists is replaced only as `how.publish` says (every output is
-/// checked before any is written).
+/// checked before any is written). The outputs appear together once every one is complete,
+/// or none does ([`svb_io::publish_all`]): an error or an interruption publishes nothing.
 pub fn split_pod5(
     inputs: &[PathBuf],
     dir: &Path,
@@ -277,6 +278,8 @@ pub fn split_pod5(
     let publish = how.publish;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
+    // The complete outputs, published together at the end (all or nothing).
+    let mut staged = Vec::with_capacity(keys.names.len());
     // Pass 2, max_open outputs at a time.
     let order = sorted_keys(&keys.names);
     for batch in order.chunks(max_open.max(1)) {
@@ -304,9 +307,10 @@ pub fn split_pod5(
             }
         }
         for (_, w) in writers {
-            w.finish()?;
+            staged.push(w.finish_staged()?.1);
         }
     }
+    publish_parts(staged)?;
     result.finish(&keys, &order, &paths, &written);
     Ok(result)
 }
@@ -434,6 +438,8 @@ pub fn split_blow5(
     )?;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
+    // The complete outputs, published together at the end (all or nothing).
+    let mut staged = Vec::with_capacity(keys.names.len());
     let order = sorted_keys(&keys.names);
     for batch in order.chunks(max_open.max(1)) {
         // Each output's read groups: those of its records, in the order first used.
@@ -506,11 +512,25 @@ pub fn split_blow5(
             }
         }
         for (_, (w, _)) in writers {
-            w.finish()?;
+            staged.push(w.finish_staged()?.1);
         }
     }
+    publish_parts(staged)?;
     result.finish(&keys, &order, &out_paths, &written);
     Ok(result)
+}
+
+/// Publishes a split's complete outputs together: all or, when one cannot be (a file
+/// appeared at its name meanwhile), none of those it would have created
+/// ([`svb_io::publish_all`]).
+fn publish_parts(staged: Vec<svb_io::Staged>) -> Result<(), ConvertError> {
+    svb_io::publish_all(staged).map_err(|(path, e)| ConvertError::Output {
+        path,
+        source: std::io::Error::new(
+            e.kind(),
+            format!("{e}; no output of the split was published"),
+        ),
+    })
 }
 
 /// The reads of one input (`per`: each read's key) whose keys are in `batch`, grouped by key

@@ -57,5 +57,7 @@ pub use location::{
     object_version, shown_url, url_of, URL_SCHEMES,
 };
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
-pub use partial::{remove_stale_partials, write_file, OnExisting, PartialFile, Publish};
+pub use partial::{
+    publish_all, remove_stale_partials, write_file, OnExisting, PartialFile, Publish, Staged,
+};
 pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -96,6 +96,109 @@ impl Publish {
     pub fn commit(&self, file: PartialFile) -> io::Result<()> {
         file.finish(self.sync)
     }
+
+    /// Completes `file` (synced when [`Publish::sync`] says so) without giving it its name:
+    /// for one of several outputs that appear together ([`publish_all`]).
+    pub fn stage(&self, file: PartialFile) -> io::Result<Staged> {
+        file.stage(self.sync)
+    }
+}
+
+/// A complete file not yet under its name: [`publish`](Staged::publish) names it; dropped,
+/// it is removed. What an operation that writes several outputs holds until every one of
+/// them is complete ([`publish_all`]).
+#[derive(Debug)]
+pub struct Staged {
+    partial: PathBuf,
+    path: PathBuf,
+    publish_at: PathBuf,
+    on_existing: OnExisting,
+    /// Published, or given up: nothing to remove.
+    done: bool,
+}
+
+impl Staged {
+    /// The destination.
+    pub fn destination(&self) -> &Path {
+        &self.path
+    }
+
+    /// Gives the file its name, as [`PartialFile::commit`] does.
+    pub fn publish(mut self) -> io::Result<()> {
+        let published = publish(&self.partial, &self.publish_at, self.on_existing);
+        if published.is_err() {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+        self.done = true;
+        published
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
+}
+
+/// Publishes several complete files together: all of them, or, when one cannot be (a file
+/// appeared at its name meanwhile, a full disk while uploading), none that were new: those
+/// this call had published with [`OnExisting::Refuse`] are removed again (they were created
+/// by it: nothing was there) and the rest are not published. A file that replaced another
+/// ([`OnExisting::Replace`]) stays, as the other is gone. The error names the destination
+/// that failed.
+///
+/// ```
+/// use std::io::Write;
+/// use svb_io::{publish_all, OnExisting, PartialFile, Publish};
+/// let dir = std::env::temp_dir().join(format!("svb-io-all-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let publish = Publish { sync: false, on_existing: OnExisting::Refuse };
+/// let mut staged = Vec::new();
+/// for name in ["a.bin", "b.bin"] {
+///     let mut f = publish.create(dir.join(name))?;
+///     f.write_all(name.as_bytes())?;
+///     staged.push(publish.stage(f)?);
+/// }
+/// std::fs::write(dir.join("b.bin"), b"theirs")?; // appears meanwhile
+/// let (failed, _) = publish_all(staged).unwrap_err();
+/// assert_eq!(failed, dir.join("b.bin"));
+/// assert!(!dir.join("a.bin").exists()); // all or nothing
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn publish_all(staged: Vec<Staged>) -> Result<(), (PathBuf, io::Error)> {
+    let mut new = Vec::new();
+    let mut rest = staged.into_iter();
+    for file in rest.by_ref() {
+        let (path, publish_at) = (file.path.clone(), file.publish_at.clone());
+        let refused_before = file.on_existing == OnExisting::Refuse;
+        match file.publish() {
+            Ok(()) if refused_before => new.push(publish_at),
+            Ok(()) => {}
+            Err(e) => {
+                for made in &new {
+                    let _ = remove_published(made);
+                }
+                // The others are removed as they are dropped.
+                drop(rest);
+                return Err((path, e));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes a file this process published a moment ago (an object: deleted from its store).
+fn remove_published(path: &Path) -> io::Result<()> {
+    match crate::url_of(path) {
+        #[cfg(feature = "remote")]
+        Some(url) => crate::remote::delete(url),
+        #[cfg(not(feature = "remote"))]
+        Some(_) => Ok(()),
+        None => std::fs::remove_file(path),
+    }
 }
 
 /// A file being written: `DIR/.NAME.partial-PID-NONCE` (or `DIR/.NAME.TAG.partial-PID-NONCE`
@@ -284,22 +387,27 @@ impl PartialFile {
         }
     }
 
-    fn finish(mut self, sync: bool) -> io::Result<()> {
+    fn finish(self, sync: bool) -> io::Result<()> {
+        self.stage(sync)?.publish()
+    }
+
+    /// Flushes, syncs (when `sync`) and closes the file, complete but not yet under its name.
+    fn stage(mut self, sync: bool) -> io::Result<Staged> {
         let out = self.out.take().expect("open until commit");
         let synced = self.wait_for_sync();
-        let published = (|| {
-            let file = out.into_inner().map_err(|e| e.into_error())?;
-            synced?;
-            if sync {
-                file.sync_data()?;
-            }
-            drop(file);
-            publish(&self.partial, &self.publish_at, self.on_existing)
-        })();
-        if published.is_err() {
-            let _ = std::fs::remove_file(&self.partial);
+        let staged = Staged {
+            partial: self.partial.clone(),
+            path: self.path.clone(),
+            publish_at: self.publish_at.clone(),
+            on_existing: self.on_existing,
+            done: false,
+        };
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        synced?;
+        if sync {
+            file.sync_data()?;
         }
-        published
+        Ok(staged)
     }
 
     fn writer(&mut self) -> &mut BufWriter<File> {

@@ -980,6 +980,16 @@ pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<(
     })
 }
 
+/// Deletes the object at `url` (one this process uploaded: [`crate::publish_all`] taking back
+/// what it published when a later output fails).
+pub(crate) fn delete(url: &str) -> io::Result<()> {
+    let (store, path, _) = store_for(url)?;
+    block_on(async {
+        count(1, 0);
+        store.delete(&path).await.map_err(io_error)
+    })
+}
+
 /// Puts the local file `local` at `path`: one request up to [`PART`] bytes, else a
 /// multipart upload (aborted on failure).
 async fn put_file(

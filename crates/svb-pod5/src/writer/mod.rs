@@ -548,7 +548,18 @@ impl Writer {
 
     /// Writes what is buffered, the run-info and reads tables and the footer, then gives the
     /// file its name. Returns the number of reads.
-    pub fn finish(mut self) -> Result<u64, Pod5WriteError> {
+    pub fn finish(self) -> Result<u64, Pod5WriteError> {
+        let (reads, staged) = self.finish_staged()?;
+        let path = staged.destination().to_path_buf();
+        staged
+            .publish()
+            .map_err(|source| Pod5WriteError::Io { path, source })?;
+        Ok(reads)
+    }
+
+    /// [`finish`](Writer::finish) without giving the file its name: the complete file, for
+    /// one of several outputs published together ([`svb_io::publish_all`]).
+    pub fn finish_staged(mut self) -> Result<(u64, svb_io::Staged), Pod5WriteError> {
         let last = std::mem::take(&mut self.pending_chunks);
         let last: Vec<ChunkRef<'_>> = last.iter().map(OwnedChunk::as_ref).collect();
         if !last.is_empty() {
@@ -613,11 +624,12 @@ impl Writer {
         main.write_all(&container::closing_bytes(&footer, &self.marker))
             .map_err(io)?;
         let path = main.destination().to_path_buf();
-        self.options
+        let staged = self
+            .options
             .publish
-            .commit(main)
+            .stage(main)
             .map_err(|source| Pod5WriteError::Io { path, source })?;
-        Ok(self.reads_added)
+        Ok((self.reads_added, staged))
     }
 }
 
