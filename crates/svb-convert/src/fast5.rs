@@ -10,7 +10,7 @@ use svb_pod5::{ReadRow, RunInfo};
 
 use crate::f2s;
 use crate::mapping::forced;
-use crate::{open_inputs, settle, ConvertError, Run, Stats};
+use crate::{settle, ConvertError, Run, Stats};
 
 /// A read converted: the POD5 read, its run, its samples.
 type Converted = (ReadRow, RunInfo, Vec<i16>);
@@ -165,32 +165,42 @@ pub fn fast5_to_pod5(
     options: svb_pod5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let (readers, stats) = open_fast5(inputs, out, how.on_error, None)?;
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, None, |_, _| {})?;
     picked_to_pod5(readers, stats, out, options, how)
 }
 
-/// The FAST5 inputs opened, each with the indices of its reads to convert (all of them, or
-/// those whose id `wanted` holds).
-type Picked = Vec<(svb_fast5::Reader, PathBuf, Vec<usize>)>;
+/// The FAST5 inputs looked at (a bounded number kept open: the others are opened again when
+/// their turn comes), each with the indices of its reads to convert (all of them, or those
+/// whose id `wanted` holds).
+type Picked = Vec<(crate::Looked<svb_fast5::Reader>, Vec<usize>)>;
 
+/// Looks at each FAST5 input in turn: the reads to convert of each, and `look(reader, those
+/// reads)` (what the output's header needs of them).
 fn open_fast5(
     inputs: &[PathBuf],
     out: &Path,
     on_error: crate::OnError,
     wanted: Option<&HashSet<String>>,
+    mut look: impl FnMut(&svb_fast5::Reader, &[usize]),
 ) -> Result<(Picked, Stats), ConvertError> {
-    let open = |p: &Path| svb_fast5::Reader::open(p);
-    let (readers, stats) = open_inputs(inputs, out, on_error, open)?;
-    let picked = readers
-        .into_iter()
-        .map(|(r, p)| {
-            let keep = (0..r.len())
-                .filter(|&i| wanted.is_none_or(|w| r.read_id(i).is_ok_and(|id| w.contains(id))))
-                .collect();
-            (r, p, keep)
-        })
-        .collect();
-    Ok((picked, stats))
+    let mut picks = Vec::new();
+    let pick = |r: &svb_fast5::Reader, _: &Path| {
+        let keep: Vec<usize> = (0..r.len())
+            .filter(|&i| wanted.is_none_or(|w| r.read_id(i).is_ok_and(|id| w.contains(id))))
+            .collect();
+        look(r, &keep);
+        picks.push(keep);
+        Ok(())
+    };
+    let (looked, stats) = crate::look_at_inputs(
+        inputs,
+        out,
+        on_error,
+        |p: &Path| svb_fast5::Reader::open(p),
+        svb_fast5::Reader::len,
+        pick,
+    )?;
+    Ok((looked.into_iter().zip(picks).collect(), stats))
 }
 
 fn picked_to_pod5(
@@ -251,10 +261,16 @@ fn each_window<T: Send>(
         + Send,
 ) -> Result<Stats, ConvertError> {
     use rayon::prelude::*;
-    let total: u64 = readers.iter().map(|(_, _, keep)| keep.len() as u64).sum();
+    let total: u64 = readers.iter().map(|(_, keep)| keep.len() as u64).sum();
     let mut done = 0u64;
-    for (r, path, keep) in readers {
-        let in_file = ConvertError::of(path);
+    for (looked, keep) in readers {
+        let in_file = ConvertError::of(&looked.path);
+        let open = |p: &Path| svb_fast5::Reader::open(p);
+        let Some(r) = looked.reopen(open, how.on_error, &mut stats.failed)? else {
+            done += keep.len() as u64;
+            continue;
+        };
+        let r = &*r;
         // The next window decodes while the one before it is written; windows cut by the one
         // rule every operation's are, each read weighed by its declared samples.
         let weight = |k: usize| svb_model::ReadSource::weight(r, keep[k]);
@@ -292,36 +308,47 @@ pub fn fast5_to_blow5(
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let (readers, stats) = open_fast5(inputs, out, how.on_error, None)?;
-    picked_to_blow5(readers, stats, out, options, how)
+    // Every run's read group and every field, from every read's attributes.
+    let mut header = F2sHeader::default();
+    let add = |r: &svb_fast5::Reader, keep: &[usize]| header.add(r, keep);
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, None, add)?;
+    picked_to_blow5(readers, header, stats, out, options, how)
 }
 
-/// The read groups (one a run) and auxiliary fields of a BLOW5 made of the reads `keep` of
-/// each FAST5 reader, as f2s maps them (reads whose attributes fail are left out here), and
-/// the run id of each read group.
-fn fast5_schema<'a>(
-    readers: impl Iterator<Item = (&'a svb_fast5::Reader, &'a [usize])>,
-) -> (svb_blow5::Schema, Vec<String>) {
-    let mut groups: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    let mut fields = Vec::new();
-    for (r, keep) in readers {
+/// The read groups (one a run) and auxiliary fields of a BLOW5 made of FAST5 reads, as f2s
+/// maps them, gathered an input at a time ([`add`](F2sHeader::add)).
+#[derive(Default)]
+struct F2sHeader {
+    /// Each run's id and read group attributes, in the order first seen.
+    groups: Vec<(String, Vec<(String, String)>)>,
+    fields: Vec<svb_blow5::AuxField>,
+}
+
+impl F2sHeader {
+    /// Gathers the reads `keep` of `r` (reads whose attributes fail are left out here: they
+    /// are named when they are converted).
+    fn add(&mut self, r: &svb_fast5::Reader, keep: &[usize]) {
         let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
         for read in keep.iter().filter_map(|&i| r.read(i).ok()) {
             // Attributes some reads of a run have and others lack join the run's group.
             let attrs = f2s::read_group(&root, &read);
-            match groups.iter_mut().find(|(run, _)| *run == read.run_id) {
+            match self.groups.iter_mut().find(|(run, _)| *run == read.run_id) {
                 Some((_, known)) => f2s::merge_attributes(known, attrs),
-                None => groups.push((read.run_id.clone(), attrs)),
+                None => self.groups.push((read.run_id.clone(), attrs)),
             }
-            f2s::union(&mut fields, f2s::fields_of(&read));
+            f2s::union(&mut self.fields, f2s::fields_of(&read));
         }
     }
-    let (runs, read_groups) = groups.into_iter().unzip();
-    let schema = svb_blow5::Schema {
-        read_groups,
-        aux: fields,
-    };
-    (schema, runs)
+
+    /// The schema, and the run id of each read group.
+    fn finish(self) -> (svb_blow5::Schema, Vec<String>) {
+        let (runs, read_groups) = self.groups.into_iter().unzip();
+        let schema = svb_blow5::Schema {
+            read_groups,
+            aux: self.fields,
+        };
+        (schema, runs)
+    }
 }
 
 /// The read groups and auxiliary fields of the BLOW5 that `svb convert` makes of `file`
@@ -348,31 +375,39 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
             aux: svb_blow5::ont::pod5_aux(),
         }),
         svb_reads::ByFormat::Fast5(r) => {
-            let all: Vec<usize> = (0..r.len()).collect();
-            Ok(fast5_schema(std::iter::once((r, all.as_slice()))).0)
+            let mut header = F2sHeader::default();
+            header.add(r, &(0..r.len()).collect::<Vec<_>>());
+            Ok(header.finish().0)
         }
     }
 }
 
+/// Converts the picked reads into BLOW5 `out`, whose header `header` gathered from them.
 fn picked_to_blow5(
     readers: Picked,
+    header: F2sHeader,
     stats: Stats,
     out: &Path,
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    // Every run's read group and every field, from every read's attributes (a read whose
-    // attributes fail is named when it is converted, below).
-    let (schema, runs) = fast5_schema(readers.iter().map(|(r, _, keep)| (r, keep.as_slice())));
+    let (schema, runs) = header.finish();
     let fields = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |r: &svb_fast5::Reader, i: usize| {
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
+        // Every read's run was gathered, unless its file changed since.
         let group = runs
             .iter()
             .position(|run| *run == read.run_id)
-            .expect("every read's run was gathered");
+            .ok_or_else(|| {
+                ConvertError::Mapping(format!(
+                    "read {} names run {}, which was not in the file when its runs were read \
+                 (was it changed meanwhile?)",
+                    read.read_id, read.run_id
+                ))
+            })?;
         f2s::record(&read, signal, group as u32, &fields)
     };
     let write = |records: Vec<svb_blow5::Record>,
@@ -396,14 +431,19 @@ pub fn subset_fast5(
     how: Run<'_>,
 ) -> Result<crate::Subset, ConvertError> {
     let ids: HashSet<String> = wanted.iter().cloned().collect();
-    let (readers, stats) = open_fast5(inputs, out, how.on_error, Some(&ids))?;
-    let found: HashSet<String> = readers
-        .iter()
-        .flat_map(|(r, _, keep)| keep.iter().filter_map(|&i| r.read_id(i).ok()))
-        .map(str::to_owned)
-        .collect();
+    let format = svb_model::Format::of_output(out)?;
+    let mut found: HashSet<String> = HashSet::new();
+    let mut header = F2sHeader::default();
+    let look = |r: &svb_fast5::Reader, keep: &[usize]| {
+        let ids = keep.iter().filter_map(|&i| r.read_id(i).ok());
+        found.extend(ids.map(str::to_owned));
+        if format != svb_model::Format::Pod5 {
+            header.add(r, keep);
+        }
+    };
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, Some(&ids), look)?;
     let publish = how.publish;
-    let stats = match svb_model::Format::of_output(out)? {
+    let stats = match format {
         svb_model::Format::Pod5 => {
             let options = svb_pod5::WriteOptions {
                 publish,
@@ -417,7 +457,7 @@ pub fn subset_fast5(
                 _ => svb_blow5::WriteOptions::default(),
             };
             let options = svb_blow5::WriteOptions { publish, ..options };
-            picked_to_blow5(readers, stats, out, options, how)?
+            picked_to_blow5(readers, header, stats, out, options, how)?
         }
         found @ svb_model::Format::Fast5 => {
             return Err(svb_model::OutputFormatError::not_written(out, found).into())

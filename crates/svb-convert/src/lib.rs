@@ -223,25 +223,6 @@ impl<'a> Run<'a> {
     }
 }
 
-/// Refuses an output that is an input ([`check_output`]), then opens every input and keeps
-/// it open; with [`OnError::Skip`] one that fails is listed in the returned stats' `failed`
-/// and left out (when none opens, the first one's error is returned: there is nothing to
-/// convert).
-#[allow(clippy::type_complexity)] // the readers with their paths, and the stats so far
-fn open_inputs<R, E: Into<ConvertError>>(
-    inputs: &[PathBuf],
-    output: &Path,
-    on_error: OnError,
-    open: impl Fn(&Path) -> Result<R, E>,
-) -> Result<(Vec<(R, PathBuf)>, Stats), ConvertError> {
-    let (looked, stats) = look_at_each(inputs, output, on_error, open, |_| 0, |_, _| Ok(()), true)?;
-    let readers = looked
-        .into_iter()
-        .filter_map(|x| x.kept.map(|r| (r, x.path)))
-        .collect();
-    Ok((readers, stats))
-}
-
 /// Inputs at most this many are kept open from their first look to their conversion; more
 /// are opened again one at a time when their turn comes (a thousand files under a limit of
 /// open files).
@@ -284,23 +265,10 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
     on_error: OnError,
     open: impl Fn(&Path) -> Result<R, E>,
     reads: impl Fn(&R) -> usize,
-    look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
+    mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
 ) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     let keep_all = inputs.len() <= KEEP_OPEN;
     let open = |p: &Path| open(p).inspect(R::expect_scan);
-    look_at_each(inputs, output, on_error, open, reads, look, keep_all)
-}
-
-/// [`look_at_inputs`], every input kept open when `keep_all` (else only streams).
-fn look_at_each<R, E: Into<ConvertError>>(
-    inputs: &[PathBuf],
-    output: &Path,
-    on_error: OnError,
-    open: impl Fn(&Path) -> Result<R, E>,
-    reads: impl Fn(&R) -> usize,
-    mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
-    keep_all: bool,
-) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     check_output(inputs, output)?;
     let (mut out, mut stats) = (Vec::new(), Stats::default());
     for p in inputs {
