@@ -139,6 +139,20 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             ]);
             &[]
         }
+        // Each of the target's two files (it holds them: a seed picks one and edits its
+        // tables' metadata), untouched, and with a byte of a message, of a footer, and two
+        // bytes of a buffer's description changed.
+        "pod5_table_metadata" => {
+            seeds.extend([
+                vec![0],
+                vec![1],
+                vec![0, 40, 0, 0x41],
+                vec![1, 200, 0, 0x08],
+                vec![0, 0x20, 1, 0x80, 0x21, 1, 0x01],
+                vec![1, 0xff, 0xff, 0x10],
+            ]);
+            &[]
+        }
         _ => &[0, 1, 5, 16, 33, 200, 1000],
     };
     for (i, &n) in sizes.iter().enumerate() {
