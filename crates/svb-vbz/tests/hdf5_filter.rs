@@ -12,6 +12,40 @@ fn le_bytes(s: &[i16]) -> Vec<u8> {
     s.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
+/// A byte flipped in a fast5 VBZ chunk's zstd frame is caught at least as often as ONT's
+/// plugin and slow5lib catch it. libzstd 1.5's fast Huffman decoder does not check that each
+/// of a block's four literal streams is consumed exactly, so it decodes flips that libzstd
+/// 1.3.8 (what the references link) calls "Corrupted block detected": on this chunk, every
+/// 11th byte xor 0x41, libzstd 1.3.8 refuses 801 of 2,868 flips, libzstd 1.5.7 as built by
+/// default 54, and libzstd 1.5.7 without the fast decoder (`HUF_DISABLE_FAST_DECODE`, which
+/// .cargo/config.toml passes to every C build of the workspace) the same 801. A build
+/// without it fails here.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn flipped_frames_are_refused_as_libzstd_1_3_refuses_them() {
+    let Some(dir) = data_dir() else { return };
+    let path = dir.join("fast5_vbz/read_002fde30-9e23-4125-9eae-d112c18a81a7_c0.vbz");
+    let chunk = std::fs::read(&path).unwrap();
+    let original = hdf5_filter::decompress_signal(&chunk).unwrap();
+    let (mut refused, mut flips) = (0, 0);
+    // The sized header (4 bytes) is checked on its own; the frame follows it.
+    for at in (4..chunk.len()).step_by(11) {
+        let mut damaged = chunk.clone();
+        damaged[at] ^= 0x41;
+        flips += 1;
+        match hdf5_filter::decompress_signal(&damaged) {
+            Err(_) => refused += 1,
+            Ok(samples) => assert_eq!(samples.len(), original.len(), "byte {at}"),
+        }
+    }
+    assert_eq!(flips, 2868);
+    assert!(refused >= 801, "{refused} of {flips} flips refused");
+    // One that only the exact end check of a literal stream catches.
+    let mut damaged = chunk.clone();
+    damaged[4 + 22] ^= 0x41;
+    assert!(hdf5_filter::decompress_signal(&damaged).is_err());
+}
+
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn ont_chunks_decode_and_reencode_byte_for_byte() {
