@@ -54,7 +54,11 @@ fn links_that_loop_are_walked_once() {
 /// Runs `svb args` while a thread writes `bytes` into the FIFO `pipe` once; fails the test if
 /// the command has not ended after 60 s (a second open of the FIFO would wait forever).
 #[cfg(unix)]
-fn with_fifo(pipe: &std::path::Path, bytes: Vec<u8>, args: &[&str]) -> std::process::Output {
+fn with_fifo(
+    pipe: &std::path::Path,
+    bytes: Option<Vec<u8>>,
+    args: &[&str],
+) -> std::process::Output {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     assert!(Command::new("mkfifo").arg(pipe).status().unwrap().success());
@@ -64,8 +68,9 @@ fn with_fifo(pipe: &std::path::Path, bytes: Vec<u8>, args: &[&str]) -> std::proc
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // No bytes: no writer ever opens the FIFO.
     let p = pipe.to_path_buf();
-    let feeder = std::thread::spawn(move || std::fs::write(p, bytes));
+    let feeder = bytes.map(|bytes| std::thread::spawn(move || std::fs::write(p, bytes)));
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(60) {
@@ -75,7 +80,9 @@ fn with_fifo(pipe: &std::path::Path, bytes: Vec<u8>, args: &[&str]) -> std::proc
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    feeder.join().unwrap().unwrap();
+    if let Some(feeder) = feeder {
+        feeder.join().unwrap().unwrap();
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -94,7 +101,7 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     let pipe = tmp.join("in1.blow5");
     let out = with_fifo(
         &pipe,
-        bytes.clone(),
+        Some(bytes.clone()),
         &[
             "merge",
             s(&pipe),
@@ -111,7 +118,7 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     let parts = tmp.join("parts");
     let out = with_fifo(
         &pipe,
-        bytes,
+        Some(bytes),
         &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
     );
     ok(&out);
@@ -121,11 +128,30 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
     let parts = tmp.join("pod5_parts");
     let out = with_fifo(
         &pipe,
-        pod5,
+        Some(pod5),
         &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
     );
     ok(&out);
     assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
+    // A FIFO at --id-index, which nothing writes: refused at once (an index is a file svb
+    // writes; opening the FIFO waited forever), and left as it is.
+    let dir = tmp.join("dir");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(&blow5, dir.join("a.blow5")).unwrap();
+    let id = svb_blow5::Reader::open(&blow5).unwrap().read_id(0).unwrap();
+    let pipe = tmp.join("ids.svbidx");
+    let got = tmp.join("got.i16");
+    let out = with_fifo(
+        &pipe,
+        None,
+        &["get", s(&dir), &id, "--id-index", s(&pipe), "-o", s(&got)],
+    );
+    let e = fails(&out);
+    assert!(e.contains("not a regular file"), "{e}");
+    use std::os::unix::fs::FileTypeExt;
+    let kept = std::fs::symlink_metadata(&pipe).unwrap().file_type();
+    assert!(kept.is_fifo());
+    assert!(!got.exists());
 }
 
 #[cfg(unix)]

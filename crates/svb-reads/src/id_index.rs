@@ -248,6 +248,19 @@ impl IdIndex {
             path: path.to_path_buf(),
             source,
         };
+        // A FIFO or a device would be waited on (or read as a stream) and then replaced: an
+        // index is a file svb wrote.
+        if svb_io::url_of(path).is_none() {
+            let meta = std::fs::metadata(path).map_err(io)?;
+            if !meta.is_file() {
+                return Err(ReadsError::DatasetIndex {
+                    path: path.to_path_buf(),
+                    what: "not a regular file (a FIFO, a device or a folder), so not an svb \
+                           dataset index; not replaced"
+                        .into(),
+                });
+            }
+        }
         let source = Source::open(path, Access::ReadAt).map_err(io)?;
         let len = source.len();
         let mut head = [0u8; HEAD as usize];
