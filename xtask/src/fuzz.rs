@@ -153,6 +153,19 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             ]);
             &[]
         }
+        // Each wire's encoding (the target holds them: a seed picks one and edits it),
+        // untouched, and with a byte of its header, of its middle and of its end changed.
+        "signal_wire_flips" => {
+            for wire in 0..4u8 {
+                seeds.extend([
+                    vec![wire],
+                    vec![wire, 2, 0, 0x01],
+                    vec![wire, 0x00, 0x10, 0x41],
+                    vec![wire, 0xff, 0xff, 0x80],
+                ]);
+            }
+            &[]
+        }
         _ => &[0, 1, 5, 16, 33, 200, 1000],
     };
     for (i, &n) in sizes.iter().enumerate() {
