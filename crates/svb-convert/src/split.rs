@@ -345,39 +345,53 @@ pub fn split_blow5(
         let table = matches!(by, SplitBy::TableFile(_));
         // Each record's key, read group, and read id when a table file is to be looked up.
         type Fields = (Option<String>, u32, Option<String>);
-        let fields: Vec<Result<Fields, ConvertError>> = (0..r.len())
-            .into_par_iter()
-            .map_init(svb_blow5::Record::default, |rec, i| {
-                r.fields_into(i, rec)?;
-                let aux = |name: &str| {
-                    rec.aux
-                        .iter()
-                        .find(|(n, _)| n == name)
-                        .map(|(_, v)| match v {
-                            svb_blow5::AuxValue::Text(t) => t.clone(),
-                            svb_blow5::AuxValue::Enum(_, Some(l)) => l.clone(),
-                            svb_blow5::AuxValue::Enum(i, None) => i.to_string(),
-                            svb_blow5::AuxValue::Int(x) => x.to_string(),
-                            svb_blow5::AuxValue::UInt(x) => x.to_string(),
-                            other => format!("{other:?}"),
-                        })
-                };
-                let g = rec.read_group;
-                let key = match by {
-                    SplitBy::Run => r
-                        .header()
-                        .attribute(g as usize, "run_id")
-                        .map(str::to_owned),
-                    SplitBy::ReadGroup => Some(format!("rg{g}")),
-                    SplitBy::Channel => aux("channel_number"),
-                    SplitBy::EndReason => aux("end_reason"),
-                    SplitBy::Table(t) => t.get(&rec.read_id).cloned(),
-                    SplitBy::TableFile(_) => None,
-                    SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
-                };
-                Ok((key, g, table.then(|| rec.read_id.clone())))
-            })
-            .collect();
+        // A file of one read group split by position, run or read group: every record's key
+        // and group are known without reading it (the records are read once, when copied).
+        let one_group = r.header().read_groups.len() == 1;
+        let known = match by {
+            SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
+            SplitBy::Run => r.header().attribute(0, "run_id").map(str::to_owned),
+            SplitBy::ReadGroup => Some("rg0".to_string()),
+            _ => None,
+        };
+        let fields: Vec<Result<Fields, ConvertError>> = match known.filter(|_| one_group) {
+            Some(key) => (0..r.len())
+                .map(|_| Ok((Some(key.clone()), 0, None)))
+                .collect(),
+            None => (0..r.len())
+                .into_par_iter()
+                .map_init(svb_blow5::Record::default, |rec, i| {
+                    r.fields_into(i, rec)?;
+                    let aux = |name: &str| {
+                        rec.aux
+                            .iter()
+                            .find(|(n, _)| n == name)
+                            .map(|(_, v)| match v {
+                                svb_blow5::AuxValue::Text(t) => t.clone(),
+                                svb_blow5::AuxValue::Enum(_, Some(l)) => l.clone(),
+                                svb_blow5::AuxValue::Enum(i, None) => i.to_string(),
+                                svb_blow5::AuxValue::Int(x) => x.to_string(),
+                                svb_blow5::AuxValue::UInt(x) => x.to_string(),
+                                other => format!("{other:?}"),
+                            })
+                    };
+                    let g = rec.read_group;
+                    let key = match by {
+                        SplitBy::Run => r
+                            .header()
+                            .attribute(g as usize, "run_id")
+                            .map(str::to_owned),
+                        SplitBy::ReadGroup => Some(format!("rg{g}")),
+                        SplitBy::Channel => aux("channel_number"),
+                        SplitBy::EndReason => aux("end_reason"),
+                        SplitBy::Table(t) => t.get(&rec.read_id).cloned(),
+                        SplitBy::TableFile(_) => None,
+                        SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
+                    };
+                    Ok((key, g, table.then(|| rec.read_id.clone())))
+                })
+                .collect(),
+        };
         let fields = fields
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
