@@ -322,6 +322,9 @@ struct F2sHeader {
     /// Each run's id and read group attributes, in the order first seen.
     groups: Vec<(String, Vec<(String, String)>)>,
     fields: Vec<svb_blow5::AuxField>,
+    /// The first read whose attributes failed, named by its file: what is said when no read
+    /// gave a read group.
+    failed: Option<ConvertError>,
 }
 
 impl F2sHeader {
@@ -329,7 +332,16 @@ impl F2sHeader {
     /// are named when they are converted).
     fn add(&mut self, r: &svb_fast5::Reader, keep: &[usize]) {
         let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
-        for read in keep.iter().filter_map(|&i| r.read(i).ok()) {
+        let failed = &mut self.failed;
+        let read = |&i: &usize| match r.read(i) {
+            Ok(read) => Some(read),
+            Err(e) => {
+                let path = svb_model::ReadSource::path(r);
+                failed.get_or_insert_with(|| ConvertError::of(path)(e.into()));
+                None
+            }
+        };
+        for read in keep.iter().filter_map(read) {
             // Attributes some reads of a run have and others lack join the run's group.
             let attrs = f2s::read_group(&root, &read);
             match self.groups.iter_mut().find(|(run, _)| *run == read.run_id) {
@@ -340,14 +352,22 @@ impl F2sHeader {
         }
     }
 
-    /// The schema, and the run id of each read group.
-    fn finish(self) -> (svb_blow5::Schema, Vec<String>) {
+    /// The schema, and the run id of each read group; when no read gave one (a BLOW5 file
+    /// has at least one), the first read's failure, or that there was no read.
+    fn finish(self) -> Result<(svb_blow5::Schema, Vec<String>), ConvertError> {
+        if self.groups.is_empty() {
+            return Err(self.failed.unwrap_or_else(|| {
+                ConvertError::Mapping(
+                    "no read to convert (a BLOW5 file holds at least one read group)".into(),
+                )
+            }));
+        }
         let (runs, read_groups) = self.groups.into_iter().unzip();
         let schema = svb_blow5::Schema {
             read_groups,
             aux: self.fields,
         };
-        (schema, runs)
+        Ok((schema, runs))
     }
 }
 
@@ -377,7 +397,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
         svb_reads::ByFormat::Fast5(r) => {
             let mut header = F2sHeader::default();
             header.add(r, &(0..r.len()).collect::<Vec<_>>());
-            Ok(header.finish().0)
+            Ok(header.finish()?.0)
         }
     }
 }
@@ -391,7 +411,7 @@ fn picked_to_blow5(
     options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let (schema, runs) = header.finish();
+    let (schema, runs) = header.finish()?;
     let fields = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |r: &svb_fast5::Reader, i: usize| {

@@ -630,3 +630,30 @@ fn pyslow5_reads_the_blow5_of_a_fast5_file() {
         );
     }
 }
+
+/// FAST5 files none of whose reads can be mapped (an attribute of the wrong type, a missing
+/// channel group): FAST5 -> BLOW5 names the file, the first read and the cause, as FAST5 ->
+/// POD5 does (it said "schema: no read groups", naming neither), and writes nothing.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause() {
+    let Some(data) = data_dir() else { return };
+    let tmp = TempDir::new("convert-fast5-none");
+    for name in [
+        "slow5tools__f2s__end_reason_fast5__end_reason_string.fast5",
+        "slow5tools__f2s__err_fast5__missing_primary_field.fast5",
+        "vbz_compression__multi_fast5_vbz_v1.fast5",
+    ] {
+        let input = [data.join("fast5").join(name)];
+        let blow5 = tmp.join(&format!("{name}.blow5"));
+        let pod5 = tmp.join(&format!("{name}.pod5"));
+        let options = svb_blow5::WriteOptions::default();
+        let e = svb_convert::fast5_to_blow5(&input, &blow5, options, Run::default()).unwrap_err();
+        let said = svb_io::error_chain(&e);
+        let options = svb_pod5::WriteOptions::default();
+        let e = svb_convert::fast5_to_pod5(&input, &pod5, options, Run::default()).unwrap_err();
+        assert_eq!(said, svb_io::error_chain(&e), "{name}");
+        assert!(said.contains(name) && said.contains(": read "), "{said}");
+        assert!(!blow5.exists() && !pod5.exists());
+    }
+}
