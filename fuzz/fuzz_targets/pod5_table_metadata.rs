@@ -20,6 +20,7 @@ use arrow_array::RecordBatch;
 use libfuzzer_sys::fuzz_target;
 use svb_model::ReadSource;
 use svb_pod5::{ContentType, Reader};
+use svb_testdata::pod5::ipc_metadata_ranges;
 
 struct Fixture {
     bytes: Vec<u8>,
@@ -78,22 +79,6 @@ fn write(n: usize, chunk_samples: usize) -> Vec<u8> {
     bytes
 }
 
-/// The byte ranges of the embedded Arrow IPC file `ipc` (at `at` in its file) that are
-/// metadata: each block's message, and the footer.
-fn metadata_ranges(ipc: &[u8], at: usize) -> Vec<Range<usize>> {
-    let len = ipc.len();
-    let footer_len = u32::from_le_bytes(ipc[len - 10..len - 6].try_into().unwrap()) as usize;
-    let footer_start = len - 10 - footer_len;
-    let footer = arrow_ipc::root_as_footer(&ipc[footer_start..len - 10]).unwrap();
-    let mut out = vec![at + footer_start..at + len - 10];
-    let blocks = footer.dictionaries().into_iter().flatten();
-    for b in blocks.chain(footer.recordBatches().into_iter().flatten()) {
-        let start = at + b.offset() as usize;
-        out.push(start..start + b.metaDataLength() as usize);
-    }
-    out
-}
-
 /// Every batch of the embedded Arrow IPC file `ipc`, decoded and validated by arrow-rs.
 fn arrow_batches(ipc: &[u8]) -> Result<Vec<RecordBatch>, arrow_schema::ArrowError> {
     arrow_ipc::reader::FileReader::try_new(Cursor::new(ipc), None)?.collect()
@@ -125,7 +110,7 @@ fn fixtures() -> &'static [Fixture] {
                     .collect();
                 let metadata = tables
                     .iter()
-                    .flat_map(|t| metadata_ranges(&bytes[t.clone()], t.start))
+                    .flat_map(|t| ipc_metadata_ranges(&bytes[t.clone()], t.start))
                     .flatten()
                     .collect();
                 let batches = tables

@@ -13,26 +13,12 @@ use libfuzzer_sys::fuzz_target;
 use svb_slow5_signal::svbzd;
 use svb_vbz::{hdf5_filter, pod5_blob};
 
-/// A walk of `n` samples round a level, as a nanopore's signal moves.
-fn walk(n: usize) -> Vec<i16> {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut level = 500i32;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            level = (level + (x % 41) as i32 - 20).clamp(100, 1500);
-            level as i16
-        })
-        .collect()
-}
-
 /// The signal, and its encoding on each wire.
 fn encodings() -> &'static (Vec<i16>, [Vec<u8>; 4]) {
     static E: OnceLock<(Vec<i16>, [Vec<u8>; 4])> = OnceLock::new();
     E.get_or_init(|| {
-        let signal = walk(6000);
+        // A nanopore-like walk, as the writer targets' seeds are.
+        let signal = svb_testdata::Rng(0x9E37_79B9_7F4A_7C15).walk(6000, 40);
         let wires = [
             hdf5_filter::compress_signal(&signal),
             pod5_blob::compress_signal(&signal),

@@ -5,24 +5,7 @@
 use svb_model::ReadSource;
 use svb_pod5::{ContentType, Reader};
 use svb_testdata::data_dir;
-
-/// The byte ranges of an embedded Arrow IPC file at `at` that are metadata: each block's
-/// message, and the footer.
-fn metadata_ranges(file: &[u8], at: usize, len: usize) -> Vec<std::ops::Range<usize>> {
-    let ipc = &file[at..at + len];
-    let footer_len = u32::from_le_bytes(ipc[len - 10..len - 6].try_into().unwrap()) as usize;
-    let footer_start = len - 10 - footer_len;
-    let footer = arrow_ipc::root_as_footer(&ipc[footer_start..len - 10]).unwrap();
-    let footer_range = at + footer_start..at + len - 10;
-    let mut out = Vec::new();
-    out.push(footer_range);
-    let blocks = footer.dictionaries().into_iter().flatten();
-    for b in blocks.chain(footer.recordBatches().into_iter().flatten()) {
-        let start = at + b.offset() as usize;
-        out.push(start..start + b.metaDataLength() as usize);
-    }
-    out
-}
+use svb_testdata::pod5::ipc_metadata_ranges;
 
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
@@ -45,7 +28,8 @@ fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error() {
         });
         let (mut flips, mut refused) = (0, 0);
         for table in tables {
-            for range in metadata_ranges(&bytes, table.offset as usize, table.length as usize) {
+            let (at, len) = (table.offset as usize, table.length as usize);
+            for range in ipc_metadata_ranges(&bytes[at..at + len], at) {
                 for at in range {
                     let mut damaged = bytes.clone();
                     damaged[at] ^= 0x41;

@@ -527,3 +527,21 @@ fn footer(embedded: &[(i64, i64, i16)]) -> Vec<u8> {
     fbb.finish_minimal(root);
     fbb.finished_data().to_vec()
 }
+
+/// The byte ranges of an embedded Arrow IPC file `ipc` (a POD5 table, at `at` in its file)
+/// that are metadata: the footer, and each dictionary's and record batch's message. What a
+/// test or fuzz target damages to check a reader's table validation.
+pub fn ipc_metadata_ranges(ipc: &[u8], at: usize) -> Vec<std::ops::Range<usize>> {
+    let len = ipc.len();
+    let footer_len = u32::from_le_bytes(ipc[len - 10..len - 6].try_into().unwrap()) as usize;
+    let footer_start = len - 10 - footer_len;
+    let footer = arrow_ipc::root_as_footer(&ipc[footer_start..len - 10]).unwrap();
+    let mut out = Vec::new();
+    out.push(at + footer_start..at + len - 10);
+    let blocks = footer.dictionaries().into_iter().flatten();
+    for b in blocks.chain(footer.recordBatches().into_iter().flatten()) {
+        let start = at + b.offset() as usize;
+        out.push(start..start + b.metaDataLength() as usize);
+    }
+    out
+}
