@@ -128,7 +128,50 @@ pub fn command() -> clap::Command {
     for format in ["pod5", "blow5", "fast5"] {
         cmd = cmd.mut_subcommand(format, |c| files::with_examples(c, format));
     }
+    // The global options are copied into every subcommand that lacks them when the command
+    // is built; a subcommand that has no use for one gets a hidden copy of it instead (still
+    // accepted, as clap's global options are everywhere, and absent from its help).
+    for (path, unused) in UNUSED_GLOBALS {
+        let hidden: Vec<clap::Arg> = cmd
+            .get_arguments()
+            .filter(|a| unused.contains(&a.get_id().as_str()))
+            .map(|a| a.clone().global(false).hide(true))
+            .collect();
+        cmd = with_args(cmd, path, hidden);
+    }
     cmd
+}
+
+/// The global options each subcommand ignores: `bench` and `completions` read and write no
+/// file; `info` and `verify` write none.
+const UNUSED_GLOBALS: [(&[&str], &[&str]); 8] = [
+    (
+        &["bench"],
+        &["no_sync", "quiet", "no_sign_request", "storage_options"],
+    ),
+    (
+        &["completions"],
+        &[
+            "no_sync",
+            "quiet",
+            "threads",
+            "no_sign_request",
+            "storage_options",
+        ],
+    ),
+    (&["pod5", "info"], &["no_sync"]),
+    (&["pod5", "verify"], &["no_sync"]),
+    (&["blow5", "info"], &["no_sync"]),
+    (&["blow5", "verify"], &["no_sync"]),
+    (&["fast5", "info"], &["no_sync"]),
+    (&["fast5", "verify"], &["no_sync"]),
+];
+
+fn with_args(cmd: clap::Command, path: &[&str], args: Vec<clap::Arg>) -> clap::Command {
+    match path {
+        [] => cmd.args(args),
+        [first, rest @ ..] => cmd.mut_subcommand(*first, |c| with_args(c, rest, args)),
+    }
 }
 
 /// The `svb` command: parses the process's arguments, runs the command, says how it went.
@@ -249,6 +292,40 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A subcommand's help leaves out the global options it ignores, which it still accepts.
+    #[test]
+    fn unused_global_options_are_hidden_not_refused() {
+        let help = |path: &[&str]| {
+            let mut cmd = command();
+            cmd.build();
+            let mut sub = &mut cmd;
+            for name in path {
+                sub = sub.find_subcommand_mut(name).expect(name);
+            }
+            sub.render_long_help().to_string()
+        };
+        let bench = help(&["bench"]);
+        for hidden in [
+            "--no-sync",
+            "--quiet",
+            "--no-sign-request",
+            "--storage-option",
+        ] {
+            assert!(!bench.contains(hidden), "bench shows {hidden}");
+        }
+        assert!(bench.contains("--threads"));
+        assert!(!help(&["pod5", "verify"]).contains("--no-sync"));
+        assert!(help(&["convert"]).contains("--no-sync"));
+        assert!(help(&["pod5", "decode"]).contains("--no-sync"));
+        for argv in [
+            &["svb", "bench", "--no-sync", "--quiet"][..],
+            &["svb", "--no-sync", "pod5", "verify", "x.pod5"],
+            &["svb", "blow5", "info", "--no-sync", "x.blow5"],
+        ] {
+            command().try_get_matches_from(argv).expect("accepted");
         }
     }
 
