@@ -27,6 +27,8 @@ pub enum AttrValue {
         /// Every member's label, in the type's order (what slow5tools makes the enum of its
         /// BLOW5 field).
         labels: Vec<String>,
+        /// Every member's number, in the order of `labels`.
+        values: Vec<i64>,
     },
     /// A one-element array: its element. Not a scalar to the read's fields (slow5tools
     /// refuses one there), but what slow5tools writes into a header for it.
@@ -183,10 +185,15 @@ pub(crate) fn value(a: &Attribute) -> AttrValue {
                 })
                 .map(|m| m.name.clone());
             let labels = members.iter().map(|m| m.name.clone()).collect();
+            let values = members
+                .iter()
+                .map(|m| int_bytes(&m.value, *size, *byte_order, *signed).map_or(i64::MIN, |v| v.0))
+                .collect();
             AttrValue::Enum {
                 label,
                 value,
                 labels,
+                values,
             }
         }
         other => AttrValue::Other(type_name(other)),

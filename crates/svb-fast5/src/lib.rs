@@ -9,6 +9,9 @@
 //! time and appended (memory follows the samples decoded, not a declared size), and a missing
 //! or mistyped field is an error naming the file, the read and the attribute, never a default.
 //!
+//! [`Writer`] writes multi-read files (VBZ, gzip or plain signal) as ONT's tools lay them
+//! out, with no libhdf5 either.
+//!
 //! The [`Reader`] is the read model's `svb_model::ReadSource` ([`model`] maps a read's
 //! attributes to the model's fields).
 #![forbid(unsafe_code)]
@@ -19,9 +22,11 @@ pub mod model;
 mod reader;
 mod storage;
 mod vbz_chunks;
+mod writer;
 
 pub use attrs::{AttrValue, Attrs};
 pub use error::Fast5Error;
 pub use reader::{find, EndReason, Layout, ReadAttributes, Reader, MAX_SAMPLES};
 pub use svb_io::Threads;
 pub use vbz_chunks::VBZ_FILTER_ID;
+pub use writer::{end_reasons, Fast5WriteError, ReadGroups, SignalFilter, WriteOptions, Writer};

@@ -338,6 +338,29 @@ impl PartialFile {
         self.position
     }
 
+    /// Writes `bytes` over what was written at `offset` (a header completed at the end), the
+    /// file's end staying where it was. `offset + bytes.len()` must not pass
+    /// [`position`](PartialFile::position).
+    pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+        if offset.saturating_add(bytes.len() as u64) > self.position {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} bytes at {offset} are past the {} written",
+                    bytes.len(),
+                    self.position
+                ),
+            ));
+        }
+        let out = self.writer();
+        out.flush()?;
+        let file = out.get_mut();
+        file.seek(SeekFrom::Start(offset))?;
+        file.write_all(bytes)?;
+        file.seek(SeekFrom::End(0))?;
+        Ok(())
+    }
+
     /// Flushes what is buffered and copies the whole file so far to `to` (a scratch file's
     /// contents into the destination). Returns the bytes copied.
     pub fn copy_to(&mut self, to: &mut impl Write) -> io::Result<u64> {

@@ -216,6 +216,7 @@ impl Reader {
                 label,
                 value,
                 labels,
+                ..
             }) => Some(EndReason {
                 label: label.clone(),
                 value: Some(*value),
