@@ -28,6 +28,13 @@ pub(crate) enum SignalCodec {
     None,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Fast5SignalCodec {
+    Vbz,
+    Gzip,
+    None,
+}
+
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb convert reads.pod5 -o reads.blow5\n  \
     svb convert -r blow5_dir/ -o merged.pod5\n  \
@@ -36,19 +43,26 @@ pub(crate) enum SignalCodec {
     svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n  \
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
-    svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n\n\
+    svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n  \
+    svb convert reads.pod5 -o reads.fast5                (multi-read FAST5, VBZ signal)\n  \
+    svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --fast5-signal gzip\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
-    BLOW5 / SLOW5: slow5tools f2s's); docs/FORMATS.md lists them.")]
+    BLOW5 / SLOW5: slow5tools f2s's; POD5 -> FAST5: pod5 convert to_fast5's); docs/FORMATS.md\n\
+    lists them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
-    /// The output: a .pod5, .blow5 or .slow5 file for all inputs, or a directory (with --to)
-    /// for one output per input, named after it.
+    /// The output: a .pod5, .blow5, .slow5 or .fast5 file for all inputs, or a directory
+    /// (with --to) for one output per input, named after it.
     #[arg(short, long)]
     output: PathBuf,
     /// The output format when -o is a directory.
-    #[arg(long, value_parser = ["pod5", "blow5", "slow5"])]
+    #[arg(long, value_parser = ["pod5", "blow5", "slow5", "fast5"])]
     to: Option<String>,
+    /// FAST5 signal compression [default: vbz, ONT's HDF5 filter 32020, which readers other
+    /// than svb open with ONT's vbz plugin; gzip opens in every HDF5 reader].
+    #[arg(long, value_enum)]
+    fast5_signal: Option<Fast5SignalCodec>,
     /// BLOW5 record compression [default: zstd].
     #[arg(long, value_enum)]
     records: Option<RecordCodec>,
@@ -99,6 +113,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         records: args.records.map(RecordCodec::compression),
         signal: args.signal.map(SignalCodec::compression),
         decode_fast: args.decode_fast,
+        fast5_signal: args.fast5_signal.map(Fast5SignalCodec::filter),
     };
     compression
         .check(to, &args.output)
@@ -159,6 +174,17 @@ impl RecordCodec {
             RecordCodec::Zstd => RecordCompression::Zstd,
             RecordCodec::Zlib => RecordCompression::Zlib,
             RecordCodec::None => RecordCompression::None,
+        }
+    }
+}
+
+impl Fast5SignalCodec {
+    fn filter(self) -> svb_fast5::SignalFilter {
+        match self {
+            Fast5SignalCodec::Vbz => svb_fast5::SignalFilter::Vbz,
+            // h5py's default level, as `compression="gzip"` writes it.
+            Fast5SignalCodec::Gzip => svb_fast5::SignalFilter::Gzip(4),
+            Fast5SignalCodec::None => svb_fast5::SignalFilter::None,
         }
     }
 }

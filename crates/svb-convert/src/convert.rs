@@ -21,18 +21,32 @@ pub struct Compression {
     /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
     /// faster): a POD5 output's chunks, a BLOW5 output's zstd records.
     pub decode_fast: bool,
+    /// FAST5 signal compression (default VBZ, as MinKNOW and `pod5 convert to_fast5`).
+    pub fast5_signal: Option<svb_fast5::SignalFilter>,
 }
 
 impl Compression {
     /// `Err` when `to` cannot be written with these choices (SLOW5 text, which has no
     /// compression, with any of them), naming `out`.
     pub fn check(&self, to: Format, out: &Path) -> Result<(), ConvertError> {
+        let refused = |what: &str| Err(ConvertError::Mapping(format!("{}: {what}", out.display())));
         if to == Format::Slow5 && *self != Compression::default() {
-            return Err(ConvertError::Mapping(format!(
-                "{}: SLOW5 text has no compression; record and signal compression and the \
-                 decode-fast profile are for .blow5 and .pod5 outputs",
-                out.display()
-            )));
+            return refused(
+                "SLOW5 text has no compression; record and signal compression and the \
+                 decode-fast profile are for .blow5 and .pod5 outputs, FAST5 signal \
+                 compression for .fast5",
+            );
+        }
+        let blow5_or_pod5 = self.records.is_some() || self.signal.is_some() || self.decode_fast;
+        if to == Format::Fast5 && blow5_or_pod5 {
+            return refused(
+                "a FAST5 output's signal is compressed by its HDF5 filter (VBZ, gzip or none); \
+                 record and signal compression and the decode-fast profile are for .blow5 and \
+                 .pod5 outputs",
+            );
+        }
+        if to != Format::Fast5 && self.fast5_signal.is_some() {
+            return refused("FAST5 signal compression is for .fast5 outputs");
         }
         Ok(())
     }
@@ -77,7 +91,9 @@ impl Compression {
 /// The reads of `inputs` (files of `from`; BLOW5 and SLOW5 text mix) written into `out` as a
 /// file of `to`, compressed as `compression` says and published as `how.publish` says: POD5
 /// and BLOW5 with blue-crab's field mapping, FAST5 with ONT's (to POD5) or slow5tools f2s's
-/// (to BLOW5 / SLOW5), BLOW5 to BLOW5 recompressed or as text, POD5 to POD5 repacked.
+/// (to BLOW5 / SLOW5), BLOW5 to BLOW5 recompressed or as text, POD5 to POD5 repacked, and
+/// any of them to multi-read FAST5 ([`to_fast5`](crate::to_fast5): POD5 as `pod5 convert
+/// to_fast5` maps it).
 ///
 /// ```no_run
 /// use svb_convert::{convert, Compression, Run};
@@ -114,6 +130,12 @@ pub fn convert(
                 Format::Blow5 | Format::Slow5 => crate::blow5_to_pod5(inputs, out, options, how),
             }
         }
-        found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
+        Format::Fast5 => {
+            let options = svb_fast5::WriteOptions {
+                signal: compression.fast5_signal.unwrap_or_default(),
+                publish: how.publish,
+            };
+            crate::to_fast5(inputs, from, out, options, how)
+        }
     }
 }

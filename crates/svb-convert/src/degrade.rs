@@ -304,6 +304,7 @@ pub fn degrade(
         records,
         signal,
         decode_fast,
+        fast5_signal: None,
     }
     .check(to, out)?;
     let on_error = how.on_error;

@@ -169,10 +169,10 @@ pub fn fast5_to_pod5(
     picked_to_pod5(readers, stats, out, options, how)
 }
 
-/// The FAST5 inputs looked at (a bounded number kept open: the others are opened again when
-/// their turn comes), each with the indices of its reads to convert (all of them, or those
-/// whose id `wanted` holds).
-type Picked = Vec<(crate::Looked<svb_fast5::Reader>, Vec<usize>)>;
+/// The inputs looked at (a bounded number kept open: the others are opened again when their
+/// turn comes), each with the indices of its reads to convert (all of them, or those whose id
+/// `wanted` holds).
+pub(crate) type Picked<R = svb_fast5::Reader> = Vec<(crate::Looked<R>, Vec<usize>)>;
 
 /// Looks at each FAST5 input in turn: the reads to convert of each, and `look(reader, those
 /// reads)` (what the output's header needs of them).
@@ -231,7 +231,7 @@ fn picked_to_pod5(
         w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
         Ok(reads.iter().map(|(_, s)| s.len() as u64).sum())
     };
-    let stats = each_window(&readers, stats, how, convert, write)?;
+    let stats = each_window(&readers, open_reader, stats, how, convert, write)?;
     finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }
@@ -248,15 +248,20 @@ fn finish_freeing(
     finish()
 }
 
-/// Converts the reads of `readers` a window at a time: `convert(reader, index)` on every core,
-/// the next window while `write(converted, in_file)` takes the one before, in read order,
-/// with the reads that converted (returning their samples); a read that failed stops it, or
-/// goes to the stats' `failed`, as `how` says.
-fn each_window<T: Send>(
-    readers: &Picked,
+fn open_reader(p: &Path) -> Result<svb_fast5::Reader, svb_fast5::Fast5Error> {
+    svb_fast5::Reader::open(p)
+}
+
+/// Converts the reads of `readers` (each opened again by `open` unless kept) a window at a
+/// time: `convert(reader, index)` on every core, the next window while `write(converted,
+/// in_file)` takes the one before, in read order, with the reads that converted (returning
+/// their samples); a read that failed stops it, or goes to the stats' `failed`, as `how` says.
+pub(crate) fn each_window<R: svb_model::ReadSource + Sync, E: Into<ConvertError>, T: Send>(
+    readers: &Picked<R>,
+    open: impl Fn(&Path) -> Result<R, E>,
     mut stats: Stats,
     mut how: Run<'_>,
-    convert: impl Fn(&svb_fast5::Reader, usize) -> Result<T, ConvertError> + Sync,
+    convert: impl Fn(&R, usize) -> Result<T, ConvertError> + Sync,
     mut write: impl FnMut(Vec<T>, &dyn Fn(ConvertError) -> ConvertError) -> Result<u64, ConvertError>
         + Send,
 ) -> Result<Stats, ConvertError> {
@@ -265,8 +270,7 @@ fn each_window<T: Send>(
     let mut done = 0u64;
     for (looked, keep) in readers {
         let in_file = ConvertError::of(&looked.path);
-        let open = |p: &Path| svb_fast5::Reader::open(p);
-        let Some(r) = looked.reopen(open, how.on_error, &mut stats.failed)? else {
+        let Some(r) = looked.reopen(&open, how.on_error, &mut stats.failed)? else {
             done += keep.len() as u64;
             continue;
         };
@@ -435,7 +439,7 @@ fn picked_to_blow5(
         w.add_records(&records).map_err(|e| in_file(e.into()))?;
         Ok(records.iter().map(|x| x.raw_signal.len() as u64).sum())
     };
-    let stats = each_window(&readers, stats, how, convert, write)?;
+    let stats = each_window(&readers, open_reader, stats, how, convert, write)?;
     finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }

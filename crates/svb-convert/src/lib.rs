@@ -37,6 +37,7 @@ mod split;
 mod subset;
 mod table;
 mod time;
+mod to_fast5;
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +62,7 @@ pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
 pub use subset::{subset, subset_blow5, subset_blow5_indexed, subset_pod5, ReadOrder, Subset};
 pub use table::{TableFile, Unknown};
 pub use time::{format_utc_ms, parse_utc_ms};
+pub use to_fast5::to_fast5;
 
 /// Samples (or, for BLOW5 inputs, stored bytes) decoded at once (at least one read): with the
 /// window being written, the memory bound of a conversion.
@@ -80,6 +82,9 @@ pub enum ConvertError {
     /// The BLOW5 output could not be written.
     #[error(transparent)]
     Blow5Write(#[from] svb_blow5::Blow5WriteError),
+    /// The FAST5 output could not be written.
+    #[error(transparent)]
+    Fast5Write(#[from] svb_fast5::Fast5WriteError),
     /// The output's extension names no format svb writes.
     #[error(transparent)]
     OutputFormat(#[from] svb_model::OutputFormatError),

@@ -189,6 +189,7 @@ fn zlib_records_are_slow5tools_bytes() {
             records: Some(svb_blow5::RecordCompression::Zlib),
             signal: Some(SignalCompression::SvbZd),
             decode_fast: false,
+            fast5_signal: None,
         };
         let to = svb_model::Format::Blow5;
         let inputs = std::slice::from_ref(&input);

@@ -30,7 +30,7 @@ impl Format {
 
     /// The formats svb writes: an output's extension must name one
     /// ([`of_output`](Format::of_output)).
-    pub const WRITTEN: [Format; 3] = [Format::Pod5, Format::Blow5, Format::Slow5];
+    pub const WRITTEN: [Format; 4] = [Format::Pod5, Format::Blow5, Format::Slow5, Format::Fast5];
 
     /// The format whose signature `head` (a file's first bytes) starts with.
     ///
@@ -101,9 +101,9 @@ impl Format {
     /// ```
     /// use svb_model::Format;
     /// assert_eq!(Format::of_output("x.slow5".as_ref()).unwrap(), Format::Slow5);
-    /// let e = Format::of_output("x.fast5".as_ref()).unwrap_err();
-    /// assert_eq!(e.to_string(), "x.fast5: svb reads FAST5 (HDF5) but does not write it; the output must end in .pod5, .blow5 or .slow5");
-    /// assert!(Format::of_output("x.txt".as_ref()).is_err());
+    /// assert_eq!(Format::of_output("x.fast5".as_ref()).unwrap(), Format::Fast5);
+    /// let e = Format::of_output("x.txt".as_ref()).unwrap_err();
+    /// assert_eq!(e.to_string(), "x.txt: the output must end in .pod5, .blow5, .slow5 or .fast5");
     /// ```
     pub fn of_output(path: &Path) -> Result<Format, OutputFormatError> {
         match Format::of_extension(path) {
@@ -165,17 +165,25 @@ impl Form {
     }
 }
 
-/// An output whose extension names no format svb writes ([`Format::of_output`]).
+/// An output whose extension names no format svb writes ([`Format::of_output`]), or a FAST5
+/// output of an operation other than a conversion ([`OutputFormatError::not_written`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputFormatError {
     /// The output.
     pub path: PathBuf,
-    /// The format its extension names, when it names one svb only reads.
+    /// The format its extension names, when the operation does not write that one.
     pub found: Option<Format>,
 }
 
 impl OutputFormatError {
-    /// The error of an output at `path` in `format`, one svb reads but does not write.
+    /// The error of an output at `path` in `format`, which the operation does not write
+    /// (FAST5: only conversions write it).
+    ///
+    /// ```
+    /// use svb_model::{Format, OutputFormatError};
+    /// let e = OutputFormatError::not_written("x.fast5".as_ref(), Format::Fast5);
+    /// assert_eq!(e.to_string(), "x.fast5: FAST5 (HDF5) is written by conversions only; this output must end in .pod5, .blow5 or .slow5");
+    /// ```
     pub fn not_written(path: &Path, format: Format) -> OutputFormatError {
         OutputFormatError {
             path: path.to_path_buf(),
@@ -187,15 +195,25 @@ impl OutputFormatError {
 impl std::fmt::Display for OutputFormatError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: ", self.path.display())?;
-        if let Some(found) = self.found {
-            write!(f, "svb reads {found} but does not write it; ")?;
-        }
-        let list: Vec<String> = Format::WRITTEN
+        let written: Vec<Format> = match self.found {
+            Some(found) => {
+                write!(f, "{found} is written by conversions only; this ")?;
+                Format::WRITTEN
+                    .into_iter()
+                    .filter(|w| *w != found)
+                    .collect()
+            }
+            None => {
+                write!(f, "the ")?;
+                Format::WRITTEN.to_vec()
+            }
+        };
+        let list: Vec<String> = written
             .iter()
             .map(|w| format!(".{}", w.extension()))
             .collect();
         let (last, rest) = list.split_last().expect("svb writes some format");
-        write!(f, "the output must end in {} or {last}", rest.join(", "))
+        write!(f, "output must end in {} or {last}", rest.join(", "))
     }
 }
 

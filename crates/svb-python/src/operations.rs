@@ -10,7 +10,23 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::errors::chain;
 
-/// Any format to POD5, BLOW5 or SLOW5 text by the output's extension (see `svb.convert`).
+/// A FAST5 output's signal filter by name.
+fn fast5_signal(name: &str) -> PyResult<svb_fast5::SignalFilter> {
+    Ok(match name {
+        "vbz" => svb_fast5::SignalFilter::Vbz,
+        // h5py's default level, as `compression="gzip"` writes it.
+        "gzip" => svb_fast5::SignalFilter::Gzip(4),
+        "none" => svb_fast5::SignalFilter::None,
+        o => {
+            return Err(PyValueError::new_err(format!(
+                "signal={o:?}: a FAST5 output's signal is vbz, gzip or none"
+            )))
+        }
+    })
+}
+
+/// Any format to POD5, BLOW5, SLOW5 text or FAST5 by the output's extension (see
+/// `svb.convert`).
 #[pyfunction]
 #[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false))]
 #[allow(clippy::too_many_arguments)]
@@ -26,12 +42,21 @@ pub fn convert<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
     let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // `signal` names the FAST5 output's HDF5 filter, or the BLOW5 output's signal codec.
+    let (signal, fast5_signal) = match to {
+        Format::Fast5 => (None, signal.map(fast5_signal).transpose()?),
+        _ => (
+            signal.map(crate::writers::signal_compression).transpose()?,
+            None,
+        ),
+    };
     let compression = svb_convert::Compression {
         records: records
             .map(crate::writers::record_compression)
             .transpose()?,
-        signal: signal.map(crate::writers::signal_compression).transpose()?,
+        signal,
         decode_fast,
+        fast5_signal,
     };
     compression
         .check(to, &output)

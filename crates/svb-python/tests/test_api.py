@@ -89,6 +89,25 @@ def test_convert_round_trip(pod5_files, tmp_path):
     assert not (tmp_path / "none.blow5").exists()
 
 
+def test_convert_to_fast5(pod5_files, blow5_files, tmp_path):
+    """POD5 and BLOW5 into multi-read FAST5 (VBZ by default, gzip asked for), read back by
+    svb with the same reads and samples."""
+    for src, out, signal in [
+        (pod5_files[0], tmp_path / "from_pod5.fast5", None),
+        (blow5_files[0], tmp_path / "from_blow5.fast5", "gzip"),
+    ]:
+        stats = svb.convert(src, out, signal=signal)
+        a, b = list(svb.open(src)), list(svb.open(out))
+        assert stats["reads"] == len(a) == len(b) and stats["failed"] == []
+        assert [x.read_id for x in a] == [x.read_id for x in b]
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x.signal, y.signal)
+    with pytest.raises(ValueError, match="vbz, gzip or none"):
+        svb.convert(pod5_files[0], tmp_path / "bad.fast5", signal="svb-zd")
+    with pytest.raises(ValueError, match="conversions only"):
+        svb.merge(pod5_files[:1], tmp_path / "merged.fast5")
+
+
 def test_operations_raise_errors_by_kind(pod5_files, tmp_path):
     """A missing input is FileNotFoundError, an existing output FileExistsError, from every
     operation; a bad file stays a FileFormatError."""

@@ -404,9 +404,12 @@ def convert(
     """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
     mapping, FAST5 -> POD5 with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's, BLOW5 ->
     SLOW5 text and back, BLOW5 recompressed, POD5 repacked (`decode_fast` for zstd's
-    decode-fast profile), as `svb convert` does. `records` ("zstd", "zlib", "none") and
+    decode-fast profile), any of them to multi-read FAST5 (`.fast5`; POD5 as `pod5 convert
+    to_fast5` writes it), as `svb convert` does. `records` ("zstd", "zlib", "none") and
     `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's compression (default zstd and
-    svb-zd). Returns {"reads", "samples", "failed"}; with
+    svb-zd); for a FAST5 output `signal` is its HDF5 filter ("vbz", the default, as ONT
+    writes it; "gzip", which every HDF5 reader opens; "none"). Returns {"reads", "samples",
+    "failed"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""

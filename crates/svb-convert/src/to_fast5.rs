@@ -1,0 +1,388 @@
+//! POD5, BLOW5 / SLOW5 and FAST5 into a multi-read FAST5 file ([`to_fast5`]): a POD5 read as
+//! ONT's `pod5 convert to_fast5` (0.3.49) writes it, attribute for attribute and in its
+//! types; a BLOW5 record through the same mapping from the POD5 read blue-crab makes of it
+//! (its calibration and rate kept exactly as the record holds them); a FAST5 read with every
+//! attribute of its groups as they are.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use svb_fast5::{AttrValue, Attrs, ReadGroups};
+use svb_model::Format;
+use svb_pod5::{ReadRow, RunInfo};
+
+use crate::fast5::{each_window, Picked};
+use crate::{look_at_inputs, read_of, run_info_of, ConvertError, Run, Stats};
+
+/// A read's FAST5 groups, owned: what a window of converted reads holds.
+struct Groups {
+    read_id: String,
+    read: Vec<(String, AttrValue)>,
+    raw: Vec<(String, AttrValue)>,
+    channel_id: Vec<(String, AttrValue)>,
+    tracking_id: Attrs,
+    context_tags: Attrs,
+    signal: Vec<i16>,
+}
+
+impl Groups {
+    fn as_groups(&self) -> ReadGroups<'_> {
+        ReadGroups {
+            read_id: &self.read_id,
+            read: &self.read,
+            raw: &self.raw,
+            channel_id: &self.channel_id,
+            tracking_id: &self.tracking_id,
+            context_tags: &self.context_tags,
+            signal: &self.signal,
+        }
+    }
+}
+
+/// A run's groups shared by its reads, made once: its `tracking_id` and `context_tags`
+/// attributes, and the read group's `run_id`.
+#[derive(Clone)]
+struct RunGroups {
+    run: RunInfo,
+    run_id: String,
+    tracking_id: Attrs,
+    context_tags: Attrs,
+}
+
+impl RunGroups {
+    fn of(run: &RunInfo) -> RunGroups {
+        let attrs = |kv: &[(String, String)]| -> Attrs {
+            kv.iter()
+                .map(|(k, v)| (k.clone(), AttrValue::Text(v.clone())))
+                .collect()
+        };
+        // pod5 writes the tracking ids' run_id (it fails without one); a run without it has
+        // its acquisition id, which ONT's FAST5 -> POD5 made of the run id.
+        let run_id = run
+            .tracking_id
+            .iter()
+            .find(|(k, _)| k == "run_id")
+            .map_or_else(|| run.acquisition_id.clone(), |(_, v)| v.clone());
+        RunGroups {
+            run: run.clone(),
+            run_id,
+            tracking_id: attrs(&run.tracking_id),
+            context_tags: attrs(&run.context_tags),
+        }
+    }
+}
+
+/// The runs of the inputs by acquisition id; one seen again with other fields is refused.
+#[derive(Default)]
+struct Runs(HashMap<String, RunGroups>);
+
+impl Runs {
+    fn add(&mut self, run: RunInfo) -> Result<(), ConvertError> {
+        match self.0.get(&run.acquisition_id) {
+            Some(known) if known.run != run => Err(ConvertError::Mapping(format!(
+                "run {} differs from the run of that acquisition id in an earlier input",
+                run.acquisition_id
+            ))),
+            Some(_) => Ok(()),
+            None => {
+                self.0
+                    .insert(run.acquisition_id.clone(), RunGroups::of(&run));
+                Ok(())
+            }
+        }
+    }
+
+    fn get(&self, acquisition_id: &str) -> Result<&RunGroups, ConvertError> {
+        self.0.get(acquisition_id).ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "run {acquisition_id} was not in the file when its runs were read (was it \
+                 changed meanwhile?)"
+            ))
+        })
+    }
+}
+
+/// A FAST5 read's calibration and rate (`channel_id`'s numbers).
+struct Channel {
+    digitisation: f64,
+    offset: f64,
+    range: f64,
+    sampling_rate: f64,
+}
+
+impl Channel {
+    /// As pod5 computes them from a POD5 read and its run.
+    fn of_pod5(read: &ReadRow, run: &RunInfo) -> Channel {
+        let digitisation = f64::from(i32::from(run.adc_max) - i32::from(run.adc_min) + 1);
+        Channel {
+            digitisation,
+            offset: f64::from(read.calibration_offset),
+            range: digitisation * f64::from(read.calibration_scale),
+            sampling_rate: f64::from(run.sample_rate),
+        }
+    }
+}
+
+/// A POD5 read's groups as `pod5 convert to_fast5` writes them (its attribute order and
+/// types; the fields older tables lack take lib_pod5's migration values).
+fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec<i16>) -> Groups {
+    let read_id = read.read_id_string();
+    let text = |s: &str| AttrValue::Text(s.to_string());
+    let (labels, values): (Vec<String>, Vec<i64>) = svb_fast5::end_reasons().into_iter().unzip();
+    let at = labels
+        .iter()
+        .position(|l| **l == *read.end_reason)
+        .unwrap_or(0);
+    let float = |v: Option<f32>, missing: f64| v.map_or(missing, f64::from);
+    let named = |list: Vec<(&str, AttrValue)>| -> Vec<(String, AttrValue)> {
+        list.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    };
+    Groups {
+        read: named(vec![
+            ("run_id", text(&run.run_id)),
+            ("pore_type", text(&read.pore_type)),
+        ]),
+        channel_id: named(vec![
+            ("digitisation", AttrValue::Float(channel.digitisation)),
+            ("offset", AttrValue::Float(channel.offset)),
+            ("range", AttrValue::Float(channel.range)),
+            ("sampling_rate", AttrValue::Float(channel.sampling_rate)),
+            ("channel_number", text(&read.channel.to_string())),
+        ]),
+        raw: named(vec![
+            ("start_time", AttrValue::UInt(read.start_sample)),
+            ("duration", AttrValue::UInt(signal.len() as u64)),
+            (
+                "read_number",
+                AttrValue::Int(i64::from(read.read_number as i32)),
+            ),
+            ("start_mux", AttrValue::UInt(u64::from(read.well))),
+            ("read_id", text(&read_id)),
+            (
+                "median_before",
+                AttrValue::Float(f64::from(read.median_before)),
+            ),
+            (
+                "end_reason",
+                AttrValue::Enum {
+                    label: Some(labels[at].clone()),
+                    value: values[at],
+                    labels,
+                    values,
+                },
+            ),
+            (
+                "num_minknow_events",
+                AttrValue::UInt(read.num_minknow_events.unwrap_or(0)),
+            ),
+            (
+                "tracked_scaling_scale",
+                AttrValue::Float(float(read.tracked_scaling_scale, f64::NAN)),
+            ),
+            (
+                "tracked_scaling_shift",
+                AttrValue::Float(float(read.tracked_scaling_shift, f64::NAN)),
+            ),
+            (
+                "predicted_scaling_scale",
+                AttrValue::Float(float(read.predicted_scaling_scale, f64::NAN)),
+            ),
+            (
+                "predicted_scaling_shift",
+                AttrValue::Float(float(read.predicted_scaling_shift, f64::NAN)),
+            ),
+            (
+                "num_reads_since_mux_change",
+                AttrValue::UInt(u64::from(read.num_reads_since_mux_change.unwrap_or(0))),
+            ),
+            (
+                "time_since_mux_change",
+                AttrValue::Float(float(read.time_since_mux_change, 0.0)),
+            ),
+        ]),
+        read_id,
+        tracking_id: run.tracking_id.clone(),
+        context_tags: run.context_tags.clone(),
+        signal,
+    }
+}
+
+/// A FAST5 read's groups, every attribute as the file holds it.
+fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> Groups {
+    let mut own = vec![("run_id".to_string(), AttrValue::Text(read.run_id.clone()))];
+    if let Some(p) = &read.pore_type {
+        own.push(("pore_type".into(), AttrValue::Text(p.clone())));
+    }
+    Groups {
+        read: own,
+        raw: read.raw.to_vec(),
+        channel_id: read.channel_id.to_vec(),
+        tracking_id: read.tracking_id,
+        context_tags: read.context_tags,
+        read_id: read.read_id,
+        signal,
+    }
+}
+
+/// The reads of `inputs` (files of `from`) written into one multi-read FAST5 file `out`
+/// under `options` (default: VBZ signal), in input order: POD5 reads as `pod5 convert
+/// to_fast5` maps them, BLOW5 / SLOW5 records through blue-crab's POD5 mapping (read ids must
+/// be UUIDs) with their calibration exact, FAST5 reads with every attribute they hold. A
+/// failed input or read stops it, or is left out, as `how` says.
+///
+/// ```no_run
+/// use svb_convert::{to_fast5, Run};
+/// use svb_model::Format;
+/// let stats = to_fast5(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Run::default())?;
+/// println!("{} reads", stats.reads);
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+pub fn to_fast5(
+    inputs: &[PathBuf],
+    from: Format,
+    out: &Path,
+    options: svb_fast5::WriteOptions,
+    how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    let options = svb_fast5::WriteOptions {
+        publish: how.publish,
+        ..options
+    };
+    let on_error = how.on_error;
+    match from {
+        Format::Fast5 => {
+            let open = |p: &Path| svb_fast5::Reader::open(p);
+            let (looked, stats) = look_at_inputs(
+                inputs,
+                out,
+                on_error,
+                open,
+                svb_fast5::Reader::len,
+                |_, _| Ok(()),
+            )?;
+            let convert = |r: &svb_fast5::Reader, i: usize| {
+                let mut signal = Vec::new();
+                let read = r.read_with_signal(i, &mut signal)?;
+                Ok(groups_of_fast5(read, signal))
+            };
+            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+        }
+        Format::Pod5 => {
+            let open = |p: &Path| svb_pod5::Reader::open(p);
+            let mut runs = Runs::default();
+            let look = |r: &svb_pod5::Reader, _: &Path| {
+                r.run_infos()
+                    .iter()
+                    .try_for_each(|run| runs.add(run.clone()))
+            };
+            let (looked, stats) =
+                look_at_inputs(inputs, out, on_error, open, svb_pod5::Reader::len, look)?;
+            let convert = |r: &svb_pod5::Reader, i: usize| {
+                let read = &r.reads()[i];
+                let run = runs.get(&r.run_of(i)?.acquisition_id)?;
+                let mut signal = Vec::new();
+                r.decode_signal_into(i, &mut signal)?;
+                Ok(groups_of_pod5(
+                    read,
+                    run,
+                    Channel::of_pod5(read, &run.run),
+                    signal,
+                ))
+            };
+            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+        }
+        Format::Blow5 | Format::Slow5 => {
+            let open = |p: &Path| svb_blow5::Reader::open(p);
+            let (looked, stats) = look_at_inputs(
+                inputs,
+                out,
+                on_error,
+                open,
+                svb_blow5::Reader::len,
+                |_, _| Ok(()),
+            )?;
+            // A read group's run is made of its attributes and its first record (the ADC
+            // range and rate where the header lacks them), when that record is converted.
+            let runs = std::sync::Mutex::new(HashMap::<(PathBuf, u32), Arc<RunGroups>>::new());
+            let convert = |r: &svb_blow5::Reader, i: usize| {
+                let mut rec = svb_blow5::Record::default();
+                r.record_into(i, &mut rec)?;
+                let key = (r.path().to_path_buf(), rec.read_group);
+                let known = runs.lock().expect("not poisoned").get(&key).cloned();
+                let run = match known {
+                    Some(run) => run,
+                    None => {
+                        let attrs = r
+                            .header()
+                            .read_groups
+                            .get(rec.read_group as usize)
+                            .ok_or_else(|| {
+                                ConvertError::Mapping(format!(
+                                    "record {}: read group {} is not in the header",
+                                    rec.read_id, rec.read_group
+                                ))
+                            })?;
+                        let run = Arc::new(RunGroups::of(&run_info_of(
+                            attrs,
+                            rec.digitisation,
+                            rec.sampling_rate,
+                        )));
+                        runs.lock()
+                            .expect("not poisoned")
+                            .entry(key)
+                            .or_insert(run)
+                            .clone()
+                    }
+                };
+                let read = read_of(&rec, &run.run.acquisition_id)?;
+                let channel = Channel {
+                    digitisation: rec.digitisation,
+                    offset: rec.offset,
+                    range: rec.range,
+                    sampling_rate: rec.sampling_rate,
+                };
+                Ok(groups_of_pod5(
+                    &read,
+                    &run,
+                    channel,
+                    std::mem::take(&mut rec.raw_signal),
+                ))
+            };
+            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+        }
+    }
+}
+
+/// Every read of each input.
+fn all_reads<R: svb_model::ReadSource>(looked: Vec<crate::Looked<R>>) -> Picked<R> {
+    looked
+        .into_iter()
+        .map(|l| {
+            let all = (0..l.reads).collect();
+            (l, all)
+        })
+        .collect()
+}
+
+/// Writes the reads `convert` makes of each input's reads into `out`, a window at a time.
+fn write_windows<R: svb_model::ReadSource + Sync, E: Into<ConvertError>>(
+    readers: Picked<R>,
+    open: impl Fn(&Path) -> Result<R, E>,
+    stats: Stats,
+    out: &Path,
+    options: svb_fast5::WriteOptions,
+    how: Run<'_>,
+    convert: impl Fn(&R, usize) -> Result<Groups, ConvertError> + Sync,
+) -> Result<Stats, ConvertError> {
+    let mut w = svb_fast5::Writer::create(out, options)?;
+    let write = |groups: Vec<Groups>, in_file: &dyn Fn(ConvertError) -> ConvertError| {
+        let reads: Vec<ReadGroups<'_>> = groups.iter().map(Groups::as_groups).collect();
+        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        Ok(reads.iter().map(|r| r.signal.len() as u64).sum())
+    };
+    let stats = each_window(&readers, open, stats, how, convert, write)?;
+    drop(readers);
+    w.finish()?;
+    Ok(stats)
+}

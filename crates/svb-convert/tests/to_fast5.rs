@@ -1,0 +1,155 @@
+//! POD5 -> FAST5 as ONT's `pod5 convert to_fast5` (pod5 0.3.49) writes it: both outputs read
+//! by h5py with ONT's VBZ plugin, every attribute of every group of every read, its value and
+//! (for numbers) its HDF5 type, and every sample, equal. BLOW5 and FAST5 inputs: read back
+//! by svb with the same samples and fields.
+
+use std::path::Path;
+
+use svb_convert::{convert, Compression, Run};
+use svb_model::{Format, ReadSource};
+use svb_reads::AnyReader;
+
+/// Prints, for each read of the FAST5 file argv[1] (by id), one line per attribute of each
+/// group (`group/name=value:type`; text by its characters, whatever its HDF5 storage) and
+/// the sha256 of its samples; then the root's attributes.
+const DUMP: &str = r#"
+import hashlib, sys
+import vbz_h5py_plugin  # noqa: F401 (registers HDF5 filter 32020)
+import h5py, numpy
+
+def show(v, stored):
+    if isinstance(v, bytes):
+        return v.decode(), "text"
+    if isinstance(v, str):
+        return v, "text"
+    v = numpy.asarray(v)
+    if v.dtype.kind == "f" and numpy.isnan(v):
+        return "nan", v.dtype.str
+    # An enum's stored type is its member numbers' type with the labels as metadata.
+    labels = h5py.check_enum_dtype(stored)
+    if labels is not None:
+        return str(v.item()), "enum" + repr(sorted(labels.items()))
+    return repr(v.item()), v.dtype.str
+
+f = h5py.File(sys.argv[1], "r")
+for key in sorted(f.keys()):
+    g = f[key]
+    for group in ["", "Raw", "channel_id", "tracking_id", "context_tags"]:
+        node = g[group] if group else g
+        for name in sorted(node.attrs.keys()):
+            value, kind = show(node.attrs[name], node.attrs.get_id(name).dtype)
+            print(f"{key}/{group}/{name}={value}:{kind}")
+    signal = g["Raw/Signal"][()]
+    print(f"{key}/Signal={signal.dtype.str}:{len(signal)}:" + hashlib.sha256(signal.astype("<i2").tobytes()).hexdigest())
+for name in sorted(f.attrs.keys()):
+    print(f"/{name}={show(f.attrs[name], f.attrs.get_id(name).dtype)}")
+"#;
+
+fn dump(python: &str, script: &Path, fast5: &Path) -> Vec<String> {
+    svb_testdata::python_lines(python, script, [fast5])
+}
+
+#[test]
+#[ignore = "needs the shared test data and Python's pod5 (pip install pod5); run with --include-ignored"]
+fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5-peer");
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
+        return;
+    };
+    let script = tmp.join("dump.py");
+    std::fs::write(&script, DUMP).unwrap();
+    let mut lines = 0;
+    for name in [
+        "multi_fast5_zip.pod5",
+        "multi_fast5_zip_v0.pod5",
+        "multi_fast5_zip_v4.pod5",
+    ] {
+        let input = data.join("pod5").join(name);
+        let ours = tmp.join(&format!("{name}.fast5"));
+        let stats = convert(
+            std::slice::from_ref(&input),
+            Format::Pod5,
+            &ours,
+            Format::Fast5,
+            Compression::default(),
+            Run::default(),
+        )
+        .unwrap();
+        assert!(stats.reads > 0 && stats.failed.is_empty(), "{name}");
+        let theirs_dir = tmp.join(&format!("{name}.pod5-tool"));
+        let out = std::process::Command::new(&python)
+            .args(["-m", "pod5.tools.main", "convert", "to_fast5", "-o"])
+            .arg(&theirs_dir)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs = std::fs::read_dir(&theirs_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "fast5"))
+            .expect("pod5 wrote a FAST5 file");
+        let (a, b) = (
+            dump(&python, &script, &ours),
+            dump(&python, &script, &theirs),
+        );
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x, y, "{name}: svb's line, then pod5's");
+        }
+        assert_eq!(a.len(), b.len(), "{name}");
+        lines += a.len();
+    }
+    assert!(lines > 1000, "{lines} attribute lines compared");
+}
+
+/// Every read of `input` (of `from`) converted to FAST5 reads back with its samples, its
+/// calibration and the fields both formats hold.
+fn round_trip(input: &Path, from: Format, out: &Path) -> usize {
+    convert(
+        &[input.to_path_buf()],
+        from,
+        out,
+        Format::Fast5,
+        Compression::default(),
+        Run::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {}", input.display(), svb_testdata::error_chain(&e)));
+    let a = AnyReader::open(input).unwrap();
+    let b = svb_fast5::Reader::open(out).unwrap();
+    assert_eq!(a.len(), b.len());
+    for i in 0..a.len() {
+        let (x, y) = (a.read(i).unwrap(), ReadSource::read(&b, i).unwrap());
+        assert_eq!(x.read_id, y.read_id);
+        assert!(x.signal == y.signal, "{}", x.read_id);
+        assert_eq!(x.calibration, y.calibration, "{}", x.read_id);
+    }
+    a.len()
+}
+
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn blow5_and_fast5_inputs_read_back_from_fast5() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5");
+    let mut reads = 0;
+    for (name, path) in svb_testdata::files_with_suffix(&data.join("blow5"), ".blow5") {
+        // Read ids must be UUIDs (the POD5 mapping's); the other files are left out.
+        let Ok(r) = svb_blow5::Reader::open(&path) else {
+            continue;
+        };
+        let uuid_ids = (0..r.len()).all(|i| {
+            r.read_id(i)
+                .is_ok_and(|id| svb_pod5::parse_uuid(&id).is_some())
+        });
+        if r.is_empty() || !uuid_ids {
+            continue;
+        }
+        reads += round_trip(&path, Format::Blow5, &tmp.join(&format!("{name}.fast5")));
+    }
+    let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
+    reads += round_trip(&fast5, Format::Fast5, &tmp.join("vbz.fast5"));
+    assert!(reads >= 30, "{reads} reads");
+}
