@@ -208,6 +208,35 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 }
                 continue;
             }
+            _ if target == "roundtrip_fast5_writer" => {
+                // A filter byte, then reads: an id byte, a u16 sample count and its samples
+                // (a walk), six Raw attributes (each a kind byte and 8 bytes: an int, three
+                // uints, a float, an enum) and the calibration offset (a float).
+                let mut s = vec![i as u8 % 3];
+                for r in 0..1 + i % 4 {
+                    let len = (n + 97 * r) % 4000;
+                    let walk = svb_testdata::Rng(seed ^ r as u64).walk(len, 40);
+                    s.push(r as u8);
+                    s.extend((len as u16).to_le_bytes());
+                    s.extend(walk.iter().flat_map(|x| x.to_le_bytes()));
+                    s.push(6);
+                    for (kind, v) in [
+                        (0u8, 1093u64),
+                        (1, 4_534_321),
+                        (1, len as u64),
+                        (1, 4),
+                        (2, 183.1f64.to_bits()),
+                        (4, 0x0002_0005),
+                    ] {
+                        s.push(kind);
+                        s.extend(v.to_le_bytes());
+                    }
+                    s.push(2);
+                    s.extend(21.0f64.to_bits().to_le_bytes());
+                }
+                seeds.push(s);
+                continue;
+            }
             _ if target == "roundtrip_pod5_writer" || target == "roundtrip_blow5_writer" => {
                 // The writers' inputs: a mode (POD5: and a sizes byte), then reads of a u16
                 // sample count and their samples, signals like a nanopore's (a walk), of

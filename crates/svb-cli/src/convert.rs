@@ -45,7 +45,8 @@ pub(crate) enum Fast5SignalCodec {
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
     svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n  \
     svb convert reads.pod5 -o reads.fast5                (multi-read FAST5, VBZ signal)\n  \
-    svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --fast5-signal gzip\n\n\
+    svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --fast5-signal gzip\n  \
+    svb convert reads.pod5 -o reads.fast5 --file-read-count 4000 (reads.0.fast5, ...)\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
     BLOW5 / SLOW5: slow5tools f2s's; POD5 -> FAST5: pod5 convert to_fast5's); docs/FORMATS.md\n\
     lists them.")]
@@ -63,6 +64,11 @@ pub struct Args {
     /// than svb open with ONT's vbz plugin; gzip opens in every HDF5 reader].
     #[arg(long, value_enum)]
     fast5_signal: Option<Fast5SignalCodec>,
+    /// FAST5 outputs cut into files of N reads each, as `pod5 convert to_fast5
+    /// --file-read-count` (MinKNOW wrote 4000): -o reads.fast5 gives reads.0.fast5,
+    /// reads.1.fast5, ..., published together when the last is complete.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    file_read_count: Option<u64>,
     /// BLOW5 record compression [default: zstd].
     #[arg(long, value_enum)]
     records: Option<RecordCodec>,
@@ -118,6 +124,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
     compression
         .check(to, &args.output)
         .map_err(|e| error_chain(&e))?;
+    if args.file_read_count.is_some() && to != Format::Fast5 {
+        return Err("--file-read-count cuts FAST5 outputs (svb split cuts the others)".into());
+    }
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
         check_output(out, &inputs, args.force)?;
@@ -135,7 +144,23 @@ pub fn run(args: &Args) -> Result<bool, String> {
             // removes what it left.
             interrupted: None,
         };
-        let stats = svb_convert::convert(ins, from, out, to, compression, how);
+        let (stats, written) = match args.file_read_count {
+            Some(n) => {
+                let options = svb_fast5::WriteOptions {
+                    signal: compression.fast5_signal.unwrap_or_default(),
+                    ..Default::default()
+                };
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                match svb_convert::to_fast5_files(ins, from, out, options, Some(n), how) {
+                    Ok((stats, files)) => (Ok(stats), files),
+                    Err(e) => (Err(e), Vec::new()),
+                }
+            }
+            None => (
+                svb_convert::convert(ins, from, out, to, compression, how),
+                vec![out.clone()],
+            ),
+        };
         progress.finish();
         let stats = match stats {
             Ok(stats) => stats,
@@ -151,11 +176,19 @@ pub fn run(args: &Args) -> Result<bool, String> {
             eprintln!("svb: convert: left out: {}", error_chain(e));
         }
         left_out += stats.failed.len();
+        let shown: Vec<String> = written.iter().map(|p| display(p)).collect();
         eprintln!(
             "svb: convert: {} reads, {} samples -> {}",
             stats.reads,
             stats.samples,
-            display(out)
+            match shown.len() {
+                0 => format!(
+                    "no file ({} of {} reads each)",
+                    display(out),
+                    args.file_read_count.unwrap_or(0)
+                ),
+                _ => shown.join(", "),
+            }
         );
     }
     if left_out > 0 {

@@ -1,6 +1,6 @@
 //! FAST5 files as inputs of `view`, `get` and `decode`: the same reads, fields and samples as
-//! `svb_fast5`'s reader gives; `convert` to POD5 and BLOW5; a command that would write FAST5
-//! refuses by name.
+//! `svb_fast5`'s reader gives; `convert` to POD5 and BLOW5, and back to FAST5 (cut by read
+//! count); the other commands, which write their inputs' format, refuse a FAST5 output.
 
 mod common;
 use common::{fails, ok, s, svb};
@@ -109,15 +109,60 @@ fn view_get_and_decode_read_fast5() {
         r.len()
     );
 
-    // Writing FAST5 is refused by name, and nothing is written.
+    // And back to FAST5, gzip, cut into files of 4 reads (the last holds the rest).
+    let out = tmp.join("x.fast5");
+    let said = svb(&[
+        "convert",
+        s(&tmp.join("x.blow5")),
+        "-o",
+        s(&out),
+        "--fast5-signal",
+        "gzip",
+        "--file-read-count",
+        "4",
+    ]);
+    let said = String::from_utf8_lossy(&said.stderr).into_owned();
+    assert!(
+        said.contains("x.0.fast5, ") && said.contains("x.2.fast5"),
+        "{said}"
+    );
+    let mut back = Vec::new();
+    for k in 0..3 {
+        let part = svb_fast5::Reader::open(tmp.join(&format!("x.{k}.fast5"))).unwrap();
+        back.extend((0..part.len()).map(|i| part.read_id(i).unwrap().to_string()));
+    }
+    let ids: Vec<String> = (0..r.len())
+        .map(|i| r.read_id(i).unwrap().to_string())
+        .collect();
+    assert_eq!(back, ids);
+    assert!(!out.exists());
+
+    // Only conversions write FAST5, and only FAST5 outputs are cut by read count.
+    let e = fails(&svb(&[
+        "subset",
+        s(&vbz),
+        "--read-ids",
+        s(&vbz),
+        "-o",
+        s(&tmp.join("s.fast5")),
+    ]));
+    assert!(!e.is_empty() && !tmp.join("s.fast5").exists(), "{e}");
+    let e = fails(&svb(&[
+        "merge",
+        s(&tmp.join("x.blow5")),
+        "-o",
+        s(&tmp.join("m.fast5")),
+    ]));
+    assert!(e.contains("`svb convert` changes it"), "{e}");
     let e = fails(&svb(&[
         "convert",
-        s(&tmp.join("x.pod5")),
+        s(&vbz),
         "-o",
-        s(&tmp.join("x.fast5")),
+        s(&tmp.join("y.pod5")),
+        "--file-read-count",
+        "4",
     ]));
-    assert!(!e.is_empty());
-    assert!(!tmp.join("x.pod5").exists());
+    assert!(e.contains("cuts FAST5 outputs"), "{e}");
 }
 
 #[test]

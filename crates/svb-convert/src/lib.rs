@@ -62,7 +62,7 @@ pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
 pub use subset::{subset, subset_blow5, subset_blow5_indexed, subset_pod5, ReadOrder, Subset};
 pub use table::{TableFile, Unknown};
 pub use time::{format_utc_ms, parse_utc_ms};
-pub use to_fast5::to_fast5;
+pub use to_fast5::{to_fast5, to_fast5_files};
 
 /// Samples (or, for BLOW5 inputs, stored bytes) decoded at once (at least one read): with the
 /// window being written, the memory bound of a conversion.

@@ -245,9 +245,47 @@ pub fn to_fast5(
     options: svb_fast5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
+    to_fast5_files(inputs, from, out, options, None, how).map(|(stats, _)| stats)
+}
+
+/// [`to_fast5`], the output cut into files of `reads_per_file` reads as `pod5 convert
+/// to_fast5 --file-read-count` cuts it (`None`: one file, `out`): `out`'s name with the
+/// file's number before its extension (`reads.fast5` -> `reads.0.fast5`, `reads.1.fast5`,
+/// ...), every file published once the last is complete, or none. Returns the files written.
+///
+/// ```no_run
+/// use svb_convert::{to_fast5_files, Run};
+/// use svb_model::Format;
+/// let (stats, files) = to_fast5_files(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Some(4000), Run::default())?;
+/// println!("{} reads in {} files", stats.reads, files.len());
+/// # Ok::<(), svb_convert::ConvertError>(())
+/// ```
+pub fn to_fast5_files(
+    inputs: &[PathBuf],
+    from: Format,
+    out: &Path,
+    options: svb_fast5::WriteOptions,
+    reads_per_file: Option<usize>,
+    how: Run<'_>,
+) -> Result<(Stats, Vec<PathBuf>), ConvertError> {
+    if reads_per_file == Some(0) {
+        return Err(ConvertError::Mapping(format!(
+            "{}: a FAST5 file of 0 reads each",
+            out.display()
+        )));
+    }
     let options = svb_fast5::WriteOptions {
         publish: how.publish,
         ..options
+    };
+    let parts = Parts {
+        out: out.to_path_buf(),
+        inputs: inputs.to_vec(),
+        options,
+        per_file: reads_per_file,
+        current: None,
+        staged: Vec::new(),
+        ids: Default::default(),
     };
     let on_error = how.on_error;
     match from {
@@ -266,7 +304,7 @@ pub fn to_fast5(
                 let read = r.read_with_signal(i, &mut signal)?;
                 Ok(groups_of_fast5(read, signal))
             };
-            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+            write_windows(all_reads(looked), open, stats, parts, how, convert)
         }
         Format::Pod5 => {
             let open = |p: &Path| svb_pod5::Reader::open(p);
@@ -290,7 +328,7 @@ pub fn to_fast5(
                     signal,
                 ))
             };
-            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+            write_windows(all_reads(looked), open, stats, parts, how, convert)
         }
         Format::Blow5 | Format::Slow5 => {
             let open = |p: &Path| svb_blow5::Reader::open(p);
@@ -349,7 +387,7 @@ pub fn to_fast5(
                     std::mem::take(&mut rec.raw_signal),
                 ))
             };
-            write_windows(all_reads(looked), open, stats, out, options, how, convert)
+            write_windows(all_reads(looked), open, stats, parts, how, convert)
         }
     }
 }
@@ -365,24 +403,113 @@ fn all_reads<R: svb_model::ReadSource>(looked: Vec<crate::Looked<R>>) -> Picked<
         .collect()
 }
 
-/// Writes the reads `convert` makes of each input's reads into `out`, a window at a time.
+/// The FAST5 files of a conversion: one, or one every `per_file` reads.
+struct Parts {
+    out: PathBuf,
+    inputs: Vec<PathBuf>,
+    options: svb_fast5::WriteOptions,
+    per_file: Option<usize>,
+    current: Option<svb_fast5::Writer>,
+    staged: Vec<svb_io::Staged>,
+    /// The ids of the files completed (each file refuses an id twice itself).
+    ids: std::collections::HashSet<String>,
+}
+
+impl Parts {
+    /// The next file's path: `out`, or `out` numbered.
+    fn next_path(&self) -> PathBuf {
+        match self.per_file {
+            None => self.out.clone(),
+            Some(_) => {
+                let stem = self.out.file_stem().unwrap_or_default().to_string_lossy();
+                let ext = self.out.extension().unwrap_or_default().to_string_lossy();
+                self.out
+                    .with_file_name(format!("{stem}.{}.{ext}", self.staged.len()))
+            }
+        }
+    }
+
+    /// The file being written, started when none is.
+    fn writer(&mut self) -> Result<&mut svb_fast5::Writer, ConvertError> {
+        if self.current.is_none() {
+            let path = self.next_path();
+            crate::check_output(&self.inputs, &path)?;
+            self.current = Some(svb_fast5::Writer::create(&path, self.options)?);
+        }
+        Ok(self.current.as_mut().expect("started"))
+    }
+
+    /// Completes the file being written (without its name yet).
+    fn close(&mut self) -> Result<(), ConvertError> {
+        if let Some(w) = self.current.take() {
+            self.staged.push(w.finish_staged()?.1);
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, mut reads: &[ReadGroups<'_>]) -> Result<(), ConvertError> {
+        while !reads.is_empty() {
+            let per_file = self.per_file.unwrap_or(usize::MAX);
+            if let Some(r) = reads.iter().find(|r| self.ids.contains(r.read_id)) {
+                return Err(ConvertError::Mapping(format!(
+                    "read {}: is in an earlier file of this output already",
+                    r.read_id
+                )));
+            }
+            let w = self.writer()?;
+            let take = reads.len().min(per_file - w.len());
+            w.add_reads(&reads[..take])?;
+            let full = w.len() == per_file;
+            if self.per_file.is_some() {
+                self.ids
+                    .extend(reads[..take].iter().map(|r| r.read_id.to_string()));
+            }
+            if full {
+                self.close()?;
+            }
+            reads = &reads[take..];
+        }
+        Ok(())
+    }
+
+    /// Completes the last file (one file of no reads where there is to be one file) and
+    /// publishes them all; returns their paths.
+    fn finish(mut self) -> Result<Vec<PathBuf>, ConvertError> {
+        if self.per_file.is_none() {
+            self.writer()?;
+        }
+        self.close()?;
+        let paths = self
+            .staged
+            .iter()
+            .map(|s| s.destination().to_path_buf())
+            .collect();
+        svb_io::publish_all(self.staged)
+            .map_err(|(path, source)| ConvertError::Output { path, source })?;
+        Ok(paths)
+    }
+}
+
+/// Writes the reads `convert` makes of each input's reads into `parts`, a window at a time.
 fn write_windows<R: svb_model::ReadSource + Sync, E: Into<ConvertError>>(
     readers: Picked<R>,
     open: impl Fn(&Path) -> Result<R, E>,
     stats: Stats,
-    out: &Path,
-    options: svb_fast5::WriteOptions,
+    mut parts: Parts,
     how: Run<'_>,
     convert: impl Fn(&R, usize) -> Result<Groups, ConvertError> + Sync,
-) -> Result<Stats, ConvertError> {
-    let mut w = svb_fast5::Writer::create(out, options)?;
+) -> Result<(Stats, Vec<PathBuf>), ConvertError> {
+    // The single output is started before any read is converted (its name checked first).
+    if parts.per_file.is_none() {
+        parts.writer()?;
+    }
     let write = |groups: Vec<Groups>, in_file: &dyn Fn(ConvertError) -> ConvertError| {
         let reads: Vec<ReadGroups<'_>> = groups.iter().map(Groups::as_groups).collect();
-        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        parts.add(&reads).map_err(in_file)?;
         Ok(reads.iter().map(|r| r.signal.len() as u64).sum())
     };
     let stats = each_window(&readers, open, stats, how, convert, write)?;
     drop(readers);
-    w.finish()?;
-    Ok(stats)
+    let files = parts.finish()?;
+    Ok((stats, files))
 }

@@ -153,3 +153,69 @@ fn blow5_and_fast5_inputs_read_back_from_fast5() {
     reads += round_trip(&fast5, Format::Fast5, &tmp.join("vbz.fast5"));
     assert!(reads >= 30, "{reads} reads");
 }
+
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn file_read_count_cuts_the_output_and_publishes_all_or_none() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5-files");
+    let input = data.join("pod5/multi_fast5_zip.pod5");
+    let out = tmp.join("reads.fast5");
+    let ids: Vec<String> = {
+        let r = AnyReader::open(&input).unwrap();
+        (0..r.len()).map(|i| r.read_id(i).unwrap()).collect()
+    };
+    let run = |how: Run<'_>| {
+        svb_convert::to_fast5_files(
+            std::slice::from_ref(&input),
+            Format::Pod5,
+            &out,
+            Default::default(),
+            Some(3),
+            how,
+        )
+    };
+    // A file at the third part's name: nothing is published, it is left as it was.
+    let third = tmp.join("reads.2.fast5");
+    std::fs::write(&third, b"theirs").unwrap();
+    let e = run(Run::default()).unwrap_err();
+    assert!(
+        svb_testdata::error_chain(&e).contains("reads.2.fast5"),
+        "{e}"
+    );
+    assert_eq!(tmp.entries(), ["reads.2.fast5"]);
+    assert_eq!(std::fs::read(&third).unwrap(), b"theirs");
+    std::fs::remove_file(&third).unwrap();
+
+    let (stats, files) = run(Run::default()).unwrap();
+    assert_eq!(stats.reads as usize, ids.len());
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "reads.0.fast5",
+            "reads.1.fast5",
+            "reads.2.fast5",
+            "reads.3.fast5"
+        ]
+    );
+    let mut read_back = Vec::new();
+    for (k, f) in files.iter().enumerate() {
+        let r = svb_fast5::Reader::open(f).unwrap();
+        assert_eq!(r.len(), if k < 3 { 3 } else { ids.len() - 9 });
+        read_back.extend((0..r.len()).map(|i| r.read_id(i).unwrap().to_string()));
+    }
+    assert_eq!(read_back, ids);
+    let e = svb_convert::to_fast5_files(
+        std::slice::from_ref(&input),
+        Format::Pod5,
+        &out,
+        Default::default(),
+        Some(0),
+        Run::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("0 reads"), "{e}");
+}

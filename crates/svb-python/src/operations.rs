@@ -28,7 +28,7 @@ fn fast5_signal(name: &str) -> PyResult<svb_fast5::SignalFilter> {
 /// Any format to POD5, BLOW5, SLOW5 text or FAST5 by the output's extension (see
 /// `svb.convert`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false))]
+#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false, file_read_count = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
@@ -39,6 +39,7 @@ pub fn convert<'py>(
     decode_fast: bool,
     keep_going: bool,
     force: bool,
+    file_read_count: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
     let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -66,10 +67,24 @@ pub fn convert<'py>(
         Some(first) => svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?,
         None => return Err(PyValueError::new_err("no input to convert")),
     };
-    let stats = operation(py, keep_going, force, |how| {
-        svb_convert::convert(&inputs, from, &output, to, compression, how)
+    if file_read_count.is_some() && to != Format::Fast5 {
+        return Err(PyValueError::new_err(
+            "file_read_count cuts FAST5 outputs (svb.split cuts the others)",
+        ));
+    }
+    let (stats, files) = operation(py, keep_going, force, |how| match file_read_count {
+        Some(n) => {
+            let options = svb_fast5::WriteOptions {
+                signal: compression.fast5_signal.unwrap_or_default(),
+                ..Default::default()
+            };
+            svb_convert::to_fast5_files(&inputs, from, &output, options, Some(n), how)
+        }
+        None => svb_convert::convert(&inputs, from, &output, to, compression, how)
+            .map(|stats| (stats, vec![output.clone()])),
     })?;
     let out = PyDict::new(py);
+    out.set_item("files", files)?;
     out.set_item("reads", stats.reads)?;
     out.set_item("samples", stats.samples)?;
     let failed = PyList::new(py, stats.failed.iter().map(|e| chain(e)))?;
@@ -381,6 +396,10 @@ fn interruptible<T: Send>(
 fn operation_error(e: &svb_convert::ConvertError) -> PyErr {
     if matches!(e, svb_convert::ConvertError::Interrupted) {
         return pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string());
+    }
+    // An output the operation does not write is the caller's argument, not a bad file.
+    if matches!(e, svb_convert::ConvertError::OutputFormat(_)) {
+        return PyValueError::new_err(chain(e));
     }
     // What the OS refused (an output that exists, an input that does not, a folder not
     // ours) is the OSError subclass Python raises for it; a bad file is a FileFormatError.

@@ -102,6 +102,13 @@ def test_convert_to_fast5(pod5_files, blow5_files, tmp_path):
         assert [x.read_id for x in a] == [x.read_id for x in b]
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x.signal, y.signal)
+    stats = svb.convert(pod5_files[0], tmp_path / "cut.fast5", file_read_count=4)
+    names = [os.path.basename(f) for f in stats["files"]]
+    n = len(svb.open(pod5_files[0]))
+    assert names == [f"cut.{k}.fast5" for k in range((n + 3) // 4)]
+    assert sum(len(svb.open(f)) for f in stats["files"]) == n
+    with pytest.raises(ValueError, match="cuts FAST5 outputs"):
+        svb.convert(pod5_files[0], tmp_path / "cut.blow5", file_read_count=4)
     with pytest.raises(ValueError, match="vbz, gzip or none"):
         svb.convert(pod5_files[0], tmp_path / "bad.fast5", signal="svb-zd")
     with pytest.raises(ValueError, match="conversions only"):

@@ -129,7 +129,14 @@ impl Reader {
                 });
             }
         }
-        if reads.is_empty() {
+        // A multi-read file of no reads says what it is (its root's file_type); any other
+        // HDF5 file without reads is not FAST5.
+        let empty_multi_read = || {
+            self.attrs_at("/").is_ok_and(
+                |a| matches!(find(&a, "file_type"), Some(AttrValue::Text(t)) if t == "multi-read"),
+            )
+        };
+        if reads.is_empty() && !empty_multi_read() {
             return Err(Fast5Error::NotFast5 {
                 path: self.path.clone(),
                 what: "no reads: neither /read_* groups nor /Raw/Reads".into(),

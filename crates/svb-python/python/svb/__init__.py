@@ -400,6 +400,7 @@ def convert(
     decode_fast: bool = False,
     keep_going: bool = False,
     force: bool = False,
+    file_read_count: Optional[int] = None,
 ) -> dict:
     """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
     mapping, FAST5 -> POD5 with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's, BLOW5 ->
@@ -408,8 +409,10 @@ def convert(
     to_fast5` writes it), as `svb convert` does. `records` ("zstd", "zlib", "none") and
     `signal` ("svb-zd", "ex-zd", "none") are a BLOW5 output's compression (default zstd and
     svb-zd); for a FAST5 output `signal` is its HDF5 filter ("vbz", the default, as ONT
-    writes it; "gzip", which every HDF5 reader opens; "none"). Returns {"reads", "samples",
-    "failed"}; with
+    writes it; "gzip", which every HDF5 reader opens; "none"), and `file_read_count` cuts it
+    into files of that many reads (`reads.fast5` -> `reads.0.fast5`, `reads.1.fast5`, ...,
+    as `pod5 convert to_fast5 --file-read-count`). Returns {"reads", "samples", "failed",
+    "files"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
@@ -423,6 +426,7 @@ def convert(
         decode_fast,
         keep_going,
         force,
+        file_read_count,
     )
 
 

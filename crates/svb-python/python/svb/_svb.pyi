@@ -126,6 +126,7 @@ def convert(
     decode_fast: bool = False,
     keep_going: bool = False,
     force: bool = False,
+    file_read_count: Optional[int] = None,
 ) -> dict: ...
 def subset(
     inputs: list[str],
