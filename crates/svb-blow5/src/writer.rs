@@ -397,9 +397,11 @@ impl Writer {
 
     /// Whether records of a file with `header` can be copied into this one as they are stored
     /// ([`add_stored_records`](Writer::add_stored_records)): both BLOW5 of version 0.2, the
-    /// same record and signal compression, the same auxiliary fields in the same order.
+    /// same record and signal compression, the same auxiliary fields in the same order, and
+    /// this file not asked for zstd's decode-fast profile (its records are recompressed).
     pub fn stores_like(&self, header: &super::Header) -> bool {
         self.options.form == Form::Binary
+            && self.options.zstd_profile == ZstdProfile::Standard
             && header.form == Form::Binary
             && (header.version.0, header.version.1) == (0, 2)
             && header.record_compression == self.options.record_compression

@@ -30,6 +30,7 @@ enum By {
     svb split -r blow5_dir/ -o groups/ --by read-group\n  \
     svb split reads.pod5 -o parts/ --reads 4000          (part0000.pod5, part0001.pod5, ...)\n  \
     svb split reads.blow5 -o parts/ --files 8 --to slow5\n  \
+    svb split reads.blow5 -o groups/ --by read-group -c zlib -s ex-zd   (recompressed)\n  \
     svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n  \
     svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
@@ -68,6 +69,18 @@ pub struct Args {
     /// Outputs as SLOW5 text or BLOW5 (BLOW5 / SLOW5 inputs; default: the first input's).
     #[arg(long, value_parser = ["blow5", "slow5"])]
     to: Option<String>,
+    /// BLOW5 outputs' record compression (slow5tools split's -c) [default: the first
+    /// input's; records stored so are copied as they are].
+    #[arg(short = 'c', long, value_enum, visible_alias = "compress")]
+    records: Option<crate::convert::RecordCodec>,
+    /// BLOW5 outputs' signal compression (slow5tools split's -s) [default: the first
+    /// input's].
+    #[arg(short = 's', long, value_enum, visible_alias = "sig-compress")]
+    signal: Option<crate::convert::SignalCodec>,
+    /// zstd's decode-fast profile for BLOW5 outputs' zstd records (raw literals: larger
+    /// files that every reader decodes faster).
+    #[arg(long)]
+    decode_fast: bool,
     /// Outputs written at a time (each group of them one pass over the inputs).
     #[arg(long, default_value_t = 128)]
     max_open: usize,
@@ -114,6 +127,12 @@ pub fn run(args: &Args) -> Result<bool, String> {
         _ => Format::Blow5,
     });
     let template = args.template.as_deref();
+    let compression = svb_convert::Compression {
+        records: args.records.map(crate::convert::RecordCodec::compression),
+        signal: args.signal.map(crate::convert::SignalCodec::compression),
+        decode_fast: args.decode_fast,
+        fast5_signal: None,
+    };
     let result = svb_convert::split(
         &files,
         format,
@@ -121,6 +140,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         &by,
         template,
         to,
+        compression,
         args.max_open,
         how,
     );

@@ -157,14 +157,17 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
 /// The reads of `inputs` (files of `from`) into many files in `dir` by `by`, the format
 /// picked here once for the command line, Python and Rust callers: POD5 inputs into POD5 files
 /// ([`split_pod5`]), BLOW5 / SLOW5 inputs into BLOW5, or SLOW5 text when `to` says
-/// [`Format::Slow5`] (default: the inputs' form; [`split_blow5`]). `to` naming another format
-/// than the inputs' (a conversion) and FAST5 inputs are refused, saying what to do instead.
+/// [`Format::Slow5`] (default: the inputs' form; [`split_blow5`]), recompressed as
+/// `compression` says (BLOW5 outputs: as slow5tools split's `-c` / `-s`; default the first
+/// input's compression, records copied as stored where they keep it). `to` naming another
+/// format than the inputs' (a conversion), compression of POD5 or SLOW5 text outputs and
+/// FAST5 inputs are refused, saying what to do instead.
 ///
 /// ```no_run
 /// use svb_convert::{split, Run, SplitBy};
 /// use svb_model::Format;
 /// let inputs = ["reads.pod5".into()];
-/// let got = split(&inputs, Format::Pod5, "by_channel".as_ref(), &SplitBy::Channel, None, None, 128, Run::default())?;
+/// let got = split(&inputs, Format::Pod5, "by_channel".as_ref(), &SplitBy::Channel, None, None, Default::default(), 128, Run::default())?;
 /// for (key, path, reads) in &got.outputs {
 ///     println!("{key}: {reads} reads in {}", path.display());
 /// }
@@ -178,6 +181,7 @@ pub fn split(
     by: &SplitBy,
     template: Option<&str>,
     to: Option<Format>,
+    compression: crate::Compression,
     max_open: usize,
     how: Run<'_>,
 ) -> Result<Split, ConvertError> {
@@ -187,11 +191,19 @@ pub fn split(
             refused("FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split")
         }
         (Format::Pod5, None | Some(Format::Pod5)) => {
+            if compression != crate::Compression::default() {
+                return refused(
+                    "a POD5 split copies each read's chunks as they are stored; record and \
+                     signal compression are for BLOW5 outputs (`svb convert --decode-fast` \
+                     repacks a POD5)",
+                );
+            }
             split_pod5(inputs, dir, by, template, max_open, how)
         }
         (Format::Blow5 | Format::Slow5, None | Some(Format::Blow5 | Format::Slow5)) => {
             let text = to.unwrap_or(from) == Format::Slow5;
-            split_blow5(inputs, dir, by, template, text, max_open, how)
+            compression.check(to.unwrap_or(from), dir)?;
+            split_blow5(inputs, dir, by, template, text, compression, max_open, how)
         }
         (_, Some(_)) => refused(
             "splitting keeps the inputs' format (BLOW5 and SLOW5 text either way); `svb \
@@ -317,14 +329,17 @@ pub fn split_pod5(
 
 /// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says, or
 /// `template` with [`KEY`] replaced, as [`split_pod5`] names them) by `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
-/// the order first used), its records under the first input's compression (zstd and SVB-ZD
-/// when that is text).
+/// the order first used), its records under `compression`'s record and signal compression,
+/// each the first input's where not given (zstd and SVB-ZD when that is text); records
+/// already stored so are copied as they are.
+#[allow(clippy::too_many_arguments)] // the split's and the output's
 pub fn split_blow5(
     inputs: &[PathBuf],
     dir: &Path,
     by: &SplitBy,
     template: Option<&str>,
     text: bool,
+    compression: crate::Compression,
     max_open: usize,
     mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
@@ -485,6 +500,15 @@ pub fn split_blow5(
             };
             let path = &out_paths[k as usize];
             let options = crate::blow5_options_like(path, first, how.publish);
+            let options = svb_blow5::WriteOptions {
+                record_compression: compression.records.unwrap_or(options.record_compression),
+                signal_compression: compression.signal.unwrap_or(options.signal_compression),
+                zstd_profile: match compression.decode_fast {
+                    true => svb_io::zstd_frame::Profile::DecodeFast,
+                    false => options.zstd_profile,
+                },
+                ..options
+            };
             let w = svb_blow5::Writer::create(path, schema, options)?;
             writers.insert(k, (w, map));
         }

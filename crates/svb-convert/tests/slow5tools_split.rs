@@ -30,6 +30,7 @@ fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
         &SplitBy::ReadGroup,
         None,
         true,
+        Default::default(),
         8,
         Run::default(),
     )
@@ -71,4 +72,71 @@ fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
         let r = svb_blow5::Reader::open(&out).unwrap();
         assert_eq!(r.header().read_groups.len(), 5);
     }
+}
+
+/// slow5tools' test case 3: `split -g rg.slow5 -c zlib -s svb-zd`. Each BLOW5 part holds
+/// what slow5tools' does (`exp/split/expected_group_split_blow5_output`): zlib records and
+/// SVB-ZD signal, its header and every record's fields and samples (the zlib streams
+/// themselves differ: svb deflates with libdeflate).
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
+    let Some(repos) = svb_testdata::slow5_repos() else {
+        return;
+    };
+    let data = repos.join("slow5tools/test/data");
+    let input = data.join("raw/split/multi_group_slow5s/rg.slow5");
+    let tmp = TempDir::new("slow5tools-split-c-s");
+    let parts = tmp.join("parts");
+    let compression = Compression {
+        records: Some(svb_blow5::RecordCompression::Zlib),
+        signal: Some(svb_blow5::SignalCompression::SvbZd),
+        ..Compression::default()
+    };
+    let got = svb_convert::split(
+        std::slice::from_ref(&input),
+        Format::Slow5,
+        &parts,
+        &SplitBy::ReadGroup,
+        None,
+        Some(Format::Blow5),
+        compression,
+        8,
+        Run::default(),
+    )
+    .unwrap();
+    assert_eq!(got.outputs.len(), 4);
+    for i in 0..4 {
+        let a = svb_blow5::Reader::open(parts.join(format!("rg{i}.blow5"))).unwrap();
+        let b = svb_blow5::Reader::open(data.join(format!(
+            "exp/split/expected_group_split_blow5_output/rg_{i}.blow5"
+        )))
+        .unwrap();
+        let (ha, hb) = (a.header(), b.header());
+        assert_eq!(
+            (ha.record_compression, ha.signal_compression),
+            (hb.record_compression, hb.signal_compression),
+            "part {i}"
+        );
+        assert_eq!(ha.read_groups, hb.read_groups, "part {i}");
+        assert_eq!(ha.aux, hb.aux, "part {i}");
+        assert_eq!(a.len(), b.len());
+        for k in 0..a.len() {
+            assert_eq!(a.record(k).unwrap(), b.record(k).unwrap(), "part {i} record {k}");
+        }
+    }
+    // POD5 and SLOW5 text outputs have no compression to choose.
+    let e = svb_convert::split(
+        std::slice::from_ref(&input),
+        Format::Slow5,
+        &tmp.join("text"),
+        &SplitBy::ReadGroup,
+        None,
+        Some(Format::Slow5),
+        compression,
+        8,
+        Run::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("SLOW5 text has no compression"), "{e}");
 }

@@ -22,7 +22,17 @@ fn five_parts(
         ..Run::default()
     };
     let inputs = [input.to_path_buf()];
-    split(&inputs, format, dir, &SplitBy::Files(5), None, None, 1, how)
+    split(
+        &inputs,
+        format,
+        dir,
+        &SplitBy::Files(5),
+        None,
+        None,
+        Default::default(),
+        1,
+        how,
+    )
 }
 
 fn entries(dir: &Path) -> Vec<String> {

@@ -160,7 +160,7 @@ pub fn merge<'py>(
 
 /// The reads of files of one format into many files in `output_dir` (see `svb.split`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None))]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None, records = None, signal = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn split<'py>(
     py: Python<'py>,
@@ -177,8 +177,17 @@ pub fn split<'py>(
     template: Option<&str>,
     table_file: Option<PathBuf>,
     column: Option<String>,
+    records: Option<&str>,
+    signal: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_convert::SplitBy;
+    let compression = svb_convert::Compression {
+        records: records
+            .map(crate::writers::record_compression)
+            .transpose()?,
+        signal: signal.map(crate::writers::signal_compression).transpose()?,
+        ..Default::default()
+    };
     let how_many = [
         by.is_some(),
         reads.is_some(),
@@ -233,6 +242,7 @@ pub fn split<'py>(
             &split_by,
             template,
             to,
+            compression,
             max_open,
             how,
         )

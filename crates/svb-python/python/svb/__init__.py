@@ -497,6 +497,8 @@ def split(
     force: bool = False,
     template: Optional[str] = None,
     column: Optional[str] = None,
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
 ) -> dict:
     """The reads of POD5, or BLOW5 / SLOW5, `inputs` into many files of that format in
     `output_dir`, as `svb split` does: one of `by` ("run", "read-group", "channel",
@@ -506,7 +508,9 @@ def split(
     that a table of millions of ids takes no more memory than the inputs' reads; reads it
     lacks are left out). `to` ("blow5" or "slow5") picks BLOW5 /
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
-    extension added; default "{key}"). Returns {"reads", "samples", "unlisted" (reads the
+    extension added; default "{key}"); `records` ("zstd", "zlib", "none") and `signal`
+    ("svb-zd", "ex-zd", "none") recompress BLOW5 outputs (slow5tools split's -c / -s;
+    default the first input's). Returns {"reads", "samples", "unlisted" (reads the
     table does not list), "unknown" (the table's ids that are none of the inputs' reads) and
     "unknown_first" (the first few of them), "outputs" [(key, path, reads)], "failed"}. A
     table's values may be quoted (RFC 4180), its read ids in any UUID spelling. Outputs that
@@ -523,7 +527,7 @@ def split(
         raise ValueError("column names the destination column of a table file")
     return _svb.split(
         [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
-        max_open, keep_going, force, template, table_file, column,
+        max_open, keep_going, force, template, table_file, column, records, signal,
     )
 
 

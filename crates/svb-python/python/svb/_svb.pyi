@@ -159,6 +159,8 @@ def split(
     template: Optional[str] = None,
     table_file: Optional[str] = None,
     column: Optional[str] = None,
+    records: Optional[str] = None,
+    signal: Optional[str] = None,
 ) -> dict: ...
 def recover(input: str, output: str, force: bool = False) -> dict: ...
 def degrade(
