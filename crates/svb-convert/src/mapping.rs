@@ -21,7 +21,7 @@ pub const TRACKING_KEYS_ATTRIBUTE: &str = "pod5_tracking_id";
 
 /// The context tags MinKNOW writes (blue-crab's list): where a BLOW5 file without svb's
 /// key lists puts them back.
-const CONTEXT_KEYS: [&str; 13] = [
+pub(crate) const CONTEXT_KEYS: [&str; 13] = [
     "barcoding_enabled",
     "basecall_model_simplex",
     "basecall_models_modified",

@@ -1,8 +1,7 @@
 //! POD5, BLOW5 / SLOW5 and FAST5 into a multi-read FAST5 file ([`to_fast5`]): a POD5 read as
 //! ONT's `pod5 convert to_fast5` (0.3.49) writes it, attribute for attribute and in its
-//! types; a BLOW5 record through the same mapping from the POD5 read blue-crab makes of it
-//! (its calibration and rate kept exactly as the record holds them); a FAST5 read with every
-//! attribute of its groups as they are.
+//! types; a BLOW5 record as slow5tools `s2f` writes it, with every auxiliary field kept; a
+//! FAST5 read with every attribute of its groups as they are.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +12,8 @@ use svb_model::Format;
 use svb_pod5::{ReadRow, RunInfo};
 
 use crate::fast5::{each_window, Picked};
-use crate::{look_at_inputs, read_of, run_info_of, ConvertError, Run, Stats};
+use crate::mapping::{CONTEXT_KEYS, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
+use crate::{look_at_inputs, ConvertError, Run, Stats};
 
 /// A read's FAST5 groups, owned: what a window of converted reads holds.
 struct Groups {
@@ -208,6 +208,186 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
     }
 }
 
+/// A BLOW5 read group's FAST5 groups: the read group's `run_id` and `pore_type` (a FAST5
+/// read group's own attributes), and its other attributes split
+/// into `context_tags` and `tracking_id` (by svb's key lists where the header has them, else
+/// MinKNOW's context keys as slow5tools s2f and blue-crab know them, every other attribute
+/// but the file's own and POD5's run fields a tracking id; `.`, slow5lib's empty value,
+/// empty).
+struct Blow5Run {
+    run_id: Option<String>,
+    pore_type: Option<String>,
+    tracking_id: Attrs,
+    context_tags: Attrs,
+}
+
+/// Header attributes that are not tracking ids: the file's own, POD5's run fields (blue-crab
+/// writes them beside the tracking ids) and svb's key lists.
+const NOT_TRACKING: [&str; 19] = [
+    "pore_type",
+    "file_format",
+    "file_version",
+    "file_type",
+    "acquisition_id",
+    "acquisition_start_time",
+    "adc_max",
+    "adc_min",
+    "experiment_name",
+    "protocol_name",
+    "protocol_start_time",
+    "sample_rate",
+    "sequencer_position",
+    "sequencer_position_type",
+    "software",
+    "system_name",
+    "system_type",
+    CONTEXT_KEYS_ATTRIBUTE,
+    TRACKING_KEYS_ATTRIBUTE,
+];
+
+/// The auxiliary fields a BLOW5 file must have to become FAST5 (slow5tools s2f's essential
+/// fields: what basecallers read of a FAST5 read).
+const ESSENTIAL_AUX: [&str; 5] = [
+    "start_time",
+    "read_number",
+    "start_mux",
+    "median_before",
+    "channel_number",
+];
+
+/// Context tags slow5tools s2f writes beside MinKNOW's ([`CONTEXT_KEYS`]).
+const S2F_CONTEXT_KEYS: [&str; 3] = ["filename", "experiment_kit", "user_filename_input"];
+
+impl Blow5Run {
+    fn of(attrs: &[(String, String)]) -> Blow5Run {
+        let get = |k: &str| {
+            attrs
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let text = |v: &str| {
+            AttrValue::Text(if v == "." {
+                String::new()
+            } else {
+                v.to_string()
+            })
+        };
+        let listed = |k: &str| get(k).map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
+        let pick = |keys: &[String]| -> Attrs {
+            keys.iter()
+                .filter_map(|k| get(k).map(|v| (k.clone(), text(v))))
+                .collect()
+        };
+        let (context, tracking) = match (
+            listed(CONTEXT_KEYS_ATTRIBUTE),
+            listed(TRACKING_KEYS_ATTRIBUTE),
+        ) {
+            (c, t) if c.is_some() || t.is_some() => (c.unwrap_or_default(), t.unwrap_or_default()),
+            _ => {
+                let context = |k: &str| CONTEXT_KEYS.contains(&k) || S2F_CONTEXT_KEYS.contains(&k);
+                let keys = |f: &dyn Fn(&str) -> bool| {
+                    attrs
+                        .iter()
+                        .map(|(k, _)| k.clone())
+                        .filter(|k| f(k))
+                        .collect::<Vec<_>>()
+                };
+                (
+                    keys(&context),
+                    keys(&|k| !context(k) && !NOT_TRACKING.contains(&k)),
+                )
+            }
+        };
+        Blow5Run {
+            run_id: get("run_id").filter(|v| *v != ".").map(str::to_string),
+            pore_type: get("pore_type").filter(|v| *v != ".").map(str::to_string),
+            tracking_id: pick(&tracking),
+            context_tags: pick(&context),
+        }
+    }
+}
+
+/// A BLOW5 record's groups as slow5tools s2f writes them, with every auxiliary field of the
+/// record kept: `Raw` holds each scalar auxiliary field but `channel_number` (in its own
+/// type's kind; an enum with the header's labels, numbered in their order; slow5lib's
+/// missing enum value left out), then `duration` and `read_id`; `channel_id` the channel and
+/// the record's calibration and rate as they are. Array fields have no FAST5 attribute and are
+/// left out.
+fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blow5Run) -> Groups {
+    use svb_blow5::{AuxValue, FieldType};
+    let mut raw = Vec::with_capacity(rec.aux.len() + 2);
+    let mut channel = Vec::with_capacity(5);
+    for (name, v) in &rec.aux {
+        let value = match v {
+            AuxValue::Int(x) => AttrValue::Int(*x),
+            AuxValue::UInt(x) => AttrValue::UInt(*x),
+            AuxValue::Float(x) => AttrValue::Float(*x),
+            AuxValue::Text(t) => AttrValue::Text(t.clone()),
+            AuxValue::Char(c) => AttrValue::Text(char::from(*c).to_string()),
+            AuxValue::Enum(i, label) => {
+                let labels = header
+                    .aux
+                    .iter()
+                    .find(|f| f.name == *name)
+                    .and_then(|f| match &f.ty {
+                        FieldType::Enum(labels) => Some(labels.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                if label.is_none() {
+                    continue;
+                }
+                let values = (0..labels.len() as i64).collect();
+                AttrValue::Enum {
+                    label: label.clone(),
+                    value: i64::from(*i),
+                    labels,
+                    values,
+                }
+            }
+            AuxValue::Array(_) => continue,
+        };
+        match name.as_str() {
+            "channel_number" => channel.push((name.clone(), value)),
+            _ => raw.push((name.clone(), value)),
+        }
+    }
+    raw.push((
+        "duration".into(),
+        AttrValue::UInt(rec.raw_signal.len() as u64),
+    ));
+    raw.push(("read_id".into(), AttrValue::Text(rec.read_id.clone())));
+    channel.extend([
+        (
+            "digitisation".to_string(),
+            AttrValue::Float(rec.digitisation),
+        ),
+        ("offset".to_string(), AttrValue::Float(rec.offset)),
+        ("range".to_string(), AttrValue::Float(rec.range)),
+        (
+            "sampling_rate".to_string(),
+            AttrValue::Float(rec.sampling_rate),
+        ),
+    ]);
+    let read = [("run_id", &run.run_id), ("pore_type", &run.pore_type)]
+        .into_iter()
+        .filter_map(|(k, v)| {
+            v.as_ref()
+                .map(|v| (k.to_string(), AttrValue::Text(v.clone())))
+        })
+        .collect();
+    Groups {
+        read,
+        raw,
+        channel_id: channel,
+        tracking_id: run.tracking_id.clone(),
+        context_tags: run.context_tags.clone(),
+        read_id: rec.read_id,
+        signal: rec.raw_signal,
+    }
+}
+
 /// A FAST5 read's groups, every attribute as the file holds it.
 fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> Groups {
     let mut own = vec![("run_id".to_string(), AttrValue::Text(read.run_id.clone()))];
@@ -227,9 +407,10 @@ fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> Groups 
 
 /// The reads of `inputs` (files of `from`) written into one multi-read FAST5 file `out`
 /// under `options` (default: VBZ signal), in input order: POD5 reads as `pod5 convert
-/// to_fast5` maps them, BLOW5 / SLOW5 records through blue-crab's POD5 mapping (read ids must
-/// be UUIDs) with their calibration exact, FAST5 reads with every attribute they hold. A
-/// failed input or read stops it, or is left out, as `how` says.
+/// to_fast5` maps them, BLOW5 / SLOW5 records as slow5tools `s2f` maps them (every
+/// auxiliary field kept, each read group's attributes its tracking ids and context tags),
+/// FAST5 reads with every attribute they hold. A failed input or read stops it, or is left
+/// out, as `how` says.
 ///
 /// ```no_run
 /// use svb_convert::{to_fast5, Run};
@@ -332,17 +513,20 @@ pub fn to_fast5_files(
         }
         Format::Blow5 | Format::Slow5 => {
             let open = |p: &Path| svb_blow5::Reader::open(p);
-            let (looked, stats) = look_at_inputs(
-                inputs,
-                out,
-                on_error,
-                open,
-                svb_blow5::Reader::len,
-                |_, _| Ok(()),
-            )?;
-            // A read group's run is made of its attributes and its first record (the ADC
-            // range and rate where the header lacks them), when that record is converted.
-            let runs = std::sync::Mutex::new(HashMap::<(PathBuf, u32), Arc<RunGroups>>::new());
+            let look = |r: &svb_blow5::Reader, _: &Path| {
+                let has = |f: &&str| r.header().aux.iter().any(|a| a.name == **f);
+                match ESSENTIAL_AUX.iter().find(|f| !has(f)) {
+                    Some(field) => Err(ConvertError::Mapping(format!(
+                        "no {field} field, which every FAST5 read holds (slow5tools s2f refuses \
+                         such files too)"
+                    ))),
+                    None => Ok(()),
+                }
+            };
+            let (looked, stats) =
+                look_at_inputs(inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+            // Each read group's groups, made at its first record.
+            let runs = std::sync::Mutex::new(HashMap::<(PathBuf, u32), Arc<Blow5Run>>::new());
             let convert = |r: &svb_blow5::Reader, i: usize| {
                 let mut rec = svb_blow5::Record::default();
                 r.record_into(i, &mut rec)?;
@@ -361,11 +545,7 @@ pub fn to_fast5_files(
                                     rec.read_id, rec.read_group
                                 ))
                             })?;
-                        let run = Arc::new(RunGroups::of(&run_info_of(
-                            attrs,
-                            rec.digitisation,
-                            rec.sampling_rate,
-                        )));
+                        let run = Arc::new(Blow5Run::of(attrs));
                         runs.lock()
                             .expect("not poisoned")
                             .entry(key)
@@ -373,19 +553,7 @@ pub fn to_fast5_files(
                             .clone()
                     }
                 };
-                let read = read_of(&rec, &run.run.acquisition_id)?;
-                let channel = Channel {
-                    digitisation: rec.digitisation,
-                    offset: rec.offset,
-                    range: rec.range,
-                    sampling_rate: rec.sampling_rate,
-                };
-                Ok(groups_of_pod5(
-                    &read,
-                    &run,
-                    channel,
-                    std::mem::take(&mut rec.raw_signal),
-                ))
+                Ok(groups_of_blow5(rec, r.header(), &run))
             };
             write_windows(all_reads(looked), open, stats, parts, how, convert)
         }

@@ -122,7 +122,11 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
         assert_eq!(ha.aux, hb.aux, "part {i}");
         assert_eq!(a.len(), b.len());
         for k in 0..a.len() {
-            assert_eq!(a.record(k).unwrap(), b.record(k).unwrap(), "part {i} record {k}");
+            assert_eq!(
+                a.record(k).unwrap(),
+                b.record(k).unwrap(),
+                "part {i} record {k}"
+            );
         }
     }
     // POD5 and SLOW5 text outputs have no compression to choose.
@@ -138,5 +142,8 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
         Run::default(),
     )
     .unwrap_err();
-    assert!(e.to_string().contains("SLOW5 text has no compression"), "{e}");
+    assert!(
+        e.to_string().contains("SLOW5 text has no compression"),
+        "{e}"
+    );
 }

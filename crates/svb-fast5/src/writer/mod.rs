@@ -443,7 +443,8 @@ fn known_type(group: &str, name: &str) -> Option<Dtype> {
         ("Raw", "start_time" | "num_minknow_events") => int(8, false),
         ("Raw", "duration" | "num_reads_since_mux_change") => int(4, false),
         ("Raw", "read_number") => int(4, true),
-        ("Raw", "start_mux") => int(1, false),
+        // A number where no enum labels it (slow5tools writes a uint8_t so).
+        ("Raw", "start_mux" | "end_reason") => int(1, false),
         ("Raw", "median_before") => float(8),
         (
             "Raw",
