@@ -1,7 +1,9 @@
 //! POD5 -> FAST5 as ONT's `pod5 convert to_fast5` (pod5 0.3.49) writes it: both outputs read
 //! by h5py with ONT's VBZ plugin, every attribute of every group of every read, its value and
-//! (for numbers) its HDF5 type, and every sample, equal. BLOW5 and FAST5 inputs: read back
-//! by svb with the same samples and fields.
+//! (for numbers) its HDF5 type, and every sample, equal; and `pod5 convert fast5` of svb's
+//! FAST5 gives back the POD5 reads it came from. BLOW5 and FAST5 inputs: read back by svb
+//! with the same samples and calibration; slow5tools' s2f inputs come back from FAST5 as
+//! they were.
 
 use std::path::Path;
 
@@ -102,6 +104,51 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
         }
         assert_eq!(a.len(), b.len(), "{name}");
         lines += a.len();
+
+        // ONT's own FAST5 -> POD5 reads svb's FAST5 back into the reads it came from.
+        let back = tmp.join(&format!("{name}.back.pod5"));
+        let out = std::process::Command::new(&python)
+            .args(["-m", "pod5.tools.main", "convert", "fast5", "--output"])
+            .arg(&back)
+            .arg(&ours)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (x, y) = (
+            svb_pod5::Reader::open(&input).unwrap(),
+            svb_pod5::Reader::open(&back).unwrap(),
+        );
+        assert_eq!(x.len(), y.len(), "{name}");
+        for (i, a) in x.reads().iter().enumerate() {
+            let j = y
+                .reads()
+                .iter()
+                .position(|b| b.read_id == a.read_id)
+                .unwrap_or_else(|| panic!("{name}: {}", a.read_id_string()));
+            let b = &y.reads()[j];
+            let fields = |r: &svb_pod5::ReadRow| {
+                (
+                    r.read_number,
+                    r.start_sample,
+                    r.channel,
+                    r.well,
+                    r.num_samples,
+                    r.calibration_offset.to_bits(),
+                    r.calibration_scale.to_bits(),
+                    r.median_before.to_bits(),
+                    r.end_reason.clone(),
+                )
+            };
+            assert_eq!(fields(a), fields(b), "{name} {}", a.read_id_string());
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            x.decode_signal_into(i, &mut sa).unwrap();
+            y.decode_signal_into(j, &mut sb).unwrap();
+            assert!(sa == sb, "{name} {}: signal", a.read_id_string());
+        }
     }
     assert!(lines > 1000, "{lines} attribute lines compared");
 }
@@ -124,7 +171,9 @@ fn round_trip(input: &Path, from: Format, out: &Path) -> usize {
     for i in 0..a.len() {
         // FAST5's root lists reads by name (an HDF5 symbol table): found by id.
         let x = a.read(i).unwrap();
-        let j = b.find(&x.read_id).unwrap_or_else(|| panic!("{}", x.read_id));
+        let j = b
+            .find(&x.read_id)
+            .unwrap_or_else(|| panic!("{}", x.read_id));
         let y = ReadSource::read(&b, j).unwrap();
         assert!(x.signal == y.signal, "{}", x.read_id);
         assert_eq!(x.calibration, y.calibration, "{}", x.read_id);
