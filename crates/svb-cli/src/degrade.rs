@@ -1,6 +1,6 @@
 //! `svb degrade`: slow5tools' lossy compression of a BLOW5 or SLOW5 file (each sample's least
 //! significant bits rounded away, then zlib records and ex-zd signal), byte for byte as
-//! `slow5tools degrade` writes it.
+//! `slow5tools degrade` writes it; of a POD5 file into POD5 (VBZ) too.
 
 use std::path::PathBuf;
 
@@ -16,7 +16,8 @@ use crate::progress::SharedProgress;
     (the bits chosen from the header)\n  \
     svb degrade reads.blow5 -o small.blow5 --bits 2\n  \
     svb degrade reads.slow5 -o small.slow5 --bits 1\n  \
-    svb degrade reads.blow5 -o small.blow5 --signal svb-zd\n\n\
+    svb degrade reads.blow5 -o small.blow5 --signal svb-zd\n  \
+    svb degrade reads.pod5 -o small.pod5 --bits 3     (POD5 into POD5, VBZ)\n\n\
     Irreversible: each sample is rounded to the nearest multiple of 2^bits. Without --bits,\n\
     the bits are slow5tools' choice for the header's dataset (device_type, sample_frequency,\n\
     sequencing_kit and experiment_type of every read group: 3 for R10.4.1 DNA and RNA004, 2\n\
@@ -25,9 +26,9 @@ use crate::progress::SharedProgress;
     basecalling accuracy."
 )]
 pub struct Args {
-    /// The BLOW5 or SLOW5 file (read, never changed).
+    /// The BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,
-    /// The degraded file (.blow5, or .slow5 for SLOW5 text).
+    /// The degraded file (.blow5, or .slow5 for SLOW5 text; .pod5 for a POD5 input).
     #[arg(short, long)]
     output: PathBuf,
     /// Least significant bits to eliminate, 1 to 16 [default: chosen from the header].

@@ -93,7 +93,7 @@ enum Command {
     /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
     Index(index::Args),
     /// A BLOW5 / SLOW5 file with each sample's low bits rounded away and stored with ex-zd
-    /// (irreversible; about half the size), as slow5tools degrade writes it.
+    /// (irreversible; about half the size), as slow5tools degrade writes it; a POD5 into POD5.
     Degrade(degrade::Args),
     /// Every whole record of a BLOW5 or SLOW5 file whose writer died, or every read of a POD5
     /// file whose footer is missing or damaged, into a new file of its format.

@@ -1,4 +1,5 @@
-//! [`degrade`]: slow5tools' lossy compression of a BLOW5 or SLOW5 file. Every sample's `b`
+//! [`degrade`]: slow5tools' lossy compression of a BLOW5 or SLOW5 file (and of a POD5 file,
+//! into POD5). Every sample's `b`
 //! least significant bits are rounded away (to the nearest multiple of 2^b, halves up), and the
 //! file is written again, by default with zlib records and ex-zd signal, which store the
 //! zeroed bits in nothing: about half the size, with no loss in basecalling or modification
@@ -173,53 +174,56 @@ pub const DATASETS: [Dataset; 14] = [
     ),
 ];
 
+/// Read groups' attributes, as a BLOW5 header holds them.
+type Groups = [Vec<(String, String)>];
+
 /// Read group `group`'s attribute `key` as slow5lib keeps it: absent is `None`, `.` the empty
 /// text.
-fn attribute<'a>(header: &'a Header, group: usize, key: &str) -> Option<&'a str> {
-    let (_, value) = header
-        .read_groups
-        .get(group)?
-        .iter()
-        .find(|(k, _)| k == key)?;
+fn attribute<'a>(groups: &'a Groups, group: usize, key: &str) -> Option<&'a str> {
+    let (_, value) = groups.get(group)?.iter().find(|(k, _)| k == key)?;
     Some(crate::merge::attribute_value(value))
 }
 
 /// Whether every read group's `key` is `want`.
-fn every_group_says(header: &Header, key: &str, want: &str) -> bool {
-    (0..header.read_groups.len()).all(|g| attribute(header, g, key) == Some(want))
+fn every_group_says(groups: &Groups, key: &str, want: &str) -> bool {
+    (0..groups.len()).all(|g| attribute(groups, g, key) == Some(want))
 }
 
 impl Dataset {
     /// Whether `header` is this dataset's, as slow5tools decides it: device type, sequencing
     /// kit and experiment type in every read group, and the sample frequency (or, where the
     /// first read group has none, the sample rate; where it has both, both).
-    fn is_of(&self, header: &Header) -> bool {
-        let frequency = match attribute(header, 0, "sample_frequency") {
-            None => every_group_says(header, "sample_rate", self.sample_frequency),
+    fn is_of(&self, groups: &Groups) -> bool {
+        let frequency = match attribute(groups, 0, "sample_frequency") {
+            None => every_group_says(groups, "sample_rate", self.sample_frequency),
             Some(_) => {
-                every_group_says(header, "sample_frequency", self.sample_frequency)
-                    && (attribute(header, 0, "sample_rate").is_none()
-                        || every_group_says(header, "sample_rate", self.sample_frequency))
+                every_group_says(groups, "sample_frequency", self.sample_frequency)
+                    && (attribute(groups, 0, "sample_rate").is_none()
+                        || every_group_says(groups, "sample_rate", self.sample_frequency))
             }
         };
-        every_group_says(header, "device_type", self.device_type)
+        every_group_says(groups, "device_type", self.device_type)
             && frequency
-            && every_group_says(header, "sequencing_kit", self.sequencing_kit)
-            && every_group_says(header, "experiment_type", self.experiment_type)
+            && every_group_says(groups, "sequencing_kit", self.sequencing_kit)
+            && every_group_says(groups, "experiment_type", self.experiment_type)
     }
 
-    /// Whether a record has this dataset's digitisation and sampling rate (compared as
-    /// slow5tools compares them: the record's values with the table's 32-bit floats).
-    fn holds(&self, rec: &Record) -> bool {
-        rec.digitisation == f64::from(self.digitisation)
-            && rec.sampling_rate == f64::from(self.sampling_rate)
+    /// Whether a read of this `digitisation` and `sampling_rate` is of this dataset (compared
+    /// as slow5tools compares a record's: with the table's 32-bit floats).
+    fn holds(&self, digitisation: f64, sampling_rate: f64) -> bool {
+        digitisation == f64::from(self.digitisation)
+            && sampling_rate == f64::from(self.sampling_rate)
     }
 }
 
 /// The dataset `header` is, as slow5tools recognises it, and so the bits to eliminate; `None`
 /// when it is none of [`DATASETS`] (bits must then be given).
 pub fn suggest_bits(header: &Header) -> Option<&'static Dataset> {
-    DATASETS.iter().find(|d| d.is_of(header))
+    suggest_for(&header.read_groups)
+}
+
+fn suggest_for(groups: &Groups) -> Option<&'static Dataset> {
+    DATASETS.iter().find(|d| d.is_of(groups))
 }
 
 /// Rounds each sample to the nearest multiple of 2^`bits` (a remainder of half or more rounds
@@ -292,9 +296,21 @@ pub fn degrade(
         }
     }
     let to = Format::of_output(out)?;
-    if !matches!(to, Format::Blow5 | Format::Slow5) {
+    let from = svb_reads::detect(input)?;
+    if from == Format::Pod5 || to == Format::Pod5 {
+        if from != to || records.is_some() || signal.is_some() {
+            return Err(ConvertError::Mapping(format!(
+                "{}: a POD5 is degraded into a POD5 (VBZ, which has no compression to choose); \
+                 BLOW5 or SLOW5 into BLOW5 or SLOW5",
+                out.display()
+            )));
+        }
+        return degrade_pod5(input, out, bits, how);
+    }
+    if !matches!(to, Format::Blow5 | Format::Slow5) || from == Format::Fast5 {
         return Err(ConvertError::Mapping(format!(
-            "{}: degrade writes BLOW5 or SLOW5 text (.blow5, .slow5)",
+            "{}: degrade writes BLOW5 or SLOW5 text (.blow5, .slow5) of BLOW5 or SLOW5, and POD5 \
+             of POD5",
             out.display()
         )));
     }
@@ -352,7 +368,7 @@ pub fn degrade(
     let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
         r.record_into(i, rec)?;
         if let Some(d) = dataset {
-            if !d.holds(rec) {
+            if !d.holds(rec.digitisation, rec.sampling_rate) {
                 return Err(ConvertError::Mapping(format!(
                     "read {}: digitisation {} and sampling rate {} are not {}'s ({} and {})",
                     rec.read_id,
@@ -372,6 +388,107 @@ pub fn degrade(
     crate::every_read_into_blow5(
         &looked, open, &mut w, len, weight, decode, &mut how, &mut stats,
     )?;
+    w.finish()?;
+    Ok(Degraded {
+        stats,
+        bits,
+        dataset,
+    })
+}
+
+/// [`degrade`] of a POD5 file into a POD5 file: every read's samples rounded, compressed with
+/// VBZ again, every field and run kept; the dataset (when `bits` is `None`) recognised from
+/// the runs as blue-crab writes them into a BLOW5 header, each read checked against its
+/// digitisation (the run's ADC range) and sample rate.
+fn degrade_pod5(
+    input: &Path,
+    out: &Path,
+    bits: Option<u8>,
+    mut how: Run<'_>,
+) -> Result<Degraded, ConvertError> {
+    use rayon::prelude::*;
+    let on_error = how.on_error;
+    let open = |p: &Path| svb_pod5::Reader::open(p);
+    let inputs = [input.to_path_buf()];
+    let (looked, mut stats) = look_at_inputs(
+        &inputs,
+        out,
+        on_error,
+        open,
+        svb_pod5::Reader::len,
+        |_, _| Ok(()),
+    )?;
+    let in_file = ConvertError::of(input);
+    let Some(r) = looked[0].reopen(open, on_error, &mut stats.failed)? else {
+        return Err(stats.failed.remove(0));
+    };
+    let groups: Vec<Vec<(String, String)>> = r
+        .run_infos()
+        .iter()
+        .map(crate::read_group_of)
+        .collect::<Result<_, _>>()
+        .map_err(&in_file)?;
+    let (dataset, bits) = match bits {
+        Some(b) => (None, b),
+        None => {
+            let d = suggest_for(&groups).ok_or_else(|| {
+                in_file(ConvertError::Mapping(
+                    "its runs are none of the datasets whose bits are known (device type, \
+                     sample rate, sequencing kit, experiment type of every run); give the bits \
+                     (--bits)"
+                        .into(),
+                ))
+            })?;
+            (Some(d), d.bits)
+        }
+    };
+    let mut w = svb_pod5::Writer::create(
+        out,
+        svb_pod5::WriteOptions {
+            publish: how.publish,
+            ..svb_pod5::WriteOptions::default()
+        },
+    )?;
+    for run in r.run_infos() {
+        w.add_run_info(run).map_err(|e| in_file(e.into()))?;
+    }
+    let total = r.len() as u64;
+    let weight = |i: usize| r.reads()[i].num_samples;
+    let mut done = 0u64;
+    for window in svb_io::windows(r.len(), 1024, crate::WINDOW_SAMPLES, weight) {
+        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> = window
+            .clone()
+            .into_par_iter()
+            .map(|i| {
+                let read = &r.reads()[i];
+                if let Some(d) = dataset {
+                    let run = r.run_of(i)?;
+                    let digitisation =
+                        f64::from(i32::from(run.adc_max) - i32::from(run.adc_min) + 1);
+                    if !d.holds(digitisation, f64::from(run.sample_rate)) {
+                        return Err(ConvertError::Mapping(format!(
+                            "read {}: digitisation {digitisation} and sample rate {} are not \
+                             {}'s ({} and {})",
+                            read.read_id_string(),
+                            run.sample_rate,
+                            d.name,
+                            d.digitisation,
+                            d.sampling_rate
+                        )));
+                    }
+                }
+                let mut signal = r.decode_signal(i)?;
+                round_low_bits(&mut signal, bits);
+                Ok((read, signal))
+            })
+            .collect();
+        done += window.len() as u64;
+        let reads = crate::settle(decoded, on_error, &mut stats.failed, &in_file)?;
+        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
+        stats.reads += reads.len() as u64;
+        stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
+        how.report(done, total)?;
+    }
     w.finish()?;
     Ok(Degraded {
         stats,

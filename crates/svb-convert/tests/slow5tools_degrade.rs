@@ -199,3 +199,56 @@ fn zlib_records_are_slow5tools_bytes() {
     }
     assert!(compared >= 8, "{compared} files compared");
 }
+
+/// POD5 into POD5: every sample rounded as BLOW5's are, every field and run kept; without
+/// bits, a run of no known dataset is refused asking for them; POD5 into BLOW5 is refused.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn pod5_degrades_into_pod5() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("degrade-pod5");
+    let input = data.join("pod5/multi_fast5_zip.pod5");
+    let out = tmp.join("small.pod5");
+    let got = svb_convert::degrade(&input, &out, Some(3), None, None, Run::default()).unwrap();
+    assert_eq!((got.bits, got.dataset), (3, None));
+    let (a, b) = (
+        svb_pod5::Reader::open(&input).unwrap(),
+        svb_pod5::Reader::open(&out).unwrap(),
+    );
+    assert_eq!(got.stats.reads as usize, a.len());
+    assert_eq!(a.run_infos(), b.run_infos());
+    for i in 0..a.len() {
+        let mut want = a.decode_signal(i).unwrap();
+        svb_convert::round_low_bits(&mut want, 3);
+        assert_eq!(b.decode_signal(i).unwrap(), want);
+        let mut x = a.reads()[i].clone();
+        let y = b.reads()[i].clone();
+        x.signal_rows = y.signal_rows.clone();
+        // As printed: NaN fields are NaN on both sides.
+        assert_eq!(format!("{x:?}"), format!("{y:?}"));
+    }
+    assert!(std::fs::metadata(&out).unwrap().len() < std::fs::metadata(&input).unwrap().len());
+    let e = svb_convert::degrade(
+        &input,
+        &tmp.join("auto.pod5"),
+        None,
+        None,
+        None,
+        Run::default(),
+    )
+    .unwrap_err();
+    assert!(svb_testdata::error_chain(&e).contains("--bits"), "{e}");
+    let e = svb_convert::degrade(
+        &input,
+        &tmp.join("x.blow5"),
+        Some(2),
+        None,
+        None,
+        Run::default(),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("POD5 is degraded into a POD5"),
+        "{e}"
+    );
+    assert_eq!(tmp.entries(), ["small.pod5"]);
+}

@@ -556,7 +556,8 @@ def degrade(
 ) -> dict:
     """The reads of a BLOW5 or SLOW5 file with each sample's `bits` least significant bits
     rounded away (to the nearest multiple of 2**bits; irreversible, about half the size) into
-    `output` (.blow5, or .slow5 for text), byte for byte as `slow5tools degrade` writes it, as
+    `output` (.blow5, or .slow5 for text; a POD5 file into .pod5, VBZ), byte for byte as
+    `slow5tools degrade` writes it, as
     `svb degrade` does. `bits` (1 to 16) is chosen from the header when None, as slow5tools
     chooses it (device type, sample frequency, sequencing kit and experiment type; every read
     must then have that dataset's digitisation and sampling rate). `records` ("zlib", "zstd",
