@@ -57,6 +57,10 @@ pub struct WriteOptions {
     /// [`WriteOptions::versioned_like`] keeps an input's, as slow5lib does when it rewrites a
     /// file). The layout written is the same for every version from 0.1.0 up.
     pub version: (u8, u8, u8),
+    /// Refuse a read id the file holds already (default). `false` writes every record given,
+    /// as slow5tools view rewrites a file whose ids repeat; slow5lib's index of such a file
+    /// cannot be built.
+    pub unique_read_ids: bool,
 }
 
 impl WriteOptions {
@@ -107,6 +111,7 @@ impl Default for WriteOptions {
             publish: Publish::default(),
             form: Form::Binary,
             version: (0, 2, 0),
+            unique_read_ids: true,
         }
     }
 }
@@ -361,7 +366,9 @@ impl Writer {
     /// Records are compressed a batch at a time on rayon's pool.
     pub fn add_record(&mut self, record: &Record) -> Result<(), Blow5WriteError> {
         self.check(record)?;
-        self.ids.insert(record.read_id.clone());
+        if self.options.unique_read_ids {
+            self.ids.insert(record.read_id.clone());
+        }
         self.pending.push(record.clone());
         if self.pending.len() >= self.options.batch_records {
             self.flush_pending()?;
@@ -380,14 +387,16 @@ impl Writer {
         for r in records {
             let r = r.borrow();
             self.check(r)?;
-            if !batch_ids.insert(r.read_id.as_str()) {
+            if self.options.unique_read_ids && !batch_ids.insert(r.read_id.as_str()) {
                 return Err(Blow5WriteError::DuplicateReadId {
                     read_id: r.read_id.clone(),
                 });
             }
         }
-        self.ids
-            .extend(records.iter().map(|r| r.borrow().read_id.clone()));
+        if self.options.unique_read_ids {
+            self.ids
+                .extend(records.iter().map(|r| r.borrow().read_id.clone()));
+        }
         self.flush_pending()?;
         for batch in records.chunks(self.options.batch_records) {
             self.write_batch(batch)?;
@@ -460,7 +469,7 @@ impl Writer {
                     "read group {group} of a file with {}",
                     self.groups
                 )))
-            } else if self.ids.contains(read_id) {
+            } else if self.options.unique_read_ids && self.ids.contains(read_id) {
                 Err(Blow5WriteError::DuplicateReadId {
                     read_id: read_id.to_string(),
                 })
@@ -478,7 +487,9 @@ impl Writer {
                 }
             };
             if checked.is_ok() {
-                self.ids.insert(read_id.to_string());
+                if self.options.unique_read_ids {
+                    self.ids.insert(read_id.to_string());
+                }
                 self.write_all(bytes)?;
                 self.written += 1;
             }
@@ -545,7 +556,7 @@ impl Writer {
                 r.read_group, self.groups
             )));
         }
-        if self.ids.contains(&r.read_id) {
+        if self.options.unique_read_ids && self.ids.contains(&r.read_id) {
             return Err(Blow5WriteError::DuplicateReadId {
                 read_id: r.read_id.clone(),
             });

@@ -643,3 +643,24 @@ fn pyslow5_reads_our_files_exactly() {
     }
     assert!(lines.is_empty());
 }
+
+#[test]
+fn a_writer_told_so_keeps_a_read_id_that_repeats() {
+    let tmp = TempDir::new("blow5-write-repeats");
+    let path = tmp.0.join("out.blow5");
+    let mut rng = Rng(11);
+    let one = random_record(&mut rng, 0, 50);
+    let options = WriteOptions {
+        unique_read_ids: false,
+        ..WriteOptions::default()
+    };
+    let mut w = Writer::create(&path, every_kind_schema(), options).unwrap();
+    w.add_record(&one).unwrap();
+    w.add_records(&[one.clone(), one.clone()]).unwrap();
+    assert_eq!(w.finish().unwrap(), 3);
+    let back = Reader::open(&path).unwrap();
+    assert_eq!(back.len(), 3);
+    for i in 0..3 {
+        assert_eq!(back.read_id(i).unwrap(), one.read_id);
+    }
+}

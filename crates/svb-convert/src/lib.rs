@@ -598,6 +598,12 @@ pub fn blow5_to_blow5(
         headers.iter().map(|(h, p)| (h, p.as_path())).collect();
     let (schema, group_maps) = merged_schema(&headers, HeaderRules::default())?;
     let aux = schema.aux.clone();
+    // One file rewritten keeps its records as they are, a read id that repeats included (as
+    // slow5tools view rewrites it); several are merged, and an id in two is refused.
+    let options = svb_blow5::WriteOptions {
+        unique_read_ids: headers.len() > 1,
+        ..options
+    };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let decode = |k: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
         r.record_into(i, rec)?;

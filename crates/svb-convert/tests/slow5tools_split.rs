@@ -147,3 +147,58 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
         "{e}"
     );
 }
+
+/// slow5tools' `duplicate_read.blow5` (a read id twice; `slow5tools index` refuses it,
+/// `slow5tools view` rewrites it): converted alone to SLOW5 text and back, every record as it
+/// was, the repeated id included; converted with another file (a merge), the id in two
+/// places is refused and nothing is written.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn a_file_whose_read_id_repeats_is_rewritten_as_it_is() {
+    let Some(repos) = svb_testdata::slow5_repos() else {
+        return;
+    };
+    let input = repos.join("slow5tools/test/data/exp/index/duplicate_read.blow5");
+    let tmp = TempDir::new("slow5tools-duplicate");
+    let (text, back) = (tmp.join("dup.slow5"), tmp.join("dup.blow5"));
+    let run = |from: &std::path::Path, f, out: &std::path::Path, t| {
+        convert(
+            std::slice::from_ref(&from.to_path_buf()),
+            f,
+            out,
+            t,
+            Compression::default(),
+            Run::default(),
+        )
+    };
+    run(&input, Format::Blow5, &text, Format::Slow5).unwrap();
+    run(&text, Format::Slow5, &back, Format::Blow5).unwrap();
+    let (a, b) = (
+        svb_blow5::Reader::open(&input).unwrap(),
+        svb_blow5::Reader::open(&back).unwrap(),
+    );
+    assert_eq!(a.len(), b.len());
+    let ids: Vec<String> = (0..a.len()).map(|i| a.read_id(i).unwrap()).collect();
+    assert!(ids
+        .iter()
+        .any(|id| ids.iter().filter(|x| *x == id).count() == 2));
+    for i in 0..a.len() {
+        assert_eq!(a.record(i).unwrap(), b.record(i).unwrap(), "record {i}");
+    }
+    let two = [input.clone(), text.clone()];
+    let merged = tmp.join("merged.blow5");
+    let e = convert(
+        &two,
+        Format::Blow5,
+        &merged,
+        Format::Blow5,
+        Compression::default(),
+        Run::default(),
+    )
+    .unwrap_err();
+    assert!(
+        svb_testdata::error_chain(&e).contains("already in the file"),
+        "{e}"
+    );
+    assert!(!merged.exists());
+}
