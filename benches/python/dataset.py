@@ -27,6 +27,7 @@ Peers: blue-crab 0.6 (`p2s`, `s2p`: zstd records, svb-zd signal, 2 threads, as s
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -86,8 +87,19 @@ def run(cmd):
 def remove(*paths):
     def go():
         for p in paths:
-            Path(p).unlink(missing_ok=True)
+            p = Path(p)
+            if p.is_dir():
+                shutil.rmtree(p)
+            else:
+                p.unlink(missing_ok=True)
     return go
+
+
+def slow5tools():
+    """slow5tools (`SLOW5TOOLS`, else on the PATH), the BLOW5 commands' peer, where it is
+    installed (it is built from its source: not on pip); None elsewhere, and its rows are
+    left out."""
+    return os.environ.get("SLOW5TOOLS") or shutil.which("slow5tools")
 
 
 def main():
@@ -273,6 +285,49 @@ def main():
          [svb, "get", large_b5, ids[1234], "-o", out / "one.i16", "--force"],
          None, None, None),
     ]
+    s5t = slow5tools()
+    if s5t:
+        # slow5tools 1.3 with 2 processes where it has the option, writing what svb writes
+        # (the input's zstd and svb-zd for split and merge; zlib and ex-zd for degrade); its
+        # outputs removed before each run (it refuses a folder or file that exists).
+        tasks += [
+            ("split a 2000-read BLOW5 into 20 files",
+             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20", "--force"],
+             "slow5tools split", [s5t, "split", large_b5, "-d", out / "s20_s5t", "-f", "20",
+                                  "-c", "zstd", "-s", "svb-zd"],
+             remove(out / "s20_s5t")),
+            ("split a 2000-read BLOW5 into 20 files, --no-sync",
+             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20", "--force",
+              "--no-sync"],
+             "slow5tools split", [s5t, "split", large_b5, "-d", out / "s20_s5t", "-f", "20",
+                                  "-c", "zstd", "-s", "svb-zd"],
+             remove(out / "s20_s5t")),
+            ("merge 20 BLOW5 files of 100 reads (vs slow5tools)",
+             [svb, "merge", *parts20_b5, "-o", out / "m20.blow5", "--force"],
+             "slow5tools merge", [s5t, "merge", *parts20_b5, "-o", out / "m20_s5t.blow5",
+                                  "-t", "2", "-c", "zstd", "-s", "svb-zd"],
+             remove(out / "m20_s5t.blow5")),
+            ("degrade a 2000-read BLOW5 (2 bits)",
+             [svb, "degrade", large_b5, "-o", out / "deg.blow5", "--bits", "2", "--force"],
+             "slow5tools degrade", [s5t, "degrade", large_b5, "-o", out / "deg_s5t.blow5",
+                                    "-b", "2", "-t", "2"],
+             remove(out / "deg_s5t.blow5")),
+            ("degrade a 2000-read BLOW5 (2 bits, zstd records)",
+             [svb, "degrade", large_b5, "-o", out / "degz.blow5", "--bits", "2", "--records",
+              "zstd", "--force"],
+             "slow5tools degrade", [s5t, "degrade", large_b5, "-o", out / "degz_s5t.blow5",
+                                    "-b", "2", "-t", "2", "-c", "zstd"],
+             remove(out / "degz_s5t.blow5")),
+            ("convert BLOW5 -> FAST5",
+             [svb, "convert", large_b5, "-o", out / "b.fast5", "--force"],
+             "slow5tools s2f", [s5t, "s2f", large_b5, "-d", out / "s2f", "-p", "2"],
+             remove(out / "s2f")),
+            ("index a 2000-read BLOW5",
+             [svb, "index", large_b5, "--index", out / "svb.idx", "--force"],
+             "slow5tools index", [s5t, "index", out / "copy.blow5"],
+             None),
+        ]
+        shutil.copyfile(large_b5, out / "copy.blow5")
     # The index is built once, as a first `get` would.
     run([svb, "get", large_b5, ids[0], "-o", out / "first.i16", "--force"])
     for task, ours, peer, peer_cmd, before in tasks:

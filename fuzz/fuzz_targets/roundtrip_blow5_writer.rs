@@ -76,6 +76,7 @@ fuzz_target!(|data: &[u8]| {
         },
         batch_records: 2,
         version: (0, 2, 0),
+        unique_read_ids: true,
         // Raw literals when the records are zstd and the mode says so.
         zstd_profile: if record_compression == RecordCompression::Zstd && mode >= 128 && !text {
             ZstdProfile::DecodeFast

@@ -160,10 +160,11 @@ fn section(lines: &str, rounds: &str) -> String {
          200 of its reads. Wall time \
          and peak RSS of each process (the RSS includes ~18 MB of the Python parent at fork). \
          Peers: blue-crab 0.6 (`p2s -c zstd -s svb-zd -t 2`, `s2p`), ONT's `pod5 convert fast5 \
-         -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5 subset --table`, ONT's `pod5` \
-         reader + hashlib for \
-         verify, pyslow5 + hashlib for SLOW5 (slow5tools, the BLOW5 merge peer, is not on \
-         pip). svb syncs each output to the disk before it publishes it, and the peers do not: \
+         -t 2` and `convert to_fast5 -t 2`, `pod5 filter`, `pod5 view`, `pod5 merge`, `pod5 \
+         subset --table`, ONT's `pod5` reader + hashlib for verify, pyslow5 + hashlib for \
+         SLOW5, and slow5tools 1.3 (split, merge, degrade, s2f, index; 2 threads or processes \
+         where it has the option) where it is installed (`SLOW5TOOLS` or the PATH; built from \
+         its source, it is not on pip: its rows are absent elsewhere). svb syncs each output to the disk before it publishes it, and the peers do not: \
          where the disk is the limit (merge, split), the rows marked `--no-sync` give svb's \
          time publishing as the peers do.\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
