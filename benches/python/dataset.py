@@ -288,40 +288,45 @@ def main():
     s5t = slow5tools()
     if s5t:
         # slow5tools 1.3 with 2 processes where it has the option, writing what svb writes
-        # (the input's zstd and svb-zd for split and merge; zlib and ex-zd for degrade); its
-        # outputs removed before each run (it refuses a folder or file that exists).
+        # (the input's zstd and svb-zd for split and merge; zlib and ex-zd for degrade); the
+        # outputs of both removed before each run (slow5tools refuses a folder or file that
+        # exists; svb's replacing one costs a rename over it that the file system flushes).
         tasks += [
             ("split a 2000-read BLOW5 into 20 files",
-             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20", "--force"],
+             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20"],
              "slow5tools split", [s5t, "split", large_b5, "-d", out / "s20_s5t", "-f", "20",
                                   "-c", "zstd", "-s", "svb-zd"],
-             remove(out / "s20_s5t")),
+             remove(out / "s20_svb", out / "s20_s5t")),
             ("split a 2000-read BLOW5 into 20 files, --no-sync",
-             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20", "--force",
-              "--no-sync"],
+             [svb, "split", large_b5, "-o", out / "s20_svb", "--files", "20", "--no-sync"],
              "slow5tools split", [s5t, "split", large_b5, "-d", out / "s20_s5t", "-f", "20",
                                   "-c", "zstd", "-s", "svb-zd"],
-             remove(out / "s20_s5t")),
+             remove(out / "s20_svb", out / "s20_s5t")),
             ("merge 20 BLOW5 files of 100 reads (vs slow5tools)",
-             [svb, "merge", *parts20_b5, "-o", out / "m20.blow5", "--force"],
+             [svb, "merge", *parts20_b5, "-o", out / "m20_svb.blow5"],
              "slow5tools merge", [s5t, "merge", *parts20_b5, "-o", out / "m20_s5t.blow5",
                                   "-t", "2", "-c", "zstd", "-s", "svb-zd"],
-             remove(out / "m20_s5t.blow5")),
+             remove(out / "m20_svb.blow5", out / "m20_s5t.blow5")),
+            ("merge 20 BLOW5 files of 100 reads (vs slow5tools), --no-sync",
+             [svb, "merge", *parts20_b5, "-o", out / "m20_svb.blow5", "--no-sync"],
+             "slow5tools merge", [s5t, "merge", *parts20_b5, "-o", out / "m20_s5t.blow5",
+                                  "-t", "2", "-c", "zstd", "-s", "svb-zd"],
+             remove(out / "m20_svb.blow5", out / "m20_s5t.blow5")),
             ("degrade a 2000-read BLOW5 (2 bits)",
-             [svb, "degrade", large_b5, "-o", out / "deg.blow5", "--bits", "2", "--force"],
+             [svb, "degrade", large_b5, "-o", out / "deg.blow5", "--bits", "2"],
              "slow5tools degrade", [s5t, "degrade", large_b5, "-o", out / "deg_s5t.blow5",
                                     "-b", "2", "-t", "2"],
-             remove(out / "deg_s5t.blow5")),
+             remove(out / "deg.blow5", out / "deg_s5t.blow5")),
             ("degrade a 2000-read BLOW5 (2 bits, zstd records)",
              [svb, "degrade", large_b5, "-o", out / "degz.blow5", "--bits", "2", "--records",
-              "zstd", "--force"],
+              "zstd"],
              "slow5tools degrade", [s5t, "degrade", large_b5, "-o", out / "degz_s5t.blow5",
                                     "-b", "2", "-t", "2", "-c", "zstd"],
-             remove(out / "degz_s5t.blow5")),
+             remove(out / "degz.blow5", out / "degz_s5t.blow5")),
             ("convert BLOW5 -> FAST5",
-             [svb, "convert", large_b5, "-o", out / "b.fast5", "--force"],
+             [svb, "convert", large_b5, "-o", out / "b.fast5"],
              "slow5tools s2f", [s5t, "s2f", large_b5, "-d", out / "s2f", "-p", "2"],
-             remove(out / "s2f")),
+             remove(out / "b.fast5", out / "s2f")),
             ("index a 2000-read BLOW5",
              [svb, "index", large_b5, "--index", out / "svb.idx", "--force"],
              "slow5tools index", [s5t, "index", out / "copy.blow5"],
@@ -337,6 +342,10 @@ def main():
         ours_runs, peer_runs = [], []
         for _ in range(rounds):
             remove(out / "one.i16")()
+            # `before` removes the outputs of both sides (each then writes into nothing, as
+            # the first run of a user would).
+            if before:
+                before()
             ours_runs.append(run(ours))
             if peer_cmd:
                 if before:

@@ -169,6 +169,11 @@ impl Index {
         })
     }
 
+    /// Entry `i`'s `(read id, offset of its size field, size with it)`, in index order.
+    pub fn entry(&self, i: usize) -> Option<(&str, u64, u64)> {
+        self.entries.get(i).map(|(id, o, s)| (id.as_str(), *o, *s))
+    }
+
     /// Every record's `(offset of its size field, size with it)`, in index order.
     pub fn positions(&self) -> impl ExactSizeIterator<Item = (u64, u64)> + '_ {
         self.entries.iter().map(|&(_, o, s)| (o, s))

@@ -422,6 +422,28 @@ impl Reader {
         (self.record_span(i)? == (offset, size)).then_some(i)
     }
 
+    /// Where records `records` lie when they follow each other in the file: `(offset of the
+    /// first one's size field, bytes up to the end of the last)`; `None` for SLOW5 text, an
+    /// empty range or one past the end.
+    pub fn stored_span(&self, records: std::ops::Range<usize>) -> Option<(u64, u64)> {
+        if self.is_text() || records.is_empty() {
+            return None;
+        }
+        let first = self.spans.get(records.start)?;
+        let last = self.spans.get(records.end - 1)?;
+        Some((first.at, last.end - first.at))
+    }
+
+    /// Record `index`'s read id as the index in use says it ([`use_index`](Reader::use_index)),
+    /// without reading the record: `None` where no index is in use or its entry `index` lies
+    /// elsewhere than the record (the id is then [`read_id`](Reader::read_id)'s to read).
+    /// For a copy that moves stored records without decoding them.
+    pub fn indexed_read_id(&self, index: usize) -> Option<&str> {
+        let s = self.spans.get(index)?;
+        let (id, at, size) = self.ids.get()?.entry(index)?;
+        (at == s.at && at.checked_add(size) == Some(s.end)).then_some(id)
+    }
+
     /// Record `index`'s read id: only the id is parsed (after the record is inflated), as
     /// slow5lib's index builder does, so a record whose other fields are damaged still has
     /// an id.

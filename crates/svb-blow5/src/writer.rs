@@ -498,6 +498,53 @@ impl Writer {
         Ok(outcome)
     }
 
+    /// Adds the stored records that lie one after another in `src` from byte `offset`, `len`
+    /// bytes in all (a [`Reader::stored_span`](super::Reader::stored_span) of a file that
+    /// stores records as this one does: [`stores_like`](Writer::stores_like)), each named by
+    /// its `(read id, read group)` in `records`, in order: copied by the kernel, never read by
+    /// this process. Every record is checked first (its read group, its id new to the file);
+    /// one that fails is an error and nothing is written.
+    pub fn add_stored_span(
+        &mut self,
+        src: &std::path::Path,
+        offset: u64,
+        len: u64,
+        records: &[(&str, u32)],
+    ) -> Result<(), Blow5WriteError> {
+        if self.options.form != Form::Binary {
+            return Err(Blow5WriteError::Schema {
+                what: "stored BLOW5 records go into a BLOW5 file, not SLOW5 text".into(),
+            });
+        }
+        let mut batch = HashSet::with_capacity(records.len());
+        for &(read_id, group) in records {
+            if group >= self.groups {
+                return Err(Blow5WriteError::Record {
+                    read_id: read_id.to_string(),
+                    what: format!("read group {group} of a file with {}", self.groups),
+                });
+            }
+            if self.options.unique_read_ids
+                && (self.ids.contains(read_id) || !batch.insert(read_id))
+            {
+                return Err(Blow5WriteError::DuplicateReadId {
+                    read_id: read_id.to_string(),
+                });
+            }
+        }
+        self.flush_pending()?;
+        let path = self.out.destination().to_path_buf();
+        self.out
+            .append_range_of(src, offset, len)
+            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        if self.options.unique_read_ids {
+            self.ids
+                .extend(records.iter().map(|(id, _)| id.to_string()));
+        }
+        self.written += records.len() as u64;
+        Ok(())
+    }
+
     /// Writes what is buffered and the end-of-file marker, then gives the file its name.
     /// Returns the number of records.
     pub fn finish(self) -> Result<u64, Blow5WriteError> {

@@ -153,8 +153,12 @@ impl ConvertError {
 pub struct Stats {
     /// Reads written.
     pub reads: u64,
-    /// Samples written.
+    /// Samples written (of the reads whose sample count was read: see
+    /// `samples_uncounted`).
     pub samples: u64,
+    /// Reads copied as stored, through their file's index, without being read at all: their
+    /// samples are not in `samples` (a split of an indexed BLOW5 file; 0 elsewhere).
+    pub samples_uncounted: u64,
     /// With [`OnError::Skip`]: the inputs and reads left out, each error naming its file
     /// (and read), in input order.
     pub failed: Vec<ConvertError>,
@@ -691,6 +695,68 @@ fn copy_stored_records(
         written.push(id);
     }
     Ok(written)
+}
+
+/// Copies records `window` of `r` into `w` as they are stored, each with its read group in
+/// `groups` (by record), when `r`'s index names every one of them: nothing is inflated or
+/// parsed, their samples go uncounted. `None` (nothing done) where the index does not name
+/// them all.
+fn copy_indexed_records(
+    r: &svb_blow5::Reader,
+    window: &[usize],
+    groups: &[u32],
+    w: &mut svb_blow5::Writer,
+    on_error: OnError,
+    stats: &mut Stats,
+    in_file: &impl Fn(ConvertError) -> ConvertError,
+) -> Result<Option<()>, ConvertError> {
+    use rayon::prelude::*;
+    let Some(ids) = window
+        .iter()
+        .map(|&i| r.indexed_read_id(i))
+        .collect::<Option<Vec<&str>>>()
+    else {
+        return Ok(None);
+    };
+    // Records one after another in a local file: one kernel copy of all their bytes.
+    let consecutive = window.windows(2).all(|p| p[1] == p[0] + 1);
+    let span = window
+        .first()
+        .filter(|_| consecutive && !svb_io::is_url(r.path()))
+        .and_then(|&first| r.stored_span(first..first + window.len()));
+    if let Some((offset, len)) = span {
+        let records: Vec<(&str, u32)> = window
+            .iter()
+            .zip(&ids)
+            .map(|(&i, id)| (*id, groups[i]))
+            .collect();
+        w.add_stored_span(r.path(), offset, len, &records)
+            .map_err(|e| in_file(e.into()))?;
+        stats.reads += records.len() as u64;
+        stats.samples_uncounted += records.len() as u64;
+        return Ok(Some(()));
+    }
+    let stored: Vec<Result<(usize, Vec<u8>), ConvertError>> = window
+        .par_iter()
+        .enumerate()
+        .map(|(k, &i)| Ok((k, r.stored_record(i)?)))
+        .collect();
+    let stored = settle(stored, on_error, &mut stats.failed, in_file)?;
+    let records: Vec<(&str, u32, &[u8])> = stored
+        .iter()
+        .map(|(k, bytes)| (ids[*k], groups[window[*k]], bytes.as_slice()))
+        .collect();
+    let outcome = w
+        .add_stored_records(&records)
+        .map_err(|e| in_file(e.into()))?;
+    let added = outcome
+        .into_iter()
+        .map(|o| o.map_err(ConvertError::from))
+        .collect();
+    let added = settle(added, on_error, &mut stats.failed, in_file)?;
+    stats.reads += added.len() as u64;
+    stats.samples_uncounted += added.len() as u64;
+    Ok(Some(()))
 }
 
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.

@@ -514,7 +514,7 @@ pub fn split_blow5(
         }
         for (input, ((_, path), of_input)) in opened.iter().zip(per_batch).enumerate() {
             let in_file = ConvertError::of(path);
-            let r = crate::reopen::reopen(&kept[input], path, |p| svb_blow5::Reader::open(p))
+            let r = crate::reopen::reopen(&kept[input], path, open_for_copy)
                 .map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
@@ -526,6 +526,17 @@ pub fn split_blow5(
                     if stores_like && window.iter().all(same_group) {
                         let stats = &mut result.stats;
                         let reads = stats.reads;
+                        // Through the file's index, the records are not even read.
+                        if crate::copy_indexed_records(
+                            &r, window, gs, w, on_error, stats, &in_file,
+                        )?
+                        .is_some()
+                        {
+                            written[k as usize] += stats.reads - reads;
+                            done += window.len() as u64;
+                            how.report(done, total)?;
+                            continue;
+                        }
                         let keep = |_: &svb_blow5::Record| Ok(true);
                         crate::copy_stored_records(&r, window, w, keep, on_error, stats, &in_file)?;
                         written[k as usize] += stats.reads - reads;
@@ -556,6 +567,22 @@ pub fn split_blow5(
     publish_parts(staged)?;
     result.finish(&keys, &order, &out_paths, &written);
     Ok(result)
+}
+
+/// A BLOW5 input opened for its records' copy: with the index beside it (slow5lib's
+/// `FILE.idx`) in use when there is one that fits the file, so that records copied as stored
+/// need not be read for their ids ([`crate::copy_indexed_records`]); the file alone
+/// otherwise, or where that index is another file's or damaged.
+fn open_for_copy(path: &Path) -> Result<svb_blow5::Reader, svb_blow5::Blow5Error> {
+    let mut r = svb_blow5::Reader::open(path)?;
+    if r.header().form == svb_model::Form::Binary && !svb_io::is_url(path) {
+        if let Ok(index) = svb_blow5::Index::read(&svb_blow5::Index::path_for(path)) {
+            if index.matches(&r) {
+                r.use_index(index);
+            }
+        }
+    }
+    Ok(r)
 }
 
 /// Publishes a split's complete outputs together: all or, when one cannot be (a file

@@ -361,6 +361,30 @@ impl PartialFile {
         Ok(())
     }
 
+    /// Appends `len` bytes of the file at `src` from `offset`, copied by the kernel where it
+    /// can (`copy_file_range` on Linux, which shares the blocks on file systems that
+    /// reflink): no byte passes through this process. An error where `src` holds fewer bytes
+    /// there.
+    pub fn append_range_of(&mut self, src: &Path, offset: u64, len: u64) -> io::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut from = File::open(src)?;
+        from.seek(SeekFrom::Start(offset))?;
+        let out = self.writer();
+        out.flush()?;
+        let copied = io::copy(&mut from.take(len), out.get_mut())?;
+        self.position += copied;
+        if copied != len {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "{}: {copied} of {len} bytes at {offset} copied (the file is shorter)",
+                    src.display()
+                ),
+            ));
+        }
+        self.write_back()
+    }
+
     /// Flushes what is buffered and copies the whole file so far to `to` (a scratch file's
     /// contents into the destination). Returns the bytes copied.
     pub fn copy_to(&mut self, to: &mut impl Write) -> io::Result<u64> {

@@ -249,7 +249,9 @@ pub fn split<'py>(
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
-    out.set_item("samples", result.stats.samples)?;
+    // Parts copied through their file's index are not read: their samples are unknown.
+    let samples = (result.stats.samples_uncounted == 0).then_some(result.stats.samples);
+    out.set_item("samples", samples)?;
     out.set_item("unlisted", result.unlisted)?;
     out.set_item("unknown", result.unknown.count)?;
     out.set_item("unknown_first", result.unknown.first.clone())?;

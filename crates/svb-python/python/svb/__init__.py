@@ -510,7 +510,8 @@ def split(
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
     extension added; default "{key}"); `records` ("zstd", "zlib", "none") and `signal`
     ("svb-zd", "ex-zd", "none") recompress BLOW5 outputs (slow5tools split's -c / -s;
-    default the first input's). Returns {"reads", "samples", "unlisted" (reads the
+    default the first input's). Returns {"reads", "samples" (None where records were
+    copied through their file's index without being read), "unlisted" (reads the
     table does not list), "unknown" (the table's ids that are none of the inputs' reads) and
     "unknown_first" (the first few of them), "outputs" [(key, path, reads)], "failed"}. A
     table's values may be quoted (RFC 4180), its read ids in any UUID spelling. Outputs that
