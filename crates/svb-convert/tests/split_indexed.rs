@@ -7,7 +7,6 @@ use std::path::Path;
 
 use svb_convert::{split, Run, SplitBy};
 use svb_model::Format;
-use svb_testdata::TempDir;
 
 fn parts(input: &Path, dir: &Path, by: &SplitBy) -> svb_convert::Split {
     let inputs = [input.to_path_buf()];
