@@ -92,16 +92,22 @@ def test_convert_round_trip(pod5_files, tmp_path):
 def test_convert_to_fast5(pod5_files, blow5_files, tmp_path):
     """POD5 and BLOW5 into multi-read FAST5 (VBZ by default, gzip asked for), read back by
     svb with the same reads and samples."""
+    with_fields = next(f for f in blow5_files if f.name == "example_multi_rg_v0.2.0_zstd_svb-zd.blow5")
     for src, out, signal in [
         (pod5_files[0], tmp_path / "from_pod5.fast5", None),
-        (blow5_files[0], tmp_path / "from_blow5.fast5", "gzip"),
+        (with_fields, tmp_path / "from_blow5.fast5", "gzip"),
     ]:
         stats = svb.convert(src, out, signal=signal)
-        a, b = list(svb.open(src)), list(svb.open(out))
+        a, b = list(svb.open(src)), svb.open(out)
         assert stats["reads"] == len(a) == len(b) and stats["failed"] == []
-        assert [x.read_id for x in a] == [x.read_id for x in b]
-        for x, y in zip(a, b):
-            np.testing.assert_array_equal(x.signal, y.signal)
+        # FAST5 lists its reads by name: each found by id.
+        for x in a:
+            np.testing.assert_array_equal(x.signal, b[x.read_id].signal)
+    # A BLOW5 without the fields every FAST5 read holds is refused, as slow5tools s2f does.
+    bare = next(f for f in blow5_files if f.name == "reads_none_none.blow5")
+    with pytest.raises(svb.FileFormatError, match="start_time"):
+        svb.convert(bare, tmp_path / "bare.fast5")
+    assert not (tmp_path / "bare.fast5").exists()
     stats = svb.convert(pod5_files[0], tmp_path / "cut.fast5", file_read_count=4)
     names = [os.path.basename(f) for f in stats["files"]]
     n = len(svb.open(pod5_files[0]))
@@ -375,3 +381,23 @@ def test_fast5_converts_to_pod5_that_onts_reader_reads(data, tmp_path):
     assert len(got) == 10
     for read in fast5:
         assert np.array_equal(got[read.read_id], read.signal)
+
+
+def test_split_recompresses_and_degrade_takes_pod5(pod5_files, blow5_files, tmp_path):
+    """svb.split's records / signal recompress BLOW5 parts (the same reads back); svb.degrade
+    takes a POD5 into POD5, each sample rounded to a multiple of 2**bits, halves up."""
+    src = next(f for f in blow5_files if f.name == "example_multi_rg_v0.2.0_zstd_svb-zd.blow5")
+    got = svb.split(src, tmp_path / "parts", by="read-group", records="zlib", signal="ex-zd")
+    assert got["reads"] == len(svb.open(src)) and got["samples"] > 0
+    back = {r.read_id: r.signal for path in got["outputs"] for r in svb.open(path[1])}
+    for r in svb.open(src):
+        np.testing.assert_array_equal(back[r.read_id], r.signal)
+    with pytest.raises(ValueError, match="svb-zd, ex-zd or none"):
+        svb.split(src, tmp_path / "bad", by="read-group", signal="vbz")
+
+    out = tmp_path / "small.pod5"
+    stats = svb.degrade(pod5_files[0], out, bits=3)
+    assert stats["bits"] == 3
+    for a, b in zip(svb.open(pod5_files[0]), svb.open(out)):
+        want = ((a.signal.astype(np.int32) + 4) >> 3) << 3
+        np.testing.assert_array_equal(b.signal, want.astype(np.int16))
