@@ -356,15 +356,22 @@ fn operation<T: Send>(
     force: bool,
     work: impl FnOnce(svb_convert::Run<'_>) -> Result<T, svb_convert::ConvertError> + Send,
 ) -> PyResult<T> {
-    interruptible(py, |stop| {
+    let (done, interrupted) = interruptible(py, |stop| {
         work(svb_convert::Run {
             on_error: svb_convert::OnError::skip_if(keep_going),
             progress: None,
             publish: crate::writers::publish(true, force),
             interrupted: Some(stop),
         })
-    })
-    .map_err(|e| operation_error(&e))
+    });
+    match (done, interrupted) {
+        // A Ctrl-C that came after the operation's last look (while its output was being
+        // completed): not swallowed; the operation had finished.
+        (Ok(_), true) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "interrupted as the operation finished; its output is complete",
+        )),
+        (done, _) => done.map_err(|e| operation_error(&e)),
+    }
 }
 
 /// Runs `work` (an operation, given the question "stop?" it asks between windows) with the
@@ -376,7 +383,7 @@ fn operation<T: Send>(
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
-) -> T {
+) -> (T, bool) {
     use std::sync::atomic::{AtomicBool, Ordering};
     let stop = AtomicBool::new(false);
     let asked = || stop.load(Ordering::Relaxed);
@@ -395,9 +402,10 @@ fn interruptible<T: Send>(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            worker
+            let out = worker
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (out, stop.load(Ordering::Relaxed))
         })
     })
 }

@@ -148,26 +148,42 @@ def test_ctrl_c_stops_an_operation_and_publishes_nothing(data, tmp_path):
     import signal
     import threading
 
+    import errno
+    import fcntl
+    import time
+
     src = tmp_path / "slow.pod5"
     os.mkfifo(src)
     pod5 = (data / "pod5" / "multi_fast5_zip.pod5").read_bytes()
 
     def feed():
-        time.sleep(0.6)
-        src.write_bytes(pod5)
-
-    import time
+        # Once svb has opened the FIFO to read it (inside svb.convert: opening it to write
+        # succeeds then), the signal; the bytes after it, while svb waits for them.
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                fd = os.open(src, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as e:
+                if e.errno != errno.ENXIO or time.monotonic() > deadline:
+                    return
+                time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.3)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        with os.fdopen(fd, "wb") as f:
+            try:
+                f.write(pod5)
+            except BrokenPipeError:
+                pass
 
     feeder = threading.Thread(target=feed)
     feeder.start()
-    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
     out = tmp_path / "out.blow5"
     try:
         with pytest.raises(KeyboardInterrupt):
             svb.convert([src], out)
     finally:
-        timer.cancel()
         feeder.join()
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["slow.pod5"]
