@@ -463,8 +463,7 @@ fn degrade_pod5(
                 let read = &r.reads()[i];
                 if let Some(d) = dataset {
                     let run = r.run_of(i)?;
-                    let digitisation =
-                        f64::from(i32::from(run.adc_max) - i32::from(run.adc_min) + 1);
+                    let digitisation = run.digitisation();
                     if !d.holds(digitisation, f64::from(run.sample_rate)) {
                         return Err(ConvertError::Mapping(format!(
                             "read {}: digitisation {digitisation} and sample rate {} are not \

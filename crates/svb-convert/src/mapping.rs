@@ -19,6 +19,76 @@ pub const CONTEXT_KEYS_ATTRIBUTE: &str = "pod5_context_tags";
 /// The same for `tracking_id`.
 pub const TRACKING_KEYS_ATTRIBUTE: &str = "pod5_tracking_id";
 
+/// The header attributes blue-crab and svb write from a POD5 run's own fields (beside its
+/// tracking ids and context tags), and svb's two key lists: never a tracking id.
+pub(crate) const RUN_KEYS: [&str; 15] = [
+    "acquisition_id",
+    "acquisition_start_time",
+    "adc_max",
+    "adc_min",
+    "experiment_name",
+    "protocol_name",
+    "protocol_start_time",
+    "sample_rate",
+    "sequencer_position",
+    "sequencer_position_type",
+    "software",
+    "system_name",
+    "system_type",
+    CONTEXT_KEYS_ATTRIBUTE,
+    TRACKING_KEYS_ATTRIBUTE,
+];
+
+/// Attributes as `(key, value)`, in order.
+type KeyValues = Vec<(String, String)>;
+
+/// A read group's attributes split into its run's `(context tags, tracking ids)`, each
+/// `(key, value)` in order, `.` (slow5lib's empty value) empty: by svb's key lists where the
+/// attributes hold them; else a key `is_context` names is a context tag, and every other key
+/// but those `not_tracking` names a tracking id (a file from another tool).
+pub(crate) fn context_and_tracking(
+    attrs: &[(String, String)],
+    is_context: impl Fn(&str) -> bool,
+    not_tracking: impl Fn(&str) -> bool,
+) -> (KeyValues, KeyValues) {
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| *v != ".")
+    };
+    let pairs = |keys: Vec<&str>| -> KeyValues {
+        keys.into_iter()
+            .filter(|k| attrs.iter().any(|(key, _)| key == k))
+            .map(|k| (k.to_string(), get(k).unwrap_or("").to_string()))
+            .collect()
+    };
+    let listed = |k: &str| get(k).map(|v| v.split(',').collect::<Vec<_>>());
+    match (
+        listed(CONTEXT_KEYS_ATTRIBUTE),
+        listed(TRACKING_KEYS_ATTRIBUTE),
+    ) {
+        (context, tracking) if context.is_some() || tracking.is_some() => (
+            pairs(context.unwrap_or_default()),
+            pairs(tracking.unwrap_or_default()),
+        ),
+        _ => {
+            let keys = |f: &dyn Fn(&str) -> bool| -> Vec<&str> {
+                attrs
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| f(k))
+                    .collect()
+            };
+            (
+                pairs(keys(&is_context)),
+                pairs(keys(&|k| !is_context(k) && !not_tracking(k))),
+            )
+        }
+    }
+}
+
 /// The context tags MinKNOW writes (blue-crab's list): where a BLOW5 file without svb's
 /// key lists puts them back.
 pub(crate) const CONTEXT_KEYS: [&str; 13] = [
@@ -175,61 +245,18 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
     run.software = text("software");
     run.system_name = text_or("system_name", "host_product_serial_number");
     run.system_type = text_or("system_type", "host_product_code");
-    let pairs = |keys: Vec<&str>| -> Vec<(String, String)> {
-        keys.into_iter()
-            .filter(|k| attrs.iter().any(|(key, _)| key == k))
-            .map(|k| (k.to_string(), text(k)))
-            .collect()
-    };
-    let listed = |k: &str| get(k).map(|v| v.split(',').collect::<Vec<_>>());
-    match (
-        listed(CONTEXT_KEYS_ATTRIBUTE),
-        listed(TRACKING_KEYS_ATTRIBUTE),
-    ) {
-        (context, tracking) if context.is_some() || tracking.is_some() => {
-            run.context_tags = pairs(context.unwrap_or_default());
-            run.tracking_id = pairs(tracking.unwrap_or_default());
-        }
-        _ => {
-            // A file from another tool: MinKNOW's context keys are context tags, every
-            // attribute that is not a run-info field a tracking id.
-            const FIELDS: [&str; 19] = [
-                "acquisition_id",
-                "acquisition_start_time",
-                "adc_max",
-                "adc_min",
-                "experiment_name",
-                "flow_cell_product_code",
-                "protocol_name",
-                "protocol_start_time",
-                "sample_rate",
-                "sequencer_position",
-                "sequencer_position_type",
-                "software",
-                "system_name",
-                "system_type",
-                "pore_type",
-                CONTEXT_KEYS_ATTRIBUTE,
-                TRACKING_KEYS_ATTRIBUTE,
-                "sequencing_kit",
-                "file_format",
-            ];
-            run.context_tags = pairs(
-                attrs
-                    .iter()
-                    .map(|(k, _)| k.as_str())
-                    .filter(|k| CONTEXT_KEYS.contains(k))
-                    .collect(),
-            );
-            run.tracking_id = pairs(
-                attrs
-                    .iter()
-                    .map(|(k, _)| k.as_str())
-                    .filter(|k| !CONTEXT_KEYS.contains(k) && !FIELDS.contains(k))
-                    .collect(),
-            );
-        }
-    }
+    // The header attributes that are run fields of POD5's own, besides those above.
+    const OTHER_FIELDS: [&str; 4] = [
+        "flow_cell_product_code",
+        "pore_type",
+        "sequencing_kit",
+        "file_format",
+    ];
+    (run.context_tags, run.tracking_id) = context_and_tracking(
+        attrs,
+        |k| CONTEXT_KEYS.contains(&k),
+        |k| RUN_KEYS.contains(&k) || OTHER_FIELDS.contains(&k),
+    );
     run
 }
 
@@ -249,7 +276,7 @@ pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) ->
 /// reused from read to read keeps its strings and aux list, and nothing is allocated once
 /// they have grown.
 pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mut Record) {
-    let digitisation = f64::from(run.adc_max) - f64::from(run.adc_min) + 1.0;
+    let digitisation = run.digitisation();
     let end = END_REASONS
         .iter()
         .position(|r| **r == *read.end_reason)

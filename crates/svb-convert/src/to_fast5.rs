@@ -12,7 +12,7 @@ use svb_model::Format;
 use svb_pod5::{ReadRow, RunInfo};
 
 use crate::fast5::{each_window, Picked};
-use crate::mapping::{CONTEXT_KEYS, CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
+use crate::mapping::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
 use crate::{look_at_inputs, ConvertError, Run, Stats};
 
 /// A read's FAST5 groups, owned: what a window of converted reads holds.
@@ -114,7 +114,7 @@ struct Channel {
 impl Channel {
     /// As pod5 computes them from a POD5 read and its run.
     fn of_pod5(read: &ReadRow, run: &RunInfo) -> Channel {
-        let digitisation = f64::from(i32::from(run.adc_max) - i32::from(run.adc_min) + 1);
+        let digitisation = run.digitisation();
         Channel {
             digitisation,
             offset: f64::from(read.calibration_offset),
@@ -221,29 +221,9 @@ struct Blow5Run {
     context_tags: Attrs,
 }
 
-/// Header attributes that are not tracking ids: the file's own, POD5's run fields (blue-crab
-/// writes them beside the tracking ids) and svb's key lists.
-const NOT_TRACKING: [&str; 19] = [
-    "pore_type",
-    "file_format",
-    "file_version",
-    "file_type",
-    "acquisition_id",
-    "acquisition_start_time",
-    "adc_max",
-    "adc_min",
-    "experiment_name",
-    "protocol_name",
-    "protocol_start_time",
-    "sample_rate",
-    "sequencer_position",
-    "sequencer_position_type",
-    "software",
-    "system_name",
-    "system_type",
-    CONTEXT_KEYS_ATTRIBUTE,
-    TRACKING_KEYS_ATTRIBUTE,
-];
+/// Header attributes that are not tracking ids besides POD5's run fields
+/// ([`RUN_KEYS`]): a FAST5 read group's own, and the file's.
+const NOT_TRACKING: [&str; 4] = ["pore_type", "file_format", "file_version", "file_type"];
 
 /// The auxiliary fields a BLOW5 file must have to become FAST5 (slow5tools s2f's essential
 /// fields: what basecallers read of a FAST5 read).
@@ -266,44 +246,21 @@ impl Blow5Run {
                 .find(|(key, _)| key == k)
                 .map(|(_, v)| v.as_str())
         };
-        let text = |v: &str| {
-            AttrValue::Text(if v == "." {
-                String::new()
-            } else {
-                v.to_string()
-            })
-        };
-        let listed = |k: &str| get(k).map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
-        let pick = |keys: &[String]| -> Attrs {
-            keys.iter()
-                .filter_map(|k| get(k).map(|v| (k.clone(), text(v))))
+        let (context, tracking) = context_and_tracking(
+            attrs,
+            |k| CONTEXT_KEYS.contains(&k) || S2F_CONTEXT_KEYS.contains(&k),
+            |k| RUN_KEYS.contains(&k) || NOT_TRACKING.contains(&k),
+        );
+        let attributes = |kv: Vec<(String, String)>| -> Attrs {
+            kv.into_iter()
+                .map(|(k, v)| (k, AttrValue::Text(v)))
                 .collect()
-        };
-        let (context, tracking) = match (
-            listed(CONTEXT_KEYS_ATTRIBUTE),
-            listed(TRACKING_KEYS_ATTRIBUTE),
-        ) {
-            (c, t) if c.is_some() || t.is_some() => (c.unwrap_or_default(), t.unwrap_or_default()),
-            _ => {
-                let context = |k: &str| CONTEXT_KEYS.contains(&k) || S2F_CONTEXT_KEYS.contains(&k);
-                let keys = |f: &dyn Fn(&str) -> bool| {
-                    attrs
-                        .iter()
-                        .map(|(k, _)| k.clone())
-                        .filter(|k| f(k))
-                        .collect::<Vec<_>>()
-                };
-                (
-                    keys(&context),
-                    keys(&|k| !context(k) && !NOT_TRACKING.contains(&k)),
-                )
-            }
         };
         Blow5Run {
             run_id: get("run_id").filter(|v| *v != ".").map(str::to_string),
             pore_type: get("pore_type").filter(|v| *v != ".").map(str::to_string),
-            tracking_id: pick(&tracking),
-            context_tags: pick(&context),
+            tracking_id: attributes(tracking),
+            context_tags: attributes(context),
         }
     }
 }

@@ -47,6 +47,23 @@ for name in sorted(f.attrs.keys()):
     print(f"/{name}={show(f.attrs[name], f.attrs.get_id(name).dtype)}")
 "#;
 
+/// Runs ONT's `pod5 convert ARGS OUT INPUT` (pod5 0.3.49's command line); panics with its
+/// stderr when it fails.
+fn pod5_tool(python: &str, args: &[&str], out: &Path, input: &Path) {
+    let done = std::process::Command::new(python)
+        .args(["-m", "pod5.tools.main", "convert"])
+        .args(args)
+        .arg(out)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}
+
 fn dump(python: &str, script: &Path, fast5: &Path) -> Vec<String> {
     svb_testdata::python_lines(python, script, [fast5])
 }
@@ -79,17 +96,7 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
         .unwrap();
         assert!(stats.reads > 0 && stats.failed.is_empty(), "{name}");
         let theirs_dir = tmp.join(&format!("{name}.pod5-tool"));
-        let out = std::process::Command::new(&python)
-            .args(["-m", "pod5.tools.main", "convert", "to_fast5", "-o"])
-            .arg(&theirs_dir)
-            .arg(&input)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        pod5_tool(&python, &["to_fast5", "-o"], &theirs_dir, &input);
         let theirs = std::fs::read_dir(&theirs_dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -107,17 +114,7 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
 
         // ONT's own FAST5 -> POD5 reads svb's FAST5 back into the reads it came from.
         let back = tmp.join(&format!("{name}.back.pod5"));
-        let out = std::process::Command::new(&python)
-            .args(["-m", "pod5.tools.main", "convert", "fast5", "--output"])
-            .arg(&back)
-            .arg(&ours)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        pod5_tool(&python, &["fast5", "--output"], &back, &ours);
         let (x, y) = (
             svb_pod5::Reader::open(&input).unwrap(),
             svb_pod5::Reader::open(&back).unwrap(),

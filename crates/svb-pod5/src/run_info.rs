@@ -54,6 +54,20 @@ pub struct RunInfo {
     pub tracking_id: Vec<(String, String)>,
 }
 
+impl RunInfo {
+    /// The ADC's steps, `adc_max - adc_min + 1`: what FAST5 and BLOW5 call a read's
+    /// digitisation (its calibration range over it is the POD5 scale).
+    ///
+    /// ```
+    /// let mut run = svb_pod5::RunInfo::default();
+    /// (run.adc_min, run.adc_max) = (-4096, 4095);
+    /// assert_eq!(run.digitisation(), 8192.0);
+    /// ```
+    pub fn digitisation(&self) -> f64 {
+        f64::from(self.adc_max) - f64::from(self.adc_min) + 1.0
+    }
+}
+
 /// The run-info table (or version 0's embedded run-info dictionary).
 pub(crate) fn parse_run_infos_batches(batches: &[RecordBatch]) -> Result<Vec<RunInfo>, TableError> {
     let mut out = Vec::new();
