@@ -36,6 +36,47 @@ pub(super) fn body<R, E>(
     })
 }
 
+/// Runs `f` on the first `n` bytes of a record's body, or as many as `raw` (the first bytes
+/// of a stored record of `stored` bytes) yields: only what the head needs is inflated (a
+/// zstd record's first blocks, a zlib record's first bytes), into this thread's buffer.
+pub(super) fn head<R, E>(
+    compression: RecordCompression,
+    raw: &[u8],
+    stored: usize,
+    n: usize,
+    f: impl FnOnce(&[u8]) -> Result<R, E>,
+    err: impl FnOnce(InflateError) -> E,
+) -> Result<R, E> {
+    let inflated = match compression {
+        RecordCompression::None => return f(&raw[..n.min(raw.len())]),
+        RecordCompression::Zstd => BODY.with_borrow_mut(|body| {
+            zstd_frame::decompress_prefix(raw, stored, n, body).map_err(InflateError::from)?;
+            Ok(std::mem::take(body))
+        }),
+        RecordCompression::Zlib => {
+            let mut body = vec![0u8; n];
+            let mut z = flate2::Decompress::new(true);
+            match z.decompress(raw, &mut body, flate2::FlushDecompress::None) {
+                Ok(_) => {
+                    body.truncate(z.total_out() as usize);
+                    Ok(body)
+                }
+                Err(_) => Err(InflateError::ZlibInvalid),
+            }
+        }
+    };
+    match inflated {
+        Ok(body) => {
+            let r = f(&body);
+            if compression == RecordCompression::Zstd {
+                BODY.with_borrow_mut(|b| *b = body);
+            }
+            r
+        }
+        Err(e) => Err(err(e)),
+    }
+}
+
 /// A record decompressor: the body into the buffer (replacing its contents), its length.
 type Inflate = fn(&[u8], &mut Vec<u8>) -> Result<usize, InflateError>;
 

@@ -72,21 +72,33 @@ fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
 }
 
 /// Sequential small reads from a source: slices of an in-memory file, or reads through a
-/// 1 MiB window of one read on demand.
+/// window read on demand: 1 MiB where the reads lie close together (many small records to
+/// a read), 4 KiB where they lie far apart on average (large records: a 1 MiB window would
+/// read 8 records' bytes for each 8-byte size field it serves).
 struct ByteWindow<'a> {
     src: &'a Source,
     start: u64,
     bytes: Vec<u8>,
+    /// Where the last read was, and the distance between reads, averaged (each new
+    /// distance weighing a quarter).
+    last: u64,
+    stride: u64,
 }
 
 impl<'a> ByteWindow<'a> {
+    /// The window where reads lie close together.
     const SIZE: u64 = 1 << 20;
+    /// The window where they lie further apart than [`FAR`](Self::FAR).
+    const SMALL: u64 = 4096;
+    const FAR: u64 = 16 << 10;
 
     fn new(src: &'a Source) -> Self {
         ByteWindow {
             src,
             start: 0,
             bytes: Vec::new(),
+            last: 0,
+            stride: 0,
         }
     }
 
@@ -96,11 +108,15 @@ impl<'a> ByteWindow<'a> {
             let r = self.src.check_range(at, n as u64)?;
             return Ok(&all[r]);
         }
+        self.stride = (3 * self.stride + at.abs_diff(self.last)) / 4;
+        self.last = at;
         let inside = at >= self.start && at + n as u64 <= self.start + self.bytes.len() as u64;
         if !inside {
-            let len = Self::SIZE
-                .max(n as u64)
-                .min(self.src.len().saturating_sub(at));
+            let size = match self.stride > Self::FAR {
+                true => Self::SMALL,
+                false => Self::SIZE,
+            };
+            let len = size.max(n as u64).min(self.src.len().saturating_sub(at));
             self.bytes = self.src.read_vec(at, len as usize)?;
             self.start = at;
         }
@@ -424,9 +440,10 @@ impl Reader {
 
     /// Where records `records` lie when they follow each other in the file: `(offset of the
     /// first one's size field, bytes up to the end of the last)`; `None` for SLOW5 text, an
-    /// empty range or one past the end.
+    /// empty range, one past the end, or a file opened through an index (whose size fields
+    /// were not read).
     pub fn stored_span(&self, records: std::ops::Range<usize>) -> Option<(u64, u64)> {
-        if self.is_text() || records.is_empty() {
+        if self.is_text() || records.is_empty() || !self.sizes_read {
             return None;
         }
         let first = self.spans.get(records.start)?;
@@ -461,6 +478,92 @@ impl Reader {
                 .map(str::to_owned)
                 .map_err(|e| err(format!("read_id: {e}")))
         })
+    }
+
+    /// Record `index`'s read id and read group, from the record's first bytes only: what a
+    /// copy of stored records needs to know of each (a zstd record has its first block
+    /// inflated, a zlib one its first bytes; the rest is neither read nor checked). The read
+    /// group is checked against the header's.
+    pub fn record_head(&self, index: usize) -> Result<(String, u32), Blow5Error> {
+        let s = self.span(index)?;
+        // The id is at most 65535 bytes; its length, then the read group, around it.
+        let head_of = |body: &[u8]| -> Result<Option<(String, u32)>, String> {
+            let Some(len) = body.get(..2) else {
+                return Ok(None);
+            };
+            let id_len = u16::from_le_bytes([len[0], len[1]]) as usize;
+            let Some(head) = body.get(2..2 + id_len + 4) else {
+                return Ok(None);
+            };
+            let id = std::str::from_utf8(&head[..id_len]).map_err(|e| format!("read_id: {e}"))?;
+            let group = u32::from_le_bytes(head[id_len..].try_into().expect("4 bytes"));
+            Ok(Some((id.to_string(), group)))
+        };
+        let head = if self.is_text() || !self.sizes_read {
+            self.with_body(s, |body| {
+                let err = |what: String| self.record_error(s, what);
+                if self.is_text() {
+                    let mut record = Record::default();
+                    text::parse_record(body, &self.header, false, &mut record).map_err(err)?;
+                    return Ok((record.read_id, record.read_group));
+                }
+                head_of(body)
+                    .map_err(&err)?
+                    .ok_or_else(|| err("the record ends inside its read id or group".into()))
+            })?
+        } else {
+            // The first 4 KiB; then, when the id is not in what they inflate to, a zstd
+            // record's first block (the first bytes say where it ends), or the whole record.
+            let stored = (s.end - s.start) as usize;
+            let mut take = stored.min(4 << 10);
+            let mut want = 512;
+            loop {
+                let found = self
+                    .src
+                    .with_bytes(s.start, take, |raw| {
+                        let inflate_err = |source| Blow5Error::Inflate {
+                            path: self.path.clone(),
+                            index: s.index,
+                            offset: s.at,
+                            source,
+                        };
+                        let f = |body: &[u8]| {
+                            let head = head_of(body).map_err(|what| self.record_error(s, what))?;
+                            let needs = body
+                                .get(..2)
+                                .map(|l| 6 + u16::from_le_bytes([l[0], l[1]]) as usize);
+                            Ok((head, needs))
+                        };
+                        let compression = self.header.record_compression;
+                        let found = inflate::head(compression, raw, stored, want, f, inflate_err)?;
+                        let block = match compression {
+                            RecordCompression::Zstd => svb_io::zstd_frame::first_block_end(raw),
+                            _ => None,
+                        };
+                        Ok::<_, Blow5Error>((found, block))
+                    })
+                    .map_err(self.record_io(s))??;
+                match found {
+                    ((Some(head), _), _) => break head,
+                    ((None, Some(needs)), _) if needs > want => want = needs,
+                    (_, Some(end)) if end > take && end < stored => take = end,
+                    _ if take < stored => take = stored,
+                    _ => {
+                        let what = "the record ends inside its read id or group";
+                        return Err(self.record_error(s, what.into()));
+                    }
+                }
+            }
+        };
+        if head.1 as usize >= self.header.read_groups.len() {
+            let what = format!(
+                "read group {}, the header declares {}",
+                head.1,
+                self.header.read_groups.len()
+            );
+            return Err(self.record_error(s, what));
+        }
+        Ok(head)
     }
 
     /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):

@@ -498,17 +498,17 @@ impl Writer {
         Ok(outcome)
     }
 
-    /// Adds the stored records that lie one after another in `src` from byte `offset`, `len`
-    /// bytes in all (a [`Reader::stored_span`](super::Reader::stored_span) of a file that
-    /// stores records as this one does: [`stores_like`](Writer::stores_like)), each named by
-    /// its `(read id, read group)` in `records`, in order: copied by the kernel, never read by
-    /// this process. Every record is checked first (its read group, its id new to the file);
-    /// one that fails is an error and nothing is written.
+    /// Adds records `range` of `from` as they are stored, each named by its `(read id, read
+    /// group)` in `records`, in order: a file read by positioned reads has them copied by the
+    /// kernel where it can ([`svb_io::PartialFile::append_range_of`]), never read by this
+    /// process; a file in memory has them written from there. `from` must store records as
+    /// this file does ([`stores_like`](Writer::stores_like)), its size fields read at open
+    /// (not located through an index). Every record is checked first (its read group, its
+    /// id new to the file); one that fails is an error and nothing is written.
     pub fn add_stored_span(
         &mut self,
-        src: &std::path::Path,
-        offset: u64,
-        len: u64,
+        from: &crate::Reader,
+        range: std::ops::Range<usize>,
         records: &[(&str, u32)],
     ) -> Result<(), Blow5WriteError> {
         if self.options.form != Form::Binary {
@@ -516,6 +516,18 @@ impl Writer {
                 what: "stored BLOW5 records go into a BLOW5 file, not SLOW5 text".into(),
             });
         }
+        let span = from
+            .stored_span(range.clone())
+            .filter(|_| range.len() == records.len());
+        let Some((offset, len)) = span else {
+            return Err(Blow5WriteError::Schema {
+                what: format!(
+                    "records {range:?} of {} ({} named) are not stored records of it with their sizes read",
+                    from.path().display(),
+                    records.len()
+                ),
+            });
+        };
         let mut batch = HashSet::with_capacity(records.len());
         for &(read_id, group) in records {
             if group >= self.groups {
@@ -533,10 +545,25 @@ impl Writer {
             }
         }
         self.flush_pending()?;
-        let path = self.out.destination().to_path_buf();
-        self.out
-            .append_range_of(src, offset, len)
-            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        let src = from.source();
+        let copied = match (src.file(), src.as_slice()) {
+            (Some(file), _) => self.out.append_range_of(file, offset, len),
+            (None, Some(all)) => {
+                let r = src.check_range(offset, len).expect("a span of the file");
+                self.out.write_all(&all[r])
+            }
+            (None, None) => src
+                .read_vec(offset, len as usize)
+                .and_then(|bytes| self.out.write_all(&bytes)),
+        };
+        copied.map_err(|source| {
+            // Bytes missing from the source are its fault; anything else the output's.
+            let path = match source.kind() {
+                std::io::ErrorKind::UnexpectedEof => from.path().to_path_buf(),
+                _ => self.out.destination().to_path_buf(),
+            };
+            Blow5WriteError::Io { path, source }
+        })?;
         if self.options.unique_read_ids {
             self.ids
                 .extend(records.iter().map(|(id, _)| id.to_string()));

@@ -359,6 +359,12 @@ fn random_records_round_trip_under_every_compression() {
         for (i, want) in records.iter().enumerate() {
             let got = back.record(i).unwrap();
             assert_eq!(got.read_id, want.read_id);
+            let head = (got.read_id.clone(), got.read_group);
+            assert_eq!(
+                back.record_head(i).unwrap(),
+                head,
+                "{rc:?} {sc:?} record {i}"
+            );
             assert_eq!(got.raw_signal, want.raw_signal, "{rc:?} {sc:?} record {i}");
             assert_eq!(got.read_group, want.read_group);
             assert_eq!(got.offset, want.offset);
@@ -375,6 +381,155 @@ fn random_records_round_trip_under_every_compression() {
         // A key the second group lacks is written as unset.
         assert_eq!(back.header().attribute(1, "flow_cell_id"), None);
     }
+}
+
+/// `Reader::record_head` (what copies of stored records read of each) gives every record's
+/// id and read group from its first bytes, whatever the id's length (up to the format's
+/// 65535) and the record's (beyond the 16 KiB first read), read whole or by positioned
+/// reads; a record cut inside its id is an error, never a shorter id.
+#[test]
+fn record_heads_are_read_from_the_first_bytes_whatever_the_id() {
+    let tmp = TempDir::new("blow5-record-head");
+    let mut rng = Rng(0x4EAD);
+    let id_lens = [1usize, 36, 505, 506, 507, 3000, 16_400, 65_535];
+    for opts in every_compression(2) {
+        let (rc, sc) = (opts.record_compression, opts.signal_compression);
+        let path = tmp.0.join(format!(
+            "{rc:?}-{sc:?}-{:?}.{}",
+            opts.zstd_profile,
+            opts.form.format().extension()
+        ));
+        let records: Vec<Record> = id_lens
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let mut r = random_record(&mut rng, i, [10, 300_000][i % 2]);
+                r.read_id = (0..n)
+                    .map(|k| (b'a' + ((k * 7 + i) % 26) as u8) as char)
+                    .collect();
+                r
+            })
+            .collect();
+        let binary = opts.form.format().extension() == "blow5";
+        let mut w = Writer::create(&path, every_kind_schema(), opts).unwrap();
+        for r in &records {
+            w.add_record(r).unwrap();
+        }
+        w.finish().unwrap();
+        for access in [svb_blow5::Access::ReadWhole, svb_blow5::Access::ReadAt] {
+            let back = Reader::open_with(&path, access).unwrap();
+            for (i, want) in records.iter().enumerate() {
+                let head = back.record_head(i).unwrap();
+                assert_eq!(head.0, want.read_id, "{rc:?} {sc:?} {access:?} record {i}");
+                assert_eq!(head.1, want.read_group);
+            }
+        }
+        if !binary {
+            continue;
+        }
+        // The last record (a 65535-byte id) cut 100 bytes into its id: its size field made
+        // to agree, the end marker after it.
+        let bytes = std::fs::read(&path).unwrap();
+        let r = Reader::open(&path).unwrap();
+        let (at, _) = r.record_span(records.len() - 1).unwrap();
+        let body = records.last().unwrap();
+        let mut raw = (body.read_id.len() as u16).to_le_bytes().to_vec();
+        raw.extend_from_slice(&body.read_id.as_bytes()[..100]);
+        let raw = match rc {
+            RecordCompression::None => raw,
+            RecordCompression::Zstd => svb_io::zstd_frame::compress(1, &raw).unwrap(),
+            RecordCompression::Zlib => {
+                use std::io::Write;
+                let mut z =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
+                z.write_all(&raw).unwrap();
+                z.finish().unwrap()
+            }
+        };
+        let mut cut = bytes[..at as usize].to_vec();
+        cut.extend((raw.len() as u64).to_le_bytes());
+        cut.extend(&raw);
+        cut.extend(b"5WOLB");
+        let cut_path = tmp.0.join(format!("cut-{rc:?}-{sc:?}.blow5"));
+        std::fs::write(&cut_path, cut).unwrap();
+        let back = Reader::open(&cut_path).unwrap();
+        let e = back.record_head(records.len() - 1).unwrap_err();
+        assert!(e.to_string().contains("record"), "{rc:?}: {e}");
+    }
+}
+
+/// Runs of stored records copied by `Writer::add_stored_span` (by the kernel from a file read
+/// by positioned reads, from memory from one read whole) are the bytes the same records make
+/// one by one; a run named by fewer records, a reader that located its records through an
+/// index, and a SLOW5 destination are errors that write nothing.
+#[test]
+fn stored_spans_copy_the_records_byte_for_byte() {
+    let tmp = TempDir::new("blow5-stored-span");
+    let mut rng = Rng(0x5BA7);
+    let records: Vec<Record> = (0..9)
+        .map(|i| random_record(&mut rng, i, [3, 70_000, 500][i % 3]))
+        .collect();
+    let src = tmp.0.join("src.blow5");
+    let opts = WriteOptions {
+        publish: Publish {
+            sync: false,
+            ..Publish::default()
+        },
+        ..WriteOptions::default()
+    };
+    let mut w = Writer::create(&src, every_kind_schema(), opts.clone()).unwrap();
+    w.add_records(&records).unwrap();
+    w.finish().unwrap();
+    let heads: Vec<(&str, u32)> = records
+        .iter()
+        .map(|r| (r.read_id.as_str(), r.read_group))
+        .collect();
+    // Records 1..4 and 6..9, then 0 alone.
+    let runs = [1..4, 6..9, 0..1];
+    let one_by_one = tmp.0.join("one.blow5");
+    let r = Reader::open(&src).unwrap();
+    let mut w = Writer::create(&one_by_one, every_kind_schema(), opts.clone()).unwrap();
+    for run in runs.clone() {
+        let bytes: Vec<Vec<u8>> = run.clone().map(|i| r.stored_record(i).unwrap()).collect();
+        let stored: Vec<(&str, u32, &[u8])> = run
+            .clone()
+            .zip(&bytes)
+            .map(|(i, b)| (heads[i].0, heads[i].1, b.as_slice()))
+            .collect();
+        for outcome in w.add_stored_records(&stored).unwrap() {
+            outcome.unwrap();
+        }
+    }
+    w.finish().unwrap();
+    let want = std::fs::read(&one_by_one).unwrap();
+    for access in [svb_blow5::Access::ReadWhole, svb_blow5::Access::ReadAt] {
+        let r = Reader::open_with(&src, access).unwrap();
+        let out = tmp.0.join(format!("{access:?}.blow5"));
+        let mut w = Writer::create(&out, every_kind_schema(), opts.clone()).unwrap();
+        assert!(w.stores_like(r.header()));
+        for run in runs.clone() {
+            w.add_stored_span(&r, run.clone(), &heads[run]).unwrap();
+        }
+        // A read id already written, and a run of two named by one, write nothing.
+        assert!(matches!(
+            w.add_stored_span(&r, 0..1, &heads[0..1]),
+            Err(Blow5WriteError::DuplicateReadId { .. })
+        ));
+        assert!(w.add_stored_span(&r, 4..6, &heads[4..5]).is_err());
+        w.finish().unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), want, "{access:?}");
+    }
+    // Records located through an index, their size fields unread, are not copied in spans.
+    let index = svb_blow5::Index::build(&Reader::open(&src).unwrap()).unwrap();
+    let through_index = Reader::open_indexed(&src, &index).unwrap();
+    let mut w = Writer::create(tmp.0.join("x.blow5"), every_kind_schema(), opts.clone()).unwrap();
+    assert!(w.add_stored_span(&through_index, 0..2, &heads[0..2]).is_err());
+    let text = WriteOptions {
+        publish: opts.publish,
+        ..WriteOptions::slow5()
+    };
+    let mut t = Writer::create(tmp.0.join("x.slow5"), every_kind_schema(), text).unwrap();
+    assert!(t.add_stored_span(&r, 0..2, &heads[0..2]).is_err());
 }
 
 #[test]

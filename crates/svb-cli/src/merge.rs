@@ -140,11 +140,14 @@ pub fn run(args: &Args) -> Result<bool, String> {
             result.duplicates
         );
     }
+    let samples = match result.stats.samples_counted() {
+        Some(n) => format!("{n} samples"),
+        None => "records copied as stored".into(),
+    };
     eprintln!(
-        "svb: merge: {} files, {} reads, {} samples -> {}",
+        "svb: merge: {} files, {} reads, {samples} -> {}",
         files.len(),
         result.stats.reads,
-        result.stats.samples,
         args.output.display()
     );
     let failed = result.stats.failed.len();

@@ -139,6 +139,14 @@ impl From<svb_fast5::Fast5Error> for ConvertError {
     }
 }
 
+impl Stats {
+    /// The samples written, where every read's were counted (`None` where some reads were
+    /// copied as stored: [`samples_uncounted`](Stats::samples_uncounted)).
+    pub fn samples_counted(&self) -> Option<u64> {
+        (self.samples_uncounted == 0).then_some(self.samples)
+    }
+}
+
 impl ConvertError {
     fn of(path: &Path) -> impl Fn(ConvertError) -> ConvertError + '_ {
         move |e| ConvertError::Input {
@@ -156,8 +164,8 @@ pub struct Stats {
     /// Samples written (of the reads whose sample count was read: see
     /// `samples_uncounted`).
     pub samples: u64,
-    /// Reads copied as stored, through their file's index, without being read at all: their
-    /// samples are not in `samples` (a split of an indexed BLOW5 file; 0 elsewhere).
+    /// Reads copied as stored (BLOW5 records by merge, split and subset), their signals
+    /// never read: their samples are not in `samples`.
     pub samples_uncounted: u64,
     /// With [`OnError::Skip`]: the inputs and reads left out, each error naming its file
     /// (and read), in input order.
@@ -641,122 +649,122 @@ fn keeps_numbers(map: &[u32]) -> bool {
 /// BLOW5 records copied as stored at once.
 const STORED_WINDOW: usize = 256;
 
-/// Copies records `window` of `r` into `w` as they are stored: each record is read once, its
-/// fields parsed from those bytes on every core (its record inflated, its signal not decoded)
-/// for its id, read group and sample count, then those `keep` keeps are written byte for byte. `w` must store records as
-/// `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group numbering. A record
-/// that fails stops the copy, or goes to `stats.failed`, as `on_error` says (named by
-/// `in_file`). Returns the ids of the records written.
+/// A BLOW5 input opened for its records' copy: with the index beside it (slow5lib's
+/// `FILE.idx`) in use when there is one that fits the file, so that records copied as stored
+/// need not be read for their ids ([`copy_stored_records`]); the file alone
+/// otherwise, or where that index is another file's or damaged.
+pub(crate) fn open_for_copy(path: &Path) -> Result<svb_blow5::Reader, svb_blow5::Blow5Error> {
+    let mut r = svb_blow5::Reader::open_with(path, svb_io::Access::ReadAt)?;
+    if r.header().form == svb_model::Form::Binary && !svb_io::is_url(path) {
+        if let Ok(index) = svb_blow5::Index::read(&svb_blow5::Index::path_for(path)) {
+            if index.matches(&r) {
+                r.use_index(index);
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// Copies the records `window` of `r` (ascending indices) that `keep` keeps (asked in order,
+/// with each one's read id) into `w` as they are stored, their signals never decoded. With
+/// `check` each record's fields are parsed first (its record inflated; a record whose fields
+/// are damaged fails) and its samples counted; without, each record's id and read group come
+/// from the file's index where it names them all and the read groups are known (`groups`, by
+/// record, or the file has one), else from the record's first bytes
+/// ([`svb_blow5::Reader::record_head`]), and the samples go uncounted. The kept records are
+/// then copied a run of neighbours at a time ([`svb_blow5::Writer::add_stored_span`]: by the
+/// kernel where it can), or one by one from a file opened through its index. `w` must store
+/// records as `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group
+/// numbering. A record that fails stops the copy, or goes to `stats.failed`, as `on_error`
+/// says (named by `in_file`). Returns the ids of the records written.
+#[allow(clippy::too_many_arguments)]
 fn copy_stored_records(
     r: &svb_blow5::Reader,
     window: &[usize],
+    groups: Option<&[u32]>,
+    check: bool,
     w: &mut svb_blow5::Writer,
-    mut keep: impl FnMut(&Record) -> Result<bool, ConvertError>,
+    mut keep: impl FnMut(&str) -> Result<bool, ConvertError>,
     on_error: OnError,
     stats: &mut Stats,
     in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
-    use rayon::prelude::*;
-    // Each record's fields, sample count and stored bytes.
-    type Fetched = (Record, u64, Vec<u8>);
-    let fetched: Vec<Result<Fetched, ConvertError>> = window
-        .par_iter()
-        .map(|&i| {
-            let mut rec = Record::default();
-            let (bytes, samples) = r.stored_record_with_fields(i, &mut rec)?;
-            Ok((rec, samples, bytes))
-        })
-        .collect();
-    let fetched = settle(fetched, on_error, &mut stats.failed, in_file)?;
-    let mut kept = Vec::with_capacity(fetched.len());
-    for (rec, samples, bytes) in &fetched {
-        if keep(rec).map_err(in_file)? {
-            let stored = (rec.read_id.as_str(), rec.read_group, bytes.as_slice());
-            kept.push((stored, *samples));
+    // Each record's index, id, read group and sample count (where counted).
+    type Head = (usize, String, u32, Option<u64>);
+    let one_group = r.header().read_groups.len() == 1;
+    let group_of = |i: usize| groups.map_or(Some(0).filter(|_| one_group), |g| g.get(i).copied());
+    let indexed: Option<Vec<Head>> = window
+        .iter()
+        .filter(|_| !check)
+        .map(|&i| Some((i, r.indexed_read_id(i)?.to_string(), group_of(i)?, None)))
+        .collect::<Option<_>>()
+        .filter(|heads: &Vec<Head>| heads.len() == window.len());
+    let heads = match indexed {
+        Some(heads) => heads,
+        None => {
+            let heads: Vec<Result<Head, ConvertError>> = window
+                .par_iter()
+                .map(|&i| {
+                    if check {
+                        let mut rec = Record::default();
+                        let samples = r.fields_into(i, &mut rec)?;
+                        return Ok((i, rec.read_id, rec.read_group, Some(samples)));
+                    }
+                    let (id, group) = r.record_head(i)?;
+                    Ok((i, id, group, None))
+                })
+                .collect();
+            settle(heads, on_error, &mut stats.failed, in_file)?
+        }
+    };
+    let mut kept = Vec::with_capacity(heads.len());
+    for head in heads {
+        if keep(&head.1).map_err(in_file)? {
+            kept.push(head);
         }
     }
-    let records: Vec<(&str, u32, &[u8])> = kept.iter().map(|(s, _)| *s).collect();
-    let outcome = w
-        .add_stored_records(&records)
-        .map_err(|e| in_file(e.into()))?;
-    let added = kept
-        .iter()
-        .zip(outcome)
-        .map(|(((id, _, _), samples), added)| {
-            added
-                .map(|()| (id.to_string(), *samples))
-                .map_err(ConvertError::from)
-        })
-        .collect();
     let mut written = Vec::with_capacity(kept.len());
-    for (id, samples) in settle(added, on_error, &mut stats.failed, in_file)? {
-        stats.reads += 1;
-        stats.samples += samples;
-        written.push(id);
-    }
-    Ok(written)
-}
-
-/// Copies records `window` of `r` into `w` as they are stored, each with its read group in
-/// `groups` (by record), when `r`'s index names every one of them: nothing is inflated or
-/// parsed, their samples go uncounted. `None` (nothing done) where the index does not name
-/// them all.
-fn copy_indexed_records(
-    r: &svb_blow5::Reader,
-    window: &[usize],
-    groups: &[u32],
-    w: &mut svb_blow5::Writer,
-    on_error: OnError,
-    stats: &mut Stats,
-    in_file: &impl Fn(ConvertError) -> ConvertError,
-) -> Result<Option<()>, ConvertError> {
-    use rayon::prelude::*;
-    let Some(ids) = window
-        .iter()
-        .map(|&i| r.indexed_read_id(i))
-        .collect::<Option<Vec<&str>>>()
-    else {
-        return Ok(None);
-    };
-    // Records one after another in a local file: one kernel copy of all their bytes.
-    let consecutive = window.windows(2).all(|p| p[1] == p[0] + 1);
-    let span = window
-        .first()
-        .filter(|_| consecutive && !svb_io::is_url(r.path()))
-        .and_then(|&first| r.stored_span(first..first + window.len()));
-    if let Some((offset, len)) = span {
-        let records: Vec<(&str, u32)> = window
-            .iter()
-            .zip(&ids)
-            .map(|(&i, id)| (*id, groups[i]))
+    let mut rest = &kept[..];
+    while let Some(first) = rest.first() {
+        // A run of neighbouring records.
+        let n = 1 + rest.windows(2).take_while(|p| p[1].0 == p[0].0 + 1).count();
+        let (run, after) = rest.split_at(n);
+        rest = after;
+        let records: Vec<(&str, u32)> = run.iter().map(|(_, id, g, _)| (id.as_str(), *g)).collect();
+        let range = first.0..first.0 + n;
+        if r.stored_span(range.clone()).is_some() {
+            w.add_stored_span(r, range, &records)
+                .map_err(|e| in_file(e.into()))?;
+            written.extend(run);
+            continue;
+        }
+        let stored: Vec<Result<_, ConvertError>> = run
+            .par_iter()
+            .map(|head| Ok((head, r.stored_record(head.0)?)))
             .collect();
-        w.add_stored_span(r.path(), offset, len, &records)
+        let ok = settle(stored, on_error, &mut stats.failed, in_file)?;
+        let records: Vec<(&str, u32, &[u8])> = ok
+            .iter()
+            .map(|((_, id, g, _), bytes)| (id.as_str(), *g, bytes.as_slice()))
+            .collect();
+        let outcome = w
+            .add_stored_records(&records)
             .map_err(|e| in_file(e.into()))?;
-        stats.reads += records.len() as u64;
-        stats.samples_uncounted += records.len() as u64;
-        return Ok(Some(()));
+        let added = ok
+            .iter()
+            .zip(outcome)
+            .map(|((head, _), added)| added.map(|()| *head).map_err(ConvertError::from))
+            .collect();
+        written.extend(settle(added, on_error, &mut stats.failed, in_file)?);
     }
-    let stored: Vec<Result<(usize, Vec<u8>), ConvertError>> = window
-        .par_iter()
-        .enumerate()
-        .map(|(k, &i)| Ok((k, r.stored_record(i)?)))
-        .collect();
-    let stored = settle(stored, on_error, &mut stats.failed, in_file)?;
-    let records: Vec<(&str, u32, &[u8])> = stored
-        .iter()
-        .map(|(k, bytes)| (ids[*k], groups[window[*k]], bytes.as_slice()))
-        .collect();
-    let outcome = w
-        .add_stored_records(&records)
-        .map_err(|e| in_file(e.into()))?;
-    let added = outcome
-        .into_iter()
-        .map(|o| o.map_err(ConvertError::from))
-        .collect();
-    let added = settle(added, on_error, &mut stats.failed, in_file)?;
-    stats.reads += added.len() as u64;
-    stats.samples_uncounted += added.len() as u64;
-    Ok(Some(()))
+    stats.reads += written.len() as u64;
+    for (.., samples) in &written {
+        match samples {
+            Some(n) => stats.samples += n,
+            None => stats.samples_uncounted += 1,
+        }
+    }
+    Ok(written.into_iter().map(|(_, id, ..)| id.clone()).collect())
 }
 
 /// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.

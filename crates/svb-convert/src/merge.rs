@@ -357,7 +357,8 @@ fn merge_blow5_with(
     );
     let mut headers: Vec<Opened> = Vec::new();
     for (k, path) in inputs.iter().enumerate() {
-        let opened = svb_blow5::Reader::open(path)
+        // Positioned reads: records copied as stored are never read into memory.
+        let opened = svb_blow5::Reader::open_with(path, svb_io::Access::ReadAt)
             .map(|r| {
                 let (h, n) = (r.header().clone(), r.len() as u64);
                 (h, path.clone(), n, k, crate::reopen::keep_stream(path, r))
@@ -390,8 +391,8 @@ fn merge_blow5_with(
     let mut seen = Seen::new(inputs, duplicates);
     for ((_, path, _, k, kept), map) in headers.iter().zip(&group_maps) {
         let k = *k;
-        let opened = crate::reopen::reopen(kept, path, |p| svb_blow5::Reader::open(p))
-            .map_err(ConvertError::from);
+        let opened =
+            crate::reopen::reopen(kept, path, crate::open_for_copy).map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?.pop()
         else {
@@ -447,8 +448,18 @@ fn copy_stored_blow5(
     let in_file = ConvertError::of(path);
     let indices: Vec<usize> = (0..r.len()).collect();
     for window in indices.chunks(crate::STORED_WINDOW) {
-        let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
-        crate::copy_stored_records(r, window, w, keep, how.on_error, stats, &in_file)?;
+        let keep = |id: &str| seen.keep(id.to_string(), id, k);
+        crate::copy_stored_records(
+            r,
+            window,
+            None,
+            false,
+            w,
+            keep,
+            how.on_error,
+            stats,
+            &in_file,
+        )?;
         progress.done += window.len() as u64;
         how.report(progress.done, progress.total)?;
     }

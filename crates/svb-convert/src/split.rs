@@ -352,7 +352,9 @@ pub fn split_blow5(
     let mut per_input_groups: Vec<Vec<u32>> = Vec::new();
     let mut by_id = crate::table::ReadsById::default();
     for path in inputs {
-        let r = svb_blow5::Reader::open(path).map_err(ConvertError::from);
+        // Positioned reads: records copied as stored are never read into memory.
+        let r =
+            svb_blow5::Reader::open_with(path, svb_io::Access::ReadAt).map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![r], on_error, &mut result.stats.failed, &in_file)?.pop() else {
             continue;
@@ -514,7 +516,7 @@ pub fn split_blow5(
         }
         for (input, ((_, path), of_input)) in opened.iter().zip(per_batch).enumerate() {
             let in_file = ConvertError::of(path);
-            let r = crate::reopen::reopen(&kept[input], path, open_for_copy)
+            let r = crate::reopen::reopen(&kept[input], path, crate::open_for_copy)
                 .map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
@@ -526,19 +528,18 @@ pub fn split_blow5(
                     if stores_like && window.iter().all(same_group) {
                         let stats = &mut result.stats;
                         let reads = stats.reads;
-                        // Through the file's index, the records are not even read.
-                        if crate::copy_indexed_records(
-                            &r, window, gs, w, on_error, stats, &in_file,
-                        )?
-                        .is_some()
-                        {
-                            written[k as usize] += stats.reads - reads;
-                            done += window.len() as u64;
-                            how.report(done, total)?;
-                            continue;
-                        }
-                        let keep = |_: &svb_blow5::Record| Ok(true);
-                        crate::copy_stored_records(&r, window, w, keep, on_error, stats, &in_file)?;
+                        let keep = |_: &str| Ok(true);
+                        crate::copy_stored_records(
+                            &r,
+                            window,
+                            Some(gs),
+                            false,
+                            w,
+                            keep,
+                            on_error,
+                            stats,
+                            &in_file,
+                        )?;
                         written[k as usize] += stats.reads - reads;
                         done += window.len() as u64;
                         how.report(done, total)?;
@@ -567,22 +568,6 @@ pub fn split_blow5(
     publish_parts(staged)?;
     result.finish(&keys, &order, &out_paths, &written);
     Ok(result)
-}
-
-/// A BLOW5 input opened for its records' copy: with the index beside it (slow5lib's
-/// `FILE.idx`) in use when there is one that fits the file, so that records copied as stored
-/// need not be read for their ids ([`crate::copy_indexed_records`]); the file alone
-/// otherwise, or where that index is another file's or damaged.
-fn open_for_copy(path: &Path) -> Result<svb_blow5::Reader, svb_blow5::Blow5Error> {
-    let mut r = svb_blow5::Reader::open(path)?;
-    if r.header().form == svb_model::Form::Binary && !svb_io::is_url(path) {
-        if let Ok(index) = svb_blow5::Index::read(&svb_blow5::Index::path_for(path)) {
-            if index.matches(&r) {
-                r.use_index(index);
-            }
-        }
-    }
-    Ok(r)
 }
 
 /// Publishes a split's complete outputs together: all or, when one cannot be (a file

@@ -378,10 +378,11 @@ fn subset_blow5_through(
         if crate::keeps_numbers(map) && w.stores_like(r.header()) {
             for window in picked.chunks(WINDOW) {
                 // A stale index can point at another record: only the wanted ids are kept.
-                let keep = |rec: &svb_blow5::Record| Ok(ids.contains(rec.read_id.as_str()));
+                let keep = |id: &str| Ok(ids.contains(id));
                 let stats = &mut result.stats;
-                let written =
-                    crate::copy_stored_records(r, window, &mut w, keep, on_error, stats, &in_file)?;
+                let written = crate::copy_stored_records(
+                    r, window, None, true, &mut w, keep, on_error, stats, &in_file,
+                )?;
                 // Found: written (a record that failed is counted as failed, not found).
                 found.extend(written);
                 how.report(found.len() as u64, wanted.len() as u64)?;

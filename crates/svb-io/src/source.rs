@@ -245,6 +245,15 @@ impl Source {
         }
     }
 
+    /// The open file, where its bytes are read on demand by positioned reads (`None` in
+    /// memory, mapped or remote). Its cursor is not used by this source: a copy may seek it.
+    pub fn file(&self) -> Option<&File> {
+        match &self.inner {
+            Inner::File(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// Whether the bytes were read into memory at open (neither mapped nor read on demand).
     pub fn is_in_memory(&self) -> bool {
         matches!(self.inner, Inner::Memory(_))

@@ -88,6 +88,21 @@ fn is_dst_too_small(code: usize) -> bool {
     0usize.wrapping_sub(code) == zstd_sys::ZSTD_ErrorCode::ZSTD_error_dstSize_tooSmall as usize
 }
 
+/// Runs `f` with this thread's decompression context (made on first use).
+fn with_decompressor<R>(
+    f: impl FnOnce(&mut zstd_safe::DCtx<'static>) -> Result<R, FrameError>,
+) -> Result<R, FrameError> {
+    DECOMPRESSOR.with_borrow_mut(|slot| {
+        let d = match slot {
+            Some(d) => d,
+            None => slot.insert(zstd_safe::DCtx::try_create().ok_or(FrameError::Zstd(
+                "could not allocate a decompression context",
+            ))?),
+        };
+        f(d)
+    })
+}
+
 fn zstd_error(code: usize) -> FrameError {
     FrameError::Zstd(zstd_safe::get_error_name(code))
 }
@@ -212,13 +227,7 @@ pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Resu
     // instead of fitting in it.
     let want = declared.saturating_add(1);
     let mut room = want.min(eager);
-    DECOMPRESSOR.with_borrow_mut(|slot| {
-        let d = match slot {
-            Some(d) => d,
-            None => slot.insert(zstd_safe::DCtx::try_create().ok_or(FrameError::Zstd(
-                "could not allocate a decompression context",
-            ))?),
-        };
+    with_decompressor(|d| {
         loop {
             out.clear();
             out.reserve(room);
@@ -241,9 +250,138 @@ pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Resu
     })
 }
 
+/// How many bytes of a frame, from its start, hold its header and its first block: what
+/// [`decompress_prefix`] needs to decode that block. `None` where `start` is too short to
+/// say (it must hold the frame header and the block's 3-byte header) or is no frame.
+pub fn first_block_end(start: &[u8]) -> Option<usize> {
+    if start.get(..4)? != 0xFD2F_B528u32.to_le_bytes() {
+        return None;
+    }
+    let descriptor = *start.get(4)?;
+    let single_segment = descriptor & 0x20 != 0;
+    let content_size = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let header = 5 + usize::from(!single_segment) + dictionary + content_size;
+    let block = start.get(header..header + 3)?;
+    let block = u32::from_le_bytes([block[0], block[1], block[2], 0]);
+    // An RLE block stores its one byte; raw and compressed ones their size.
+    let stored = match (block >> 1) & 3 {
+        1 => 1,
+        _ => (block >> 3) as usize,
+    };
+    Some(header + 3 + stored)
+}
+
+/// Decompresses the first `n` bytes of a frame of `frame_len` bytes whose first bytes are
+/// `start` into `out` (replacing its contents): what a reader needs from the head of a record
+/// (its read id) without the rest. zstd decodes whole blocks (up to 128 KiB of output each),
+/// so this costs the blocks that hold those bytes, not the frame. `out` gets fewer bytes
+/// where `start` (which must hold the frame header) ends before they are decoded (the
+/// caller gives more of the frame) or the content is shorter. The declared content size is checked against `frame_len` first (a
+/// window no larger than the frame can justify), as [`content_size`] checks it.
+pub fn decompress_prefix(
+    start: &[u8],
+    frame_len: usize,
+    n: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), FrameError> {
+    use zstd_safe::{InBuffer, OutBuffer, ResetDirective};
+    out.clear();
+    match zstd_safe::get_frame_content_size(start) {
+        Ok(Some(d)) if d > (frame_len as u64).saturating_mul(MAX_EXPANSION) => {
+            return Err(FrameError::Implausible {
+                declared: d,
+                len: frame_len,
+            })
+        }
+        Ok(Some(_)) => {}
+        Ok(None) => return Err(FrameError::NoContentSize),
+        Err(_) => return Err(FrameError::NotAFrame { len: start.len() }),
+    }
+    out.resize(n, 0);
+    let got = with_decompressor(|d| {
+        d.reset(ResetDirective::SessionOnly).map_err(zstd_error)?;
+        let mut input = InBuffer::around(start);
+        let mut output = OutBuffer::around(&mut out[..]);
+        let r = loop {
+            let before = (input.pos, output.pos());
+            match d.decompress_stream(&mut output, &mut input) {
+                // The frame is done, the output full, the input used up, or nothing moved.
+                Ok(0) => break Ok(output.pos()),
+                Ok(_) if output.pos() == n || input.pos == start.len() => break Ok(output.pos()),
+                Ok(_) if (input.pos, output.pos()) == before => break Ok(output.pos()),
+                Ok(_) => {}
+                Err(code) => break Err(zstd_error(code)),
+            }
+        };
+        // The context is left mid-frame: the next one-shot or prefix decompression resets it.
+        let _ = d.reset(ResetDirective::SessionOnly);
+        r
+    })?;
+    out.truncate(got);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefixes_are_the_content_s_first_bytes() {
+        let content: Vec<u8> = (0..400_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 & 0x3f)
+            .collect();
+        let frame = compress(3, &content).unwrap();
+        let mut out = Vec::new();
+        for n in [0, 1, 40, 5000, 200_000, 400_000, 500_000] {
+            decompress_prefix(&frame, frame.len(), n, &mut out).unwrap();
+            assert_eq!(out, &content[..n.min(content.len())], "{n}");
+            // A one-shot decompression after a prefix one starts afresh.
+            decompress_into(&frame, content.len(), &mut out).unwrap();
+            assert_eq!(out, content);
+        }
+        // The first block's end: what decodes it, and nothing less does.
+        let end = first_block_end(&frame).unwrap();
+        assert!(end > 20 && end < frame.len(), "{end}");
+        decompress_prefix(&frame[..end], frame.len(), 10, &mut out).unwrap();
+        assert_eq!(out, content[..10]);
+        decompress_prefix(&frame[..end - 1], frame.len(), 10, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(first_block_end(&frame[..5]), None);
+        assert_eq!(first_block_end(b"not a zstd frame"), None);
+        let rle = rle_frame(1 << 20, 8, 3);
+        assert_eq!(first_block_end(&rle), Some(5 + 8 + 3 + 1));
+        // Given only the frame's first bytes (its header whole), fewer (possibly none) come
+        // out, never others.
+        for cut in [20, 1000, frame.len() / 2] {
+            decompress_prefix(&frame[..cut], frame.len(), 300_000, &mut out).unwrap();
+            assert!(
+                out.len() < 300_000 && out[..] == content[..out.len()],
+                "{cut}"
+            );
+        }
+        // A header declaring more than the whole frame can hold, bytes that are no frame,
+        // and damaged blocks are errors.
+        let lying = rle_frame(1 << 40, 1, 7);
+        assert!(matches!(
+            decompress_prefix(&lying, lying.len(), 10, &mut out),
+            Err(FrameError::Implausible { .. })
+        ));
+        assert!(matches!(
+            decompress_prefix(b"not zstd", 8, 10, &mut out),
+            Err(FrameError::NotAFrame { .. })
+        ));
+        let mut bad = frame.clone();
+        for b in &mut bad[20..60] {
+            *b = 0xff;
+        }
+        assert!(decompress_prefix(&bad, bad.len(), 300_000, &mut out).is_err());
+    }
 
     /// A frame of RLE blocks (`blocks` of 128 KiB of `byte`) whose header declares
     /// `declared` bytes in an 8-byte content-size field.

@@ -111,7 +111,7 @@ pub fn subset<'py>(
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
-    out.set_item("samples", result.stats.samples)?;
+    out.set_item("samples", result.stats.samples_counted())?;
     out.set_item("missing", result.missing)?;
     let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
     out.set_item("failed", failed)?;
@@ -151,7 +151,7 @@ pub fn merge<'py>(
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", merged.stats.reads)?;
-    out.set_item("samples", merged.stats.samples)?;
+    out.set_item("samples", merged.stats.samples_counted())?;
     out.set_item("duplicates", merged.duplicates)?;
     let failed = PyList::new(py, merged.stats.failed.iter().map(|e| chain(e)))?;
     out.set_item("failed", failed)?;
@@ -249,9 +249,7 @@ pub fn split<'py>(
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
-    // Parts copied through their file's index are not read: their samples are unknown.
-    let samples = (result.stats.samples_uncounted == 0).then_some(result.stats.samples);
-    out.set_item("samples", samples)?;
+    out.set_item("samples", result.stats.samples_counted())?;
     out.set_item("unlisted", result.unlisted)?;
     out.set_item("unknown", result.unknown.count)?;
     out.set_item("unknown_first", result.unknown.first.clone())?;

@@ -470,8 +470,8 @@ def merge(
     `allow`, which leaves what differs empty), the union of the inputs' auxiliary fields (a
     record without one gets slow5lib's missing value), or none with `lossless=False`. A read
     id in two inputs raises FileFormatError naming both files, unless
-    `duplicates="keep-first"`. Returns {"reads", "samples", "duplicates" (reads left out as
-    later copies), "failed" (with `keep_going`)}. An existing output is replaced only with
+    `duplicates="keep-first"`. Returns {"reads", "samples" (None where BLOW5 records were
+    copied as stored, their signals not read), "duplicates" (reads left out as later copies), "failed" (with `keep_going`)}. An existing output is replaced only with
     `force`.
 
         >>> svb.merge(["run1.pod5", "run2.pod5"], "all.pod5")["reads"]  # doctest: +SKIP
@@ -510,8 +510,8 @@ def split(
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
     extension added; default "{key}"); `records` ("zstd", "zlib", "none") and `signal`
     ("svb-zd", "ex-zd", "none") recompress BLOW5 outputs (slow5tools split's -c / -s;
-    default the first input's). Returns {"reads", "samples" (None where records were
-    copied through their file's index without being read), "unlisted" (reads the
+    default the first input's). Returns {"reads", "samples" (None where BLOW5 records
+    were copied as stored, their signals not read), "unlisted" (reads the
     table does not list), "unknown" (the table's ids that are none of the inputs' reads) and
     "unknown_first" (the first few of them), "outputs" [(key, path, reads)], "failed"}. A
     table's values may be quoted (RFC 4180), its read ids in any UUID spelling. Outputs that
