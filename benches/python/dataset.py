@@ -155,6 +155,17 @@ def main():
     parts20 = parts("parts20", 20, "pod5", large)
     parts1000 = parts("parts1000", 1000, "pod5", large)
     parts20_b5 = parts("parts20_blow5", 20, "blow5", large_b5)
+    # The same files with their slow5lib indexes beside them (as `svb index` or slow5tools
+    # index leave them): what merge takes the read ids from without reading the records.
+    indexed = work / "parts20_blow5_indexed"
+    if not (indexed / "done").exists():
+        indexed.mkdir(exist_ok=True)
+        for f in parts20_b5:
+            shutil.copyfile(f, indexed / f.name)
+            subprocess.run([svb, "index", indexed / f.name, "--force"], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (indexed / "done").write_text("")
+    parts20_b5_indexed = sorted(indexed.glob("part*.blow5"))
     # A table sending the 2000 reads to 20 destinations (barcode00..barcode19).
     table20 = work / "table20.tsv"
     table20.write_text("read_id\tbarcode\n" + "".join(
@@ -275,6 +286,22 @@ def main():
         ("merge 20 BLOW5 files of 100 reads",
          [svb, "merge", *parts20_b5, "-o", out / "m20.blow5", "--force"],
          None, None, None),
+        # `cat` of the same bytes: what a copy-through cannot beat (its output's 20 parts or
+        # its one file, in the page cache as svb's are without sync).
+        ("split a 2000-read BLOW5 into 20 files (vs cat), --no-sync",
+         [svb, "split", large_b5, "-o", out / "s20_cat", "--files", "20", "--no-sync"],
+         "cat", ["sh", "-c", f'cat "{large_b5}" > "{out / "cat_split.blow5"}"'],
+         remove(out / "s20_cat", out / "cat_split.blow5")),
+        ("merge 20 BLOW5 files of 100 reads (vs cat), --no-sync",
+         [svb, "merge", *parts20_b5, "-o", out / "m20_cat.blow5", "--no-sync"],
+         "cat", ["sh", "-c", "cat " + " ".join(f'"{f}"' for f in parts20_b5)
+                 + f' > "{out / "cat_merge.blow5"}"'],
+         remove(out / "m20_cat.blow5", out / "cat_merge.blow5")),
+        ("merge 20 indexed BLOW5 files of 100 reads (vs cat), --no-sync",
+         [svb, "merge", *parts20_b5_indexed, "-o", out / "m20i_cat.blow5", "--no-sync"],
+         "cat", ["sh", "-c", "cat " + " ".join(f'"{f}"' for f in parts20_b5_indexed)
+                 + f' > "{out / "cat_mergei.blow5"}"'],
+         remove(out / "m20i_cat.blow5", out / "cat_mergei.blow5")),
         ("decode POD5 to one Arrow IPC file",
          [svb, "decode", large, "-o", out / "d.arrow", "--force"],
          None, None, None),

@@ -1,7 +1,8 @@
 #![no_main]
 //! Arbitrary bytes as a BLOW5 or SLOW5 text file: the header and record parsers return
 //! records or errors naming the file, never a panic (opened whole, or salvaging what comes
-//! before a cut); sequential, parallel and buffer-reusing reading agree.
+//! before a cut); sequential, parallel and buffer-reusing reading agree, and so do a record's
+//! head and its fields.
 
 use libfuzzer_sys::fuzz_target;
 use svb_blow5::Threads;
@@ -72,6 +73,12 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(n, full.raw_signal.len() as u64);
             fields.raw_signal = full.raw_signal.clone();
             assert_eq!(format!("{fields:?}"), format!("{full:?}"));
+        }
+        // The head (read id and group, from the first bytes only) of a record whose fields
+        // parse is theirs; of any other, a head or an error.
+        let head = reader.record_head(i);
+        if let Ok(full) = reader.fields_into(i, &mut fields).map(|_| &fields) {
+            assert_eq!(head.unwrap(), (full.read_id.clone(), full.read_group));
         }
     }
     // The index of a file that decodes, through its bytes and back.

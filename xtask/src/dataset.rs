@@ -164,7 +164,9 @@ fn section(lines: &str, rounds: &str) -> String {
          subset --table`, ONT's `pod5` reader + hashlib for verify, pyslow5 + hashlib for \
          SLOW5, and slow5tools 1.3 (split, merge, degrade, s2f, index; 2 threads or processes \
          where it has the option) where it is installed (`SLOW5TOOLS` or the PATH; built from \
-         its source, it is not on pip: its rows are absent elsewhere). svb syncs each output to the disk before it publishes it, and the peers do not: \
+         its source, it is not on pip: its rows are absent elsewhere), and `cat` of the same bytes \
+         for the copy-through rows (split and merge of BLOW5 records copied as stored: below \
+         1.0x, svb takes longer than `cat`). svb syncs each output to the disk before it publishes it, and the peers do not: \
          where the disk is the limit (merge, split), the rows marked `--no-sync` give svb's \
          time publishing as the peers do.\n\n\
          | task | svb s | svb peak RSS MB | peer | peer s | peer peak RSS MB | peer s / svb s |\n\
@@ -180,7 +182,10 @@ fn section(lines: &str, rounds: &str) -> String {
                 p,
                 format!("{s:.3}"),
                 format!("{:.0}", num(line, "peer_rss_mb").unwrap_or(f64::NAN)),
-                format!("{:.1}x", s / ours),
+                match s / ours {
+                    r if r < 1.0 => format!("{r:.2}x"),
+                    r => format!("{r:.1}x"),
+                },
             ),
             _ => ("-".into(), "-".into(), "-".into(), "-".into()),
         };

@@ -523,7 +523,9 @@ fn stored_spans_copy_the_records_byte_for_byte() {
     let index = svb_blow5::Index::build(&Reader::open(&src).unwrap()).unwrap();
     let through_index = Reader::open_indexed(&src, &index).unwrap();
     let mut w = Writer::create(tmp.0.join("x.blow5"), every_kind_schema(), opts.clone()).unwrap();
-    assert!(w.add_stored_span(&through_index, 0..2, &heads[0..2]).is_err());
+    assert!(w
+        .add_stored_span(&through_index, 0..2, &heads[0..2])
+        .is_err());
     let text = WriteOptions {
         publish: opts.publish,
         ..WriteOptions::slow5()

@@ -87,6 +87,40 @@ fn cut_files_give_back_every_whole_record() {
     assert_eq!(records(&out), records(&src));
 }
 
+/// A cut BLOW5 file with a whole record that does not decode (its sample count larger than
+/// its signal): the others are saved as they were stored (the output is the input's bytes
+/// without that record, with the end marker), the bad one named (by its place) as lost.
+#[test]
+#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
+fn records_that_decode_are_saved_as_stored_and_the_others_named() {
+    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover-stored");
+    let src = data.join("blow5/reads_none_none.blow5");
+    let r = svb_blow5::Reader::open(&src).unwrap();
+    let mut bytes = std::fs::read(&src).unwrap();
+    let (off, size) = r.record_span(4).unwrap();
+    let id = r.record(4).unwrap().read_id;
+    let body = &mut bytes[off as usize..(off + size) as usize];
+    let at = body.windows(id.len()).position(|w| w == id.as_bytes()).unwrap() + id.len() + 4 + 32;
+    body[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    // The end marker and half the last record cut off.
+    let (last, last_size) = r.record_span(r.len() - 1).unwrap();
+    let cut = (last + last_size / 2) as usize;
+    let damaged = tmp.join("damaged.blow5");
+    std::fs::write(&damaged, &bytes[..cut]).unwrap();
+    let out = tmp.join("saved.blow5");
+    let run = svb(&["recover", s(&damaged), "-o", s(&out)]);
+    let said = String::from_utf8_lossy(&run.stderr).into_owned();
+    ok(&run);
+    let whole = r.len() - 1;
+    assert!(said.contains(&format!("{} of {whole} whole records saved", whole - 1)), "{said}");
+    assert!(said.contains("lost:") && said.contains("record 4 at byte"), "{said}");
+    let saved = std::fs::read(&out).unwrap();
+    let mut want = bytes[..off as usize].to_vec();
+    want.extend_from_slice(&bytes[(off + size) as usize..last as usize]);
+    want.extend_from_slice(b"5WOLB");
+    assert_eq!(saved, want);
+}
+
 /// A POD5 file whose footer alone is cut (every length of it) gives back every read exactly,
 /// its VBZ chunks as stored; cut into its reads table, it is refused, saying which table is
 /// cut, and nothing is written; `verify` of it points to `recover`.

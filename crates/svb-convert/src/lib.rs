@@ -42,7 +42,7 @@ mod to_fast5;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use svb_blow5::{Record, Schema};
+use svb_blow5::{Blow5WriteError, Record, Schema};
 use svb_io::Recycler;
 use svb_pod5::RunInfo;
 
@@ -665,13 +665,25 @@ pub(crate) fn open_for_copy(path: &Path) -> Result<svb_blow5::Reader, svb_blow5:
     Ok(r)
 }
 
+/// What [`copy_stored_records`] reads of each record it copies as stored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Its id and read group: from the file's index, or its first bytes.
+    Head,
+    /// Its fields, not its signal (subset: a record whose fields are damaged is refused).
+    Fields,
+    /// The whole record, signal decoded (recover: only records that decode are saved).
+    Whole,
+}
+
 /// Copies the records `window` of `r` (ascending indices) that `keep` keeps (asked in order,
-/// with each one's read id) into `w` as they are stored, their signals never decoded. With
-/// `check` each record's fields are parsed first (its record inflated; a record whose fields
-/// are damaged fails) and its samples counted; without, each record's id and read group come
-/// from the file's index where it names them all and the read groups are known (`groups`, by
-/// record, or the file has one), else from the record's first bytes
-/// ([`svb_blow5::Reader::record_head`]), and the samples go uncounted. The kept records are
+/// with each one's read id) into `w` as they are stored, as `check` says: with
+/// [`Check::Head`] each record's id and read group come from the file's index where it names
+/// them all and the read groups are known (`groups`, by record, or the file has one), else
+/// from the record's first bytes ([`svb_blow5::Reader::record_head`]), and the samples go
+/// uncounted; with [`Check::Fields`] or [`Check::Whole`] each record's fields, or the whole
+/// record with its signal, are decoded first (a record that does not decode fails) and its
+/// samples counted. The kept records are
 /// then copied a run of neighbours at a time ([`svb_blow5::Writer::add_stored_span`]: by the
 /// kernel where it can), or one by one from a file opened through its index. `w` must store
 /// records as `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group
@@ -682,7 +694,7 @@ fn copy_stored_records(
     r: &svb_blow5::Reader,
     window: &[usize],
     groups: Option<&[u32]>,
-    check: bool,
+    check: Check,
     w: &mut svb_blow5::Writer,
     mut keep: impl FnMut(&str) -> Result<bool, ConvertError>,
     on_error: OnError,
@@ -695,7 +707,7 @@ fn copy_stored_records(
     let group_of = |i: usize| groups.map_or(Some(0).filter(|_| one_group), |g| g.get(i).copied());
     let indexed: Option<Vec<Head>> = window
         .iter()
-        .filter(|_| !check)
+        .filter(|_| check == Check::Head)
         .map(|&i| Some((i, r.indexed_read_id(i)?.to_string(), group_of(i)?, None)))
         .collect::<Option<_>>()
         .filter(|heads: &Vec<Head>| heads.len() == window.len());
@@ -704,14 +716,21 @@ fn copy_stored_records(
         None => {
             let heads: Vec<Result<Head, ConvertError>> = window
                 .par_iter()
-                .map(|&i| {
-                    if check {
+                .map(|&i| match check {
+                    Check::Head => {
+                        let (id, group) = r.record_head(i)?;
+                        Ok((i, id, group, None))
+                    }
+                    Check::Fields => {
                         let mut rec = Record::default();
                         let samples = r.fields_into(i, &mut rec)?;
-                        return Ok((i, rec.read_id, rec.read_group, Some(samples)));
+                        Ok((i, rec.read_id, rec.read_group, Some(samples)))
                     }
-                    let (id, group) = r.record_head(i)?;
-                    Ok((i, id, group, None))
+                    Check::Whole => {
+                        let rec = r.record(i)?;
+                        let samples = rec.raw_signal.len() as u64;
+                        Ok((i, rec.read_id, rec.read_group, Some(samples)))
+                    }
                 })
                 .collect();
             settle(heads, on_error, &mut stats.failed, in_file)?
@@ -733,10 +752,17 @@ fn copy_stored_records(
         let records: Vec<(&str, u32)> = run.iter().map(|(_, id, g, _)| (id.as_str(), *g)).collect();
         let range = first.0..first.0 + n;
         if r.stored_span(range.clone()).is_some() {
-            w.add_stored_span(r, range, &records)
-                .map_err(|e| in_file(e.into()))?;
-            written.extend(run);
-            continue;
+            match w.add_stored_span(r, range, &records) {
+                Ok(()) => {
+                    written.extend(run);
+                    continue;
+                }
+                // A record the output refuses (checked before anything is written): with
+                // `OnError::Skip`, the run goes one by one below, each refusal named.
+                Err(e) if on_error == OnError::Skip && !matches!(e, Blow5WriteError::Io { .. }) => {
+                }
+                Err(e) => return Err(in_file(e.into())),
+            }
         }
         let stored: Vec<Result<_, ConvertError>> = run
             .par_iter()

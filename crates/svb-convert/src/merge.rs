@@ -453,7 +453,7 @@ fn copy_stored_blow5(
             r,
             window,
             None,
-            false,
+            crate::Check::Head,
             w,
             keep,
             how.on_error,

@@ -22,7 +22,8 @@ pub struct Recovered {
 /// Saves every whole record of the BLOW5 or SLOW5 file `input` into `out` (SLOW5 text when it
 /// ends in `.slow5`; BLOW5 under the input's compression otherwise, zstd and SVB-ZD for a text
 /// input): the records before a cut, each decoded (one that does not is left out and named),
-/// the header as it was. `how.publish` says whether `out` may be replaced.
+/// the header as it was; into BLOW5 of the input's compression, the records that decode are
+/// copied as stored. `how.publish` says whether `out` may be replaced.
 pub fn recover_blow5(
     input: &Path,
     out: &Path,
@@ -37,20 +38,40 @@ pub fn recover_blow5(
     let options = crate::blow5_options_like(out, &h, how.publish);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
-    // The salvaged reader itself (a damaged file is not opened again).
-    let readers = [(r, input.to_path_buf())];
     // A recovery saves what it can: a record that does not decode is left out and named.
     how.on_error = OnError::Skip;
     let mut stats = Stats::default();
+    let mut progress = crate::Progress {
+        done: 0,
+        total: records as u64,
+    };
+    if w.stores_like(&h) {
+        // Each record decoded whole, then those that decode copied as stored (not
+        // compressed again).
+        let indices: Vec<usize> = (0..records).collect();
+        for window in indices.chunks(crate::STORED_WINDOW) {
+            let all = |_: &str| Ok(true);
+            let (check, skip) = (crate::Check::Whole, OnError::Skip);
+            crate::copy_stored_records(
+                &r, window, None, check, &mut w, all, skip, &mut stats, &in_file,
+            )?;
+            progress.done += window.len() as u64;
+            how.report(progress.done, progress.total)?;
+        }
+        w.finish()?;
+        return Ok(Recovered {
+            stats,
+            records,
+            cut,
+        });
+    }
+    // The salvaged reader itself (a damaged file is not opened again).
+    let readers = [(r, input.to_path_buf())];
     let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
         Ok(r.record_into(i, rec)?)
     };
     let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
     let len = |r: &svb_blow5::Reader| r.len();
-    let mut progress = crate::Progress {
-        done: 0,
-        total: records as u64,
-    };
     let all = |_: &svb_blow5::Record| Ok(true);
     crate::windows_into_blow5(
         &readers,

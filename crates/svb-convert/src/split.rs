@@ -533,7 +533,7 @@ pub fn split_blow5(
                             &r,
                             window,
                             Some(gs),
-                            false,
+                            crate::Check::Head,
                             w,
                             keep,
                             on_error,

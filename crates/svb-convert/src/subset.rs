@@ -381,7 +381,15 @@ fn subset_blow5_through(
                 let keep = |id: &str| Ok(ids.contains(id));
                 let stats = &mut result.stats;
                 let written = crate::copy_stored_records(
-                    r, window, None, true, &mut w, keep, on_error, stats, &in_file,
+                    r,
+                    window,
+                    None,
+                    crate::Check::Fields,
+                    &mut w,
+                    keep,
+                    on_error,
+                    stats,
+                    &in_file,
                 )?;
                 // Found: written (a record that failed is counted as failed, not found).
                 found.extend(written);
