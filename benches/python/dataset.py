@@ -162,7 +162,8 @@ def main():
         indexed.mkdir(exist_ok=True)
         for f in parts20_b5:
             shutil.copyfile(f, indexed / f.name)
-            subprocess.run([svb, "index", indexed / f.name, "--force"], check=True,
+            (indexed / f"{f.name}.idx").unlink(missing_ok=True)
+            subprocess.run([svb, "index", indexed / f.name], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         (indexed / "done").write_text("")
     parts20_b5_indexed = sorted(indexed.glob("part*.blow5"))
