@@ -100,7 +100,13 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named() {
     let (off, size) = r.record_span(4).unwrap();
     let id = r.record(4).unwrap().read_id;
     let body = &mut bytes[off as usize..(off + size) as usize];
-    let at = body.windows(id.len()).position(|w| w == id.as_bytes()).unwrap() + id.len() + 4 + 32;
+    let at = body
+        .windows(id.len())
+        .position(|w| w == id.as_bytes())
+        .unwrap()
+        + id.len()
+        + 4
+        + 32;
     body[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
     // The end marker and half the last record cut off.
     let (last, last_size) = r.record_span(r.len() - 1).unwrap();
@@ -112,8 +118,14 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named() {
     let said = String::from_utf8_lossy(&run.stderr).into_owned();
     ok(&run);
     let whole = r.len() - 1;
-    assert!(said.contains(&format!("{} of {whole} whole records saved", whole - 1)), "{said}");
-    assert!(said.contains("lost:") && said.contains("record 4 at byte"), "{said}");
+    assert!(
+        said.contains(&format!("{} of {whole} whole records saved", whole - 1)),
+        "{said}"
+    );
+    assert!(
+        said.contains("lost:") && said.contains("record 4 at byte"),
+        "{said}"
+    );
     let saved = std::fs::read(&out).unwrap();
     let mut want = bytes[..off as usize].to_vec();
     want.extend_from_slice(&bytes[(off + size) as usize..last as usize]);

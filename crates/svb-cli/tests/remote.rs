@@ -229,7 +229,7 @@ fn an_object_replaced_while_read_is_an_error() {
 }
 
 /// Reads are planned: `view` and `info` of a POD5 object fetch its footer, tables and batch
-/// metadata, no signal; `get` of one read adds that read's chunks; a scan (`verify`) fetches
+/// metadata, no signal, in 2 round trips; `get` of one read adds that read's chunks (3); a scan (`verify`) fetches
 /// each byte about once; a BLOW5 object with its index beside it is not scanned to be opened.
 #[test]
 fn reads_are_planned_not_paged() {
@@ -263,6 +263,22 @@ fn reads_are_planned_not_paged() {
         get < tables + read_bytes,
         "get fetched {get} bytes for a {read_bytes}-byte read"
     );
+    // In round trips, with every answer 300 ms late: `view` opens the object (its head and
+    // tail at once) and fetches the signal table's batch metadata; `get` adds the read's
+    // chunks.
+    server.faults.delay_ms.store(300, Ordering::SeqCst);
+    let gap = std::time::Duration::from_millis(150);
+    for (args, most) in [
+        (vec!["view", &url], 2),
+        (vec!["get", &url, id, "-o", s(&dir.join("two.i16"))], 3),
+    ] {
+        let since = server.served.log.lock().unwrap().len();
+        ok(&svb(&args));
+        let trips = server.round_trips(since, gap);
+        let log = server.served.log.lock().unwrap()[since..].join("; ");
+        assert!(trips <= most, "{args:?}: {trips} round trips: {log}");
+    }
+    server.faults.delay_ms.store(0, Ordering::SeqCst);
     // Each byte about once: 1.02x of this 5 MB object on a quiet machine (what the open
     // and the first reads fetched is left off the scan's ranges). On a loaded 2-core machine
     // the BLOW5 scan was seen at 1.26x (reads racing the ranges fetched ahead): the bound

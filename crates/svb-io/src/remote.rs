@@ -64,7 +64,7 @@ const HEAD: u64 = 16 << 10;
 const COALESCE: u64 = 256 << 10;
 
 /// The most requests [`Object::prefetch`] keeps in flight.
-const IN_FLIGHT: usize = 32;
+const IN_FLIGHT: usize = 64;
 
 /// How long an object opened to look at its format is kept for the reader that opens it next
 /// (30 s); within it, both are one open.
@@ -792,6 +792,11 @@ impl Object {
             &mut bytes,
         ))?;
         Ok(bytes.into())
+    }
+
+    /// Whether `range` was fetched and is still kept (reading it makes no request).
+    pub fn has_fetched(&self, range: &Range<u64>) -> bool {
+        self.kept().has(range)
     }
 
     /// Fetches `ranges` (each within the object) with many requests in flight at once,

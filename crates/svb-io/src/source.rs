@@ -170,6 +170,19 @@ impl Source {
         }
     }
 
+    /// Whether reading `range` costs no request: always for a local file, and for an
+    /// object's when the range was fetched already (at open, or planned) and is still kept.
+    pub fn has_fetched(&self, range: std::ops::Range<u64>) -> bool {
+        match &self.inner {
+            #[cfg(feature = "remote")]
+            Inner::Remote(o) => o.has_fetched(&range),
+            _ => {
+                let _ = range;
+                true
+            }
+        }
+    }
+
     /// Says that the bytes will be read from start to end (a scan): an object's are fetched
     /// ahead from the first miss on, rather than once misses are seen to follow one another.
     /// Nothing for a local file.

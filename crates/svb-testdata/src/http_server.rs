@@ -54,6 +54,8 @@ pub struct Served {
     pub bytes: AtomicU64,
     /// Each request's method, path and range header, in order.
     pub log: Mutex<Vec<String>>,
+    /// When each request of `log` arrived.
+    pub arrived: Mutex<Vec<std::time::Instant>>,
     /// Bodies sent at this many bytes a second at most, all connections together (0: no
     /// cap): a link's bandwidth.
     pub bytes_per_second: AtomicU64,
@@ -121,6 +123,23 @@ impl HttpServer {
     /// Body bytes sent so far.
     pub fn bytes(&self) -> u64 {
         self.served.bytes.load(Ordering::SeqCst)
+    }
+
+    /// The sequential round trips among the requests since the `since`-th: with every answer
+    /// delayed ([`Faults::delay_ms`]), requests sent together arrive together, and each
+    /// that arrives more than `gap` after the first of its group starts a new one (a request
+    /// sent once an answer came). `gap` must be well under the delay.
+    pub fn round_trips(&self, since: usize, gap: Duration) -> usize {
+        let arrived = self.served.arrived.lock().unwrap();
+        let mut waves = 0;
+        let mut first: Option<std::time::Instant> = None;
+        for &t in arrived.iter().skip(since) {
+            if first.is_none_or(|f| t.duration_since(f) > gap) {
+                waves += 1;
+                first = Some(t);
+            }
+        }
+        waves
     }
 }
 
@@ -195,10 +214,17 @@ fn serve_connection(
         }
         closing = close;
         served.requests.fetch_add(1, Ordering::SeqCst);
-        served.log.lock().unwrap().push(format!(
+        let mut log = served.log.lock().unwrap();
+        log.push(format!(
             "{method} {target} {}",
             range.as_deref().unwrap_or("-")
         ));
+        served
+            .arrived
+            .lock()
+            .unwrap()
+            .push(std::time::Instant::now());
+        drop(log);
         let delay = faults.delay_ms.load(Ordering::SeqCst);
         if delay > 0 {
             std::thread::sleep(Duration::from_millis(delay));

@@ -127,9 +127,10 @@ impl Reader {
 
 /// Fetches at once what opening reads after the footer, when `src` is an object's (a local
 /// file's reads cost no round trip): the reads and run-info tables (up to 4 MiB each; a
-/// larger one is read whole as one request anyway) and the end of the signal table, where
-/// its Arrow footer is. Most files' tables lie in the tail fetched with the footer, and this
-/// asks for nothing.
+/// larger one is read whole as one request anyway) and the signal table's Arrow footer:
+/// exactly, by its length field, where the end of the table was fetched with the file's
+/// tail, else its last 256 KiB. Most files' tables and signal footer lie in the tail
+/// fetched with the footer, and this asks for nothing.
 fn plan_tables(
     path: &Path,
     src: &Source,
@@ -153,7 +154,19 @@ fn plan_tables(
         .map(|f| f.offset..f.offset.saturating_add(f.length))
         .collect();
     let end = signal.offset.saturating_add(signal.length);
-    plan.push(end.saturating_sub(ARROW_FOOTER).max(signal.offset)..end);
+    let speculative = end.saturating_sub(ARROW_FOOTER).max(signal.offset)..end;
+    // An Arrow file ends in its footer, the footer's i32 length, and 6 magic bytes.
+    let last = end.saturating_sub(10).max(signal.offset)..end;
+    let exact = match src.has_fetched(last.clone()) {
+        true => src
+            .read_vec(last.start, 10)
+            .ok()
+            .and_then(|t| u32::try_from(i32::from_le_bytes(t[..4].try_into().ok()?)).ok())
+            .map(|n| last.start.saturating_sub(u64::from(n))..end)
+            .filter(|r| r.start >= signal.offset),
+        false => None,
+    };
+    plan.push(exact.unwrap_or(speculative));
     src.prefetch(&plan).map_err(|source| Pod5Error::Io {
         path: path.to_path_buf(),
         source,
