@@ -140,9 +140,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
             on_error,
             progress: Some(&mut report),
             publish: publish(args.force),
-            // Ctrl-C ends the process itself: nothing is published, and the next run
-            // removes what it left.
-            interrupted: None,
+            // Ctrl-C asks the conversion to stop: nothing is published.
+            interrupted: Some(&crate::interrupt::asked),
         };
         let (stats, written) = match args.file_read_count {
             Some(n) => {

@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         on_error: svb_convert::OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         publish: crate::publish::publish(args.force),
-        interrupted: None,
+        interrupted: Some(&crate::interrupt::asked),
     };
     let got = svb_convert::degrade(
         &args.file,

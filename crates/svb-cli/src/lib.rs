@@ -15,6 +15,7 @@ mod files;
 mod get;
 mod index;
 mod inputs;
+mod interrupt;
 mod merge;
 mod output;
 mod pod5;
@@ -199,6 +200,21 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    let writes_through_run = matches!(
+        cli.command,
+        Command::Subset(_)
+            | Command::Merge(_)
+            | Command::Split(_)
+            | Command::Recover(_)
+            | Command::Degrade(_)
+            | Command::Convert(_)
+    );
+    if writes_through_run {
+        if let Err(e) = interrupt::catch() {
+            eprintln!("svb: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         Command::Pod5 { command } => files::run::<svb_pod5::Reader>(command).map(|()| true),
         Command::Blow5 { command } => files::run::<svb_blow5::Reader>(command).map(|()| true),
@@ -225,6 +241,12 @@ pub fn main() -> ExitCode {
         }
     };
     match result {
+        // Stopped by Ctrl-C or SIGTERM: nothing was published (128 + SIGINT, as a shell
+        // reports a process a Ctrl-C ended).
+        Err(e) if interrupt::asked() => {
+            eprintln!("svb: {e}");
+            ExitCode::from(130)
+        }
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {

@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         publish: crate::publish::publish(args.force),
         // Ctrl-C ends the process itself: nothing is published, and the next run
         // removes what it left.
-        interrupted: None,
+        interrupted: Some(&crate::interrupt::asked),
     };
     let result = if out_format == Format::Blow5 && compression {
         let first = svb_blow5::Reader::open(&files[0]).ok();

@@ -120,7 +120,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         publish: crate::publish::publish(args.force),
         // Ctrl-C ends the process itself: nothing is published, and the next run
         // removes what it left.
-        interrupted: None,
+        interrupted: Some(&crate::interrupt::asked),
     };
     let to = args.to.as_deref().map(|t| match t {
         "slow5" => Format::Slow5,

@@ -117,7 +117,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         publish: crate::publish::publish(args.force),
         // Ctrl-C ends the process itself: nothing is published, and the next run
         // removes what it left.
-        interrupted: None,
+        interrupted: Some(&crate::interrupt::asked),
     };
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());

@@ -619,6 +619,39 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         "http://127.0.0.1:9/x.blow5",
     ]));
     assert!(e.contains("object stores"), "{e}");
+    // Asked to stop (Ctrl-C), an upload of several parts aborts its multipart upload, with
+    // --force or without (its hidden key taken back): no object, no upload left open.
+    let big_file = dir.join("big-want.slow5");
+    assert!(std::fs::metadata(&big_file).unwrap().len() > 8 << 20);
+    svb_io::interrupt();
+    for (key, replace) in [("stopped-a.slow5", true), ("stopped-b.slow5", false)] {
+        let url = format!("s3://out/{key}");
+        let e = svb_io::remote::upload(&big_file, &url, replace).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "{e}");
+    }
+    svb_io::clear_interrupt();
+    let open_uploads = http_get(&s3.endpoint(), "/out?uploads");
+    assert!(
+        open_uploads.contains("ListMultipartUploadsResult") && !open_uploads.contains("<Upload>"),
+        "{open_uploads}"
+    );
+    let listed = http_get(&s3.endpoint(), "/out?list-type=2");
+    assert!(!listed.contains("stopped-"), "{listed}");
+}
+
+/// The body of an unsigned GET of `target` from the server at `endpoint` (moto answers it).
+fn http_get(endpoint: &str, target: &str) -> String {
+    use std::io::{Read, Write};
+    let host = endpoint.trim_start_matches("http://");
+    let mut c = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        c,
+        "GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    c.read_to_string(&mut answer).unwrap();
+    answer
 }
 
 /// FAST5 objects (HDF5 read through the block cache over the object's ranges) read as the

@@ -38,6 +38,7 @@
 mod error_chain;
 mod file_id;
 mod in_order;
+mod interrupt;
 mod lines;
 mod location;
 mod parallel;
@@ -51,6 +52,7 @@ pub mod zstd_frame;
 pub use error_chain::{caused_by, error_chain};
 pub use file_id::{FileId, Inputs};
 pub use in_order::encode_in_order;
+pub use interrupt::{clear_interrupt, interrupt, interrupt_flag, interrupted, interrupted_error};
 pub use lines::{excerpt, LineLimit, MAX_LINE};
 pub use location::{
     check_writable, credentials_refused, has_credentials, is_url, list_objects, names_many_objects,

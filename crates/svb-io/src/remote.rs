@@ -936,7 +936,8 @@ const UPLOAD_IN_FLIGHT: usize = 8;
 
 /// Uploads the local file `local` to the object at `url`, which appears only once it is
 /// whole: as one request up to one part, else as a multipart upload completed at the end
-/// (aborted on any failure: no parts are left). Without `replace`, an object already at
+/// (aborted on any failure, and when [`crate::interrupt`] is asked between parts: no parts
+/// are left; an [`io::ErrorKind::Interrupted`] error then). Without `replace`, an object already at
 /// `url` is never replaced: the file goes to a hidden key beside it
 /// (`.NAME.partial-PID-NONCE`), copied to `url` by a copy that refuses an existing object
 /// (S3's conditional CompleteMultipartUpload, GCS's generation 0, Azure's If-None-Match), then
@@ -960,6 +961,13 @@ pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<(
             None => ObjectPath::from(hidden),
         };
         put_file(&*store, &tmp, local).await?;
+        if crate::interrupted() {
+            count(1, 0);
+            let _ = store.delete(&tmp).await;
+            return Err(crate::interrupted_error(
+                "the upload was taken back; nothing was written",
+            ));
+        }
         count(1, 0);
         let copied = store.copy_if_not_exists(&tmp, &path).await;
         count(1, 0);
@@ -1010,8 +1018,12 @@ async fn put_file(
         file.by_ref().take(PART as u64).read_to_end(&mut part)?;
         Ok(part)
     };
+    let stopped = || crate::interrupted_error("the upload was aborted; nothing was written");
     if len <= PART as u64 {
         let bytes = read_part(&mut file)?;
+        if crate::interrupted() {
+            return Err(stopped());
+        }
         count(1, 0);
         return store
             .put(path, bytes.into())
@@ -1028,6 +1040,9 @@ async fn put_file(
                 .wait_for_capacity(UPLOAD_IN_FLIGHT)
                 .await
                 .map_err(io_error)?;
+            if crate::interrupted() {
+                return Err(stopped());
+            }
             let part = read_part(&mut file)?;
             if part.is_empty() {
                 return Ok(());
@@ -1037,7 +1052,10 @@ async fn put_file(
         }
     }
     .await;
-    match written {
+    match written.and_then(|()| match crate::interrupted() {
+        true => Err(stopped()),
+        false => Ok(()),
+    }) {
         Ok(()) => {
             count(1, 0);
             writer.finish().await.map(|_| ()).map_err(io_error)

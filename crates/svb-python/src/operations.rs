@@ -376,8 +376,9 @@ fn operation<T: Send>(
 /// GIL released, on a thread of its own, while this thread, Python's main one, looks for
 /// pending signals every 50 ms (Python runs signal handlers on its main thread alone; an
 /// operation's windows are written from rayon's threads). A Ctrl-C makes the next question
-/// say "stop": the operation ends publishing nothing, and [`operation_error`] raises
-/// `KeyboardInterrupt` for its `Interrupted` error (the handler's own exception is dropped).
+/// say "stop", and asks an upload to an object store to abort ([`svb_io::interrupt`]): the
+/// operation ends publishing nothing, and [`operation_error`] raises `KeyboardInterrupt` for
+/// its `Interrupted` error (the handler's own exception is dropped).
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
@@ -385,6 +386,8 @@ fn interruptible<T: Send>(
     use std::sync::atomic::{AtomicBool, Ordering};
     let stop = AtomicBool::new(false);
     let asked = || stop.load(Ordering::Relaxed);
+    // An upload to an object store looks at svb_io's flag (set with `stop` below).
+    svb_io::clear_interrupt();
     py.detach(|| {
         std::thread::scope(|scope| {
             let (done, finished) = std::sync::mpsc::channel();
@@ -398,6 +401,7 @@ fn interruptible<T: Send>(
             {
                 if Python::attach(|py| py.check_signals().is_err()) {
                     stop.store(true, Ordering::Relaxed);
+                    svb_io::interrupt();
                 }
             }
             let out = worker
@@ -412,8 +416,11 @@ fn interruptible<T: Send>(
 /// (nothing was published), `FileExistsError` for an output that exists, else a
 /// `FileFormatError` with the whole message.
 fn operation_error(e: &svb_convert::ConvertError) -> PyErr {
-    if matches!(e, svb_convert::ConvertError::Interrupted) {
-        return pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string());
+    // Stopped between windows, or an upload aborted (nothing published either way).
+    if matches!(e, svb_convert::ConvertError::Interrupted)
+        || svb_io::caused_by(e, std::io::ErrorKind::Interrupted)
+    {
+        return pyo3::exceptions::PyKeyboardInterrupt::new_err(chain(e));
     }
     // An output the operation does not write is the caller's argument, not a bad file.
     if matches!(e, svb_convert::ConvertError::OutputFormat(_)) {
