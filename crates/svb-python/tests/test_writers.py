@@ -177,6 +177,10 @@ def test_ctrl_c_stops_an_operation_and_publishes_nothing(data, tmp_path):
             except BrokenPipeError:
                 pass
 
+    # Python's own SIGINT handler, whatever the disposition inherited: a process started in
+    # the background by a shell without job control ignores SIGINT, and Python then leaves
+    # it ignored.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     feeder = threading.Thread(target=feed)
     feeder.start()
     out = tmp_path / "out.blow5"
@@ -185,6 +189,7 @@ def test_ctrl_c_stops_an_operation_and_publishes_nothing(data, tmp_path):
             svb.convert([src], out)
     finally:
         feeder.join()
+        signal.signal(signal.SIGINT, inherited)
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["slow.pod5"]
 
