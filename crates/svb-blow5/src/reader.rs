@@ -71,6 +71,19 @@ fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
     Ok([fixed, text].concat())
 }
 
+/// The header of the file at `path` whose bytes are `src`, parsed; its errors said of `path`.
+fn header_of(path: &Path, src: &Source) -> Result<Header, Blow5Error> {
+    parse_header(src)
+        .map_err(|source| Blow5Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .map_err(|what| Blow5Error::Header {
+            path: path.to_path_buf(),
+            what,
+        })
+}
+
 /// Sequential small reads from a source: slices of an in-memory file, or reads through a
 /// window read on demand: 1 MiB where the reads lie close together (many small records to
 /// a read), 4 KiB where they lie far apart on average (large records: a 1 MiB window would
@@ -203,12 +216,7 @@ impl Reader {
             path: path.clone(),
             source,
         };
-        let header = parse_header(&src)
-            .map_err(io)?
-            .map_err(|what| Blow5Error::Header {
-                path: path.clone(),
-                what,
-            })?;
+        let header = header_of(&path, &src)?;
         let len = src.len();
         let mut cut = None;
         let spans = if header.form == Form::Text {
@@ -320,12 +328,7 @@ impl Reader {
             source,
         };
         let src = Source::open_as(&path, Access::ReadAt, Format::Blow5).map_err(io)?;
-        let header = parse_header(&src)
-            .map_err(io)?
-            .map_err(|what| Blow5Error::Header {
-                path: path.clone(),
-                what,
-            })?;
+        let header = header_of(&path, &src)?;
         let text = header.form == Form::Text;
         let misfit = |what: String| Blow5Error::Header {
             path: path.clone(),
