@@ -47,34 +47,26 @@ pub(super) fn head<R, E>(
     f: impl FnOnce(&[u8]) -> Result<R, E>,
     err: impl FnOnce(InflateError) -> E,
 ) -> Result<R, E> {
-    let inflated = match compression {
-        RecordCompression::None => return f(&raw[..n.min(raw.len())]),
-        RecordCompression::Zstd => BODY.with_borrow_mut(|body| {
-            zstd_frame::decompress_prefix(raw, stored, n, body).map_err(InflateError::from)?;
-            Ok(std::mem::take(body))
-        }),
-        RecordCompression::Zlib => {
-            let mut body = vec![0u8; n];
-            let mut z = flate2::Decompress::new(true);
-            match z.decompress(raw, &mut body, flate2::FlushDecompress::None) {
-                Ok(_) => {
-                    body.truncate(z.total_out() as usize);
-                    Ok(body)
-                }
-                Err(_) => Err(InflateError::ZlibInvalid),
-            }
-        }
-    };
-    match inflated {
-        Ok(body) => {
-            let r = f(&body);
-            if compression == RecordCompression::Zstd {
-                BODY.with_borrow_mut(|b| *b = body);
-            }
-            r
-        }
-        Err(e) => Err(err(e)),
+    if compression == RecordCompression::None {
+        return f(&raw[..n.min(raw.len())]);
     }
+    BODY.with_borrow_mut(|body| {
+        let inflated = match compression {
+            RecordCompression::Zlib => {
+                body.clear();
+                body.resize(n, 0);
+                let mut z = flate2::Decompress::new(true);
+                z.decompress(raw, body, flate2::FlushDecompress::None)
+                    .map(|_| body.truncate(z.total_out() as usize))
+                    .map_err(|_| InflateError::ZlibInvalid)
+            }
+            _ => zstd_frame::decompress_prefix(raw, stored, n, body).map_err(InflateError::from),
+        };
+        match inflated {
+            Ok(()) => f(body),
+            Err(e) => Err(err(e)),
+        }
+    })
 }
 
 /// A record decompressor: the body into the buffer (replacing its contents), its length.

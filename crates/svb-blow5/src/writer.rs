@@ -546,15 +546,11 @@ impl Writer {
         }
         self.flush_pending()?;
         let src = from.source();
-        let copied = match (src.file(), src.as_slice()) {
-            (Some(file), _) => self.out.append_range_of(file, offset, len),
-            (None, Some(all)) => {
-                let r = src.check_range(offset, len).expect("a span of the file");
-                self.out.write_all(&all[r])
-            }
-            (None, None) => src
-                .read_vec(offset, len as usize)
-                .and_then(|bytes| self.out.write_all(&bytes)),
+        let copied = match src.file() {
+            Some(file) => self.out.append_range_of(file, offset, len),
+            None => src
+                .with_bytes(offset, len as usize, |bytes| self.out.write_all(bytes))
+                .and_then(|written| written),
         };
         copied.map_err(|source| {
             // Bytes missing from the source are its fault; anything else the output's.

@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             progress: Some(&mut report),
             publish: publish(args.force),
             // Ctrl-C asks the conversion to stop: nothing is published.
-            interrupted: Some(&crate::interrupt::asked),
+            interrupted: Some(&svb_io::interrupted),
         };
         let (stats, written) = match args.file_read_count {
             Some(n) => {

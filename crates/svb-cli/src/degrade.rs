@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         on_error: svb_convert::OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         publish: crate::publish::publish(args.force),
-        interrupted: Some(&crate::interrupt::asked),
+        interrupted: Some(&svb_io::interrupted),
     };
     let got = svb_convert::degrade(
         &args.file,

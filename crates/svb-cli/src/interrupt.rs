@@ -6,8 +6,6 @@
 //! an output's hidden temporary file is left for the next run to remove). Other commands keep
 //! the signals' default.
 
-use std::sync::atomic::Ordering;
-
 /// Catches SIGINT and SIGTERM as the module says. An error where a handler cannot be set.
 pub fn catch() -> Result<(), String> {
     use signal_hook::consts::{SIGINT, SIGTERM};
@@ -19,9 +17,4 @@ pub fn catch() -> Result<(), String> {
             .map_err(|e| format!("cannot catch signal {signal}: {e}"))?;
     }
     Ok(())
-}
-
-/// Whether a signal asked the operation to stop (for `svb_convert::Run::interrupted`).
-pub fn asked() -> bool {
-    svb_io::interrupt_flag().load(Ordering::SeqCst)
 }

@@ -243,7 +243,7 @@ pub fn main() -> ExitCode {
     match result {
         // Stopped by Ctrl-C or SIGTERM: nothing was published (128 + SIGINT, as a shell
         // reports a process a Ctrl-C ended).
-        Err(e) if interrupt::asked() => {
+        Err(e) if svb_io::interrupted() => {
             eprintln!("svb: {e}");
             ExitCode::from(130)
         }

@@ -40,7 +40,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let how = Run {
         publish: crate::publish::publish(args.force),
         progress: Some(&mut report),
-        interrupted: Some(&crate::interrupt::asked),
+        interrupted: Some(&svb_io::interrupted),
         ..Run::default()
     };
     let recovered = svb_convert::recover(&args.file, &args.output, how);

@@ -118,9 +118,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         publish: crate::publish::publish(args.force),
-        // Ctrl-C ends the process itself: nothing is published, and the next run
-        // removes what it left.
-        interrupted: Some(&crate::interrupt::asked),
+        // Ctrl-C asks the operation to stop (crate::interrupt): nothing is published.
+        interrupted: Some(&svb_io::interrupted),
     };
     let to = args.to.as_deref().map(|t| match t {
         "slow5" => Format::Slow5,

@@ -115,9 +115,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         on_error: OnError::skip_if(args.keep_going),
         progress: Some(&mut report),
         publish: crate::publish::publish(args.force),
-        // Ctrl-C ends the process itself: nothing is published, and the next run
-        // removes what it left.
-        interrupted: Some(&crate::interrupt::asked),
+        // Ctrl-C asks the operation to stop (crate::interrupt): nothing is published.
+        interrupted: Some(&svb_io::interrupted),
     };
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());

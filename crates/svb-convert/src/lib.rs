@@ -164,8 +164,8 @@ pub struct Stats {
     /// Samples written (of the reads whose sample count was read: see
     /// `samples_uncounted`).
     pub samples: u64,
-    /// Reads copied as stored (BLOW5 records by merge, split and subset), their signals
-    /// never read: their samples are not in `samples`.
+    /// Reads copied as stored without their records parsed (BLOW5 records by merge and
+    /// split): their samples are not in `samples`.
     pub samples_uncounted: u64,
     /// With [`OnError::Skip`]: the inputs and reads left out, each error naming its file
     /// (and read), in input order.
@@ -705,12 +705,13 @@ fn copy_stored_records(
     type Head = (usize, String, u32, Option<u64>);
     let one_group = r.header().read_groups.len() == 1;
     let group_of = |i: usize| groups.map_or(Some(0).filter(|_| one_group), |g| g.get(i).copied());
-    let indexed: Option<Vec<Head>> = window
-        .iter()
-        .filter(|_| check == Check::Head)
-        .map(|&i| Some((i, r.indexed_read_id(i)?.to_string(), group_of(i)?, None)))
-        .collect::<Option<_>>()
-        .filter(|heads: &Vec<Head>| heads.len() == window.len());
+    let indexed: Option<Vec<Head>> = match check {
+        Check::Head => window
+            .iter()
+            .map(|&i| Some((i, r.indexed_read_id(i)?.to_string(), group_of(i)?, None)))
+            .collect(),
+        Check::Fields | Check::Whole => None,
+    };
     let heads = match indexed {
         Some(heads) => heads,
         None => {

@@ -110,16 +110,22 @@ fn zstd_error(code: usize) -> FrameError {
 /// The content size a frame's header declares, checked to be no more than the frame's
 /// length can expand to ([`MAX_EXPANSION`]).
 pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
-    match zstd_safe::get_frame_content_size(frame) {
-        Ok(Some(d)) if d > (frame.len() as u64).saturating_mul(MAX_EXPANSION) => {
+    declared_size(frame, frame.len())
+}
+
+/// The content size the header at the start of `start` declares, checked against what a
+/// frame of `frame_len` bytes can expand to.
+fn declared_size(start: &[u8], frame_len: usize) -> Result<u64, FrameError> {
+    match zstd_safe::get_frame_content_size(start) {
+        Ok(Some(d)) if d > (frame_len as u64).saturating_mul(MAX_EXPANSION) => {
             Err(FrameError::Implausible {
                 declared: d,
-                len: frame.len(),
+                len: frame_len,
             })
         }
         Ok(Some(d)) => Ok(d),
         Ok(None) => Err(FrameError::NoContentSize),
-        Err(_) => Err(FrameError::NotAFrame { len: frame.len() }),
+        Err(_) => Err(FrameError::NotAFrame { len: start.len() }),
     }
 }
 
@@ -292,17 +298,7 @@ pub fn decompress_prefix(
 ) -> Result<(), FrameError> {
     use zstd_safe::{InBuffer, OutBuffer, ResetDirective};
     out.clear();
-    match zstd_safe::get_frame_content_size(start) {
-        Ok(Some(d)) if d > (frame_len as u64).saturating_mul(MAX_EXPANSION) => {
-            return Err(FrameError::Implausible {
-                declared: d,
-                len: frame_len,
-            })
-        }
-        Ok(Some(_)) => {}
-        Ok(None) => return Err(FrameError::NoContentSize),
-        Err(_) => return Err(FrameError::NotAFrame { len: start.len() }),
-    }
+    declared_size(start, frame_len)?;
     out.resize(n, 0);
     let got = with_decompressor(|d| {
         d.reset(ResetDirective::SessionOnly).map_err(zstd_error)?;
