@@ -838,3 +838,31 @@ fn write_aux(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) {
         _ => unreachable!("checked against the field type"),
     }
 }
+
+impl svb_model::ReadSink for Writer {
+    type Error = Blow5WriteError;
+    type Read = Record;
+
+    fn format(&self) -> svb_model::Format {
+        match self.options.form {
+            Form::Binary => svb_model::Format::Blow5,
+            Form::Text => svb_model::Format::Slow5,
+        }
+    }
+
+    fn len(&self) -> u64 {
+        Writer::len(self)
+    }
+
+    fn samples(read: &Record) -> u64 {
+        read.raw_signal.len() as u64
+    }
+
+    fn add_reads(&mut self, reads: &[Record]) -> Result<(), Blow5WriteError> {
+        self.add_records(reads)
+    }
+
+    fn finish(self) -> Result<u64, Blow5WriteError> {
+        Writer::finish(self)
+    }
+}

@@ -286,7 +286,7 @@ pub fn degrade(
     bits: Option<u8>,
     records: Option<RecordCompression>,
     signal: Option<SignalCompression>,
-    mut how: Run<'_>,
+    how: Run<'_>,
 ) -> Result<Degraded, ConvertError> {
     if let Some(b) = bits {
         if !(1..=16).contains(&b) {
@@ -323,7 +323,6 @@ pub fn degrade(
         fast5_signal: None,
     }
     .check(to, out)?;
-    let on_error = how.on_error;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut header = None;
     let look = |r: &svb_blow5::Reader, _: &Path| {
@@ -331,8 +330,7 @@ pub fn degrade(
         Ok(())
     };
     let inputs = [input.to_path_buf()];
-    let (looked, mut stats) =
-        look_at_inputs(&inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+    let (looked, stats) = look_at_inputs(&inputs, out, how.on_error, open, look)?;
     let header = header.expect("the input was looked at");
     let in_file = ConvertError::of(input);
     let (dataset, bits) = match bits {
@@ -365,8 +363,9 @@ pub fn degrade(
     }
     .versioned_like(header.version);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
-        r.record_into(i, rec)?;
+    let convert = |_: usize, r: &svb_blow5::Reader, i: usize| {
+        let mut rec = Record::default();
+        r.record_into(i, &mut rec)?;
         if let Some(d) = dataset {
             if !d.holds(rec.digitisation, rec.sampling_rate) {
                 return Err(ConvertError::Mapping(format!(
@@ -381,13 +380,11 @@ pub fn degrade(
             }
         }
         round_low_bits(&mut rec.raw_signal, bits);
-        Ok(())
+        Ok(rec)
     };
-    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
-    let len = |r: &svb_blow5::Reader| r.len();
-    crate::every_read_into_blow5(
-        &looked, open, &mut w, len, weight, decode, &mut how, &mut stats,
-    )?;
+    let steps = crate::windows::every_read(convert);
+    let looked = crate::windows::all_reads(looked);
+    let stats = crate::windows::into_sink(&looked, open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(Degraded {
         stats,
@@ -410,14 +407,7 @@ fn degrade_pod5(
     let on_error = how.on_error;
     let open = |p: &Path| svb_pod5::Reader::open(p);
     let inputs = [input.to_path_buf()];
-    let (looked, mut stats) = look_at_inputs(
-        &inputs,
-        out,
-        on_error,
-        open,
-        svb_pod5::Reader::len,
-        |_, _| Ok(()),
-    )?;
+    let (looked, mut stats) = look_at_inputs(&inputs, out, on_error, open, |_, _| Ok(()))?;
     let in_file = ConvertError::of(input);
     let Some(r) = looked[0].reopen(open, on_error, &mut stats.failed)? else {
         return Err(stats.failed.remove(0));

@@ -3,21 +3,17 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use svb_fast5::{find, AttrValue, Attrs};
 use svb_model::ont::END_REASONS;
+use svb_model::ReadSink;
 use svb_pod5::{ReadRow, RunInfo};
 
 use crate::f2s;
 use crate::mapping::forced;
-use crate::{settle, ConvertError, Run, Stats};
-
-/// A read converted: the POD5 read, its run, its samples.
-type Converted = (ReadRow, RunInfo, Vec<i16>);
-
-/// Reads decoded at once, on every core, before they are written (at most; and at most
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their datasets declare them).
-const WINDOW_READS: usize = 64;
+use crate::windows::{fast5_steps, into_sink};
+use crate::{ConvertError, Run, Stats};
 
 /// Text of attribute `name` of `attrs`, `None` when absent.
 fn text(attrs: &Attrs, name: &str) -> Option<String> {
@@ -169,10 +165,9 @@ pub fn fast5_to_pod5(
     picked_to_pod5(readers, stats, out, options, how)
 }
 
-/// The inputs looked at (a bounded number kept open: the others are opened again when their
-/// turn comes), each with the indices of its reads to convert (all of them, or those whose id
-/// `wanted` holds).
-pub(crate) type Picked<R = svb_fast5::Reader> = Vec<(crate::Looked<R>, Vec<usize>)>;
+/// The FAST5 inputs looked at, each with the indices of its reads to convert (all of them,
+/// or those whose id `wanted` holds).
+type Picked = crate::windows::Picked<svb_fast5::Reader>;
 
 /// Looks at each FAST5 input in turn: the reads to convert of each, and `look(reader, those
 /// reads)` (what the output's header needs of them).
@@ -197,7 +192,6 @@ fn open_fast5(
         out,
         on_error,
         |p: &Path| svb_fast5::Reader::open(p),
-        svb_fast5::Reader::len,
         pick,
     )?;
     Ok((looked.into_iter().zip(picks).collect(), stats))
@@ -210,28 +204,38 @@ fn picked_to_pod5(
     options: svb_pod5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let mut w = svb_pod5::Writer::create(out, options)?;
-    let mut runs: Vec<RunInfo> = Vec::new();
-    let convert = |r: &svb_fast5::Reader, i: usize| {
+    let w = svb_pod5::Writer::create(out, options)?;
+    let convert = |_: usize, r: &svb_fast5::Reader, i: usize| {
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
-        let mut pod5 = read_of_fast5(&read)?;
-        pod5.num_samples = signal.len() as u64;
-        Ok((pod5, run_info_of_fast5(&read)?, signal))
+        let mut row = read_of_fast5(&read)?;
+        row.num_samples = signal.len() as u64;
+        let run = Arc::new(run_info_of_fast5(&read)?);
+        Ok(svb_pod5::NewRead { row, run, signal })
     };
-    let write = |converted: Vec<Converted>, in_file: &dyn Fn(ConvertError) -> ConvertError| {
-        for (_, run, _) in &converted {
-            if runs.iter().all(|x| x.acquisition_id != run.acquisition_id) {
-                w.add_run_info(run).map_err(|e| in_file(e.into()))?;
-                runs.push(run.clone());
-            }
-        }
-        let reads: Vec<(&ReadRow, &[i16])> =
-            converted.iter().map(|(r, _, s)| (r, &s[..])).collect();
-        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-        Ok(reads.iter().map(|(_, s)| s.len() as u64).sum())
-    };
-    let stats = each_window(&readers, open_reader, stats, how, convert, write)?;
+    picked_into(readers, stats, how, convert, w)
+}
+
+/// Writes the picked FAST5 reads into `w`, each made by `convert`, then finishes it while
+/// the readers are freed ([`finish_freeing`]).
+fn picked_into<W: ReadSink + Send>(
+    readers: Picked,
+    stats: Stats,
+    how: Run<'_>,
+    convert: impl Fn(usize, &svb_fast5::Reader, usize) -> Result<W::Read, ConvertError> + Sync,
+    mut w: W,
+) -> Result<Stats, ConvertError>
+where
+    ConvertError: From<W::Error>,
+{
+    let stats = into_sink(
+        &readers,
+        open_reader,
+        stats,
+        how,
+        fast5_steps(convert),
+        &mut w,
+    )?;
     finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }
@@ -250,54 +254,6 @@ fn finish_freeing(
 
 fn open_reader(p: &Path) -> Result<svb_fast5::Reader, svb_fast5::Fast5Error> {
     svb_fast5::Reader::open(p)
-}
-
-/// Converts the reads of `readers` (each opened again by `open` unless kept) a window at a
-/// time: `convert(reader, index)` on every core, the next window while `write(converted,
-/// in_file)` takes the one before, in read order, with the reads that converted (returning
-/// their samples); a read that failed stops it, or goes to the stats' `failed`, as `how` says.
-pub(crate) fn each_window<R: svb_model::ReadSource + Sync, E: Into<ConvertError>, T: Send>(
-    readers: &Picked<R>,
-    open: impl Fn(&Path) -> Result<R, E>,
-    mut stats: Stats,
-    mut how: Run<'_>,
-    convert: impl Fn(&R, usize) -> Result<T, ConvertError> + Sync,
-    mut write: impl FnMut(Vec<T>, &dyn Fn(ConvertError) -> ConvertError) -> Result<u64, ConvertError>
-        + Send,
-) -> Result<Stats, ConvertError> {
-    use rayon::prelude::*;
-    let total: u64 = readers.iter().map(|(_, keep)| keep.len() as u64).sum();
-    let mut done = 0u64;
-    for (looked, keep) in readers {
-        let in_file = ConvertError::of(&looked.path);
-        let Some(r) = looked.reopen(&open, how.on_error, &mut stats.failed)? else {
-            done += keep.len() as u64;
-            continue;
-        };
-        let r = &*r;
-        // The next window decodes while the one before it is written; windows cut by the one
-        // rule every operation's are, each read weighed by its declared samples.
-        let weight = |k: usize| svb_model::ReadSource::weight(r, keep[k]);
-        let mut windows = svb_io::windows(keep.len(), WINDOW_READS, crate::WINDOW_SAMPLES, weight)
-            .into_iter()
-            .map(|w| &keep[w]);
-        let mut next = || -> Result<_, ConvertError> {
-            Ok(windows.next().map(|window| {
-                let converted: Vec<Result<T, ConvertError>> =
-                    window.par_iter().map(|&i| convert(r, i)).collect();
-                (window.len(), converted)
-            }))
-        };
-        svb_io::pipeline(&mut next, |(len, converted)| {
-            done += len as u64;
-            let kept = settle(converted, how.on_error, &mut stats.failed, &in_file)?;
-            stats.reads += kept.len() as u64;
-            stats.samples += write(kept, &in_file)?;
-            how.report(done, total)?;
-            Ok(())
-        })?;
-    }
-    Ok(stats)
 }
 
 /// Converts FAST5 `inputs` into one BLOW5 (or SLOW5 text) file `out` as slow5tools `f2s`
@@ -417,8 +373,8 @@ fn picked_to_blow5(
 ) -> Result<Stats, ConvertError> {
     let (schema, runs) = header.finish()?;
     let fields = schema.aux.clone();
-    let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let convert = |r: &svb_fast5::Reader, i: usize| {
+    let w = svb_blow5::Writer::create(out, schema, options)?;
+    let convert = |_: usize, r: &svb_fast5::Reader, i: usize| {
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
         // Every read's run was gathered, unless its file changed since.
@@ -434,14 +390,7 @@ fn picked_to_blow5(
             })?;
         f2s::record(&read, signal, group as u32, &fields)
     };
-    let write = |records: Vec<svb_blow5::Record>,
-                 in_file: &dyn Fn(ConvertError) -> ConvertError| {
-        w.add_records(&records).map_err(|e| in_file(e.into()))?;
-        Ok(records.iter().map(|x| x.raw_signal.len() as u64).sum())
-    };
-    let stats = each_window(&readers, open_reader, stats, how, convert, write)?;
-    finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
-    Ok(stats)
+    picked_into(readers, stats, how, convert, w)
 }
 
 /// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as

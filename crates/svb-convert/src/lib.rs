@@ -38,13 +38,16 @@ mod subset;
 mod table;
 mod time;
 mod to_fast5;
+mod windows;
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use svb_blow5::{Blow5WriteError, Record, Schema};
-use svb_io::Recycler;
 use svb_pod5::RunInfo;
+use windows::all_reads;
 
 pub use convert::{convert, Compression};
 pub use degrade::{degrade, round_low_bits, suggest_bits, Dataset, Degraded, DATASETS};
@@ -281,7 +284,6 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
     output: &Path,
     on_error: OnError,
     open: impl Fn(&Path) -> Result<R, E>,
-    reads: impl Fn(&R) -> usize,
     mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
 ) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     let keep_all = inputs.len() <= KEEP_OPEN;
@@ -298,7 +300,7 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
             (Err(e), OnError::Stop) => return Err(e),
         };
         look(&r, p).map_err(ConvertError::of(p))?;
-        let n = reads(&r);
+        let n = r.len();
         let kept = match keep_all {
             true => Some(r),
             false => reopen::keep_stream(p, r),
@@ -334,66 +336,6 @@ fn settle<T>(
     Ok(out)
 }
 
-/// A window of records decoded into reused buffers, and how each decode went.
-type DecodedRecords = (Vec<Record>, Vec<Result<(), ConvertError>>);
-
-/// Converts the `len` reads of one input a window at a time (cut by `weight(i)`, up to
-/// [`WINDOW_SAMPLES`]): each read is decoded on rayon by `decode(i, record)` into a record
-/// reused from window to window ([`Recycler`]), while the window before it is written by
-/// `write(records, reads in the window, failed)` with the records that decoded (a read that
-/// did not stops the conversion, or goes to `failed`, as `on_error` says).
-fn convert_windows(
-    len: usize,
-    weight: impl Fn(usize) -> u64,
-    decode: impl Fn(usize, &mut Record) -> Result<(), ConvertError> + Sync,
-    mut write: impl FnMut(Vec<&Record>, usize, &mut Vec<ConvertError>) -> Result<(), ConvertError>
-        + Send,
-    on_error: OnError,
-    failed: &mut Vec<ConvertError>,
-    in_file: impl Fn(ConvertError) -> ConvertError + Sync,
-) -> Result<(), ConvertError> {
-    let buffers: Recycler<Vec<Record>> = Recycler::default();
-    let decode_window = |window: std::ops::Range<usize>| -> DecodedRecords {
-        let mut records = buffers.take();
-        records.resize_with(window.len(), Default::default);
-        let done = records
-            .par_iter_mut()
-            .zip(window)
-            .map(|(rec, i)| decode(i, rec))
-            .collect();
-        (records, done)
-    };
-    let mut windows = svb_io::windows(len, usize::MAX, WINDOW_SAMPLES, weight).into_iter();
-    svb_io::pipeline(
-        || Ok::<_, ConvertError>(windows.next().map(&decode_window)),
-        |(records, done): DecodedRecords| {
-            let decoded = records.iter().zip(done).map(|(r, d)| d.map(|()| r));
-            let kept = settle(decoded.collect(), on_error, failed, &in_file)?;
-            write(kept, records.len(), failed)?;
-            recycle(&buffers, records);
-            Ok(())
-        },
-    )
-}
-
-/// Hands a written window's records back for the next window, keeping at most
-/// [`WINDOW_SAMPLES`] / 2 samples of signal capacity among them: a record that once held a
-/// long read gives its buffer up rather than keep it for short ones. Measured on the 2000-read
-/// dataset, BLOW5 -> POD5 peaked at 139 MB keeping 2 x [`WINDOW_SAMPLES`], 120 MB keeping
-/// one, 106-115 MB keeping half (as without reuse: 103-113 MB), all at the same speed.
-fn recycle(buffers: &Recycler<Vec<Record>>, mut records: Vec<Record>) {
-    let mut kept = 0u64;
-    for rec in &mut records {
-        let capacity = rec.raw_signal.capacity() as u64;
-        if kept + capacity > WINDOW_SAMPLES / 2 {
-            rec.raw_signal = Vec::new();
-        } else {
-            kept += capacity;
-        }
-    }
-    buffers.give(records);
-}
-
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
 /// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
@@ -402,9 +344,8 @@ pub fn pod5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
     options: svb_blow5::WriteOptions,
-    mut how: Run<'_>,
+    how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let on_error = how.on_error;
     let open = |p: &Path| svb_pod5::Reader::open(p);
     let mut runs: Vec<RunInfo> = Vec::new();
     let look = |r: &svb_pod5::Reader, _: &Path| {
@@ -422,14 +363,13 @@ pub fn pod5_to_blow5(
         }
         Ok(())
     };
-    let (inputs, mut stats) =
-        look_at_inputs(inputs, out, on_error, open, svb_pod5::Reader::len, look)?;
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
     let schema = Schema {
         read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
         aux: svb_blow5::ont::pod5_aux(),
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let decode = |_: usize, r: &svb_pod5::Reader, i: usize, rec: &mut Record| {
+    let convert = |_: usize, r: &svb_pod5::Reader, i: usize| {
         let read = &r.reads()[i];
         let acquisition = &r.run_of(i)?.acquisition_id;
         let (group, run) = runs
@@ -443,16 +383,13 @@ pub fn pod5_to_blow5(
                      (was it changed meanwhile?)"
                 ))
             })?;
-        rec.raw_signal.clear();
+        let mut rec = Record::default();
         r.decode_signal_into(i, &mut rec.raw_signal)?;
-        record_fields_into(read, run, group as u32, rec);
-        Ok(())
+        record_fields_into(read, run, group as u32, &mut rec);
+        Ok(rec)
     };
-    let weight = |r: &svb_pod5::Reader, i: usize| r.reads()[i].num_samples;
-    let len = |r: &svb_pod5::Reader| r.len();
-    every_read_into_blow5(
-        &inputs, open, &mut w, len, weight, decode, &mut how, &mut stats,
-    )?;
+    let steps = windows::every_read(convert);
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(stats)
 }
@@ -464,63 +401,78 @@ pub fn blow5_to_pod5(
     inputs: &[PathBuf],
     out: &Path,
     options: svb_pod5::WriteOptions,
-    mut how: Run<'_>,
+    how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let on_error = how.on_error;
     let open = |p: &Path| svb_blow5::Reader::open(p);
-    let (inputs, mut stats) = look_at_inputs(
-        inputs,
-        out,
-        on_error,
-        open,
-        svb_blow5::Reader::len,
-        |_, _| Ok(()),
-    )?;
+    let mut groups: Vec<Vec<Vec<(String, String)>>> = Vec::new();
+    let look = |r: &svb_blow5::Reader, _: &Path| {
+        groups.push(r.header().read_groups.clone());
+        Ok(())
+    };
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
-    let total: u64 = inputs.iter().map(|x| x.reads as u64).sum();
-    let mut done_reads = 0u64;
-    for input in &inputs {
-        let in_file = ConvertError::of(&input.path);
-        let Some(r) = input.reopen(open, on_error, &mut stats.failed)? else {
-            continue;
-        };
-        let r: &svb_blow5::Reader = &r;
-        // A read group's run, made from its attributes and its first record.
-        let mut runs: Vec<Option<String>> = vec![None; r.header().read_groups.len()];
-        let decode = |i: usize, rec: &mut Record| Ok(r.record_into(i, rec)?);
-        let write = |kept: Vec<&Record>, window: usize, failed: &mut Vec<ConvertError>| {
-            done_reads += window as u64;
-            for rec in &kept {
-                let g = rec.read_group as usize;
-                if runs[g].is_none() {
-                    let run = run_info_of(
-                        &r.header().read_groups[g],
-                        rec.digitisation,
-                        rec.sampling_rate,
-                    );
-                    w.add_run_info(&run).map_err(|e| in_file(e.into()))?;
-                    runs[g] = Some(run.acquisition_id);
-                }
+    // Each input's read groups' acquisition ids (their attributes' alone).
+    let acquisitions: Vec<Vec<String>> = groups
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|a| run_info_of(a, 0.0, 0.0).acquisition_id)
+                .collect()
+        })
+        .collect();
+    let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
+        let mut rec = Record::default();
+        r.record_into(i, &mut rec)?;
+        let g = rec.read_group;
+        let acquisition = acquisitions[k].get(g as usize).ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "record {}: read group {g} is not in the header",
+                rec.read_id
+            ))
+        })?;
+        let row = read_of(&rec, acquisition)?;
+        Ok((
+            k,
+            g,
+            (rec.digitisation, rec.sampling_rate),
+            row,
+            rec.raw_signal,
+        ))
+    };
+    // A read group's run, made from its attributes and its first record (in file order, so
+    // made as each window is added).
+    let mut runs: std::collections::HashMap<(usize, u32), Arc<RunInfo>> = Default::default();
+    let mut by_acquisition: std::collections::HashMap<String, Arc<RunInfo>> = Default::default();
+    type Mapped = (usize, u32, (f64, f64), svb_pod5::ReadRow, Vec<i16>);
+    let admit = |(k, g, first, row, signal): Mapped| -> windows::AdmitResult<_> {
+        let run = match runs.get(&(k, g)) {
+            Some(run) => run.clone(),
+            None => {
+                let run = run_info_of(&groups[k][g as usize], first.0, first.1);
+                let run = match by_acquisition.get(&run.acquisition_id) {
+                    Some(known) if **known != run => {
+                        return Err(ConvertError::Mapping(format!(
+                            "run {}: read group {g} differs from the run of that acquisition \
+                             id made of an earlier read group",
+                            run.acquisition_id
+                        )))
+                    }
+                    Some(known) => known.clone(),
+                    None => Arc::new(run),
+                };
+                by_acquisition.insert(run.acquisition_id.clone(), run.clone());
+                runs.insert((k, g), run.clone());
+                run
             }
-            let reads: Vec<Result<(svb_pod5::ReadRow, &[i16]), ConvertError>> = kept
-                .iter()
-                .map(|rec| {
-                    let run = runs[rec.read_group as usize].as_deref().expect("added");
-                    Ok((read_of(rec, run)?, rec.raw_signal.as_slice()))
-                })
-                .collect();
-            let reads = settle(reads, on_error, failed, &in_file)?;
-            stats.reads += reads.len() as u64;
-            stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-            w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-            how.report(done_reads, total)?;
-            Ok(())
         };
-        // Record sizes stand in for sample counts (about 1-2 bytes a sample compressed).
-        let weight = |i: usize| r.record_span(i).map_or(0, |(_, size)| size);
-        let failed = &mut stats.failed;
-        convert_windows(r.len(), weight, decode, write, on_error, failed, &in_file)?;
-    }
+        Ok(Some(svb_pod5::NewRead { row, run, signal }))
+    };
+    let steps = windows::Steps {
+        max_reads: usize::MAX,
+        convert,
+        admit,
+    };
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(stats)
 }
@@ -595,17 +547,15 @@ pub fn blow5_to_blow5(
     inputs: &[PathBuf],
     out: &Path,
     options: svb_blow5::WriteOptions,
-    mut how: Run<'_>,
+    how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    let on_error = how.on_error;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut headers = Vec::new();
     let look = |r: &svb_blow5::Reader, p: &Path| {
         headers.push((r.header().clone(), p.to_path_buf()));
         Ok(())
     };
-    let (inputs, mut stats) =
-        look_at_inputs(inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
     let headers: Vec<(&svb_blow5::Header, &Path)> =
         headers.iter().map(|(h, p)| (h, p.as_path())).collect();
     let (schema, group_maps) = merged_schema(&headers, HeaderRules::default())?;
@@ -617,27 +567,17 @@ pub fn blow5_to_blow5(
         ..options
     };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
-    let decode = |k: usize, r: &svb_blow5::Reader, i: usize, rec: &mut Record| {
-        r.record_into(i, rec)?;
+    let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
+        let mut rec = Record::default();
+        r.record_into(i, &mut rec)?;
         rec.read_group = group_maps[k][rec.read_group as usize];
-        fields_of_schema(rec, &aux);
-        Ok(())
+        fields_of_schema(&mut rec, &aux);
+        Ok(rec)
     };
-    // Record sizes stand in for sample counts.
-    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, size)| size);
-    let len = |r: &svb_blow5::Reader| r.len();
-    every_read_into_blow5(
-        &inputs, open, &mut w, len, weight, decode, &mut how, &mut stats,
-    )?;
+    let steps = windows::every_read(convert);
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(stats)
-}
-
-/// Where a conversion is: reads done of `total` (the progress reported to its [`Run`]).
-#[derive(Clone, Copy, Default)]
-struct Progress {
-    done: u64,
-    total: u64,
 }
 
 /// Whether a read-group map (an input's group -> the output's) keeps every number: the
@@ -792,89 +732,4 @@ fn copy_stored_records(
         }
     }
     Ok(written.into_iter().map(|(_, id, ..)| id.clone()).collect())
-}
-
-/// [`windows_into_blow5`] keeping every read, the progress counted over all `readers`.
-#[allow(clippy::too_many_arguments)] // one conversion's parts, each used once
-fn every_read_into_blow5<R: Sync, E: Into<ConvertError>>(
-    inputs: &[Looked<R>],
-    open: impl Fn(&Path) -> Result<R, E>,
-    w: &mut svb_blow5::Writer,
-    len: impl Fn(&R) -> usize,
-    weight: impl Fn(&R, usize) -> u64,
-    decode: impl Fn(usize, &R, usize, &mut Record) -> Result<(), ConvertError> + Sync,
-    how: &mut Run<'_>,
-    stats: &mut Stats,
-) -> Result<(), ConvertError> {
-    let mut progress = Progress {
-        done: 0,
-        total: inputs.iter().map(|x| x.reads as u64).sum(),
-    };
-    for (k, input) in inputs.iter().enumerate() {
-        let Some(r) = input.reopen(&open, how.on_error, &mut stats.failed)? else {
-            continue;
-        };
-        let one = [(&*r, input.path.clone())];
-        windows_into_blow5(
-            &one,
-            w,
-            |r: &&R| len(r),
-            |r: &&R, i| weight(r, i),
-            |_, r: &&R, i, rec: &mut Record| decode(k, r, i, rec),
-            |_: &Record| Ok(true),
-            &mut progress,
-            how,
-            stats,
-        )?;
-    }
-    Ok(())
-}
-
-/// Writes every read of `readers` (`len(reader)` each) into the BLOW5 writer `w` through
-/// [`convert_windows`]: each decoded by `decode(reader's position, reader, index, record)`,
-/// the windows cut by `weight(reader, index)`, and kept where `keep(record)` says so; the
-/// reads written and left out counted in `stats`, the progress advanced and reported to
-/// `how`.
-#[allow(clippy::too_many_arguments)] // one conversion's parts, each used once
-fn windows_into_blow5<R>(
-    readers: &[(R, PathBuf)],
-    w: &mut svb_blow5::Writer,
-    len: impl Fn(&R) -> usize,
-    weight: impl Fn(&R, usize) -> u64,
-    decode: impl Fn(usize, &R, usize, &mut Record) -> Result<(), ConvertError> + Sync,
-    mut keep: impl FnMut(&Record) -> Result<bool, ConvertError> + Send,
-    progress: &mut Progress,
-    how: &mut Run<'_>,
-    stats: &mut Stats,
-) -> Result<(), ConvertError>
-where
-    R: Sync,
-{
-    let on_error = how.on_error;
-    for (k, (r, path)) in readers.iter().enumerate() {
-        let in_file = ConvertError::of(path);
-        let (reads, samples) = (&mut stats.reads, &mut stats.samples);
-        let write = |kept: Vec<&Record>, window: usize, _: &mut Vec<ConvertError>| {
-            progress.done += window as u64;
-            let mut records = Vec::with_capacity(kept.len());
-            for rec in kept {
-                if keep(rec).map_err(&in_file)? {
-                    records.push(rec);
-                }
-            }
-            *reads += records.len() as u64;
-            *samples += records
-                .iter()
-                .map(|x| x.raw_signal.len() as u64)
-                .sum::<u64>();
-            w.add_records(&records)
-                .map_err(|e| in_file(ConvertError::from(e)))?;
-            how.report(progress.done, progress.total)?;
-            Ok(())
-        };
-        let (weight, decode) = (|i| weight(r, i), |i, rec: &mut Record| decode(k, r, i, rec));
-        let failed = &mut stats.failed;
-        convert_windows(len(r), weight, decode, write, on_error, failed, &in_file)?;
-    }
-    Ok(())
 }

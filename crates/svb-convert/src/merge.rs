@@ -384,7 +384,7 @@ fn merge_blow5_with(
     let (schema, group_maps) = crate::merged_schema(&refs, rules)?;
     let aux = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
-    let mut progress = crate::Progress {
+    let mut progress = crate::windows::Progress {
         done: 0,
         total: headers.iter().map(|(_, _, n, ..)| n).sum(),
     };
@@ -403,27 +403,34 @@ fn merge_blow5_with(
             copy_stored_blow5(&r, path, k, &mut w, seen, &mut progress, &mut how, stats)?;
             continue;
         }
-        let readers = [(r, path.clone())];
-        type Input<'a> = crate::reopen::Reopened<'a, svb_blow5::Reader>;
-        let decode = |_: usize, r: &Input<'_>, i: usize, rec: &mut svb_blow5::Record| {
-            r.record_into(i, rec)?;
+        let convert = |r: &svb_blow5::Reader, i: usize| {
+            let mut rec = svb_blow5::Record::default();
+            r.record_into(i, &mut rec)?;
             rec.read_group = map[rec.read_group as usize];
-            fields_of_schema(rec, &aux);
-            Ok(())
+            fields_of_schema(&mut rec, &aux);
+            Ok(rec)
         };
-        let weight = |r: &Input<'_>, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
-        let len = |r: &Input<'_>| r.len();
-        let keep = |rec: &svb_blow5::Record| seen.keep(rec.read_id.clone(), &rec.read_id, k);
-        crate::windows_into_blow5(
-            &readers,
+        let admit = |rec: svb_blow5::Record| -> crate::windows::AdmitResult<_> {
+            Ok(seen
+                .keep(rec.read_id.clone(), &rec.read_id, k)?
+                .then_some(rec))
+        };
+        let steps = crate::windows::Steps {
+            max_reads: usize::MAX,
+            convert,
+            admit,
+        };
+        let all: Vec<usize> = (0..r.len()).collect();
+        let stats = &mut merged.stats;
+        crate::windows::reader_into_sink(
+            &*r,
+            path,
+            &all,
+            steps,
             &mut w,
-            len,
-            weight,
-            decode,
-            keep,
             &mut progress,
             &mut how,
-            &mut merged.stats,
+            stats,
         )?;
     }
     w.finish()?;
@@ -441,7 +448,7 @@ fn copy_stored_blow5(
     k: usize,
     w: &mut svb_blow5::Writer,
     seen: &mut Seen<'_, String>,
-    progress: &mut crate::Progress,
+    progress: &mut crate::windows::Progress,
     how: &mut Run<'_>,
     stats: &mut Stats,
 ) -> Result<(), ConvertError> {

@@ -41,7 +41,7 @@ pub fn recover_blow5(
     // A recovery saves what it can: a record that does not decode is left out and named.
     how.on_error = OnError::Skip;
     let mut stats = Stats::default();
-    let mut progress = crate::Progress {
+    let mut progress = crate::windows::Progress {
         done: 0,
         total: records as u64,
     };
@@ -66,20 +66,19 @@ pub fn recover_blow5(
         });
     }
     // The salvaged reader itself (a damaged file is not opened again).
-    let readers = [(r, input.to_path_buf())];
-    let decode = |_: usize, r: &svb_blow5::Reader, i: usize, rec: &mut svb_blow5::Record| {
-        Ok(r.record_into(i, rec)?)
+    let convert = |r: &svb_blow5::Reader, i: usize| {
+        let mut rec = svb_blow5::Record::default();
+        r.record_into(i, &mut rec)?;
+        Ok(rec)
     };
-    let weight = |r: &svb_blow5::Reader, i: usize| r.record_span(i).map_or(0, |(_, n)| n);
-    let len = |r: &svb_blow5::Reader| r.len();
-    let all = |_: &svb_blow5::Record| Ok(true);
-    crate::windows_into_blow5(
-        &readers,
+    let steps = crate::windows::every_read(convert);
+    let all: Vec<usize> = (0..records).collect();
+    crate::windows::reader_into_sink(
+        &r,
+        input,
+        &all,
+        steps,
         &mut w,
-        len,
-        weight,
-        decode,
-        all,
         &mut progress,
         &mut how,
         &mut stats,

@@ -7,38 +7,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use svb_fast5::{AttrValue, Attrs, ReadGroups};
-use svb_model::Format;
+use svb_fast5::{AttrValue, Attrs, NewRead, ReadGroups};
+use svb_model::{Format, ReadSink};
 use svb_pod5::{ReadRow, RunInfo};
 
-use crate::fast5::{each_window, Picked};
 use crate::mapping::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
+use crate::windows::{all_reads, fast5_steps, into_sink, Picked};
 use crate::{look_at_inputs, ConvertError, Run, Stats};
-
-/// A read's FAST5 groups, owned: what a window of converted reads holds.
-struct Groups {
-    read_id: String,
-    read: Vec<(String, AttrValue)>,
-    raw: Vec<(String, AttrValue)>,
-    channel_id: Vec<(String, AttrValue)>,
-    tracking_id: Attrs,
-    context_tags: Attrs,
-    signal: Vec<i16>,
-}
-
-impl Groups {
-    fn as_groups(&self) -> ReadGroups<'_> {
-        ReadGroups {
-            read_id: &self.read_id,
-            read: &self.read,
-            raw: &self.raw,
-            channel_id: &self.channel_id,
-            tracking_id: &self.tracking_id,
-            context_tags: &self.context_tags,
-            signal: &self.signal,
-        }
-    }
-}
 
 /// A run's groups shared by its reads, made once: its `tracking_id` and `context_tags`
 /// attributes, and the read group's `run_id`.
@@ -126,7 +101,7 @@ impl Channel {
 
 /// A POD5 read's groups as `pod5 convert to_fast5` writes them (its attribute order and
 /// types; the fields older tables lack take lib_pod5's migration values).
-fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec<i16>) -> Groups {
+fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec<i16>) -> NewRead {
     let read_id = read.read_id_string();
     let text = |s: &str| AttrValue::Text(s.to_string());
     let (labels, values): (Vec<String>, Vec<i64>) = svb_fast5::end_reasons().into_iter().unzip();
@@ -138,7 +113,7 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
     let named = |list: Vec<(&str, AttrValue)>| -> Vec<(String, AttrValue)> {
         list.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     };
-    Groups {
+    NewRead {
         read: named(vec![
             ("run_id", text(&run.run_id)),
             ("pore_type", text(&read.pore_type)),
@@ -271,7 +246,7 @@ impl Blow5Run {
 /// missing enum value left out), then `duration` and `read_id`; `channel_id` the channel and
 /// the record's calibration and rate as they are. Array fields have no FAST5 attribute and are
 /// left out.
-fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blow5Run) -> Groups {
+fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blow5Run) -> NewRead {
     use svb_blow5::{AuxValue, FieldType};
     let mut raw = Vec::with_capacity(rec.aux.len() + 2);
     let mut channel = Vec::with_capacity(5);
@@ -334,7 +309,7 @@ fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blo
                 .map(|v| (k.to_string(), AttrValue::Text(v.clone())))
         })
         .collect();
-    Groups {
+    NewRead {
         read,
         raw,
         channel_id: channel,
@@ -346,12 +321,12 @@ fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blo
 }
 
 /// A FAST5 read's groups, every attribute as the file holds it.
-fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> Groups {
+fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> NewRead {
     let mut own = vec![("run_id".to_string(), AttrValue::Text(read.run_id.clone()))];
     if let Some(p) = &read.pore_type {
         own.push(("pore_type".into(), AttrValue::Text(p.clone())));
     }
-    Groups {
+    NewRead {
         read: own,
         raw: read.raw.to_vec(),
         channel_id: read.channel_id.to_vec(),
@@ -371,7 +346,7 @@ fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> Groups 
 ///
 /// ```no_run
 /// use svb_convert::{to_fast5, Run};
-/// use svb_model::Format;
+/// use svb_model::{Format, ReadSink};
 /// let stats = to_fast5(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Run::default())?;
 /// println!("{} reads", stats.reads);
 /// # Ok::<(), svb_convert::ConvertError>(())
@@ -393,7 +368,7 @@ pub fn to_fast5(
 ///
 /// ```no_run
 /// use svb_convert::{to_fast5_files, Run};
-/// use svb_model::Format;
+/// use svb_model::{Format, ReadSink};
 /// let (stats, files) = to_fast5_files(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Some(4000), Run::default())?;
 /// println!("{} reads in {} files", stats.reads, files.len());
 /// # Ok::<(), svb_convert::ConvertError>(())
@@ -424,19 +399,13 @@ pub fn to_fast5_files(
         current: None,
         staged: Vec::new(),
         ids: Default::default(),
+        added: 0,
     };
     let on_error = how.on_error;
     match from {
         Format::Fast5 => {
             let open = |p: &Path| svb_fast5::Reader::open(p);
-            let (looked, stats) = look_at_inputs(
-                inputs,
-                out,
-                on_error,
-                open,
-                svb_fast5::Reader::len,
-                |_, _| Ok(()),
-            )?;
+            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, |_, _| Ok(()))?;
             let convert = |r: &svb_fast5::Reader, i: usize| {
                 let mut signal = Vec::new();
                 let read = r.read_with_signal(i, &mut signal)?;
@@ -452,8 +421,7 @@ pub fn to_fast5_files(
                     .iter()
                     .try_for_each(|run| runs.add(run.clone()))
             };
-            let (looked, stats) =
-                look_at_inputs(inputs, out, on_error, open, svb_pod5::Reader::len, look)?;
+            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, look)?;
             let convert = |r: &svb_pod5::Reader, i: usize| {
                 let read = &r.reads()[i];
                 let run = runs.get(&r.run_of(i)?.acquisition_id)?;
@@ -480,8 +448,7 @@ pub fn to_fast5_files(
                     None => Ok(()),
                 }
             };
-            let (looked, stats) =
-                look_at_inputs(inputs, out, on_error, open, svb_blow5::Reader::len, look)?;
+            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, look)?;
             // Each read group's groups, made at its first record.
             let runs = std::sync::Mutex::new(HashMap::<(PathBuf, u32), Arc<Blow5Run>>::new());
             let convert = |r: &svb_blow5::Reader, i: usize| {
@@ -517,17 +484,6 @@ pub fn to_fast5_files(
     }
 }
 
-/// Every read of each input.
-fn all_reads<R: svb_model::ReadSource>(looked: Vec<crate::Looked<R>>) -> Picked<R> {
-    looked
-        .into_iter()
-        .map(|l| {
-            let all = (0..l.reads).collect();
-            (l, all)
-        })
-        .collect()
-}
-
 /// The FAST5 files of a conversion: one, or one every `per_file` reads.
 struct Parts {
     out: PathBuf,
@@ -538,6 +494,8 @@ struct Parts {
     staged: Vec<svb_io::Staged>,
     /// The ids of the files completed (each file refuses an id twice itself).
     ids: std::collections::HashSet<String>,
+    /// The reads added to all the files.
+    added: u64,
 }
 
 impl Parts {
@@ -572,7 +530,45 @@ impl Parts {
         Ok(())
     }
 
-    fn add(&mut self, mut reads: &[ReadGroups<'_>]) -> Result<(), ConvertError> {
+    /// Completes the last file (one file of no reads where there is to be one file) and
+    /// publishes them all; returns their paths.
+    fn publish(mut self) -> Result<Vec<PathBuf>, ConvertError> {
+        if self.per_file.is_none() {
+            self.writer()?;
+        }
+        self.close()?;
+        let paths = self
+            .staged
+            .iter()
+            .map(|s| s.destination().to_path_buf())
+            .collect();
+        svb_io::publish_all(self.staged)
+            .map_err(|(path, source)| ConvertError::Output { path, source })?;
+        Ok(paths)
+    }
+}
+
+/// The files of one conversion as one output: reads go to the file being written until it
+/// holds `per_file`, then to the next.
+impl ReadSink for Parts {
+    type Error = ConvertError;
+    type Read = NewRead;
+
+    fn format(&self) -> Format {
+        Format::Fast5
+    }
+
+    fn len(&self) -> u64 {
+        self.added
+    }
+
+    fn samples(read: &NewRead) -> u64 {
+        read.signal.len() as u64
+    }
+
+    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), ConvertError> {
+        let mut reads: Vec<ReadGroups<'_>> = reads.iter().map(NewRead::as_groups).collect();
+        let mut reads = &mut reads[..];
         while !reads.is_empty() {
             let per_file = self.per_file.unwrap_or(usize::MAX);
             if let Some(r) = reads.iter().find(|r| self.ids.contains(r.read_id)) {
@@ -589,29 +585,18 @@ impl Parts {
                 self.ids
                     .extend(reads[..take].iter().map(|r| r.read_id.to_string()));
             }
+            self.added += take as u64;
             if full {
                 self.close()?;
             }
-            reads = &reads[take..];
+            reads = &mut reads[take..];
         }
         Ok(())
     }
 
-    /// Completes the last file (one file of no reads where there is to be one file) and
-    /// publishes them all; returns their paths.
-    fn finish(mut self) -> Result<Vec<PathBuf>, ConvertError> {
-        if self.per_file.is_none() {
-            self.writer()?;
-        }
-        self.close()?;
-        let paths = self
-            .staged
-            .iter()
-            .map(|s| s.destination().to_path_buf())
-            .collect();
-        svb_io::publish_all(self.staged)
-            .map_err(|(path, source)| ConvertError::Output { path, source })?;
-        Ok(paths)
+    fn finish(self) -> Result<u64, ConvertError> {
+        let added = self.added;
+        self.publish().map(|_| added)
     }
 }
 
@@ -622,19 +607,15 @@ fn write_windows<R: svb_model::ReadSource + Sync, E: Into<ConvertError>>(
     stats: Stats,
     mut parts: Parts,
     how: Run<'_>,
-    convert: impl Fn(&R, usize) -> Result<Groups, ConvertError> + Sync,
+    convert: impl Fn(&R, usize) -> Result<NewRead, ConvertError> + Sync,
 ) -> Result<(Stats, Vec<PathBuf>), ConvertError> {
+    let steps = fast5_steps(|_: usize, r: &R, i: usize| convert(r, i));
     // The single output is started before any read is converted (its name checked first).
     if parts.per_file.is_none() {
         parts.writer()?;
     }
-    let write = |groups: Vec<Groups>, in_file: &dyn Fn(ConvertError) -> ConvertError| {
-        let reads: Vec<ReadGroups<'_>> = groups.iter().map(Groups::as_groups).collect();
-        parts.add(&reads).map_err(in_file)?;
-        Ok(reads.iter().map(|r| r.signal.len() as u64).sum())
-    };
-    let stats = each_window(&readers, open, stats, how, convert, write)?;
+    let stats = into_sink(&readers, open, stats, how, steps, &mut parts)?;
     drop(readers);
-    let files = parts.finish()?;
+    let files = parts.publish()?;
     Ok((stats, files))
 }

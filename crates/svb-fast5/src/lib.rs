@@ -29,4 +29,6 @@ pub use error::Fast5Error;
 pub use reader::{find, EndReason, Layout, ReadAttributes, Reader, MAX_SAMPLES};
 pub use svb_io::Threads;
 pub use vbz_chunks::VBZ_FILTER_ID;
-pub use writer::{end_reasons, Fast5WriteError, ReadGroups, SignalFilter, WriteOptions, Writer};
+pub use writer::{
+    end_reasons, Fast5WriteError, NewRead, ReadGroups, SignalFilter, WriteOptions, Writer,
+};

@@ -11,8 +11,10 @@
 //!   [`FAST5_FIELDS`]); [`Signal`]: a read without its fields.
 //! - [`ont`]: ONT's end reasons, defined once.
 //! - [`ReadSource`]: the reader every format crate implements (count, ids, lookup by id,
-//!   signal into a caller's buffer, fields, a read's weight for windows), so that what is
-//!   written over it is written once for every format.
+//!   signal into a caller's buffer, fields, a read's weight for windows), and [`ReadSink`],
+//!   the writer every format crate implements (reads in the format's own form, added in
+//!   order, the output named when finished), so that what is written over them is written
+//!   once for every format.
 //!
 //! ```
 //! use svb_model::{Calibration, Format};
@@ -28,6 +30,7 @@ mod fields;
 mod format;
 pub mod ont;
 mod read;
+mod sink;
 mod source;
 
 pub use fields::{
@@ -36,4 +39,5 @@ pub use fields::{
 };
 pub use format::{describe, Form, Format, OutputFormatError, SNIFF_LEN};
 pub use read::{Calibration, Fields, Read, Signal, Value};
+pub use sink::ReadSink;
 pub use source::ReadSource;

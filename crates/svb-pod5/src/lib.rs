@@ -41,4 +41,4 @@ pub use schema::{required_reads_columns, required_run_info_columns};
 pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
-pub use writer::{StoredRead, WriteOptions, Writer};
+pub use writer::{NewRead, StoredRead, WriteOptions, Writer};

@@ -65,6 +65,41 @@ pub struct ReadGroups<'a> {
     pub signal: &'a [i16],
 }
 
+/// One read to write, owned: [`ReadGroups`]' contents, what a conversion makes of an input's
+/// read on any thread and what the writer takes as a [`svb_model::ReadSink`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewRead {
+    /// The read's id: its group is `read_<id>`.
+    pub read_id: String,
+    /// The read group's attributes.
+    pub read: Vec<(String, AttrValue)>,
+    /// `Raw`'s attributes.
+    pub raw: Vec<(String, AttrValue)>,
+    /// `channel_id`'s attributes.
+    pub channel_id: Vec<(String, AttrValue)>,
+    /// `tracking_id`'s attributes.
+    pub tracking_id: Attrs,
+    /// `context_tags`' attributes.
+    pub context_tags: Attrs,
+    /// The samples.
+    pub signal: Vec<i16>,
+}
+
+impl NewRead {
+    /// The read as [`Writer::add_reads`] takes it.
+    pub fn as_groups(&self) -> ReadGroups<'_> {
+        ReadGroups {
+            read_id: &self.read_id,
+            read: &self.read,
+            raw: &self.raw,
+            channel_id: &self.channel_id,
+            tracking_id: &self.tracking_id,
+            context_tags: &self.context_tags,
+            signal: &self.signal,
+        }
+    }
+}
+
 /// Why a FAST5 file could not be written.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -585,4 +620,30 @@ pub fn end_reasons() -> Vec<(String, i64)> {
         .zip(0..)
         .map(|(l, v)| (l.to_string(), v))
         .collect()
+}
+
+impl svb_model::ReadSink for Writer {
+    type Error = Fast5WriteError;
+    type Read = NewRead;
+
+    fn format(&self) -> svb_model::Format {
+        svb_model::Format::Fast5
+    }
+
+    fn len(&self) -> u64 {
+        self.reads.len() as u64
+    }
+
+    fn samples(read: &NewRead) -> u64 {
+        read.signal.len() as u64
+    }
+
+    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), Fast5WriteError> {
+        let reads: Vec<ReadGroups<'_>> = reads.iter().map(NewRead::as_groups).collect();
+        Writer::add_reads(self, &reads)
+    }
+
+    fn finish(self) -> Result<u64, Fast5WriteError> {
+        Writer::finish(self)
+    }
 }

@@ -695,3 +695,68 @@ fn arrow_error(table: TableKind, path: &Path) -> impl Fn(ArrowError) -> Pod5Writ
         },
     }
 }
+
+/// One read to write, owned: its row, its run and its samples, what a conversion makes of an
+/// input's read on any thread and what the writer takes as a [`svb_model::ReadSink`]. The
+/// run is added to the file the first time a read names its acquisition id; a later read's
+/// run of that id is the one added first (as ONT's converters keep the first run info of an
+/// acquisition: a caller that must refuse two differing runs compares them before, as
+/// [`Writer::add_run_info`] does).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewRead {
+    /// The reads table's row (its `run_info` the run's acquisition id).
+    pub row: ReadRow,
+    /// The read's run, shared by the reads of one run.
+    pub run: std::sync::Arc<RunInfo>,
+    /// The samples.
+    pub signal: Vec<i16>,
+}
+
+impl svb_model::ReadSink for Writer {
+    type Error = Pod5WriteError;
+    type Read = NewRead;
+
+    fn format(&self) -> svb_model::Format {
+        svb_model::Format::Pod5
+    }
+
+    fn len(&self) -> u64 {
+        Writer::len(self)
+    }
+
+    fn samples(read: &NewRead) -> u64 {
+        read.signal.len() as u64
+    }
+
+    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), Pod5WriteError> {
+        let mut last: Option<&std::sync::Arc<RunInfo>> = None;
+        for read in reads {
+            if *read.row.run_info != *read.run.acquisition_id {
+                return Err(Pod5WriteError::RunInfo {
+                    acquisition_id: read.run.acquisition_id.clone(),
+                    what: format!(
+                        "read {} names run {}, not this one",
+                        read.row.read_id_string(),
+                        read.row.run_info
+                    ),
+                });
+            }
+            if !last.is_some_and(|run| std::sync::Arc::ptr_eq(run, &read.run)) {
+                let id = &read.run.acquisition_id;
+                if self.run_infos.iter().all(|r| r.acquisition_id != *id) {
+                    self.add_run_info(&read.run)?;
+                }
+                last = Some(&read.run);
+            }
+        }
+        let rows: Vec<(&ReadRow, &[i16])> = reads
+            .iter()
+            .map(|r| (&r.row, r.signal.as_slice()))
+            .collect();
+        Writer::add_reads(self, &rows)
+    }
+
+    fn finish(self) -> Result<u64, Pod5WriteError> {
+        Writer::finish(self)
+    }
+}

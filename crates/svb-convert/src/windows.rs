@@ -1,0 +1,173 @@
+//! The one loop that writes reads converted from inputs of any format into an output of any
+//! format: windows of reads mapped on every core, each window added to the output's
+//! [`ReadSink`] while the next one is mapped ([`reader_into_sink`] for one open input,
+//! [`into_sink`] for every picked read of many).
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use svb_model::{ReadSink, ReadSource};
+
+use crate::{settle, ConvertError, Looked, Run, Stats};
+
+/// The inputs looked at (a bounded number kept open: the others are opened again when their
+/// turn comes), each with the indices of its reads to convert (all of them, or those picked).
+pub(crate) type Picked<R> = Vec<(Looked<R>, Vec<usize>)>;
+
+/// Reads of a FAST5 input mapped at once (at most; and at most
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their datasets declare them).
+pub(crate) const FAST5_WINDOW_READS: usize = 64;
+
+/// Every read of each input.
+pub(crate) fn all_reads<R>(looked: Vec<Looked<R>>) -> Picked<R> {
+    looked
+        .into_iter()
+        .map(|l| {
+            let all = (0..l.reads).collect();
+            (l, all)
+        })
+        .collect()
+}
+
+/// Where an operation is: reads done of `total` (the progress reported to its [`Run`]).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Progress {
+    pub(crate) done: u64,
+    pub(crate) total: u64,
+}
+
+/// How one input's reads are written: mapped on every core by `convert(reader, index)`, then
+/// in read order `admit(mapped)` gives the read to add (`None`: left out; what must be decided
+/// in order, e.g. the first of a read id or a run's first read).
+pub(crate) struct Steps<C, A> {
+    /// At most this many reads in a window.
+    pub(crate) max_reads: usize,
+    pub(crate) convert: C,
+    pub(crate) admit: A,
+}
+
+/// Steps that add every read `convert` makes, windows bounded by samples only.
+pub(crate) fn every_read<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
+    Steps {
+        max_reads: usize::MAX,
+        convert,
+        admit: |read| Ok(Some(read)),
+    }
+}
+
+/// Steps that add every read `convert` makes, [`FAST5_WINDOW_READS`] at most in a window:
+/// the steps of a conversion that reads or writes FAST5.
+pub(crate) fn fast5_steps<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
+    Steps {
+        max_reads: FAST5_WINDOW_READS,
+        ..every_read(convert)
+    }
+}
+
+/// What `admit` gives: the read to add, or `None`.
+pub(crate) type AdmitResult<T> = Result<Option<T>, ConvertError>;
+
+/// Writes reads `indices` of the open input `r` (at `path`) into `sink` a window at a time,
+/// cut by the readers' weights: each window mapped on every core while the one before it is
+/// admitted and added in read order. A read that fails to map stops it, or goes to the
+/// stats' `failed`, as `how` says; the reads and samples added are counted in `stats`, the
+/// progress advanced and reported to `how` after each window. `sink` is left to be finished.
+#[allow(clippy::too_many_arguments)] // one input's parts, each used once
+pub(crate) fn reader_into_sink<R, T, W>(
+    r: &R,
+    path: &Path,
+    indices: &[usize],
+    steps: Steps<
+        impl Fn(&R, usize) -> Result<T, ConvertError> + Sync,
+        impl FnMut(T) -> AdmitResult<W::Read> + Send,
+    >,
+    sink: &mut W,
+    progress: &mut Progress,
+    how: &mut Run<'_>,
+    stats: &mut Stats,
+) -> Result<(), ConvertError>
+where
+    R: ReadSource + Sync,
+    T: Send,
+    W: ReadSink + Send,
+    ConvertError: From<W::Error>,
+{
+    let in_file = ConvertError::of(path);
+    let Steps {
+        max_reads,
+        convert,
+        mut admit,
+    } = steps;
+    let weight = |k: usize| r.weight(indices[k]);
+    let mut windows = svb_io::windows(indices.len(), max_reads, crate::WINDOW_SAMPLES, weight)
+        .into_iter()
+        .map(|w| &indices[w]);
+    let mut next = || -> Result<_, ConvertError> {
+        Ok(windows.next().map(|window| {
+            let mapped: Vec<Result<T, ConvertError>> =
+                window.par_iter().map(|&i| convert(r, i)).collect();
+            (window.len(), mapped)
+        }))
+    };
+    let on_error = how.on_error;
+    svb_io::pipeline(&mut next, |(len, mapped)| {
+        progress.done += len as u64;
+        let mapped = settle(mapped, on_error, &mut stats.failed, &in_file)?;
+        let mut reads = Vec::with_capacity(mapped.len());
+        for m in mapped {
+            reads.extend(admit(m).map_err(&in_file)?);
+        }
+        stats.reads += reads.len() as u64;
+        stats.samples += reads.iter().map(W::samples).sum::<u64>();
+        sink.add_reads(&reads)
+            .map_err(|e| in_file(ConvertError::from(e)))?;
+        how.report(progress.done, progress.total)?;
+        Ok(())
+    })
+}
+
+/// [`reader_into_sink`] for the picked reads of every input (each opened again by `open`
+/// unless kept; one that no longer opens stops it, or is left out, as `how` says), `convert`
+/// told the input's position among `readers`; the progress counted over all of them.
+pub(crate) fn into_sink<R, E, T, W>(
+    readers: &Picked<R>,
+    open: impl Fn(&Path) -> Result<R, E>,
+    mut stats: Stats,
+    mut how: Run<'_>,
+    steps: Steps<
+        impl Fn(usize, &R, usize) -> Result<T, ConvertError> + Sync,
+        impl FnMut(T) -> AdmitResult<W::Read> + Send,
+    >,
+    sink: &mut W,
+) -> Result<Stats, ConvertError>
+where
+    R: ReadSource + Sync,
+    E: Into<ConvertError>,
+    T: Send,
+    W: ReadSink + Send,
+    ConvertError: From<W::Error>,
+{
+    let mut progress = Progress {
+        done: 0,
+        total: readers.iter().map(|(_, keep)| keep.len() as u64).sum(),
+    };
+    let Steps {
+        max_reads,
+        convert,
+        mut admit,
+    } = steps;
+    for (k, (looked, keep)) in readers.iter().enumerate() {
+        let Some(r) = looked.reopen(&open, how.on_error, &mut stats.failed)? else {
+            progress.done += keep.len() as u64;
+            continue;
+        };
+        let steps = Steps {
+            max_reads,
+            convert: |r: &R, i| convert(k, r, i),
+            admit: &mut admit,
+        };
+        let (path, stats) = (&looked.path, &mut stats);
+        reader_into_sink(&*r, path, keep, steps, sink, &mut progress, &mut how, stats)?;
+    }
+    Ok(stats)
+}

@@ -1,0 +1,59 @@
+//! [`ReadSink`]: the writer every format crate implements.
+
+use crate::Format;
+
+/// An output file of reads being written, whatever its format: what the operations need of
+/// a format's writer, so that their windows of reads are written by one loop for every
+/// format. Implemented by `svb_pod5::Writer` (its reads `svb_pod5::NewRead`, each with its
+/// run, added to the file the first time a read names it), `svb_blow5::Writer` (BLOW5 or
+/// SLOW5 text; its reads `svb_blow5::Record`s of the read groups its header was made with)
+/// and `svb_fast5::Writer` (`svb_fast5::NewRead`, a read's groups).
+///
+/// A read is the format's own (what a conversion's mapping makes of an input's read, on any
+/// thread: `Send`), because what each format keeps of a run differs: a POD5 run info, a
+/// BLOW5 read group in the header written before any record, FAST5 groups repeated in every
+/// read. Nothing is under the output's name before [`finish`](ReadSink::finish); a writer
+/// dropped unfinished leaves nothing. The format's own writer keeps what only that format
+/// has (POD5's and BLOW5's stored chunks and records copied unchanged).
+///
+/// ```
+/// use svb_model::ReadSink;
+///
+/// /// Writes `reads` into `out` in windows of 64 and completes it.
+/// fn write_all<W: ReadSink>(mut out: W, reads: Vec<W::Read>) -> Result<u64, W::Error> {
+///     for window in reads.chunks(64) {
+///         out.add_reads(window)?;
+///     }
+///     out.finish()
+/// }
+/// ```
+pub trait ReadSink {
+    /// The format's error (it names the output and the read).
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// A read as the format writes it.
+    type Read: Send;
+
+    /// The output's format (BLOW5 or SLOW5 text by the writer's form).
+    fn format(&self) -> Format;
+
+    /// How many reads were added.
+    fn len(&self) -> u64;
+
+    /// Whether no read was added.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The raw samples `read` holds (what an operation counts).
+    fn samples(read: &Self::Read) -> u64;
+
+    /// Adds `reads` in order, each checked first: a bad read is an error naming it.
+    fn add_reads(&mut self, reads: &[Self::Read]) -> Result<(), Self::Error>;
+
+    /// Writes what is buffered and gives the output its name; returns how many reads it
+    /// holds.
+    fn finish(self) -> Result<u64, Self::Error>
+    where
+        Self: Sized;
+}
