@@ -104,14 +104,11 @@ fn subset_goes_past_a_damaged_read() {
     w.finish().unwrap();
     let r = svb_blow5::Reader::open(&src).unwrap();
     let ids: Vec<String> = records.iter().map(|x| x.read_id.clone()).collect();
-    // Record 3's sample count (the u64 after the id, read group and four doubles) made
-    // larger than its signal bytes can hold.
+    // Record 3's sample count made larger than its signal bytes can hold.
     let (off, size) = r.record_span(3).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();
     let body = &mut bytes[off as usize..(off + size) as usize];
-    let id = ids[3].as_bytes();
-    let at = body.windows(id.len()).position(|w| w == id).unwrap() + id.len() + 4 + 32;
-    body[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    svb_testdata::blow5::set_sample_count(body, &ids[3], 1 << 40);
     let bad = tmp.join("damaged.blow5");
     std::fs::write(&bad, &bytes).unwrap();
     let list = tmp.join("ids.txt");

@@ -43,3 +43,15 @@ pub fn write(signal_press: u8, records: &[TestRecord<'_>]) -> Vec<u8> {
     f.extend(b"5WOLB");
     f
 }
+
+/// Sets the sample count of the uncompressed BLOW5 record `record` (its bytes, whose read id
+/// is `read_id`) to `n`: the count follows the id, the read group and four doubles. A record
+/// that no longer decodes (its count past its signal) when `n` is large.
+pub fn set_sample_count(record: &mut [u8], read_id: &str, n: u64) {
+    let id_at = record
+        .windows(read_id.len())
+        .position(|w| w == read_id.as_bytes())
+        .expect("the record holds its id");
+    let at = id_at + read_id.len() + 4 + 32;
+    record[at..at + 8].copy_from_slice(&n.to_le_bytes());
+}
