@@ -10,8 +10,8 @@ use svb_blow5::{RecordCompression, SignalCompression};
 use crate::inputs::{identities, Inputs};
 use crate::output::error_chain;
 use crate::progress::SharedProgress;
-use crate::publish::{check_output, output_dir, publish};
-use svb_convert::{Compression, OnError, Run};
+use crate::publish::{check_output, output_dir};
+use svb_convert::Compression;
 use svb_model::Format;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -79,13 +79,8 @@ pub struct Args {
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
     decode_fast: bool,
-    /// Replace outputs that exist.
-    #[arg(long)]
-    force: bool,
-    /// Go on past an input that cannot be read, or a read that cannot be decoded or mapped:
-    /// each is named on stderr and left out, and the exit status is 1 at the end.
-    #[arg(long)]
-    keep_going: bool,
+    #[command(flatten)]
+    writing: crate::publish::Writing,
 }
 
 /// Converts; `Ok(false)` when `--keep-going` left inputs or reads out.
@@ -129,20 +124,13 @@ pub fn run(args: &Args) -> Result<bool, String> {
     }
     // Every output is checked before anything is written.
     for (_, out) in &outputs {
-        check_output(out, &inputs, args.force)?;
+        check_output(out, &inputs, args.writing.force)?;
     }
-    let on_error = OnError::skip_if(args.keep_going);
     let mut left_out = 0usize;
     for (ins, out) in &outputs {
         let progress = SharedProgress::new("convert");
         let mut report = |done: u64, total: u64| progress.report(done, total);
-        let how = Run {
-            on_error,
-            progress: Some(&mut report),
-            publish: publish(args.force),
-            // Ctrl-C asks the conversion to stop: nothing is published.
-            interrupted: Some(&svb_io::interrupted),
-        };
+        let how = args.writing.run(&mut report);
         let (stats, written) = match args.file_read_count {
             Some(n) => {
                 let options = svb_fast5::WriteOptions {
@@ -164,7 +152,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         let stats = match stats {
             Ok(stats) => stats,
             // One output per input: a failed input is named, and the others go on.
-            Err(e) if args.keep_going && outputs.len() > 1 => {
+            Err(e) if args.writing.keep_going && outputs.len() > 1 => {
                 eprintln!("svb: convert: {}", error_chain(&e));
                 left_out += 1;
                 continue;

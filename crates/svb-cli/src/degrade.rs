@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use svb_convert::Run;
-
 use crate::convert::{RecordCodec, SignalCodec};
 use crate::output::error_chain;
 use crate::progress::SharedProgress;
@@ -40,13 +38,8 @@ pub struct Args {
     /// BLOW5 signal compression [default: ex-zd, as slow5tools degrade].
     #[arg(long, value_enum)]
     signal: Option<SignalCodec>,
-    /// Replace the output if it exists.
-    #[arg(long)]
-    force: bool,
-    /// Go on past a read that cannot be decoded: each is named on stderr and left out, and
-    /// the exit status is 1 at the end.
-    #[arg(long)]
-    keep_going: bool,
+    #[command(flatten)]
+    writing: crate::publish::Writing,
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
@@ -55,12 +48,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     }
     let progress = SharedProgress::new("degrade");
     let mut report = |done: u64, total: u64| progress.report(done, total);
-    let how = Run {
-        on_error: svb_convert::OnError::skip_if(args.keep_going),
-        progress: Some(&mut report),
-        publish: crate::publish::publish(args.force),
-        interrupted: Some(&svb_io::interrupted),
-    };
+    let how = args.writing.run(&mut report);
     let got = svb_convert::degrade(
         &args.file,
         &args.output,

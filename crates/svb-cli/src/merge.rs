@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use svb_convert::{Duplicates, OnError, Run};
+use svb_convert::Duplicates;
 
 use crate::convert::{blow5_options, RecordCodec, SignalCodec};
 use crate::inputs::{identities, output_format, Inputs};
@@ -60,13 +60,8 @@ pub struct Args {
     /// BLOW5 signal compression [default: the first input's].
     #[arg(long, value_enum)]
     signal: Option<SignalCodec>,
-    /// Replace the output if it exists.
-    #[arg(long)]
-    force: bool,
-    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
-    /// named on stderr and left out, and the exit status is 1 at the end.
-    #[arg(long)]
-    keep_going: bool,
+    #[command(flatten)]
+    writing: crate::publish::Writing,
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
@@ -93,7 +88,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         ));
     }
-    check_output(&args.output, &identities(&files)?, args.force)?;
+    check_output(&args.output, &identities(&files)?, args.writing.force)?;
     let duplicates = match args.duplicates {
         OnDuplicate::Error => Duplicates::Error,
         OnDuplicate::KeepFirst => Duplicates::KeepFirst,
@@ -107,17 +102,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
     }
     let progress = SharedProgress::new("merge");
     let mut report = |done: u64, total: u64| progress.report(done, total);
-    let how = Run {
-        on_error: OnError::skip_if(args.keep_going),
-        progress: Some(&mut report),
-        publish: crate::publish::publish(args.force),
-        // Ctrl-C asks the operation to stop (crate::interrupt): nothing is published.
-        interrupted: Some(&svb_io::interrupted),
-    };
+    let how = args.writing.run(&mut report);
     let result = if out_format == Format::Blow5 && compression {
         let first = svb_blow5::Reader::open(&files[0]).ok();
         let options = svb_blow5::WriteOptions {
-            publish: publish(args.force),
+            publish: publish(args.writing.force),
             ..blow5_options(
                 args.records,
                 args.signal,

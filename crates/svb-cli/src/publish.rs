@@ -22,6 +22,33 @@ pub fn publish(force: bool) -> svb_io::Publish {
     }
 }
 
+/// The flags of every command that writes outputs made of its inputs' reads (convert,
+/// subset, merge, split, degrade), defined once.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Writing {
+    /// Replace outputs that exist.
+    #[arg(long)]
+    pub force: bool,
+    /// Go on past an input that cannot be read, or a read that cannot be decoded or mapped:
+    /// each is named on stderr and left out, and the exit status is 1 at the end.
+    #[arg(long)]
+    pub keep_going: bool,
+}
+
+impl Writing {
+    /// The operation's run: a failure left out with `--keep-going`, the progress reported to
+    /// `report`, outputs published as `--force` and `--no-sync` say, stopped by Ctrl-C
+    /// (crate::interrupt: nothing is published).
+    pub fn run<'a>(&self, report: &'a mut (dyn FnMut(u64, u64) + Send)) -> svb_convert::Run<'a> {
+        svb_convert::Run {
+            on_error: svb_convert::OnError::skip_if(self.keep_going),
+            progress: Some(report),
+            publish: publish(self.force),
+            interrupted: Some(&svb_io::interrupted),
+        }
+    }
+}
+
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,
 /// when it exists.
 pub fn check_output(output: &Path, inputs: &svb_io::Inputs, force: bool) -> Result<(), String> {

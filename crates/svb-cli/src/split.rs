@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use svb_convert::{OnError, Run, SplitBy};
+use svb_convert::SplitBy;
 
 use crate::inputs::{identities, Inputs};
 use crate::output::error_chain;
@@ -84,13 +84,8 @@ pub struct Args {
     /// Outputs written at a time (each group of them one pass over the inputs).
     #[arg(long, default_value_t = 128)]
     max_open: usize,
-    /// Replace outputs that exist.
-    #[arg(long)]
-    force: bool,
-    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
-    /// named on stderr and left out, and the exit status is 1 at the end.
-    #[arg(long)]
-    keep_going: bool,
+    #[command(flatten)]
+    writing: crate::publish::Writing,
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
@@ -114,13 +109,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     identities(&files)?;
     let progress = SharedProgress::new("split");
     let mut report = |done: u64, total: u64| progress.report(done, total);
-    let how = Run {
-        on_error: OnError::skip_if(args.keep_going),
-        progress: Some(&mut report),
-        publish: crate::publish::publish(args.force),
-        // Ctrl-C asks the operation to stop (crate::interrupt): nothing is published.
-        interrupted: Some(&svb_io::interrupted),
-    };
+    let how = args.writing.run(&mut report);
     let to = args.to.as_deref().map(|t| match t {
         "slow5" => Format::Slow5,
         _ => Format::Blow5,

@@ -7,8 +7,6 @@ use std::collections::HashSet;
 use std::io::BufRead;
 use std::path::PathBuf;
 
-use svb_convert::{OnError, Run};
-
 use crate::inputs::{identities, output_format, Inputs};
 use crate::output::error_chain;
 use crate::progress::Progress;
@@ -39,13 +37,8 @@ pub struct Args {
     /// Ids found in no input are listed on stderr but do not make the exit status 1.
     #[arg(long)]
     missing_ok: bool,
-    /// Replace the output if it exists.
-    #[arg(long)]
-    force: bool,
-    /// Go on past an input that cannot be read, or a read that cannot be decoded: each is
-    /// named on stderr and left out, and the exit status is 1 at the end.
-    #[arg(long)]
-    keep_going: bool,
+    #[command(flatten)]
+    writing: crate::publish::Writing,
     /// Write the reads in the list's order (as slow5tools get does), each from whichever
     /// input holds it, rather than in the inputs' order (the default, the fastest: each
     /// input read once, front to back, BLOW5 records and POD5 chunks copied as stored).
@@ -105,19 +98,13 @@ pub fn run(args: &Args) -> Result<bool, String> {
             format.name()
         ));
     }
-    check_output(&args.output, &identities(&files)?, args.force)?;
+    check_output(&args.output, &identities(&files)?, args.writing.force)?;
     let wanted = read_id_list(&args.read_ids)?;
     let progress = std::sync::Mutex::new(Progress::new(wanted.len() as u64, "subset"));
     let mut report = |done: u64, _total: u64| {
         progress.lock().expect("not poisoned").set_position(done);
     };
-    let how = Run {
-        on_error: OnError::skip_if(args.keep_going),
-        progress: Some(&mut report),
-        publish: crate::publish::publish(args.force),
-        // Ctrl-C asks the operation to stop (crate::interrupt): nothing is published.
-        interrupted: Some(&svb_io::interrupted),
-    };
+    let how = args.writing.run(&mut report);
     if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
     }
