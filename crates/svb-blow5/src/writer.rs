@@ -572,10 +572,9 @@ impl Writer {
     /// Returns the number of records.
     pub fn finish(self) -> Result<u64, Blow5WriteError> {
         let (records, staged) = self.finish_staged()?;
-        let path = staged.destination().to_path_buf();
         staged
             .publish()
-            .map_err(|source| Blow5WriteError::Io { path, source })?;
+            .map_err(|(path, source)| Blow5WriteError::Io { path, source })?;
         Ok(records)
     }
 

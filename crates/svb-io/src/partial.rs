@@ -144,14 +144,15 @@ impl Staged {
         &self.path
     }
 
-    /// Gives the file its name, as [`PartialFile::commit`] does.
-    pub fn publish(mut self) -> io::Result<()> {
+    /// Gives the file its name, as [`PartialFile::commit`] does; an error comes with the
+    /// destination it is said of.
+    pub fn publish(mut self) -> Result<(), (PathBuf, io::Error)> {
         let published = publish(&self.partial, &self.publish_at, self.on_existing);
         if published.is_err() {
             let _ = std::fs::remove_file(&self.partial);
         }
         self.done = true;
-        published
+        published.map_err(|e| (self.path.clone(), e))
     }
 }
 
@@ -193,18 +194,18 @@ pub fn publish_all(staged: Vec<Staged>) -> Result<(), (PathBuf, io::Error)> {
     let mut new = Vec::new();
     let mut rest = staged.into_iter();
     for file in rest.by_ref() {
-        let (path, publish_at) = (file.path.clone(), file.publish_at.clone());
+        let publish_at = file.publish_at.clone();
         let refused_before = file.on_existing == OnExisting::Refuse;
         match file.publish() {
             Ok(()) if refused_before => new.push(publish_at),
             Ok(()) => {}
-            Err(e) => {
+            Err(failed) => {
                 for made in &new {
                     let _ = remove_published(made);
                 }
                 // The others are removed as they are dropped.
                 drop(rest);
-                return Err((path, e));
+                return Err(failed);
             }
         }
     }
@@ -462,7 +463,7 @@ impl PartialFile {
     }
 
     fn finish(self, sync: bool) -> io::Result<()> {
-        self.stage(sync)?.publish()
+        self.stage(sync)?.publish().map_err(|(_, e)| e)
     }
 
     /// Flushes, syncs (when `sync`) and closes the file, complete but not yet under its name.

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use svb_blow5::{AuxField, AuxValue, FieldType};
+use svb_model::ReadSink;
 
 use crate::errors::{chain, SvbError};
 
@@ -51,34 +52,41 @@ pub fn signal_compression(name: &str) -> PyResult<svb_blow5::SignalCompression> 
     })
 }
 
-/// A writer's `finish`: takes it out of `slot` (later calls are errors) and finishes it with
-/// the GIL released.
-fn finish_in<W: Send>(
+/// Runs `write` on the open writer in `slot` with the GIL released (a closed one is an
+/// error).
+fn write_in<W: Send, E: std::error::Error + Send + 'static>(
     py: Python<'_>,
     slot: &Mutex<Option<W>>,
-    finish: impl FnOnce(W) -> Result<u64, PyErr> + Send,
-) -> PyResult<u64> {
+    write: impl FnOnce(&mut W) -> Result<(), E> + Send,
+) -> PyResult<()> {
+    let mut g = slot.lock().expect("not poisoned");
+    let w = g.as_mut().ok_or_else(closed)?;
+    py.detach(|| write(w)).map_err(|e| write_error(&e))
+}
+
+/// A writer's `finish`: takes it out of `slot` (later calls are errors) and finishes it with
+/// the GIL released.
+fn finish_in<W: ReadSink + Send>(py: Python<'_>, slot: &Mutex<Option<W>>) -> PyResult<u64> {
     let w = slot
         .lock()
         .expect("not poisoned")
         .take()
         .ok_or_else(closed)?;
-    py.detach(|| finish(w))
+    py.detach(|| w.finish()).map_err(|e| write_error(&e))
 }
 
 /// A writer's `__exit__`: finishes it, or after an exception drops it (its partial file goes
 /// with it).
-fn exit_in<W: Send>(
+fn exit_in<W: ReadSink + Send>(
     py: Python<'_>,
     slot: &Mutex<Option<W>>,
     exc: &Bound<'_, PyTuple>,
-    finish: impl FnOnce(W) -> Result<u64, PyErr> + Send,
 ) -> PyResult<bool> {
     let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
     if failed {
         slot.lock().expect("not poisoned").take();
     } else if slot.lock().expect("not poisoned").is_some() {
-        finish_in(py, slot, finish)?;
+        finish_in(py, slot)?;
     }
     Ok(false)
 }
@@ -279,15 +287,12 @@ impl Pod5Writer {
         no_others(fields, &used, "a POD5 read")?;
         let samples = signal.as_slice()?;
         read.num_samples = samples.len() as u64;
-        let mut g = self.inner.lock().expect("not poisoned");
-        let w = g.as_mut().ok_or_else(closed)?;
-        py.detach(|| w.add_read(&read, samples))
-            .map_err(|e| write_error(&e))
+        write_in(py, &self.inner, |w| w.add_read(&read, samples))
     }
 
     /// Writes the tables and the footer and gives the file its name; returns the reads written.
     fn finish(&self, py: Python<'_>) -> PyResult<u64> {
-        finish_in(py, &self.inner, |w| w.finish().map_err(|e| write_error(&e)))
+        finish_in(py, &self.inner)
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -297,9 +302,7 @@ impl Pod5Writer {
     /// Finishes the file, or after an exception drops it (nothing is left behind).
     #[pyo3(signature = (*exc))]
     fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
-        exit_in(py, &self.inner, exc, |w| {
-            w.finish().map_err(|e| write_error(&e))
-        })
+        exit_in(py, &self.inner, exc)
     }
 }
 
@@ -492,16 +495,13 @@ impl Blow5Writer {
             raw_signal: signal.as_slice()?.to_vec(),
             aux: values,
         };
-        let mut g = self.inner.lock().expect("not poisoned");
-        let w = g.as_mut().ok_or_else(closed)?;
-        py.detach(|| w.add_record(&record))
-            .map_err(|e| write_error(&e))
+        write_in(py, &self.inner, |w| w.add_record(&record))
     }
 
     /// Writes what is left and the end-of-file marker and gives the file its name; returns
     /// the records written.
     fn finish(&self, py: Python<'_>) -> PyResult<u64> {
-        finish_in(py, &self.inner, |w| w.finish().map_err(|e| write_error(&e)))
+        finish_in(py, &self.inner)
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -511,9 +511,7 @@ impl Blow5Writer {
     /// Finishes the file, or after an exception drops it (nothing is left behind).
     #[pyo3(signature = (*exc))]
     fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, PyTuple>) -> PyResult<bool> {
-        exit_in(py, &self.inner, exc, |w| {
-            w.finish().map_err(|e| write_error(&e))
-        })
+        exit_in(py, &self.inner, exc)
     }
 }
 

@@ -329,10 +329,9 @@ impl Writer {
     /// number of reads.
     pub fn finish(self) -> Result<u64, Fast5WriteError> {
         let (reads, staged) = self.finish_staged()?;
-        let path = staged.destination().to_path_buf();
         staged
             .publish()
-            .map_err(|source| Fast5WriteError::Io { path, source })?;
+            .map_err(|(path, source)| Fast5WriteError::Io { path, source })?;
         Ok(reads)
     }
 

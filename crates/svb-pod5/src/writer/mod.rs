@@ -550,10 +550,9 @@ impl Writer {
     /// file its name. Returns the number of reads.
     pub fn finish(self) -> Result<u64, Pod5WriteError> {
         let (reads, staged) = self.finish_staged()?;
-        let path = staged.destination().to_path_buf();
         staged
             .publish()
-            .map_err(|source| Pod5WriteError::Io { path, source })?;
+            .map_err(|(path, source)| Pod5WriteError::Io { path, source })?;
         Ok(reads)
     }
 
