@@ -105,9 +105,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     if several && args.npy && args.output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
     }
-    let signals = match &dataset {
-        Some(d) => dataset_signals(d, &args.file, &args.read_ids)?,
-        None => signals(&args.file, &args.read_ids, args.index.as_deref())?,
+    // Every id is found before any signal is decoded or written (an id that is not there
+    // writes nothing); then each read is decoded and written in turn, so memory holds one
+    // read's signal whatever the number of ids.
+    let reads = match &dataset {
+        Some(d) => Reads::Dataset(d, locate_in_dataset(d, &args.file, &args.read_ids)?),
+        None => {
+            let (r, found) = locate_in_file(&args.file, &args.read_ids, args.index.as_deref())?;
+            Reads::File(Box::new(r), found)
+        }
     };
     let bytes = |s: &Signal| -> Vec<u8> {
         match (args.pa, args.npy) {
@@ -127,13 +133,21 @@ pub fn run(args: &Args) -> Result<(), String> {
     match &args.output {
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = signals
-                .iter()
-                .try_for_each(|s| out.write_all(&bytes(s)))
-                .and_then(|()| out.flush());
-            quiet_on_closed_pipe(written)
+            match reads.each(|_, s| out.write_all(&bytes(&s)).map_err(Stop::Write)) {
+                Ok(()) => quiet_on_closed_pipe(out.flush()),
+                Err(Stop::Write(e)) => quiet_on_closed_pipe(Err(e)),
+                Err(Stop::Failed(e)) => Err(e),
+            }
         }
-        Some(path) if !several => write_output(path, &bytes(&signals[0]), args.force, &inputs),
+        Some(path) if !several => {
+            let mut one = None;
+            reads.each(|_, s| {
+                one = Some(s);
+                Ok::<_, String>(())
+            })?;
+            let s = one.expect("one id, one read");
+            write_output(path, &bytes(&s), args.force, &inputs)
+        }
         Some(dir) => {
             output_dir(dir)?;
             let ext = match (args.npy, args.pa) {
@@ -141,73 +155,119 @@ pub fn run(args: &Args) -> Result<(), String> {
                 (false, true) => "f32",
                 (false, false) => "i16",
             };
-            for (id, s) in args.read_ids.iter().zip(&signals) {
+            for id in &args.read_ids {
                 portable_file_name(id)?;
-                let path = dir.join(format!("{id}.{ext}"));
-                write_output(&path, &bytes(s), args.force, &inputs)?;
             }
-            Ok(())
+            reads.each(|k, s| {
+                let path = dir.join(format!("{}.{ext}", args.read_ids[k]));
+                write_output(&path, &bytes(&s), args.force, &inputs)
+            })
         }
     }
 }
 
-/// The signals of reads `ids` of `file`: only they are decoded (a POD5 file's reads table
-/// parsed for them alone, a BLOW5 file read through its index).
-fn signals(file: &Path, ids: &[String], index: Option<&Path>) -> Result<Vec<Signal>, String> {
+/// Why writing reads to standard output stopped: a read that failed, or the output (a
+/// closed pipe ends quietly).
+enum Stop {
+    Failed(String),
+    Write(std::io::Error),
+}
+
+impl From<String> for Stop {
+    fn from(e: String) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// The reads of a `get`, found: in one file (each id's index) or in a directory's files
+/// (each id's file and index).
+enum Reads<'a> {
+    File(Box<AnyReader>, Vec<usize>),
+    Dataset(&'a Dataset, Vec<(usize, usize)>),
+}
+
+impl Reads<'_> {
+    /// Decodes each read in the order of the ids and hands it to `emit(position, signal)`,
+    /// under a progress bar; the first error stops it.
+    fn each<E: From<String>>(
+        &self,
+        mut emit: impl FnMut(usize, Signal) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let n = match self {
+            Reads::File(_, found) => found.len(),
+            Reads::Dataset(_, found) => found.len(),
+        };
+        let mut progress = Progress::new(n as u64, "get");
+        for k in 0..n {
+            let signal = match self {
+                Reads::File(r, found) => r.signal(found[k]),
+                Reads::Dataset(d, found) => {
+                    let (file, read) = found[k];
+                    d.file(file).and_then(|f| f.signal(read))
+                }
+            };
+            emit(k, signal.map_err(|e| error_chain(&e))?)?;
+            progress.inc(1);
+        }
+        progress.finish();
+        Ok(())
+    }
+}
+
+/// Reads `ids` of `file`, opened for them alone (a POD5 file's reads table parsed for them
+/// alone, a BLOW5 file read through its index), and each id's index in it.
+fn locate_in_file(
+    file: &Path,
+    ids: &[String],
+    index: Option<&Path>,
+) -> Result<(AnyReader, Vec<usize>), String> {
     let (r, note) = AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
     if let Some(note) = note {
         eprintln!("svb: get: {note}");
     }
-    each_id(ids, |id| {
-        let i = r
-            .find(id)
-            .map_err(|e| error_chain(&e))?
-            .ok_or_else(|| format!("{}: no read {id}", file.display()))?;
-        r.signal(i).map_err(|e| error_chain(&e))
-    })
+    let found = ids
+        .iter()
+        .map(|id| {
+            r.find(id)
+                .map_err(|e| error_chain(&e))?
+                .ok_or_else(|| format!("{}: no read {id}", file.display()))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((r, found))
 }
 
-/// `signal(id)` of each of `ids`, in order, under a progress bar.
-fn each_id(
+/// Where reads `ids` are among the files of `dir`, found through its read id index: each
+/// id's file and index (the first place of an id in several, with a warning).
+fn locate_in_dataset(
+    data: &Dataset,
+    dir: &Path,
     ids: &[String],
-    mut signal: impl FnMut(&str) -> Result<Signal, String>,
-) -> Result<Vec<Signal>, String> {
-    let mut progress = Progress::new(ids.len() as u64, "get");
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        out.push(signal(id)?);
-        progress.inc(1);
-    }
-    progress.finish();
-    Ok(out)
-}
-
-/// The signals of reads `ids` of the files of `dir`, found through its read id index.
-fn dataset_signals(data: &Dataset, dir: &Path, ids: &[String]) -> Result<Vec<Signal>, String> {
-    let signals = each_id(ids, |id| {
-        let places = data.locate_all(id).map_err(|e| error_chain(&e))?;
-        let &(file, read) = places
-            .first()
-            .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
-        if places.len() > 1 {
-            let files = data.files();
-            let list: Vec<String> = places
-                .iter()
-                .map(|&(f, _)| files[f].display().to_string())
-                .collect();
-            eprintln!(
-                "svb: get: warning: read {id} is in {} places ({}); the first one's \
+) -> Result<Vec<(usize, usize)>, String> {
+    let found = ids
+        .iter()
+        .map(|id| {
+            let places = data.locate_all(id).map_err(|e| error_chain(&e))?;
+            let &first = places
+                .first()
+                .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
+            if places.len() > 1 {
+                let files = data.files();
+                let list: Vec<String> = places
+                    .iter()
+                    .map(|&(f, _)| files[f].display().to_string())
+                    .collect();
+                eprintln!(
+                    "svb: get: warning: read {id} is in {} places ({}); the first one's \
                      signal is written",
-                places.len(),
-                list.join(", ")
-            );
-        }
-        data.file(file)
-            .and_then(|f| f.signal(read))
-            .map_err(|e| error_chain(&e))
-    });
+                    places.len(),
+                    list.join(", ")
+                );
+            }
+            Ok(first)
+        })
+        .collect::<Result<_, String>>()?;
     if let Some(note) = data.index_note() {
         eprintln!("svb: get: {note}");
     }
-    signals
+    Ok(found)
 }

@@ -612,6 +612,23 @@ fn get_writes_reads_signal() {
     assert_eq!(index.len(), 10);
     let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
     assert!(fails(&o).contains("no read no-such-read"));
+    // Every id is found before any read is written: one missing writes nothing, to a
+    // directory or to standard output.
+    let none = tmp.join("none");
+    let blow5 = blow5.to_str().unwrap();
+    let o = svb(&[
+        "get",
+        blow5,
+        other,
+        "no-such-read",
+        "-o",
+        none.to_str().unwrap(),
+    ]);
+    assert!(fails(&o).contains("no read no-such-read"));
+    assert!(!none.exists() || std::fs::read_dir(&none).unwrap().next().is_none());
+    let o = svb(&["get", blow5, other, "no-such-read"]);
+    assert!(fails(&o).contains("no read no-such-read"));
+    assert!(o.stdout.is_empty());
 }
 
 /// `svb view` of POD5 is `pod5 view`'s table byte for byte (ONT's tool from pip; skipped
