@@ -945,7 +945,21 @@ const UPLOAD_IN_FLIGHT: usize = 8;
 /// written to.
 pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<()> {
     crate::location::check_writable(url)?;
-    let (store, path, _) = store_for(url)?;
+    let (store, path, parsed) = store_for(url)?;
+    if !replace {
+        let len = std::fs::metadata(local)?.len();
+        if let Some(limit) = conditional_copy_limit(parsed.scheme()).filter(|&l| len > l) {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "{len} bytes: this store copies at most {limit} bytes in the one \
+                     conditional copy that writes an object only where none is, so an object \
+                     this large is written only with --force (which replaces what is there); \
+                     nothing was written"
+                ),
+            ));
+        }
+    }
     block_on(async {
         if replace {
             return put_file(&*store, &path, local).await;
@@ -991,6 +1005,14 @@ pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<(
             Err(e) => Err(io_error(e)),
         }
     })
+}
+
+/// The largest object a store of `scheme` can copy in the one conditional copy an upload
+/// without `replace` ends with, where it has a limit: S3 copies a multipart upload's one part
+/// (UploadPartCopy) of at most 5 GiB, and object_store 0.14 has no conditional multipart
+/// upload to write such an object straight to its key.
+fn conditional_copy_limit(scheme: &str) -> Option<u64> {
+    matches!(scheme, "s3" | "s3a").then_some(5 << 30)
 }
 
 /// Deletes the object at `url` (one this process uploaded: [`crate::publish_all`] taking back
@@ -1064,5 +1086,36 @@ async fn put_file(
             let _ = writer.abort().await;
             Err(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An object over S3's 5 GiB conditional copy is refused before anything is sent (no
+    /// server is asked: the store is only built), saying that --force writes it; one of
+    /// 5 GiB, and any object of another store, is not refused by the limit.
+    #[test]
+    fn an_s3_object_over_5_gib_needs_replace_and_nothing_is_sent() {
+        let dir = std::env::temp_dir().join(format!("svb-io-5gib-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.pod5");
+        // Sparse: no 5 GiB is written to the disk.
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len((5 << 30) + 1)
+            .unwrap();
+        let before = super::traffic();
+        let e = super::upload(&big, "s3://bucket/run/big.pod5", false).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::Unsupported);
+        let text = e.to_string();
+        assert!(
+            text.contains("--force") && text.contains("nothing was written"),
+            "{text}"
+        );
+        assert_eq!(super::traffic().requests, before.requests);
+        assert_eq!(super::conditional_copy_limit("s3"), Some(5 << 30));
+        assert_eq!(super::conditional_copy_limit("gs"), None);
+        assert_eq!(super::conditional_copy_limit("az"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
