@@ -17,6 +17,18 @@ impl ReadSource for Reader {
         self.source().expect_scan();
     }
 
+    /// Their records, fetched together.
+    fn plan(&self, indices: &[usize]) {
+        if self.source().is_remote() {
+            let plan: Vec<std::ops::Range<u64>> = indices
+                .iter()
+                .filter_map(|&i| self.record_span(i))
+                .map(|(at, size)| at..at + size)
+                .collect();
+            let _ = self.source().prefetch(&plan);
+        }
+    }
+
     fn format(&self) -> Format {
         self.header().form.format()
     }

@@ -166,6 +166,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
 }
 
+/// Reads whose bytes are fetched together from an object (a window of a `get`).
+const PLANNED: usize = 64;
+
 /// Why writing reads to standard output stopped: a read that failed, or the output (a
 /// closed pipe ends quietly).
 enum Stop {
@@ -187,6 +190,28 @@ enum Reads<'a> {
 }
 
 impl Reads<'_> {
+    /// Says to the readers that the reads at positions `window` are read next: an object's
+    /// are fetched together (one round trip, not one a read).
+    fn plan(&self, window: std::ops::Range<usize>) {
+        match self {
+            Reads::File(r, found) => r.plan(&found[window]),
+            Reads::Dataset(d, found) => {
+                let mut by_file: Vec<(usize, Vec<usize>)> = Vec::new();
+                for &(file, read) in &found[window] {
+                    match by_file.iter_mut().find(|(f, _)| *f == file) {
+                        Some((_, reads)) => reads.push(read),
+                        None => by_file.push((file, vec![read])),
+                    }
+                }
+                for (file, reads) in by_file {
+                    if let Ok(f) = d.file(file) {
+                        f.plan(&reads);
+                    }
+                }
+            }
+        }
+    }
+
     /// Decodes each read in the order of the ids and hands it to `emit(position, signal)`,
     /// under a progress bar; the first error stops it.
     fn each<E: From<String>>(
@@ -199,6 +224,9 @@ impl Reads<'_> {
         };
         let mut progress = Progress::new(n as u64, "get");
         for k in 0..n {
+            if k % PLANNED == 0 {
+                self.plan(k..n.min(k + PLANNED));
+            }
             let signal = match self {
                 Reads::File(r, found) => r.signal(found[k]),
                 Reads::Dataset(d, found) => {

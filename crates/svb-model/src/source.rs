@@ -55,6 +55,14 @@ pub trait ReadSource {
     /// seen to follow one another. Nothing for a local file (the default).
     fn expect_scan(&self) {}
 
+    /// Says that reads `indices` will be read next (a `get` of many ids): an object's reader
+    /// fetches their bytes together, one round trip for all of them (as much as its cache
+    /// holds) rather than one a read. Nothing for a local file (the default); an index past
+    /// the end is left to the read that asks for it.
+    fn plan(&self, indices: &[usize]) {
+        let _ = indices;
+    }
+
     /// Read `index`'s id.
     fn read_id(&self, index: usize) -> Result<String, Self::Error>;
 

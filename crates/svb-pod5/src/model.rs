@@ -14,6 +14,11 @@ impl ReadSource for Reader {
         self.source().expect_scan();
     }
 
+    /// Their chunks, fetched together.
+    fn plan(&self, indices: &[usize]) {
+        self.plan_signals(indices);
+    }
+
     fn format(&self) -> Format {
         Format::Pod5
     }

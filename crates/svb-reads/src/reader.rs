@@ -223,6 +223,10 @@ impl ReadSource for AnyReader {
         each!(infallible self, r => ReadSource::expect_scan(r))
     }
 
+    fn plan(&self, indices: &[usize]) {
+        each!(infallible self, r => ReadSource::plan(r, indices))
+    }
+
     fn read_id(&self, index: usize) -> Result<String, ReadsError> {
         each!(self, r => ReadSource::read_id(r, index))
     }

@@ -21,7 +21,7 @@ impl Reader {
                 got: out.len(),
             });
         }
-        self.plan_signal(index);
+        self.plan_signals(&[index]);
         let mut at = 0usize;
         for (row, r) in self.chunk_rows(index)? {
             let n = samples(r);
@@ -36,7 +36,7 @@ impl Reader {
     /// are allocated). `out` is left as it was on an error.
     pub fn decode_signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Pod5Error> {
         let start = out.len();
-        self.plan_signal(index);
+        self.plan_signals(&[index]);
         let r = self
             .chunk_rows(index)?
             .try_for_each(|(row, r)| self.append_chunk(index, row, r, out));
@@ -46,14 +46,15 @@ impl Reader {
         r
     }
 
-    /// Fetches read `index`'s chunks at once (one request: they lie together) when the file
-    /// is an object's; a local file's reads cost no round trip. A failure is left to the
-    /// chunk reads to report.
-    fn plan_signal(&self, index: usize) {
-        if self.src.is_remote() && index < self.reads.len() {
-            let plan: Vec<std::ops::Range<u64>> = self
-                .rows(index)
-                .map(|(_, r)| r.offset..r.offset + r.bytes)
+    /// Fetches the chunks of reads `indices` at once (one round trip; a read's chunks lie
+    /// together) when the file is an object's; a local file's reads cost no round trip. A
+    /// failure is left to the chunk reads to report, an index past the end to its read.
+    pub(crate) fn plan_signals(&self, indices: &[usize]) {
+        if self.src.is_remote() {
+            let plan: Vec<std::ops::Range<u64>> = indices
+                .iter()
+                .filter(|&&i| i < self.reads.len())
+                .flat_map(|&i| self.rows(i).map(|(_, r)| r.offset..r.offset + r.bytes))
                 .collect();
             let _ = self.src.prefetch(&plan);
         }
