@@ -126,6 +126,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             best_peer.1.as_secs_f64() / best_remote.0.as_secs_f64(),
         ));
     }
+    let slow5curl = slow5curl_rows(&server, &svb, &scratch, &id, rounds)?;
     let _ = std::fs::remove_dir_all(&scratch);
     let table = format!(
         "## {SECTION}\n\n`cargo xtask bench-remote` ({}, best of {rounds} runs each, alternately; \
@@ -137,7 +138,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
          and bytes as the server counted them; MB/s is bytes fetched over svb's wall time, \
          and its share of the link's rate as that download reaches it.\n\n\
          | command | svb on the URL | requests | fetched | rate | download + local | speedup |\n\
-         |---|---|---|---|---|---|---|\n{}\n",
+         |---|---|---|---|---|---|---|\n{}\n{slow5curl}",
         crate::bench::cpu_line(),
         date(),
         RATE / 1_000_000,
@@ -153,6 +154,73 @@ pub fn main(args: &[String]) -> Result<(), String> {
         println!("{table}");
     }
     Ok(())
+}
+
+/// One read of the BLOW5 object by id, svb against slow5curl (hasindu2008/slow5curl, C with
+/// libcurl: the object's slow5lib index fetched whole, then the record's range), in the same
+/// run, alternately: where `SLOW5CURL` names its binary (it is not on pip: built from its
+/// source), else nothing.
+fn slow5curl_rows(
+    server: &HttpServer,
+    svb: &Path,
+    scratch: &Path,
+    id: &str,
+    rounds: usize,
+) -> Result<String, String> {
+    let Some(peer) = std::env::var_os("SLOW5CURL").map(PathBuf::from) else {
+        return Ok(String::new());
+    };
+    let url = server.url("large.blow5");
+    let out = path(&scratch.join("one.i16"));
+    let records = path(&scratch.join("one.blow5"));
+    let svb_args: Vec<String> = ["get", "{}", id, "-o", &out, "--force"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    // (time, requests, bytes) of the best run of each.
+    let mut best = [(Duration::MAX, 0u64, 0u64); 2];
+    for _ in 0..rounds {
+        for (k, best) in best.iter_mut().enumerate() {
+            let (r0, b0) = (server.requests(), server.bytes());
+            let t = Instant::now();
+            if k == 0 {
+                svb_run(svb, &svb_args, &url)?;
+            } else {
+                let _ = std::fs::remove_file(&records);
+                let got = Command::new(&peer)
+                    .args(["get", &url, id, "-o", &records, "-t", "1"])
+                    .output()
+                    .map_err(|e| format!("{}: {e}", peer.display()))?;
+                if !got.status.success() {
+                    return Err(format!(
+                        "slow5curl get: {}",
+                        String::from_utf8_lossy(&got.stderr)
+                    ));
+                }
+            }
+            let took = t.elapsed();
+            if took < best.0 {
+                *best = (took, server.requests() - r0, server.bytes() - b0);
+            }
+        }
+    }
+    let [ours, theirs] = best;
+    Ok(format!(
+        "\nOne BLOW5 read by id against slow5curl (built from its source; `slow5curl get URL \
+         ID -t 1`, which fetches the object's slow5lib index whole, then the record), on the \
+         same server in the same run:\n\n\
+         | command | time | requests | fetched | peer | peer time | peer requests | peer \
+         fetched | peer s / svb s |\n|---|---|---|---|---|---|---|---|---|\n\
+         | get one read (BLOW5, .idx beside) | {:.3} s | {} | {:.1} KB | slow5curl get | \
+         {:.3} s | {} | {:.1} KB | **{:.1}x** |\n",
+        ours.0.as_secs_f64(),
+        ours.1,
+        ours.2 as f64 / 1e3,
+        theirs.0.as_secs_f64(),
+        theirs.1,
+        theirs.2 as f64 / 1e3,
+        theirs.0.as_secs_f64() / ours.0.as_secs_f64(),
+    ))
 }
 
 fn path(p: &Path) -> String {

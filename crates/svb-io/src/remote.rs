@@ -3,7 +3,7 @@
 //!
 //! An object is opened in one round trip: its tail and its head, asked for at once (the tail
 //! answers with the object's size and ETag; POD5's footer and tables, a BLOW5 file's end
-//! marker, are in it). Every later request asks for a range of that same version
+//! marker, are in it: 512 KiB, or 16 KiB for a name of another format). Every later request asks for a range of that same version
 //! (`If-Match` its ETag, or its version id): an object replaced while it is read is an error
 //! that names it, never a mix of two versions. Small reads are served from ranges fetched
 //! whole and kept (at most [`CACHE_BYTES`]); large ones are fetched as asked, and
@@ -56,6 +56,20 @@ const ALIGN: u64 = 64 << 10;
 
 /// The tail fetched at open (512 KiB): a POD5 file's footer and, in most files, its tables.
 const TAIL: u64 = 512 << 10;
+
+/// The tail fetched at open of an object whose name says it is BLOW5, SLOW5 or FAST5 (16
+/// KiB): a BLOW5 file's end marker; nothing of theirs is read from the end.
+const SMALL_TAIL: u64 = 16 << 10;
+
+/// The tail an open of the object at `path` fetches: [`SMALL_TAIL`] where its extension names
+/// a format other than POD5, else [`TAIL`].
+fn tail_for(path: &ObjectPath) -> u64 {
+    let name = std::path::Path::new(path.as_ref());
+    match svb_model::Format::of_extension(name) {
+        Some(svb_model::Format::Pod5) | None => TAIL,
+        Some(_) => SMALL_TAIL,
+    }
+}
 
 /// The head fetched at open (16 KiB): the signature and a BLOW5 / SLOW5 header.
 const HEAD: u64 = 16 << 10;
@@ -520,12 +534,13 @@ impl Object {
 
     fn open_new(url: &str) -> io::Result<Object> {
         let (store, path, _) = store_for(url)?;
+        let tail_len = tail_for(&path);
         let (tail, head) = block_on(async {
             count(2, 0);
             let tail = store.get_opts(
                 &path,
                 GetOptions {
-                    range: Some(GetRange::Suffix(TAIL)),
+                    range: Some(GetRange::Suffix(tail_len)),
                     ..Default::default()
                 },
             );
@@ -566,7 +581,7 @@ impl Object {
                 }
                 Ok::<_, object_store::Error>((meta, range, bytes))
             };
-            (body(tail, TAIL).await, body(head, HEAD).await)
+            (body(tail, tail_len).await, body(head, HEAD).await)
         });
         let mut kept = Kept::default();
         let (len, version) = match (tail, head) {
