@@ -68,6 +68,12 @@ def test_objects_read_as_local_files(s3, pod5_files, blow5_files):
         for a, b in zip(here, there):
             assert a.read_id == b.read_id
             assert np.array_equal(a.signal, b.signal)
+        # Reads picked by id: fetched together (planned), the same reads in the same order.
+        ids = [r.read_id for r in here][::-3]
+        picked = there.reads(ids)
+        assert [r.read_id for r in picked] == ids
+        for a, b in zip(here.reads(ids), picked):
+            assert np.array_equal(a.signal, b.signal)
     with pytest.raises(FileNotFoundError, match="no such object"):
         svb.open("s3://bucket/run/none.pod5")
 
