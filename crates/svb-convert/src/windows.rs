@@ -14,8 +14,9 @@ use crate::{settle, ConvertError, Looked, Run, Stats};
 /// turn comes), each with the indices of its reads to convert (all of them, or those picked).
 pub(crate) type Picked<R> = Vec<(Looked<R>, Vec<usize>)>;
 
-/// Reads of a FAST5 input mapped at once (at most; and at most
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their datasets declare them).
+/// Reads mapped at once where FAST5 is read or written (at most; and at most
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them): a FAST5
+/// read's groups are many small allocations, its parse the larger part of its cost.
 pub(crate) const FAST5_WINDOW_READS: usize = 64;
 
 /// Every read of each input.
