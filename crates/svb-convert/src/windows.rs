@@ -15,8 +15,8 @@ use crate::{settle, ConvertError, Looked, Run, Stats};
 pub(crate) type Picked<R> = Vec<(Looked<R>, Vec<usize>)>;
 
 /// Reads mapped at once where FAST5 is read or written (at most; and at most
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them): a FAST5
-/// read's groups are many small allocations, its parse the larger part of its cost.
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them), as the
+/// FAST5 conversions had it before their loops were one.
 pub(crate) const FAST5_WINDOW_READS: usize = 64;
 
 /// Every read of each input.
