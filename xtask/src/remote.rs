@@ -61,8 +61,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let words = |w: &[&str]| -> Vec<String> { w.iter().map(|x| x.to_string()).collect() };
     let out = path(&out);
     let get = words(&["get", "{}", &id, "-o", &out, "--force"]);
+    // The 1% of the reads subset picks (20), each into its own file.
+    let many_out = path(&scratch.join("many"));
+    let mut get_many = words(&["get", "{}"]);
+    get_many.extend(ids.lines().map(str::to_string));
+    get_many.extend(words(&["-o", &many_out, "--force"]));
     let tasks: Vec<(&str, &str, Vec<String>)> = vec![
         ("get one read", "large.pod5", get.clone()),
+        ("get 20 reads (1%)", "large.pod5", get_many),
         ("view", "large.pod5", words(&["view", "{}"])),
         (
             "pod5 verify",
