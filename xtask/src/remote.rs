@@ -36,6 +36,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         "large.blow5",
         "large.blow5.idx",
         "ids_1pct.txt",
+        "medium.slow5",
     ] {
         if !work.join(f).is_file() {
             return Err(format!(
@@ -79,6 +80,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         (
             "blow5 verify",
             "large.blow5",
+            words(&["blow5", "verify", "{}"]),
+        ),
+        (
+            "blow5 verify (SLOW5 text, 200 reads)",
+            "medium.slow5",
             words(&["blow5", "verify", "{}"]),
         ),
     ];

@@ -217,6 +217,12 @@ impl Reader {
             source,
         };
         let header = header_of(&path, &src)?;
+        // SLOW5 text is read whole to find its lines: an object's is copied once into a
+        // temporary file and read from there, rather than fetched again for its records.
+        let src = match header.form {
+            Form::Text => src.spooled().map_err(io)?,
+            Form::Binary => src,
+        };
         let len = src.len();
         let mut cut = None;
         let spans = if header.form == Form::Text {

@@ -231,7 +231,8 @@ fn an_object_replaced_while_read_is_an_error() {
 /// Reads are planned: `view` and `info` of a POD5 object fetch its footer, tables and batch
 /// metadata, no signal, in 2 round trips; `get` of one read, or of ten, adds the reads'
 /// chunks (3); a scan (`verify`) fetches
-/// each byte about once; a BLOW5 object with its index beside it is not scanned to be opened.
+/// each byte about once (SLOW5 text too); a BLOW5 object with its index beside it is not
+/// scanned to be opened.
 #[test]
 fn reads_are_planned_not_paged() {
     let dir = svb_testdata::TempDir::new("remote-planned");
@@ -315,6 +316,15 @@ fn reads_are_planned_not_paged() {
         verify < size(blow5) * 3 / 2,
         "verify fetched {verify} bytes of a {}-byte object",
         size(blow5)
+    );
+    // SLOW5 text, whose records are found by reading every line, is fetched once (copied to
+    // a temporary file), not once to find the records and again to decode them.
+    let slow5 = &local[2];
+    let verify = fetched(&["blow5", "verify", &server.url("reads.slow5")]);
+    assert!(
+        verify < size(slow5) * 6 / 5,
+        "verify fetched {verify} bytes of a {}-byte SLOW5 object",
+        size(slow5)
     );
 }
 

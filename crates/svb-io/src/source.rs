@@ -42,6 +42,13 @@ enum Inner {
     Mapped(memmap2::Mmap),
     #[cfg(feature = "remote")]
     Remote(std::sync::Arc<crate::remote::Object>),
+    /// An object copied whole into a temporary file ([`Source::spooled`]): read by positioned
+    /// reads, the file removed when the source is dropped (the read handle first).
+    #[cfg(feature = "remote")]
+    Spooled {
+        file: File,
+        _spool: Box<crate::PartialFile>,
+    },
 }
 
 /// A file's bytes: in memory, read on demand, or mapped. Every range is checked against the
@@ -59,6 +66,8 @@ impl std::fmt::Debug for Source {
             Inner::Mapped(_) => "mapped",
             #[cfg(feature = "remote")]
             Inner::Remote(_) => "ranges of an object",
+            #[cfg(feature = "remote")]
+            Inner::Spooled { .. } => "an object copied to a temporary file",
         };
         write!(f, "Source({} bytes, {how})", self.len)
     }
@@ -147,6 +156,46 @@ impl Source {
             check_format(want, &source.read_vec(0, n)?)?;
         }
         Ok(source)
+    }
+
+    /// An object's bytes copied whole, once, into a temporary file (in the temporary folder,
+    /// removed when the source is dropped) and read from there: what a reader that must read
+    /// every byte to find its records (SLOW5 text, whose records are lines) takes instead of
+    /// reading the object twice, once to find them and once to decode them. The object is
+    /// read front to back as a scan (fetched ahead at the link's rate), 8 MiB at a time. Any
+    /// other source is returned as it is.
+    #[cfg(feature = "remote")]
+    pub fn spooled(self) -> io::Result<Source> {
+        let Inner::Remote(object) = &self.inner else {
+            return Ok(self);
+        };
+        // A scratch file in the temporary folder, named after nothing of the URL's.
+        let mut spool =
+            crate::PartialFile::scratch(std::env::temp_dir().join("svb-object"), "spool")?;
+        object.expect_scan();
+        let mut buf = vec![0u8; (8 << 20).min(self.len as usize)];
+        let mut at = 0u64;
+        while at < self.len {
+            let n = buf.len().min((self.len - at) as usize);
+            self.read_into(at, &mut buf[..n])?;
+            io::Write::write_all(&mut spool, &buf[..n])?;
+            at += n as u64;
+        }
+        io::Write::flush(&mut spool)?;
+        let file = File::open(spool.path_written())?;
+        Ok(Source {
+            inner: Inner::Spooled {
+                file,
+                _spool: Box::new(spool),
+            },
+            len: self.len,
+        })
+    }
+
+    /// [`spooled`](Source::spooled) without the `remote` feature: no source is an object's.
+    #[cfg(not(feature = "remote"))]
+    pub fn spooled(self) -> io::Result<Source> {
+        Ok(self)
     }
 
     #[cfg(not(feature = "remote"))]
@@ -258,11 +307,13 @@ impl Source {
         }
     }
 
-    /// The open file, where its bytes are read on demand by positioned reads (`None` in
-    /// memory, mapped or remote). Its cursor is not used by this source: a copy may seek it.
+    /// The open file, where its bytes are read on demand by positioned reads (a spooled
+    /// object's temporary file too; `None` in memory, mapped or remote). Its cursor is not used by this source: a copy may seek it.
     pub fn file(&self) -> Option<&File> {
         match &self.inner {
             Inner::File(f) => Some(f),
+            #[cfg(feature = "remote")]
+            Inner::Spooled { file, .. } => Some(file),
             _ => None,
         }
     }
@@ -293,6 +344,8 @@ impl Source {
             Inner::Memory(v) => buf.copy_from_slice(&v[range]),
             Inner::Mapped(m) => buf.copy_from_slice(&m[range]),
             Inner::File(f) => read_exact_at(f, buf, offset)?,
+            #[cfg(feature = "remote")]
+            Inner::Spooled { file, .. } => read_exact_at(file, buf, offset)?,
             #[cfg(feature = "remote")]
             Inner::Remote(o) => o.read_into(offset, buf)?,
         }
