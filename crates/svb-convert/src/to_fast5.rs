@@ -346,7 +346,7 @@ fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> NewRead
 ///
 /// ```no_run
 /// use svb_convert::{to_fast5, Run};
-/// use svb_model::{Format, ReadSink};
+/// use svb_model::Format;
 /// let stats = to_fast5(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Run::default())?;
 /// println!("{} reads", stats.reads);
 /// # Ok::<(), svb_convert::ConvertError>(())
@@ -368,7 +368,7 @@ pub fn to_fast5(
 ///
 /// ```no_run
 /// use svb_convert::{to_fast5_files, Run};
-/// use svb_model::{Format, ReadSink};
+/// use svb_model::Format;
 /// let (stats, files) = to_fast5_files(&["reads.pod5".into()], Format::Pod5, "reads.fast5".as_ref(), Default::default(), Some(4000), Run::default())?;
 /// println!("{} reads in {} files", stats.reads, files.len());
 /// # Ok::<(), svb_convert::ConvertError>(())

@@ -308,7 +308,8 @@ impl Source {
     }
 
     /// The open file, where its bytes are read on demand by positioned reads (a spooled
-    /// object's temporary file too; `None` in memory, mapped or remote). Its cursor is not used by this source: a copy may seek it.
+    /// object's temporary file too; `None` in memory, mapped or remote). Its cursor is not
+    /// used by this source: a copy may seek it.
     pub fn file(&self) -> Option<&File> {
         match &self.inner {
             Inner::File(f) => Some(f),
