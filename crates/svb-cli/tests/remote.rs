@@ -606,6 +606,88 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         std::fs::read(&got).unwrap(),
         std::fs::read(dir.join("big-want.slow5")).unwrap()
     );
+    // An output is uploaded as it is written: none of it goes to the temporary folder (one
+    // that does not exist here), with --force (parts of the key itself) or without (a hidden
+    // key, copied), in one part or several.
+    let mut no_tmp = env.clone();
+    no_tmp.push(("TMPDIR", s(&dir.join("no-such-folder")).to_string()));
+    for (key, from, force) in [
+        ("streamed.slow5", &local[0], false),
+        ("streamed-forced.slow5", &local[0], true),
+        ("streamed-small.blow5", &local[2], false),
+    ] {
+        let url = format!("s3://out/{key}");
+        let mut args = vec!["convert", s(from), "-o", &url];
+        if force {
+            args.push("--force");
+        }
+        ok(&svb_with(&no_tmp, &args));
+        let back = dir.join(&format!("back-{key}"));
+        ok(&svb_with(&env, &["convert", &url, "-o", s(&back)]));
+        let want = dir.join(&format!("want-{key}"));
+        ok(&svb(&["convert", s(from), "-o", s(&want)]));
+        assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&want).unwrap());
+    }
+    // Several outputs at once (split's): two are uploaded as they are written, the others
+    // written to the temporary folder first (bounded memory); all appear, each the bytes of
+    // the local split's.
+    let parts = dir.join("parts");
+    ok(&svb(&[
+        "split",
+        s(&local[1]),
+        "-o",
+        s(&parts),
+        "--files",
+        "5",
+    ]));
+    ok(&svb_with(
+        &env,
+        &[
+            "split",
+            s(&local[1]),
+            "-o",
+            "s3://out/parts/",
+            "--files",
+            "5",
+        ],
+    ));
+    let mut names: Vec<_> = std::fs::read_dir(&parts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 5, "{names:?}");
+    for name in &names {
+        let url = format!("s3://out/parts/{name}");
+        let object =
+            svb_io::Source::open(std::path::Path::new(&url), svb_io::Access::ReadWhole).unwrap();
+        let want = std::fs::read(parts.join(name)).unwrap();
+        assert!(
+            object.read_vec(0, object.len() as usize).unwrap() == want,
+            "{name}"
+        );
+    }
+    // Synced as a local output is (every 16 MiB and at the end), an upload has nothing to
+    // sync: 20 MiB in three parts, published whole.
+    let mut f = svb_io::Publish::default()
+        .create("s3://out/synced.bin")
+        .unwrap();
+    let bytes: Vec<u8> = (0..20u32 << 20).map(|i| (i % 251) as u8).collect();
+    std::io::Write::write_all(&mut f, &bytes).unwrap();
+    svb_io::Publish::default().commit(f).unwrap();
+    let synced = svb_io::Source::open(
+        std::path::Path::new("s3://out/synced.bin"),
+        svb_io::Access::ReadWhole,
+    )
+    .unwrap();
+    assert!(synced.read_vec(0, bytes.len()).unwrap() == bytes);
+    // Dropped part way (an error, a panic), an output whose parts were sent aborts its
+    // multipart upload: nothing stays (checked with the interrupted uploads below).
+    for on_existing in [svb_io::OnExisting::Replace, svb_io::OnExisting::Refuse] {
+        let mut f = svb_io::PartialFile::create("s3://out/dropped.slow5", on_existing).unwrap();
+        std::io::Write::write_all(&mut f, &vec![7u8; 20 << 20]).unwrap();
+        drop(f);
+    }
     // The refusal does not rest on the look before: the copy that publishes refuses an
     // object that appeared meanwhile (S3's conditional CompleteMultipartUpload).
     let e = svb_io::remote::upload(&local[1], url, false).unwrap_err();
@@ -628,6 +710,12 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     let beside = std::path::Path::new("s3://out/converted/reads.blow5.idx");
     let beside = svb_io::Source::open(beside, svb_io::Access::ReadWhole).unwrap();
     assert_eq!(beside.read_vec(0, beside.len() as usize).unwrap(), want_idx);
+    // An output to a bucket that is not there is named so.
+    let e = fails(&svb_with(
+        &env,
+        &["convert", s(&local[0]), "-o", "s3://no-such-bucket/x.slow5"],
+    ));
+    assert!(e.contains("bucket does not exist"), "{e}");
     // An output to a web server is refused, naming why.
     let e = fails(&svb(&[
         "convert",
@@ -653,7 +741,10 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         "{open_uploads}"
     );
     let listed = http_get(&s3.endpoint(), "/out?list-type=2");
-    assert!(!listed.contains("stopped-"), "{listed}");
+    assert!(
+        !listed.contains("stopped-") && !listed.contains("dropped") && !listed.contains("partial"),
+        "{listed}"
+    );
 }
 
 /// The body of an unsigned GET of `target` from the server at `endpoint` (moto answers it).

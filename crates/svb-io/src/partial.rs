@@ -106,9 +106,23 @@ impl From<OnExisting> for Publish {
 }
 
 impl Publish {
-    /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]).
+    /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]):
+    /// written front to back (an object's is uploaded as it is written).
     pub fn create(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
         let mut file = PartialFile::create(path, self.on_existing)?;
+        // An upload has nothing to sync.
+        file.write_back = self.sync && matches!(file.out, Some(Out::File(_)));
+        Ok(file)
+    }
+
+    /// [`create`](Self::create) for a writer that rewrites bytes it wrote before
+    /// ([`PartialFile::write_at`]: a header completed at the end): an object's file is
+    /// written whole to the temporary folder and uploaded when it is complete.
+    pub fn create_rewritable(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
+        let path = path.as_ref();
+        let _ = remove_stale_partials_of(path);
+        let mut file =
+            PartialFile::create_named(path, None, self.on_existing, BUFFER, Written::Rewritable)?;
         file.write_back = self.sync;
         Ok(file)
     }
@@ -130,7 +144,7 @@ impl Publish {
 /// them is complete ([`publish_all`]).
 #[derive(Debug)]
 pub struct Staged {
-    partial: PathBuf,
+    partial: StagedBytes,
     path: PathBuf,
     publish_at: PathBuf,
     on_existing: OnExisting,
@@ -147,19 +161,39 @@ impl Staged {
     /// Gives the file its name, as [`PartialFile::commit`] does; an error comes with the
     /// destination it is said of.
     pub fn publish(mut self) -> Result<(), (PathBuf, io::Error)> {
-        let published = publish(&self.partial, &self.publish_at, self.on_existing);
-        if published.is_err() {
-            let _ = std::fs::remove_file(&self.partial);
-        }
         self.done = true;
+        let published = match std::mem::replace(&mut self.partial, StagedBytes::Gone) {
+            StagedBytes::File(partial) => {
+                let published = publish(&partial, &self.publish_at, self.on_existing);
+                if published.is_err() {
+                    let _ = std::fs::remove_file(&partial);
+                }
+                published
+            }
+            #[cfg(feature = "remote")]
+            StagedBytes::Object(upload) => upload.publish(),
+            StagedBytes::Gone => Ok(()),
+        };
         published.map_err(|e| (self.path.clone(), e))
     }
 }
 
+/// Where a staged output's bytes are.
+#[derive(Debug)]
+enum StagedBytes {
+    /// The temporary file.
+    File(PathBuf),
+    /// An upload with every byte sent (taken back when dropped).
+    #[cfg(feature = "remote")]
+    Object(crate::remote::StagedUpload),
+    /// Published.
+    Gone,
+}
+
 impl Drop for Staged {
     fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.partial);
+        if let (false, StagedBytes::File(partial)) = (self.done, &self.partial) {
+            let _ = std::fs::remove_file(partial);
         }
     }
 }
@@ -225,6 +259,11 @@ fn remove_published(path: &Path) -> io::Result<()> {
 
 /// A file being written: `DIR/.NAME.partial-PID-NONCE` (or `DIR/.NAME.TAG.partial-PID-NONCE`
 /// for a scratch file) until [`commit`](PartialFile::commit) publishes it as `DIR/NAME`.
+/// An object's output (`s3://...`) is uploaded as it is written, in parts that appear under
+/// its key only when it is committed (`svb_io::remote`'s `Upload`; two outputs at once, each
+/// holding up to 72 MiB: more, as `split` writes, go the other way); its scratch files, the
+/// output of [`Publish::create_rewritable`] and outputs beyond those two are written to the
+/// temporary folder and uploaded when complete.
 ///
 /// - The temporary file is created new (`O_CREAT | O_EXCL`: a file or a symbolic link already
 ///   at that name is an error, never followed or truncated), at a name no other writer can
@@ -270,7 +309,7 @@ fn remove_published(path: &Path) -> io::Result<()> {
 /// ```
 #[derive(Debug)]
 pub struct PartialFile {
-    out: Option<BufWriter<File>>,
+    out: Option<Out>,
     path: PathBuf,
     /// Where the file is published: `path`, or the file a symbolic link at `path` names.
     publish_at: PathBuf,
@@ -299,6 +338,26 @@ const SYNC_EVERY: u64 = 16 << 20;
 /// What every temporary name holds after the destination's name: `.partial-PID-NONCE`.
 const PARTIAL: &str = ".partial-";
 
+/// Where a [`PartialFile`]'s bytes go.
+#[derive(Debug)]
+enum Out {
+    /// The temporary file.
+    File(BufWriter<File>),
+    /// The object store, as they are written.
+    #[cfg(feature = "remote")]
+    Object(Box<crate::remote::Upload>),
+}
+
+/// How a [`PartialFile`] is written: what decides whether an object's output can be uploaded
+/// as it is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// Front to back.
+    InOrder,
+    /// With bytes written before rewritten ([`PartialFile::write_at`]).
+    Rewritable,
+}
+
 impl PartialFile {
     /// Creates the temporary file for destination `path`, after removing the leftovers of
     /// killed writers of the same destination whose process is gone. With
@@ -308,13 +367,19 @@ impl PartialFile {
     pub fn create(path: impl AsRef<Path>, on_existing: OnExisting) -> io::Result<PartialFile> {
         let path = path.as_ref();
         let _ = remove_stale_partials_of(path);
-        Self::create_named(path, None, on_existing, BUFFER)
+        Self::create_named(path, None, on_existing, BUFFER, Written::InOrder)
     }
 
     /// A scratch file beside `path` (`DIR/.NAME.TAG.partial-PID-NONCE`), never published:
     /// for what a writer spools before copying it into the destination. It is removed on drop.
     pub fn scratch(path: impl AsRef<Path>, tag: &str) -> io::Result<PartialFile> {
-        Self::create_named(path.as_ref(), Some(tag), OnExisting::Refuse, BUFFER)
+        Self::create_named(
+            path.as_ref(),
+            Some(tag),
+            OnExisting::Refuse,
+            BUFFER,
+            Written::Rewritable,
+        )
     }
 
     fn create_named(
@@ -322,6 +387,7 @@ impl PartialFile {
         tag: Option<&str>,
         on_existing: OnExisting,
         buffer: usize,
+        written: Written,
     ) -> io::Result<PartialFile> {
         if let Some(url) = crate::url_of(path) {
             crate::location::check_writable(url)?;
@@ -330,9 +396,35 @@ impl PartialFile {
             return Err(already_exists(path));
         }
         let publish_at = through_links(path)?;
+        #[cfg(feature = "remote")]
+        if let (Some(url), Written::InOrder, Some(slot)) = match (crate::url_of(path), written) {
+            // Uploaded as it is written where a slot is free, else (more outputs at once)
+            // written to the temporary folder.
+            (Some(url), Written::InOrder) => {
+                (Some(url), written, crate::remote::StreamSlot::take())
+            }
+            other => (other.0, other.1, None),
+        } {
+            let replace = on_existing == OnExisting::Replace;
+            let upload = crate::remote::Upload::start(url, replace, Some(slot))?;
+            return Ok(PartialFile {
+                out: Some(Out::Object(Box::new(upload))),
+                path: path.to_path_buf(),
+                partial: path.to_path_buf(),
+                publish_at,
+                on_existing,
+                position: 0,
+                write_back: false,
+                synced_to: 0,
+                sync_every: SYNC_EVERY,
+                syncing: None,
+            });
+        }
+        #[cfg(not(feature = "remote"))]
+        let _ = written;
         let (file, partial) = create_temporary(&publish_at, tag)?;
         Ok(PartialFile {
-            out: Some(BufWriter::with_capacity(buffer, file)),
+            out: Some(Out::File(BufWriter::with_capacity(buffer, file))),
             path: path.to_path_buf(),
             publish_at,
             partial,
@@ -345,7 +437,8 @@ impl PartialFile {
         })
     }
 
-    /// The temporary name the bytes are written under.
+    /// The temporary name the bytes are written under (the destination itself for an
+    /// object's output uploaded as it is written).
     pub fn path_written(&self) -> &Path {
         &self.partial
     }
@@ -374,7 +467,7 @@ impl PartialFile {
                 ),
             ));
         }
-        let out = self.writer();
+        let out = self.file("rewritten")?;
         out.flush()?;
         let file = out.get_mut();
         file.seek(SeekFrom::Start(offset))?;
@@ -396,7 +489,15 @@ impl PartialFile {
         let mut from = src;
         from.seek(SeekFrom::Start(offset))?;
         let same_page_offset = offset % PAGE == self.position % PAGE;
-        let out = self.writer();
+        #[cfg(feature = "remote")]
+        if let Some(Out::Object(_)) = &self.out {
+            let copied = copy_through_buffer(&mut from.take(len), self)?;
+            if copied != len {
+                return Err(short_source(copied, len, offset));
+            }
+            return Ok(());
+        }
+        let out = self.file("appended to")?;
         out.flush()?;
         let copied = if same_page_offset {
             io::copy(&mut from.take(len), out.get_mut())?
@@ -405,10 +506,7 @@ impl PartialFile {
         };
         self.position += copied;
         if copied != len {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                format!("{copied} of {len} bytes at {offset} copied (the source is shorter)"),
-            ));
+            return Err(short_source(copied, len, offset));
         }
         self.write_back()
     }
@@ -416,7 +514,7 @@ impl PartialFile {
     /// Flushes what is buffered and copies the whole file so far to `to` (a scratch file's
     /// contents into the destination). Returns the bytes copied.
     pub fn copy_to(&mut self, to: &mut impl Write) -> io::Result<u64> {
-        let out = self.writer();
+        let out = self.file("read back")?;
         out.flush()?;
         let file = out.get_mut();
         file.seek(SeekFrom::Start(0))?;
@@ -447,7 +545,7 @@ impl PartialFile {
             return Ok(());
         }
         self.wait_for_sync()?;
-        let file = self.writer().get_ref().try_clone()?;
+        let file = self.file("synced")?.get_ref().try_clone()?;
         self.synced_to = self.position;
         self.syncing = Some(std::thread::spawn(move || file.sync_data()));
         Ok(())
@@ -469,53 +567,94 @@ impl PartialFile {
     /// Flushes, syncs (when `sync`) and closes the file, complete but not yet under its name.
     fn stage(mut self, sync: bool) -> io::Result<Staged> {
         let out = self.out.take().expect("open until commit");
-        let synced = self.wait_for_sync();
-        let staged = Staged {
-            partial: self.partial.clone(),
+        let mut staged = Staged {
+            partial: StagedBytes::Gone,
             path: self.path.clone(),
             publish_at: self.publish_at.clone(),
             on_existing: self.on_existing,
             done: false,
         };
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        synced?;
-        if sync {
-            file.sync_data()?;
+        match out {
+            Out::File(out) => {
+                // Removed with `staged` if what follows fails.
+                staged.partial = StagedBytes::File(self.partial.clone());
+                let synced = self.wait_for_sync();
+                let file = out.into_inner().map_err(|e| e.into_error())?;
+                synced?;
+                if sync {
+                    file.sync_data()?;
+                }
+            }
+            #[cfg(feature = "remote")]
+            Out::Object(upload) => staged.partial = StagedBytes::Object(upload.stage()?),
         }
         Ok(staged)
     }
 
-    fn writer(&mut self) -> &mut BufWriter<File> {
-        self.out.as_mut().expect("open until commit")
+    /// The temporary file; an error for an object's output uploaded as it is written, which
+    /// cannot be `what` (rewritten, read back).
+    fn file(&mut self, what: &str) -> io::Result<&mut BufWriter<File>> {
+        #[cfg(not(feature = "remote"))]
+        let _ = what;
+        match self.out.as_mut().expect("open until commit") {
+            Out::File(out) => Ok(out),
+            #[cfg(feature = "remote")]
+            Out::Object(_) => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "an object is uploaded as it is written: what was written cannot be \
+                     {what} (Publish::create_rewritable writes it whole first)"
+                ),
+            )),
+        }
     }
+}
+
+/// The error of [`PartialFile::append_range_of`] where the source holds fewer bytes.
+fn short_source(copied: u64, len: u64, offset: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!("{copied} of {len} bytes at {offset} copied (the source is shorter)"),
+    )
 }
 
 impl Write for PartialFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.writer().write(buf)?;
-        self.position += n as u64;
-        self.write_back()?;
-        Ok(n)
+        self.write_all(buf)?;
+        Ok(buf.len())
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer().write_all(buf)?;
+        match self.out.as_mut().expect("open until commit") {
+            Out::File(out) => out.write_all(buf)?,
+            #[cfg(feature = "remote")]
+            Out::Object(upload) => upload.write(buf)?,
+        }
         self.position += buf.len() as u64;
         self.write_back()
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.writer().flush()
+        match self.out.as_mut().expect("open until commit") {
+            Out::File(out) => out.flush(),
+            #[cfg(feature = "remote")]
+            Out::Object(_) => Ok(()),
+        }
     }
 }
 
 impl Drop for PartialFile {
-    /// Without a commit, the temporary file is removed.
+    /// Without a commit, the temporary file is removed (an upload is aborted).
     fn drop(&mut self) {
-        if let Some(out) = self.out.take() {
-            // Unflushed bytes are dropped, not written to a file about to go.
-            drop(out.into_parts());
-            let _ = std::fs::remove_file(&self.partial);
+        match self.out.take() {
+            Some(Out::File(out)) => {
+                // Unflushed bytes are dropped, not written to a file about to go.
+                drop(out.into_parts());
+                let _ = std::fs::remove_file(&self.partial);
+            }
+            #[cfg(feature = "remote")]
+            Some(Out::Object(upload)) => drop(upload),
+            None => {}
         }
     }
 }
@@ -535,7 +674,7 @@ impl Drop for PartialFile {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write_file(path: &Path, bytes: &[u8], on_existing: OnExisting) -> io::Result<()> {
-    let mut f = PartialFile::create_named(path, None, on_existing, 0)?;
+    let mut f = PartialFile::create_named(path, None, on_existing, 0, Written::InOrder)?;
     f.write_all(bytes)?;
     f.commit_unsynced()
 }
@@ -636,6 +775,15 @@ fn create_temporary(path: &Path, tag: Option<&str>) -> io::Result<(File, PathBuf
 /// The error of creating `path`'s temporary file, said of `path` (the temporary name means
 /// nothing to the user; the caller names `path`): a missing directory is named.
 fn name_destination(path: &Path, e: io::Error) -> io::Error {
+    if crate::url_of(path).is_some() {
+        return io::Error::new(
+            e.kind(),
+            format!(
+                "cannot be written: its file in the temporary folder {} cannot be created ({e})",
+                std::env::temp_dir().display()
+            ),
+        );
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     match (e.kind(), dir) {
         (io::ErrorKind::NotFound, Some(dir)) if !dir.exists() => io::Error::new(

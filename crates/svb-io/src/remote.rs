@@ -943,84 +943,388 @@ fn object_url(base: &url::Url, prefix: Option<&ObjectPath>, path: &ObjectPath) -
     format!("{root}/{path}")
 }
 
-/// Parts of an upload (8 MiB), read from the local file one after another, at most
-/// [`UPLOAD_IN_FLIGHT`] in flight.
+/// Parts of an upload (8 MiB), at most [`UPLOAD_IN_FLIGHT`] in flight.
 const PART: usize = 8 << 20;
 
-/// Parts of an upload in flight at once (bounded memory: 8 x 8 MiB).
+/// Parts of an upload in flight at once (bounded memory: 8 x 8 MiB, and the part being
+/// filled).
 const UPLOAD_IN_FLIGHT: usize = 8;
 
-/// Uploads the local file `local` to the object at `url`, which appears only once it is
-/// whole: as one request up to one part, else as a multipart upload completed at the end
-/// (aborted on any failure, and when [`crate::interrupt`] is asked between parts: no parts
-/// are left; an [`io::ErrorKind::Interrupted`] error then). Without `replace`, an object already at
-/// `url` is never replaced: the file goes to a hidden key beside it
-/// (`.NAME.partial-PID-NONCE`), copied to `url` by a copy that refuses an existing object
-/// (S3's conditional CompleteMultipartUpload, GCS's generation 0, Azure's If-None-Match), then
-/// removed; a store that cannot refuse says so, and nothing is replaced. Web servers are not
+/// Outputs uploaded as they are written at once (2; each holds up to 72 MiB of parts): more,
+/// at once (`split`'s outputs), are written to the temporary folder and each uploaded when
+/// complete, so that memory stays bounded however many outputs are open.
+const STREAMED_AT_ONCE: usize = 2;
+
+/// Outputs being uploaded as they are written.
+static STREAMING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// One of the [`STREAMED_AT_ONCE`] outputs that may be uploaded as they are written, given
+/// back when dropped.
+#[derive(Debug)]
+pub(crate) struct StreamSlot(());
+
+impl StreamSlot {
+    /// A slot, if one is free.
+    pub(crate) fn take() -> Option<StreamSlot> {
+        STREAMING
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < STREAMED_AT_ONCE).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| StreamSlot(()))
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        STREAMING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Uploads the local file `local` to the object at `url` through an [`Upload`]: the object
+/// appears only once it is whole; without `replace` an object already at `url` is never
+/// replaced (see [`Upload`]), and an object over the store's conditional-copy limit is refused
+/// before anything is sent. Asked to stop ([`crate::interrupt`]) between parts, it aborts the
+/// upload (no parts are left) with an [`io::ErrorKind::Interrupted`] error. Web servers are not
 /// written to.
 pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<()> {
-    crate::location::check_writable(url)?;
-    let (store, path, parsed) = store_for(url)?;
-    if !replace {
-        let len = std::fs::metadata(local)?.len();
-        if let Some(limit) = conditional_copy_limit(parsed.scheme()).filter(|&l| len > l) {
-            return Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!(
-                    "{len} bytes: this store copies at most {limit} bytes in the one \
-                     conditional copy that writes an object only where none is, so an object \
-                     this large is written only with --force (which replaces what is there); \
-                     nothing was written"
-                ),
-            ));
+    use std::io::Read;
+    let mut up = Upload::start(url, replace, None)?;
+    let mut file = std::fs::File::open(local)?;
+    let len = file.metadata()?.len();
+    if let Some(limit) = up.limit.filter(|&l| len > l) {
+        return Err(too_large(&len.to_string(), limit));
+    }
+    let mut buf = vec![0u8; PART];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        up.write(&buf[..n])?;
+    }
+    up.stage()?.publish()
+}
+
+/// The error of an output over `limit`, the most the store's conditional copy takes.
+fn too_large(len: &str, limit: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "{len} bytes: this store copies at most {limit} bytes in the one conditional copy \
+             that writes an object only where none is, so an object this large is written \
+             only with --force (which replaces what is there); nothing was written"
+        ),
+    )
+}
+
+/// The error of an upload stopped by [`crate::interrupt`].
+fn upload_stopped() -> io::Error {
+    crate::interrupted_error("the upload was aborted; nothing was written")
+}
+
+/// An object written as it is made (the output of a [`crate::PartialFile`] whose destination
+/// is an object): its bytes go to the store in parts of [`PART`] bytes, at most
+/// [`UPLOAD_IN_FLIGHT`] in flight, while the writer goes on making the next ones, and nothing
+/// stands under the object's key until [`StagedUpload::publish`]:
+///
+/// - with `replace`, the parts make a multipart upload of the key itself, completed by the
+///   publish (an output of one part: one request at the publish);
+/// - without, they make an object at a hidden key beside it (`.NAME.partial-PID-NONCE`),
+///   complete when staged, which the publish copies to the key by a copy that refuses an
+///   existing object (S3's conditional UploadPartCopy, GCS's generation 0, Azure's
+///   If-None-Match) and then removes; a store that cannot refuse says so, and nothing is
+///   replaced. S3 copies at most 5 GiB that way: a larger output fails as soon as it passes
+///   that, saying that `--force` writes it.
+///
+/// Dropped before it is published (an error, a panic, an interrupt), the multipart upload is
+/// aborted (no parts left behind) and the hidden object removed.
+pub(crate) struct Upload {
+    store: Arc<dyn ObjectStore>,
+    /// The object's key.
+    target: ObjectPath,
+    /// Where the parts go: `target` with `replace`, else the hidden key beside it.
+    key: ObjectPath,
+    replace: bool,
+    /// The most bytes the publish can copy (without `replace`, on a store with a limit).
+    limit: Option<u64>,
+    /// The part being filled.
+    part: Vec<u8>,
+    /// Bytes written so far.
+    written: u64,
+    /// The multipart upload, once a first part is sent.
+    multipart: Option<Parts>,
+    /// Held while the output is uploaded as it is written (none for a complete file).
+    slot: Option<StreamSlot>,
+}
+
+/// A multipart upload being written (in a mutex only to be `Sync`, as the writers holding it
+/// are: it is reached through `&mut` alone, never locked).
+type Parts = Mutex<object_store::WriteMultipart>;
+
+/// The upload in `parts`.
+fn parts(parts: Parts) -> object_store::WriteMultipart {
+    parts.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+impl std::fmt::Debug for Upload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upload")
+            .field("key", &self.key.as_ref())
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Upload {
+    /// An upload to the object at `url` (holding `slot` until it is published or dropped);
+    /// nothing is sent yet.
+    pub(crate) fn start(url: &str, replace: bool, slot: Option<StreamSlot>) -> io::Result<Upload> {
+        crate::location::check_writable(url)?;
+        let (store, target, parsed) = store_for(url)?;
+        let key = if replace {
+            target.clone()
+        } else {
+            let name = target.filename().unwrap_or("out");
+            let hidden = format!(
+                ".{name}.partial-{}-{:016x}",
+                std::process::id(),
+                crate::partial::random_u64()
+            );
+            match target.as_ref().rsplit_once('/') {
+                Some((dir, _)) => ObjectPath::from(format!("{dir}/{hidden}")),
+                None => ObjectPath::from(hidden),
+            }
+        };
+        Ok(Upload {
+            store,
+            target,
+            key,
+            replace,
+            limit: conditional_copy_limit(parsed.scheme()).filter(|_| !replace),
+            part: Vec::new(),
+            written: 0,
+            multipart: None,
+            slot,
+        })
+    }
+
+    /// Appends `bytes`; each part filled is sent, waiting while [`UPLOAD_IN_FLIGHT`] are.
+    pub(crate) fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
+        self.written += bytes.len() as u64;
+        if let Some(limit) = self.limit.filter(|&l| self.written > l) {
+            return Err(too_large(&format!("more than {limit}"), limit));
+        }
+        while !bytes.is_empty() {
+            if self.part.capacity() == 0 {
+                self.part.reserve_exact(PART);
+            }
+            let n = (PART - self.part.len()).min(bytes.len());
+            self.part.extend_from_slice(&bytes[..n]);
+            bytes = &bytes[n..];
+            if self.part.len() == PART {
+                self.send_part()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the full part (starting the multipart upload with the first).
+    fn send_part(&mut self) -> io::Result<()> {
+        if crate::interrupted() {
+            return Err(upload_stopped());
+        }
+        let part = std::mem::take(&mut self.part);
+        let (store, key, multipart) = (&self.store, &self.key, &mut self.multipart);
+        block_on(async {
+            if multipart.is_none() {
+                count(1, 0);
+                let upload = store.put_multipart(key).await.map_err(write_error)?;
+                *multipart = Some(Mutex::new(
+                    object_store::WriteMultipart::new_with_chunk_size(upload, PART),
+                ));
+            }
+            let writer = multipart.as_mut().expect("started");
+            let writer = writer.get_mut().unwrap_or_else(|e| e.into_inner());
+            writer
+                .wait_for_capacity(UPLOAD_IN_FLIGHT)
+                .await
+                .map_err(write_error)?;
+            count(1, 0);
+            writer.put(part.into());
+            Ok(())
+        })
+    }
+
+    /// Sends what is left and waits for every part: all but the step that makes the object
+    /// appear under its key, which [`StagedUpload::publish`] takes.
+    pub(crate) fn stage(mut self) -> io::Result<StagedUpload> {
+        if crate::interrupted() {
+            return Err(upload_stopped());
+        }
+        let last = std::mem::take(&mut self.part);
+        let step = match (self.multipart.take(), self.replace) {
+            (None, true) => Step::Put(last),
+            (None, false) => {
+                count(1, 0);
+                let (store, key) = (&self.store, &self.key);
+                block_on(async { store.put(key, last.into()).await.map_err(write_error) })?;
+                Step::Copy
+            }
+            (Some(writer), replace) => {
+                let mut writer = parts(writer);
+                let last_part = !last.is_empty();
+                if last_part {
+                    writer.put(last.into());
+                }
+                let sent = block_on(async {
+                    if let Err(e) = writer.wait_for_capacity(0).await {
+                        let _ = writer.abort().await;
+                        return Err(write_error(e));
+                    }
+                    if replace {
+                        return Ok(Some(writer));
+                    }
+                    count(1 + u64::from(last_part), 0);
+                    writer.finish().await.map_err(write_error)?;
+                    Ok(None)
+                })?;
+                match sent {
+                    Some(writer) => Step::Complete(Mutex::new(writer), last_part),
+                    None => Step::Copy,
+                }
+            }
+        };
+        Ok(StagedUpload {
+            store: self.store.clone(),
+            target: self.target.clone(),
+            key: self.key.clone(),
+            step: Some(step),
+            _slot: self.slot.take(),
+        })
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        if let Some(writer) = self.multipart.take() {
+            count(1, 0);
+            let _ = block_on(parts(writer).abort());
         }
     }
-    block_on(async {
-        if replace {
-            return put_file(&*store, &path, local).await;
-        }
-        let name = path.filename().unwrap_or("out");
-        let hidden = format!(
-            ".{name}.partial-{}-{:016x}",
-            std::process::id(),
-            crate::partial::random_u64()
-        );
-        let tmp = match path.as_ref().rsplit_once('/') {
-            Some((dir, _)) => ObjectPath::from(format!("{dir}/{hidden}")),
-            None => ObjectPath::from(hidden),
-        };
-        put_file(&*store, &tmp, local).await?;
+}
+
+/// What publishing a staged upload does.
+enum Step {
+    /// Puts these bytes at the key (an output of one part, replacing).
+    Put(Vec<u8>),
+    /// Completes the multipart upload of the key (sending its buffered last part first,
+    /// when the flag says there is one).
+    Complete(Parts, bool),
+    /// Copies the hidden object to the key where none is, and removes it.
+    Copy,
+}
+
+/// An [`Upload`] with every byte sent, not yet under its key: [`publish`](Self::publish)
+/// makes it appear; dropped, it is taken back (the multipart upload aborted, the hidden object
+/// removed).
+pub(crate) struct StagedUpload {
+    store: Arc<dyn ObjectStore>,
+    target: ObjectPath,
+    key: ObjectPath,
+    /// `None` once published.
+    step: Option<Step>,
+    /// Given back with the last part's memory.
+    _slot: Option<StreamSlot>,
+}
+
+impl std::fmt::Debug for StagedUpload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StagedUpload")
+            .field("target", &self.target.as_ref())
+            .finish_non_exhaustive()
+    }
+}
+
+impl StagedUpload {
+    /// Makes the object appear under its key (without `replace`: only where none is, an
+    /// [`io::ErrorKind::AlreadyExists`] error otherwise).
+    pub(crate) fn publish(mut self) -> io::Result<()> {
         if crate::interrupted() {
-            count(1, 0);
-            let _ = store.delete(&tmp).await;
-            return Err(crate::interrupted_error(
-                "the upload was taken back; nothing was written",
-            ));
+            return Err(upload_stopped());
         }
-        count(1, 0);
-        let copied = store.copy_if_not_exists(&tmp, &path).await;
-        count(1, 0);
-        let _ = store.delete(&tmp).await;
-        match copied {
-            Ok(()) => Ok(()),
-            Err(object_store::Error::AlreadyExists { .. })
-            | Err(object_store::Error::Precondition { .. }) => Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                "exists, and is not replaced",
-            )),
-            Err(e @ object_store::Error::NotSupported { .. })
-            | Err(e @ object_store::Error::NotImplemented { .. }) => Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!(
-                    "this store cannot write an object only where none is (it would race \
-                     another writer): nothing was written; --force replaces what is there \
-                     ({e})"
-                ),
-            )),
-            Err(e) => Err(io_error(e)),
+        let step = self.step.take().expect("published once");
+        let (store, target, key) = (&self.store, &self.target, &self.key);
+        block_on(async {
+            match step {
+                Step::Put(bytes) => {
+                    count(1, 0);
+                    store.put(target, bytes.into()).await.map_err(write_error)?;
+                    Ok(())
+                }
+                Step::Complete(writer, last_part) => {
+                    count(1 + u64::from(last_part), 0);
+                    parts(writer).finish().await.map_err(write_error)?;
+                    Ok(())
+                }
+                Step::Copy => {
+                    count(2, 0);
+                    let copied = store.copy_if_not_exists(key, target).await;
+                    let _ = store.delete(key).await;
+                    copied.map_err(copy_error)
+                }
+            }
+        })
+    }
+}
+
+impl Drop for StagedUpload {
+    fn drop(&mut self) {
+        let (store, key) = (&self.store, &self.key);
+        match self.step.take() {
+            None | Some(Step::Put(_)) => {}
+            Some(Step::Complete(writer, _)) => {
+                count(1, 0);
+                let _ = block_on(parts(writer).abort());
+            }
+            Some(Step::Copy) => {
+                count(1, 0);
+                let _ = block_on(async { store.delete(key).await });
+            }
         }
-    })
+    }
+}
+
+/// An `object_store` error of a write as an I/O error: a missing object there means a
+/// missing bucket (or container).
+fn write_error(e: object_store::Error) -> io::Error {
+    match e {
+        object_store::Error::NotFound { .. } => io::Error::new(
+            io::ErrorKind::NotFound,
+            "cannot be written: its bucket does not exist",
+        ),
+        other => io_error(other),
+    }
+}
+
+/// The error of the conditional copy that publishes an upload without `replace`.
+fn copy_error(e: object_store::Error) -> io::Error {
+    match e {
+        object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. } => {
+            io::Error::new(io::ErrorKind::AlreadyExists, "exists, and is not replaced")
+        }
+        e @ (object_store::Error::NotSupported { .. }
+        | object_store::Error::NotImplemented { .. }) => io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "this store cannot write an object only where none is (it would race another \
+                 writer): nothing was written; --force replaces what is there ({e})"
+            ),
+        ),
+        e => write_error(e),
+    }
 }
 
 /// The largest object a store of `scheme` can copy in the one conditional copy an upload
@@ -1039,70 +1343,6 @@ pub(crate) fn delete(url: &str) -> io::Result<()> {
         count(1, 0);
         store.delete(&path).await.map_err(io_error)
     })
-}
-
-/// Puts the local file `local` at `path`: one request up to [`PART`] bytes, else a
-/// multipart upload (aborted on failure).
-async fn put_file(
-    store: &dyn ObjectStore,
-    path: &ObjectPath,
-    local: &std::path::Path,
-) -> io::Result<()> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(local)?;
-    let len = file.metadata()?.len();
-    let read_part = |file: &mut std::fs::File| -> io::Result<Vec<u8>> {
-        let mut part = Vec::with_capacity(PART);
-        file.by_ref().take(PART as u64).read_to_end(&mut part)?;
-        Ok(part)
-    };
-    let stopped = || crate::interrupted_error("the upload was aborted; nothing was written");
-    if len <= PART as u64 {
-        let bytes = read_part(&mut file)?;
-        if crate::interrupted() {
-            return Err(stopped());
-        }
-        count(1, 0);
-        return store
-            .put(path, bytes.into())
-            .await
-            .map(|_| ())
-            .map_err(io_error);
-    }
-    count(1, 0);
-    let upload = store.put_multipart(path).await.map_err(io_error)?;
-    let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART);
-    let written: io::Result<()> = async {
-        loop {
-            writer
-                .wait_for_capacity(UPLOAD_IN_FLIGHT)
-                .await
-                .map_err(io_error)?;
-            if crate::interrupted() {
-                return Err(stopped());
-            }
-            let part = read_part(&mut file)?;
-            if part.is_empty() {
-                return Ok(());
-            }
-            count(1, 0);
-            writer.write(&part);
-        }
-    }
-    .await;
-    match written.and_then(|()| match crate::interrupted() {
-        true => Err(stopped()),
-        false => Ok(()),
-    }) {
-        Ok(()) => {
-            count(1, 0);
-            writer.finish().await.map(|_| ()).map_err(io_error)
-        }
-        Err(e) => {
-            let _ = writer.abort().await;
-            Err(e)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -1127,6 +1367,23 @@ mod tests {
         assert!(
             text.contains("--force") && text.contains("nothing was written"),
             "{text}"
+        );
+        assert_eq!(super::traffic().requests, before.requests);
+        // Written as it is made, an output fails as soon as it passes the limit (here one
+        // lowered to 1 KiB), before a part is sent.
+        let mut up = super::Upload::start("s3://bucket/run/streamed.pod5", false, None).unwrap();
+        assert_eq!(up.limit, Some(5 << 30));
+        up.limit = Some(1 << 10);
+        up.write(&[0; 1 << 10]).unwrap();
+        let e = up.write(&[0]).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::Unsupported);
+        assert!(e.to_string().contains("--force"), "{e}");
+        drop(up);
+        assert_eq!(
+            super::Upload::start("s3://bucket/run/streamed.pod5", true, None)
+                .unwrap()
+                .limit,
+            None
         );
         assert_eq!(super::traffic().requests, before.requests);
         assert_eq!(super::conditional_copy_limit("s3"), Some(5 << 30));

@@ -206,7 +206,7 @@ impl Writer {
             path: path.to_path_buf(),
             source,
         };
-        let mut out = options.publish.create(path).map_err(io)?;
+        let mut out = options.publish.create_rewritable(path).map_err(io)?;
         // The superblock, completed by finish.
         std::io::Write::write_all(&mut out, &[0; hdf5::SUPERBLOCK_LEN as usize]).map_err(io)?;
         Ok(Writer {
