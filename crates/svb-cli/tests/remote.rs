@@ -490,6 +490,84 @@ fn s3_objects_read_as_local_files() {
     assert_eq!(v.lines().count(), 41);
 }
 
+/// Objects on Google Cloud Storage (`gs://`) read as local files: every reading command, a
+/// prefix and a pattern listed, a read fetched by id; a missing object named.
+#[test]
+#[ignore = "needs fake-gcs-server (go install github.com/fsouza/fake-gcs-server@v1.56.1); run with --include-ignored"]
+fn gcs_objects_read_as_local_files() {
+    let dir = svb_testdata::TempDir::new("remote-gcs");
+    let local = files(&dir, 30);
+    let run = dir.join("buckets/ont-bucket/run1");
+    std::fs::create_dir_all(&run).unwrap();
+    for f in &local {
+        std::fs::copy(f, run.join(name(f))).unwrap();
+    }
+    let Some(gcs) = svb_testdata::gcs_server::GcsServer::start(&dir.join("buckets")) else {
+        return;
+    };
+    let env = gcs.env();
+    for f in &local {
+        let url = format!("gs://ont-bucket/run1/{}", name(f));
+        let kind = if name(f).ends_with("pod5") {
+            "pod5"
+        } else {
+            "blow5"
+        };
+        for args in [vec!["view"], vec![kind, "verify"], vec![kind, "info"]] {
+            let mut here = args.clone();
+            here.push(s(f));
+            let mut there = args.clone();
+            there.push(&url);
+            let a = ok(&svb(&here)).replace(s(f), "F");
+            let b = ok(&svb_with(&env, &there)).replace(&url, "F");
+            assert_eq!(a, b, "{args:?} {url}");
+        }
+    }
+    let ids = ok(&svb(&[
+        "view",
+        s(&local[0]),
+        "--fields",
+        "read_id",
+        "--no-header",
+    ]));
+    let id = ids.lines().nth(17).unwrap();
+    ok(&svb_with(
+        &env,
+        &[
+            "get",
+            "gs://ont-bucket/run1/reads.pod5",
+            id,
+            "-o",
+            s(&dir.join("got.i16")),
+        ],
+    ));
+    ok(&svb(&[
+        "get",
+        s(&local[0]),
+        id,
+        "-o",
+        s(&dir.join("want.i16")),
+    ]));
+    assert_eq!(
+        std::fs::read(dir.join("got.i16")).unwrap(),
+        std::fs::read(dir.join("want.i16")).unwrap()
+    );
+    let listed = |url: &str| {
+        ok(&svb_with(
+            &env,
+            &["view", url, "--fields", "read_id", "--no-header"],
+        ))
+    };
+    assert_eq!(listed("gs://ont-bucket/run1/*.blow5"), ids);
+    let e = fails(&svb_with(&env, &["view", "gs://ont-bucket/run1/"]));
+    assert!(e.contains("one format at a time"), "{e}");
+    let e = fails(&svb_with(&env, &["view", "gs://ont-bucket/run1/none.pod5"]));
+    assert!(
+        e.contains("none.pod5") && e.contains("no such object"),
+        "{e}"
+    );
+}
+
 /// The README's "Data in the cloud" command lines, run as written against an S3-compatible
 /// server holding the files they name (the README's POD5 at every key they name).
 #[test]

@@ -3,6 +3,7 @@
 
 pub mod alloc;
 pub mod blow5;
+pub mod gcs_server;
 pub mod http_server;
 #[cfg(feature = "pod5")]
 pub mod pod5;
