@@ -5,16 +5,12 @@
 //! and listings; it has no XML API, through which object_store writes, so outputs to `gs://`
 //! are not tried against it.
 
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+
+use crate::server_process::ServerProcess;
 
 /// A running fake-gcs-server.
-pub struct GcsServer {
-    child: Child,
-    port: u16,
-}
+pub struct GcsServer(ServerProcess);
 
 impl GcsServer {
     /// Starts `fake-gcs-server` (`$FAKE_GCS_SERVER`, else `fake-gcs-server` on the `PATH`)
@@ -22,60 +18,36 @@ impl GcsServer {
     /// one "skipped" line, or a panic under `CI=true`, where every server the tests use must
     /// start.
     pub fn start(root: &Path) -> Option<GcsServer> {
-        let program = std::env::var("FAKE_GCS_SERVER").unwrap_or_else(|_| "fake-gcs-server".into());
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(&program)
-            .args([
+        let args = |port: u16| {
+            let mut args: Vec<std::ffi::OsString> = [
                 "-scheme",
                 "http",
                 "-host",
                 "127.0.0.1",
                 "-backend",
                 "memory",
-            ])
-            .args(["-port", &port.to_string()])
-            .args(["-public-host", &format!("127.0.0.1:{port}")])
-            .arg("-data")
-            .arg(root)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let Ok(child) = child else {
-            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-            let install = "go install github.com/fsouza/fake-gcs-server@v1.56.1";
-            assert!(!ci, "CI=true needs {program} ({install})");
-            println!("skipped: {program} not found ({install})");
-            return None;
+            ]
+            .map(Into::into)
+            .into();
+            args.extend(["-port".into(), port.to_string().into()]);
+            args.extend(["-public-host".into(), format!("127.0.0.1:{port}").into()]);
+            args.extend(["-data".into(), root.into()]);
+            args
         };
-        let server = GcsServer { child, port };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "{program} did not start in 60 s");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Some(server)
+        let install = "go install github.com/fsouza/fake-gcs-server@v1.56.1";
+        ServerProcess::start("FAKE_GCS_SERVER", "fake-gcs-server", install, args).map(GcsServer)
     }
 
     /// The environment a client needs to reach this server: its address
     /// (`GOOGLE_BASE_URL`) and a service account that asks for no token.
     pub fn env(&self) -> Vec<(&'static str, String)> {
         vec![
-            ("GOOGLE_BASE_URL", format!("http://127.0.0.1:{}", self.port)),
+            ("GOOGLE_BASE_URL", self.0.endpoint()),
             (
                 "GOOGLE_SERVICE_ACCOUNT_KEY",
                 r#"{"private_key": "none", "private_key_id": "none", "client_email": "none", "disable_oauth": true}"#
                     .into(),
             ),
         ]
-    }
-}
-
-impl Drop for GcsServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -2,12 +2,14 @@
 //! by the reference implementations, read in place (never copied into the repository).
 
 pub mod alloc;
+pub mod azure_server;
 pub mod blow5;
 pub mod gcs_server;
 pub mod http_server;
 #[cfg(feature = "pod5")]
 pub mod pod5;
 pub mod s3_server;
+pub mod server_process;
 
 use std::path::PathBuf;
 
