@@ -49,13 +49,7 @@ fn commands_read_urls_as_local_files() {
     let dir = svb_testdata::TempDir::new("remote-commands");
     let local = files(&dir, 60);
     let server = HttpServer::start(&dir.0);
-    let ids = ok(&svb(&[
-        "view",
-        s(&local[0]),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = read_ids(&local[0]);
     let some: Vec<&str> = ids.lines().step_by(7).collect();
     let list = dir.join("some.txt");
     std::fs::write(&list, some.join("\n")).unwrap();
@@ -240,13 +234,7 @@ fn reads_are_planned_not_paged() {
     let server = HttpServer::start(&dir.0);
     let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
     let (pod5, blow5) = (&local[0], &local[1]);
-    let ids = ok(&svb(&[
-        "view",
-        s(pod5),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = read_ids(pod5);
     let id = ids.lines().nth(123).unwrap();
     let fetched = |args: &[&str]| {
         let before = server.bytes();
@@ -347,6 +335,29 @@ fn same_as_local(env: &[(&str, String)], local: &std::path::Path, url: &str, com
     }
 }
 
+/// Asserts that `svb get` of read `id` from the object at `url` (reached with `env`) writes
+/// the samples it writes from the local file `local` (both written in `dir`).
+fn same_read(
+    env: &[(&str, String)],
+    local: &std::path::Path,
+    url: &str,
+    id: &str,
+    dir: &std::path::Path,
+) {
+    let (got, want) = (dir.join("got-read.i16"), dir.join("want-read.i16"));
+    ok(&svb_with(env, &["get", url, id, "-o", s(&got), "--force"]));
+    ok(&svb(&["get", s(local), id, "-o", s(&want), "--force"]));
+    assert!(
+        std::fs::read(&got).unwrap() == std::fs::read(&want).unwrap(),
+        "{id} of {url}"
+    );
+}
+
+/// The read ids of the local file `f`, a line each (`svb view`).
+fn read_ids(f: &std::path::Path) -> String {
+    ok(&svb(&["view", s(f), "--fields", "read_id", "--no-header"]))
+}
+
 /// Runs `svb` with `args` in the environment `env` adds to.
 fn svb_with(env: &[(&str, String)], args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
@@ -410,13 +421,7 @@ fn s3_objects_read_as_local_files() {
             "--no-header",
         ],
     ));
-    let want = ok(&svb(&[
-        "view",
-        s(&local[1]),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let want = read_ids(&local[1]);
     assert_eq!(blow5, want);
     // Reads found by id in a prefix through a local read id index, which keeps the objects'
     // sizes and ETags: used while they are the same, rebuilt when one changes.
@@ -426,13 +431,7 @@ fn s3_objects_read_as_local_files() {
         &std::fs::read(&local[0]).unwrap(),
     );
     let idx = dir.join("run3.svbidx");
-    let ids = ok(&svb(&[
-        "view",
-        s(&local[0]),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = read_ids(&local[0]);
     let id30 = ids.lines().nth(30).unwrap();
     let get = |id: &str| {
         svb_with(
@@ -517,34 +516,14 @@ fn gcs_objects_read_as_local_files() {
         let commands: [&[&str]; 3] = [&["view"], &[kind(f), "verify"], &[kind(f), "info"]];
         same_as_local(&env, f, &url, &commands);
     }
-    let ids = ok(&svb(&[
-        "view",
-        s(&local[0]),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = read_ids(&local[0]);
     let id = ids.lines().nth(17).unwrap();
-    ok(&svb_with(
+    same_read(
         &env,
-        &[
-            "get",
-            "gs://ont-bucket/run1/reads.pod5",
-            id,
-            "-o",
-            s(&dir.join("got.i16")),
-        ],
-    ));
-    ok(&svb(&[
-        "get",
-        s(&local[0]),
+        &local[0],
+        "gs://ont-bucket/run1/reads.pod5",
         id,
-        "-o",
-        s(&dir.join("want.i16")),
-    ]));
-    assert_eq!(
-        std::fs::read(dir.join("got.i16")).unwrap(),
-        std::fs::read(dir.join("want.i16")).unwrap()
+        &dir.0,
     );
     let listed = |url: &str| {
         ok(&svb_with(
@@ -595,13 +574,7 @@ fn azure_objects_written_and_read() {
         &env,
         &["convert", s(&local[2]), "-o", url, "--force"],
     ));
-    let ids = ok(&svb(&[
-        "view",
-        s(&local[2]),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = read_ids(&local[2]);
     let listed = ok(&svb_with(
         &env,
         &[
@@ -613,22 +586,7 @@ fn azure_objects_written_and_read() {
         ],
     ));
     assert_eq!(listed, ids);
-    let id = ids.lines().nth(77).unwrap();
-    ok(&svb_with(
-        &env,
-        &["get", url, id, "-o", s(&dir.join("got.i16"))],
-    ));
-    ok(&svb(&[
-        "get",
-        s(&local[2]),
-        id,
-        "-o",
-        s(&dir.join("want.i16")),
-    ]));
-    assert_eq!(
-        std::fs::read(dir.join("got.i16")).unwrap(),
-        std::fs::read(dir.join("want.i16")).unwrap()
-    );
+    same_read(&env, &local[2], url, ids.lines().nth(77).unwrap(), &dir.0);
 }
 
 /// The README's "Data in the cloud" command lines, run as written against an S3-compatible
