@@ -787,8 +787,23 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         std::io::Write::write_all(&mut f, &vec![7u8; 20 << 20]).unwrap();
         drop(f);
     }
-    // The refusal does not rest on the look before: the copy that publishes refuses an
-    // object that appeared meanwhile (S3's conditional CompleteMultipartUpload).
+    // The refusal does not rest on the look before: an object that appears while an output
+    // is written is kept and the output refused, in one part (a conditional put) or in
+    // several (a conditional CompleteMultipartUpload), streamed or uploaded from a file.
+    for (key, len) in [
+        ("raced-small.bin", 1usize << 20),
+        ("raced-big.bin", 20 << 20),
+    ] {
+        let url = format!("s3://out/{key}");
+        let mut f = svb_io::PartialFile::create(&url, svb_io::OnExisting::Refuse).unwrap();
+        std::io::Write::write_all(&mut f, &vec![1u8; len]).unwrap();
+        let theirs = std::path::Path::new(&url);
+        svb_io::write_file(theirs, b"theirs", svb_io::OnExisting::Replace).unwrap();
+        let e = f.commit().unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{key}: {e}");
+        let kept = svb_io::Source::open(theirs, svb_io::Access::ReadWhole).unwrap();
+        assert_eq!(kept.read_vec(0, kept.len() as usize).unwrap(), b"theirs");
+    }
     let e = svb_io::remote::upload(&local[1], url, false).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists, "{e}");
     svb_io::remote::upload(&local[1], "s3://out/fresh.blow5", false).unwrap();
@@ -824,7 +839,7 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     ]));
     assert!(e.contains("object stores"), "{e}");
     // Asked to stop (Ctrl-C), an upload of several parts aborts its multipart upload, with
-    // --force or without (its hidden key taken back): no object, no upload left open.
+    // --force or without: no object, no upload left open.
     let big_file = dir.join("big-want.slow5");
     assert!(std::fs::metadata(&big_file).unwrap().len() > 8 << 20);
     svb_io::interrupt();

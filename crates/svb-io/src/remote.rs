@@ -188,6 +188,15 @@ fn invalid(url: &str, what: impl std::fmt::Display) -> io::Error {
 /// The store that holds `url`'s object, and the object's path in it. Stores are kept by
 /// scheme and bucket (or host), so their connections are reused.
 fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Url)> {
+    store_of(url, false)
+}
+
+/// [`store_for`]; with `create_only`, an S3 store whose multipart uploads complete only where
+/// no object is ([`CreateOnly`]), kept beside the other.
+fn store_of(
+    url: &str,
+    create_only: bool,
+) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Url)> {
     if crate::has_credentials(url) {
         return Err(crate::credentials_refused(url));
     }
@@ -195,15 +204,16 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Ur
     let (scheme, path) =
         ObjectStoreScheme::parse(&parsed).map_err(|e| invalid(url, format!("{e}")))?;
     let key = format!(
-        "{}://{}",
+        "{}://{}{}",
         parsed.scheme(),
-        &parsed[url::Position::BeforeHost..url::Position::AfterPort]
+        &parsed[url::Position::BeforeHost..url::Position::AfterPort],
+        if create_only { " (create only)" } else { "" }
     );
     let mut s = settings();
     if let Some(store) = s.stores.get(&key) {
         return Ok((store.clone(), path, parsed));
     }
-    let store = build_store(url, &parsed, scheme, &s.options)?;
+    let store = build_store(url, &parsed, scheme, &s.options, create_only)?;
     s.stores.insert(key, store.clone());
     Ok((store, path, parsed))
 }
@@ -213,6 +223,7 @@ fn build_store(
     parsed: &url::Url,
     scheme: ObjectStoreScheme,
     options: &[(String, String)],
+    create_only: bool,
 ) -> io::Result<Arc<dyn ObjectStore>> {
     use object_store::{aws, azure, gcp, http, ClientConfigKey};
     // TLS through rustls with ring (the build has no aws-lc-rs): the process's provider,
@@ -237,6 +248,9 @@ fn build_store(
                 .with_config(aws::AmazonS3ConfigKey::CopyIfNotExists, "multipart");
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
+            }
+            if create_only {
+                b = b.with_http_connector(CreateOnlyConnector);
             }
             built(url, b.build())?
         }
@@ -272,6 +286,53 @@ fn build_store(
         }
         other => return Err(invalid(url, format!("{other:?} URLs are not read"))),
     })
+}
+
+/// The transport of an S3 store that writes objects only where none is: a multipart
+/// upload's completion (`POST ?uploadId=`) is sent with `If-None-Match: *`, which S3 refuses
+/// (412) where an object stands at the key. object_store 0.14 completes its uploads
+/// unconditionally; its own conditional copy sends this header on this request the same way
+/// (unsigned, after signing), so an upload completed here has the guarantee that copy had,
+/// without the copy (a second write of every byte, at most 5 GiB).
+#[derive(Debug, Default)]
+struct CreateOnlyConnector;
+
+impl object_store::client::HttpConnector for CreateOnlyConnector {
+    fn connect(
+        &self,
+        options: &object_store::ClientOptions,
+    ) -> object_store::Result<object_store::client::HttpClient> {
+        let inner = object_store::client::ReqwestConnector::default().connect(options)?;
+        Ok(object_store::client::HttpClient::new(CreateOnly(inner)))
+    }
+}
+
+/// The service of [`CreateOnlyConnector`].
+#[derive(Debug)]
+struct CreateOnly(object_store::client::HttpClient);
+
+/// Whether a request is a multipart upload's completion.
+fn completes_upload(method: &http::Method, uri: &http::Uri) -> bool {
+    method == http::Method::POST
+        && uri
+            .query()
+            .is_some_and(|q| q.split('&').any(|p| p.starts_with("uploadId=")))
+}
+
+#[async_trait::async_trait]
+impl object_store::client::HttpService for CreateOnly {
+    async fn call(
+        &self,
+        mut request: object_store::client::HttpRequest,
+    ) -> Result<object_store::client::HttpResponse, object_store::client::HttpError> {
+        if completes_upload(request.method(), request.uri()) {
+            request.headers_mut().insert(
+                http::header::IF_NONE_MATCH,
+                http::HeaderValue::from_static("*"),
+            );
+        }
+        self.0.execute(request).await
+    }
 }
 
 /// An `object_store` error as an I/O error of the matching kind (the URL is the caller's to
@@ -983,18 +1044,13 @@ impl Drop for StreamSlot {
 
 /// Uploads the local file `local` to the object at `url` through an [`Upload`]: the object
 /// appears only once it is whole; without `replace` an object already at `url` is never
-/// replaced (see [`Upload`]), and an object over the store's conditional-copy limit is refused
-/// before anything is sent. Asked to stop ([`crate::interrupt`]) between parts, it aborts the
+/// replaced (see [`Upload`]). Asked to stop ([`crate::interrupt`]) between parts, it aborts the
 /// upload (no parts are left) with an [`io::ErrorKind::Interrupted`] error. Web servers are not
 /// written to.
 pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<()> {
     use std::io::Read;
     let mut up = Upload::start(url, replace, None)?;
     let mut file = std::fs::File::open(local)?;
-    let len = file.metadata()?.len();
-    if let Some(limit) = up.limit.filter(|&l| len > l) {
-        return Err(too_large(&len.to_string(), limit));
-    }
     let mut buf = vec![0u8; PART];
     loop {
         let n = match file.read(&mut buf) {
@@ -1006,18 +1062,6 @@ pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<(
         up.write(&buf[..n])?;
     }
     up.stage()?.publish()
-}
-
-/// The error of an output over `limit`, the most the store's conditional copy takes.
-fn too_large(len: &str, limit: u64) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!(
-            "{len} bytes: this store copies at most {limit} bytes in the one conditional copy \
-             that writes an object only where none is, so an object this large is written \
-             only with --force (which replaces what is there); nothing was written"
-        ),
-    )
 }
 
 /// The error of an upload stopped by [`crate::interrupt`].
@@ -1032,12 +1076,13 @@ fn upload_stopped() -> io::Error {
 ///
 /// - with `replace`, the parts make a multipart upload of the key itself, completed by the
 ///   publish (an output of one part: one request at the publish);
-/// - without, they make an object at a hidden key beside it (`.NAME.partial-PID-NONCE`),
-///   complete when staged, which the publish copies to the key by a copy that refuses an
-///   existing object (S3's conditional UploadPartCopy, GCS's generation 0, Azure's
-///   If-None-Match) and then removes; a store that cannot refuse says so, and nothing is
-///   replaced. S3 copies at most 5 GiB that way: a larger output fails as soon as it passes
-///   that, saying that `--force` writes it.
+/// - without, on S3, the same, completed only where no object is at the key: the completion
+///   (or the one request of an output of one part) carries `If-None-Match: *`
+///   ([`CreateOnly`]), and S3 refuses it where an object appeared meanwhile;
+/// - without, on other stores, they make an object at a hidden key beside it
+///   (`.NAME.partial-PID-NONCE`), complete when staged, which the publish copies to the key
+///   by a copy that refuses an existing object (GCS's generation 0, Azure's If-None-Match)
+///   and then removes; a store that cannot refuse says so, and nothing is replaced.
 ///
 /// Dropped before it is published (an error, a panic, an interrupt), the multipart upload is
 /// aborted (no parts left behind) and the hidden object removed.
@@ -1045,11 +1090,10 @@ pub(crate) struct Upload {
     store: Arc<dyn ObjectStore>,
     /// The object's key.
     target: ObjectPath,
-    /// Where the parts go: `target` with `replace`, else the hidden key beside it.
+    /// Where the parts go: `target`, or the hidden key beside it ([`Publish::Copy`]).
     key: ObjectPath,
-    replace: bool,
-    /// The most bytes the publish can copy (without `replace`, on a store with a limit).
-    limit: Option<u64>,
+    /// How the object is made to appear under `target`.
+    publish: Publish,
     /// The part being filled.
     part: Vec<u8>,
     /// Bytes written so far.
@@ -1084,7 +1128,17 @@ impl Upload {
     pub(crate) fn start(url: &str, replace: bool, slot: Option<StreamSlot>) -> io::Result<Upload> {
         crate::location::check_writable(url)?;
         let (store, target, parsed) = store_for(url)?;
-        let key = if replace {
+        let publish = match (replace, matches!(parsed.scheme(), "s3" | "s3a")) {
+            (true, _) => Publish::Replace,
+            (false, true) => Publish::Create,
+            (false, false) => Publish::Copy,
+        };
+        // S3 completes where none is through its create-only store.
+        let store = match publish {
+            Publish::Create => store_of(url, true)?.0,
+            _ => store,
+        };
+        let key = if publish != Publish::Copy {
             target.clone()
         } else {
             let name = target.filename().unwrap_or("out");
@@ -1102,8 +1156,7 @@ impl Upload {
             store,
             target,
             key,
-            replace,
-            limit: conditional_copy_limit(parsed.scheme()).filter(|_| !replace),
+            publish,
             part: Vec::new(),
             written: 0,
             multipart: None,
@@ -1114,9 +1167,6 @@ impl Upload {
     /// Appends `bytes`; each part filled is sent, waiting while [`UPLOAD_IN_FLIGHT`] are.
     pub(crate) fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
         self.written += bytes.len() as u64;
-        if let Some(limit) = self.limit.filter(|&l| self.written > l) {
-            return Err(too_large(&format!("more than {limit}"), limit));
-        }
         while !bytes.is_empty() {
             if self.part.capacity() == 0 {
                 self.part.reserve_exact(PART);
@@ -1165,15 +1215,16 @@ impl Upload {
             return Err(upload_stopped());
         }
         let last = std::mem::take(&mut self.part);
-        let step = match (self.multipart.take(), self.replace) {
-            (None, true) => Step::Put(last),
-            (None, false) => {
+        let copy = self.publish == Publish::Copy;
+        let step = match (self.multipart.take(), copy) {
+            (None, false) => Step::Put(last),
+            (None, true) => {
                 count(1, 0);
                 let (store, key) = (&self.store, &self.key);
                 block_on(async { store.put(key, last.into()).await.map_err(write_error) })?;
                 Step::Copy
             }
-            (Some(writer), replace) => {
+            (Some(writer), copy) => {
                 let mut writer = parts(writer);
                 let last_part = !last.is_empty();
                 if last_part {
@@ -1184,7 +1235,7 @@ impl Upload {
                         let _ = writer.abort().await;
                         return Err(write_error(e));
                     }
-                    if replace {
+                    if !copy {
                         return Ok(Some(writer));
                     }
                     count(1 + u64::from(last_part), 0);
@@ -1201,6 +1252,7 @@ impl Upload {
             store: self.store.clone(),
             target: self.target.clone(),
             key: self.key.clone(),
+            publish: self.publish,
             step: Some(step),
             _slot: self.slot.take(),
         })
@@ -1216,9 +1268,21 @@ impl Drop for Upload {
     }
 }
 
+/// How an upload's object comes to stand under its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Publish {
+    /// Whatever is there (`--force`).
+    Replace,
+    /// Only where nothing is: the completion, or the one put, is conditional (S3).
+    Create,
+    /// Only where nothing is: written at a hidden key, then copied by a copy that refuses an
+    /// existing object (other stores).
+    Copy,
+}
+
 /// What publishing a staged upload does.
 enum Step {
-    /// Puts these bytes at the key (an output of one part, replacing).
+    /// Puts these bytes at the key (an output of one part).
     Put(Vec<u8>),
     /// Completes the multipart upload of the key (sending its buffered last part first,
     /// when the flag says there is one).
@@ -1234,6 +1298,7 @@ pub(crate) struct StagedUpload {
     store: Arc<dyn ObjectStore>,
     target: ObjectPath,
     key: ObjectPath,
+    publish: Publish,
     /// `None` once published.
     step: Option<Step>,
     /// Given back with the last part's memory.
@@ -1257,23 +1322,35 @@ impl StagedUpload {
         }
         let step = self.step.take().expect("published once");
         let (store, target, key) = (&self.store, &self.target, &self.key);
+        // Where the write itself refuses an existing object, its refusal says so.
+        let refused = |e| match self.publish {
+            Publish::Create => create_error(e),
+            _ => write_error(e),
+        };
         block_on(async {
             match step {
                 Step::Put(bytes) => {
                     count(1, 0);
-                    store.put(target, bytes.into()).await.map_err(write_error)?;
+                    let mode = match self.publish {
+                        Publish::Create => object_store::PutMode::Create,
+                        _ => object_store::PutMode::Overwrite,
+                    };
+                    store
+                        .put_opts(target, bytes.into(), mode.into())
+                        .await
+                        .map_err(refused)?;
                     Ok(())
                 }
                 Step::Complete(writer, last_part) => {
                     count(1 + u64::from(last_part), 0);
-                    parts(writer).finish().await.map_err(write_error)?;
+                    parts(writer).finish().await.map_err(refused)?;
                     Ok(())
                 }
                 Step::Copy => {
                     count(2, 0);
                     let copied = store.copy_if_not_exists(key, target).await;
                     let _ = store.delete(key).await;
-                    copied.map_err(copy_error)
+                    copied.map_err(create_error)
                 }
             }
         })
@@ -1309,8 +1386,9 @@ fn write_error(e: object_store::Error) -> io::Error {
     }
 }
 
-/// The error of the conditional copy that publishes an upload without `replace`.
-fn copy_error(e: object_store::Error) -> io::Error {
+/// The error of a write that refuses an existing object (the conditional completion or put,
+/// or the conditional copy, that publishes an upload without `replace`).
+fn create_error(e: object_store::Error) -> io::Error {
     match e {
         object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. } => {
             io::Error::new(io::ErrorKind::AlreadyExists, "exists, and is not replaced")
@@ -1327,14 +1405,6 @@ fn copy_error(e: object_store::Error) -> io::Error {
     }
 }
 
-/// The largest object a store of `scheme` can copy in the one conditional copy an upload
-/// without `replace` ends with, where it has a limit: S3 copies a multipart upload's one part
-/// (UploadPartCopy) of at most 5 GiB, and object_store 0.14 has no conditional multipart
-/// upload to write such an object straight to its key.
-fn conditional_copy_limit(scheme: &str) -> Option<u64> {
-    matches!(scheme, "s3" | "s3a").then_some(5 << 30)
-}
-
 /// Deletes the object at `url` (one this process uploaded: [`crate::publish_all`] taking back
 /// what it published when a later output fails).
 pub(crate) fn delete(url: &str) -> io::Result<()> {
@@ -1347,48 +1417,23 @@ pub(crate) fn delete(url: &str) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// An object over S3's 5 GiB conditional copy is refused before anything is sent (no
-    /// server is asked: the store is only built), saying that --force writes it; one of
-    /// 5 GiB, and any object of another store, is not refused by the limit.
+    /// Only a multipart upload's completion is made conditional: not its creation
+    /// (`POST ?uploads`), its parts (`PUT ?partNumber=..&uploadId=..`), a batch delete.
     #[test]
-    fn an_s3_object_over_5_gib_needs_replace_and_nothing_is_sent() {
-        let dir = std::env::temp_dir().join(format!("svb-io-5gib-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let big = dir.join("big.pod5");
-        // Sparse: no 5 GiB is written to the disk.
-        std::fs::File::create(&big)
-            .unwrap()
-            .set_len((5 << 30) + 1)
-            .unwrap();
-        let before = super::traffic();
-        let e = super::upload(&big, "s3://bucket/run/big.pod5", false).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::Unsupported);
-        let text = e.to_string();
-        assert!(
-            text.contains("--force") && text.contains("nothing was written"),
-            "{text}"
-        );
-        assert_eq!(super::traffic().requests, before.requests);
-        // Written as it is made, an output fails as soon as it passes the limit (here one
-        // lowered to 1 KiB), before a part is sent.
-        let mut up = super::Upload::start("s3://bucket/run/streamed.pod5", false, None).unwrap();
-        assert_eq!(up.limit, Some(5 << 30));
-        up.limit = Some(1 << 10);
-        up.write(&[0; 1 << 10]).unwrap();
-        let e = up.write(&[0]).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::Unsupported);
-        assert!(e.to_string().contains("--force"), "{e}");
-        drop(up);
-        assert_eq!(
-            super::Upload::start("s3://bucket/run/streamed.pod5", true, None)
-                .unwrap()
-                .limit,
-            None
-        );
-        assert_eq!(super::traffic().requests, before.requests);
-        assert_eq!(super::conditional_copy_limit("s3"), Some(5 << 30));
-        assert_eq!(super::conditional_copy_limit("gs"), None);
-        assert_eq!(super::conditional_copy_limit("az"), None);
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn only_completions_are_made_conditional() {
+        use http::Method;
+        let is = |m: Method, uri: &str| super::completes_upload(&m, &uri.parse().unwrap());
+        assert!(is(Method::POST, "http://h/b/k.pod5?uploadId=abc"));
+        assert!(is(
+            Method::POST,
+            "https://b.s3.amazonaws.com/k?x=1&uploadId=abc"
+        ));
+        assert!(!is(Method::POST, "http://h/b/k.pod5?uploads"));
+        assert!(!is(
+            Method::PUT,
+            "http://h/b/k.pod5?partNumber=1&uploadId=abc"
+        ));
+        assert!(!is(Method::POST, "http://h/b?delete"));
+        assert!(!is(Method::POST, "http://h/b/uploadId=k"));
     }
 }
