@@ -99,16 +99,11 @@ fn pod5_split_every_way_and_merged_back() {
     )
     .unwrap();
     let demux = tmp.join("demux");
-    let out = svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&demux),
-        "--table",
-        s(&table),
-        "--column",
-        "barcode",
-    ]);
+    let split = |more: &[&str]| {
+        let args = ["split", s(&src), "-o", s(&demux), "--table", s(&table)];
+        svb(&[&args[..], &["--column", "barcode"], more].concat())
+    };
+    let out = split(&[]);
     let said = String::from_utf8_lossy(&out.stderr).into_owned();
     ok(&out);
     assert!(said.contains("1 reads the table does not list"), "{said}");
@@ -166,29 +161,10 @@ fn pod5_split_every_way_and_merged_back() {
     }
     // An output that exists: refused before anything is written, replaced with --force.
     let before = std::fs::read(demux.join("a.pod5")).unwrap();
-    let e = fails(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&demux),
-        "--table",
-        s(&table),
-        "--column",
-        "barcode",
-    ]));
+    let e = fails(&split(&[]));
     assert!(e.contains("a.pod5"), "{e}");
     assert_eq!(std::fs::read(demux.join("a.pod5")).unwrap(), before);
-    ok(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&demux),
-        "--table",
-        s(&table),
-        "--column",
-        "barcode",
-        "--force",
-    ]));
+    ok(&split(&["--force"]));
 }
 
 #[test]
