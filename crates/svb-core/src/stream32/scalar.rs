@@ -89,18 +89,8 @@ pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
     }
     while i < n {
         let len = S::LENS[(ctrl[i / 4] >> (2 * (i % 4))) as usize & 3] as usize;
-        let Some(bytes) = data.get(dp..dp + len) else {
-            return Err(DecodeError::DataTruncated {
-                index: i,
-                offset: ctrl.len() + dp,
-                needed: len,
-                available: ctrl.len() + data.len(),
-            });
-        };
-        let mut v = 0u32;
-        for (b, &byte) in bytes.iter().enumerate() {
-            v |= (byte as u32) << (8 * b);
-        }
+        // At most 4 bytes: the value fits.
+        let v = tail_value(data, dp, len, i, ctrl.len())? as u32;
         out[i].write(F::Out::from_u32(F::one(v, &mut acc)));
         dp += len;
         i += 1;
@@ -193,4 +183,26 @@ pub(crate) fn encode_tail<S: Scheme32, Src: Source>(
         ctrl[first / 4 + g].write(c);
     }
     dp
+}
+
+/// The value of the `len` little-endian bytes at `data[dp..]`: how the scalar tails of every
+/// codec read value `index`, a [`DecodeError::DataTruncated`] where `data` ends first
+/// (`key_len`: the key or control bytes before `data`, for the offsets it names).
+#[inline]
+pub(crate) fn tail_value(
+    data: &[u8],
+    dp: usize,
+    len: usize,
+    index: usize,
+    key_len: usize,
+) -> Result<u64, DecodeError> {
+    let Some(bytes) = data.get(dp..dp + len) else {
+        return Err(DecodeError::DataTruncated {
+            index,
+            offset: key_len + dp,
+            needed: len,
+            available: key_len + data.len(),
+        });
+    };
+    Ok(bytes.iter().rev().fold(0, |v, &b| (v << 8) | u64::from(b)))
 }

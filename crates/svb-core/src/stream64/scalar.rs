@@ -6,6 +6,7 @@ use super::Scheme64;
 use crate::error::{DecodeError, EncodeError};
 use crate::stream32::control_len;
 pub(crate) use crate::stream32::scalar::split_control;
+use crate::stream32::scalar::tail_value;
 
 /// Checks that `out` holds the largest encoding of `values` and that every value fits the
 /// scheme; returns the control length.
@@ -153,19 +154,7 @@ pub(crate) fn decode_tail<S: Scheme64>(
     }
     while i < n {
         let len = S::LENS[(ctrl[i / 4] >> (2 * (i % 4))) as usize & 3] as usize;
-        let Some(bytes) = data.get(dp..dp + len) else {
-            return Err(DecodeError::DataTruncated {
-                index: i,
-                offset: ctrl.len() + dp,
-                needed: len,
-                available: ctrl.len() + data.len(),
-            });
-        };
-        let mut v = 0u64;
-        for (b, &byte) in bytes.iter().enumerate() {
-            v |= (byte as u64) << (8 * b);
-        }
-        out[i].write(v);
+        out[i].write(tail_value(data, dp, len, i, ctrl.len())?);
         dp += len;
         i += 1;
     }

@@ -65,19 +65,8 @@ pub(crate) fn decode_tail<F: Finish16, O: Lane16>(
     }
     while i < n {
         let len = 1 + ((keys[i / 8] >> (i % 8)) & 1) as usize;
-        let Some(bytes) = data.get(dp..dp + len) else {
-            return Err(DecodeError::DataTruncated {
-                index: i,
-                offset: keys.len() + dp,
-                needed: len,
-                available: keys.len() + data.len(),
-            });
-        };
-        let v = if len == 2 {
-            u16::from_le_bytes([bytes[0], bytes[1]])
-        } else {
-            bytes[0] as u16
-        };
+        // At most 2 bytes: the value fits.
+        let v = crate::stream32::scalar::tail_value(data, dp, len, i, keys.len())? as u16;
         out[i].write(O::from_bits(F::one(v, &mut acc)));
         dp += len;
         i += 1;
