@@ -60,7 +60,7 @@ pub struct Served {
     /// cap): a link's bandwidth.
     pub bytes_per_second: AtomicU64,
     /// Held while a slice of a body is sent under the cap.
-    link: Mutex<()>,
+    link: crate::link::Link,
 }
 
 /// A running server; it stops when dropped.
@@ -444,21 +444,7 @@ fn respond_len(
     out.write_all(text.as_bytes())?;
     if !head {
         let rate = served.bytes_per_second.load(Ordering::SeqCst);
-        if rate == 0 {
-            out.write_all(body)?;
-        } else {
-            // 10 ms slices at the rate.
-            let slice = (rate / 100).max(1) as usize;
-            for part in body.chunks(slice) {
-                let _link = served.link.lock().unwrap_or_else(|e| e.into_inner());
-                let started = std::time::Instant::now();
-                out.write_all(part)?;
-                let due = Duration::from_secs_f64(part.len() as f64 / rate as f64);
-                if let Some(wait) = due.checked_sub(started.elapsed()) {
-                    std::thread::sleep(wait);
-                }
-            }
-        }
+        served.link.send(out, body, rate)?;
         served.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
     }
     out.flush()

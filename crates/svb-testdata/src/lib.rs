@@ -6,10 +6,12 @@ pub mod azure_server;
 pub mod blow5;
 pub mod gcs_server;
 pub mod http_server;
+pub mod link;
 #[cfg(feature = "pod5")]
 pub mod pod5;
 pub mod s3_server;
 pub mod server_process;
+pub mod throttle_proxy;
 
 use std::path::PathBuf;
 
