@@ -264,14 +264,8 @@ fn upload_rows(svb: &Path, work: &Path, scratch: &Path, rounds: usize) -> Result
         None => PathBuf::from("python3"),
     };
     s3.create_bucket("bench");
-    let port: u16 = s3
-        .endpoint()
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .ok_or("moto's port")?;
     let proxy = svb_testdata::throttle_proxy::ThrottleProxy::start(
-        port,
+        s3.port(),
         RATE,
         Duration::from_millis(DELAY_MS),
     );

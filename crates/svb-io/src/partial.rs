@@ -109,20 +109,18 @@ impl Publish {
     /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]):
     /// written front to back (an object's is uploaded as it is written).
     pub fn create(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
-        let mut file = PartialFile::create(path, self.on_existing)?;
-        // An upload has nothing to sync.
-        file.write_back = self.sync && matches!(file.out, Some(Out::File(_)));
-        Ok(file)
+        self.create_as(path.as_ref(), Written::InOrder)
     }
 
     /// [`create`](Self::create) for a writer that rewrites bytes it wrote before
     /// ([`PartialFile::write_at`]: a header completed at the end): an object's file is
     /// written whole to the temporary folder and uploaded when it is complete.
     pub fn create_rewritable(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
-        let path = path.as_ref();
-        let _ = remove_stale_partials_of(path);
-        let mut file =
-            PartialFile::create_named(path, None, self.on_existing, BUFFER, Written::Rewritable)?;
+        self.create_as(path.as_ref(), Written::Rewritable)
+    }
+
+    fn create_as(&self, path: &Path, written: Written) -> io::Result<PartialFile> {
+        let mut file = PartialFile::create_written(path, self.on_existing, written)?;
         file.write_back = self.sync;
         Ok(file)
     }
@@ -365,9 +363,17 @@ impl PartialFile {
     /// [`io::ErrorKind::AlreadyExists`] error. Errors are said of the destination (which the
     /// caller names), never of the temporary file.
     pub fn create(path: impl AsRef<Path>, on_existing: OnExisting) -> io::Result<PartialFile> {
-        let path = path.as_ref();
+        Self::create_written(path.as_ref(), on_existing, Written::InOrder)
+    }
+
+    /// [`create`](Self::create), written as `written` says.
+    fn create_written(
+        path: &Path,
+        on_existing: OnExisting,
+        written: Written,
+    ) -> io::Result<PartialFile> {
         let _ = remove_stale_partials_of(path);
-        Self::create_named(path, None, on_existing, BUFFER, Written::InOrder)
+        Self::create_named(path, None, on_existing, BUFFER, written)
     }
 
     /// A scratch file beside `path` (`DIR/.NAME.TAG.partial-PID-NONCE`), never published:
@@ -396,35 +402,34 @@ impl PartialFile {
             return Err(already_exists(path));
         }
         let publish_at = through_links(path)?;
+        // An object's output written front to back is uploaded as it is written, where a slot
+        // is free (else, more outputs at once, it goes to the temporary folder).
         #[cfg(feature = "remote")]
-        if let (Some(url), Written::InOrder, Some(slot)) = match (crate::url_of(path), written) {
-            // Uploaded as it is written where a slot is free, else (more outputs at once)
-            // written to the temporary folder.
-            (Some(url), Written::InOrder) => {
-                (Some(url), written, crate::remote::StreamSlot::take())
-            }
-            other => (other.0, other.1, None),
-        } {
-            let replace = on_existing == OnExisting::Replace;
-            let upload = crate::remote::Upload::start(url, replace, Some(slot))?;
-            return Ok(PartialFile {
-                out: Some(Out::Object(Box::new(upload))),
-                path: path.to_path_buf(),
-                partial: path.to_path_buf(),
-                publish_at,
-                on_existing,
-                position: 0,
-                write_back: false,
-                synced_to: 0,
-                sync_every: SYNC_EVERY,
-                syncing: None,
-            });
-        }
+        let streamed = match (crate::url_of(path), written) {
+            (Some(url), Written::InOrder) => match crate::remote::StreamSlot::take() {
+                Some(slot) => {
+                    let replace = on_existing == OnExisting::Replace;
+                    let upload = crate::remote::Upload::start(url, replace, Some(slot))?;
+                    Some(Out::Object(Box::new(upload)))
+                }
+                None => None,
+            },
+            _ => None,
+        };
         #[cfg(not(feature = "remote"))]
-        let _ = written;
-        let (file, partial) = create_temporary(&publish_at, tag)?;
+        let streamed: Option<Out> = {
+            let _ = written;
+            None
+        };
+        let (out, partial) = match streamed {
+            Some(out) => (out, path.to_path_buf()),
+            None => {
+                let (file, partial) = create_temporary(&publish_at, tag)?;
+                (Out::File(BufWriter::with_capacity(buffer, file)), partial)
+            }
+        };
         Ok(PartialFile {
-            out: Some(Out::File(BufWriter::with_capacity(buffer, file))),
+            out: Some(out),
             path: path.to_path_buf(),
             publish_at,
             partial,
@@ -545,7 +550,11 @@ impl PartialFile {
             return Ok(());
         }
         self.wait_for_sync()?;
-        let file = self.file("synced")?.get_ref().try_clone()?;
+        let file = match &self.out {
+            Some(Out::File(out)) => out.get_ref().try_clone()?,
+            // An upload has nothing to sync.
+            _ => return Ok(()),
+        };
         self.synced_to = self.position;
         self.syncing = Some(std::thread::spawn(move || file.sync_data()));
         Ok(())

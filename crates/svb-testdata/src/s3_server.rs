@@ -35,6 +35,11 @@ impl S3Server {
         self.0.endpoint()
     }
 
+    /// The port it listens on (of 127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.0.port
+    }
+
     /// The environment a client needs to reach this server: endpoint, plain HTTP, a region
     /// and dummy credentials (moto accepts any).
     pub fn env(&self) -> Vec<(&'static str, String)> {
