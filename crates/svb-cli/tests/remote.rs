@@ -848,6 +848,14 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         let e = svb_io::remote::upload(&big_file, &url, replace).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "{e}");
     }
+    // A streamed output asked to stop while written: its writes go on (a write that said
+    // "interrupted" would be retried forever by std's io::copy, write_all and BufWriter),
+    // and its commit refuses, taking the upload back.
+    let url = "s3://out/stopped-c.slow5";
+    let mut f = svb_io::PartialFile::create(url, svb_io::OnExisting::Replace).unwrap();
+    std::io::copy(&mut std::fs::File::open(&big_file).unwrap(), &mut f).unwrap();
+    let e = f.commit().unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "{e}");
     svb_io::clear_interrupt();
     let open_uploads = http_get(&s3.endpoint(), "/out?uploads");
     assert!(

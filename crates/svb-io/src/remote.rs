@@ -1059,6 +1059,9 @@ pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        if crate::interrupted() {
+            return Err(upload_stopped());
+        }
         up.write(&buf[..n])?;
     }
     up.stage()?.publish()
@@ -1096,8 +1099,6 @@ pub(crate) struct Upload {
     publish: Publish,
     /// The part being filled.
     part: Vec<u8>,
-    /// Bytes written so far.
-    written: u64,
     /// The multipart upload, once a first part is sent.
     multipart: Option<Parts>,
     /// Held while the output is uploaded as it is written (none for a complete file).
@@ -1117,7 +1118,6 @@ impl std::fmt::Debug for Upload {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Upload")
             .field("key", &self.key.as_ref())
-            .field("written", &self.written)
             .finish_non_exhaustive()
     }
 }
@@ -1127,17 +1127,15 @@ impl Upload {
     /// nothing is sent yet.
     pub(crate) fn start(url: &str, replace: bool, slot: Option<StreamSlot>) -> io::Result<Upload> {
         crate::location::check_writable(url)?;
-        let (store, target, parsed) = store_for(url)?;
-        let publish = match (replace, matches!(parsed.scheme(), "s3" | "s3a")) {
+        let scheme = url.split_once("://").map_or("", |(s, _)| s);
+        let s3 = ["s3", "s3a"].iter().any(|s| scheme.eq_ignore_ascii_case(s));
+        let publish = match (replace, s3) {
             (true, _) => Publish::Replace,
             (false, true) => Publish::Create,
             (false, false) => Publish::Copy,
         };
         // S3 completes where none is through its create-only store.
-        let store = match publish {
-            Publish::Create => store_of(url, true)?.0,
-            _ => store,
-        };
+        let (store, target, _) = store_of(url, publish == Publish::Create)?;
         let key = if publish != Publish::Copy {
             target.clone()
         } else {
@@ -1158,15 +1156,16 @@ impl Upload {
             key,
             publish,
             part: Vec::new(),
-            written: 0,
             multipart: None,
             slot,
         })
     }
 
     /// Appends `bytes`; each part filled is sent, waiting while [`UPLOAD_IN_FLIGHT`] are.
+    /// Never an [`io::ErrorKind::Interrupted`] error (a stop asked is taken by
+    /// [`stage`](Self::stage), and by the work that writes, between its steps): `std`'s
+    /// `write_all`, `io::copy` and `BufWriter` retry a write that says that, forever.
     pub(crate) fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
-        self.written += bytes.len() as u64;
         while !bytes.is_empty() {
             if self.part.capacity() == 0 {
                 self.part.reserve_exact(PART);
@@ -1183,9 +1182,6 @@ impl Upload {
 
     /// Sends the full part (starting the multipart upload with the first).
     fn send_part(&mut self) -> io::Result<()> {
-        if crate::interrupted() {
-            return Err(upload_stopped());
-        }
         let part = std::mem::take(&mut self.part);
         let (store, key, multipart) = (&self.store, &self.key, &mut self.multipart);
         block_on(async {
