@@ -4,6 +4,7 @@
 //! does, fails here.
 
 use std::path::Path;
+use svb_testdata::TempDir;
 
 /// What a README example's `main` returned: success, or the error it ended with.
 trait Outcome {
@@ -27,11 +28,9 @@ type Run = fn() -> Result<(), String>;
 
 include!(concat!(env!("OUT_DIR"), "/readme_blocks.rs"));
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn readme_rust_examples_run() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("readme-rust");
-    svb_testdata::readme_files(&data, &tmp.0);
+#[svb_testdata::data_test]
+fn readme_rust_examples_run(data: &Path, tmp: &TempDir) {
+    svb_testdata::readme_files(data, &tmp.0);
     // The examples name files relative to where they run; this test is the only one of its
     // binary, so the working directory is its own.
     std::env::set_current_dir(&tmp.0).unwrap();

@@ -8,6 +8,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type, UInt64Type, UInt8Type};
 use arrow_array::{Array, RecordBatch, RecordBatchReader};
 use arrow_schema::DataType;
+use std::path::Path;
 use svb_arrow::{ArrowReadError, Options, ReadBatches, ReadsError, SignalColumn};
 use svb_blow5::{AuxValue, FieldType};
 use svb_model::Format;
@@ -473,10 +474,8 @@ fn errors_say_what_and_where() {
     assert!(e.to_string().contains("p2solo_ulk114_dna.blow5"), "{e}");
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn damaged_files_give_errors_not_panics() {
-    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("arrow-damaged");
+#[svb_testdata::data_test]
+fn damaged_files_give_errors_not_panics(d: &Path, dir: &TempDir) {
     // A BLOW5 file with one byte of each record body flipped: the batch holding a damaged
     // record is an error (through the RecordBatchReader: an ExternalError holding ours).
     let src = std::fs::read(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
@@ -525,12 +524,8 @@ fn damaged_files_give_errors_not_panics() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn an_open_reader_gives_the_batches_its_path_gives() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn an_open_reader_gives_the_batches_its_path_gives(data: &Path) {
     for file in [
         "pod5/multi_fast5_zip_v4.pod5",
         "blow5/reads_zstd_ex_zd.blow5",

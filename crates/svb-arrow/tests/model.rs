@@ -12,7 +12,6 @@ use arrow_schema::DataType;
 use svb_arrow::{Options, ReadBatches};
 use svb_model::{ReadSource, Value};
 use svb_reads::AnyReader;
-use svb_testdata::data_dir;
 
 /// Row `row` of `a` as a model value (a null as `Value::None`).
 fn value_at(a: &dyn Array, row: usize) -> Value {
@@ -139,12 +138,8 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn arrow_columns_are_the_models_fields_in_every_format() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn arrow_columns_are_the_models_fields_in_every_format(data: &Path) {
     let mut checked = Vec::new();
     for (dir, ext) in [("pod5", "pod5"), ("fast5", "pod5"), ("blow5", "blow5")] {
         for f in files(&data.join(dir), ext) {

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::path::Path;
 use svb_blow5::Threads;
 use svb_blow5::{Access, Reader, SignalCompression};
 use svb_testdata::{data_dir, read_i16s};
@@ -77,10 +78,8 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
     seq
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn slow5lib_files_with_every_compression_pair() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn slow5lib_files_with_every_compression_pair(dir: &Path) {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("blow5/manifest.json")).unwrap())
             .unwrap();
@@ -182,10 +181,8 @@ fn slow5tools_files() {
 
 /// Every way of reaching the bytes gives the same records: read whole, positioned reads of
 /// each record, and the (unsafe) map.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn every_access_agrees() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn every_access_agrees(dir: &Path) {
     for kind in ["zstd_svb_zd", "zstd_ex_zd", "zlib_svb_zd", "none_none"] {
         let path = dir.join("blow5").join(format!("reads_{kind}.blow5"));
         let read = Reader::open(&path).unwrap();
@@ -208,10 +205,8 @@ fn every_access_agrees() {
 
 /// A file opened for positioned reads and then rewritten or truncated by someone else gives
 /// errors or other records, never a crash.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_file_changed_after_open_gives_errors_not_crashes() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn a_file_changed_after_open_gives_errors_not_crashes(dir: &Path) {
     for kind in ["zstd_svb_zd", "zlib_svb_zd", "none_none"] {
         let orig = std::fs::read(dir.join("blow5").join(format!("reads_{kind}.blow5"))).unwrap();
         let path =

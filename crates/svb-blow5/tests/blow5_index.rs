@@ -3,13 +3,12 @@
 //! an error, never a panic.
 
 use proptest::prelude::*;
+use std::path::Path;
 use svb_blow5::{Index, Reader};
 use svb_testdata::{data_dir, TempDir};
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn finds_every_record_of_every_shared_file() {
-    let Some(data) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn finds_every_record_of_every_shared_file(data: &Path) {
     for name in [
         "blow5/reads_zstd_svb_zd.blow5",
         "blow5/reads_none_none.blow5",
@@ -75,10 +74,8 @@ fn the_same_bytes_as_slow5libs_index() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_damaged_index_is_an_error() {
-    let Some(data) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn a_damaged_index_is_an_error(data: &Path) {
     let r = Reader::open(data.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     let bytes = Index::build(&r).unwrap().to_bytes();
     for cut in [0, 8, 63, 64, 65, 100, bytes.len() - 9, bytes.len() - 1] {
@@ -114,10 +111,8 @@ proptest! {
 
 /// A fields-only decode gives every field of the full decode and the sample count, for
 /// every signal compression.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn fields_without_the_signal() {
-    let Some(data) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn fields_without_the_signal(data: &Path) {
     for name in [
         "blow5/reads_none_none.blow5",
         "blow5/reads_zstd_svb_zd.blow5",
@@ -141,10 +136,8 @@ fn fields_without_the_signal() {
 /// Opened through its index, a file gives the same records as opened in full; an index of
 /// another file does not fit and is an error at open; one whose positions fit but whose
 /// records moved is an error (or a refused id) when a record is read.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-open-indexed");
+#[svb_testdata::data_test]
+fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index(data: &Path, tmp: &TempDir) {
     let files = [
         "blow5/reads_zstd_svb_zd.blow5",
         "blow5/reads_none_none.blow5",

@@ -41,10 +41,8 @@ fn rewrite(src: &Path, out: &Path, options: WriteOptions) -> Vec<Record> {
     records
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn slow5lib_files_rewritten_byte_for_byte() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-exact");
+#[svb_testdata::data_test]
+fn slow5lib_files_rewritten_byte_for_byte(data: &Path, tmp: &TempDir) {
     // zlib records: libdeflate and zlib emit other streams, so only the records compare.
     let mut exact = 0;
     for name in [
@@ -132,10 +130,8 @@ fn file_parts(path: &Path) -> (Vec<u8>, Vec<Vec<u8>>) {
     (b[..68 + text].to_vec(), records)
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn slow5tools_files_with_aux_fields_and_read_groups_round_trip() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-tools");
+#[svb_testdata::data_test]
+fn slow5tools_files_with_aux_fields_and_read_groups_round_trip(data: &Path, tmp: &TempDir) {
     let dir = data.join("blow5").join("slow5tools");
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -733,7 +729,9 @@ fn pyslow5_reads_our_files_exactly() {
     let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
         return;
     };
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("blow5-write-pyslow5");
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("blow5-write-pyslow5") else {
+        return;
+    };
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]
         .iter()

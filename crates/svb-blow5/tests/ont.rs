@@ -1,15 +1,11 @@
 //! ONT's fields as the reference tools write them.
 
+use std::path::Path;
 use svb_blow5::ont;
 use svb_model::ont::END_REASONS;
-use svb_testdata::data_dir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn standard_aux_fields_are_blue_crabs() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn standard_aux_fields_are_blue_crabs(data: &Path) {
     // A file blue-crab converted from POD5 (slow5tools' test data).
     let r = svb_blow5::Reader::open(data.join("blow5/slow5tools/p2solo_ulk114_dna.blow5")).unwrap();
     assert_eq!(ont::standard_aux(), r.header().aux);

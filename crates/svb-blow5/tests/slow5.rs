@@ -11,6 +11,7 @@ use svb_blow5::{
     WriteOptions, Writer,
 };
 use svb_model::Form;
+use svb_testdata::TempDir;
 
 /// Every BLOW5 file of the conformance data.
 fn shared_blow5(data: &Path) -> Vec<PathBuf> {
@@ -38,11 +39,9 @@ fn same(a: &[Record], b: &[Record]) -> bool {
     format!("{a:?}") == format!("{b:?}")
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_to_slow5_and_back_keeps_every_field_and_byte() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("slow5-round-trip");
-    for src in shared_blow5(&data) {
+#[svb_testdata::data_test]
+fn blow5_to_slow5_and_back_keeps_every_field_and_byte(data: &Path, tmp: &TempDir) {
+    for src in shared_blow5(data) {
         let name = src.file_name().unwrap().to_string_lossy().into_owned();
         let r = Reader::open(&src).unwrap();
         let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
@@ -86,10 +85,8 @@ fn blow5_to_slow5_and_back_keeps_every_field_and_byte() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn slow5_files_read_by_every_access_and_index() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("slow5-access");
+#[svb_testdata::data_test]
+fn slow5_files_read_by_every_access_and_index(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let r = Reader::open(&src).unwrap();
     let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();

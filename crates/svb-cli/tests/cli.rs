@@ -6,12 +6,11 @@ mod common;
 use common::{fails, ok, svb};
 use std::process::Command;
 
+use std::path::Path;
 use svb_testdata::data_dir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_verify_matches_expected_sha256() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn blow5_verify_matches_expected_sha256(dir: &Path) {
     let expected = std::fs::read_to_string(dir.join("blow5/slow5tools/expected.json")).unwrap();
     let file = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     for threads in ["1", "2"] {
@@ -31,10 +30,8 @@ fn blow5_verify_matches_expected_sha256() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_decode_writes_every_read() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn blow5_decode_writes_every_read(dir: &Path) {
     let file = dir.join("blow5/reads_zstd_ex_zd.blow5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-decode-{}", std::process::id()));
     for npy in [false, true] {
@@ -80,10 +77,8 @@ fn blow5_decode_writes_every_read() {
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn broken_files_exit_non_zero_with_a_message() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn broken_files_exit_non_zero_with_a_message(dir: &Path) {
     let good = std::fs::read(dir.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     let path = std::env::temp_dir().join(format!("svb-cli-broken-{}.blow5", std::process::id()));
     std::fs::write(&path, &good[..good.len() / 2]).unwrap();
@@ -114,10 +109,8 @@ fn blow5_info_and_bench_run() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn pod5_verify_matches_the_manifests_for_every_writer() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn pod5_verify_matches_the_manifests_for_every_writer(dir: &Path) {
     let manifest = std::fs::read_to_string(dir.join("pod5/multi_fast5_zip.json")).unwrap();
     for name in [
         "multi_fast5_zip.pod5",
@@ -155,10 +148,8 @@ fn pod5_verify_matches_the_manifests_for_every_writer() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn pod5_decode_info_and_broken_files() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn pod5_decode_info_and_broken_files(dir: &Path) {
     let file = dir.join("pod5/multi_fast5_zip_v4.pod5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-pod5-{}", std::process::id()));
     let out = svb(&[
@@ -364,10 +355,8 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
 /// `svb subset` of POD5: the listed reads (a header line, a TSV column, a duplicate and a
 /// missing id in the list) with their signals and fields; the missing id is named on stderr
 /// and makes the status 1 unless `--missing-ok`; an existing output needs `--force`.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_pod5_keeps_the_listed_reads() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
     let src_path = dir.join("pod5/multi_fast5_zip.pod5");
     let src = svb_pod5::Reader::open(&src_path).unwrap();
     let tmp = svb_testdata::TempDir::new("cli-subset-pod5");
@@ -445,10 +434,8 @@ fn subset_pod5_keeps_the_listed_reads() {
 
 /// `svb subset` of BLOW5 from a directory, ids on stdin: every record keeps its fields and
 /// its read group's attributes.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_blow5_keeps_records_and_read_groups() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
     let src_path = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let src = svb_blow5::Reader::open(&src_path).unwrap();
     let records: Vec<_> = src.records().map(|r| r.unwrap()).collect();
@@ -508,10 +495,8 @@ fn subset_blow5_keeps_records_and_read_groups() {
 }
 
 /// `info` names compression as users know it, and `--json` is one JSON object with the same.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn info_names_formats_and_speaks_json() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn info_names_formats_and_speaks_json(dir: &Path) {
     let blow5 = dir.join("blow5/reads_zstd_svb_zd.blow5");
     let o = svb(&["blow5", "info", blow5.to_str().unwrap()]);
     let text = String::from_utf8(o.stdout).unwrap();
@@ -554,10 +539,8 @@ fn info_names_formats_and_speaks_json() {
 
 /// `svb get`: a read's samples as pod5 wrote them (the shared .i16 files), as .npy, as pA;
 /// several reads into a directory; a missing id is an error naming it.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn get_writes_reads_signal() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn get_writes_reads_signal(dir: &Path) {
     let pod5 = dir.join("pod5/multi_fast5_zip.pod5");
     let id = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
     let want = std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap();
@@ -634,10 +617,8 @@ fn get_writes_reads_signal() {
 /// `svb view` of POD5 is `pod5 view`'s table byte for byte (ONT's tool from pip; skipped
 /// without it, except under CI=true); `--fields` picks and orders columns, `--json` writes
 /// one object a read, an unknown field is an error listing the fields.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn view_is_pod5_views_table() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn view_is_pod5_views_table(dir: &Path) {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     for name in [
         "multi_fast5_zip.pod5",
@@ -755,10 +736,8 @@ fn a_read_whose_run_the_file_lacks_is_an_error() {
 
 /// `svb convert`: POD5 -> BLOW5 (one output per input into a directory, ex-zd signals) ->
 /// POD5 keeps every read's samples; converting to the inputs' own format is refused.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn convert_both_ways() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn convert_both_ways(dir: &Path) {
     let tmp = svb_testdata::TempDir::new("cli-convert");
     let src = dir.join("pod5/multi_fast5_zip.pod5");
     let out_dir = tmp.join("blow5");

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int16Type};
 use arrow_array::RecordBatch;
+use svb_testdata::TempDir;
 
 fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     arrow_ipc::reader::FileReader::try_new(std::fs::File::open(path).unwrap(), None)
@@ -17,10 +18,8 @@ fn read_ipc(path: &Path) -> Vec<RecordBatch> {
         .unwrap()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn arrow_file_holds_every_read_of_every_input() {
-    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-arrow");
+#[svb_testdata::data_test]
+fn arrow_file_holds_every_read_of_every_input(d: &Path, dir: &TempDir) {
     let inputs: Vec<PathBuf> = ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5"]
         .iter()
         .map(|f| d.join("pod5").join(f))
@@ -122,10 +121,8 @@ fn arrow_file_holds_every_read_of_every_input() {
     assert!(fails(&bad).contains("read_number"));
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_to_arrow_and_directory_output() {
-    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-blow5");
+#[svb_testdata::data_test]
+fn blow5_to_arrow_and_directory_output(d: &Path, dir: &TempDir) {
     let input = d.join("blow5/slow5tools/p2solo_ulk114_dna.blow5");
     let out = dir.join("reads.feather");
     ok(&svb(&["decode", s(&input), "-o", s(&out)]));
@@ -175,10 +172,8 @@ fn blow5_to_arrow_and_directory_output() {
     assert!(fails(&bad).contains("Arrow output"));
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_failed_decode_leaves_no_output() {
-    let (d, dir) = svb_testdata::data_and_tmp_or_skip!("cli-decode-fail");
+#[svb_testdata::data_test]
+fn a_failed_decode_leaves_no_output(d: &Path, dir: &TempDir) {
     let src = d.join("blow5/reads_zstd_svb_zd.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     // The last record damaged: the batches before it are written, then the error.

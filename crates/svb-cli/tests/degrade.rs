@@ -3,17 +3,14 @@
 
 mod common;
 use common::{fails, ok, svb};
+use std::path::Path;
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn degrade_command() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+#[svb_testdata::data_test(slow5_repos)]
+fn degrade_command(repos: &Path) {
     let data = repos.join("slow5tools/test/data");
     let (raw, exp) = (data.join("raw/degrade"), data.join("exp/degrade"));
     let tmp = svb_testdata::TempDir::new("cli-degrade");

@@ -8,14 +8,14 @@ use svb_model::ReadSource;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int16Type;
+use std::path::Path;
+use svb_testdata::TempDir;
 
 const VBZ: &str = "fast5/vbz_compression__multi_fast5_vbz.fast5";
 const GZIP: &str = "fast5/pod5-file-format__multi_fast5_zip.fast5";
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn view_get_and_decode_read_fast5() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5");
+#[svb_testdata::data_test]
+fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
     let (vbz, gzip) = (data.join(VBZ), data.join(GZIP));
     let r = svb_fast5::Reader::open(&vbz).unwrap();
 
@@ -165,10 +165,8 @@ fn view_get_and_decode_read_fast5() {
     assert!(e.contains("cuts FAST5 outputs"), "{e}");
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_damaged_fast5_is_named() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-bad");
+#[svb_testdata::data_test]
+fn a_damaged_fast5_is_named(data: &Path, tmp: &TempDir) {
     let mut bytes = std::fs::read(data.join(VBZ)).unwrap();
     bytes.truncate(bytes.len() / 2);
     let bad = tmp.join("half.fast5");
@@ -178,10 +176,8 @@ fn a_damaged_fast5_is_named() {
     assert!(!tmp.join("o.arrow").exists());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn fast5_info_and_verify() {
-    let (data, _tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-info");
+#[svb_testdata::data_test]
+fn fast5_info_and_verify(data: &Path, _tmp: &TempDir) {
     let two_runs = data.join(
         "fast5/slow5tools__f2s__various_versions__single_v0.6_to_multi_v2.0_fast5_diff_run_id.fast5",
     );
@@ -217,10 +213,8 @@ fn fast5_info_and_verify() {
 
 /// `subset` of FAST5 inputs writes the picked reads as POD5, BLOW5 or SLOW5 (svb writes no
 /// FAST5): each the same reads, in file order, as the whole file's conversion holds.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_of_fast5_is_written_in_any_format_svb_writes() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-fast5-subset");
+#[svb_testdata::data_test]
+fn subset_of_fast5_is_written_in_any_format_svb_writes(data: &Path, tmp: &TempDir) {
     let vbz = data.join(VBZ);
     let a = svb_fast5::Reader::open(&vbz).unwrap();
     let wanted = [
@@ -257,12 +251,8 @@ fn subset_of_fast5_is_written_in_any_format_svb_writes() {
 /// `fast5 verify --quick` checks what a decode checks before it decodes (every read's
 /// attributes and signal dataset): on every shared FAST5 file it fails where the full verify
 /// fails, decoding nothing.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn quick_verify_fails_where_verify_fails() {
-    let Some(data) = svb_testdata::data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn quick_verify_fails_where_verify_fails(data: &Path) {
     let mut failing = 0;
     for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
         let status = |quick: bool| {

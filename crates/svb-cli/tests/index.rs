@@ -4,11 +4,11 @@
 
 mod common;
 use common::{fails, ok, s, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn index_beside_and_elsewhere_and_get_through_it() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-index");
+#[svb_testdata::data_test]
+fn index_beside_and_elsewhere_and_get_through_it(data: &Path, tmp: &TempDir) {
     let blow5 = tmp.join("reads.blow5");
     std::fs::copy(data.join("blow5/reads_zstd_svb_zd.blow5"), &blow5).unwrap();
     let slow5 = tmp.join("reads.slow5");
@@ -103,10 +103,8 @@ fn index_beside_and_elsewhere_and_get_through_it() {
 /// `svb get DIR`: a read found among a directory's files through a read id index, made for
 /// the run or kept (`--id-index`, reused, never written over another file), the same samples
 /// as from its own file.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn get_from_a_directory_through_a_read_id_index() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-get-dir");
+#[svb_testdata::data_test]
+fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
     let dir = tmp.join("runs");
     std::fs::create_dir_all(dir.join("more")).unwrap();
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");

@@ -4,11 +4,11 @@
 
 mod common;
 use common::{fails, s, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_and_convert_go_past_a_bad_input() {
-    let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going");
+#[svb_testdata::data_test]
+fn subset_and_convert_go_past_a_bad_input(d: &Path, tmp: &TempDir) {
     let good = d.join("pod5/multi_fast5_zip.pod5");
     let bad = tmp.join("bad.pod5");
     std::fs::write(&bad, b"\x8bPOD\r\n\x1a\n truncated").unwrap();
@@ -84,10 +84,8 @@ fn subset_and_convert_go_past_a_bad_input() {
     assert_eq!(names, ["multi_fast5_zip.blow5"]);
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_goes_past_a_damaged_read() {
-    let (d, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-keep-going-read");
+#[svb_testdata::data_test]
+fn subset_goes_past_a_damaged_read(d: &Path, tmp: &TempDir) {
     // The shared records with uncompressed records (so that a damaged field leaves the read
     // id readable: the index finds it) and SVB-ZD signal.
     let shared = svb_blow5::Reader::open(d.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();

@@ -4,14 +4,11 @@
 mod common;
 use common::{fails, ok, s, svb};
 
+use std::path::Path;
 use svb_testdata::{data_dir, TempDir};
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_list_line_too_long_is_refused_with_a_short_message() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_list_line_too_long_is_refused_with_a_short_message(data: &Path) {
     let tmp = TempDir::new("cli-long-line");
     let list = tmp.join("ids.txt");
     std::fs::write(&list, format!("read_id\n{}\n", "x".repeat(5 << 20))).unwrap();
@@ -34,12 +31,8 @@ fn a_list_line_too_long_is_refused_with_a_short_message() {
 }
 
 #[cfg(unix)]
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn links_that_loop_are_walked_once() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn links_that_loop_are_walked_once(data: &Path) {
     let tmp = TempDir::new("cli-loops");
     let sub = tmp.join("L/sub");
     std::fs::create_dir_all(&sub).unwrap();
@@ -87,12 +80,8 @@ fn with_fifo(
 }
 
 #[cfg(unix)]
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_fifo_is_read_once_by_the_commands_that_read_twice() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_fifo_is_read_once_by_the_commands_that_read_twice(data: &Path) {
     let tmp = TempDir::new("cli-fifo");
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let bytes = std::fs::read(&blow5).unwrap();
@@ -267,12 +256,8 @@ fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
 }
 
 #[cfg(unix)]
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line(data: &Path) {
     let tmp = TempDir::new("cli-odd-name");
     let odd = tmp.join("a\tb\nc\\d.pod5");
     std::fs::copy(data.join("pod5/multi_fast5_zip.pod5"), &odd).unwrap();

@@ -4,6 +4,8 @@
 
 mod common;
 use common::{fails, ok, s, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
 /// Splits `src` into two BLOW5 or POD5 files by `svb subset` (reads 0..half and half..).
 fn halves(
@@ -30,12 +32,10 @@ fn halves(
     })
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn merge_arguments_and_messages() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-merge");
+#[svb_testdata::data_test]
+fn merge_arguments_and_messages(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
-    let [a, b] = halves(&src, &tmp, "pod5");
+    let [a, b] = halves(&src, tmp, "pod5");
     let merged = tmp.join("merged.pod5");
     ok(&svb(&["merge", s(&a), s(&b), "-o", s(&merged)]));
     let verify = |f: &std::path::Path| ok(&svb(&["pod5", "verify", s(f)]));
@@ -59,7 +59,7 @@ fn merge_arguments_and_messages() {
 
     // BLOW5: --signal, --lossless false, and a POD5 output refused (convert's job).
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
-    let [a, b] = halves(&src, &tmp, "blow5");
+    let [a, b] = halves(&src, tmp, "blow5");
     let out = tmp.join("ex-zd.blow5");
     ok(&svb(&[
         "merge",

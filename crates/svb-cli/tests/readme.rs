@@ -3,7 +3,9 @@
 //! conformance data): a README line that no longer works fails here.
 
 mod common;
-use common::{ok, svb};
+use common::{ok, run_readme_lines, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
 /// The arguments of each `cargo run --release -p svb-cli -- ARGS` line of the section, its
 /// comment left off.
@@ -24,29 +26,15 @@ fn readme_lines() -> Vec<Vec<String>> {
         .collect()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn readme_command_lines_run() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-readme");
-    svb_testdata::readme_files(&data, &tmp.0);
+#[svb_testdata::data_test]
+fn readme_command_lines_run(data: &Path, tmp: &TempDir) {
+    svb_testdata::readme_files(data, &tmp.0);
     let lines = readme_lines();
     assert!(
         lines.len() >= 12,
         "the README's command lines were not found"
     );
-    for args in &lines {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
-            .args(args)
-            .current_dir(&tmp.0)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "`svb {}` (README) failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    run_readme_lines(&lines, &tmp.0, &[]);
     // What they wrote is there and reads back.
     for written in [
         "signals",

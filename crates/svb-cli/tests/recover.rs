@@ -5,6 +5,8 @@
 
 mod common;
 use common::{fails, ok, s, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
 /// The records of `src` cut in the middle of record `i`, written to `dir/cut.EXT`.
 fn cut_in_record(
@@ -21,15 +23,13 @@ fn cut_in_record(
     damaged
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_cut_file_is_named_by_verify_and_saved_by_recover() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover");
+#[svb_testdata::data_test]
+fn a_cut_file_is_named_by_verify_and_saved_by_recover(data: &Path, tmp: &TempDir) {
     let text = tmp.join("reads.slow5");
     let src = data.join("blow5/reads_zstd_svb_zd.blow5");
     ok(&svb(&["convert", s(&src), "-o", s(&text)]));
     for src in [src.clone(), text.clone()] {
-        let damaged = cut_in_record(&src, 3, &tmp);
+        let damaged = cut_in_record(&src, 3, tmp);
         // verify names the fault and points to recover.
         let e = fails(&svb(&["blow5", "verify", s(&damaged)]));
         assert!(e.contains("svb recover"), "{}: {e}", src.display());
@@ -63,10 +63,8 @@ fn a_cut_file_is_named_by_verify_and_saved_by_recover() {
 }
 
 /// A record that does not decode is named as lost, by its place.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_record_that_does_not_decode_is_named() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover-lost");
+#[svb_testdata::data_test]
+fn a_record_that_does_not_decode_is_named(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/reads_none_none.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();
@@ -93,10 +91,8 @@ fn a_record_that_does_not_decode_is_named() {
 
 /// A POD5 file without its footer: verify points to recover, recover says the footer was
 /// rebuilt; one cut into its tables is refused, saying which table.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_pod5_without_its_footer_is_named_and_saved() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-recover-pod5");
+#[svb_testdata::data_test]
+fn a_pod5_without_its_footer_is_named_and_saved(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let whole = ok(&svb(&["pod5", "verify", s(&src)]));
     let bytes = std::fs::read(&src).unwrap();

@@ -4,9 +4,11 @@
 //! object replaced while it is read is an error naming it, never wrong data.
 
 mod common;
-use common::{fails, ok, s, svb, svb_under};
+use common::{fails, ok, run_readme_lines, s, svb, svb_under};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use svb_testdata::http_server::HttpServer;
+use svb_testdata::TempDir;
 
 /// A POD5 file of `n` reads of 2,000 to 40,000 samples in chunks of 4,000, 100 chunks a
 /// signal batch (so a read's chunks span batches), and its BLOW5 and SLOW5 conversions, in
@@ -594,7 +596,9 @@ fn azure_objects_written_and_read() {
 #[test]
 #[ignore = "needs moto_server (pip install \"moto[server]\") and the shared test data; run with --include-ignored"]
 fn readme_cloud_lines_run() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-readme-cloud");
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("cli-readme-cloud") else {
+        return;
+    };
     let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
         return;
     };
@@ -621,20 +625,7 @@ fn readme_cloud_lines_run() {
         }
     }
     let env = s3.env();
-    for args in &lines {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
-            .args(args)
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .current_dir(&tmp.0)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "`svb {}` (README) failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    run_readme_lines(&lines, &tmp.0, &env);
     assert!(tmp.join("read.f32").is_file() && tmp.join("hg002_run1.blow5").is_file());
 }
 
@@ -886,10 +877,8 @@ fn http_get(endpoint: &str, target: &str) -> String {
 
 /// FAST5 objects (HDF5 read through the block cache over the object's ranges) read as the
 /// local files: `view` and `fast5 verify` of every shared FAST5 file.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn fast5_objects_read_as_local_files() {
-    let (data, _tmp) = svb_testdata::data_and_tmp_or_skip!("remote-fast5");
+#[svb_testdata::data_test]
+fn fast5_objects_read_as_local_files(data: &Path, _tmp: &TempDir) {
     let dir = data.join("fast5");
     let server = HttpServer::start(&dir);
     let mut n = 0;

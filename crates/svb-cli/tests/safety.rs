@@ -43,11 +43,9 @@ fn partials(dir: &TempDir) -> Vec<String> {
         .collect()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn an_output_that_is_an_input_is_refused_even_with_force() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-same");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn an_output_that_is_an_input_is_refused_even_with_force(data: &Path, dir: &TempDir) {
+    let a = pod5_copy(data, dir);
     let before = std::fs::read(&a).unwrap();
     std::os::unix::fs::symlink(&a, dir.join("sym.pod5")).unwrap();
     std::fs::hard_link(&a, dir.join("hard.blow5")).unwrap();
@@ -82,14 +80,12 @@ fn an_output_that_is_an_input_is_refused_even_with_force() {
             "{args:?} changed the input"
         );
     }
-    assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+    assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn existing_outputs_are_replaced_only_with_force() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-force");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn existing_outputs_are_replaced_only_with_force(data: &Path, dir: &TempDir) {
+    let a = pod5_copy(data, dir);
     let sigs = dir.join("sigs");
     std::fs::create_dir(&sigs).unwrap();
     let outputs = [
@@ -119,14 +115,12 @@ fn existing_outputs_are_replaced_only_with_force() {
         ok(&svb(&args));
         assert_ne!(std::fs::read(&path).unwrap(), b"keep me", "{name}");
     }
-    assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+    assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn two_writers_racing_for_one_output_leave_one_complete_file() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-race");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn two_writers_racing_for_one_output_leave_one_complete_file(data: &Path, dir: &TempDir) {
+    let a = pod5_copy(data, dir);
     let out = dir.join("out.blow5");
     let spawn = || {
         Command::new(env!("CARGO_BIN_EXE_svb"))
@@ -144,7 +138,7 @@ fn two_writers_racing_for_one_output_leave_one_complete_file() {
         let loser = if x.status.success() { &y } else { &x };
         fails_with(loser, "exists");
         ok(&svb(&["blow5", "verify", s(&out)]));
-        assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+        assert!(partials(dir).is_empty(), "{:?}", dir.entries());
     }
 }
 
@@ -166,11 +160,9 @@ fn wait_for_partial(dir: &TempDir) {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-appear");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn a_file_appearing_at_the_output_meanwhile_is_not_replaced(data: &Path, dir: &TempDir) {
+    let a = pod5_copy(data, dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
     let out = dir.join("rows.tsv");
@@ -180,20 +172,21 @@ fn a_file_appearing_at_the_output_meanwhile_is_not_replaced() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_partial(&dir);
+    wait_for_partial(dir);
     std::fs::write(&out, b"someone else's").unwrap();
     std::fs::write(&pipe, std::fs::read(&a).unwrap()).unwrap();
     let done = child.wait_with_output().unwrap();
     fails_with(&done, "rows.tsv: exists, and is not replaced");
     assert_eq!(std::fs::read(&out).unwrap(), b"someone else's");
-    assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+    assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-kill");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up(
+    data: &Path,
+    dir: &TempDir,
+) {
+    let a = pod5_copy(data, dir);
     let pipe = dir.join("later.pod5");
     fifo(&pipe);
     let out = dir.join("rows.tsv");
@@ -202,17 +195,17 @@ fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_u
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for_partial(&dir);
+    wait_for_partial(dir);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     assert!(!out.exists());
-    let left = partials(&dir);
+    let left = partials(dir);
     assert_eq!(left.len(), 1, "{left:?}");
     assert!(left[0].starts_with(".rows.tsv.partial-"), "{left:?}");
     // The next run, its writer gone, removes what it left.
     ok(&svb(&["view", s(&a), "-o", s(&out)]));
     assert!(out.exists());
-    assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+    assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
 
 /// `svb ARGS` under a file-size limit of `kib` KiB with SIGXFSZ ignored: writes past it fail
@@ -221,11 +214,9 @@ fn svb_with_file_limit(kib: u64, args: &[&str]) -> std::process::Output {
     common::svb_under(&format!("trap '' XFSZ; ulimit -f {}", kib * 2), args)
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_full_disk_leaves_no_output_and_says_why_once() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-full");
-    let a = pod5_copy(&data, &dir);
+#[svb_testdata::data_test]
+fn a_full_disk_leaves_no_output_and_says_why_once(data: &Path, dir: &TempDir) {
+    let a = pod5_copy(data, dir);
     let sigs = dir.join("sigs");
     let cases: Vec<(PathBuf, Vec<&str>)> = vec![
         (dir.join("x.blow5"), vec!["convert", s(&a), "-o"]),
@@ -257,13 +248,11 @@ fn a_full_disk_leaves_no_output_and_says_why_once() {
             assert!(!out.exists(), "{}", out.display());
         }
     }
-    assert!(partials(&dir).is_empty(), "{:?}", dir.entries());
+    assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn streams_and_devices_are_checked_before_they_are_read() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-stream");
+#[svb_testdata::data_test]
+fn streams_and_devices_are_checked_before_they_are_read(data: &Path, dir: &TempDir) {
     let started = Instant::now();
     fails_with(&svb(&["blow5", "verify", "/dev/zero"]), "not a BLOW5 file");
     fails_with(&svb(&["pod5", "info", "/dev/zero"]), "not a POD5 file");
@@ -290,10 +279,8 @@ fn streams_and_devices_are_checked_before_they_are_read() {
     assert!(!dir.join("in.blow5.idx").exists());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn other_formats_are_named() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-formats");
+#[svb_testdata::data_test]
+fn other_formats_are_named(data: &Path, dir: &TempDir) {
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     let slow5 = dir.join("reads.slow5");
     // SLOW5 text is read (by the BLOW5 reader); a header cut short is named as such.
@@ -391,10 +378,8 @@ fn patched_blow5(data: &Path, dir: &TempDir, name: &str, edit: impl Fn(&mut Vec<
     p
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_versions_and_headers_as_slow5lib_reads_them() {
-    let (data, dir) = svb_testdata::data_and_tmp_or_skip!("safety-blow5");
+#[svb_testdata::data_test]
+fn blow5_versions_and_headers_as_slow5lib_reads_them(data: &Path, dir: &TempDir) {
     let original = svb(&[
         "blow5",
         "verify",
@@ -402,13 +387,13 @@ fn blow5_versions_and_headers_as_slow5lib_reads_them() {
     ]);
     ok(&original);
     // 1.0.0 is 0.2.0's format (slow5lib: "file version 0.2.0 is same as 1.0.0").
-    let v1 = patched_blow5(&data, &dir, "v1.blow5", |b| {
+    let v1 = patched_blow5(data, dir, "v1.blow5", |b| {
         b[6..9].copy_from_slice(&[1, 0, 0])
     });
     let out = svb(&["blow5", "verify", s(&v1)]);
     ok(&out);
     assert_eq!(out.stdout, original.stdout);
-    let v101 = patched_blow5(&data, &dir, "v101.blow5", |b| {
+    let v101 = patched_blow5(data, dir, "v101.blow5", |b| {
         b[6..9].copy_from_slice(&[1, 0, 1])
     });
     fails_with(
@@ -417,7 +402,7 @@ fn blow5_versions_and_headers_as_slow5lib_reads_them() {
     );
     // An attribute value holding a newline leaves a line that is no attribute: refused, as
     // slow5lib refuses it, never dropped.
-    let broken = patched_blow5(&data, &dir, "newline.blow5", |b| {
+    let broken = patched_blow5(data, dir, "newline.blow5", |b| {
         let at = b
             .windows(16)
             .position(|w| w == b"\n@asic_id_eeprom")

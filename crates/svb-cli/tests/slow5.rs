@@ -4,11 +4,11 @@
 
 mod common;
 use common::{fails, ok, s, svb};
+use std::path::Path;
+use svb_testdata::TempDir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn slow5_is_an_input_and_an_output_everywhere() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5");
+#[svb_testdata::data_test]
+fn slow5_is_an_input_and_an_output_everywhere(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let text = tmp.join("reads.slow5");
     let back = tmp.join("back.blow5");
@@ -112,10 +112,8 @@ fn slow5_is_an_input_and_an_output_everywhere() {
     assert_eq!(verify(&pod5_back), verify(&pod5));
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_text_output_takes_no_compression_option() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-slow5-options");
+#[svb_testdata::data_test]
+fn a_text_output_takes_no_compression_option(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/reads_zstd_svb_zd.blow5");
     for extra in [["--records", "zstd"], ["--signal", "ex-zd"]] {
         let out = tmp.join("x.slow5");

@@ -6,6 +6,7 @@ mod common;
 use common::{fails, ok, s, svb};
 
 use std::path::{Path, PathBuf};
+use svb_testdata::TempDir;
 
 fn outputs(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -17,10 +18,8 @@ fn outputs(dir: &Path, ext: &str) -> Vec<PathBuf> {
     v
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn pod5_split_every_way_and_merged_back() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-pod5");
+#[svb_testdata::data_test]
+fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let verify = |f: &Path| ok(&svb(&["pod5", "verify", s(f)]));
     let whole = verify(&src);
@@ -167,10 +166,8 @@ fn pod5_split_every_way_and_merged_back() {
     ok(&split(&["--force"]));
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-blow5");
+#[svb_testdata::data_test]
+fn blow5_split_by_read_group_keeps_each_group_and_merges_back(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     let groups = r.header().read_groups.clone();
@@ -233,10 +230,8 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back() {
     assert_eq!(n, r.len());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_template_names_the_outputs_and_a_bad_one_writes_nothing() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("cli-split-template");
+#[svb_testdata::data_test]
+fn a_template_names_the_outputs_and_a_bad_one_writes_nothing(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let by = tmp.join("by_channel");
     ok(&svb(&[

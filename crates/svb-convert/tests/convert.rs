@@ -317,10 +317,8 @@ fn float_eq(a: f64, b: f64) -> bool {
 
 /// The same POD5 through blue-crab's p2s and ours: the same read group attributes (ours adds
 /// the two key lists), the same records field by field; and back through s2p: the same reads.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn agrees_with_blue_crab() {
-    let Some(data) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn agrees_with_blue_crab(data: &Path) {
     let Some(_) = blue_crab() else { return };
     let tmp = TempDir::new("convert-blue-crab");
     let src = data.join("pod5/multi_fast5_zip.pod5");
@@ -403,12 +401,8 @@ fn skip() -> Run<'static> {
 /// FAST5 -> POD5 gives what ONT's `pod5 convert fast5` gave for the same file (the two
 /// conversions beside the conformance files): every read field by field, the samples, the
 /// runs but for the software that wrote them.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn fast5_converts_as_onts_converter_does() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5") else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn fast5_converts_as_onts_converter_does(data: &Path, tmp: &TempDir) {
     for name in [
         "vbz_compression__multi_fast5_vbz.fast5",
         "slow5tools__f2s__various_versions__multi_fast5_v2.3_barcoded.fast5",
@@ -446,12 +440,8 @@ fn fast5_converts_as_onts_converter_does() {
 
 /// Every shared FAST5 file converts to POD5 with all its reads, or is refused with an error
 /// naming the file (and the read and attribute): no file is skipped silently.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn every_fast5_file_converts_or_is_named() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-all") else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn every_fast5_file_converts_or_is_named(data: &Path, tmp: &TempDir) {
     let text = std::fs::read_to_string(data.join("fast5/manifest.json")).unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
     // h5py's run ids of each file: one POD5 run each.
@@ -634,10 +624,8 @@ fn pyslow5_reads_the_blow5_of_a_fast5_file() {
 /// FAST5 files none of whose reads can be mapped (an attribute of the wrong type, a missing
 /// channel group): FAST5 -> BLOW5 names the file, the first read and the cause, as FAST5 ->
 /// POD5 does (it said "schema: no read groups", naming neither), and writes nothing.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause() {
-    let Some(data) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause(data: &Path) {
     let tmp = TempDir::new("convert-fast5-none");
     for name in [
         "slow5tools__f2s__end_reason_fast5__end_reason_string.fast5",

@@ -3,16 +3,13 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use std::path::Path;
 use svb_convert::{convert, merge, Compression, ConvertError, Duplicates, Run};
 use svb_model::Format;
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::TempDir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn an_interrupted_operation_publishes_nothing() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn an_interrupted_operation_publishes_nothing(data: &Path) {
     let tmp = TempDir::new("interrupt");
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     let asked = AtomicUsize::new(0);

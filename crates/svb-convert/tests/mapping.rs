@@ -9,7 +9,7 @@ use svb_convert::{convert, Compression, Run};
 use svb_model::ont::READ_FIELDS;
 use svb_model::{Format, Read, ReadSource, Value};
 use svb_reads::AnyReader;
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::TempDir;
 
 /// A value as a number, where it is one (text holding a number included).
 fn number(v: &Value) -> Option<f64> {
@@ -102,12 +102,8 @@ fn agree(input: &Path, output: &Path) -> usize {
     compared
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn every_conversion_keeps_the_fields_the_model_maps() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn every_conversion_keeps_the_fields_the_model_maps(data: &Path) {
     let tmp = TempDir::new("mapping");
     let cases: [(&str, Format); 7] = [
         ("pod5/multi_fast5_zip.pod5", Format::Blow5),

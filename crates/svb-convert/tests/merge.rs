@@ -46,12 +46,10 @@ fn merged(inputs: &[&Path], out: &Path, duplicates: Duplicates) -> svb_convert::
     merge(&inputs, out, duplicates, HeaderRules::default(), how).unwrap()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn pod5_split_and_merged_is_the_original() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("convert-merge-pod5");
+#[svb_testdata::data_test]
+fn pod5_split_and_merged_is_the_original(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
-    let [a, b] = halves(&src, &tmp, "pod5");
+    let [a, b] = halves(&src, tmp, "pod5");
     let out = tmp.join("merged.pod5");
     let done = merged(&[&a, &b], &out, Duplicates::Error);
     assert_eq!(reads(&out), reads(&src));
@@ -91,12 +89,10 @@ fn pod5_split_and_merged_is_the_original() {
     assert_eq!(reads(&twice), reads(&src));
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("convert-merge-blow5");
+#[svb_testdata::data_test]
+fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
-    let [a, b] = halves(&src, &tmp, "blow5");
+    let [a, b] = halves(&src, tmp, "blow5");
     let records = |f: &Path| {
         let r = svb_blow5::Reader::open(f).unwrap();
         let recs: Vec<_> = r.records().map(Result::unwrap).collect();

@@ -1,16 +1,13 @@
 //! Recovery writes its input's format under a name that says so: an output whose extension
 //! names another format is refused before anything is read or written.
 
+use std::path::Path;
 use svb_convert::{recover_blow5, recover_pod5, Run};
 use svb_model::ReadSource;
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::TempDir;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_recovery_is_written_in_its_inputs_format_only() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_recovery_is_written_in_its_inputs_format_only(data: &Path) {
     let tmp = TempDir::new("recover-ext");
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
@@ -56,10 +53,8 @@ fn replacing() -> Run<'static> {
 
 /// A BLOW5 (every compression) or SLOW5 file cut at every record boundary and inside every
 /// record gives back exactly the whole records before the cut, and says where it was cut.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn cut_files_give_back_every_whole_record() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("convert-recover-cut");
+#[svb_testdata::data_test]
+fn cut_files_give_back_every_whole_record(data: &Path, tmp: &TempDir) {
     let text = tmp.join("reads.slow5");
     let inputs = [data.join("blow5/reads_zstd_svb_zd.blow5")];
     let options = svb_blow5::WriteOptions::slow5();
@@ -113,10 +108,8 @@ fn cut_files_give_back_every_whole_record() {
 /// A cut BLOW5 file with a whole record that does not decode (its sample count larger than
 /// its signal): the others are saved as they were stored (the output is the input's bytes
 /// without that record, with the end marker), the bad one named, by its place, as lost.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn records_that_decode_are_saved_as_stored_and_the_others_named() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("convert-recover-stored");
+#[svb_testdata::data_test]
+fn records_that_decode_are_saved_as_stored_and_the_others_named(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/reads_none_none.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();
@@ -149,10 +142,8 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named() {
 /// A POD5 file whose footer alone is cut (every length of it) gives back every read exactly,
 /// with its runs; cut into its last table, it is refused, saying which table is cut, and
 /// nothing is written.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_pod5_without_its_footer_gives_back_every_read() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("convert-recover-pod5");
+#[svb_testdata::data_test]
+fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
     let reads = |f: &std::path::Path| {
         let r = svb_reads::AnyReader::open(f).unwrap();
         let all: Vec<String> = (0..r.len())

@@ -10,9 +10,9 @@ use svb_blow5::SignalCompression;
 use svb_convert::{degrade, round_low_bits, Run};
 use svb_testdata::TempDir;
 
-fn dirs() -> Option<(PathBuf, PathBuf)> {
-    let data = svb_testdata::slow5_repos()?.join("slow5tools/test/data");
-    Some((data.join("raw/degrade"), data.join("exp/degrade")))
+fn dirs(repos: &Path) -> (PathBuf, PathBuf) {
+    let data = repos.join("slow5tools/test/data");
+    (data.join("raw/degrade"), data.join("exp/degrade"))
 }
 
 /// (input, bits, svb-zd signal, expected): test_degrade.sh's cases in its order.
@@ -75,11 +75,9 @@ fn same_bytes(ours: &Path, theirs: &Path) {
     );
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn degrade_writes_slow5tools_bytes() {
-    let Some((raw, exp)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-degrade");
+#[svb_testdata::data_test(slow5_repos)]
+fn degrade_writes_slow5tools_bytes(repos: &Path, tmp: &TempDir) {
+    let (raw, exp) = dirs(repos);
     for (k, (input, bits, svb_zd, expected)) in CASES.iter().enumerate() {
         let out = tmp.join(&format!("{k}_{expected}"));
         let signal = svb_zd.then_some(SignalCompression::SvbZd);
@@ -92,11 +90,9 @@ fn degrade_writes_slow5tools_bytes() {
     }
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn degrade_refuses_what_slow5tools_refuses() {
-    let Some((raw, _)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-degrade-bad");
+#[svb_testdata::data_test(slow5_repos)]
+fn degrade_refuses_what_slow5tools_refuses(repos: &Path, tmp: &TempDir) {
+    let (raw, _) = dirs(repos);
     for (input, says) in [
         ("promr10dna_badhdr.slow5", "none of the datasets"),
         (
@@ -150,11 +146,9 @@ fn degrade_refuses_what_slow5tools_refuses() {
 
 /// What degrade keeps: every field, and each sample rounded as slow5lib rounds it (read back
 /// from the output, compared with the input's samples rounded here).
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn degraded_reads_are_the_inputs_rounded() {
-    let Some((raw, _)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-degrade-values");
+#[svb_testdata::data_test(slow5_repos)]
+fn degraded_reads_are_the_inputs_rounded(repos: &Path, tmp: &TempDir) {
+    let (raw, _) = dirs(repos);
     let input = raw.join("p2solo_ulk114_dna.blow5");
     let out = tmp.join("out.blow5");
     degrade(&input, &out, Some(5), None, None, Run::default()).unwrap();
@@ -171,11 +165,9 @@ fn degraded_reads_are_the_inputs_rounded() {
     }
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn zlib_records_are_slow5tools_bytes() {
-    let Some((raw, _)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-zlib");
+#[svb_testdata::data_test(slow5_repos)]
+fn zlib_records_are_slow5tools_bytes(repos: &Path, tmp: &TempDir) {
+    let (raw, _) = dirs(repos);
     let mut compared = 0;
     for entry in std::fs::read_dir(&raw).unwrap() {
         let input = entry.unwrap().path();
@@ -202,10 +194,8 @@ fn zlib_records_are_slow5tools_bytes() {
 
 /// POD5 into POD5: every sample rounded as BLOW5's are, every field and run kept; without
 /// bits, a run of no known dataset is refused asking for them; POD5 into BLOW5 is refused.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn pod5_degrades_into_pod5() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("degrade-pod5");
+#[svb_testdata::data_test]
+fn pod5_degrades_into_pod5(data: &Path, tmp: &TempDir) {
     let input = data.join("pod5/multi_fast5_zip.pod5");
     let out = tmp.join("small.pod5");
     let got = svb_convert::degrade(&input, &out, Some(3), None, None, Run::default()).unwrap();

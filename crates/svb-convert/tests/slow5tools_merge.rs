@@ -13,9 +13,9 @@ use svb_blow5::{AuxValue, Reader};
 use svb_convert::{merge, Duplicates, HeaderRules, Run};
 use svb_testdata::TempDir;
 
-fn dirs() -> Option<(PathBuf, PathBuf)> {
-    let data = svb_testdata::slow5_repos()?.join("slow5tools/test/data");
-    Some((data.join("raw/merge"), data.join("exp/merge")))
+fn dirs(repos: &Path) -> (PathBuf, PathBuf) {
+    let data = repos.join("slow5tools/test/data");
+    (data.join("raw/merge"), data.join("exp/merge"))
 }
 
 /// A record as compared: its fields but the read group, its aux fields by name (NaN as a
@@ -81,11 +81,9 @@ fn rules(drop_aux: bool, allow: bool) -> HeaderRules {
     }
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn merges_hold_what_slow5tools_merges_hold() {
-    let Some((raw, exp)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-merge");
+#[svb_testdata::data_test(slow5_repos)]
+fn merges_hold_what_slow5tools_merges_hold(repos: &Path, tmp: &TempDir) {
+    let (raw, exp) = dirs(repos);
     let four = ["rg0.slow5", "rg1.slow5", "rg2.slow5", "rg3.slow5"];
     let cases: Vec<(Vec<&str>, HeaderRules, &str)> = vec![
         (
@@ -216,11 +214,9 @@ fn merges_hold_what_slow5tools_merges_hold() {
     }
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn merges_slow5tools_refuses_are_refused() {
-    let Some((raw, _)) = dirs() else { return };
-    let tmp = TempDir::new("slow5tools-merge-refused");
+#[svb_testdata::data_test(slow5_repos)]
+fn merges_slow5tools_refuses_are_refused(repos: &Path, tmp: &TempDir) {
+    let (raw, _) = dirs(repos);
     for (inputs, says) in [
         (
             ["aux_enum.slow5", "aux_enum_diff_label.slow5"],

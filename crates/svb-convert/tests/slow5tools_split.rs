@@ -4,6 +4,7 @@
 //! value written back as slow5lib writes it, `.`), and its records are slow5tools' (values
 //! up to the 6 decimals slow5tools prints).
 
+use std::path::Path;
 use svb_convert::{convert, split_blow5, Compression, Run, SplitBy};
 use svb_model::Format;
 use svb_testdata::TempDir;
@@ -14,12 +15,8 @@ fn header(text: &str) -> Vec<&str> {
         .collect()
 }
 
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+#[svb_testdata::data_test(slow5_repos)]
+fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it(repos: &Path) {
     let data = repos.join("slow5tools/test/data");
     let input = data.join("raw/split/multi_group_blow5s/example_multi_rg_v0.1.0.blow5");
     let tmp = TempDir::new("slow5tools-split");
@@ -78,12 +75,8 @@ fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it() {
 /// what slow5tools' does (`exp/split/expected_group_split_blow5_output`): zlib records and
 /// SVB-ZD signal, its header and every record's fields and samples (the zlib streams
 /// themselves differ: svb deflates with libdeflate).
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+#[svb_testdata::data_test(slow5_repos)]
+fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
     let data = repos.join("slow5tools/test/data");
     let input = data.join("raw/split/multi_group_slow5s/rg.slow5");
     let tmp = TempDir::new("slow5tools-split-c-s");
@@ -152,12 +145,8 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes() {
 /// `slow5tools view` rewrites it): converted alone to SLOW5 text and back, every record as it
 /// was, the repeated id included; converted with another file (a merge), the id in two
 /// places is refused and nothing is written.
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn a_file_whose_read_id_repeats_is_rewritten_as_it_is() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+#[svb_testdata::data_test(slow5_repos)]
+fn a_file_whose_read_id_repeats_is_rewritten_as_it_is(repos: &Path) {
     let input = repos.join("slow5tools/test/data/exp/index/duplicate_read.blow5");
     let tmp = TempDir::new("slow5tools-duplicate");
     let (text, back) = (tmp.join("dup.slow5"), tmp.join("dup.blow5"));

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use svb_convert::{split, ConvertError, Run, SplitBy};
 use svb_model::Format;
+use svb_testdata::TempDir;
 
 /// Splits `input` into `dir`, five outputs written one at a time, asking `interrupted` after
 /// each window.
@@ -46,10 +47,8 @@ fn entries(dir: &Path) -> Vec<String> {
     names
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_split_publishes_every_output_or_none() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("split-all-or-nothing");
+#[svb_testdata::data_test]
+fn a_split_publishes_every_output_or_none(data: &Path, tmp: &TempDir) {
     let cases = [
         (data.join("pod5/multi_fast5_zip.pod5"), Format::Pod5),
         (data.join("blow5/reads_zstd_svb_zd.blow5"), Format::Blow5),

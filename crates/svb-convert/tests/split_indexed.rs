@@ -7,6 +7,7 @@ use std::path::Path;
 
 use svb_convert::{split, Run, SplitBy};
 use svb_model::Format;
+use svb_testdata::TempDir;
 
 fn parts(input: &Path, dir: &Path, by: &SplitBy) -> svb_convert::Split {
     let inputs = [input.to_path_buf()];
@@ -39,10 +40,8 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn parts_copied_through_the_index_are_those_copied_by_record_heads() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("split-indexed");
+#[svb_testdata::data_test]
+fn parts_copied_through_the_index_are_those_copied_by_record_heads(data: &Path, tmp: &TempDir) {
     let source = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let (plain, indexed) = (tmp.join("plain.blow5"), tmp.join("indexed.blow5"));
     std::fs::copy(&source, &plain).unwrap();

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use svb_convert::{split_pod5, ConvertError, Run, Split, SplitBy, TableFile};
 use svb_model::ReadSource;
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::TempDir;
 
 fn split(input: &Path, table: &str, tmp: &TempDir, name: &str) -> Result<Split, ConvertError> {
     let path = tmp.join(&format!("{name}.csv"));
@@ -21,12 +21,8 @@ fn ids(input: &Path) -> Vec<String> {
     (0..r.len()).map(|i| r.read_id(i).unwrap()).collect()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_table_is_read_as_csv_readers_read_it() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_table_is_read_as_csv_readers_read_it(data: &Path) {
     let tmp = TempDir::new("split-table");
     let input: PathBuf = data.join("pod5/multi_fast5_zip.pod5");
     let ids = ids(&input);
@@ -75,12 +71,8 @@ fn a_table_is_read_as_csv_readers_read_it() {
     assert!(got.outputs[0].1.ends_with("_.hidden.pod5"), "{got:?}");
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_line_too_long_is_refused_with_a_short_message() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_line_too_long_is_refused_with_a_short_message(data: &Path) {
     let tmp = TempDir::new("split-long");
     let input: PathBuf = data.join("pod5/multi_fast5_zip.pod5");
     let table = format!("read_id,dest\n{},bc0\n", "x".repeat(3 << 20));

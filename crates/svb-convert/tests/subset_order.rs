@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use svb_convert::{subset, ReadOrder, Run};
 use svb_model::ReadSource;
+use svb_testdata::TempDir;
 
 fn ids_of(path: &Path) -> Vec<String> {
     let r = svb_reads::AnyReader::open(path).unwrap();
@@ -32,12 +33,8 @@ fn halves(src: &Path, dir: &Path, ext: &str) -> (Vec<PathBuf>, Vec<String>) {
     (out, all)
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn subset_writes_the_inputs_order_or_the_lists() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("subset-order") else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn subset_writes_the_inputs_order_or_the_lists(data: &Path, tmp: &TempDir) {
     for (src, ext) in [
         (data.join("pod5/multi_fast5_zip.pod5"), "pod5"),
         (

@@ -10,6 +10,7 @@ use std::path::Path;
 use svb_convert::{convert, Compression, Run};
 use svb_model::{Format, ReadSource};
 use svb_reads::AnyReader;
+use svb_testdata::TempDir;
 
 /// Prints, for each read of the FAST5 file argv[1] (by id), one line per attribute of each
 /// group (`group/name=value:type`; text by its characters, whatever its HDF5 storage) and
@@ -71,7 +72,9 @@ fn dump(python: &str, script: &Path, fast5: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs the shared test data and Python's pod5 (pip install pod5); run with --include-ignored"]
 fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5-peer");
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("to-fast5-peer") else {
+        return;
+    };
     let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
         return;
     };
@@ -178,10 +181,8 @@ fn round_trip(input: &Path, from: Format, out: &Path) -> usize {
     a.len()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn blow5_and_fast5_inputs_read_back_from_fast5() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5");
+#[svb_testdata::data_test]
+fn blow5_and_fast5_inputs_read_back_from_fast5(data: &Path, tmp: &TempDir) {
     let (mut reads, mut refused) = (0, 0);
     let files = ["blow5", "blow5/slow5lib", "blow5/slow5tools"]
         .iter()
@@ -230,10 +231,8 @@ fn blow5_and_fast5_inputs_read_back_from_fast5() {
     );
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn file_read_count_cuts_the_output_and_publishes_all_or_none() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("to-fast5-files");
+#[svb_testdata::data_test]
+fn file_read_count_cuts_the_output_and_publishes_all_or_none(data: &Path, tmp: &TempDir) {
     let input = data.join("pod5/multi_fast5_zip.pod5");
     let out = tmp.join("reads.fast5");
     let ids: Vec<String> = {
@@ -299,12 +298,8 @@ fn file_read_count_cuts_the_output_and_publishes_all_or_none() {
 /// slow5tools' `s2f` test inputs (`test/data/raw/s2f`) to FAST5 and back to BLOW5 (f2s's
 /// mapping): the same records, every auxiliary field included; an end reason slow5lib
 /// marks missing (`.`) stays missing (no FAST5 attribute, no BLOW5 field after).
-#[test]
-#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
-fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+#[svb_testdata::data_test(slow5_repos)]
+fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path) {
     let tmp = svb_testdata::TempDir::new("to-fast5-s2f");
     let raw = repos.join("slow5tools/test/data/raw/s2f");
     let mut records = 0;

@@ -11,7 +11,8 @@ use svb_dispatch::uninit;
 #[cfg(doc)]
 use svb_dispatch::PerIsa;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
+use crate::{DecodeResult, EncodeResult};
 
 /// Extra capacity reserved past what a kernel needs, so SIMD stores near the end of a
 /// `Vec` still take the fast path.
@@ -24,13 +25,13 @@ const SLACK: usize = 64;
 /// Writes only initialised bytes.
 ///
 /// Safety: the CPU must support the ISA of the table that holds the kernel.
-pub(crate) type EncodeFn<T> = unsafe fn(&[T], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+pub(crate) type EncodeFn<T> = unsafe fn(&[T], &mut [MaybeUninit<u8>]) -> EncodeResult;
 /// Decode kernel: decodes `out.len()` values from the front of `input` and returns the
 /// bytes consumed. On `Ok` every element of `out` is written (and only initialised values
 /// are ever written). Any `input` is safe: it is never read past its end and needs no padding.
 ///
 /// Safety: the CPU must support the ISA of the table that holds the kernel.
-pub(crate) type DecodeFn<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> Result<usize, DecodeError>;
+pub(crate) type DecodeFn<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> DecodeResult;
 
 /// Splits `input` into the first `needed` bytes (the control stream of `n` values) and the
 /// rest, or reports the control stream truncated. Shared by every codec family.
@@ -86,34 +87,26 @@ impl<T: Copy + 'static> Kernels<T> {
     }
 
     /// Encodes with these kernels into the front of `out` (`max_encoded_len(n)` bytes).
-    pub fn encode_to_slice(&self, values: &[T], out: &mut [u8]) -> Result<usize, EncodeError> {
+    pub fn encode_to_slice(&self, values: &[T], out: &mut [u8]) -> EncodeResult {
         // SAFETY: the kernels write only initialised bytes.
         self.encode_uninit(values, unsafe { uninit::as_uninit_mut(out) })
     }
 
     /// Decodes `out.len()` values with these kernels; returns the bytes consumed.
-    pub fn decode_to_slice(&self, input: &[u8], out: &mut [T]) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], out: &mut [T]) -> DecodeResult {
         // SAFETY: the kernels write only initialised values.
         self.decode_uninit(input, unsafe { uninit::as_uninit_mut(out) })
     }
 
     #[inline]
-    pub(crate) fn encode_uninit(
-        &self,
-        values: &[T],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
+    pub(crate) fn encode_uninit(&self, values: &[T], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
         // SAFETY: `self` is one of this crate's private tables, handed out by `PerIsa` only
         // when this CPU runs its ISA.
         unsafe { (self.encode)(values, out) }
     }
 
     #[inline]
-    pub(crate) fn decode_uninit(
-        &self,
-        input: &[u8],
-        out: &mut [MaybeUninit<T>],
-    ) -> Result<usize, DecodeError> {
+    pub(crate) fn decode_uninit(&self, input: &[u8], out: &mut [MaybeUninit<T>]) -> DecodeResult {
         // SAFETY: as in `encode_uninit`.
         unsafe { (self.decode)(input, out) }
     }
@@ -167,7 +160,7 @@ pub trait Codec: sealed::Sealed {
     /// before it allocates anything.
     fn min_encoded_len(&self, n: usize) -> usize;
     /// Exact encoded length (control + data) of `n` values, read from their control stream.
-    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError>;
+    fn encoded_len(&self, control: &[u8], n: usize) -> DecodeResult;
     /// The kernels of `isa`, or `None` when this CPU (or build) cannot run them.
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<Self::Value>>;
     /// The kernels of the best ISA, chosen once and cached.
@@ -175,22 +168,14 @@ pub trait Codec: sealed::Sealed {
 
     /// Encodes into the front of `out` (which needs `max_encoded_len(n)` bytes); returns the
     /// encoded length.
-    fn encode_to_slice(
-        &self,
-        values: &[Self::Value],
-        out: &mut [u8],
-    ) -> Result<usize, EncodeError> {
+    fn encode_to_slice(&self, values: &[Self::Value], out: &mut [u8]) -> EncodeResult {
         self.kernels().encode_to_slice(values, out)
     }
 
     /// Appends the encoding of `values` to `out`, or fails (only `U64Coder1234` can: values of
     /// 2^32 or more). Nothing is appended on failure.
     #[cfg(feature = "alloc")]
-    fn try_encode_into(
-        &self,
-        values: &[Self::Value],
-        out: &mut Vec<u8>,
-    ) -> Result<usize, EncodeError> {
+    fn try_encode_into(&self, values: &[Self::Value], out: &mut Vec<u8>) -> EncodeResult {
         let max = self.max_encoded_len(values.len());
         let k = self.kernels();
         // SAFETY: the encode kernel writes every byte of the length it returns.
@@ -227,19 +212,14 @@ pub trait Codec: sealed::Sealed {
 
     /// Decodes `out.len()` values from the front of `input`; returns the bytes consumed
     /// (bytes after the stream are left alone).
-    fn decode_to_slice(&self, input: &[u8], out: &mut [Self::Value]) -> Result<usize, DecodeError> {
+    fn decode_to_slice(&self, input: &[u8], out: &mut [Self::Value]) -> DecodeResult {
         self.kernels().decode_to_slice(input, out)
     }
 
     /// Decodes `n` values from the front of `input` and appends them to `out`; returns the
     /// bytes consumed. Input too short to hold `n` values is refused before `out` grows.
     #[cfg(feature = "alloc")]
-    fn decode_into(
-        &self,
-        input: &[u8],
-        n: usize,
-        out: &mut Vec<Self::Value>,
-    ) -> Result<usize, DecodeError> {
+    fn decode_into(&self, input: &[u8], n: usize, out: &mut Vec<Self::Value>) -> DecodeResult {
         self.check_plausible(input, n)?;
         let mut consumed = 0;
         let k = self.kernels();

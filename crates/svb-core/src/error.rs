@@ -62,6 +62,12 @@ pub enum DecodeError {
     },
 }
 
+/// What a decoder returns: the bytes it consumed (or `T`), or why the input does not decode.
+pub type DecodeResult<T = usize> = Result<T, DecodeError>;
+
+/// What an encoder returns: the bytes it wrote (or `T`), or why it cannot.
+pub type EncodeResult<T = usize> = Result<T, EncodeError>;
+
 /// Why values could not be encoded (only codecs with a restricted value range fail).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

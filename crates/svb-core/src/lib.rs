@@ -78,7 +78,7 @@ macro_rules! codec_impl {
             fn min_encoded_len(&self, n: usize) -> usize {
                 $control_len(n).saturating_add(n.saturating_mul($min))
             }
-            fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+            fn encoded_len(&self, control: &[u8], n: usize) -> $crate::DecodeResult {
                 $encoded_len(control, n)
             }
             fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<$value>> {
@@ -103,7 +103,7 @@ mod tables;
 mod tail_window;
 
 pub use codec::{Codec, Kernels};
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
 pub use stream32::{
     DeltaKernels, I16ZigzagDelta32, I32Zigzag, OffsetKernels, U32Classic, U32Delta, U32Variant0124,
     ZigzagDelta32Kernels,

@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use std::path::Path;
 use svb_core::{Codec, Svb16, U32Classic, U32Variant0124, U64Coder1234, U64Coder1248};
 use svb_testdata::{data_dir, read_u16s, read_u32s};
 
@@ -64,10 +65,8 @@ fn zigzag_deltas(samples: &[u16]) -> Vec<u16> {
         .collect()
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn svb16_matches_ont_vbz_payloads_both_ways() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn svb16_matches_ont_vbz_payloads_both_ways(dir: &Path) {
     let dir = dir.join("vbz");
     let mut count = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {

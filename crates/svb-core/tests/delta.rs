@@ -7,6 +7,8 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
+use std::path::Path;
+use svb_core::DecodeResult;
 use svb_core::{Codec, DecodeError, DeltaKernels, I32Zigzag, Isa, U32Classic, U32Delta};
 use svb_testdata::{data_dir, read_u32s, Rng};
 
@@ -41,7 +43,7 @@ fn decode_delta(
 /// What `decode_increasing_to_slice` must give, from the scalar plain decode and the
 /// definition: the plain decode's error, or the first value not above the one before it
 /// (the first value: not above `prev`, when given), or the bytes consumed.
-fn increasing_expected(input: &[u8], n: usize, prev: Option<u32>) -> Result<usize, DecodeError> {
+fn increasing_expected(input: &[u8], n: usize, prev: Option<u32>) -> DecodeResult {
     let scalar = U32Delta.kernels_for(Isa::Scalar).unwrap();
     let (values, used) = decode_delta(scalar, input, n, prev.unwrap_or(0))?;
     let first_bad = match (prev, values.first()) {
@@ -121,10 +123,8 @@ fn delta_matches_reference_c_both_ways() {
     }
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn zigzag_matches_reference_c_both_ways() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn zigzag_matches_reference_c_both_ways(dir: &Path) {
     let dir = dir.join("streamvbyte_delta");
     let found = svb_testdata::files_with_suffix(&dir, "_signed.i32");
     assert_eq!(found.len(), 20, "one signed vector per length");

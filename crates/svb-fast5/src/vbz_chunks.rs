@@ -203,12 +203,8 @@ mod tests {
 
     /// Every read of every conformance file: the chunks decoded here and through the HDF5
     /// layer's filter pipeline give the same samples, or both fail.
-    #[test]
-    #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-    fn the_direct_decode_matches_the_hdf5_layers() {
-        let Some(dir) = svb_testdata::data_dir() else {
-            return;
-        };
+    #[svb_testdata::data_test]
+    fn the_direct_decode_matches_the_hdf5_layers(dir: &std::path::Path) {
         let mut direct_reads = 0;
         for (name, path) in svb_testdata::files_with_suffix(&dir.join("fast5"), ".fast5") {
             let Ok(r) = Reader::open(&path) else { continue };

@@ -4,10 +4,12 @@
 
 use std::sync::Arc;
 
+use std::path::Path;
 use svb_fast5::{
     AttrValue, Attrs, Fast5WriteError, Layout, ReadAttributes, ReadGroups, Reader, SignalFilter,
     WriteOptions, Writer,
 };
+use svb_testdata::TempDir;
 
 /// The groups of a read as the writer takes them.
 fn groups<'a>(
@@ -158,10 +160,8 @@ fn compare(input: &Reader, output: &Reader, name: &str) {
     assert_eq!(o, output.len(), "{name}");
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn every_readable_read_of_every_shared_file_round_trips() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("fast5-writer");
+#[svb_testdata::data_test]
+fn every_readable_read_of_every_shared_file_round_trips(data: &Path, tmp: &TempDir) {
     let mut files = 0;
     let mut reads = 0;
     for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {

@@ -2,17 +2,13 @@
 //! error, never other values: the Arrow IPC metadata of the reads and run-info tables (every
 //! message and the footer) is checked as the Arrow C++ reader checks it, alignment included.
 
+use std::path::Path;
 use svb_model::ReadSource;
 use svb_pod5::{ContentType, Reader};
-use svb_testdata::data_dir;
 use svb_testdata::pod5::ipc_metadata_ranges;
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error(data: &Path) {
     for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v0.pod5"] {
         let path = data.join("pod5").join(name);
         let bytes = std::fs::read(&path).unwrap();

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::path::Path;
 use svb_pod5::{Reader, SignalEncoding, TableVersion};
 use svb_testdata::{data_dir, read_i16s};
 use svb_vbz::Threads;
@@ -51,10 +52,8 @@ fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
     signals
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn current_writer_matches_the_python_api() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn current_writer_matches_the_python_api(dir: &Path) {
     let path = dir.join("pod5/multi_fast5_zip.pod5");
     let reader = Reader::open(&path).unwrap();
     let manifest = json(&dir.join("pod5/multi_fast5_zip.json"));
@@ -118,10 +117,8 @@ fn current_writer_matches_the_python_api() {
 
 /// The older writers: table version 4 (flat columns) and version 0 (dictionaries of
 /// structs, no run-info table), checked against ONT's expectations for the same 10 reads.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn older_writers_match_their_expectations() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn older_writers_match_their_expectations(dir: &Path) {
     let expected = json(&dir.join("pod5/multi_fast5_zip_v4.expected.json"));
     let want = expected["reads"].as_array().unwrap();
     for (name, version) in [
@@ -245,10 +242,8 @@ fn uncompressed_signal_written_by_ont_python_writer() {
 
 /// A reader keeping some reads is the file of those reads: the same reads, fields and
 /// signal, in file order, indices counting them alone; every table version.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn open_filtered_keeps_the_wanted_reads() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn open_filtered_keeps_the_wanted_reads(dir: &Path) {
     for name in [
         "multi_fast5_zip.pod5",
         "multi_fast5_zip_v4.pod5",

@@ -181,10 +181,8 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
     );
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn onts_file_rewritten_stores_every_chunk_byte_for_byte() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-ont");
+#[svb_testdata::data_test]
+fn onts_file_rewritten_stores_every_chunk_byte_for_byte(data: &Path, tmp: &TempDir) {
     let src = Reader::open(data.join("pod5/multi_fast5_zip.pod5")).unwrap();
     let out = tmp.join("rewritten.pod5");
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
@@ -535,10 +533,8 @@ proptest! {
 
 /// Reads of stored VBZ chunks added in one batch: each read's outcome in order, the good ones
 /// written byte for byte, a cut chunk and an id twice refused without stopping the others.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn vbz_chunk_batches_check_every_read_and_write_the_good_ones() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-chunk-batch");
+#[svb_testdata::data_test]
+fn vbz_chunk_batches_check_every_read_and_write_the_good_ones(data: &Path, tmp: &TempDir) {
     let src = Reader::open(data.join("pod5/multi_fast5_zip_v4.pod5")).unwrap();
     let stored: Vec<Vec<(u32, Vec<u8>)>> = (0..src.len())
         .map(|i| {
@@ -590,10 +586,8 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones() {
 /// recompression would not give) copied read by read keeps every chunk byte for byte; a
 /// blob that is not the VBZ of its count, a count that misses num_samples, and an
 /// uncompressed file are typed errors.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn vbz_chunks_are_copied_verbatim_and_checked() {
-    let (data, tmp) = svb_testdata::data_and_tmp_or_skip!("pod5-write-chunks");
+#[svb_testdata::data_test]
+fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
     let src = Reader::open(data.join("pod5/multi_fast5_zip_v4.pod5")).unwrap();
     let out = tmp.join("copy.pod5");
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();

@@ -1,16 +1,13 @@
 //! A command's inputs: directories walked once each, however links loop.
 
+use std::path::Path;
 use svb_model::Format;
 use svb_reads::expand_inputs;
-use svb_testdata::{data_dir, TempDir};
+use svb_testdata::TempDir;
 
 #[cfg(unix)]
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn looping_links_are_walked_once_and_the_walk_ends() {
-    let Some(data) = data_dir() else {
-        return;
-    };
+#[svb_testdata::data_test]
+fn looping_links_are_walked_once_and_the_walk_ends(data: &Path) {
     let tmp = TempDir::new("inputs-loops");
     let sub = tmp.join("L/sub");
     std::fs::create_dir_all(&sub).unwrap();

@@ -249,17 +249,20 @@ pub fn data_and_tmp(tag: &str) -> Option<(PathBuf, TempDir)> {
     Some((data_dir()?, TempDir::new(tag)))
 }
 
-/// `(data folder, fresh temporary directory)` of [`data_and_tmp`], or returns from the test
-/// (skipped) where there is no data.
-#[macro_export]
-macro_rules! data_and_tmp_or_skip {
-    ($tag:expr) => {
-        match $crate::data_and_tmp($tag) {
-            Some(both) => both,
-            None => return,
-        }
-    };
-}
+/// A test that needs the shared conformance data, written `fn name(data: &Path)` or
+/// `fn name(data: &Path, tmp: &TempDir)`: ignored unless run with `--include-ignored` (its
+/// reason says what it needs), given the data folder and, with a second parameter, a fresh
+/// temporary directory named after the test; where there is no data it returns after one
+/// "skipped" line, or fails under `CI=true`.
+///
+/// ```ignore
+/// #[svb_testdata::data_test]
+/// fn reads_a_pod5(data: &Path, tmp: &TempDir) {
+///     let out = tmp.join("out.blow5");
+///     // ... data.join("pod5/multi_fast5_zip.pod5") ...
+/// }
+/// ```
+pub use svb_testdata_macros::data_test;
 
 /// The files the README's examples name, made in `dir` from the conformance folder `data`
 /// (copies): `reads.pod5`, `reads.blow5` and `reads.fast5`, `a.pod5` and `b.pod5`, `run/a.pod5` and

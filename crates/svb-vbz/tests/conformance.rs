@@ -1,16 +1,15 @@
 //! POD5 VBZ blobs made by ONT's lib_pod5 (../shared/data/vbz): every blob decodes to its
 //! samples, and compressing the samples reproduces lib_pod5's bytes.
 
-use svb_testdata::{data_dir, files_with_suffix, read_i16s};
+use std::path::Path;
+use svb_testdata::{files_with_suffix, read_i16s};
 use svb_vbz::{pod5_blob, VbzError};
 
 /// The 9-byte empty zstd frame lib_pod5's C++ `compress_signal` writes for 0 samples.
 const EMPTY_FRAME: [u8; 9] = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn lib_pod5_blobs_decode_and_reencode_byte_for_byte() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn lib_pod5_blobs_decode_and_reencode_byte_for_byte(dir: &Path) {
     let vectors = files_with_suffix(&dir.join("vbz"), ".vbz");
     assert_eq!(vectors.len(), 15, "the 15 VBZ vectors");
     for (name, path) in vectors {
@@ -99,10 +98,8 @@ fn bad_blobs_give_typed_errors_before_allocating() {
     let _ = pod5_blob::decompress_signal(&bad, &mut out); // any result but no panic
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn batches_of_lib_pod5_blobs_decode_in_parallel() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn batches_of_lib_pod5_blobs_decode_in_parallel(dir: &Path) {
     let mut blobs = Vec::new();
     let mut expected = Vec::new();
     for (_, path) in files_with_suffix(&dir.join("vbz"), ".vbz") {

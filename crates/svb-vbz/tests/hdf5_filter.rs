@@ -3,8 +3,9 @@
 //! packings; every option combination round-trips; bad input gives typed errors.
 
 use proptest::prelude::*;
+use std::path::Path;
 use svb_core::{Codec, U32Classic};
-use svb_testdata::{data_dir, files_with_suffix, read_i16s};
+use svb_testdata::{files_with_suffix, read_i16s};
 use svb_vbz::hdf5_filter::{self, Options};
 use svb_vbz::VbzError;
 
@@ -20,10 +21,8 @@ fn le_bytes(s: &[i16]) -> Vec<u8> {
 /// default 54, and libzstd 1.5.7 without the fast decoder (`HUF_DISABLE_FAST_DECODE`, which
 /// .cargo/config.toml passes to every C build of the workspace) the same 801. A build
 /// without it fails here.
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn flipped_frames_are_refused_as_libzstd_1_3_refuses_them() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn flipped_frames_are_refused_as_libzstd_1_3_refuses_them(dir: &Path) {
     let path = dir.join("fast5_vbz/read_002fde30-9e23-4125-9eae-d112c18a81a7_c0.vbz");
     let chunk = std::fs::read(&path).unwrap();
     let original = hdf5_filter::decompress_signal(&chunk).unwrap();
@@ -46,10 +45,8 @@ fn flipped_frames_are_refused_as_libzstd_1_3_refuses_them() {
     assert!(hdf5_filter::decompress_signal(&damaged).is_err());
 }
 
-#[test]
-#[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
-fn ont_chunks_decode_and_reencode_byte_for_byte() {
-    let Some(dir) = data_dir() else { return };
+#[svb_testdata::data_test]
+fn ont_chunks_decode_and_reencode_byte_for_byte(dir: &Path) {
     let dir = dir.join("fast5_vbz");
     let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"hdf5_filter_32020_cd_values\""));

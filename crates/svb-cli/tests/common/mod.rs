@@ -51,3 +51,23 @@ pub fn fails(out: &Output) -> String {
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
+
+/// Runs each of the README's command lines (`svb` left out) in `dir` with `env` added to the
+/// environment, failing the test, with the line and its stderr, on the first that fails.
+pub fn run_readme_lines<S: AsRef<str>>(lines: &[Vec<S>], dir: &Path, env: &[(&str, String)]) {
+    for args in lines {
+        let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_svb"))
+            .args(&args)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .current_dir(dir)
+            .output()
+            .expect("the svb binary runs");
+        assert!(
+            out.status.success(),
+            "`svb {}` (README) failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -17,14 +17,15 @@ use super::finish::{Delta, DeltaNonZero, ZeroCheck};
 use super::mapped::IsaKernels;
 use super::source::Deltas;
 use super::U32Classic;
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
 use crate::Codec;
+use crate::{DecodeResult, EncodeResult};
 use svb_delta::increasing::strictly_increasing;
 
 /// Encode kernel: `(prev, values, out) -> encoded length`.
-type EncodeFn = unsafe fn(u32, &[u32], &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+type EncodeFn = unsafe fn(u32, &[u32], &mut [MaybeUninit<u8>]) -> EncodeResult;
 /// Decode kernel: `(input, prev, out) -> (bytes consumed, last value)`.
-type DecodeFn = unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<(usize, u32), DecodeError>;
+type DecodeFn = unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> DecodeResult<(usize, u32)>;
 /// Decode kernel that also compares the deltas its block loops unpack with zero.
 type DecodeNonZeroFn =
     unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<ZeroCheck, DecodeError>;
@@ -52,7 +53,7 @@ unsafe fn encode<K: IsaKernels>(
     prev: u32,
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::encode_source::<Deltas>(values, prev, out) }
 }
@@ -65,7 +66,7 @@ unsafe fn decode<K: IsaKernels>(
     input: &[u8],
     prev: u32,
     out: &mut [MaybeUninit<u32>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::decode_finish::<Delta>(input, prev, out) }
 }
@@ -114,12 +115,7 @@ impl DeltaKernels {
 
     /// Encodes the deltas of `values` from `prev` into the front of `out` (which needs
     /// [`U32Delta::max_encoded_len`] bytes); returns the encoded length.
-    pub fn encode_to_slice(
-        &self,
-        prev: u32,
-        values: &[u32],
-        out: &mut [u8],
-    ) -> Result<usize, EncodeError> {
+    pub fn encode_to_slice(&self, prev: u32, values: &[u32], out: &mut [u8]) -> EncodeResult {
         // SAFETY: the kernels write only initialised bytes; `self` is one of the private
         // tables above, handed out only for ISAs this CPU runs.
         unsafe { (self.encode)(prev, values, uninit::as_uninit_mut(out)) }
@@ -127,12 +123,7 @@ impl DeltaKernels {
 
     /// Decodes `out.len()` values from the front of `input`, the first delta taken from
     /// `prev`; returns the bytes consumed.
-    pub fn decode_to_slice(
-        &self,
-        input: &[u8],
-        prev: u32,
-        out: &mut [u32],
-    ) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], prev: u32, out: &mut [u32]) -> DecodeResult {
         // SAFETY: the kernels write only initialised values.
         self.decode_uninit(input, prev, unsafe { uninit::as_uninit_mut(out) })
     }
@@ -155,7 +146,7 @@ impl DeltaKernels {
         input: &[u8],
         prev: Option<u32>,
         out: &mut [u32],
-    ) -> Result<usize, DecodeError> {
+    ) -> DecodeResult {
         // SAFETY: the kernels write only initialised values; `self` is one of the private
         // tables above, handed out only for ISAs this CPU runs.
         let found =
@@ -175,12 +166,7 @@ impl DeltaKernels {
     }
 
     #[inline]
-    fn decode_uninit(
-        &self,
-        input: &[u8],
-        prev: u32,
-        out: &mut [MaybeUninit<u32>],
-    ) -> Result<usize, DecodeError> {
+    fn decode_uninit(&self, input: &[u8], prev: u32, out: &mut [MaybeUninit<u32>]) -> DecodeResult {
         // SAFETY: `self` is one of the private tables above, handed out only for ISAs this
         // CPU runs.
         unsafe { (self.decode)(input, prev, out) }.map(|(used, _)| used)
@@ -283,18 +269,13 @@ impl U32Delta {
     }
 
     /// Exact encoded length of `n` values, read from their control stream.
-    pub fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+    pub fn encoded_len(&self, control: &[u8], n: usize) -> DecodeResult {
         U32Classic.encoded_len(control, n)
     }
 
     /// Encodes the deltas of `values` from `prev` into the front of `out` (which needs
     /// [`max_encoded_len`](Self::max_encoded_len) bytes); returns the encoded length.
-    pub fn encode_to_slice(
-        &self,
-        prev: u32,
-        values: &[u32],
-        out: &mut [u8],
-    ) -> Result<usize, EncodeError> {
+    pub fn encode_to_slice(&self, prev: u32, values: &[u32], out: &mut [u8]) -> EncodeResult {
         self.kernels().encode_to_slice(prev, values, out)
     }
 
@@ -328,12 +309,7 @@ impl U32Delta {
 
     /// Decodes `out.len()` values from the front of `input`, the first delta taken from
     /// `prev`; returns the bytes consumed (bytes after the stream are left alone).
-    pub fn decode_to_slice(
-        &self,
-        input: &[u8],
-        prev: u32,
-        out: &mut [u32],
-    ) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], prev: u32, out: &mut [u32]) -> DecodeResult {
         self.kernels().decode_to_slice(input, prev, out)
     }
 
@@ -364,7 +340,7 @@ impl U32Delta {
         input: &[u8],
         prev: Option<u32>,
         out: &mut [u32],
-    ) -> Result<usize, DecodeError> {
+    ) -> DecodeResult {
         self.kernels().decode_increasing_to_slice(input, prev, out)
     }
 
@@ -378,7 +354,7 @@ impl U32Delta {
         n: usize,
         prev: u32,
         out: &mut Vec<u32>,
-    ) -> Result<usize, DecodeError> {
+    ) -> DecodeResult {
         U32Classic.check_plausible(input, n)?;
         let k = self.kernels();
         let mut used = 0;

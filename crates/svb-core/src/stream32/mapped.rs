@@ -8,7 +8,8 @@ use core::mem::MaybeUninit;
 use super::finish::{Finish, ZeroCheck};
 use super::source::Source;
 use super::Classic;
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
+use crate::{DecodeResult, EncodeResult};
 
 /// One ISA's U32Classic kernels: the encode of any [`Source`] and the decode finished by any
 /// [`Finish`].
@@ -22,7 +23,7 @@ pub(crate) trait IsaKernels: 'static {
         values: &[u32],
         prev: u32,
         out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError>;
+    ) -> EncodeResult;
 
     /// Decodes `out.len()` values finished by `F` from the running value `acc`; returns the
     /// bytes consumed and the running value after the last.
@@ -33,7 +34,7 @@ pub(crate) trait IsaKernels: 'static {
         input: &[u8],
         acc: u32,
         out: &mut [MaybeUninit<F::Out>],
-    ) -> Result<(usize, u32), DecodeError>;
+    ) -> DecodeResult<(usize, u32)>;
 
     /// As [`IsaKernels::decode_finish`] with a [`Finish::NONZERO`] step: the values the
     /// SIMD block loops decoded are also compared with zero (see [`ZeroCheck`]).
@@ -67,7 +68,7 @@ macro_rules! isa_kernels {
                 values: &[u32],
                 prev: u32,
                 out: &mut [MaybeUninit<u8>],
-            ) -> Result<usize, EncodeError> {
+            ) -> $crate::EncodeResult {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.
                 #[allow(unused_unsafe)]
@@ -81,7 +82,7 @@ macro_rules! isa_kernels {
                 input: &[u8],
                 acc: u32,
                 out: &mut [MaybeUninit<F::Out>],
-            ) -> Result<(usize, u32), DecodeError> {
+            ) -> $crate::DecodeResult<(usize, u32)> {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.
                 #[allow(unused_unsafe)]

@@ -26,8 +26,8 @@ pub use zigzag::I32Zigzag;
 pub use zigzag_delta16::{I16ZigzagDelta32, ZigzagDelta32Kernels};
 
 use crate::codec::{Codec, Kernels};
-use crate::error::DecodeError;
 use crate::tables::{self, Row16, LENS_0124, LENS_1234};
+use crate::DecodeResult;
 
 /// The tables and byte lengths that make one u32 wire.
 pub(crate) trait Scheme32: 'static {
@@ -130,7 +130,7 @@ pub(crate) const fn control_len(n: usize) -> usize {
 }
 
 /// Exact encoded length of `n` values from their control bytes.
-pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+pub(crate) fn encoded_len<S: Scheme32>(control: &[u8], n: usize) -> DecodeResult {
     let (ctrl, _) = crate::codec::split_control_stream(control, n, control_len(n))?;
     let needed = ctrl.len();
     let full = n / 4;
@@ -240,7 +240,7 @@ macro_rules! u32_codec {
                 input: &[u8],
                 base: u32,
                 out: &mut [u32],
-            ) -> Result<usize, DecodeError> {
+            ) -> $crate::DecodeResult {
                 self.offset_kernels().decode_to_slice(input, base, out)
             }
         }

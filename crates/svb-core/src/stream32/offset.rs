@@ -4,15 +4,14 @@
 //! of values stored minus a base (a column's minimum, a count's lower bound of one) decodes
 //! in one pass with no second one over the output.
 
+use crate::DecodeResult;
 use core::mem::MaybeUninit;
 
 use svb_dispatch::{uninit, Isa};
 
-use crate::error::DecodeError;
-
 /// Decode kernel: `(input, base, out) -> (bytes consumed, base)`.
 pub(crate) type OffsetFn =
-    unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> Result<(usize, u32), DecodeError>;
+    unsafe fn(&[u8], u32, &mut [MaybeUninit<u32>]) -> DecodeResult<(usize, u32)>;
 
 /// One ISA's offset decoder of one u32 wire. Obtain it with the codec's
 /// `offset_kernels_for` (which checks the CPU) to compare ISAs; the codec's
@@ -35,12 +34,7 @@ impl OffsetKernels {
 
     /// Decodes `out.len()` values from the front of `input`, each plus `base` (wrapping);
     /// returns the bytes consumed.
-    pub fn decode_to_slice(
-        &self,
-        input: &[u8],
-        base: u32,
-        out: &mut [u32],
-    ) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], base: u32, out: &mut [u32]) -> DecodeResult {
         // SAFETY: the kernels write only initialised values; `self` is one of the codecs'
         // private tables, handed out only for ISAs this CPU runs.
         unsafe { (self.decode)(input, base, uninit::as_uninit_mut(out)) }.map(|(used, _)| used)

@@ -7,6 +7,7 @@ use super::finish::{Finish, Lane32, Plain, ZeroCheck};
 use super::source::{Source, Values};
 use super::{control_len, Scheme32};
 use crate::error::{DecodeError, EncodeError};
+use crate::{DecodeResult, EncodeResult};
 
 /// Splits `input` into the control stream of `n` values and the rest.
 #[inline]
@@ -16,7 +17,7 @@ pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), De
 
 /// Checks that `out` can hold the largest encoding of `n` values.
 #[inline]
-pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
+pub(crate) fn check_out_len(n: usize, out_len: usize) -> EncodeResult {
     let needed = control_len(n).saturating_add(n.saturating_mul(4));
     if out_len < needed {
         return Err(EncodeError::OutputTooSmall {
@@ -27,10 +28,7 @@ pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeErr
     Ok(control_len(n))
 }
 
-pub(crate) fn decode<S: Scheme32>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) -> DecodeResult {
     decode_finish::<S, Plain>(input, 0, out).map(|(used, _)| used)
 }
 
@@ -40,7 +38,7 @@ pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     let (used, acc) = decode_tail::<S, F>(ctrl, data, 0, 0, acc, out)?;
     Ok((ctrl.len() + used, acc))
@@ -73,7 +71,7 @@ pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
     first: usize,
     mut acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     let n = out.len();
     let mut i = first;
     // Whole groups while a 4-byte read per value stays inside the data.
@@ -104,10 +102,7 @@ fn mask(len: usize) -> u32 {
     ((1u64 << (8 * len)) - 1) as u32
 }
 
-pub(crate) fn encode<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     encode_source::<S, Values>(values, 0, out)
 }
 
@@ -116,7 +111,7 @@ pub(crate) fn encode_source<S: Scheme32, Src: Source>(
     values: &[u32],
     prev: u32,
     out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     encode_with::<S, Src>(values, prev, out, |_, _, _| (0, 0))
 }
 
@@ -130,7 +125,7 @@ pub(crate) fn encode_with<S: Scheme32, Src: Source>(
     prev: u32,
     out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u32], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     let ctrl_len = check_out_len(values.len(), out.len())?;
     let (dp, g) = groups(values, out, ctrl_len);
     Ok(encode_rest::<S, Src>(values, prev, out, ctrl_len, dp, g))

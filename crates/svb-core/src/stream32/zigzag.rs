@@ -13,17 +13,14 @@ use super::mapped::IsaKernels;
 use super::source::Zigzags;
 use super::U32Classic;
 use crate::codec::{Codec, Kernels};
-use crate::error::{DecodeError, EncodeError};
+use crate::{DecodeResult, EncodeResult};
 
 /// The fused zigzag encode of ISA `K`: the plain loops, each load of values a load of their
 /// zigzag codes.
 ///
 /// # Safety
 /// The CPU must support `K`'s ISA.
-unsafe fn encode<K: IsaKernels>(
-    values: &[i32],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+unsafe fn encode<K: IsaKernels>(values: &[i32], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     // SAFETY: i32 and u32 share size and alignment and every bit pattern is valid for both:
     // the same values read as u32 (the source takes them as i32 again).
     let values = unsafe { &*(values as *const [i32] as *const [u32]) };
@@ -35,10 +32,7 @@ unsafe fn encode<K: IsaKernels>(
 ///
 /// # Safety
 /// The CPU must support `K`'s ISA.
-unsafe fn decode<K: IsaKernels>(
-    input: &[u8],
-    out: &mut [MaybeUninit<i32>],
-) -> Result<usize, DecodeError> {
+unsafe fn decode<K: IsaKernels>(input: &[u8], out: &mut [MaybeUninit<i32>]) -> DecodeResult {
     // SAFETY: i32 and u32 share size and alignment, and every bit pattern is valid for both,
     // so the kernel's u32 writes are i32 values.
     let out = unsafe { &mut *(out as *mut [MaybeUninit<i32>] as *mut [MaybeUninit<u32>]) };
@@ -97,7 +91,7 @@ impl Codec for I32Zigzag {
     fn min_encoded_len(&self, n: usize) -> usize {
         U32Classic.min_encoded_len(n)
     }
-    fn encoded_len(&self, control: &[u8], n: usize) -> Result<usize, DecodeError> {
+    fn encoded_len(&self, control: &[u8], n: usize) -> DecodeResult {
         U32Classic.encoded_len(control, n)
     }
     fn kernels_for(&self, isa: Isa) -> Option<&'static Kernels<i32>> {

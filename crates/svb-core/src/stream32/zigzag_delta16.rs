@@ -4,16 +4,16 @@
 //! decoder is fused: the u32 loops with [`ZigzagDelta16`] after the unpack, two groups at a
 //! time narrowed to 16-bit lanes and prefix-summed in registers.
 
+use crate::DecodeResult;
 use core::mem::MaybeUninit;
 
 use svb_dispatch::{per_isa, uninit, Isa};
 
 use super::finish::{Lane32, ZigzagDelta16};
 use super::mapped::IsaKernels;
-use crate::error::DecodeError;
 
 /// Decode kernel: `(input, prev, out) -> bytes consumed`.
-type DecodeFn = unsafe fn(&[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
+type DecodeFn = unsafe fn(&[u8], i16, &mut [MaybeUninit<i16>]) -> DecodeResult;
 
 /// One ISA's [`I16ZigzagDelta32`] decoder. Obtain it with [`I16ZigzagDelta32::kernels_for`]
 /// (which checks the CPU) to compare ISAs; [`I16ZigzagDelta32::kernels`] is the cached best.
@@ -35,7 +35,7 @@ unsafe fn decode<K: IsaKernels>(
     input: &[u8],
     prev: i16,
     out: &mut [MaybeUninit<i16>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::decode_finish::<ZigzagDelta16>(input, prev.to_u32(), out) }.map(|(used, _)| used)
 }
@@ -45,11 +45,7 @@ unsafe fn decode<K: IsaKernels>(
 /// # Safety
 /// The CPU must support AVX2.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-unsafe fn decode_avx2(
-    input: &[u8],
-    prev: i16,
-    out: &mut [MaybeUninit<i16>],
-) -> Result<usize, DecodeError> {
+unsafe fn decode_avx2(input: &[u8], prev: i16, out: &mut [MaybeUninit<i16>]) -> DecodeResult {
     // SAFETY: the caller guarantees AVX2.
     unsafe { super::x86::avx2_blocks16::decode::<ZigzagDelta16>(input, prev.to_u32(), out) }
         .map(|(used, _)| used)
@@ -95,19 +91,14 @@ impl ZigzagDelta32Kernels {
         input: &[u8],
         prev: i16,
         out: &mut [MaybeUninit<i16>],
-    ) -> Result<usize, DecodeError> {
+    ) -> DecodeResult {
         // SAFETY: `self` is one of the private tables above, which `KERNELS` hands out only
         // when this CPU runs its ISA.
         unsafe { (self.decode)(input, prev, out) }
     }
 
     /// [`decode_uninit`](Self::decode_uninit) into initialised samples.
-    pub fn decode_to_slice(
-        &self,
-        input: &[u8],
-        prev: i16,
-        out: &mut [i16],
-    ) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], prev: i16, out: &mut [i16]) -> DecodeResult {
         // SAFETY: the decoder writes only initialised samples.
         self.decode_uninit(input, prev, unsafe { uninit::as_uninit_mut(out) })
     }

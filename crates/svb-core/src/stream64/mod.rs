@@ -15,9 +15,9 @@ pub(crate) mod x86;
 use svb_dispatch::{per_isa, Isa, PerIsa};
 
 use crate::codec::{Codec, Kernels};
-use crate::error::DecodeError;
 use crate::stream32::{self, Classic, Scheme32};
 use crate::tables::{self, Row16, Row32, LENS_1234, LENS_1248};
+use crate::DecodeResult;
 
 /// The byte lengths and code choice of one u64 wire.
 pub(crate) trait Scheme64: 'static {
@@ -163,7 +163,7 @@ kernels_of!(
 );
 
 /// The encoded length of `n` U64Coder1248 values whose control bytes start `control`.
-fn encoded_len_1248(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+fn encoded_len_1248(control: &[u8], n: usize) -> DecodeResult {
     let (ctrl, _) = crate::codec::split_control_stream(control, n, stream32::control_len(n))?;
     let needed = ctrl.len();
     let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();

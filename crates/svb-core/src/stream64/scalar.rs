@@ -3,18 +3,16 @@
 use core::mem::MaybeUninit;
 
 use super::Scheme64;
-use crate::error::{DecodeError, EncodeError};
+use crate::error::EncodeError;
 use crate::stream32::control_len;
 pub(crate) use crate::stream32::scalar::split_control;
 use crate::stream32::scalar::tail_value;
+use crate::{DecodeResult, EncodeResult};
 
 /// Checks that `out` holds the largest encoding of `values` and that every value fits the
 /// scheme; returns the control length.
 #[inline]
-pub(crate) fn check_encode<S: Scheme64>(
-    values: &[u64],
-    out_len: usize,
-) -> Result<usize, EncodeError> {
+pub(crate) fn check_encode<S: Scheme64>(values: &[u64], out_len: usize) -> EncodeResult {
     let ctrl_len = check_out_len::<S>(values.len(), out_len)?;
     check_values::<S>(values, 0, 0)?;
     Ok(ctrl_len)
@@ -22,7 +20,7 @@ pub(crate) fn check_encode<S: Scheme64>(
 
 /// Checks that `out` holds the largest encoding of `n` values; returns the control length.
 #[inline]
-fn check_out_len<S: Scheme64>(n: usize, out_len: usize) -> Result<usize, EncodeError> {
+fn check_out_len<S: Scheme64>(n: usize, out_len: usize) -> EncodeResult {
     let widest = S::LENS[3] as usize;
     let needed = control_len(n).saturating_add(n.saturating_mul(widest));
     if out_len < needed {
@@ -65,10 +63,7 @@ fn check_values<S: Scheme64>(values: &[u64], from: usize, seen: u64) -> Result<(
     Ok(())
 }
 
-pub(crate) fn decode<S: Scheme64>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u64>],
-) -> Result<usize, DecodeError> {
+pub(crate) fn decode<S: Scheme64>(input: &[u8], out: &mut [MaybeUninit<u64>]) -> DecodeResult {
     decode_with::<S>(input, out, |_, _, _| (0, 0))
 }
 
@@ -80,7 +75,7 @@ pub(crate) fn decode_with<S: Scheme64>(
     input: &[u8],
     out: &mut [MaybeUninit<u64>],
     groups: impl FnOnce(&[u8], &[u8], &mut [MaybeUninit<u64>]) -> (usize, usize),
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     let (ctrl, data) = split_control(input, out.len())?;
     let (dp, g) = groups(ctrl, data, out);
     let used = decode_tail::<S>(ctrl, data, dp, 4 * g, out)?;
@@ -96,7 +91,7 @@ pub(crate) fn encode_with<S: Scheme64>(
     values: &[u64],
     out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     let ctrl_len = check_encode::<S>(values, out.len())?;
     let (dp, g) = groups(values, out, ctrl_len);
     let used = encode_tail::<S>(values, out, ctrl_len, dp, 4 * g);
@@ -116,7 +111,7 @@ pub(crate) fn encode_checking<S: Scheme64>(
     values: &[u64],
     out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize, usize, u64),
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     let ctrl_len = check_out_len::<S>(values.len(), out.len())?;
     let (dp, g, examined, seen) = groups(values, out, ctrl_len);
     check_values::<S>(values, examined, seen)?;
@@ -133,7 +128,7 @@ pub(crate) fn decode_tail<S: Scheme64>(
     mut dp: usize,
     first: usize,
     out: &mut [MaybeUninit<u64>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     let n = out.len();
     let mut i = first;
     while i + 4 <= n && data.len() - dp >= 32 {
@@ -161,10 +156,7 @@ pub(crate) fn decode_tail<S: Scheme64>(
     Ok(dp)
 }
 
-pub(crate) fn encode<S: Scheme64>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+pub(crate) fn encode<S: Scheme64>(values: &[u64], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     encode_with::<S>(values, out, |_, _, _| (0, 0))
 }
 

@@ -58,8 +58,8 @@ pub use zigzag_delta::{I16ZigzagDelta, ZigzagDeltaKernels};
 use svb_dispatch::{per_isa, Isa};
 
 use crate::codec::{Codec, Kernels};
-use crate::error::DecodeError;
 use crate::tables::{self, Row16, LENS_SVB16};
+use crate::DecodeResult;
 
 /// Data bytes of each key byte (8 + popcount).
 pub(crate) static LENS: [u8; 256] = tables::data_lens(&LENS_SVB16);
@@ -116,7 +116,7 @@ codec_impl!(
 );
 
 /// The encoded length of `n` values whose key bytes start `control`.
-fn encoded_len(control: &[u8], n: usize) -> Result<usize, DecodeError> {
+fn encoded_len(control: &[u8], n: usize) -> DecodeResult {
     let (keys, _) = crate::codec::split_control_stream(control, n, key_len(n))?;
     let needed = keys.len();
     let ones: usize = keys[..n / 8].iter().map(|k| k.count_ones() as usize).sum();

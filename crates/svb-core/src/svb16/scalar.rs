@@ -5,6 +5,7 @@ use core::mem::MaybeUninit;
 use super::finish::{Finish16, Lane16, Plain, ZigzagDelta};
 use super::key_len;
 use crate::error::{DecodeError, EncodeError};
+use crate::{DecodeResult, EncodeResult};
 
 #[inline]
 pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), DecodeError> {
@@ -12,7 +13,7 @@ pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), Decod
 }
 
 #[inline]
-pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeError> {
+pub(crate) fn check_out_len(n: usize, out_len: usize) -> EncodeResult {
     let needed = key_len(n).saturating_add(n.saturating_mul(2));
     if out_len < needed {
         return Err(EncodeError::OutputTooSmall {
@@ -23,7 +24,7 @@ pub(crate) fn check_out_len(n: usize, out_len: usize) -> Result<usize, EncodeErr
     Ok(key_len(n))
 }
 
-pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> Result<usize, DecodeError> {
+pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> DecodeResult {
     let (keys, data) = split_keys(input, out.len())?;
     let used = decode_tail::<Plain, u16>(keys, data, 0, 0, 0, out)?;
     Ok(keys.len() + used)
@@ -35,7 +36,7 @@ pub(crate) fn decode_zigzag_delta(
     data: &[u8],
     prev: i16,
     out: &mut [MaybeUninit<i16>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     decode_tail::<ZigzagDelta, i16>(keys, data, 0, 0, prev as u16, out)
 }
 
@@ -49,7 +50,7 @@ pub(crate) fn decode_tail<F: Finish16, O: Lane16>(
     first: usize,
     mut acc: u16,
     out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     let n = out.len();
     let mut i = first;
     while i + 8 <= n && data.len() - dp >= 16 {
@@ -74,7 +75,7 @@ pub(crate) fn decode_tail<F: Finish16, O: Lane16>(
     Ok(dp)
 }
 
-pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     encode_with(values, out, |_, _, _| (0, 0))
 }
 
@@ -86,7 +87,7 @@ pub(crate) fn encode_with(
     values: &[u16],
     out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u16], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     let klen = check_out_len(values.len(), out.len())?;
     let (dp, g) = groups(values, out, klen);
     let used = encode_tail(values, out, klen, dp, 8 * g);

@@ -10,9 +10,10 @@ use svb_dispatch::{per_isa, uninit, Isa};
 
 use super::scalar;
 use crate::error::DecodeError;
+use crate::DecodeResult;
 
 /// Decode kernel: `(keys, data, prev, out) -> data bytes consumed`.
-type DecodeFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> Result<usize, DecodeError>;
+type DecodeFn = unsafe fn(&[u8], &[u8], i16, &mut [MaybeUninit<i16>]) -> DecodeResult;
 
 /// One ISA's [`I16ZigzagDelta`] decoder. Obtain it with [`I16ZigzagDelta::kernels_for`]
 /// (which checks the CPU) to compare ISAs; [`I16ZigzagDelta::kernels`] is the cached best.
@@ -66,7 +67,7 @@ impl ZigzagDeltaKernels {
         data: &[u8],
         prev: i16,
         out: &mut [MaybeUninit<i16>],
-    ) -> Result<usize, DecodeError> {
+    ) -> DecodeResult {
         crate::codec::split_control_stream(keys, out.len(), super::key_len(out.len()))?;
         // SAFETY: `self` is one of the private tables above, which `KERNELS` hands out only
         // when this CPU runs its ISA; the key bytes were checked just above.
@@ -75,12 +76,7 @@ impl ZigzagDeltaKernels {
 
     /// Decodes one whole stream of `out.len()` samples (key bytes, then data) from `prev`;
     /// returns the bytes consumed, keys included.
-    pub fn decode_to_slice(
-        &self,
-        input: &[u8],
-        prev: i16,
-        out: &mut [i16],
-    ) -> Result<usize, DecodeError> {
+    pub fn decode_to_slice(&self, input: &[u8], prev: i16, out: &mut [i16]) -> DecodeResult {
         let (keys, data) = I16ZigzagDelta.split(input, out.len())?;
         // SAFETY: the decoder writes only initialised samples.
         let out = unsafe { uninit::as_uninit_mut(out) };

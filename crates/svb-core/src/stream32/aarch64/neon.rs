@@ -3,12 +3,13 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
 use crate::group_encode::{encode_groups, impl_encode_group};
 use crate::stream32::finish::{Finish, Lane32, Plain, ZeroCheck};
 use crate::stream32::scalar::{decode_tail, encode_with, split_control};
 use crate::stream32::source::{Source, Values};
 use crate::stream32::Scheme32;
+use crate::{DecodeResult, EncodeResult};
 
 /// The decode kernel of this ISA (see the codec's `Kernels`).
 ///
@@ -17,7 +18,7 @@ use crate::stream32::Scheme32;
 pub(crate) unsafe fn decode<S: Scheme32>(
     input: &[u8],
     out: &mut [MaybeUninit<u32>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     // SAFETY: NEON (this function's contract).
     unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
 }
@@ -31,7 +32,7 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
     input: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
     let (dp, g, acc, _) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
@@ -174,7 +175,7 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
 pub(crate) unsafe fn encode<S: Scheme32>(
     values: &[u32],
     out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     // SAFETY: NEON (this function's contract).
     unsafe { encode_source::<S, Values>(values, 0, out) }
 }
@@ -188,7 +189,7 @@ pub(crate) unsafe fn encode_source<S: Scheme32, Src: Source>(
     values: &[u32],
     prev: u32,
     out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+) -> EncodeResult {
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
     encode_with::<S, Src>(values, prev, out, |values, out, ctrl_len| unsafe {

@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::ssse3::{encode_block, prefix_lens, Group};
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
 use crate::stream32::finish::Finish;
 use crate::stream32::scalar::split_control;
 use crate::stream32::source::Source;

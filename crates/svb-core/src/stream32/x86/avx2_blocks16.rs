@@ -25,10 +25,10 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::ssse3::{decode_groups, finish_decode_with};
-use crate::error::DecodeError;
 use crate::stream32::finish::{Finish, ZigzagDelta16};
 use crate::stream32::scalar::split_control;
 use crate::stream32::{Classic, Scheme32};
+use crate::DecodeResult;
 
 /// The fused decode with `F`: `out.len()` values from the front of `input`, from the
 /// running value `acc`; returns the bytes consumed and the running value after the last.
@@ -39,7 +39,7 @@ pub(crate) unsafe fn decode<F: Quad>(
     input: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees AVX2.
     unsafe { decode_all::<F>(ctrl, data, acc, out) }
@@ -58,7 +58,7 @@ unsafe fn decode_all<F: Quad>(
     data: &[u8],
     acc: u32,
     out: &mut [MaybeUninit<F::Out>],
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     // SAFETY: AVX2 (caller) implies SSSE3; each loop starts where the one before it
     // stopped, and bounds its own loads and stores. The block loop leaves fewer than 64 data
     // bytes (or fewer than 16 values, at most 60 bytes): the copied tail takes what the group

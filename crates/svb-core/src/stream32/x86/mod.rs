@@ -75,7 +75,7 @@ macro_rules! decode_entries {
         pub(crate) unsafe fn decode<S: Scheme32>(
             input: &[u8],
             out: &mut [MaybeUninit<u32>],
-        ) -> Result<usize, DecodeError> {
+        ) -> $crate::DecodeResult {
             // SAFETY: the ISA (this function's contract).
             unsafe { decode_finish::<S, crate::stream32::finish::Plain>(input, 0, out) }
                 .map(|(used, _)| used)
@@ -92,7 +92,7 @@ macro_rules! decode_entries {
             input: &[u8],
             acc: u32,
             out: &mut [MaybeUninit<F::Out>],
-        ) -> Result<(usize, u32), DecodeError> {
+        ) -> $crate::DecodeResult<(usize, u32)> {
             let (ctrl, data) = split_control(input, out.len())?;
             // SAFETY: the ISA (this function's contract).
             unsafe { decode_all::<S, F>(ctrl, data, acc, out) }
@@ -150,7 +150,7 @@ macro_rules! decode_entries {
             data: &[u8],
             acc: u32,
             out: &mut [MaybeUninit<F::Out>],
-        ) -> Result<(usize, u32), DecodeError> {
+        ) -> $crate::DecodeResult<(usize, u32)> {
             use crate::stream32::x86::ssse3::{carried, decode_blocks, Found};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
             // stopped.
@@ -182,7 +182,7 @@ macro_rules! decode_entries {
             g: usize,
             carry: __m128i,
             out: &mut [MaybeUninit<F::Out>],
-        ) -> Result<(usize, u32), DecodeError> {
+        ) -> $crate::DecodeResult<(usize, u32)> {
             use crate::stream32::x86::ssse3::{
                 decode_blocks, decode_groups, finish_decode_with, Found,
             };
@@ -224,7 +224,7 @@ macro_rules! encode_entries {
         pub(crate) unsafe fn encode<S: Scheme32>(
             values: &[u32],
             out: &mut [MaybeUninit<u8>],
-        ) -> Result<usize, EncodeError> {
+        ) -> $crate::EncodeResult {
             // SAFETY: the ISA (this function's contract).
             unsafe { encode_source::<S, crate::stream32::source::Values>(values, 0, out) }
         }
@@ -241,7 +241,7 @@ macro_rules! encode_entries {
             values: &[u32],
             prev: u32,
             out: &mut [MaybeUninit<u8>],
-        ) -> Result<usize, EncodeError> {
+        ) -> $crate::EncodeResult {
             let ctrl_len = crate::stream32::scalar::check_out_len(values.len(), out.len())?;
             // SAFETY: the ISA (this function's contract); `out` holds `max_encoded_len(n)`
             // bytes (checked above).

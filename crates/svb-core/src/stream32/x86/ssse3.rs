@@ -18,12 +18,13 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::DecodeError;
 use crate::group_encode::impl_encode_group;
 use crate::stream32::finish::{Finish, Lane32};
 use crate::stream32::scalar::{decode_tail, split_control};
 use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
+use crate::DecodeResult;
 
 decode_entries!("SSSE3", "ssse3");
 
@@ -59,7 +60,7 @@ pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
     out: &mut [MaybeUninit<F::Out>],
     block_groups: usize,
     loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
-) -> Result<(usize, u32), DecodeError> {
+) -> DecodeResult<(usize, u32)> {
     if 4 * g == out.len() {
         // SAFETY: SSSE3 (caller) includes SSE2.
         return Ok((ctrl.len() + dp, unsafe { carried(carry) }));

@@ -14,13 +14,13 @@ pub(crate) mod c1248 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use crate::error::EncodeError;
     use crate::group_encode::impl_encode_group;
     use crate::stream32::x86::avx2::control_word_of_minus_codes;
     use crate::stream64::groups::u64_group;
     use crate::stream64::scalar::encode_with;
     use crate::stream64::{CODE_1248, DECODE_1248, ENCODE_1248, NIBBLE_LENS_1248, S1248};
     use crate::tables::Row16;
+    use crate::EncodeResult;
 
     /// The shuffle rows of nibbles `lo` and `hi` of `table` as one vector, `lo`'s in the low
     /// lane (one group's two pairs).
@@ -53,10 +53,7 @@ pub(crate) mod c1248 {
     ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3).
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
+    pub(crate) unsafe fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
         // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_with`
         // has checked that `out` holds `max_encoded_len(n)` bytes.
         encode_with::<S1248>(values, out, |values, out, ctrl_len| unsafe {
@@ -203,7 +200,6 @@ pub(crate) mod c1234 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
-    use crate::error::EncodeError;
     use crate::group_encode::impl_encode_group;
     use crate::stream32::x86::avx2::control_word_of_regs;
     use crate::stream32::x86::ssse3::{encode_block_regs, encode_group, prefix_lens};
@@ -211,6 +207,7 @@ pub(crate) mod c1234 {
     use crate::stream64::groups::u64_group;
     use crate::stream64::scalar::encode_checking;
     use crate::stream64::{DECODE_1234, S1234};
+    use crate::EncodeResult;
 
     // A group uses at most 16 data bytes, in one load.
     u64_group! {
@@ -232,10 +229,7 @@ pub(crate) mod c1234 {
     ///
     /// # Safety
     /// The CPU must support AVX2 (and so SSSE3).
-    pub(crate) unsafe fn encode(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Result<usize, EncodeError> {
+    pub(crate) unsafe fn encode(values: &[u64], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
         // SAFETY: the caller guarantees AVX2 (this function's contract); `encode_checking`
         // has checked that `out` holds `max_encoded_len(n)` bytes. The loops pack the low
         // halves of the values only, so a value of 2^32 or more (refused after them) cannot

@@ -3,11 +3,11 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::{encode_groups, impl_encode_group};
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::{decode_tail, encode_with};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
+use crate::{DecodeResult, EncodeResult};
 
 decode_entries!("NEON");
 
@@ -21,7 +21,7 @@ unsafe fn decode_split<F: Finish16, O: Lane16>(
     data: &[u8],
     acc: u16,
     out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     // SAFETY: the caller guarantees NEON and the key bytes.
     let (dp, g, acc) = unsafe { decode_groups::<F, O>(keys, data, acc, out) };
     decode_tail::<F, O>(keys, data, dp, 8 * g, acc, out)
@@ -91,10 +91,7 @@ unsafe fn decode_groups<F: Finish16, O: Lane16>(
 ///
 /// # Safety
 /// The CPU must support NEON.
-pub(crate) unsafe fn encode(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
-) -> Result<usize, EncodeError> {
+pub(crate) unsafe fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
     encode_with(values, out, |values, out, klen| unsafe {

@@ -9,7 +9,6 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::ssse3::{encode_block, prefix_lens, Group};
-use crate::error::{DecodeError, EncodeError};
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::encode_with;
 

@@ -1,8 +1,5 @@
 //! x86 kernels of Svb16.
 
-/// An ISA's encode entries: `encode` (the codec's kernel) and the one function compiled with
-/// the ISA's features that runs the pipelined block loop (with the module's own
-/// `key_word_of`) and the single-group loop.
 macro_rules! encode_entries {
     ($isa:literal, $feature:literal) => {
         /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -12,7 +9,7 @@ macro_rules! encode_entries {
         pub(crate) unsafe fn encode(
             values: &[u16],
             out: &mut [MaybeUninit<u8>],
-        ) -> Result<usize, EncodeError> {
+        ) -> $crate::EncodeResult {
             // SAFETY: the ISA (this function's contract); `encode_with` has checked that
             // `out` holds `max_encoded_len(n)` bytes.
             encode_with(values, out, |values, out, klen| unsafe {
@@ -58,7 +55,7 @@ macro_rules! decode_split {
             data: &[u8],
             acc: u16,
             out: &mut [MaybeUninit<O>],
-        ) -> Result<usize, DecodeError> {
+        ) -> $crate::DecodeResult {
             use crate::svb16::x86::ssse3::{decode_blocks, decode_groups, finish_decode};
             debug_assert!(keys.len() >= out.len().div_ceil(8));
             // SAFETY: the ISA (this function's contract) includes SSSE3; each loop starts

@@ -10,12 +10,12 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::error::{DecodeError, EncodeError};
 use crate::group_encode::impl_encode_group;
 use crate::svb16::finish::{Finish16, Lane16};
 use crate::svb16::scalar::{decode_tail, encode_with};
 use crate::svb16::{lens8, DECODE, ENCODE, LENS};
 use crate::tail_window::{shuffle_from, tail_window, WINDOW};
+use crate::DecodeResult;
 
 decode_entries!("SSSE3");
 
@@ -35,7 +35,7 @@ pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
     g: usize,
     carry: F::Sse,
     out: &mut [MaybeUninit<O>],
-) -> Result<usize, DecodeError> {
+) -> DecodeResult {
     // SAFETY: the caller guarantees SSSE3 and the position.
     match unsafe { decode_padded_tail::<F, O>(keys, data, dp, g, carry, out) } {
         Some(used) => Ok(used),
