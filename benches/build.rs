@@ -44,10 +44,6 @@ fn main() {
             }
         }
     }
-    writeln!(
-        list,
-        "pub const BLOCKS: [(&str, Run); {n}] = [\n{entries}];"
-    )
-    .unwrap();
+    writeln!(list, "pub const BLOCKS: [(&str, Run); {n}] = [\n{entries}];").unwrap();
     std::fs::write(out.join("readme_blocks.rs"), list).expect("write the block list");
 }

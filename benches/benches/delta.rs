@@ -10,9 +10,7 @@ use svb_bench::{signal_i16, SIZES};
 use svb_delta::{delta, zigzag};
 
 fn group<'a>(
-    c: &'a mut Criterion,
-    name: &str,
-    n: usize,
+    c: &'a mut Criterion, name: &str, n: usize,
 ) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
     let mut g = c.benchmark_group(name.to_string());
     g.throughput(Throughput::Elements(n as u64));
@@ -95,10 +93,7 @@ fn delta_benches(c: &mut Criterion) {
         });
         g.finish();
 
-        let d32: Vec<u32> = v
-            .iter()
-            .map(|&x| (x as i32 as u32).wrapping_mul(2654435761))
-            .collect();
+        let d32: Vec<u32> = v.iter().map(|&x| (x as i32 as u32).wrapping_mul(2654435761)).collect();
         let mut out32: Vec<u32> = Vec::with_capacity(n);
         let mut g = group(c, "delta/decode_u32", n);
         g.bench_function(BenchmarkId::new("svb", n), |b| {

@@ -40,26 +40,20 @@ fn files(c: &mut Criterion) {
         .collect();
     files.extend(twins);
     for (label, path) in files {
-        let samples: u64 = Reader::open(&path)
-            .unwrap()
-            .reads()
-            .iter()
-            .map(|r| r.num_samples)
-            .sum();
+        let samples: u64 = Reader::open(&path).unwrap().reads().iter().map(|r| r.num_samples).sum();
 
         if matches!(label, "current" | "fast") {
             // The chunks alone, from memory, on one thread: zstd and the VBZ decode.
             let r = Reader::open(&path).unwrap();
-            let chunks: Vec<(Vec<u8>, usize)> = (0..r.len())
-                .flat_map(|i| {
-                    let r = &r;
-                    r.chunks(i)
-                        .unwrap()
-                        .into_iter()
-                        .enumerate()
-                        .map(move |(c, info)| (r.chunk_bytes(i, c).unwrap(), info.samples as usize))
-                })
-                .collect();
+            let chunks: Vec<(Vec<u8>, usize)> =
+                (0..r.len())
+                    .flat_map(|i| {
+                        let r = &r;
+                        r.chunks(i).unwrap().into_iter().enumerate().map(move |(c, info)| {
+                            (r.chunk_bytes(i, c).unwrap(), info.samples as usize)
+                        })
+                    })
+                    .collect();
             let largest = chunks.iter().map(|c| c.1).max().unwrap_or(0);
             let mut g = c.benchmark_group(format!("pod5_chunks_{label}/one_thread"));
             g.throughput(Throughput::Elements(samples));

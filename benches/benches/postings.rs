@@ -59,11 +59,7 @@ fn postings(c: &mut Criterion) {
     for gaps in Gaps::ALL {
         let docs = sorted_u32(LIST, gaps, 2);
         // Long sparse lists wrap past 2^32: keep the increasing prefix.
-        let docs: Vec<u32> = docs
-            .windows(2)
-            .take_while(|w| w[1] > w[0])
-            .map(|w| w[0])
-            .collect();
+        let docs: Vec<u32> = docs.windows(2).take_while(|w| w[1] > w[0]).map(|w| w[0]).collect();
         let fr = freqs(docs.len());
         let ours = svb_postings::encode(&docs, &fr).unwrap();
         let vint = VInt::encode(&docs, &fr);
@@ -248,11 +244,7 @@ fn delta_codec(c: &mut Criterion) {
                 let mut out = Vec::new();
                 g.bench_function(BenchmarkId::new("lemire-c", n), |b| {
                     b.iter(|| {
-                        black_box(svb_bench::lemire::delta_encode(
-                            black_box(&ids),
-                            PREV,
-                            &mut out,
-                        ))
+                        black_box(svb_bench::lemire::delta_encode(black_box(&ids), PREV, &mut out))
                     })
                 });
             }

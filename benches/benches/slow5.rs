@@ -12,11 +12,7 @@ fn codecs(c: &mut Criterion) {
     for n in SIZES {
         let signal = signal_i16(n);
         let stream = svb_slow5_signal::encode_svbzd(&signal);
-        assert_eq!(
-            stream,
-            svb_peer::encode_svbzd(&signal),
-            "the same SVB-ZD wire"
-        );
+        assert_eq!(stream, svb_peer::encode_svbzd(&signal), "the same SVB-ZD wire");
         let mut out: Vec<i16> = Vec::with_capacity(n);
 
         let mut g = c.benchmark_group("svbzd/decode_fused");

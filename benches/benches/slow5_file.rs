@@ -15,11 +15,7 @@ use svb_blow5::Threads;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 /// The name of the slow5lib build under test.
-const SLOW5LIB: &str = if cfg!(feature = "peers-simd") {
-    "slow5lib-simd"
-} else {
-    "slow5lib"
-};
+const SLOW5LIB: &str = if cfg!(feature = "peers-simd") { "slow5lib-simd" } else { "slow5lib" };
 
 fn slow5lib_one_thread(path: &Path) {
     let mut r = slow5lib::Slow5Reader::open(path).unwrap();

@@ -12,11 +12,7 @@ fn stages(c: &mut Criterion) {
     for n in SIZES {
         let signal = signal_i16(n);
         let stream = svb_vbz::encode_vbz(&signal);
-        assert_eq!(
-            stream,
-            svb_peer::encode_vbz(&signal),
-            "both write ONT's svb16 wire"
-        );
+        assert_eq!(stream, svb_peer::encode_vbz(&signal), "both write ONT's svb16 wire");
         let mut out: Vec<i16> = Vec::with_capacity(n);
 
         let mut g = c.benchmark_group("vbz/decode_fused");
@@ -123,26 +119,17 @@ fn pod5_chunks(c: &mut Criterion) {
         b.iter(|| {
             for (blob, _) in &chunks {
                 raw.clear();
-                dctx.decompress_to_buffer(black_box(blob.as_slice()), &mut raw)
-                    .unwrap();
+                dctx.decompress_to_buffer(black_box(blob.as_slice()), &mut raw).unwrap();
             }
         })
     });
     g.finish();
 
     // The same chunks as one batch on every core, against our one-thread figure.
-    let batch: Vec<svb_vbz::Chunk> = chunks
-        .iter()
-        .map(|(blob, n)| svb_vbz::Chunk {
-            data: blob,
-            samples: *n,
-        })
-        .collect();
+    let batch: Vec<svb_vbz::Chunk> =
+        chunks.iter().map(|(blob, n)| svb_vbz::Chunk { data: blob, samples: *n }).collect();
     let mut all = vec![0i16; samples];
-    let one_thread = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let mut g = c.benchmark_group("pod5/decompress_batch");
     g.throughput(Throughput::Elements(samples as u64));
     g.bench_function(BenchmarkId::new("svb-all-cores", samples), |b| {
@@ -174,16 +161,12 @@ fn pod5_chunks(c: &mut Criterion) {
 fn batches(c: &mut Criterion) {
     const CHUNKS: usize = 64;
     const N: usize = 8192;
-    let signals: Vec<Vec<i16>> = (0..CHUNKS)
-        .map(|i| svb_bench::signal_i16_seeded(N, i as u64))
-        .collect();
+    let signals: Vec<Vec<i16>> =
+        (0..CHUNKS).map(|i| svb_bench::signal_i16_seeded(N, i as u64)).collect();
     let total = (CHUNKS * N) as u64;
     let mut out = vec![0i16; CHUNKS * N];
     let vbz: Vec<Vec<u8>> = signals.iter().map(|s| svb_vbz::encode_vbz(s)).collect();
-    let one_thread = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
 
     let plain = chunk_refs(&vbz, N);
     let mut g = c.benchmark_group("vbz/batch64_fused");
@@ -242,9 +225,7 @@ fn batches(c: &mut Criterion) {
 }
 
 fn chunk_refs(enc: &[Vec<u8>], samples: usize) -> Vec<svb_vbz::Chunk<'_>> {
-    enc.iter()
-        .map(|d| svb_vbz::Chunk { data: d, samples })
-        .collect()
+    enc.iter().map(|d| svb_vbz::Chunk { data: d, samples }).collect()
 }
 
 criterion_group!(benches, stages, pod5_chunks, batches);

@@ -51,10 +51,7 @@ fn main() {
             best = best.min(time(ours));
             c = c.min(time("c"));
         }
-        println!(
-            "{ours} {best:.2} ns, c {c:.2} ns, {ours}/c speed {:.3}",
-            c / best
-        );
+        println!("{ours} {best:.2} ns, c {c:.2} ns, {ours}/c speed {:.3}", c / best);
         return;
     }
     println!("{}", op.run(who, iters));
@@ -92,11 +89,7 @@ impl Op {
             }
             _ => return None,
         };
-        Some(Op {
-            kind,
-            decode,
-            values,
-        })
+        Some(Op { kind, decode, values })
     }
 
     /// `iters` calls by `who`; the checksum of their outputs.
@@ -117,11 +110,7 @@ impl Op {
         let mut sum = 0u64;
         match (self.decode, who) {
             (true, "svb" | "svb-exact") => {
-                let input = if who == "svb" {
-                    &padded[..]
-                } else {
-                    &exact[..]
-                };
+                let input = if who == "svb" { &padded[..] } else { &exact[..] };
                 let mut out = vec![0u32; n];
                 for _ in 0..iters {
                     sum += codec.decode_to_slice(black_box(input), &mut out).unwrap() as u64;
@@ -165,11 +154,7 @@ impl Op {
         let mut sum = 0u64;
         match (self.decode, who) {
             (true, "svb" | "svb-exact" | "svb-ssse3") => {
-                let input = if who == "svb-exact" {
-                    &exact[..]
-                } else {
-                    &padded[..]
-                };
+                let input = if who == "svb-exact" { &exact[..] } else { &padded[..] };
                 let k = if who == "svb-ssse3" {
                     U32Delta.kernels_for(svb_core::Isa::Ssse3).unwrap()
                 } else {
@@ -184,9 +169,8 @@ impl Op {
             (false, "svb") => {
                 let mut out = vec![0u8; U32Delta.max_encoded_len(n) + 16];
                 for _ in 0..iters {
-                    sum += U32Delta
-                        .encode_to_slice(PREV, black_box(values), &mut out)
-                        .unwrap() as u64;
+                    sum +=
+                        U32Delta.encode_to_slice(PREV, black_box(values), &mut out).unwrap() as u64;
                 }
             }
             #[cfg(feature = "c-peers")]

@@ -14,16 +14,9 @@ fn main() {
         eprintln!("usage: postings_blocks block|next|raw GAPS ITERS");
         std::process::exit(2);
     };
-    let gaps = Gaps::ALL
-        .into_iter()
-        .find(|g| g.name() == gaps)
-        .expect("GAPS");
+    let gaps = Gaps::ALL.into_iter().find(|g| g.name() == gaps).expect("GAPS");
     let docs = sorted_u32(1 << 20, gaps, 2);
-    let docs: Vec<u32> = docs
-        .windows(2)
-        .take_while(|w| w[1] > w[0])
-        .map(|w| w[0])
-        .collect();
+    let docs: Vec<u32> = docs.windows(2).take_while(|w| w[1] > w[0]).map(|w| w[0]).collect();
     let freqs: Vec<u32> = (0..docs.len()).map(|i| 1 + (i % 7 == 0) as u32).collect();
     let bytes = svb_postings::encode(&docs, &freqs).unwrap();
     let mut sum = 0u64;

@@ -53,11 +53,9 @@ pub fn signal_i16_seeded(n: usize, seed: u64) -> Vec<i16> {
 
 /// Whether streamvbyte64's x86 SIMD path was compiled into this build (it needs the
 /// `ssse3` and `sse4.1` target features at compile time; otherwise it runs scalar).
-pub const STREAMVBYTE64_SIMD: bool = cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "ssse3",
-    target_feature = "sse4.1"
-)) || cfg!(target_arch = "aarch64");
+pub const STREAMVBYTE64_SIMD: bool =
+    cfg!(all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"))
+        || cfg!(target_arch = "aarch64");
 
 /// The gaps of a sorted posting list (doc ids): the workloads of the postings benchmarks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,10 +225,7 @@ pub fn decode_fast_copy(src: &std::path::Path) -> std::path::PathBuf {
     }
     std::fs::create_dir_all(&dir).unwrap();
     let r = Reader::open(src).unwrap();
-    let options = WriteOptions {
-        zstd_profile: ZstdProfile::DecodeFast,
-        ..WriteOptions::default()
-    };
+    let options = WriteOptions { zstd_profile: ZstdProfile::DecodeFast, ..WriteOptions::default() };
     let mut w = Writer::create(&out, options).unwrap();
     for run in r.run_infos() {
         w.add_run_info(run).unwrap();
@@ -250,9 +245,7 @@ mod tests {
     fn inputs_have_every_width() {
         let v = mixed_u32(8192);
         for bytes in 1..=4u32 {
-            assert!(v
-                .iter()
-                .any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
+            assert!(v.iter().any(|&x| (32 - x.leading_zeros()).div_ceil(8).max(1) == bytes));
         }
         assert!(mixed_u64(1000).iter().any(|&x| x > u32::MAX as u64));
         assert!(mixed_u16(1000).iter().any(|&x| x > 255));

@@ -32,10 +32,7 @@ impl Encoded {
     /// docs read)`; `None` when no run can be skipped. `next_skip` (the first entry not yet
     /// passed) moves along.
     fn skip_to(
-        &self,
-        next_skip: &mut usize,
-        at: usize,
-        target: u32,
+        &self, next_skip: &mut usize, at: usize, target: u32,
     ) -> Option<(u32, usize, usize)> {
         let skips = &self.skips;
         while *next_skip < skips.len() && (skips[*next_skip].1 as usize) <= at {
@@ -110,24 +107,12 @@ impl VInt {
                 skips.push((d, bytes.len() as u32));
             }
         }
-        Encoded {
-            bytes,
-            skips,
-            len: docs.len(),
-        }
+        Encoded { bytes, skips, len: docs.len() }
     }
 
     /// A reader over `list`.
     pub fn reader(list: &Encoded) -> VIntReader<'_> {
-        VIntReader {
-            list,
-            at: 0,
-            read: 0,
-            doc: 0,
-            freq: 0,
-            next_skip: 0,
-            started: false,
-        }
+        VIntReader { list, at: 0, read: 0, doc: 0, freq: 0, next_skip: 0, started: false }
     }
 }
 
@@ -151,11 +136,7 @@ impl VIntReader<'_> {
             return None;
         }
         let code = read_vint(&self.list.bytes, &mut self.at)?;
-        self.freq = if code & 1 == 1 {
-            1
-        } else {
-            read_vint(&self.list.bytes, &mut self.at)?
-        };
+        self.freq = if code & 1 == 1 { 1 } else { read_vint(&self.list.bytes, &mut self.at)? };
         self.doc = self.doc.wrapping_add(code >> 1);
         self.read += 1;
         self.started = true;
@@ -227,11 +208,7 @@ impl Naive4 {
                 skips.push((prev, bytes.len() as u32));
             }
         }
-        Encoded {
-            bytes,
-            skips,
-            len: docs.len(),
-        }
+        Encoded { bytes, skips, len: docs.len() }
     }
 
     /// A reader over `list`.
@@ -374,13 +351,9 @@ pub fn raw_blocks(bytes: &[u8]) -> u64 {
         let end = at(b, 1) as usize;
         // As the reader does: the data to the end of the list (the SIMD loops run to the
         // block's last value), then the streams checked against the block's end.
-        let used = U32Delta
-            .decode_to_slice(&data[start..], prev, &mut docs[..len])
-            .unwrap();
+        let used = U32Delta.decode_to_slice(&data[start..], prev, &mut docs[..len]).unwrap();
         let used = used
-            + U32Variant0124
-                .decode_to_slice(&data[start + used..], &mut freqs[..len])
-                .unwrap();
+            + U32Variant0124.decode_to_slice(&data[start + used..], &mut freqs[..len]).unwrap();
         assert_eq!(start + used, end);
         // The same consumer work as a `next_block` loop: every doc and frequency read.
         for (&d, &f) in docs[..len].iter().zip(&freqs[..len]) {

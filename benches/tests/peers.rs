@@ -9,11 +9,7 @@ fn signals() -> Vec<Vec<i16>> {
         .iter()
         .map(|&n| signal_i16(n))
         .collect();
-    v.push(
-        (0..5000)
-            .map(|i| if i % 3 == 0 { i16::MIN } else { i16::MAX })
-            .collect(),
-    );
+    v.push((0..5000).map(|i| if i % 3 == 0 { i16::MIN } else { i16::MAX }).collect());
     v
 }
 

@@ -8,13 +8,7 @@ use svb_postings::Postings;
 fn freqs(n: usize) -> Vec<u32> {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
     (0..n)
-        .map(|_| {
-            if r.next().is_multiple_of(3) {
-                2 + (r.next() % 200) as u32
-            } else {
-                1
-            }
-        })
+        .map(|_| if r.next().is_multiple_of(3) { 2 + (r.next() % 200) as u32 } else { 1 })
         .collect()
 }
 
@@ -26,11 +20,8 @@ fn baselines_agree_with_our_reader() {
             let fr = freqs(n);
             let ours = svb_postings::encode(&docs, &fr).unwrap();
             let (vint, naive) = (VInt::encode(&docs, &fr), Naive4::encode(&docs, &fr));
-            let (mut a, mut b, mut c) = (
-                Postings::new(&ours).unwrap(),
-                VInt::reader(&vint),
-                Naive4::reader(&naive),
-            );
+            let (mut a, mut b, mut c) =
+                (Postings::new(&ours).unwrap(), VInt::reader(&vint), Naive4::reader(&naive));
             for i in 0..n {
                 let d = a.next().unwrap();
                 assert_eq!(d, Some(docs[i]));
@@ -40,11 +31,8 @@ fn baselines_agree_with_our_reader() {
             assert_eq!((a.next().unwrap(), b.next(), c.next()), (None, None, None));
 
             let mut r = Rng(0x9E37_79B9_7F4A_7C15);
-            let (mut a, mut b, mut c) = (
-                Postings::new(&ours).unwrap(),
-                VInt::reader(&vint),
-                Naive4::reader(&naive),
-            );
+            let (mut a, mut b, mut c) =
+                (Postings::new(&ours).unwrap(), VInt::reader(&vint), Naive4::reader(&naive));
             let mut target = 0u32;
             loop {
                 let want = a.advance(target).unwrap();

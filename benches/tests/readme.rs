@@ -34,10 +34,7 @@ fn readme_rust_examples_run(data: &Path, tmp: &TempDir) {
     // The examples name files relative to where they run; this test is the only one of its
     // binary, so the working directory is its own.
     std::env::set_current_dir(&tmp.0).unwrap();
-    assert!(
-        BLOCKS.len() >= 10,
-        "the README's Rust blocks were not found"
-    );
+    assert!(BLOCKS.len() >= 10, "the README's Rust blocks were not found");
     for (name, main) in BLOCKS {
         // A block that panics is named too (its panic points into a generated copy).
         match std::panic::catch_unwind(main) {
@@ -48,15 +45,9 @@ fn readme_rust_examples_run(data: &Path, tmp: &TempDir) {
     }
     // What the writing examples wrote reads back.
     let copy = svb_pod5::Reader::open(Path::new("copy.pod5")).unwrap();
-    assert_eq!(
-        copy.len(),
-        svb_pod5::Reader::open("reads.pod5").unwrap().len()
-    );
+    assert_eq!(copy.len(), svb_pod5::Reader::open("reads.pod5").unwrap().len());
     let copy = svb_blow5::Reader::open("copy.blow5").unwrap();
-    assert_eq!(
-        copy.len(),
-        svb_blow5::Reader::open("reads.blow5").unwrap().len()
-    );
+    assert_eq!(copy.len(), svb_blow5::Reader::open("reads.blow5").unwrap().len());
     assert!(Path::new("run.arrow").is_file());
 }
 
@@ -71,12 +62,7 @@ fn hex(bytes: &[u8], parts: &[usize]) -> String {
         rest = tail;
     }
     out.push(rest);
-    let part = |p: &[u8]| {
-        p.iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let part = |p: &[u8]| p.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
     out.iter().map(|p| part(p)).collect::<Vec<_>>().join(" | ")
 }
 
@@ -123,11 +109,7 @@ fn formats_examples_are_what_the_codecs_write() {
         hex(&svb_slow5_signal::encode_svbzd(&[10, 11, 9]), &[1])
     ));
     let far = svb_slow5_signal::encode_svbzd(&[-20000, 20000]);
-    says(&format!(
-        "key `{}`, data `{}`",
-        hex(&far[..1], &[]),
-        hex(&far[1..], &[2])
-    ));
+    says(&format!("key `{}`, data `{}`", hex(&far[..1], &[]), hex(&far[1..], &[2])));
 
     let exzd = svb_slow5_signal::encode_exzd(&[16, 32, 48, 1040]);
     says(&format!("`{}`", hex(&exzd, &[1, 8, 1, 2, 4])));

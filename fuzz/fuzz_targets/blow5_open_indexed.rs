@@ -18,10 +18,8 @@ fuzz_target!(|data: &[u8]| {
     };
     // The reader reads a file by path: one per fuzzing process, written each run and
     // removed after it.
-    let path = std::env::temp_dir().join(format!(
-        "svb-fuzz-open-indexed-{}.blow5",
-        std::process::id()
-    ));
+    let path =
+        std::env::temp_dir().join(format!("svb-fuzz-open-indexed-{}.blow5", std::process::id()));
     if std::fs::write(&path, file).is_err() {
         return;
     }

@@ -45,9 +45,8 @@ fuzz_target!(|data: &[u8]| {
     }
     // Worker-reused records: each one that decodes is the sequential record; the error is
     // the first failing record's.
-    let each = reader.for_each_parallel(Threads::Current, |i, rec| {
-        assert_eq!(seq[i], format!("{rec:?}"))
-    });
+    let each =
+        reader.for_each_parallel(Threads::Current, |i, rec| assert_eq!(seq[i], format!("{rec:?}")));
     if let Err(e) = each {
         let first = seq.iter().find(|r| r.starts_with("error: "));
         assert_eq!(first, Some(&format!("error: {e}")));

@@ -37,15 +37,10 @@ fn fixture() -> &'static Fixture {
         let mut ids = Vec::new();
         for (f, n) in [3usize, 0, 5].into_iter().enumerate() {
             let path = dir.join(format!("f{f}.blow5"));
-            let schema = Schema {
-                read_groups: vec![vec![("run_id".into(), "fuzz".into())]],
-                aux: vec![],
-            };
+            let schema =
+                Schema { read_groups: vec![vec![("run_id".into(), "fuzz".into())]], aux: vec![] };
             let options = WriteOptions {
-                publish: Publish {
-                    sync: false,
-                    on_existing: OnExisting::Replace,
-                },
+                publish: Publish { sync: false, on_existing: OnExisting::Replace },
                 ..WriteOptions::default()
             };
             let mut w = Writer::create(&path, schema, options).unwrap();
@@ -66,12 +61,7 @@ fn fixture() -> &'static Fixture {
             let bytes = std::fs::read(&path).unwrap();
             files.push((path, bytes));
         }
-        let fx = Fixture {
-            dir: dir.clone(),
-            files,
-            ids,
-            good: Vec::new(),
-        };
+        let fx = Fixture { dir: dir.clone(), files, ids, good: Vec::new() };
         fx.write_files();
         let at = dir.join("good.svbidx");
         let data = Dataset::open(&fx.paths(), &options(at.clone())).unwrap();
@@ -94,22 +84,13 @@ impl Fixture {
         let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
         for (path, bytes) in &self.files {
             std::fs::write(path, bytes).unwrap();
-            std::fs::File::options()
-                .write(true)
-                .open(path)
-                .unwrap()
-                .set_modified(when)
-                .unwrap();
+            std::fs::File::options().write(true).open(path).unwrap().set_modified(when).unwrap();
         }
     }
 }
 
 fn options(index: PathBuf) -> DatasetOptions {
-    DatasetOptions {
-        recursive: false,
-        index: Some(index),
-        max_open: 2,
-    }
+    DatasetOptions { recursive: false, index: Some(index), max_open: 2 }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -145,21 +126,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut asked: Vec<String> = fx.ids.clone();
-    asked.extend([
-        "read_1".into(),
-        "read_".into(),
-        String::new(),
-        "read_99".into(),
-    ]);
+    asked.extend(["read_1".into(), "read_".into(), String::new(), "read_99".into()]);
     for id in &asked {
         // Not found, or an error: both fine for a damaged index; a hit must be right.
         if let Ok(Some((file, read))) = dataset.locate(id) {
             let f = dataset.file(file).unwrap();
-            assert_eq!(
-                &f.read_id(read).unwrap(),
-                id,
-                "found at another read's place"
-            );
+            assert_eq!(&f.read_id(read).unwrap(), id, "found at another read's place");
             assert!(fx.ids.contains(id));
         }
     }

@@ -10,17 +10,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(three, fused);
     // Every ISA's run kernel (AVX2 16 bytes, SSSE3 8, NEON) equals the scalar one.
     for isa in svb_dispatch::Isa::available() {
-        assert_eq!(
-            svb_slow5_signal::decode_exzd_fused_with(isa, data).unwrap(),
-            fused,
-            "{isa}"
-        );
+        assert_eq!(svb_slow5_signal::decode_exzd_fused_with(isa, data).unwrap(), fused, "{isa}");
     }
     if let Ok(samples) = three {
         let again = svb_slow5_signal::encode_exzd(&samples);
-        assert_eq!(
-            svb_slow5_signal::decode_exzd(&again).expect("own blob"),
-            samples
-        );
+        assert_eq!(svb_slow5_signal::decode_exzd(&again).expect("own blob"), samples);
     }
 });

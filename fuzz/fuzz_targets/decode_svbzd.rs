@@ -14,10 +14,7 @@ fuzz_target!(|data: &[u8]| {
         // Values past 16 bits of delta are not canonical: re-encoding may be shorter, but it
         // decodes to the same samples.
         let again = svb_slow5_signal::encode_svbzd(a);
-        assert_eq!(
-            &svb_slow5_signal::decode_svbzd_fused(&again, n).expect("own stream"),
-            a
-        );
+        assert_eq!(&svb_slow5_signal::decode_svbzd_fused(&again, n).expect("own stream"), a);
     }
     // Every ISA's fused kernel (the AVX2 16-sample loop, the SSSE3 8-sample loop, their
     // zero-padded tails) equals the scalar one, from a carry too.
@@ -28,9 +25,6 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(samples) = svb_slow5_signal::svbzd::decode_blob(data) {
         let again = svb_slow5_signal::svbzd::encode_blob(&samples);
-        assert_eq!(
-            svb_slow5_signal::svbzd::decode_blob(&again).expect("own blob"),
-            samples
-        );
+        assert_eq!(svb_slow5_signal::svbzd::decode_blob(&again).expect("own blob"), samples);
     }
 });

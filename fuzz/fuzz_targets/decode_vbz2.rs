@@ -9,9 +9,6 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(samples) = svb_vbz::decode_vbz2(bytes, n) {
         assert_eq!(samples.len(), n);
         let again = svb_vbz::encode_vbz2(&samples);
-        assert_eq!(
-            svb_vbz::decode_vbz2(&again, n).expect("own stream"),
-            samples
-        );
+        assert_eq!(svb_vbz::decode_vbz2(&again, n).expect("own stream"), samples);
     }
 });

@@ -18,10 +18,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok((samples, used)) = &expected {
         if initial == 0 && *used == bytes.len() {
-            assert_eq!(
-                &svb_vbz::decode_vbz(bytes, n).expect("3-pass agrees"),
-                samples
-            );
+            assert_eq!(&svb_vbz::decode_vbz(bytes, n).expect("3-pass agrees"), samples);
         }
     }
 });

@@ -16,20 +16,14 @@ fuzz_target!(|data: &[u8]| {
         // the whole stream rather than a sub-stream.
         (Err(_), Err(_)) => {
             let again = svb_vbz::decode_vbzk_parallel(bytes, n).unwrap_err();
-            assert_eq!(
-                again.to_string(),
-                parallel.as_ref().unwrap_err().to_string()
-            );
+            assert_eq!(again.to_string(), parallel.as_ref().unwrap_err().to_string());
         }
         _ => panic!("serial {serial:?} vs parallel {parallel:?}"),
     }
     // As batches: one chunk (a task per sub-stream) and 16 copies (a task per chunk on up to
     // 4 workers): the same samples, or an error naming chunk 0.
     for copies in [1usize, 16] {
-        let chunk = svb_vbz::Chunk {
-            data: bytes,
-            samples: n,
-        };
+        let chunk = svb_vbz::Chunk { data: bytes, samples: n };
         let mut out = vec![0i16; n * copies];
         let batch =
             svb_vbz::decode_vbzk_batch(&vec![chunk; copies], &mut out, svb_vbz::Threads::Current);
@@ -41,9 +35,6 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(samples) = serial {
         let again = svb_vbz::encode_vbzk(&samples, bytes[0] as usize);
-        assert_eq!(
-            svb_vbz::decode_vbzk(&again, n).expect("own stream"),
-            samples
-        );
+        assert_eq!(svb_vbz::decode_vbzk(&again, n).expect("own stream"), samples);
     }
 });

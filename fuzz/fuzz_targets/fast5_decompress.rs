@@ -19,9 +19,6 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(bytes) = hdf5_filter::decompress_sized(chunk, &opts) {
         let again = hdf5_filter::compress_sized(&bytes, &opts).expect("valid options");
-        assert_eq!(
-            hdf5_filter::decompress_sized(&again, &opts).expect("own chunk"),
-            bytes
-        );
+        assert_eq!(hdf5_filter::decompress_sized(&again, &opts).expect("own chunk"), bytes);
     }
 });

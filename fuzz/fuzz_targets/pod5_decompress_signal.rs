@@ -13,9 +13,10 @@ fuzz_target!(|data: &[u8]| {
         // adding nothing); one followed by a frame that does not say its size is refused.
         let unsaid = matches!(
             checked,
-            Err(svb_vbz::VbzError::Zstd(
-                svb_io::zstd_frame::FrameError::ExtraFrame { content: None, .. }
-            ))
+            Err(svb_vbz::VbzError::Zstd(svb_io::zstd_frame::FrameError::ExtraFrame {
+                content: None,
+                ..
+            }))
         );
         assert!(checked.is_ok() || unsaid, "{checked:?}");
         let again = svb_vbz::pod5_blob::compress_signal(&samples);

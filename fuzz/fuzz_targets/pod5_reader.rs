@@ -23,9 +23,7 @@ fuzz_target!(|data: &[u8]| {
     if let [a0, a1, a2, a3, b0, b1, b2, b3, rest @ ..] = data {
         let len = |w: [u8; 4]| u32::from_le_bytes(w) as usize;
         let cut1 = len([*a0, *a1, *a2, *a3]).min(rest.len());
-        let cut2 = cut1
-            .saturating_add(len([*b0, *b1, *b2, *b3]))
-            .min(rest.len());
+        let cut2 = cut1.saturating_add(len([*b0, *b1, *b2, *b3])).min(rest.len());
         let killed = Reader::from_killed_writer_bytes(
             "killed.pod5",
             rest[..cut1].to_vec(),
@@ -53,10 +51,7 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..reader.len() {
         let read = &reader.reads()[i];
         let chunks = reader.chunks(i).expect("an index in range");
-        assert_eq!(
-            chunks.iter().map(|c| c.samples).sum::<u64>(),
-            read.num_samples
-        );
+        assert_eq!(chunks.iter().map(|c| c.samples).sum::<u64>(), read.num_samples);
         let _ = reader.find(&read.read_id_string());
         let one = reader.decode_signal(i);
         let mut buf = vec![0i16; 2];

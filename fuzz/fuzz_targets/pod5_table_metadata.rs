@@ -39,10 +39,7 @@ fn write(n: usize, chunk_samples: usize) -> Vec<u8> {
         std::env::temp_dir().join(format!("svb-fuzz-metadata-{}-{n}.pod5", std::process::id()));
     let options = svb_pod5::WriteOptions {
         chunk_samples,
-        publish: svb_io::Publish {
-            sync: false,
-            on_existing: svb_io::OnExisting::Replace,
-        },
+        publish: svb_io::Publish { sync: false, on_existing: svb_io::OnExisting::Replace },
         ..svb_pod5::WriteOptions::default()
     };
     let mut w = svb_pod5::Writer::create(&path, options).unwrap();
@@ -55,9 +52,7 @@ fn write(n: usize, chunk_samples: usize) -> Vec<u8> {
         w.add_run_info(&run).unwrap();
     }
     for i in 0..n {
-        let signal: Vec<i16> = (0..200 + 37 * i)
-            .map(|s| (s * 7 % 300) as i16 - 50)
-            .collect();
+        let signal: Vec<i16> = (0..200 + 37 * i).map(|s| (s * 7 % 300) as i16 - 50).collect();
         let mut read = svb_pod5::ReadRow::new([i as u8 + 1; 16], format!("run-{}", i % 2));
         read.num_samples = signal.len() as u64;
         read.read_number = 100 + i as u32;
@@ -113,18 +108,10 @@ fn fixtures() -> &'static [Fixture] {
                     .flat_map(|t| ipc_metadata_ranges(&bytes[t.clone()], t.start))
                     .flatten()
                     .collect();
-                let batches = tables
-                    .iter()
-                    .map(|t| arrow_batches(&bytes[t.clone()]).unwrap())
-                    .collect();
+                let batches =
+                    tables.iter().map(|t| arrow_batches(&bytes[t.clone()]).unwrap()).collect();
                 let reads = all_reads(&r).unwrap();
-                Fixture {
-                    bytes,
-                    metadata,
-                    tables,
-                    batches,
-                    reads,
-                }
+                Fixture { bytes, metadata, tables, batches, reads }
             })
             .collect()
     })
@@ -143,20 +130,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(r) = Reader::from_bytes("damaged.pod5", damaged.clone()) else {
         return;
     };
-    let decoded: Vec<_> = fx
-        .tables
-        .iter()
-        .map(|t| arrow_batches(&damaged[t.clone()]))
-        .collect();
+    let decoded: Vec<_> = fx.tables.iter().map(|t| arrow_batches(&damaged[t.clone()])).collect();
     for (d, t) in decoded.iter().zip(["reads", "run-info"]) {
         if let Err(e) = d {
             panic!("svb's reader accepts a {t} table that arrow-rs refuses: {e}");
         }
     }
-    let same_batches = decoded
-        .iter()
-        .zip(&fx.batches)
-        .all(|(d, want)| d.as_ref().is_ok_and(|d| d == want));
+    let same_batches =
+        decoded.iter().zip(&fx.batches).all(|(d, want)| d.as_ref().is_ok_and(|d| d == want));
     let reads = all_reads(&r);
     if same_batches {
         let reads = reads.expect("the original's tables, read back");

@@ -13,16 +13,12 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let record_compression = [
-        RecordCompression::None,
-        RecordCompression::Zlib,
-        RecordCompression::Zstd,
-    ][mode as usize % 3];
-    let signal_compression = [
-        SignalCompression::None,
-        SignalCompression::SvbZd,
-        SignalCompression::ExZd,
-    ][mode as usize / 3 % 3];
+    let record_compression =
+        [RecordCompression::None, RecordCompression::Zlib, RecordCompression::Zstd]
+            [mode as usize % 3];
+    let signal_compression =
+        [SignalCompression::None, SignalCompression::SvbZd, SignalCompression::ExZd]
+            [mode as usize / 3 % 3];
     // Up to four records: each a u16 LE sample count, then its samples (as far as they go).
     let mut records = Vec::new();
     let mut at = rest;
@@ -30,10 +26,8 @@ fuzz_target!(|data: &[u8]| {
         let n = u16::from_le_bytes([at[0], at[1]]) as usize;
         let body = &at[2..];
         let take = (2 * n).min(body.len() & !1);
-        let raw_signal: Vec<i16> = body[..take]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let raw_signal: Vec<i16> =
+            body[..take].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         at = &body[take..];
         records.push(Record {
             read_id: format!("r{}", records.len()),
@@ -49,31 +43,16 @@ fuzz_target!(|data: &[u8]| {
         read_groups: vec![vec![("run_id".into(), "fuzz".into())]],
         aux: vec![AuxField {
             name: "n".into(),
-            ty: FieldType::Scalar {
-                name: "uint32_t".into(),
-                size: 4,
-            },
+            ty: FieldType::Scalar { name: "uint32_t".into(), size: 4 },
         }],
     };
     let path = std::env::temp_dir().join(format!("svb-fuzz-writer-{}.blow5", std::process::id()));
     // Bit 6: SLOW5 text, which has no compression.
     let text = mode & 0x40 != 0;
     let options = WriteOptions {
-        record_compression: if text {
-            RecordCompression::None
-        } else {
-            record_compression
-        },
-        signal_compression: if text {
-            SignalCompression::None
-        } else {
-            signal_compression
-        },
-        form: if text {
-            svb_model::Form::Text
-        } else {
-            svb_model::Form::Binary
-        },
+        record_compression: if text { RecordCompression::None } else { record_compression },
+        signal_compression: if text { SignalCompression::None } else { signal_compression },
+        form: if text { svb_model::Form::Text } else { svb_model::Form::Binary },
         batch_records: 2,
         version: (0, 2, 0),
         unique_read_ids: true,
@@ -84,10 +63,7 @@ fuzz_target!(|data: &[u8]| {
             ZstdProfile::Standard
         },
         // The path is this process's, reused run after run; the file need not reach the disk.
-        publish: Publish {
-            sync: false,
-            on_existing: OnExisting::Replace,
-        },
+        publish: Publish { sync: false, on_existing: OnExisting::Replace },
     };
     // Bit 5: the version slow5lib keeps for an input of 0.1.0 (0.1.0 itself for uncompressed
     // or zlib records without signal compression): the same layout, read back alike.

@@ -38,30 +38,16 @@ fn value(at: &mut &[u8]) -> AttrValue {
             AttrValue::Text(String::from_utf8_lossy(take(at, len)).into_owned())
         }
         _ => {
-            let labels: Vec<String> = (0..1 + eight[0] % 6)
-                .map(|i| format!("reason{i}"))
-                .collect();
-            let values = (0..labels.len() as i64)
-                .map(|v| (v * 3 + i64::from(eight[1])) % 300)
-                .collect();
-            AttrValue::Enum {
-                label: None,
-                value: i64::from(eight[2]),
-                labels,
-                values,
-            }
+            let labels: Vec<String> = (0..1 + eight[0] % 6).map(|i| format!("reason{i}")).collect();
+            let values =
+                (0..labels.len() as i64).map(|v| (v * 3 + i64::from(eight[1])) % 300).collect();
+            AttrValue::Enum { label: None, value: i64::from(eight[2]), labels, values }
         }
     }
 }
 
-const RAW_NAMES: [&str; 6] = [
-    "read_number",
-    "start_time",
-    "duration",
-    "start_mux",
-    "median_before",
-    "end_reason",
-];
+const RAW_NAMES: [&str; 6] =
+    ["read_number", "start_time", "duration", "start_mux", "median_before", "end_reason"];
 
 fuzz_target!(|data: &[u8]| {
     let mut at = data;
@@ -93,10 +79,7 @@ fuzz_target!(|data: &[u8]| {
     let options = WriteOptions {
         signal,
         // The path is this process's, reused run after run; the file need not reach the disk.
-        publish: Publish {
-            sync: false,
-            on_existing: OnExisting::Replace,
-        },
+        publish: Publish { sync: false, on_existing: OnExisting::Replace },
     };
     let own = vec![("run_id".to_string(), AttrValue::Text("fuzz".into()))];
     let mut w = Writer::create(&path, options).unwrap();

@@ -13,11 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&[mode, sizes], rest)) = data.split_first_chunk::<2>() else {
         return;
     };
-    let signal_encoding = if mode & 1 == 0 {
-        SignalEncoding::Vbz
-    } else {
-        SignalEncoding::Uncompressed
-    };
+    let signal_encoding =
+        if mode & 1 == 0 { SignalEncoding::Vbz } else { SignalEncoding::Uncompressed };
     // Up to six reads: each a u16 LE sample count, then its samples (as far as they go).
     let mut reads = Vec::new();
     let mut at = rest;
@@ -25,17 +22,11 @@ fuzz_target!(|data: &[u8]| {
         let n = u16::from_le_bytes([at[0], at[1]]) as usize;
         let body = &at[2..];
         let take = (2 * n).min(body.len() & !1);
-        let signal: Vec<i16> = body[..take]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let signal: Vec<i16> =
+            body[..take].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         at = &body[take..];
         // Ids repeat when the mode says so: the writer refuses the duplicate.
-        let id = if mode & 2 != 0 {
-            reads.len() % 2
-        } else {
-            reads.len()
-        };
+        let id = if mode & 2 != 0 { reads.len() % 2 } else { reads.len() };
         let mut read = ReadRow::new([id as u8; 16], "fuzz");
         read.num_samples = signal.len() as u64;
         read.channel = u32::from(sizes) << 9;
@@ -47,16 +38,9 @@ fuzz_target!(|data: &[u8]| {
         chunk_samples: 1 + usize::from(sizes % 64) * 37,
         signal_batch_rows: 1 + usize::from(sizes / 64),
         read_batch_rows: 1 + usize::from(mode >> 5),
-        zstd_profile: if mode & 5 == 4 {
-            ZstdProfile::DecodeFast
-        } else {
-            ZstdProfile::Standard
-        },
+        zstd_profile: if mode & 5 == 4 { ZstdProfile::DecodeFast } else { ZstdProfile::Standard },
         // The path is this process's, reused run after run; the file need not reach the disk.
-        publish: Publish {
-            sync: false,
-            on_existing: OnExisting::Replace,
-        },
+        publish: Publish { sync: false, on_existing: OnExisting::Replace },
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&path, options).unwrap();

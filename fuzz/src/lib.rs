@@ -13,9 +13,7 @@ pub fn count_and_bytes(data: &[u8]) -> (usize, &[u8]) {
 }
 
 fn decode_with<T: Copy + Default>(
-    k: &Kernels<T>,
-    bytes: &[u8],
-    n: usize,
+    k: &Kernels<T>, bytes: &[u8], n: usize,
 ) -> Result<(Vec<T>, usize), svb_core::DecodeError> {
     let mut out = vec![T::default(); n];
     let used = k.decode_to_slice(bytes, &mut out)?;
@@ -23,9 +21,7 @@ fn decode_with<T: Copy + Default>(
 }
 
 fn encode_with<T: Copy>(
-    codec: &impl Codec<Value = T>,
-    k: &Kernels<T>,
-    values: &[T],
+    codec: &impl Codec<Value = T>, k: &Kernels<T>, values: &[T],
 ) -> Result<Vec<u8>, svb_core::EncodeError> {
     let mut out = vec![0u8; codec.max_encoded_len(values.len())];
     let len = k.encode_to_slice(values, &mut out)?;
@@ -64,25 +60,18 @@ where
 /// ISA gives the plain scalar decode's result, each value plus the base.
 pub fn check_decode_offset(
     codec: impl Codec<Value = u32>,
-    offset_for: impl Fn(Isa) -> Option<&'static svb_core::OffsetKernels>,
-    data: &[u8],
+    offset_for: impl Fn(Isa) -> Option<&'static svb_core::OffsetKernels>, data: &[u8],
 ) {
     let (n, bytes) = count_and_bytes(data);
     // A base from the count, wrapping for most counts.
     let base = (n as u32).wrapping_mul(0x9E37_79B9);
     let scalar = codec.kernels_for(Isa::Scalar).expect("scalar kernels");
-    let expected = decode_with(scalar, bytes, n).map(|(v, used)| {
-        (
-            v.iter().map(|x| x.wrapping_add(base)).collect::<Vec<_>>(),
-            used,
-        )
-    });
+    let expected = decode_with(scalar, bytes, n)
+        .map(|(v, used)| (v.iter().map(|x| x.wrapping_add(base)).collect::<Vec<_>>(), used));
     for isa in Isa::available() {
         let k = offset_for(isa).expect("available ISA has offset kernels");
         let mut out = vec![0u32; n];
-        let got = k
-            .decode_to_slice(bytes, base, &mut out)
-            .map(|used| (out, used));
+        let got = k.decode_to_slice(bytes, base, &mut out).map(|used| (out, used));
         assert_eq!(got, expected, "{} offset {isa}", codec.name());
     }
 }
@@ -97,11 +86,7 @@ where
     let Ok(reference) = encode_with(&codec, scalar, values) else {
         for isa in Isa::available() {
             let k = codec.kernels_for(isa).expect("available ISA has kernels");
-            assert!(
-                encode_with(&codec, k, values).is_err(),
-                "{} {isa}",
-                codec.name()
-            );
+            assert!(encode_with(&codec, k, values).is_err(), "{} {isa}", codec.name());
         }
         return;
     };
@@ -118,16 +103,12 @@ where
             Ok((values.to_vec(), reference.len()))
         );
     }
-    assert_eq!(
-        codec.decode(&reference, values.len()).as_deref(),
-        Ok(values)
-    );
+    assert_eq!(codec.decode(&reference, values.len()).as_deref(), Ok(values));
 }
 
 /// Little-endian words of `N` bytes from `data` (a trailing partial word is dropped).
 pub fn words<const N: usize>(data: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
-    data.chunks_exact(N)
-        .map(|c| c.try_into().expect("chunk of N bytes"))
+    data.chunks_exact(N).map(|c| c.try_into().expect("chunk of N bytes"))
 }
 
 /// Arbitrary bytes into U32Delta's decoders (count from the first 2 bytes, `prev` from the
@@ -140,12 +121,9 @@ pub fn check_decode_delta(data: &[u8]) {
         _ => (0, rest),
     };
     let run = |isa: Isa| {
-        let k = U32Delta
-            .kernels_for(isa)
-            .expect("available ISA has kernels");
+        let k = U32Delta.kernels_for(isa).expect("available ISA has kernels");
         let mut out = vec![0u32; n];
-        k.decode_to_slice(bytes, prev, &mut out)
-            .map(|used| (out, used))
+        k.decode_to_slice(bytes, prev, &mut out).map(|used| (out, used))
     };
     let expected = run(Isa::Scalar);
     for isa in Isa::available() {
@@ -182,10 +160,7 @@ pub fn check_decode_delta(data: &[u8]) {
         }
     }
     let mut appended = Vec::new();
-    match (
-        &expected,
-        U32Delta.decode_into(bytes, n, prev, &mut appended),
-    ) {
+    match (&expected, U32Delta.decode_into(bytes, n, prev, &mut appended)) {
         (Ok((values, used)), Ok(used2)) => {
             assert_eq!((values, *used), (&appended, used2));
             // Re-encoding the values gives the same stream (the wire is canonical).

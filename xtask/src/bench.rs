@@ -28,37 +28,18 @@ impl Row {
 }
 
 pub fn main(args: &[String], report: bool) -> Result<(), String> {
-    check_args(
-        args,
-        &["--quick", "--no-run", "--peer-simd"],
-        &["--filter", "--section"],
-    )?;
+    check_args(args, &["--quick", "--no-run", "--peer-simd"], &["--filter", "--section"])?;
     let peer_simd = flag(args, "--peer-simd");
     let quick = flag(args, "--quick");
     let criterion_home = root().join("target").join("criterion");
     let started = SystemTime::now();
     let timing: &[&str] = if quick {
-        &[
-            "--warm-up-time",
-            "0.1",
-            "--measurement-time",
-            "0.25",
-            "--sample-size",
-            "10",
-        ]
+        &["--warm-up-time", "0.1", "--measurement-time", "0.25", "--sample-size", "10"]
     } else {
         &["--warm-up-time", "1", "--measurement-time", "3"]
     };
     let mut cmd = cargo();
-    cmd.args([
-        "bench",
-        "-p",
-        "svb-bench",
-        "--features",
-        "c-peers",
-        "--benches",
-        "--",
-    ]);
+    cmd.args(["bench", "-p", "svb-bench", "--features", "c-peers", "--benches", "--"]);
     if let Some(f) = opt(args, "--filter") {
         cmd.arg(f);
     }
@@ -72,10 +53,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         // features, and svb 0.3.1 inlines its SSE helpers only with them. Our kernels
         // dispatch at run time either way. A separate target dir keeps the main build cached.
         cmd.env("RUSTFLAGS", "-C target-feature=+ssse3,+sse4.1")
-            .env(
-                "CARGO_TARGET_DIR",
-                root().join("target").join("bench-peer-simd"),
-            );
+            .env("CARGO_TARGET_DIR", root().join("target").join("bench-peer-simd"));
     }
     let command = describe(&cmd);
     let since = if flag(args, "--no-run") {
@@ -93,10 +71,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
                 .args(timing)
                 .arg("--noplot")
                 .env("CRITERION_HOME", &criterion_home)
-                .env(
-                    "CARGO_TARGET_DIR",
-                    root().join("target").join("bench-peers-scalar"),
-                );
+                .env("CARGO_TARGET_DIR", root().join("target").join("bench-peers-scalar"));
             run(&mut scalar)?;
         }
         Some(started)
@@ -105,10 +80,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
     add_file_peers(&mut rows, &criterion_home, since.is_some());
     add_write_peers(&mut rows, &criterion_home, since.is_some());
     if rows.is_empty() {
-        return Err(format!(
-            "no criterion results under {}",
-            criterion_home.display()
-        ));
+        return Err(format!("no criterion results under {}", criterion_home.display()));
     }
     let tables = render(&rows) + &profile_table(&rows);
     if let (true, Some(name)) = (report, opt(args, "--section")) {
@@ -118,11 +90,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         let body = format!(
             "## {name}\n\n`{command}` ({}; {}), the groups of that run only; ratios are our \
              best variant over each peer in the same run.\n{tables}",
-            if quick {
-                "quick timing"
-            } else {
-                "1 s warm-up, 3 s measurement"
-            },
+            if quick { "quick timing" } else { "1 s warm-up, 3 s measurement" },
             cpu_line()
         );
         fs::write(&path, with_named_section(&old, name, &body))
@@ -134,10 +102,8 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
         let path = root().join("docs").join("PERFORMANCE.md");
         let mut doc = report_doc(&tables, &command, quick, peer_simd);
         // The dataset section (`cargo xtask bench-dataset --report`) is its own run's.
-        if let Some(section) = fs::read_to_string(&path)
-            .ok()
-            .as_deref()
-            .and_then(crate::dataset::existing_section)
+        if let Some(section) =
+            fs::read_to_string(&path).ok().as_deref().and_then(crate::dataset::existing_section)
         {
             doc = crate::dataset::with_section(&doc, section);
         }
@@ -159,10 +125,7 @@ pub fn main(args: &[String], report: bool) -> Result<(), String> {
 /// written by ONT's Python writer into target/bench-data (once). `None` without Python's
 /// `pod5` or the conformance data.
 fn large_pod5() -> Option<PathBuf> {
-    let out = root()
-        .join("target")
-        .join("bench-data")
-        .join("multi_fast5_zip_x20.pod5");
+    let out = root().join("target").join("bench-data").join("multi_fast5_zip_x20.pod5");
     if out.is_file() {
         return Some(out);
     }
@@ -180,10 +143,7 @@ fn large_pod5() -> Option<PathBuf> {
             .arg("20"),
     );
     if made.is_none() {
-        println!(
-            "bench: pod5_file_x20 skipped (python3 with pod5 and {} needed)",
-            src.display()
-        );
+        println!("bench: pod5_file_x20 skipped (python3 with pod5 and {} needed)", src.display());
         return None;
     }
     Some(out)
@@ -201,10 +161,7 @@ fn pod5_files() -> Vec<(&'static str, PathBuf)> {
         ("current", data.join("pod5/multi_fast5_zip.pod5")),
         ("v4", data.join("pod5/multi_fast5_zip_v4.pod5")),
         ("fast", bench_data.join("multi_fast5_zip.decode-fast.pod5")),
-        (
-            "x20fast",
-            bench_data.join("multi_fast5_zip_x20.decode-fast.pod5"),
-        ),
+        ("x20fast", bench_data.join("multi_fast5_zip_x20.decode-fast.pod5")),
     ];
     if let Some(large) = large_pod5() {
         files.push(("x20", large));
@@ -219,9 +176,7 @@ fn pod5_files() -> Vec<(&'static str, PathBuf)> {
 fn profile_table(rows: &[Row]) -> String {
     let files = pod5_files();
     let rate = |group: String, function: &str| {
-        rows.iter()
-            .find(|r| r.group == group && r.function == function)
-            .map(Row::melem_s)
+        rows.iter().find(|r| r.group == group && r.function == function).map(Row::melem_s)
     };
     let mut out = String::from(
         "\n### POD5 zstd profiles: standard (lib_pod5's bytes) and decode-fast (raw literals)\n\n\
@@ -232,10 +187,9 @@ fn profile_table(rows: &[Row]) -> String {
     );
     let fmt = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
     let mut any = false;
-    for (std_label, fast_label, name) in [
-        ("current", "fast", "shared reads"),
-        ("x20", "x20fast", "shared reads x20"),
-    ] {
+    for (std_label, fast_label, name) in
+        [("current", "fast", "shared reads"), ("x20", "x20fast", "shared reads x20")]
+    {
         for (label, profile) in [(std_label, "standard"), (fast_label, "decode-fast")] {
             let Some((_, path)) = files.iter().find(|(l, _)| *l == label) else {
                 continue;
@@ -313,9 +267,7 @@ fn pod5lib_peer() -> Option<Command> {
         println!("bench: pod5lib peer skipped (its build failed)");
         return None;
     }
-    Some(Command::new(
-        target.join("release").join("svb-peer-pod5lib"),
-    ))
+    Some(Command::new(target.join("release").join("svb-peer-pod5lib")))
 }
 
 /// The out-of-process peers on the files of the `pod5_file_*` groups present, added as peers
@@ -330,8 +282,7 @@ fn add_file_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
     let labels: Vec<(&str, PathBuf)> = files
         .into_iter()
         .filter(|(label, _)| {
-            rows.iter()
-                .any(|r| r.group.starts_with(&format!("pod5_file_{label}/")))
+            rows.iter().any(|r| r.group.starts_with(&format!("pod5_file_{label}/")))
         })
         .collect();
     if labels.is_empty() {
@@ -343,10 +294,7 @@ fn add_file_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
 }
 
 fn add_file_peer(
-    peer: &FilePeer,
-    labels: &[(&str, PathBuf)],
-    rows: &mut Vec<Row>,
-    criterion_home: &Path,
+    peer: &FilePeer, labels: &[(&str, PathBuf)], rows: &mut Vec<Row>, criterion_home: &Path,
     measure: bool,
 ) {
     let kept_path = criterion_home.join(format!("{}.tsv", peer.name));
@@ -489,10 +437,7 @@ fn add_write_peer(peer: &WritePeer, rows: &mut Vec<Row>, criterion_home: &Path, 
         }
     }
     let Ok(line) = fs::read_to_string(&kept_path) else {
-        println!(
-            "bench: no {} write figure kept (run without --no-run)",
-            peer.name
-        );
+        println!("bench: no {} write figure kept (run without --no-run)", peer.name);
         return;
     };
     let (Some(samples), Some(mean_ns)) = (json_num(&line, "samples"), json_num(&line, "mean_ns"))
@@ -520,9 +465,7 @@ fn collect_leaf(dir: &Path, leaf: &str, since: Option<SystemTime>) -> Result<Vec
     let mut rows = Vec::new();
     for bench in files {
         if let Some(since) = since {
-            let fresh = fs::metadata(&bench)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t >= since);
+            let fresh = fs::metadata(&bench).and_then(|m| m.modified()).is_ok_and(|t| t >= since);
             if !fresh {
                 continue;
             }
@@ -540,13 +483,7 @@ fn collect_leaf(dir: &Path, leaf: &str, since: Option<SystemTime>) -> Result<Vec
             continue;
         };
         let param = json_str(&b, "value_str").unwrap_or_default();
-        rows.push(Row {
-            group,
-            function,
-            param,
-            elements: elements as u64,
-            mean_ns,
-        });
+        rows.push(Row { group, function, param, elements: elements as u64, mean_ns });
     }
     Ok(rows)
 }
@@ -573,23 +510,18 @@ fn json_str_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 
 /// The string value of `"key":"..."` (criterion's ids hold no escaped quotes).
 fn json_str(s: &str, key: &str) -> Option<String> {
-    let rest = json_str_after(s, &format!("\"{key}\""))?
-        .trim_start()
-        .strip_prefix(':')?
-        .trim_start();
+    let rest =
+        json_str_after(s, &format!("\"{key}\""))?.trim_start().strip_prefix(':')?.trim_start();
     let rest = rest.strip_prefix('"')?;
     Some(rest[..rest.find('"')?].to_string())
 }
 
 /// The numeric value of `"key":123.4`.
 fn json_num(s: &str, key: &str) -> Option<f64> {
-    let rest = json_str_after(s, &format!("\"{key}\""))?
-        .trim_start()
-        .strip_prefix(':')?
-        .trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
-        .unwrap_or(rest.len());
+    let rest =
+        json_str_after(s, &format!("\"{key}\""))?.trim_start().strip_prefix(':')?.trim_start();
+    let end =
+        rest.find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c))).unwrap_or(rest.len());
     rest[..end].parse().ok()
 }
 
@@ -782,20 +714,14 @@ pub fn compare(args: &[String]) -> Result<(), String> {
     };
     check_args(rest, &[], &["--new", "--baseline", "--threshold"])?;
     let threshold: f64 = opt(rest, "--threshold")
-        .map(|t| {
-            t.parse()
-                .map_err(|_| format!("--threshold {t}: not a number"))
-        })
+        .map(|t| t.parse().map_err(|_| format!("--threshold {t}: not a number")))
         .transpose()?
         .unwrap_or(1.10);
     let new_dir = opt(rest, "--new")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target").join("criterion"));
     let (old_rows, new_rows) = match opt(rest, "--baseline") {
-        Some(name) => (
-            collect_leaf(&base, name, None)?,
-            collect_leaf(&base, "new", None)?,
-        ),
+        Some(name) => (collect_leaf(&base, name, None)?, collect_leaf(&base, "new", None)?),
         None => (collect(&base, None)?, collect(&new_dir, None)?),
     };
     if old_rows.is_empty() || new_rows.is_empty() {

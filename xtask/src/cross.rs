@@ -38,10 +38,7 @@ struct Step {
 
 fn run_all() -> Vec<Step> {
     vec![
-        Step {
-            name: "aarch64-unknown-linux-gnu (NEON, tests under qemu)",
-            result: aarch64(),
-        },
+        Step { name: "aarch64-unknown-linux-gnu (NEON, tests under qemu)", result: aarch64() },
         Step {
             name: "x86_64 --features simd-ssse3",
             result: x86(&["--features", "svb-core/simd-ssse3,svb-delta/simd-ssse3"]),
@@ -50,10 +47,7 @@ fn run_all() -> Vec<Step> {
             name: "x86_64 --features simd-avx2",
             result: x86(&["--features", "svb-core/simd-avx2,svb-delta/simd-avx2"]),
         },
-        Step {
-            name: "x86_64-unknown-none no_std + alloc",
-            result: no_std(),
-        },
+        Step { name: "x86_64-unknown-none no_std + alloc", result: no_std() },
         Step {
             name: "x86_64-pc-windows-gnu (cargo check of every crate but the benches)",
             result: windows(),
@@ -95,10 +89,7 @@ fn ensure_target(target: &str) -> Result<(), String> {
 }
 
 fn on_path(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 fn aarch64() -> Result<(), String> {
@@ -117,14 +108,8 @@ fn aarch64() -> Result<(), String> {
         .args(KERNEL_CRATES)
         .args(FORMAT_CRATES)
         .args(["--", "--include-ignored"])
-        .env(
-            "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
-            "aarch64-linux-gnu-gcc",
-        )
-        .env(
-            "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER",
-            "qemu-aarch64",
-        );
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", "aarch64-linux-gnu-gcc")
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER", "qemu-aarch64");
     // qemu-user needs the target's dynamic loader; Debian's cross libc keeps it here.
     if !Path::new("/lib/ld-linux-aarch64.so.1").exists() {
         cmd.env("QEMU_LD_PREFIX", "/usr/aarch64-linux-gnu");
@@ -179,13 +164,6 @@ fn windows() -> Result<(), String> {
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/windows");
     run(cargo()
-        .args([
-            "check",
-            "--target",
-            WINDOWS,
-            "--workspace",
-            "--exclude",
-            "svb-bench",
-        ])
+        .args(["check", "--target", WINDOWS, "--workspace", "--exclude", "svb-bench"])
         .env("CARGO_TARGET_DIR", dir))
 }

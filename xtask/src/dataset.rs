@@ -97,12 +97,9 @@ fn python_table(work: &std::path::Path, rounds: &str) -> Result<Option<String>, 
          |---|---|---:|---|---:|---:|\n",
     );
     for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let (Some(task), Some(ours), Some(n), Some(s)) = (
-            text(line, "task"),
-            text(line, "ours"),
-            num(line, "samples"),
-            num(line, "ours_s"),
-        ) else {
+        let (Some(task), Some(ours), Some(n), Some(s)) =
+            (text(line, "task"), text(line, "ours"), num(line, "samples"), num(line, "ours_s"))
+        else {
             continue;
         };
         let rate = |secs: f64| n / secs / 1e6;

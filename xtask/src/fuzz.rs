@@ -13,10 +13,8 @@ use crate::util::{check_args, opt, output, root, run};
 
 pub fn main(args: &[String]) -> Result<(), String> {
     check_args(args, &[], &["--seconds", "--only"])?;
-    let seconds: u64 = opt(args, "--seconds")
-        .unwrap_or("20")
-        .parse()
-        .map_err(|e| format!("--seconds: {e}"))?;
+    let seconds: u64 =
+        opt(args, "--seconds").unwrap_or("20").parse().map_err(|e| format!("--seconds: {e}"))?;
     let fuzz_dir = root().join("fuzz");
     if output(Command::new("cargo").args(["fuzz", "--version"])).is_none() {
         return Err("cargo-fuzz is not installed (cargo install cargo-fuzz)".into());
@@ -31,21 +29,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut targets: Vec<String> = fs::read_dir(fuzz_dir.join("fuzz_targets"))
         .map_err(|e| format!("fuzz/fuzz_targets: {e}"))?
         .filter_map(|e| {
-            e.ok()?
-                .file_name()
-                .into_string()
-                .ok()?
-                .strip_suffix(".rs")
-                .map(str::to_owned)
+            e.ok()?.file_name().into_string().ok()?.strip_suffix(".rs").map(str::to_owned)
         })
         .collect();
     targets.sort();
     if let Some(only) = opt(args, "--only") {
         targets.retain(|t| t == only);
         if targets.is_empty() {
-            return Err(format!(
-                "--only {only}: no such target in fuzz/fuzz_targets"
-            ));
+            return Err(format!("--only {only}: no such target in fuzz/fuzz_targets"));
         }
     }
     for t in &targets {
@@ -96,12 +87,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         println!("fuzz: {} passed, 0 failed", targets.len());
         Ok(())
     } else {
-        Err(format!(
-            "{} of {} targets crashed: {}",
-            failed.len(),
-            targets.len(),
-            failed.join(", ")
-        ))
+        Err(format!("{} of {} targets crashed: {}", failed.len(), targets.len(), failed.join(", ")))
     }
 }
 
@@ -197,10 +183,8 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 if target == "arrow_batches" {
                     // Mode byte (signal column, one read a batch), then the file: POD5 and BLOW5.
                     let mode = (i as u8 % 3) | if i % 2 == 1 { 0x80 } else { 0 };
-                    let v: Vec<i16> = mixed(n, 2, seed)
-                        .into_iter()
-                        .map(|x| x as i16 >> 4)
-                        .collect();
+                    let v: Vec<i16> =
+                        mixed(n, 2, seed).into_iter().map(|x| x as i16 >> 4).collect();
                     seeds.push([&[mode][..], &file.write()].concat());
                     seeds.push([&[mode][..], &tiny_blow5(&v, i % 3)].concat());
                 } else {
@@ -256,18 +240,13 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             }
             _ if target == "blow5_open_indexed" => {
                 // A tiny file with its own index, and with the index of another tiny file.
-                let v: Vec<i16> = mixed(n, 2, seed)
-                    .into_iter()
-                    .map(|x| x as i16 >> 4)
-                    .collect();
+                let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| x as i16 >> 4).collect();
                 let file = tiny_blow5(&v, i % 3);
                 let other = tiny_blow5(&v[..v.len() / 2], (i + 1) % 3);
                 for (idx_of, bytes) in [(&file, &file), (&other, &file)] {
                     let r = svb_blow5::Reader::from_bytes("seed", idx_of.clone())
                         .map_err(|e| e.to_string())?;
-                    let idx = svb_blow5::Index::build(&r)
-                        .map_err(|e| e.to_string())?
-                        .to_bytes();
+                    let idx = svb_blow5::Index::build(&r).map_err(|e| e.to_string())?.to_bytes();
                     let mut s = (idx.len() as u16).to_le_bytes().to_vec();
                     s.extend(idx);
                     s.extend(bytes.iter());
@@ -276,10 +255,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 continue;
             }
             _ if target == "blow5_records" => {
-                let v: Vec<i16> = mixed(n, 2, seed)
-                    .into_iter()
-                    .map(|x| x as i16 >> 4)
-                    .collect();
+                let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| x as i16 >> 4).collect();
                 seeds.push(tiny_blow5(&v, i % 3));
                 seeds.push(tiny_slow5(&v));
                 continue;
@@ -295,10 +271,7 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             }
             "u64_coder1248" => {
                 let v = mixed(n, 8, seed);
-                (
-                    U64Coder1248.encode(&v),
-                    v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-                )
+                (U64Coder1248.encode(&v), v.iter().flat_map(|x| x.to_le_bytes()).collect())
             }
             "u64_coder1234" => {
                 let v = mixed(n, 4, seed);
@@ -313,33 +286,20 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             }
             "svb16" => {
                 let v: Vec<u16> = mixed(n, 2, seed).into_iter().map(|x| x as u16).collect();
-                (
-                    Svb16.encode(&v),
-                    v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-                )
+                (Svb16.encode(&v), v.iter().flat_map(|x| x.to_le_bytes()).collect())
             }
             "vbz_fused" | "decompress_signal" => {
-                let v: Vec<i16> = mixed(n, 2, seed)
-                    .into_iter()
-                    .map(|x| (x as i16) >> 3)
-                    .collect();
+                let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| (x as i16) >> 3).collect();
                 let enc = if target.contains("pod5") {
                     svb_vbz::pod5_blob::compress_signal(&v)
                 } else {
                     svb_vbz::encode_vbz(&v)
                 };
-                let prefix: Vec<u8> = if target.contains("pod5") {
-                    vec![]
-                } else {
-                    vec![0, 0]
-                };
+                let prefix: Vec<u8> = if target.contains("pod5") { vec![] } else { vec![0, 0] };
                 (prefix.into_iter().chain(enc).collect(), Vec::new())
             }
             "vbz2" | "vbzk" => {
-                let v: Vec<i16> = mixed(n, 2, seed)
-                    .into_iter()
-                    .map(|x| (x as i16) >> 2)
-                    .collect();
+                let v: Vec<i16> = mixed(n, 2, seed).into_iter().map(|x| (x as i16) >> 2).collect();
                 let enc = if target.ends_with("vbz2") {
                     svb_vbz::encode_vbz2(&v)
                 } else {
@@ -383,10 +343,8 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
                 continue;
             }
             "i32_zigzag" => {
-                let v: Vec<i32> = mixed(n, 4, seed)
-                    .into_iter()
-                    .map(|x| (x as i32) >> (i % 9))
-                    .collect();
+                let v: Vec<i32> =
+                    mixed(n, 4, seed).into_iter().map(|x| (x as i32) >> (i % 9)).collect();
                 (svb_core::I32Zigzag.encode(&v), Vec::new())
             }
             "postings_reader" => {
@@ -416,15 +374,13 @@ fn seed_corpus(dir: &Path, target: &str) -> Result<(), String> {
             }
             _ => return Ok(()),
         };
-        seeds.push(
-            if target.starts_with("decode_") || target.starts_with("pod5_") {
-                let mut s = (n as u16).to_le_bytes().to_vec();
-                s.extend_from_slice(&enc);
-                s
-            } else {
-                raw
-            },
-        );
+        seeds.push(if target.starts_with("decode_") || target.starts_with("pod5_") {
+            let mut s = (n as u16).to_le_bytes().to_vec();
+            s.extend_from_slice(&enc);
+            s
+        } else {
+            raw
+        });
     }
     seeds.extend(hostile_seeds(target));
     for (i, s) in seeds.iter().enumerate() {
@@ -532,12 +488,7 @@ fn hostile_seeds(target: &str) -> Vec<Vec<u8>> {
                     killed.extend([head, sig, reads, runs].concat());
                 }
             }
-            vec![
-                file(vec![lying_samples], false),
-                file(vec![repeated], true),
-                lying,
-                killed,
-            ]
+            vec![file(vec![lying_samples], false), file(vec![repeated], true), lying, killed]
         }
         _ => Vec::new(),
     }
@@ -566,11 +517,7 @@ fn tiny_blow5(signal: &[i16], signal_press: usize) -> Vec<u8> {
         1 => svb_slow5_signal::svbzd::encode_blob(signal),
         _ => svb_slow5_signal::encode_exzd(signal),
     };
-    let len = if signal_press == 0 {
-        signal.len()
-    } else {
-        blob.len()
-    };
+    let len = if signal_press == 0 { signal.len() } else { blob.len() };
     svb_testdata::blow5::write(
         signal_press as u8,
         &[svb_testdata::blow5::TestRecord {

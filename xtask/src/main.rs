@@ -42,10 +42,7 @@ fn main() -> ExitCode {
             println!("{}", include_str!("usage.txt"));
             Ok(())
         }
-        other => Err(format!(
-            "unknown command `{other}`\n\n{}",
-            include_str!("usage.txt")
-        )),
+        other => Err(format!("unknown command `{other}`\n\n{}", include_str!("usage.txt"))),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,16 +24,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
 /// `cmd`'s page as `NAME.1` in `out`, then each subcommand's as `NAME-SUB.1` (help
 /// subcommands left out).
 fn write_pages(
-    cmd: clap::Command,
-    name: &str,
-    out: &Path,
-    written: &mut usize,
+    cmd: clap::Command, name: &str, out: &Path, written: &mut usize,
 ) -> Result<(), String> {
     let cmd = cmd.name(name.to_string()).bin_name(name.replace('-', " "));
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone())
-        .render(&mut page)
-        .map_err(|e| format!("{name}: {e}"))?;
+    clap_mangen::Man::new(cmd.clone()).render(&mut page).map_err(|e| format!("{name}: {e}"))?;
     let path = out.join(format!("{name}.1"));
     std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
     *written += 1;

@@ -12,10 +12,8 @@ use std::path::Path;
 use crate::util::{cargo, check_args, root, run};
 
 /// Crates outside the workspace a block may name, and the line a user would add for each.
-const OTHER_CRATES: [(&str, &str); 2] = [
-    ("arrow_ipc", "arrow-ipc = \"60\""),
-    ("arrow_array", "arrow-array = \"60\""),
-];
+const OTHER_CRATES: [(&str, &str); 2] =
+    [("arrow_ipc", "arrow-ipc = \"60\""), ("arrow_array", "arrow-array = \"60\"")];
 
 /// A README block: where it starts, whether it runs, its code.
 struct Block {
@@ -56,18 +54,14 @@ fn named_crates(code: &str, workspace: &BTreeSet<String>) -> Result<Vec<String>,
         if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
             continue;
         }
-        let name: String = code[at..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
+        let name: String =
+            code[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         let package = name.replace('_', "-");
         if !workspace.contains(&package) {
             return Err(format!("names {name}, which is no crate of the workspace"));
         }
-        found.insert(format!(
-            "{package} = {{ path = {:?} }}",
-            root().join("crates").join(&package)
-        ));
+        found
+            .insert(format!("{package} = {{ path = {:?} }}", root().join("crates").join(&package)));
     }
     for (name, line) in OTHER_CRATES {
         if code.contains(&format!("{name}::")) {

@@ -26,18 +26,10 @@ pub const SECTION: &str = "Remote reads (issue 49)";
 
 pub fn main(args: &[String]) -> Result<(), String> {
     check_args(args, &["--report"], &["--rounds"])?;
-    let rounds: usize = opt(args, "--rounds")
-        .unwrap_or("3")
-        .parse()
-        .map_err(|_| "--rounds takes a number")?;
+    let rounds: usize =
+        opt(args, "--rounds").unwrap_or("3").parse().map_err(|_| "--rounds takes a number")?;
     let work = root().join("target/bench-data/dataset");
-    for f in [
-        "large.pod5",
-        "large.blow5",
-        "large.blow5.idx",
-        "ids_1pct.txt",
-        "medium.slow5",
-    ] {
+    for f in ["large.pod5", "large.blow5", "large.blow5.idx", "ids_1pct.txt", "medium.slow5"] {
         if !work.join(f).is_file() {
             return Err(format!(
                 "{}: missing; `cargo xtask bench-dataset` makes the dataset first",
@@ -51,11 +43,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     server.faults.delay_ms.store(DELAY_MS, Ordering::SeqCst);
     server.served.bytes_per_second.store(RATE, Ordering::SeqCst);
     let ids = std::fs::read_to_string(work.join("ids_1pct.txt")).map_err(|e| e.to_string())?;
-    let id = ids
-        .lines()
-        .next()
-        .ok_or("ids_1pct.txt is empty")?
-        .to_string();
+    let id = ids.lines().next().ok_or("ids_1pct.txt is empty")?.to_string();
     let scratch = root().join("target/bench-data/remote");
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
     let out = scratch.join("out");
@@ -71,22 +59,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         ("get one read", "large.pod5", get.clone()),
         ("get 20 reads (1%)", "large.pod5", get_many),
         ("view", "large.pod5", words(&["view", "{}"])),
-        (
-            "pod5 verify",
-            "large.pod5",
-            words(&["pod5", "verify", "{}"]),
-        ),
+        ("pod5 verify", "large.pod5", words(&["pod5", "verify", "{}"])),
         ("get one read (BLOW5, .idx beside)", "large.blow5", get),
-        (
-            "blow5 verify",
-            "large.blow5",
-            words(&["blow5", "verify", "{}"]),
-        ),
-        (
-            "blow5 verify (SLOW5 text, 200 reads)",
-            "medium.slow5",
-            words(&["blow5", "verify", "{}"]),
-        ),
+        ("blow5 verify", "large.blow5", words(&["blow5", "verify", "{}"])),
+        ("blow5 verify (SLOW5 text, 200 reads)", "medium.slow5", words(&["blow5", "verify", "{}"])),
     ];
     let mut rows = Vec::new();
     for (what, file, args) in &tasks {
@@ -107,11 +83,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             let t = Instant::now();
             download(&server, file, &local)?;
             if file.ends_with(".blow5") {
-                download(
-                    &server,
-                    &format!("{file}.idx"),
-                    &scratch.join(format!("{file}.idx")),
-                )?;
+                download(&server, &format!("{file}.idx"), &scratch.join(format!("{file}.idx")))?;
             }
             let fetched = t.elapsed();
             svb_run(&svb, args, &path(&local))?;
@@ -120,9 +92,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 best_peer = (fetched, total);
             }
         }
-        let size = std::fs::metadata(work.join(file))
-            .map_err(|e| e.to_string())?
-            .len();
+        let size = std::fs::metadata(work.join(file)).map_err(|e| e.to_string())?.len();
         // The link's rate as a download of the whole object with parallel ranges reaches it.
         let rate = best_remote.2 as f64 / 1e6 / best_remote.0.as_secs_f64();
         let link = size as f64 / 1e6 / best_peer.0.as_secs_f64();
@@ -174,11 +144,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 /// run, alternately: where `SLOW5CURL` names its binary (it is not on pip: built from its
 /// source), else nothing.
 fn slow5curl_rows(
-    server: &HttpServer,
-    svb: &Path,
-    scratch: &Path,
-    id: &str,
-    rounds: usize,
+    server: &HttpServer, svb: &Path, scratch: &Path, id: &str, rounds: usize,
 ) -> Result<String, String> {
     let Some(peer) = std::env::var_os("SLOW5CURL").map(PathBuf::from) else {
         return Ok(String::new());
@@ -186,10 +152,8 @@ fn slow5curl_rows(
     let url = server.url("large.blow5");
     let out = path(&scratch.join("one.i16"));
     let records = path(&scratch.join("one.blow5"));
-    let svb_args: Vec<String> = ["get", "{}", id, "-o", &out, "--force"]
-        .iter()
-        .map(|x| x.to_string())
-        .collect();
+    let svb_args: Vec<String> =
+        ["get", "{}", id, "-o", &out, "--force"].iter().map(|x| x.to_string()).collect();
     // (time, requests, bytes) of the best run of each.
     let mut best = [(Duration::MAX, 0u64, 0u64); 2];
     for _ in 0..rounds {
@@ -205,10 +169,7 @@ fn slow5curl_rows(
                     .output()
                     .map_err(|e| format!("{}: {e}", peer.display()))?;
                 if !got.status.success() {
-                    return Err(format!(
-                        "slow5curl get: {}",
-                        String::from_utf8_lossy(&got.stderr)
-                    ));
+                    return Err(format!("slow5curl get: {}", String::from_utf8_lossy(&got.stderr)));
                 }
             }
             let took = t.elapsed();
@@ -296,10 +257,7 @@ fn upload_rows(svb: &Path, work: &Path, scratch: &Path, rounds: usize) -> Result
         let t = Instant::now();
         // A new key each time: written as users write, refusing an existing object.
         let url = format!("s3://bench/svb-{round}.blow5");
-        run(
-            Command::new(svb).args(["convert", &input, "-o", &url]),
-            "svb convert",
-        )?;
+        run(Command::new(svb).args(["convert", &input, "-o", &url]), "svb convert")?;
         let took = t.elapsed();
         if took < ours.0 {
             ours = (took, proxy.bytes_up() - sent);
@@ -311,10 +269,7 @@ fn upload_rows(svb: &Path, work: &Path, scratch: &Path, rounds: usize) -> Result
             "svb convert (local)",
         )?;
         let converted = t.elapsed();
-        run(
-            Command::new(&python).args(["-c", upload, &path(&local)]),
-            "boto3 upload_file",
-        )?;
+        run(Command::new(&python).args(["-c", upload, &path(&local)]), "boto3 upload_file")?;
         let total = t.elapsed();
         if total < theirs.1 {
             theirs = (converted, total);
@@ -344,26 +299,11 @@ fn upload_rows(svb: &Path, work: &Path, scratch: &Path, rounds: usize) -> Result
 
 /// Runs svb with `args`, `{}` replaced by `target`; its output discarded.
 fn svb_run(svb: &Path, args: &[String], target: &str) -> Result<(), String> {
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if a == "{}" {
-                target.to_string()
-            } else {
-                a.clone()
-            }
-        })
-        .collect();
-    let out = Command::new(svb)
-        .args(&args)
-        .output()
-        .map_err(|e| format!("svb: {e}"))?;
+    let args: Vec<String> =
+        args.iter().map(|a| if a == "{}" { target.to_string() } else { a.clone() }).collect();
+    let out = Command::new(svb).args(&args).output().map_err(|e| format!("svb: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "svb {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("svb {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr)));
     }
     Ok(())
 }
@@ -397,33 +337,23 @@ fn download(server: &HttpServer, name: &str, to: &PathBuf) -> Result<(), String>
                 })
             })
             .collect();
-        workers.into_iter().try_for_each(|w| {
-            w.join()
-                .map_err(|_| "a download thread panicked".to_string())?
-        })
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().map_err(|_| "a download thread panicked".to_string())?)
     })
 }
 
 /// One HTTP/1.1 request: the body and the Content-Length the server declared.
 fn request(
-    host: &str,
-    method: &str,
-    target: &str,
-    range: Option<String>,
+    host: &str, method: &str, target: &str, range: Option<String>,
 ) -> Result<(Vec<u8>, u64), String> {
     let mut c = TcpStream::connect(host).map_err(|e| e.to_string())?;
     let range = range.map(|r| format!("Range: {r}\r\n")).unwrap_or_default();
-    write!(
-        c,
-        "{method} {target} HTTP/1.1\r\nHost: {host}\r\n{range}Connection: close\r\n\r\n"
-    )
-    .map_err(|e| e.to_string())?;
+    write!(c, "{method} {target} HTTP/1.1\r\nHost: {host}\r\n{range}Connection: close\r\n\r\n")
+        .map_err(|e| e.to_string())?;
     let mut answer = Vec::new();
     c.read_to_end(&mut answer).map_err(|e| e.to_string())?;
-    let split = answer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or("no header end")?;
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").ok_or("no header end")?;
     let head = String::from_utf8_lossy(&answer[..split]).to_string();
     let len = head
         .lines()

@@ -21,9 +21,7 @@ pub fn cargo() -> Command {
 /// Runs `cmd`, echoing it; Ok when it exits 0.
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("$ {}", describe(cmd));
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
+    let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
     if status.success() {
         Ok(())
     } else {
@@ -34,9 +32,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 /// Runs `cmd` and returns its stdout when it succeeds.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 pub fn describe(cmd: &Command) -> String {
@@ -56,10 +52,7 @@ pub fn describe(cmd: &Command) -> String {
 
 /// `--name VALUE` from `args`.
 pub fn opt<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
 }
 
 /// Whether the bare flag `name` is in `args`.

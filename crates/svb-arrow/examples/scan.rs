@@ -17,18 +17,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut reads, mut samples) = (0usize, 0usize);
     for _ in 0..3 {
         let t = std::time::Instant::now();
-        let batch_samples = std::env::var("BATCH_SAMPLES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(16 << 20);
-        let mut b = ReadBatches::open(
-            &files,
-            Options {
-                signal,
-                batch_samples,
-                ..Options::default()
-            },
-        )?;
+        let batch_samples =
+            std::env::var("BATCH_SAMPLES").ok().and_then(|v| v.parse().ok()).unwrap_or(16 << 20);
+        let mut b =
+            ReadBatches::open(&files, Options { signal, batch_samples, ..Options::default() })?;
         (reads, samples) = (0, 0);
         while let Some(batch) = b.next_batch()? {
             reads += batch.num_rows();

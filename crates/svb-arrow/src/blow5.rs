@@ -18,16 +18,13 @@ use crate::{batch_end, ArrowReadError, Batch, Options};
 pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let with_signal = options.signal.column().is_some();
     // Stored record sizes stand in for sample counts (about 1-2 bytes a sample).
-    let end = batch_end(start, r.len(), options, |i| {
-        r.record_span(i).map_or(0, |(_, size)| size)
-    });
+    let end = batch_end(start, r.len(), options, |i| r.record_span(i).map_or(0, |(_, size)| size));
     let records: Vec<(Record, u64)> = (start..end)
         .into_par_iter()
         .map(|i| {
             let mut rec = Record::default();
             let samples = if with_signal {
-                r.record_into(i, &mut rec)
-                    .map(|()| rec.raw_signal.len() as u64)
+                r.record_into(i, &mut rec).map(|()| rec.raw_signal.len() as u64)
             } else {
                 r.fields_into(i, &mut rec)
             }?;
@@ -35,30 +32,20 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
         })
         .collect::<Result<_, ArrowReadError>>()?;
     let filename = file_name(r.path());
-    let mut columns: Vec<ArrayRef> = wanted
-        .picked
-        .iter()
-        .map(|&c| column(wanted, c, &records, &filename))
-        .collect();
+    let mut columns: Vec<ArrayRef> =
+        wanted.picked.iter().map(|&c| column(wanted, c, &records, &filename)).collect();
     if with_signal {
         let parts: Vec<(&[i16], Calibration)> = records
             .iter()
-            .map(|(rec, _)| {
-                (
-                    rec.raw_signal.as_slice(),
-                    svb_blow5::model::calibration(rec),
-                )
-            })
+            .map(|(rec, _)| (rec.raw_signal.as_slice(), svb_blow5::model::calibration(rec)))
             .collect();
-        columns.push(
-            signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
-                ArrowReadError::ReadTooLong {
-                    path: r.path().to_path_buf(),
-                    read_id: records[k].0.read_id.clone(),
-                    samples,
-                }
-            })?,
-        );
+        columns.push(signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
+            ArrowReadError::ReadTooLong {
+                path: r.path().to_path_buf(),
+                read_id: records[k].0.read_id.clone(),
+                samples,
+            }
+        })?);
     }
     Ok((columns, end))
 }
@@ -77,10 +64,7 @@ fn column(wanted: &Wanted<'_>, c: usize, records: &[(Record, u64)], filename: &s
         "len_raw_signal" if c == 7 => prim::<UInt64Type>(records.iter().map(|&(_, n)| n)),
         _ => {
             let j = c - svb_model::BLOW5_PRIMARY_FIELDS.len();
-            aux_column(
-                wanted.all.aux_type(j),
-                it().map(|x| x.aux.get(j).map(|(_, v)| v)),
-            )
+            aux_column(wanted.all.aux_type(j), it().map(|x| x.aux.get(j).map(|(_, v)| v)))
         }
     }
 }
@@ -99,18 +83,18 @@ fn aux_column<'a>(ty: &FieldType, values: impl Iterator<Item = Option<&'a AuxVal
             Some(DataType::UInt16) => ints::<UInt16Type>(&values),
             Some(DataType::UInt32) => ints::<UInt32Type>(&values),
             Some(DataType::UInt64) => ints::<UInt64Type>(&values),
-            Some(DataType::Float32) => Arc::new(PrimitiveArray::<Float32Type>::from_iter(
-                values.iter().map(|v| match v {
+            Some(DataType::Float32) => {
+                Arc::new(PrimitiveArray::<Float32Type>::from_iter(values.iter().map(|v| match v {
                     Some(AuxValue::Float(f)) => Some(*f as f32),
                     _ => None,
-                }),
-            )),
-            Some(DataType::Float64) => Arc::new(PrimitiveArray::<Float64Type>::from_iter(
-                values.iter().map(|v| match v {
+                })))
+            }
+            Some(DataType::Float64) => {
+                Arc::new(PrimitiveArray::<Float64Type>::from_iter(values.iter().map(|v| match v {
                     Some(AuxValue::Float(f)) => Some(*f),
                     _ => None,
-                }),
-            )),
+                })))
+            }
             Some(DataType::Utf8) => {
                 Arc::new(StringArray::from_iter(values.iter().map(|v| match v {
                     Some(AuxValue::Char(c)) => Some(char::from(*c).to_string()),
@@ -157,19 +141,16 @@ fn ints<T: ArrowPrimitiveType>(values: &[Option<&AuxValue>]) -> ArrayRef
 where
     T::Native: TryFrom<i64> + TryFrom<u64>,
 {
-    Arc::new(PrimitiveArray::<T>::from_iter(values.iter().map(
-        |v| match v {
-            Some(AuxValue::Int(i)) => T::Native::try_from(*i).ok(),
-            Some(AuxValue::UInt(u)) => T::Native::try_from(*u).ok(),
-            _ => None,
-        },
-    )))
+    Arc::new(PrimitiveArray::<T>::from_iter(values.iter().map(|v| match v {
+        Some(AuxValue::Int(i)) => T::Native::try_from(*i).ok(),
+        Some(AuxValue::UInt(u)) => T::Native::try_from(*u).ok(),
+        _ => None,
+    })))
 }
 
 /// A list column of little-endian items of `N` bytes.
 fn list<T: ArrowPrimitiveType, const N: usize>(
-    values: &[Option<&AuxValue>],
-    from_le: fn([u8; N]) -> T::Native,
+    values: &[Option<&AuxValue>], from_le: fn([u8; N]) -> T::Native,
 ) -> ArrayRef {
     let arrays: Vec<Option<&[u8]>> = values
         .iter()

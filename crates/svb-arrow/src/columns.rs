@@ -35,10 +35,7 @@ impl Columns {
     /// POD5's fields, none nullable (a read whose run the file lacks is an error).
     pub(crate) fn pod5() -> Columns {
         Columns {
-            cols: POD5_FIELDS
-                .iter()
-                .map(|&(n, k)| (n.to_string(), data_type(k), false))
-                .collect(),
+            cols: POD5_FIELDS.iter().map(|&(n, k)| (n.to_string(), data_type(k), false)).collect(),
             aux: Vec::new(),
         }
     }
@@ -50,13 +47,7 @@ impl Columns {
         Columns {
             cols: FAST5_FIELDS
                 .iter()
-                .map(|&(n, k)| {
-                    (
-                        n.to_string(),
-                        data_type(k),
-                        !matches!(n, "read_id" | "filename"),
-                    )
-                })
+                .map(|&(n, k)| (n.to_string(), data_type(k), !matches!(n, "read_id" | "filename")))
                 .collect(),
             aux: Vec::new(),
         }
@@ -67,16 +58,8 @@ impl Columns {
             .iter()
             .map(|&(n, k)| (n.to_string(), data_type(k), false))
             .collect();
-        cols.extend(
-            header
-                .aux
-                .iter()
-                .map(|a| (a.name.clone(), aux_type(&a.ty), true)),
-        );
-        Columns {
-            cols,
-            aux: header.aux.clone(),
-        }
+        cols.extend(header.aux.iter().map(|a| (a.name.clone(), aux_type(&a.ty), true)));
+        Columns { cols, aux: header.aux.clone() }
     }
 
     /// `Err(the first difference)` when `header`'s auxiliary fields are not the first
@@ -91,11 +74,7 @@ impl Columns {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        Err(format!(
-            "auxiliary fields {} instead of {}",
-            names(&header.aux),
-            names(&self.aux)
-        ))
+        Err(format!("auxiliary fields {} instead of {}", names(&header.aux), names(&self.aux)))
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -176,9 +155,7 @@ pub(crate) fn aux_type(t: &FieldType) -> DataType {
 
 /// The `filename` column's value: the file's name without its folder.
 pub(crate) fn file_name(path: &std::path::Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// A primitive column of `T` from its values.

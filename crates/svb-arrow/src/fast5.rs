@@ -63,15 +63,13 @@ pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted
     if with_signal {
         let parts: Vec<(&[i16], Calibration)> =
             reads.iter().map(|x| (x.1.as_slice(), x.2)).collect();
-        columns.push(
-            signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
-                ArrowReadError::ReadTooLong {
-                    path: r.path().to_path_buf(),
-                    read_id: reads[k].3.clone(),
-                    samples,
-                }
-            })?,
-        );
+        columns.push(signal::from_decoded(&parts, options.signal).map_err(|(k, samples)| {
+            ArrowReadError::ReadTooLong {
+                path: r.path().to_path_buf(),
+                read_id: reads[k].3.clone(),
+                samples,
+            }
+        })?);
     }
     Ok((columns, end))
 }

@@ -52,9 +52,7 @@ use svb_reads::{AnyReader, ByFormat};
 /// (`calibration_offset`, `calibration_scale`, `end_reason_forced` and `acquisition_id`
 /// follow them).
 pub fn pod5_view_columns() -> impl Iterator<Item = &'static str> {
-    svb_model::POD5_FIELDS[..svb_model::POD5_VIEW_FIELDS]
-        .iter()
-        .map(|c| c.0)
+    svb_model::POD5_FIELDS[..svb_model::POD5_VIEW_FIELDS].iter().map(|c| c.0)
 }
 
 /// The signal column.
@@ -196,8 +194,7 @@ pub struct ReadBatches {
 impl ReadBatches {
     /// Opens `paths` (all of one format; the first is opened now to learn the columns).
     pub fn open<P: AsRef<Path>>(
-        paths: impl IntoIterator<Item = P>,
-        options: Options,
+        paths: impl IntoIterator<Item = P>, options: Options,
     ) -> Result<ReadBatches, ArrowReadError> {
         let paths: Vec<PathBuf> = paths.into_iter().map(|p| p.as_ref().into()).collect();
         let first = paths.first().ok_or(ArrowReadError::NoInput)?;
@@ -216,8 +213,7 @@ impl ReadBatches {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn of_reader(
-        reader: Arc<AnyReader>,
-        options: Options,
+        reader: Arc<AnyReader>, options: Options,
     ) -> Result<ReadBatches, ArrowReadError> {
         let paths = vec![reader.path().to_path_buf()];
         ReadBatches::start(paths, reader, options)
@@ -225,9 +221,7 @@ impl ReadBatches {
 
     /// Batches of `paths`, the first of which is `opened`.
     fn start(
-        paths: Vec<PathBuf>,
-        opened: Arc<AnyReader>,
-        options: Options,
+        paths: Vec<PathBuf>, opened: Arc<AnyReader>, options: Options,
     ) -> Result<ReadBatches, ArrowReadError> {
         let format = opened.format();
         let all = match opened.by_format() {
@@ -257,10 +251,7 @@ impl ReadBatches {
             schema: Arc::new(Schema::new(fields)),
             paths,
             format,
-            options: Options {
-                batch_reads: options.batch_reads.max(1),
-                ..options
-            },
+            options: Options { batch_reads: options.batch_reads.max(1), ..options },
             all,
             picked,
             next_file: 1,
@@ -327,10 +318,7 @@ impl ReadBatches {
                     continue;
                 }
             };
-            let wanted = columns::Wanted {
-                all: &self.all,
-                picked: &self.picked,
-            };
+            let wanted = columns::Wanted { all: &self.all, picked: &self.picked };
             let (columns, end) = match file.by_format() {
                 ByFormat::Pod5(r) => pod5::batch(r, *start, &self.options, &wanted)?,
                 ByFormat::Blow5(r) => blow5::batch(r, *start, &self.options, &wanted)?,

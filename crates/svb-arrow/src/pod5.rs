@@ -17,9 +17,7 @@ use crate::{batch_end, ArrowReadError, Batch, Options};
 pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
     let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
     let reads = &r.reads()[start..end];
-    let runs = (start..end)
-        .map(|i| r.run_of(i))
-        .collect::<Result<Vec<&RunInfo>, _>>()?;
+    let runs = (start..end).map(|i| r.run_of(i)).collect::<Result<Vec<&RunInfo>, _>>()?;
     let filename = file_name(r.path());
     let mut columns: Vec<ArrayRef> = wanted
         .picked
@@ -89,10 +87,7 @@ fn column(name: &str, reads: &[ReadRow], runs: &[&RunInfo], filename: &str) -> A
 /// the batch's buffer when they fit in a batch (the batch bounds that allocation); a single
 /// read claiming more is decoded on its own, its buffer growing with what its chunks hold.
 fn signal_column(
-    r: &Reader,
-    start: usize,
-    end: usize,
-    options: &Options,
+    r: &Reader, start: usize, end: usize, options: &Options,
 ) -> Result<ArrayRef, ArrowReadError> {
     let calibration = |i: usize| Calibration {
         offset: r.reads()[i].calibration_offset,
@@ -114,10 +109,7 @@ fn signal_column(
     signal::decode_known(
         &lens,
         options.signal,
-        |k, out| {
-            r.decode_signal_to_slice(start + k, out)
-                .map_err(ArrowReadError::from)
-        },
+        |k, out| r.decode_signal_to_slice(start + k, out).map_err(ArrowReadError::from),
         |k| calibration(start + k),
     )
 }

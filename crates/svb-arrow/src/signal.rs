@@ -45,8 +45,7 @@ thread_local! {
 /// `lens[k]` samples) on the current rayon pool, into the batch's buffer, or for pA into a
 /// worker's scratch and then calibrated by `calibration(k)` into the buffer.
 pub(crate) fn decode_known<E: Send>(
-    lens: &[usize],
-    signal: SignalColumn,
+    lens: &[usize], signal: SignalColumn,
     decode: impl Fn(usize, &mut [i16]) -> Result<(), E> + Sync + Send,
     calibration: impl Fn(usize) -> Calibration + Sync + Send,
 ) -> Result<ArrayRef, E> {
@@ -76,8 +75,7 @@ pub(crate) fn decode_known<E: Send>(
 /// buffer on the current rayon pool. `Err((k, total))` when the samples up to read `k` pass
 /// what an Arrow list holds.
 pub(crate) fn from_decoded(
-    parts: &[(&[i16], Calibration)],
-    signal: SignalColumn,
+    parts: &[(&[i16], Calibration)], signal: SignalColumn,
 ) -> Result<ArrayRef, (usize, u64)> {
     let lens: Vec<usize> = parts.iter().map(|(s, _)| s.len()).collect();
     check_total(&lens)?;
@@ -104,9 +102,7 @@ pub(crate) fn from_decoded(
 /// The signal column of one read decoded on its own (a read longer than a batch: its
 /// samples grew with what its chunks really held), without a copy for raw samples.
 pub(crate) fn single(
-    samples: Vec<i16>,
-    calibration: Calibration,
-    signal: SignalColumn,
+    samples: Vec<i16>, calibration: Calibration, signal: SignalColumn,
 ) -> ArrayRef {
     let lens = [samples.len()];
     match signal {
@@ -139,8 +135,7 @@ pub(crate) fn check_total(lens: &[usize]) -> Result<(), (usize, u64)> {
 /// rayon pool. The buffer is allocated zeroed (fresh pages from the OS, not written twice)
 /// and each span first touched by the thread that fills it.
 fn fill<T: Copy + Default + Send + Sync, E: Send>(
-    lens: &[usize],
-    f: impl Fn(usize, &mut [T]) -> Result<(), E> + Sync + Send,
+    lens: &[usize], f: impl Fn(usize, &mut [T]) -> Result<(), E> + Sync + Send,
 ) -> Result<Vec<T>, E> {
     let total = lens.iter().sum();
     let mut values = vec![T::default(); total];
@@ -151,25 +146,17 @@ fn fill<T: Copy + Default + Send + Sync, E: Send>(
         spans.push(span);
         rest = tail;
     }
-    spans
-        .into_par_iter()
-        .with_max_len(1)
-        .enumerate()
-        .try_for_each(|(k, span)| f(k, span))?;
+    spans.into_par_iter().with_max_len(1).enumerate().try_for_each(|(k, span)| f(k, span))?;
     Ok(values)
 }
 
 /// One list array of `values`, `lens[k]` items in list `k` (their sum is `values.len()`,
 /// within `i32::MAX`).
 fn list<T: ArrowPrimitiveType>(
-    values: Vec<T::Native>,
-    lens: &[usize],
-    signal: SignalColumn,
+    values: Vec<T::Native>, lens: &[usize], signal: SignalColumn,
 ) -> ArrayRef {
     let offsets = OffsetBuffer::<i32>::from_lengths(lens.iter().copied());
     let values = PrimitiveArray::<T>::new(ScalarBuffer::from(values), None);
-    let DataType::List(item) = list_type(signal) else {
-        unreachable!("a list type")
-    };
+    let DataType::List(item) = list_type(signal) else { unreachable!("a list type") };
     Arc::new(ListArray::new(item, offsets, Arc::new(values), None))
 }

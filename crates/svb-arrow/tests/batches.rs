@@ -23,10 +23,7 @@ fn all(mut b: ReadBatches) -> Vec<RecordBatch> {
 }
 
 fn column<'a>(batches: &'a [RecordBatch], name: &str) -> Vec<&'a Arc<dyn Array>> {
-    batches
-        .iter()
-        .map(|b| b.column_by_name(name).expect("column"))
-        .collect()
+    batches.iter().map(|b| b.column_by_name(name).expect("column")).collect()
 }
 
 fn strings(batches: &[RecordBatch], name: &str) -> Vec<String> {
@@ -43,14 +40,10 @@ fn strings(batches: &[RecordBatch], name: &str) -> Vec<String> {
 
 fn pod5_files() -> Vec<PathBuf> {
     let Some(d) = data_dir() else { return vec![] };
-    [
-        "multi_fast5_zip.pod5",
-        "multi_fast5_zip_v4.pod5",
-        "multi_fast5_zip_v0.pod5",
-    ]
-    .iter()
-    .map(|f| d.join("pod5").join(f))
-    .collect()
+    ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"]
+        .iter()
+        .map(|f| d.join("pod5").join(f))
+        .collect()
 }
 
 fn blow5_files() -> Vec<PathBuf> {
@@ -58,9 +51,7 @@ fn blow5_files() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for sub in ["blow5", "blow5/slow5lib", "blow5/slow5tools"] {
         v.extend(
-            svb_testdata::files_with_suffix(&d.join(sub), ".blow5")
-                .into_iter()
-                .map(|(_, p)| p),
+            svb_testdata::files_with_suffix(&d.join(sub), ".blow5").into_iter().map(|(_, p)| p),
         );
     }
     v
@@ -72,14 +63,8 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
     for path in pod5_files() {
         let r = svb_pod5::Reader::open(&path).expect("open");
         for batch_reads in [1, 3, 1024] {
-            let b = ReadBatches::open(
-                [&path],
-                Options {
-                    batch_reads,
-                    ..Options::default()
-                },
-            )
-            .expect("open");
+            let b = ReadBatches::open([&path], Options { batch_reads, ..Options::default() })
+                .expect("open");
             assert_eq!(b.format(), Format::Pod5);
             assert_eq!(b.schema().fields().len(), 31);
             let batches = all(b);
@@ -100,11 +85,7 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
             let runs: Vec<String> = r
                 .reads()
                 .iter()
-                .map(|x| {
-                    r.run_info_of(x)
-                        .map_or("", |r| &r.protocol_run_id)
-                        .to_string()
-                })
+                .map(|x| r.run_info_of(x).map_or("", |r| &r.protocol_run_id).to_string())
                 .collect();
             assert_eq!(strings(&batches, "run_id"), runs);
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -136,9 +117,7 @@ fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
             assert!(batches.len() > 1);
             let mut i = 0;
             for batch in &batches {
-                let total: u64 = (i..i + batch.num_rows())
-                    .map(|k| r.reads()[k].num_samples)
-                    .sum();
+                let total: u64 = (i..i + batch.num_rows()).map(|k| r.reads()[k].num_samples).sum();
                 assert!(batch.num_rows() == 1 || total <= 150_000);
                 let lists = batch.column(1).as_list::<i32>();
                 for k in 0..lists.len() {
@@ -187,11 +166,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
             r.records().collect::<Result<_, _>>().expect("records");
         let b = ReadBatches::open(
             [&path],
-            Options {
-                signal: SignalColumn::Raw,
-                batch_reads: 2,
-                ..Options::default()
-            },
+            Options { signal: SignalColumn::Raw, batch_reads: 2, ..Options::default() },
         )
         .expect("open");
         let schema = b.schema();
@@ -199,10 +174,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
         let batches = all(b);
         assert_eq!(
             strings(&batches, "read_id"),
-            records
-                .iter()
-                .map(|x| x.read_id.clone())
-                .collect::<Vec<_>>()
+            records.iter().map(|x| x.read_id.clone()).collect::<Vec<_>>()
         );
         let signals: Vec<Vec<i16>> = column(&batches, "signal")
             .into_iter()
@@ -215,10 +187,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
             .collect();
         assert_eq!(
             signals,
-            records
-                .iter()
-                .map(|x| x.raw_signal.clone())
-                .collect::<Vec<_>>(),
+            records.iter().map(|x| x.raw_signal.clone()).collect::<Vec<_>>(),
             "{}",
             path.display()
         );
@@ -226,13 +195,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
             .into_iter()
             .flat_map(|a| a.as_primitive::<UInt64Type>().values().to_vec())
             .collect();
-        assert_eq!(
-            lens,
-            records
-                .iter()
-                .map(|x| x.raw_signal.len() as u64)
-                .collect::<Vec<_>>()
-        );
+        assert_eq!(lens, records.iter().map(|x| x.raw_signal.len() as u64).collect::<Vec<_>>());
         // Every auxiliary value, through the Arrow type of its C type.
         for (j, field) in r.header().aux.iter().enumerate() {
             let arrays = column(&batches, &field.name);
@@ -249,12 +212,7 @@ fn blow5_columns_are_the_records_fields_and_signal() {
 }
 
 fn check_aux(
-    ty: &FieldType,
-    a: &dyn Array,
-    row: usize,
-    want: &AuxValue,
-    path: &std::path::Path,
-    name: &str,
+    ty: &FieldType, a: &dyn Array, row: usize, want: &AuxValue, path: &std::path::Path, name: &str,
 ) {
     let ctx = format!("{}: {name} row {row}", path.display());
     match (a.data_type(), want) {
@@ -270,17 +228,11 @@ fn check_aux(
             assert_eq!(a.as_string::<i32>().value(row), t, "{ctx}")
         }
         (DataType::Utf8, AuxValue::Char(c)) => {
-            assert_eq!(
-                a.as_string::<i32>().value(row),
-                char::from(*c).to_string(),
-                "{ctx}"
-            )
+            assert_eq!(a.as_string::<i32>().value(row), char::from(*c).to_string(), "{ctx}")
         }
         (DataType::Float64, AuxValue::Float(f)) => {
             assert_eq!(
-                a.as_primitive::<arrow_array::types::Float64Type>()
-                    .value(row)
-                    .to_bits(),
+                a.as_primitive::<arrow_array::types::Float64Type>().value(row).to_bits(),
                 f.to_bits(),
                 "{ctx}"
             )
@@ -333,10 +285,7 @@ fn many_files_one_stream_and_projection_in_order() {
     }
     let b = ReadBatches::open(
         &files,
-        Options {
-            columns: Some(vec!["channel".into(), "read_id".into()]),
-            ..Options::default()
-        },
+        Options { columns: Some(vec!["channel".into(), "read_id".into()]), ..Options::default() },
     )
     .expect("open");
     let s = b.schema();
@@ -347,22 +296,13 @@ fn many_files_one_stream_and_projection_in_order() {
     let reader: Box<dyn RecordBatchReader> = Box::new(b);
     let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().expect("batches");
     let total: usize = batches.iter().map(|b| b.num_rows()).sum();
-    let want: usize = files
-        .iter()
-        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
-        .sum();
+    let want: usize = files.iter().map(|f| svb_pod5::Reader::open(f).unwrap().len()).sum();
     assert_eq!(total, want);
     assert_eq!(batches.len(), files.len());
 
     // Zero metadata columns still count rows.
-    let b = ReadBatches::open(
-        &files[..1],
-        Options {
-            columns: Some(vec![]),
-            ..Options::default()
-        },
-    )
-    .expect("open");
+    let b = ReadBatches::open(&files[..1], Options { columns: Some(vec![]), ..Options::default() })
+        .expect("open");
     let rows: usize = all(b).iter().map(|b| b.num_rows()).sum();
     assert_eq!(rows, svb_pod5::Reader::open(&files[0]).unwrap().len());
 }
@@ -376,14 +316,9 @@ fn ipc_file_round_trip() {
     }
     let dir = TempDir::new("arrow-ipc");
     let out = dir.join("reads.arrow");
-    let b = ReadBatches::open(
-        &files[..1],
-        Options {
-            signal: SignalColumn::Raw,
-            ..Options::default()
-        },
-    )
-    .expect("open");
+    let b =
+        ReadBatches::open(&files[..1], Options { signal: SignalColumn::Raw, ..Options::default() })
+            .expect("open");
     let schema = b.schema();
     let batches = all(b);
     {
@@ -424,18 +359,14 @@ fn errors_say_what_and_where() {
     let e = reads_error(&missing);
     assert!(matches!(e, ReadsError::Io { .. }), "{e}");
 
-    let e = ReadBatches::open(Vec::<PathBuf>::new(), Options::default())
-        .err()
-        .expect("error");
+    let e = ReadBatches::open(Vec::<PathBuf>::new(), Options::default()).err().expect("error");
     assert!(matches!(e, ArrowReadError::NoInput));
 
     let (pods, blows) = (pod5_files(), blow5_files());
     if pods.is_empty() {
         return;
     }
-    let e = ReadBatches::open([&pods[0], &blows[0]], Options::default())
-        .err()
-        .expect("error");
+    let e = ReadBatches::open([&pods[0], &blows[0]], Options::default()).err().expect("error");
     assert!(
         matches!(&e, ArrowReadError::Reads(r) if matches!(**r, ReadsError::MixedFormats { .. })),
         "{e}"
@@ -443,10 +374,7 @@ fn errors_say_what_and_where() {
 
     let e = ReadBatches::open(
         [&pods[0]],
-        Options {
-            columns: Some(vec!["read_id".into(), "nope".into()]),
-            ..Options::default()
-        },
+        Options { columns: Some(vec!["read_id".into(), "nope".into()]), ..Options::default() },
     )
     .err()
     .expect("error");
@@ -454,14 +382,8 @@ fn errors_say_what_and_where() {
     assert!(e.to_string().contains("read_number"), "{e}");
 
     // BLOW5 files whose auxiliary fields differ: named when reached.
-    let plain = blows
-        .iter()
-        .find(|p| p.ends_with("reads_zstd_svb_zd.blow5"))
-        .unwrap();
-    let with_aux = blows
-        .iter()
-        .find(|p| p.ends_with("p2solo_ulk114_dna.blow5"))
-        .unwrap();
+    let plain = blows.iter().find(|p| p.ends_with("reads_zstd_svb_zd.blow5")).unwrap();
+    let with_aux = blows.iter().find(|p| p.ends_with("p2solo_ulk114_dna.blow5")).unwrap();
     let mut b = ReadBatches::open([plain, with_aux], Options::default()).expect("open");
     let e = loop {
         match b.next_batch() {
@@ -489,10 +411,7 @@ fn damaged_files_give_errors_not_panics(d: &Path, dir: &TempDir) {
             std::fs::write(&p, &bytes).unwrap();
             let Ok(b) = ReadBatches::open(
                 [&p],
-                Options {
-                    signal: SignalColumn::Raw,
-                    ..Options::default()
-                },
+                Options { signal: SignalColumn::Raw, ..Options::default() },
             ) else {
                 continue;
             };
@@ -501,9 +420,7 @@ fn damaged_files_give_errors_not_panics(d: &Path, dir: &TempDir) {
             assert!(outcomes.iter().rev().skip(1).all(Result::is_ok));
             for batch in outcomes {
                 if let Err(e) = batch {
-                    let arrow_schema::ArrowError::ExternalError(inner) = &e else {
-                        panic!("{e}")
-                    };
+                    let arrow_schema::ArrowError::ExternalError(inner) = &e else { panic!("{e}") };
                     assert!(inner.downcast_ref::<ArrowReadError>().is_some(), "{e}");
                 }
             }
@@ -514,9 +431,7 @@ fn damaged_files_give_errors_not_panics(d: &Path, dir: &TempDir) {
     for cut in [8, src.len() / 2, src.len() - 1] {
         let p = dir.join("cut.pod5");
         std::fs::write(&p, &src[..cut]).unwrap();
-        let e = ReadBatches::open([&p], Options::default())
-            .err()
-            .expect("error");
+        let e = ReadBatches::open([&p], Options::default()).err().expect("error");
         assert!(
             matches!(&e, ArrowReadError::Reads(r) if matches!(**r, ReadsError::Pod5(_))),
             "{e}"
@@ -532,18 +447,11 @@ fn an_open_reader_gives_the_batches_its_path_gives(data: &Path) {
         "fast5/vbz_compression__multi_fast5_vbz.fast5",
     ] {
         let path = data.join(file);
-        let options = || Options {
-            signal: SignalColumn::PicoAmps,
-            batch_reads: 3,
-            ..Options::default()
-        };
+        let options =
+            || Options { signal: SignalColumn::PicoAmps, batch_reads: 3, ..Options::default() };
         let reader = Arc::new(svb_reads::AnyReader::open(&path).unwrap());
         let of_reader = all(ReadBatches::of_reader(reader.clone(), options()).unwrap());
-        assert_eq!(
-            of_reader,
-            all(ReadBatches::open([&path], options()).unwrap()),
-            "{file}"
-        );
+        assert_eq!(of_reader, all(ReadBatches::open([&path], options()).unwrap()), "{file}");
         assert!(of_reader.len() > 1, "{file}");
         // The reader is still the caller's.
         assert_eq!(Arc::strong_count(&reader), 1);

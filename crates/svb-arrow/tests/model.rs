@@ -77,10 +77,7 @@ fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Float(x), Value::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
         (Value::Floats(x), Value::Floats(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
         }
         _ => a == b,
     }
@@ -89,10 +86,8 @@ fn same(a: &Value, b: &Value) -> bool {
 /// Checks every field of every read of `path` against its Arrow column; returns the reads.
 fn agree(path: &Path) -> usize {
     let file = AnyReader::open(path).unwrap();
-    let batches: Vec<RecordBatch> = ReadBatches::open([path], Options::default())
-        .unwrap()
-        .map(|b| b.unwrap())
-        .collect();
+    let batches: Vec<RecordBatch> =
+        ReadBatches::open([path], Options::default()).unwrap().map(|b| b.unwrap()).collect();
     let mut i = 0;
     for batch in &batches {
         for row in 0..batch.num_rows() {
@@ -156,12 +151,8 @@ fn arrow_columns_are_the_models_fields_in_every_format(data: &Path) {
             checked.push((agree(&f), f));
         }
     }
-    let formats = |ext: &str| {
-        checked
-            .iter()
-            .filter(|(_, f)| f.extension().is_some_and(|x| x == ext))
-            .count()
-    };
+    let formats =
+        |ext: &str| checked.iter().filter(|(_, f)| f.extension().is_some_and(|x| x == ext)).count();
     assert!(
         formats("pod5") >= 4 && formats("blow5") >= 10 && formats("fast5") >= 20,
         "{checked:?}"

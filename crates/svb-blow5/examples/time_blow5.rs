@@ -17,9 +17,6 @@ fn main() {
             .map(|x| x.raw_signal.len())
             .sum();
         let b = t.elapsed();
-        println!(
-            "{n} {m} seq {a:?} par {b:?} threads {}",
-            rayon::current_num_threads()
-        );
+        println!("{n} {m} seq {a:?} par {b:?} threads {}", rayon::current_num_threads());
     }
 }

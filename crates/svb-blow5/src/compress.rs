@@ -42,9 +42,7 @@ mod tests {
             let mut out = vec![9u8];
             super::zlib_compress_into(&src, &mut out);
             let mut back = vec![0u8; len];
-            let n = libdeflater::Decompressor::new()
-                .zlib_decompress(&out[1..], &mut back)
-                .unwrap();
+            let n = libdeflater::Decompressor::new().zlib_decompress(&out[1..], &mut back).unwrap();
             assert_eq!((n, &back[..]), (len, &src[..]));
         }
     }

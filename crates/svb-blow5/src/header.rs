@@ -105,10 +105,7 @@ impl FieldType {
                 l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                     && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             };
-            let unique = labels
-                .iter()
-                .collect::<std::collections::HashSet<_>>()
-                .len();
+            let unique = labels.iter().collect::<std::collections::HashSet<_>>().len();
             if !labels.iter().all(c_label) || unique != labels.len() || labels.len() > 256 {
                 return None;
             }
@@ -126,11 +123,7 @@ impl FieldType {
             _ => return None,
         };
         let name = base.to_owned();
-        Some(if array {
-            FieldType::Array { name, size }
-        } else {
-            FieldType::Scalar { name, size }
-        })
+        Some(if array { FieldType::Array { name, size } } else { FieldType::Scalar { name, size } })
     }
 }
 
@@ -173,11 +166,7 @@ impl Header {
 /// The attribute `key` of a read group's `@key` attributes, when set (missing and `.` are
 /// unset).
 pub fn group_attribute<'a>(group: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    group
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
-        .filter(|v| *v != ".")
+    group.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).filter(|v| *v != ".")
 }
 
 /// The primary fields every record starts with, in this order.
@@ -264,10 +253,7 @@ fn parse_text(text: &str, groups: usize) -> Result<TextHeader<'_>, String> {
 /// Parses the header at the front of `file`; errors are plain descriptions.
 pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
     if file.len() < 68 {
-        return Err(format!(
-            "{} bytes, shorter than the 68-byte header",
-            file.len()
-        ));
+        return Err(format!("{} bytes, shorter than the 68-byte header", file.len()));
     }
     if &file[..6] != MAGIC {
         return Err(format!("magic {:02x?}, not BLOW5\\x01", &file[..6]));
@@ -294,11 +280,7 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
             0 => SignalCompression::None,
             1 => SignalCompression::SvbZd,
             2 => SignalCompression::ExZd,
-            c => {
-                return Err(format!(
-                    "signal compression {c} (0 none, 1 svb-zd, 2 ex-zd)"
-                ))
-            }
+            c => return Err(format!("signal compression {c} (0 none, 1 svb-zd, 2 ex-zd)")),
         }
     } else {
         SignalCompression::None
@@ -328,18 +310,13 @@ pub(crate) fn parse(file: &[u8]) -> Result<Header, String> {
 pub(crate) fn schema(text: &[u8], groups: usize) -> Result<(ReadGroups, Vec<AuxField>), String> {
     let text = std::str::from_utf8(text).map_err(|e| format!("text header: {e}"))?;
     if groups == 0 || groups > text.len() {
-        return Err(format!(
-            "{groups} read groups for a {}-byte text header",
-            text.len()
-        ));
+        return Err(format!("{groups} read groups for a {}-byte text header", text.len()));
     }
     let (read_groups, types, names) = parse_text(text, groups)?;
     let types: Vec<&str> = types[1..].split('\t').collect();
     let names: Vec<&str> = names[1..].split('\t').collect();
     if types.len() != names.len() || names.len() < PRIMARY.len() || names[..8] != PRIMARY {
-        return Err(format!(
-            "record schema {names:?} does not start with {PRIMARY:?}"
-        ));
+        return Err(format!("record schema {names:?} does not start with {PRIMARY:?}"));
     }
     let mut aux = Vec::new();
     for (name, ty) in names[8..].iter().zip(&types[8..]) {
@@ -349,10 +326,7 @@ pub(crate) fn schema(text: &[u8], groups: usize) -> Result<(ReadGroups, Vec<AuxF
                  not distinct C identifiers)"
             )
         })?;
-        aux.push(AuxField {
-            name: (*name).to_owned(),
-            ty,
-        });
+        aux.push(AuxField { name: (*name).to_owned(), ty });
     }
     Ok((read_groups, aux))
 }

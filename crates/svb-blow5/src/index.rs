@@ -44,10 +44,7 @@ impl Index {
             .into_par_iter()
             .map(|i| reader.read_id(i))
             .collect::<Result<_, _>>()?;
-        let mut index = Index {
-            version: reader.header().version,
-            ..Index::default()
-        };
+        let mut index = Index { version: reader.header().version, ..Index::default() };
         for (i, id) in ids.into_iter().enumerate() {
             let (offset, size) = reader.record_span(i).expect("index in range");
             index.push(id, offset, size);
@@ -69,10 +66,7 @@ impl Index {
         if &bytes[bytes.len() - EOF.len()..] != EOF {
             return Err("the index's end marker XDI5WOLS is missing (truncated?)".into());
         }
-        let mut index = Index {
-            version: (bytes[9], bytes[10], bytes[11]),
-            ..Index::default()
-        };
+        let mut index = Index { version: (bytes[9], bytes[10], bytes[11]), ..Index::default() };
         let body = &bytes[HEADER_LEN..bytes.len() - EOF.len()];
         let mut at = 0usize;
         while at < body.len() {
@@ -95,10 +89,7 @@ impl Index {
 
     /// Reads the index at `path` (a URL's object too, with svb-io's `remote` feature).
     pub fn read(path: &Path) -> Result<Index, Blow5Error> {
-        let io = |source| Blow5Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| Blow5Error::Io { path: path.to_path_buf(), source };
         let src = svb_io::Source::open(path, svb_io::Access::ReadWhole).map_err(io)?;
         // A file is in memory already; an object's kept ranges are copied out once.
         let copied;
@@ -222,13 +213,7 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
     let mut note = None;
     if let Ok(index) = Index::read(&idx) {
         match Reader::open_indexed(path, &index) {
-            Ok(reader) => {
-                return Ok(Indexed {
-                    reader,
-                    index,
-                    note: None,
-                })
-            }
+            Ok(reader) => return Ok(Indexed { reader, index, note: None }),
             Err(e) => note = Some(format!("{e}; the index was rebuilt")),
         }
     }
@@ -238,20 +223,12 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
     // index is written beside it by `svb index` alone.
     let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if !regular {
-        return Ok(Indexed {
-            reader,
-            index,
-            note,
-        });
+        return Ok(Indexed { reader, index, note });
     }
     if let Err(e) = index.write(&idx) {
         note = Some(format!("{}: index not written: {e}", idx.display()));
     }
-    Ok(Indexed {
-        reader,
-        index,
-        note,
-    })
+    Ok(Indexed { reader, index, note })
 }
 
 /// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), which must fit
@@ -260,9 +237,5 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
 pub fn open_with_index_at(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> {
     let index = Index::read(idx)?;
     let reader = Reader::open_indexed(path, &index)?;
-    Ok(Indexed {
-        reader,
-        index,
-        note: None,
-    })
+    Ok(Indexed { reader, index, note: None })
 }

@@ -20,9 +20,7 @@ thread_local! {
 /// Runs `f` on a record's body: `raw` itself when records are stored as they are, else `raw`
 /// decompressed into this thread's buffer (an inflate failure through `err`).
 pub(super) fn body<R, E>(
-    compression: RecordCompression,
-    raw: &[u8],
-    f: impl FnOnce(&[u8]) -> Result<R, E>,
+    compression: RecordCompression, raw: &[u8], f: impl FnOnce(&[u8]) -> Result<R, E>,
     err: impl FnOnce(InflateError) -> E,
 ) -> Result<R, E> {
     let inflate: Inflate = match compression {
@@ -40,12 +38,8 @@ pub(super) fn body<R, E>(
 /// of a stored record of `stored` bytes) yields: only what the head needs is inflated (a
 /// zstd record's first blocks, a zlib record's first bytes), into this thread's buffer.
 pub(super) fn head<R, E>(
-    compression: RecordCompression,
-    raw: &[u8],
-    stored: usize,
-    n: usize,
-    f: impl FnOnce(&[u8]) -> Result<R, E>,
-    err: impl FnOnce(InflateError) -> E,
+    compression: RecordCompression, raw: &[u8], stored: usize, n: usize,
+    f: impl FnOnce(&[u8]) -> Result<R, E>, err: impl FnOnce(InflateError) -> E,
 ) -> Result<R, E> {
     if compression == RecordCompression::None {
         return f(&raw[..n.min(raw.len())]);
@@ -78,10 +72,7 @@ type Inflate = fn(&[u8], &mut Vec<u8>) -> Result<usize, InflateError>;
 fn inflate_zstd(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
     let declared = zstd_frame::content_size(raw)?;
     if declared > MAX_RECORD {
-        return Err(InflateError::TooLarge {
-            len: raw.len(),
-            declared,
-        });
+        return Err(InflateError::TooLarge { len: raw.len(), declared });
     }
     zstd_frame::decompress_into(raw, declared as usize, out)?;
     Ok(out.len())
@@ -94,10 +85,7 @@ fn inflate_zlib(raw: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
     let limit = (raw.len() as u64 * 1032).min(MAX_RECORD) as usize;
     // The buffer keeps its length between records (only its prefix is the body), so it is
     // zero-filled once per growth, not once per record.
-    let mut room = out
-        .len()
-        .max(raw.len().saturating_mul(8))
-        .clamp(4096, limit.max(4096));
+    let mut room = out.len().max(raw.len().saturating_mul(8)).clamp(4096, limit.max(4096));
     ZLIB.with_borrow_mut(|z| {
         let z = z.get_or_insert_with(libdeflater::Decompressor::new);
         loop {

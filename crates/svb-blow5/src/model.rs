@@ -60,16 +60,11 @@ impl ReadSource for Reader {
                 self.ids.get_or_init(|| built)
             }
         };
-        Ok(index
-            .get(read_id)
-            .and_then(|(offset, size)| self.record_at(offset, size)))
+        Ok(index.get(read_id).and_then(|(offset, size)| self.record_at(offset, size)))
     }
 
     fn signal_into(&self, index: usize, samples: &mut Vec<i16>) -> Result<Calibration, Blow5Error> {
-        let mut rec = Record {
-            raw_signal: std::mem::take(samples),
-            ..Record::default()
-        };
+        let mut rec = Record { raw_signal: std::mem::take(samples), ..Record::default() };
         let r = self.record_into(index, &mut rec);
         *samples = std::mem::take(&mut rec.raw_signal);
         r.map(|()| calibration(&rec))
@@ -85,11 +80,7 @@ impl ReadSource for Reader {
     /// The record decoded once for its fields and its signal.
     fn signal(&self, index: usize) -> Result<Signal, Blow5Error> {
         let rec = self.record(index)?;
-        Ok(Signal {
-            calibration: calibration(&rec),
-            read_id: rec.read_id,
-            samples: rec.raw_signal,
-        })
+        Ok(Signal { calibration: calibration(&rec), read_id: rec.read_id, samples: rec.raw_signal })
     }
 
     /// The record decoded once for its fields and its signal.
@@ -159,14 +150,10 @@ fn aux_value(ty: Option<&FieldType>, v: &AuxValue) -> Value {
             let items = b.chunks_exact((*size).max(1));
             match name.as_str() {
                 "float" => Value::Floats(
-                    items
-                        .map(|c| f32::from_le_bytes(c.try_into().expect("4")).into())
-                        .collect(),
+                    items.map(|c| f32::from_le_bytes(c.try_into().expect("4")).into()).collect(),
                 ),
                 "double" => Value::Floats(
-                    items
-                        .map(|c| f64::from_le_bytes(c.try_into().expect("8")))
-                        .collect(),
+                    items.map(|c| f64::from_le_bytes(c.try_into().expect("8"))).collect(),
                 ),
                 n if n.starts_with("uint") || n.starts_with("int") => {
                     let signed = n.starts_with("int");

@@ -40,14 +40,8 @@ fn aux_fields(labels: &[&str], fields: &[(&str, &str, usize)]) -> Vec<AuxField> 
             name: name.into(),
             ty: match ty {
                 "enum" => FieldType::Enum(labels.iter().map(|l| l.to_string()).collect()),
-                "char*" => FieldType::Array {
-                    name: "char".into(),
-                    size,
-                },
-                _ => FieldType::Scalar {
-                    name: ty.into(),
-                    size,
-                },
+                "char*" => FieldType::Array { name: "char".into(), size },
+                _ => FieldType::Scalar { name: ty.into(), size },
             },
         })
         .collect()

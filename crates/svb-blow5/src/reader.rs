@@ -52,7 +52,7 @@ fn parse_header(src: &Source) -> std::io::Result<Result<Header, String>> {
         }
         if bytes.len() as u64 == src.len() {
             return Ok(Err(
-                "no #read_id names line ending in a newline: the header is cut short".into(),
+                "no #read_id names line ending in a newline: the header is cut short".into()
             ));
         }
         want *= 4;
@@ -74,14 +74,8 @@ fn header_bytes(src: &Source) -> std::io::Result<Vec<u8>> {
 /// The header of the file at `path` whose bytes are `src`, parsed; its errors said of `path`.
 fn header_of(path: &Path, src: &Source) -> Result<Header, Blow5Error> {
     parse_header(src)
-        .map_err(|source| Blow5Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .map_err(|what| Blow5Error::Header {
-            path: path.to_path_buf(),
-            what,
-        })
+        .map_err(|source| Blow5Error::Io { path: path.to_path_buf(), source })?
+        .map_err(|what| Blow5Error::Header { path: path.to_path_buf(), what })
 }
 
 /// Sequential small reads from a source: slices of an in-memory file, or reads through a
@@ -106,13 +100,7 @@ impl<'a> ByteWindow<'a> {
     const FAR: u64 = 16 << 10;
 
     fn new(src: &'a Source) -> Self {
-        ByteWindow {
-            src,
-            start: 0,
-            bytes: Vec::new(),
-            last: 0,
-            stride: 0,
-        }
+        ByteWindow { src, start: 0, bytes: Vec::new(), last: 0, stride: 0 }
     }
 
     /// `n` bytes at `at` (which the caller checked lie in the file).
@@ -134,9 +122,7 @@ impl<'a> ByteWindow<'a> {
             self.start = at;
         }
         let from = (at - self.start) as usize;
-        self.bytes
-            .get(from..from + n)
-            .ok_or_else(|| std::io::ErrorKind::UnexpectedEof.into())
+        self.bytes.get(from..from + n).ok_or_else(|| std::io::ErrorKind::UnexpectedEof.into())
     }
 }
 
@@ -173,13 +159,7 @@ impl Reader {
         Self::open_with(path, Access::Auto)
     }
 
-    svb_io::reader_constructors!(
-        svb_blow5,
-        Blow5Error,
-        Format::Blow5,
-        "record",
-        "reads.blow5"
-    );
+    svb_io::reader_constructors!(svb_blow5, Blow5Error, Format::Blow5, "record", "reads.blow5");
 
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Blow5Error> {
         Self::from_source_with(path, src, false).map(|(r, _)| r)
@@ -201,21 +181,15 @@ impl Reader {
     /// [`open_salvaging`](Reader::open_salvaging) of a file already in memory (`path` names
     /// it in errors).
     pub fn from_bytes_salvaging(
-        path: impl Into<PathBuf>,
-        bytes: Vec<u8>,
+        path: impl Into<PathBuf>, bytes: Vec<u8>,
     ) -> Result<(Reader, Option<Cut>), Blow5Error> {
         Self::from_source_with(path.into(), Source::from_vec(bytes), true)
     }
 
     fn from_source_with(
-        path: PathBuf,
-        src: Source,
-        salvage: bool,
+        path: PathBuf, src: Source, salvage: bool,
     ) -> Result<(Self, Option<Cut>), Blow5Error> {
-        let io = |source| Blow5Error::Io {
-            path: path.clone(),
-            source,
-        };
+        let io = |source| Blow5Error::Io { path: path.clone(), source };
         let header = header_of(&path, &src)?;
         // SLOW5 text is read whole to find its lines: an object's is copied once into a
         // temporary file and read from there, rather than fetched again for its records.
@@ -237,11 +211,7 @@ impl Reader {
                         what: what.into(),
                     });
                 }
-                cut = Some(Cut {
-                    offset,
-                    bytes: len - offset,
-                    what: what.into(),
-                });
+                cut = Some(Cut { offset, bytes: len - offset, what: what.into() });
             }
             spans
         } else {
@@ -259,11 +229,7 @@ impl Reader {
                     let rest = window.get(at, left as usize).map_err(io)?;
                     let what = format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len());
                     if !salvage {
-                        return Err(Blow5Error::Eof {
-                            path,
-                            offset: at,
-                            what,
-                        });
+                        return Err(Blow5Error::Eof { path, offset: at, what });
                     }
                     cut = Some(Cut {
                         offset: at,
@@ -296,24 +262,12 @@ impl Reader {
                     break;
                 }
                 let end = start + size;
-                spans.push(Span {
-                    index: spans.len(),
-                    at,
-                    start,
-                    end,
-                });
+                spans.push(Span { index: spans.len(), at, start, end });
                 at = end;
             }
             spans
         };
-        let reader = Reader {
-            path,
-            src,
-            header,
-            spans,
-            sizes_read: true,
-            ids: OnceLock::new(),
-        };
+        let reader = Reader { path, src, header, spans, sizes_read: true, ids: OnceLock::new() };
         Ok((reader, cut))
     }
 
@@ -329,10 +283,7 @@ impl Reader {
     /// which [`record_by_id`](Self::record_by_id) refuses) when a record is decoded.
     pub fn open_indexed(path: impl AsRef<Path>, index: &super::Index) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        let io = |source| Blow5Error::Io {
-            path: path.clone(),
-            source,
-        };
+        let io = |source| Blow5Error::Io { path: path.clone(), source };
         let src = Source::open_as(&path, Access::ReadAt, Format::Blow5).map_err(io)?;
         let header = header_of(&path, &src)?;
         let text = header.form == Form::Text;
@@ -353,18 +304,11 @@ impl Reader {
                 .checked_add(size)
                 .filter(|&e| size >= if text { 1 } else { 8 } && e <= len)
                 .ok_or_else(|| misfit(format!("record {i}: {size} bytes at byte {offset}")))?;
-            spans.push(Span {
-                index: i,
-                at,
-                start: if text { at } else { at + 8 },
-                end,
-            });
+            spans.push(Span { index: i, at, start: if text { at } else { at + 8 }, end });
             at = end;
         }
         if text && at != len {
-            return Err(misfit(format!(
-                "the records end at byte {at}, the file at {len}"
-            )));
+            return Err(misfit(format!("the records end at byte {at}, the file at {len}")));
         }
         if !text
             && (len.checked_sub(at) != Some(EOF_MARKER.len() as u64)
@@ -374,14 +318,7 @@ impl Reader {
                 "the records end at byte {at}, not at the end marker ({len} bytes)"
             )));
         }
-        Ok(Reader {
-            path,
-            src,
-            header,
-            spans,
-            sizes_read: false,
-            ids: OnceLock::new(),
-        })
+        Ok(Reader { path, src, header, spans, sizes_read: false, ids: OnceLock::new() })
     }
 
     /// Looks read ids up through `index` (this file's: from [`open_with_index`](super::open_with_index)
@@ -483,9 +420,7 @@ impl Reader {
             let mut r = Fields { body, at: 0 };
             let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
             let id = r.slice(id_len).map_err(&err)?;
-            std::str::from_utf8(id)
-                .map(str::to_owned)
-                .map_err(|e| err(format!("read_id: {e}")))
+            std::str::from_utf8(id).map(str::to_owned).map_err(|e| err(format!("read_id: {e}")))
         })
     }
 
@@ -579,9 +514,7 @@ impl Reader {
     /// only that record is decoded. `None` when the index does not hold the id or points
     /// where this file has no record (a stale index).
     pub fn record_by_id(
-        &self,
-        index: &super::Index,
-        read_id: &str,
+        &self, index: &super::Index, read_id: &str,
     ) -> Option<Result<Record, Blow5Error>> {
         let (offset, size) = index.get(read_id)?;
         let i = self.record_at(offset, size)?;
@@ -641,25 +574,22 @@ impl Reader {
         F: Fn(usize, &Record) + Sync,
     {
         let first_error: Mutex<Option<(usize, Blow5Error)>> = Mutex::new(None);
-        self.largest_first()
-            .into_par_iter()
-            .with_max_len(1)
-            .for_each(|s| {
-                // Taken out while in use: a nested call from `f` finds none and makes its own.
-                let (mut dec, mut record) = WORKER_RECORD.take().unwrap_or_default();
-                match self.decode_into(s, &mut dec, &mut record) {
-                    Ok(()) => f(s.index, &record),
-                    Err(e) => {
-                        let mut first = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                        if first.as_ref().is_none_or(|&(i, _)| s.index < i) {
-                            *first = Some((s.index, e));
-                        }
+        self.largest_first().into_par_iter().with_max_len(1).for_each(|s| {
+            // Taken out while in use: a nested call from `f` finds none and makes its own.
+            let (mut dec, mut record) = WORKER_RECORD.take().unwrap_or_default();
+            match self.decode_into(s, &mut dec, &mut record) {
+                Ok(()) => f(s.index, &record),
+                Err(e) => {
+                    let mut first = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                    if first.as_ref().is_none_or(|&(i, _)| s.index < i) {
+                        *first = Some((s.index, e));
                     }
                 }
-                if record.raw_signal.capacity() <= KEEP_WORKER_SIGNAL {
-                    WORKER_RECORD.set(Some((dec, record)));
-                }
-            });
+            }
+            if record.raw_signal.capacity() <= KEEP_WORKER_SIGNAL {
+                WORKER_RECORD.set(Some((dec, record)));
+            }
+        });
         match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some((_, e)) => Err(e),
             None => Ok(()),
@@ -682,15 +612,12 @@ impl Reader {
     /// what a copy needs for the id, the read group and a check, the record read once.
     /// Returns the stored bytes and the record's sample count.
     pub fn stored_record_with_fields(
-        &self,
-        index: usize,
-        record: &mut Record,
+        &self, index: usize, record: &mut Record,
     ) -> Result<(Vec<u8>, u64), Blow5Error> {
         let s = self.span(index)?;
         let bytes = self.stored_bytes(s)?;
-        let samples = self.inflated(s, self.sized(s, &bytes)?, |body| {
-            self.parse_record(s, body, None, record)
-        })?;
+        let samples = self
+            .inflated(s, self.sized(s, &bytes)?, |body| self.parse_record(s, body, None, record))?;
         Ok((bytes, samples))
     }
 
@@ -699,9 +626,7 @@ impl Reader {
         if self.is_text() || s.start != s.at + 8 {
             return Err(self.record_error(s, "a SLOW5 text record has no stored form".into()));
         }
-        self.src
-            .read_vec(s.at, (s.end - s.at) as usize)
-            .map_err(self.record_io(s))
+        self.src.read_vec(s.at, (s.end - s.at) as usize).map_err(self.record_io(s))
     }
 
     /// The bytes after the size field of `raw` (record `s` from its size field on), once the
@@ -713,10 +638,7 @@ impl Reader {
         if size != s.end - s.start {
             return Err(self.record_error(
                 s,
-                format!(
-                    "its size field says {size} bytes, the index {}",
-                    s.end - s.start
-                ),
+                format!("its size field says {size} bytes, the index {}", s.end - s.start),
             ));
         }
         Ok(rest)
@@ -724,18 +646,13 @@ impl Reader {
 
     /// Runs `f` on record `s`'s stored bytes `raw` (after its size field) once inflated.
     fn inflated<R>(
-        &self,
-        s: &Span,
-        raw: &[u8],
-        f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
+        &self, s: &Span, raw: &[u8], f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
-        inflate::body(self.header.record_compression, raw, f, |source| {
-            Blow5Error::Inflate {
-                path: self.path.clone(),
-                index: s.index,
-                offset: s.at,
-                source,
-            }
+        inflate::body(self.header.record_compression, raw, f, |source| Blow5Error::Inflate {
+            path: self.path.clone(),
+            index: s.index,
+            offset: s.at,
+            source,
         })
     }
 
@@ -750,34 +667,25 @@ impl Reader {
     }
 
     fn record_error(&self, s: &Span, what: String) -> Blow5Error {
-        Blow5Error::Record {
-            path: self.path.clone(),
-            index: s.index,
-            offset: s.at,
-            what,
-        }
+        Blow5Error::Record { path: self.path.clone(), index: s.index, offset: s.at, what }
     }
 
     /// Runs `f` on the record's bytes after record decompression (into this thread's
     /// reusable buffer, with this thread's reusable zstd / zlib state).
     fn with_body<R>(
-        &self,
-        s: &Span,
-        f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
+        &self, s: &Span, f: impl FnOnce(&[u8]) -> Result<R, Blow5Error>,
     ) -> Result<R, Blow5Error> {
         if self.is_text() {
             // A line, its newline last: found there at open, or (opened through an index)
             // checked here.
             return self
                 .src
-                .with_bytes(s.start, (s.end - s.start) as usize, |line| {
-                    match line.split_last() {
-                        Some((b'\n', line)) => f(line),
-                        _ => Err(self.record_error(
-                            s,
-                            "the index's record does not end in a newline here".into(),
-                        )),
-                    }
+                .with_bytes(s.start, (s.end - s.start) as usize, |line| match line.split_last() {
+                    Some((b'\n', line)) => f(line),
+                    _ => Err(self.record_error(
+                        s,
+                        "the index's record does not end in a newline here".into(),
+                    )),
                 })
                 .map_err(self.record_io(s))?;
         }
@@ -785,11 +693,7 @@ impl Reader {
         let from = if self.sizes_read { s.start } else { s.at };
         self.src
             .with_bytes(from, (s.end - from) as usize, |raw| {
-                let raw = if self.sizes_read {
-                    raw
-                } else {
-                    self.sized(s, raw)?
-                };
+                let raw = if self.sizes_read { raw } else { self.sized(s, raw)? };
                 self.inflated(s, raw, f)
             })
             .map_err(self.record_io(s))?
@@ -862,14 +766,9 @@ impl Reader {
     }
 
     fn decode_into(
-        &self,
-        s: &Span,
-        exzd: &mut ExZdDecoder,
-        record: &mut Record,
+        &self, s: &Span, exzd: &mut ExZdDecoder, record: &mut Record,
     ) -> Result<(), Blow5Error> {
-        self.with_body(s, |body| {
-            self.parse_record(s, body, Some(exzd), record).map(|_| ())
-        })
+        self.with_body(s, |body| self.parse_record(s, body, Some(exzd), record).map(|_| ()))
     }
 
     /// Decodes record `index`'s fields into `record` but not its signal (`raw_signal` is left
@@ -883,11 +782,7 @@ impl Reader {
     /// Parses a record's fields into `record`, and its signal when an ex-zd decoder is given
     /// (`raw_signal` left empty otherwise); returns the sample count.
     fn parse_record(
-        &self,
-        s: &Span,
-        body: &[u8],
-        exzd: Option<&mut ExZdDecoder>,
-        record: &mut Record,
+        &self, s: &Span, body: &[u8], exzd: Option<&mut ExZdDecoder>, record: &mut Record,
     ) -> Result<u64, Blow5Error> {
         let err = |what: String| self.record_error(s, what);
         if self.is_text() {
@@ -946,16 +841,11 @@ impl Reader {
         let fields = &self.header.aux;
         record.aux.truncate(fields.len());
         for (i, field) in fields.iter().enumerate() {
-            let value = r
-                .aux(&field.ty)
-                .map_err(|w| err(format!("field {}: {w}", field.name)))?;
+            let value = r.aux(&field.ty).map_err(|w| err(format!("field {}: {w}", field.name)))?;
             record.set_aux(i, &field.name, value);
         }
         if r.at != body.len() {
-            return Err(err(format!(
-                "{} bytes after the last field",
-                body.len() - r.at
-            )));
+            return Err(err(format!("{} bytes after the last field", body.len() - r.at)));
         }
         let [digitisation, offset, range, sampling_rate] = f64s;
         record.read_group = read_group;
@@ -974,12 +864,7 @@ fn text_lines(src: &Source, start: u64) -> std::io::Result<(Vec<Span>, Option<u6
     let mut spans = Vec::new();
     let mut line_start = start;
     let mut push = |end: u64, line_start: &mut u64| {
-        spans.push(Span {
-            index: spans.len(),
-            at: *line_start,
-            start: *line_start,
-            end,
-        });
+        spans.push(Span { index: spans.len(), at: *line_start, start: *line_start, end });
         *line_start = end;
     };
     if let Some(all) = src.as_slice() {

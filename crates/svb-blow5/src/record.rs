@@ -143,11 +143,9 @@ impl<'a> Fields<'a> {
                 self.at += len;
                 Ok(s)
             }
-            None => Err(format!(
-                "needs {len} bytes at {}, the record has {}",
-                self.at,
-                self.body.len()
-            )),
+            None => {
+                Err(format!("needs {len} bytes at {}, the record has {}", self.at, self.body.len()))
+            }
         }
     }
 
@@ -183,9 +181,5 @@ impl<'a> Fields<'a> {
 /// One `extend` of the exact-size iterator compiles to a vector copy loop: 1.4x faster here
 /// than going through a 16-sample stack array (3 MB: 63 us against 88 us).
 pub(super) fn i16s_le_into(bytes: &[u8], out: &mut Vec<i16>) {
-    out.extend(
-        bytes
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]])),
-    );
+    out.extend(bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
 }

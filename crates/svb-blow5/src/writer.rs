@@ -25,9 +25,8 @@ use super::{ZstdProfile, EOF_MARKER};
 use crate::error::Blow5WriteError;
 
 /// The `#types` of the primary fields.
-const PRIMARY_TYPES: [&str; 8] = [
-    "char*", "uint32_t", "double", "double", "double", "double", "uint64_t", "int16_t*",
-];
+const PRIMARY_TYPES: [&str; 8] =
+    ["char*", "uint32_t", "double", "double", "double", "double", "uint64_t", "int16_t*"];
 
 /// The zstd level slow5lib compresses records with.
 const ZSTD_LEVEL: i32 = 1;
@@ -129,10 +128,7 @@ pub struct Schema {
 impl Schema {
     /// The schema of an existing file: its header's read groups and auxiliary fields.
     pub fn of(header: &super::Header) -> Schema {
-        Schema {
-            read_groups: header.read_groups.clone(),
-            aux: header.aux.clone(),
-        }
+        Schema { read_groups: header.read_groups.clone(), aux: header.aux.clone() }
     }
 
     /// The text header: one `@key` line per attribute (a tab-separated value per read group),
@@ -153,19 +149,14 @@ impl Schema {
         let mut text = String::new();
         for key in keys {
             if !is_token(key) {
-                return Err(bad(format!(
-                    "attribute name {key:?} (empty, or a tab or newline)"
-                )));
+                return Err(bad(format!("attribute name {key:?} (empty, or a tab or newline)")));
             }
             text.push('@');
             text.push_str(key);
             for (g, group) in self.read_groups.iter().enumerate() {
                 // Missing, or empty (slow5lib reads an empty value and writes it back as its
                 // missing value): `.`.
-                let value = group
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map_or(".", |(_, v)| v.as_str());
+                let value = group.iter().find(|(k, _)| k == key).map_or(".", |(_, v)| v.as_str());
                 let value = if value.is_empty() { "." } else { value };
                 if !is_token(value) {
                     return Err(bad(format!(
@@ -193,10 +184,7 @@ impl Schema {
                         labels.len()
                     )));
                 }
-                if let Some(l) = labels
-                    .iter()
-                    .find(|l| !is_token(l) || l.contains([',', '}']))
-                {
+                if let Some(l) = labels.iter().find(|l| !is_token(l) || l.contains([',', '}'])) {
                     return Err(bad(format!("enum field {}: label {l:?}", f.name)));
                 }
             }
@@ -295,15 +283,11 @@ impl Writer {
     /// [`finish`](Writer::finish)). The schema is checked first: no file is created for a
     /// bad one.
     pub fn create(
-        path: impl AsRef<Path>,
-        schema: Schema,
-        options: WriteOptions,
+        path: impl AsRef<Path>, schema: Schema, options: WriteOptions,
     ) -> Result<Writer, Blow5WriteError> {
         let path = path.as_ref().to_path_buf();
         if options.batch_records == 0 {
-            return Err(Blow5WriteError::Schema {
-                what: "a batch of 0 records".into(),
-            });
+            return Err(Blow5WriteError::Schema { what: "a batch of 0 records".into() });
         }
         if options.zstd_profile != ZstdProfile::Standard
             && options.record_compression != RecordCompression::Zstd
@@ -335,10 +319,8 @@ impl Writer {
                 )
             }
         };
-        let out = options
-            .publish
-            .create(&path)
-            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        let out =
+            options.publish.create(&path).map_err(|source| Blow5WriteError::Io { path, source })?;
         let mut w = Writer {
             out,
             groups: schema.read_groups.len() as u32,
@@ -380,22 +362,18 @@ impl Writer {
     /// record is checked before any of them is written. `records` may be the records or
     /// references to them (buffers the caller reuses for the next batch).
     pub fn add_records<R: Borrow<Record> + Sync>(
-        &mut self,
-        records: &[R],
+        &mut self, records: &[R],
     ) -> Result<(), Blow5WriteError> {
         let mut batch_ids = HashSet::with_capacity(records.len());
         for r in records {
             let r = r.borrow();
             self.check(r)?;
             if self.options.unique_read_ids && !batch_ids.insert(r.read_id.as_str()) {
-                return Err(Blow5WriteError::DuplicateReadId {
-                    read_id: r.read_id.clone(),
-                });
+                return Err(Blow5WriteError::DuplicateReadId { read_id: r.read_id.clone() });
             }
         }
         if self.options.unique_read_ids {
-            self.ids
-                .extend(records.iter().map(|r| r.borrow().read_id.clone()));
+            self.ids.extend(records.iter().map(|r| r.borrow().read_id.clone()));
         }
         self.flush_pending()?;
         for batch in records.chunks(self.options.batch_records) {
@@ -449,8 +427,7 @@ impl Writer {
     /// ```
     #[allow(clippy::type_complexity)] // an outcome per record, in a result for the file
     pub fn add_stored_records(
-        &mut self,
-        records: &[(&str, u32, &[u8])],
+        &mut self, records: &[(&str, u32, &[u8])],
     ) -> Result<Vec<Result<(), Blow5WriteError>>, Blow5WriteError> {
         if self.options.form != Form::Binary {
             return Err(Blow5WriteError::Schema {
@@ -460,19 +437,11 @@ impl Writer {
         self.flush_pending()?;
         let mut outcome = Vec::with_capacity(records.len());
         for &(read_id, group, bytes) in records {
-            let bad = |what: String| Blow5WriteError::Record {
-                read_id: read_id.to_string(),
-                what,
-            };
+            let bad = |what: String| Blow5WriteError::Record { read_id: read_id.to_string(), what };
             let checked = if group >= self.groups {
-                Err(bad(format!(
-                    "read group {group} of a file with {}",
-                    self.groups
-                )))
+                Err(bad(format!("read group {group} of a file with {}", self.groups)))
             } else if self.options.unique_read_ids && self.ids.contains(read_id) {
-                Err(Blow5WriteError::DuplicateReadId {
-                    read_id: read_id.to_string(),
-                })
+                Err(Blow5WriteError::DuplicateReadId { read_id: read_id.to_string() })
             } else {
                 match bytes.split_first_chunk::<8>() {
                     Some((size, rest))
@@ -506,19 +475,14 @@ impl Writer {
     /// (not located through an index). Every record is checked first (its read group, its
     /// id new to the file); one that fails is an error and nothing is written.
     pub fn add_stored_span(
-        &mut self,
-        from: &crate::Reader,
-        range: std::ops::Range<usize>,
-        records: &[(&str, u32)],
+        &mut self, from: &crate::Reader, range: std::ops::Range<usize>, records: &[(&str, u32)],
     ) -> Result<(), Blow5WriteError> {
         if self.options.form != Form::Binary {
             return Err(Blow5WriteError::Schema {
                 what: "stored BLOW5 records go into a BLOW5 file, not SLOW5 text".into(),
             });
         }
-        let span = from
-            .stored_span(range.clone())
-            .filter(|_| range.len() == records.len());
+        let span = from.stored_span(range.clone()).filter(|_| range.len() == records.len());
         let Some((offset, len)) = span else {
             return Err(Blow5WriteError::Schema {
                 what: format!(
@@ -539,9 +503,7 @@ impl Writer {
             if self.options.unique_read_ids
                 && (self.ids.contains(read_id) || !batch.insert(read_id))
             {
-                return Err(Blow5WriteError::DuplicateReadId {
-                    read_id: read_id.to_string(),
-                });
+                return Err(Blow5WriteError::DuplicateReadId { read_id: read_id.to_string() });
             }
         }
         self.flush_pending()?;
@@ -561,8 +523,7 @@ impl Writer {
             Blow5WriteError::Io { path, source }
         })?;
         if self.options.unique_read_ids {
-            self.ids
-                .extend(records.iter().map(|(id, _)| id.to_string()));
+            self.ids.extend(records.iter().map(|(id, _)| id.to_string()));
         }
         self.written += records.len() as u64;
         Ok(())
@@ -572,9 +533,7 @@ impl Writer {
     /// Returns the number of records.
     pub fn finish(self) -> Result<u64, Blow5WriteError> {
         let (records, staged) = self.finish_staged()?;
-        staged
-            .publish()
-            .map_err(|(path, source)| Blow5WriteError::Io { path, source })?;
+        staged.publish().map_err(|(path, source)| Blow5WriteError::Io { path, source })?;
         Ok(records)
     }
 
@@ -587,22 +546,15 @@ impl Writer {
         }
         let path = self.out.destination().to_path_buf();
         let publish = self.options.publish;
-        let staged = publish
-            .stage(self.out)
-            .map_err(|source| Blow5WriteError::Io { path, source })?;
+        let staged =
+            publish.stage(self.out).map_err(|source| Blow5WriteError::Io { path, source })?;
         Ok((self.written, staged))
     }
 
     fn check(&self, r: &Record) -> Result<(), Blow5WriteError> {
-        let bad = |what: String| Blow5WriteError::Record {
-            read_id: r.read_id.clone(),
-            what,
-        };
+        let bad = |what: String| Blow5WriteError::Record { read_id: r.read_id.clone(), what };
         if r.read_id.is_empty() || r.read_id.len() > u16::MAX as usize {
-            return Err(bad(format!(
-                "a read id of {} bytes (1 to 65535)",
-                r.read_id.len()
-            )));
+            return Err(bad(format!("a read id of {} bytes (1 to 65535)", r.read_id.len())));
         }
         if r.raw_signal.is_empty() && self.options.signal_compression == SignalCompression::ExZd {
             return Err(bad(
@@ -620,15 +572,10 @@ impl Writer {
             )));
         }
         if r.read_group >= self.groups {
-            return Err(bad(format!(
-                "read group {} of a file with {}",
-                r.read_group, self.groups
-            )));
+            return Err(bad(format!("read group {} of a file with {}", r.read_group, self.groups)));
         }
         if self.options.unique_read_ids && self.ids.contains(&r.read_id) {
-            return Err(Blow5WriteError::DuplicateReadId {
-                read_id: r.read_id.clone(),
-            });
+            return Err(Blow5WriteError::DuplicateReadId { read_id: r.read_id.clone() });
         }
         for (name, _) in &r.aux {
             if !self.aux.iter().any(|f| &f.name == name) {
@@ -658,8 +605,7 @@ impl Writer {
     /// Compresses `records` on rayon's pool and writes them in order, each as soon as it
     /// and those before it are compressed.
     fn write_batch<R: Borrow<Record> + Sync>(
-        &mut self,
-        records: &[R],
+        &mut self, records: &[R],
     ) -> Result<(), Blow5WriteError> {
         let (aux, options, out) = (&self.aux, &self.options, &mut self.out);
         svb_io::encode_in_order(
@@ -677,10 +623,8 @@ impl Writer {
 }
 
 fn write_to(out: &mut PartialFile, bytes: &[u8]) -> Result<(), Blow5WriteError> {
-    out.write_all(bytes).map_err(|source| Blow5WriteError::Io {
-        path: out.destination().to_path_buf(),
-        source,
-    })
+    out.write_all(bytes)
+        .map_err(|source| Blow5WriteError::Io { path: out.destination().to_path_buf(), source })
 }
 
 /// About the bytes an auxiliary value takes in a record (a capacity hint).
@@ -750,9 +694,7 @@ fn kind(v: &AuxValue) -> &'static str {
 /// One record as the file stores it: `u64 size | record` (the record compressed as the
 /// options say). The record was checked against the schema.
 fn encode_record(
-    r: &Record,
-    aux: &[AuxField],
-    options: &WriteOptions,
+    r: &Record, aux: &[AuxField], options: &WriteOptions,
 ) -> Result<Vec<u8>, Blow5WriteError> {
     if options.form == Form::Text {
         let mut line = Vec::new();
@@ -808,10 +750,7 @@ fn encode_record(
             &body,
             &mut out,
         )
-        .map_err(|source| Blow5WriteError::Compress {
-            read_id: r.read_id.clone(),
-            source,
-        })?,
+        .map_err(|source| Blow5WriteError::Compress { read_id: r.read_id.clone(), source })?,
         RecordCompression::Zlib => super::compress::zlib_compress_into(&body, &mut out),
     }
     let size = (out.len() - 8) as u64;

@@ -44,10 +44,7 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
         assert_eq!(reused, seq[i], "record {i} decoded into a reused record");
     }
     let past = reader.record_into(seq.len(), &mut reused).unwrap_err();
-    assert!(
-        matches!(past, svb_blow5::Blow5Error::NoRecord { .. }),
-        "{past}"
-    );
+    assert!(matches!(past, svb_blow5::Blow5Error::NoRecord { .. }), "{past}");
     for (i, r) in seq.iter().enumerate() {
         let blob = reader.signal_blob(i).unwrap();
         let ours = match reader.header().signal_compression {
@@ -55,19 +52,12 @@ fn read_all(reader: &Reader) -> Vec<svb_blow5::Record> {
             SignalCompression::SvbZd => svb_slow5_signal::svbzd::encode_blob(&r.raw_signal),
             SignalCompression::ExZd => svb_slow5_signal::encode_exzd(&r.raw_signal),
         };
-        assert!(
-            ours == blob,
-            "{}: record {i}: re-encoded signal differs",
-            reader.path().display()
-        );
+        assert!(ours == blob, "{}: record {i}: re-encoded signal differs", reader.path().display());
         // The 3-pass decoders agree with the fused ones the reader uses.
         match reader.header().signal_compression {
             SignalCompression::SvbZd => {
                 let n = svb_slow5_signal::svbzd::blob_samples(&blob).unwrap();
-                assert_eq!(
-                    svb_slow5_signal::decode_svbzd(&blob[4..], n).unwrap(),
-                    r.raw_signal
-                );
+                assert_eq!(svb_slow5_signal::decode_svbzd(&blob[4..], n).unwrap(), r.raw_signal);
             }
             SignalCompression::ExZd => {
                 assert_eq!(svb_slow5_signal::decode_exzd(&blob).unwrap(), r.raw_signal);
@@ -106,8 +96,7 @@ fn slow5lib_files_with_every_compression_pair(dir: &Path) {
         for r in &records {
             let expected = read_i16s(
                 &std::fs::read(
-                    dir.join("pod5/multi_fast5_zip.signal")
-                        .join(format!("{}.i16", r.read_id)),
+                    dir.join("pod5/multi_fast5_zip.signal").join(format!("{}.i16", r.read_id)),
                 )
                 .unwrap(),
             );
@@ -129,10 +118,7 @@ fn check_expected(folder: &str, count_key: &str) {
         let reader = Reader::open(dir.join(name)).unwrap_or_else(|e| panic!("{e}"));
         if let Some(hex) = f["header_bytes_hex"].as_str() {
             let bytes = std::fs::read(dir.join(name)).unwrap();
-            let ours: String = bytes[..hex.len() / 2]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
+            let ours: String = bytes[..hex.len() / 2].iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(ours, hex, "{name}");
         }
         if let Some(v) = f["version"].as_array() {
@@ -238,14 +224,9 @@ fn a_file_changed_after_open_gives_errors_not_crashes(dir: &Path) {
         std::fs::write(&path, &orig[..orig.len() / 2]).unwrap();
         let last = reader.len() - 1;
         let e = svb_testdata::error_chain(&reader.record(last).unwrap_err());
-        assert!(
-            e.contains("run past the end") || e.contains("fill whole buffer"),
-            "{e}"
-        );
+        assert!(e.contains("run past the end") || e.contains("fill whole buffer"), "{e}");
         assert!(e.to_string().contains(&format!("record {last}")), "{e}");
-        assert!(reader
-            .for_each_parallel(Threads::Current, |_, _| {})
-            .is_err());
+        assert!(reader.for_each_parallel(Threads::Current, |_, _| {}).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }

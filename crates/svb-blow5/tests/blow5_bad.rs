@@ -21,31 +21,18 @@ fn first_error(bytes: Vec<u8>) -> Option<Blow5Error> {
     let par = reader.decode_all(Threads::Current).err();
     let each = reader.for_each_parallel(Threads::Current, |_, _| {}).err();
     // All three name the same (lowest) failing record.
-    assert_eq!(
-        seq.as_ref().map(|e| e.to_string()),
-        par.as_ref().map(|e| e.to_string())
-    );
-    assert_eq!(
-        seq.as_ref().map(|e| e.to_string()),
-        each.as_ref().map(|e| e.to_string())
-    );
+    assert_eq!(seq.as_ref().map(|e| e.to_string()), par.as_ref().map(|e| e.to_string()));
+    assert_eq!(seq.as_ref().map(|e| e.to_string()), each.as_ref().map(|e| e.to_string()));
     seq
 }
 
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn truncation_anywhere_is_an_error() {
-    for name in [
-        "reads_zstd_svb_zd.blow5",
-        "reads_zlib_svb_zd.blow5",
-        "reads_zstd_ex_zd.blow5",
-    ] {
+    for name in ["reads_zstd_svb_zd.blow5", "reads_zlib_svb_zd.blow5", "reads_zstd_ex_zd.blow5"] {
         let Some(bytes) = load(name) else { return };
         let step = bytes.len() / 97;
-        for cut in (0..bytes.len())
-            .step_by(step)
-            .chain([bytes.len() - 1, bytes.len() - 5])
-        {
+        for cut in (0..bytes.len()).step_by(step).chain([bytes.len() - 1, bytes.len() - 5]) {
             let e =
                 first_error(bytes[..cut].to_vec()).unwrap_or_else(|| panic!("{name} cut {cut}"));
             assert!(e.to_string().starts_with("broken.blow5: "), "{e}");
@@ -114,9 +101,7 @@ fn each_defect_is_named() {
     file.extend(&body);
     file.extend(b"5WOLB");
     match first_error(file) {
-        Some(Blow5Error::Signal {
-            index: 0, read_id, ..
-        }) => assert_eq!(read_id, rec.read_id),
+        Some(Blow5Error::Signal { index: 0, read_id, .. }) => assert_eq!(read_id, rec.read_id),
         other => panic!("{other:?}"),
     }
 }
@@ -127,10 +112,7 @@ fn a_missing_file_names_its_path() {
     assert_eq!(e.to_string(), "/no/such/file.blow5");
     let io = std::error::Error::source(&e).expect("the OS error");
     // Each text once in the chain: the source's is not repeated in the error's own.
-    assert_eq!(
-        svb_testdata::error_chain(&e),
-        format!("/no/such/file.blow5: {io}")
-    );
+    assert_eq!(svb_testdata::error_chain(&e), format!("/no/such/file.blow5: {io}"));
 }
 
 /// A signal that fails to decode: the record's error names the file, record and read; its
@@ -141,25 +123,14 @@ fn signal_errors_chain_their_codec_error_once() {
     // An SVB-ZD blob declaring 1000 samples in 6 bytes.
     let mut blob = 1000u32.to_le_bytes().to_vec();
     blob.extend([0, 0]);
-    let file = write(
-        1,
-        &[TestRecord {
-            read_id: "r1",
-            len_raw_signal: blob.len() as u64,
-            signal: &blob,
-        }],
-    );
+    let file =
+        write(1, &[TestRecord { read_id: "r1", len_raw_signal: blob.len() as u64, signal: &blob }]);
     let e = first_error(file).expect("an error");
-    let source = std::error::Error::source(&e)
-        .expect("the codec's error")
-        .to_string();
+    let source = std::error::Error::source(&e).expect("the codec's error").to_string();
     assert!(!e.to_string().contains(&source), "{e}");
     let full = svb_testdata::error_chain(&e);
     assert_eq!(full.matches(&source).count(), 1, "{full}");
-    assert!(
-        full.starts_with("broken.blow5: record 0 (r1) at byte"),
-        "{full}"
-    );
+    assert!(full.starts_with("broken.blow5: record 0 (r1) at byte"), "{full}");
 }
 
 #[global_allocator]

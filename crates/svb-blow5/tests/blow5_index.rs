@@ -46,10 +46,7 @@ fn the_same_bytes_as_slow5libs_index() {
         std::fs::copy(data.join("blow5").join(name), &ours).unwrap();
         let r = Reader::open(&ours).unwrap();
         let ids: Vec<String> = r.records().map(|x| x.unwrap().read_id).collect();
-        Index::build(&r)
-            .unwrap()
-            .write(&Index::path_for(&ours))
-            .unwrap();
+        Index::build(&r).unwrap().write(&Index::path_for(&ours)).unwrap();
         // slow5lib: builds `theirs`'s index, and fetches every read of `ours` through ours.
         let script = format!(
             "import pyslow5, sys\n\
@@ -63,10 +60,7 @@ fn the_same_bytes_as_slow5libs_index() {
             ours = ours.to_str().unwrap(),
             first = ids[0],
         );
-        let o = std::process::Command::new(&python)
-            .args(["-c", &script])
-            .output()
-            .unwrap();
+        let o = std::process::Command::new(&python).args(["-c", &script]).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let their_index = std::fs::read(Index::path_for(&theirs)).unwrap();
         let our_index = std::fs::read(Index::path_for(&ours)).unwrap();
@@ -155,10 +149,7 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index(data: &Path, tm
             assert_eq!(r.record_span(i), full.record_span(i));
             let want = full.record(i).unwrap();
             assert_eq!(r.record(i).unwrap(), want, "{name} record {i}");
-            assert_eq!(
-                r.record_by_id(&index, &want.read_id).unwrap().unwrap(),
-                want
-            );
+            assert_eq!(r.record_by_id(&index, &want.read_id).unwrap().unwrap(), want);
         }
         indexes.push(index);
     }
@@ -201,10 +192,7 @@ fn no_index_of_a_file_with_a_read_id_twice() {
     use svb_blow5::{Record, RecordCompression, Schema, SignalCompression, WriteOptions, Writer};
     let tmp = TempDir::new("blow5-index-duplicate");
     let path = tmp.join("twice.blow5");
-    let schema = Schema {
-        read_groups: vec![vec![("run_id".into(), "r".into())]],
-        aux: vec![],
-    };
+    let schema = Schema { read_groups: vec![vec![("run_id".into(), "r".into())]], aux: vec![] };
     // Our writer refuses a read id twice: the third record's id is made the first's after.
     let options = WriteOptions {
         record_compression: RecordCompression::None,
@@ -232,11 +220,7 @@ fn no_index_of_a_file_with_a_read_id_twice() {
     let index = Index::build(&r).unwrap();
     assert_eq!(index.duplicate(), Some(("read-aa", 0, 2)));
     let e = index.write(&Index::path_for(&path)).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("read id read-aa is in records 0 and 2"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("read id read-aa is in records 0 and 2"), "{e}");
     assert_eq!(tmp.entries(), ["twice.blow5"]);
     let first = r.record_by_id(&index, "read-aa").unwrap().unwrap();
     assert_eq!(first.raw_signal, [1; 10]);

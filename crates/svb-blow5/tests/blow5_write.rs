@@ -53,17 +53,11 @@ fn slow5lib_files_rewritten_byte_for_byte(data: &Path, tmp: &TempDir) {
     ] {
         let src = data.join("blow5").join(name);
         let out = tmp.0.join(name);
-        let opts = WriteOptions {
-            batch_records: 3,
-            ..options_of(&Reader::open(&src).unwrap())
-        };
+        let opts = WriteOptions { batch_records: 3, ..options_of(&Reader::open(&src).unwrap()) };
         let zlib = opts.record_compression == RecordCompression::Zlib;
         let records = rewrite(&src, &out, opts);
         let back = Reader::open(&out).unwrap();
-        assert_eq!(
-            back.header().read_groups,
-            Reader::open(&src).unwrap().header().read_groups
-        );
+        assert_eq!(back.header().read_groups, Reader::open(&src).unwrap().header().read_groups);
         let again: Vec<Record> = back.records().map(|x| x.unwrap()).collect();
         assert_eq!(again, records, "{name}: records");
         // The signal blobs are slow5lib's, byte for byte, whatever the record compression.
@@ -82,18 +76,10 @@ fn slow5lib_files_rewritten_byte_for_byte(data: &Path, tmp: &TempDir) {
             assert_eq!(a.0, b.0, "{name}: header");
             assert_eq!(a.1.len(), b.1.len(), "{name}: records");
             for (i, (x, y)) in a.1.iter().zip(&b.1).enumerate() {
-                assert!(
-                    x == y,
-                    "{name}: record {i}: {} bytes, slow5lib's {}",
-                    y.len(),
-                    x.len()
-                );
+                assert!(x == y, "{name}: record {i}: {} bytes, slow5lib's {}", y.len(), x.len());
             }
             if opts_none(&src) {
-                assert!(
-                    std::fs::read(&src).unwrap() == std::fs::read(&out).unwrap(),
-                    "{name}"
-                );
+                assert!(std::fs::read(&src).unwrap() == std::fs::read(&out).unwrap(), "{name}");
             }
             exact += 1;
         }
@@ -151,10 +137,7 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip(data: &Path, tmp:
                 signal_compression: sc,
                 batch_records: 2,
                 // Test files need not reach the disk.
-                publish: Publish {
-                    sync: false,
-                    ..Publish::default()
-                },
+                publish: Publish { sync: false, ..Publish::default() },
                 ..WriteOptions::default()
             };
             let records = rewrite(&src, &out, opts);
@@ -162,10 +145,7 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip(data: &Path, tmp:
             assert_eq!(back.header().aux, orig.header().aux, "{}", src.display());
             assert_eq!(back.header().read_groups, orig.header().read_groups);
             assert_eq!(
-                (
-                    back.header().record_compression,
-                    back.header().signal_compression
-                ),
+                (back.header().record_compression, back.header().signal_compression),
                 (rc, sc)
             );
             let again: Vec<Record> = back.records().map(|x| x.unwrap()).collect();
@@ -179,77 +159,45 @@ fn slow5tools_files_with_aux_fields_and_read_groups_round_trip(data: &Path, tmp:
 /// The nine record and signal compression pairs, in batches of `batch_records`, and zstd
 /// records under the decode-fast profile with each signal compression.
 fn every_compression(batch_records: usize) -> impl Iterator<Item = WriteOptions> {
-    let decode_fast = [
-        SignalCompression::None,
-        SignalCompression::SvbZd,
-        SignalCompression::ExZd,
-    ]
-    .map(|signal_compression| WriteOptions {
-        record_compression: RecordCompression::Zstd,
-        signal_compression,
-        batch_records,
-        zstd_profile: ZstdProfile::DecodeFast,
-        publish: Publish {
-            sync: false,
-            ..Publish::default()
-        },
-        ..WriteOptions::default()
-    });
-    [
-        RecordCompression::None,
-        RecordCompression::Zlib,
-        RecordCompression::Zstd,
-    ]
-    .into_iter()
-    .flat_map(move |record_compression| {
-        [
-            SignalCompression::None,
-            SignalCompression::SvbZd,
-            SignalCompression::ExZd,
-        ]
+    let decode_fast = [SignalCompression::None, SignalCompression::SvbZd, SignalCompression::ExZd]
         .map(|signal_compression| WriteOptions {
-            record_compression,
+            record_compression: RecordCompression::Zstd,
             signal_compression,
             batch_records,
-            publish: Publish {
-                sync: false,
-                ..Publish::default()
-            },
+            zstd_profile: ZstdProfile::DecodeFast,
+            publish: Publish { sync: false, ..Publish::default() },
             ..WriteOptions::default()
+        });
+    [RecordCompression::None, RecordCompression::Zlib, RecordCompression::Zstd]
+        .into_iter()
+        .flat_map(move |record_compression| {
+            [SignalCompression::None, SignalCompression::SvbZd, SignalCompression::ExZd].map(
+                |signal_compression| WriteOptions {
+                    record_compression,
+                    signal_compression,
+                    batch_records,
+                    publish: Publish { sync: false, ..Publish::default() },
+                    ..WriteOptions::default()
+                },
+            )
         })
-    })
-    .chain(decode_fast)
-    // SLOW5 text: no compression.
-    .chain(std::iter::once(WriteOptions {
-        batch_records,
-        publish: Publish {
-            sync: false,
-            ..Publish::default()
-        },
-        ..WriteOptions::slow5()
-    }))
+        .chain(decode_fast)
+        // SLOW5 text: no compression.
+        .chain(std::iter::once(WriteOptions {
+            batch_records,
+            publish: Publish { sync: false, ..Publish::default() },
+            ..WriteOptions::slow5()
+        }))
 }
 
 /// A schema with a field of every kind, and two read groups.
 fn every_kind_schema() -> Schema {
-    let scalar = |name: &str, size| FieldType::Scalar {
-        name: name.into(),
-        size,
-    };
-    let array = |name: &str, size| FieldType::Array {
-        name: name.into(),
-        size,
-    };
-    let f = |name: &str, ty| AuxField {
-        name: name.into(),
-        ty,
-    };
+    let scalar = |name: &str, size| FieldType::Scalar { name: name.into(), size };
+    let array = |name: &str, size| FieldType::Array { name: name.into(), size };
+    let f = |name: &str, ty| AuxField { name: name.into(), ty };
     Schema {
         read_groups: vec![
-            vec![
-                ("run_id".into(), "run-a".into()),
-                ("flow_cell_id".into(), "FAB1".into()),
-            ],
+            vec![("run_id".into(), "run-a".into()), ("flow_cell_id".into(), "FAB1".into())],
             vec![("run_id".into(), "run-b".into())],
         ],
         aux: vec![
@@ -265,15 +213,9 @@ fn every_kind_schema() -> Schema {
             f(
                 "end_reason",
                 FieldType::Enum(
-                    [
-                        "unknown",
-                        "partial",
-                        "mux_change",
-                        "unblock_mux_change",
-                        "signal_positive",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
+                    ["unknown", "partial", "mux_change", "unblock_mux_change", "signal_positive"]
+                        .map(String::from)
+                        .to_vec(),
                 ),
             ),
         ],
@@ -303,10 +245,7 @@ fn random_record(rng: &mut Rng, i: usize, len: usize) -> Record {
         sampling_rate: 4000.0,
         raw_signal,
         aux: vec![
-            (
-                "channel_number".into(),
-                AuxValue::Text(format!("{}", x % 3000)),
-            ),
+            ("channel_number".into(), AuxValue::Text(format!("{}", x % 3000))),
             ("median_before".into(), AuxValue::Float(200.25 + i as f64)),
             ("read_number".into(), AuxValue::Int(-(i as i64) * 1000)),
             ("start_mux".into(), AuxValue::UInt(x % 5)),
@@ -314,10 +253,7 @@ fn random_record(rng: &mut Rng, i: usize, len: usize) -> Record {
             ("scale".into(), AuxValue::Float(0.5)),
             ("tiny".into(), AuxValue::Int(-128)),
             ("flag".into(), AuxValue::Char(b'y')),
-            (
-                "events".into(),
-                AuxValue::Array((0..2 * (i % 4)).map(|b| b as u8).collect()),
-            ),
+            ("events".into(), AuxValue::Array((0..2 * (i % 4)).map(|b| b as u8).collect())),
             ("end_reason".into(), AuxValue::Enum((i % 5) as u8, None)),
         ],
     }
@@ -328,11 +264,8 @@ fn random_records_round_trip_under_every_compression() {
     let tmp = TempDir::new("blow5-write-random");
     let mut rng = Rng(0x5EED_B10B);
     let lens = [0usize, 1, 7, 8, 9, 15, 16, 17, 100, 4096, 102_401];
-    let records: Vec<Record> = lens
-        .iter()
-        .enumerate()
-        .map(|(i, &len)| random_record(&mut rng, i, len))
-        .collect();
+    let records: Vec<Record> =
+        lens.iter().enumerate().map(|(i, &len)| random_record(&mut rng, i, len)).collect();
     for opts in every_compression(4) {
         let (rc, sc) = (opts.record_compression, opts.signal_compression);
         let path = tmp.0.join(format!(
@@ -356,11 +289,7 @@ fn random_records_round_trip_under_every_compression() {
             let got = back.record(i).unwrap();
             assert_eq!(got.read_id, want.read_id);
             let head = (got.read_id.clone(), got.read_group);
-            assert_eq!(
-                back.record_head(i).unwrap(),
-                head,
-                "{rc:?} {sc:?} record {i}"
-            );
+            assert_eq!(back.record_head(i).unwrap(), head, "{rc:?} {sc:?} record {i}");
             assert_eq!(got.raw_signal, want.raw_signal, "{rc:?} {sc:?} record {i}");
             assert_eq!(got.read_group, want.read_group);
             assert_eq!(got.offset, want.offset);
@@ -400,9 +329,7 @@ fn record_heads_are_read_from_the_first_bytes_whatever_the_id() {
             .enumerate()
             .map(|(i, &n)| {
                 let mut r = random_record(&mut rng, i, [10, 300_000][i % 2]);
-                r.read_id = (0..n)
-                    .map(|k| (b'a' + ((k * 7 + i) % 26) as u8) as char)
-                    .collect();
+                r.read_id = (0..n).map(|k| (b'a' + ((k * 7 + i) % 26) as u8) as char).collect();
                 r
             })
             .collect();
@@ -462,24 +389,18 @@ fn record_heads_are_read_from_the_first_bytes_whatever_the_id() {
 fn stored_spans_copy_the_records_byte_for_byte() {
     let tmp = TempDir::new("blow5-stored-span");
     let mut rng = Rng(0x5BA7);
-    let records: Vec<Record> = (0..9)
-        .map(|i| random_record(&mut rng, i, [3, 70_000, 500][i % 3]))
-        .collect();
+    let records: Vec<Record> =
+        (0..9).map(|i| random_record(&mut rng, i, [3, 70_000, 500][i % 3])).collect();
     let src = tmp.0.join("src.blow5");
     let opts = WriteOptions {
-        publish: Publish {
-            sync: false,
-            ..Publish::default()
-        },
+        publish: Publish { sync: false, ..Publish::default() },
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&src, every_kind_schema(), opts.clone()).unwrap();
     w.add_records(&records).unwrap();
     w.finish().unwrap();
-    let heads: Vec<(&str, u32)> = records
-        .iter()
-        .map(|r| (r.read_id.as_str(), r.read_group))
-        .collect();
+    let heads: Vec<(&str, u32)> =
+        records.iter().map(|r| (r.read_id.as_str(), r.read_group)).collect();
     // Records 1..4 and 6..9, then 0 alone.
     let runs = [1..4, 6..9, 0..1];
     let one_by_one = tmp.0.join("one.blow5");
@@ -487,11 +408,8 @@ fn stored_spans_copy_the_records_byte_for_byte() {
     let mut w = Writer::create(&one_by_one, every_kind_schema(), opts.clone()).unwrap();
     for run in runs.clone() {
         let bytes: Vec<Vec<u8>> = run.clone().map(|i| r.stored_record(i).unwrap()).collect();
-        let stored: Vec<(&str, u32, &[u8])> = run
-            .clone()
-            .zip(&bytes)
-            .map(|(i, b)| (heads[i].0, heads[i].1, b.as_slice()))
-            .collect();
+        let stored: Vec<(&str, u32, &[u8])> =
+            run.clone().zip(&bytes).map(|(i, b)| (heads[i].0, heads[i].1, b.as_slice())).collect();
         for outcome in w.add_stored_records(&stored).unwrap() {
             outcome.unwrap();
         }
@@ -519,13 +437,8 @@ fn stored_spans_copy_the_records_byte_for_byte() {
     let index = svb_blow5::Index::build(&Reader::open(&src).unwrap()).unwrap();
     let through_index = Reader::open_indexed(&src, &index).unwrap();
     let mut w = Writer::create(tmp.0.join("x.blow5"), every_kind_schema(), opts.clone()).unwrap();
-    assert!(w
-        .add_stored_span(&through_index, 0..2, &heads[0..2])
-        .is_err());
-    let text = WriteOptions {
-        publish: opts.publish,
-        ..WriteOptions::slow5()
-    };
+    assert!(w.add_stored_span(&through_index, 0..2, &heads[0..2]).is_err());
+    let text = WriteOptions { publish: opts.publish, ..WriteOptions::slow5() };
     let mut t = Writer::create(tmp.0.join("x.slow5"), every_kind_schema(), text).unwrap();
     assert!(t.add_stored_span(&r, 0..2, &heads[0..2]).is_err());
 }
@@ -539,10 +452,7 @@ fn bad_records_are_typed_errors_and_leave_the_file_good() {
     let mut w = Writer::create(&path, every_kind_schema(), WriteOptions::default()).unwrap();
     w.add_record(&good).unwrap();
     let dup = w.add_record(&good).unwrap_err();
-    assert!(
-        matches!(dup, Blow5WriteError::DuplicateReadId { .. }),
-        "{dup}"
-    );
+    assert!(matches!(dup, Blow5WriteError::DuplicateReadId { .. }), "{dup}");
     let mut r = random_record(&mut rng, 1, 10);
     r.read_group = 2;
     let e = w.add_record(&r).unwrap_err().to_string();
@@ -550,10 +460,7 @@ fn bad_records_are_typed_errors_and_leave_the_file_good() {
     let mut r = random_record(&mut rng, 2, 10);
     r.aux[9].1 = AuxValue::Enum(5, None);
     let e = w.add_record(&r).unwrap_err().to_string();
-    assert!(
-        e.contains("end_reason") && e.contains("label 5 of an enum of 5"),
-        "{e}"
-    );
+    assert!(e.contains("end_reason") && e.contains("label 5 of an enum of 5"), "{e}");
     let mut r = random_record(&mut rng, 3, 10);
     r.aux[6].1 = AuxValue::Int(128);
     let e = w.add_record(&r).unwrap_err().to_string();
@@ -580,15 +487,10 @@ fn bad_records_are_typed_errors_and_leave_the_file_good() {
     assert_eq!(w.finish().unwrap(), 1);
     let back = Reader::open(&path).unwrap();
     assert_eq!(back.len(), 1);
-    let exzd = WriteOptions {
-        signal_compression: SignalCompression::ExZd,
-        ..WriteOptions::default()
-    };
+    let exzd =
+        WriteOptions { signal_compression: SignalCompression::ExZd, ..WriteOptions::default() };
     let mut w = Writer::create(tmp.0.join("exzd.blow5"), every_kind_schema(), exzd).unwrap();
-    let e = w
-        .add_record(&random_record(&mut rng, 9, 0))
-        .unwrap_err()
-        .to_string();
+    let e = w.add_record(&random_record(&mut rng, 9, 0)).unwrap_err().to_string();
     assert!(e.contains("empty signal cannot be stored as ex-zd"), "{e}");
     w.add_record(&random_record(&mut rng, 10, 1)).unwrap();
     assert_eq!(w.finish().unwrap(), 1);
@@ -617,20 +519,14 @@ fn bad_schemas_create_no_file() {
     let mut s = every_kind_schema();
     s.aux[0].name = "read_id".into();
     assert!(Writer::create(&path, s, WriteOptions::default()).is_err());
-    let opts = WriteOptions {
-        batch_records: 0,
-        ..WriteOptions::default()
-    };
+    let opts = WriteOptions { batch_records: 0, ..WriteOptions::default() };
     assert!(Writer::create(&path, every_kind_schema(), opts).is_err());
     let opts = WriteOptions {
         record_compression: RecordCompression::Zlib,
         zstd_profile: ZstdProfile::DecodeFast,
         ..WriteOptions::default()
     };
-    let e = Writer::create(&path, every_kind_schema(), opts)
-        .err()
-        .unwrap()
-        .to_string();
+    let e = Writer::create(&path, every_kind_schema(), opts).err().unwrap().to_string();
     assert!(e.contains("needs zstd records"), "{e}");
     assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
 }
@@ -650,10 +546,7 @@ fn an_unfinished_writer_leaves_no_file() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(
-        names.len() == 1 && names[0].starts_with(".out.blow5.partial"),
-        "{names:?}"
-    );
+    assert!(names.len() == 1 && names[0].starts_with(".out.blow5.partial"), "{names:?}");
     drop(w);
     assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
 }
@@ -664,14 +557,8 @@ fn slow5tools_schema(data: &Path) -> Schema {
     let blue_crab = Reader::open(data.join("blow5/slow5tools/p2solo_ulk114_dna.blow5")).unwrap();
     Schema {
         read_groups: vec![
-            vec![
-                ("run_id".into(), "run-a".into()),
-                ("asic_id".into(), "123".into()),
-            ],
-            vec![
-                ("run_id".into(), "run-b".into()),
-                ("asic_id".into(), "456".into()),
-            ],
+            vec![("run_id".into(), "run-a".into()), ("asic_id".into(), "123".into())],
+            vec![("run_id".into(), "run-b".into()), ("asic_id".into(), "456".into())],
         ],
         aux: blue_crab.header().aux.clone(),
     }
@@ -681,14 +568,8 @@ fn slow5tools_record(rng: &mut Rng, i: usize, len: usize) -> Record {
     let mut r = random_record(rng, i, len);
     let x = rng.next();
     r.aux = vec![
-        (
-            "channel_number".into(),
-            AuxValue::Text(format!("{}", 1 + x % 512)),
-        ),
-        (
-            "median_before".into(),
-            AuxValue::Float(180.0 + (x % 1000) as f64 / 8.0),
-        ),
+        ("channel_number".into(), AuxValue::Text(format!("{}", 1 + x % 512))),
+        ("median_before".into(), AuxValue::Float(180.0 + (x % 1000) as f64 / 8.0)),
         ("read_number".into(), AuxValue::Int((x % 100_000) as i64)),
         ("start_mux".into(), AuxValue::UInt(x % 5)),
         ("start_time".into(), AuxValue::UInt(x >> 20)),
@@ -696,15 +577,9 @@ fn slow5tools_record(rng: &mut Rng, i: usize, len: usize) -> Record {
         // Values a float holds exactly, so they compare equal after the round trip.
         ("tracked_scaling_shift".into(), AuxValue::Float(-12.5)),
         ("tracked_scaling_scale".into(), AuxValue::Float(0.1875)),
-        (
-            "predicted_scaling_shift".into(),
-            AuxValue::Float((x % 64) as f64),
-        ),
+        ("predicted_scaling_shift".into(), AuxValue::Float((x % 64) as f64)),
         ("predicted_scaling_scale".into(), AuxValue::Float(1.25)),
-        (
-            "num_reads_since_mux_change".into(),
-            AuxValue::UInt(x % 1000),
-        ),
+        ("num_reads_since_mux_change".into(), AuxValue::UInt(x % 1000)),
         ("time_since_mux_change".into(), AuxValue::Float(0.5)),
         ("num_minknow_events".into(), AuxValue::UInt(x >> 30)),
     ];
@@ -778,11 +653,7 @@ fn pyslow5_reads_our_files_exactly() {
             assert_eq!(got["range"], want.range, "{what}");
             assert_eq!(got["sampling_rate"], want.sampling_rate, "{what}");
             assert_eq!(got["samples"], want.raw_signal.len(), "{what}");
-            assert_eq!(
-                got["sha256"],
-                sha256_hex(&want.raw_signal).as_str(),
-                "{what}"
-            );
+            assert_eq!(got["sha256"], sha256_hex(&want.raw_signal).as_str(), "{what}");
             for (name, v) in &want.aux {
                 let g = &got["aux"][name];
                 match v {
@@ -805,10 +676,7 @@ fn a_writer_told_so_keeps_a_read_id_that_repeats() {
     let path = tmp.0.join("out.blow5");
     let mut rng = Rng(11);
     let one = random_record(&mut rng, 0, 50);
-    let options = WriteOptions {
-        unique_read_ids: false,
-        ..WriteOptions::default()
-    };
+    let options = WriteOptions { unique_read_ids: false, ..WriteOptions::default() };
     let mut w = Writer::create(&path, every_kind_schema(), options).unwrap();
     w.add_record(&one).unwrap();
     w.add_records(&[one.clone(), one.clone()]).unwrap();

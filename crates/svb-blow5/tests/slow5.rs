@@ -46,12 +46,7 @@ fn blow5_to_slow5_and_back_keeps_every_field_and_byte(data: &Path, tmp: &TempDir
         let r = Reader::open(&src).unwrap();
         let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
         let text = tmp.join(&format!("{name}.slow5"));
-        write(
-            &text,
-            Schema::of(r.header()),
-            WriteOptions::slow5(),
-            &records,
-        );
+        write(&text, Schema::of(r.header()), WriteOptions::slow5(), &records);
         let t = Reader::open(&text).unwrap();
         assert_eq!(t.header().form, Form::Text);
         assert_eq!(t.header().read_groups, r.header().read_groups, "{name}");
@@ -63,10 +58,7 @@ fn blow5_to_slow5_and_back_keeps_every_field_and_byte(data: &Path, tmp: &TempDir
         assert!(same(&all, &records), "{name}: decode_all");
         let mut fields = Record::default();
         for (i, rec) in records.iter().enumerate() {
-            assert_eq!(
-                t.fields_into(i, &mut fields).unwrap(),
-                rec.raw_signal.len() as u64
-            );
+            assert_eq!(t.fields_into(i, &mut fields).unwrap(), rec.raw_signal.len() as u64);
             assert_eq!(t.read_id(i).unwrap(), rec.read_id);
         }
         // Back to BLOW5 with the file's own compression: the bytes of a direct rewrite.
@@ -91,12 +83,7 @@ fn slow5_files_read_by_every_access_and_index(data: &Path, tmp: &TempDir) {
     let r = Reader::open(&src).unwrap();
     let records: Vec<Record> = r.records().map(|x| x.unwrap()).collect();
     let text = tmp.join("multi.slow5");
-    write(
-        &text,
-        Schema::of(r.header()),
-        WriteOptions::slow5(),
-        &records,
-    );
+    write(&text, Schema::of(r.header()), WriteOptions::slow5(), &records);
     for access in [svb_blow5::Access::ReadWhole, svb_blow5::Access::ReadAt] {
         let t = Reader::open_with(&text, access).unwrap();
         let back: Vec<Record> = t.records().map(|x| x.unwrap()).collect();
@@ -159,10 +146,7 @@ fn damaged_slow5_is_a_typed_error_naming_the_record() {
     // Cut in the header.
     for cut in [0, 10, 30, records_at - 1] {
         let e = open_text(&tmp, &SMALL[..cut]).unwrap_err();
-        assert!(
-            matches!(e, Blow5Error::Header { .. } | Blow5Error::Io { .. }),
-            "{cut}: {e}"
-        );
+        assert!(matches!(e, Blow5Error::Header { .. } | Blow5Error::Io { .. }), "{cut}: {e}");
     }
     // A damaged field: the record's number, its offset and the field are named.
     for (from, to, why) in [
@@ -186,17 +170,11 @@ fn damaged_slow5_is_a_typed_error_naming_the_record() {
 #[test]
 fn slow5_options_without_compression_only() {
     let tmp = svb_testdata::TempDir::new("slow5-options");
-    let schema = Schema {
-        read_groups: vec![vec![("run_id".into(), "x".into())]],
-        aux: vec![],
-    };
+    let schema = Schema { read_groups: vec![vec![("run_id".into(), "x".into())]], aux: vec![] };
     let e = Writer::create(
         tmp.join("x.slow5"),
         schema,
-        WriteOptions {
-            record_compression: RecordCompression::Zstd,
-            ..WriteOptions::slow5()
-        },
+        WriteOptions { record_compression: RecordCompression::Zstd, ..WriteOptions::slow5() },
     )
     .err()
     .unwrap();
@@ -260,12 +238,7 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
         assert_eq!(groups.len(), r.header().read_groups.len());
         for (g, want) in groups.iter().enumerate() {
             for (k, v) in want.as_object().unwrap() {
-                assert_eq!(
-                    r.header().attribute(g, k),
-                    v.as_str(),
-                    "{} @{k}",
-                    f.display()
-                );
+                assert_eq!(r.header().attribute(g, k), v.as_str(), "{} @{k}", f.display());
             }
         }
         assert_eq!(ours.len(), chunk.len(), "{}", f.display());
@@ -282,11 +255,7 @@ fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
                 assert_eq!(want[k].as_f64(), Some(v), "{what} {k}");
             }
             assert_eq!(want["samples"], rec.raw_signal.len(), "{what}");
-            assert_eq!(
-                want["sha256"],
-                sha256_hex(&rec.raw_signal).as_str(),
-                "{what}"
-            );
+            assert_eq!(want["sha256"], sha256_hex(&rec.raw_signal).as_str(), "{what}");
             for ((name, v), field) in rec.aux.iter().zip(&r.header().aux) {
                 assert_aux(&want["aux"][name], v, &field.ty, &format!("{what} {name}"));
             }
@@ -307,14 +276,8 @@ fn record_lines(f: &Path) -> u64 {
         return 0;
     };
     let body = &bytes[at + 1..];
-    let header_end = body
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(body.len(), |n| n + 1);
-    body[header_end..]
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .count() as u64
+    let header_end = body.iter().position(|&b| b == b'\n').map_or(body.len(), |n| n + 1);
+    body[header_end..].split(|&b| b == b'\n').filter(|l| !l.is_empty()).count() as u64
 }
 
 fn collect_slow5(dir: &Path, out: &mut Vec<PathBuf>) {

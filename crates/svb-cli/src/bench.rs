@@ -53,10 +53,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let s = signal(n);
     let zz: Vec<u16> = svb_delta::zigzag::encode(&svb_delta::delta::encode(&s));
     let u32s: Vec<u32> = zz.iter().map(|&z| z as u32 * 3).collect();
-    println!(
-        "svb bench: {n} samples of built-in signal, ISA {}",
-        svb_core::Isa::best()
-    );
+    println!("svb bench: {n} samples of built-in signal, ISA {}", svb_core::Isa::best());
     println!("| codec | op | Melem/s |");
     println!("|---|---|---:|");
     let row = |codec: &str, op: &str, melem: f64| println!("| {codec} | {op} | {melem:.0} |");
@@ -74,9 +71,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         "U32Classic",
         "decode",
         measure(n, t, || {
-            U32Classic
-                .decode_to_slice(black_box(&enc), &mut out32)
-                .unwrap();
+            U32Classic.decode_to_slice(black_box(&enc), &mut out32).unwrap();
         }),
     );
     let enc16 = Svb16.encode(&zz);
@@ -92,9 +87,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         "Svb16",
         "decode",
         measure(n, t, || {
-            Svb16
-                .decode_to_slice(black_box(&enc16), &mut out16)
-                .unwrap();
+            Svb16.decode_to_slice(black_box(&enc16), &mut out16).unwrap();
         }),
     );
 
@@ -149,8 +142,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         "decode_fused",
         measure(n, t, || {
             samples.clear();
-            dec.decode_fused_into(black_box(&exzd), &mut samples)
-                .unwrap();
+            dec.decode_fused_into(black_box(&exzd), &mut samples).unwrap();
         }),
     );
     Ok(())

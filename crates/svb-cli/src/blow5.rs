@@ -22,11 +22,7 @@ impl SignalFile for Reader {
         let h = self.header();
         writeln!(out, "file: {}", path.display())?;
         writeln!(out, "format: {}", h.form.format().name())?;
-        writeln!(
-            out,
-            "version: {}.{}.{}",
-            h.version.0, h.version.1, h.version.2
-        )?;
+        writeln!(out, "version: {}.{}.{}", h.version.0, h.version.1, h.version.2)?;
         writeln!(out, "record compression: {}", h.record_compression)?;
         writeln!(out, "signal compression: {}", h.signal_compression)?;
         writeln!(out, "read groups: {}", h.read_groups.len())?;
@@ -47,10 +43,8 @@ impl SignalFile for Reader {
             .read_groups
             .iter()
             .map(|attrs| {
-                let kv: Vec<String> = attrs
-                    .iter()
-                    .map(|(k, v)| format!("{}:{}", json_str(k), json_str(v)))
-                    .collect();
+                let kv: Vec<String> =
+                    attrs.iter().map(|(k, v)| format!("{}:{}", json_str(k), json_str(v))).collect();
                 format!("{{{}}}", kv.join(","))
             })
             .collect();

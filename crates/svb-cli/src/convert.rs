@@ -116,9 +116,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         decode_fast: args.decode_fast,
         fast5_signal: args.fast5_signal.map(Fast5SignalCodec::filter),
     };
-    compression
-        .check(to, &args.output)
-        .map_err(|e| error_chain(&e))?;
+    compression.check(to, &args.output).map_err(|e| error_chain(&e))?;
     if args.file_read_count.is_some() && to != Format::Fast5 {
         return Err("--file-read-count cuts FAST5 outputs (svb split cuts the others)".into());
     }
@@ -143,10 +141,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
                     Err(e) => (Err(e), Vec::new()),
                 }
             }
-            None => (
-                svb_convert::convert(ins, from, out, to, compression, how),
-                vec![out.clone()],
-            ),
+            None => (svb_convert::convert(ins, from, out, to, compression, how), vec![out.clone()]),
         };
         progress.finish();
         let stats = match stats {
@@ -222,9 +217,7 @@ impl SignalCodec {
 /// The BLOW5 compressions asked for: each given one, else `default`'s (else slow5tools'
 /// zstd records and SVB-ZD signal).
 pub(crate) fn blow5_options(
-    records: Option<RecordCodec>,
-    signal: Option<SignalCodec>,
-    default: Option<&svb_blow5::Header>,
+    records: Option<RecordCodec>, signal: Option<SignalCodec>, default: Option<&svb_blow5::Header>,
 ) -> svb_blow5::WriteOptions {
     let record_compression = match records {
         Some(r) => r.compression(),

@@ -89,12 +89,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         batch_reads: args.batch_reads,
         ..Options::default()
     };
-    let stats = write_arrow(
-        &files,
-        &args.output,
-        options,
-        crate::publish::publish(args.force),
-    )?;
+    let stats = write_arrow(&files, &args.output, options, crate::publish::publish(args.force))?;
     eprintln!(
         "svb: decode: {} reads in {} record batches -> {}",
         stats.0,
@@ -107,10 +102,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 /// Writes the reads of `files` to `out` as one Arrow IPC file (under a hidden name until
 /// complete): (reads, batches).
 fn write_arrow(
-    files: &[PathBuf],
-    out: &Path,
-    options: Options,
-    publish: svb_io::Publish,
+    files: &[PathBuf], out: &Path, options: Options, publish: svb_io::Publish,
 ) -> Result<(u64, u64), String> {
     let mut batches = ReadBatches::open(files, options).map_err(|e| error_chain(&e))?;
     let io =

@@ -9,8 +9,7 @@ use crate::output::error_chain;
 use crate::progress::SharedProgress;
 
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  svb degrade reads.blow5 -o small.blow5             \
+#[command(after_help = "Examples:\n  svb degrade reads.blow5 -o small.blow5             \
     (the bits chosen from the header)\n  \
     svb degrade reads.blow5 -o small.blow5 --bits 2\n  \
     svb degrade reads.slow5 -o small.slow5 --bits 1\n  \
@@ -21,8 +20,7 @@ use crate::progress::SharedProgress;
     sequencing_kit and experiment_type of every read group: 3 for R10.4.1 DNA and RNA004, 2\n\
     for R9.4.1 DNA and RNA002), and every read must have that dataset's digitisation and\n\
     sampling rate; a header of another dataset needs --bits. More than 4 bits may cost\n\
-    basecalling accuracy."
-)]
+    basecalling accuracy.")]
 pub struct Args {
     /// The BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,

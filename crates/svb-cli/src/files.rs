@@ -76,10 +76,7 @@ pub fn with_examples(cmd: clap::Command, format: &str) -> clap::Command {
         _ => "reads.pod5",
     };
     let examples = [
-        (
-            "info",
-            format!("svb {format} info {file}\n  svb {format} info --json {file}"),
-        ),
+        ("info", format!("svb {format} info {file}\n  svb {format} info --json {file}")),
         (
             "verify",
             format!(
@@ -107,11 +104,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
         AnyReader::open_as(file, F::FORMAT).map_err(|e| {
             let said = error_chain(&e);
             // A file that ends early: its whole records can be saved.
-            let cut = [
-                "runs past the end of the file",
-                "not the 5-byte marker",
-                "cut short",
-            ];
+            let cut = ["runs past the end of the file", "not the 5-byte marker", "cut short"];
             if cut.iter().any(|c| said.contains(c)) {
                 format!(
                     "{said}\n`svb recover {} -o OUT` saves the whole records before it",
@@ -187,12 +180,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
                 )),
             }
         }
-        Command::Decode {
-            file,
-            output,
-            npy,
-            force,
-        } => {
+        Command::Decode { file, output, npy, force } => {
             let inputs = crate::inputs::identities(std::slice::from_ref(&file))?;
             decode_to_dir(&open(&file)?, &output, npy, force, &inputs)
         }
@@ -203,11 +191,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
 /// when complete, stopping at the first failure; an existing signal file stops it unless
 /// `force`, and one of `inputs` always.
 pub fn decode_to_dir(
-    f: &AnyReader,
-    output: &Path,
-    npy: bool,
-    force: bool,
-    inputs: &svb_io::Inputs,
+    f: &AnyReader, output: &Path, npy: bool, force: bool, inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     output_dir(output)?;
     f.expect_scan();

@@ -94,10 +94,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             let same = std::path::absolute(index).ok() == std::path::absolute(out).ok()
                 || svb_io::Inputs::new([index]).is_ok_and(|i| i.check_output(out).is_err());
             if same {
-                return Err(format!(
-                    "{}: the read id index; choose another output",
-                    out.display()
-                ));
+                return Err(format!("{}: the read id index; choose another output", out.display()));
             }
         }
     }
@@ -215,8 +212,7 @@ impl Reads<'_> {
     /// Decodes each read in the order of the ids and hands it to `emit(position, signal)`,
     /// under a progress bar; the first error stops it.
     fn each<E: From<String>>(
-        &self,
-        mut emit: impl FnMut(usize, Signal) -> Result<(), E>,
+        &self, mut emit: impl FnMut(usize, Signal) -> Result<(), E>,
     ) -> Result<(), E> {
         let n = match self {
             Reads::File(_, found) => found.len(),
@@ -245,9 +241,7 @@ impl Reads<'_> {
 /// Reads `ids` of `file`, opened for them alone (a POD5 file's reads table parsed for them
 /// alone, a BLOW5 file read through its index), and each id's index in it.
 fn locate_in_file(
-    file: &Path,
-    ids: &[String],
-    index: Option<&Path>,
+    file: &Path, ids: &[String], index: Option<&Path>,
 ) -> Result<(AnyReader, Vec<usize>), String> {
     let (r, note) = AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
     if let Some(note) = note {
@@ -267,9 +261,7 @@ fn locate_in_file(
 /// Where reads `ids` are among the files of `dir`, found through its read id index: each
 /// id's file and index (the first place of an id in several, with a warning).
 fn locate_in_dataset(
-    data: &Dataset,
-    dir: &Path,
-    ids: &[String],
+    data: &Dataset, dir: &Path, ids: &[String],
 ) -> Result<Vec<(usize, usize)>, String> {
     let found = ids
         .iter()
@@ -280,10 +272,8 @@ fn locate_in_dataset(
                 .ok_or_else(|| format!("{}: no read {id} in its files", dir.display()))?;
             if places.len() > 1 {
                 let files = data.files();
-                let list: Vec<String> = places
-                    .iter()
-                    .map(|&(f, _)| files[f].display().to_string())
-                    .collect();
+                let list: Vec<String> =
+                    places.iter().map(|&(f, _)| files[f].display().to_string()).collect();
                 eprintln!(
                     "svb: get: warning: read {id} is in {} places ({}); the first one's \
                      signal is written",

@@ -40,16 +40,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
         let (path, on_existing) = match &args.index {
             Some(p) => (p.clone(), svb_io::OnExisting::replace_if(args.force)),
-            None => (
-                svb_blow5::Index::path_for(file),
-                svb_io::OnExisting::Replace,
-            ),
+            None => (svb_blow5::Index::path_for(file), svb_io::OnExisting::Replace),
         };
         // An index must never land on the file it indexes.
         let inputs = svb_io::Inputs::new([file]).map_err(|e| e.to_string())?;
-        inputs
-            .check_output(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        inputs.check_output(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         svb_io::write_file(&path, &index.to_bytes(), on_existing)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         progress.eprintln(&format!(

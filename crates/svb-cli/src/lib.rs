@@ -146,20 +146,8 @@ pub fn command() -> clap::Command {
 /// The global options each subcommand ignores: `bench` and `completions` read and write no
 /// file; `info` and `verify` write none.
 const UNUSED_GLOBALS: [(&[&str], &[&str]); 8] = [
-    (
-        &["bench"],
-        &["no_sync", "quiet", "no_sign_request", "storage_options"],
-    ),
-    (
-        &["completions"],
-        &[
-            "no_sync",
-            "quiet",
-            "threads",
-            "no_sign_request",
-            "storage_options",
-        ],
-    ),
+    (&["bench"], &["no_sync", "quiet", "no_sign_request", "storage_options"]),
+    (&["completions"], &["no_sync", "quiet", "threads", "no_sign_request", "storage_options"]),
     (&["pod5", "info"], &["no_sync"]),
     (&["pod5", "verify"], &["no_sync"]),
     (&["blow5", "info"], &["no_sync"]),
@@ -192,10 +180,7 @@ pub fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     if let Some(n) = cli.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-        {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             eprintln!("svb: --threads {n}: {e}");
             return ExitCode::FAILURE;
         }
@@ -306,12 +291,7 @@ mod tests {
                 for other in ["pod5", "blow5", "fast5"] {
                     let said = help.contains(&format!("svb {other} "))
                         || help.contains(&format!(".{other}"));
-                    assert_eq!(
-                        said,
-                        other == format,
-                        "svb {format} {}: {help}",
-                        sub.get_name()
-                    );
+                    assert_eq!(said, other == format, "svb {format} {}: {help}", sub.get_name());
                 }
             }
         }
@@ -330,12 +310,7 @@ mod tests {
             sub.render_long_help().to_string()
         };
         let bench = help(&["bench"]);
-        for hidden in [
-            "--no-sync",
-            "--quiet",
-            "--no-sign-request",
-            "--storage-option",
-        ] {
+        for hidden in ["--no-sync", "--quiet", "--no-sign-request", "--storage-option"] {
             assert!(!bench.contains(hidden), "bench shows {hidden}");
         }
         assert!(bench.contains("--threads"));
@@ -353,20 +328,14 @@ mod tests {
 
     #[test]
     fn completions_cover_every_subcommand() {
-        for shell in [
-            clap_complete::Shell::Bash,
-            clap_complete::Shell::Zsh,
-            clap_complete::Shell::Fish,
-        ] {
+        for shell in
+            [clap_complete::Shell::Bash, clap_complete::Shell::Zsh, clap_complete::Shell::Fish]
+        {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command(), "svb", &mut script);
             let script = String::from_utf8(script).unwrap();
             for sub in command().get_subcommands() {
-                assert!(
-                    script.contains(sub.get_name()),
-                    "{shell}: {}",
-                    sub.get_name()
-                );
+                assert!(script.contains(sub.get_name()), "{shell}: {}", sub.get_name());
             }
             assert!(script.contains("no-sign-request"), "{shell}");
         }

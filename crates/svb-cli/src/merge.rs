@@ -68,11 +68,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let (format, files) = args.inputs.expand()?;
     let out_format = output_format(&args.output)?;
     if format == Format::Fast5 {
-        return Err(
-            "FAST5 inputs: `svb convert` writes many FAST5 files into one .pod5, \
+        return Err("FAST5 inputs: `svb convert` writes many FAST5 files into one .pod5, \
                     .blow5 or .slow5"
-                .into(),
-        );
+            .into());
     }
     if !out_format.same_reader(format) {
         return Err(format!(
@@ -107,11 +105,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         let first = svb_blow5::Reader::open(&files[0]).ok();
         let options = svb_blow5::WriteOptions {
             publish: publish(args.writing.force),
-            ..blow5_options(
-                args.records,
-                args.signal,
-                first.as_ref().map(|r| r.header()),
-            )
+            ..blow5_options(args.records, args.signal, first.as_ref().map(|r| r.header()))
         };
         svb_convert::merge_blow5(&files, &args.output, options, duplicates, rules, how)
     } else {

@@ -59,20 +59,12 @@ pub fn signal_sha256(signal: &[i16]) -> String {
 
 /// A NumPy `.npy` (format 1.0) file of little-endian int16 samples.
 pub fn npy_i16(signal: &[i16]) -> Vec<u8> {
-    npy(
-        "<i2",
-        signal.len(),
-        signal.iter().flat_map(|s| s.to_le_bytes()),
-    )
+    npy("<i2", signal.len(), signal.iter().flat_map(|s| s.to_le_bytes()))
 }
 
 /// A NumPy `.npy` (format 1.0) file of little-endian float32 values.
 pub fn npy_f32(values: &[f32]) -> Vec<u8> {
-    npy(
-        "<f4",
-        values.len(),
-        values.iter().flat_map(|s| s.to_le_bytes()),
-    )
+    npy("<f4", values.len(), values.iter().flat_map(|s| s.to_le_bytes()))
 }
 
 /// A 1-D `.npy` of `len` values of NumPy type `descr` whose bytes are `data`.
@@ -97,9 +89,7 @@ const WINDOW_PER_THREAD: usize = 16;
 /// Decodes items `0..len` in parallel windows (`decode(i)`) and passes each result to
 /// `each` in order, with a progress bar; stops when `each` breaks.
 pub fn for_each_in_order<T: Send>(
-    len: usize,
-    what: &str,
-    decode: impl Fn(usize) -> Result<T, String> + Sync,
+    len: usize, what: &str, decode: impl Fn(usize) -> Result<T, String> + Sync,
     mut each: impl FnMut(&Progress, Result<T, String>) -> ControlFlow<std::io::Result<()>>,
 ) -> std::io::Result<()> {
     let window = WINDOW_PER_THREAD * rayon::current_num_threads();
@@ -131,10 +121,7 @@ pub fn quiet_on_closed_pipe(r: std::io::Result<()>) -> Result<(), String> {
 
 /// The `verify` line of one read.
 pub fn verify_line(
-    out: &mut impl Write,
-    read_id: &str,
-    samples: usize,
-    sha256: &str,
+    out: &mut impl Write, read_id: &str, samples: usize, sha256: &str,
 ) -> std::io::Result<()> {
     writeln!(
         out,
@@ -151,10 +138,7 @@ mod tests {
     fn sha256_of_samples_is_of_their_le_bytes() {
         let s: Vec<i16> = (0..10_000).map(|i| (i * 7 - 3000) as i16).collect();
         let bytes: Vec<u8> = s.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let want: String = Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let want: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(signal_sha256(&s), want);
         assert_eq!(
             signal_sha256(&[]),

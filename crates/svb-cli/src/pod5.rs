@@ -29,18 +29,9 @@ impl SignalFile for Reader {
             TableVersion::V1OrLater => "version 1 or later",
         };
         writeln!(out, "reads table: {layout}")?;
-        writeln!(
-            out,
-            "signal: {}, {} chunks",
-            self.signal_encoding(),
-            self.signal_rows()
-        )?;
+        writeln!(out, "signal: {}, {} chunks", self.signal_encoding(), self.signal_rows())?;
         for t in &f.contents {
-            writeln!(
-                out,
-                "  {} at byte {} ({} bytes)",
-                t.content_type, t.offset, t.length
-            )?;
+            writeln!(out, "  {} at byte {} ({} bytes)", t.content_type, t.offset, t.length)?;
         }
         writeln!(out, "runs: {}", self.run_infos().len())?;
         for run in self.run_infos() {

@@ -117,9 +117,6 @@ impl SharedProgress {
 
     /// Ends the bar.
     pub fn finish(self) {
-        self.0
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .finish();
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner()).finish();
     }
 }

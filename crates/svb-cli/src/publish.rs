@@ -66,11 +66,7 @@ pub fn check_output(output: &Path, inputs: &svb_io::Inputs, force: bool) -> Resu
 /// `.` and `..`), no trailing dot or space, not a reserved device name (`CON`, `NUL`,
 /// `COM1`, ... with any extension), at most 200 bytes.
 pub fn portable_file_name(name: &str) -> Result<(), String> {
-    let bad = |why: &str| {
-        Err(format!(
-            "read id {name:?} is not a portable file name ({why})"
-        ))
-    };
+    let bad = |why: &str| Err(format!("read id {name:?} is not a portable file name ({why})"));
     if name.is_empty() {
         return bad("empty");
     }
@@ -88,18 +84,11 @@ pub fn portable_file_name(name: &str) -> Result<(), String> {
     if name.ends_with(['.', ' ']) {
         return bad("ends with a dot or a space");
     }
-    let stem = name
-        .split('.')
-        .next()
-        .unwrap_or(name)
-        .trim_end()
-        .to_ascii_uppercase();
-    let reserved = matches!(
-        stem.as_str(),
-        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
-    ) || (stem.len() == 4
-        && (stem.starts_with("COM") || stem.starts_with("LPT"))
-        && matches!(stem.as_bytes()[3], b'0'..=b'9' | 0xB9 | 0xB2 | 0xB3));
+    let stem = name.split('.').next().unwrap_or(name).trim_end().to_ascii_uppercase();
+    let reserved = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$")
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && matches!(stem.as_bytes()[3], b'0'..=b'9' | 0xB9 | 0xB2 | 0xB3));
     if reserved {
         return bad("a reserved device name on Windows");
     }
@@ -110,21 +99,13 @@ pub fn portable_file_name(name: &str) -> Result<(), String> {
 /// refuses read ids that are not portable file names, so nothing is written outside DIR, a
 /// file that exists unless `force`, and one of `inputs` always.
 pub fn write_signal(
-    dir: &Path,
-    read_id: &str,
-    signal: &[i16],
-    npy: bool,
-    force: bool,
-    inputs: &svb_io::Inputs,
+    dir: &Path, read_id: &str, signal: &[i16], npy: bool, force: bool, inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     portable_file_name(read_id)?;
     let (name, bytes) = if npy {
         (format!("{read_id}.npy"), npy_i16(signal))
     } else {
-        (
-            format!("{read_id}.i16"),
-            signal.iter().flat_map(|s| s.to_le_bytes()).collect(),
-        )
+        (format!("{read_id}.i16"), signal.iter().flat_map(|s| s.to_le_bytes()).collect())
     };
     write_output(&dir.join(name), &bytes, force, inputs)
 }
@@ -132,10 +113,7 @@ pub fn write_signal(
 /// Writes `bytes` to the output `path` (published when complete; an existing file replaced
 /// only with `force`, an input never).
 pub fn write_output(
-    path: &Path,
-    bytes: &[u8],
-    force: bool,
-    inputs: &svb_io::Inputs,
+    path: &Path, bytes: &[u8], force: bool, inputs: &svb_io::Inputs,
 ) -> Result<(), String> {
     if force {
         inputs
@@ -166,14 +144,9 @@ mod tests {
 
     #[test]
     fn portable_names() {
-        for ok in [
-            "0a1b2c3d-aaaa-bbbb-cccc-0123456789ab",
-            "read_1",
-            "a.b",
-            "CONSOLE",
-            "COM10",
-            "x y",
-        ] {
+        for ok in
+            ["0a1b2c3d-aaaa-bbbb-cccc-0123456789ab", "read_1", "a.b", "CONSOLE", "COM10", "x y"]
+        {
             assert_eq!(portable_file_name(ok), Ok(()), "{ok}");
         }
         for bad in [

@@ -25,8 +25,7 @@ enum By {
 }
 
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  svb split reads.pod5 -o by_run/ --by run\n  \
+#[command(after_help = "Examples:\n  svb split reads.pod5 -o by_run/ --by run\n  \
     svb split -r blow5_dir/ -o groups/ --by read-group\n  \
     svb split reads.pod5 -o parts/ --reads 4000          (part0000.pod5, part0001.pod5, ...)\n  \
     svb split reads.blow5 -o parts/ --files 8 --to slow5\n  \
@@ -39,8 +38,7 @@ enum By {
     millions of ids takes the memory of the inputs' reads, not of its lines.\n\n\
     Outputs are named after their key (--template to change it); at most --max-open are\n\
     written at a time (each group of them one pass over the inputs). They appear together\n\
-    once all are complete: an error or Ctrl-C leaves none of them."
-)]
+    once all are complete: an error or Ctrl-C leaves none of them.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -138,18 +136,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
         eprintln!("svb: split: left out: {}", error_chain(e));
     }
     if result.unlisted > 0 {
-        eprintln!(
-            "svb: split: {} reads the table does not list were left out",
-            result.unlisted
-        );
+        eprintln!("svb: split: {} reads the table does not list were left out", result.unlisted);
     }
     if result.unknown.count > 0 {
-        let first: Vec<String> = result
-            .unknown
-            .first
-            .iter()
-            .map(|id| svb_io::excerpt(id, 60))
-            .collect();
+        let first: Vec<String> =
+            result.unknown.first.iter().map(|id| svb_io::excerpt(id, 60)).collect();
         eprintln!(
             "svb: split: {} read ids of the table are not among the inputs' reads (first: {})",
             result.unknown.count,

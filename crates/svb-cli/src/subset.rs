@@ -14,15 +14,13 @@ use crate::publish::check_output;
 use svb_model::Format;
 
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
+#[command(after_help = "Examples:\n  svb subset reads.pod5 --read-ids ids.txt -o picked.pod5\n  \
     cut -f1 summary.tsv | svb subset -r runs/ --read-ids - -o picked.blow5\n  \
     svb subset -r runs/ --read-ids ids.txt -o picked.pod5 --keep-going\n  \
     svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)\n  \
     svb subset -r runs/ --read-ids ids.txt -o picked.blow5 --in-order   (the list's order)\n  \
     svb subset -r fast5_dir/ --read-ids ids.txt -o picked.pod5  (FAST5: into POD5, BLOW5 or \
-    SLOW5)"
-)]
+    SLOW5)")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -61,20 +59,13 @@ pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
         Box::new(std::io::BufReader::new(stdin))
     } else {
         let f = std::fs::File::open(source).map_err(|e| format!("{source}: {e}"))?;
-        Box::new(std::io::BufReader::new(svb_io::LineLimit::new(
-            f,
-            svb_io::MAX_LINE,
-        )))
+        Box::new(std::io::BufReader::new(svb_io::LineLimit::new(f, svb_io::MAX_LINE)))
     };
     let mut seen = HashSet::new();
     let mut ids = Vec::new();
     for (n, line) in reader.lines().enumerate() {
         let line = line.map_err(|e| format!("{source}, line {}: {e}", n + 1))?;
-        let Some(id) = line
-            .split(['\t', ',', ' '])
-            .map(str::trim)
-            .find(|f| !f.is_empty())
-        else {
+        let Some(id) = line.split(['\t', ',', ' ']).map(str::trim).find(|f| !f.is_empty()) else {
             continue;
         };
         if n == 0 && id == "read_id" {

@@ -92,11 +92,7 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
         DataType::UInt16 => int!(UInt16Type),
         DataType::UInt32 => int!(UInt32Type),
         DataType::UInt64 => int!(UInt64Type),
-        DataType::Float32 => float(
-            a.as_primitive::<Float32Type>().value(row).into(),
-            out,
-            as_json,
-        ),
+        DataType::Float32 => float(a.as_primitive::<Float32Type>().value(row).into(), out, as_json),
         DataType::Float64 => float(a.as_primitive::<Float64Type>().value(row), out, as_json),
         DataType::Boolean => {
             let _ = write!(out, "{}", a.as_boolean().value(row));
@@ -134,12 +130,8 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
             out.push_str(if as_json { "]" } else { "" });
         }
         DataType::Binary => {
-            let hex: String = a
-                .as_binary::<i32>()
-                .value(row)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
+            let hex: String =
+                a.as_binary::<i32>().value(row).iter().map(|b| format!("{b:02x}")).collect();
             if as_json {
                 out.push_str(&json_str(&hex));
             } else {
@@ -193,10 +185,7 @@ impl From<String> for Failure {
 
 /// Writes the rows of `files` to `out`.
 fn write_rows(
-    args: &Args,
-    format: Format,
-    files: &[PathBuf],
-    out: &mut impl Write,
+    args: &Args, format: Format, files: &[PathBuf], out: &mut impl Write,
 ) -> Result<(), Failure> {
     // The columns: those asked for, else POD5's `pod5 view` columns or every BLOW5 column
     // of the first file; every file gives these, in this order.
@@ -224,12 +213,8 @@ fn write_rows(
             e => error_chain(&e),
         })?;
         if names.is_none() {
-            let n: Vec<String> = batches
-                .schema()
-                .fields()
-                .iter()
-                .map(|f| f.name().clone())
-                .collect();
+            let n: Vec<String> =
+                batches.schema().fields().iter().map(|f| f.name().clone()).collect();
             if !args.json && !args.no_header {
                 writeln!(out, "{}", n.join("\t")).map_err(Failure::Write)?;
             }

@@ -19,11 +19,7 @@ fn blow5_verify_matches_expected_sha256(dir: &Path) {
         assert!(!lines.is_empty());
         for line in lines {
             assert!(line.starts_with("{\"read_id\":\""), "{line}");
-            let sha = line
-                .rsplit("\"sha256\":\"")
-                .next()
-                .unwrap()
-                .trim_end_matches("\"}");
+            let sha = line.rsplit("\"sha256\":\"").next().unwrap().trim_end_matches("\"}");
             assert_eq!(sha.len(), 64);
             assert!(expected.contains(sha), "{line}");
         }
@@ -35,13 +31,8 @@ fn blow5_decode_writes_every_read(dir: &Path) {
     let file = dir.join("blow5/reads_zstd_ex_zd.blow5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-decode-{}", std::process::id()));
     for npy in [false, true] {
-        let mut args = vec![
-            "blow5",
-            "decode",
-            file.to_str().unwrap(),
-            "-o",
-            out_dir.to_str().unwrap(),
-        ];
+        let mut args =
+            vec!["blow5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()];
         if npy {
             args.push("--npy");
         }
@@ -52,10 +43,7 @@ fn blow5_decode_writes_every_read(dir: &Path) {
     for e in std::fs::read_dir(dir.join("pod5/multi_fast5_zip.signal")).unwrap() {
         let p = e.unwrap().path();
         let name = p.file_name().unwrap().to_str().unwrap().to_owned();
-        assert_eq!(
-            std::fs::read(out_dir.join(&name)).unwrap(),
-            std::fs::read(&p).unwrap()
-        );
+        assert_eq!(std::fs::read(out_dir.join(&name)).unwrap(), std::fs::read(&p).unwrap());
         let npy = std::fs::read(out_dir.join(name.replace(".i16", ".npy"))).unwrap();
         assert_eq!(&npy[..6], b"\x93NUMPY");
         assert!(npy.ends_with(&std::fs::read(&p).unwrap()));
@@ -63,13 +51,7 @@ fn blow5_decode_writes_every_read(dir: &Path) {
     }
     assert_eq!(checked, 10);
     // Existing signal files stop a second decode unless --force.
-    let again = [
-        "blow5",
-        "decode",
-        file.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-    ];
+    let again = ["blow5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()];
     let out = svb(&again);
     assert!(fails(&out).contains("--force replaces it"));
     let out = svb(&[&again[..], &["--force"]].concat());
@@ -112,37 +94,20 @@ fn blow5_info_and_bench_run() {
 #[svb_testdata::data_test]
 fn pod5_verify_matches_the_manifests_for_every_writer(dir: &Path) {
     let manifest = std::fs::read_to_string(dir.join("pod5/multi_fast5_zip.json")).unwrap();
-    for name in [
-        "multi_fast5_zip.pod5",
-        "multi_fast5_zip_v4.pod5",
-        "multi_fast5_zip_v0.pod5",
-    ] {
+    for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"] {
         let file = dir.join("pod5").join(name);
         for threads in ["1", "2"] {
             let stdout = ok(&verify("pod5", &file, threads));
             assert_eq!(stdout.lines().count(), 10, "{name}");
             for line in stdout.lines() {
                 let id = &line[13..49];
-                let sha = line
-                    .rsplit("\"sha256\":\"")
-                    .next()
-                    .unwrap()
-                    .trim_end_matches("\"}");
+                let sha = line.rsplit("\"sha256\":\"").next().unwrap().trim_end_matches("\"}");
                 // The manifest lists the id, then its sample count, then its sha256.
                 let at = manifest.find(id).unwrap_or_else(|| panic!("{name}: {id}"));
                 let entry = &manifest[at..at + 300];
                 assert!(entry.contains(sha), "{name}: {line}");
-                let n = line
-                    .split("\"num_samples\":")
-                    .nth(1)
-                    .unwrap()
-                    .split(',')
-                    .next()
-                    .unwrap();
-                assert!(
-                    entry.contains(&format!("\"num_samples\": {n},")),
-                    "{name}: {line}"
-                );
+                let n = line.split("\"num_samples\":").nth(1).unwrap().split(',').next().unwrap();
+                assert!(entry.contains(&format!("\"num_samples\": {n},")), "{name}: {line}");
             }
         }
     }
@@ -152,22 +117,13 @@ fn pod5_verify_matches_the_manifests_for_every_writer(dir: &Path) {
 fn pod5_decode_info_and_broken_files(dir: &Path) {
     let file = dir.join("pod5/multi_fast5_zip_v4.pod5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-pod5-{}", std::process::id()));
-    let out = svb(&[
-        "pod5",
-        "decode",
-        file.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-    ]);
+    let out = svb(&["pod5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
     ok(&out);
     let mut checked = 0;
     for e in std::fs::read_dir(dir.join("pod5/multi_fast5_zip.signal")).unwrap() {
         let p = e.unwrap().path();
         let name = p.file_name().unwrap().to_owned();
-        assert_eq!(
-            std::fs::read(out_dir.join(&name)).unwrap(),
-            std::fs::read(&p).unwrap()
-        );
+        assert_eq!(std::fs::read(out_dir.join(&name)).unwrap(), std::fs::read(&p).unwrap());
         checked += 1;
     }
     assert_eq!(checked, 10);
@@ -176,18 +132,12 @@ fn pod5_decode_info_and_broken_files(dir: &Path) {
     let out = svb(&["pod5", "info", file.to_str().unwrap()]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("reads: 10") && text.contains("samples: 1548931"),
-        "{text}"
-    );
+    assert!(text.contains("reads: 10") && text.contains("samples: 1548931"), "{text}");
     assert!(text.contains("vbz, 22 chunks"), "{text}");
 
     // A chunk damaged in place: the file opens, verify stops at the broken read.
     let mut bytes = std::fs::read(&file).unwrap();
-    let frame = bytes
-        .windows(4)
-        .position(|w| w == [0x28, 0xb5, 0x2f, 0xfd])
-        .unwrap();
+    let frame = bytes.windows(4).position(|w| w == [0x28, 0xb5, 0x2f, 0xfd]).unwrap();
     // The frame header descriptor's reserved bit: VBZ has no checksum, so damage inside
     // the compressed data may decode to other samples; this cannot.
     bytes[frame + 4] |= 0x08;
@@ -196,10 +146,7 @@ fn pod5_decode_info_and_broken_files(dir: &Path) {
     let out = svb(&["pod5", "verify", path.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(path.to_str().unwrap()) && err.contains("signal table row 0"),
-        "{err}"
-    );
+    assert!(err.contains(path.to_str().unwrap()) && err.contains("signal table row 0"), "{err}");
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
     let out = svb(&["pod5", "info", path.to_str().unwrap()]);
     assert!(!out.status.success());
@@ -270,10 +217,7 @@ fn verify_reports_every_bad_read_and_goes_on() {
             assert!(line.starts_with("svb: verify: "), "{line}");
             assert!(line.contains(&id(r)), "{line}");
         }
-        assert!(
-            lines[2].ends_with("2 of 5 reads failed to decode"),
-            "{stderr}"
-        );
+        assert!(lines[2].ends_with("2 of 5 reads failed to decode"), "{stderr}");
     }
     std::fs::remove_file(&path).unwrap();
 }
@@ -293,9 +237,7 @@ fn a_closed_pipe_ends_quietly() {
             .spawn()
             .unwrap();
         let mut first = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
         assert!(!first.is_empty());
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success(), "{cmd}: {:?}", out.status);
@@ -316,31 +258,15 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
         let path = root.join("ids.blow5");
         std::fs::create_dir_all(&root).unwrap();
         let records = [
-            TestRecord {
-                read_id: "fine",
-                len_raw_signal: 3,
-                signal: &signal,
-            },
-            TestRecord {
-                read_id: id,
-                len_raw_signal: 3,
-                signal: &signal,
-            },
+            TestRecord { read_id: "fine", len_raw_signal: 3, signal: &signal },
+            TestRecord { read_id: id, len_raw_signal: 3, signal: &signal },
         ];
         std::fs::write(&path, write(0, &records)).unwrap();
-        let out = svb(&[
-            "blow5",
-            "decode",
-            path.to_str().unwrap(),
-            "-o",
-            out_dir.to_str().unwrap(),
-        ]);
+        let out =
+            svb(&["blow5", "decode", path.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(1), "{id}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(&format!("{id:?} is not a portable file name")),
-            "{err}"
-        );
+        assert!(err.contains(&format!("{id:?} is not a portable file name")), "{err}");
         assert!(out_dir.join("fine.i16").exists());
         let mut names: Vec<_> = std::fs::read_dir(&root)
             .unwrap()
@@ -361,16 +287,10 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
     let src = svb_pod5::Reader::open(&src_path).unwrap();
     let tmp = svb_testdata::TempDir::new("cli-subset-pod5");
     let ids = tmp.join("ids.tsv");
-    let (a, b) = (
-        src.reads()[1].read_id_string(),
-        src.reads()[7].read_id_string(),
-    );
+    let (a, b) = (src.reads()[1].read_id_string(), src.reads()[7].read_id_string());
     let missing = "00000000-1111-2222-3333-444444444444";
-    std::fs::write(
-        &ids,
-        format!("read_id\tfilename\n{b}\tx\n{a}\ty\n{b}\tz\n{missing}\n"),
-    )
-    .unwrap();
+    std::fs::write(&ids, format!("read_id\tfilename\n{b}\tx\n{a}\ty\n{b}\tz\n{missing}\n"))
+        .unwrap();
     let out = tmp.join("picked.pod5");
     let args = |extra: &[&str]| {
         let mut v = vec![
@@ -391,10 +311,7 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains(&format!("read id {missing} is in no input")),
-        "{err}"
-    );
+    assert!(err.contains(&format!("read id {missing} is in no input")), "{err}");
     let got = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(got.len(), 2);
     for read in got.reads() {
@@ -403,10 +320,7 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
         assert_eq!(got.decode_signal(j).unwrap(), src.decode_signal(i).unwrap());
         // VBZ chunks are copied as stored.
         for c in 0..src.chunks(i).unwrap().len() {
-            assert_eq!(
-                got.chunk_bytes(j, c).unwrap(),
-                src.chunk_bytes(i, c).unwrap()
-            );
+            assert_eq!(got.chunk_bytes(j, c).unwrap(), src.chunk_bytes(i, c).unwrap());
         }
         assert_eq!(read.channel, src.reads()[i].channel);
         assert_eq!(read.start_sample, src.reads()[i].start_sample);
@@ -453,14 +367,7 @@ fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
     let list: String = picked.iter().map(|r| format!("{}\n", r.read_id)).collect();
     let out = tmp.join("picked.blow5");
     let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args([
-            "subset",
-            "-r",
-            input_dir.to_str().unwrap(),
-            "--read-ids",
-            "-",
-            "-o",
-        ])
+        .args(["subset", "-r", input_dir.to_str().unwrap(), "--read-ids", "-", "-o"])
         .arg(&out)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -510,10 +417,7 @@ fn info_names_formats_and_speaks_json(dir: &Path) {
     assert_eq!(v["records"], 10);
     assert_eq!(v["read_groups"].as_array().unwrap().len(), 1);
 
-    for (name, version) in [
-        ("multi_fast5_zip.pod5", "1+"),
-        ("multi_fast5_zip_v0.pod5", "0"),
-    ] {
+    for (name, version) in [("multi_fast5_zip.pod5", "1+"), ("multi_fast5_zip_v0.pod5", "0")] {
         let pod5 = dir.join("pod5").join(name);
         let o = svb(&["pod5", "info", "--json", pod5.to_str().unwrap()]);
         ok(&o);
@@ -522,17 +426,9 @@ fn info_names_formats_and_speaks_json(dir: &Path) {
         assert_eq!(v["signal"], "vbz");
         assert_eq!(v["reads"], 10);
         assert_eq!(v["reads_table_version"], version);
-        assert!(v["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|t| t["content"] == "signal table"));
+        assert!(v["tables"].as_array().unwrap().iter().any(|t| t["content"] == "signal table"));
     }
-    let o = svb(&[
-        "pod5",
-        "info",
-        dir.join("pod5/multi_fast5_zip.pod5").to_str().unwrap(),
-    ]);
+    let o = svb(&["pod5", "info", dir.join("pod5/multi_fast5_zip.pod5").to_str().unwrap()]);
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("signal: vbz, 22 chunks"), "{text}");
 }
@@ -556,17 +452,11 @@ fn get_writes_reads_signal(dir: &Path) {
     let r = svb_pod5::Reader::open(&pod5).unwrap();
     let read = r.read_by_id(id).unwrap();
     let o = svb(&["get", pod5.to_str().unwrap(), id, "--pa"]);
-    let pa: Vec<f32> = o
-        .stdout
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let pa: Vec<f32> =
+        o.stdout.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(pa.len() * 2, want.len());
     let s0 = i16::from_le_bytes([want[0], want[1]]);
-    assert_eq!(
-        pa[0],
-        (f32::from(s0) + read.calibration_offset) * read.calibration_scale
-    );
+    assert_eq!(pa[0], (f32::from(s0) + read.calibration_offset) * read.calibration_scale);
 
     let tmp = svb_testdata::TempDir::new("cli-get");
     // A copy: `get` writes slow5lib's index beside the file, never into the shared data.
@@ -574,14 +464,7 @@ fn get_writes_reads_signal(dir: &Path) {
     std::fs::copy(dir.join("blow5/reads_zstd_ex_zd.blow5"), &blow5).unwrap();
     let other = "002fde30-9e23-4125-9eae-d112c18a81a7";
     let out = tmp.join("signals");
-    let o = svb(&[
-        "get",
-        blow5.to_str().unwrap(),
-        other,
-        id,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = svb(&["get", blow5.to_str().unwrap(), other, id, "-o", out.to_str().unwrap()]);
     ok(&o);
     for rid in [id, other] {
         let got = std::fs::read(out.join(format!("{rid}.i16"))).unwrap();
@@ -599,14 +482,7 @@ fn get_writes_reads_signal(dir: &Path) {
     // directory or to standard output.
     let none = tmp.join("none");
     let blow5 = blow5.to_str().unwrap();
-    let o = svb(&[
-        "get",
-        blow5,
-        other,
-        "no-such-read",
-        "-o",
-        none.to_str().unwrap(),
-    ]);
+    let o = svb(&["get", blow5, other, "no-such-read", "-o", none.to_str().unwrap()]);
     assert!(fails(&o).contains("no read no-such-read"));
     assert!(!none.exists() || std::fs::read_dir(&none).unwrap().next().is_none());
     let o = svb(&["get", blow5, other, "no-such-read"]);
@@ -620,18 +496,12 @@ fn get_writes_reads_signal(dir: &Path) {
 #[svb_testdata::data_test]
 fn view_is_pod5_views_table(dir: &Path) {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    for name in [
-        "multi_fast5_zip.pod5",
-        "multi_fast5_zip_v4.pod5",
-        "multi_fast5_zip_v0.pod5",
-    ] {
+    for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"] {
         let file = dir.join("pod5").join(name);
         let ours = svb(&["view", file.to_str().unwrap()]);
         ok(&ours);
-        let theirs = Command::new(&python)
-            .args(["-m", "pod5.tools.main", "view"])
-            .arg(&file)
-            .output();
+        let theirs =
+            Command::new(&python).args(["-m", "pod5.tools.main", "view"]).arg(&file).output();
         match theirs {
             Ok(t) if t.status.success() => {
                 assert_eq!(
@@ -648,12 +518,7 @@ fn view_is_pod5_views_table(dir: &Path) {
         }
     }
     let file = dir.join("pod5/multi_fast5_zip.pod5");
-    let o = svb(&[
-        "view",
-        file.to_str().unwrap(),
-        "--fields",
-        "num_samples,read_id",
-    ]);
+    let o = svb(&["view", file.to_str().unwrap(), "--fields", "num_samples,read_id"]);
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "num_samples\tread_id");
@@ -672,10 +537,7 @@ fn view_is_pod5_views_table(dir: &Path) {
     let o = svb(&["view", file.to_str().unwrap(), "--fields", "read_id,bogus"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("no field bogus") && err.contains("median_before"),
-        "{err}"
-    );
+    assert!(err.contains("no field bogus") && err.contains("median_before"), "{err}");
 }
 
 /// The bytes of POD5 `path` with its run-info table's acquisition id changed (one
@@ -754,34 +616,18 @@ fn convert_both_ways(dir: &Path) {
     ok(&o);
     let b5 = out_dir.join("multi_fast5_zip.blow5");
     let r = svb_blow5::Reader::open(&b5).unwrap();
-    assert_eq!(
-        r.header().signal_compression,
-        svb_blow5::SignalCompression::ExZd
-    );
+    assert_eq!(r.header().signal_compression, svb_blow5::SignalCompression::ExZd);
     let back = tmp.join("back.pod5");
-    let o = svb(&[
-        "convert",
-        out_dir.to_str().unwrap(),
-        "-o",
-        back.to_str().unwrap(),
-    ]);
+    let o = svb(&["convert", out_dir.to_str().unwrap(), "-o", back.to_str().unwrap()]);
     ok(&o);
-    let (a, b) = (
-        svb_pod5::Reader::open(&src).unwrap(),
-        svb_pod5::Reader::open(&back).unwrap(),
-    );
+    let (a, b) = (svb_pod5::Reader::open(&src).unwrap(), svb_pod5::Reader::open(&back).unwrap());
     assert_eq!(a.len(), b.len());
     for i in 0..a.len() {
         assert_eq!(a.decode_signal(i).unwrap(), b.decode_signal(i).unwrap());
     }
     // POD5 to POD5 is a repack: the same reads and samples.
     let same = tmp.join("same.pod5");
-    ok(&svb(&[
-        "convert",
-        src.to_str().unwrap(),
-        "-o",
-        same.to_str().unwrap(),
-    ]));
+    ok(&svb(&["convert", src.to_str().unwrap(), "-o", same.to_str().unwrap()]));
     let c = svb_pod5::Reader::open(&same).unwrap();
     assert_eq!(c.len(), a.len());
     for i in 0..a.len() {
@@ -791,11 +637,5 @@ fn convert_both_ways(dir: &Path) {
 
 /// `svb --threads THREADS FORMAT verify FILE`.
 fn verify(format: &str, file: &std::path::Path, threads: &str) -> std::process::Output {
-    svb(&[
-        "--threads",
-        threads,
-        format,
-        "verify",
-        file.to_str().unwrap(),
-    ])
+    svb(&["--threads", threads, format, "verify", file.to_str().unwrap()])
 }

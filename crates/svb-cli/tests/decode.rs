@@ -25,25 +25,13 @@ fn arrow_file_holds_every_read_of_every_input(d: &Path, dir: &TempDir) {
         .map(|f| d.join("pod5").join(f))
         .collect();
     let out = dir.join("reads.arrow");
-    ok(&svb(&[
-        "decode",
-        s(&inputs[0]),
-        s(&inputs[1]),
-        "-o",
-        s(&out),
-        "--batch-reads",
-        "4",
-    ]));
+    ok(&svb(&["decode", s(&inputs[0]), s(&inputs[1]), "-o", s(&out), "--batch-reads", "4"]));
     let batches = read_ipc(&out);
     let schema = batches[0].schema();
     assert_eq!(schema.field(0).name(), "read_id");
     assert_eq!(schema.fields().last().unwrap().name(), "signal");
     let mut rows = batches.iter().flat_map(|b| {
-        let ids = b
-            .column_by_name("read_id")
-            .unwrap()
-            .as_string::<i32>()
-            .clone();
+        let ids = b.column_by_name("read_id").unwrap().as_string::<i32>().clone();
         let sig = b.column_by_name("signal").unwrap().as_list::<i32>().clone();
         (0..b.num_rows()).map(move |k| (ids.value(k).to_string(), sig.value(k)))
     });
@@ -77,12 +65,8 @@ fn arrow_file_holds_every_read_of_every_input(d: &Path, dir: &TempDir) {
         "--pa",
     ]));
     let batches = read_ipc(&out);
-    let names: Vec<String> = batches[0]
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().clone())
-        .collect();
+    let names: Vec<String> =
+        batches[0].schema().fields().iter().map(|f| f.name().clone()).collect();
     assert_eq!(names, ["channel", "read_id", "signal_pa"]);
     let r = svb_pod5::Reader::open(&inputs[0]).unwrap();
     let pa = batches[0].column(2).as_list::<i32>().value(0);
@@ -96,28 +80,13 @@ fn arrow_file_holds_every_read_of_every_input(d: &Path, dir: &TempDir) {
     assert_eq!(pa.as_primitive::<Float32Type>().values(), &want[..]);
 
     // Metadata only.
-    ok(&svb(&[
-        "decode",
-        s(&inputs[0]),
-        "-o",
-        s(&out),
-        "--force",
-        "--no-signal",
-    ]));
+    ok(&svb(&["decode", s(&inputs[0]), "-o", s(&out), "--force", "--no-signal"]));
     let batches = read_ipc(&out);
     assert!(batches[0].column_by_name("signal").is_none());
     assert_eq!(batches[0].num_rows(), r.len());
 
     // An unknown column names the ones there are.
-    let bad = svb(&[
-        "decode",
-        s(&inputs[0]),
-        "-o",
-        s(&out),
-        "--force",
-        "--columns",
-        "nope",
-    ]);
+    let bad = svb(&["decode", s(&inputs[0]), "-o", s(&out), "--force", "--columns", "nope"]);
     assert!(fails(&bad).contains("read_number"));
 }
 
@@ -130,24 +99,11 @@ fn blow5_to_arrow_and_directory_output(d: &Path, dir: &TempDir) {
     let r = svb_blow5::Reader::open(&input).unwrap();
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
     assert_eq!(rows, r.len());
-    for name in [
-        "read_id",
-        "digitisation",
-        "channel_number",
-        "end_reason",
-        "signal",
-    ] {
+    for name in ["read_id", "digitisation", "channel_number", "end_reason", "signal"] {
         assert!(batches[0].column_by_name(name).is_some(), "{name}");
     }
-    let sig = batches[0]
-        .column_by_name("signal")
-        .unwrap()
-        .as_list::<i32>()
-        .value(0);
-    assert_eq!(
-        sig.as_primitive::<Int16Type>().values(),
-        &r.record(0).unwrap().raw_signal[..]
-    );
+    let sig = batches[0].column_by_name("signal").unwrap().as_list::<i32>().value(0);
+    assert_eq!(sig.as_primitive::<Int16Type>().values(), &r.record(0).unwrap().raw_signal[..]);
 
     // A directory: one signal file a read, from every input.
     let signals = dir.join("signals");
@@ -155,18 +111,9 @@ fn blow5_to_arrow_and_directory_output(d: &Path, dir: &TempDir) {
         d.join("blow5/reads_zstd_svb_zd.blow5"),
         d.join("blow5/slow5tools/p2solo_ulk114_dna.blow5"),
     ];
-    ok(&svb(&[
-        "decode",
-        s(&inputs[0]),
-        s(&inputs[1]),
-        "-o",
-        s(&signals),
-    ]));
+    ok(&svb(&["decode", s(&inputs[0]), s(&inputs[1]), "-o", s(&signals)]));
     let n = std::fs::read_dir(&signals).unwrap().count();
-    let want: usize = inputs
-        .iter()
-        .map(|p| svb_blow5::Reader::open(p).unwrap().len())
-        .sum();
+    let want: usize = inputs.iter().map(|p| svb_blow5::Reader::open(p).unwrap().len()).sum();
     assert_eq!(n, want);
     let bad = svb(&["decode", s(&inputs[0]), "-o", s(&signals), "--pa"]);
     assert!(fails(&bad).contains("Arrow output"));
@@ -186,9 +133,6 @@ fn a_failed_decode_leaves_no_output(d: &Path, dir: &TempDir) {
     let run = svb(&["decode", s(&bad), "-o", s(&out), "--batch-reads", "2"]);
     assert!(!run.status.success());
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("bad.blow5") && err.contains("record 9"),
-        "{err}"
-    );
+    assert!(err.contains("bad.blow5") && err.contains("record 9"), "{err}");
     assert_eq!(dir.entries(), vec!["bad.blow5".to_string()]);
 }

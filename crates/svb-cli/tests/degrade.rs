@@ -18,33 +18,16 @@ fn degrade_command(repos: &Path) {
     let run = svb(&["degrade", s(&raw.join("gridr10dna.blow5")), "-o", s(&out)]);
     ok(&run);
     let said = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        said.contains("3 bits eliminated (chosen for DNA lsk114 5kHz GridION)"),
-        "{said}"
-    );
+    assert!(said.contains("3 bits eliminated (chosen for DNA lsk114 5kHz GridION)"), "{said}");
     assert_eq!(
         std::fs::read(&out).unwrap(),
         std::fs::read(exp.join("gridr10dna_b3.blow5")).unwrap()
     );
     // An existing output: refused, then replaced with --force.
-    let e = fails(&svb(&[
-        "degrade",
-        s(&raw.join("gridr10dna.blow5")),
-        "-o",
-        s(&out),
-        "-b",
-        "5",
-    ]));
+    let e = fails(&svb(&["degrade", s(&raw.join("gridr10dna.blow5")), "-o", s(&out), "-b", "5"]));
     assert!(e.contains("exists"), "{e}");
-    let run = svb(&[
-        "degrade",
-        s(&raw.join("gridr10dna.blow5")),
-        "-o",
-        s(&out),
-        "-b",
-        "5",
-        "--force",
-    ]);
+    let run =
+        svb(&["degrade", s(&raw.join("gridr10dna.blow5")), "-o", s(&out), "-b", "5", "--force"]);
     ok(&run);
     assert!(String::from_utf8_lossy(&run.stderr).contains("more than 4 bits"));
     // Bits outside 1-16, a header of no known dataset, a POD5 output: errors, nothing written.

@@ -23,45 +23,22 @@ fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
     let tsv = ok(&svb(&["view", s(&vbz), s(&gzip)]));
     let lines: Vec<&str> = tsv.lines().collect();
     assert_eq!(lines.len(), 1 + 2 * r.len());
-    assert!(
-        lines[0].starts_with("read_id\tfilename\tread_number\t"),
-        "{}",
-        lines[0]
-    );
+    assert!(lines[0].starts_with("read_id\tfilename\tread_number\t"), "{}", lines[0]);
     let read = r.read(0).unwrap();
     let row = lines.iter().find(|l| l.starts_with(&read.read_id)).unwrap();
-    assert!(
-        row.contains(&format!("\t{}\t", read.channel_number)),
-        "{row}"
-    );
+    assert!(row.contains(&format!("\t{}\t", read.channel_number)), "{row}");
     assert!(row.contains(&read.run_id), "{row}");
-    let json = ok(&svb(&[
-        "view",
-        "--json",
-        "--fields",
-        "read_id,num_samples",
-        s(&vbz),
-    ]));
+    let json = ok(&svb(&["view", "--json", "--fields", "read_id,num_samples", s(&vbz)]));
     let first = json.lines().next().unwrap();
     let n = r.signal(0).unwrap().len();
-    assert_eq!(
-        first,
-        format!("{{\"read_id\":\"{}\",\"num_samples\":{n}}}", read.read_id)
-    );
+    assert_eq!(first, format!("{{\"read_id\":\"{}\",\"num_samples\":{n}}}", read.read_id));
 
     // get: the raw samples, little-endian int16.
     let out = tmp.join("one.i16");
     ok(&svb(&["get", s(&gzip), &read.read_id, "-o", s(&out)]));
     let bytes = std::fs::read(&out).unwrap();
-    let got: Vec<i16> = bytes
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
-    assert_eq!(
-        got,
-        r.signal(0).unwrap(),
-        "gzip and VBZ files hold the same samples"
-    );
+    let got: Vec<i16> = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    assert_eq!(got, r.signal(0).unwrap(), "gzip and VBZ files hold the same samples");
 
     // decode: an Arrow file, a row a read, the signal as list<int16>.
     let arrow = tmp.join("reads.arrow");
@@ -73,20 +50,11 @@ fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
             .unwrap();
     let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
     assert_eq!(rows, r.len());
-    let ids = batches[0]
-        .column_by_name("read_id")
-        .unwrap()
-        .as_string::<i32>();
+    let ids = batches[0].column_by_name("read_id").unwrap().as_string::<i32>();
     let i = r.find(ids.value(0)).unwrap();
     let signal = batches[0]["signal"].as_list::<i32>().value(0);
-    assert_eq!(
-        signal.as_primitive::<Int16Type>().values(),
-        &r.signal(i).unwrap()[..]
-    );
-    let channel = batches[0]
-        .column_by_name("channel_number")
-        .unwrap()
-        .as_string::<i32>();
+    assert_eq!(signal.as_primitive::<Int16Type>().values(), &r.signal(i).unwrap()[..]);
+    let channel = batches[0].column_by_name("channel_number").unwrap().as_string::<i32>();
     assert_eq!(channel.value(0), r.read(i).unwrap().channel_number);
 
     // convert: FAST5 to POD5 (ONT's mapping), every read; two files holding the same reads
@@ -104,10 +72,7 @@ fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
 
     // And to BLOW5, through the POD5 mapping.
     ok(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("x.blow5"))]));
-    assert_eq!(
-        svb_blow5::Reader::open(tmp.join("x.blow5")).unwrap().len(),
-        r.len()
-    );
+    assert_eq!(svb_blow5::Reader::open(tmp.join("x.blow5")).unwrap().len(), r.len());
 
     // And back to FAST5, gzip, cut into files of 4 reads (the last holds the rest).
     let out = tmp.join("x.fast5");
@@ -122,46 +87,23 @@ fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
         "4",
     ]);
     let said = String::from_utf8_lossy(&said.stderr).into_owned();
-    assert!(
-        said.contains("x.0.fast5, ") && said.contains("x.2.fast5"),
-        "{said}"
-    );
+    assert!(said.contains("x.0.fast5, ") && said.contains("x.2.fast5"), "{said}");
     let mut back = Vec::new();
     for k in 0..3 {
         let part = svb_fast5::Reader::open(tmp.join(&format!("x.{k}.fast5"))).unwrap();
         back.extend((0..part.len()).map(|i| part.read_id(i).unwrap().to_string()));
     }
-    let ids: Vec<String> = (0..r.len())
-        .map(|i| r.read_id(i).unwrap().to_string())
-        .collect();
+    let ids: Vec<String> = (0..r.len()).map(|i| r.read_id(i).unwrap().to_string()).collect();
     assert_eq!(back, ids);
     assert!(!out.exists());
 
     // Only conversions write FAST5, and only FAST5 outputs are cut by read count.
-    let e = fails(&svb(&[
-        "subset",
-        s(&vbz),
-        "--read-ids",
-        s(&vbz),
-        "-o",
-        s(&tmp.join("s.fast5")),
-    ]));
+    let e = fails(&svb(&["subset", s(&vbz), "--read-ids", s(&vbz), "-o", s(&tmp.join("s.fast5"))]));
     assert!(!e.is_empty() && !tmp.join("s.fast5").exists(), "{e}");
-    let e = fails(&svb(&[
-        "merge",
-        s(&tmp.join("x.blow5")),
-        "-o",
-        s(&tmp.join("m.fast5")),
-    ]));
+    let e = fails(&svb(&["merge", s(&tmp.join("x.blow5")), "-o", s(&tmp.join("m.fast5"))]));
     assert!(e.contains("`svb convert` changes it"), "{e}");
-    let e = fails(&svb(&[
-        "convert",
-        s(&vbz),
-        "-o",
-        s(&tmp.join("y.pod5")),
-        "--file-read-count",
-        "4",
-    ]));
+    let e =
+        fails(&svb(&["convert", s(&vbz), "-o", s(&tmp.join("y.pod5")), "--file-read-count", "4"]));
     assert!(e.contains("cuts FAST5 outputs"), "{e}");
 }
 
@@ -183,10 +125,7 @@ fn fast5_info_and_verify(data: &Path, _tmp: &TempDir) {
     );
     let info = ok(&svb(&["fast5", "info", "--json", s(&two_runs)]));
     let v: serde_json::Value = serde_json::from_str(&info).unwrap();
-    assert_eq!(
-        (v["layout"].as_str(), v["reads"].as_u64()),
-        (Some("multi-read"), Some(2))
-    );
+    assert_eq!((v["layout"].as_str(), v["reads"].as_u64()), (Some("multi-read"), Some(2)));
     assert_eq!(v["runs"].as_array().unwrap().len(), 2, "{info}");
     // verify: a JSON line a read, its sha256 the one h5py gives (the manifest's).
     let text = std::fs::read_to_string(data.join("fast5/manifest.json")).unwrap();
@@ -217,11 +156,7 @@ fn fast5_info_and_verify(data: &Path, _tmp: &TempDir) {
 fn subset_of_fast5_is_written_in_any_format_svb_writes(data: &Path, tmp: &TempDir) {
     let vbz = data.join(VBZ);
     let a = svb_fast5::Reader::open(&vbz).unwrap();
-    let wanted = [
-        a.read_id(5).unwrap(),
-        a.read_id(0).unwrap(),
-        a.read_id(3).unwrap(),
-    ];
+    let wanted = [a.read_id(5).unwrap(), a.read_id(0).unwrap(), a.read_id(3).unwrap()];
     let ids = tmp.join("ids.txt");
     std::fs::write(&ids, format!("{}\nnot-there\n", wanted.join("\n"))).unwrap();
     let whole = tmp.join("whole.blow5");
@@ -237,13 +172,8 @@ fn subset_of_fast5_is_written_in_any_format_svb_writes(data: &Path, tmp: &TempDi
         // File order, not the list's.
         assert_eq!(got, [wanted[1], wanted[2], wanted[0]], "{ext}");
         for (i, id) in got.iter().enumerate() {
-            let j = (0..whole.len())
-                .find(|&j| whole.read_id(j).unwrap() == *id)
-                .unwrap();
-            assert_eq!(
-                r.signal(i).unwrap().samples,
-                whole.record(j).unwrap().raw_signal
-            );
+            let j = (0..whole.len()).find(|&j| whole.read_id(j).unwrap() == *id).unwrap();
+            assert_eq!(r.signal(i).unwrap().samples, whole.record(j).unwrap().raw_signal);
         }
     }
 }

@@ -35,20 +35,9 @@ fn index_beside_and_elsewhere_and_get_through_it(data: &Path, tmp: &TempDir) {
     // get through the index kept elsewhere, and the same samples without it.
     std::fs::remove_file(svb_blow5::Index::path_for(&blow5)).unwrap();
     let id = svb_blow5::Reader::open(&blow5).unwrap().read_id(2).unwrap();
-    let via = ok(&svb(&[
-        "get",
-        s(&blow5),
-        &id,
-        "--index",
-        s(&kept),
-        "-o",
-        s(&tmp.join("a.i16")),
-    ]));
+    let via = ok(&svb(&["get", s(&blow5), &id, "--index", s(&kept), "-o", s(&tmp.join("a.i16"))]));
     let _ = via;
-    assert!(
-        !svb_blow5::Index::path_for(&blow5).exists(),
-        "--index writes nothing beside"
-    );
+    assert!(!svb_blow5::Index::path_for(&blow5).exists(), "--index writes nothing beside");
     ok(&svb(&["get", s(&blow5), &id, "-o", s(&tmp.join("b.i16"))]));
     assert_eq!(
         std::fs::read(tmp.join("a.i16")).unwrap(),
@@ -59,24 +48,9 @@ fn index_beside_and_elsewhere_and_get_through_it(data: &Path, tmp: &TempDir) {
     let ids = tmp.join("ids.txt");
     std::fs::write(&ids, format!("{id}\n")).unwrap();
     let picked = tmp.join("picked.blow5");
-    ok(&svb(&[
-        "subset",
-        s(&blow5),
-        "--read-ids",
-        s(&ids),
-        "-o",
-        s(&picked),
-        "--index",
-        s(&kept),
-    ]));
+    ok(&svb(&["subset", s(&blow5), "--read-ids", s(&ids), "-o", s(&picked), "--index", s(&kept)]));
     assert!(!svb_blow5::Index::path_for(&blow5).exists());
-    assert_eq!(
-        svb_blow5::Reader::open(&picked)
-            .unwrap()
-            .read_id(0)
-            .unwrap(),
-        id
-    );
+    assert_eq!(svb_blow5::Reader::open(&picked).unwrap().read_id(0).unwrap(), id);
     // An index of another file does not fit: an error, the index left as it is.
     let other = tmp.join("other.idx");
     ok(&svb(&["index", s(&slow5), "--index", s(&other)]));
@@ -109,9 +83,7 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
     std::fs::create_dir_all(dir.join("more")).unwrap();
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let reader = svb_blow5::Reader::open(&blow5).unwrap();
-    let ids: Vec<String> = (0..reader.len())
-        .map(|i| reader.read_id(i).unwrap())
-        .collect();
+    let ids: Vec<String> = (0..reader.len()).map(|i| reader.read_id(i).unwrap()).collect();
     // The reads split over three files, one in a subdirectory.
     let thirds: Vec<&[String]> = ids.chunks(ids.len().div_ceil(3)).collect();
     for (k, part) in thirds.iter().enumerate() {
@@ -121,24 +93,11 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
             2 => dir.join("more/c.blow5"),
             _ => dir.join(format!("{}.blow5", ["a", "b"][k])),
         };
-        ok(&svb(&[
-            "subset",
-            s(&blow5),
-            "--read-ids",
-            s(&list),
-            "-o",
-            s(&to),
-        ]));
+        ok(&svb(&["subset", s(&blow5), "--read-ids", s(&list), "-o", s(&to)]));
     }
     let last = ids.last().unwrap();
     let first = &ids[0];
-    ok(&svb(&[
-        "get",
-        s(&blow5),
-        last,
-        "-o",
-        s(&tmp.join("want.i16")),
-    ]));
+    ok(&svb(&["get", s(&blow5), last, "-o", s(&tmp.join("want.i16"))]));
     ok(&svb(&["get", s(&dir), last, "-o", s(&tmp.join("got.i16"))]));
     let want = std::fs::read(tmp.join("want.i16")).unwrap();
     assert_eq!(std::fs::read(tmp.join("got.i16")).unwrap(), want);
@@ -146,42 +105,16 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
     // A kept index: made, then reused (not rewritten), several reads into a directory.
     let kept = tmp.join("runs.svbidx");
     let out = tmp.join("signals");
-    ok(&svb(&[
-        "get",
-        s(&dir),
-        first,
-        last,
-        "--id-index",
-        s(&kept),
-        "-o",
-        s(&out),
-    ]));
+    ok(&svb(&["get", s(&dir), first, last, "--id-index", s(&kept), "-o", s(&out)]));
     let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
-    assert_eq!(
-        std::fs::read(out.join(format!("{last}.i16"))).unwrap(),
-        want
-    );
-    ok(&svb(&[
-        "get",
-        s(&dir),
-        last,
-        "--id-index",
-        s(&kept),
-        "-o",
-        s(&tmp.join("again.i16")),
-    ]));
+    assert_eq!(std::fs::read(out.join(format!("{last}.i16"))).unwrap(), want);
+    ok(&svb(&["get", s(&dir), last, "--id-index", s(&kept), "-o", s(&tmp.join("again.i16"))]));
     assert_eq!(std::fs::metadata(&kept).unwrap().modified().unwrap(), made);
     assert_eq!(std::fs::read(tmp.join("again.i16")).unwrap(), want);
 
     // Absent ids, another file at --id-index, -o naming the index or an input: errors, and
     // nothing is written over.
-    let e = fails(&svb(&[
-        "get",
-        s(&dir),
-        "no_such_read",
-        "-o",
-        s(&tmp.join("x.i16")),
-    ]));
+    let e = fails(&svb(&["get", s(&dir), "no_such_read", "-o", s(&tmp.join("x.i16"))]));
     assert!(e.contains("no read no_such_read"), "{e}");
     assert!(!tmp.join("x.i16").exists());
     let notes = tmp.join("notes.txt");
@@ -189,16 +122,7 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
     let e = fails(&svb(&["get", s(&dir), last, "--id-index", s(&notes)]));
     assert!(e.contains("not an svb dataset index"), "{e}");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
-    let e = fails(&svb(&[
-        "get",
-        s(&dir),
-        last,
-        "--id-index",
-        s(&kept),
-        "-o",
-        s(&kept),
-        "--force",
-    ]));
+    let e = fails(&svb(&["get", s(&dir), last, "--id-index", s(&kept), "-o", s(&kept), "--force"]));
     assert!(e.contains("read id index"), "{e}");
     let input = dir.join("a.blow5");
     let before = std::fs::read(&input).unwrap();
@@ -218,26 +142,11 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
     let got = svb(&["get", s(&dir), twice, "-o", s(&tmp.join("twice.i16"))]);
     ok(&got);
     let said = String::from_utf8_lossy(&got.stderr);
-    assert!(
-        said.contains(&format!("read {twice} is in 2 places")),
-        "{said}"
-    );
-    assert!(
-        said.contains(s(&dir.join("b.blow5"))) && said.contains(s(&copy)),
-        "{said}"
-    );
+    assert!(said.contains(&format!("read {twice} is in 2 places")), "{said}");
+    assert!(said.contains(s(&dir.join("b.blow5"))) && said.contains(s(&copy)), "{said}");
     let from_b = tmp.join("b.i16");
-    ok(&svb(&[
-        "get",
-        s(&dir.join("b.blow5")),
-        twice,
-        "-o",
-        s(&from_b),
-    ]));
-    assert_eq!(
-        std::fs::read(tmp.join("twice.i16")).unwrap(),
-        std::fs::read(&from_b).unwrap()
-    );
+    ok(&svb(&["get", s(&dir.join("b.blow5")), twice, "-o", s(&from_b)]));
+    assert_eq!(std::fs::read(tmp.join("twice.i16")).unwrap(), std::fs::read(&from_b).unwrap());
     // A read in one file: no warning.
     let once = svb(&["get", s(&dir), last, "-o", s(&tmp.join("once.i16"))]);
     ok(&once);
@@ -251,26 +160,14 @@ fn get_from_a_directory_through_a_read_id_index(data: &Path, tmp: &TempDir) {
         std::fs::create_dir_all(&store).unwrap();
         let link = tmp.join("linked.svbidx");
         std::os::unix::fs::symlink("store/ids.svbidx", &link).unwrap();
-        let is_link = |p: &std::path::Path| {
-            std::fs::symlink_metadata(p)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        };
+        let is_link =
+            |p: &std::path::Path| std::fs::symlink_metadata(p).unwrap().file_type().is_symlink();
         for (k, to) in ["l1.i16", "l2.i16"].iter().enumerate() {
             if k == 1 {
                 // The directory changed: the index is rebuilt, through the link again.
                 std::fs::remove_file(&copy).unwrap();
             }
-            ok(&svb(&[
-                "get",
-                s(&dir),
-                last,
-                "--id-index",
-                s(&link),
-                "-o",
-                s(&tmp.join(to)),
-            ]));
+            ok(&svb(&["get", s(&dir), last, "--id-index", s(&link), "-o", s(&tmp.join(to))]));
             assert!(is_link(&link));
             assert!(store.join("ids.svbidx").is_file());
             assert_eq!(std::fs::read(tmp.join(to)).unwrap(), want);

@@ -17,32 +17,21 @@ fn a_signal_stops_the_operation_and_publishes_nothing() {
     };
     let tmp = svb_testdata::TempDir::new("cli-interrupt");
     let bytes = std::fs::read(data.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
-    for (k, (signal, command)) in [("INT", "convert"), ("TERM", "split"), ("INT", "merge")]
-        .into_iter()
-        .enumerate()
+    for (k, (signal, command)) in
+        [("INT", "convert"), ("TERM", "split"), ("INT", "merge")].into_iter().enumerate()
     {
         let dir = tmp.join(&format!("{k}"));
         std::fs::create_dir_all(&dir).unwrap();
         let pipe = dir.join("in.blow5");
-        assert!(Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap()
-            .success());
+        assert!(Command::new("mkfifo").arg(&pipe).status().unwrap().success());
         let out = dir.join("out");
         let other = data.join("blow5/reads_zlib_svb_zd.blow5");
         let args: Vec<&str> = match command {
             "convert" => vec!["convert", s(&pipe), "-o", "out.pod5"],
             "split" => vec!["split", s(&pipe), "-o", s(&out), "--files", "2"],
-            _ => vec![
-                "merge",
-                s(&pipe),
-                s(&other),
-                "-o",
-                "out.blow5",
-                "--duplicates",
-                "keep-first",
-            ],
+            _ => {
+                vec!["merge", s(&pipe), s(&other), "-o", "out.blow5", "--duplicates", "keep-first"]
+            }
         };
         let child = Command::new(env!("CARGO_BIN_EXE_svb"))
             .args(&args)
@@ -56,21 +45,14 @@ fn a_signal_stops_the_operation_and_publishes_nothing() {
         let pid = child.id().to_string();
         // The shell's own `kill` (no procps needed).
         let kill = format!("kill -{signal} {pid}");
-        assert!(Command::new("sh")
-            .args(["-c", &kill])
-            .status()
-            .unwrap()
-            .success());
+        assert!(Command::new("sh").args(["-c", &kill]).status().unwrap().success());
         std::thread::sleep(Duration::from_millis(200));
         feed.write_all(&bytes).unwrap();
         drop(feed);
         let start = Instant::now();
         let mut child = child;
         while child.try_wait().unwrap().is_none() {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "svb {command} hangs"
-            );
+            assert!(start.elapsed() < Duration::from_secs(60), "svb {command} hangs");
             std::thread::sleep(Duration::from_millis(10));
         }
         let done = child.wait_with_output().unwrap();

@@ -19,34 +19,15 @@ fn subset_and_convert_go_past_a_bad_input(d: &Path, tmp: &TempDir) {
 
     // subset: stops without --keep-going, nothing written.
     let out = tmp.join("picked.pod5");
-    let run = svb(&[
-        "subset",
-        s(&bad),
-        s(&good),
-        "--read-ids",
-        s(&list),
-        "-o",
-        s(&out),
-    ]);
+    let run = svb(&["subset", s(&bad), s(&good), "--read-ids", s(&list), "-o", s(&out)]);
     assert!(fails(&run).contains("bad.pod5"));
     assert!(!out.exists());
     // With it: the good file's reads, the bad one named, status 1.
-    let run = svb(&[
-        "subset",
-        s(&bad),
-        s(&good),
-        "--read-ids",
-        s(&list),
-        "-o",
-        s(&out),
-        "--keep-going",
-    ]);
+    let run =
+        svb(&["subset", s(&bad), s(&good), "--read-ids", s(&list), "-o", s(&out), "--keep-going"]);
     assert_eq!(run.status.code(), Some(1));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("left out") && err.contains("bad.pod5"),
-        "{err}"
-    );
+    assert!(err.contains("left out") && err.contains("bad.pod5"), "{err}");
     let picked = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(picked.len(), ids.len());
 
@@ -58,24 +39,12 @@ fn subset_and_convert_go_past_a_bad_input(d: &Path, tmp: &TempDir) {
     let run = svb(&["convert", s(&bad), s(&good), "-o", s(&b5), "--keep-going"]);
     assert_eq!(run.status.code(), Some(1));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("left out") && err.contains("bad.pod5"),
-        "{err}"
-    );
+    assert!(err.contains("left out") && err.contains("bad.pod5"), "{err}");
     assert_eq!(svb_blow5::Reader::open(&b5).unwrap().len(), ids.len());
 
     // One output per input: the bad input has none, the good one its own.
     let dir = tmp.join("each");
-    let run = svb(&[
-        "convert",
-        s(&bad),
-        s(&good),
-        "-o",
-        s(&dir),
-        "--to",
-        "blow5",
-        "--keep-going",
-    ]);
+    let run = svb(&["convert", s(&bad), s(&good), "-o", s(&dir), "--to", "blow5", "--keep-going"]);
     assert_eq!(run.status.code(), Some(1));
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -112,15 +81,7 @@ fn subset_goes_past_a_damaged_read(d: &Path, tmp: &TempDir) {
     let list = tmp.join("ids.txt");
     std::fs::write(&list, ids.join("\n")).unwrap();
     let out = tmp.join("picked.blow5");
-    let run = svb(&[
-        "subset",
-        s(&bad),
-        "--read-ids",
-        s(&list),
-        "-o",
-        s(&out),
-        "--keep-going",
-    ]);
+    let run = svb(&["subset", s(&bad), "--read-ids", s(&list), "-o", s(&out), "--keep-going"]);
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("left out"), "{err}");

@@ -14,18 +14,8 @@ fn a_list_line_too_long_is_refused_with_a_short_message(data: &Path) {
     std::fs::write(&list, format!("read_id\n{}\n", "x".repeat(5 << 20))).unwrap();
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     let out = tmp.join("picked.pod5");
-    let e = fails(&svb(&[
-        "subset",
-        s(&pod5),
-        "-o",
-        s(&out),
-        "--read-ids",
-        s(&list),
-    ]));
-    assert!(
-        e.contains("line 2: a line longer than 1048576 bytes"),
-        "{e}"
-    );
+    let e = fails(&svb(&["subset", s(&pod5), "-o", s(&out), "--read-ids", s(&list)]));
+    assert!(e.contains("line 2: a line longer than 1048576 bytes"), "{e}");
     assert!(e.len() < 300, "{} bytes on stderr", e.len());
     assert!(!out.exists());
 }
@@ -48,9 +38,7 @@ fn links_that_loop_are_walked_once(data: &Path) {
 /// the command has not ended after 60 s (a second open of the FIFO would wait forever).
 #[cfg(unix)]
 fn with_fifo(
-    pipe: &std::path::Path,
-    bytes: Option<Vec<u8>>,
-    args: &[&str],
+    pipe: &std::path::Path, bytes: Option<Vec<u8>>, args: &[&str],
 ) -> std::process::Output {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
@@ -91,35 +79,19 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice(data: &Path) {
     let out = with_fifo(
         &pipe,
         Some(bytes.clone()),
-        &[
-            "merge",
-            s(&pipe),
-            s(&other),
-            "-o",
-            s(&merged),
-            "--duplicates",
-            "keep-first",
-        ],
+        &["merge", s(&pipe), s(&other), "-o", s(&merged), "--duplicates", "keep-first"],
     );
     ok(&out);
     assert!(merged.exists());
     let pipe = tmp.join("in2.blow5");
     let parts = tmp.join("parts");
-    let out = with_fifo(
-        &pipe,
-        Some(bytes),
-        &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
-    );
+    let out = with_fifo(&pipe, Some(bytes), &["split", s(&pipe), "-o", s(&parts), "--files", "2"]);
     ok(&out);
     assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
     let pipe = tmp.join("in3.pod5");
     let pod5 = std::fs::read(data.join("pod5/multi_fast5_zip.pod5")).unwrap();
     let parts = tmp.join("pod5_parts");
-    let out = with_fifo(
-        &pipe,
-        Some(pod5),
-        &["split", s(&pipe), "-o", s(&parts), "--files", "2"],
-    );
+    let out = with_fifo(&pipe, Some(pod5), &["split", s(&pipe), "-o", s(&parts), "--files", "2"]);
     ok(&out);
     assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 2);
     // A FIFO at --id-index, which nothing writes: refused at once (an index is a file svb
@@ -130,11 +102,7 @@ fn a_fifo_is_read_once_by_the_commands_that_read_twice(data: &Path) {
     let id = svb_blow5::Reader::open(&blow5).unwrap().read_id(0).unwrap();
     let pipe = tmp.join("ids.svbidx");
     let got = tmp.join("got.i16");
-    let out = with_fifo(
-        &pipe,
-        None,
-        &["get", s(&dir), &id, "--id-index", s(&pipe), "-o", s(&got)],
-    );
+    let out = with_fifo(&pipe, None, &["get", s(&dir), &id, "--id-index", s(&pipe), "-o", s(&got)]);
     let e = fails(&out);
     assert!(e.contains("not a regular file"), "{e}");
     use std::os::unix::fs::FileTypeExt;
@@ -157,37 +125,23 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
         run.acquisition_id = "run-1".into();
         run.sample_rate = 4000;
         w.add_run_info(&run).unwrap();
-        let signal: Vec<i16> = (0..500)
-            .map(|i| 400 + (i % 31) as i16 + i16::from(n))
-            .collect();
+        let signal: Vec<i16> = (0..500).map(|i| 400 + (i % 31) as i16 + i16::from(n)).collect();
         let mut read = svb_pod5::ReadRow::new([n; 16], "run-1");
         read.num_samples = signal.len() as u64;
         w.add_read(&read, &signal).unwrap();
         w.finish().unwrap();
     }
     let blow5 = tmp.join("all.blow5");
-    let out = common::svb_under(
-        "ulimit -n 48",
-        &["convert", "-r", s(&many), "-o", s(&blow5)],
-    );
+    let out = common::svb_under("ulimit -n 48", &["convert", "-r", s(&many), "-o", s(&blow5)]);
     ok(&out);
     assert_eq!(svb_blow5::Reader::open(&blow5).unwrap().len(), 100);
     // And back, and BLOW5 to BLOW5.
     let bparts = tmp.join("bparts");
-    ok(&svb(&[
-        "split",
-        s(&blow5),
-        "-o",
-        s(&bparts),
-        "--reads",
-        "1",
-    ]));
+    ok(&svb(&["split", s(&blow5), "-o", s(&bparts), "--reads", "1"]));
     for (to, name) in [("pod5", "back.pod5"), ("slow5", "text.slow5")] {
         let out_path = tmp.join(name);
-        let out = common::svb_under(
-            "ulimit -n 48",
-            &["convert", "-r", s(&bparts), "-o", s(&out_path)],
-        );
+        let out =
+            common::svb_under("ulimit -n 48", &["convert", "-r", s(&bparts), "-o", s(&out_path)]);
         ok(&out);
         assert!(out_path.exists(), "{to}");
     }
@@ -228,9 +182,7 @@ fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
         // Each alone converts to both (some test files hold what f2s or POD5 refuses).
         let converts = |ext: &str| {
             let alone = tmp.join(&format!("alone-{name}.{ext}"));
-            svb(&["convert", s(&path), "-o", s(&alone)])
-                .status
-                .success()
+            svb(&["convert", s(&path), "-o", s(&alone)]).status.success()
         };
         if !converts("blow5") || !converts("pod5") {
             continue;
@@ -243,15 +195,8 @@ fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
     assert!(picked >= 20, "{picked} FAST5 files");
     for name in ["all.pod5", "all.blow5"] {
         let out = tmp.join(name);
-        ok(&common::svb_under(
-            "ulimit -n 16",
-            &["convert", "-r", s(&many), "-o", s(&out)],
-        ));
-        assert_eq!(
-            svb_reads::AnyReader::open(&out).unwrap().len(),
-            reads,
-            "{name}"
-        );
+        ok(&common::svb_under("ulimit -n 16", &["convert", "-r", s(&many), "-o", s(&out)]));
+        assert_eq!(svb_reads::AnyReader::open(&out).unwrap().len(), reads, "{name}");
     }
 }
 
@@ -265,9 +210,6 @@ fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line(data: &Path) {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 11, "{out}");
     let columns = lines[0].split('\t').count();
-    assert!(
-        lines.iter().all(|l| l.split('\t').count() == columns),
-        "{out}"
-    );
+    assert!(lines.iter().all(|l| l.split('\t').count() == columns), "{out}");
     assert!(lines[1].contains("a\\tb\\nc\\\\d.pod5"), "{}", lines[1]);
 }

@@ -9,17 +9,9 @@ use svb_testdata::TempDir;
 
 /// Splits `src` into two BLOW5 or POD5 files by `svb subset` (reads 0..half and half..).
 fn halves(
-    src: &std::path::Path,
-    dir: &svb_testdata::TempDir,
-    ext: &str,
+    src: &std::path::Path, dir: &svb_testdata::TempDir, ext: &str,
 ) -> [std::path::PathBuf; 2] {
-    let ids = ok(&svb(&[
-        "view",
-        s(src),
-        "--fields",
-        "read_id",
-        "--no-header",
-    ]));
+    let ids = ok(&svb(&["view", s(src), "--fields", "read_id", "--no-header"]));
     let ids: Vec<&str> = ids.lines().collect();
     let half = ids.len() / 2;
     [(0, &ids[..half]), (1, &ids[half..])].map(|(k, part)| {
@@ -61,35 +53,12 @@ fn merge_arguments_and_messages(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let [a, b] = halves(&src, tmp, "blow5");
     let out = tmp.join("ex-zd.blow5");
-    ok(&svb(&[
-        "merge",
-        s(&a),
-        s(&b),
-        "-o",
-        s(&out),
-        "--signal",
-        "ex-zd",
-    ]));
+    ok(&svb(&["merge", s(&a), s(&b), "-o", s(&out), "--signal", "ex-zd"]));
     let r = svb_blow5::Reader::open(&out).unwrap();
-    assert_eq!(
-        r.header().signal_compression,
-        svb_blow5::SignalCompression::ExZd
-    );
+    assert_eq!(r.header().signal_compression, svb_blow5::SignalCompression::ExZd);
     let lossy = tmp.join("lossy.blow5");
-    ok(&svb(&[
-        "merge",
-        s(&a),
-        s(&b),
-        "-o",
-        s(&lossy),
-        "--lossless",
-        "false",
-    ]));
-    assert!(svb_blow5::Reader::open(&lossy)
-        .unwrap()
-        .header()
-        .aux
-        .is_empty());
+    ok(&svb(&["merge", s(&a), s(&b), "-o", s(&lossy), "--lossless", "false"]));
+    assert!(svb_blow5::Reader::open(&lossy).unwrap().header().aux.is_empty());
     let e = fails(&svb(&["merge", s(&a), "-o", s(&tmp.join("x.pod5"))]));
     assert!(e.contains("svb convert"), "{e}");
 }

@@ -30,19 +30,10 @@ fn readme_lines() -> Vec<Vec<String>> {
 fn readme_command_lines_run(data: &Path, tmp: &TempDir) {
     svb_testdata::readme_files(data, &tmp.0);
     let lines = readme_lines();
-    assert!(
-        lines.len() >= 12,
-        "the README's command lines were not found"
-    );
+    assert!(lines.len() >= 12, "the README's command lines were not found");
     run_readme_lines(&lines, &tmp.0, &[]);
     // What they wrote is there and reads back.
-    for written in [
-        "signals",
-        "blow5_signals",
-        "picked.pod5",
-        "converted.blow5",
-        "read.f32",
-    ] {
+    for written in ["signals", "blow5_signals", "picked.pod5", "converted.blow5", "read.f32"] {
         assert!(tmp.join(written).exists(), "{written}");
     }
     let f32s = std::fs::read(tmp.join("read.f32")).unwrap().len() / 4;
@@ -50,15 +41,7 @@ fn readme_command_lines_run(data: &Path, tmp: &TempDir) {
     let i = r.find("0000173c-bf67-44e7-9a9c-1ad0bc728e74").unwrap();
     assert_eq!(f32s as u64, r.reads()[i].num_samples);
     let view = ok(&svb(&["view", tmp.join("picked.pod5").to_str().unwrap()]));
-    assert!(
-        view.contains("0000173c-bf67-44e7-9a9c-1ad0bc728e74"),
-        "{view}"
-    );
-    assert!(
-        svb_blow5::Reader::open(tmp.join("converted.blow5"))
-            .unwrap()
-            .len()
-            == r.len()
-    );
+    assert!(view.contains("0000173c-bf67-44e7-9a9c-1ad0bc728e74"), "{view}");
+    assert!(svb_blow5::Reader::open(tmp.join("converted.blow5")).unwrap().len() == r.len());
     assert!(tmp.join("run.arrow").is_file());
 }

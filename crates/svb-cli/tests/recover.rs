@@ -10,9 +10,7 @@ use svb_testdata::TempDir;
 
 /// The records of `src` cut in the middle of record `i`, written to `dir/cut.EXT`.
 fn cut_in_record(
-    src: &std::path::Path,
-    i: usize,
-    dir: &svb_testdata::TempDir,
+    src: &std::path::Path, i: usize, dir: &svb_testdata::TempDir,
 ) -> std::path::PathBuf {
     let r = svb_blow5::Reader::open(src).unwrap();
     let (at, size) = r.record_span(i).unwrap();
@@ -79,14 +77,8 @@ fn a_record_that_does_not_decode_is_named(data: &Path, tmp: &TempDir) {
     let said = String::from_utf8_lossy(&run.stderr).into_owned();
     ok(&run);
     let whole = r.len();
-    assert!(
-        said.contains(&format!("{} of {whole} whole records saved", whole - 1)),
-        "{said}"
-    );
-    assert!(
-        said.contains("lost:") && said.contains("record 4 at byte"),
-        "{said}"
-    );
+    assert!(said.contains(&format!("{} of {whole} whole records saved", whole - 1)), "{said}");
+    assert!(said.contains("lost:") && said.contains("record 4 at byte"), "{said}");
 }
 
 /// A POD5 file without its footer: verify points to recover, recover says the footer was
@@ -130,18 +122,9 @@ fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pod5_killed_writer.py");
     let killed = tmp.join("killed.pod5");
     // 1501 reads: ONT's writer has flushed the first 1000 rows of its reads table.
-    let run = std::process::Command::new(&python)
-        .arg(&script)
-        .arg(&killed)
-        .arg("1501")
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(9),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run =
+        std::process::Command::new(&python).arg(&script).arg(&killed).arg("1501").output().unwrap();
+    assert_eq!(run.status.code(), Some(9), "{}", String::from_utf8_lossy(&run.stderr));
     // Copies for ONT's recover (which may clean up) and ours.
     let ont_dir = tmp.join("ont");
     std::fs::create_dir(&ont_dir).unwrap();
@@ -162,11 +145,7 @@ fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
         .arg(ont_dir.join("killed.pod5"))
         .output()
         .unwrap();
-    assert!(
-        ont.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ont.stderr)
-    );
+    assert!(ont.status.success(), "{}", String::from_utf8_lossy(&ont.stderr));
     // `killed_recovered.pod5` (pod5 0.3): found by its suffix.
     let ont_saved = std::fs::read_dir(&ont_dir)
         .unwrap()

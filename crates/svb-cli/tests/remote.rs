@@ -57,11 +57,7 @@ fn commands_read_urls_as_local_files() {
     std::fs::write(&list, some.join("\n")).unwrap();
     for f in &local {
         let url = server.url(name(f));
-        let kind = if name(f).ends_with("pod5") {
-            "pod5"
-        } else {
-            "blow5"
-        };
+        let kind = if name(f).ends_with("pod5") { "pod5" } else { "blow5" };
         for args in [
             vec!["view", "{}"],
             vec!["view", "{}", "--json"],
@@ -71,13 +67,7 @@ fn commands_read_urls_as_local_files() {
         ] {
             let with = |p: &str| -> Vec<String> {
                 args.iter()
-                    .map(|a| {
-                        if *a == "{}" {
-                            p.to_string()
-                        } else {
-                            a.to_string()
-                        }
-                    })
+                    .map(|a| if *a == "{}" { p.to_string() } else { a.to_string() })
                     .collect()
             };
             let run = |p: &str| {
@@ -88,25 +78,16 @@ fn commands_read_urls_as_local_files() {
             let (here, there) = (run(s(f)), run(&url));
             assert!(there.status.success(), "{args:?} {url}: {}", fails(&there));
             let norm = |o: &std::process::Output| {
-                String::from_utf8_lossy(&o.stdout)
-                    .replace(&url, "FILE")
-                    .replace(s(f), "FILE")
+                String::from_utf8_lossy(&o.stdout).replace(&url, "FILE").replace(s(f), "FILE")
             };
             assert_eq!(norm(&here), norm(&there), "{args:?} of {url}");
         }
         // Outputs written from a URL are the local file's, byte for byte.
-        for (cmd, ext) in [
-            ("convert", "pod5"),
-            ("convert", "blow5"),
-            ("subset", "slow5"),
-        ] {
+        for (cmd, ext) in [("convert", "pod5"), ("convert", "blow5"), ("subset", "slow5")] {
             let a = dir.join(&format!("from-local-{}.{ext}", name(f)));
             let b = dir.join(&format!("from-url-{}.{ext}", name(f)));
-            let extra: Vec<&str> = if cmd == "subset" {
-                vec!["--read-ids", s(&list)]
-            } else {
-                vec![]
-            };
+            let extra: Vec<&str> =
+                if cmd == "subset" { vec!["--read-ids", s(&list)] } else { vec![] };
             let same_format = ext == kind || (kind == "blow5" && ext == "slow5");
             if cmd == "convert" && same_format && name(f).ends_with(ext) {
                 continue;
@@ -189,10 +170,7 @@ fn a_wrong_answer_is_an_error_never_data() {
     server.faults.wrong_range.store(1000, Ordering::SeqCst);
     let e = fails(&svb(&["blow5", "verify", &url]));
     // object_store checks the answered range first; svb checks it again.
-    assert!(
-        e.contains("got 1..") || e.contains("the server answered"),
-        "{e}"
-    );
+    assert!(e.contains("got 1..") || e.contains("the server answered"), "{e}");
     server.faults.wrong_range.store(0, Ordering::SeqCst);
     // A server that ignores ranges and sends whole files.
     server.faults.ignore_range.store(1000, Ordering::SeqCst);
@@ -251,10 +229,7 @@ fn reads_are_planned_not_paged() {
     assert!(info < tables, "info fetched {info} bytes");
     let get = fetched(&["get", &url, id, "-o", s(&dir.join("one.i16"))]);
     let read_bytes = 2 * std::fs::metadata(dir.join("one.i16")).unwrap().len();
-    assert!(
-        get < tables + read_bytes,
-        "get fetched {get} bytes for a {read_bytes}-byte read"
-    );
+    assert!(get < tables + read_bytes, "get fetched {get} bytes for a {read_bytes}-byte read");
     // In round trips, with every answer 600 ms late: `view` opens the object (its head and
     // tail at once) and fetches the signal table's batch metadata; `get` adds the read's
     // chunks. (Requests sent at once may arrive up to 300 ms apart on a loaded machine and
@@ -340,19 +315,12 @@ fn same_as_local(env: &[(&str, String)], local: &std::path::Path, url: &str, com
 /// Asserts that `svb get` of read `id` from the object at `url` (reached with `env`) writes
 /// the samples it writes from the local file `local` (both written in `dir`).
 fn same_read(
-    env: &[(&str, String)],
-    local: &std::path::Path,
-    url: &str,
-    id: &str,
-    dir: &std::path::Path,
+    env: &[(&str, String)], local: &std::path::Path, url: &str, id: &str, dir: &std::path::Path,
 ) {
     let (got, want) = (dir.join("got-read.i16"), dir.join("want-read.i16"));
     ok(&svb_with(env, &["get", url, id, "-o", s(&got), "--force"]));
     ok(&svb(&["get", s(local), id, "-o", s(&want), "--force"]));
-    assert!(
-        std::fs::read(&got).unwrap() == std::fs::read(&want).unwrap(),
-        "{id} of {url}"
-    );
+    assert!(std::fs::read(&got).unwrap() == std::fs::read(&want).unwrap(), "{id} of {url}");
 }
 
 /// The read ids of the local file `f`, a line each (`svb view`).
@@ -393,45 +361,21 @@ fn s3_objects_read_as_local_files() {
     // A prefix: every file below it, which must be of one format.
     let e = fails(&svb_with(&env, &["view", "-r", "s3://ont-open-data/run1/"]));
     assert!(e.contains("one format at a time"), "{e}");
-    s3.put(
-        "ont-open-data",
-        "run2/a.pod5",
-        &std::fs::read(&local[0]).unwrap(),
-    );
-    s3.put(
-        "ont-open-data",
-        "run2/sub/b.pod5",
-        &std::fs::read(&local[0]).unwrap(),
-    );
+    s3.put("ont-open-data", "run2/a.pod5", &std::fs::read(&local[0]).unwrap());
+    s3.put("ont-open-data", "run2/sub/b.pod5", &std::fs::read(&local[0]).unwrap());
     let view = |args: &[&str]| ok(&svb_with(&env, args)).lines().count();
-    assert_eq!(
-        view(&["view", "s3://ont-open-data/run2/", "--no-header"]),
-        40
-    );
-    assert_eq!(
-        view(&["view", "-r", "s3://ont-open-data/run2/", "--no-header"]),
-        80
-    );
+    assert_eq!(view(&["view", "s3://ont-open-data/run2/", "--no-header"]), 40);
+    assert_eq!(view(&["view", "-r", "s3://ont-open-data/run2/", "--no-header"]), 80);
     // A pattern: the BLOW5 object alone.
     let blow5 = ok(&svb_with(
         &env,
-        &[
-            "view",
-            "s3://ont-open-data/run1/*/*.blow5",
-            "--fields",
-            "read_id",
-            "--no-header",
-        ],
+        &["view", "s3://ont-open-data/run1/*/*.blow5", "--fields", "read_id", "--no-header"],
     ));
     let want = read_ids(&local[1]);
     assert_eq!(blow5, want);
     // Reads found by id in a prefix through a local read id index, which keeps the objects'
     // sizes and ETags: used while they are the same, rebuilt when one changes.
-    s3.put(
-        "ont-open-data",
-        "run3/a.pod5",
-        &std::fs::read(&local[0]).unwrap(),
-    );
+    s3.put("ont-open-data", "run3/a.pod5", &std::fs::read(&local[0]).unwrap());
     let idx = dir.join("run3.svbidx");
     let ids = read_ids(&local[0]);
     let id30 = ids.lines().nth(30).unwrap();
@@ -451,13 +395,7 @@ fn s3_objects_read_as_local_files() {
         )
     };
     ok(&get(id30));
-    ok(&svb(&[
-        "get",
-        s(&local[0]),
-        id30,
-        "-o",
-        s(&dir.join("want.i16")),
-    ]));
+    ok(&svb(&["get", s(&local[0]), id30, "-o", s(&dir.join("want.i16"))]));
     assert_eq!(
         std::fs::read(dir.join("got.i16")).unwrap(),
         std::fs::read(dir.join("want.i16")).unwrap()
@@ -468,31 +406,17 @@ fn s3_objects_read_as_local_files() {
     // The object replaced by one of 10 reads: the index is rebuilt, read 30 is gone.
     let small = svb_testdata::TempDir::new("remote-s3-small");
     let fewer = files(&small, 10);
-    s3.put(
-        "ont-open-data",
-        "run3/a.pod5",
-        &std::fs::read(&fewer[0]).unwrap(),
-    );
+    s3.put("ont-open-data", "run3/a.pod5", &std::fs::read(&fewer[0]).unwrap());
     let e = fails(&get(id30));
     assert!(e.contains(id30), "{e}");
     ok(&get(ids.lines().nth(5).unwrap()));
     // A missing key is named.
-    let e = fails(&svb_with(
-        &env,
-        &["view", "s3://ont-open-data/run1/none.pod5"],
-    ));
-    assert!(
-        e.contains("none.pod5") && e.contains("no such object"),
-        "{e}"
-    );
+    let e = fails(&svb_with(&env, &["view", "s3://ont-open-data/run1/none.pod5"]));
+    assert!(e.contains("none.pod5") && e.contains("no such object"), "{e}");
     // Unsigned requests (a public bucket): moto answers them too.
     let v = ok(&svb_with(
         &env,
-        &[
-            "--no-sign-request",
-            "view",
-            "s3://ont-open-data/run1/pod5_pass/reads.pod5",
-        ],
+        &["--no-sign-request", "view", "s3://ont-open-data/run1/pod5_pass/reads.pod5"],
     ));
     assert_eq!(v.lines().count(), 41);
 }
@@ -520,27 +444,14 @@ fn gcs_objects_read_as_local_files() {
     }
     let ids = read_ids(&local[0]);
     let id = ids.lines().nth(17).unwrap();
-    same_read(
-        &env,
-        &local[0],
-        "gs://ont-bucket/run1/reads.pod5",
-        id,
-        &dir.0,
-    );
-    let listed = |url: &str| {
-        ok(&svb_with(
-            &env,
-            &["view", url, "--fields", "read_id", "--no-header"],
-        ))
-    };
+    same_read(&env, &local[0], "gs://ont-bucket/run1/reads.pod5", id, &dir.0);
+    let listed =
+        |url: &str| ok(&svb_with(&env, &["view", url, "--fields", "read_id", "--no-header"]));
     assert_eq!(listed("gs://ont-bucket/run1/*.blow5"), ids);
     let e = fails(&svb_with(&env, &["view", "gs://ont-bucket/run1/"]));
     assert!(e.contains("one format at a time"), "{e}");
     let e = fails(&svb_with(&env, &["view", "gs://ont-bucket/run1/none.pod5"]));
-    assert!(
-        e.contains("none.pod5") && e.contains("no such object"),
-        "{e}"
-    );
+    assert!(e.contains("none.pod5") && e.contains("no such object"), "{e}");
 }
 
 /// Objects on Azure Blob Storage (`az://`) written and read back: a conversion's output
@@ -572,20 +483,11 @@ fn azure_objects_written_and_read() {
     let url = "az://runs/run1/reads.blow5";
     let e = fails(&svb_with(&env, &["convert", s(&local[2]), "-o", url]));
     assert!(e.contains("exists"), "{e}");
-    ok(&svb_with(
-        &env,
-        &["convert", s(&local[2]), "-o", url, "--force"],
-    ));
+    ok(&svb_with(&env, &["convert", s(&local[2]), "-o", url, "--force"]));
     let ids = read_ids(&local[2]);
     let listed = ok(&svb_with(
         &env,
-        &[
-            "view",
-            "az://runs/run1/*.blow5",
-            "--fields",
-            "read_id",
-            "--no-header",
-        ],
+        &["view", "az://runs/run1/*.blow5", "--fields", "read_id", "--no-header"],
     ));
     assert_eq!(listed, ids);
     same_read(&env, &local[2], url, ids.lines().nth(77).unwrap(), &dir.0);
@@ -658,26 +560,14 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     ok(&svb_with(&env, &["convert", url, "-o", s(&back)]));
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&want).unwrap());
     // Nothing but the output under the prefix (no hidden partial key).
-    let listed = ok(&svb_with(
-        &env,
-        &["view", "s3://out/converted/", "--fields", "read_id"],
-    ));
+    let listed = ok(&svb_with(&env, &["view", "s3://out/converted/", "--fields", "read_id"]));
     assert_eq!(listed.lines().count(), 121);
     // An existing object: refused without --force, replaced with it.
     let e = fails(&svb_with(&env, &["convert", s(&local[2]), "-o", url]));
     assert!(e.contains("exists"), "{e}");
-    ok(&svb_with(
-        &env,
-        &["convert", url, "-o", s(&dir.join("same.blow5"))],
-    ));
-    assert_eq!(
-        std::fs::read(dir.join("same.blow5")).unwrap(),
-        std::fs::read(&want).unwrap()
-    );
-    ok(&svb_with(
-        &env,
-        &["convert", s(&local[2]), "-o", url, "--force"],
-    ));
+    ok(&svb_with(&env, &["convert", url, "-o", s(&dir.join("same.blow5"))]));
+    assert_eq!(std::fs::read(dir.join("same.blow5")).unwrap(), std::fs::read(&want).unwrap());
+    ok(&svb_with(&env, &["convert", s(&local[2]), "-o", url, "--force"]));
     // An output that is an input is refused, --force or not.
     let e = fails(&svb_with(&env, &["convert", url, "-o", url, "--force"]));
     assert!(e.contains("input"), "{e}");
@@ -686,16 +576,8 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     ok(&svb_with(&env, &["convert", s(&local[0]), "-o", big]));
     let got = dir.join("big-back.slow5");
     ok(&svb_with(&env, &["convert", big, "-o", s(&got)]));
-    ok(&svb(&[
-        "convert",
-        s(&local[0]),
-        "-o",
-        s(&dir.join("big-want.slow5")),
-    ]));
-    assert_eq!(
-        std::fs::read(&got).unwrap(),
-        std::fs::read(dir.join("big-want.slow5")).unwrap()
-    );
+    ok(&svb(&["convert", s(&local[0]), "-o", s(&dir.join("big-want.slow5"))]));
+    assert_eq!(std::fs::read(&got).unwrap(), std::fs::read(dir.join("big-want.slow5")).unwrap());
     // An output is uploaded as it is written: none of it goes to the temporary folder (one
     // that does not exist here), with --force (parts of the key itself) or without (a hidden
     // key, copied), in one part or several.
@@ -722,25 +604,8 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     // written to the temporary folder first (bounded memory); all appear, each the bytes of
     // the local split's.
     let parts = dir.join("parts");
-    ok(&svb(&[
-        "split",
-        s(&local[1]),
-        "-o",
-        s(&parts),
-        "--files",
-        "5",
-    ]));
-    ok(&svb_with(
-        &env,
-        &[
-            "split",
-            s(&local[1]),
-            "-o",
-            "s3://out/parts/",
-            "--files",
-            "5",
-        ],
-    ));
+    ok(&svb(&["split", s(&local[1]), "-o", s(&parts), "--files", "5"]));
+    ok(&svb_with(&env, &["split", s(&local[1]), "-o", "s3://out/parts/", "--files", "5"]));
     let mut names: Vec<_> = std::fs::read_dir(&parts)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -752,16 +617,11 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
         let object =
             svb_io::Source::open(std::path::Path::new(&url), svb_io::Access::ReadWhole).unwrap();
         let want = std::fs::read(parts.join(name)).unwrap();
-        assert!(
-            object.read_vec(0, object.len() as usize).unwrap() == want,
-            "{name}"
-        );
+        assert!(object.read_vec(0, object.len() as usize).unwrap() == want, "{name}");
     }
     // Synced as a local output is (every 16 MiB and at the end), an upload has nothing to
     // sync: 20 MiB in three parts, published whole.
-    let mut f = svb_io::Publish::default()
-        .create("s3://out/synced.bin")
-        .unwrap();
+    let mut f = svb_io::Publish::default().create("s3://out/synced.bin").unwrap();
     let bytes: Vec<u8> = (0..20u32 << 20).map(|i| (i % 251) as u8).collect();
     std::io::Write::write_all(&mut f, &bytes).unwrap();
     svb_io::Publish::default().commit(f).unwrap();
@@ -781,10 +641,7 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     // The refusal does not rest on the look before: an object that appears while an output
     // is written is kept and the output refused, in one part (a conditional put) or in
     // several (a conditional CompleteMultipartUpload), streamed or uploaded from a file.
-    for (key, len) in [
-        ("raced-small.bin", 1usize << 20),
-        ("raced-big.bin", 20 << 20),
-    ] {
+    for (key, len) in [("raced-small.bin", 1usize << 20), ("raced-big.bin", 20 << 20)] {
         let url = format!("s3://out/{key}");
         let mut f = svb_io::PartialFile::create(&url, svb_io::OnExisting::Refuse).unwrap();
         std::io::Write::write_all(&mut f, &vec![1u8; len]).unwrap();
@@ -803,12 +660,7 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     ok(&svb_with(&env, &["index", url]));
     let local_idx = dir.join("local.idx");
     ok(&svb_with(&env, &["index", url, "--index", s(&local_idx)]));
-    ok(&svb(&[
-        "convert",
-        s(&local[2]),
-        "-o",
-        s(&dir.join("c.blow5")),
-    ]));
+    ok(&svb(&["convert", s(&local[2]), "-o", s(&dir.join("c.blow5"))]));
     ok(&svb(&["index", s(&dir.join("c.blow5"))]));
     let want_idx = std::fs::read(dir.join("c.blow5.idx")).unwrap();
     assert_eq!(std::fs::read(&local_idx).unwrap(), want_idx);
@@ -816,18 +668,10 @@ fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
     let beside = svb_io::Source::open(beside, svb_io::Access::ReadWhole).unwrap();
     assert_eq!(beside.read_vec(0, beside.len() as usize).unwrap(), want_idx);
     // An output to a bucket that is not there is named so.
-    let e = fails(&svb_with(
-        &env,
-        &["convert", s(&local[0]), "-o", "s3://no-such-bucket/x.slow5"],
-    ));
+    let e = fails(&svb_with(&env, &["convert", s(&local[0]), "-o", "s3://no-such-bucket/x.slow5"]));
     assert!(e.contains("bucket does not exist"), "{e}");
     // An output to a web server is refused, naming why.
-    let e = fails(&svb(&[
-        "convert",
-        s(&local[0]),
-        "-o",
-        "http://127.0.0.1:9/x.blow5",
-    ]));
+    let e = fails(&svb(&["convert", s(&local[0]), "-o", "http://127.0.0.1:9/x.blow5"]));
     assert!(e.contains("object stores"), "{e}");
     // Asked to stop (Ctrl-C), an upload of several parts aborts its multipart upload, with
     // --force or without: no object, no upload left open.
@@ -865,11 +709,7 @@ fn http_get(endpoint: &str, target: &str) -> String {
     use std::io::{Read, Write};
     let host = endpoint.trim_start_matches("http://");
     let mut c = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        c,
-        "GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    write!(c, "GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
     let mut answer = String::new();
     c.read_to_string(&mut answer).unwrap();
     answer
@@ -891,11 +731,7 @@ fn fast5_objects_read_as_local_files(data: &Path, _tmp: &TempDir) {
                 svb(&a)
             };
             let (here, there) = (run(s(&path)), run(&url));
-            assert_eq!(
-                here.status.success(),
-                there.status.success(),
-                "{args:?} {url}"
-            );
+            assert_eq!(here.status.success(), there.status.success(), "{args:?} {url}");
             let norm = |o: &std::process::Output, p: &str| {
                 String::from_utf8_lossy(&o.stdout).replace(p, "F")
             };

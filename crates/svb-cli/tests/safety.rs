@@ -37,10 +37,7 @@ fn pod5_copy(data: &Path, dir: &TempDir) -> PathBuf {
 
 /// Names in `dir` that are temporary files of a writer.
 fn partials(dir: &TempDir) -> Vec<String> {
-    dir.entries()
-        .into_iter()
-        .filter(|n| n.contains(".partial-"))
-        .collect()
+    dir.entries().into_iter().filter(|n| n.contains(".partial-")).collect()
 }
 
 #[svb_testdata::data_test]
@@ -74,11 +71,7 @@ fn an_output_that_is_an_input_is_refused_even_with_force(data: &Path, dir: &Temp
         let out = svb(&args);
         let e = fails_with(&out, "input");
         assert!(e.contains("choose another output"), "{args:?}: {e}");
-        assert_eq!(
-            std::fs::read(&a).unwrap(),
-            before,
-            "{args:?} changed the input"
-        );
+        assert_eq!(std::fs::read(&a).unwrap(), before, "{args:?} changed the input");
     }
     assert!(partials(dir).is_empty(), "{:?}", dir.entries());
 }
@@ -93,19 +86,12 @@ fn existing_outputs_are_replaced_only_with_force(data: &Path, dir: &TempDir) {
         ("x.tsv", vec!["view", s(&a), "-o"]),
         ("x.arrow", vec!["decode", s(&a), "-o"]),
         ("x.blow5", vec!["convert", s(&a), "-o"]),
-        (
-            "sigs/0000173c-bf67-44e7-9a9c-1ad0bc728e74.i16",
-            vec!["pod5", "decode", s(&a), "-o"],
-        ),
+        ("sigs/0000173c-bf67-44e7-9a9c-1ad0bc728e74.i16", vec!["pod5", "decode", s(&a), "-o"]),
     ];
     for (name, args) in outputs {
         let path = dir.join(name);
         std::fs::write(&path, b"keep me").unwrap();
-        let target = if name.starts_with("sigs/") {
-            sigs.clone()
-        } else {
-            path.clone()
-        };
+        let target = if name.starts_with("sigs/") { sigs.clone() } else { path.clone() };
         let mut args = args.clone();
         args.push(s(&target));
         fails_with(&svb(&args), "exists");
@@ -152,10 +138,7 @@ fn fifo(path: &Path) {
 fn wait_for_partial(dir: &TempDir) {
     let start = Instant::now();
     while partials(dir).is_empty() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no temporary file appeared"
-        );
+        assert!(start.elapsed() < Duration::from_secs(60), "no temporary file appeared");
         std::thread::sleep(Duration::from_millis(5));
     }
 }
@@ -183,8 +166,7 @@ fn a_file_appearing_at_the_output_meanwhile_is_not_replaced(data: &Path, dir: &T
 
 #[svb_testdata::data_test]
 fn a_killed_writer_leaves_nothing_under_the_final_name_and_the_next_run_cleans_up(
-    data: &Path,
-    dir: &TempDir,
+    data: &Path, dir: &TempDir,
 ) {
     let a = pod5_copy(data, dir);
     let pipe = dir.join("later.pod5");
@@ -239,10 +221,7 @@ fn a_full_disk_leaves_no_output_and_says_why_once(data: &Path, dir: &TempDir) {
                 let name = f.file_name().to_string_lossy().into_owned();
                 assert!(!name.contains(".partial-"), "{name}");
                 let want = data.join("pod5/multi_fast5_zip.signal").join(&name);
-                assert_eq!(
-                    std::fs::read(f.path()).unwrap(),
-                    std::fs::read(want).unwrap()
-                );
+                assert_eq!(std::fs::read(f.path()).unwrap(), std::fs::read(want).unwrap());
             }
         } else {
             assert!(!out.exists(), "{}", out.display());
@@ -293,25 +272,13 @@ fn other_formats_are_named(data: &Path, dir: &TempDir) {
     ] {
         fails_with(&svb(&args), "no #read_id names line");
     }
-    fails_with(
-        &svb(&["pod5", "info", s(&slow5)]),
-        "not a POD5 file: a SLOW5 (text) file",
-    );
+    fails_with(&svb(&["pod5", "info", s(&slow5)]), "not a POD5 file: a SLOW5 (text) file");
     // A FAST5 file is read; a command of another format names it.
-    fails_with(
-        &svb(&["blow5", "verify", s(&fast5)]),
-        "not a BLOW5 file: a FAST5 (HDF5) file",
-    );
-    fails_with(
-        &svb(&["pod5", "info", s(&fast5)]),
-        "not a POD5 file: a FAST5 (HDF5) file",
-    );
+    fails_with(&svb(&["blow5", "verify", s(&fast5)]), "not a BLOW5 file: a FAST5 (HDF5) file");
+    fails_with(&svb(&["pod5", "info", s(&fast5)]), "not a POD5 file: a FAST5 (HDF5) file");
     let junk = dir.join("junk.pod5");
     std::fs::write(&junk, [0u8; 64]).unwrap();
-    fails_with(
-        &svb(&["view", s(&junk)]),
-        "not a POD5, BLOW5, SLOW5 or FAST5 file",
-    );
+    fails_with(&svb(&["view", s(&junk)]), "not a POD5, BLOW5, SLOW5 or FAST5 file");
 }
 
 #[test]
@@ -320,40 +287,17 @@ fn a_pod5_missing_a_required_column_is_refused() {
     let dir = TempDir::new("safety-column");
     let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     for (table, column, error) in [
-        (
-            Table::Reads,
-            "calibration_offset",
-            "reads table: column calibration_offset missing",
-        ),
-        (
-            Table::Reads,
-            "median_before",
-            "reads table: column median_before missing",
-        ),
-        (
-            Table::RunInfo,
-            "protocol_run_id",
-            "run-info table: column protocol_run_id missing",
-        ),
-        (
-            Table::RunInfo,
-            "sample_rate",
-            "run-info table: column sample_rate missing",
-        ),
+        (Table::Reads, "calibration_offset", "reads table: column calibration_offset missing"),
+        (Table::Reads, "median_before", "reads table: column median_before missing"),
+        (Table::RunInfo, "protocol_run_id", "run-info table: column protocol_run_id missing"),
+        (Table::RunInfo, "sample_rate", "run-info table: column sample_rate missing"),
     ] {
         let bytes = TestFile {
-            reads: vec![TestRead::new(
-                3,
-                (0..5000).map(|i| (i % 300) as i16).collect(),
-            )],
+            reads: vec![TestRead::new(3, (0..5000).map(|i| (i % 300) as i16).collect())],
             chunk_samples: 102_400,
             signal_batch_rows: 100,
             compress: Some(&compress),
-            edit: Some(ColumnEdit::Rename(
-                table,
-                column.into(),
-                format!("{column}_x"),
-            )),
+            edit: Some(ColumnEdit::Rename(table, column.into(), format!("{column}_x"))),
         }
         .write();
         let f = dir.join("missing.pod5");
@@ -380,37 +324,20 @@ fn patched_blow5(data: &Path, dir: &TempDir, name: &str, edit: impl Fn(&mut Vec<
 
 #[svb_testdata::data_test]
 fn blow5_versions_and_headers_as_slow5lib_reads_them(data: &Path, dir: &TempDir) {
-    let original = svb(&[
-        "blow5",
-        "verify",
-        s(&data.join("blow5/reads_zstd_svb_zd.blow5")),
-    ]);
+    let original = svb(&["blow5", "verify", s(&data.join("blow5/reads_zstd_svb_zd.blow5"))]);
     ok(&original);
     // 1.0.0 is 0.2.0's format (slow5lib: "file version 0.2.0 is same as 1.0.0").
-    let v1 = patched_blow5(data, dir, "v1.blow5", |b| {
-        b[6..9].copy_from_slice(&[1, 0, 0])
-    });
+    let v1 = patched_blow5(data, dir, "v1.blow5", |b| b[6..9].copy_from_slice(&[1, 0, 0]));
     let out = svb(&["blow5", "verify", s(&v1)]);
     ok(&out);
     assert_eq!(out.stdout, original.stdout);
-    let v101 = patched_blow5(data, dir, "v101.blow5", |b| {
-        b[6..9].copy_from_slice(&[1, 0, 1])
-    });
-    fails_with(
-        &svb(&["blow5", "verify", s(&v101)]),
-        "version 1.0.1 is newer",
-    );
+    let v101 = patched_blow5(data, dir, "v101.blow5", |b| b[6..9].copy_from_slice(&[1, 0, 1]));
+    fails_with(&svb(&["blow5", "verify", s(&v101)]), "version 1.0.1 is newer");
     // An attribute value holding a newline leaves a line that is no attribute: refused, as
     // slow5lib refuses it, never dropped.
     let broken = patched_blow5(data, dir, "newline.blow5", |b| {
-        let at = b
-            .windows(16)
-            .position(|w| w == b"\n@asic_id_eeprom")
-            .expect("the attribute");
+        let at = b.windows(16).position(|w| w == b"\n@asic_id_eeprom").expect("the attribute");
         b[at + 1] = b'x';
     });
-    fails_with(
-        &svb(&["blow5", "verify", s(&broken)]),
-        "expected @ATTRIBUTE",
-    );
+    fails_with(&svb(&["blow5", "verify", s(&broken)]), "expected @ATTRIBUTE");
 }

@@ -13,26 +13,13 @@ fn slow5_is_an_input_and_an_output_everywhere(data: &Path, tmp: &TempDir) {
     let text = tmp.join("reads.slow5");
     let back = tmp.join("back.blow5");
     ok(&svb(&["convert", s(&src), "-o", s(&text)]));
-    assert!(std::fs::read(&text)
-        .unwrap()
-        .starts_with(b"#slow5_version\t"));
-    ok(&svb(&[
-        "convert",
-        s(&text),
-        "-o",
-        s(&back),
-        "--records",
-        "zstd",
-        "--signal",
-        "svb-zd",
-    ]));
+    assert!(std::fs::read(&text).unwrap().starts_with(b"#slow5_version\t"));
+    ok(&svb(&["convert", s(&text), "-o", s(&back), "--records", "zstd", "--signal", "svb-zd"]));
     // Every record and field as in the source (what the writer's tests check byte for byte).
     let a = svb_blow5::Reader::open(&src).unwrap();
     let b = svb_blow5::Reader::open(&back).unwrap();
-    let (ra, rb): (Vec<_>, Vec<_>) = (
-        a.records().map(Result::unwrap).collect(),
-        b.records().map(Result::unwrap).collect(),
-    );
+    let (ra, rb): (Vec<_>, Vec<_>) =
+        (a.records().map(Result::unwrap).collect(), b.records().map(Result::unwrap).collect());
     assert_eq!(format!("{ra:?}"), format!("{rb:?}"));
     assert_eq!(a.header().read_groups, b.header().read_groups);
 
@@ -43,27 +30,15 @@ fn slow5_is_an_input_and_an_output_everywhere(data: &Path, tmp: &TempDir) {
     let verify_text = ok(&svb(&["blow5", "verify", s(&text)]));
     let verify_bin = ok(&svb(&["blow5", "verify", s(&src)]));
     assert_eq!(verify_text, verify_bin);
-    let view_text = ok(&svb(&[
-        "view",
-        s(&text),
-        "--fields",
-        "read_id,len_raw_signal,median_before",
-    ]));
-    let view_bin = ok(&svb(&[
-        "view",
-        s(&src),
-        "--fields",
-        "read_id,len_raw_signal,median_before",
-    ]));
+    let view_text =
+        ok(&svb(&["view", s(&text), "--fields", "read_id,len_raw_signal,median_before"]));
+    let view_bin = ok(&svb(&["view", s(&src), "--fields", "read_id,len_raw_signal,median_before"]));
     assert_eq!(view_text, view_bin);
     let id = &ra[3].read_id;
     let got = svb(&["get", s(&text), id]);
     ok(&got);
-    let samples: Vec<i16> = got
-        .stdout
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]))
-        .collect();
+    let samples: Vec<i16> =
+        got.stdout.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
     assert_eq!(samples, ra[3].raw_signal);
     ok(&svb(&["decode", s(&text), "-o", s(&tmp.join("t.arrow"))]));
 
@@ -71,27 +46,13 @@ fn slow5_is_an_input_and_an_output_everywhere(data: &Path, tmp: &TempDir) {
     let ids = tmp.join("ids.txt");
     std::fs::write(&ids, format!("{}\n{}\n", ra[0].read_id, ra[4].read_id)).unwrap();
     let picked = tmp.join("picked.slow5");
-    ok(&svb(&[
-        "subset",
-        s(&src),
-        "--read-ids",
-        s(&ids),
-        "-o",
-        s(&picked),
-    ]));
+    ok(&svb(&["subset", s(&src), "--read-ids", s(&ids), "-o", s(&picked)]));
     let p = svb_blow5::Reader::open(&picked).unwrap();
     assert_eq!(p.header().form, svb_model::Form::Text);
     assert_eq!(p.len(), 2);
     assert_eq!(p.record(1).unwrap().raw_signal, ra[4].raw_signal);
     let picked_bin = tmp.join("picked.blow5");
-    ok(&svb(&[
-        "subset",
-        s(&text),
-        "--read-ids",
-        s(&ids),
-        "-o",
-        s(&picked_bin),
-    ]));
+    ok(&svb(&["subset", s(&text), "--read-ids", s(&ids), "-o", s(&picked_bin)]));
     assert_eq!(svb_blow5::Reader::open(&picked_bin).unwrap().len(), 2);
 
     // POD5 <-> SLOW5 with blue-crab's mapping, as for BLOW5.
@@ -99,10 +60,8 @@ fn slow5_is_an_input_and_an_output_everywhere(data: &Path, tmp: &TempDir) {
     let (via_text, via_bin) = (tmp.join("p.slow5"), tmp.join("p.blow5"));
     ok(&svb(&["convert", s(&pod5), "-o", s(&via_text)]));
     ok(&svb(&["convert", s(&pod5), "-o", s(&via_bin)]));
-    let (t, b) = (
-        svb_blow5::Reader::open(&via_text).unwrap(),
-        svb_blow5::Reader::open(&via_bin).unwrap(),
-    );
+    let (t, b) =
+        (svb_blow5::Reader::open(&via_text).unwrap(), svb_blow5::Reader::open(&via_bin).unwrap());
     let rt: Vec<_> = t.records().map(Result::unwrap).collect();
     let rb: Vec<_> = b.records().map(Result::unwrap).collect();
     assert_eq!(format!("{rt:?}"), format!("{rb:?}"));
@@ -126,13 +85,7 @@ fn a_text_output_takes_no_compression_option(data: &Path, tmp: &TempDir) {
     // POD5 to POD5 repacks, with the decode-fast profile here: the same reads and samples.
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     let repacked = tmp.join("y.pod5");
-    ok(&svb(&[
-        "convert",
-        s(&pod5),
-        "-o",
-        s(&repacked),
-        "--decode-fast",
-    ]));
+    ok(&svb(&["convert", s(&pod5), "-o", s(&repacked), "--decode-fast"]));
     let verify = |f: &std::path::Path| ok(&svb(&["pod5", "verify", s(f)]));
     assert_eq!(verify(&repacked), verify(&pod5));
     let fields = "read_id,channel,mux,read_number,start_sample,end_reason,median_before,run_id";
@@ -140,10 +93,5 @@ fn a_text_output_takes_no_compression_option(data: &Path, tmp: &TempDir) {
     assert_eq!(view(&repacked), view(&pod5));
     // Its chunks were compressed anew (raw literals: larger than lib_pod5's).
     let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
-    assert!(
-        size(&repacked) > size(&pod5),
-        "{} {}",
-        size(&repacked),
-        size(&pod5)
-    );
+    assert!(size(&repacked) > size(&pod5), "{} {}", size(&repacked), size(&pod5));
 }

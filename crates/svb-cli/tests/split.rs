@@ -30,30 +30,11 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     };
     // Parts of 3 reads, written 2 at a time: part0000..part0003, merged back in order.
     let parts = tmp.join("parts");
-    ok(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&parts),
-        "--reads",
-        "3",
-        "--max-open",
-        "2",
-    ]));
+    ok(&svb(&["split", s(&src), "-o", s(&parts), "--reads", "3", "--max-open", "2"]));
     let files = outputs(&parts, "pod5");
-    let names: Vec<String> = files
-        .iter()
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "part0000.pod5",
-            "part0001.pod5",
-            "part0002.pod5",
-            "part0003.pod5"
-        ]
-    );
+    let names: Vec<String> =
+        files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["part0000.pod5", "part0001.pod5", "part0002.pod5", "part0003.pod5"]);
     let back = tmp.join("back.pod5");
     let mut args = vec!["merge"];
     args.extend(files.iter().map(|f| s(f)));
@@ -63,10 +44,8 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     // Two files of five.
     let two = tmp.join("two");
     ok(&svb(&["split", s(&src), "-o", s(&two), "--files", "2"]));
-    let halves: Vec<usize> = outputs(&two, "pod5")
-        .iter()
-        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
-        .collect();
+    let halves: Vec<usize> =
+        outputs(&two, "pod5").iter().map(|f| svb_pod5::Reader::open(f).unwrap().len()).collect();
     assert_eq!(halves, [5, 5]);
     // By channel: each file one channel, every read once.
     let by = tmp.join("by_channel");
@@ -75,10 +54,7 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     for f in outputs(&by, "pod5") {
         let r = svb_pod5::Reader::open(&f).unwrap();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        assert!(
-            r.reads().iter().all(|x| x.channel.to_string() == stem),
-            "{stem}"
-        );
+        assert!(r.reads().iter().all(|x| x.channel.to_string() == stem), "{stem}");
         all.push_str(&verify(&f));
     }
     assert_eq!(sorted(all), sorted(whole.clone()));
@@ -92,11 +68,7 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
         .enumerate()
         .map(|(k, id)| format!("x\t{id}\t{}", if k % 2 == 0 { "a" } else { "b" }))
         .collect();
-    std::fs::write(
-        &table,
-        format!("other\tread_id\tbarcode\n{}\n", rows.join("\n")),
-    )
-    .unwrap();
+    std::fs::write(&table, format!("other\tread_id\tbarcode\n{}\n", rows.join("\n"))).unwrap();
     let demux = tmp.join("demux");
     let split = |more: &[&str]| {
         let args = ["split", s(&src), "-o", s(&demux), "--table", s(&table)];
@@ -106,10 +78,8 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     let said = String::from_utf8_lossy(&out.stderr).into_owned();
     ok(&out);
     assert!(said.contains("1 reads the table does not list"), "{said}");
-    let counts: Vec<usize> = outputs(&demux, "pod5")
-        .iter()
-        .map(|f| svb_pod5::Reader::open(f).unwrap().len())
-        .collect();
+    let counts: Vec<usize> =
+        outputs(&demux, "pod5").iter().map(|f| svb_pod5::Reader::open(f).unwrap().len()).collect();
     assert_eq!(counts, [5, 4]);
     // CSV, the destination before the id; lines of ids the input lacks are read and skipped,
     // an id listed twice to one destination is one read.
@@ -121,35 +91,16 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     lines.push("z,not-a-uuid".into());
     std::fs::write(&csv, lines.join("\n")).unwrap();
     let by_csv = tmp.join("by_csv");
-    ok(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&by_csv),
-        "--table",
-        s(&csv),
-    ]));
+    ok(&svb(&["split", s(&src), "-o", s(&by_csv), "--table", s(&csv)]));
     let files = outputs(&by_csv, "pod5");
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(svb_pod5::Reader::open(&files[0]).unwrap().len(), 10);
     // Bad tables: an id sent to two destinations, a short line, no read_id column; each
     // named by file and line, nothing written.
     for (name, text, says) in [
-        (
-            "twice.csv",
-            format!("read_id,barcode\n{},a\n{},b\n", ids[2], ids[2]),
-            "line 3: read",
-        ),
-        (
-            "short.csv",
-            format!("read_id,barcode\n{}\n", ids[2]),
-            "line 2: 1 columns",
-        ),
-        (
-            "noid.csv",
-            format!("id,barcode\n{},a\n", ids[2]),
-            "line 1: no read_id",
-        ),
+        ("twice.csv", format!("read_id,barcode\n{},a\n{},b\n", ids[2], ids[2]), "line 3: read"),
+        ("short.csv", format!("read_id,barcode\n{}\n", ids[2]), "line 2: 1 columns"),
+        ("noid.csv", format!("id,barcode\n{},a\n", ids[2]), "line 1: no read_id"),
     ] {
         let t = tmp.join(name);
         std::fs::write(&t, text).unwrap();
@@ -173,25 +124,14 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back(data: &Path, tmp: 
     let groups = r.header().read_groups.clone();
     assert!(groups.len() > 1);
     let dir = tmp.join("groups");
-    ok(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&dir),
-        "--by",
-        "read-group",
-        "--max-open",
-        "2",
-    ]));
+    ok(&svb(&["split", s(&src), "-o", s(&dir), "--by", "read-group", "--max-open", "2"]));
     let files = outputs(&dir, "blow5");
     let mut back = Vec::new();
     for f in &files {
         let o = svb_blow5::Reader::open(f).unwrap();
         // Each output lists only its group, and it is the input's.
         assert_eq!(o.header().read_groups.len(), 1, "{}", f.display());
-        let g: usize = f.file_stem().unwrap().to_string_lossy()[2..]
-            .parse()
-            .unwrap();
+        let g: usize = f.file_stem().unwrap().to_string_lossy()[2..].parse().unwrap();
         assert_eq!(o.header().read_groups[0], groups[g]);
         // Group 0 keeps its number: its records are copied as stored, byte for byte.
         if g == 0 {
@@ -213,20 +153,9 @@ fn blow5_split_by_read_group_keeps_each_group_and_merges_back(data: &Path, tmp: 
     assert_eq!(back, want);
     // As SLOW5 text, in parts of 2 records.
     let text = tmp.join("text");
-    ok(&svb(&[
-        "split",
-        s(&src),
-        "-o",
-        s(&text),
-        "--reads",
-        "2",
-        "--to",
-        "slow5",
-    ]));
-    let n: usize = outputs(&text, "slow5")
-        .iter()
-        .map(|f| svb_blow5::Reader::open(f).unwrap().len())
-        .sum();
+    ok(&svb(&["split", s(&src), "-o", s(&text), "--reads", "2", "--to", "slow5"]));
+    let n: usize =
+        outputs(&text, "slow5").iter().map(|f| svb_blow5::Reader::open(f).unwrap().len()).sum();
     assert_eq!(n, r.len());
 }
 
@@ -259,16 +188,7 @@ fn a_template_names_the_outputs_and_a_bad_one_writes_nothing(data: &Path, tmp: &
     let b5 = tmp.join("b5");
     let blow5 = tmp.join("in.blow5");
     ok(&svb(&["convert", s(&src), "-o", s(&blow5)]));
-    ok(&svb(&[
-        "split",
-        s(&blow5),
-        "-o",
-        s(&b5),
-        "--files",
-        "2",
-        "--template",
-        "half-{key}.blow5",
-    ]));
+    ok(&svb(&["split", s(&blow5), "-o", s(&b5), "--files", "2", "--template", "half-{key}.blow5"]));
     let names: Vec<String> = outputs(&b5, "blow5")
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -278,16 +198,8 @@ fn a_template_names_the_outputs_and_a_bad_one_writes_nothing(data: &Path, tmp: &
     // written.
     for (bad, said) in [("all", "no {key}"), ("../{key}", "not a plain file name")] {
         let out = tmp.join(format!("bad-{}", bad.len()).as_str());
-        let e = fails(&svb(&[
-            "split",
-            s(&src),
-            "-o",
-            s(&out),
-            "--by",
-            "channel",
-            "--template",
-            bad,
-        ]));
+        let e =
+            fails(&svb(&["split", s(&src), "-o", s(&out), "--by", "channel", "--template", bad]));
         assert!(e.contains(said), "{bad}: {e}");
         assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
     }

@@ -72,10 +72,7 @@ impl Compression {
                 }
             }
         };
-        svb_blow5::WriteOptions {
-            publish: how.publish,
-            ..options
-        }
+        svb_blow5::WriteOptions { publish: how.publish, ..options }
     }
 
     /// The POD5 writer's options.
@@ -105,11 +102,7 @@ impl Compression {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn convert(
-    inputs: &[PathBuf],
-    from: Format,
-    out: &Path,
-    to: Format,
-    compression: Compression,
+    inputs: &[PathBuf], from: Format, out: &Path, to: Format, compression: Compression,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     compression.check(to, out)?;

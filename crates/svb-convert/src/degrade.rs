@@ -31,12 +31,8 @@ pub struct Dataset {
 }
 
 const fn dataset(
-    name: &'static str,
-    device_type: &'static str,
-    digitisation: f32,
-    kit: (&'static str, &'static str),
-    frequency: (&'static str, f32),
-    bits: u8,
+    name: &'static str, device_type: &'static str, digitisation: f32,
+    kit: (&'static str, &'static str), frequency: (&'static str, f32), bits: u8,
 ) -> Dataset {
     Dataset {
         name,
@@ -60,30 +56,9 @@ const KHZ5: (&str, f32) = ("5000", 5000.0);
 
 /// slow5tools' table (src/degrade.h), in its order: the first whose header matches is taken.
 pub const DATASETS: [Dataset; 14] = [
-    dataset(
-        "DNA lsk114 5kHz MinION",
-        "minion",
-        MINION,
-        ("sqk-lsk114", DNA),
-        KHZ5,
-        3,
-    ),
-    dataset(
-        "DNA lsk114 5kHz GridION",
-        "gridion",
-        MINION,
-        ("sqk-lsk114", DNA),
-        KHZ5,
-        3,
-    ),
-    dataset(
-        "DNA lsk109 4kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-lsk109", DNA),
-        KHZ4,
-        2,
-    ),
+    dataset("DNA lsk114 5kHz MinION", "minion", MINION, ("sqk-lsk114", DNA), KHZ5, 3),
+    dataset("DNA lsk114 5kHz GridION", "gridion", MINION, ("sqk-lsk114", DNA), KHZ5, 3),
+    dataset("DNA lsk109 4kHz PromethION", "promethion", PROMETHION, ("sqk-lsk109", DNA), KHZ4, 2),
     dataset(
         "DNA lsk109 4kHz PromethION 2 Solo",
         "p2_solo",
@@ -92,14 +67,7 @@ pub const DATASETS: [Dataset; 14] = [
         KHZ4,
         2,
     ),
-    dataset(
-        "DNA lsk114 4kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-lsk114", DNA),
-        KHZ4,
-        3,
-    ),
+    dataset("DNA lsk114 4kHz PromethION", "promethion", PROMETHION, ("sqk-lsk114", DNA), KHZ4, 3),
     dataset(
         "DNA lsk114 4kHz PromethION 2 Solo",
         "p2_solo",
@@ -108,14 +76,7 @@ pub const DATASETS: [Dataset; 14] = [
         KHZ4,
         3,
     ),
-    dataset(
-        "DNA lsk114 5kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-lsk114", DNA),
-        KHZ5,
-        3,
-    ),
+    dataset("DNA lsk114 5kHz PromethION", "promethion", PROMETHION, ("sqk-lsk114", DNA), KHZ5, 3),
     dataset(
         "DNA lsk114 5kHz PromethION 2 Solo",
         "p2_solo",
@@ -124,14 +85,7 @@ pub const DATASETS: [Dataset; 14] = [
         KHZ5,
         3,
     ),
-    dataset(
-        "RNA rna002 3kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-rna002", RNA),
-        KHZ3,
-        2,
-    ),
+    dataset("RNA rna002 3kHz PromethION", "promethion", PROMETHION, ("sqk-rna002", RNA), KHZ3, 2),
     dataset(
         "RNA rna002 3kHz PromethION 2 Solo",
         "p2_solo",
@@ -140,14 +94,7 @@ pub const DATASETS: [Dataset; 14] = [
         KHZ3,
         2,
     ),
-    dataset(
-        "RNA rna004 4kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-rna004", RNA),
-        KHZ4,
-        3,
-    ),
+    dataset("RNA rna004 4kHz PromethION", "promethion", PROMETHION, ("sqk-rna004", RNA), KHZ4, 3),
     dataset(
         "RNA rna004 4kHz PromethION 2 Solo",
         "p2_solo",
@@ -156,14 +103,7 @@ pub const DATASETS: [Dataset; 14] = [
         KHZ4,
         3,
     ),
-    dataset(
-        "DNA ulk114 5kHz PromethION",
-        "promethion",
-        PROMETHION,
-        ("sqk-ulk114", DNA),
-        KHZ5,
-        3,
-    ),
+    dataset("DNA ulk114 5kHz PromethION", "promethion", PROMETHION, ("sqk-ulk114", DNA), KHZ5, 3),
     dataset(
         "DNA ulk114 5kHz PromethION 2 Solo",
         "p2_solo",
@@ -246,11 +186,7 @@ pub fn round_low_bits(samples: &mut [i16], bits: u8) {
     for s in samples {
         let x = i32::from(*s);
         let down = x & !mask;
-        let rounded = if x & mask < half {
-            down
-        } else {
-            down + (1 << bits)
-        };
+        let rounded = if x & mask < half { down } else { down + (1 << bits) };
         *s = i16::try_from(rounded).unwrap_or(down as i16);
     }
 }
@@ -281,18 +217,12 @@ pub struct Degraded {
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
 pub fn degrade(
-    input: &Path,
-    out: &Path,
-    bits: Option<u8>,
-    records: Option<RecordCompression>,
-    signal: Option<SignalCompression>,
-    how: Run<'_>,
+    input: &Path, out: &Path, bits: Option<u8>, records: Option<RecordCompression>,
+    signal: Option<SignalCompression>, how: Run<'_>,
 ) -> Result<Degraded, ConvertError> {
     if let Some(b) = bits {
         if !(1..=16).contains(&b) {
-            return Err(ConvertError::Mapping(format!(
-                "{b} bits: eliminate 1 to 16"
-            )));
+            return Err(ConvertError::Mapping(format!("{b} bits: eliminate 1 to 16")));
         }
     }
     let to = Format::of_output(out)?;
@@ -316,13 +246,7 @@ pub fn degrade(
     }
     // SLOW5 text has no compression: the rule every operation's output follows.
     let decode_fast = false;
-    crate::Compression {
-        records,
-        signal,
-        decode_fast,
-        fast5_signal: None,
-    }
-    .check(to, out)?;
+    crate::Compression { records, signal, decode_fast, fast5_signal: None }.check(to, out)?;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut header = None;
     let look = |r: &svb_blow5::Reader, _: &Path| {
@@ -357,11 +281,8 @@ pub fn degrade(
             ..svb_blow5::WriteOptions::default()
         },
     };
-    let options = svb_blow5::WriteOptions {
-        publish: how.publish,
-        ..options
-    }
-    .versioned_like(header.version);
+    let options =
+        svb_blow5::WriteOptions { publish: how.publish, ..options }.versioned_like(header.version);
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |_: usize, r: &svb_blow5::Reader, i: usize| {
         let mut rec = Record::default();
@@ -386,11 +307,7 @@ pub fn degrade(
     let looked = crate::windows::all_reads(looked);
     let stats = crate::windows::into_sink(&looked, open, stats, how, steps, &mut w)?;
     w.finish()?;
-    Ok(Degraded {
-        stats,
-        bits,
-        dataset,
-    })
+    Ok(Degraded { stats, bits, dataset })
 }
 
 /// [`degrade`] of a POD5 file into a POD5 file: every read's samples rounded, compressed with
@@ -398,10 +315,7 @@ pub fn degrade(
 /// the runs as blue-crab writes them into a BLOW5 header, each read checked against its
 /// digitisation (the run's ADC range) and sample rate.
 fn degrade_pod5(
-    input: &Path,
-    out: &Path,
-    bits: Option<u8>,
-    mut how: Run<'_>,
+    input: &Path, out: &Path, bits: Option<u8>, mut how: Run<'_>,
 ) -> Result<Degraded, ConvertError> {
     use rayon::prelude::*;
     let on_error = how.on_error;
@@ -434,10 +348,7 @@ fn degrade_pod5(
     };
     let mut w = svb_pod5::Writer::create(
         out,
-        svb_pod5::WriteOptions {
-            publish: how.publish,
-            ..svb_pod5::WriteOptions::default()
-        },
+        svb_pod5::WriteOptions { publish: how.publish, ..svb_pod5::WriteOptions::default() },
     )?;
     for run in r.run_infos() {
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
@@ -479,11 +390,7 @@ fn degrade_pod5(
         how.report(done, total)?;
     }
     w.finish()?;
-    Ok(Degraded {
-        stats,
-        bits,
-        dataset,
-    })
+    Ok(Degraded { stats, bits, dataset })
 }
 
 #[cfg(test)]
@@ -494,11 +401,7 @@ mod tests {
     fn slow5lib(x: i16, b: u32) -> i16 {
         let x = i32::from(x);
         let mask = (1i32 << b) - 1;
-        let r = if x & mask < (1 << (b - 1)) {
-            x & !mask
-        } else {
-            (x & !mask) + (1 << b)
-        };
+        let r = if x & mask < (1 << (b - 1)) { x & !mask } else { (x & !mask) + (1 << b) };
         r as i16
     }
 

@@ -88,10 +88,7 @@ pub(crate) fn fields_of(read: &svb_fast5::ReadAttributes) -> Vec<AuxField> {
                 // A bare integer (ont_fast5_api's compress_fast5 writes one) stays one.
                 _ => FieldType::parse("uint8_t").expect("a slow5lib type"),
             };
-            out.push(AuxField {
-                name: name.clone(),
-                ty,
-            });
+            out.push(AuxField { name: name.clone(), ty });
         }
     }
     out.push(AuxField {
@@ -113,10 +110,7 @@ pub(crate) fn union(fields: &mut Vec<AuxField>, more: Vec<AuxField>) {
 /// The BLOW5 record of `read` (its `signal` decoded) in read group `group` of a file whose
 /// auxiliary fields are `fields`.
 pub(crate) fn record(
-    read: &svb_fast5::ReadAttributes,
-    signal: Vec<i16>,
-    group: u32,
-    fields: &[AuxField],
+    read: &svb_fast5::ReadAttributes, signal: Vec<i16>, group: u32, fields: &[AuxField],
 ) -> Result<Record, ConvertError> {
     let bad = |what: String| ConvertError::Mapping(format!("read {}: {what}", read.read_id));
     let mut aux = Vec::with_capacity(fields.len());
@@ -133,10 +127,7 @@ pub(crate) fn record(
             ("read_number", _, Some(_)) => AuxValue::Int(
                 i32::try_from(read.read_number)
                     .map_err(|_| {
-                        bad(format!(
-                            "read_number {} is not an int32_t",
-                            read.read_number
-                        ))
+                        bad(format!("read_number {} is not an int32_t", read.read_number))
                     })?
                     .into(),
             ),

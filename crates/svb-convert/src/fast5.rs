@@ -22,10 +22,7 @@ fn text(attrs: &Attrs, name: &str) -> Option<String> {
 
 /// Every attribute of `attrs` as text, in file order.
 fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
-    attrs
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_text()))
-        .collect()
+    attrs.iter().map(|(k, v)| (k.clone(), v.to_text())).collect()
 }
 
 /// The POD5 run of a FAST5 read: its acquisition id the read's run id, the rest from its
@@ -35,11 +32,7 @@ fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
 pub fn run_info_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<RunInfo, ConvertError> {
     let t = &read.tracking_id;
     let minion = read.digitisation == 8192.0;
-    let time = |name: &str| {
-        text(t, name)
-            .and_then(|s| crate::parse_utc_ms(&s))
-            .unwrap_or(0)
-    };
+    let time = |name: &str| text(t, name).and_then(|s| crate::parse_utc_ms(&s)).unwrap_or(0);
     let mut run = RunInfo::default();
     run.acquisition_id = read.run_id.clone();
     run.acquisition_start_time_ms = time("exp_start_time");
@@ -80,14 +73,11 @@ fn end_reason_of(e: Option<&svb_fast5::EndReason>) -> &'static str {
     let by_label = |label: &str| END_REASONS.iter().find(|&&r| r == label).copied();
     match e {
         None => "unknown",
-        Some(svb_fast5::EndReason {
-            label: Some(label), ..
-        }) => by_label(label).unwrap_or("unknown"),
-        Some(svb_fast5::EndReason {
-            label: None,
-            value: Some(v),
-            ..
-        }) => match usize::try_from(*v) {
+        Some(svb_fast5::EndReason { label: Some(label), .. }) => {
+            by_label(label).unwrap_or("unknown")
+        }
+        Some(svb_fast5::EndReason { label: None, value: Some(v), .. }) => match usize::try_from(*v)
+        {
             Ok(v) if v >= 2 => END_REASONS.get(v - 1).copied().unwrap_or("unknown"),
             _ => "unknown",
         },
@@ -106,12 +96,10 @@ pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, Conver
     let id = svb_pod5::parse_uuid(&read.read_id)
         .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
     let mut r = ReadRow::new(id, read.run_id.as_str());
-    r.channel = read.channel_number.parse().map_err(|_| {
-        bad(format!(
-            "channel_number {:?} is not a channel",
-            read.channel_number
-        ))
-    })?;
+    r.channel = read
+        .channel_number
+        .parse()
+        .map_err(|_| bad(format!("channel_number {:?} is not a channel", read.channel_number)))?;
     r.well = u8::try_from(read.start_mux)
         .map_err(|_| bad(format!("start_mux {} is not a well", read.start_mux)))?;
     if let Some(p) = &read.pore_type {
@@ -119,12 +107,8 @@ pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, Conver
     }
     r.calibration_offset = read.offset as f32;
     r.calibration_scale = (read.range / read.digitisation) as f32;
-    r.read_number = u32::try_from(read.read_number).map_err(|_| {
-        bad(format!(
-            "read_number {} is not a read number",
-            read.read_number
-        ))
-    })?;
+    r.read_number = u32::try_from(read.read_number)
+        .map_err(|_| bad(format!("read_number {} is not a read number", read.read_number)))?;
     r.start_sample = read.start_time;
     // Absent in some older files: NaN, POD5's "not known" (as its writers fill it).
     r.median_before = read.median_before.map_or(f32::NAN, |v| v as f32);
@@ -133,9 +117,7 @@ pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, Conver
     r.end_reason_forced = forced(end);
     let raw = &read.raw;
     let float = |name: &str, default: f32| {
-        find(raw, name)
-            .and_then(AttrValue::as_f64)
-            .map_or(default, |v| v as f32)
+        find(raw, name).and_then(AttrValue::as_f64).map_or(default, |v| v as f32)
     };
     let count = |name: &str| find(raw, name).and_then(AttrValue::as_u64).unwrap_or(0);
     r.num_minknow_events = Some(count("num_minknow_events"));
@@ -156,10 +138,7 @@ pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, Conver
 /// (default: VBZ as lib_pod5 writes it). A window of reads is decoded on every core while
 /// nothing else is held; a failed input or read stops it, or is left out, as `how` says.
 pub fn fast5_to_pod5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let (readers, stats) = open_fast5(inputs, out, how.on_error, None, |_, _| {})?;
     picked_to_pod5(readers, stats, out, options, how)
@@ -172,10 +151,7 @@ type Picked = crate::windows::Picked<svb_fast5::Reader>;
 /// Looks at each FAST5 input in turn: the reads to convert of each, and `look(reader, those
 /// reads)` (what the output's header needs of them).
 fn open_fast5(
-    inputs: &[PathBuf],
-    out: &Path,
-    on_error: crate::OnError,
-    wanted: Option<&HashSet<String>>,
+    inputs: &[PathBuf], out: &Path, on_error: crate::OnError, wanted: Option<&HashSet<String>>,
     mut look: impl FnMut(&svb_fast5::Reader, &[usize]),
 ) -> Result<(Picked, Stats), ConvertError> {
     let mut picks = Vec::new();
@@ -187,22 +163,13 @@ fn open_fast5(
         picks.push(keep);
         Ok(())
     };
-    let (looked, stats) = crate::look_at_inputs(
-        inputs,
-        out,
-        on_error,
-        |p: &Path| svb_fast5::Reader::open(p),
-        pick,
-    )?;
+    let (looked, stats) =
+        crate::look_at_inputs(inputs, out, on_error, |p: &Path| svb_fast5::Reader::open(p), pick)?;
     Ok((looked.into_iter().zip(picks).collect(), stats))
 }
 
 fn picked_to_pod5(
-    readers: Picked,
-    stats: Stats,
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    how: Run<'_>,
+    readers: Picked, stats: Stats, out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let w = svb_pod5::Writer::create(out, options)?;
     let convert = |_: usize, r: &svb_fast5::Reader, i: usize| {
@@ -219,23 +186,14 @@ fn picked_to_pod5(
 /// Writes the picked FAST5 reads into `w`, each made by `convert`, then finishes it while
 /// the readers are freed ([`finish_freeing`]).
 fn picked_into<W: ReadSink + Send>(
-    readers: Picked,
-    stats: Stats,
-    how: Run<'_>,
+    readers: Picked, stats: Stats, how: Run<'_>,
     convert: impl Fn(usize, &svb_fast5::Reader, usize) -> Result<W::Read, ConvertError> + Sync,
     mut w: W,
 ) -> Result<Stats, ConvertError>
 where
     ConvertError: From<W::Error>,
 {
-    let stats = into_sink(
-        &readers,
-        open_reader,
-        stats,
-        how,
-        fast5_steps(convert),
-        &mut w,
-    )?;
+    let stats = into_sink(&readers, open_reader, stats, how, fast5_steps(convert), &mut w)?;
     finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }
@@ -245,8 +203,7 @@ where
 /// freeing them took 100 ms of a 1.6 s conversion of a 2000-read file. The memory is freed
 /// all the same, on that thread (or by the end of the process, when it ends first).
 fn finish_freeing(
-    readers: Picked,
-    finish: impl FnOnce() -> Result<(), ConvertError>,
+    readers: Picked, finish: impl FnOnce() -> Result<(), ConvertError>,
 ) -> Result<(), ConvertError> {
     std::thread::spawn(move || drop(readers));
     finish()
@@ -263,10 +220,7 @@ fn open_reader(p: &Path) -> Result<svb_fast5::Reader, svb_fast5::Fast5Error> {
 /// (a BLOW5 header lists them before any record); a failed input or read stops it, or is
 /// left out, as `how` says.
 pub fn fast5_to_blow5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_blow5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     // Every run's read group and every field, from every read's attributes.
     let mut header = F2sHeader::default();
@@ -323,10 +277,7 @@ impl F2sHeader {
             }));
         }
         let (runs, read_groups) = self.groups.into_iter().unzip();
-        let schema = svb_blow5::Schema {
-            read_groups,
-            aux: self.fields,
-        };
+        let schema = svb_blow5::Schema { read_groups, aux: self.fields };
         Ok((schema, runs))
     }
 }
@@ -364,11 +315,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
 
 /// Converts the picked reads into BLOW5 `out`, whose header `header` gathered from them.
 fn picked_to_blow5(
-    readers: Picked,
-    header: F2sHeader,
-    stats: Stats,
-    out: &Path,
-    options: svb_blow5::WriteOptions,
+    readers: Picked, header: F2sHeader, stats: Stats, out: &Path, options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let (schema, runs) = header.finish()?;
@@ -378,16 +325,13 @@ fn picked_to_blow5(
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
         // Every read's run was gathered, unless its file changed since.
-        let group = runs
-            .iter()
-            .position(|run| *run == read.run_id)
-            .ok_or_else(|| {
-                ConvertError::Mapping(format!(
-                    "read {} names run {}, which was not in the file when its runs were read \
+        let group = runs.iter().position(|run| *run == read.run_id).ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "read {} names run {}, which was not in the file when its runs were read \
                  (was it changed meanwhile?)",
-                    read.read_id, read.run_id
-                ))
-            })?;
+                read.read_id, read.run_id
+            ))
+        })?;
         f2s::record(&read, signal, group as u32, &fields)
     };
     picked_into(readers, stats, how, convert, w)
@@ -398,10 +342,7 @@ fn picked_to_blow5(
 /// [`fast5_to_blow5`] does; under `how` (its `on_existing` says whether `out` may be
 /// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
 pub fn subset_fast5(
-    inputs: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    how: Run<'_>,
+    inputs: &[PathBuf], wanted: &[String], out: &Path, how: Run<'_>,
 ) -> Result<crate::Subset, ConvertError> {
     let ids: HashSet<String> = wanted.iter().cloned().collect();
     let format = svb_model::Format::of_output(out)?;
@@ -418,10 +359,7 @@ pub fn subset_fast5(
     let publish = how.publish;
     let stats = match format {
         svb_model::Format::Pod5 => {
-            let options = svb_pod5::WriteOptions {
-                publish,
-                ..svb_pod5::WriteOptions::default()
-            };
+            let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
             picked_to_pod5(readers, stats, out, options, how)?
         }
         f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5) => {
@@ -436,9 +374,5 @@ pub fn subset_fast5(
             return Err(svb_model::OutputFormatError::not_written(out, found).into())
         }
     };
-    Ok(crate::Subset {
-        stats,
-        missing: crate::subset::missing(wanted, &found),
-        notes: Vec::new(),
-    })
+    Ok(crate::Subset { stats, missing: crate::subset::missing(wanted, &found), notes: Vec::new() })
 }

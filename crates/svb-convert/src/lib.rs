@@ -152,10 +152,7 @@ impl Stats {
 
 impl ConvertError {
     fn of(path: &Path) -> impl Fn(ConvertError) -> ConvertError + '_ {
-        move |e| ConvertError::Input {
-            path: path.to_path_buf(),
-            source: Box::new(e),
-        }
+        move |e| ConvertError::Input { path: path.to_path_buf(), source: Box::new(e) }
     }
 }
 
@@ -218,16 +215,11 @@ pub struct Run<'a> {
 /// Refuses an output that is one of the inputs (the same file by any path or link): writing
 /// it would destroy what is being read, whatever the replace setting.
 fn check_output(inputs: &[PathBuf], out: &Path) -> Result<(), ConvertError> {
-    let output = |source| ConvertError::Output {
-        path: out.to_path_buf(),
-        source,
-    };
+    let output = |source| ConvertError::Output { path: out.to_path_buf(), source };
     // An input that does not exist is reported when it is opened; an object (a URL) is
     // known by its URL whether or not it exists.
     let existing = inputs.iter().filter(|p| svb_io::is_url(p) || p.exists());
-    svb_io::Inputs::new(existing)
-        .and_then(|ids| ids.check_output(out))
-        .map_err(output)
+    svb_io::Inputs::new(existing).and_then(|ids| ids.check_output(out)).map_err(output)
 }
 
 impl<'a> Run<'a> {
@@ -261,9 +253,7 @@ impl<R> Looked<R> {
     /// longer opens stops the conversion, or is left out (`None`) and listed in `failed`, as
     /// `on_error` says.
     fn reopen<E: Into<ConvertError>>(
-        &self,
-        open: impl FnOnce(&Path) -> Result<R, E>,
-        on_error: OnError,
+        &self, open: impl FnOnce(&Path) -> Result<R, E>, on_error: OnError,
         failed: &mut Vec<ConvertError>,
     ) -> Result<Option<reopen::Reopened<'_, R>>, ConvertError> {
         let opened = reopen::reopen(&self.kept, &self.path, open).map_err(Into::into);
@@ -280,10 +270,7 @@ impl<R> Looked<R> {
 /// ([`ReadSource::expect_scan`](svb_model::ReadSource::expect_scan): an object is fetched
 /// ahead).
 fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
-    inputs: &[PathBuf],
-    output: &Path,
-    on_error: OnError,
-    open: impl Fn(&Path) -> Result<R, E>,
+    inputs: &[PathBuf], output: &Path, on_error: OnError, open: impl Fn(&Path) -> Result<R, E>,
     mut look: impl FnMut(&R, &Path) -> Result<(), ConvertError>,
 ) -> Result<(Vec<Looked<R>>, Stats), ConvertError> {
     let keep_all = inputs.len() <= KEEP_OPEN;
@@ -305,11 +292,7 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
             true => Some(r),
             false => reopen::keep_stream(p, r),
         };
-        out.push(Looked {
-            path: p.clone(),
-            reads: n,
-            kept,
-        });
+        out.push(Looked { path: p.clone(), reads: n, kept });
     }
     if out.is_empty() && !stats.failed.is_empty() {
         return Err(stats.failed.remove(0));
@@ -320,9 +303,7 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
 /// The values of `items`; an error stops the conversion, or with [`OnError::Skip`] goes to
 /// `failed` (named by `in_file`).
 fn settle<T>(
-    items: Vec<Result<T, ConvertError>>,
-    on_error: OnError,
-    failed: &mut Vec<ConvertError>,
+    items: Vec<Result<T, ConvertError>>, on_error: OnError, failed: &mut Vec<ConvertError>,
     in_file: impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<T>, ConvertError> {
     let mut out = Vec::with_capacity(items.len());
@@ -341,10 +322,7 @@ fn settle<T>(
 /// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
 /// `how` says.
 pub fn pod5_to_blow5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_blow5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let open = |p: &Path| svb_pod5::Reader::open(p);
     let mut runs: Vec<RunInfo> = Vec::new();
@@ -398,10 +376,7 @@ pub fn pod5_to_blow5(
 /// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
 /// writes it); a failed input or read stops it, or is left out, as `how` says.
 pub fn blow5_to_pod5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut groups: Vec<Vec<Vec<(String, String)>>> = Vec::new();
@@ -414,11 +389,7 @@ pub fn blow5_to_pod5(
     // Each input's read groups' acquisition ids (their attributes' alone).
     let acquisitions: Vec<Vec<String>> = groups
         .iter()
-        .map(|g| {
-            g.iter()
-                .map(|a| run_info_of(a, 0.0, 0.0).acquisition_id)
-                .collect()
-        })
+        .map(|g| g.iter().map(|a| run_info_of(a, 0.0, 0.0).acquisition_id).collect())
         .collect();
     let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
         let mut rec = Record::default();
@@ -431,13 +402,7 @@ pub fn blow5_to_pod5(
             ))
         })?;
         let row = read_of(&rec, acquisition)?;
-        Ok((
-            k,
-            g,
-            (rec.digitisation, rec.sampling_rate),
-            row,
-            rec.raw_signal,
-        ))
+        Ok((k, g, (rec.digitisation, rec.sampling_rate), row, rec.raw_signal))
     };
     // A read group's run, made from its attributes and its first record (in file order, so
     // made as each window is added).
@@ -467,11 +432,7 @@ pub fn blow5_to_pod5(
         };
         Ok(Some(svb_pod5::NewRead { row, run, signal }))
     };
-    let steps = windows::Steps {
-        max_reads: usize::MAX,
-        convert,
-        admit,
-    };
+    let steps = windows::Steps { max_reads: usize::MAX, convert, admit };
     let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(stats)
@@ -481,9 +442,7 @@ pub fn blow5_to_pod5(
 /// text when `out` ends in `.slow5`, else BLOW5 under `first`'s compression (slow5tools'
 /// zstd and SVB-ZD when `first` is text); published as `publish` says.
 fn blow5_options_like(
-    out: &Path,
-    first: &svb_blow5::Header,
-    publish: svb_io::Publish,
+    out: &Path, first: &svb_blow5::Header, publish: svb_io::Publish,
 ) -> svb_blow5::WriteOptions {
     use svb_model::{Form, Format};
     let options = if Format::of_extension(out) == Some(Format::Slow5) {
@@ -503,8 +462,7 @@ fn blow5_options_like(
 /// The schema of one file holding the records of files with `headers` (each with its path):
 /// [`merge_schemas`] of their schemas under `rules`.
 fn merged_schema(
-    headers: &[(&svb_blow5::Header, &Path)],
-    rules: HeaderRules,
+    headers: &[(&svb_blow5::Header, &Path)], rules: HeaderRules,
 ) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
     let schemas: Vec<(Schema, &Path)> = headers.iter().map(|(h, p)| (Schema::of(h), *p)).collect();
     merge_schemas(&schemas, rules)
@@ -532,8 +490,7 @@ fn merged_schema(
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
 pub fn merge_schemas(
-    schemas: &[(Schema, &Path)],
-    rules: HeaderRules,
+    schemas: &[(Schema, &Path)], rules: HeaderRules,
 ) -> Result<(Schema, Vec<Vec<u32>>), ConvertError> {
     merge::merge_schemas(schemas, rules)
 }
@@ -544,10 +501,7 @@ pub fn merge_schemas(
 /// once) and the auxiliary fields must be the same in every input; every field is kept
 /// exactly. A failed input or record stops it, or is left out, as `how` says.
 pub fn blow5_to_blow5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_blow5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut headers = Vec::new();
@@ -562,10 +516,7 @@ pub fn blow5_to_blow5(
     let aux = schema.aux.clone();
     // One file rewritten keeps its records as they are, a read id that repeats included (as
     // slow5tools view rewrites it); several are merged, and an id in two is refused.
-    let options = svb_blow5::WriteOptions {
-        unique_read_ids: headers.len() > 1,
-        ..options
-    };
+    let options = svb_blow5::WriteOptions { unique_read_ids: headers.len() > 1, ..options };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
         let mut rec = Record::default();
@@ -631,15 +582,9 @@ enum Check {
 /// says (named by `in_file`). Returns the ids of the records written.
 #[allow(clippy::too_many_arguments)]
 fn copy_stored_records(
-    r: &svb_blow5::Reader,
-    window: &[usize],
-    groups: Option<&[u32]>,
-    check: Check,
-    w: &mut svb_blow5::Writer,
-    mut keep: impl FnMut(&str) -> Result<bool, ConvertError>,
-    on_error: OnError,
-    stats: &mut Stats,
-    in_file: &impl Fn(ConvertError) -> ConvertError,
+    r: &svb_blow5::Reader, window: &[usize], groups: Option<&[u32]>, check: Check,
+    w: &mut svb_blow5::Writer, mut keep: impl FnMut(&str) -> Result<bool, ConvertError>,
+    on_error: OnError, stats: &mut Stats, in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
     // Each record's index, id, read group and sample count (where counted).
     type Head = (usize, String, u32, Option<u64>);
@@ -705,18 +650,12 @@ fn copy_stored_records(
                 Err(e) => return Err(in_file(e.into())),
             }
         }
-        let stored: Vec<Result<_, ConvertError>> = run
-            .par_iter()
-            .map(|head| Ok((head, r.stored_record(head.0)?)))
-            .collect();
+        let stored: Vec<Result<_, ConvertError>> =
+            run.par_iter().map(|head| Ok((head, r.stored_record(head.0)?))).collect();
         let ok = settle(stored, on_error, &mut stats.failed, in_file)?;
-        let records: Vec<(&str, u32, &[u8])> = ok
-            .iter()
-            .map(|((_, id, g, _), bytes)| (id.as_str(), *g, bytes.as_slice()))
-            .collect();
-        let outcome = w
-            .add_stored_records(&records)
-            .map_err(|e| in_file(e.into()))?;
+        let records: Vec<(&str, u32, &[u8])> =
+            ok.iter().map(|((_, id, g, _), bytes)| (id.as_str(), *g, bytes.as_slice())).collect();
+        let outcome = w.add_stored_records(&records).map_err(|e| in_file(e.into()))?;
         let added = ok
             .iter()
             .zip(outcome)

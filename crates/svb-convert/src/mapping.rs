@@ -47,16 +47,11 @@ type KeyValues = Vec<(String, String)>;
 /// attributes hold them; else a key `is_context` names is a context tag, and every other key
 /// but those `not_tracking` names a tracking id (a file from another tool).
 pub(crate) fn context_and_tracking(
-    attrs: &[(String, String)],
-    is_context: impl Fn(&str) -> bool,
+    attrs: &[(String, String)], is_context: impl Fn(&str) -> bool,
     not_tracking: impl Fn(&str) -> bool,
 ) -> (KeyValues, KeyValues) {
     let get = |k: &str| {
-        attrs
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.as_str())
-            .filter(|v| *v != ".")
+        attrs.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).filter(|v| *v != ".")
     };
     let pairs = |keys: Vec<&str>| -> KeyValues {
         keys.into_iter()
@@ -65,26 +60,15 @@ pub(crate) fn context_and_tracking(
             .collect()
     };
     let listed = |k: &str| get(k).map(|v| v.split(',').collect::<Vec<_>>());
-    match (
-        listed(CONTEXT_KEYS_ATTRIBUTE),
-        listed(TRACKING_KEYS_ATTRIBUTE),
-    ) {
-        (context, tracking) if context.is_some() || tracking.is_some() => (
-            pairs(context.unwrap_or_default()),
-            pairs(tracking.unwrap_or_default()),
-        ),
+    match (listed(CONTEXT_KEYS_ATTRIBUTE), listed(TRACKING_KEYS_ATTRIBUTE)) {
+        (context, tracking) if context.is_some() || tracking.is_some() => {
+            (pairs(context.unwrap_or_default()), pairs(tracking.unwrap_or_default()))
+        }
         _ => {
             let keys = |f: &dyn Fn(&str) -> bool| -> Vec<&str> {
-                attrs
-                    .iter()
-                    .map(|(k, _)| k.as_str())
-                    .filter(|k| f(k))
-                    .collect()
+                attrs.iter().map(|(k, _)| k.as_str()).filter(|k| f(k)).collect()
             };
-            (
-                pairs(keys(&is_context)),
-                pairs(keys(&|k| !is_context(k) && !not_tracking(k))),
-            )
+            (pairs(keys(&is_context)), pairs(keys(&|k| !is_context(k) && !not_tracking(k))))
         }
     }
 }
@@ -130,10 +114,7 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
     };
     set("acquisition_id", value(&run.acquisition_id));
     set("run_id", value(&run.acquisition_id));
-    set(
-        "acquisition_start_time",
-        format_utc_ms(run.acquisition_start_time_ms),
-    );
+    set("acquisition_start_time", format_utc_ms(run.acquisition_start_time_ms));
     set("adc_max", run.adc_max.to_string());
     set("adc_min", run.adc_min.to_string());
     for (k, v) in &run.context_tags {
@@ -145,18 +126,12 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
         ("flow_cell_product_code", value(&run.flow_cell_product_code)),
         ("protocol_name", value(&run.protocol_name)),
         ("protocol_run_id", value(&run.protocol_run_id)),
-        (
-            "protocol_start_time",
-            format_utc_ms(run.protocol_start_time_ms),
-        ),
+        ("protocol_start_time", format_utc_ms(run.protocol_start_time_ms)),
         ("sample_id", value(&run.sample_id)),
         ("sample_rate", run.sample_rate.to_string()),
         ("sequencing_kit", value(&run.sequencing_kit)),
         ("sequencer_position", value(&run.sequencer_position)),
-        (
-            "sequencer_position_type",
-            value(&run.sequencer_position_type),
-        ),
+        ("sequencer_position_type", value(&run.sequencer_position_type)),
         ("software", value(&run.software)),
         ("system_name", value(&run.system_name)),
         ("system_type", value(&run.system_type)),
@@ -173,21 +148,14 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
                 run.acquisition_id
             )));
         }
-        Ok(value(
-            &pairs
-                .iter()
-                .map(|(k, _)| k.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-        ))
+        Ok(value(&pairs.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(",")))
     };
     let context = keys(&run.context_tags, "context tag")?;
     let tracking = keys(&run.tracking_id, "tracking id")?;
     set(CONTEXT_KEYS_ATTRIBUTE, context);
     set(TRACKING_KEYS_ATTRIBUTE, tracking);
-    if let Some((k, v)) = attrs
-        .iter()
-        .find(|(k, v)| k.contains(['\t', '\n', '\r']) || v.contains(['\t', '\n', '\r']))
+    if let Some((k, v)) =
+        attrs.iter().find(|(k, v)| k.contains(['\t', '\n', '\r']) || v.contains(['\t', '\n', '\r']))
     {
         return Err(ConvertError::Mapping(format!(
             "run {}: attribute {k:?} = {v:?} holds a tab or newline, which a BLOW5 header cannot",
@@ -201,11 +169,7 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
 /// are a record's, for files whose header lacks the ADC range or the rate.
 pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate: f64) -> RunInfo {
     let get = |k: &str| -> Option<&str> {
-        attrs
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.as_str())
-            .filter(|v| *v != ".")
+        attrs.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).filter(|v| *v != ".")
     };
     let text = |k: &str| get(k).unwrap_or("").to_string();
     // A key of blue-crab's, or the older name slow5tools' f2s writes.
@@ -213,22 +177,16 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
     let time = |k: &str| get(k).and_then(parse_utc_ms).unwrap_or(0);
     let mut run = RunInfo::default();
     run.acquisition_id = text_or("acquisition_id", "run_id");
-    run.acquisition_start_time_ms = get("acquisition_start_time")
-        .or(get("exp_start_time"))
-        .and_then(parse_utc_ms)
-        .unwrap_or(0);
+    run.acquisition_start_time_ms =
+        get("acquisition_start_time").or(get("exp_start_time")).and_then(parse_utc_ms).unwrap_or(0);
     // blue-crab's choice for headers without the range: MinION's or PromethION's ADC.
     let (adc_min, adc_max) = if digitisation == 8192.0 {
         (-4096, 4095)
     } else {
         (0, (digitisation - 1.0).clamp(0.0, 32767.0) as i16)
     };
-    run.adc_max = get("adc_max")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(adc_max);
-    run.adc_min = get("adc_min")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(adc_min);
+    run.adc_max = get("adc_max").and_then(|v| v.parse().ok()).unwrap_or(adc_max);
+    run.adc_min = get("adc_min").and_then(|v| v.parse().ok()).unwrap_or(adc_min);
     run.experiment_name = text("experiment_name");
     run.flow_cell_id = text("flow_cell_id");
     run.flow_cell_product_code = text("flow_cell_product_code");
@@ -246,12 +204,8 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
     run.system_name = text_or("system_name", "host_product_serial_number");
     run.system_type = text_or("system_type", "host_product_code");
     // The header attributes that are run fields of POD5's own, besides those above.
-    const OTHER_FIELDS: [&str; 4] = [
-        "flow_cell_product_code",
-        "pore_type",
-        "sequencing_kit",
-        "file_format",
-    ];
+    const OTHER_FIELDS: [&str; 4] =
+        ["flow_cell_product_code", "pore_type", "sequencing_kit", "file_format"];
     (run.context_tags, run.tracking_id) = context_and_tracking(
         attrs,
         |k| CONTEXT_KEYS.contains(&k),
@@ -264,10 +218,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
 /// [`blow5_pod5_aux`](svb_blow5::ont::pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
 pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
-    let mut record = Record {
-        raw_signal: signal,
-        ..Record::default()
-    };
+    let mut record = Record { raw_signal: signal, ..Record::default() };
     record_fields_into(read, run, group, &mut record);
     record
 }
@@ -277,55 +228,30 @@ pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) ->
 /// they have grown.
 pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mut Record) {
     let digitisation = run.digitisation();
-    let end = END_REASONS
-        .iter()
-        .position(|r| **r == *read.end_reason)
-        .unwrap_or(0);
+    let end = END_REASONS.iter().position(|r| **r == *read.end_reason).unwrap_or(0);
     let f = |v: Option<f32>| AuxValue::Float(v.map_or(f64::NAN, f64::from));
     let aux = [
         ("channel_number", None),
-        (
-            "median_before",
-            Some(AuxValue::Float(read.median_before.into())),
-        ),
-        (
-            "read_number",
-            Some(AuxValue::Int(i64::from(read.read_number as i32))),
-        ),
+        ("median_before", Some(AuxValue::Float(read.median_before.into()))),
+        ("read_number", Some(AuxValue::Int(i64::from(read.read_number as i32)))),
         ("start_mux", Some(AuxValue::UInt(read.well.into()))),
         ("start_time", Some(AuxValue::UInt(read.start_sample))),
         ("end_reason", None),
         ("tracked_scaling_shift", Some(f(read.tracked_scaling_shift))),
         ("tracked_scaling_scale", Some(f(read.tracked_scaling_scale))),
-        (
-            "predicted_scaling_shift",
-            Some(f(read.predicted_scaling_shift)),
-        ),
-        (
-            "predicted_scaling_scale",
-            Some(f(read.predicted_scaling_scale)),
-        ),
+        ("predicted_scaling_shift", Some(f(read.predicted_scaling_shift))),
+        ("predicted_scaling_scale", Some(f(read.predicted_scaling_scale))),
         (
             "num_reads_since_mux_change",
-            Some(AuxValue::UInt(
-                read.num_reads_since_mux_change.unwrap_or(0).into(),
-            )),
+            Some(AuxValue::UInt(read.num_reads_since_mux_change.unwrap_or(0).into())),
         ),
         (
             "time_since_mux_change",
-            Some(AuxValue::Float(
-                read.time_since_mux_change.map_or(0.0, f64::from),
-            )),
+            Some(AuxValue::Float(read.time_since_mux_change.map_or(0.0, f64::from))),
         ),
-        (
-            "num_minknow_events",
-            Some(AuxValue::UInt(read.num_minknow_events.unwrap_or(0))),
-        ),
+        ("num_minknow_events", Some(AuxValue::UInt(read.num_minknow_events.unwrap_or(0)))),
         ("open_pore_level", Some(f(read.open_pore_level))),
-        (
-            "expected_open_pore_level",
-            Some(f(read.expected_open_pore_level)),
-        ),
+        ("expected_open_pore_level", Some(f(read.expected_open_pore_level))),
         ("selected_read_level", Some(f(read.selected_read_level))),
     ];
     record.aux.truncate(aux.len());
@@ -371,10 +297,7 @@ pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mu
 /// Whether MinKNOW marks an end reason forced (blue-crab's table): a record does not carry
 /// the flag.
 pub(crate) fn forced(end_reason: &str) -> bool {
-    matches!(
-        end_reason,
-        "mux_change" | "unblock_mux_change" | "data_service_unblock_mux_change"
-    )
+    matches!(end_reason, "mux_change" | "unblock_mux_change" | "data_service_unblock_mux_change")
 }
 
 /// A BLOW5 record as a POD5 read of run `run_id` (the acquisition id of its read group's
@@ -411,19 +334,12 @@ pub fn read_of(rec: &Record, run_id: &str) -> Result<ReadRow, ConvertError> {
         Some(AuxValue::Enum(_, Some(label))) => label.as_str(),
         _ => "unknown",
     };
-    let reason = if END_REASONS.contains(&reason) {
-        reason
-    } else {
-        "unknown"
-    };
+    let reason = if END_REASONS.contains(&reason) { reason } else { "unknown" };
     read.end_reason = Arc::from(reason);
     read.end_reason_forced = forced(reason);
     read.calibration_offset = rec.offset as f32;
-    read.calibration_scale = if rec.digitisation == 0.0 {
-        0.0
-    } else {
-        (rec.range / rec.digitisation) as f32
-    };
+    read.calibration_scale =
+        if rec.digitisation == 0.0 { 0.0 } else { (rec.range / rec.digitisation) as f32 };
     let or_nan = |k: &str| Some(float(k).unwrap_or(f32::NAN));
     read.tracked_scaling_shift = or_nan("tracked_scaling_shift");
     read.tracked_scaling_scale = or_nan("tracked_scaling_scale");

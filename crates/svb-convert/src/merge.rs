@@ -59,8 +59,7 @@ pub(crate) fn attribute_value(v: &str) -> &str {
 /// [`crate::merge_schemas`]: the schema of one file holding the records of files with
 /// `headers` (each with its path), by slow5tools merge's rules.
 pub(crate) fn merge_schemas(
-    headers: &[(svb_blow5::Schema, &Path)],
-    rules: HeaderRules,
+    headers: &[(svb_blow5::Schema, &Path)], rules: HeaderRules,
 ) -> Result<(svb_blow5::Schema, Vec<Vec<u32>>), ConvertError> {
     if headers.is_empty() {
         return Err(ConvertError::Mapping("no input".into()));
@@ -160,10 +159,7 @@ pub(crate) fn merge_schemas(
             differ.join("; ")
         )));
     }
-    let schema = svb_blow5::Schema {
-        read_groups: groups,
-        aux,
-    };
+    let schema = svb_blow5::Schema { read_groups: groups, aux };
     Ok((schema, maps))
 }
 
@@ -176,8 +172,7 @@ pub(crate) fn fields_of_schema(rec: &mut svb_blow5::Record, aux: &[svb_blow5::Au
     }
     for f in aux {
         if !rec.aux.iter().any(|(name, _)| *name == f.name) {
-            rec.aux
-                .push((f.name.clone(), svb_blow5::AuxValue::missing(&f.ty)));
+            rec.aux.push((f.name.clone(), svb_blow5::AuxValue::missing(&f.ty)));
         }
     }
 }
@@ -202,12 +197,7 @@ struct Seen<'a, K> {
 
 impl<'a, K: std::hash::Hash + Eq> Seen<'a, K> {
     fn new(inputs: &'a [PathBuf], policy: Duplicates) -> Self {
-        Seen {
-            first: HashMap::new(),
-            inputs,
-            policy,
-            skipped: 0,
-        }
+        Seen { first: HashMap::new(), inputs, policy, skipped: 0 }
     }
 
     /// Whether the read `id` (shown as `shown`) of input `input` is kept: a first sighting
@@ -235,10 +225,7 @@ impl<'a, K: std::hash::Hash + Eq> Seen<'a, K> {
 /// copied as stored), duplicates as `duplicates` says, failures as `how` says (its progress
 /// counts inputs done of all inputs).
 pub fn merge_pod5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    duplicates: Duplicates,
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, duplicates: Duplicates,
     how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     pod5_into_one(inputs, out, options, duplicates, false, how)
@@ -248,21 +235,14 @@ pub fn merge_pod5(
 /// anew under `options` (its zstd profile, its chunk size, VBZ or uncompressed), runs once
 /// each; a read id in two inputs is an error naming both. `svb convert x.pod5 -o y.pod5`.
 pub fn pod5_to_pod5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     pod5_into_one(inputs, out, options, Duplicates::Error, true, how).map(|m| m.stats)
 }
 
 fn pod5_into_one(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_pod5::WriteOptions,
-    duplicates: Duplicates,
-    recompress: bool,
-    mut how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, duplicates: Duplicates,
+    recompress: bool, mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     crate::check_output(inputs, out)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
@@ -294,10 +274,7 @@ fn pod5_into_one(
             if let Some(r) = settle(vec![opened], on_error, &mut stats.failed, &in_file)?.pop() {
                 let mut picked = Vec::with_capacity(r.len());
                 for (i, read) in r.reads().iter().enumerate() {
-                    if seen
-                        .keep(read.read_id, &read.read_id_string(), k)
-                        .map_err(&in_file)?
-                    {
+                    if seen.keep(read.read_id, &read.read_id_string(), k).map_err(&in_file)? {
                         picked.push(i);
                     }
                 }
@@ -323,24 +300,17 @@ const OPEN_AHEAD: usize = 16;
 /// `duplicates` says, failures as `how` says. Each input is opened twice, one at a time: for
 /// its header, then for its records.
 pub fn merge_blow5(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: svb_blow5::WriteOptions,
-    duplicates: Duplicates,
-    rules: HeaderRules,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, duplicates: Duplicates,
+    rules: HeaderRules, how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     merge_blow5_with(inputs, out, |_| options, duplicates, rules, how)
 }
 
 /// [`merge_blow5`] under the options `options(first input's header)` gives.
 fn merge_blow5_with(
-    inputs: &[PathBuf],
-    out: &Path,
-    options: impl FnOnce(&svb_blow5::Header) -> svb_blow5::WriteOptions,
-    duplicates: Duplicates,
-    rules: HeaderRules,
-    mut how: Run<'_>,
+    inputs: &[PathBuf], out: &Path,
+    options: impl FnOnce(&svb_blow5::Header) -> svb_blow5::WriteOptions, duplicates: Duplicates,
+    rules: HeaderRules, mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     crate::check_output(inputs, out)?;
     let on_error = how.on_error;
@@ -348,13 +318,7 @@ fn merge_blow5_with(
     // The headers first: a BLOW5 header lists every read group before any record.
     // Each input's header, path, records and position among the inputs.
     // A stream's reader is kept: it cannot be opened again.
-    type Opened = (
-        svb_blow5::Header,
-        PathBuf,
-        u64,
-        usize,
-        Option<svb_blow5::Reader>,
-    );
+    type Opened = (svb_blow5::Header, PathBuf, u64, usize, Option<svb_blow5::Reader>);
     let mut headers: Vec<Opened> = Vec::new();
     for (k, path) in inputs.iter().enumerate() {
         // Positioned reads: records copied as stored are never read into memory.
@@ -365,12 +329,7 @@ fn merge_blow5_with(
             })
             .map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
-        headers.extend(settle(
-            vec![opened],
-            on_error,
-            &mut merged.stats.failed,
-            in_file,
-        )?);
+        headers.extend(settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?);
     }
     if headers.is_empty() {
         return Err(merged
@@ -384,10 +343,8 @@ fn merge_blow5_with(
     let (schema, group_maps) = crate::merged_schema(&refs, rules)?;
     let aux = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
-    let mut progress = crate::windows::Progress {
-        done: 0,
-        total: headers.iter().map(|(_, _, n, ..)| n).sum(),
-    };
+    let mut progress =
+        crate::windows::Progress { done: 0, total: headers.iter().map(|(_, _, n, ..)| n).sum() };
     let mut seen = Seen::new(inputs, duplicates);
     for ((_, path, _, k, kept), map) in headers.iter().zip(&group_maps) {
         let k = *k;
@@ -411,15 +368,9 @@ fn merge_blow5_with(
             Ok(rec)
         };
         let admit = |rec: svb_blow5::Record| -> crate::windows::AdmitResult<_> {
-            Ok(seen
-                .keep(rec.read_id.clone(), &rec.read_id, k)?
-                .then_some(rec))
+            Ok(seen.keep(rec.read_id.clone(), &rec.read_id, k)?.then_some(rec))
         };
-        let steps = crate::windows::Steps {
-            max_reads: usize::MAX,
-            convert,
-            admit,
-        };
+        let steps = crate::windows::Steps { max_reads: usize::MAX, convert, admit };
         let all: Vec<usize> = (0..r.len()).collect();
         let stats = &mut merged.stats;
         crate::windows::reader_into_sink(
@@ -443,13 +394,8 @@ fn merge_blow5_with(
 /// `seen` says. `w` stores records as `r` does and its read groups index as `r`'s.
 #[allow(clippy::too_many_arguments)]
 fn copy_stored_blow5(
-    r: &svb_blow5::Reader,
-    path: &Path,
-    k: usize,
-    w: &mut svb_blow5::Writer,
-    seen: &mut Seen<'_, String>,
-    progress: &mut crate::windows::Progress,
-    how: &mut Run<'_>,
+    r: &svb_blow5::Reader, path: &Path, k: usize, w: &mut svb_blow5::Writer,
+    seen: &mut Seen<'_, String>, progress: &mut crate::windows::Progress, how: &mut Run<'_>,
     stats: &mut Stats,
 ) -> Result<(), ConvertError> {
     let in_file = ConvertError::of(path);
@@ -477,11 +423,7 @@ fn copy_stored_blow5(
 /// POD5 with the default options, BLOW5 with the first input's compression (of the first that
 /// opens; zstd and SVB-ZD when it is text), SLOW5 as text; `how.publish` says whether `out` may be replaced and whether it is synced.
 pub fn merge(
-    inputs: &[PathBuf],
-    out: &Path,
-    duplicates: Duplicates,
-    rules: HeaderRules,
-    how: Run<'_>,
+    inputs: &[PathBuf], out: &Path, duplicates: Duplicates, rules: HeaderRules, how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
     use svb_model::Format;
     match Format::of_output(out)? {

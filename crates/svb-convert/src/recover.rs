@@ -25,9 +25,7 @@ pub struct Recovered {
 /// the header as it was; into BLOW5 of the input's compression, the records that decode are
 /// copied as stored. `how.publish` says whether `out` may be replaced.
 pub fn recover_blow5(
-    input: &Path,
-    out: &Path,
-    mut how: Run<'_>,
+    input: &Path, out: &Path, mut how: Run<'_>,
 ) -> Result<Recovered, ConvertError> {
     recovered_as(out, Format::Blow5)?;
     let inputs = [input.to_path_buf()];
@@ -41,10 +39,7 @@ pub fn recover_blow5(
     // A recovery saves what it can: a record that does not decode is left out and named.
     how.on_error = OnError::Skip;
     let mut stats = Stats::default();
-    let mut progress = crate::windows::Progress {
-        done: 0,
-        total: records as u64,
-    };
+    let mut progress = crate::windows::Progress { done: 0, total: records as u64 };
     if w.stores_like(&h) {
         // Each record decoded whole, then those that decode copied as stored (not
         // compressed again).
@@ -59,11 +54,7 @@ pub fn recover_blow5(
             how.report(progress.done, progress.total)?;
         }
         w.finish()?;
-        return Ok(Recovered {
-            stats,
-            records,
-            cut,
-        });
+        return Ok(Recovered { stats, records, cut });
     }
     // The salvaged reader itself (a damaged file is not opened again).
     let convert = |r: &svb_blow5::Reader, i: usize| {
@@ -84,11 +75,7 @@ pub fn recover_blow5(
         &mut stats,
     )?;
     w.finish()?;
-    Ok(Recovered {
-        stats,
-        records,
-        cut,
-    })
+    Ok(Recovered { stats, records, cut })
 }
 
 /// What a recovery saved, by the input's format ([`recover`]).
@@ -160,9 +147,7 @@ pub struct RecoveredPod5 {
 /// whose signal does not copy is left out and named. A file whose reads table is cut short
 /// is an error saying so. `how.publish` says whether `out` may be replaced.
 pub fn recover_pod5(
-    input: &Path,
-    out: &Path,
-    mut how: Run<'_>,
+    input: &Path, out: &Path, mut how: Run<'_>,
 ) -> Result<RecoveredPod5, ConvertError> {
     recovered_as(out, Format::Pod5)?;
     let inputs = [input.to_path_buf()];
@@ -192,9 +177,5 @@ pub fn recover_pod5(
     }
     how.report(total, total)?;
     w.finish()?;
-    Ok(RecoveredPod5 {
-        stats,
-        reads: r.len(),
-        fault,
-    })
+    Ok(RecoveredPod5 { stats, reads: r.len(), fault })
 }

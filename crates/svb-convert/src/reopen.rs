@@ -35,9 +35,7 @@ impl<R> std::ops::Deref for Reopened<'_, R> {
 /// The input at `path` for a later pass: `kept` when its first open kept it
 /// ([`keep_stream`]), else `open(path)`.
 pub(crate) fn reopen<'a, R, E>(
-    kept: &'a Option<R>,
-    path: &Path,
-    open: impl FnOnce(&Path) -> Result<R, E>,
+    kept: &'a Option<R>, path: &Path, open: impl FnOnce(&Path) -> Result<R, E>,
 ) -> Result<Reopened<'a, R>, E> {
     match kept {
         Some(r) => Ok(Reopened::Kept(r)),

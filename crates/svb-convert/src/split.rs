@@ -61,12 +61,7 @@ type GroupMap = HashMap<(usize, u32), u32>;
 impl Split {
     /// The unlisted reads and the outputs (key, path, reads written), in key order.
     fn finish(&mut self, keys: &Keys, order: &[u32], paths: &[PathBuf], written: &[u64]) {
-        self.unlisted = keys
-            .per_input
-            .iter()
-            .flatten()
-            .filter(|&&k| k == u32::MAX)
-            .count() as u64;
+        self.unlisted = keys.per_input.iter().flatten().filter(|&&k| k == u32::MAX).count() as u64;
         self.outputs = order
             .iter()
             .map(|&k| {
@@ -109,9 +104,7 @@ impl Keys {
     /// error naming its line. Returns the table's ids that are no read of the inputs (none
     /// for any other `by`).
     fn assign_table(
-        &mut self,
-        by: &SplitBy,
-        reads: &crate::table::ReadsById,
+        &mut self, by: &SplitBy, reads: &crate::table::ReadsById,
     ) -> Result<crate::table::Unknown, ConvertError> {
         let SplitBy::TableFile(table) = by else {
             return Ok(Default::default());
@@ -175,15 +168,8 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
 /// ```
 #[allow(clippy::too_many_arguments)] // split_pod5's and split_blow5's, and the formats
 pub fn split(
-    inputs: &[PathBuf],
-    from: Format,
-    dir: &Path,
-    by: &SplitBy,
-    template: Option<&str>,
-    to: Option<Format>,
-    compression: crate::Compression,
-    max_open: usize,
-    how: Run<'_>,
+    inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, template: Option<&str>,
+    to: Option<Format>, compression: crate::Compression, max_open: usize, how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let refused = |why: &str| Err(ConvertError::Mapping(why.to_string()));
     match (from, to) {
@@ -218,20 +204,12 @@ pub fn split(
 /// checked before any is written). The outputs appear together once every one is complete,
 /// or none does ([`svb_io::publish_all`]): an error or an interruption publishes nothing.
 pub fn split_pod5(
-    inputs: &[PathBuf],
-    dir: &Path,
-    by: &SplitBy,
-    template: Option<&str>,
-    max_open: usize,
+    inputs: &[PathBuf], dir: &Path, by: &SplitBy, template: Option<&str>, max_open: usize,
     mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let on_error = how.on_error;
     let mut result = Split::default();
-    let mut keys = Keys {
-        names: Vec::new(),
-        of: HashMap::new(),
-        per_input: Vec::new(),
-    };
+    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
     let mut opened_paths = Vec::new();
     // The readers of streams, which cannot be opened again for pass 2.
     let mut kept = Vec::new();
@@ -240,13 +218,8 @@ pub fn split_pod5(
     let mut counts = Vec::new();
     for path in inputs {
         let r = svb_pod5::Reader::open(path).map_err(ConvertError::from);
-        if let Some(r) = settle(
-            vec![r],
-            on_error,
-            &mut result.stats.failed,
-            ConvertError::of(path),
-        )?
-        .pop()
+        if let Some(r) =
+            settle(vec![r], on_error, &mut result.stats.failed, ConvertError::of(path))?.pop()
         {
             counts.push(r.len() as u64);
             let input = opened_paths.len() as u32;
@@ -266,10 +239,7 @@ pub fn split_pod5(
                 };
                 per.push(key);
             }
-            let per = per
-                .into_iter()
-                .map(|k| k.map_or(u32::MAX, |k| keys.index(k)))
-                .collect();
+            let per = per.into_iter().map(|k| k.map_or(u32::MAX, |k| keys.index(k))).collect();
             keys.per_input.push(per);
             kept.push(crate::reopen::keep_stream(path, r));
         }
@@ -279,14 +249,8 @@ pub fn split_pod5(
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
         keys = positional_keys(&keys.per_input, by, total);
     }
-    let paths = output_paths(
-        dir,
-        &keys.names,
-        template,
-        "pod5",
-        &opened_paths,
-        how.publish.on_existing,
-    )?;
+    let paths =
+        output_paths(dir, &keys.names, template, "pod5", &opened_paths, how.publish.on_existing)?;
     let publish = how.publish;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
@@ -297,10 +261,7 @@ pub fn split_pod5(
     for batch in order.chunks(max_open.max(1)) {
         let mut writers: HashMap<u32, svb_pod5::Writer> = HashMap::new();
         for &k in batch {
-            let options = svb_pod5::WriteOptions {
-                publish,
-                ..svb_pod5::WriteOptions::default()
-            };
+            let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
             writers.insert(k, svb_pod5::Writer::create(&paths[k as usize], options)?);
         }
         for ((path, per), kept) in opened_paths.iter().zip(&keys.per_input).zip(&kept) {
@@ -334,14 +295,8 @@ pub fn split_pod5(
 /// already stored so are copied as they are.
 #[allow(clippy::too_many_arguments)] // the split's and the output's
 pub fn split_blow5(
-    inputs: &[PathBuf],
-    dir: &Path,
-    by: &SplitBy,
-    template: Option<&str>,
-    text: bool,
-    compression: crate::Compression,
-    max_open: usize,
-    mut how: Run<'_>,
+    inputs: &[PathBuf], dir: &Path, by: &SplitBy, template: Option<&str>, text: bool,
+    compression: crate::Compression, max_open: usize, mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let on_error = how.on_error;
     let mut result = Split::default();
@@ -372,32 +327,26 @@ pub fn split_blow5(
             _ => None,
         };
         let fields: Vec<Result<Fields, ConvertError>> = match known.filter(|_| one_group) {
-            Some(key) => (0..r.len())
-                .map(|_| Ok((Some(key.clone()), 0, None)))
-                .collect(),
+            Some(key) => (0..r.len()).map(|_| Ok((Some(key.clone()), 0, None))).collect(),
             None => (0..r.len())
                 .into_par_iter()
                 .map_init(svb_blow5::Record::default, |rec, i| {
                     r.fields_into(i, rec)?;
                     let aux = |name: &str| {
-                        rec.aux
-                            .iter()
-                            .find(|(n, _)| n == name)
-                            .map(|(_, v)| match v {
-                                svb_blow5::AuxValue::Text(t) => t.clone(),
-                                svb_blow5::AuxValue::Enum(_, Some(l)) => l.clone(),
-                                svb_blow5::AuxValue::Enum(i, None) => i.to_string(),
-                                svb_blow5::AuxValue::Int(x) => x.to_string(),
-                                svb_blow5::AuxValue::UInt(x) => x.to_string(),
-                                other => format!("{other:?}"),
-                            })
+                        rec.aux.iter().find(|(n, _)| n == name).map(|(_, v)| match v {
+                            svb_blow5::AuxValue::Text(t) => t.clone(),
+                            svb_blow5::AuxValue::Enum(_, Some(l)) => l.clone(),
+                            svb_blow5::AuxValue::Enum(i, None) => i.to_string(),
+                            svb_blow5::AuxValue::Int(x) => x.to_string(),
+                            svb_blow5::AuxValue::UInt(x) => x.to_string(),
+                            other => format!("{other:?}"),
+                        })
                     };
                     let g = rec.read_group;
                     let key = match by {
-                        SplitBy::Run => r
-                            .header()
-                            .attribute(g as usize, "run_id")
-                            .map(str::to_owned),
+                        SplitBy::Run => {
+                            r.header().attribute(g as usize, "run_id").map(str::to_owned)
+                        }
                         SplitBy::ReadGroup => Some(format!("rg{g}")),
                         SplitBy::Channel => aux("channel_number"),
                         SplitBy::EndReason => aux("end_reason"),
@@ -409,10 +358,7 @@ pub fn split_blow5(
                 })
                 .collect(),
         };
-        let fields = fields
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(&in_file)?;
+        let fields = fields.into_iter().collect::<Result<Vec<_>, _>>().map_err(&in_file)?;
         let input = per_input_keys.len() as u32;
         for (i, (_, _, id)) in fields.iter().enumerate() {
             if let Some(id) = id {
@@ -438,16 +384,9 @@ pub fn split_blow5(
             opened[0].1.display()
         ))));
     }
-    let mut keys = Keys {
-        names: Vec::new(),
-        of: HashMap::new(),
-        per_input: Vec::new(),
-    };
+    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
     for per in &per_input_keys {
-        let per = per
-            .iter()
-            .map(|k| k.clone().map_or(u32::MAX, |k| keys.index(k)))
-            .collect();
+        let per = per.iter().map(|k| k.clone().map_or(u32::MAX, |k| keys.index(k))).collect();
         keys.per_input.push(per);
     }
     drop(per_input_keys);
@@ -459,14 +398,7 @@ pub fn split_blow5(
     }
     let ext = if text { "slow5" } else { "blow5" };
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
-    let out_paths = output_paths(
-        dir,
-        &keys.names,
-        template,
-        ext,
-        &paths,
-        how.publish.on_existing,
-    )?;
+    let out_paths = output_paths(dir, &keys.names, template, ext, &paths, how.publish.on_existing)?;
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     // The complete outputs, published together at the end (all or nothing).
@@ -474,11 +406,8 @@ pub fn split_blow5(
     let order = sorted_keys(&keys.names);
     for batch in order.chunks(max_open.max(1)) {
         // Each output's read groups: those of its records, in the order first used.
-        let per_batch: Vec<Vec<(u32, Vec<usize>)>> = keys
-            .per_input
-            .iter()
-            .map(|per| reads_of_batch(per, batch, keys.names.len()))
-            .collect();
+        let per_batch: Vec<Vec<(u32, Vec<usize>)>> =
+            keys.per_input.iter().map(|per| reads_of_batch(per, batch, keys.names.len())).collect();
         let mut writers: HashMap<u32, (svb_blow5::Writer, GroupMap)> = HashMap::new();
         for (n, &k) in batch.iter().enumerate() {
             let mut map = HashMap::new();
@@ -496,10 +425,7 @@ pub fn split_blow5(
                     });
                 }
             }
-            let schema = svb_blow5::Schema {
-                read_groups: groups,
-                aux: first.aux.clone(),
-            };
+            let schema = svb_blow5::Schema { read_groups: groups, aux: first.aux.clone() };
             let path = &out_paths[k as usize];
             let options = crate::blow5_options_like(path, first, how.publish);
             let options = svb_blow5::WriteOptions {
@@ -576,10 +502,7 @@ pub fn split_blow5(
 fn publish_parts(staged: Vec<svb_io::Staged>) -> Result<(), ConvertError> {
     svb_io::publish_all(staged).map_err(|(path, e)| ConvertError::Output {
         path,
-        source: std::io::Error::new(
-            e.kind(),
-            format!("{e}; no output of the split was published"),
-        ),
+        source: std::io::Error::new(e.kind(), format!("{e}; no output of the split was published")),
     })
 }
 
@@ -601,11 +524,7 @@ fn reads_of_batch(per: &[u32], batch: &[u32], keys: usize) -> Vec<(u32, Vec<usiz
 
 /// The keys of a positional split (`--reads`, `--files`), read by read across inputs.
 fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64) -> Keys {
-    let mut keys = Keys {
-        names: Vec::new(),
-        of: HashMap::new(),
-        per_input: Vec::new(),
-    };
+    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
     let mut n = 0u64;
     for per in per_input {
         let mut out = Vec::with_capacity(per.len());
@@ -632,11 +551,7 @@ pub const KEY: &str = "{key}";
 /// A template of output names must name the key (else every output has one name) and stay
 /// in the output directory.
 fn check_template(template: &str) -> Result<(), ConvertError> {
-    let bad = |what: &str| {
-        Err(ConvertError::Mapping(format!(
-            "the template {template:?} {what}"
-        )))
-    };
+    let bad = |what: &str| Err(ConvertError::Mapping(format!("the template {template:?} {what}")));
     if !template.contains(KEY) {
         return bad("has no {key}: every output would have its name");
     }
@@ -666,20 +581,14 @@ fn output_name(template: Option<&str>, name: &str, ext: &str) -> String {
 /// one file name, an output that is an input, and an existing output (without
 /// `OnExisting::Replace`) are errors.
 fn output_paths(
-    dir: &Path,
-    names: &[String],
-    template: Option<&str>,
-    ext: &str,
-    inputs: &[PathBuf],
+    dir: &Path, names: &[String], template: Option<&str>, ext: &str, inputs: &[PathBuf],
     on_existing: svb_io::OnExisting,
 ) -> Result<Vec<PathBuf>, ConvertError> {
     if let Some(t) = template {
         check_template(t)?;
     }
-    std::fs::create_dir_all(dir).map_err(|source| ConvertError::Output {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    std::fs::create_dir_all(dir)
+        .map_err(|source| ConvertError::Output { path: dir.to_path_buf(), source })?;
     // Names that differ only by case are one file on a case-insensitive file system.
     let mut seen: HashMap<String, &str> = HashMap::new();
     let mut paths = Vec::with_capacity(names.len());

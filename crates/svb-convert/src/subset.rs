@@ -52,11 +52,7 @@ impl ReadOrder {
 }
 
 pub(crate) fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
-    wanted
-        .iter()
-        .filter(|id| !found.contains(*id))
-        .cloned()
-        .collect()
+    wanted.iter().filter(|id| !found.contains(*id)).cloned().collect()
 }
 
 /// A read's VBZ chunks as stored: (samples, bytes) each.
@@ -65,40 +61,24 @@ type StoredChunks = Vec<(u32, Vec<u8>)>;
 /// The reads `wanted` (UUID strings) of POD5 `inputs` into `out` (VBZ chunks copied as they
 /// are stored, uncompressed signal re-encoded), under `how`.
 pub fn subset_pod5(
-    inputs: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    order: ReadOrder,
-    mut how: Run<'_>,
+    inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     crate::check_output(inputs, out)?;
     let mut ids = HashSet::with_capacity(wanted.len());
     for id in wanted {
         let uuid = svb_pod5::parse_uuid(id).ok_or_else(|| {
-            ConvertError::Mapping(format!(
-                "read id {id:?} is not a UUID, as POD5 read ids are"
-            ))
+            ConvertError::Mapping(format!("read id {id:?} is not a UUID, as POD5 read ids are"))
         })?;
         ids.insert(uuid);
     }
-    let options = svb_pod5::WriteOptions {
-        publish: how.publish,
-        ..svb_pod5::WriteOptions::default()
-    };
+    let options =
+        svb_pod5::WriteOptions { publish: how.publish, ..svb_pod5::WriteOptions::default() };
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut result = Subset::default();
     let mut found = HashSet::new();
     let on_error = how.on_error;
     if order == ReadOrder::List {
-        pod5_in_list_order(
-            inputs,
-            wanted,
-            &ids,
-            &mut w,
-            &mut result,
-            &mut found,
-            &mut how,
-        )?;
+        pod5_in_list_order(inputs, wanted, &ids, &mut w, &mut result, &mut found, &mut how)?;
         w.finish()?;
         result.missing = missing(wanted, &found);
         return Ok(result);
@@ -130,13 +110,8 @@ pub fn subset_pod5(
 /// as `wanted` names them, each run of reads of one input copied from it (reopened when its
 /// turn comes again).
 fn pod5_in_list_order(
-    inputs: &[PathBuf],
-    wanted: &[String],
-    ids: &HashSet<[u8; 16]>,
-    w: &mut svb_pod5::Writer,
-    result: &mut Subset,
-    found: &mut HashSet<String>,
-    how: &mut Run<'_>,
+    inputs: &[PathBuf], wanted: &[String], ids: &HashSet<[u8; 16]>, w: &mut svb_pod5::Writer,
+    result: &mut Subset, found: &mut HashSet<String>, how: &mut Run<'_>,
 ) -> Result<(), ConvertError> {
     use std::collections::HashMap;
     let on_error = how.on_error;
@@ -148,13 +123,7 @@ fn pod5_in_list_order(
     let mut place: HashMap<[u8; 16], (usize, usize)> = HashMap::new();
     for (k, path) in inputs.iter().enumerate() {
         let in_file = ConvertError::of(path);
-        let opened = settle(
-            vec![open(path)],
-            on_error,
-            &mut result.stats.failed,
-            &in_file,
-        )?
-        .pop();
+        let opened = settle(vec![open(path)], on_error, &mut result.stats.failed, &in_file)?.pop();
         if let Some(r) = &opened {
             for (i, read) in r.reads().iter().enumerate() {
                 place.entry(read.read_id).or_insert((k, i));
@@ -197,13 +166,8 @@ fn pod5_in_list_order(
 /// compressed anew under the writer's options. A read that fails stops the copy, or goes to
 /// `stats.failed` (named by `in_file`), as `on_error` says. Returns the ids written.
 pub(crate) fn copy_pod5_reads(
-    r: &svb_pod5::Reader,
-    window: &[usize],
-    w: &mut svb_pod5::Writer,
-    recompress: bool,
-    on_error: crate::OnError,
-    stats: &mut Stats,
-    in_file: &impl Fn(ConvertError) -> ConvertError,
+    r: &svb_pod5::Reader, window: &[usize], w: &mut svb_pod5::Writer, recompress: bool,
+    on_error: crate::OnError, stats: &mut Stats, in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
     for &i in window {
         let run = r.run_of(i).map_err(|e| in_file(e.into()))?;
@@ -236,9 +200,7 @@ pub(crate) fn copy_pod5_reads(
                 (&r.reads()[*i], chunks)
             })
             .collect();
-        let outcome = w
-            .add_reads_vbz_chunks(&refs)
-            .map_err(|e| in_file(e.into()))?;
+        let outcome = w.add_reads_vbz_chunks(&refs).map_err(|e| in_file(e.into()))?;
         let added = refs
             .iter()
             .zip(outcome)
@@ -250,10 +212,8 @@ pub(crate) fn copy_pod5_reads(
             written.push(read.read_id_string());
         }
     } else {
-        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> = window
-            .par_iter()
-            .map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?)))
-            .collect();
+        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> =
+            window.par_iter().map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?))).collect();
         let reads = settle(decoded, on_error, &mut stats.failed, in_file)?;
         w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
         stats.reads += reads.len() as u64;
@@ -268,11 +228,7 @@ pub(crate) fn copy_pod5_reads(
 /// fields the same in every input; a BLOW5 output takes the first input's compression (zstd
 /// and SVB-ZD when that input is text).
 pub fn subset_blow5(
-    inputs: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    order: ReadOrder,
-    how: Run<'_>,
+    inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     subset_blow5_through(inputs, None, wanted, out, order, how)
 }
@@ -280,22 +236,13 @@ pub fn subset_blow5(
 /// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
 /// rebuilt: one that does not fit the file is an error).
 pub fn subset_blow5_indexed(
-    input: &Path,
-    index: &Path,
-    wanted: &[String],
-    out: &Path,
-    order: ReadOrder,
-    how: Run<'_>,
+    input: &Path, index: &Path, wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     subset_blow5_through(&[input.to_path_buf()], Some(index), wanted, out, order, how)
 }
 
 fn subset_blow5_through(
-    inputs: &[PathBuf],
-    index: Option<&Path>,
-    wanted: &[String],
-    out: &Path,
-    order: ReadOrder,
+    inputs: &[PathBuf], index: Option<&Path>, wanted: &[String], out: &Path, order: ReadOrder,
     mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     crate::check_output(inputs, out)?;
@@ -310,13 +257,8 @@ fn subset_blow5_through(
             None => svb_blow5::open_with_index(p),
         }
         .map_err(ConvertError::from);
-        if let Some(o) = settle(
-            vec![o],
-            on_error,
-            &mut result.stats.failed,
-            ConvertError::of(p),
-        )?
-        .pop()
+        if let Some(o) =
+            settle(vec![o], on_error, &mut result.stats.failed, ConvertError::of(p))?.pop()
         {
             result.notes.extend(o.note.clone());
             opened.push((o, p));
@@ -329,10 +271,8 @@ fn subset_blow5_through(
             .pop()
             .unwrap_or(ConvertError::Mapping("no input to subset".into())));
     };
-    let headers: Vec<(&svb_blow5::Header, &Path)> = opened
-        .iter()
-        .map(|(o, p)| (o.reader.header(), p.as_path()))
-        .collect();
+    let headers: Vec<(&svb_blow5::Header, &Path)> =
+        opened.iter().map(|(o, p)| (o.reader.header(), p.as_path())).collect();
     let (schema, group_maps) = crate::merged_schema(&headers, crate::HeaderRules::default())?;
     let aux = schema.aux.clone();
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
@@ -421,12 +361,8 @@ impl Decoded<'_> {
     /// wanted ids in this order (a stale index can point at another record), each under the
     /// output's read group and fields; a record that fails stops it, or goes to `failed`.
     fn write(
-        &self,
-        window: &[(usize, usize)],
-        w: &mut svb_blow5::Writer,
-        result: &mut Subset,
-        found: &mut HashSet<String>,
-        how: &mut Run<'_>,
+        &self, window: &[(usize, usize)], w: &mut svb_blow5::Writer, result: &mut Subset,
+        found: &mut HashSet<String>, how: &mut Run<'_>,
     ) -> Result<(), ConvertError> {
         let in_file = |k: usize| ConvertError::of(self.opened[k].1);
         let decoded: Vec<Result<(usize, svb_blow5::Record), ConvertError>> = window
@@ -453,10 +389,7 @@ impl Decoded<'_> {
             (written, _) => written?,
         }
         result.stats.reads += records.len() as u64;
-        result.stats.samples += records
-            .iter()
-            .map(|x| x.raw_signal.len() as u64)
-            .sum::<u64>();
+        result.stats.samples += records.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
         found.extend(records.into_iter().map(|rec| rec.read_id));
         how.report(found.len() as u64, self.wanted)
     }
@@ -466,18 +399,13 @@ impl Decoded<'_> {
 /// `.slow5`), the reads in `order`; the inputs must be of that format (BLOW5 and SLOW5 mix),
 /// or FAST5 ([`subset_fast5`](crate::subset_fast5), into any of them, in the files' order).
 pub fn subset(
-    inputs: &[PathBuf],
-    wanted: &[String],
-    out: &Path,
-    order: ReadOrder,
-    how: Run<'_>,
+    inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     use svb_model::Format;
     let to = Format::of_output(out)?;
     // FAST5 inputs become a file of the output's format (svb writes no FAST5).
-    let fast5 = inputs
-        .first()
-        .is_some_and(|p| svb_reads::detect(p).is_ok_and(|f| f == Format::Fast5));
+    let fast5 =
+        inputs.first().is_some_and(|p| svb_reads::detect(p).is_ok_and(|f| f == Format::Fast5));
     if fast5 {
         if order == ReadOrder::List {
             return Err(ConvertError::Mapping(

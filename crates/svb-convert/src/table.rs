@@ -106,8 +106,7 @@ impl TableFile {
     /// as an id sent to two destinations, names the line). Lines of other ids are read and
     /// checked, not kept.
     pub(crate) fn assign(
-        &self,
-        reads: &ReadsById,
+        &self, reads: &ReadsById,
         mut assign: impl FnMut(u32, u32, &str, &str) -> Result<(), String>,
     ) -> Result<Unknown, ConvertError> {
         let path = &self.path;
@@ -120,11 +119,7 @@ impl TableFile {
         // The separator by the header line: a tab makes it TSV.
         let head = text.fill_buf().map_err(|e| at(1, e.to_string()))?;
         let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-        let sep = if first_line.contains(&b'\t') {
-            b'\t'
-        } else {
-            b','
-        };
+        let sep = if first_line.contains(&b'\t') { b'\t' } else { b',' };
         let mut rows = csv::ReaderBuilder::new()
             .delimiter(sep)
             .has_headers(true)
@@ -134,9 +129,7 @@ impl TableFile {
         let csv_err = |e: csv::Error| {
             let n = line(&e);
             let what = match e.kind() {
-                csv::ErrorKind::UnequalLengths {
-                    expected_len, len, ..
-                } => {
+                csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
                     format!("{len} columns, the header has {expected_len}")
                 }
                 csv::ErrorKind::Io(io) => io.to_string(),
@@ -160,10 +153,7 @@ impl TableFile {
             .ok_or_else(|| at(1, format!("no read_id column in {}", names())))?;
         let dest_col = match &self.column {
             Some(c) => names_of.iter().position(|n| n == c).ok_or_else(|| {
-                at(
-                    1,
-                    format!("no column {} in {}", svb_io::excerpt(c, 40), names()),
-                )
+                at(1, format!("no column {} in {}", svb_io::excerpt(c, 40), names()))
             })?,
             None if names_of.len() == 2 => 1 - id_col,
             None => {
@@ -183,13 +173,11 @@ impl TableFile {
                 Err(e) => return Err(csv_err(e)),
             }
             let n = row.position().map_or(0, |p| p.line());
-            let (id, dest) = match (
-                std::str::from_utf8(&row[id_col]),
-                std::str::from_utf8(&row[dest_col]),
-            ) {
-                (Ok(id), Ok(dest)) => (id, dest),
-                _ => return Err(at(n, "not UTF-8 text".into())),
-            };
+            let (id, dest) =
+                match (std::str::from_utf8(&row[id_col]), std::str::from_utf8(&row[dest_col])) {
+                    (Ok(id), Ok(dest)) => (id, dest),
+                    _ => return Err(at(n, "not UTF-8 text".into())),
+                };
             if id.is_empty() {
                 if row.iter().all(<[u8]>::is_empty) {
                     continue;

@@ -38,11 +38,7 @@ pub fn format_utc_ms(ms: i64) -> String {
     let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
     let (h, min, s) = (sod / 3600, sod % 3600 / 60, sod % 60);
-    let frac = if milli == 0 {
-        String::new()
-    } else {
-        format!(".{:06}", milli * 1000)
-    };
+    let frac = if milli == 0 { String::new() } else { format!(".{:06}", milli * 1000) };
     format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}{frac}+00:00")
 }
 
@@ -59,9 +55,7 @@ pub fn parse_utc_ms(s: &str) -> Option<i64> {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let t = s.get(r)?;
-        (!t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()))
-            .then(|| t.parse().ok())
-            .flatten()
+        (!t.is_empty() && t.bytes().all(|c| c.is_ascii_digit())).then(|| t.parse().ok()).flatten()
     };
     if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b' ') {
         return None;
@@ -119,29 +113,14 @@ mod tests {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days);
         }
-        for ms in [
-            0i64,
-            1,
-            999,
-            1000,
-            86_399_999,
-            951_782_400_123,
-            -62_135_596_800_000,
-        ] {
+        for ms in [0i64, 1, 999, 1000, 86_399_999, 951_782_400_123, -62_135_596_800_000] {
             assert_eq!(parse_utc_ms(&format_utc_ms(ms)), Some(ms), "{ms}");
         }
         assert_eq!(format_utc_ms(0), "1970-01-01 00:00:00+00:00");
-        assert_eq!(
-            format_utc_ms(951_782_400_123),
-            "2000-02-29 00:00:00.123000+00:00"
-        );
-        for bad in [
-            "",
-            "2019-13-01 00:00:00",
-            "2019-05-13",
-            "2019-05-13 11:11",
-            "2019-05-13T11:11:43+2",
-        ] {
+        assert_eq!(format_utc_ms(951_782_400_123), "2000-02-29 00:00:00.123000+00:00");
+        for bad in
+            ["", "2019-13-01 00:00:00", "2019-05-13", "2019-05-13 11:11", "2019-05-13T11:11:43+2"]
+        {
             assert_eq!(parse_utc_ms(bad), None, "{bad}");
         }
     }

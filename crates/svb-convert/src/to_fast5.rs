@@ -28,9 +28,7 @@ struct RunGroups {
 impl RunGroups {
     fn of(run: &RunInfo) -> RunGroups {
         let attrs = |kv: &[(String, String)]| -> Attrs {
-            kv.iter()
-                .map(|(k, v)| (k.clone(), AttrValue::Text(v.clone())))
-                .collect()
+            kv.iter().map(|(k, v)| (k.clone(), AttrValue::Text(v.clone()))).collect()
         };
         // pod5 writes the tracking ids' run_id (it fails without one); a run without it has
         // its acquisition id, which ONT's FAST5 -> POD5 made of the run id.
@@ -61,8 +59,7 @@ impl Runs {
             ))),
             Some(_) => Ok(()),
             None => {
-                self.0
-                    .insert(run.acquisition_id.clone(), RunGroups::of(&run));
+                self.0.insert(run.acquisition_id.clone(), RunGroups::of(&run));
                 Ok(())
             }
         }
@@ -105,19 +102,13 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
     let read_id = read.read_id_string();
     let text = |s: &str| AttrValue::Text(s.to_string());
     let (labels, values): (Vec<String>, Vec<i64>) = svb_fast5::end_reasons().into_iter().unzip();
-    let at = labels
-        .iter()
-        .position(|l| **l == *read.end_reason)
-        .unwrap_or(0);
+    let at = labels.iter().position(|l| **l == *read.end_reason).unwrap_or(0);
     let float = |v: Option<f32>, missing: f64| v.map_or(missing, f64::from);
     let named = |list: Vec<(&str, AttrValue)>| -> Vec<(String, AttrValue)> {
         list.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     };
     NewRead {
-        read: named(vec![
-            ("run_id", text(&run.run_id)),
-            ("pore_type", text(&read.pore_type)),
-        ]),
+        read: named(vec![("run_id", text(&run.run_id)), ("pore_type", text(&read.pore_type))]),
         channel_id: named(vec![
             ("digitisation", AttrValue::Float(channel.digitisation)),
             ("offset", AttrValue::Float(channel.offset)),
@@ -128,16 +119,10 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
         raw: named(vec![
             ("start_time", AttrValue::UInt(read.start_sample)),
             ("duration", AttrValue::UInt(signal.len() as u64)),
-            (
-                "read_number",
-                AttrValue::Int(i64::from(read.read_number as i32)),
-            ),
+            ("read_number", AttrValue::Int(i64::from(read.read_number as i32))),
             ("start_mux", AttrValue::UInt(u64::from(read.well))),
             ("read_id", text(&read_id)),
-            (
-                "median_before",
-                AttrValue::Float(f64::from(read.median_before)),
-            ),
+            ("median_before", AttrValue::Float(f64::from(read.median_before))),
             (
                 "end_reason",
                 AttrValue::Enum {
@@ -147,10 +132,7 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
                     values,
                 },
             ),
-            (
-                "num_minknow_events",
-                AttrValue::UInt(read.num_minknow_events.unwrap_or(0)),
-            ),
+            ("num_minknow_events", AttrValue::UInt(read.num_minknow_events.unwrap_or(0))),
             (
                 "tracked_scaling_scale",
                 AttrValue::Float(float(read.tracked_scaling_scale, f64::NAN)),
@@ -171,10 +153,7 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
                 "num_reads_since_mux_change",
                 AttrValue::UInt(u64::from(read.num_reads_since_mux_change.unwrap_or(0))),
             ),
-            (
-                "time_since_mux_change",
-                AttrValue::Float(float(read.time_since_mux_change, 0.0)),
-            ),
+            ("time_since_mux_change", AttrValue::Float(float(read.time_since_mux_change, 0.0))),
         ]),
         read_id,
         tracking_id: run.tracking_id.clone(),
@@ -202,34 +181,22 @@ const NOT_TRACKING: [&str; 4] = ["pore_type", "file_format", "file_version", "fi
 
 /// The auxiliary fields a BLOW5 file must have to become FAST5 (slow5tools s2f's essential
 /// fields: what basecallers read of a FAST5 read).
-const ESSENTIAL_AUX: [&str; 5] = [
-    "start_time",
-    "read_number",
-    "start_mux",
-    "median_before",
-    "channel_number",
-];
+const ESSENTIAL_AUX: [&str; 5] =
+    ["start_time", "read_number", "start_mux", "median_before", "channel_number"];
 
 /// Context tags slow5tools s2f writes beside MinKNOW's ([`CONTEXT_KEYS`]).
 const S2F_CONTEXT_KEYS: [&str; 3] = ["filename", "experiment_kit", "user_filename_input"];
 
 impl Blow5Run {
     fn of(attrs: &[(String, String)]) -> Blow5Run {
-        let get = |k: &str| {
-            attrs
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.as_str())
-        };
+        let get = |k: &str| attrs.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
         let (context, tracking) = context_and_tracking(
             attrs,
             |k| CONTEXT_KEYS.contains(&k) || S2F_CONTEXT_KEYS.contains(&k),
             |k| RUN_KEYS.contains(&k) || NOT_TRACKING.contains(&k),
         );
         let attributes = |kv: Vec<(String, String)>| -> Attrs {
-            kv.into_iter()
-                .map(|(k, v)| (k, AttrValue::Text(v)))
-                .collect()
+            kv.into_iter().map(|(k, v)| (k, AttrValue::Text(v))).collect()
         };
         Blow5Run {
             run_id: get("run_id").filter(|v| *v != ".").map(str::to_string),
@@ -271,12 +238,7 @@ fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blo
                     continue;
                 }
                 let values = (0..labels.len() as i64).collect();
-                AttrValue::Enum {
-                    label: label.clone(),
-                    value: i64::from(*i),
-                    labels,
-                    values,
-                }
+                AttrValue::Enum { label: label.clone(), value: i64::from(*i), labels, values }
             }
             AuxValue::Array(_) => continue,
         };
@@ -285,29 +247,17 @@ fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blo
             _ => raw.push((name.clone(), value)),
         }
     }
-    raw.push((
-        "duration".into(),
-        AttrValue::UInt(rec.raw_signal.len() as u64),
-    ));
+    raw.push(("duration".into(), AttrValue::UInt(rec.raw_signal.len() as u64)));
     raw.push(("read_id".into(), AttrValue::Text(rec.read_id.clone())));
     channel.extend([
-        (
-            "digitisation".to_string(),
-            AttrValue::Float(rec.digitisation),
-        ),
+        ("digitisation".to_string(), AttrValue::Float(rec.digitisation)),
         ("offset".to_string(), AttrValue::Float(rec.offset)),
         ("range".to_string(), AttrValue::Float(rec.range)),
-        (
-            "sampling_rate".to_string(),
-            AttrValue::Float(rec.sampling_rate),
-        ),
+        ("sampling_rate".to_string(), AttrValue::Float(rec.sampling_rate)),
     ]);
     let read = [("run_id", &run.run_id), ("pore_type", &run.pore_type)]
         .into_iter()
-        .filter_map(|(k, v)| {
-            v.as_ref()
-                .map(|v| (k.to_string(), AttrValue::Text(v.clone())))
-        })
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), AttrValue::Text(v.clone()))))
         .collect();
     NewRead {
         read,
@@ -352,11 +302,7 @@ fn groups_of_fast5(read: svb_fast5::ReadAttributes, signal: Vec<i16>) -> NewRead
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
 pub fn to_fast5(
-    inputs: &[PathBuf],
-    from: Format,
-    out: &Path,
-    options: svb_fast5::WriteOptions,
-    how: Run<'_>,
+    inputs: &[PathBuf], from: Format, out: &Path, options: svb_fast5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     to_fast5_files(inputs, from, out, options, None, how).map(|(stats, _)| stats)
 }
@@ -374,12 +320,8 @@ pub fn to_fast5(
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
 pub fn to_fast5_files(
-    inputs: &[PathBuf],
-    from: Format,
-    out: &Path,
-    options: svb_fast5::WriteOptions,
-    reads_per_file: Option<usize>,
-    how: Run<'_>,
+    inputs: &[PathBuf], from: Format, out: &Path, options: svb_fast5::WriteOptions,
+    reads_per_file: Option<usize>, how: Run<'_>,
 ) -> Result<(Stats, Vec<PathBuf>), ConvertError> {
     if reads_per_file == Some(0) {
         return Err(ConvertError::Mapping(format!(
@@ -387,10 +329,7 @@ pub fn to_fast5_files(
             out.display()
         )));
     }
-    let options = svb_fast5::WriteOptions {
-        publish: how.publish,
-        ..options
-    };
+    let options = svb_fast5::WriteOptions { publish: how.publish, ..options };
     let parts = Parts {
         out: out.to_path_buf(),
         inputs: inputs.to_vec(),
@@ -417,9 +356,7 @@ pub fn to_fast5_files(
             let open = |p: &Path| svb_pod5::Reader::open(p);
             let mut runs = Runs::default();
             let look = |r: &svb_pod5::Reader, _: &Path| {
-                r.run_infos()
-                    .iter()
-                    .try_for_each(|run| runs.add(run.clone()))
+                r.run_infos().iter().try_for_each(|run| runs.add(run.clone()))
             };
             let (looked, stats) = look_at_inputs(inputs, out, on_error, open, look)?;
             let convert = |r: &svb_pod5::Reader, i: usize| {
@@ -427,12 +364,7 @@ pub fn to_fast5_files(
                 let run = runs.get(&r.run_of(i)?.acquisition_id)?;
                 let mut signal = Vec::new();
                 r.decode_signal_into(i, &mut signal)?;
-                Ok(groups_of_pod5(
-                    read,
-                    run,
-                    Channel::of_pod5(read, &run.run),
-                    signal,
-                ))
+                Ok(groups_of_pod5(read, run, Channel::of_pod5(read, &run.run), signal))
             };
             write_windows(all_reads(looked), open, stats, parts, how, convert)
         }
@@ -459,22 +391,17 @@ pub fn to_fast5_files(
                 let run = match known {
                     Some(run) => run,
                     None => {
-                        let attrs = r
-                            .header()
-                            .read_groups
-                            .get(rec.read_group as usize)
-                            .ok_or_else(|| {
-                                ConvertError::Mapping(format!(
-                                    "record {}: read group {} is not in the header",
-                                    rec.read_id, rec.read_group
-                                ))
-                            })?;
+                        let attrs =
+                            r.header().read_groups.get(rec.read_group as usize).ok_or_else(
+                                || {
+                                    ConvertError::Mapping(format!(
+                                        "record {}: read group {} is not in the header",
+                                        rec.read_id, rec.read_group
+                                    ))
+                                },
+                            )?;
                         let run = Arc::new(Blow5Run::of(attrs));
-                        runs.lock()
-                            .expect("not poisoned")
-                            .entry(key)
-                            .or_insert(run)
-                            .clone()
+                        runs.lock().expect("not poisoned").entry(key).or_insert(run).clone()
                     }
                 };
                 Ok(groups_of_blow5(rec, r.header(), &run))
@@ -506,8 +433,7 @@ impl Parts {
             Some(_) => {
                 let stem = self.out.file_stem().unwrap_or_default().to_string_lossy();
                 let ext = self.out.extension().unwrap_or_default().to_string_lossy();
-                self.out
-                    .with_file_name(format!("{stem}.{}.{ext}", self.staged.len()))
+                self.out.with_file_name(format!("{stem}.{}.{ext}", self.staged.len()))
             }
         }
     }
@@ -537,11 +463,7 @@ impl Parts {
             self.writer()?;
         }
         self.close()?;
-        let paths = self
-            .staged
-            .iter()
-            .map(|s| s.destination().to_path_buf())
-            .collect();
+        let paths = self.staged.iter().map(|s| s.destination().to_path_buf()).collect();
         svb_io::publish_all(self.staged)
             .map_err(|(path, source)| ConvertError::Output { path, source })?;
         Ok(paths)
@@ -582,8 +504,7 @@ impl ReadSink for Parts {
             w.add_reads(&reads[..take])?;
             let full = w.len() == per_file;
             if self.per_file.is_some() {
-                self.ids
-                    .extend(reads[..take].iter().map(|r| r.read_id.to_string()));
+                self.ids.extend(reads[..take].iter().map(|r| r.read_id.to_string()));
             }
             self.added += take as u64;
             if full {
@@ -602,12 +523,8 @@ impl ReadSink for Parts {
 
 /// Writes the reads `convert` makes of each input's reads into `parts`, a window at a time.
 fn write_windows<R: svb_model::ReadSource + Sync, E: Into<ConvertError>>(
-    readers: Picked<R>,
-    open: impl Fn(&Path) -> Result<R, E>,
-    stats: Stats,
-    mut parts: Parts,
-    how: Run<'_>,
-    convert: impl Fn(&R, usize) -> Result<NewRead, ConvertError> + Sync,
+    readers: Picked<R>, open: impl Fn(&Path) -> Result<R, E>, stats: Stats, mut parts: Parts,
+    how: Run<'_>, convert: impl Fn(&R, usize) -> Result<NewRead, ConvertError> + Sync,
 ) -> Result<(Stats, Vec<PathBuf>), ConvertError> {
     let steps = fast5_steps(|_: usize, r: &R, i: usize| convert(r, i));
     // The single output is started before any read is converted (its name checked first).

@@ -49,20 +49,13 @@ pub(crate) struct Steps<C, A> {
 
 /// Steps that add every read `convert` makes, windows bounded by samples only.
 pub(crate) fn every_read<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
-    Steps {
-        max_reads: usize::MAX,
-        convert,
-        admit: |read| Ok(Some(read)),
-    }
+    Steps { max_reads: usize::MAX, convert, admit: |read| Ok(Some(read)) }
 }
 
 /// Steps that add every read `convert` makes, [`FAST5_WINDOW_READS`] at most in a window:
 /// the steps of a conversion that reads or writes FAST5.
 pub(crate) fn fast5_steps<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
-    Steps {
-        max_reads: FAST5_WINDOW_READS,
-        ..every_read(convert)
-    }
+    Steps { max_reads: FAST5_WINDOW_READS, ..every_read(convert) }
 }
 
 /// What `admit` gives: the read to add, or `None`.
@@ -75,17 +68,12 @@ pub(crate) type AdmitResult<T> = Result<Option<T>, ConvertError>;
 /// progress advanced and reported to `how` after each window. `sink` is left to be finished.
 #[allow(clippy::too_many_arguments)] // one input's parts, each used once
 pub(crate) fn reader_into_sink<R, T, W>(
-    r: &R,
-    path: &Path,
-    indices: &[usize],
+    r: &R, path: &Path, indices: &[usize],
     steps: Steps<
         impl Fn(&R, usize) -> Result<T, ConvertError> + Sync,
         impl FnMut(T) -> AdmitResult<W::Read> + Send,
     >,
-    sink: &mut W,
-    progress: &mut Progress,
-    how: &mut Run<'_>,
-    stats: &mut Stats,
+    sink: &mut W, progress: &mut Progress, how: &mut Run<'_>, stats: &mut Stats,
 ) -> Result<(), ConvertError>
 where
     R: ReadSource + Sync,
@@ -94,11 +82,7 @@ where
     ConvertError: From<W::Error>,
 {
     let in_file = ConvertError::of(path);
-    let Steps {
-        max_reads,
-        convert,
-        mut admit,
-    } = steps;
+    let Steps { max_reads, convert, mut admit } = steps;
     let weight = |k: usize| r.weight(indices[k]);
     let mut windows = svb_io::windows(indices.len(), max_reads, crate::WINDOW_SAMPLES, weight)
         .into_iter()
@@ -120,8 +104,7 @@ where
         }
         stats.reads += reads.len() as u64;
         stats.samples += reads.iter().map(W::samples).sum::<u64>();
-        sink.add_reads(&reads)
-            .map_err(|e| in_file(ConvertError::from(e)))?;
+        sink.add_reads(&reads).map_err(|e| in_file(ConvertError::from(e)))?;
         how.report(progress.done, progress.total)?;
         Ok(())
     })
@@ -131,10 +114,7 @@ where
 /// unless kept; one that no longer opens stops it, or is left out, as `how` says), `convert`
 /// told the input's position among `readers`; the progress counted over all of them.
 pub(crate) fn into_sink<R, E, T, W>(
-    readers: &Picked<R>,
-    open: impl Fn(&Path) -> Result<R, E>,
-    mut stats: Stats,
-    mut how: Run<'_>,
+    readers: &Picked<R>, open: impl Fn(&Path) -> Result<R, E>, mut stats: Stats, mut how: Run<'_>,
     steps: Steps<
         impl Fn(usize, &R, usize) -> Result<T, ConvertError> + Sync,
         impl FnMut(T) -> AdmitResult<W::Read> + Send,
@@ -148,25 +128,15 @@ where
     W: ReadSink + Send,
     ConvertError: From<W::Error>,
 {
-    let mut progress = Progress {
-        done: 0,
-        total: readers.iter().map(|(_, keep)| keep.len() as u64).sum(),
-    };
-    let Steps {
-        max_reads,
-        convert,
-        mut admit,
-    } = steps;
+    let mut progress =
+        Progress { done: 0, total: readers.iter().map(|(_, keep)| keep.len() as u64).sum() };
+    let Steps { max_reads, convert, mut admit } = steps;
     for (k, (looked, keep)) in readers.iter().enumerate() {
         let Some(r) = looked.reopen(&open, how.on_error, &mut stats.failed)? else {
             progress.done += keep.len() as u64;
             continue;
         };
-        let steps = Steps {
-            max_reads,
-            convert: |r: &R, i| convert(k, r, i),
-            admit: &mut admit,
-        };
+        let steps = Steps { max_reads, convert: |r: &R, i| convert(k, r, i), admit: &mut admit };
         let (path, stats) = (&looked.path, &mut stats);
         reader_into_sink(&*r, path, keep, steps, sink, &mut progress, &mut how, stats)?;
     }

@@ -42,8 +42,7 @@ fn assert_same_read(want: &ReadRow, got: &ReadRow, what: &str) {
 
 /// `convert(src -> out)` with default options; its stats.
 fn one<O: Default>(
-    convert: fn(&[PathBuf], &Path, O, Run<'_>) -> Result<Stats, ConvertError>,
-    src: &Path,
+    convert: fn(&[PathBuf], &Path, O, Run<'_>) -> Result<Stats, ConvertError>, src: &Path,
     out: &Path,
 ) -> Stats {
     convert(&[src.to_path_buf()], out, O::default(), Run::default()).unwrap()
@@ -51,9 +50,7 @@ fn one<O: Default>(
 
 /// `open(a)` and `open(b)`, both expected to open.
 fn open_both<R, E: std::fmt::Debug>(
-    open: impl Fn(&Path) -> Result<R, E>,
-    a: &Path,
-    b: &Path,
+    open: impl Fn(&Path) -> Result<R, E>, a: &Path, b: &Path,
 ) -> (R, R) {
     (open(a).unwrap(), open(b).unwrap())
 }
@@ -66,21 +63,14 @@ fn round_trip(src: &Path, tmp: &TempDir) {
     let t = one(blow5_to_pod5, &b5, &back);
     assert_eq!((s.reads, s.samples), (t.reads, t.samples));
     assert!(s.failed.is_empty() && t.failed.is_empty());
-    let (a, b) = (
-        svb_pod5::Reader::open(src).unwrap(),
-        svb_pod5::Reader::open(&back).unwrap(),
-    );
+    let (a, b) = (svb_pod5::Reader::open(src).unwrap(), svb_pod5::Reader::open(&back).unwrap());
     assert_eq!(b.len(), a.len());
     assert_eq!(s.reads, a.len() as u64);
     assert_eq!(b.run_infos(), a.run_infos(), "{name}");
     for (i, want) in a.reads().iter().enumerate() {
         let what = format!("{name} {}", want.read_id_string());
         assert_same_read(want, &b.reads()[i], &what);
-        assert_eq!(
-            b.decode_signal(i).unwrap(),
-            a.decode_signal(i).unwrap(),
-            "{what}"
-        );
+        assert_eq!(b.decode_signal(i).unwrap(), a.decode_signal(i).unwrap(), "{what}");
     }
     // The BLOW5 in between: blue-crab's auxiliary fields, a read group per run.
     let r = svb_blow5::Reader::open(&b5).unwrap();
@@ -129,10 +119,7 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
     }
     // Random reads of two runs (two read groups), every field set.
     let path = tmp.join("random.pod5");
-    let runs = [
-        run("run-a", 5000, (-4096, 4095)),
-        run("run-b", 4000, (0, 2047)),
-    ];
+    let runs = [run("run-a", 5000, (-4096, 4095)), run("run-b", 4000, (0, 2047))];
     let mut w = svb_pod5::Writer::create(&path, svb_pod5::WriteOptions::default()).unwrap();
     for r in &runs {
         w.add_run_info(r).unwrap();
@@ -171,10 +158,7 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
 
 #[test]
 fn a_reused_record_becomes_the_record_of_each_read() {
-    let runs = [
-        run("run-a", 5000, (-4096, 4095)),
-        run("run-b", 4000, (0, 2047)),
-    ];
+    let runs = [run("run-a", 5000, (-4096, 4095)), run("run-b", 4000, (0, 2047))];
     // A record holding something else first: other names and value types in its slots.
     let mut reused = svb_blow5::Record {
         aux: vec![("x".into(), svb_blow5::AuxValue::Float(1.0)); 20],
@@ -231,10 +215,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     )
     .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
-    assert!(
-        chain.contains("ids.blow5") && chain.contains("read_1"),
-        "{chain}"
-    );
+    assert!(chain.contains("ids.blow5") && chain.contains("read_1"), "{chain}");
     assert!(chain.contains("is not a UUID"), "{chain}");
     // Nothing is left under the output's name, nor hidden.
     assert_eq!(tmp.entries(), ["ids.blow5"]);
@@ -246,11 +227,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let out = tmp.join("out.pod5");
     let mut seen = Vec::new();
     let mut progress = |done, total| seen.push((done, total));
-    let how = Run {
-        on_error: OnError::Skip,
-        progress: Some(&mut progress),
-        ..Run::default()
-    };
+    let how = Run { on_error: OnError::Skip, progress: Some(&mut progress), ..Run::default() };
     let stats = blow5_to_pod5(&[junk, src.clone()], &out, Default::default(), how).unwrap();
     // Progress after each window: both records done (the one left out counts), of 2.
     assert_eq!(seen.last(), Some(&(2, 2)), "{seen:?}");
@@ -262,10 +239,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
         .collect();
     assert_eq!(failed.len(), 2, "{failed:?}");
     assert!(failed[0].contains("junk.blow5"), "{failed:?}");
-    assert!(
-        failed[1].contains("ids.blow5") && failed[1].contains("read_1"),
-        "{failed:?}"
-    );
+    assert!(failed[1].contains("ids.blow5") && failed[1].contains("read_1"), "{failed:?}");
     let r = svb_pod5::Reader::open(&out).unwrap();
     assert_eq!(r.len(), 1);
     assert_eq!(r.reads()[0].read_id_string(), good);
@@ -273,13 +247,8 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
 
     // And POD5 -> BLOW5 skips an input it cannot open.
     let b5 = tmp.join("back.blow5");
-    let stats = pod5_to_blow5(
-        &[tmp.join("missing.pod5"), out],
-        &b5,
-        Default::default(),
-        skip(),
-    )
-    .unwrap();
+    let stats =
+        pod5_to_blow5(&[tmp.join("missing.pod5"), out], &b5, Default::default(), skip()).unwrap();
     assert_eq!((stats.reads, stats.failed.len()), (1, 1));
     assert!(stats.failed[0].to_string().contains("missing.pod5"));
 }
@@ -287,13 +256,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
 /// Runs `blue-crab COMMAND IN -o OUT`; fails the test, with its stderr, unless it succeeds.
 fn run_blue_crab(command: &str, input: &Path, out: &Path) {
     let mut c = blue_crab().expect("blue-crab found");
-    let o = c
-        .arg(command)
-        .arg(input)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
+    let o = c.arg(command).arg(input).arg("-o").arg(out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -371,16 +334,8 @@ fn agrees_with_blue_crab(data: &Path) {
         let what = want.read_id_string();
         let j = u.find(&what).unwrap();
         assert_same_read(want, &u.reads()[j], &what);
-        assert_eq!(
-            u.reads()[j].end_reason_forced,
-            want.end_reason_forced,
-            "{what}"
-        );
-        assert_eq!(
-            u.decode_signal(j).unwrap(),
-            t.decode_signal(i).unwrap(),
-            "{what}"
-        );
+        assert_eq!(u.reads()[j].end_reason_forced, want.end_reason_forced, "{what}");
+        assert_eq!(u.decode_signal(j).unwrap(), t.decode_signal(i).unwrap(), "{what}");
     }
     let (tr, ur) = (&t.run_infos()[0], &u.run_infos()[0]);
     assert_eq!(ur.acquisition_id, tr.acquisition_id);
@@ -392,10 +347,7 @@ fn agrees_with_blue_crab(data: &Path) {
 }
 
 fn skip() -> Run<'static> {
-    Run {
-        on_error: OnError::Skip,
-        ..Run::default()
-    }
+    Run { on_error: OnError::Skip, ..Run::default() }
 }
 
 /// FAST5 -> POD5 gives what ONT's `pod5 convert fast5` gave for the same file (the two
@@ -429,11 +381,7 @@ fn fast5_converts_as_onts_converter_does(data: &Path, tmp: &TempDir) {
                 format!("{r:#?}")
             };
             assert_eq!(comparable(&u.reads()[j]), comparable(want), "{what}");
-            assert_eq!(
-                u.decode_signal(j).unwrap(),
-                t.decode_signal(i).unwrap(),
-                "{what}"
-            );
+            assert_eq!(u.decode_signal(j).unwrap(), t.decode_signal(i).unwrap(), "{what}");
         }
     }
 }
@@ -466,18 +414,10 @@ fn every_fast5_file_converts_or_is_named(data: &Path, tmp: &TempDir) {
                 if let Some(n) = run_ids(file) {
                     assert_eq!(back.run_infos().len(), n, "{name}: a run per run id");
                 }
-                assert_eq!(
-                    (stats.reads, back.len()),
-                    (r.len() as u64, r.len()),
-                    "{name}"
-                );
+                assert_eq!((stats.reads, back.len()), (r.len() as u64, r.len()), "{name}");
                 for i in 0..r.len() {
                     let j = back.find(r.read_id(i).unwrap()).unwrap();
-                    assert_eq!(
-                        back.decode_signal(j).unwrap(),
-                        r.signal(i).unwrap(),
-                        "{name}"
-                    );
+                    assert_eq!(back.decode_signal(j).unwrap(), r.signal(i).unwrap(), "{name}");
                 }
                 converted += 1;
             }
@@ -496,14 +436,8 @@ fn every_fast5_file_converts_or_is_named(data: &Path, tmp: &TempDir) {
 fn h5py_end_reason(data: &Path, name: &str, read_id: &str) -> Option<&'static str> {
     let text = std::fs::read_to_string(data.join("fast5/manifest.json")).unwrap();
     let m: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let file = m["files"]
-        .as_array()?
-        .iter()
-        .find(|f| f["file"] == format!("{name}.fast5"))?;
-    let read = file["reads"]
-        .as_array()?
-        .iter()
-        .find(|r| r["read_id"] == read_id)?;
+    let file = m["files"].as_array()?.iter().find(|f| f["file"] == format!("{name}.fast5"))?;
+    let read = file["reads"].as_array()?.iter().find(|r| r["read_id"] == read_id)?;
     Some(read["end_reason"].as_str()?.to_owned().leak())
 }
 
@@ -614,10 +548,7 @@ fn pyslow5_reads_the_blow5_of_a_fast5_file() {
     for line in &lines[1..] {
         let got: serde_json::Value = serde_json::from_str(line).unwrap();
         let i = f.find(got["read_id"].as_str().unwrap()).unwrap();
-        assert_eq!(
-            got["samples"].as_u64(),
-            Some(f.signal(i).unwrap().len() as u64)
-        );
+        assert_eq!(got["samples"].as_u64(), Some(f.signal(i).unwrap().len() as u64));
     }
 }
 

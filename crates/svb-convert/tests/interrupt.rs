@@ -19,10 +19,7 @@ fn an_interrupted_operation_publishes_nothing(data: &Path) {
     };
     for to in [Format::Blow5, Format::Pod5] {
         let out = tmp.join(&format!("out.{}", to.extension()));
-        let how = Run {
-            interrupted: Some(&stop),
-            ..Run::default()
-        };
+        let how = Run { interrupted: Some(&stop), ..Run::default() };
         let e = convert(
             std::slice::from_ref(&pod5),
             Format::Pod5,
@@ -36,18 +33,9 @@ fn an_interrupted_operation_publishes_nothing(data: &Path) {
     }
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let out = tmp.join("merged.blow5");
-    let how = Run {
-        interrupted: Some(&stop),
-        ..Run::default()
-    };
+    let how = Run { interrupted: Some(&stop), ..Run::default() };
     let rules = svb_convert::HeaderRules::default();
-    let e = merge(
-        &[blow5.clone(), blow5],
-        &out,
-        Duplicates::KeepFirst,
-        rules,
-        how,
-    );
+    let e = merge(&[blow5.clone(), blow5], &out, Duplicates::KeepFirst, rules, how);
     assert!(matches!(e, Err(ConvertError::Interrupted)), "{e:?}");
     assert!(asked.load(Ordering::Relaxed) >= 3);
     assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());

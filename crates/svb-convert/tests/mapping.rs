@@ -41,11 +41,7 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// A row of the field map.
-type Names = (
-    Option<&'static str>,
-    Option<&'static str>,
-    Option<&'static str>,
-);
+type Names = (Option<&'static str>, Option<&'static str>, Option<&'static str>);
 
 /// The name a row of the field map gives a field of `format`.
 fn column(format: Format) -> fn(&Names) -> Option<&'static str> {
@@ -70,11 +66,7 @@ fn agree(input: &Path, output: &Path) -> usize {
         let rb: Read = b.read(j).unwrap();
         assert_eq!(ra.signal, rb.signal, "{}", ra.read_id);
         for (x, y) in ra.signal_pa().iter().zip(rb.signal_pa()).step_by(97) {
-            assert!(
-                (x - y).abs() <= 1e-3 * x.abs().max(1.0),
-                "{}: {x} pA -> {y} pA",
-                ra.read_id
-            );
+            assert!((x - y).abs() <= 1e-3 * x.abs().max(1.0), "{}: {x} pA -> {y} pA", ra.read_id);
         }
         for f in &READ_FIELDS {
             let (Some(na), Some(nb)) = (from(f), to(f)) else {
@@ -82,10 +74,8 @@ fn agree(input: &Path, output: &Path) -> usize {
             };
             // A field a file's writer did not declare (a BLOW5 file's auxiliary fields are
             // its own) is missing there.
-            let (va, vb) = (
-                ra.field(na).unwrap_or(&Value::None),
-                rb.field(nb).unwrap_or(&Value::None),
-            );
+            let (va, vb) =
+                (ra.field(na).unwrap_or(&Value::None), rb.field(nb).unwrap_or(&Value::None));
             if matches!((va, vb), (Value::None, Value::None)) {
                 continue;
             }
@@ -112,10 +102,7 @@ fn every_conversion_keeps_the_fields_the_model_maps(data: &Path) {
         ("blow5/slow5tools/p2solo_ulk114_dna.blow5", Format::Pod5),
         ("blow5/reads_zstd_svb_zd.blow5", Format::Pod5),
         ("fast5/vbz_compression__multi_fast5_vbz.fast5", Format::Pod5),
-        (
-            "fast5/vbz_compression__multi_fast5_vbz.fast5",
-            Format::Blow5,
-        ),
+        ("fast5/vbz_compression__multi_fast5_vbz.fast5", Format::Blow5),
     ];
     let mut total = 0;
     for (k, (input, to)) in cases.into_iter().enumerate() {

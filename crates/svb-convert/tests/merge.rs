@@ -28,19 +28,14 @@ fn halves(src: &Path, dir: &TempDir, ext: &str) -> [PathBuf; 2] {
 /// Every read of `f` (any format) through the read model: id, samples, fields.
 fn reads(f: &Path) -> Vec<String> {
     let r = svb_reads::AnyReader::open(f).unwrap();
-    (0..r.len())
-        .map(|i| format!("{:?}", r.read(i).unwrap()))
-        .collect()
+    (0..r.len()).map(|i| format!("{:?}", r.read(i).unwrap())).collect()
 }
 
 /// `merge(inputs -> out)` under `duplicates`, replacing `out`.
 fn merged(inputs: &[&Path], out: &Path, duplicates: Duplicates) -> svb_convert::Merged {
     let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
     let how = Run {
-        publish: svb_io::Publish {
-            on_existing: svb_io::OnExisting::Replace,
-            ..Default::default()
-        },
+        publish: svb_io::Publish { on_existing: svb_io::OnExisting::Replace, ..Default::default() },
         ..Run::default()
     };
     merge(&inputs, out, duplicates, HeaderRules::default(), how).unwrap()
@@ -62,14 +57,7 @@ fn pod5_split_and_merged_is_the_original(data: &Path, tmp: &TempDir) {
     let twice = tmp.join("twice.pod5");
     let inputs = [a.clone(), src.clone()];
     let how = Run::default();
-    let e = merge(
-        &inputs,
-        &twice,
-        Duplicates::Error,
-        HeaderRules::default(),
-        how,
-    )
-    .unwrap_err();
+    let e = merge(&inputs, &twice, Duplicates::Error, HeaderRules::default(), how).unwrap_err();
     let mut e: &dyn std::error::Error = &e;
     let mut chain = e.to_string();
     while let Some(source) = e.source() {
@@ -77,10 +65,7 @@ fn pod5_split_and_merged_is_the_original(data: &Path, tmp: &TempDir) {
         e = source;
     }
     let e = chain;
-    assert!(
-        e.contains(&*a.to_string_lossy()) && e.contains(&*src.to_string_lossy()),
-        "{e}"
-    );
+    assert!(e.contains(&*a.to_string_lossy()) && e.contains(&*src.to_string_lossy()), "{e}");
     assert_eq!(tmp.entries(), ["merged.pod5", "part0.pod5", "part1.pod5"]);
     // Duplicates::KeepFirst keeps the first copy of each id: a's reads, then those of src
     // that a lacks (b's), the original's order.
@@ -121,10 +106,7 @@ fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original(data: &Path, tmp:
     // svb does not give); an input whose read groups come in another order is decoded and
     // its groups renumbered.
     let out = tmp.join("merged.blow5");
-    let (rs, rm) = (
-        svb_blow5::Reader::open(&src).unwrap(),
-        svb_blow5::Reader::open(&out).unwrap(),
-    );
+    let (rs, rm) = (svb_blow5::Reader::open(&src).unwrap(), svb_blow5::Reader::open(&out).unwrap());
     assert_eq!(rs.len(), rm.len());
     for i in 0..rs.len() {
         let (want, got) = (rs.stored_record(i).unwrap(), rm.stored_record(i).unwrap());
@@ -177,10 +159,7 @@ fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original(data: &Path, tmp:
         assert_eq!(format!("{v:?}"), format!("{missing:?}"));
     }
     let lossy = tmp.join("lossy.blow5");
-    let rules = HeaderRules {
-        drop_aux: true,
-        ..HeaderRules::default()
-    };
+    let rules = HeaderRules { drop_aux: true, ..HeaderRules::default() };
     let inputs = [a.clone(), other.clone()];
     merge(&inputs, &lossy, Duplicates::Error, rules, Run::default()).unwrap();
     let rl = svb_blow5::Reader::open(&lossy).unwrap();

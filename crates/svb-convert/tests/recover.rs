@@ -16,11 +16,7 @@ fn a_recovery_is_written_in_its_inputs_format_only(data: &Path) {
         assert!(e.to_string().contains(out), "{e}");
     }
     let e = recover_blow5(&blow5, &tmp.join("saved.pod5"), Run::default()).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("a BLOW5 file is recovered into its own format (.blow5"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("a BLOW5 file is recovered into its own format (.blow5"), "{e}");
     for out in ["saved.blow5", "saved.slow5"] {
         let e = recover_pod5(&pod5, &tmp.join(out), Run::default()).unwrap_err();
         assert!(e.to_string().contains("a POD5 file is recovered"), "{e}");
@@ -43,10 +39,7 @@ fn records(f: &std::path::Path) -> Vec<String> {
 /// `Run` that replaces an output which exists.
 fn replacing() -> Run<'static> {
     Run {
-        publish: svb_io::Publish {
-            on_existing: svb_io::OnExisting::Replace,
-            ..Default::default()
-        },
+        publish: svb_io::Publish { on_existing: svb_io::OnExisting::Replace, ..Default::default() },
         ..Run::default()
     }
 }
@@ -85,11 +78,7 @@ fn cut_files_give_back_every_whole_record(data: &Path, tmp: &TempDir) {
             let out = tmp.join(&format!("saved.{ext}"));
             let saved = recover_blow5(&damaged, &out, replacing()).unwrap();
             let what = format!("{ext} cut at {cut}");
-            assert_eq!(
-                (saved.records, saved.stats.reads),
-                (whole, whole as u64),
-                "{what}"
-            );
+            assert_eq!((saved.records, saved.stats.reads), (whole, whole as u64), "{what}");
             assert!(saved.stats.failed.is_empty(), "{what}");
             // SLOW5 text has no end marker: one cut between lines is a whole, shorter file.
             let looks_whole = ext == "slow5" && (boundaries.contains(&cut) || cut == bytes.len());
@@ -129,10 +118,7 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named(data: &Path, tmp
     assert_eq!(saved.stats.reads, whole as u64 - 1);
     assert_eq!(saved.stats.failed.len(), 1);
     let lost = format!("{:?}", saved.stats.failed[0]);
-    assert!(
-        lost.contains("damaged.blow5") && lost.contains("index: 4"),
-        "{lost}"
-    );
+    assert!(lost.contains("damaged.blow5") && lost.contains("index: 4"), "{lost}");
     let mut want = bytes[..off as usize].to_vec();
     want.extend_from_slice(&bytes[(off + size) as usize..last as usize]);
     want.extend_from_slice(b"5WOLB");
@@ -146,9 +132,7 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named(data: &Path, tmp
 fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
     let reads = |f: &std::path::Path| {
         let r = svb_reads::AnyReader::open(f).unwrap();
-        let all: Vec<String> = (0..r.len())
-            .map(|i| format!("{:?}", r.read(i).unwrap()))
-            .collect();
+        let all: Vec<String> = (0..r.len()).map(|i| format!("{:?}", r.read(i).unwrap())).collect();
         all
     };
     for name in [
@@ -163,13 +147,8 @@ fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
         let tables_end = r.footer().tables_end() as usize;
         let (cut, out) = (tmp.join("cut.pod5"), tmp.join("saved.pod5"));
         // Cut anywhere in the footer: from its last byte to all of it.
-        for keep in [
-            bytes.len() - 1,
-            bytes.len() - 8,
-            bytes.len() - 40,
-            tables_end + 3,
-            tables_end,
-        ] {
+        for keep in [bytes.len() - 1, bytes.len() - 8, bytes.len() - 40, tables_end + 3, tables_end]
+        {
             std::fs::write(&cut, &bytes[..keep]).unwrap();
             let saved = recover_pod5(&cut, &out, replacing()).unwrap();
             let what = format!("{name} cut at {keep}");
@@ -179,11 +158,7 @@ fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
             // The file's name is the saved file's: every other field and the samples.
             let same = |v: Vec<String>| v.join("\n").replace("saved.pod5", "");
             let src_name = src.file_name().unwrap().to_string_lossy().into_owned();
-            assert_eq!(
-                same(reads(&out)),
-                same(want.clone()).replace(&src_name, ""),
-                "{what}"
-            );
+            assert_eq!(same(reads(&out)), same(want.clone()).replace(&src_name, ""), "{what}");
             let runs =
                 |f: &std::path::Path| svb_pod5::Reader::open(f).unwrap().run_infos().to_vec();
             assert_eq!(runs(&out), runs(&src), "{what}");

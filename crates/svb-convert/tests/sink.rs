@@ -43,10 +43,7 @@ fn assert_same(got: Vec<(String, Vec<i16>)>, want: Vec<(String, Vec<i16>)>, what
     assert_eq!(got.len(), want.len(), "{what}");
     for ((id, samples), (want_id, want_samples)) in got.iter().zip(&want) {
         assert_eq!(id, want_id, "{what}");
-        assert!(
-            samples == want_samples,
-            "{what}: read {id}'s samples differ"
-        );
+        assert!(samples == want_samples, "{what}: read {id}'s samples differ");
     }
 }
 
@@ -76,11 +73,7 @@ fn pod5_read(id: &str, signal: &[i16], run: &Arc<RunInfo>) -> NewRead {
     row.num_samples = signal.len() as u64;
     row.end_reason = "signal_positive".into();
     row.pore_type = "not_set".into();
-    NewRead {
-        row,
-        run: run.clone(),
-        signal: signal.to_vec(),
-    }
+    NewRead { row, run: run.clone(), signal: signal.to_vec() }
 }
 
 #[test]
@@ -96,11 +89,7 @@ fn every_writer_is_a_sink_whose_reads_read_back() {
     assert_same(read_back(&path), want.clone(), "out.pod5");
 
     for (name, options, format) in [
-        (
-            "out.blow5",
-            svb_blow5::WriteOptions::default(),
-            Format::Blow5,
-        ),
+        ("out.blow5", svb_blow5::WriteOptions::default(), Format::Blow5),
         ("out.slow5", svb_blow5::WriteOptions::slow5(), Format::Slow5),
     ] {
         let path = tmp.join(name);
@@ -188,9 +177,6 @@ fn a_pod5_sink_adds_each_run_once_and_keeps_the_first_of_an_acquisition() {
     let good = pod5_read(&want[0].0, &want[0].1, &a);
     let e = ReadSink::add_reads(&mut w, &[good, wrong]).unwrap_err();
     let text = e.to_string();
-    assert!(
-        text.contains(&want[1].0) && text.contains("names run run-a"),
-        "{text}"
-    );
+    assert!(text.contains(&want[1].0) && text.contains("names run run-a"), "{text}");
     assert_eq!(ReadSink::len(&w), 0);
 }

@@ -21,18 +21,8 @@ const CASES: [(&str, Option<u8>, bool, &str); 12] = [
     ("example2.slow5", Some(4), false, "example2_b4.blow5"),
     ("minir10dna.blow5", None, false, "minir10dna_b3.blow5"),
     ("gridr10dna.blow5", None, false, "gridr10dna_b3.blow5"),
-    (
-        "promr10dna4khz.blow5",
-        None,
-        true,
-        "promr10dna4khz_b3.blow5",
-    ),
-    (
-        "promr10dna5khz.blow5",
-        None,
-        false,
-        "promr10dna5khz_b3.blow5",
-    ),
+    ("promr10dna4khz.blow5", None, true, "promr10dna4khz_b3.blow5"),
+    ("promr10dna5khz.blow5", None, false, "promr10dna5khz_b3.blow5"),
     ("promr10rna.blow5", None, false, "promr10rna_b3.blow5"),
     (
         "na12878_prom_merged_r9.4.1_chr22_read1.blow5",
@@ -40,26 +30,11 @@ const CASES: [(&str, Option<u8>, bool, &str); 12] = [
         false,
         "na12878_prom_merged_r9.4.1_chr22_read1_b2.blow5",
     ),
-    (
-        "PRPN119035_read1.blow5",
-        None,
-        false,
-        "PRPN119035_read1_b2.blow5",
-    ),
-    (
-        "p2solo_ulk114_dna.blow5",
-        None,
-        false,
-        "p2solo_ulk114_dna_b3.blow5",
-    ),
+    ("PRPN119035_read1.blow5", None, false, "PRPN119035_read1_b2.blow5"),
+    ("p2solo_ulk114_dna.blow5", None, false, "p2solo_ulk114_dna_b3.blow5"),
     // The expected bits, given: the same bytes.
     ("minir10dna.blow5", Some(3), false, "minir10dna_b3.blow5"),
-    (
-        "PRPN119035_read1.blow5",
-        Some(2),
-        false,
-        "PRPN119035_read1_b2.blow5",
-    ),
+    ("PRPN119035_read1.blow5", Some(2), false, "PRPN119035_read1_b2.blow5"),
 ];
 
 fn same_bytes(ours: &Path, theirs: &Path) {
@@ -95,30 +70,15 @@ fn degrade_refuses_what_slow5tools_refuses(repos: &Path, tmp: &TempDir) {
     let (raw, _) = dirs(repos);
     for (input, says) in [
         ("promr10dna_badhdr.slow5", "none of the datasets"),
-        (
-            "promr10dna_badhdr_sample_freq.slow5",
-            "none of the datasets",
-        ),
-        (
-            "promr10dna_badhdr_sample_rate.slow5",
-            "none of the datasets",
-        ),
-        (
-            "promr10dna_badhdr_sample_rate2.slow5",
-            "none of the datasets",
-        ),
-        (
-            "promr10dna_badrec.slow5",
-            "sampling rate 4000 are not DNA lsk114 5kHz PromethION's",
-        ),
+        ("promr10dna_badhdr_sample_freq.slow5", "none of the datasets"),
+        ("promr10dna_badhdr_sample_rate.slow5", "none of the datasets"),
+        ("promr10dna_badhdr_sample_rate2.slow5", "none of the datasets"),
+        ("promr10dna_badrec.slow5", "sampling rate 4000 are not DNA lsk114 5kHz PromethION's"),
     ] {
         let out = tmp.join(&format!("{input}.blow5"));
         let e = degrade(&raw.join(input), &out, None, None, None, Run::default()).unwrap_err();
         let said = svb_io::error_chain(&e);
-        assert!(
-            said.contains(says) && said.contains(input),
-            "{input}: {said}"
-        );
+        assert!(said.contains(says) && said.contains(input), "{input}: {said}");
         assert!(tmp.entries().is_empty(), "{input}: {:?}", tmp.entries());
     }
     // Bits out of range, and outputs degrade does not write.
@@ -152,10 +112,7 @@ fn degraded_reads_are_the_inputs_rounded(repos: &Path, tmp: &TempDir) {
     let input = raw.join("p2solo_ulk114_dna.blow5");
     let out = tmp.join("out.blow5");
     degrade(&input, &out, Some(5), None, None, Run::default()).unwrap();
-    let (a, b) = (
-        svb_blow5::Reader::open(&input).unwrap(),
-        svb_blow5::Reader::open(&out).unwrap(),
-    );
+    let (a, b) = (svb_blow5::Reader::open(&input).unwrap(), svb_blow5::Reader::open(&out).unwrap());
     assert_eq!(a.len(), b.len());
     for i in 0..a.len() {
         let (mut want, got) = (a.record(i).unwrap(), b.record(i).unwrap());
@@ -200,10 +157,7 @@ fn pod5_degrades_into_pod5(data: &Path, tmp: &TempDir) {
     let out = tmp.join("small.pod5");
     let got = svb_convert::degrade(&input, &out, Some(3), None, None, Run::default()).unwrap();
     assert_eq!((got.bits, got.dataset), (3, None));
-    let (a, b) = (
-        svb_pod5::Reader::open(&input).unwrap(),
-        svb_pod5::Reader::open(&out).unwrap(),
-    );
+    let (a, b) = (svb_pod5::Reader::open(&input).unwrap(), svb_pod5::Reader::open(&out).unwrap());
     assert_eq!(got.stats.reads as usize, a.len());
     assert_eq!(a.run_infos(), b.run_infos());
     for i in 0..a.len() {
@@ -217,28 +171,11 @@ fn pod5_degrades_into_pod5(data: &Path, tmp: &TempDir) {
         assert_eq!(format!("{x:?}"), format!("{y:?}"));
     }
     assert!(std::fs::metadata(&out).unwrap().len() < std::fs::metadata(&input).unwrap().len());
-    let e = svb_convert::degrade(
-        &input,
-        &tmp.join("auto.pod5"),
-        None,
-        None,
-        None,
-        Run::default(),
-    )
-    .unwrap_err();
+    let e = svb_convert::degrade(&input, &tmp.join("auto.pod5"), None, None, None, Run::default())
+        .unwrap_err();
     assert!(svb_testdata::error_chain(&e).contains("--bits"), "{e}");
-    let e = svb_convert::degrade(
-        &input,
-        &tmp.join("x.blow5"),
-        Some(2),
-        None,
-        None,
-        Run::default(),
-    )
-    .unwrap_err();
-    assert!(
-        e.to_string().contains("POD5 is degraded into a POD5"),
-        "{e}"
-    );
+    let e = svb_convert::degrade(&input, &tmp.join("x.blow5"), Some(2), None, None, Run::default())
+        .unwrap_err();
+    assert!(e.to_string().contains("POD5 is degraded into a POD5"), "{e}");
     assert_eq!(tmp.entries(), ["small.pod5"]);
 }

@@ -21,12 +21,7 @@ fn dirs(repos: &Path) -> (PathBuf, PathBuf) {
 /// A record as compared: its fields but the read group, its aux fields by name (NaN as a
 /// text, so that missing floats compare equal), its group's attributes by key ("." empty).
 /// Floating-point values to the 6 decimals slow5tools prints in SLOW5 text.
-type Seen = (
-    String,
-    Vec<String>,
-    BTreeMap<String, String>,
-    BTreeMap<String, String>,
-);
+type Seen = (String, Vec<String>, BTreeMap<String, String>, BTreeMap<String, String>);
 
 fn records(path: &Path) -> Vec<Seen> {
     let r = Reader::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -64,21 +59,13 @@ fn records(path: &Path) -> Vec<Seen> {
                     (k.clone(), v)
                 })
                 .collect();
-            (
-                rec.read_id.clone(),
-                primary,
-                aux,
-                groups[rec.read_group as usize].clone(),
-            )
+            (rec.read_id.clone(), primary, aux, groups[rec.read_group as usize].clone())
         })
         .collect()
 }
 
 fn rules(drop_aux: bool, allow: bool) -> HeaderRules {
-    HeaderRules {
-        drop_aux,
-        allow_differing_attributes: allow,
-    }
+    HeaderRules { drop_aux, allow_differing_attributes: allow }
 }
 
 #[svb_testdata::data_test(slow5_repos)]
@@ -86,16 +73,8 @@ fn merges_hold_what_slow5tools_merges_hold(repos: &Path, tmp: &TempDir) {
     let (raw, exp) = dirs(repos);
     let four = ["rg0.slow5", "rg1.slow5", "rg2.slow5", "rg3.slow5"];
     let cases: Vec<(Vec<&str>, HeaderRules, &str)> = vec![
-        (
-            four.to_vec(),
-            rules(false, false),
-            "merged_different_rg.slow5",
-        ),
-        (
-            four.to_vec(),
-            rules(true, false),
-            "lossy_merged_different_rg.slow5",
-        ),
+        (four.to_vec(), rules(false, false), "merged_different_rg.slow5"),
+        (four.to_vec(), rules(true, false), "lossy_merged_different_rg.slow5"),
         (
             vec![
                 "aux_no_enum.slow5",
@@ -106,11 +85,7 @@ fn merges_hold_what_slow5tools_merges_hold(repos: &Path, tmp: &TempDir) {
             rules(false, false),
             "merged_output_formats.slow5",
         ),
-        (
-            four.to_vec(),
-            rules(false, false),
-            "merged_expected_zlib_svb.blow5",
-        ),
+        (four.to_vec(), rules(false, false), "merged_expected_zlib_svb.blow5"),
         (
             vec!["rg0_asic_id_missing.slow5", "rg1.slow5"],
             rules(false, false),
@@ -121,11 +96,7 @@ fn merges_hold_what_slow5tools_merges_hold(repos: &Path, tmp: &TempDir) {
             rules(false, false),
             "rg1_with_rg0_asic_id_missing.slow5",
         ),
-        (
-            vec!["rg0.slow5", "rg0_1.slow5"],
-            rules(false, false),
-            "same_rg.slow5",
-        ),
+        (vec!["rg0.slow5", "rg0_1.slow5"], rules(false, false), "same_rg.slow5"),
         (
             vec!["rg0.slow5", "rg1.slow5", "rg0_1.slow5"],
             rules(false, false),
@@ -218,54 +189,21 @@ fn merges_hold_what_slow5tools_merges_hold(repos: &Path, tmp: &TempDir) {
 fn merges_slow5tools_refuses_are_refused(repos: &Path, tmp: &TempDir) {
     let (raw, _) = dirs(repos);
     for (inputs, says) in [
-        (
-            ["aux_enum.slow5", "aux_enum_diff_label.slow5"],
-            "auxiliary field end_reason is enum{",
-        ),
-        (
-            ["aux_enum.slow5", "aux_enum_order_label.slow5"],
-            "auxiliary field end_reason is enum{",
-        ),
-        (
-            ["aux_enum.slow5", "aux_enum_new_label.slow5"],
-            "auxiliary field end_reason is enum{",
-        ),
-        (
-            ["aux_enum.slow5", "aux_enum_uint8_t.slow5"],
-            "auxiliary field end_reason is uint8_t",
-        ),
-        (
-            ["aux_enum_uint8_t.slow5", "aux_enum.slow5"],
-            "auxiliary field end_reason is enum{",
-        ),
-        (
-            ["rg0_asic_id_missing.slow5", "rg0.slow5"],
-            "@asic_id is missing in",
-        ),
+        (["aux_enum.slow5", "aux_enum_diff_label.slow5"], "auxiliary field end_reason is enum{"),
+        (["aux_enum.slow5", "aux_enum_order_label.slow5"], "auxiliary field end_reason is enum{"),
+        (["aux_enum.slow5", "aux_enum_new_label.slow5"], "auxiliary field end_reason is enum{"),
+        (["aux_enum.slow5", "aux_enum_uint8_t.slow5"], "auxiliary field end_reason is uint8_t"),
+        (["aux_enum_uint8_t.slow5", "aux_enum.slow5"], "auxiliary field end_reason is enum{"),
+        (["rg0_asic_id_missing.slow5", "rg0.slow5"], "@asic_id is missing in"),
         (["rg0.slow5", "rg0_asic_id_missing.slow5"], "but missing in"),
-        (
-            ["rg0.slow5", "rg0_diff_attr.slow5"],
-            "read groups of one run differ",
-        ),
-        (
-            ["rg0.slow5", "rg0_1_diff_aux_type.slow5"],
-            "auxiliary field",
-        ),
-        (
-            ["rg0.slow5", "rg1_1_diff_aux_type.slow5"],
-            "auxiliary field",
-        ),
+        (["rg0.slow5", "rg0_diff_attr.slow5"], "read groups of one run differ"),
+        (["rg0.slow5", "rg0_1_diff_aux_type.slow5"], "auxiliary field"),
+        (["rg0.slow5", "rg1_1_diff_aux_type.slow5"], "auxiliary field"),
     ] {
         let inputs: Vec<PathBuf> = inputs.iter().map(|n| raw.join(n)).collect();
         let out = tmp.join("out.slow5");
-        let e = merge(
-            &inputs,
-            &out,
-            Duplicates::Error,
-            rules(false, false),
-            Run::default(),
-        )
-        .unwrap_err();
+        let e = merge(&inputs, &out, Duplicates::Error, rules(false, false), Run::default())
+            .unwrap_err();
         let said = svb_io::error_chain(&e);
         assert!(said.contains(says), "{inputs:?}: {said}");
         assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());

@@ -10,9 +10,7 @@ use svb_model::Format;
 use svb_testdata::TempDir;
 
 fn header(text: &str) -> Vec<&str> {
-    text.lines()
-        .take_while(|l| l.starts_with(['#', '@']))
-        .collect()
+    text.lines().take_while(|l| l.starts_with(['#', '@'])).collect()
 }
 
 #[svb_testdata::data_test(slow5_repos)]
@@ -101,9 +99,9 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
     assert_eq!(got.outputs.len(), 4);
     for i in 0..4 {
         let a = svb_blow5::Reader::open(parts.join(format!("rg{i}.blow5"))).unwrap();
-        let b = svb_blow5::Reader::open(data.join(format!(
-            "exp/split/expected_group_split_blow5_output/rg_{i}.blow5"
-        )))
+        let b = svb_blow5::Reader::open(
+            data.join(format!("exp/split/expected_group_split_blow5_output/rg_{i}.blow5")),
+        )
         .unwrap();
         let (ha, hb) = (a.header(), b.header());
         assert_eq!(
@@ -115,11 +113,7 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
         assert_eq!(ha.aux, hb.aux, "part {i}");
         assert_eq!(a.len(), b.len());
         for k in 0..a.len() {
-            assert_eq!(
-                a.record(k).unwrap(),
-                b.record(k).unwrap(),
-                "part {i} record {k}"
-            );
+            assert_eq!(a.record(k).unwrap(), b.record(k).unwrap(), "part {i} record {k}");
         }
     }
     // POD5 and SLOW5 text outputs have no compression to choose.
@@ -135,10 +129,7 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
         Run::default(),
     )
     .unwrap_err();
-    assert!(
-        e.to_string().contains("SLOW5 text has no compression"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("SLOW5 text has no compression"), "{e}");
 }
 
 /// slow5tools' `duplicate_read.blow5` (a read id twice; `slow5tools index` refuses it,
@@ -162,15 +153,11 @@ fn a_file_whose_read_id_repeats_is_rewritten_as_it_is(repos: &Path) {
     };
     run(&input, Format::Blow5, &text, Format::Slow5).unwrap();
     run(&text, Format::Slow5, &back, Format::Blow5).unwrap();
-    let (a, b) = (
-        svb_blow5::Reader::open(&input).unwrap(),
-        svb_blow5::Reader::open(&back).unwrap(),
-    );
+    let (a, b) =
+        (svb_blow5::Reader::open(&input).unwrap(), svb_blow5::Reader::open(&back).unwrap());
     assert_eq!(a.len(), b.len());
     let ids: Vec<String> = (0..a.len()).map(|i| a.read_id(i).unwrap()).collect();
-    assert!(ids
-        .iter()
-        .any(|id| ids.iter().filter(|x| *x == id).count() == 2));
+    assert!(ids.iter().any(|id| ids.iter().filter(|x| *x == id).count() == 2));
     for i in 0..a.len() {
         assert_eq!(a.record(i).unwrap(), b.record(i).unwrap(), "record {i}");
     }
@@ -185,9 +172,6 @@ fn a_file_whose_read_id_repeats_is_rewritten_as_it_is(repos: &Path) {
         Run::default(),
     )
     .unwrap_err();
-    assert!(
-        svb_testdata::error_chain(&e).contains("already in the file"),
-        "{e}"
-    );
+    assert!(svb_testdata::error_chain(&e).contains("already in the file"), "{e}");
     assert!(!merged.exists());
 }

@@ -13,35 +13,16 @@ use svb_testdata::TempDir;
 /// Splits `input` into `dir`, five outputs written one at a time, asking `interrupted` after
 /// each window.
 fn five_parts(
-    input: &Path,
-    format: Format,
-    dir: &Path,
-    interrupted: &(dyn Fn() -> bool + Sync),
+    input: &Path, format: Format, dir: &Path, interrupted: &(dyn Fn() -> bool + Sync),
 ) -> Result<svb_convert::Split, ConvertError> {
-    let how = Run {
-        interrupted: Some(interrupted),
-        ..Run::default()
-    };
+    let how = Run { interrupted: Some(interrupted), ..Run::default() };
     let inputs = [input.to_path_buf()];
-    split(
-        &inputs,
-        format,
-        dir,
-        &SplitBy::Files(5),
-        None,
-        None,
-        Default::default(),
-        1,
-        how,
-    )
+    split(&inputs, format, dir, &SplitBy::Files(5), None, None, Default::default(), 1, how)
 }
 
 fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
+        .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
     names.sort();
     names
@@ -71,10 +52,7 @@ fn a_split_publishes_every_output_or_none(data: &Path, tmp: &TempDir) {
         let stop_late = || asked.fetch_add(1, Ordering::SeqCst) >= 3;
         let e = five_parts(&input, format, &dir, &stop_late).unwrap_err();
         assert!(matches!(e, ConvertError::Interrupted), "{tag}: {e}");
-        assert!(
-            asked.load(Ordering::SeqCst) > 3,
-            "{tag}: outputs were complete"
-        );
+        assert!(asked.load(Ordering::SeqCst) > 3, "{tag}: outputs were complete");
         assert_eq!(entries(&dir), Vec::<String>::new(), "{tag}");
 
         // A file appears at the fourth output's name while the split runs: early (before

@@ -11,18 +11,8 @@ use svb_testdata::TempDir;
 
 fn parts(input: &Path, dir: &Path, by: &SplitBy) -> svb_convert::Split {
     let inputs = [input.to_path_buf()];
-    split(
-        &inputs,
-        Format::Blow5,
-        dir,
-        by,
-        None,
-        None,
-        Default::default(),
-        8,
-        Run::default(),
-    )
-    .unwrap()
+    split(&inputs, Format::Blow5, dir, by, None, None, Default::default(), 8, Run::default())
+        .unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -30,10 +20,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| {
             let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
         })
         .collect();
     out.sort();
@@ -49,10 +36,7 @@ fn parts_copied_through_the_index_are_those_copied_by_record_heads(data: &Path, 
     let index = svb_blow5::Index::build(&svb_blow5::Reader::open(&indexed).unwrap()).unwrap();
     index.write(&svb_blow5::Index::path_for(&indexed)).unwrap();
     for by in [SplitBy::Files(3), SplitBy::Reads(2), SplitBy::ReadGroup] {
-        let (a, b) = (
-            tmp.join(&format!("{by:?}-plain")),
-            tmp.join(&format!("{by:?}-indexed")),
-        );
+        let (a, b) = (tmp.join(&format!("{by:?}-plain")), tmp.join(&format!("{by:?}-indexed")));
         let (x, y) = (parts(&plain, &a, &by), parts(&indexed, &b, &by));
         assert_eq!(files(&a), files(&b), "{by:?}");
         assert_eq!(x.stats.reads, y.stats.reads);
@@ -81,9 +65,6 @@ fn parts_copied_through_the_index_are_those_copied_by_record_heads(data: &Path, 
     stale.write(&svb_blow5::Index::path_for(&plain)).unwrap();
     let c = tmp.join("stale");
     let z = parts(&plain, &c, &SplitBy::Files(3));
-    assert_eq!(
-        z.stats.reads,
-        svb_blow5::Reader::open(&plain).unwrap().len() as u64
-    );
+    assert_eq!(z.stats.reads, svb_blow5::Reader::open(&plain).unwrap().len() as u64);
     assert_eq!(files(&c), files(&tmp.join("Files(3)-plain")));
 }

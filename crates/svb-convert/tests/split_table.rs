@@ -49,18 +49,13 @@ fn a_table_is_read_as_csv_readers_read_it(data: &Path) {
     );
     let got = split(&input, &table, &tmp, "unknown").unwrap();
     assert_eq!(got.unknown.count, 2);
-    assert_eq!(
-        got.unknown.first,
-        ["00000000-0000-0000-0000-000000000000", "read_9"]
-    );
+    assert_eq!(got.unknown.first, ["00000000-0000-0000-0000-000000000000", "read_9"]);
     // A row wider (or narrower) than the header is an error naming its line.
     let table = format!("read_id,dest\n{},bc0\n{},bc1,extra\n", ids[0], ids[1]);
     let e = split(&input, &table, &tmp, "wide").unwrap_err().to_string();
     assert!(e.contains("line 3: 3 columns, the header has 2"), "{e}");
     let table = format!("read_id,dest\n{}\n", ids[0]);
-    let e = split(&input, &table, &tmp, "narrow")
-        .unwrap_err()
-        .to_string();
+    let e = split(&input, &table, &tmp, "narrow").unwrap_err().to_string();
     assert!(e.contains("line 2: 1 columns, the header has 2"), "{e}"); // Keys that differ only by case would be one file on a case-insensitive file system.
     let table = format!("read_id,dest\n{},BC1\n{},bc1\n", ids[0], ids[1]);
     let e = split(&input, &table, &tmp, "case").unwrap_err().to_string();
@@ -81,8 +76,6 @@ fn a_line_too_long_is_refused_with_a_short_message(data: &Path) {
     assert!(e.len() < 300, "{} bytes of message", e.len());
     // So is a header line too long.
     let table = format!("read_id,{}\n", "y".repeat(3 << 20));
-    let e = split(&input, &table, &tmp, "long_header")
-        .unwrap_err()
-        .to_string();
+    let e = split(&input, &table, &tmp, "long_header").unwrap_err().to_string();
     assert!(e.contains("a line longer than") && e.len() < 300, "{e}");
 }

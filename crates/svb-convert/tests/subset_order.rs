@@ -20,14 +20,7 @@ fn halves(src: &Path, dir: &Path, ext: &str) -> (Vec<PathBuf>, Vec<String>) {
     for (name, parity) in [("a", 0), ("b", 1)] {
         let part: Vec<String> = all.iter().skip(parity).step_by(2).cloned().collect();
         let path = dir.join(format!("{name}.{ext}"));
-        subset(
-            &[src.to_path_buf()],
-            &part,
-            &path,
-            ReadOrder::Files,
-            Run::default(),
-        )
-        .unwrap();
+        subset(&[src.to_path_buf()], &part, &path, ReadOrder::Files, Run::default()).unwrap();
         out.push(path);
     }
     (out, all)
@@ -37,10 +30,7 @@ fn halves(src: &Path, dir: &Path, ext: &str) -> (Vec<PathBuf>, Vec<String>) {
 fn subset_writes_the_inputs_order_or_the_lists(data: &Path, tmp: &TempDir) {
     for (src, ext) in [
         (data.join("pod5/multi_fast5_zip.pod5"), "pod5"),
-        (
-            data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5"),
-            "blow5",
-        ),
+        (data.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5"), "blow5"),
     ] {
         let dir = tmp.join(ext);
         std::fs::create_dir_all(&dir).unwrap();

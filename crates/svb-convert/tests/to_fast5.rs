@@ -58,11 +58,7 @@ fn pod5_tool(python: &str, args: &[&str], out: &Path, input: &Path) {
         .arg(input)
         .output()
         .unwrap();
-    assert!(
-        done.status.success(),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
 }
 
 fn dump(python: &str, script: &Path, fast5: &Path) -> Vec<String> {
@@ -81,11 +77,7 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
     let script = tmp.join("dump.py");
     std::fs::write(&script, DUMP).unwrap();
     let mut lines = 0;
-    for name in [
-        "multi_fast5_zip.pod5",
-        "multi_fast5_zip_v0.pod5",
-        "multi_fast5_zip_v4.pod5",
-    ] {
+    for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v0.pod5", "multi_fast5_zip_v4.pod5"] {
         let input = data.join("pod5").join(name);
         let ours = tmp.join(&format!("{name}.fast5"));
         let stats = convert(
@@ -105,10 +97,7 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
             .map(|e| e.unwrap().path())
             .find(|p| p.extension().is_some_and(|e| e == "fast5"))
             .expect("pod5 wrote a FAST5 file");
-        let (a, b) = (
-            dump(&python, &script, &ours),
-            dump(&python, &script, &theirs),
-        );
+        let (a, b) = (dump(&python, &script, &ours), dump(&python, &script, &theirs));
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x, y, "{name}: svb's line, then pod5's");
         }
@@ -118,10 +107,8 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
         // ONT's own FAST5 -> POD5 reads svb's FAST5 back into the reads it came from.
         let back = tmp.join(&format!("{name}.back.pod5"));
         pod5_tool(&python, &["fast5", "--output"], &back, &ours);
-        let (x, y) = (
-            svb_pod5::Reader::open(&input).unwrap(),
-            svb_pod5::Reader::open(&back).unwrap(),
-        );
+        let (x, y) =
+            (svb_pod5::Reader::open(&input).unwrap(), svb_pod5::Reader::open(&back).unwrap());
         assert_eq!(x.len(), y.len(), "{name}");
         for (i, a) in x.reads().iter().enumerate() {
             let j = y
@@ -171,9 +158,7 @@ fn round_trip(input: &Path, from: Format, out: &Path) -> usize {
     for i in 0..a.len() {
         // FAST5's root lists reads by name (an HDF5 symbol table): found by id.
         let x = a.read(i).unwrap();
-        let j = b
-            .find(&x.read_id)
-            .unwrap_or_else(|| panic!("{}", x.read_id));
+        let j = b.find(&x.read_id).unwrap_or_else(|| panic!("{}", x.read_id));
         let y = ReadSource::read(&b, j).unwrap();
         assert!(x.signal == y.signal, "{}", x.read_id);
         assert_eq!(x.calibration, y.calibration, "{}", x.read_id);
@@ -192,16 +177,9 @@ fn blow5_and_fast5_inputs_read_back_from_fast5(data: &Path, tmp: &TempDir) {
         let Ok(r) = svb_blow5::Reader::open(&path) else {
             continue;
         };
-        let essential = [
-            "start_time",
-            "read_number",
-            "start_mux",
-            "median_before",
-            "channel_number",
-        ];
-        let lacks = essential
-            .iter()
-            .find(|f| !r.header().aux.iter().any(|a| a.name == **f));
+        let essential =
+            ["start_time", "read_number", "start_mux", "median_before", "channel_number"];
+        let lacks = essential.iter().find(|f| !r.header().aux.iter().any(|a| a.name == **f));
         if let Some(field) = lacks {
             let e = convert(
                 std::slice::from_ref(&path),
@@ -225,10 +203,7 @@ fn blow5_and_fast5_inputs_read_back_from_fast5(data: &Path, tmp: &TempDir) {
     }
     let fast5 = data.join("fast5/vbz_compression__multi_fast5_vbz.fast5");
     reads += round_trip(&fast5, Format::Fast5, &tmp.join("vbz.fast5"));
-    assert!(
-        reads >= 30 && refused >= 1,
-        "{reads} reads, {refused} files refused"
-    );
+    assert!(reads >= 30 && refused >= 1, "{reads} reads, {refused} files refused");
 }
 
 #[svb_testdata::data_test]
@@ -253,29 +228,16 @@ fn file_read_count_cuts_the_output_and_publishes_all_or_none(data: &Path, tmp: &
     let third = tmp.join("reads.2.fast5");
     std::fs::write(&third, b"theirs").unwrap();
     let e = run(Run::default()).unwrap_err();
-    assert!(
-        svb_testdata::error_chain(&e).contains("reads.2.fast5"),
-        "{e}"
-    );
+    assert!(svb_testdata::error_chain(&e).contains("reads.2.fast5"), "{e}");
     assert_eq!(tmp.entries(), ["reads.2.fast5"]);
     assert_eq!(std::fs::read(&third).unwrap(), b"theirs");
     std::fs::remove_file(&third).unwrap();
 
     let (stats, files) = run(Run::default()).unwrap();
     assert_eq!(stats.reads as usize, ids.len());
-    let names: Vec<String> = files
-        .iter()
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "reads.0.fast5",
-            "reads.1.fast5",
-            "reads.2.fast5",
-            "reads.3.fast5"
-        ]
-    );
+    let names: Vec<String> =
+        files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["reads.0.fast5", "reads.1.fast5", "reads.2.fast5", "reads.3.fast5"]);
     let mut read_back = Vec::new();
     for (k, f) in files.iter().enumerate() {
         let r = svb_fast5::Reader::open(f).unwrap();
@@ -327,10 +289,8 @@ fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path) {
         };
         run(&input, from, &fast5, Format::Fast5);
         run(&fast5, Format::Fast5, &back, Format::Blow5);
-        let (a, b) = (
-            svb_blow5::Reader::open(&input).unwrap(),
-            svb_blow5::Reader::open(&back).unwrap(),
-        );
+        let (a, b) =
+            (svb_blow5::Reader::open(&input).unwrap(), svb_blow5::Reader::open(&back).unwrap());
         assert_eq!(a.len(), b.len(), "{name}");
         for i in 0..a.len() {
             let (mut x, y) = (a.record(i).unwrap(), b.record(i).unwrap());

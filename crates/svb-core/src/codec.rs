@@ -37,16 +37,10 @@ pub(crate) type DecodeFn<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> DecodeR
 /// rest, or reports the control stream truncated. Shared by every codec family.
 #[inline]
 pub(crate) fn split_control_stream(
-    input: &[u8],
-    n: usize,
-    needed: usize,
+    input: &[u8], n: usize, needed: usize,
 ) -> Result<(&[u8], &[u8]), DecodeError> {
     if input.len() < needed {
-        return Err(DecodeError::ControlTruncated {
-            n,
-            needed,
-            available: input.len(),
-        });
+        return Err(DecodeError::ControlTruncated { n, needed, available: input.len() });
     }
     Ok(input.split_at(needed))
 }
@@ -64,9 +58,7 @@ pub struct Kernels<T: 'static> {
 
 impl<T: 'static> core::fmt::Debug for Kernels<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Kernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
+        f.debug_struct("Kernels").field("isa", &self.isa).finish_non_exhaustive()
     }
 }
 
@@ -74,11 +66,7 @@ impl<T: Copy + 'static> Kernels<T> {
     /// A table of `isa`'s kernels. Only ever stored in a private `static` that a
     /// [`PerIsa`] hands out, never given to a caller directly.
     pub(crate) const fn new(isa: Isa, encode: EncodeFn<T>, decode: DecodeFn<T>) -> Self {
-        Kernels {
-            isa,
-            encode,
-            decode,
-        }
+        Kernels { isa, encode, decode }
     }
 
     /// The instruction set these kernels use.
@@ -180,9 +168,7 @@ pub trait Codec: sealed::Sealed {
         let k = self.kernels();
         // SAFETY: the encode kernel writes every byte of the length it returns.
         unsafe {
-            uninit::append_with(out, max.saturating_add(SLACK), |s| {
-                k.encode_uninit(values, s)
-            })
+            uninit::append_with(out, max.saturating_add(SLACK), |s| k.encode_uninit(values, s))
         }
     }
 
@@ -240,10 +226,7 @@ pub trait Codec: sealed::Sealed {
         let mut out = Vec::new();
         let consumed = self.decode_into(input, n, &mut out)?;
         if consumed != input.len() {
-            return Err(DecodeError::TrailingBytes {
-                consumed,
-                trailing: input.len() - consumed,
-            });
+            return Err(DecodeError::TrailingBytes { consumed, trailing: input.len() - consumed });
         }
         Ok(out)
     }
@@ -253,11 +236,7 @@ pub trait Codec: sealed::Sealed {
         split_control_stream(input, n, self.control_len(n))?;
         let min = self.min_encoded_len(n);
         if input.len() < min {
-            return Err(DecodeError::TooShortForCount {
-                n,
-                min_len: min,
-                available: input.len(),
-            });
+            return Err(DecodeError::TooShortForCount { n, min_len: min, available: input.len() });
         }
         if n.checked_mul(core::mem::size_of::<Self::Value>())
             .is_none_or(|b| b > isize::MAX as usize)

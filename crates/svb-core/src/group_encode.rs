@@ -60,11 +60,7 @@ pub(crate) use impl_encode_group;
 /// position an encode loop returned (or `(0, 0)`).
 #[inline(always)]
 pub(crate) unsafe fn encode_groups<G: EncodeGroup>(
-    values: &[G::Value],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    mut dp: usize,
-    mut g: usize,
+    values: &[G::Value], out: &mut [MaybeUninit<u8>], ctrl_len: usize, mut dp: usize, mut g: usize,
 ) -> (usize, usize) {
     let full = values.len() / G::VALUES;
     let room = out.len() - ctrl_len;

@@ -44,9 +44,7 @@ macro_rules! debug_by_isa {
     ($kernels:ident) => {
         impl core::fmt::Debug for $kernels {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($kernels))
-                    .field("isa", &self.isa)
-                    .finish_non_exhaustive()
+                f.debug_struct(stringify!($kernels)).field("isa", &self.isa).finish_non_exhaustive()
             }
         }
     };

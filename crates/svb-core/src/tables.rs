@@ -91,10 +91,7 @@ const fn shuffle<const N: usize, const ROW: usize>(lens: &[u8], decode: bool) ->
 }
 
 /// The 2-bit code of one value from the zero flags of its bytes (bit `b` set: byte `b` is 0).
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 const fn code_from_zero_flags(lens: [u8; 4], zero: u32, width: u32) -> u8 {
     // Number of significant bytes: index of the highest non-zero byte + 1 (0 for the value 0).
     let mut sig = 0u8;
@@ -115,10 +112,7 @@ const fn code_from_zero_flags(lens: [u8; 4], zero: u32, width: u32) -> u8 {
 
 /// For two u32 lanes, the zero-byte flags (8 bits, as `pmovmskb` of a byte compare with 0
 /// gives them) -> `ctrl nibble | (data bytes of both) << 8`.
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) const fn encode_pair_32(lens: [u8; 4]) -> [u16; 256] {
     let mut t = [0u16; 256];
     let mut m = 0;
@@ -133,10 +127,7 @@ pub(crate) const fn encode_pair_32(lens: [u8; 4]) -> [u16; 256] {
 }
 
 /// For one u64 lane, its 8 zero-byte flags -> its 2-bit code.
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) const fn encode_code_64(lens: [u8; 4]) -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut m = 0;

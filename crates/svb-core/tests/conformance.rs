@@ -40,14 +40,8 @@ fn u32_codecs_match_reference_c_both_ways() {
     for (name, values, c1234, c0124) in &vectors {
         assert_wire_every_isa(&U32Classic, values, c1234, &format!("{name} 1234"));
         assert_wire_every_isa(&U32Variant0124, values, c0124, &format!("{name} 0124"));
-        assert_eq!(
-            U32Classic.encoded_len(c1234, values.len()).unwrap(),
-            c1234.len()
-        );
-        assert_eq!(
-            U32Variant0124.encoded_len(c0124, values.len()).unwrap(),
-            c0124.len()
-        );
+        assert_eq!(U32Classic.encoded_len(c1234, values.len()).unwrap(), c1234.len());
+        assert_eq!(U32Variant0124.encoded_len(c0124, values.len()).unwrap(), c0124.len());
         assert_eq!(&U32Classic.decode(c1234, values.len()).unwrap(), values);
     }
 }
@@ -76,17 +70,11 @@ fn svb16_matches_ont_vbz_payloads_both_ways(dir: &Path) {
         }
         let blob = std::fs::read(&path).unwrap();
         let samples = read_u16s(&std::fs::read(path.with_extension("i16")).unwrap());
-        let payload = if blob.is_empty() {
-            Vec::new()
-        } else {
-            zstd::decode_all(&blob[..]).unwrap()
-        };
+        let payload =
+            if blob.is_empty() { Vec::new() } else { zstd::decode_all(&blob[..]).unwrap() };
         let zz = zigzag_deltas(&samples);
         assert_wire_every_isa(&Svb16, &zz, &payload, &path.display().to_string());
-        assert_eq!(
-            Svb16.encoded_len(&payload, zz.len()).unwrap(),
-            payload.len()
-        );
+        assert_eq!(Svb16.encoded_len(&payload, zz.len()).unwrap(), payload.len());
         count += 1;
     }
     assert!(count >= 15, "expected the 15 VBZ vectors, found {count}");
@@ -148,11 +136,6 @@ fn cross_checked_with_streamvbyte64_both_ways() {
         let ours = U64Coder1248.encode(&v64);
         assert_eq!(ours, sv64_encode(Coder1248::new(), &v64), "1248 n={n}");
         assert_eq!(sv64_decode(Coder1248::new(), &ours, n), v64);
-        assert_eq!(
-            U64Coder1248
-                .decode(&sv64_encode(Coder1248::new(), &v64), n)
-                .unwrap(),
-            v64
-        );
+        assert_eq!(U64Coder1248.decode(&sv64_encode(Coder1248::new(), &v64), n).unwrap(), v64);
     }
 }

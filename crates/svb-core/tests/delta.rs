@@ -14,9 +14,7 @@ use svb_testdata::{data_dir, read_u32s, Rng};
 
 /// Every delta kernel table this machine runs (the SIMD ones must be among them).
 fn delta_kernels() -> Vec<&'static DeltaKernels> {
-    let ks: Vec<_> = Isa::available()
-        .filter_map(|isa| U32Delta.kernels_for(isa))
-        .collect();
+    let ks: Vec<_> = Isa::available().filter_map(|isa| U32Delta.kernels_for(isa)).collect();
     // The same ISAs as the plain codec, which `all_kernels` checks are really exercised.
     assert_eq!(ks.len(), all_kernels(&U32Classic).len());
     ks
@@ -30,10 +28,7 @@ fn encode_delta(k: &DeltaKernels, prev: u32, values: &[u32]) -> Vec<u8> {
 }
 
 fn decode_delta(
-    k: &DeltaKernels,
-    input: &[u8],
-    n: usize,
-    prev: u32,
+    k: &DeltaKernels, input: &[u8], n: usize, prev: u32,
 ) -> Result<(Vec<u32>, usize), DecodeError> {
     let mut out = vec![0u32; n];
     let used = k.decode_to_slice(input, prev, &mut out)?;
@@ -104,12 +99,7 @@ fn delta_matches_reference_c_both_ways() {
     }
     for (name, prev, values, svb) in &vectors {
         for k in delta_kernels() {
-            assert_eq!(
-                &encode_delta(k, *prev, values),
-                svb,
-                "{name} encode {}",
-                k.isa()
-            );
+            assert_eq!(&encode_delta(k, *prev, values), svb, "{name} encode {}", k.isa());
             assert_eq!(
                 decode_delta(k, svb, values.len(), *prev).unwrap(),
                 (values.clone(), svb.len()),
@@ -129,10 +119,8 @@ fn zigzag_matches_reference_c_both_ways(dir: &Path) {
     let found = svb_testdata::files_with_suffix(&dir, "_signed.i32");
     assert_eq!(found.len(), 20, "one signed vector per length");
     for (name, path) in found {
-        let values: Vec<i32> = read_u32s(&std::fs::read(&path).unwrap())
-            .into_iter()
-            .map(|v| v as i32)
-            .collect();
+        let values: Vec<i32> =
+            read_u32s(&std::fs::read(&path).unwrap()).into_iter().map(|v| v as i32).collect();
         let svb = std::fs::read(dir.join(format!("{name}_signed.zz.1234.svb"))).unwrap();
         assert_wire_every_isa(&I32Zigzag, &values, &svb, &name);
         assert_eq!(I32Zigzag.decode(&svb, values.len()).unwrap(), values);
@@ -157,19 +145,10 @@ fn check_delta(prev: u32, values: &[u32], truncations: bool) {
     let reference = encode_delta(scalar, prev, values);
     // The wire is U32Classic over the wrapping deltas.
     let mut last = prev;
-    let deltas: Vec<u32> = values
-        .iter()
-        .map(|&v| (v.wrapping_sub(last), last = v).0)
-        .collect();
+    let deltas: Vec<u32> = values.iter().map(|&v| (v.wrapping_sub(last), last = v).0).collect();
     assert_eq!(reference, U32Classic.encode(&deltas), "n={}", values.len());
     for k in delta_kernels() {
-        assert_eq!(
-            encode_delta(k, prev, values),
-            reference,
-            "{} n={}",
-            k.isa(),
-            values.len()
-        );
+        assert_eq!(encode_delta(k, prev, values), reference, "{} n={}", k.isa(), values.len());
         assert_eq!(
             decode_delta(k, &reference, values.len(), prev).unwrap(),
             (values.to_vec(), reference.len()),
@@ -237,17 +216,10 @@ fn zigzag_every_isa_matches_scalar_at_every_length() {
     let scalar = I32Zigzag.kernels_for(Isa::Scalar).unwrap();
     for n in (0..=70).chain(4090..=4100) {
         for bytes in 1..=4u32 {
-            let v: Vec<i32> = (0..n)
-                .map(|_| (rng.next() as i32) >> (8 * (4 - bytes)))
-                .collect();
+            let v: Vec<i32> = (0..n).map(|_| (rng.next() as i32) >> (8 * (4 - bytes))).collect();
             let reference = encode_with(&I32Zigzag, scalar, &v);
             for k in all_kernels(&I32Zigzag) {
-                assert_eq!(
-                    encode_with(&I32Zigzag, k, &v),
-                    reference,
-                    "{} n={n}",
-                    k.isa()
-                );
+                assert_eq!(encode_with(&I32Zigzag, k, &v), reference, "{} n={n}", k.isa());
                 let got = decode_with::<I32Zigzag>(k, &reference, n).unwrap();
                 assert_eq!(got, (v.clone(), reference.len()), "{} n={n}", k.isa());
                 if n <= 40 {
@@ -272,9 +244,7 @@ fn zigzag_every_isa_matches_scalar_at_every_length() {
 #[test]
 fn increasing_decode_catches_every_fault_on_every_isa() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let lens: Vec<usize> = (1..=70)
-        .chain([127, 128, 129, 255, 256, 257, 511, 600])
-        .collect();
+    let lens: Vec<usize> = (1..=70).chain([127, 128, 129, 255, 256, 257, 511, 600]).collect();
     for &n in &lens {
         for shape in 0..6 {
             let gap: Gap = match shape % 3 {
@@ -342,22 +312,12 @@ fn check_garbage(bytes: &[u8], n: usize, prev: u32) {
     let scalar = U32Delta.kernels_for(Isa::Scalar).unwrap();
     let expected = decode_delta(scalar, bytes, n, prev);
     for k in delta_kernels() {
-        assert_eq!(
-            decode_delta(k, bytes, n, prev),
-            expected,
-            "{} n={n}",
-            k.isa()
-        );
+        assert_eq!(decode_delta(k, bytes, n, prev), expected, "{} n={n}", k.isa());
     }
     let zscalar = I32Zigzag.kernels_for(Isa::Scalar).unwrap();
     let expected = decode_with::<I32Zigzag>(zscalar, bytes, n);
     for k in all_kernels(&I32Zigzag) {
-        assert_eq!(
-            decode_with::<I32Zigzag>(k, bytes, n),
-            expected,
-            "{} n={n}",
-            k.isa()
-        );
+        assert_eq!(decode_with::<I32Zigzag>(k, bytes, n), expected, "{} n={n}", k.isa());
     }
 }
 
@@ -377,34 +337,18 @@ fn garbage_is_decoded_alike_by_every_isa() {
 fn implausible_counts_are_refused_before_allocating() {
     let bytes = [0u8; 10];
     for n in [usize::MAX, 1 << 40, 4_000_000_000] {
-        assert!(matches!(
-            U32Delta.decode(&bytes, n, 0),
-            Err(DecodeError::ControlTruncated { .. })
-        ));
-        assert!(matches!(
-            I32Zigzag.decode(&bytes, n),
-            Err(DecodeError::ControlTruncated { .. })
-        ));
+        assert!(matches!(U32Delta.decode(&bytes, n, 0), Err(DecodeError::ControlTruncated { .. })));
+        assert!(matches!(I32Zigzag.decode(&bytes, n), Err(DecodeError::ControlTruncated { .. })));
     }
     assert_eq!(
         U32Delta.decode(&[0u8; 10], 40, 7),
-        Err(DecodeError::TooShortForCount {
-            n: 40,
-            min_len: 50,
-            available: 10
-        })
+        Err(DecodeError::TooShortForCount { n: 40, min_len: 50, available: 10 })
     );
     assert_eq!(
         U32Delta.decode(&[0, 1, 2, 3, 4, 9], 4, 7),
-        Err(DecodeError::TrailingBytes {
-            consumed: 5,
-            trailing: 1
-        })
+        Err(DecodeError::TrailingBytes { consumed: 5, trailing: 1 })
     );
-    assert_eq!(
-        U32Delta.decode(&[0, 1, 2, 3, 4], 4, 7).unwrap(),
-        [8, 10, 13, 17]
-    );
+    assert_eq!(U32Delta.decode(&[0, 1, 2, 3, 4], 4, 7).unwrap(), [8, 10, 13, 17]);
     let mut out = vec![5u32];
     assert!(U32Delta.decode_into(&[0, 1], 4, 0, &mut out).is_err());
     assert_eq!(out, [5], "nothing appended on error");

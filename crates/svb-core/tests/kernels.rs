@@ -52,9 +52,7 @@ macro_rules! tests {
 
 /// `n` values whose byte widths are drawn from `widths`.
 fn values<T: TestValue>(rng: &mut Rng, n: usize, widths: &[u32]) -> Vec<T> {
-    (0..n)
-        .map(|_| T::with_bytes(rng.next(), widths[rng.next() as usize % widths.len()]))
-        .collect()
+    (0..n).map(|_| T::with_bytes(rng.next(), widths[rng.next() as usize % widths.len()])).collect()
 }
 
 /// Bytes after a stream that the decoders are given.
@@ -69,10 +67,7 @@ where
     let kernels = all_kernels(codec);
     let scalar = codec.kernels_for(Isa::Scalar).unwrap();
     let reference = encode_with(codec, scalar, vals);
-    assert_eq!(
-        codec.encoded_len(&reference, vals.len()).unwrap(),
-        reference.len()
-    );
+    assert_eq!(codec.encoded_len(&reference, vals.len()).unwrap(), reference.len());
     assert!(reference.len() <= codec.max_encoded_len(vals.len()));
     assert!(reference.len() >= codec.min_encoded_len(vals.len()));
     for k in &kernels {
@@ -87,14 +82,7 @@ where
         // Exactly-sized input: no padding after the stream.
         let (got, used) = decode_with::<C>(k, &reference, vals.len()).unwrap();
         assert_eq!(used, reference.len(), "{} {}", codec.name(), k.isa());
-        assert_eq!(
-            got,
-            vals,
-            "{} decode {} n={}",
-            codec.name(),
-            k.isa(),
-            vals.len()
-        );
+        assert_eq!(got, vals, "{} decode {} n={}", codec.name(), k.isa(), vals.len());
         // With trailing bytes the stream still decodes and reports its own length: fewer
         // than, exactly and more than the 16 bytes past the stream that let every group run
         // on the vector path from the data itself.
@@ -131,13 +119,7 @@ where
     let scalar = codec.kernels_for(Isa::Scalar).unwrap();
     let expected = decode_with::<C>(scalar, bytes, n);
     for k in all_kernels(codec) {
-        assert_eq!(
-            decode_with::<C>(k, bytes, n),
-            expected,
-            "{} {} n={n}",
-            codec.name(),
-            k.isa()
-        );
+        assert_eq!(decode_with::<C>(k, bytes, n), expected, "{} {} n={n}", codec.name(), k.isa());
     }
 }
 
@@ -210,9 +192,8 @@ fn every_key_byte_svb16() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let mut all = Vec::new();
     for key in 0..=255u8 {
-        let g: Vec<u16> = (0..8)
-            .map(|k| u16::with_bytes(rng.next(), 1 + ((key >> k) & 1) as u32))
-            .collect();
+        let g: Vec<u16> =
+            (0..8).map(|k| u16::with_bytes(rng.next(), 1 + ((key >> k) & 1) as u32)).collect();
         let bytes = check_all(&Svb16, &g, false);
         assert_eq!(bytes[0], key);
         all.extend_from_slice(&g);
@@ -270,10 +251,7 @@ fn vec_decoders_refuse_implausible_counts_before_allocating() {
     let bytes = [0u8; 10];
     for n in [usize::MAX, 1 << 40, 4_000_000_000] {
         let refused = |e: Result<(), svb_core::DecodeError>| {
-            assert!(
-                matches!(e, Err(svb_core::DecodeError::ControlTruncated { .. })),
-                "{n}"
-            );
+            assert!(matches!(e, Err(svb_core::DecodeError::ControlTruncated { .. })), "{n}");
         };
         refused(U32Classic.decode(&bytes, n).map(drop));
         refused(U32Variant0124.decode(&bytes, n).map(drop));
@@ -283,18 +261,11 @@ fn vec_decoders_refuse_implausible_counts_before_allocating() {
     // Enough control bytes but too little data for one byte per value.
     assert_eq!(
         U32Classic.decode(&[0u8; 10], 40),
-        Err(svb_core::DecodeError::TooShortForCount {
-            n: 40,
-            min_len: 50,
-            available: 10
-        })
+        Err(svb_core::DecodeError::TooShortForCount { n: 40, min_len: 50, available: 10 })
     );
     assert_eq!(
         U32Classic.decode(&[0, 1, 2, 3, 4, 9], 4),
-        Err(svb_core::DecodeError::TrailingBytes {
-            consumed: 5,
-            trailing: 1
-        })
+        Err(svb_core::DecodeError::TrailingBytes { consumed: 5, trailing: 1 })
     );
 }
 

@@ -8,10 +8,8 @@ use svb_testdata::Rng;
 
 /// The offset decoders this CPU runs, of `for_isa`'s codec.
 fn all(for_isa: impl Fn(Isa) -> Option<&'static OffsetKernels>) -> Vec<&'static OffsetKernels> {
-    let ks: Vec<_> = [Isa::Scalar, Isa::Ssse3, Isa::Avx2, Isa::Neon]
-        .into_iter()
-        .filter_map(for_isa)
-        .collect();
+    let ks: Vec<_> =
+        [Isa::Scalar, Isa::Ssse3, Isa::Avx2, Isa::Neon].into_iter().filter_map(for_isa).collect();
     assert!(ks.len() >= 2 || cfg!(not(any(target_arch = "x86_64", target_arch = "aarch64"))));
     ks
 }
@@ -30,10 +28,8 @@ fn values(rng: &mut Rng, n: usize) -> Vec<u32> {
 }
 
 fn check<C: Codec<Value = u32>>(
-    codec: &C,
-    kernels: &[&OffsetKernels],
-    offset: impl Fn(&[u8], u32, &mut [u32]) -> Result<usize, svb_core::DecodeError>,
-    seed: u64,
+    codec: &C, kernels: &[&OffsetKernels],
+    offset: impl Fn(&[u8], u32, &mut [u32]) -> Result<usize, svb_core::DecodeError>, seed: u64,
 ) {
     let mut rng = Rng(seed);
     let lengths = (0..=70).chain(4090..=4100);
@@ -98,21 +94,11 @@ fn check<C: Codec<Value = u32>>(
 #[test]
 fn classic_offset_decode_is_decode_plus_base_on_every_isa() {
     let ks = all(|isa| U32Classic.offset_kernels_for(isa));
-    check(
-        &U32Classic,
-        &ks,
-        |i, b, o| U32Classic.decode_offset_to_slice(i, b, o),
-        1,
-    );
+    check(&U32Classic, &ks, |i, b, o| U32Classic.decode_offset_to_slice(i, b, o), 1);
 }
 
 #[test]
 fn variant0124_offset_decode_is_decode_plus_base_on_every_isa() {
     let ks = all(|isa| U32Variant0124.offset_kernels_for(isa));
-    check(
-        &U32Variant0124,
-        &ks,
-        |i, b, o| U32Variant0124.decode_offset_to_slice(i, b, o),
-        2,
-    );
+    check(&U32Variant0124, &ks, |i, b, o| U32Variant0124.decode_offset_to_slice(i, b, o), 2);
 }

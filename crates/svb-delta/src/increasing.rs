@@ -30,9 +30,7 @@ pub struct Kernels {
 
 impl core::fmt::Debug for Kernels {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Kernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
+        f.debug_struct("Kernels").field("isa", &self.isa).finish_non_exhaustive()
     }
 }
 
@@ -112,12 +110,8 @@ unsafe fn ssse3(values: &[u32]) -> bool {
     while i + 1 < n {
         let at = i.min(n - 5);
         // SAFETY: values at..at + 5 exist (at <= n - 5).
-        let (before, next) = unsafe {
-            (
-                _mm_loadu_si128(p.add(at).cast()),
-                _mm_loadu_si128(p.add(at + 1).cast()),
-            )
-        };
+        let (before, next) =
+            unsafe { (_mm_loadu_si128(p.add(at).cast()), _mm_loadu_si128(p.add(at + 1).cast())) };
         let gt = _mm_cmpgt_epi32(_mm_xor_si128(next, bias), _mm_xor_si128(before, bias));
         good = _mm_and_si128(good, gt);
         i = at + 4;
@@ -144,15 +138,9 @@ unsafe fn avx2(values: &[u32]) -> bool {
         let at = i.min(n - 9);
         // SAFETY: values at..at + 9 exist (at <= n - 9).
         let (before, next) = unsafe {
-            (
-                _mm256_loadu_si256(p.add(at).cast()),
-                _mm256_loadu_si256(p.add(at + 1).cast()),
-            )
+            (_mm256_loadu_si256(p.add(at).cast()), _mm256_loadu_si256(p.add(at + 1).cast()))
         };
-        bad = _mm256_or_si256(
-            bad,
-            _mm256_cmpeq_epi32(_mm256_max_epu32(before, next), before),
-        );
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(before, next), before));
         i = at + 8;
     }
     _mm256_testz_si256(bad, bad) == 1

@@ -131,10 +131,7 @@ pub mod x86_64 {
     #[inline]
     pub unsafe fn unzigzag_u16x8(z: __m128i) -> __m128i {
         let odd = _mm_and_si128(z, _mm_set1_epi16(1));
-        _mm_xor_si128(
-            _mm_srli_epi16::<1>(z),
-            _mm_sub_epi16(_mm_setzero_si128(), odd),
-        )
+        _mm_xor_si128(_mm_srli_epi16::<1>(z), _mm_sub_epi16(_mm_setzero_si128(), odd))
     }
 
     /// Zigzag decode of 4 x u32 lanes.
@@ -145,10 +142,7 @@ pub mod x86_64 {
     #[inline]
     pub unsafe fn unzigzag_u32x4(z: __m128i) -> __m128i {
         let odd = _mm_and_si128(z, _mm_set1_epi32(1));
-        _mm_xor_si128(
-            _mm_srli_epi32::<1>(z),
-            _mm_sub_epi32(_mm_setzero_si128(), odd),
-        )
+        _mm_xor_si128(_mm_srli_epi32::<1>(z), _mm_sub_epi32(_mm_setzero_si128(), odd))
     }
 
     /// Zigzag decode of 16 x u16 lanes.
@@ -159,10 +153,7 @@ pub mod x86_64 {
     #[inline]
     pub unsafe fn unzigzag_u16x16(z: __m256i) -> __m256i {
         let odd = _mm256_and_si256(z, _mm256_set1_epi16(1));
-        _mm256_xor_si256(
-            _mm256_srli_epi16::<1>(z),
-            _mm256_sub_epi16(_mm256_setzero_si256(), odd),
-        )
+        _mm256_xor_si256(_mm256_srli_epi16::<1>(z), _mm256_sub_epi16(_mm256_setzero_si256(), odd))
     }
 
     /// Zigzag decode of 8 x u32 lanes.
@@ -173,10 +164,7 @@ pub mod x86_64 {
     #[inline]
     pub unsafe fn unzigzag_u32x8(z: __m256i) -> __m256i {
         let odd = _mm256_and_si256(z, _mm256_set1_epi32(1));
-        _mm256_xor_si256(
-            _mm256_srli_epi32::<1>(z),
-            _mm256_sub_epi32(_mm256_setzero_si256(), odd),
-        )
+        _mm256_xor_si256(_mm256_srli_epi32::<1>(z), _mm256_sub_epi32(_mm256_setzero_si256(), odd))
     }
 }
 

@@ -37,11 +37,7 @@ zigzag_impl!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
 /// # Panics
 /// When `out.len() != values.len()`.
 pub fn encode_to_slice<T: Zigzag>(values: &[T], out: &mut [T::Unsigned]) {
-    assert_eq!(
-        values.len(),
-        out.len(),
-        "zigzag::encode_to_slice: length mismatch"
-    );
+    assert_eq!(values.len(), out.len(), "zigzag::encode_to_slice: length mismatch");
     for (o, &v) in out.iter_mut().zip(values) {
         *o = v.zigzag();
     }
@@ -52,11 +48,7 @@ pub fn encode_to_slice<T: Zigzag>(values: &[T], out: &mut [T::Unsigned]) {
 /// # Panics
 /// When `out.len() != codes.len()`.
 pub fn decode_to_slice<T: Zigzag>(codes: &[T::Unsigned], out: &mut [T]) {
-    assert_eq!(
-        codes.len(),
-        out.len(),
-        "zigzag::decode_to_slice: length mismatch"
-    );
+    assert_eq!(codes.len(), out.len(), "zigzag::decode_to_slice: length mismatch");
     for (o, &c) in out.iter_mut().zip(codes) {
         *o = T::unzigzag(c);
     }

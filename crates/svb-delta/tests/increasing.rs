@@ -7,10 +7,7 @@ use svb_delta::Isa;
 use svb_testdata::Rng;
 
 fn kernels() -> Vec<&'static Kernels> {
-    [Isa::Scalar, Isa::Ssse3, Isa::Avx2, Isa::Neon]
-        .into_iter()
-        .filter_map(kernels_for)
-        .collect()
+    [Isa::Scalar, Isa::Ssse3, Isa::Avx2, Isa::Neon].into_iter().filter_map(kernels_for).collect()
 }
 
 fn definition(v: &[u32]) -> bool {
@@ -35,11 +32,7 @@ fn every_isa_matches_the_definition() {
     for n in lengths {
         // Sorted, gaps of 1 to 2^20; values near the top of the range for some lists, so that
         // unsigned compares are tested where a signed compare would differ.
-        let start = if n % 3 == 0 {
-            0x7FFF_0000
-        } else {
-            rng.next() as u32 >> 8
-        };
+        let start = if n % 3 == 0 { 0x7FFF_0000 } else { rng.next() as u32 >> 8 };
         let mut v = Vec::with_capacity(n);
         let mut x = start;
         for _ in 0..n {

@@ -80,10 +80,7 @@ lengths_test!(u64_every_isa_every_tail, u64, (0..=300).chain(4090..=4100));
 #[test]
 fn encode_matches_definition() {
     let v: Vec<i32> = vec![5, -3, i32::MAX, i32::MIN, 0];
-    assert_eq!(
-        delta::encode_with_initial(7, &v),
-        [-2, -8, i32::MAX.wrapping_add(3), 1, i32::MIN]
-    );
+    assert_eq!(delta::encode_with_initial(7, &v), [-2, -8, i32::MAX.wrapping_add(3), 1, i32::MIN]);
     let mut out = [0i32; 5];
     assert_eq!(delta::encode_to_slice(7, &v, &mut out), 0);
     assert_eq!(delta::encode(&[] as &[u64]), Vec::<u64>::new());
@@ -147,10 +144,7 @@ fn zigzag_every_i16_and_extremes() {
     let mut sorted = codes.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, (0..=u16::MAX).collect::<Vec<_>>());
-    assert_eq!(
-        zigzag::encode(&[i64::MIN, i64::MAX, -1, 0]),
-        [u64::MAX, u64::MAX - 1, 1, 0]
-    );
+    assert_eq!(zigzag::encode(&[i64::MIN, i64::MAX, -1, 0]), [u64::MAX, u64::MAX - 1, 1, 0]);
     let mut out = [0u32; 3];
     zigzag::encode_to_slice(&[-2i32, 2, 0], &mut out);
     assert_eq!(out, [3, 4, 0]);

@@ -59,9 +59,7 @@ impl Isa {
 
     /// Parses a name as printed by [`Isa::name`] (case-insensitive).
     pub fn from_name(name: &str) -> Option<Isa> {
-        Isa::ALL
-            .into_iter()
-            .find(|isa| isa.name().eq_ignore_ascii_case(name.trim()))
+        Isa::ALL.into_iter().find(|isa| isa.name().eq_ignore_ascii_case(name.trim()))
     }
 
     /// Whether this CPU can run kernels written for `self`. Detected once, then cached.
@@ -185,9 +183,7 @@ const fn preference_order() -> [Isa; 4] {
 
 #[cfg(feature = "std")]
 fn cap_from_env() -> Option<Isa> {
-    std::env::var("SVB_ISA")
-        .ok()
-        .and_then(|v| Isa::from_name(&v))
+    std::env::var("SVB_ISA").ok().and_then(|v| Isa::from_name(&v))
 }
 
 #[cfg(not(feature = "std"))]

@@ -32,18 +32,13 @@ pub unsafe fn as_uninit_mut<T: Copy>(s: &mut [T]) -> &mut [MaybeUninit<T>] {
 #[cfg(feature = "alloc")]
 #[inline]
 pub unsafe fn append_with<T, E>(
-    v: &mut Vec<T>,
-    reserve: usize,
-    fill: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<usize, E>,
+    v: &mut Vec<T>, reserve: usize, fill: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<usize, E>,
 ) -> Result<usize, E> {
     v.reserve(reserve);
     let spare = v.spare_capacity_mut();
     let room = spare.len();
     let written = fill(spare)?;
-    assert!(
-        written <= room,
-        "append_with: {written} written, room for {room}"
-    );
+    assert!(written <= room, "append_with: {written} written, room for {room}");
     let new_len = v.len() + written;
     // SAFETY: `fill` initialised the first `written` spare elements (the caller's contract),
     // and they fit the capacity (checked above).

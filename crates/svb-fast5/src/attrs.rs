@@ -115,11 +115,7 @@ fn int_bytes(raw: &[u8], size: u8, order: ByteOrder, signed: bool) -> Option<(i6
     }
     let u = u64::from_le_bytes(b);
     let shift = 64 - 8 * n as u32;
-    let i = if signed {
-        ((u << shift) as i64) >> shift
-    } else {
-        u as i64
-    };
+    let i = if signed { ((u << shift) as i64) >> shift } else { u as i64 };
     Some((i, u))
 }
 
@@ -128,33 +124,24 @@ pub(crate) fn value(a: &Attribute) -> AttrValue {
     // FAST5 writers store scalars; an array, even of one element, is not the field a reader
     // expects (slow5tools refuses such files), so it is described rather than unwrapped.
     if a.shape.iter().product::<u64>() == 1 && !a.shape.is_empty() {
-        let scalar = Attribute {
-            shape: Vec::new(),
-            ..a.clone()
-        };
+        let scalar = Attribute { shape: Vec::new(), ..a.clone() };
         return match value(&scalar) {
             v @ AttrValue::Other(_) => v,
             v => AttrValue::OneElement(Box::new(v)),
         };
     }
     if !a.shape.is_empty() {
-        return AttrValue::Other(format!(
-            "an array {:?} of {}",
-            a.shape,
-            type_name(&a.datatype)
-        ));
+        return AttrValue::Other(format!("an array {:?} of {}", a.shape, type_name(&a.datatype)));
     }
     let raw = a.raw_data.as_slice();
     match &a.datatype {
-        Datatype::FixedPoint {
-            size,
-            signed,
-            byte_order,
-        } => match int_bytes(raw, *size, *byte_order, *signed) {
-            Some((i, _)) if *signed => AttrValue::Int(i),
-            Some((_, u)) => AttrValue::UInt(u),
-            None => AttrValue::Other(format!("an integer of {size} bytes")),
-        },
+        Datatype::FixedPoint { size, signed, byte_order } => {
+            match int_bytes(raw, *size, *byte_order, *signed) {
+                Some((i, _)) if *signed => AttrValue::Int(i),
+                Some((_, u)) => AttrValue::UInt(u),
+                None => AttrValue::Other(format!("an integer of {size} bytes")),
+            }
+        }
         Datatype::FloatingPoint { size, byte_order } => {
             match int_bytes(raw, *size, *byte_order, false) {
                 Some((_, u)) if *size == 4 => AttrValue::Float(f32::from_bits(u as u32) as f64),
@@ -167,12 +154,7 @@ pub(crate) fn value(a: &Attribute) -> AttrValue {
             Err(e) => AttrValue::Other(format!("an unreadable string ({e})")),
         },
         Datatype::Enum { base, members } => {
-            let Datatype::FixedPoint {
-                size,
-                signed,
-                byte_order,
-            } = base.as_ref()
-            else {
+            let Datatype::FixedPoint { size, signed, byte_order } = base.as_ref() else {
                 return AttrValue::Other(format!("an enum of {}", type_name(base)));
             };
             let Some((value, _)) = int_bytes(raw, *size, *byte_order, *signed) else {
@@ -189,12 +171,7 @@ pub(crate) fn value(a: &Attribute) -> AttrValue {
                 .iter()
                 .map(|m| int_bytes(&m.value, *size, *byte_order, *signed).map_or(i64::MIN, |v| v.0))
                 .collect();
-            AttrValue::Enum {
-                label,
-                value,
-                labels,
-                values,
-            }
+            AttrValue::Enum { label, value, labels, values }
         }
         other => AttrValue::Other(type_name(other)),
     }
@@ -207,10 +184,7 @@ fn type_name(t: &Datatype) -> String {
             format!("{}int{}", if *signed { "" } else { "u" }, 8 * *size as u32)
         }
         Datatype::FloatingPoint { size, .. } => format!("float{}", 8 * *size as u32),
-        Datatype::String {
-            size: StringSize::Fixed(n),
-            ..
-        } => format!("string of {n} bytes"),
+        Datatype::String { size: StringSize::Fixed(n), .. } => format!("string of {n} bytes"),
         Datatype::String { .. } | Datatype::VarLen { .. } => "string".to_string(),
         Datatype::Enum { .. } => "enum".to_string(),
         Datatype::Compound { .. } => "compound".to_string(),
@@ -230,10 +204,7 @@ mod tests {
         let le = ByteOrder::LittleEndian;
         assert_eq!(int_bytes(&[0xff], 1, le, true), Some((-1, 0xff)));
         assert_eq!(int_bytes(&[0xff], 1, le, false), Some((255, 0xff)));
-        assert_eq!(
-            int_bytes(&[0x34, 0x12], 2, le, false),
-            Some((0x1234, 0x1234))
-        );
+        assert_eq!(int_bytes(&[0x34, 0x12], 2, le, false), Some((0x1234, 0x1234)));
         assert_eq!(
             int_bytes(&[0x12, 0x34], 2, ByteOrder::BigEndian, false),
             Some((0x1234, 0x1234))

@@ -88,14 +88,8 @@ fn cache() -> &'static Cache {
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     CACHE.get_or_init(|| Cache {
         entries: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
-        pool: Arc::new(Buffers {
-            free: Recycler::default(),
-            keep: BLOCK as usize,
-        }),
-        large: Arc::new(Buffers {
-            free: Recycler::default(),
-            keep: LARGE_KEEP,
-        }),
+        pool: Arc::new(Buffers { free: Recycler::default(), keep: BLOCK as usize }),
+        large: Arc::new(Buffers { free: Recycler::default(), keep: LARGE_KEEP }),
     })
 }
 
@@ -107,9 +101,7 @@ impl Cache {
 
     fn get(&self, file: u64, block: u64) -> Option<Arc<Pooled>> {
         let mut entries = self.entries();
-        let at = entries
-            .iter()
-            .rposition(|(f, b, _)| *f == file && *b == block)?;
+        let at = entries.iter().rposition(|(f, b, _)| *f == file && *b == block)?;
         let entry = entries.remove(at);
         let bytes = entry.2.clone();
         entries.push(entry);
@@ -148,11 +140,7 @@ impl FileStorage {
     /// A pooled buffer holding `len` bytes at `offset`, read by one positioned read.
     fn read_direct(&self, offset: u64, len: usize) -> io::Result<Pooled> {
         let cache = cache();
-        let pool = if len <= BLOCK as usize {
-            cache.pool.clone()
-        } else {
-            cache.large.clone()
-        };
+        let pool = if len <= BLOCK as usize { cache.pool.clone() } else { cache.large.clone() };
         let mut bytes = pool.free.take();
         // The range was checked against the file's length: the file justifies the size.
         bytes.resize(len, 0);
@@ -256,11 +244,7 @@ mod tests {
             let got = s.read_range(at as u64, len).unwrap();
             assert_eq!(&got[..], &bytes[at..at + len], "{len} bytes at {at}");
         }
-        for (at, len) in [
-            (bytes.len() - 7, 8),
-            (bytes.len() + 1, 0),
-            (u64::MAX as usize, 2),
-        ] {
+        for (at, len) in [(bytes.len() - 7, 8), (bytes.len() + 1, 0), (u64::MAX as usize, 2)] {
             match s.read_range(at as u64, len) {
                 Err(Hdf5Error::UnexpectedEof { .. }) => {}
                 Err(e) => panic!("{len} bytes at {at}: {e:?}"),

@@ -35,14 +35,9 @@ pub(crate) enum ChunkError {
 
 /// Appends the `n` samples of the little-endian int16 dataset `ds` of `file` to `out`.
 pub(crate) fn decode(
-    file: &Hdf5File,
-    ds: &Dataset,
-    n: usize,
-    out: &mut Vec<i16>,
+    file: &Hdf5File, ds: &Dataset, n: usize, out: &mut Vec<i16>,
 ) -> Result<(), ChunkError> {
-    let header = file
-        .get_or_parse_header(ds.address())
-        .map_err(ChunkError::Hdf5)?;
+    let header = file.get_or_parse_header(ds.address()).map_err(ChunkError::Hdf5)?;
     let mut layout = None;
     let mut filters = None;
     for m in &header.messages {
@@ -54,12 +49,11 @@ pub(crate) fn decode(
     }
     let sb = file.superblock();
     let (address, dims) = match layout {
-        Some(DataLayout::Chunked {
-            address,
-            dims,
-            chunk_indexing: None,
-            ..
-        }) if !dims.is_empty() && dims[0] > 0 => (*address, dims),
+        Some(DataLayout::Chunked { address, dims, chunk_indexing: None, .. })
+            if !dims.is_empty() && dims[0] > 0 =>
+        {
+            (*address, dims)
+        }
         _ => return Err(ChunkError::NotHere),
     };
     let options = match filters.map(Vec::as_slice) {
@@ -94,9 +88,8 @@ pub(crate) fn decode(
     // Room for the samples the chunk index holds (each of its chunks is `chunk_samples`
     // long), at most the declared count and the padding of its last chunk (which is decoded
     // whole, then cut): no growth, so no copy of the read, while the chunks are decoded.
-    let room = n
-        .next_multiple_of(chunk_samples.max(1))
-        .min(leaves.len().saturating_mul(chunk_samples));
+    let room =
+        n.next_multiple_of(chunk_samples.max(1)).min(leaves.len().saturating_mul(chunk_samples));
     if out.is_empty() && out.capacity() < room {
         // A fresh buffer: growing the old one would copy all of its capacity.
         *out = Vec::with_capacity(room);
@@ -108,12 +101,7 @@ pub(crate) fn decode(
     let needed = &leaves[..leaves.len().min(n.div_ceil(chunk_samples.max(1)))];
     let mut run: Option<(u64, StorageBuffer)> = None;
     for (k, (key, at)) in needed.iter().enumerate() {
-        let BTreeV1Key::RawData {
-            chunk_size,
-            filter_mask,
-            offsets,
-        } = key
-        else {
+        let BTreeV1Key::RawData { chunk_size, filter_mask, offsets } = key else {
             return Err(ChunkError::Hdf5(Hdf5Error::InvalidData(
                 "a chunk B-tree with a group key".into(),
             )));

@@ -66,16 +66,11 @@ fn every_read_of_every_file_as_h5py_reads_it() {
         for want in &expected {
             // A file without attributes is known by its group names alone.
             let group = want["group"].as_str().unwrap();
-            let id = want["read_id"]
-                .as_str()
-                .or_else(|| group.strip_prefix("/read_"))
-                .unwrap();
+            let id = want["read_id"].as_str().or_else(|| group.strip_prefix("/read_")).unwrap();
             let what = format!("{name} {id}");
             let i = r.find(id).unwrap_or_else(|| panic!("{what}: not found"));
             let signal = r.signal(i).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let n = want["num_samples"]
-                .as_u64()
-                .unwrap_or_else(|| panic!("{what}: {want}"));
+            let n = want["num_samples"].as_u64().unwrap_or_else(|| panic!("{what}: {want}"));
             assert_eq!(signal.len() as u64, n, "{what}");
             assert_eq!(sha256(&signal), want["sha256"].as_str().unwrap(), "{what}");
             let first8: Vec<i16> = serde_json::from_value(want["first8"].clone()).unwrap();
@@ -87,9 +82,7 @@ fn every_read_of_every_file_as_h5py_reads_it() {
             let read = match r.read(i) {
                 Ok(read) => read,
                 Err(e) => {
-                    let Fast5Error::Field { field, .. } = &e else {
-                        panic!("{what}: {e:?}")
-                    };
+                    let Fast5Error::Field { field, .. } = &e else { panic!("{what}: {e:?}") };
                     let attr = field.rsplit('/').next().unwrap();
                     let key = match attr {
                         "channel_number" => "channel",
@@ -105,20 +98,13 @@ fn every_read_of_every_file_as_h5py_reads_it() {
                     };
                     // An array where writers store a scalar is refused whatever it holds.
                     let array = e.to_string().contains("an array");
-                    assert!(
-                        !usable || array,
-                        "{what}: refused {field} ({e}) but h5py gives {v}"
-                    );
+                    assert!(!usable || array, "{what}: refused {field} ({e}) but h5py gives {v}");
                     fields_refused += 1;
                     continue;
                 }
             };
             assert_eq!(read.read_id, id, "{what}");
-            assert_eq!(
-                read.channel_number,
-                want["channel"].as_str().unwrap(),
-                "{what}"
-            );
+            assert_eq!(read.channel_number, want["channel"].as_str().unwrap(), "{what}");
             for (got, key) in [
                 (read.digitisation, "digitisation"),
                 (read.offset, "offset"),
@@ -147,11 +133,9 @@ fn every_read_of_every_file_as_h5py_reads_it() {
                     assert_eq!(e.label, None, "{what}");
                     assert_eq!(e.value, want["end_reason_value"].as_i64(), "{what}");
                 }
-                Value::String(label) if want["end_reason_value"].is_null() => assert_eq!(
-                    end.and_then(|e| e.label.as_deref()),
-                    Some(label.as_str()),
-                    "{what}"
-                ),
+                Value::String(label) if want["end_reason_value"].is_null() => {
+                    assert_eq!(end.and_then(|e| e.label.as_deref()), Some(label.as_str()), "{what}")
+                }
                 Value::String(label) => {
                     let e = end.unwrap_or_else(|| panic!("{what}: no end_reason"));
                     assert_eq!(e.label.as_deref(), Some(label.as_str()), "{what}");

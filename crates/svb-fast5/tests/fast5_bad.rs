@@ -42,10 +42,7 @@ fn truncation_anywhere_is_an_error_naming_the_file() {
                 }
             });
             // The copy of the input, plus at most the intact file's signal and tables.
-            assert!(
-                peak < 8 * bytes.len() + (16 << 20),
-                "{name} cut {cut}: peak {peak}"
-            );
+            assert!(peak < 8 * bytes.len() + (16 << 20), "{name} cut {cut}: peak {peak}");
         }
     }
 }
@@ -67,10 +64,7 @@ fn flipped_bytes_give_errors_or_the_intact_values() {
                 // reads as many reads as there are.
                 Ok(reads) => assert_eq!(reads.len(), good.len(), "{name} byte {at}"),
             });
-            assert!(
-                peak < 8 * bytes.len() + (16 << 20),
-                "{name} byte {at}: peak {peak}"
-            );
+            assert!(peak < 8 * bytes.len() + (16 << 20), "{name} byte {at}: peak {peak}");
         }
     }
 }

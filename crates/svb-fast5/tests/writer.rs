@@ -13,9 +13,7 @@ use svb_testdata::TempDir;
 
 /// The groups of a read as the writer takes them.
 fn groups<'a>(
-    read: &'a ReadAttributes,
-    own: &'a [(String, AttrValue)],
-    signal: &'a [i16],
+    read: &'a ReadAttributes, own: &'a [(String, AttrValue)], signal: &'a [i16],
 ) -> ReadGroups<'a> {
     ReadGroups {
         read_id: &read.read_id,
@@ -53,16 +51,8 @@ fn same_attrs(what: &str, a: &[(String, AttrValue)], b: &[(String, AttrValue)]) 
         };
         assert!(same, "{what}/{name}: {va:?} written, {vb:?} read");
         if let (
-            AttrValue::Enum {
-                labels: la,
-                label: l1,
-                ..
-            },
-            AttrValue::Enum {
-                labels: lb,
-                label: l2,
-                ..
-            },
+            AttrValue::Enum { labels: la, label: l1, .. },
+            AttrValue::Enum { labels: lb, label: l2, .. },
         ) = (va, vb)
         {
             assert_eq!((la, l1), (lb, l2), "{what}/{name}");
@@ -71,14 +61,7 @@ fn same_attrs(what: &str, a: &[(String, AttrValue)], b: &[(String, AttrValue)]) 
 }
 
 fn rewrite(input: &Reader, out: &std::path::Path, signal: SignalFilter) -> usize {
-    let mut w = Writer::create(
-        out,
-        WriteOptions {
-            signal,
-            ..WriteOptions::default()
-        },
-    )
-    .unwrap();
+    let mut w = Writer::create(out, WriteOptions { signal, ..WriteOptions::default() }).unwrap();
     let mut written = 0;
     for i in 0..input.len() {
         let mut samples = Vec::new();
@@ -102,9 +85,7 @@ fn compare(input: &Reader, output: &Reader, name: &str) {
             continue;
         };
         let mut b_signal = Vec::new();
-        let b = output
-            .read_with_signal(o, &mut b_signal)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let b = output.read_with_signal(o, &mut b_signal).unwrap_or_else(|e| panic!("{name}: {e}"));
         o += 1;
         let what = format!("{name} {}", a.read_id);
         assert_eq!(a.read_id, b.read_id, "{what}");
@@ -146,16 +127,8 @@ fn compare(input: &Reader, output: &Reader, name: &str) {
         );
         same_attrs(&format!("{what} Raw"), &a.raw, &b.raw);
         same_attrs(&format!("{what} channel_id"), &a.channel_id, &b.channel_id);
-        same_attrs(
-            &format!("{what} tracking_id"),
-            &a.tracking_id,
-            &b.tracking_id,
-        );
-        same_attrs(
-            &format!("{what} context_tags"),
-            &a.context_tags,
-            &b.context_tags,
-        );
+        same_attrs(&format!("{what} tracking_id"), &a.tracking_id, &b.tracking_id);
+        same_attrs(&format!("{what} context_tags"), &a.context_tags, &b.context_tags);
     }
     assert_eq!(o, output.len(), "{name}");
 }
@@ -193,9 +166,7 @@ fn text(s: &str) -> AttrValue {
 
 /// A read of `samples` samples with the attributes every reader needs.
 fn read_of(
-    id: &str,
-    run: &Attrs,
-    signal: &[i16],
+    id: &str, run: &Attrs, signal: &[i16],
     f: impl FnOnce(&ReadGroups<'_>) -> Result<(), Fast5WriteError>,
 ) -> Result<(), Fast5WriteError> {
     let raw = vec![
@@ -259,29 +230,18 @@ fn refusals_name_the_read_and_leave_no_file() {
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
     read_of("a", &run, &[1, 2], |g| w.add_reads(&[*g])).unwrap();
     let e = read_of("a", &run, &[1], |g| w.add_reads(&[*g])).unwrap_err();
-    assert!(
-        e.to_string().contains("read a: is in the file already"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("read a: is in the file already"), "{e}");
     let e = read_of("x/y", &run, &[1], |g| w.add_reads(&[*g])).unwrap_err();
     assert!(e.to_string().contains("x/y"), "{e}");
     let too_big = vec![("start_mux".to_string(), AttrValue::UInt(300))];
-    let e = read_of("b", &run, &[1], |g| {
-        w.add_reads(&[ReadGroups {
-            raw: &too_big,
-            ..*g
-        }])
-    })
-    .unwrap_err();
+    let e = read_of("b", &run, &[1], |g| w.add_reads(&[ReadGroups { raw: &too_big, ..*g }]))
+        .unwrap_err();
     assert!(e.to_string().contains("Raw/start_mux"), "{e}");
     drop(w);
     assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());
     let e = Writer::create(
         &out,
-        WriteOptions {
-            signal: SignalFilter::Gzip(12),
-            ..WriteOptions::default()
-        },
+        WriteOptions { signal: SignalFilter::Gzip(12), ..WriteOptions::default() },
     )
     .err()
     .unwrap();

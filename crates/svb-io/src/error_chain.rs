@@ -48,9 +48,7 @@ pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
 pub fn caused_by(e: &(dyn std::error::Error + 'static), kind: std::io::ErrorKind) -> bool {
     let mut cause = Some(e);
     while let Some(c) = cause {
-        if c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == kind)
-        {
+        if c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == kind) {
             return true;
         }
         cause = c.source();

@@ -82,10 +82,7 @@ impl Inputs {
     /// The input that `output` is, if it is one (the same file by any path or link).
     pub fn input_at(&self, output: &Path) -> Option<&Path> {
         let id = FileId::of(output).ok()?;
-        self.files
-            .iter()
-            .find(|(f, _)| *f == id)
-            .map(|(_, p)| p.as_path())
+        self.files.iter().find(|(f, _)| *f == id).map(|(_, p)| p.as_path())
     }
 
     /// An [`io::ErrorKind::InvalidInput`] error when `output` is one of the inputs (the
@@ -98,10 +95,7 @@ impl Inputs {
                 if input == output {
                     "the output is one of the inputs".to_string()
                 } else {
-                    format!(
-                        "the output is the input {} (the same file)",
-                        input.display()
-                    )
+                    format!("the output is the input {} (the same file)", input.display())
                 },
             )),
         }

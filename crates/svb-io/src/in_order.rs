@@ -28,8 +28,7 @@ use std::sync::mpsc;
 /// assert_eq!(out, "ALPHABETAGAMMADELTA");
 /// ```
 pub fn encode_in_order<T, R, E>(
-    items: &[T],
-    encode: impl Fn(&T) -> Result<R, E> + Sync,
+    items: &[T], encode: impl Fn(&T) -> Result<R, E> + Sync,
     mut consume: impl FnMut(R) -> Result<(), E> + Send,
 ) -> Result<(), E>
 where
@@ -142,9 +141,6 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e, "write 42");
-        assert_eq!(
-            encode_in_order(&[] as &[u8], |_| Ok::<u8, ()>(0), |_| Ok(())),
-            Ok(())
-        );
+        assert_eq!(encode_in_order(&[] as &[u8], |_| Ok::<u8, ()>(0), |_| Ok(())), Ok(()));
     }
 }

@@ -10,8 +10,7 @@ static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// The flag itself, for a signal handler to set (e.g. `signal_hook::flag::register`).
 pub fn interrupt_flag() -> Arc<AtomicBool> {
-    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
-        .clone()
+    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false))).clone()
 }
 
 /// Asks everything that looks to stop.
@@ -34,8 +33,5 @@ pub fn clear_interrupt() {
 /// The error of work stopped by [`interrupt`]: [`std::io::ErrorKind::Interrupted`], saying
 /// what was left undone.
 pub fn interrupted_error(what: &str) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::Interrupted,
-        format!("interrupted: {what}"),
-    )
+    std::io::Error::new(std::io::ErrorKind::Interrupted, format!("interrupted: {what}"))
 }

@@ -29,11 +29,7 @@ pub struct LineLimit<R> {
 impl<R: Read> LineLimit<R> {
     /// `inner`, its lines at most `limit` bytes (the newline not counted).
     pub fn new(inner: R, limit: usize) -> Self {
-        LineLimit {
-            inner,
-            limit,
-            run: 0,
-        }
+        LineLimit { inner, limit, run: 0 }
     }
 }
 
@@ -106,9 +102,7 @@ mod tests {
 
     fn lines(text: &[u8], limit: usize, step: usize, cap: usize) -> Result<Vec<usize>, String> {
         let r = std::io::BufReader::with_capacity(cap, LineLimit::new(Trickle(text, step), limit));
-        r.split(b'\n')
-            .map(|l| l.map(|l| l.len()).map_err(|e| e.to_string()))
-            .collect()
+        r.split(b'\n').map(|l| l.map(|l| l.len()).map_err(|e| e.to_string())).collect()
     }
 
     #[test]

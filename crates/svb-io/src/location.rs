@@ -6,9 +6,8 @@ use std::path::Path;
 
 /// The URL schemes read as objects: S3 (and S3-compatible stores), Google Cloud Storage,
 /// Azure Blob Storage / Data Lake, and web servers that answer range requests.
-pub const URL_SCHEMES: &[&str] = &[
-    "s3", "s3a", "gs", "az", "adl", "azure", "abfs", "abfss", "http", "https",
-];
+pub const URL_SCHEMES: &[&str] =
+    &["s3", "s3a", "gs", "az", "adl", "azure", "abfs", "abfss", "http", "https"];
 
 /// `path` as a URL when it is one: `scheme://...` with a scheme of [`URL_SCHEMES`]. Any other
 /// path is a local path (a file named `s3:` in a directory `x` is `./s3:/x`, never a URL).
@@ -152,10 +151,7 @@ fn list_matching(pattern: &str, glob: bool, recursive: bool) -> std::io::Result<
     let prefix = &pattern[..pattern[..star].rfind('/').map_or(0, |i| i + 1)];
     let deep = pattern[star..].contains('/') || pattern.contains("**");
     let urls = crate::remote::list(prefix, deep)?;
-    Ok(urls
-        .into_iter()
-        .filter(|u| glob_match(pattern, u))
-        .collect())
+    Ok(urls.into_iter().filter(|u| glob_match(pattern, u)).collect())
 }
 
 #[cfg(not(feature = "remote"))]
@@ -206,10 +202,7 @@ mod tests {
         assert!(!glob_match("s3://b/run/*.pod5", "s3://b/run/a.blow5"));
         assert!(glob_match("s3://b/run/**.pod5", "s3://b/run/x/a.pod5"));
         assert!(glob_match("s3://b/run/**/*.pod5", "s3://b/run/x/y/a.pod5"));
-        assert!(glob_match(
-            "s3://b/*/pod5/*_0.pod5",
-            "s3://b/s1/pod5/r_0.pod5"
-        ));
+        assert!(glob_match("s3://b/*/pod5/*_0.pod5", "s3://b/s1/pod5/r_0.pod5"));
     }
 
     #[test]

@@ -28,8 +28,7 @@ impl Threads<'_> {
 /// frees up, so unequal tasks still share the cores evenly. Returns the error of the first
 /// failing task in batch order, the same on every run.
 pub fn run_largest_first<T: Send, E: Send>(
-    mut tasks: Vec<T>,
-    size_and_order: impl Fn(&T) -> (usize, usize),
+    mut tasks: Vec<T>, size_and_order: impl Fn(&T) -> (usize, usize),
     work: impl Fn(T) -> Result<(), E> + Sync,
 ) -> Result<(), E> {
     let workers = rayon::current_num_threads().min(tasks.len());
@@ -77,11 +76,7 @@ pub fn run_largest_first<T: Send, E: Send>(
 /// assert_eq!(ends, [2, 3, 4, 6]);
 /// ```
 pub fn window_end(
-    start: usize,
-    len: usize,
-    max_items: usize,
-    max_size: u64,
-    size: impl Fn(usize) -> u64,
+    start: usize, len: usize, max_items: usize, max_size: u64, size: impl Fn(usize) -> u64,
 ) -> usize {
     let last = len.min(start.saturating_add(max_items.max(1)));
     let mut total = 0u64;
@@ -103,10 +98,7 @@ pub fn window_end(
 /// assert_eq!(w, [0..2, 2..4, 4..5]);
 /// ```
 pub fn windows(
-    len: usize,
-    max_items: usize,
-    max_size: u64,
-    size: impl Fn(usize) -> u64,
+    len: usize, max_items: usize, max_size: u64, size: impl Fn(usize) -> u64,
 ) -> Vec<core::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -177,8 +169,6 @@ impl<T: Default> Recycler<T> {
 
     fn free(&self) -> std::sync::MutexGuard<'_, Vec<T>> {
         // A panic elsewhere leaves the list of buffers as valid as it was.
-        self.free
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

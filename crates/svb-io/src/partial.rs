@@ -88,20 +88,14 @@ pub struct Publish {
 
 impl Default for Publish {
     fn default() -> Self {
-        Publish {
-            sync: true,
-            on_existing: OnExisting::Refuse,
-        }
+        Publish { sync: true, on_existing: OnExisting::Refuse }
     }
 }
 
 impl From<OnExisting> for Publish {
     /// Synced (the default), with `on_existing` for a file already at the path.
     fn from(on_existing: OnExisting) -> Self {
-        Publish {
-            on_existing,
-            ..Publish::default()
-        }
+        Publish { on_existing, ..Publish::default() }
     }
 }
 
@@ -368,9 +362,7 @@ impl PartialFile {
 
     /// [`create`](Self::create), written as `written` says.
     fn create_written(
-        path: &Path,
-        on_existing: OnExisting,
-        written: Written,
+        path: &Path, on_existing: OnExisting, written: Written,
     ) -> io::Result<PartialFile> {
         let _ = remove_stale_partials_of(path);
         Self::create_named(path, None, on_existing, BUFFER, written)
@@ -389,11 +381,7 @@ impl PartialFile {
     }
 
     fn create_named(
-        path: &Path,
-        tag: Option<&str>,
-        on_existing: OnExisting,
-        buffer: usize,
-        written: Written,
+        path: &Path, tag: Option<&str>, on_existing: OnExisting, buffer: usize, written: Written,
     ) -> io::Result<PartialFile> {
         if let Some(url) = crate::url_of(path) {
             crate::location::check_writable(url)?;
@@ -465,11 +453,7 @@ impl PartialFile {
         if offset.saturating_add(bytes.len() as u64) > self.position {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!(
-                    "{} bytes at {offset} are past the {} written",
-                    bytes.len(),
-                    self.position
-                ),
+                format!("{} bytes at {offset} are past the {} written", bytes.len(), self.position),
             ));
         }
         let out = self.file("rewritten")?;
@@ -733,23 +717,15 @@ fn already_exists(path: &Path) -> io::Error {
         Ok(m) if m.is_dir() => "a directory is there",
         _ => "exists",
     };
-    io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        format!("{what}, and is not replaced"),
-    )
+    io::Error::new(io::ErrorKind::AlreadyExists, format!("{what}, and is not replaced"))
 }
 
 /// A name for the temporary file of `path`: `.NAME[.TAG].partial-PID-NONCE`.
 fn temporary_name(path: &Path, tag: Option<&str>, nonce: u64) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
+    let name =
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tag = tag.map(|t| format!(".{t}")).unwrap_or_default();
-    path.with_file_name(format!(
-        ".{name}{tag}{PARTIAL}{}-{nonce:016x}",
-        std::process::id()
-    ))
+    path.with_file_name(format!(".{name}{tag}{PARTIAL}{}-{nonce:016x}", std::process::id()))
 }
 
 /// Creates a new temporary file for `path` (`O_EXCL`: never an existing file or link).
@@ -759,19 +735,11 @@ fn create_temporary(path: &Path, tag: Option<&str>) -> io::Result<(File, PathBuf
         let partial = match crate::url_of(path) {
             // An object's output is written to the temporary folder, and uploaded when it is
             // complete.
-            Some(_) => std::env::temp_dir().join(
-                temporary_name(path, tag, random_u64())
-                    .file_name()
-                    .expect("a name"),
-            ),
+            Some(_) => std::env::temp_dir()
+                .join(temporary_name(path, tag, random_u64()).file_name().expect("a name")),
             None => temporary_name(path, tag, random_u64()),
         };
-        match File::options()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&partial)
-        {
+        match File::options().read(true).write(true).create_new(true).open(&partial) {
             Ok(f) => return Ok((f, partial)),
             // Taken (by chance or by someone): another nonce.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
@@ -797,10 +765,7 @@ fn name_destination(path: &Path, e: io::Error) -> io::Error {
     match (e.kind(), dir) {
         (io::ErrorKind::NotFound, Some(dir)) if !dir.exists() => io::Error::new(
             io::ErrorKind::NotFound,
-            format!(
-                "cannot be created: directory {} does not exist",
-                dir.display()
-            ),
+            format!("cannot be created: directory {} does not exist", dir.display()),
         ),
         _ => io::Error::new(e.kind(), format!("cannot be created: {e}")),
     }
@@ -1020,12 +985,7 @@ mod tests {
         assert_eq!(partial_pid(name), Some(std::process::id()));
         let s = temporary_name(Path::new("out.pod5"), Some("reads"), 7);
         assert!(s.to_str().unwrap().starts_with(".out.pod5.reads.partial-"));
-        for not in [
-            "out.pod5",
-            ".out.pod5.partial-12",
-            ".x.partial-12-zz",
-            "a.partial-1-0",
-        ] {
+        for not in ["out.pod5", ".out.pod5.partial-12", ".x.partial-12-zz", "a.partial-1-0"] {
             assert_eq!(partial_pid(not), None, "{not}");
         }
     }
@@ -1071,10 +1031,7 @@ mod tests {
         // Replaced, the link is written through (as `cp` and a shell's `>` do): the link
         // stays, its target holds the new bytes, published whole beside it.
         write_file(&link, b"new", OnExisting::Replace).unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         // A relative link, through a second link, to a file that does not exist yet.
         let sub = d.join("sub");
@@ -1085,10 +1042,7 @@ mod tests {
         f.write_all(b"built").unwrap();
         f.commit().unwrap();
         assert_eq!(std::fs::read(d.join("fresh")).unwrap(), b"built");
-        assert!(std::fs::symlink_metadata(sub.join("index"))
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(std::fs::symlink_metadata(sub.join("index")).unwrap().file_type().is_symlink());
         // A loop of links is an error, and nothing is written.
         std::os::unix::fs::symlink("loop-b", d.join("loop-a")).unwrap();
         std::os::unix::fs::symlink("loop-a", d.join("loop-b")).unwrap();
@@ -1106,11 +1060,7 @@ mod tests {
         // A pid above the kernel's maximum (4194304) is never alive.
         let gone = d.join(format!(".out.bin.partial-4194399-{:016x}", 1));
         let gone_scratch = d.join(format!(".out.bin.reads.partial-4194399-{:016x}", 2));
-        let live = d.join(format!(
-            ".out.bin.partial-{}-{:016x}",
-            std::process::id(),
-            3
-        ));
+        let live = d.join(format!(".out.bin.partial-{}-{:016x}", std::process::id(), 3));
         let other = d.join(format!(".other.partial-4194399-{:016x}", 4));
         for f in [&gone, &gone_scratch, &live, &other] {
             std::fs::write(f, b"x").unwrap();

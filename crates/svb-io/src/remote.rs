@@ -99,10 +99,7 @@ pub struct Traffic {
 
 /// This process's [`Traffic`] so far.
 pub fn traffic() -> Traffic {
-    Traffic {
-        requests: REQUESTS.load(Ordering::Relaxed),
-        bytes: BYTES.load(Ordering::Relaxed),
-    }
+    Traffic { requests: REQUESTS.load(Ordering::Relaxed), bytes: BYTES.load(Ordering::Relaxed) }
 }
 
 fn count(requests: u64, bytes: u64) {
@@ -132,9 +129,7 @@ where
 {
     if tokio::runtime::Handle::try_current().is_ok() {
         std::thread::scope(|s| {
-            s.spawn(|| runtime().block_on(f))
-                .join()
-                .expect("a remote request does not panic")
+            s.spawn(|| runtime().block_on(f)).join().expect("a remote request does not panic")
         })
     } else {
         runtime().block_on(f)
@@ -149,12 +144,7 @@ struct Settings {
 fn settings() -> std::sync::MutexGuard<'static, Settings> {
     static SETTINGS: OnceLock<Mutex<Settings>> = OnceLock::new();
     SETTINGS
-        .get_or_init(|| {
-            Mutex::new(Settings {
-                options: Vec::new(),
-                stores: HashMap::new(),
-            })
-        })
+        .get_or_init(|| Mutex::new(Settings { options: Vec::new(), stores: HashMap::new() }))
         .lock()
         .unwrap_or_else(|e| e.into_inner())
 }
@@ -166,10 +156,7 @@ fn settings() -> std::sync::MutexGuard<'static, Settings> {
 /// a store is built, naming it.
 pub fn set_options<K: Into<String>, V: Into<String>>(options: impl IntoIterator<Item = (K, V)>) {
     let mut s = settings();
-    s.options = options
-        .into_iter()
-        .map(|(k, v)| (k.into(), v.into()))
-        .collect();
+    s.options = options.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
     s.stores.clear();
 }
 
@@ -179,10 +166,7 @@ pub fn options() -> Vec<(String, String)> {
 }
 
 fn invalid(url: &str, what: impl std::fmt::Display) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{}: {what}", shown_url(url)),
-    )
+    io::Error::new(io::ErrorKind::InvalidInput, format!("{}: {what}", shown_url(url)))
 }
 
 /// The store that holds `url`'s object, and the object's path in it. Stores are kept by
@@ -194,8 +178,7 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Ur
 /// [`store_for`]; with `create_only`, an S3 store whose multipart uploads complete only where
 /// no object is ([`CreateOnly`]), kept beside the other.
 fn store_of(
-    url: &str,
-    create_only: bool,
+    url: &str, create_only: bool,
 ) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Url)> {
     if crate::has_credentials(url) {
         return Err(crate::credentials_refused(url));
@@ -219,10 +202,7 @@ fn store_of(
 }
 
 fn build_store(
-    url: &str,
-    parsed: &url::Url,
-    scheme: ObjectStoreScheme,
-    options: &[(String, String)],
+    url: &str, parsed: &url::Url, scheme: ObjectStoreScheme, options: &[(String, String)],
     create_only: bool,
 ) -> io::Result<Arc<dyn ObjectStore>> {
     use object_store::{aws, azure, gcp, http, ClientConfigKey};
@@ -231,8 +211,7 @@ fn build_store(
     let _ = rustls::crypto::ring::default_provider().install_default();
     let unknown = |key: &str| invalid(url, format!("unknown storage option {key:?}"));
     fn built<S: ObjectStore>(
-        url: &str,
-        r: object_store::Result<S>,
+        url: &str, r: object_store::Result<S>,
     ) -> io::Result<Arc<dyn ObjectStore>> {
         Ok(Arc::new(r.map_err(|e| invalid(url, e))?))
     }
@@ -271,10 +250,9 @@ fn build_store(
         ObjectStoreScheme::Http => {
             let root = &parsed[..url::Position::BeforePath];
             // A plain `http://` URL is what the user asked for.
-            let mut b = http::HttpBuilder::new().with_url(root).with_config(
-                ClientConfigKey::AllowHttp,
-                (parsed.scheme() == "http").to_string(),
-            );
+            let mut b = http::HttpBuilder::new()
+                .with_url(root)
+                .with_config(ClientConfigKey::AllowHttp, (parsed.scheme() == "http").to_string());
             for (k, v) in options {
                 // Another store's keys (`aws_region`, `skip_signature`) mean nothing to a web
                 // server; a client key (`timeout`, `allow_http`) applies.
@@ -299,8 +277,7 @@ struct CreateOnlyConnector;
 
 impl object_store::client::HttpConnector for CreateOnlyConnector {
     fn connect(
-        &self,
-        options: &object_store::ClientOptions,
+        &self, options: &object_store::ClientOptions,
     ) -> object_store::Result<object_store::client::HttpClient> {
         let inner = object_store::client::ReqwestConnector::default().connect(options)?;
         Ok(object_store::client::HttpClient::new(CreateOnly(inner)))
@@ -314,22 +291,18 @@ struct CreateOnly(object_store::client::HttpClient);
 /// Whether a request is a multipart upload's completion.
 fn completes_upload(method: &http::Method, uri: &http::Uri) -> bool {
     method == http::Method::POST
-        && uri
-            .query()
-            .is_some_and(|q| q.split('&').any(|p| p.starts_with("uploadId=")))
+        && uri.query().is_some_and(|q| q.split('&').any(|p| p.starts_with("uploadId=")))
 }
 
 #[async_trait::async_trait]
 impl object_store::client::HttpService for CreateOnly {
     async fn call(
-        &self,
-        mut request: object_store::client::HttpRequest,
+        &self, mut request: object_store::client::HttpRequest,
     ) -> Result<object_store::client::HttpResponse, object_store::client::HttpError> {
         if completes_upload(request.method(), request.uri()) {
-            request.headers_mut().insert(
-                http::header::IF_NONE_MATCH,
-                http::HeaderValue::from_static("*"),
-            );
+            request
+                .headers_mut()
+                .insert(http::header::IF_NONE_MATCH, http::HeaderValue::from_static("*"));
         }
         self.0.execute(request).await
     }
@@ -386,19 +359,12 @@ impl Version {
 /// The body of a ranged GET, checked to be exactly `range` of the version opened; never
 /// more than the range's length is taken from the server.
 async fn get_range(
-    store: &dyn ObjectStore,
-    path: &ObjectPath,
-    version: &Version,
-    len: u64,
-    range: Range<u64>,
+    store: &dyn ObjectStore, path: &ObjectPath, version: &Version, len: u64, range: Range<u64>,
     out: &mut [u8],
 ) -> io::Result<()> {
     debug_assert_eq!(out.len() as u64, range.end - range.start);
     count(1, 0);
-    let got = store
-        .get_opts(path, version.options(range.clone()))
-        .await
-        .map_err(io_error)?;
+    let got = store.get_opts(path, version.options(range.clone())).await.map_err(io_error)?;
     version.check(&got.meta, len)?;
     if got.range != range {
         return Err(io::Error::new(
@@ -417,11 +383,7 @@ async fn get_range(
         if end > out.len() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!(
-                    "asked for {} bytes at {}, the server sent more",
-                    out.len(),
-                    range.start
-                ),
+                format!("asked for {} bytes at {}, the server sent more", out.len(), range.start),
             ));
         }
         out[at..end].copy_from_slice(&part);
@@ -431,11 +393,7 @@ async fn get_range(
     if at != out.len() {
         return Err(io::Error::new(
             io::ErrorKind::UnexpectedEof,
-            format!(
-                "asked for {} bytes at {}, the server sent {at}",
-                out.len(),
-                range.start
-            ),
+            format!("asked for {} bytes at {}, the server sent {at}", out.len(), range.start),
         ));
     }
     Ok(())
@@ -562,10 +520,7 @@ type Recent = VecDeque<(Instant, Arc<Object>)>;
 /// Objects opened lately (to tell their format) and not yet opened again by a reader.
 fn recent() -> std::sync::MutexGuard<'static, Recent> {
     static RECENT: OnceLock<Mutex<Recent>> = OnceLock::new();
-    RECENT
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    RECENT.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Object {
@@ -601,17 +556,11 @@ impl Object {
             count(2, 0);
             let tail = store.get_opts(
                 &path,
-                GetOptions {
-                    range: Some(GetRange::Suffix(tail_len)),
-                    ..Default::default()
-                },
+                GetOptions { range: Some(GetRange::Suffix(tail_len)), ..Default::default() },
             );
             let head = store.get_opts(
                 &path,
-                GetOptions {
-                    range: Some(GetRange::Bounded(0..HEAD)),
-                    ..Default::default()
-                },
+                GetOptions { range: Some(GetRange::Bounded(0..HEAD)), ..Default::default() },
             );
             let (tail, head) = futures_util::join!(tail, head);
             // Each body is taken as it streams, never past what was asked for (a server that
@@ -658,13 +607,7 @@ impl Object {
                 count(0, (tail.len() + head.len()) as u64);
                 kept.keep(head_range.start, head.into());
                 kept.keep(tail_range.start, tail.into());
-                (
-                    meta.size,
-                    Version {
-                        e_tag: meta.e_tag,
-                        version: meta.version,
-                    },
-                )
+                (meta.size, Version { e_tag: meta.e_tag, version: meta.version })
             }
             (Err(object_store::Error::NotFound { .. }), _)
             | (_, Err(object_store::Error::NotFound { .. })) => {
@@ -675,13 +618,7 @@ impl Object {
             _ => {
                 count(1, 0);
                 let meta = block_on(store.head(&path)).map_err(io_error)?;
-                (
-                    meta.size,
-                    Version {
-                        e_tag: meta.e_tag,
-                        version: meta.version,
-                    },
-                )
+                (meta.size, Version { e_tag: meta.e_tag, version: meta.version })
             }
         };
         Ok(Object {
@@ -771,19 +708,13 @@ impl Object {
     /// A read served from what was kept (`miss` false) only moves a scan's fetches ahead.
     fn plan_ahead(&self, want: &Range<u64>, miss: bool) -> Vec<Arc<Pending>> {
         let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
-        ahead
-            .pending
-            .retain(|(_, p)| p.done.lock().map(|d| d.is_none()).unwrap_or(false));
+        ahead.pending.retain(|(_, p)| p.done.lock().map(|d| d.is_none()).unwrap_or(false));
         if miss {
             let near = ahead.scan_expected
                 || (want.start + SCAN_GAP >= ahead.last_end
                     && want.start <= ahead.last_end + SCAN_GAP);
             ahead.streak = if near { ahead.streak + 1 } else { 0 };
-            ahead.last_end = if near {
-                ahead.last_end.max(want.end)
-            } else {
-                want.end
-            };
+            ahead.last_end = if near { ahead.last_end.max(want.end) } else { want.end };
         } else {
             if ahead.streak < SCAN_STREAK {
                 return Vec::new();
@@ -850,9 +781,7 @@ impl Object {
             let mut bytes = vec![0u8; (r.end - r.start) as usize];
             let got = get_range(&*store, &path, &version, len, r.clone(), &mut bytes).await;
             if got.is_ok() {
-                kept.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .keep(r.start, bytes.into());
+                kept.lock().unwrap_or_else(|e| e.into_inner()).keep(r.start, bytes.into());
             }
             pending.finish(got.map_err(|e| e.to_string()));
         });
@@ -860,14 +789,7 @@ impl Object {
 
     fn fetch(&self, range: Range<u64>) -> io::Result<Arc<[u8]>> {
         let mut bytes = vec![0u8; (range.end - range.start) as usize];
-        block_on(get_range(
-            &*self.store,
-            &self.path,
-            &self.version,
-            self.len,
-            range,
-            &mut bytes,
-        ))?;
+        block_on(get_range(&*self.store, &self.path, &self.version, self.len, range, &mut bytes))?;
         Ok(bytes.into())
     }
 
@@ -892,10 +814,9 @@ impl Object {
         };
         // Planned reads count toward a scan as misses do; what is being fetched ahead is
         // waited for rather than asked for again.
-        if let (Some(lo), Some(hi)) = (
-            want.iter().map(|r| r.start).min(),
-            want.iter().map(|r| r.end).max(),
-        ) {
+        if let (Some(lo), Some(hi)) =
+            (want.iter().map(|r| r.start).min(), want.iter().map(|r| r.end).max())
+        {
             for w in self.plan_ahead(&(lo..hi), true) {
                 let _ = w.wait();
             }
@@ -923,15 +844,8 @@ impl Object {
         let fetched: Vec<io::Result<(u64, Arc<[u8]>)>> = block_on(async {
             futures_util::stream::iter(merged.into_iter().map(|r| async move {
                 let mut bytes = vec![0u8; (r.end - r.start) as usize];
-                get_range(
-                    &*self.store,
-                    &self.path,
-                    &self.version,
-                    self.len,
-                    r.clone(),
-                    &mut bytes,
-                )
-                .await?;
+                get_range(&*self.store, &self.path, &self.version, self.len, r.clone(), &mut bytes)
+                    .await?;
                 Ok((r.start, Arc::<[u8]>::from(bytes)))
             }))
             .buffer_unordered(IN_FLIGHT)
@@ -973,20 +887,15 @@ pub fn list(prefix_url: &str, recursive: bool) -> io::Result<Vec<String>> {
             Ok(out)
         } else {
             count(1, 0);
-            store
-                .list_with_delimiter(prefix.as_ref())
-                .await
-                .map(|l| l.objects)
+            store.list_with_delimiter(prefix.as_ref()).await.map(|l| l.objects)
         }
     })
     .map_err(|e| {
         let e = io_error(e);
         io::Error::new(e.kind(), format!("listing it: {e}"))
     })?;
-    let mut urls: Vec<String> = metas
-        .into_iter()
-        .map(|m| object_url(&parsed, prefix.as_ref(), &m.location))
-        .collect();
+    let mut urls: Vec<String> =
+        metas.into_iter().map(|m| object_url(&parsed, prefix.as_ref(), &m.location)).collect();
     urls.sort();
     Ok(urls)
 }
@@ -1116,9 +1025,7 @@ fn parts(parts: Parts) -> object_store::WriteMultipart {
 
 impl std::fmt::Debug for Upload {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Upload")
-            .field("key", &self.key.as_ref())
-            .finish_non_exhaustive()
+        f.debug_struct("Upload").field("key", &self.key.as_ref()).finish_non_exhaustive()
     }
 }
 
@@ -1150,15 +1057,7 @@ impl Upload {
                 None => ObjectPath::from(hidden),
             }
         };
-        Ok(Upload {
-            store,
-            target,
-            key,
-            publish,
-            part: Vec::new(),
-            multipart: None,
-            slot,
-        })
+        Ok(Upload { store, target, key, publish, part: Vec::new(), multipart: None, slot })
     }
 
     /// Appends `bytes`; each part filled is sent, waiting while [`UPLOAD_IN_FLIGHT`] are.
@@ -1188,16 +1087,13 @@ impl Upload {
             if multipart.is_none() {
                 count(1, 0);
                 let upload = store.put_multipart(key).await.map_err(write_error)?;
-                *multipart = Some(Mutex::new(
-                    object_store::WriteMultipart::new_with_chunk_size(upload, PART),
-                ));
+                *multipart = Some(Mutex::new(object_store::WriteMultipart::new_with_chunk_size(
+                    upload, PART,
+                )));
             }
             let writer = multipart.as_mut().expect("started");
             let writer = writer.get_mut().unwrap_or_else(|e| e.into_inner());
-            writer
-                .wait_for_capacity(UPLOAD_IN_FLIGHT)
-                .await
-                .map_err(write_error)?;
+            writer.wait_for_capacity(UPLOAD_IN_FLIGHT).await.map_err(write_error)?;
             count(1, 0);
             writer.put(part.into());
             Ok(())
@@ -1331,10 +1227,7 @@ impl StagedUpload {
                         Publish::Create => object_store::PutMode::Create,
                         _ => object_store::PutMode::Overwrite,
                     };
-                    store
-                        .put_opts(target, bytes.into(), mode.into())
-                        .await
-                        .map_err(refused)?;
+                    store.put_opts(target, bytes.into(), mode.into()).await.map_err(refused)?;
                     Ok(())
                 }
                 Step::Complete(writer, last_part) => {
@@ -1374,10 +1267,9 @@ impl Drop for StagedUpload {
 /// missing bucket (or container).
 fn write_error(e: object_store::Error) -> io::Error {
     match e {
-        object_store::Error::NotFound { .. } => io::Error::new(
-            io::ErrorKind::NotFound,
-            "cannot be written: its bucket does not exist",
-        ),
+        object_store::Error::NotFound { .. } => {
+            io::Error::new(io::ErrorKind::NotFound, "cannot be written: its bucket does not exist")
+        }
         other => io_error(other),
     }
 }
@@ -1420,15 +1312,9 @@ mod tests {
         use http::Method;
         let is = |m: Method, uri: &str| super::completes_upload(&m, &uri.parse().unwrap());
         assert!(is(Method::POST, "http://h/b/k.pod5?uploadId=abc"));
-        assert!(is(
-            Method::POST,
-            "https://b.s3.amazonaws.com/k?x=1&uploadId=abc"
-        ));
+        assert!(is(Method::POST, "https://b.s3.amazonaws.com/k?x=1&uploadId=abc"));
         assert!(!is(Method::POST, "http://h/b/k.pod5?uploads"));
-        assert!(!is(
-            Method::PUT,
-            "http://h/b/k.pod5?partNumber=1&uploadId=abc"
-        ));
+        assert!(!is(Method::PUT, "http://h/b/k.pod5?partNumber=1&uploadId=abc"));
         assert!(!is(Method::POST, "http://h/b?delete"));
         assert!(!is(Method::POST, "http://h/b/uploadId=k"));
     }

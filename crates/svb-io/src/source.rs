@@ -110,10 +110,7 @@ impl Source {
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
         if meta.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a directory, not a file",
-            ));
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "a directory, not a file"));
         }
         if !meta.is_file() {
             return read_stream(file, want, STREAM_LIMIT).map(Source::from_vec);
@@ -138,19 +135,13 @@ impl Source {
             io::Read::read_to_end(&mut io::Read::take(&file, len), &mut bytes)?;
             return Ok(Source::from_vec(bytes));
         }
-        Ok(Source {
-            inner: Inner::File(file),
-            len,
-        })
+        Ok(Source { inner: Inner::File(file), len })
     }
 
     #[cfg(feature = "remote")]
     fn open_url(url: &str, want: Option<Format>) -> io::Result<Source> {
         let object = crate::remote::Object::open(url)?;
-        let source = Source {
-            len: object.len(),
-            inner: Inner::Remote(object),
-        };
+        let source = Source { len: object.len(), inner: Inner::Remote(object) };
         if let Some(want) = want {
             let n = source.len.min(SNIFF_LEN as u64) as usize;
             check_format(want, &source.read_vec(0, n)?)?;
@@ -183,13 +174,7 @@ impl Source {
         }
         io::Write::flush(&mut spool)?;
         let file = File::open(spool.path_written())?;
-        Ok(Source {
-            inner: Inner::Spooled {
-                file,
-                _spool: Box::new(spool),
-            },
-            len: self.len,
-        })
+        Ok(Source { inner: Inner::Spooled { file, _spool: Box::new(spool) }, len: self.len })
     }
 
     /// [`spooled`](Source::spooled) without the `remote` feature: no source is an object's.
@@ -274,18 +259,12 @@ impl Source {
         // function's contract); it is opened read-only and only ever read.
         let map = unsafe { memmap2::Mmap::map(&file) }?;
         let len = map.len() as u64;
-        Ok(Source {
-            inner: Inner::Mapped(map),
-            len,
-        })
+        Ok(Source { inner: Inner::Mapped(map), len })
     }
 
     /// Bytes already in memory.
     pub fn from_vec(bytes: Vec<u8>) -> Source {
-        Source {
-            len: bytes.len() as u64,
-            inner: Inner::Memory(bytes),
-        }
+        Source { len: bytes.len() as u64, inner: Inner::Memory(bytes) }
     }
 
     /// The file's length when it was opened.
@@ -330,10 +309,7 @@ impl Source {
             Some(end) if end <= self.len => Ok(offset as usize..end as usize),
             _ => Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
-                format!(
-                    "{len} bytes at {offset} run past the end of the {}-byte file",
-                    self.len
-                ),
+                format!("{len} bytes at {offset} run past the end of the {}-byte file", self.len),
             )),
         }
     }
@@ -364,10 +340,7 @@ impl Source {
     /// Runs `f` on `len` bytes at `offset`: borrowed when the bytes are in memory or mapped,
     /// else read into this thread's reused buffer.
     pub fn with_bytes<R>(
-        &self,
-        offset: u64,
-        len: usize,
-        f: impl FnOnce(&[u8]) -> R,
+        &self, offset: u64, len: usize, f: impl FnOnce(&[u8]) -> R,
     ) -> io::Result<R> {
         let range = self.check_range(offset, len as u64)?;
         match &self.inner {
@@ -380,9 +353,7 @@ impl Source {
                     // The range was checked against the file's length: the file justifies it.
                     buf.resize(len, 0);
                 }
-                let r = self
-                    .read_into(offset, &mut buf[..len])
-                    .map(|()| f(&buf[..len]));
+                let r = self.read_into(offset, &mut buf[..len]).map(|()| f(&buf[..len]));
                 if buf.len() <= KEEP_BUFFER {
                     READ_BUFFER.set(buf);
                 }
@@ -418,10 +389,7 @@ pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
     }
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "a directory, not a file",
-        ));
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "a directory, not a file"));
     }
     if !meta.is_file() {
         return Ok(None);
@@ -538,9 +506,8 @@ mod tests {
         ] {
             assert_eq!(src.len(), bytes.len() as u64);
             assert_eq!(src.read_vec(1000, 5000).unwrap(), &bytes[1000..6000]);
-            let sum = src
-                .with_bytes(99_000, 1000, |b| b.iter().map(|&x| x as u64).sum::<u64>())
-                .unwrap();
+            let sum =
+                src.with_bytes(99_000, 1000, |b| b.iter().map(|&x| x as u64).sum::<u64>()).unwrap();
             assert_eq!(sum, bytes[99_000..].iter().map(|&x| x as u64).sum::<u64>());
             let err = src.read_vec(99_999, 2).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
@@ -555,12 +522,7 @@ mod tests {
         let path = temp_file("truncated", &[5u8; 4096]);
         let src = Source::open(&path, Access::ReadAt).unwrap();
         assert!(!src.is_in_memory() && src.as_slice().is_none());
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(100)
-            .unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
         let err = src.read_vec(1000, 100).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
         // What is still there reads as it is now.

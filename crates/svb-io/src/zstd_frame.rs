@@ -95,9 +95,10 @@ fn with_decompressor<R>(
     DECOMPRESSOR.with_borrow_mut(|slot| {
         let d = match slot {
             Some(d) => d,
-            None => slot.insert(zstd_safe::DCtx::try_create().ok_or(FrameError::Zstd(
-                "could not allocate a decompression context",
-            ))?),
+            None => slot.insert(
+                zstd_safe::DCtx::try_create()
+                    .ok_or(FrameError::Zstd("could not allocate a decompression context"))?,
+            ),
         };
         f(d)
     })
@@ -118,10 +119,7 @@ pub fn content_size(frame: &[u8]) -> Result<u64, FrameError> {
 fn declared_size(start: &[u8], frame_len: usize) -> Result<u64, FrameError> {
     match zstd_safe::get_frame_content_size(start) {
         Ok(Some(d)) if d > (frame_len as u64).saturating_mul(MAX_EXPANSION) => {
-            Err(FrameError::Implausible {
-                declared: d,
-                len: frame_len,
-            })
+            Err(FrameError::Implausible { declared: d, len: frame_len })
         }
         Ok(Some(d)) => Ok(d),
         Ok(None) => Err(FrameError::NoContentSize),
@@ -180,10 +178,7 @@ pub fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result<(), Fr
 /// assert_eq!(back, src);
 /// ```
 pub fn compress_with_into(
-    level: i32,
-    profile: Profile,
-    src: &[u8],
-    out: &mut Vec<u8>,
+    level: i32, profile: Profile, src: &[u8], out: &mut Vec<u8>,
 ) -> Result<(), FrameError> {
     COMPRESSOR.with_borrow_mut(|slot| {
         let c = match slot {
@@ -225,10 +220,7 @@ pub fn compress(level: i32, src: &[u8]) -> Result<Vec<u8>, FrameError> {
 /// `declared` when the frame is long enough to plausibly hold it (see the module doc).
 pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Result<(), FrameError> {
     out.clear();
-    let eager = frame
-        .len()
-        .saturating_mul(EAGER_RATIO)
-        .saturating_add(EAGER_SLACK);
+    let eager = frame.len().saturating_mul(EAGER_RATIO).saturating_add(EAGER_SLACK);
     // One byte past `declared`: a frame holding more than it declares fills the buffer
     // instead of fitting in it.
     let want = declared.saturating_add(1);
@@ -242,10 +234,7 @@ pub fn decompress_into(frame: &[u8], declared: usize, out: &mut Vec<u8>) -> Resu
                 Ok(n) => return Err(FrameError::LengthMismatch { declared, got: n }),
                 Err(code) if is_dst_too_small(code) => {
                     if out.capacity() >= want {
-                        return Err(FrameError::LengthMismatch {
-                            declared,
-                            got: out.capacity(),
-                        });
+                        return Err(FrameError::LengthMismatch { declared, got: out.capacity() });
                     }
                     // The frame filled the buffer with real output: it has earned twice that.
                     room = out.capacity().saturating_mul(2).min(want);
@@ -291,10 +280,7 @@ pub fn first_block_end(start: &[u8]) -> Option<usize> {
 /// caller gives more of the frame) or the content is shorter. The declared content size is checked against `frame_len` first (a
 /// window no larger than the frame can justify), as [`content_size`] checks it.
 pub fn decompress_prefix(
-    start: &[u8],
-    frame_len: usize,
-    n: usize,
-    out: &mut Vec<u8>,
+    start: &[u8], frame_len: usize, n: usize, out: &mut Vec<u8>,
 ) -> Result<(), FrameError> {
     use zstd_safe::{InBuffer, OutBuffer, ResetDirective};
     out.clear();
@@ -329,9 +315,8 @@ mod tests {
 
     #[test]
     fn prefixes_are_the_content_s_first_bytes() {
-        let content: Vec<u8> = (0..400_000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 & 0x3f)
-            .collect();
+        let content: Vec<u8> =
+            (0..400_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 & 0x3f).collect();
         let frame = compress(3, &content).unwrap();
         let mut out = Vec::new();
         for n in [0, 1, 40, 5000, 200_000, 400_000, 500_000] {
@@ -356,10 +341,7 @@ mod tests {
         // out, never others.
         for cut in [20, 1000, frame.len() / 2] {
             decompress_prefix(&frame[..cut], frame.len(), 300_000, &mut out).unwrap();
-            assert!(
-                out.len() < 300_000 && out[..] == content[..out.len()],
-                "{cut}"
-            );
+            assert!(out.len() < 300_000 && out[..] == content[..out.len()], "{cut}");
         }
         // A header declaring more than the whole frame can hold, bytes that are no frame,
         // and damaged blocks are errors.
@@ -445,10 +427,7 @@ mod tests {
     fn a_lying_header_fails_without_reserving_what_it_declares() {
         // Declares 4 GiB, holds 256 KiB (and says so at its last block).
         let frame = rle_frame(4 << 30, 2, 0);
-        assert!(matches!(
-            content_size(&frame),
-            Err(FrameError::Implausible { .. })
-        ));
+        assert!(matches!(content_size(&frame), Err(FrameError::Implausible { .. })));
         let mut out = Vec::new();
         let err = decompress_into(&frame, 4 << 30, &mut out).unwrap_err();
         assert!(matches!(err, FrameError::Zstd(_)), "{err}");
@@ -457,18 +436,11 @@ mod tests {
 
     #[test]
     fn headers_are_checked() {
-        assert_eq!(
-            content_size(b"not zstd"),
-            Err(FrameError::NotAFrame { len: 8 })
-        );
+        assert_eq!(content_size(b"not zstd"), Err(FrameError::NotAFrame { len: 8 }));
         let frame = rle_frame(u64::MAX / 2, 1, 0);
-        assert!(matches!(
-            content_size(&frame),
-            Err(FrameError::Implausible { .. })
-        ));
+        assert!(matches!(content_size(&frame), Err(FrameError::Implausible { .. })));
         let mut c = zstd_safe::CCtx::create();
-        c.set_parameter(zstd_safe::CParameter::ContentSizeFlag(false))
-            .unwrap();
+        c.set_parameter(zstd_safe::CParameter::ContentSizeFlag(false)).unwrap();
         let mut unsized_frame = vec![0u8; 64];
         let n = c.compress2(&mut unsized_frame[..], b"abc").unwrap();
         unsized_frame.truncate(n);

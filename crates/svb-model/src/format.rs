@@ -42,9 +42,7 @@ impl Format {
     /// assert_eq!(Format::detect(&[0; 16]), None);
     /// ```
     pub fn detect(head: &[u8]) -> Option<Format> {
-        Format::ALL
-            .into_iter()
-            .find(|f| head.starts_with(f.signature()))
+        Format::ALL.into_iter().find(|f| head.starts_with(f.signature()))
     }
 
     /// The bytes a file of this format starts with.
@@ -90,9 +88,7 @@ impl Format {
     /// ```
     pub fn of_extension(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?;
-        Format::ALL
-            .into_iter()
-            .find(|f| f.extension().eq_ignore_ascii_case(ext))
+        Format::ALL.into_iter().find(|f| f.extension().eq_ignore_ascii_case(ext))
     }
 
     /// The format an output at `path` is written in, by its extension: one of
@@ -108,10 +104,7 @@ impl Format {
     pub fn of_output(path: &Path) -> Result<Format, OutputFormatError> {
         match Format::of_extension(path) {
             Some(f) if Format::WRITTEN.contains(&f) => Ok(f),
-            found => Err(OutputFormatError {
-                path: path.to_path_buf(),
-                found,
-            }),
+            found => Err(OutputFormatError { path: path.to_path_buf(), found }),
         }
     }
 
@@ -185,10 +178,7 @@ impl OutputFormatError {
     /// assert_eq!(e.to_string(), "x.fast5: FAST5 (HDF5) is written by conversions only; this output must end in .pod5, .blow5 or .slow5");
     /// ```
     pub fn not_written(path: &Path, format: Format) -> OutputFormatError {
-        OutputFormatError {
-            path: path.to_path_buf(),
-            found: Some(format),
-        }
+        OutputFormatError { path: path.to_path_buf(), found: Some(format) }
     }
 }
 
@@ -198,20 +188,14 @@ impl std::fmt::Display for OutputFormatError {
         let written: Vec<Format> = match self.found {
             Some(found) => {
                 write!(f, "{found} is written by conversions only; this ")?;
-                Format::WRITTEN
-                    .into_iter()
-                    .filter(|w| *w != found)
-                    .collect()
+                Format::WRITTEN.into_iter().filter(|w| *w != found).collect()
             }
             None => {
                 write!(f, "the ")?;
                 Format::WRITTEN.to_vec()
             }
         };
-        let list: Vec<String> = written
-            .iter()
-            .map(|w| format!(".{}", w.extension()))
-            .collect();
+        let list: Vec<String> = written.iter().map(|w| format!(".{}", w.extension())).collect();
         let (last, rest) = list.split_last().expect("svb writes some format");
         write!(f, "output must end in {} or {last}", rest.join(", "))
     }

@@ -58,76 +58,24 @@ pub const BLOW5_POD5_EXTRA_AUX: [(&str, &str, usize); 3] = [
 /// assert_eq!(mux, &(Some("mux"), Some("start_mux"), Some("start_mux")));
 /// ```
 pub const READ_FIELDS: [(Option<&str>, Option<&str>, Option<&str>); 20] = [
-    (
-        Some("read_number"),
-        Some("read_number"),
-        Some("read_number"),
-    ),
-    (
-        Some("channel"),
-        Some("channel_number"),
-        Some("channel_number"),
-    ),
+    (Some("read_number"), Some("read_number"), Some("read_number")),
+    (Some("channel"), Some("channel_number"), Some("channel_number")),
     (Some("mux"), Some("start_mux"), Some("start_mux")),
     (Some("end_reason"), Some("end_reason"), Some("end_reason")),
     (Some("start_sample"), Some("start_time"), Some("start_time")),
-    (
-        Some("num_samples"),
-        Some("len_raw_signal"),
-        Some("num_samples"),
-    ),
-    (
-        Some("sample_rate"),
-        Some("sampling_rate"),
-        Some("sampling_rate"),
-    ),
-    (
-        Some("median_before"),
-        Some("median_before"),
-        Some("median_before"),
-    ),
+    (Some("num_samples"), Some("len_raw_signal"), Some("num_samples")),
+    (Some("sample_rate"), Some("sampling_rate"), Some("sampling_rate")),
+    (Some("median_before"), Some("median_before"), Some("median_before")),
     (Some("minknow_events"), Some("num_minknow_events"), None),
-    (
-        Some("predicted_scaling_scale"),
-        Some("predicted_scaling_scale"),
-        None,
-    ),
-    (
-        Some("predicted_scaling_shift"),
-        Some("predicted_scaling_shift"),
-        None,
-    ),
-    (
-        Some("tracked_scaling_scale"),
-        Some("tracked_scaling_scale"),
-        None,
-    ),
-    (
-        Some("tracked_scaling_shift"),
-        Some("tracked_scaling_shift"),
-        None,
-    ),
-    (
-        Some("num_reads_since_mux_change"),
-        Some("num_reads_since_mux_change"),
-        None,
-    ),
-    (
-        Some("time_since_mux_change"),
-        Some("time_since_mux_change"),
-        None,
-    ),
+    (Some("predicted_scaling_scale"), Some("predicted_scaling_scale"), None),
+    (Some("predicted_scaling_shift"), Some("predicted_scaling_shift"), None),
+    (Some("tracked_scaling_scale"), Some("tracked_scaling_scale"), None),
+    (Some("tracked_scaling_shift"), Some("tracked_scaling_shift"), None),
+    (Some("num_reads_since_mux_change"), Some("num_reads_since_mux_change"), None),
+    (Some("time_since_mux_change"), Some("time_since_mux_change"), None),
     (Some("open_pore_level"), Some("open_pore_level"), None),
-    (
-        Some("expected_open_pore_level"),
-        Some("expected_open_pore_level"),
-        None,
-    ),
-    (
-        Some("selected_read_level"),
-        Some("selected_read_level"),
-        None,
-    ),
+    (Some("expected_open_pore_level"), Some("expected_open_pore_level"), None),
+    (Some("selected_read_level"), Some("selected_read_level"), None),
     (Some("acquisition_id"), None, Some("run_id")),
     (Some("pore_type"), None, Some("pore_type")),
 ];

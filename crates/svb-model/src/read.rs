@@ -23,10 +23,7 @@ impl Calibration {
     /// assert_eq!(c.scale, (1400.0f64 / 8192.0) as f32);
     /// ```
     pub fn of_range(offset: f64, range: f64, digitisation: f64) -> Calibration {
-        Calibration {
-            offset: offset as f32,
-            scale: (range / digitisation) as f32,
-        }
+        Calibration { offset: offset as f32, scale: (range / digitisation) as f32 }
     }
 
     /// One sample in picoamps.
@@ -108,10 +105,7 @@ pub struct Read {
 impl Read {
     /// The field `name`.
     pub fn field(&self, name: &str) -> Option<&Value> {
-        self.fields
-            .iter()
-            .find(|(k, _)| &**k == name)
-            .map(|(_, v)| v)
+        self.fields.iter().find(|(k, _)| &**k == name).map(|(_, v)| v)
     }
 
     /// The signal in picoamps.

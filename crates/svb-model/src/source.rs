@@ -84,25 +84,12 @@ pub trait ReadSource {
     fn signal(&self, index: usize) -> Result<Signal, Self::Error> {
         let mut samples = Vec::new();
         let calibration = self.signal_into(index, &mut samples)?;
-        Ok(Signal {
-            read_id: self.read_id(index)?,
-            samples,
-            calibration,
-        })
+        Ok(Signal { read_id: self.read_id(index)?, samples, calibration })
     }
 
     /// Read `index`, decoded: id, signal, calibration and every field.
     fn read(&self, index: usize) -> Result<Read, Self::Error> {
-        let Signal {
-            read_id,
-            samples,
-            calibration,
-        } = self.signal(index)?;
-        Ok(Read {
-            read_id,
-            signal: samples,
-            calibration,
-            fields: self.fields(index)?,
-        })
+        let Signal { read_id, samples, calibration } = self.signal(index)?;
+        Ok(Read { read_id, signal: samples, calibration, fields: self.fields(index)? })
     }
 }

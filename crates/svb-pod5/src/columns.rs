@@ -30,21 +30,13 @@ pub(super) struct Columns<'a> {
 impl<'a> Columns<'a> {
     pub(super) fn of_batch(b: &'a RecordBatch) -> Self {
         Columns {
-            names: b
-                .schema_ref()
-                .fields()
-                .iter()
-                .map(|f| f.name().as_str())
-                .collect(),
+            names: b.schema_ref().fields().iter().map(|f| f.name().as_str()).collect(),
             arrays: b.columns().iter().collect(),
         }
     }
 
     pub(super) fn of_struct(s: &'a StructArray) -> Self {
-        Columns {
-            names: s.column_names(),
-            arrays: s.columns().iter().collect(),
-        }
+        Columns { names: s.column_names(), arrays: s.columns().iter().collect() }
     }
 
     pub(super) fn get(&self, name: &str) -> Option<&'a ArrayRef> {
@@ -53,28 +45,23 @@ impl<'a> Columns<'a> {
     }
 
     pub(super) fn prim<T: ArrowPrimitiveType>(
-        &self,
-        name: &str,
+        &self, name: &str,
     ) -> Result<Option<&'a PrimitiveArray<T>>, TableError> {
         match self.get(name) {
             None => Ok(None),
             Some(a) => match a.as_primitive_opt::<T>() {
                 Some(p) if *a.data_type() == T::DATA_TYPE => Ok(Some(p)),
-                _ => whole(format!(
-                    "column {name} is {}, expected {}",
-                    a.data_type(),
-                    T::DATA_TYPE
-                )),
+                _ => {
+                    whole(format!("column {name} is {}, expected {}", a.data_type(), T::DATA_TYPE))
+                }
             },
         }
     }
 
     pub(super) fn required<T: ArrowPrimitiveType>(
-        &self,
-        name: &str,
+        &self, name: &str,
     ) -> Result<&'a PrimitiveArray<T>, TableError> {
-        self.prim::<T>(name)?
-            .map_or_else(|| whole(format!("column {name} missing")), Ok)
+        self.prim::<T>(name)?.map_or_else(|| whole(format!("column {name} missing")), Ok)
     }
 }
 
@@ -82,10 +69,7 @@ impl<'a> Columns<'a> {
 /// without it); a null is an error naming `row` and the column (ONT's writers write every
 /// value, so a null is damage, and a default in its place would look like data).
 pub(super) fn value<T: ArrowPrimitiveType>(
-    a: Option<&PrimitiveArray<T>>,
-    index: usize,
-    row: u64,
-    name: &str,
+    a: Option<&PrimitiveArray<T>>, index: usize, row: u64, name: &str,
 ) -> Result<Option<T::Native>, TableError> {
     match a {
         None => Ok(None),
@@ -104,10 +88,7 @@ pub(super) struct StringColumn {
 impl StringColumn {
     pub(super) fn new(a: Option<&ArrayRef>, name: &str) -> Result<Self, TableError> {
         let Some(a) = a else {
-            return Ok(StringColumn {
-                keys: Vec::new(),
-                values: Vec::new(),
-            });
+            return Ok(StringColumn { keys: Vec::new(), values: Vec::new() });
         };
         if let Some(d) = a.as_any_dictionary_opt() {
             let values = strings(d.values(), name)?;
@@ -134,31 +115,25 @@ impl StringColumn {
 
 pub(super) fn strings(a: &ArrayRef, name: &str) -> Result<Vec<Arc<str>>, TableError> {
     match a.data_type() {
-        DataType::Utf8 => Ok(a
-            .as_string::<i32>()
-            .iter()
-            .map(|s| Arc::from(s.unwrap_or("")))
-            .collect()),
-        DataType::LargeUtf8 => Ok(a
-            .as_string::<i64>()
-            .iter()
-            .map(|s| Arc::from(s.unwrap_or("")))
-            .collect()),
+        DataType::Utf8 => {
+            Ok(a.as_string::<i32>().iter().map(|s| Arc::from(s.unwrap_or(""))).collect())
+        }
+        DataType::LargeUtf8 => {
+            Ok(a.as_string::<i64>().iter().map(|s| Arc::from(s.unwrap_or(""))).collect())
+        }
         t => whole(format!("column {name} is {t}, expected strings")),
     }
 }
 
 pub(super) fn fixed16<'a>(
-    a: Option<&'a ArrayRef>,
-    name: &str,
+    a: Option<&'a ArrayRef>, name: &str,
 ) -> Result<&'a FixedSizeBinaryArray, TableError> {
     match a {
         Some(a) => match a.as_fixed_size_binary_opt() {
             Some(f) if f.value_length() == 16 => Ok(f),
-            _ => whole(format!(
-                "column {name} is {}, expected fixed_size_binary[16]",
-                a.data_type()
-            )),
+            _ => {
+                whole(format!("column {name} is {}, expected fixed_size_binary[16]", a.data_type()))
+            }
         },
         None => whole(format!("column {name} missing")),
     }

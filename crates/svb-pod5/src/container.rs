@@ -171,8 +171,7 @@ pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
         return err(0, format!("{len} bytes, too short for a POD5 file"));
     }
     let read = |at: usize, n: usize| {
-        src.read_vec(at as u64, n)
-            .or_else(|e| err(at, format!("reading {n} bytes: {e}")))
+        src.read_vec(at as u64, n).or_else(|e| err(at, format!("reading {n} bytes: {e}")))
     };
     let head = read(0, HEAD_LEN)?;
     let tail = read(len - TAIL_LEN, TAIL_LEN)?;
@@ -188,10 +187,7 @@ pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
     }
     let marker = &head[8..HEAD_LEN];
     if &tail[8..8 + MARKER_LEN] != marker {
-        return err(
-            len - 24,
-            "closing section marker differs from the opening one",
-        );
+        return err(len - 24, "closing section marker differs from the opening one");
     }
     let footer_len = i64::from_le_bytes(tail[..8].try_into().expect("8 bytes"));
     let footer_end = len - TAIL_LEN;
@@ -212,10 +208,7 @@ pub(crate) fn parse(src: &svb_io::Source) -> Result<Footer, ContainerError> {
         );
     }
     let buf = read(footer_start, footer_len as usize)?;
-    let fb = Flatbuffer {
-        buf: &buf,
-        base: footer_start,
-    };
+    let fb = Flatbuffer { buf: &buf, base: footer_start };
     let footer = fb.footer()?;
     for (i, f) in footer.contents.iter().enumerate() {
         let end = f.offset.checked_add(f.length);
@@ -252,10 +245,7 @@ impl Flatbuffer<'_> {
             Some(b) => Ok(b.try_into().expect("N bytes")),
             None => err(
                 self.base + pos.min(self.buf.len()),
-                format!(
-                    "footer: {N}-byte read at {pos} past its {} bytes",
-                    self.buf.len()
-                ),
+                format!("footer: {N}-byte read at {pos} past its {} bytes", self.buf.len()),
             ),
         }
     }
@@ -270,10 +260,7 @@ impl Flatbuffer<'_> {
     fn follow(&self, pos: usize) -> Result<usize, ContainerError> {
         let target = pos + self.u32(pos)?;
         if target >= self.buf.len() {
-            return err(
-                self.base + pos,
-                format!("footer: offset to {target} past its end"),
-            );
+            return err(self.base + pos, format!("footer: offset to {target} past its end"));
         }
         Ok(target)
     }
@@ -287,16 +274,9 @@ impl Flatbuffer<'_> {
         let vtable = vtable as usize;
         let vtable_len = self.u16(vtable)?;
         if vtable_len < 4 || vtable_len % 2 != 0 || vtable + vtable_len > self.buf.len() {
-            return err(
-                self.base + vtable,
-                format!("footer: bad vtable length {vtable_len}"),
-            );
+            return err(self.base + vtable, format!("footer: bad vtable length {vtable_len}"));
         }
-        Ok(Table {
-            pos,
-            vtable,
-            vtable_len,
-        })
+        Ok(Table { pos, vtable, vtable_len })
     }
 
     /// Position of field `id` of `t`, or `None` when absent (default value).
@@ -318,10 +298,7 @@ impl Flatbuffer<'_> {
         let s = self.follow(at)?;
         let n = self.u32(s)?;
         let Some(raw) = self.buf.get(s + 4..).and_then(|r| r.get(..n)) else {
-            return err(
-                self.base + s,
-                format!("footer: {name} of {n} bytes past its end"),
-            );
+            return err(self.base + s, format!("footer: {name} of {n} bytes past its end"));
         };
         match std::str::from_utf8(raw) {
             Ok(v) => Ok(v.to_owned()),
@@ -346,10 +323,7 @@ impl Flatbuffer<'_> {
             let v = self.follow(at)?;
             let n = self.u32(v)?;
             if n > (self.buf.len() - v - 4) / 4 {
-                return err(
-                    self.base + v,
-                    format!("footer: {n} embedded files cannot fit"),
-                );
+                return err(self.base + v, format!("footer: {n} embedded files cannot fit"));
             }
             for i in 0..n {
                 let elem = v + 4 + 4 * i;
@@ -377,12 +351,7 @@ impl Flatbuffer<'_> {
                 });
             }
         }
-        Ok(Footer {
-            file_identifier,
-            software,
-            pod5_version,
-            contents,
-        })
+        Ok(Footer { file_identifier, software, pod5_version, contents })
     }
 }
 
@@ -403,9 +372,8 @@ pub(crate) fn scan(src: &svb_io::Source) -> Result<(Vec<EmbeddedFile>, u64), Con
     if len < HEAD_LEN as u64 {
         return err(0, format!("{len} bytes, too short for a POD5 file"));
     }
-    let head = src
-        .read_vec(0, HEAD_LEN)
-        .or_else(|e| err(0, format!("reading {HEAD_LEN} bytes: {e}")))?;
+    let head =
+        src.read_vec(0, HEAD_LEN).or_else(|e| err(0, format!("reading {HEAD_LEN} bytes: {e}")))?;
     if head[..8] != SIGNATURE {
         return err(0, "not a POD5 file (signature mismatch)");
     }
@@ -413,9 +381,8 @@ pub(crate) fn scan(src: &svb_io::Source) -> Result<(Vec<EmbeddedFile>, u64), Con
     let mut files = Vec::new();
     let mut at = HEAD_LEN as u64;
     while at + 8 <= len {
-        let magic = src
-            .read_vec(at, 8)
-            .or_else(|e| err(at as usize, format!("reading 8 bytes: {e}")))?;
+        let magic =
+            src.read_vec(at, 8).or_else(|e| err(at as usize, format!("reading 8 bytes: {e}")))?;
         if magic[..6] != *ARROW_MAGIC {
             break;
         }
@@ -436,9 +403,7 @@ pub(crate) fn scan(src: &svb_io::Source) -> Result<(Vec<EmbeddedFile>, u64), Con
 /// after it whose preceding bytes (less up to 7 of padding) end with `ARROW1`; `None` when
 /// none follows (the file is cut inside it).
 fn embedded_end(
-    src: &svb_io::Source,
-    start: u64,
-    marker: &[u8; MARKER_LEN],
+    src: &svb_io::Source, start: u64, marker: &[u8; MARKER_LEN],
 ) -> Result<Option<u64>, ContainerError> {
     let len = src.len();
     // Each window overlaps the one before by a marker less a byte, and reaches back to the
@@ -452,10 +417,7 @@ fn embedded_end(
             .read_vec(lo, (to - lo) as usize)
             .or_else(|e| err(lo as usize, format!("reading {} bytes: {e}", to - lo)))?;
         let mut i = (from - lo) as usize;
-        while let Some(k) = bytes[i..]
-            .windows(MARKER_LEN)
-            .position(|w| w == marker)
-            .map(|k| k + i)
+        while let Some(k) = bytes[i..].windows(MARKER_LEN).position(|w| w == marker).map(|k| k + i)
         {
             let m = lo + k as u64;
             // The Arrow file's length is within 7 bytes before the marker (its padding).

@@ -32,14 +32,10 @@ pub(super) const TAIL_LEN: usize = 10;
 /// Where the footer of an Arrow IPC file of `len` bytes lies (`start..end`), from its first 6
 /// bytes and its last [`TAIL_LEN`] (`len` must be at least [`TAIL_LEN`]).
 pub(super) fn footer_range(
-    len: usize,
-    head: &[u8],
-    tail: &[u8],
+    len: usize, head: &[u8], tail: &[u8],
 ) -> Result<std::ops::Range<usize>, String> {
     if len < 8 + TAIL_LEN || head[..6] != MAGIC[..] || tail[4..] != MAGIC[..] {
-        return Err(format!(
-            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
-        ));
+        return Err(format!("not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"));
     }
     let footer_len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
     let footer_end = len - TAIL_LEN;
@@ -56,9 +52,7 @@ pub(super) fn footer_range(
 pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
     let len = file.len();
     if len < 8 + TAIL_LEN {
-        return Err(format!(
-            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
-        ));
+        return Err(format!("not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"));
     }
     let footer = footer_range(len, &file[..6], &file[len - TAIL_LEN..])?;
     let (footer_start, footer_end) = (footer.start, footer.end);
@@ -85,22 +79,12 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
         let value_type = dict_types
             .get(&dict.id())
             .ok_or_else(|| format!("{what}: dictionary id {} not in the schema", dict.id()))?;
-        let batch = dict
-            .data()
-            .ok_or_else(|| format!("{what}: no record batch"))?;
+        let batch = dict.data().ok_or_else(|| format!("{what}: no record batch"))?;
         check_buffers(&batch, body_len, std::slice::from_ref(value_type), &what)?;
-        decoder
-            .read_dictionary(block, &data)
-            .map_err(|e| format!("{what}: {e}"))?;
+        decoder.read_dictionary(block, &data).map_err(|e| format!("{what}: {e}"))?;
     }
-    let blocks = footer
-        .recordBatches()
-        .ok_or("Arrow footer lists no record batches")?;
-    let types: Vec<DataType> = schema
-        .fields()
-        .iter()
-        .map(|f| f.data_type().clone())
-        .collect();
+    let blocks = footer.recordBatches().ok_or("Arrow footer lists no record batches")?;
+    let types: Vec<DataType> = schema.fields().iter().map(|f| f.data_type().clone()).collect();
     let mut batches = Vec::with_capacity(blocks.len());
     for (i, block) in blocks.iter().enumerate() {
         let what = format!("record batch {i}");
@@ -123,9 +107,7 @@ pub(crate) fn read(file: &Buffer) -> Result<IpcFile, String> {
 /// Where one block lies: `(offset, metadata length, body length)`, checked to lie after the
 /// magic and before the footer.
 pub(super) fn block_range(
-    footer_start: usize,
-    block: &arrow_ipc::Block,
-    what: &str,
+    footer_start: usize, block: &arrow_ipc::Block, what: &str,
 ) -> Result<(usize, usize, usize), String> {
     let (offset, meta, body) = (block.offset(), block.metaDataLength(), block.bodyLength());
     let end = (offset as i128) + (meta as i128) + (body as i128);
@@ -139,10 +121,7 @@ pub(super) fn block_range(
 
 /// The bytes of one block (metadata + body), checked to lie before the footer.
 fn block_data(
-    file: &Buffer,
-    footer_start: usize,
-    block: &arrow_ipc::Block,
-    what: &str,
+    file: &Buffer, footer_start: usize, block: &arrow_ipc::Block, what: &str,
 ) -> Result<Buffer, String> {
     let (offset, meta, body) = block_range(footer_start, block, what)?;
     Ok(file.slice_with_length(offset, meta + body))
@@ -151,11 +130,7 @@ fn block_data(
 /// The verified message flatbuffer of a block's metadata (after the optional continuation
 /// marker and the length prefix).
 pub(super) fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Message<'a>, String> {
-    let rest = if meta[..4] == [0xff; 4] {
-        &meta[8..]
-    } else {
-        &meta[4..]
-    };
+    let rest = if meta[..4] == [0xff; 4] { &meta[8..] } else { &meta[4..] };
     arrow_ipc::root_as_message(rest).map_err(|e| format!("{what}: message: {e}"))
 }
 
@@ -166,28 +141,17 @@ pub(super) fn message<'a>(meta: &'a [u8], what: &str) -> Result<arrow_ipc::Messa
 /// own validation runs. Returns where each column's field nodes and buffers start:
 /// `(node index, buffer index)`.
 pub(super) fn check_buffers(
-    batch: &arrow_ipc::RecordBatch<'_>,
-    body_len: usize,
-    types: &[DataType],
-    what: &str,
+    batch: &arrow_ipc::RecordBatch<'_>, body_len: usize, types: &[DataType], what: &str,
 ) -> Result<Vec<(usize, usize)>, String> {
     if batch.compression().is_some() {
-        return Err(format!(
-            "{what}: compressed Arrow buffers are not supported"
-        ));
+        return Err(format!("{what}: compressed Arrow buffers are not supported"));
     }
-    let buffers = batch
-        .buffers()
-        .ok_or_else(|| format!("{what}: no buffer list"))?;
-    let nodes = batch
-        .nodes()
-        .ok_or_else(|| format!("{what}: no field node list"))?;
+    let buffers = batch.buffers().ok_or_else(|| format!("{what}: no buffer list"))?;
+    let nodes = batch.nodes().ok_or_else(|| format!("{what}: no field node list"))?;
     for (i, b) in buffers.iter().enumerate() {
         let (o, l) = (b.offset(), b.length());
         if o < 0 || l < 0 || (o as i128 + l as i128) > body_len as i128 {
-            return Err(format!(
-                "{what}: buffer {i} at {o}+{l} outside the {body_len}-byte body"
-            ));
+            return Err(format!("{what}: buffer {i} at {o}+{l} outside the {body_len}-byte body"));
         }
         // Every writer aligns buffers to 8 bytes, and the Arrow C++ reader (lib_pod5's)
         // refuses one that is not: an offset that is off its alignment is damage, and the
@@ -231,15 +195,11 @@ impl Walk<'_> {
     fn column(&mut self, t: &DataType) -> Result<(), String> {
         let what = self.what;
         let Some(&(len, nulls)) = self.nodes.get(self.node) else {
-            return Err(format!(
-                "{what}: fewer field nodes than the schema has columns"
-            ));
+            return Err(format!("{what}: fewer field nodes than the schema has columns"));
         };
         self.node += 1;
         if len < 0 || nulls < 0 || nulls > len {
-            return Err(format!(
-                "{what}: field node of length {len} with {nulls} nulls"
-            ));
+            return Err(format!("{what}: field node of length {len} with {nulls} nulls"));
         }
         // Each own buffer as the multiple its length must be (1: bitmaps and bytes).
         let own: &[u64] = match t {
@@ -265,10 +225,7 @@ impl Walk<'_> {
             return Err(format!("{what}: fewer buffers than the schema needs"));
         };
         if nulls > 0 && lens[0].saturating_mul(8) < len as u64 {
-            return Err(format!(
-                "{what}: validity bitmap of {} bytes for {len} values",
-                lens[0]
-            ));
+            return Err(format!("{what}: validity bitmap of {} bytes for {len} values", lens[0]));
         }
         for (&l, &w) in lens.iter().zip(own) {
             if l % w != 0 {
@@ -374,17 +331,11 @@ fn check_field(f: &arrow_ipc::Field<'_>, depth: usize) -> Result<(), String> {
             }
         }
         Type::Struct_ => {}
-        t => {
-            return bad(&format!(
-                "type {t:?} with {n_children} children is not used by POD5"
-            ))
-        }
+        t => return bad(&format!("type {t:?} with {n_children} children is not used by POD5")),
     }
     if let Some(c) = children {
-        if !matches!(
-            f.type_type(),
-            Type::List | Type::LargeList | Type::Map | Type::Struct_
-        ) && !c.is_empty()
+        if !matches!(f.type_type(), Type::List | Type::LargeList | Type::Map | Type::Struct_)
+            && !c.is_empty()
         {
             return bad("children on a type that has none");
         }
@@ -419,13 +370,10 @@ const FIRST_ALIGN: u64 = 64;
 /// and builds the footer the file would have had over the whole ones. The schema message must
 /// be whole; nothing of a record batch is read but its metadata.
 pub(crate) fn salvage(
-    len: u64,
-    read: impl Fn(u64, u64) -> Result<Vec<u8>, String>,
+    len: u64, read: impl Fn(u64, u64) -> Result<Vec<u8>, String>,
 ) -> Result<Salvaged, String> {
     if len < 8 || read(0, 6)? != MAGIC[..] {
-        return Err(format!(
-            "not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"
-        ));
+        return Err(format!("not an Arrow IPC file ({len} bytes, ARROW1 magic missing)"));
     }
     let (mut at, mut schema, mut version) = (8u64, None, arrow_ipc::MetadataVersion::V5);
     let mut dict_ids = Vec::new();
@@ -439,11 +387,7 @@ pub(crate) fn salvage(
         }
         let word = |i: usize| i32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
         // The continuation marker, or the older length-only prefix.
-        let (prefix, meta_len) = if word(0) == -1 {
-            (8u64, word(4))
-        } else {
-            (4u64, word(0))
-        };
+        let (prefix, meta_len) = if word(0) == -1 { (8u64, word(4)) } else { (4u64, word(0)) };
         if meta_len <= 0 || meta_len as u64 > MAX_META || at + prefix + meta_len as u64 > len {
             break; // end of stream, or cut inside the metadata
         }
@@ -459,9 +403,7 @@ pub(crate) fn salvage(
         let block = arrow_ipc::Block::new(at as i64, meta_total as i32, body);
         match message.header_type() {
             arrow_ipc::MessageHeader::Schema if schema.is_none() => {
-                let fb = message
-                    .header_as_schema()
-                    .ok_or("schema message without a schema")?;
+                let fb = message.header_as_schema().ok_or("schema message without a schema")?;
                 check_schema(&fb)?;
                 dict_ids = dictionary_ids(&fb);
                 schema = Some(
@@ -506,12 +448,7 @@ pub(crate) fn salvage(
              cannot be rebuilt"
         ));
     }
-    Ok(Salvaged {
-        footer,
-        end: at,
-        batches: records.len(),
-        schema,
-    })
+    Ok(Salvaged { footer, end: at, batches: records.len(), schema })
 }
 
 /// The dictionary ids of a schema's fields, depth first.
@@ -538,9 +475,7 @@ fn dictionary_ids(schema: &arrow_ipc::Schema<'_>) -> Vec<i64> {
 /// batches it holds.
 pub(crate) fn completed(bytes: &[u8]) -> Result<(Vec<u8>, usize), String> {
     let len = bytes.len() as u64;
-    let s = salvage(len, |at, n| {
-        Ok(bytes[at as usize..(at + n).min(len) as usize].to_vec())
-    })?;
+    let s = salvage(len, |at, n| Ok(bytes[at as usize..(at + n).min(len) as usize].to_vec()))?;
     let mut file = Vec::with_capacity(s.end as usize + s.footer.len() + TAIL_LEN);
     file.extend_from_slice(&bytes[..s.end as usize]);
     file.extend_from_slice(&s.footer);

@@ -58,10 +58,7 @@ impl ReadSource for Reader {
 
 /// A POD5 read's calibration, as the reads table stores it.
 pub fn calibration(read: &ReadRow) -> Calibration {
-    Calibration {
-        offset: read.calibration_offset,
-        scale: read.calibration_scale,
-    }
+    Calibration { offset: read.calibration_offset, scale: read.calibration_scale }
 }
 
 /// The fields of a POD5 read and of its run, in the order of

@@ -15,8 +15,7 @@ use crate::run_info::{parse_run_infos, RunInfo};
 /// row costs only the look at its id). `signal_samples(row)` gives a signal row's sample
 /// count (for version 0, which has no `num_samples` column).
 pub(crate) fn parse_reads(
-    batches: &[RecordBatch],
-    signal_samples: impl Fn(u64) -> Option<u64>,
+    batches: &[RecordBatch], signal_samples: impl Fn(u64) -> Option<u64>,
     keep: &dyn Fn(&[u8; 16]) -> bool,
 ) -> Result<(Vec<ReadRow>, Vec<RunInfo>), TableError> {
     let mut base = 0u64;
@@ -46,15 +45,13 @@ pub(crate) fn parse_reads(
         let well = c.prim::<UInt8Type>("well")?;
         let cal_offset = c.prim::<Float32Type>("calibration_offset")?;
         let cal_scale = c.prim::<Float32Type>("calibration_scale")?;
-        let forced = match c.get("end_reason_forced") {
-            Some(a) => Some(a.as_boolean_opt().ok_or_else(|| {
-                (
-                    None,
-                    format!("column end_reason_forced is {}", a.data_type()),
-                )
-            })?),
-            None => None,
-        };
+        let forced =
+            match c.get("end_reason_forced") {
+                Some(a) => Some(a.as_boolean_opt().ok_or_else(|| {
+                    (None, format!("column end_reason_forced is {}", a.data_type()))
+                })?),
+                None => None,
+            };
         let events = c.prim::<UInt64Type>("num_minknow_events")?;
         let tss = c.prim::<Float32Type>("tracked_scaling_scale")?;
         let tsh = c.prim::<Float32Type>("tracked_scaling_shift")?;

@@ -35,10 +35,7 @@ const V0_FIELDS: [(&str, &[&str]); 4] = [
 /// `Err` unless `c`, the structs of version-0 dictionary `dict`, has every field
 /// lib_pod5's hold: one missing is damage, and a default in its place would look like data.
 fn require(c: &Columns<'_>, dict: &str) -> Result<(), TableError> {
-    let fields = V0_FIELDS
-        .iter()
-        .filter(|(d, _)| *d == dict)
-        .flat_map(|(_, f)| *f);
+    let fields = V0_FIELDS.iter().filter(|(d, _)| *d == dict).flat_map(|(_, f)| *f);
     for field in fields {
         if c.get(field).is_none() {
             return Err((None, format!("{dict} dictionary: field {field} missing")));
@@ -59,16 +56,12 @@ pub(super) type Dict<'a> = Option<(Vec<Option<usize>>, &'a StructArray)>;
 
 impl<'a> V0Columns<'a> {
     pub(super) fn new(
-        pore: Dict<'a>,
-        cal: Dict<'a>,
-        end: Dict<'a>,
+        pore: Dict<'a>, cal: Dict<'a>, end: Dict<'a>,
         run: Option<&(Vec<Option<usize>>, &'a StructArray)>,
     ) -> Result<Self, TableError> {
         // A dictionary's columns and its text column `name` (`what` in errors).
         fn text<'a>(
-            s: &'a StructArray,
-            name: &str,
-            what: &'static str,
+            s: &'a StructArray, name: &str, what: &'static str,
         ) -> Result<(Columns<'a>, StringColumn), TableError> {
             let c = Columns::of_struct(s);
             require(&c, what.split('.').next().unwrap_or(what))?;
@@ -93,12 +86,7 @@ impl<'a> V0Columns<'a> {
                 Ok::<_, TableError>((k.clone(), id))
             })
             .transpose()?;
-        Ok(V0Columns {
-            pore,
-            cal,
-            end,
-            run,
-        })
+        Ok(V0Columns { pore, cal, end, run })
     }
 
     /// Sets `r`'s fields from the dictionaries' entries for batch row `index` (table row

@@ -131,8 +131,7 @@ pub(super) fn parse_run_infos(c: &Columns<'_>, rows: usize) -> Result<Vec<RunInf
 }
 
 pub(super) fn timestamp<'a>(
-    c: &Columns<'a>,
-    name: &str,
+    c: &Columns<'a>, name: &str,
 ) -> Result<Option<&'a PrimitiveArray<TimestampMillisecondType>>, TableError> {
     match c.get(name) {
         None => Ok(None),
@@ -146,18 +145,13 @@ pub(super) fn timestamp<'a>(
 }
 
 pub(super) fn map_pairs(
-    a: Option<&ArrayRef>,
-    row: usize,
-    name: &str,
+    a: Option<&ArrayRef>, row: usize, name: &str,
 ) -> Result<Vec<(String, String)>, TableError> {
     let Some(a) = a else {
         return Ok(Vec::new());
     };
     let Some(m) = a.as_map_opt() else {
-        return whole(format!(
-            "column {name} is {}, expected a map",
-            a.data_type()
-        ));
+        return whole(format!("column {name} is {}, expected a map", a.data_type()));
     };
     if m.is_null(row) {
         return Ok(Vec::new());
@@ -166,9 +160,5 @@ pub(super) fn map_pairs(
     let (keys, values) = (entries.column(0), entries.column(1));
     let keys = strings(keys, name)?;
     let values = strings(values, name)?;
-    Ok(keys
-        .iter()
-        .zip(values.iter())
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect())
+    Ok(keys.iter().zip(values.iter()).map(|(k, v)| (k.to_string(), v.to_string())).collect())
 }

@@ -162,11 +162,9 @@ const RUN_INFO: &[(&str, Ty)] = &[
 fn check(schema: &Schema, name: &str, ty: Ty, why: impl Fn() -> String) -> Result<(), String> {
     match schema.column_with_name(name) {
         None => Err(format!("column {name} missing ({})", why())),
-        Some((_, f)) if !ty.matches(f.data_type()) => Err(format!(
-            "column {name} is {}, expected {}",
-            f.data_type(),
-            ty.name()
-        )),
+        Some((_, f)) if !ty.matches(f.data_type()) => {
+            Err(format!("column {name} is {}, expected {}", f.data_type(), ty.name()))
+        }
         Some(_) => Ok(()),
     }
 }
@@ -195,9 +193,7 @@ pub(crate) fn check_reads(schema: &Schema, v: Version) -> Result<(), String> {
 /// Checks the run-info table's schema.
 pub(crate) fn check_run_info(schema: &Schema) -> Result<(), String> {
     for &(name, ty) in RUN_INFO {
-        check(schema, name, ty, || {
-            "required in every run-info table".into()
-        })?;
+        check(schema, name, ty, || "required in every run-info table".into())?;
     }
     Ok(())
 }

@@ -81,9 +81,7 @@ impl Embedded<'_> {
                 self.len
             ));
         }
-        self.src
-            .read_vec(self.at + offset, n as usize)
-            .map_err(|e| (None, format!("{what}: {e}")))
+        self.src.read_vec(self.at + offset, n as usize).map_err(|e| (None, format!("{what}: {e}")))
     }
 }
 
@@ -93,9 +91,7 @@ impl Embedded<'_> {
 /// batch's ends where the Arrow footer starts). The windows are sized by the first batch's
 /// rows (ONT writes batches of equal rows); a batch that needs more is read as it is parsed.
 fn plan_batches(
-    file: &Embedded<'_>,
-    footer_start: u64,
-    blocks: &flatbuffers::Vector<'_, arrow_ipc::Block>,
+    file: &Embedded<'_>, footer_start: u64, blocks: &flatbuffers::Vector<'_, arrow_ipc::Block>,
 ) -> Result<(), TableError> {
     if !file.src.is_remote() || blocks.is_empty() {
         return Ok(());
@@ -122,9 +118,7 @@ fn plan_batches(
         })
         .collect();
     plan.push(end.saturating_sub(before).max(start)..end);
-    file.src
-        .prefetch(&plan)
-        .map_err(|e| (None, format!("reading the record batches: {e}")))
+    file.src.prefetch(&plan).map_err(|e| (None, format!("reading the record batches: {e}")))
 }
 
 /// A buffer of a record batch: offset in the body and length.
@@ -141,9 +135,7 @@ fn node(batch: &arrow_ipc::RecordBatch<'_>, i: usize) -> (u64, u64) {
 
 /// Whether bit `i` of a validity bitmap is set (no bitmap: every value is valid).
 fn valid(bitmap: &Option<Vec<u8>>, i: usize) -> bool {
-    bitmap
-        .as_ref()
-        .is_none_or(|b| b.get(i / 8).is_some_and(|byte| byte >> (i % 8) & 1 == 1))
+    bitmap.as_ref().is_none_or(|b| b.get(i / 8).is_some_and(|byte| byte >> (i % 8) & 1 == 1))
 }
 
 /// Where the footer of the embedded Arrow file starts, and its bytes, found from the file's
@@ -154,24 +146,16 @@ fn arrow_footer(file: &Embedded<'_>) -> Result<(u64, Vec<u8>), TableError> {
         return whole(format!("not an Arrow IPC file ({len} bytes)"));
     }
     let head = file.read(0, 6, "Arrow magic")?;
-    let tail = file.read(
-        len - ipc::TAIL_LEN as u64,
-        ipc::TAIL_LEN as u64,
-        "Arrow footer length",
-    )?;
+    let tail =
+        file.read(len - ipc::TAIL_LEN as u64, ipc::TAIL_LEN as u64, "Arrow footer length")?;
     let footer = ipc::footer_range(len as usize, &head, &tail).map_err(|w| (None, w))?;
     let (footer_start, footer_len) = (footer.start as u64, footer.len() as u64);
-    Ok((
-        footer_start,
-        file.read(footer_start, footer_len, "Arrow footer")?,
-    ))
+    Ok((footer_start, file.read(footer_start, footer_len, "Arrow footer")?))
 }
 
 /// The schema an Arrow footer holds, checked against the types POD5 uses.
 fn schema_of(footer: &arrow_ipc::Footer<'_>) -> Result<Schema, TableError> {
-    let fb_schema = footer
-        .schema()
-        .ok_or((None, "Arrow footer without a schema".to_string()))?;
+    let fb_schema = footer.schema().ok_or((None, "Arrow footer without a schema".to_string()))?;
     ipc::check_schema(&fb_schema).map_err(|w| (None, w))?;
     arrow_ipc::convert::try_fb_to_schema(fb_schema)
         .map_err(|e| (None, format!("Arrow schema: {e}")))
@@ -190,10 +174,7 @@ pub(crate) fn embedded_schema(src: &Source, at: u64, len: u64) -> Result<Schema,
 /// Parses the signal table, the Arrow IPC file of `len` bytes at `at` in `src`, whose schema
 /// must carry the footer's file identifier when it carries one.
 pub(crate) fn parse(
-    src: &Source,
-    at: u64,
-    len: u64,
-    file_identifier: &str,
+    src: &Source, at: u64, len: u64, file_identifier: &str,
 ) -> Result<SignalTable, TableError> {
     let file = Embedded { src, at, len };
     let (footer_start, footer_bytes) = arrow_footer(&file)?;
@@ -205,11 +186,7 @@ pub(crate) fn parse(
 /// footer rebuilt from its messages ([`ipc::salvage`]). Returns the table and the file
 /// identifier its schema carries.
 pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, String), TableError> {
-    let file = Embedded {
-        src,
-        at,
-        len: src.len().saturating_sub(at),
-    };
+    let file = Embedded { src, at, len: src.len().saturating_sub(at) };
     let salvaged = ipc::salvage(file.len, |offset, n| {
         file.read(offset, n, "Arrow message").map_err(|(_, w)| w)
     })
@@ -226,10 +203,7 @@ pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, Stri
 
 /// The signal table of `file` whose Arrow footer (`footer_bytes`) starts at `footer_start`.
 fn parse_with_footer(
-    file: &Embedded<'_>,
-    footer_start: u64,
-    footer_bytes: &[u8],
-    file_identifier: &str,
+    file: &Embedded<'_>, footer_start: u64, footer_bytes: &[u8], file_identifier: &str,
 ) -> Result<SignalTable, TableError> {
     let footer = arrow_ipc::root_as_footer(footer_bytes)
         .map_err(|e| (None, format!("Arrow footer: {e}")))?;
@@ -241,20 +215,13 @@ fn parse_with_footer(
             ));
         }
     }
-    let types: Vec<DataType> = schema
-        .fields()
-        .iter()
-        .map(|f| f.data_type().clone())
-        .collect();
+    let types: Vec<DataType> = schema.fields().iter().map(|f| f.data_type().clone()).collect();
     let column = |name: &str| schema.fields().iter().position(|f| f.name() == name);
     let Some(samples_col) = column("samples") else {
         return whole("column samples missing");
     };
     if types[samples_col] != DataType::UInt32 {
-        return whole(format!(
-            "column samples is {}, expected uint32",
-            types[samples_col]
-        ));
+        return whole(format!("column samples is {}, expected uint32", types[samples_col]));
     }
     let Some(signal_col) = column("signal") else {
         return whole("column signal missing");
@@ -270,9 +237,8 @@ fn parse_with_footer(
     };
 
     let mut rows = Vec::new();
-    let blocks = footer
-        .recordBatches()
-        .ok_or((None, "Arrow footer lists no record batches".to_string()))?;
+    let blocks =
+        footer.recordBatches().ok_or((None, "Arrow footer lists no record batches".to_string()))?;
     plan_batches(file, footer_start, &blocks)?;
     for (i, block) in blocks.iter().enumerate() {
         let what = format!("record batch {i}");
@@ -335,11 +301,8 @@ fn parse_with_footer(
                 (at, c_len, 2u64)
             }
         };
-        let offsets = if n > 0 {
-            file.read(body + offsets_at, 8 * (n + 1), &what)?
-        } else {
-            Vec::new()
-        };
+        let offsets =
+            if n > 0 { file.read(body + offsets_at, 8 * (n + 1), &what)? } else { Vec::new() };
         let offset =
             |r: usize| i64::from_le_bytes(offsets[8 * r..8 * r + 8].try_into().expect("8"));
         for r in 0..n as usize {

@@ -17,10 +17,7 @@ fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error(data: &Path) {
             .map(|i| (original.read_id(i).unwrap(), original.fields(i).unwrap()))
             .collect();
         let tables = original.footer().contents.iter().filter(|f| {
-            matches!(
-                f.content_type,
-                ContentType::ReadsTable | ContentType::RunInfoTable
-            )
+            matches!(f.content_type, ContentType::ReadsTable | ContentType::RunInfoTable)
         });
         let (mut flips, mut refused) = (0, 0);
         for table in tables {
@@ -37,16 +34,12 @@ fn a_flipped_metadata_byte_gives_the_files_reads_or_an_error(data: &Path) {
                     let same = r.len() == fields.len()
                         && fields.iter().enumerate().all(|(i, (id, f))| {
                             r.read_id(i).is_ok_and(|x| x == *id)
-                                && r.fields(i)
-                                    .is_ok_and(|x| format!("{x:?}") == format!("{f:?}"))
+                                && r.fields(i).is_ok_and(|x| format!("{x:?}") == format!("{f:?}"))
                         });
                     assert!(same, "{name}: byte {at} flipped gives other reads");
                 }
             }
         }
-        assert!(
-            flips > 500 && refused > 0,
-            "{name}: {flips} flips, {refused} refused"
-        );
+        assert!(flips > 500 && refused > 0, "{name}: {flips} flips, {refused} refused");
     }
 }

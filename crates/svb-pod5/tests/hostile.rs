@@ -50,18 +50,9 @@ fn uncompressed_row_whose_samples_column_lies() {
         let (r, peak) = peak_during(|| r.map(|reader| reader.decode_signal(0)));
         assert!(peak < LIMIT, "peak {peak}");
         match r {
-            Err(
-                e @ Pod5Error::Row {
-                    table: TableKind::Signal,
-                    row: 0,
-                    ..
-                },
-            ) => {
+            Err(e @ Pod5Error::Row { table: TableKind::Signal, row: 0, .. }) => {
                 let s = e.to_string();
-                assert!(
-                    s.contains("uncompressed.pod5") && s.contains("says 4026531840"),
-                    "{s}"
-                );
+                assert!(s.contains("uncompressed.pod5") && s.contains("says 4026531840"), "{s}");
             }
             other => panic!("{other:?}"),
         }
@@ -89,13 +80,7 @@ fn vbz_read_listing_one_chunk_many_times() {
         let (r, peak) = peak_during(|| r.map(|reader| reader.decode_signal(0)));
         assert!(peak < LIMIT, "peak {peak}");
         match r {
-            Err(
-                e @ Pod5Error::Row {
-                    table: TableKind::Reads,
-                    row: 0,
-                    ..
-                },
-            ) => {
+            Err(e @ Pod5Error::Row { table: TableKind::Reads, row: 0, .. }) => {
                 let s = e.to_string();
                 assert!(s.contains("signal row 0 is listed twice"), "{s}");
                 assert!(s.contains("02020202-0202-0202-0202-020202020202"), "{s}");
@@ -128,13 +113,7 @@ fn vbz_chunk_whose_frame_header_lies() {
     for reader in open_every_way("lying-frame.pod5", &bytes) {
         let reader = reader.unwrap();
         let check = |r: Result<(), Pod5Error>| match r {
-            Err(
-                e @ Pod5Error::Signal {
-                    row: 0,
-                    signal_row: 0,
-                    ..
-                },
-            ) => {
+            Err(e @ Pod5Error::Signal { row: 0, signal_row: 0, .. }) => {
                 assert!(e.to_string().contains("03030303-0303"), "{e}");
                 // The codec's error is the source, its text not repeated in the error's own.
                 let source = std::error::Error::source(&e).expect("the codec's error");
@@ -170,10 +149,7 @@ fn highly_compressible_chunks_still_decode() {
     let signal = vec![480i16; 40 << 20];
     let blob = svb_vbz::pod5_blob::compress_signal(&signal);
     assert!(blob.len() < 100_000);
-    assert_eq!(
-        svb_vbz::pod5_blob::decompress_signal_to_vec(&blob, signal.len()).unwrap(),
-        signal
-    );
+    assert_eq!(svb_vbz::pod5_blob::decompress_signal_to_vec(&blob, signal.len()).unwrap(), signal);
     let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
     let bytes = TestFile {
         reads: vec![TestRead::new(9, signal.clone())],
@@ -204,12 +180,7 @@ fn highly_compressible_chunks_still_decode() {
 fn a_file_changed_after_open_gives_errors_not_crashes() {
     let reads: Vec<TestRead> = (0..6u8)
         .map(|r| {
-            TestRead::new(
-                r,
-                (0..150_000)
-                    .map(|i| ((i * (r as i32 + 3)) % 900) as i16)
-                    .collect(),
-            )
+            TestRead::new(r, (0..150_000).map(|i| ((i * (r as i32 + 3)) % 900) as i16).collect())
         })
         .collect();
     let compress = |s: &[i16]| svb_vbz::pod5_blob::compress_signal(s);
@@ -222,17 +193,12 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
             edit: None,
         }
         .write();
-        let path = temp_path(if compress.is_some() {
-            "changed-vbz.pod5"
-        } else {
-            "changed-raw.pod5"
-        });
+        let path =
+            temp_path(if compress.is_some() { "changed-vbz.pod5" } else { "changed-raw.pod5" });
         std::fs::write(&path, &bytes).unwrap();
         let at = Reader::open_with(&path, Access::ReadAt).unwrap();
         let whole = Reader::open_with(&path, Access::ReadWhole).unwrap();
-        let good: Vec<Vec<i16>> = (0..at.len())
-            .map(|i| at.decode_signal(i).unwrap())
-            .collect();
+        let good: Vec<Vec<i16>> = (0..at.len()).map(|i| at.decode_signal(i).unwrap()).collect();
         // Every byte between the leading marker and the footer flipped.
         let footer_at = bytes.windows(8).rposition(|w| w == b"FOOTER\0\0").unwrap();
         let mut flipped = bytes.clone();
@@ -262,9 +228,7 @@ fn a_file_changed_after_open_gives_errors_not_crashes() {
                 || e.to_string().contains("fill whole buffer"),
             "{e}"
         );
-        assert!(at
-            .for_each_parallel(Threads::Current, |_, _, _| {})
-            .is_err());
+        assert!(at.for_each_parallel(Threads::Current, |_, _, _| {}).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }
@@ -278,18 +242,11 @@ fn reads_longer_than_a_window_decode_the_same_every_way() {
     let long = |seed: u8, n: usize| {
         TestRead::new(
             seed,
-            (0..n)
-                .map(|i| ((i * (seed as usize + 7)) % 1013) as i16 - 500)
-                .collect(),
+            (0..n).map(|i| ((i * (seed as usize + 7)) % 1013) as i16 - 500).collect(),
         )
     };
     for chunk_samples in [1 << 20, 3 << 20, 5 << 20] {
-        let reads = vec![
-            long(1, 1000),
-            long(2, 9_500_000),
-            long(3, 20),
-            long(4, 4 << 20),
-        ];
+        let reads = vec![long(1, 1000), long(2, 9_500_000), long(3, 20), long(4, 4 << 20)];
         let bytes = TestFile {
             reads: reads.clone(),
             chunk_samples,
@@ -302,10 +259,7 @@ fn reads_longer_than_a_window_decode_the_same_every_way() {
         let seen = std::sync::Mutex::new(vec![false; reads.len()]);
         reader
             .for_each_parallel(Threads::Current, |i, _, s| {
-                assert!(
-                    s == &reads[i].signal[..],
-                    "read {i}, chunks of {chunk_samples}"
-                );
+                assert!(s == &reads[i].signal[..], "read {i}, chunks of {chunk_samples}");
                 seen.lock().unwrap()[i] = true;
             })
             .unwrap();

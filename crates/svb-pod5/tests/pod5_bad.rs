@@ -29,14 +29,7 @@ fn reads() -> Vec<TestRead> {
 }
 
 fn file(reads: Vec<TestRead>, compress: Option<&Compress>) -> Vec<u8> {
-    TestFile {
-        reads,
-        chunk_samples: 1000,
-        signal_batch_rows: 3,
-        compress,
-        edit: None,
-    }
-    .write()
+    TestFile { reads, chunk_samples: 1000, signal_batch_rows: 3, compress, edit: None }.write()
 }
 
 fn check_reads_back(bytes: Vec<u8>, want: &[TestRead], encoding: SignalEncoding) {
@@ -69,16 +62,8 @@ fn check_reads_back(bytes: Vec<u8>, want: &[TestRead], encoding: SignalEncoding)
 #[test]
 fn written_files_read_back_vbz_and_uncompressed() {
     let want = reads();
-    check_reads_back(
-        file(want.clone(), Some(&compress)),
-        &want,
-        SignalEncoding::Vbz,
-    );
-    check_reads_back(
-        file(want.clone(), None),
-        &want,
-        SignalEncoding::Uncompressed,
-    );
+    check_reads_back(file(want.clone(), Some(&compress)), &want, SignalEncoding::Vbz);
+    check_reads_back(file(want.clone(), None), &want, SignalEncoding::Uncompressed);
     let empty = file(Vec::new(), Some(&compress));
     let r = Reader::from_bytes("empty.pod5", empty).unwrap();
     assert!(r.is_empty());
@@ -109,10 +94,9 @@ fn truncated_files_are_rejected_at_every_length() {
 #[test]
 fn the_recovering_open_rebuilds_a_cut_footer_at_every_length() {
     let want = reads();
-    for (compress, encoding) in [
-        (Some(&compress as &Compress), SignalEncoding::Vbz),
-        (None, SignalEncoding::Uncompressed),
-    ] {
+    for (compress, encoding) in
+        [(Some(&compress as &Compress), SignalEncoding::Vbz), (None, SignalEncoding::Uncompressed)]
+    {
         let bytes = file(want.clone(), compress);
         let whole = Reader::from_bytes("t.pod5", bytes.clone()).unwrap();
         let tables_end = whole.footer().tables_end() as usize;
@@ -139,10 +123,7 @@ fn the_recovering_open_rebuilds_a_cut_footer_at_every_length() {
                     }
                 }
                 Err(e) => {
-                    assert!(
-                        len < tables_end,
-                        "{len}: refused with its tables whole: {e}"
-                    );
+                    assert!(len < tables_end, "{len}: refused with its tables whole: {e}");
                     assert!(e.to_string().starts_with("cut.pod5: "), "{e}");
                 }
             }
@@ -203,16 +184,7 @@ fn embedded_tables_outside_the_file_or_cut_short() {
     let mut b = bytes.clone();
     patch_footer_i64(&mut b, signal_len as i64, signal_len as i64 - 16);
     let e = open_err(b);
-    assert!(
-        matches!(
-            e,
-            Pod5Error::Table {
-                table: TableKind::Signal,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e, Pod5Error::Table { table: TableKind::Signal, .. }), "{e}");
 }
 
 #[test]
@@ -221,33 +193,15 @@ fn rows_pointing_past_the_signal_table_or_miscounted() {
     rs[2].signal_rows_override = Some(vec![1, 999]);
     let e = open_err(file(rs, Some(&compress)));
     match &e {
-        Pod5Error::Row {
-            table: TableKind::Reads,
-            row: 2,
-            what,
-            ..
-        } => {
-            assert!(
-                what.contains("signal row 999 is past the signal table"),
-                "{e}"
-            )
+        Pod5Error::Row { table: TableKind::Reads, row: 2, what, .. } => {
+            assert!(what.contains("signal row 999 is past the signal table"), "{e}")
         }
         _ => panic!("{e}"),
     }
     let mut rs = reads();
     rs[4].num_samples_override = Some(5);
     let e = open_err(file(rs, None));
-    assert!(
-        matches!(
-            e,
-            Pod5Error::Row {
-                table: TableKind::Reads,
-                row: 4,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e, Pod5Error::Row { table: TableKind::Reads, row: 4, .. }), "{e}");
     assert!(e.to_string().contains("num_samples is 5"), "{e}");
 }
 
@@ -268,12 +222,7 @@ fn a_chunk_that_fails_to_decode_names_the_read_and_row() {
     }
     let e = r.decode_signal(4).unwrap_err();
     match &e {
-        Pod5Error::Signal {
-            row: 4,
-            read_id,
-            signal_row,
-            ..
-        } => {
+        Pod5Error::Signal { row: 4, read_id, signal_row, .. } => {
             assert_eq!(read_id, &r.reads()[4].read_id_string());
             assert_eq!(*signal_row, r.chunks(4).unwrap()[0].row);
         }
@@ -283,15 +232,10 @@ fn a_chunk_that_fails_to_decode_names_the_read_and_row() {
     let mut buf = vec![0i16; 3];
     assert!(r.decode_signal_into(4, &mut buf).is_err());
     assert_eq!(buf, [0, 0, 0]);
-    let par = r
-        .for_each_parallel(Threads::Current, |_, _, _| {})
-        .unwrap_err();
+    let par = r.for_each_parallel(Threads::Current, |_, _, _| {}).unwrap_err();
     assert_eq!(par.to_string(), e.to_string());
     let mut short = vec![0i16; 10];
-    assert!(matches!(
-        r.decode_signal_to_slice(0, &mut short),
-        Err(Pod5Error::OutputLength { .. })
-    ));
+    assert!(matches!(r.decode_signal_to_slice(0, &mut short), Err(Pod5Error::OutputLength { .. })));
 }
 
 #[test]
@@ -353,9 +297,7 @@ fn a_required_column_removed_renamed_or_retyped_is_refused() {
         for e in edits {
             let what = format!("{e:?}");
             match Reader::from_bytes("edited.pod5", write(Some(e))) {
-                Err(Pod5Error::Table {
-                    table, what: why, ..
-                }) => {
+                Err(Pod5Error::Table { table, what: why, .. }) => {
                     assert_eq!(table, kind, "{what}: {why}");
                     assert!(why.contains(&format!("column {column} ")), "{what}: {why}");
                 }

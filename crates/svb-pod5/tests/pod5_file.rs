@@ -42,12 +42,8 @@ fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
             parallel.lock().unwrap()[i] = Some(signal.to_vec());
         })
         .unwrap();
-    let parallel: Vec<Vec<i16>> = parallel
-        .into_inner()
-        .unwrap()
-        .into_iter()
-        .map(Option::unwrap)
-        .collect();
+    let parallel: Vec<Vec<i16>> =
+        parallel.into_inner().unwrap().into_iter().map(Option::unwrap).collect();
     assert_eq!(parallel, signals);
     signals
 }
@@ -73,23 +69,10 @@ fn current_writer_matches_the_python_api(dir: &Path) {
         assert_eq!(read.read_id_string(), id);
         let counts = ["num_samples", "read_number", "channel", "start_sample"];
         assert_counts(read, w, &counts, id);
-        assert_eq!(
-            read.calibration_offset as f64,
-            w["calibration"]["offset"].as_f64().unwrap()
-        );
-        assert_eq!(
-            read.calibration_scale as f64,
-            w["calibration"]["scale"].as_f64().unwrap()
-        );
-        assert_eq!(
-            &*read.run_info,
-            reader.run_infos()[0].acquisition_id.as_str()
-        );
-        assert_eq!(
-            sha256_hex(&signals[i]),
-            w["signal_sha256"].as_str().unwrap(),
-            "{id}"
-        );
+        assert_eq!(read.calibration_offset as f64, w["calibration"]["offset"].as_f64().unwrap());
+        assert_eq!(read.calibration_scale as f64, w["calibration"]["scale"].as_f64().unwrap());
+        assert_eq!(&*read.run_info, reader.run_infos()[0].acquisition_id.as_str());
+        assert_eq!(sha256_hex(&signals[i]), w["signal_sha256"].as_str().unwrap(), "{id}");
         let expected_file = read_i16s(
             &std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap(),
         );
@@ -109,9 +92,7 @@ fn current_writer_matches_the_python_api(dir: &Path) {
             at += n;
         }
     }
-    assert!(reader
-        .find("00000000-0000-0000-0000-000000000000")
-        .is_none());
+    assert!(reader.find("00000000-0000-0000-0000-000000000000").is_none());
     assert!(reader.find("not a uuid").is_none());
 }
 
@@ -133,51 +114,22 @@ fn older_writers_match_their_expectations(dir: &Path) {
         let signals = decode_all(&reader);
         for w in want {
             let id = w["read_id"].as_str().unwrap();
-            let i = reader
-                .find(id)
-                .unwrap_or_else(|| panic!("{name}: {id} missing"));
+            let i = reader.find(id).unwrap_or_else(|| panic!("{name}: {id} missing"));
             let read = &reader.reads()[i];
             let s = &signals[i];
-            assert_eq!(
-                read.num_samples,
-                w["num_samples"].as_u64().unwrap(),
-                "{name} {id}"
-            );
-            assert_eq!(
-                sha256_hex(s),
-                w["signal_sha256_i16le"].as_str().unwrap(),
-                "{name} {id}"
-            );
+            assert_eq!(read.num_samples, w["num_samples"].as_u64().unwrap(), "{name} {id}");
+            assert_eq!(sha256_hex(s), w["signal_sha256_i16le"].as_str().unwrap(), "{name} {id}");
             let first: Vec<i64> = s.iter().take(16).map(|&v| v as i64).collect();
-            let want_first: Vec<i64> = w["first16"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_i64().unwrap())
-                .collect();
+            let want_first: Vec<i64> =
+                w["first16"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
             assert_eq!(first, want_first, "{name} {id}");
-            assert_eq!(
-                s.iter().map(|&v| v as i64).sum::<i64>(),
-                w["sum"].as_i64().unwrap()
-            );
+            assert_eq!(s.iter().map(|&v| v as i64).sum::<i64>(), w["sum"].as_i64().unwrap());
             let counts = ["channel", "well", "read_number", "start_sample"];
             assert_counts(read, w, &counts, &format!("{name} {id}"));
             let cal = w["calibration"].as_array().unwrap();
-            assert_eq!(
-                read.calibration_offset as f64,
-                cal[0].as_f64().unwrap(),
-                "{name} {id}"
-            );
-            assert_eq!(
-                read.calibration_scale as f64,
-                cal[1].as_f64().unwrap(),
-                "{name} {id}"
-            );
-            assert_eq!(
-                &*read.run_info,
-                reader.run_infos()[0].acquisition_id.as_str(),
-                "{name}"
-            );
+            assert_eq!(read.calibration_offset as f64, cal[0].as_f64().unwrap(), "{name} {id}");
+            assert_eq!(read.calibration_scale as f64, cal[1].as_f64().unwrap(), "{name} {id}");
+            assert_eq!(&*read.run_info, reader.run_infos()[0].acquisition_id.as_str(), "{name}");
             let chunks = reader.chunks(i).unwrap();
             let want_chunks = w["chunks"].as_array().unwrap();
             assert_eq!(chunks.len(), want_chunks.len(), "{name} {id}");
@@ -232,11 +184,7 @@ fn uncompressed_signal_written_by_ont_python_writer() {
         assert_eq!(u.num_samples, read.num_samples);
         assert_eq!(u.calibration_scale, read.calibration_scale);
         assert_eq!(signals[j], vbz.decode_signal(i).unwrap());
-        assert!(unc
-            .chunks(j)
-            .unwrap()
-            .iter()
-            .all(|c| c.stored_bytes == 2 * c.samples));
+        assert!(unc.chunks(j).unwrap().iter().all(|c| c.stored_bytes == 2 * c.samples));
     }
 }
 
@@ -244,11 +192,7 @@ fn uncompressed_signal_written_by_ont_python_writer() {
 /// signal, in file order, indices counting them alone; every table version.
 #[svb_testdata::data_test]
 fn open_filtered_keeps_the_wanted_reads(dir: &Path) {
-    for name in [
-        "multi_fast5_zip.pod5",
-        "multi_fast5_zip_v4.pod5",
-        "multi_fast5_zip_v0.pod5",
-    ] {
+    for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"] {
         let path = dir.join("pod5").join(name);
         let full = Reader::open(&path).unwrap();
         // Every other read, by id.
@@ -262,10 +206,7 @@ fn open_filtered_keeps_the_wanted_reads(dir: &Path) {
             // Debug text: NaN fields compare equal.
             assert_eq!(format!("{read:?}"), format!("{:?}", full.reads()[i]));
             assert_eq!(some.find(&read.read_id_string()), Some(k));
-            assert_eq!(
-                some.decode_signal(k).unwrap(),
-                full.decode_signal(i).unwrap()
-            );
+            assert_eq!(some.decode_signal(k).unwrap(), full.decode_signal(i).unwrap());
         }
         let skipped = full.reads()[1].read_id_string();
         assert_eq!(some.find(&skipped), None);

@@ -9,9 +9,7 @@ use svb_testdata::pod5::{TestFile, TestRead};
 
 fn signal(n: usize, seed: u64) -> Vec<i16> {
     let mut rng = svb_testdata::Rng(seed * 2654435761 + 1);
-    (0..n)
-        .map(|i| (300 + (i % 40) as i64 + (rng.next() % 21) as i64) as i16)
-        .collect()
+    (0..n).map(|i| (300 + (i % 40) as i64 + (rng.next() % 21) as i64) as i16).collect()
 }
 
 /// A whole file and its three killed-writer parts: head + signal table, reads, run info.
@@ -31,12 +29,7 @@ fn parts() -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
     .write();
     let r = Reader::from_bytes("whole.pod5", whole.clone()).unwrap();
     let table = |want: ContentType| {
-        let f = r
-            .footer()
-            .contents
-            .iter()
-            .find(|f| f.content_type == want)
-            .unwrap();
+        let f = r.footer().contents.iter().find(|f| f.content_type == want).unwrap();
         whole[f.offset as usize..(f.offset + f.length) as usize].to_vec()
     };
     let head_and_signal = [&whole[..24], &table(ContentType::SignalTable)[..]].concat();
@@ -103,10 +96,7 @@ fn cut_tables_give_their_whole_batches() {
     // A reads table of another file: refused, naming the identifiers.
     let mut other = reads.clone();
     let id = r.footer().file_identifier.clone();
-    let at = other
-        .windows(id.len())
-        .position(|w| w == id.as_bytes())
-        .unwrap();
+    let at = other.windows(id.len()).position(|w| w == id.as_bytes()).unwrap();
     other[at] = if other[at] == b'0' { b'1' } else { b'0' };
     let e = Reader::from_killed_writer_bytes("k.pod5", main, other, runs.clone()).unwrap_err();
     assert!(e.to_string().contains("file identifier"), "{e}");

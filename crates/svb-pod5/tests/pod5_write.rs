@@ -66,11 +66,7 @@ fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (ReadRow, 
     r.median_before = f(rng);
     r.num_samples = len as u64;
     // One channel past 16 bits (only channel_32bit holds it).
-    r.channel = if i == 3 {
-        70_000
-    } else {
-        1 + (rng.next() % 3000) as u32
-    };
+    r.channel = if i == 3 { 70_000 } else { 1 + (rng.next() % 3000) as u32 };
     r.well = (rng.next() % 5) as u8;
     // A new pore type appears in a later batch: the dictionary grows by a delta.
     r.pore_type = Arc::from(PORES[(i / 3) % PORES.len()]);
@@ -100,12 +96,7 @@ fn assert_same_read(want: &ReadRow, got: &ReadRow) {
         r.signal_rows.clear();
         format!("{r:#?}")
     };
-    assert_eq!(
-        comparable(got),
-        comparable(want),
-        "{}",
-        want.read_id_string()
-    );
+    assert_eq!(comparable(got), comparable(want), "{}", want.read_id_string());
 }
 
 /// Reads back `path` and checks it holds `reads` in order, with their signals split into
@@ -174,11 +165,7 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
         }
     }
     // Only the finished files are left: no temporary or scratch file.
-    assert!(
-        tmp.entries().iter().all(|e| !e.starts_with('.')),
-        "{:?}",
-        tmp.entries()
-    );
+    assert!(tmp.entries().iter().all(|e| !e.starts_with('.')), "{:?}", tmp.entries());
 }
 
 #[svb_testdata::data_test]
@@ -233,18 +220,9 @@ fn bad_input_is_a_typed_error_before_anything_is_written() {
     let tmp = TempDir::new("pod5-write-bad");
     let path = tmp.join("bad.pod5");
     for options in [
-        WriteOptions {
-            chunk_samples: 0,
-            ..WriteOptions::default()
-        },
-        WriteOptions {
-            signal_batch_rows: 0,
-            ..WriteOptions::default()
-        },
-        WriteOptions {
-            read_batch_rows: 0,
-            ..WriteOptions::default()
-        },
+        WriteOptions { chunk_samples: 0, ..WriteOptions::default() },
+        WriteOptions { signal_batch_rows: 0, ..WriteOptions::default() },
+        WriteOptions { read_batch_rows: 0, ..WriteOptions::default() },
         WriteOptions {
             signal_encoding: SignalEncoding::Uncompressed,
             zstd_profile: ZstdProfile::DecodeFast,
@@ -252,10 +230,7 @@ fn bad_input_is_a_typed_error_before_anything_is_written() {
         },
     ] {
         let e = Writer::create(&path, options.clone()).unwrap_err();
-        assert!(
-            matches!(e, Pod5WriteError::Options { .. }),
-            "{options:?}: {e}"
-        );
+        assert!(matches!(e, Pod5WriteError::Options { .. }), "{options:?}: {e}");
         assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());
     }
 
@@ -304,14 +279,9 @@ fn an_unfinished_file_is_never_taken_for_a_complete_one() {
     let tmp = TempDir::new("pod5-write-unfinished");
     let path = tmp.join("reads.pod5");
     let mut rng = Rng(0x90D5_0004);
-    let mut w = Writer::create(
-        &path,
-        WriteOptions {
-            signal_batch_rows: 1,
-            ..WriteOptions::default()
-        },
-    )
-    .unwrap();
+    let mut w =
+        Writer::create(&path, WriteOptions { signal_batch_rows: 1, ..WriteOptions::default() })
+            .unwrap();
     w.add_run_info(&run_info("run-a", 5000)).unwrap();
     for i in 0..4 {
         let (r, s) = random_read(&mut rng, i, 300_000, &["run-a"]);
@@ -320,10 +290,8 @@ fn an_unfinished_file_is_never_taken_for_a_complete_one() {
     // What a process killed now leaves: hidden names only, and no footer in them.
     let names = tmp.entries();
     assert!(!names.contains(&"reads.pod5".to_string()), "{names:?}");
-    let partial = names
-        .iter()
-        .find(|n| n.starts_with(".reads.pod5.partial-"))
-        .expect("the partial file");
+    let partial =
+        names.iter().find(|n| n.starts_with(".reads.pod5.partial-")).expect("the partial file");
     let bytes = std::fs::read(tmp.join(partial)).unwrap();
     assert!(bytes.len() > 500_000, "{} bytes flushed", bytes.len());
     assert!(Reader::from_bytes("killed.pod5", bytes).is_err());
@@ -376,10 +344,7 @@ fn onts_reader_reads_our_files_exactly() {
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
         .collect();
     let mut files = Vec::new();
-    for (encoding, read_rows) in [
-        (SignalEncoding::Vbz, 3),
-        (SignalEncoding::Uncompressed, 1000),
-    ] {
+    for (encoding, read_rows) in [(SignalEncoding::Vbz, 3), (SignalEncoding::Uncompressed, 1000)] {
         let path = tmp.join(&format!("{encoding:?}.pod5"));
         let mut w = Writer::create(
             &path,
@@ -415,10 +380,7 @@ fn onts_reader_reads_our_files_exactly() {
                 serde_json::json!(v.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>())
             };
             assert_eq!(got["acquisition_id"], want.acquisition_id.as_str());
-            assert_eq!(
-                got["acquisition_start_time"],
-                want.acquisition_start_time_ms
-            );
+            assert_eq!(got["acquisition_start_time"], want.acquisition_start_time_ms);
             assert_eq!(got["protocol_start_time"], want.protocol_start_time_ms);
             assert_eq!(got["adc_max"], want.adc_max);
             assert_eq!(got["adc_min"], want.adc_min);
@@ -441,11 +403,7 @@ fn onts_reader_reads_our_files_exactly() {
             assert_eq!(got["end_reason"], &*want.end_reason, "{what}");
             assert_eq!(got["end_reason_forced"], want.end_reason_forced, "{what}");
             assert_eq!(got["run_info"], &*want.run_info, "{what}");
-            assert_eq!(
-                got["num_minknow_events"],
-                want.num_minknow_events.unwrap(),
-                "{what}"
-            );
+            assert_eq!(got["num_minknow_events"], want.num_minknow_events.unwrap(), "{what}");
             assert_eq!(
                 got["num_reads_since_mux_change"],
                 want.num_reads_since_mux_change.unwrap(),
@@ -457,20 +415,11 @@ fn onts_reader_reads_our_files_exactly() {
                 ("calibration_scale", want.calibration_scale),
                 ("tracked_scaling_scale", want.tracked_scaling_scale.unwrap()),
                 ("tracked_scaling_shift", want.tracked_scaling_shift.unwrap()),
-                (
-                    "predicted_scaling_scale",
-                    want.predicted_scaling_scale.unwrap(),
-                ),
-                (
-                    "predicted_scaling_shift",
-                    want.predicted_scaling_shift.unwrap(),
-                ),
+                ("predicted_scaling_scale", want.predicted_scaling_scale.unwrap()),
+                ("predicted_scaling_shift", want.predicted_scaling_shift.unwrap()),
                 ("time_since_mux_change", want.time_since_mux_change.unwrap()),
                 ("open_pore_level", want.open_pore_level.unwrap()),
-                (
-                    "expected_open_pore_level",
-                    want.expected_open_pore_level.unwrap(),
-                ),
+                ("expected_open_pore_level", want.expected_open_pore_level.unwrap()),
                 ("selected_read_level", want.selected_read_level.unwrap()),
             ] {
                 let nan = f32::NAN.to_bits();
@@ -486,11 +435,7 @@ fn onts_reader_reads_our_files_exactly() {
     let whole = std::fs::read(&files[0]).unwrap();
     let cut = tmp.join("cut.pod5");
     std::fs::write(&cut, &whole[..whole.len() - 40]).unwrap();
-    let out = std::process::Command::new(&python)
-        .arg(&script)
-        .arg(&cut)
-        .output()
-        .unwrap();
+    let out = std::process::Command::new(&python).arg(&script).arg(&cut).output().unwrap();
     assert!(!out.status.success(), "ONT's reader took a cut file");
 }
 
@@ -575,10 +520,7 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones(data: &Path, tmp: 
     assert_eq!(copy.len(), src.len() - 1);
     for (k, i) in (0..src.len()).filter(|&i| i != 2).enumerate() {
         assert_eq!(copy.reads()[k].read_id, src.reads()[i].read_id);
-        assert_eq!(
-            copy.chunk_bytes(k, 0).unwrap(),
-            src.chunk_bytes(i, 0).unwrap()
-        );
+        assert_eq!(copy.chunk_bytes(k, 0).unwrap(), src.chunk_bytes(i, 0).unwrap());
     }
 }
 
@@ -631,32 +573,21 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
     for (i, read) in src.reads().iter().enumerate() {
         assert_eq!(copy.reads()[i].read_id, read.read_id);
         for c in 0..src.chunks(i).unwrap().len() {
-            assert_eq!(
-                copy.chunk_bytes(i, c).unwrap(),
-                src.chunk_bytes(i, c).unwrap()
-            );
+            assert_eq!(copy.chunk_bytes(i, c).unwrap(), src.chunk_bytes(i, c).unwrap());
         }
-        assert_eq!(
-            copy.decode_signal(i).unwrap(),
-            src.decode_signal(i).unwrap()
-        );
+        assert_eq!(copy.decode_signal(i).unwrap(), src.decode_signal(i).unwrap());
     }
 
     let mut u = Writer::create(
         tmp.join("u.pod5"),
-        WriteOptions {
-            signal_encoding: SignalEncoding::Uncompressed,
-            ..WriteOptions::default()
-        },
+        WriteOptions { signal_encoding: SignalEncoding::Uncompressed, ..WriteOptions::default() },
     )
     .unwrap();
     u.add_run_info(&src.run_infos()[0]).unwrap();
     let blob = src.chunk_bytes(1, 0).unwrap();
     let mut r = src.reads()[1].clone();
     r.num_samples = src.chunks(1).unwrap()[0].samples;
-    let e = u
-        .add_read_vbz_chunks(&r, &[(r.num_samples as u32, &blob)])
-        .unwrap_err();
+    let e = u.add_read_vbz_chunks(&r, &[(r.num_samples as u32, &blob)]).unwrap_err();
     assert!(e.to_string().contains("uncompressed"), "{e}");
 }
 
@@ -700,23 +631,14 @@ fn chunks_carried_between_calls_keep_their_order() {
             if stored {
                 let blobs: Vec<Blobs> = reads
                     .iter()
-                    .map(|(_, s)| {
-                        s.chunks(50)
-                            .map(svb_vbz::pod5_blob::compress_signal)
-                            .collect()
-                    })
+                    .map(|(_, s)| s.chunks(50).map(svb_vbz::pod5_blob::compress_signal).collect())
                     .collect();
                 let batch: Vec<svb_pod5::StoredRead<'_>> = reads
                     .iter()
                     .zip(&blobs)
                     .map(|((r, s), b)| {
                         let chunks = s.chunks(50).zip(b);
-                        (
-                            r,
-                            chunks
-                                .map(|(c, b)| (c.len() as u32, b.as_slice()))
-                                .collect(),
-                        )
+                        (r, chunks.map(|(c, b)| (c.len() as u32, b.as_slice())).collect())
                     })
                     .collect();
                 for outcome in w.add_reads_vbz_chunks(&batch).unwrap() {
@@ -733,11 +655,7 @@ fn chunks_carried_between_calls_keep_their_order() {
         assert_eq!(r.len(), expect.len());
         let mut row = 0u64;
         for (i, (signal, blobs)) in expect.iter().enumerate() {
-            assert_eq!(
-                &r.decode_signal(i).unwrap(),
-                signal,
-                "batch {batch_rows} read {i}"
-            );
+            assert_eq!(&r.decode_signal(i).unwrap(), signal, "batch {batch_rows} read {i}");
             let rows = &r.reads()[i].signal_rows;
             assert_eq!(rows, &(row..row + rows.len() as u64).collect::<Vec<_>>());
             row += rows.len() as u64;

@@ -21,10 +21,7 @@ pub fn encode_into(docs: &[u32], freqs: &[u32], out: &mut Vec<u8>) -> Result<usi
     check(docs, freqs)?;
     let n = docs.len();
     let Ok(n32) = u32::try_from(n) else {
-        return Err(EncodeError::TooLarge {
-            docs: n,
-            bytes: max_encoded_len(n),
-        });
+        return Err(EncodeError::TooLarge { docs: n, bytes: max_encoded_len(n) });
     };
     let start = out.len();
     let blocks = n.div_ceil(BLOCK);
@@ -72,17 +69,10 @@ pub fn encode(docs: &[u32], freqs: &[u32]) -> Result<Vec<u8>, EncodeError> {
 
 fn check(docs: &[u32], freqs: &[u32]) -> Result<(), EncodeError> {
     if docs.len() != freqs.len() {
-        return Err(EncodeError::LengthMismatch {
-            docs: docs.len(),
-            freqs: freqs.len(),
-        });
+        return Err(EncodeError::LengthMismatch { docs: docs.len(), freqs: freqs.len() });
     }
     if let Some(i) = docs.windows(2).position(|w| w[1] <= w[0]) {
-        return Err(EncodeError::NotIncreasing {
-            index: i + 1,
-            doc: docs[i + 1],
-            prev: docs[i],
-        });
+        return Err(EncodeError::NotIncreasing { index: i + 1, doc: docs[i + 1], prev: docs[i] });
     }
     if let Some(index) = freqs.iter().position(|&f| f == 0) {
         return Err(EncodeError::ZeroFrequency { index });

@@ -94,19 +94,10 @@ impl<'a> Postings<'a> {
         // control byte of its frequency.
         let min = table + n + 2 * (n / 4);
         if (bytes.len() as u64) < table {
-            return Err(Kind::Truncated {
-                docs: n,
-                needed: table,
-                available: bytes.len(),
-            }
-            .into());
+            return Err(Kind::Truncated { docs: n, needed: table, available: bytes.len() }.into());
         }
         if (bytes.len() as u64) < min {
-            return Err(Kind::CountTooLarge {
-                docs: n,
-                available: bytes.len(),
-            }
-            .into());
+            return Err(Kind::CountTooLarge { docs: n, available: bytes.len() }.into());
         }
         // Both fit usize now: they are at most bytes.len().
         let (skips, data) = bytes[HEADER_LEN..].split_at(table as usize - HEADER_LEN);
@@ -208,10 +199,7 @@ impl<'a> Postings<'a> {
     /// When there is no current doc ([`doc`](Self::doc) is `None`).
     #[inline]
     pub fn freq(&mut self) -> Result<u32, PostingsError> {
-        assert!(
-            self.pos < self.loaded,
-            "Postings::freq without a current doc"
-        );
+        assert!(self.pos < self.loaded, "Postings::freq without a current doc");
         if !self.freqs_ready {
             self.decode_freqs()?;
         }
@@ -257,9 +245,8 @@ impl<'a> Postings<'a> {
         } else if self.next_block < self.blocks() {
             // Both streams of the next block in one go (the block's bounds read once).
             let b = self.next_block;
-            let r = self
-                .decode_docs(b)
-                .and_then(|(start, end)| self.decode_freqs_of(b, start, end));
+            let r =
+                self.decode_docs(b).and_then(|(start, end)| self.decode_freqs_of(b, start, end));
             self.at_end_on_error(r)?;
             0
         } else {
@@ -362,15 +349,10 @@ impl<'a> Postings<'a> {
             .doc_kernels
             .decode_increasing_to_slice(&self.data[start..], (b > 0).then_some(prev), docs)
             .map_err(|source| match source {
-                DecodeError::NotIncreasing { .. } => Kind::BadSkip {
-                    block: b,
-                    what: "its doc ids do not increase strictly",
-                },
-                source => Kind::Block {
-                    block: b,
-                    stream: "doc ids",
-                    source,
-                },
+                DecodeError::NotIncreasing { .. } => {
+                    Kind::BadSkip { block: b, what: "its doc ids do not increase strictly" }
+                }
+                source => Kind::Block { block: b, stream: "doc ids", source },
             })?;
         if used >= end - start {
             // The doc ids take the whole block (or more): no room for the frequencies.
@@ -381,11 +363,7 @@ impl<'a> Postings<'a> {
             });
         }
         if docs[len - 1] != expected {
-            return Err(Kind::LastDocMismatch {
-                block: b,
-                decoded: docs[len - 1],
-                expected,
-            });
+            return Err(Kind::LastDocMismatch { block: b, decoded: docs[len - 1], expected });
         }
         self.next_block = b + 1;
         self.loaded = len;
@@ -412,10 +390,7 @@ impl<'a> Postings<'a> {
         // stream inside its block).
         // Stored minus one: the one added as each group is unpacked.
         let freqs = &mut self.freqs[..self.loaded];
-        match self
-            .freq_kernels
-            .decode_to_slice(&self.data[self.freq_at..], 1, freqs)
-        {
+        match self.freq_kernels.decode_to_slice(&self.data[self.freq_at..], 1, freqs) {
             Ok(used) if self.freq_at + used == end => {
                 self.freqs_ready = true;
                 Ok(())
@@ -425,11 +400,7 @@ impl<'a> Postings<'a> {
                 used: self.freq_at - start + used,
                 len: end - start,
             }),
-            Err(source) => Err(Kind::Block {
-                block,
-                stream: "frequencies",
-                source,
-            }),
+            Err(source) => Err(Kind::Block { block, stream: "frequencies", source }),
         }
     }
 

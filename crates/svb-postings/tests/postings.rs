@@ -63,16 +63,8 @@ fn round_trips_at_every_block_boundary() {
             let (docs, freqs) = list(&mut rng, n, first, max_gap);
             let bytes = encode(&docs, &freqs).unwrap();
             assert!(bytes.len() <= svb_postings::max_encoded_len(n));
-            assert_eq!(
-                by_next(&bytes).unwrap(),
-                (docs.clone(), freqs.clone()),
-                "n={n}"
-            );
-            assert_eq!(
-                by_block(&bytes).unwrap(),
-                (docs.clone(), freqs.clone()),
-                "n={n}"
-            );
+            assert_eq!(by_next(&bytes).unwrap(), (docs.clone(), freqs.clone()), "n={n}");
+            assert_eq!(by_block(&bytes).unwrap(), (docs.clone(), freqs.clone()), "n={n}");
             let p = Postings::new(&bytes).unwrap();
             assert_eq!((p.len(), p.blocks()), (n, n.div_ceil(BLOCK)));
         }
@@ -163,42 +155,25 @@ fn intersection_by_advance_matches_a_set_intersection() {
             Some(x) => d = pb.advance(x).unwrap(),
         }
     }
-    let want: Vec<u32> = short
-        .iter()
-        .copied()
-        .filter(|d| long.binary_search(d).is_ok())
-        .collect();
+    let want: Vec<u32> = short.iter().copied().filter(|d| long.binary_search(d).is_ok()).collect();
     assert!(!want.is_empty());
     assert_eq!(got, want);
 }
 
 #[test]
 fn encoder_refuses_what_the_wire_cannot_hold() {
-    assert_eq!(
-        encode(&[1, 2], &[1]),
-        Err(EncodeError::LengthMismatch { docs: 2, freqs: 1 })
-    );
+    assert_eq!(encode(&[1, 2], &[1]), Err(EncodeError::LengthMismatch { docs: 2, freqs: 1 }));
     assert_eq!(
         encode(&[1, 5, 5], &[1, 1, 1]),
-        Err(EncodeError::NotIncreasing {
-            index: 2,
-            doc: 5,
-            prev: 5
-        })
+        Err(EncodeError::NotIncreasing { index: 2, doc: 5, prev: 5 })
     );
-    assert_eq!(
-        encode(&[1, 5], &[1, 0]),
-        Err(EncodeError::ZeroFrequency { index: 1 })
-    );
+    assert_eq!(encode(&[1, 5], &[1, 0]), Err(EncodeError::ZeroFrequency { index: 1 }));
     let mut out = vec![9u8];
     assert!(svb_postings::encode_into(&[2, 1], &[1, 1], &mut out).is_err());
     assert_eq!(out, [9], "nothing appended on error");
     // The largest ids and frequencies round-trip.
     let bytes = encode(&[0, u32::MAX - 1, u32::MAX], &[u32::MAX, 1, 2]).unwrap();
-    assert_eq!(
-        by_next(&bytes).unwrap(),
-        (vec![0, u32::MAX - 1, u32::MAX], vec![u32::MAX, 1, 2])
-    );
+    assert_eq!(by_next(&bytes).unwrap(), (vec![0, u32::MAX - 1, u32::MAX], vec![u32::MAX, 1, 2]));
 }
 
 /// Reads `bytes` every way there is; returns whether all of it decoded. Panics only on a bug.
@@ -225,10 +200,7 @@ fn every_truncation_is_an_error_not_a_panic() {
     let (docs, freqs) = list(&mut rng, 300, 0, 500);
     let bytes = encode(&docs, &freqs).unwrap();
     for cut in 0..bytes.len() {
-        assert!(
-            !read_every_way(&bytes[..cut], &[0, 1000, 50_000]),
-            "cut at {cut}"
-        );
+        assert!(!read_every_way(&bytes[..cut], &[0, 1000, 50_000]), "cut at {cut}");
     }
     let mut longer = bytes.clone();
     longer.push(0);

@@ -57,10 +57,7 @@ pub(crate) enum Batches {
 }
 
 pub(crate) fn arrow_stream(
-    from: Batches,
-    columns: Option<Vec<String>>,
-    signal: Option<&str>,
-    batch_reads: usize,
+    from: Batches, columns: Option<Vec<String>>, signal: Option<&str>, batch_reads: usize,
     pool: Option<Arc<rayon::ThreadPool>>,
 ) -> PyResult<ArrowStream> {
     let signal = match signal {
@@ -68,17 +65,10 @@ pub(crate) fn arrow_stream(
         Some("raw") => SignalColumn::Raw,
         Some("pa") => SignalColumn::PicoAmps,
         Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "signal={other:?}: None, \"raw\" or \"pa\""
-            )))
+            return Err(PyValueError::new_err(format!("signal={other:?}: None, \"raw\" or \"pa\"")))
         }
     };
-    let options = Options {
-        columns,
-        signal,
-        batch_reads,
-        ..Options::default()
-    };
+    let options = Options { columns, signal, batch_reads, ..Options::default() };
     let inner = match from {
         Batches::Paths(paths) => ReadBatches::open(&paths, options),
         Batches::Reader(reader) => ReadBatches::of_reader(reader, options),
@@ -87,18 +77,14 @@ pub(crate) fn arrow_stream(
         svb_arrow::ArrowReadError::NoColumn { .. } => PyValueError::new_err(e.to_string()),
         e => file_error(&e),
     })?;
-    Ok(ArrowStream {
-        reader: Mutex::new(Some(Box::new(OnPool { inner, pool }))),
-    })
+    Ok(ArrowStream { reader: Mutex::new(Some(Box::new(OnPool { inner, pool }))) })
 }
 
 #[pymethods]
 impl ArrowStream {
     #[pyo3(signature = (requested_schema = None))]
     fn __arrow_c_stream__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
+        &self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema; // the batches' own schema is what they are
         let reader = self
@@ -116,10 +102,7 @@ impl ArrowStream {
 #[pyfunction]
 #[pyo3(signature = (paths, columns = None, signal = None, batch_reads = 1024, threads = None))]
 pub fn arrow_stream_of(
-    paths: Vec<PathBuf>,
-    columns: Option<Vec<String>>,
-    signal: Option<&str>,
-    batch_reads: usize,
+    paths: Vec<PathBuf>, columns: Option<Vec<String>>, signal: Option<&str>, batch_reads: usize,
     threads: Option<usize>,
 ) -> PyResult<ArrowStream> {
     arrow_stream(

@@ -42,19 +42,11 @@ fn wire(variant: &str) -> PyResult<bool> {
 #[pyfunction]
 #[pyo3(signature = (values, variant = "1234"))]
 fn streamvbyte_encode<'py>(
-    py: Python<'py>,
-    values: PyReadonlyArray1<'py, u32>,
-    variant: &str,
+    py: Python<'py>, values: PyReadonlyArray1<'py, u32>, variant: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let zero124 = wire(variant)?;
     let v = values.as_slice()?;
-    let out = py.detach(|| {
-        if zero124 {
-            U32Variant0124.encode(v)
-        } else {
-            U32Classic.encode(v)
-        }
-    });
+    let out = py.detach(|| if zero124 { U32Variant0124.encode(v) } else { U32Classic.encode(v) });
     Ok(PyBytes::new(py, &out))
 }
 
@@ -62,20 +54,11 @@ fn streamvbyte_encode<'py>(
 #[pyfunction]
 #[pyo3(signature = (data, n, variant = "1234"))]
 fn streamvbyte_decode<'py>(
-    py: Python<'py>,
-    data: Bytes<'py>,
-    n: usize,
-    variant: &str,
+    py: Python<'py>, data: Bytes<'py>, n: usize, variant: &str,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let zero124 = wire(variant)?;
     let out = data.with(|d| {
-        py.detach(|| {
-            if zero124 {
-                U32Variant0124.decode(d, n)
-            } else {
-                U32Classic.decode(d, n)
-            }
-        })
+        py.detach(|| if zero124 { U32Variant0124.decode(d, n) } else { U32Classic.decode(d, n) })
     })?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
 }
@@ -83,8 +66,7 @@ fn streamvbyte_decode<'py>(
 /// ONT's svb16 of uint16 values (the integer stage of VBZ).
 #[pyfunction]
 fn svb16_encode<'py>(
-    py: Python<'py>,
-    values: PyReadonlyArray1<'py, u16>,
+    py: Python<'py>, values: PyReadonlyArray1<'py, u16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let v = values.as_slice()?;
     let out = py.detach(|| Svb16.encode(v));
@@ -94,9 +76,7 @@ fn svb16_encode<'py>(
 /// The `n` uint16 values of svb16 bytes.
 #[pyfunction]
 fn svb16_decode<'py>(
-    py: Python<'py>,
-    data: Bytes<'py>,
-    n: usize,
+    py: Python<'py>, data: Bytes<'py>, n: usize,
 ) -> PyResult<Bound<'py, PyArray1<u16>>> {
     let out = data.with(|d| py.detach(|| Svb16.decode(d, n)))?;
     Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
@@ -105,8 +85,7 @@ fn svb16_decode<'py>(
 /// A POD5 signal chunk as lib_pod5 stores it (VBZ: svb16 of zigzag deltas, then zstd level 1).
 #[pyfunction]
 fn vbz_compress<'py>(
-    py: Python<'py>,
-    signal: PyReadonlyArray1<'py, i16>,
+    py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_vbz::pod5_blob::compress_signal(s));
@@ -116,9 +95,7 @@ fn vbz_compress<'py>(
 /// The `n` samples of a POD5 VBZ chunk (the count is the signal table's).
 #[pyfunction]
 fn vbz_decompress<'py>(
-    py: Python<'py>,
-    data: Bytes<'py>,
-    n: usize,
+    py: Python<'py>, data: Bytes<'py>, n: usize,
 ) -> PyResult<Bound<'py, PyArray1<i16>>> {
     let out = data.with(|d| {
         py.detach(|| {
@@ -132,8 +109,7 @@ fn vbz_decompress<'py>(
 /// A signal as slow5lib stores it in BLOW5 with SVB-ZD signal compression.
 #[pyfunction]
 fn svbzd_encode<'py>(
-    py: Python<'py>,
-    signal: PyReadonlyArray1<'py, i16>,
+    py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_slow5_signal::svbzd::encode_blob(s));
@@ -150,8 +126,7 @@ fn svbzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, P
 /// A signal as slow5lib stores it in BLOW5 with ex-zd signal compression.
 #[pyfunction]
 fn exzd_encode<'py>(
-    py: Python<'py>,
-    signal: PyReadonlyArray1<'py, i16>,
+    py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = signal.as_slice()?;
     let out = py.detach(|| svb_slow5_signal::encode_exzd(s));

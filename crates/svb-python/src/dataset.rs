@@ -35,8 +35,7 @@ impl Dataset {
 
     fn place(&self, py: Python<'_>, read_id: &str) -> PyResult<Option<(usize, usize)>> {
         let files = &self.files;
-        py.detach(|| self.install(|| files.locate(read_id)))
-            .map_err(|e| reads_error(&e))
+        py.detach(|| self.install(|| files.locate(read_id))).map_err(|e| reads_error(&e))
     }
 
     /// The header of the BLOW5 that `svb merge` (or `svb convert`) makes of every file: each
@@ -66,14 +65,10 @@ impl Dataset {
     /// The reads `ids` in that order, `None` where absent.
     fn decode(&self, py: Python<'_>, ids: &[String]) -> PyResult<Vec<Option<Read>>> {
         let files = &self.files;
-        let decoded = py
-            .detach(|| self.install(|| files.reads(ids)))
-            .map_err(|e| reads_error(&e))?;
+        let decoded =
+            py.detach(|| self.install(|| files.reads(ids))).map_err(|e| reads_error(&e))?;
         let mut keys = FieldKeys::default();
-        decoded
-            .into_iter()
-            .map(|d| d.map(|d| Read::new(py, d, &mut keys)).transpose())
-            .collect()
+        decoded.into_iter().map(|d| d.map(|d| Read::new(py, d, &mut keys)).transpose()).collect()
     }
 }
 
@@ -81,12 +76,8 @@ impl Dataset {
 #[pyfunction]
 #[pyo3(signature = (paths, recursive = true, index = None, threads = None, max_open = 16))]
 pub fn open_dataset(
-    py: Python<'_>,
-    paths: Vec<PathBuf>,
-    recursive: bool,
-    index: Option<PathBuf>,
-    threads: Option<usize>,
-    max_open: usize,
+    py: Python<'_>, paths: Vec<PathBuf>, recursive: bool, index: Option<PathBuf>,
+    threads: Option<usize>, max_open: usize,
 ) -> PyResult<Dataset> {
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
@@ -94,14 +85,8 @@ pub fn open_dataset(
     if max_open == 0 {
         return Err(PyValueError::new_err("max_open must be at least 1"));
     }
-    let options = DatasetOptions {
-        recursive,
-        index,
-        max_open,
-    };
-    let files = py
-        .detach(|| Files::open(&paths, &options))
-        .map_err(|e| reads_error(&e))?;
+    let options = DatasetOptions { recursive, index, max_open };
+    let files = py.detach(|| Files::open(&paths, &options)).map_err(|e| reads_error(&e))?;
     Ok(Dataset {
         files: Arc::new(files),
         pool: pool_of(threads)?,
@@ -143,9 +128,7 @@ impl Dataset {
 
     /// (path, index in the file) of read `read_id`, or None.
     fn locate(&self, py: Python<'_>, read_id: &str) -> PyResult<Option<(PathBuf, usize)>> {
-        Ok(self
-            .place(py, read_id)?
-            .map(|(file, read)| (self.files.files()[file].clone(), read)))
+        Ok(self.place(py, read_id)?.map(|(file, read)| (self.files.files()[file].clone(), read)))
     }
 
     /// The read `read_id` (KeyError when no file holds it).
@@ -184,9 +167,8 @@ impl Dataset {
     /// [(read_id, [(path, index), ...]), ...] for every read id held more than once.
     fn duplicates(&self, py: Python<'_>) -> PyResult<Vec<(String, Places)>> {
         let files = &self.files;
-        let found = py
-            .detach(|| self.install(|| files.duplicates()))
-            .map_err(|e| reads_error(&e))?;
+        let found =
+            py.detach(|| self.install(|| files.duplicates())).map_err(|e| reads_error(&e))?;
         Ok(found
             .into_iter()
             .map(|d| {
@@ -210,8 +192,7 @@ impl Dataset {
     /// Builds (or loads) the read id index now.
     fn make_index(&self, py: Python<'_>) -> PyResult<()> {
         let files = &self.files;
-        py.detach(|| self.install(|| files.make_index()))
-            .map_err(|e| reads_error(&e))
+        py.detach(|| self.install(|| files.make_index())).map_err(|e| reads_error(&e))
     }
 
     /// Where the index is kept (None before it is made).
@@ -227,10 +208,6 @@ impl Dataset {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<svb.Dataset {} of {} files>",
-            self.files.format(),
-            self.files.files().len()
-        )
+        format!("<svb.Dataset {} of {} files>", self.files.format(), self.files.files().len())
     }
 }

@@ -31,10 +31,9 @@ fn list_objects(py: Python<'_>, url: String, recursive: bool) -> PyResult<Option
     match py.detach(|| svb_io::list_objects(&url, recursive)) {
         None => Ok(None),
         Some(Ok(urls)) => Ok(Some(urls)),
-        Some(Err(e)) => Err(crate::errors::os_error(
-            e.kind(),
-            format!("{}: {e}", svb_io::shown_url(&url)),
-        )),
+        Some(Err(e)) => {
+            Err(crate::errors::os_error(e.kind(), format!("{}: {e}", svb_io::shown_url(&url))))
+        }
     }
 }
 

@@ -31,14 +31,8 @@ fn fast5_signal(name: &str) -> PyResult<svb_fast5::SignalFilter> {
 #[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false, file_read_count = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
-    py: Python<'py>,
-    inputs: Vec<PathBuf>,
-    output: PathBuf,
-    records: Option<&str>,
-    signal: Option<&str>,
-    decode_fast: bool,
-    keep_going: bool,
-    force: bool,
+    py: Python<'py>, inputs: Vec<PathBuf>, output: PathBuf, records: Option<&str>,
+    signal: Option<&str>, decode_fast: bool, keep_going: bool, force: bool,
     file_read_count: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
@@ -46,22 +40,15 @@ pub fn convert<'py>(
     // `signal` names the FAST5 output's HDF5 filter, or the BLOW5 output's signal codec.
     let (signal, fast5_signal) = match to {
         Format::Fast5 => (None, signal.map(fast5_signal).transpose()?),
-        _ => (
-            signal.map(crate::writers::signal_compression).transpose()?,
-            None,
-        ),
+        _ => (signal.map(crate::writers::signal_compression).transpose()?, None),
     };
     let compression = svb_convert::Compression {
-        records: records
-            .map(crate::writers::record_compression)
-            .transpose()?,
+        records: records.map(crate::writers::record_compression).transpose()?,
         signal,
         decode_fast,
         fast5_signal,
     };
-    compression
-        .check(to, &output)
-        .map_err(|e| PyValueError::new_err(chain(&e)))?;
+    compression.check(to, &output).map_err(|e| PyValueError::new_err(chain(&e)))?;
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
     let from = match inputs.first() {
         Some(first) => svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?,
@@ -97,13 +84,8 @@ pub fn convert<'py>(
 #[pyfunction]
 #[pyo3(signature = (inputs, read_ids, output, keep_going = false, force = false, in_order = false))]
 pub fn subset<'py>(
-    py: Python<'py>,
-    inputs: Vec<PathBuf>,
-    read_ids: Vec<String>,
-    output: PathBuf,
-    keep_going: bool,
-    force: bool,
-    in_order: bool,
+    py: Python<'py>, inputs: Vec<PathBuf>, read_ids: Vec<String>, output: PathBuf,
+    keep_going: bool, force: bool, in_order: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let order = svb_convert::ReadOrder::list_if(in_order);
     let result = operation(py, keep_going, force, |how| {
@@ -124,14 +106,8 @@ pub fn subset<'py>(
 #[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false, lossless = true, allow = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn merge<'py>(
-    py: Python<'py>,
-    inputs: Vec<PathBuf>,
-    output: PathBuf,
-    duplicates: &str,
-    keep_going: bool,
-    force: bool,
-    lossless: bool,
-    allow: bool,
+    py: Python<'py>, inputs: Vec<PathBuf>, output: PathBuf, duplicates: &str, keep_going: bool,
+    force: bool, lossless: bool, allow: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let duplicates = match duplicates {
         "error" => svb_convert::Duplicates::Error,
@@ -143,10 +119,8 @@ pub fn merge<'py>(
         }
     };
     let merged = operation(py, keep_going, force, |how| {
-        let rules = svb_convert::HeaderRules {
-            drop_aux: !lossless,
-            allow_differing_attributes: allow,
-        };
+        let rules =
+            svb_convert::HeaderRules { drop_aux: !lossless, allow_differing_attributes: allow };
         svb_convert::merge(&inputs, &output, duplicates, rules, how)
     })?;
     let out = PyDict::new(py);
@@ -163,41 +137,22 @@ pub fn merge<'py>(
 #[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None, records = None, signal = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn split<'py>(
-    py: Python<'py>,
-    inputs: Vec<PathBuf>,
-    output_dir: PathBuf,
-    by: Option<&str>,
-    reads: Option<u64>,
-    files: Option<u64>,
-    table: Option<std::collections::HashMap<String, String>>,
-    to: Option<&str>,
-    max_open: usize,
-    keep_going: bool,
-    force: bool,
-    template: Option<&str>,
-    table_file: Option<PathBuf>,
-    column: Option<String>,
-    records: Option<&str>,
-    signal: Option<&str>,
+    py: Python<'py>, inputs: Vec<PathBuf>, output_dir: PathBuf, by: Option<&str>,
+    reads: Option<u64>, files: Option<u64>,
+    table: Option<std::collections::HashMap<String, String>>, to: Option<&str>, max_open: usize,
+    keep_going: bool, force: bool, template: Option<&str>, table_file: Option<PathBuf>,
+    column: Option<String>, records: Option<&str>, signal: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_convert::SplitBy;
     let compression = svb_convert::Compression {
-        records: records
-            .map(crate::writers::record_compression)
-            .transpose()?,
+        records: records.map(crate::writers::record_compression).transpose()?,
         signal: signal.map(crate::writers::signal_compression).transpose()?,
         ..Default::default()
     };
-    let how_many = [
-        by.is_some(),
-        reads.is_some(),
-        files.is_some(),
-        table.is_some() || table_file.is_some(),
-    ];
+    let how_many =
+        [by.is_some(), reads.is_some(), files.is_some(), table.is_some() || table_file.is_some()];
     if how_many.iter().filter(|&&x| x).count() != 1 {
-        return Err(PyValueError::new_err(
-            "give one of by, reads, files or table",
-        ));
+        return Err(PyValueError::new_err("give one of by, reads, files or table"));
     }
     let split_by = match (by, reads, files, table) {
         (Some("run"), ..) => SplitBy::Run,
@@ -228,11 +183,7 @@ pub fn split<'py>(
         None => None,
         Some("blow5") => Some(svb_model::Format::Blow5),
         Some("slow5") => Some(svb_model::Format::Slow5),
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "to={t:?}: \"blow5\" or \"slow5\""
-            )))
-        }
+        Some(t) => return Err(PyValueError::new_err(format!("to={t:?}: \"blow5\" or \"slow5\""))),
     };
     let result = operation(py, keep_going, force, |how| {
         svb_convert::split(
@@ -253,13 +204,8 @@ pub fn split<'py>(
     out.set_item("unlisted", result.unlisted)?;
     out.set_item("unknown", result.unknown.count)?;
     out.set_item("unknown_first", result.unknown.first.clone())?;
-    let outputs = PyList::new(
-        py,
-        result
-            .outputs
-            .iter()
-            .map(|(k, p, n)| (k.clone(), p.clone(), *n)),
-    )?;
+    let outputs =
+        PyList::new(py, result.outputs.iter().map(|(k, p, n)| (k.clone(), p.clone(), *n)))?;
     out.set_item("outputs", outputs)?;
     let failed = PyList::new(py, result.stats.failed.iter().map(|e| chain(e)))?;
     out.set_item("failed", failed)?;
@@ -271,14 +217,9 @@ pub fn split<'py>(
 #[pyfunction]
 #[pyo3(signature = (input, output, force = false))]
 pub fn recover<'py>(
-    py: Python<'py>,
-    input: PathBuf,
-    output: PathBuf,
-    force: bool,
+    py: Python<'py>, input: PathBuf, output: PathBuf, force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let got = operation(py, false, force, |how| {
-        svb_convert::recover(&input, &output, how)
-    })?;
+    let got = operation(py, false, force, |how| svb_convert::recover(&input, &output, how))?;
     // What every recovery says: saved reads and samples, whole ones found, those lost.
     let report = |stats: &svb_convert::Stats, found: usize| -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
@@ -319,18 +260,10 @@ pub fn recover<'py>(
 #[pyo3(signature = (input, output, bits = None, records = None, signal = None, keep_going = false, force = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn degrade<'py>(
-    py: Python<'py>,
-    input: PathBuf,
-    output: PathBuf,
-    bits: Option<u8>,
-    records: Option<&str>,
-    signal: Option<&str>,
-    keep_going: bool,
-    force: bool,
+    py: Python<'py>, input: PathBuf, output: PathBuf, bits: Option<u8>, records: Option<&str>,
+    signal: Option<&str>, keep_going: bool, force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let records = records
-        .map(crate::writers::record_compression)
-        .transpose()?;
+    let records = records.map(crate::writers::record_compression).transpose()?;
     let signal = signal.map(crate::writers::signal_compression).transpose()?;
     let got = operation(py, keep_going, force, |how| {
         svb_convert::degrade(&input, &output, bits, records, signal, how)
@@ -349,9 +282,7 @@ pub fn degrade<'py>(
 /// replace an existing output or not, and the question "stop?" it asks between windows),
 /// interruptibly ([`interruptible`]); its error as Python raises it ([`operation_error`]).
 fn operation<T: Send>(
-    py: Python<'_>,
-    keep_going: bool,
-    force: bool,
+    py: Python<'_>, keep_going: bool, force: bool,
     work: impl FnOnce(svb_convert::Run<'_>) -> Result<T, svb_convert::ConvertError> + Send,
 ) -> PyResult<T> {
     let (done, interrupted) = interruptible(py, |stop| {
@@ -380,8 +311,7 @@ fn operation<T: Send>(
 /// operation ends publishing nothing, and [`operation_error`] raises `KeyboardInterrupt` for
 /// its `Interrupted` error (the handler's own exception is dropped).
 fn interruptible<T: Send>(
-    py: Python<'_>,
-    work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
+    py: Python<'_>, work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
 ) -> (T, bool) {
     use std::sync::atomic::{AtomicBool, Ordering};
     let stop = AtomicBool::new(false);
@@ -404,9 +334,7 @@ fn interruptible<T: Send>(
                     svb_io::interrupt();
                 }
             }
-            let out = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let out = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (out, stop.load(Ordering::Relaxed))
         })
     })

@@ -41,11 +41,7 @@ where
     I: IntoParallelIterator<Item = usize>,
     I::Iter: IndexedParallelIterator,
 {
-    indices
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|i| file.read(i).map_err(|e| chain(&e)))
-        .collect()
+    indices.into_par_iter().with_max_len(1).map(|i| file.read(i).map_err(|e| chain(&e))).collect()
 }
 
 /// A read: its id, its signal (a numpy int16 array), and its fields as attributes
@@ -109,11 +105,7 @@ impl Read {
     fn signal_pa<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let s = self.signal.bind(py).readonly();
         let (offset, scale) = (self.offset, self.scale);
-        let pa: Vec<f32> = s
-            .as_slice()?
-            .iter()
-            .map(|&x| (f32::from(x) + offset) * scale)
-            .collect();
+        let pa: Vec<f32> = s.as_slice()?.iter().map(|&x| (f32::from(x) + offset) * scale).collect();
         Ok(PyArray1::from_vec(py, pa))
     }
 
@@ -137,11 +129,7 @@ impl Read {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!(
-            "<svb.Read {} with {} samples>",
-            self.read_id,
-            self.num_samples(py)
-        )
+        format!("<svb.Read {} with {} samples>", self.read_id, self.num_samples(py))
     }
 }
 
@@ -192,10 +180,7 @@ impl Reader {
         });
         let decoded = decoded.map_err(crate::errors::FileFormatError::new_err)?;
         let mut keys = FieldKeys::default();
-        decoded
-            .into_iter()
-            .map(|d| Read::new(py, d, &mut keys))
-            .collect()
+        decoded.into_iter().map(|d| Read::new(py, d, &mut keys)).collect()
     }
 }
 
@@ -215,12 +200,7 @@ pub(crate) fn pool_of(threads: Option<usize>) -> PyResult<Option<Arc<rayon::Thre
 impl Reader {
     /// A reader of a file open already (a dataset's), decoding on `pool`.
     pub(crate) fn of_open(file: Arc<AnyReader>, pool: Option<Arc<rayon::ThreadPool>>) -> Reader {
-        Reader {
-            path: file.path().to_path_buf(),
-            file,
-            pool,
-            schema: std::sync::OnceLock::new(),
-        }
+        Reader { path: file.path().to_path_buf(), file, pool, schema: std::sync::OnceLock::new() }
     }
 }
 
@@ -251,12 +231,7 @@ pub fn open(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<R
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
     let pool = pool_of(threads)?;
-    Ok(Reader {
-        file: Arc::new(file),
-        path,
-        pool,
-        schema: std::sync::OnceLock::new(),
-    })
+    Ok(Reader { file: Arc::new(file), path, pool, schema: std::sync::OnceLock::new() })
 }
 
 #[pymethods]
@@ -344,10 +319,7 @@ impl Reader {
     /// An Arrow C stream of record batches (see `Reader.to_arrow`).
     #[pyo3(signature = (columns = None, signal = None, batch_reads = 1024))]
     fn _arrow_stream(
-        &self,
-        columns: Option<Vec<String>>,
-        signal: Option<&str>,
-        batch_reads: usize,
+        &self, columns: Option<Vec<String>>, signal: Option<&str>, batch_reads: usize,
     ) -> PyResult<ArrowStream> {
         // The open reader itself: its file is not opened or parsed again.
         arrow_stream(

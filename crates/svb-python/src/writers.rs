@@ -30,11 +30,7 @@ pub fn record_compression(name: &str) -> PyResult<svb_blow5::RecordCompression> 
         "zstd" => svb_blow5::RecordCompression::Zstd,
         "zlib" => svb_blow5::RecordCompression::Zlib,
         "none" => svb_blow5::RecordCompression::None,
-        o => {
-            return Err(PyValueError::new_err(format!(
-                "records={o:?}: zstd, zlib or none"
-            )))
-        }
+        o => return Err(PyValueError::new_err(format!("records={o:?}: zstd, zlib or none"))),
     })
 }
 
@@ -44,20 +40,14 @@ pub fn signal_compression(name: &str) -> PyResult<svb_blow5::SignalCompression> 
         "svb-zd" => svb_blow5::SignalCompression::SvbZd,
         "ex-zd" => svb_blow5::SignalCompression::ExZd,
         "none" => svb_blow5::SignalCompression::None,
-        o => {
-            return Err(PyValueError::new_err(format!(
-                "signal={o:?}: svb-zd, ex-zd or none"
-            )))
-        }
+        o => return Err(PyValueError::new_err(format!("signal={o:?}: svb-zd, ex-zd or none"))),
     })
 }
 
 /// Runs `write` on the open writer in `slot` with the GIL released (a closed one is an
 /// error).
 fn write_in<W: Send, E: std::error::Error + Send + 'static>(
-    py: Python<'_>,
-    slot: &Mutex<Option<W>>,
-    write: impl FnOnce(&mut W) -> Result<(), E> + Send,
+    py: Python<'_>, slot: &Mutex<Option<W>>, write: impl FnOnce(&mut W) -> Result<(), E> + Send,
 ) -> PyResult<()> {
     let mut g = slot.lock().expect("not poisoned");
     let w = g.as_mut().ok_or_else(closed)?;
@@ -67,20 +57,14 @@ fn write_in<W: Send, E: std::error::Error + Send + 'static>(
 /// A writer's `finish`: takes it out of `slot` (later calls are errors) and finishes it with
 /// the GIL released.
 fn finish_in<W: ReadSink + Send>(py: Python<'_>, slot: &Mutex<Option<W>>) -> PyResult<u64> {
-    let w = slot
-        .lock()
-        .expect("not poisoned")
-        .take()
-        .ok_or_else(closed)?;
+    let w = slot.lock().expect("not poisoned").take().ok_or_else(closed)?;
     py.detach(|| w.finish()).map_err(|e| write_error(&e))
 }
 
 /// A writer's `__exit__`: finishes it, or after an exception drops it (its partial file goes
 /// with it).
 fn exit_in<W: ReadSink + Send>(
-    py: Python<'_>,
-    slot: &Mutex<Option<W>>,
-    exc: &Bound<'_, PyTuple>,
+    py: Python<'_>, slot: &Mutex<Option<W>>, exc: &Bound<'_, PyTuple>,
 ) -> PyResult<bool> {
     let failed = exc.get_item(0).map(|e| !e.is_none()).unwrap_or(false);
     if failed {
@@ -98,9 +82,7 @@ pub struct Pod5Writer {
 }
 
 fn kw<'py, T: for<'a> FromPyObject<'a, 'py>>(
-    kwargs: Option<&Bound<'py, PyDict>>,
-    used: &mut Vec<String>,
-    name: &str,
+    kwargs: Option<&Bound<'py, PyDict>>, used: &mut Vec<String>, name: &str,
 ) -> PyResult<Option<T>> {
     let Some(k) = kwargs else { return Ok(None) };
     match k.get_item(name)? {
@@ -141,11 +123,7 @@ impl Pod5Writer {
     #[new]
     #[pyo3(signature = (path, signal = "vbz", decode_fast = false, chunk_samples = 102400, sync = true, force = false))]
     fn new(
-        path: PathBuf,
-        signal: &str,
-        decode_fast: bool,
-        chunk_samples: usize,
-        sync: bool,
+        path: PathBuf, signal: &str, decode_fast: bool, chunk_samples: usize, sync: bool,
         force: bool,
     ) -> PyResult<Self> {
         let options = svb_pod5::WriteOptions {
@@ -168,9 +146,7 @@ impl Pod5Writer {
             ..svb_pod5::WriteOptions::default()
         };
         let w = svb_pod5::Writer::create(&path, options).map_err(|e| write_error(&e))?;
-        Ok(Pod5Writer {
-            inner: Mutex::new(Some(w)),
-        })
+        Ok(Pod5Writer { inner: Mutex::new(Some(w)) })
     }
 
     /// Adds a run: `acquisition_id` and any field of POD5's run info (sample_rate, adc_min,
@@ -178,9 +154,7 @@ impl Pod5Writer {
     /// since the epoch, context_tags and tracking_id as dicts).
     #[pyo3(signature = (acquisition_id, **fields))]
     fn add_run_info(
-        &self,
-        acquisition_id: String,
-        fields: Option<&Bound<'_, PyDict>>,
+        &self, acquisition_id: String, fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let mut used = Vec::new();
         let mut run = svb_pod5::RunInfo::default();
@@ -209,10 +183,9 @@ impl Pod5Writer {
             system_name,
             system_type
         );
-        for (name, target) in [
-            ("context_tags", &mut run.context_tags),
-            ("tracking_id", &mut run.tracking_id),
-        ] {
+        for (name, target) in
+            [("context_tags", &mut run.context_tags), ("tracking_id", &mut run.tracking_id)]
+        {
             if let Some(map) = kw::<HashMap<String, String>>(fields, &mut used, name)? {
                 let mut pairs: Vec<(String, String)> = map.into_iter().collect();
                 pairs.sort();
@@ -221,10 +194,7 @@ impl Pod5Writer {
         }
         no_others(fields, &used, "a run info")?;
         let mut g = self.inner.lock().expect("not poisoned");
-        g.as_mut()
-            .ok_or_else(closed)?
-            .add_run_info(&run)
-            .map_err(|e| write_error(&e))
+        g.as_mut().ok_or_else(closed)?.add_run_info(&run).map_err(|e| write_error(&e))
     }
 
     /// Adds a read: its id (a UUID), its int16 signal, the acquisition id of its run (added
@@ -232,11 +202,7 @@ impl Pod5Writer {
     /// median_before, calibration_offset, calibration_scale, end_reason, pore_type, ...).
     #[pyo3(signature = (read_id, signal, run, **fields))]
     fn add_read(
-        &self,
-        py: Python<'_>,
-        read_id: &str,
-        signal: PyReadonlyArray1<'_, i16>,
-        run: &str,
+        &self, py: Python<'_>, read_id: &str, signal: PyReadonlyArray1<'_, i16>, run: &str,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let id = svb_pod5::parse_uuid(read_id)
@@ -382,13 +348,8 @@ impl Blow5Writer {
     #[pyo3(signature = (path, read_groups, aux = None, records = None, signal = None, sync = true, force = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        path: PathBuf,
-        read_groups: Vec<HashMap<String, String>>,
-        aux: Option<&Bound<'_, PyAny>>,
-        records: Option<&str>,
-        signal: Option<&str>,
-        sync: bool,
-        force: bool,
+        path: PathBuf, read_groups: Vec<HashMap<String, String>>, aux: Option<&Bound<'_, PyAny>>,
+        records: Option<&str>, signal: Option<&str>, sync: bool, force: bool,
     ) -> PyResult<Self> {
         let aux: Vec<AuxField> = match aux {
             None => Vec::new(),
@@ -403,12 +364,7 @@ impl Blow5Writer {
                 Err(_) => a
                     .extract::<Vec<(String, String)>>()?
                     .into_iter()
-                    .map(|(name, t)| {
-                        Ok(AuxField {
-                            name,
-                            ty: field_type(&t)?,
-                        })
-                    })
+                    .map(|(name, t)| Ok(AuxField { name, ty: field_type(&t)? }))
                     .collect::<PyResult<_>>()?,
             },
         };
@@ -420,10 +376,7 @@ impl Blow5Writer {
                 v
             })
             .collect();
-        let schema = svb_blow5::Schema {
-            read_groups: groups,
-            aux: aux.clone(),
-        };
+        let schema = svb_blow5::Schema { read_groups: groups, aux: aux.clone() };
         let slow5 = svb_model::Format::of_extension(&path) == Some(svb_model::Format::Slow5);
         let options = match slow5 {
             true if records.is_some() || signal.is_some() => {
@@ -444,10 +397,7 @@ impl Blow5Writer {
             },
         };
         let w = svb_blow5::Writer::create(&path, schema, options).map_err(|e| write_error(&e))?;
-        Ok(Blow5Writer {
-            inner: Mutex::new(Some(w)),
-            aux,
-        })
+        Ok(Blow5Writer { inner: Mutex::new(Some(w)), aux })
     }
 
     /// Adds a record: its id, int16 signal, read group, calibration (pA = (adc + offset) *
@@ -455,25 +405,15 @@ impl Blow5Writer {
     #[pyo3(signature = (read_id, signal, read_group = 0, digitisation = 8192.0, offset = 0.0, range = 1.0, sampling_rate = 4000.0, **aux))]
     #[allow(clippy::too_many_arguments)]
     fn add_record(
-        &self,
-        py: Python<'_>,
-        read_id: String,
-        signal: PyReadonlyArray1<'_, i16>,
-        read_group: u32,
-        digitisation: f64,
-        offset: f64,
-        range: f64,
-        sampling_rate: f64,
+        &self, py: Python<'_>, read_id: String, signal: PyReadonlyArray1<'_, i16>, read_group: u32,
+        digitisation: f64, offset: f64, range: f64, sampling_rate: f64,
         aux: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let mut values = Vec::with_capacity(self.aux.len());
         let mut used = Vec::new();
         for field in &self.aux {
-            let v = aux
-                .map(|a| a.get_item(&field.name))
-                .transpose()?
-                .flatten()
-                .ok_or_else(|| {
+            let v =
+                aux.map(|a| a.get_item(&field.name)).transpose()?.flatten().ok_or_else(|| {
                     PyValueError::new_err(format!(
                         "{read_id}: auxiliary field {} missing",
                         field.name
@@ -518,8 +458,5 @@ impl Blow5Writer {
 /// How a writer publishes its file: synced when `sync`, replacing one that exists when
 /// `force`.
 pub(crate) fn publish(sync: bool, force: bool) -> svb_pod5::Publish {
-    svb_pod5::Publish {
-        sync,
-        on_existing: svb_pod5::OnExisting::replace_if(force),
-    }
+    svb_pod5::Publish { sync, on_existing: svb_pod5::OnExisting::replace_if(force) }
 }

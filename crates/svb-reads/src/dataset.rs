@@ -28,11 +28,7 @@ pub struct DatasetOptions {
 
 impl Default for DatasetOptions {
     fn default() -> Self {
-        DatasetOptions {
-            recursive: true,
-            index: None,
-            max_open: 16,
-        }
+        DatasetOptions { recursive: true, index: None, max_open: 16 }
     }
 }
 
@@ -82,24 +78,16 @@ impl Dataset {
     pub fn open(inputs: &[PathBuf], options: &DatasetOptions) -> Result<Dataset, ReadsError> {
         let (format, files) = expand_inputs(inputs, options.recursive)?;
         if let Some(index) = &options.index {
-            let inputs = svb_io::Inputs::new(&files).map_err(|source| ReadsError::Io {
-                path: files[0].clone(),
-                source,
-            })?;
+            let inputs = svb_io::Inputs::new(&files)
+                .map_err(|source| ReadsError::Io { path: files[0].clone(), source })?;
             inputs
                 .check_output(index)
-                .map_err(|source| ReadsError::Io {
-                    path: index.clone(),
-                    source,
-                })?;
+                .map_err(|source| ReadsError::Io { path: index.clone(), source })?;
         }
         Ok(Dataset {
             format,
             files,
-            options: DatasetOptions {
-                max_open: options.max_open.max(1),
-                ..options.clone()
-            },
+            options: DatasetOptions { max_open: options.max_open.max(1), ..options.clone() },
             open: Mutex::new(Vec::new()),
             counts: OnceLock::new(),
             index: OnceLock::new(),
@@ -191,11 +179,7 @@ impl Dataset {
             return Ok(i);
         }
         let kind = self.key_kind();
-        let stamps = self
-            .files
-            .iter()
-            .map(|p| Stamp::of(p))
-            .collect::<Result<Vec<_>, _>>()?;
+        let stamps = self.files.iter().map(|p| Stamp::of(p)).collect::<Result<Vec<_>, _>>()?;
         let made = match &self.options.index {
             Some(at) => {
                 let kept = match at.exists() {
@@ -230,18 +214,11 @@ impl Dataset {
 
     /// What happened to a kept index that did not fit the files (rebuilt, and why).
     pub fn index_note(&self) -> Option<String> {
-        self.making
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.making.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn build(
-        &self,
-        dest: &Path,
-        kind: KeyKind,
-        stamps: Vec<Stamp>,
-        temporary: bool,
+        &self, dest: &Path, kind: KeyKind, stamps: Vec<Stamp>, temporary: bool,
     ) -> Result<IdIndex, ReadsError> {
         let mut builder = Builder::new(dest, kind, stamps, temporary);
         let group = rayon::current_num_threads().max(1) * 2;
@@ -301,9 +278,7 @@ impl Dataset {
 
     /// The path of the file that holds `read_id` (the first, when several do).
     pub fn path_of(&self, read_id: &str) -> Result<Option<&Path>, ReadsError> {
-        Ok(self
-            .locate(read_id)?
-            .map(|(file, _)| self.files[file].as_path()))
+        Ok(self.locate(read_id)?.map(|(file, _)| self.files[file].as_path()))
     }
 
     /// Read `read_id`, decoded (`None` when no file holds it).
@@ -318,13 +293,10 @@ impl Dataset {
     /// decoded in parallel on the current rayon pool, with at most
     /// [`DatasetOptions::max_open`] files open at a time.
     pub fn reads<S: AsRef<str> + Sync>(
-        &self,
-        read_ids: &[S],
+        &self, read_ids: &[S],
     ) -> Result<Vec<Option<Read>>, ReadsError> {
-        let places: Vec<Option<(usize, usize)>> = read_ids
-            .par_iter()
-            .map(|id| self.locate(id.as_ref()))
-            .collect::<Result<_, _>>()?;
+        let places: Vec<Option<(usize, usize)>> =
+            read_ids.par_iter().map(|id| self.locate(id.as_ref())).collect::<Result<_, _>>()?;
         let mut order: Vec<(usize, usize, usize)> = places
             .iter()
             .enumerate()

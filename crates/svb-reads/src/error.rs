@@ -103,15 +103,7 @@ impl From<Blow5Error> for ReadsError {
 fn no_input(inputs: &[PathBuf], recursive: bool) -> String {
     format!(
         "no .pod5, .blow5, .slow5 or .fast5 file in {}{}",
-        inputs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        if recursive {
-            ""
-        } else {
-            " (-r looks in subdirectories)"
-        }
+        inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        if recursive { "" } else { " (-r looks in subdirectories)" }
     )
 }

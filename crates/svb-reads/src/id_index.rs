@@ -130,10 +130,7 @@ impl Stamp {
     /// An object's (a URL's) stamp is its length and its version: its ETag (or the store's
     /// version id), hashed where a file's modification time goes.
     pub fn of(path: &Path) -> Result<Stamp, ReadsError> {
-        let io = |source| ReadsError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| ReadsError::Io { path: path.to_path_buf(), source };
         if let Some(url) = svb_io::url_of(path) {
             let (size, version) = svb_io::object_version(url).map_err(io)?;
             let h = id_hash(version.as_bytes());
@@ -152,11 +149,7 @@ impl Stamp {
                 (-(d.as_secs() as i64), d.subsec_nanos())
             }
         };
-        Ok(Stamp {
-            path: std::path::absolute(path).map_err(io)?,
-            size: meta.len(),
-            modified,
-        })
+        Ok(Stamp { path: std::path::absolute(path).map_err(io)?, size: meta.len(), modified })
     }
 }
 
@@ -234,20 +227,14 @@ impl IdIndex {
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<(), ReadsError> {
         self.source
             .read_into(offset, buf)
-            .map_err(|source| ReadsError::Io {
-                path: self.path.clone(),
-                source,
-            })
+            .map_err(|source| ReadsError::Io { path: self.path.clone(), source })
     }
 
     /// Reads the index at `path` for files `stamps` (keys of `kind`). A file that is not an
     /// svb index is an error (it is never replaced); an index that is damaged or does not fit
     /// these files as they are is [`Loaded::Stale`].
     pub fn load(path: &Path, kind: KeyKind, stamps: &[Stamp]) -> Result<Loaded, ReadsError> {
-        let io = |source| ReadsError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| ReadsError::Io { path: path.to_path_buf(), source };
         // A FIFO or a device would be waited on (or read as a stream) and then replaced: an
         // index is a file svb wrote.
         if svb_io::url_of(path).is_none() {
@@ -311,10 +298,7 @@ impl IdIndex {
                 modified: (u64_at(&rec, 16) as i64, u32_at(&rec, 24)),
             };
             if found != *want {
-                return stale(format!(
-                    "{} changed since the index was made",
-                    want.path.display()
-                ));
+                return stale(format!("{} changed since the index was made", want.path.display()));
             }
             reads.push(u64_at(&rec, 0));
             at += FILE_RECORD + path_len;
@@ -322,9 +306,7 @@ impl IdIndex {
         let entries_at = at.next_multiple_of(ENTRY);
         let body = entries.checked_mul(ENTRY).and_then(|b| b.checked_add(8));
         if len.checked_sub(entries_at) != body {
-            return stale(format!(
-                "{len} bytes, not the size its {entries} entries make"
-            ));
+            return stale(format!("{len} bytes, not the size its {entries} entries make"));
         }
         if reads.iter().try_fold(0u64, |a, &r| a.checked_add(r)) != Some(entries) {
             return stale("its file table and its entries disagree".into());
@@ -338,9 +320,7 @@ impl IdIndex {
         }
         // The padding after the table (inside the file: checked above).
         prefix.resize(entries_at as usize, 0);
-        source
-            .read_into(at, &mut prefix[at as usize..])
-            .map_err(io)?;
+        source.read_into(at, &mut prefix[at as usize..]).map_err(io)?;
         let mut sum = checksum(0, &prefix);
         drop(prefix);
         let mut seen = vec![0u64; entries.div_ceil(64) as usize];
@@ -352,9 +332,7 @@ impl IdIndex {
         while i < entries {
             let n = (entries - i).min(buf.len() as u64 / ENTRY);
             let bytes = &mut buf[..(n * ENTRY) as usize];
-            source
-                .read_into(entries_at + i * ENTRY, bytes)
-                .map_err(io)?;
+            source.read_into(entries_at + i * ENTRY, bytes).map_err(io)?;
             sum = checksum(sum, bytes);
             for e in bytes.chunks_exact(ENTRY as usize) {
                 let cur = parse_entry(e);
@@ -385,9 +363,7 @@ impl IdIndex {
             }
         }
         let mut stored = [0u8; 8];
-        source
-            .read_into(entries_at + entries * ENTRY, &mut stored)
-            .map_err(io)?;
+        source.read_into(entries_at + entries * ENTRY, &mut stored).map_err(io)?;
         if u64::from_le_bytes(stored) != sum {
             return stale("its checksum does not match its bytes (a damaged file)".into());
         }
@@ -521,10 +497,7 @@ impl Builder {
             bytes.extend_from_slice(&fr.to_le_bytes());
         }
         let wrote = spill.write_all(&bytes);
-        wrote.map_err(|source| ReadsError::Io {
-            path: self.dest.clone(),
-            source,
-        })?;
+        wrote.map_err(|source| ReadsError::Io { path: self.dest.clone(), source })?;
         self.runs.push((start, self.run.len() as u64));
         self.run.clear();
         Ok(())
@@ -614,10 +587,7 @@ impl Builder {
 /// An I/O error of `path`.
 fn io_at(path: &Path) -> impl Fn(io::Error) -> ReadsError {
     let path = path.to_path_buf();
-    move |source| ReadsError::Io {
-        path: path.clone(),
-        source,
-    }
+    move |source| ReadsError::Io { path: path.clone(), source }
 }
 
 /// Writes sorted entries, noting fences and repeated hashes.
@@ -652,9 +622,7 @@ impl<W: Write> EntryWriter<'_, W> {
 
 /// Merges the sorted runs `runs` (offset, entries) of file `scratch` into `w`.
 fn merge_runs<W: Write>(
-    scratch: &Path,
-    runs: &[(u64, u64)],
-    w: &mut EntryWriter<'_, W>,
+    scratch: &Path, runs: &[(u64, u64)], w: &mut EntryWriter<'_, W>,
 ) -> io::Result<()> {
     let mut readers = Vec::with_capacity(runs.len());
     let mut heap = BinaryHeap::with_capacity(runs.len());
@@ -709,9 +677,7 @@ mod tests {
 
     /// Hashes in a small range, so that many entries share one.
     fn hashes(file: usize, n: usize) -> Vec<u64> {
-        (0..n)
-            .map(|r| ((file * 7919 + r * 104_729) % 1000) as u64)
-            .collect()
+        (0..n).map(|r| ((file * 7919 + r * 104_729) % 1000) as u64).collect()
     }
 
     /// Every `step`-th read of every file is among its hash's candidates.
@@ -785,11 +751,7 @@ mod tests {
         // A file changed since.
         std::fs::write(&at, &good).unwrap();
         std::fs::write(&st[1].path, b"longer than it was").unwrap();
-        assert!(is_stale(
-            &good,
-            KeyKind::Text,
-            &[st[0].clone(), Stamp::of(&st[1].path).unwrap()]
-        ));
+        assert!(is_stale(&good, KeyKind::Text, &[st[0].clone(), Stamp::of(&st[1].path).unwrap()]));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

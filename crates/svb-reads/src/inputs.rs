@@ -12,19 +12,14 @@ use crate::ReadsError;
 /// [`Format::detect`]); a stream (a FIFO, a device), whose first bytes a look would consume,
 /// by its extension. A file of no known format is an error showing how it starts.
 pub fn detect(path: &Path) -> Result<Format, ReadsError> {
-    let head = svb_io::read_head(path).map_err(|source| ReadsError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let head = svb_io::read_head(path)
+        .map_err(|source| ReadsError::Io { path: path.to_path_buf(), source })?;
     let Some(head) = head else {
-        return Format::of_extension(path).ok_or_else(|| ReadsError::NotRegular {
-            path: path.to_path_buf(),
-        });
+        return Format::of_extension(path)
+            .ok_or_else(|| ReadsError::NotRegular { path: path.to_path_buf() });
     };
-    Format::detect(&head).ok_or_else(|| ReadsError::UnknownFormat {
-        path: path.to_path_buf(),
-        head,
-    })
+    Format::detect(&head)
+        .ok_or_else(|| ReadsError::UnknownFormat { path: path.to_path_buf(), head })
 }
 
 /// Whether `input` names many files: a directory, or a URL prefix or pattern
@@ -46,18 +41,14 @@ pub fn names_many(input: &Path) -> bool {
 /// object; one ending in `/` is a prefix, listed like a directory, and one with `*` in it a
 /// pattern its matching objects are listed by ([`svb_io::list_objects`]).
 pub fn expand_inputs(
-    inputs: &[PathBuf],
-    recursive: bool,
+    inputs: &[PathBuf], recursive: bool,
 ) -> Result<(Format, Vec<PathBuf>), ReadsError> {
     let mut files = Vec::new();
     let mut seen = HashSet::new();
     for input in inputs {
         if let Some(listed) = svb_io::url_of(input).and_then(|u| svb_io::list_objects(u, recursive))
         {
-            let listed = listed.map_err(|source| ReadsError::Io {
-                path: input.clone(),
-                source,
-            })?;
+            let listed = listed.map_err(|source| ReadsError::Io { path: input.clone(), source })?;
             let glob = input.to_str().is_some_and(|s| s.contains('*'));
             files.extend(
                 listed
@@ -72,10 +63,7 @@ pub fn expand_inputs(
         }
     }
     let Some(first) = files.first() else {
-        return Err(ReadsError::NoInput {
-            inputs: inputs.to_vec(),
-            recursive,
-        });
+        return Err(ReadsError::NoInput { inputs: inputs.to_vec(), recursive });
     };
     Ok((one_format(first, &files[1..])?, files))
 }
@@ -102,15 +90,9 @@ pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> 
 /// Collects `dir`'s files of the formats svb reads into `files`, unless `dir` (by its
 /// canonical path: the same directory through any link) is in `seen`.
 fn walk(
-    dir: &Path,
-    recursive: bool,
-    seen: &mut HashSet<PathBuf>,
-    files: &mut Vec<PathBuf>,
+    dir: &Path, recursive: bool, seen: &mut HashSet<PathBuf>, files: &mut Vec<PathBuf>,
 ) -> Result<(), ReadsError> {
-    let io = |source| ReadsError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
+    let io = |source| ReadsError::Io { path: dir.to_path_buf(), source };
     if !seen.insert(std::fs::canonicalize(dir).map_err(io)?) {
         return Ok(());
     }
@@ -121,10 +103,7 @@ fn walk(
         .map_err(io)?;
     entries.sort();
     for path in entries {
-        let hidden = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
+        let hidden = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
         if hidden {
             continue;
         }

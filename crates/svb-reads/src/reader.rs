@@ -46,25 +46,19 @@ enum Inner {
 
 impl From<svb_fast5::Reader> for AnyReader {
     fn from(r: svb_fast5::Reader) -> AnyReader {
-        AnyReader {
-            inner: Inner::Fast5(r),
-        }
+        AnyReader { inner: Inner::Fast5(r) }
     }
 }
 
 impl From<svb_pod5::Reader> for AnyReader {
     fn from(r: svb_pod5::Reader) -> AnyReader {
-        AnyReader {
-            inner: Inner::Pod5(r),
-        }
+        AnyReader { inner: Inner::Pod5(r) }
     }
 }
 
 impl From<svb_blow5::Reader> for AnyReader {
     fn from(r: svb_blow5::Reader) -> AnyReader {
-        AnyReader {
-            inner: Inner::Blow5(r),
-        }
+        AnyReader { inner: Inner::Blow5(r) }
     }
 }
 
@@ -103,8 +97,7 @@ impl AnyReader {
     /// (built and written there when missing or stale, as slow5lib does). Returns a note to
     /// show the user when the index was rebuilt or could not be written.
     pub fn open_for_ids(
-        path: &Path,
-        ids: &[String],
+        path: &Path, ids: &[String],
     ) -> Result<(AnyReader, Option<String>), ReadsError> {
         AnyReader::open_for_ids_with(path, ids, None)
     }
@@ -112,16 +105,12 @@ impl AnyReader {
     /// [`open_for_ids`](AnyReader::open_for_ids) with a BLOW5 / SLOW5 file's index read from
     /// `index` (kept elsewhere; never rebuilt: one that does not fit the file is an error).
     pub fn open_for_ids_with(
-        path: &Path,
-        ids: &[String],
-        index: Option<&Path>,
+        path: &Path, ids: &[String], index: Option<&Path>,
     ) -> Result<(AnyReader, Option<String>), ReadsError> {
         match detect(path)? {
             Format::Pod5 => {
-                let wanted: HashSet<[u8; 16]> = ids
-                    .iter()
-                    .filter_map(|id| svb_pod5::parse_uuid(id))
-                    .collect();
+                let wanted: HashSet<[u8; 16]> =
+                    ids.iter().filter_map(|id| svb_pod5::parse_uuid(id)).collect();
                 let r = svb_pod5::Reader::open_filtered(path, |id| wanted.contains(id))?;
                 Ok((r.into(), None))
             }
@@ -175,10 +164,7 @@ impl AnyReader {
 
     /// Every read's id, in file order (a BLOW5 file's parsed on the current rayon pool).
     pub fn read_ids(&self) -> Result<Vec<String>, ReadsError> {
-        (0..self.len())
-            .into_par_iter()
-            .map(|i| self.read_id(i))
-            .collect()
+        (0..self.len()).into_par_iter().map(|i| self.read_id(i)).collect()
     }
 }
 

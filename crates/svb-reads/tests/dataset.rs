@@ -53,11 +53,7 @@ fn pod5_dataset(dir: &TempDir) -> Vec<PathBuf> {
 }
 
 fn options(index: Option<PathBuf>) -> DatasetOptions {
-    DatasetOptions {
-        recursive: true,
-        index,
-        max_open: 2,
-    }
+    DatasetOptions { recursive: true, index, max_open: 2 }
 }
 
 #[test]
@@ -72,9 +68,7 @@ fn every_read_of_every_file_is_found_by_id() {
     assert_eq!(data.files(), want);
     assert_eq!(data.len().unwrap(), (0..12).map(|f| 3 * f).sum::<u64>());
     for (i, path) in data.files().iter().enumerate() {
-        let f: u16 = path.file_stem().unwrap().to_str().unwrap()[1..]
-            .parse()
-            .unwrap();
+        let f: u16 = path.file_stem().unwrap().to_str().unwrap()[1..].parse().unwrap();
         for r in 0..3 * f {
             let id = svb_pod5::uuid_string(&uuid(f, r));
             assert_eq!(data.locate(&id).unwrap(), Some((i, r as usize)), "{id}");
@@ -84,10 +78,7 @@ fn every_read_of_every_file_is_found_by_id() {
             assert_eq!(data.path_of(&id).unwrap(), Some(path.as_path()));
         }
     }
-    let read = data
-        .read(&svb_pod5::uuid_string(&uuid(7, 4)))
-        .unwrap()
-        .unwrap();
+    let read = data.read(&svb_pod5::uuid_string(&uuid(7, 4))).unwrap().unwrap();
     assert_eq!(read.signal, vec![4i16; 14]);
     for absent in [
         svb_pod5::uuid_string(&uuid(7, 21)),
@@ -123,11 +114,7 @@ fn every_read_of_every_file_is_found_by_id() {
     assert_eq!(got.iter().filter(|r| r.is_none()).count(), 2);
     // The index was temporary: its name is gone once it is open (on Unix), and after.
     let index = data.index_path().unwrap().to_path_buf();
-    assert!(
-        index.starts_with(std::env::temp_dir()),
-        "{}",
-        index.display()
-    );
+    assert!(index.starts_with(std::env::temp_dir()), "{}", index.display());
     assert_eq!(index.exists(), !cfg!(unix));
     drop(data);
     assert!(!index.exists());
@@ -138,21 +125,10 @@ fn duplicates_are_listed_and_the_first_file_wins() {
     let dir = TempDir::new("dataset-dups");
     pod5_dataset(&dir);
     // A later file holding reads 1 and 4 of file 2 (f02) and a read of its own.
-    write_pod5(
-        &dir.join("data/z.pod5"),
-        &[uuid(2, 4), uuid(99, 0), uuid(2, 1)],
-    );
+    write_pod5(&dir.join("data/z.pod5"), &[uuid(2, 4), uuid(99, 0), uuid(2, 1)]);
     let data = Dataset::open(&[dir.join("data")], &options(None)).unwrap();
-    let f02 = data
-        .files()
-        .iter()
-        .position(|p| p.ends_with("f02.pod5"))
-        .unwrap();
-    let z = data
-        .files()
-        .iter()
-        .position(|p| p.ends_with("z.pod5"))
-        .unwrap();
+    let f02 = data.files().iter().position(|p| p.ends_with("f02.pod5")).unwrap();
+    let z = data.files().iter().position(|p| p.ends_with("z.pod5")).unwrap();
     let mut dups = data.duplicates().unwrap();
     dups.sort_by(|a, b| a.read_id.cmp(&b.read_id));
     assert_eq!(dups.len(), 2);
@@ -187,34 +163,22 @@ fn a_kept_index_is_reused_while_it_fits_and_rebuilt_when_a_file_changes() {
     assert_eq!(data.len().unwrap(), 198);
     assert_eq!(std::fs::read(&at).unwrap(), made);
     // Not rewritten (a rebuild is published under a new file).
-    assert_eq!(
-        std::fs::metadata(&at).unwrap().modified().unwrap(),
-        modified
-    );
+    assert_eq!(std::fs::metadata(&at).unwrap().modified().unwrap(), modified);
     drop(data);
 
     // A file rewritten with other reads: the index no longer fits, and is rebuilt.
     write_pod5(&dir.join("data/f04.pod5"), &[uuid(44, 0), uuid(44, 1)]);
     let data = Dataset::open(&[dir.join("data")], &options(Some(at.clone()))).unwrap();
     let id = svb_pod5::uuid_string(&uuid(44, 1));
-    let f04 = data
-        .files()
-        .iter()
-        .position(|p| p.ends_with("f04.pod5"))
-        .unwrap();
+    let f04 = data.files().iter().position(|p| p.ends_with("f04.pod5")).unwrap();
     assert_eq!(data.locate(&id).unwrap(), Some((f04, 1)));
     let note = data.index_note().unwrap();
     assert!(note.contains("f04.pod5 changed"), "{note}");
     assert_eq!(data.len().unwrap(), 198 - 12 + 2);
-    assert_eq!(
-        data.locate(&svb_pod5::uuid_string(&uuid(4, 0))).unwrap(),
-        None
-    );
+    assert_eq!(data.locate(&svb_pod5::uuid_string(&uuid(4, 0))).unwrap(), None);
     // Nothing but the index beside the data.
-    let names: Vec<_> = std::fs::read_dir(&dir.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
+    let names: Vec<_> =
+        std::fs::read_dir(&dir.0).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
@@ -227,20 +191,13 @@ fn an_index_path_holding_something_else_or_an_input_is_refused() {
     let data = Dataset::open(&[dir.join("data")], &options(Some(at.clone()))).unwrap();
     let err = data.make_index().unwrap_err().to_string();
     assert!(err.contains("not an svb dataset index"), "{err}");
-    let err = data
-        .locate(&svb_pod5::uuid_string(&uuid(3, 0)))
-        .unwrap_err();
+    let err = data.locate(&svb_pod5::uuid_string(&uuid(3, 0))).unwrap_err();
     assert!(err.to_string().contains("notes.txt"), "{err}");
-    assert_eq!(
-        std::fs::read_to_string(&at).unwrap(),
-        "a user's file, which no index may replace"
-    );
+    assert_eq!(std::fs::read_to_string(&at).unwrap(), "a user's file, which no index may replace");
     // An index that would be one of the inputs.
     let input = paths[3].clone();
     let before = std::fs::read(&input).unwrap();
-    let err = Dataset::open(&[dir.join("data")], &options(Some(input.clone())))
-        .err()
-        .unwrap();
+    let err = Dataset::open(&[dir.join("data")], &options(Some(input.clone()))).err().unwrap();
     assert!(err.to_string().contains("f03.pod5"), "{err}");
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
@@ -250,17 +207,12 @@ fn blow5_read_ids_are_looked_up_as_text() {
     use svb_testdata::blow5::{write, TestRecord};
     let dir = TempDir::new("dataset-blow5");
     let signal: Vec<u8> = [1i16, 2, 3].iter().flat_map(|s| s.to_le_bytes()).collect();
-    let names: Vec<Vec<String>> = (0..5)
-        .map(|f| (0..f * 2).map(|r| format!("read_{f}_{r}")).collect())
-        .collect();
+    let names: Vec<Vec<String>> =
+        (0..5).map(|f| (0..f * 2).map(|r| format!("read_{f}_{r}")).collect()).collect();
     for (f, ids) in names.iter().enumerate() {
         let records: Vec<TestRecord<'_>> = ids
             .iter()
-            .map(|id| TestRecord {
-                read_id: id,
-                len_raw_signal: 3,
-                signal: &signal,
-            })
+            .map(|id| TestRecord { read_id: id, len_raw_signal: 3, signal: &signal })
             .collect();
         std::fs::write(dir.join(&format!("r{f}.blow5")), write(0, &records)).unwrap();
     }

@@ -76,8 +76,7 @@ pub enum SignalError {
 /// The fixed header of a `codec` blob: its first `N` bytes, or
 /// [`SignalError::HeaderTruncated`].
 pub(crate) fn blob_header<'a, const N: usize>(
-    codec: &'static str,
-    blob: &'a [u8],
+    codec: &'static str, blob: &'a [u8],
 ) -> Result<&'a [u8; N], SignalError> {
     blob.first_chunk::<N>().ok_or(SignalError::HeaderTruncated {
         codec,

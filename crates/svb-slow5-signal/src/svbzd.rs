@@ -22,10 +22,7 @@ const CODEC: &str = "svb-zd";
 pub const BLOB_HEADER_LEN: usize = 4;
 
 fn stream_error(source: svb_core::DecodeError) -> SignalError {
-    SignalError::StreamVByte {
-        codec: CODEC,
-        source,
-    }
+    SignalError::StreamVByte { codec: CODEC, source }
 }
 
 /// Appends the SVB-ZD stream of `samples` (no header) to `out`.
@@ -73,9 +70,7 @@ pub fn encode_svbzd(samples: &[i16]) -> Vec<u8> {
 /// `out`. `data` must be exactly one stream; the reference for the fused decoder.
 pub fn decode_svbzd_into(data: &[u8], n: usize, out: &mut Vec<i16>) -> Result<(), SignalError> {
     let mut values = Vec::new();
-    let used = U32Classic
-        .decode_into(data, n, &mut values)
-        .map_err(stream_error)?;
+    let used = U32Classic.decode_into(data, n, &mut values).map_err(stream_error)?;
     check_len(used, data.len())?;
     let deltas: Vec<i16> = values.iter().map(|&z| i32::unzigzag(z) as i16).collect();
     svb_delta::delta::decode_into(&deltas, out);
@@ -91,10 +86,7 @@ pub fn decode_svbzd(data: &[u8], n: usize) -> Result<Vec<i16>, SignalError> {
 /// first delta is taken from `initial`, appended to `out`. Input too short for `n` samples
 /// is refused before `out` grows.
 pub fn decode_svbzd_fused_from_into(
-    data: &[u8],
-    n: usize,
-    initial: i16,
-    out: &mut Vec<i16>,
+    data: &[u8], n: usize, initial: i16, out: &mut Vec<i16>,
 ) -> Result<(), SignalError> {
     U32Classic.check_plausible(data, n).map_err(stream_error)?;
     // SAFETY: `fused` writes all n samples it is given when it returns Ok.
@@ -109,18 +101,14 @@ pub fn decode_svbzd_fused_from_into(
 
 /// Fused decode of `n` samples from `initial`.
 pub fn decode_svbzd_fused_from(
-    data: &[u8],
-    n: usize,
-    initial: i16,
+    data: &[u8], n: usize, initial: i16,
 ) -> Result<Vec<i16>, SignalError> {
     crate::filled(|out| decode_svbzd_fused_from_into(data, n, initial, out))
 }
 
 /// Fused decode of `n` samples (deltas from 0), appended to `out`.
 pub fn decode_svbzd_fused_into(
-    data: &[u8],
-    n: usize,
-    out: &mut Vec<i16>,
+    data: &[u8], n: usize, out: &mut Vec<i16>,
 ) -> Result<(), SignalError> {
     decode_svbzd_fused_from_into(data, n, 0, out)
 }
@@ -137,10 +125,7 @@ fn fused(data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>]) -> Result<usiz
 
 /// The decode through one ISA's kernels: svb-core's u32 loop with the SVB-ZD step.
 fn fused_by(
-    f: &ZigzagDelta32Kernels,
-    data: &[u8],
-    initial: i16,
-    out: &mut [MaybeUninit<i16>],
+    f: &ZigzagDelta32Kernels, data: &[u8], initial: i16, out: &mut [MaybeUninit<i16>],
 ) -> Result<usize, SignalError> {
     f.decode_uninit(data, initial, out).map_err(stream_error)
 }
@@ -149,10 +134,7 @@ fn fused_by(
 /// cannot run it): for comparing ISAs in tests and benchmarks. Returns the samples and the
 /// bytes consumed (the stream may continue past them).
 pub fn decode_svbzd_fused_with(
-    isa: Isa,
-    data: &[u8],
-    n: usize,
-    initial: i16,
+    isa: Isa, data: &[u8], n: usize, initial: i16,
 ) -> Option<Result<(Vec<i16>, usize), SignalError>> {
     let f = I16ZigzagDelta32.kernels_for(isa)?;
     if let Err(e) = U32Classic.check_plausible(data, n) {
@@ -174,11 +156,7 @@ fn check_len(used: usize, len: usize) -> Result<(), SignalError> {
     if used == len {
         Ok(())
     } else {
-        Err(SignalError::LengthMismatch {
-            codec: CODEC,
-            consumed: used,
-            len,
-        })
+        Err(SignalError::LengthMismatch { codec: CODEC, consumed: used, len })
     }
 }
 

@@ -25,9 +25,7 @@ fn shapes(n: usize) -> Vec<Vec<i16>> {
         signal(n, n as u64 + 2, 300),   // many ex-zd exceptions
         signal(n, n as u64 + 3, 40000), // deltas past 16 bits
         signal(n, n as u64 + 4, 20).iter().map(|s| s & !7).collect(), // q = 3
-        (0..n)
-            .map(|i| if i % 2 == 0 { i16::MIN } else { i16::MAX })
-            .collect(),
+        (0..n).map(|i| if i % 2 == 0 { i16::MIN } else { i16::MAX }).collect(),
         vec![0; n],
         vec![-32 * 7; n],
     ]
@@ -58,10 +56,7 @@ fn svbzd_from_a_carry_continues_a_signal() {
     // Deltas of b taken from a's last sample.
     let z = svb_testdata::zigzag_deltas(a[a.len() - 1], b);
     let vb = svb_core::Codec::encode(&svb_core::U32Classic, &z);
-    assert_eq!(
-        decode_svbzd_fused_from(&vb, b.len(), a[a.len() - 1]).unwrap(),
-        b
-    );
+    assert_eq!(decode_svbzd_fused_from(&vb, b.len(), a[a.len() - 1]).unwrap(), b);
 }
 
 #[test]
@@ -69,10 +64,7 @@ fn hand_checked_bytes() {
     // SVB-ZD of 10, 11, 9: deltas 10, 1, -2 -> zigzag 20, 2, 3, one key byte of 1-byte codes.
     assert_eq!(encode_svbzd(&[10, 11, 9]), [0x00, 20, 2, 3]);
     // A 40000 step stays exact: zigzag 39999 takes 2 bytes (code 1), 80000 takes 3 (code 2).
-    assert_eq!(
-        encode_svbzd(&[-20000, 20000]),
-        [0b10_01, 0x3f, 0x9c, 0x80, 0x38, 0x01]
-    );
+    assert_eq!(encode_svbzd(&[-20000, 20000]), [0b10_01, 0x3f, 0x9c, 0x80, 0x38, 0x01]);
     // ex-zd of 16, 32, 48, 1040: q = 4 -> 1, 2, 3, 65 -> zd 2, 2, 2, 124; no exception.
     let e = encode_exzd(&[16, 32, 48, 1040]);
     let mut want = vec![0u8];
@@ -110,55 +102,34 @@ fn bad_blobs_give_typed_errors() {
     }
     let mut lying = blob.clone();
     lying[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(matches!(
-        svbzd::decode_blob(&lying),
-        Err(SignalError::CountTooLarge { .. })
-    ));
+    assert!(matches!(svbzd::decode_blob(&lying), Err(SignalError::CountTooLarge { .. })));
     let mut long = blob.clone();
     long.push(0);
-    assert!(matches!(
-        svbzd::decode_blob(&long),
-        Err(SignalError::LengthMismatch { .. })
-    ));
+    assert!(matches!(svbzd::decode_blob(&long), Err(SignalError::LengthMismatch { .. })));
 
     let e = encode_exzd(&s);
     let mut dec = ExZdDecoder::new();
     for cut in 0..e.len() {
         let mut out = Vec::new();
-        assert!(
-            dec.decode_fused_into(&e[..cut], &mut out).is_err(),
-            "exzd cut {cut}"
-        );
+        assert!(dec.decode_fused_into(&e[..cut], &mut out).is_err(), "exzd cut {cut}");
         assert!(decode_exzd(&e[..cut]).is_err());
     }
     let mut bad = e.clone();
     bad[1..9].copy_from_slice(&u64::MAX.to_le_bytes());
-    assert!(matches!(
-        decode_exzd(&bad),
-        Err(SignalError::CountTooLarge { .. })
-    ));
+    assert!(matches!(decode_exzd(&bad), Err(SignalError::CountTooLarge { .. })));
     let mut bad = e.clone();
     bad[0] = 1;
-    assert!(matches!(
-        decode_exzd(&bad),
-        Err(SignalError::UnknownVersion(1))
-    ));
+    assert!(matches!(decode_exzd(&bad), Err(SignalError::UnknownVersion(1))));
     let mut bad = e.clone();
     bad[9] = 6;
     assert!(matches!(decode_exzd(&bad), Err(SignalError::BadShift(6))));
     let mut long = e.clone();
     long.push(0);
-    assert!(matches!(
-        decode_exzd(&long),
-        Err(SignalError::CountMismatch { .. })
-    ));
+    assert!(matches!(decode_exzd(&long), Err(SignalError::CountMismatch { .. })));
     // A single exception placed past the signal.
     let mut one = encode_exzd(&[1, 201, 200]);
     one[16..20].copy_from_slice(&7u32.to_le_bytes());
-    assert!(matches!(
-        decode_exzd(&one),
-        Err(SignalError::BadException { .. })
-    ));
+    assert!(matches!(decode_exzd(&one), Err(SignalError::BadException { .. })));
 }
 
 proptest! {

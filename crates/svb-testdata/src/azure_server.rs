@@ -26,13 +26,8 @@ impl AzureServer {
             );
             args
         };
-        ServerProcess::start(
-            "AZURITE_BLOB",
-            "azurite-blob",
-            "npm install azurite@3.37.0",
-            args,
-        )
-        .map(AzureServer)
+        ServerProcess::start("AZURITE_BLOB", "azurite-blob", "npm install azurite@3.37.0", args)
+            .map(AzureServer)
     }
 
     /// The environment a client needs to reach this server (object_store's emulator
@@ -48,9 +43,7 @@ impl AzureServer {
     pub fn create_container(&self, name: &str) {
         use base64::Engine;
         let b64 = base64::engine::general_purpose::STANDARD;
-        let date = chrono::Utc::now()
-            .format("%a, %d %b %Y %H:%M:%S GMT")
-            .to_string();
+        let date = chrono::Utc::now().format("%a, %d %b %Y %H:%M:%S GMT").to_string();
         let version = "2021-08-06";
         // Verb, eleven standard headers (all empty here), the x-ms- headers, the resource.
         let to_sign = format!(
@@ -68,9 +61,6 @@ impl AzureServer {
         );
         let target = format!("/{ACCOUNT}/{name}?restype=container");
         let answer = self.0.request("PUT", &target, &headers, b"");
-        assert!(
-            answer.starts_with("HTTP/1.1 201"),
-            "creating container {name}: {answer}"
-        );
+        assert!(answer.starts_with("HTTP/1.1 201"), "creating container {name}: {answer}");
     }
 }

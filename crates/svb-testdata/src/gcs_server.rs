@@ -19,16 +19,10 @@ impl GcsServer {
     /// start.
     pub fn start(root: &Path) -> Option<GcsServer> {
         let args = |port: u16| {
-            let mut args: Vec<std::ffi::OsString> = [
-                "-scheme",
-                "http",
-                "-host",
-                "127.0.0.1",
-                "-backend",
-                "memory",
-            ]
-            .map(Into::into)
-            .into();
+            let mut args: Vec<std::ffi::OsString> =
+                ["-scheme", "http", "-host", "127.0.0.1", "-backend", "memory"]
+                    .map(Into::into)
+                    .into();
             args.extend(["-port".into(), port.to_string().into()]);
             args.extend(["-public-host".into(), format!("127.0.0.1:{port}").into()]);
             args.extend(["-data".into(), root.into()]);

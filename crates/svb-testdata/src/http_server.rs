@@ -39,8 +39,7 @@ pub struct Faults {
 }
 
 fn take(n: &AtomicU64) -> bool {
-    n.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(1))
-        .is_ok()
+    n.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| v.checked_sub(1)).is_ok()
 }
 
 /// What the server has answered.
@@ -96,13 +95,7 @@ impl HttpServer {
                 });
             }
         });
-        HttpServer {
-            root,
-            port,
-            stop,
-            faults,
-            served,
-        }
+        HttpServer { root, port, stop, faults, served }
     }
 
     /// The URL of `relative` (a path under the served folder).
@@ -170,10 +163,7 @@ fn read_range(f: &mut std::fs::File, at: u64, n: u64) -> std::io::Result<Vec<u8>
 }
 
 fn serve_connection(
-    conn: TcpStream,
-    root: &Path,
-    faults: &Faults,
-    served: &Served,
+    conn: TcpStream, root: &Path, faults: &Faults, served: &Served,
 ) -> std::io::Result<()> {
     conn.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(conn.try_clone()?);
@@ -215,15 +205,8 @@ fn serve_connection(
         closing = close;
         served.requests.fetch_add(1, Ordering::SeqCst);
         let mut log = served.log.lock().unwrap();
-        log.push(format!(
-            "{method} {target} {}",
-            range.as_deref().unwrap_or("-")
-        ));
-        served
-            .arrived
-            .lock()
-            .unwrap()
-            .push(std::time::Instant::now());
+        log.push(format!("{method} {target} {}", range.as_deref().unwrap_or("-")));
+        served.arrived.lock().unwrap().push(std::time::Instant::now());
         drop(log);
         let delay = faults.delay_ms.load(Ordering::SeqCst);
         if delay > 0 {
@@ -240,14 +223,7 @@ fn serve_connection(
                 .filter(|(_, m)| m.is_file())
         };
         let Some((mut f, meta)) = opened else {
-            respond(
-                &mut out,
-                "404 Not Found",
-                &[],
-                b"",
-                method == "HEAD",
-                served,
-            )?;
+            respond(&mut out, "404 Not Found", &[], b"", method == "HEAD", served)?;
             continue;
         };
         let len = meta.len();
@@ -262,14 +238,7 @@ fn serve_connection(
                 return Ok(());
             }
             if take(&faults.unavailable) {
-                respond(
-                    &mut out,
-                    "503 Service Unavailable",
-                    &[],
-                    b"busy",
-                    false,
-                    served,
-                )?;
+                respond(&mut out, "503 Service Unavailable", &[], b"busy", false, served)?;
                 continue;
             }
             if take(&faults.redirect_loop) {
@@ -278,26 +247,12 @@ fn serve_connection(
                 continue;
             }
             if take(&faults.too_many) {
-                respond(
-                    &mut out,
-                    "429 Too Many Requests",
-                    &[],
-                    b"SlowDown",
-                    false,
-                    served,
-                )?;
+                respond(&mut out, "429 Too Many Requests", &[], b"SlowDown", false, served)?;
                 continue;
             }
         }
         if if_match.as_deref().is_some_and(|m| m != tag && m != "*") {
-            respond(
-                &mut out,
-                "412 Precondition Failed",
-                &[],
-                b"",
-                method == "HEAD",
-                served,
-            )?;
+            respond(&mut out, "412 Precondition Failed", &[], b"", method == "HEAD", served)?;
             continue;
         }
         let asked = match range.as_deref().map(|r| parse_range(r, len)) {
@@ -306,25 +261,14 @@ fn serve_connection(
             Some(Some(_)) => None,
             Some(None) => {
                 let headers = [format!("Content-Range: bytes */{len}")];
-                respond(
-                    &mut out,
-                    "416 Range Not Satisfiable",
-                    &headers,
-                    b"",
-                    false,
-                    served,
-                )?;
+                respond(&mut out, "416 Range Not Satisfiable", &headers, b"", false, served)?;
                 continue;
             }
         };
         let head = method == "HEAD";
         match asked {
             None => {
-                let bytes = if head {
-                    Vec::new()
-                } else {
-                    read_range(&mut f, 0, len)?
-                };
+                let bytes = if head { Vec::new() } else { read_range(&mut f, 0, len)? };
                 let headers = base.to_vec();
                 respond_len(&mut out, "200 OK", &headers, len, &bytes, head, served)?;
             }
@@ -377,14 +321,7 @@ fn serve_connection(
                     return Ok(());
                 }
                 served.ranges.fetch_add(1, Ordering::SeqCst);
-                respond(
-                    &mut out,
-                    "206 Partial Content",
-                    &headers,
-                    body,
-                    head,
-                    served,
-                )?;
+                respond(&mut out, "206 Partial Content", &headers, body, head, served)?;
             }
         }
     }
@@ -406,33 +343,19 @@ fn parse_range(header: &str, len: u64) -> Option<(u64, u64)> {
     if a >= len {
         return None;
     }
-    let b = if b.is_empty() {
-        len - 1
-    } else {
-        b.parse::<u64>().ok()?.min(len - 1)
-    };
+    let b = if b.is_empty() { len - 1 } else { b.parse::<u64>().ok()?.min(len - 1) };
     (a <= b).then_some((a, b))
 }
 
 fn respond(
-    out: &mut TcpStream,
-    status: &str,
-    headers: &[String],
-    body: &[u8],
-    head: bool,
-    served: &Served,
+    out: &mut TcpStream, status: &str, headers: &[String], body: &[u8], head: bool, served: &Served,
 ) -> std::io::Result<()> {
     respond_len(out, status, headers, body.len() as u64, body, head, served)
 }
 
 /// An answer whose `Content-Length` is `len` (`body` is sent unless `head`).
 fn respond_len(
-    out: &mut TcpStream,
-    status: &str,
-    headers: &[String],
-    len: u64,
-    body: &[u8],
-    head: bool,
+    out: &mut TcpStream, status: &str, headers: &[String], len: u64, body: &[u8], head: bool,
     served: &Served,
 ) -> std::io::Result<()> {
     let mut text = format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n");
@@ -458,11 +381,7 @@ mod tests {
     fn get(port: u16, path: &str, range: Option<&str>) -> String {
         let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
         let range = range.map(|r| format!("Range: {r}\r\n")).unwrap_or_default();
-        write!(
-            c,
-            "GET {path} HTTP/1.1\r\nHost: x\r\n{range}Connection: close\r\n\r\n"
-        )
-        .unwrap();
+        write!(c, "GET {path} HTTP/1.1\r\nHost: x\r\n{range}Connection: close\r\n\r\n").unwrap();
         c.shutdown(std::net::Shutdown::Write).unwrap();
         let mut s = String::new();
         c.read_to_string(&mut s).unwrap();
@@ -478,10 +397,7 @@ mod tests {
         let port = server.port;
         let r = get(port, "/f", Some("bytes=2-4"));
         assert!(r.starts_with("HTTP/1.1 206"), "{r}");
-        assert!(
-            r.contains("Content-Range: bytes 2-4/10") && r.ends_with("234"),
-            "{r}"
-        );
+        assert!(r.contains("Content-Range: bytes 2-4/10") && r.ends_with("234"), "{r}");
         assert!(get(port, "/f", Some("bytes=-3")).ends_with("789"));
         assert!(get(port, "/f", Some("bytes=8-")).ends_with("89"));
         assert!(get(port, "/f", Some("bytes=10-")).starts_with("HTTP/1.1 416"));

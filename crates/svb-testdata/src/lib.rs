@@ -23,10 +23,7 @@ pub fn data_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    missing(&format!(
-        "conformance data not found at {} (set SVB_TEST_DATA)",
-        dir.display()
-    ));
+    missing(&format!("conformance data not found at {} (set SVB_TEST_DATA)", dir.display()));
     None
 }
 
@@ -40,35 +37,23 @@ fn shared_data() -> PathBuf {
 /// What a test lacks, said: a panic under `CI=true` (where nothing may be skipped), else one
 /// "skipped" line.
 fn missing(what: &str) {
-    assert!(
-        !std::env::var("CI").is_ok_and(|v| v == "true"),
-        "CI=true: {what}"
-    );
+    assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "CI=true: {what}");
     println!("skipped: {what}");
 }
 
 /// Little-endian u16 values.
 pub fn read_u16s(bytes: &[u8]) -> Vec<u16> {
-    bytes
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect()
+    bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
 }
 
 /// Little-endian i16 values.
 pub fn read_i16s(bytes: &[u8]) -> Vec<i16> {
-    bytes
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]))
-        .collect()
+    bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
 }
 
 /// Little-endian u32 values.
 pub fn read_u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 /// The files of `dir` whose names end with `suffix`, sorted, as (stem, path).
@@ -110,10 +95,7 @@ pub fn zstd_set_content_size(frame: &mut [u8], size: u64) {
 /// `declared` bytes (8-byte field, single segment): a well-formed frame except for that size
 /// when it differs from `content.len()`.
 pub fn zstd_raw_frame(content: &[u8], declared: u64) -> Vec<u8> {
-    assert!(
-        content.len() < 1 << 17,
-        "one raw block holds at most 128 KiB"
-    );
+    assert!(content.len() < 1 << 17, "one raw block holds at most 128 KiB");
     let mut f = 0xFD2F_B528u32.to_le_bytes().to_vec();
     f.push(0b1110_0000);
     f.extend(declared.to_le_bytes());
@@ -234,11 +216,7 @@ pub fn assert_bytewise(f: impl Fn(u64) -> u64, table: &[u8; 256]) {
         let y = f(x);
         for k in 0..8 {
             let byte = (x >> (8 * k)) as u8;
-            assert_eq!(
-                (y >> (8 * k)) as u8,
-                table[byte as usize],
-                "byte {byte:#04x} of {x:#x}"
-            );
+            assert_eq!((y >> (8 * k)) as u8, table[byte as usize], "byte {byte:#04x} of {x:#x}");
         }
     }
 }
@@ -288,11 +266,8 @@ pub fn readme_files(data: &std::path::Path, dir: &std::path::Path) {
         std::fs::create_dir_all(to.parent().expect("a folder")).expect("make a folder");
         std::fs::copy(from, &to).expect("copy a conformance file");
     }
-    std::fs::write(
-        dir.join("ids.txt"),
-        "0000173c-bf67-44e7-9a9c-1ad0bc728e74\n",
-    )
-    .expect("write ids.txt");
+    std::fs::write(dir.join("ids.txt"), "0000173c-bf67-44e7-9a9c-1ad0bc728e74\n")
+        .expect("write ids.txt");
 }
 
 /// A fresh directory under the system temp dir (`svb-TAG-PID`), removed on drop.
@@ -337,9 +312,8 @@ pub fn slow5_repos() -> Option<PathBuf> {
     let repos = std::env::var_os("SVB_SLOW5_REPOS")
         .map(PathBuf::from)
         .or_else(|| {
-            let shared = std::env::var_os("SVB_TEST_DATA")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| {
+            let shared =
+                std::env::var_os("SVB_TEST_DATA").map(PathBuf::from).unwrap_or_else(|| {
                     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
                 });
             Some(shared.join("slow5-repos"))
@@ -347,10 +321,7 @@ pub fn slow5_repos() -> Option<PathBuf> {
         .filter(|r| r.join("slow5tools/test/data").is_dir());
     if repos.is_none() {
         let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "CI=true needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS)"
-        );
+        assert!(!ci, "CI=true needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS)");
         println!("skipped: no SVB_SLOW5_REPOS");
     }
     repos
@@ -369,10 +340,7 @@ pub fn python_with(module: &str, pip: &str) -> Option<String> {
         return Some(python);
     }
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
-        "CI=true needs {python} with {module} (pip install {pip})"
-    );
+    assert!(!ci, "CI=true needs {python} with {module} (pip install {pip})");
     println!("skipped: {python} with {module} not found (pip install {pip})");
     None
 }
@@ -382,9 +350,7 @@ pub use svb_io::error_chain;
 /// Runs the Python `script` with `args` under `python` (from [`python_with`]) and returns
 /// its output lines; panics with its stderr when it fails.
 pub fn python_lines<A: AsRef<std::ffi::OsStr>>(
-    python: &str,
-    script: &std::path::Path,
-    args: impl IntoIterator<Item = A>,
+    python: &str, script: &std::path::Path, args: impl IntoIterator<Item = A>,
 ) -> Vec<String> {
     let out = std::process::Command::new(python)
         .arg(script)

@@ -104,10 +104,7 @@ pub enum ColumnEdit {
 
 /// `(schema, columns)` with `edit` applied when it concerns `table`.
 fn edit(
-    edit: Option<&ColumnEdit>,
-    table: Table,
-    schema: Arc<Schema>,
-    mut columns: Vec<ArrayRef>,
+    edit: Option<&ColumnEdit>, table: Table, schema: Arc<Schema>, mut columns: Vec<ArrayRef>,
 ) -> (Arc<Schema>, Vec<ArrayRef>) {
     let (t, name) = match edit {
         Some(ColumnEdit::Remove(t, n) | ColumnEdit::Rename(t, n, _) | ColumnEdit::Retype(t, n)) => {
@@ -139,10 +136,7 @@ fn edit(
             columns[at] = col;
         }
     }
-    (
-        Arc::new(Schema::new(fields).with_metadata(schema.metadata().clone())),
-        columns,
-    )
+    (Arc::new(Schema::new(fields).with_metadata(schema.metadata().clone())), columns)
 }
 
 /// The `map<utf8, utf8>` type of the run-info table.
@@ -166,11 +160,7 @@ fn map_type() -> DataType {
 /// A one-row map column holding `pairs`.
 fn map_of(pairs: &[(&str, &str)]) -> ArrayRef {
     let mut b = MapBuilder::new(
-        Some(MapFieldNames {
-            entry: "entries".into(),
-            key: "key".into(),
-            value: "value".into(),
-        }),
+        Some(MapFieldNames { entry: "entries".into(), key: "key".into(), value: "value".into() }),
         StringBuilder::new(),
         StringBuilder::new(),
     )
@@ -188,10 +178,7 @@ const MARKER: [u8; 16] = *b"svb-test-marker!";
 
 fn uuid_field(name: &str) -> Field {
     Field::new(name, DataType::FixedSizeBinary(16), false).with_metadata(HashMap::from([
-        (
-            "ARROW:extension:name".to_string(),
-            "minknow.uuid".to_string(),
-        ),
+        ("ARROW:extension:name".to_string(), "minknow.uuid".to_string()),
         ("ARROW:extension:metadata".to_string(), String::new()),
     ]))
 }
@@ -236,10 +223,7 @@ impl TestFile<'_> {
         let signal_field = match self.compress {
             Some(_) => {
                 Field::new("signal", DataType::LargeBinary, false).with_metadata(HashMap::from([
-                    (
-                        "ARROW:extension:name".to_string(),
-                        "minknow.vbz".to_string(),
-                    ),
+                    ("ARROW:extension:name".to_string(), "minknow.vbz".to_string()),
                     ("ARROW:extension:metadata".to_string(), String::new()),
                 ]))
             }
@@ -286,11 +270,7 @@ impl TestFile<'_> {
             signal_batches.push(
                 RecordBatch::try_new(
                     signal_schema.clone(),
-                    vec![
-                        Arc::new(ids.finish()),
-                        signal,
-                        Arc::new(UInt32Array::from(samples)),
-                    ],
+                    vec![Arc::new(ids.finish()), signal, Arc::new(UInt32Array::from(samples))],
                 )
                 .expect("signal batch"),
             );
@@ -340,9 +320,7 @@ impl TestFile<'_> {
         let n = self.reads.len();
         let mut lists = ListBuilder::new(UInt64Builder::new());
         for (r, mine) in self.reads.iter().zip(&read_rows) {
-            lists
-                .values()
-                .append_slice(r.signal_rows_override.as_deref().unwrap_or(mine));
+            lists.values().append_slice(r.signal_rows_override.as_deref().unwrap_or(mine));
             lists.append(true);
         }
         let keys = || Int16Array::from(vec![0i16; n]);
@@ -357,18 +335,14 @@ impl TestFile<'_> {
             ids.append_value(r.read_id).expect("16 bytes");
         }
         let f32s = |f: &dyn Fn(&TestRead) -> f32| -> ArrayRef {
-            Arc::new(Float32Array::from(
-                self.reads.iter().map(f).collect::<Vec<_>>(),
-            ))
+            Arc::new(Float32Array::from(self.reads.iter().map(f).collect::<Vec<_>>()))
         };
         let reads_batch = RecordBatch::try_new(
             reads_schema.clone(),
             vec![
                 Arc::new(ids.finish()),
                 Arc::new(lists.finish()),
-                Arc::new(UInt32Array::from_iter_values(
-                    self.reads.iter().map(|r| r.read_number),
-                )),
+                Arc::new(UInt32Array::from_iter_values(self.reads.iter().map(|r| r.read_number))),
                 Arc::new(UInt64Array::from_iter_values(
                     self.reads.iter().map(|r| 1000 * u64::from(r.read_number)),
                 )),
@@ -380,15 +354,13 @@ impl TestFile<'_> {
                 f32s(&|_| f32::NAN),
                 Arc::new(UInt32Array::from(vec![0u32; n])),
                 f32s(&|_| 0.0),
-                Arc::new(UInt64Array::from_iter_values(self.reads.iter().map(|r| {
-                    r.num_samples_override.unwrap_or(r.signal.len() as u64)
-                }))),
-                Arc::new(UInt16Array::from_iter_values(
-                    self.reads.iter().map(|r| r.channel),
+                Arc::new(UInt64Array::from_iter_values(
+                    self.reads
+                        .iter()
+                        .map(|r| r.num_samples_override.unwrap_or(r.signal.len() as u64)),
                 )),
-                Arc::new(UInt8Array::from_iter_values(
-                    self.reads.iter().map(|r| r.well),
-                )),
+                Arc::new(UInt16Array::from_iter_values(self.reads.iter().map(|r| r.channel))),
+                Arc::new(UInt8Array::from_iter_values(self.reads.iter().map(|r| r.well))),
                 dict_col("not_set"),
                 f32s(&|r| r.calibration_offset),
                 f32s(&|r| r.calibration_scale),
@@ -402,11 +374,7 @@ impl TestFile<'_> {
 
         let text = |name: &str| Field::new(name, DataType::Utf8, false);
         let time = |name: &str| {
-            Field::new(
-                name,
-                DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
-                false,
-            )
+            Field::new(name, DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())), false)
         };
         let map = |name: &str| Field::new(name, map_type(), false);
         let run_schema = Arc::new(
@@ -460,12 +428,8 @@ impl TestFile<'_> {
             one("minion"),
             map_of(&[("run_id", "svb-run")]),
         ];
-        let (reads_schema, reads_columns) = edit(
-            self.edit.as_ref(),
-            Table::Reads,
-            reads_schema,
-            reads_batch.columns().to_vec(),
-        );
+        let (reads_schema, reads_columns) =
+            edit(self.edit.as_ref(), Table::Reads, reads_schema, reads_batch.columns().to_vec());
         let reads_batch =
             RecordBatch::try_new(reads_schema.clone(), reads_columns).expect("reads batch");
         let (run_schema, run_columns) =

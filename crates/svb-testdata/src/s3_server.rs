@@ -13,21 +13,10 @@ impl S3Server {
     /// `None` after printing one "skipped" line, or a panic under `CI=true`, where every
     /// server the tests use must start.
     pub fn start() -> Option<S3Server> {
-        let args = |port: u16| {
-            vec![
-                "-H".into(),
-                "127.0.0.1".into(),
-                "-p".into(),
-                port.to_string().into(),
-            ]
-        };
-        ServerProcess::start(
-            "MOTO_SERVER",
-            "moto_server",
-            "pip install \"moto[server]\"",
-            args,
-        )
-        .map(S3Server)
+        let args =
+            |port: u16| vec!["-H".into(), "127.0.0.1".into(), "-p".into(), port.to_string().into()];
+        ServerProcess::start("MOTO_SERVER", "moto_server", "pip install \"moto[server]\"", args)
+            .map(S3Server)
     }
 
     /// The endpoint URL (`AWS_ENDPOINT_URL`).

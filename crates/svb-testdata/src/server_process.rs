@@ -20,10 +20,7 @@ impl ServerProcess {
     /// how to `install` it, or a panic under `CI=true`, where every server the tests use must
     /// start.
     pub fn start(
-        var: &str,
-        default: &str,
-        install: &str,
-        args: impl FnOnce(u16) -> Vec<std::ffi::OsString>,
+        var: &str, default: &str, install: &str, args: impl FnOnce(u16) -> Vec<std::ffi::OsString>,
     ) -> Option<ServerProcess> {
         let program = std::env::var(var).unwrap_or_else(|_| default.into());
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -75,11 +72,7 @@ impl ServerProcess {
 
     /// The status code of `answer` (0 when it has none).
     pub fn status(answer: &str) -> u16 {
-        answer
-            .split_whitespace()
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0)
+        answer.split_whitespace().nth(1).and_then(|code| code.parse().ok()).unwrap_or(0)
     }
 }
 

@@ -17,12 +17,9 @@ pub struct Chunk<'a> {
 
 /// Splits `out` into one slice per chunk, checking the total.
 pub(crate) fn split_batch<'o, T>(
-    chunks: &[Chunk<'_>],
-    mut out: &'o mut [T],
+    chunks: &[Chunk<'_>], mut out: &'o mut [T],
 ) -> Result<Vec<&'o mut [T]>, VbzError> {
-    let needed = chunks
-        .iter()
-        .try_fold(0usize, |acc, c| acc.checked_add(c.samples));
+    let needed = chunks.iter().try_fold(0usize, |acc, c| acc.checked_add(c.samples));
     if needed != Some(out.len()) {
         return Err(VbzError::OutputLength {
             needed: needed.unwrap_or(usize::MAX),
@@ -39,19 +36,14 @@ pub(crate) fn split_batch<'o, T>(
 }
 
 pub(crate) fn chunk_error(index: usize) -> impl Fn(VbzError) -> VbzError {
-    move |e| VbzError::Chunk {
-        index,
-        source: Box::new(e),
-    }
+    move |e| VbzError::Chunk { index, source: Box::new(e) }
 }
 
 /// Decodes a batch of plain VBZ chunks into `out` (their samples back to back) with the
 /// fused decoder, one chunk per task on rayon. `out.len()` must be the sum of the chunks'
 /// samples.
 pub fn decode_vbz_batch(
-    chunks: &[Chunk<'_>],
-    out: &mut [i16],
-    threads: Threads<'_>,
+    chunks: &[Chunk<'_>], out: &mut [i16], threads: Threads<'_>,
 ) -> Result<(), VbzError> {
     let parts = split_batch(chunks, out)?;
     let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();

@@ -15,10 +15,7 @@ pub(crate) fn best() -> &'static ZigzagDeltaKernels {
 /// cannot run it): for comparing ISAs in tests and benchmarks. Returns the samples and the
 /// bytes consumed.
 pub fn decode_vbz_fused_with(
-    isa: Isa,
-    data: &[u8],
-    n: usize,
-    initial: i16,
+    isa: Isa, data: &[u8], n: usize, initial: i16,
 ) -> Option<Result<(Vec<i16>, usize), DecodeError>> {
     let f = I16ZigzagDelta.kernels_for(isa)?;
     if let Err(e) = svb_core::Codec::check_plausible(&svb_core::Svb16, data, n) {

@@ -56,12 +56,8 @@ pub struct Options {
 impl Options {
     /// What ONT writes for raw signal: 2-byte integers, delta + zigzag, zstd level 1,
     /// version 0 (HDF5 `cd_values` `[0, 2, 1, 1]`).
-    pub const SIGNAL: Options = Options {
-        delta_zigzag: true,
-        integer_size: 2,
-        zstd_level: 1,
-        version: 0,
-    };
+    pub const SIGNAL: Options =
+        Options { delta_zigzag: true, integer_size: 2, zstd_level: 1, version: 0 };
 
     /// Options from the HDF5 filter's `cd_values`: `[version, integer_size, delta_zigzag,
     /// zstd_level]` (further values are ignored).
@@ -73,24 +69,14 @@ impl Options {
                 expected: "at least 4 values",
             });
         };
-        let opts = Options {
-            delta_zigzag: delta_zigzag != 0,
-            integer_size,
-            zstd_level,
-            version,
-        };
+        let opts = Options { delta_zigzag: delta_zigzag != 0, integer_size, zstd_level, version };
         opts.validate()?;
         Ok(opts)
     }
 
     /// The HDF5 filter's `cd_values` of these options.
     pub fn cd_values(&self) -> [u32; 4] {
-        [
-            self.version,
-            self.integer_size,
-            self.delta_zigzag as u32,
-            self.zstd_level,
-        ]
+        [self.version, self.integer_size, self.delta_zigzag as u32, self.zstd_level]
     }
 
     fn validate(&self) -> Result<(), VbzError> {
@@ -134,10 +120,7 @@ impl Options {
             return Ok(bytes);
         }
         if !bytes.is_multiple_of(size) {
-            return Err(VbzError::NotWholeIntegers {
-                bytes,
-                integer_size: size,
-            });
+            return Err(VbzError::NotWholeIntegers { bytes, integer_size: size });
         }
         Ok(bytes / size)
     }
@@ -296,13 +279,11 @@ fn unpack_nibbles(input: &[u8], out: &mut [u32]) -> Result<(), VbzError> {
     let (keys, data) = input.split_at(n.div_ceil(4).min(input.len()));
     let code = |i: usize| ((keys[i / 4] >> (2 * (i % 4))) & 3) as usize;
     if keys.len() < n.div_ceil(4) {
-        return Err(VbzError::StreamVByte(
-            svb_core::DecodeError::ControlTruncated {
-                n,
-                needed: n.div_ceil(4),
-                available: input.len(),
-            },
-        ));
+        return Err(VbzError::StreamVByte(svb_core::DecodeError::ControlTruncated {
+            n,
+            needed: n.div_ceil(4),
+            available: input.len(),
+        }));
     }
     let nibbles: usize = (0..n).map(|i| NIBBLES[code(i)]).sum();
     if nibbles.div_ceil(2) != data.len() {
@@ -317,11 +298,7 @@ fn unpack_nibbles(input: &[u8], out: &mut [u32]) -> Result<(), VbzError> {
         let mut v = 0u32;
         for j in 0..NIBBLES[code(i)] {
             let byte = data[pos / 2];
-            let nib = if pos.is_multiple_of(2) {
-                byte & 0xF
-            } else {
-                byte >> 4
-            };
+            let nib = if pos.is_multiple_of(2) { byte & 0xF } else { byte >> 4 };
             v |= (nib as u32) << (4 * j);
             pos += 1;
         }
@@ -401,13 +378,11 @@ fn check(src: &[u8], len: usize, opts: &Options) -> Result<Option<usize>, VbzErr
     let (min, max) = opts.packing().bounds(n);
     if opts.zstd_level == 0 {
         if src.len() < min {
-            return Err(VbzError::StreamVByte(
-                svb_core::DecodeError::TooShortForCount {
-                    n,
-                    min_len: min,
-                    available: src.len(),
-                },
-            ));
+            return Err(VbzError::StreamVByte(svb_core::DecodeError::TooShortForCount {
+                n,
+                min_len: min,
+                available: src.len(),
+            }));
         }
         return Ok(None);
     }
@@ -419,11 +394,7 @@ fn check(src: &[u8], len: usize, opts: &Options) -> Result<Option<usize>, VbzErr
 fn all_used(used: usize, n: usize, packed: &[u8]) -> Result<(), VbzError> {
     match used == packed.len() {
         true => Ok(()),
-        false => Err(VbzError::LengthMismatch {
-            samples: n,
-            consumed: used,
-            len: packed.len(),
-        }),
+        false => Err(VbzError::LengthMismatch { samples: n, consumed: used, len: packed.len() }),
     }
 }
 
@@ -464,9 +435,8 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
         match packing {
             Packing::Nibbles => unpack_nibbles(packed, values)?,
             _ => {
-                let used = U32Classic
-                    .decode_to_slice(packed, values)
-                    .map_err(VbzError::StreamVByte)?;
+                let used =
+                    U32Classic.decode_to_slice(packed, values).map_err(VbzError::StreamVByte)?;
                 all_used(used, n, packed)?;
             }
         }
@@ -486,9 +456,7 @@ pub fn decompress_into(src: &[u8], opts: &Options, out: &mut [u8]) -> Result<(),
 /// (`declared` is `None`), else what zstd inflates it to (its `declared` size checked) in
 /// this thread's reused buffer.
 fn with_packed<R>(
-    src: &[u8],
-    declared: Option<usize>,
-    f: impl FnOnce(&[u8]) -> Result<R, VbzError>,
+    src: &[u8], declared: Option<usize>, f: impl FnOnce(&[u8]) -> Result<R, VbzError>,
 ) -> Result<R, VbzError> {
     match declared {
         None => f(src),
@@ -513,10 +481,7 @@ pub fn decompress(src: &[u8], len: usize, opts: &Options) -> Result<Vec<u8>, Vbz
 /// bytes a value, so once the packed stream exists (read, or really produced by zstd: see
 /// `svb_io::zstd_frame`) it justifies the `len` bytes that `out` grows by.
 fn decompress_append(
-    src: &[u8],
-    len: usize,
-    opts: &Options,
-    out: &mut Vec<u8>,
+    src: &[u8], len: usize, opts: &Options, out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
     let declared = check(src, len, opts)?;
     let start = out.len();
@@ -544,9 +509,7 @@ pub fn decompressed_size(src: &[u8]) -> Result<usize, VbzError> {
 
 /// Decompresses a sized stream, appending the original bytes to `out`.
 pub fn decompress_sized_into(
-    src: &[u8],
-    opts: &Options,
-    out: &mut Vec<u8>,
+    src: &[u8], opts: &Options, out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
     let len = decompressed_size(src)?;
     decompress_append(&src[SIZED_HEADER_LEN..], len, opts, out)
@@ -575,17 +538,12 @@ pub fn decompress_signal_into(src: &[u8], out: &mut Vec<i16>) -> Result<(), VbzE
 /// integers, delta + zigzag, StreamVByte) are decoded by the fused kernel straight into
 /// `out`, with no copy of the original bytes.
 pub fn decompress_sized_samples_into(
-    src: &[u8],
-    opts: &Options,
-    out: &mut Vec<i16>,
+    src: &[u8], opts: &Options, out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
     let len = decompressed_size(src)?;
     let body = &src[SIZED_HEADER_LEN..];
     if !len.is_multiple_of(2) {
-        return Err(VbzError::NotWholeIntegers {
-            bytes: len,
-            integer_size: 2,
-        });
+        return Err(VbzError::NotWholeIntegers { bytes: len, integer_size: 2 });
     }
     let fused =
         opts.integer_size == 2 && opts.delta_zigzag && opts.packing() == Packing::StreamVByte;

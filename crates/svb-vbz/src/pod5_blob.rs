@@ -133,9 +133,7 @@ pub fn decompress_signal_to_vec(blob: &[u8], n: usize) -> Result<Vec<i16>, VbzEr
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```
 pub fn decompress_batch(
-    chunks: &[crate::Chunk<'_>],
-    out: &mut [i16],
-    threads: crate::Threads<'_>,
+    chunks: &[crate::Chunk<'_>], out: &mut [i16], threads: crate::Threads<'_>,
 ) -> Result<(), VbzError> {
     let parts = crate::batch::split_batch(chunks, out)?;
     let tasks: Vec<_> = chunks.iter().zip(parts).enumerate().collect();

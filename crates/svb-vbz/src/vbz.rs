@@ -70,10 +70,7 @@ pub fn decode_vbz(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 /// is taken from `initial`, appended to `out`. `data` must be exactly one stream; input too
 /// short for `n` samples is refused before `out` grows.
 pub fn decode_vbz_fused_from_into(
-    data: &[u8],
-    n: usize,
-    initial: i16,
-    out: &mut Vec<i16>,
+    data: &[u8], n: usize, initial: i16, out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
     Svb16.check_plausible(data, n)?;
     let (keys, body) = fused::split_stream(data, n)?;
@@ -127,10 +124,6 @@ fn check_consumed(samples: usize, consumed: usize, len: usize) -> Result<(), Vbz
     if consumed == len {
         Ok(())
     } else {
-        Err(VbzError::LengthMismatch {
-            samples,
-            consumed,
-            len,
-        })
+        Err(VbzError::LengthMismatch { samples, consumed, len })
     }
 }

@@ -102,20 +102,9 @@ impl<'a> Layout<'a> {
             exact += partial + (keys[full] & ((1u8 << partial) - 1)).count_ones() as usize;
         }
         if exact != svb.len() {
-            return Err(VbzError::LengthMismatch {
-                samples: n,
-                consumed: exact,
-                len: svb.len(),
-            });
+            return Err(VbzError::LengthMismatch { samples: n, consumed: exact, len: svb.len() });
         }
-        let layout = Layout {
-            keys,
-            body,
-            n,
-            sub,
-            k: points.len() / 6 + 1,
-            points,
-        };
+        let layout = Layout { keys, body, n, sub, k: points.len() / 6 + 1, points };
         let (mut expected, mut g) = (0usize, 0usize);
         for i in 1..layout.k {
             let split_key = i * sub / 8;
@@ -123,11 +112,7 @@ impl<'a> Layout<'a> {
             g = split_key;
             let (_, offset) = layout.point(i);
             if offset as usize != expected {
-                return Err(VbzError::BadSplitOffset {
-                    index: i,
-                    offset: offset.into(),
-                    expected,
-                });
+                return Err(VbzError::BadSplitOffset { index: i, offset: offset.into(), expected });
             }
         }
         Ok(layout)
@@ -136,10 +121,7 @@ impl<'a> Layout<'a> {
     /// Split point `i` (1..k): the carry into sub-stream `i` and its data offset.
     fn point(&self, i: usize) -> (i16, u32) {
         let p = &self.points[6 * (i - 1)..6 * i];
-        (
-            i16::from_le_bytes([p[0], p[1]]),
-            u32::from_le_bytes([p[2], p[3], p[4], p[5]]),
-        )
+        (i16::from_le_bytes([p[0], p[1]]), u32::from_le_bytes([p[2], p[3], p[4], p[5]]))
     }
 
     /// Every sub-stream, each with its part of `out` (all `n` samples).
@@ -148,11 +130,7 @@ impl<'a> Layout<'a> {
         let (mut start, mut initial) = (0usize, 0i16);
         for index in 0..self.k {
             let first = index * self.sub;
-            let samples = if index + 1 < self.k {
-                self.sub
-            } else {
-                self.n - first
-            };
+            let samples = if index + 1 < self.k { self.sub } else { self.n - first };
             let (next_initial, end) = if index + 1 < self.k {
                 let (carry, offset) = self.point(index + 1);
                 (carry, offset as usize)
@@ -181,8 +159,7 @@ impl<'a> Layout<'a> {
     /// Reserves the stream's samples in `out`, lets `fill` write all of them, and keeps them
     /// only when it succeeds and the carries check out.
     fn append(
-        &self,
-        out: &mut Vec<i16>,
+        &self, out: &mut Vec<i16>,
         fill: impl FnOnce(&Self, &mut [MaybeUninit<i16>]) -> Result<(), VbzError>,
     ) -> Result<(), VbzError> {
         let (len, n) = (out.len(), self.n);
@@ -207,11 +184,7 @@ impl<'a> Layout<'a> {
         let used = fused::best().decode_split_uninit(self.keys, self.body, 0, out)?;
         if used != self.body.len() {
             let last = self.k - 1;
-            let start = if last == 0 {
-                0
-            } else {
-                self.point(last).1 as usize
-            };
+            let start = if last == 0 { 0 } else { self.point(last).1 as usize };
             return Err(VbzError::SubStreamLength {
                 index: last,
                 consumed: used - start,
@@ -231,11 +204,7 @@ impl<'a> Layout<'a> {
                 at => samples[at - 1],
             };
             if carry != decoded {
-                return Err(VbzError::BadSplitCarry {
-                    index: i,
-                    carry,
-                    decoded,
-                });
+                return Err(VbzError::BadSplitCarry { index: i, carry, decoded });
             }
         }
         Ok(())
@@ -249,11 +218,7 @@ fn data_len_of(keys: &[u8]) -> usize {
     for w in &mut words {
         ones += u64::from_le_bytes(w.try_into().expect("8 bytes")).count_ones();
     }
-    ones += words
-        .remainder()
-        .iter()
-        .map(|b| b.count_ones())
-        .sum::<u32>();
+    ones += words.remainder().iter().map(|b| b.count_ones()).sum::<u32>();
     8 * keys.len() + ones as usize
 }
 
@@ -273,11 +238,7 @@ fn vbz2_layout(data: &[u8], n: usize) -> Result<Layout<'_>, VbzError> {
 /// Parses a VBZ-K stream of `n` samples.
 fn vbzk_layout(data: &[u8], n: usize) -> Result<Layout<'_>, VbzError> {
     let Some(&k) = data.first() else {
-        return Err(VbzError::HeaderTruncated {
-            format: "VBZ-K",
-            needed: 1,
-            available: 0,
-        });
+        return Err(VbzError::HeaderTruncated { format: "VBZ-K", needed: 1, available: 0 });
     };
     let k = k as usize;
     let sub = kchain_len(n, k);
@@ -364,10 +325,7 @@ pub fn decode_vbz2(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 /// # Panics
 /// When `k` is 0 or above [`MAX_K`], or with 2^31 samples or more.
 pub fn encode_vbzk_into(samples: &[i16], k: usize, out: &mut Vec<u8>) {
-    assert!(
-        (1..=MAX_K).contains(&k),
-        "VBZ-K needs 1 <= k <= 255, got {k}"
-    );
+    assert!((1..=MAX_K).contains(&k), "VBZ-K needs 1 <= k <= 255, got {k}");
     let sub = kchain_len(samples.len(), k);
     let k = if sub == 0 { 1 } else { k };
     let start = out.len();
@@ -428,17 +386,11 @@ pub fn decode_vbzk(data: &[u8], n: usize) -> Result<Vec<i16>, VbzError> {
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```
 pub fn decode_vbzk_parallel_into(
-    data: &[u8],
-    n: usize,
-    out: &mut Vec<i16>,
+    data: &[u8], n: usize, out: &mut Vec<i16>,
 ) -> Result<(), VbzError> {
     vbzk_layout(data, n)?.append(out, |layout, spare| {
         let tasks = layout.tasks(spare);
-        run_largest_first(
-            tasks,
-            |(s, _)| (s.samples, s.index),
-            |(s, part)| s.decode(part),
-        )
+        run_largest_first(tasks, |(s, _)| (s.samples, s.index), |(s, part)| s.decode(part))
     })
 }
 
@@ -458,9 +410,7 @@ const CHUNKS_PER_WORKER: usize = 4;
 /// decoded 1.2x faster so here). With fewer, every sub-stream of every chunk is a task. On
 /// failure the error names the first failing chunk.
 pub fn decode_vbzk_batch(
-    chunks: &[Chunk<'_>],
-    out: &mut [i16],
-    threads: Threads<'_>,
+    chunks: &[Chunk<'_>], out: &mut [i16], threads: Threads<'_>,
 ) -> Result<(), VbzError> {
     let mut parts = split_batch(chunks, out)?;
     threads.run(|| {

@@ -13,10 +13,7 @@ pub(crate) fn compress_into(level: i32, src: &[u8], out: &mut Vec<u8>) -> Result
 
 /// [`compress_into`] under a [`zstd_frame::Profile`].
 pub(crate) fn compress_with_into(
-    level: i32,
-    profile: zstd_frame::Profile,
-    src: &[u8],
-    out: &mut Vec<u8>,
+    level: i32, profile: zstd_frame::Profile, src: &[u8], out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
     Ok(zstd_frame::compress_with_into(level, profile, src, out)?)
 }
@@ -24,38 +21,23 @@ pub(crate) fn compress_with_into(
 /// The content size a frame declares, which must lie in `min..=max` (the stream sizes of
 /// `samples` values) and within what the frame's length can expand to.
 pub(crate) fn checked_content_size(
-    frame: &[u8],
-    min: usize,
-    max: usize,
-    samples: usize,
+    frame: &[u8], min: usize, max: usize, samples: usize,
 ) -> Result<usize, VbzError> {
     let declared = match zstd_frame::content_size(frame) {
         Ok(d) => d,
         // More than the frame's length can expand to.
         Err(FrameError::Implausible { declared, .. }) => {
-            return Err(VbzError::FrameTooLarge {
-                declared,
-                max,
-                samples,
-            })
+            return Err(VbzError::FrameTooLarge { declared, max, samples })
         }
         // lib_pod5 and vbz_compression always write the content size and refuse frames
         // without one.
         Err(e) => return Err(e.into()),
     };
     if declared > max as u64 {
-        return Err(VbzError::FrameTooLarge {
-            declared,
-            max,
-            samples,
-        });
+        return Err(VbzError::FrameTooLarge { declared, max, samples });
     }
     if declared < min as u64 {
-        return Err(VbzError::FrameTooSmall {
-            declared: declared as usize,
-            min,
-            samples,
-        });
+        return Err(VbzError::FrameTooSmall { declared: declared as usize, min, samples });
     }
     Ok(declared as usize)
 }
@@ -65,9 +47,7 @@ pub(crate) fn checked_content_size(
 /// that lies fails before `declared` bytes are reserved. More or less content than declared
 /// is an error.
 pub(crate) fn decompress_into(
-    frame: &[u8],
-    declared: usize,
-    out: &mut Vec<u8>,
+    frame: &[u8], declared: usize, out: &mut Vec<u8>,
 ) -> Result<(), VbzError> {
     Ok(zstd_frame::decompress_into(frame, declared, out)?)
 }

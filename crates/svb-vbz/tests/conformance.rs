@@ -28,19 +28,12 @@ fn lib_pod5_blobs_decode_and_reencode_byte_for_byte(dir: &Path) {
             // The Python wrapper stored an empty blob; the C++ writer makes the empty frame.
             assert_eq!(ours, EMPTY_FRAME);
         } else {
-            assert_eq!(
-                ours, blob,
-                "{name}: compressed bytes differ from lib_pod5's"
-            );
+            assert_eq!(ours, blob, "{name}: compressed bytes differ from lib_pod5's");
         }
         // The 3-pass and fused decoders agree on the decompressed stream.
         if !blob.is_empty() {
             let vbz = zstd::decode_all(&blob[..]).unwrap();
-            assert_eq!(
-                svb_vbz::decode_vbz(&vbz, samples.len()).unwrap(),
-                samples,
-                "{name}"
-            );
+            assert_eq!(svb_vbz::decode_vbz(&vbz, samples.len()).unwrap(), samples, "{name}");
             assert_eq!(svb_vbz::encode_vbz(&samples), vbz, "{name}");
         }
     }
@@ -51,10 +44,7 @@ fn zero_samples_accept_empty_blob_and_empty_frame() {
     let mut none: [i16; 0] = [];
     pod5_blob::decompress_signal(&[], &mut none).unwrap();
     pod5_blob::decompress_signal(&EMPTY_FRAME, &mut none).unwrap();
-    assert_eq!(
-        pod5_blob::decompress_signal_to_vec(&EMPTY_FRAME, 0).unwrap(),
-        Vec::<i16>::new()
-    );
+    assert_eq!(pod5_blob::decompress_signal_to_vec(&EMPTY_FRAME, 0).unwrap(), Vec::<i16>::new());
 }
 
 #[test]
@@ -82,10 +72,7 @@ fn bad_blobs_give_typed_errors_before_allocating() {
     // Truncated and corrupted frames.
     for cut in [1, 4, 8, blob.len() / 2, blob.len() - 1] {
         let mut out = vec![0i16; signal.len()];
-        assert!(
-            pod5_blob::decompress_signal(&blob[..cut], &mut out).is_err(),
-            "cut {cut}"
-        );
+        assert!(pod5_blob::decompress_signal(&blob[..cut], &mut out).is_err(), "cut {cut}");
     }
     let mut out = vec![0i16; signal.len()];
     assert!(matches!(
@@ -107,17 +94,9 @@ fn batches_of_lib_pod5_blobs_decode_in_parallel(dir: &Path) {
         blobs.push((std::fs::read(&path).unwrap(), samples.len()));
         expected.extend(samples);
     }
-    let chunks: Vec<svb_vbz::Chunk> = blobs
-        .iter()
-        .map(|(b, n)| svb_vbz::Chunk {
-            data: b,
-            samples: *n,
-        })
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let chunks: Vec<svb_vbz::Chunk> =
+        blobs.iter().map(|(b, n)| svb_vbz::Chunk { data: b, samples: *n }).collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     for threads in [svb_vbz::Threads::Current, svb_vbz::Threads::Pool(&pool)] {
         let mut out = vec![0i16; expected.len()];
         pod5_blob::decompress_batch(&chunks, &mut out, threads).unwrap();

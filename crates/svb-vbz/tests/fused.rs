@@ -33,15 +33,9 @@ fn check(samples: &[i16], initial: i16, truncations: bool) {
         assert_eq!(decode_vbz(&stream, samples.len()).unwrap(), samples);
     }
     for isa in isas() {
-        let (got, used) = decode_vbz_fused_with(isa, &stream, samples.len(), initial)
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            (got.as_slice(), used),
-            (samples, stream.len()),
-            "{isa} n={}",
-            samples.len()
-        );
+        let (got, used) =
+            decode_vbz_fused_with(isa, &stream, samples.len(), initial).unwrap().unwrap();
+        assert_eq!((got.as_slice(), used), (samples, stream.len()), "{isa} n={}", samples.len());
     }
     if truncations {
         for cut in 0..stream.len() {
@@ -69,9 +63,8 @@ fn every_length_and_shape() {
         check(&walk, 0, n <= 70);
         let wild: Vec<i16> = (0..n).map(|_| rng.next() as i16).collect();
         check(&wild, rng.next() as i16, n <= 70);
-        let extremes: Vec<i16> = (0..n)
-            .map(|i| if i % 2 == 0 { i16::MAX } else { i16::MIN })
-            .collect();
+        let extremes: Vec<i16> =
+            (0..n).map(|i| if i % 2 == 0 { i16::MAX } else { i16::MIN }).collect();
         check(&extremes, 0, false);
         check(&vec![0; n], 0, false);
     }

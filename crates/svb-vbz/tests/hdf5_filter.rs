@@ -51,28 +51,15 @@ fn ont_chunks_decode_and_reencode_byte_for_byte(dir: &Path) {
     let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"hdf5_filter_32020_cd_values\""));
     // The manifest's cd_values ([0, 2, 1, 1, ...]) are the signal options.
-    assert_eq!(
-        Options::from_cd_values(&[0, 2, 1, 1, 1]).unwrap(),
-        Options::SIGNAL
-    );
+    assert_eq!(Options::from_cd_values(&[0, 2, 1, 1, 1]).unwrap(), Options::SIGNAL);
     let vectors = files_with_suffix(&dir, ".vbz");
     assert_eq!(vectors.len(), 5, "the 5 fast5 VBZ chunks");
     for (name, path) in vectors {
         let chunk = std::fs::read(&path).unwrap();
         let samples = read_i16s(&std::fs::read(path.with_extension("i16")).unwrap());
-        assert!(
-            manifest.contains(&format!("\"samples\": {}", samples.len())),
-            "{name}"
-        );
-        assert_eq!(
-            hdf5_filter::decompressed_size(&chunk).unwrap(),
-            2 * samples.len()
-        );
-        assert_eq!(
-            hdf5_filter::decompress_signal(&chunk).unwrap(),
-            samples,
-            "{name}"
-        );
+        assert!(manifest.contains(&format!("\"samples\": {}", samples.len())), "{name}");
+        assert_eq!(hdf5_filter::decompressed_size(&chunk).unwrap(), 2 * samples.len());
+        assert_eq!(hdf5_filter::decompress_signal(&chunk).unwrap(), samples, "{name}");
         assert_eq!(
             hdf5_filter::decompress_sized(&chunk, &Options::SIGNAL).unwrap(),
             le_bytes(&samples)
@@ -83,10 +70,7 @@ fn ont_chunks_decode_and_reencode_byte_for_byte(dir: &Path) {
         // tools/zstd-compat shows libzstd 1.3.8 turns this same stream into ONT's frame).
         let ours = hdf5_filter::compress_signal(&samples);
         assert_eq!(ours[..4], chunk[..4], "{name}");
-        let raw = Options {
-            zstd_level: 0,
-            ..Options::SIGNAL
-        };
+        let raw = Options { zstd_level: 0, ..Options::SIGNAL };
         let stream = hdf5_filter::compress(&le_bytes(&samples), &raw).unwrap();
         assert_eq!(
             zstd::decode_all(&chunk[4..]).unwrap(),
@@ -108,43 +92,26 @@ fn ont_chunks_decode_and_reencode_byte_for_byte(dir: &Path) {
 
 #[test]
 fn hand_made_streams() {
-    let raw = Options {
-        zstd_level: 0,
-        ..Options::SIGNAL
-    };
+    let raw = Options { zstd_level: 0, ..Options::SIGNAL };
     // v0: 10, 12 -> deltas 10, 2 -> zigzag 20, 4 -> one key byte (two 1-byte codes), data.
-    assert_eq!(
-        hdf5_filter::compress(&le_bytes(&[10, 12]), &raw).unwrap(),
-        [0x00, 20, 4]
-    );
+    assert_eq!(hdf5_filter::compress(&le_bytes(&[10, 12]), &raw).unwrap(), [0x00, 20, 4]);
     // A 16-bit delta that overflows: ONT's x86 build wraps it (at most 2 bytes a value).
     let jump = [-20000i16, 20000];
     let ours = hdf5_filter::compress(&le_bytes(&jump), &raw).unwrap();
     assert_eq!(ours, [0b0101, 0x3f, 0x9c, 0x7f, 0xc7]);
     // v1, 1-byte integers: 0, 1, -1, 20 -> deltas 0, 1, -2, 21 -> zigzag 0, 2, 3, 42 ->
     // codes 0, 1, 1, 2 and nibbles 2, 3, 0xA, 0x2.
-    let v1 = Options {
-        integer_size: 1,
-        version: 1,
-        zstd_level: 0,
-        delta_zigzag: true,
-    };
+    let v1 = Options { integer_size: 1, version: 1, zstd_level: 0, delta_zigzag: true };
     let bytes = [0u8, 1, 0xFF, 20];
     let packed = hdf5_filter::compress(&bytes, &v1).unwrap();
     assert_eq!(packed, [0b10_01_01_00, 0x32, 0x2A]);
     assert_eq!(hdf5_filter::decompress(&packed, 4, &v1).unwrap(), bytes);
     // v1 without delta: a negative byte sign-extends to 32 bits, so it takes code 3 and its
     // low 16 bits, as vbz_compression writes it.
-    let plain = Options {
-        delta_zigzag: false,
-        ..v1
-    };
+    let plain = Options { delta_zigzag: false, ..v1 };
     let packed = hdf5_filter::compress(&[0xFF, 5], &plain).unwrap();
     assert_eq!(packed, [0b01_11, 0xFF, 0xFF, 0x05]);
-    assert_eq!(
-        hdf5_filter::decompress(&packed, 2, &plain).unwrap(),
-        [0xFF, 5]
-    );
+    assert_eq!(hdf5_filter::decompress(&packed, 2, &plain).unwrap(), [0xFF, 5]);
 }
 
 #[test]
@@ -171,12 +138,7 @@ fn all_options() -> Vec<Options> {
         for delta_zigzag in [false, true] {
             for zstd_level in [0, 1, 5] {
                 for version in [0, 1] {
-                    v.push(Options {
-                        delta_zigzag,
-                        integer_size,
-                        zstd_level,
-                        version,
-                    });
+                    v.push(Options { delta_zigzag, integer_size, zstd_level, version });
                 }
             }
         }
@@ -197,10 +159,7 @@ fn round_trip(bytes: &[u8], opts: &Options) {
     );
     let unsized_ = hdf5_filter::compress(bytes, opts).unwrap();
     assert_eq!(sized[4..], unsized_[..]);
-    assert_eq!(
-        hdf5_filter::decompress(&unsized_, bytes.len(), opts).unwrap(),
-        bytes
-    );
+    assert_eq!(hdf5_filter::decompress(&unsized_, bytes.len(), opts).unwrap(), bytes);
 }
 
 #[test]
@@ -221,10 +180,8 @@ fn every_option_round_trips() {
             round_trip(&bytes, &opts);
         }
     }
-    let extremes: Vec<u8> = [i32::MIN, i32::MAX, 0, -1, i32::MIN, 1]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
+    let extremes: Vec<u8> =
+        [i32::MIN, i32::MAX, 0, -1, i32::MIN, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
     for opts in all_options() {
         round_trip(&extremes, &opts);
     }
@@ -236,10 +193,7 @@ fn bad_input_gives_typed_errors() {
     let chunk = hdf5_filter::compress_signal(&samples);
     // Truncation anywhere.
     for cut in 0..chunk.len() {
-        assert!(
-            hdf5_filter::decompress_signal(&chunk[..cut]).is_err(),
-            "cut {cut}"
-        );
+        assert!(hdf5_filter::decompress_signal(&chunk[..cut]).is_err(), "cut {cut}");
     }
     // A header claiming 4 GB for a small chunk: refused from the frame header.
     let mut lying = chunk.clone();
@@ -249,24 +203,15 @@ fn bad_input_gives_typed_errors() {
         Err(VbzError::NotWholeIntegers { .. })
     ));
     lying[..4].copy_from_slice(&(u32::MAX - 1).to_le_bytes());
-    assert!(matches!(
-        hdf5_filter::decompress_signal(&lying),
-        Err(VbzError::FrameTooSmall { .. })
-    ));
+    assert!(matches!(hdf5_filter::decompress_signal(&lying), Err(VbzError::FrameTooSmall { .. })));
     // Too small a claim: the frame declares more than the samples can need.
     lying[..4].copy_from_slice(&20u32.to_le_bytes());
-    assert!(matches!(
-        hdf5_filter::decompress_signal(&lying),
-        Err(VbzError::FrameTooLarge { .. })
-    ));
+    assert!(matches!(hdf5_filter::decompress_signal(&lying), Err(VbzError::FrameTooLarge { .. })));
     // One sample fewer: the stream has bytes left over.
     lying[..4].copy_from_slice(&(2 * 2999u32).to_le_bytes());
     assert!(hdf5_filter::decompress_signal(&lying).is_err());
     // Unsized without zstd: trailing bytes, and a stream too short for the count.
-    let raw = Options {
-        zstd_level: 0,
-        ..Options::SIGNAL
-    };
+    let raw = Options { zstd_level: 0, ..Options::SIGNAL };
     let mut packed = hdf5_filter::compress(&le_bytes(&samples), &raw).unwrap();
     packed.push(0);
     assert!(matches!(
@@ -279,18 +224,9 @@ fn bad_input_gives_typed_errors() {
     ));
     // Options vbz_compression does not define.
     for bad in [
-        Options {
-            integer_size: 3,
-            ..Options::SIGNAL
-        },
-        Options {
-            version: 2,
-            ..Options::SIGNAL
-        },
-        Options {
-            zstd_level: 23,
-            ..Options::SIGNAL
-        },
+        Options { integer_size: 3, ..Options::SIGNAL },
+        Options { version: 2, ..Options::SIGNAL },
+        Options { zstd_level: 23, ..Options::SIGNAL },
     ] {
         assert!(matches!(
             hdf5_filter::compress(&[0; 12], &bad),

@@ -77,9 +77,8 @@ fn round_trips_every_tail_and_k() {
 #[test]
 fn extremes() {
     for n in [16, 17, 64, 1000] {
-        let alternating: Vec<i16> = (0..n)
-            .map(|i| if i % 2 == 0 { i16::MIN } else { i16::MAX })
-            .collect();
+        let alternating: Vec<i16> =
+            (0..n).map(|i| if i % 2 == 0 { i16::MIN } else { i16::MAX }).collect();
         check(&alternating, 2);
         check(&alternating, 7);
         check(&vec![0; n], 4);
@@ -93,14 +92,8 @@ fn empty_streams() {
     assert_eq!(encode_vbzk(&[], 4), [1]);
     assert!(decode_vbz2(&[0; 6], 0).unwrap().is_empty());
     assert!(decode_vbzk(&[1], 0).unwrap().is_empty());
-    assert!(matches!(
-        decode_vbz2(&[], 0),
-        Err(VbzError::HeaderTruncated { .. })
-    ));
-    assert!(matches!(
-        decode_vbzk(&[], 0),
-        Err(VbzError::HeaderTruncated { .. })
-    ));
+    assert!(matches!(decode_vbz2(&[], 0), Err(VbzError::HeaderTruncated { .. })));
+    assert!(matches!(decode_vbzk(&[], 0), Err(VbzError::HeaderTruncated { .. })));
 }
 
 #[test]
@@ -110,20 +103,14 @@ fn bad_headers_are_typed_errors() {
     // k = 0, and k too large for n.
     let mut bad = vk.clone();
     bad[0] = 0;
-    assert!(matches!(
-        decode_vbzk(&bad, s.len()),
-        Err(VbzError::BadSubStreamCount { k: 0, .. })
-    ));
+    assert!(matches!(decode_vbzk(&bad, s.len()), Err(VbzError::BadSubStreamCount { k: 0, .. })));
     assert!(matches!(
         decode_vbzk(&encode_vbzk(&s[..40], 4), 40),
         Ok(v) if v == s[..40]
     ));
     let mut bad = encode_vbzk(&s[..40], 1);
     bad[0] = 9; // (40 / 9) & !7 == 0: an encoder never writes this
-    assert!(matches!(
-        decode_vbzk(&bad, 40),
-        Err(VbzError::BadSubStreamCount { k: 9, .. })
-    ));
+    assert!(matches!(decode_vbzk(&bad, 40), Err(VbzError::BadSubStreamCount { k: 9, .. })));
     // Offsets that run backwards, past the data, or off by one.
     for (at, value) in [(3 + 6, 0u32), (3, u32::MAX), (3, 1)] {
         let mut bad = vk.clone();
@@ -132,26 +119,17 @@ fn bad_headers_are_typed_errors() {
         bad[at..at + 4].copy_from_slice(&new.to_le_bytes());
         let e = decode_vbzk(&bad, s.len()).unwrap_err();
         assert!(
-            matches!(
-                e,
-                VbzError::BadSplitOffset { .. } | VbzError::SubStreamLength { .. }
-            ),
+            matches!(e, VbzError::BadSplitOffset { .. } | VbzError::SubStreamLength { .. }),
             "{e}"
         );
-        assert_eq!(
-            decode_vbzk_parallel(&bad, s.len()).unwrap_err().to_string(),
-            e.to_string()
-        );
+        assert_eq!(decode_vbzk_parallel(&bad, s.len()).unwrap_err().to_string(), e.to_string());
     }
     // Wrong n and trailing bytes.
     assert!(decode_vbzk(&vk, s.len() - 1).is_err());
     assert!(decode_vbzk(&vk, s.len() + 1).is_err());
     let mut long = vk.clone();
     long.push(0);
-    assert!(matches!(
-        decode_vbzk(&long, s.len()),
-        Err(VbzError::LengthMismatch { .. })
-    ));
+    assert!(matches!(decode_vbzk(&long, s.len()), Err(VbzError::LengthMismatch { .. })));
     let mut long2 = encode_vbz2(&s);
     long2.push(0);
     assert!(decode_vbz2(&long2, s.len()).is_err());
@@ -182,13 +160,7 @@ fn a_lying_count_is_refused_before_allocating() {
 
 /// The chunks of a batch: each encoded stream with its signal's sample count.
 fn batch<'a>(enc: &'a [Vec<u8>], signals: &[Vec<i16>]) -> Vec<Chunk<'a>> {
-    enc.iter()
-        .zip(signals)
-        .map(|(d, s)| Chunk {
-            data: d,
-            samples: s.len(),
-        })
-        .collect()
+    enc.iter().zip(signals).map(|(d, s)| Chunk { data: d, samples: s.len() }).collect()
 }
 
 #[test]
@@ -209,10 +181,7 @@ fn batches_equal_single_decodes() {
     }
     let enc: Vec<Vec<u8>> = signals.iter().map(|s| encode_vbz(s)).collect();
     let chunks = batch(&enc, &signals);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     let mut out = vec![0i16; expected.len()];
     decode_vbz_batch(&chunks, &mut out, Threads::Pool(&pool)).unwrap();
     assert_eq!(out, expected);
@@ -301,10 +270,7 @@ fn parallel_errors_name_the_first_failing_sub_stream() {
     let bytes = &data[..];
     let serial = decode_vbzk(bytes, n).unwrap_err().to_string();
     for _ in 0..50 {
-        assert_eq!(
-            decode_vbzk_parallel(bytes, n).unwrap_err().to_string(),
-            serial
-        );
+        assert_eq!(decode_vbzk_parallel(bytes, n).unwrap_err().to_string(), serial);
     }
 }
 
@@ -313,26 +279,14 @@ fn a_carry_that_disagrees_with_the_samples_is_refused() {
     let s = signal(5000, 21);
     let mut v2 = encode_vbz2(&s);
     v2[0] ^= 1;
-    assert!(matches!(
-        decode_vbz2(&v2, s.len()),
-        Err(VbzError::BadSplitCarry { index: 1, .. })
-    ));
+    assert!(matches!(decode_vbz2(&v2, s.len()), Err(VbzError::BadSplitCarry { index: 1, .. })));
     let mut vk = encode_vbzk(&s, 3);
     vk[1 + 6] ^= 0x40; // carry of split point 2
-    for r in [
-        decode_vbzk(&vk, s.len()),
-        decode_vbzk_parallel(&vk, s.len()),
-    ] {
-        assert!(
-            matches!(r, Err(VbzError::BadSplitCarry { index: 2, .. })),
-            "{r:?}"
-        );
+    for r in [decode_vbzk(&vk, s.len()), decode_vbzk_parallel(&vk, s.len())] {
+        assert!(matches!(r, Err(VbzError::BadSplitCarry { index: 2, .. })), "{r:?}");
     }
     let mut out = vec![0i16; s.len()];
-    let chunks = [Chunk {
-        data: &vk,
-        samples: s.len(),
-    }];
+    let chunks = [Chunk { data: &vk, samples: s.len() }];
     assert!(matches!(
         decode_vbzk_batch(&chunks, &mut out, Threads::Current),
         Err(VbzError::Chunk { index: 0, .. })

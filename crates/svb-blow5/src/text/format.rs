@@ -15,10 +15,7 @@ pub(crate) fn header_bytes(version: (u8, u8, u8), groups: usize, text: &str) -> 
 /// Appends a finite floating-point number in its shortest exact decimal form (no exponent:
 /// slow5lib reads digits, `.` and `-` only); NaN as `.` where `nan_missing`.
 pub(super) fn push_float(
-    out: &mut Vec<u8>,
-    v: f64,
-    single: bool,
-    what: &str,
+    out: &mut Vec<u8>, v: f64, single: bool, what: &str,
 ) -> Result<(), String> {
     use std::io::Write;
     if v.is_nan() {
@@ -37,11 +34,7 @@ pub(super) fn push_float(
 
 /// Appends a checked scalar value of a type named `name` (`size` bytes), its null as `.`.
 pub(super) fn push_value(
-    out: &mut Vec<u8>,
-    name: &str,
-    size: usize,
-    v: &AuxValue,
-    what: &str,
+    out: &mut Vec<u8>, name: &str, size: usize, v: &AuxValue, what: &str,
 ) -> Result<(), String> {
     use std::io::Write;
     match *v {
@@ -125,9 +118,7 @@ pub(super) fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), 
 
 /// The auxiliary fields, each after its tab.
 pub(super) fn fields_after_signal(
-    r: &Record,
-    aux: &[AuxField],
-    out: &mut Vec<u8>,
+    r: &Record, aux: &[AuxField], out: &mut Vec<u8>,
 ) -> Result<(), String> {
     for f in aux {
         out.push(b'\t');
@@ -155,9 +146,7 @@ pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Resul
             if t.is_empty() {
                 out.push(b'.');
             } else if !is_text_field(t) {
-                return Err(format!(
-                    "{t:?}: a tab, newline or a lone '.' cannot be a SLOW5 field"
-                ));
+                return Err(format!("{t:?}: a tab, newline or a lone '.' cannot be a SLOW5 field"));
             } else {
                 out.extend_from_slice(t.as_bytes());
             }
@@ -170,13 +159,7 @@ pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Resul
                 if i > 0 {
                     out.push(b',');
                 }
-                push_value(
-                    out,
-                    name,
-                    *size,
-                    &scalar_value(name, item),
-                    &format!("item {i}"),
-                )?;
+                push_value(out, name, *size, &scalar_value(name, item), &format!("item {i}"))?;
             }
         }
         _ => unreachable!("checked against the field type"),

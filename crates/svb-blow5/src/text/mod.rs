@@ -54,10 +54,7 @@ mod tests {
     }
 
     fn field(name: &str, ty: &str) -> AuxField {
-        AuxField {
-            name: name.into(),
-            ty: FieldType::parse(ty).unwrap(),
-        }
+        AuxField { name: name.into(), ty: FieldType::parse(ty).unwrap() }
     }
 
     #[test]
@@ -113,16 +110,7 @@ mod tests {
         assert!(int(b"1-2", 32).is_err());
         assert_eq!(float(b"1467.6"), Ok(1467.6));
         assert_eq!(float(b"-0.5"), Ok(-0.5));
-        for bad in [
-            &b"1.2.3"[..],
-            b"-",
-            b".",
-            b"1e5",
-            b"inf",
-            b"nan",
-            b" 1",
-            b"",
-        ] {
+        for bad in [&b"1.2.3"[..], b"-", b".", b"1e5", b"inf", b"nan", b" 1", b""] {
             assert!(float(bad).is_err(), "{bad:?}");
         }
     }
@@ -142,10 +130,7 @@ mod tests {
         let line = b"r1\t1\t8192\t6\t1467.6\t4000\t3\t498,-492,501\t504\t238.78\t-17\t4\t0.1\tx\t1,.,-3\t2";
         let mut r = Record::default();
         assert_eq!(parse_record(line, &h, true, &mut r), Ok(3));
-        assert_eq!(
-            (r.read_id.as_str(), r.read_group, r.range),
-            ("r1", 1, 1467.6)
-        );
+        assert_eq!((r.read_id.as_str(), r.read_group, r.range), ("r1", 1, 1467.6));
         assert_eq!(r.raw_signal, [498, -492, 501]);
         let values: Vec<&AuxValue> = r.aux.iter().map(|(_, v)| v).collect();
         assert_eq!(
@@ -158,10 +143,7 @@ mod tests {
                 &AuxValue::Float(0.1f32 as f64),
                 &AuxValue::Char(b'x'),
                 &AuxValue::Array(
-                    [1i16, i16::MAX, -3]
-                        .iter()
-                        .flat_map(|v| v.to_le_bytes())
-                        .collect()
+                    [1i16, i16::MAX, -3].iter().flat_map(|v| v.to_le_bytes()).collect()
                 ),
                 &AuxValue::Enum(2, Some("mux_change".into())),
             ]
@@ -192,20 +174,11 @@ mod tests {
         let h = header(vec![field("read_number", "int32_t")]);
         let mut r = Record::default();
         for (line, why) in [
-            (
-                &b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5"[..],
-                "before field read_number",
-            ),
-            (
-                b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\t7\t8",
-                "10 fields, the header names 9",
-            ),
+            (&b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5"[..], "before field read_number"),
+            (b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\t7\t8", "10 fields, the header names 9"),
             (b"r1\t2\t8192\t6\t1467.6\t4000\t1\t5\t7", "read group 2"),
             (b"r1\t0\t8192\t6\t1467.6.1\t4000\t1\t5\t7", "range"),
-            (
-                b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\tx",
-                "field read_number",
-            ),
+            (b"r1\t0\t8192\t6\t1467.6\t4000\t1\t5\tx", "field read_number"),
             (b"r1", "before field read_group"),
         ] {
             let e = parse_record(line, &h, true, &mut r).unwrap_err();
@@ -219,10 +192,7 @@ mod tests {
         let good = Record {
             read_id: "r".into(),
             raw_signal: vec![1],
-            aux: vec![
-                ("c".into(), AuxValue::Char(b'a')),
-                ("s".into(), AuxValue::Text("x".into())),
-            ],
+            aux: vec![("c".into(), AuxValue::Char(b'a')), ("s".into(), AuxValue::Text("x".into()))],
             ..Record::default()
         };
         check_record(&good, &h.aux).unwrap();
@@ -231,22 +201,10 @@ mod tests {
                 Box::new(|r: &mut Record| r.read_id = "a\tb".into()) as Box<dyn Fn(&mut Record)>,
                 "read id",
             ),
-            (
-                Box::new(|r: &mut Record| r.range = f64::INFINITY),
-                "range is inf",
-            ),
-            (
-                Box::new(|r: &mut Record| r.offset = f64::NAN),
-                "offset is NaN",
-            ),
-            (
-                Box::new(|r: &mut Record| r.aux[0].1 = AuxValue::Char(b'.')),
-                "field c",
-            ),
-            (
-                Box::new(|r: &mut Record| r.aux[1].1 = AuxValue::Text(".".into())),
-                "field s",
-            ),
+            (Box::new(|r: &mut Record| r.range = f64::INFINITY), "range is inf"),
+            (Box::new(|r: &mut Record| r.offset = f64::NAN), "offset is NaN"),
+            (Box::new(|r: &mut Record| r.aux[0].1 = AuxValue::Char(b'.')), "field c"),
+            (Box::new(|r: &mut Record| r.aux[1].1 = AuxValue::Text(".".into())), "field s"),
         ] {
             let mut r = good.clone();
             change(&mut r);
@@ -257,15 +215,7 @@ mod tests {
 
     #[test]
     fn floats_round_trip_through_their_shortest_text() {
-        for v in [
-            1467.607788085938f64,
-            0.1,
-            1e-300,
-            1e300,
-            -0.0,
-            8192.0,
-            f64::MIN_POSITIVE,
-        ] {
+        for v in [1467.607788085938f64, 0.1, 1e-300, 1e300, -0.0, 8192.0, f64::MIN_POSITIVE] {
             let mut out = Vec::new();
             push_float(&mut out, v, false, "v").unwrap();
             assert_eq!(float(&out).unwrap().to_bits(), v.to_bits(), "{v}");
@@ -291,10 +241,7 @@ mod tests {
             (text.replace("0.2.0", "0.02.0"), "version"),
             (text.replace("\t2\n", "\t0\n"), "0 read groups"),
             (text.replace("\t2\n", "\t3\n"), "3 read groups"),
-            (
-                text.replace("#num_read_groups", "#num_groups"),
-                "#num_read_groups",
-            ),
+            (text.replace("#num_read_groups", "#num_groups"), "#num_read_groups"),
         ] {
             let e = parse_header(bad.as_bytes()).unwrap_err();
             assert!(e.contains(why), "{e}");

@@ -25,14 +25,12 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header, String> {
     let mut lines = bytes.splitn(3, |&b| b == b'\n');
     let mut field = |key: &str| -> Result<&[u8], String> {
         let line = lines.next().unwrap_or_default();
-        line.strip_prefix(key.as_bytes())
-            .and_then(|l| l.strip_prefix(b"\t"))
-            .ok_or_else(|| {
-                format!(
-                    "expected a {key} line, found {:?}",
-                    String::from_utf8_lossy(&line[..line.len().min(40)])
-                )
-            })
+        line.strip_prefix(key.as_bytes()).and_then(|l| l.strip_prefix(b"\t")).ok_or_else(|| {
+            format!(
+                "expected a {key} line, found {:?}",
+                String::from_utf8_lossy(&line[..line.len().min(40)])
+            )
+        })
     };
     let version = field("#slow5_version")?;
     let parts: Vec<&[u8]> = version.split(|&b| b == b'.').collect();
@@ -97,16 +95,9 @@ impl<'a> Columns<'a> {
 /// Parses the record `line` (without its newline) of a file whose header is `header` into
 /// `record`, its signal too when `signal` (left empty otherwise); returns the sample count.
 pub(crate) fn parse_record(
-    line: &[u8],
-    header: &Header,
-    signal: bool,
-    record: &mut Record,
+    line: &[u8], header: &Header, signal: bool, record: &mut Record,
 ) -> Result<u64, String> {
-    let mut cols = Columns {
-        line,
-        at: 0,
-        done: false,
-    };
+    let mut cols = Columns { line, at: 0, done: false };
     let id = cols.next("read_id")?;
     // An empty id is read, as slow5lib reads it (its test data has one).
     let id = std::str::from_utf8(id).map_err(|e| format!("read_id: {e}"))?;
@@ -120,10 +111,7 @@ pub(crate) fn parse_record(
         ));
     }
     let mut f64s = [0f64; 4];
-    for (v, name) in f64s
-        .iter_mut()
-        .zip(["digitisation", "offset", "range", "sampling_rate"])
-    {
+    for (v, name) in f64s.iter_mut().zip(["digitisation", "offset", "range", "sampling_rate"]) {
         *v = float(cols.next(name)?).map_err(|w| format!("{name}: {w}"))?;
     }
     let len = uint(cols.next("len_raw_signal")?, 64).map_err(|w| format!("len_raw_signal: {w}"))?;
@@ -168,11 +156,7 @@ pub(crate) fn read_id(line: &[u8]) -> Result<&str, String> {
 
 /// Where a record line's raw_signal field is: `(offset, length)` in the line.
 pub(crate) fn signal_span(line: &[u8]) -> Result<(usize, usize), String> {
-    let mut cols = Columns {
-        line,
-        at: 0,
-        done: false,
-    };
+    let mut cols = Columns { line, at: 0, done: false };
     for name in crate::header::PRIMARY.iter().take(7) {
         cols.next(name)?;
     }
@@ -234,9 +218,7 @@ pub(super) fn signal_into(tok: &[u8], len: u64, out: &mut Vec<i16>) -> Result<()
             return Err(bad_sample(tok, out.len(), start));
         }
         if out.len() == len {
-            return Err(format!(
-                "raw_signal holds more than len_raw_signal {len} samples"
-            ));
+            return Err(format!("raw_signal holds more than len_raw_signal {len} samples"));
         }
         out.push(value as i16);
         match tok.get(i) {
@@ -246,20 +228,13 @@ pub(super) fn signal_into(tok: &[u8], len: u64, out: &mut Vec<i16>) -> Result<()
         }
     }
     if out.len() != len {
-        return Err(format!(
-            "raw_signal holds {} samples, len_raw_signal says {len}",
-            out.len()
-        ));
+        return Err(format!("raw_signal holds {} samples, len_raw_signal says {len}", out.len()));
     }
     Ok(())
 }
 
 pub(super) fn bad_sample(tok: &[u8], index: usize, at: usize) -> String {
-    let end = tok[at..]
-        .iter()
-        .position(|&b| b == b',')
-        .map_or(tok.len(), |n| at + n)
-        .min(at + 24);
+    let end = tok[at..].iter().position(|&b| b == b',').map_or(tok.len(), |n| at + n).min(at + 24);
     format!(
         "raw_signal sample {index}: {:?} is not an int16_t",
         String::from_utf8_lossy(&tok[at..end])
@@ -300,10 +275,7 @@ pub(super) fn int(tok: &[u8], bits: u32) -> Result<i64, String> {
 /// of it a number (`1.2.3` and `-` are errors, not 1.2 and 0); parsed straight to `T`, so the
 /// value is the `T` nearest to the text.
 pub(super) fn number<T: std::str::FromStr>(tok: &[u8]) -> Result<T, String> {
-    let ok = !tok.is_empty()
-        && tok
-            .iter()
-            .all(|&b| b.is_ascii_digit() || b == b'.' || b == b'-');
+    let ok = !tok.is_empty() && tok.iter().all(|&b| b.is_ascii_digit() || b == b'.' || b == b'-');
     ok.then(|| std::str::from_utf8(tok).ok()?.parse::<T>().ok())
         .flatten()
         .ok_or_else(|| format!("{:?} is not a decimal number", String::from_utf8_lossy(tok)))
@@ -321,29 +293,17 @@ pub(super) fn bits(size: usize) -> u32 {
 /// One item of a scalar or array type named `name` (`size` bytes), `.` its null, as
 /// little-endian bytes appended to `out`.
 pub(super) fn item_into(
-    name: &str,
-    size: usize,
-    tok: &[u8],
-    out: &mut Vec<u8>,
+    name: &str, size: usize, tok: &[u8], out: &mut Vec<u8>,
 ) -> Result<(), String> {
     let missing = tok == b".";
     match name {
         "char" => match tok {
             b"." => out.push(0),
             [c] => out.push(*c),
-            _ => {
-                return Err(format!(
-                    "{:?} is not one char",
-                    String::from_utf8_lossy(tok)
-                ))
-            }
+            _ => return Err(format!("{:?} is not one char", String::from_utf8_lossy(tok))),
         },
         "float" => {
-            let v = if missing {
-                f32::NAN
-            } else {
-                number::<f32>(tok)?
-            };
+            let v = if missing { f32::NAN } else { number::<f32>(tok)? };
             out.extend(v.to_le_bytes());
         }
         "double" => {
@@ -351,19 +311,11 @@ pub(super) fn item_into(
             out.extend(v.to_le_bytes());
         }
         n if n.starts_with('u') => {
-            let v = if missing {
-                uint_null(size)
-            } else {
-                uint(tok, bits(size))?
-            };
+            let v = if missing { uint_null(size) } else { uint(tok, bits(size))? };
             out.extend(&v.to_le_bytes()[..size]);
         }
         _ => {
-            let v = if missing {
-                int_null(size)
-            } else {
-                int(tok, bits(size))?
-            };
+            let v = if missing { int_null(size) } else { int(tok, bits(size))? };
             out.extend(&v.to_le_bytes()[..size]);
         }
     }
@@ -375,11 +327,7 @@ pub(super) fn aux_value(ty: &FieldType, tok: &[u8]) -> Result<AuxValue, String> 
     let missing = tok == b".";
     Ok(match ty {
         FieldType::Enum(labels) => {
-            let i = if missing {
-                u8::MAX
-            } else {
-                uint(tok, 8)? as u8
-            };
+            let i = if missing { u8::MAX } else { uint(tok, 8)? as u8 };
             AuxValue::Enum(i, labels.get(i as usize).cloned())
         }
         FieldType::Scalar { name, size } => {
@@ -390,9 +338,7 @@ pub(super) fn aux_value(ty: &FieldType, tok: &[u8]) -> Result<AuxValue, String> 
         FieldType::Array { name, .. } if name == "char" => AuxValue::Text(if missing {
             String::new()
         } else {
-            std::str::from_utf8(tok)
-                .map_err(|e| format!("char*: {e}"))?
-                .to_owned()
+            std::str::from_utf8(tok).map_err(|e| format!("char*: {e}"))?.to_owned()
         }),
         FieldType::Array { name, size } => {
             let mut bytes = Vec::new();

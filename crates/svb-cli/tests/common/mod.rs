@@ -8,10 +8,7 @@ use std::process::{Command, Output};
 
 /// Runs the `svb` binary with `args`.
 pub fn svb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args(args)
-        .output()
-        .expect("the svb binary runs")
+    Command::new(env!("CARGO_BIN_EXE_svb")).args(args).output().expect("the svb binary runs")
 }
 
 /// Runs the `svb` binary with `args` under a shell's `setup` (limits set with `ulimit`, signals
@@ -29,21 +26,13 @@ pub fn svb_under(setup: &str, args: &[&str]) -> Output {
 /// Fails the test, with the command's stderr, unless it succeeded; returns its stdout (as
 /// text, lossily: a binary stdout is for the caller to read from `out`).
 pub fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Fails the test unless the command failed; returns what it said on stderr.
 pub fn fails(out: &Output) -> String {
-    assert!(
-        !out.status.success(),
-        "succeeded: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert!(!out.status.success(), "succeeded: {}", String::from_utf8_lossy(&out.stdout));
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 

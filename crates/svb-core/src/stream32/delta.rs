@@ -50,9 +50,7 @@ debug_by_isa!(DeltaKernels);
 /// # Safety
 /// The CPU must support `K`'s ISA.
 unsafe fn encode<K: IsaKernels>(
-    prev: u32,
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
+    prev: u32, values: &[u32], out: &mut [MaybeUninit<u8>],
 ) -> EncodeResult {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::encode_source::<Deltas>(values, prev, out) }
@@ -63,9 +61,7 @@ unsafe fn encode<K: IsaKernels>(
 /// # Safety
 /// The CPU must support `K`'s ISA.
 unsafe fn decode<K: IsaKernels>(
-    input: &[u8],
-    prev: u32,
-    out: &mut [MaybeUninit<u32>],
+    input: &[u8], prev: u32, out: &mut [MaybeUninit<u32>],
 ) -> DecodeResult<(usize, u32)> {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::decode_finish::<Delta>(input, prev, out) }
@@ -76,9 +72,7 @@ unsafe fn decode<K: IsaKernels>(
 /// # Safety
 /// The CPU must support `K`'s ISA.
 unsafe fn decode_nonzero<K: IsaKernels>(
-    input: &[u8],
-    prev: u32,
-    out: &mut [MaybeUninit<u32>],
+    input: &[u8], prev: u32, out: &mut [MaybeUninit<u32>],
 ) -> Result<ZeroCheck, DecodeError> {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::decode_nonzero::<DeltaNonZero>(input, prev, out) }
@@ -142,21 +136,14 @@ impl DeltaKernels {
     /// by [`svb_delta::increasing`]'s pass.
     #[inline(always)]
     pub fn decode_increasing_to_slice(
-        &self,
-        input: &[u8],
-        prev: Option<u32>,
-        out: &mut [u32],
+        &self, input: &[u8], prev: Option<u32>, out: &mut [u32],
     ) -> DecodeResult {
         // SAFETY: the kernels write only initialised values; `self` is one of the private
         // tables above, handed out only for ISAs this CPU runs.
         let found =
             unsafe { (self.decode_nonzero)(input, prev.unwrap_or(0), uninit::as_uninit_mut(out)) }?;
         // The values the kernel's findings prove increasing; the rest go through the pass.
-        let proven = if proven_increasing(&found, prev, out) {
-            found.checked
-        } else {
-            0
-        };
+        let proven = if proven_increasing(&found, prev, out) { found.checked } else { 0 };
         if !increases_from(prev, out, proven) {
             if let Some(index) = first_not_increasing(prev, out) {
                 return Err(DecodeError::NotIncreasing { index });
@@ -288,9 +275,7 @@ impl U32Delta {
         // SAFETY: the encode kernel writes every byte of the length it returns; `k` is a
         // private table handed out only for ISAs this CPU runs.
         let r = unsafe {
-            uninit::append_with(out, max, |spare| {
-                (k.encode)(prev, values, &mut spare[..max])
-            })
+            uninit::append_with(out, max, |spare| (k.encode)(prev, values, &mut spare[..max]))
         };
         match r {
             Ok(len) => len,
@@ -336,10 +321,7 @@ impl U32Delta {
     /// ```
     #[inline]
     pub fn decode_increasing_to_slice(
-        &self,
-        input: &[u8],
-        prev: Option<u32>,
-        out: &mut [u32],
+        &self, input: &[u8], prev: Option<u32>, out: &mut [u32],
     ) -> DecodeResult {
         self.kernels().decode_increasing_to_slice(input, prev, out)
     }
@@ -349,11 +331,7 @@ impl U32Delta {
     /// refused before `out` grows.
     #[cfg(feature = "alloc")]
     pub fn decode_into(
-        &self,
-        input: &[u8],
-        n: usize,
-        prev: u32,
-        out: &mut Vec<u32>,
+        &self, input: &[u8], n: usize, prev: u32, out: &mut Vec<u32>,
     ) -> DecodeResult {
         U32Classic.check_plausible(input, n)?;
         let k = self.kernels();

@@ -20,9 +20,7 @@ pub(crate) trait IsaKernels: 'static {
     /// # Safety
     /// The CPU must support the ISA.
     unsafe fn encode_source<Src: Source>(
-        values: &[u32],
-        prev: u32,
-        out: &mut [MaybeUninit<u8>],
+        values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
     ) -> EncodeResult;
 
     /// Decodes `out.len()` values finished by `F` from the running value `acc`; returns the
@@ -31,9 +29,7 @@ pub(crate) trait IsaKernels: 'static {
     /// # Safety
     /// The CPU must support the ISA.
     unsafe fn decode_finish<F: Finish>(
-        input: &[u8],
-        acc: u32,
-        out: &mut [MaybeUninit<F::Out>],
+        input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
     ) -> DecodeResult<(usize, u32)>;
 
     /// As [`IsaKernels::decode_finish`] with a [`Finish::NONZERO`] step: the values the
@@ -42,9 +38,7 @@ pub(crate) trait IsaKernels: 'static {
     /// # Safety
     /// The CPU must support the ISA.
     unsafe fn decode_nonzero<F: Finish>(
-        input: &[u8],
-        acc: u32,
-        out: &mut [MaybeUninit<F::Out>],
+        input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
     ) -> Result<ZeroCheck, DecodeError>;
 }
 
@@ -65,9 +59,7 @@ macro_rules! isa_kernels {
         impl IsaKernels for $t {
             #[inline]
             unsafe fn encode_source<Src: Source>(
-                values: &[u32],
-                prev: u32,
-                out: &mut [MaybeUninit<u8>],
+                values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
             ) -> $crate::EncodeResult {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.
@@ -79,9 +71,7 @@ macro_rules! isa_kernels {
 
             #[inline]
             unsafe fn decode_finish<F: Finish>(
-                input: &[u8],
-                acc: u32,
-                out: &mut [MaybeUninit<F::Out>],
+                input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
             ) -> $crate::DecodeResult<(usize, u32)> {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.
@@ -93,9 +83,7 @@ macro_rules! isa_kernels {
 
             #[inline]
             unsafe fn decode_nonzero<F: Finish>(
-                input: &[u8],
-                acc: u32,
-                out: &mut [MaybeUninit<F::Out>],
+                input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
             ) -> Result<ZeroCheck, DecodeError> {
                 use $m as k;
                 // SAFETY: the caller guarantees the ISA.

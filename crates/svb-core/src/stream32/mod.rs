@@ -40,10 +40,7 @@ pub(crate) trait Scheme32: 'static {
     /// Four u32 lanes -> packed bytes.
     const ENCODE: &'static [Row16; 256];
     /// Zero-byte flags of two lanes -> `ctrl nibble | data bytes << 8`.
-    #[cfg_attr(
-        not(any(target_arch = "x86", target_arch = "x86_64")),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
     const ENCODE_PAIR: &'static [u16; 256];
     /// Thresholds: the code of `v` is how many of these `v` exceeds.
     const THRESHOLDS: [u32; 3];
@@ -79,18 +76,12 @@ pub(crate) struct Variant0124;
 static CLASSIC_CTRL_LENS: [u8; 256] = tables::data_lens(&LENS_1234);
 static CLASSIC_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle(&LENS_1234));
 static CLASSIC_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle(&LENS_1234));
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 static CLASSIC_PAIR: [u16; 256] = tables::encode_pair_32(LENS_1234);
 static V0124_CTRL_LENS: [u8; 256] = tables::data_lens(&LENS_0124);
 static V0124_DECODE: [Row16; 256] = tables::rows16(tables::decode_shuffle(&LENS_0124));
 static V0124_ENCODE: [Row16; 256] = tables::rows16(tables::encode_shuffle(&LENS_0124));
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 static V0124_PAIR: [u16; 256] = tables::encode_pair_32(LENS_0124);
 
 impl Scheme32 for Classic {
@@ -299,26 +290,11 @@ mod tests {
 
     #[test]
     fn code_matches_lengths() {
-        let classic = [
-            (0, 0),
-            (255, 0),
-            (256, 1),
-            (65535, 1),
-            (65536, 2),
-            (0xFF_FFFF, 2),
-        ];
+        let classic = [(0, 0), (255, 0), (256, 1), (65535, 1), (65536, 2), (0xFF_FFFF, 2)];
         for (v, c) in classic.into_iter().chain([(0x100_0000, 3), (u32::MAX, 3)]) {
             assert_eq!(Classic::code(v), c, "{v}");
         }
-        let v0124 = [
-            (0, 0),
-            (1, 1),
-            (255, 1),
-            (256, 2),
-            (65535, 2),
-            (65536, 3),
-            (u32::MAX, 3),
-        ];
+        let v0124 = [(0, 0), (1, 1), (255, 1), (256, 2), (65535, 2), (65536, 3), (u32::MAX, 3)];
         for (v, c) in v0124 {
             assert_eq!(Variant0124::code(v), c, "{v}");
         }

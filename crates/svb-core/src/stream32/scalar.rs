@@ -20,10 +20,7 @@ pub(crate) fn split_control(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), De
 pub(crate) fn check_out_len(n: usize, out_len: usize) -> EncodeResult {
     let needed = control_len(n).saturating_add(n.saturating_mul(4));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall {
-            needed,
-            available: out_len,
-        });
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
     }
     Ok(control_len(n))
 }
@@ -35,9 +32,7 @@ pub(crate) fn decode<S: Scheme32>(input: &[u8], out: &mut [MaybeUninit<u32>]) ->
 /// The decode kernel with `F` after the unpack of each value, from the running value `acc`;
 /// returns the bytes consumed and the running value after the last value.
 pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     let (used, acc) = decode_tail::<S, F>(ctrl, data, 0, 0, acc, out)?;
@@ -47,17 +42,10 @@ pub(crate) fn decode_finish<S: Scheme32, F: Finish>(
 /// As [`decode_finish`] for a [`Finish::NONZERO`] step: no value is compared with zero
 /// here (`checked` 0), the caller checks them all.
 pub(crate) fn decode_nonzero<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> Result<ZeroCheck, DecodeError> {
     let (used, _) = decode_finish::<S, F>(input, acc, out)?;
-    Ok(ZeroCheck {
-        used,
-        checked: 0,
-        zero: false,
-        long: false,
-    })
+    Ok(ZeroCheck { used, checked: 0, zero: false, long: false })
 }
 
 /// Decodes values `first..out.len()` (`first` a multiple of 4) whose data starts at
@@ -65,11 +53,7 @@ pub(crate) fn decode_nonzero<S: Scheme32, F: Finish>(
 /// used in all and the running value after the last.
 #[inline]
 pub(crate) fn decode_tail<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    mut dp: usize,
-    first: usize,
-    mut acc: u32,
+    ctrl: &[u8], data: &[u8], mut dp: usize, first: usize, mut acc: u32,
     out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
     let n = out.len();
@@ -108,9 +92,7 @@ pub(crate) fn encode<S: Scheme32>(values: &[u32], out: &mut [MaybeUninit<u8>]) -
 
 /// Encodes the codes `Src` makes of `values` (`prev` the value before the first).
 pub(crate) fn encode_source<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
 ) -> EncodeResult {
     encode_with::<S, Src>(values, prev, out, |_, _, _| (0, 0))
 }
@@ -121,9 +103,7 @@ pub(crate) fn encode_source<S: Scheme32, Src: Source>(
 /// The codes packed are `Src`'s of `values` (`prev` the value before the first).
 #[inline(always)]
 pub(crate) fn encode_with<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u32], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
 ) -> EncodeResult {
     let ctrl_len = check_out_len(values.len(), out.len())?;
@@ -135,12 +115,7 @@ pub(crate) fn encode_with<S: Scheme32, Src: Source>(
 /// written before them) are encoded by the scalar tail.
 #[inline]
 pub(crate) fn encode_rest<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    dp: usize,
-    g: usize,
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize, dp: usize, g: usize,
 ) -> usize {
     let used = if 4 * g < values.len() {
         encode_tail::<S, Src>(values, prev, out, ctrl_len, dp, 4 * g)
@@ -155,11 +130,7 @@ pub(crate) fn encode_rest<S: Scheme32, Src: Source>(
 /// `max_encoded_len(values.len())`.
 #[inline]
 pub(crate) fn encode_tail<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    mut dp: usize,
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize, mut dp: usize,
     first: usize,
 ) -> usize {
     let (ctrl, data) = out.split_at_mut(ctrl_len);
@@ -185,11 +156,7 @@ pub(crate) fn encode_tail<S: Scheme32, Src: Source>(
 /// (`key_len`: the key or control bytes before `data`, for the offsets it names).
 #[inline]
 pub(crate) fn tail_value(
-    data: &[u8],
-    dp: usize,
-    len: usize,
-    index: usize,
-    key_len: usize,
+    data: &[u8], dp: usize, len: usize, index: usize, key_len: usize,
 ) -> Result<u64, DecodeError> {
     let Some(bytes) = data.get(dp..dp + len) else {
         return Err(DecodeError::DataTruncated {

@@ -189,10 +189,7 @@ impl Source for Deltas {
     unsafe fn avx2(p: *const u32) -> __m256i {
         // SAFETY: AVX2; the values from p - 1 to p + 7 are readable (caller).
         unsafe {
-            _mm256_sub_epi32(
-                _mm256_loadu_si256(p.cast()),
-                _mm256_loadu_si256(p.sub(1).cast()),
-            )
+            _mm256_sub_epi32(_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.sub(1).cast()))
         }
     }
 

@@ -32,9 +32,7 @@ debug_by_isa!(ZigzagDelta32Kernels);
 /// # Safety
 /// The CPU must support `K`'s ISA.
 unsafe fn decode<K: IsaKernels>(
-    input: &[u8],
-    prev: i16,
-    out: &mut [MaybeUninit<i16>],
+    input: &[u8], prev: i16, out: &mut [MaybeUninit<i16>],
 ) -> DecodeResult {
     // SAFETY: the caller guarantees the ISA.
     unsafe { K::decode_finish::<ZigzagDelta16>(input, prev.to_u32(), out) }.map(|(used, _)| used)
@@ -87,10 +85,7 @@ impl ZigzagDelta32Kernels {
     /// where. Writes only initialised samples, and all of `out` on `Ok`.
     #[inline]
     pub fn decode_uninit(
-        &self,
-        input: &[u8],
-        prev: i16,
-        out: &mut [MaybeUninit<i16>],
+        &self, input: &[u8], prev: i16, out: &mut [MaybeUninit<i16>],
     ) -> DecodeResult {
         // SAFETY: `self` is one of the private tables above, which `KERNELS` hands out only
         // when this CPU runs its ISA.
@@ -142,9 +137,7 @@ mod tests {
     #[test]
     fn every_isa_matches_the_scalar_kernel_from_any_prev() {
         let mut rng = svb_testdata::Rng(0x5EED_2D32);
-        for n in [
-            0usize, 1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 127, 128, 129, 1000, 4099,
-        ] {
+        for n in [0usize, 1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 127, 128, 129, 1000, 4099] {
             let codes: Vec<u32> = (0..n)
                 .map(|i| match i % 4 {
                     0 => rng.next() as u32 % 131_072,

@@ -65,11 +65,7 @@ pub(crate) use u64_group;
 /// returned (or `(0, 0)`). Every load stays inside `data`, every store inside `out`.
 #[inline(always)]
 pub(crate) unsafe fn decode_groups<G: DecodeGroup>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
-    mut dp: usize,
-    mut g: usize,
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>], mut dp: usize, mut g: usize,
 ) -> (usize, usize) {
     let full = out.len() / 4;
     let src = data.as_ptr();
@@ -96,18 +92,11 @@ const BLOCK: usize = 128;
 /// As [`decode_groups`] from `(0, 0)`.
 #[inline(always)]
 pub(crate) unsafe fn decode_blocks<G: DecodeGroup>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
     // Groups a block (a constant once `G` is known; at most 8, the control word's bytes).
     let b = const { BLOCK / G::WINDOW };
-    const {
-        assert!(
-            BLOCK / G::WINDOW <= 8,
-            "a block's control bytes fill one u64"
-        )
-    };
+    const { assert!(BLOCK / G::WINDOW <= 8, "a block's control bytes fill one u64") };
     let full = out.len() / 4;
     // The control bytes of the whole groups (all of them, by the contract), so the block's
     // control bytes need no check of their own.
@@ -148,11 +137,7 @@ const TAIL: usize = 32;
 /// As [`decode_groups`]; `(dp, g)` must be where it stopped.
 #[inline(always)]
 pub(crate) unsafe fn decode_groups_copied<G: DecodeGroup>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
-    dp: usize,
-    g: usize,
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>], dp: usize, g: usize,
 ) -> (usize, usize) {
     if g == out.len() / 4 {
         return (dp, g);
@@ -177,9 +162,7 @@ pub(crate) unsafe fn decode_groups_copied<G: DecodeGroup>(
 /// As [`decode_groups`] from `(0, 0)`.
 #[inline(always)]
 pub(crate) unsafe fn decode_all<G: DecodeGroup>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<u64>],
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<u64>],
 ) -> (usize, usize) {
     // SAFETY: the caller's contract, passed on; each loop returns a position the next takes.
     unsafe {

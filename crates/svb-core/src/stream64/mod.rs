@@ -53,10 +53,7 @@ impl Scheme64 for S1234 {
 }
 
 /// U64Coder1248: 8 zero-byte flags of one lane -> its code.
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) static CODE_1248: [u8; 256] = tables::encode_code_64(LENS_1248);
 /// U64Coder1248: data bytes of the two values of a control nibble.
 pub(crate) static NIBBLE_LENS_1248: [u8; 16] = tables::data_lens(&LENS_1248);
@@ -154,13 +151,7 @@ pub struct U64Coder1248;
 pub struct U64Coder1234;
 
 kernels_of!(U64Coder1248, S1248, c1248, 8, encoded_len_1248);
-kernels_of!(
-    U64Coder1234,
-    S1234,
-    c1234,
-    4,
-    stream32::encoded_len::<Classic>
-);
+kernels_of!(U64Coder1234, S1234, c1234, 4, stream32::encoded_len::<Classic>);
 
 /// The encoded length of `n` U64Coder1248 values whose control bytes start `control`.
 fn encoded_len_1248(control: &[u8], n: usize) -> DecodeResult {
@@ -169,9 +160,7 @@ fn encoded_len_1248(control: &[u8], n: usize) -> DecodeResult {
     let mut data: usize = ctrl[..n / 4].iter().map(|&c| ctrl_len_1248(c)).sum();
     if !n.is_multiple_of(4) {
         let c = ctrl[n / 4];
-        data += (0..n % 4)
-            .map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize)
-            .sum::<usize>();
+        data += (0..n % 4).map(|k| LENS_1248[(c >> (2 * k)) as usize & 3] as usize).sum::<usize>();
     }
     Ok(needed + data)
 }

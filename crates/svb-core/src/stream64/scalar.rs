@@ -24,10 +24,7 @@ fn check_out_len<S: Scheme64>(n: usize, out_len: usize) -> EncodeResult {
     let widest = S::LENS[3] as usize;
     let needed = control_len(n).saturating_add(n.saturating_mul(widest));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall {
-            needed,
-            available: out_len,
-        });
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
     }
     Ok(control_len(n))
 }
@@ -48,17 +45,10 @@ fn check_values<S: Scheme64>(values: &[u64], from: usize, seen: u64) -> Result<(
             *l |= v;
         }
     }
-    let all = lanes
-        .iter()
-        .chain(chunks.remainder())
-        .fold(0, |a, &v| a | v);
+    let all = lanes.iter().chain(chunks.remainder()).fold(0, |a, &v| a | v);
     if all > S::MAX {
         let index = values.iter().position(|&v| v > S::MAX).unwrap_or(0);
-        return Err(EncodeError::ValueTooLarge {
-            index,
-            value: values[index],
-            max: S::MAX,
-        });
+        return Err(EncodeError::ValueTooLarge { index, value: values[index], max: S::MAX });
     }
     Ok(())
 }
@@ -72,8 +62,7 @@ pub(crate) fn decode<S: Scheme64>(input: &[u8], out: &mut [MaybeUninit<u64>]) ->
 /// returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
 #[inline(always)]
 pub(crate) fn decode_with<S: Scheme64>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u64>],
+    input: &[u8], out: &mut [MaybeUninit<u64>],
     groups: impl FnOnce(&[u8], &[u8], &mut [MaybeUninit<u64>]) -> (usize, usize),
 ) -> DecodeResult {
     let (ctrl, data) = split_control(input, out.len())?;
@@ -88,8 +77,7 @@ pub(crate) fn decode_with<S: Scheme64>(
 /// bytes, groups)`), the rest by the scalar tail.
 #[inline(always)]
 pub(crate) fn encode_with<S: Scheme64>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
+    values: &[u64], out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
 ) -> EncodeResult {
     let ctrl_len = check_encode::<S>(values, out.len())?;
@@ -102,14 +90,10 @@ pub(crate) fn encode_with<S: Scheme64>(
 /// also how many values from the front it examined and the OR of them, and only the rest are
 /// scanned here (one pass over the values fewer). On a value that does not fit, `out` holds
 /// whatever the kernel wrote.
-#[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_arch = "x86", target_arch = "x86_64")), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn encode_checking<S: Scheme64>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
+    values: &[u64], out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u64], &mut [MaybeUninit<u8>], usize) -> (usize, usize, usize, u64),
 ) -> EncodeResult {
     let ctrl_len = check_out_len::<S>(values.len(), out.len())?;
@@ -123,11 +107,7 @@ pub(crate) fn encode_checking<S: Scheme64>(
 /// returns the data bytes used in all.
 #[inline]
 pub(crate) fn decode_tail<S: Scheme64>(
-    ctrl: &[u8],
-    data: &[u8],
-    mut dp: usize,
-    first: usize,
-    out: &mut [MaybeUninit<u64>],
+    ctrl: &[u8], data: &[u8], mut dp: usize, first: usize, out: &mut [MaybeUninit<u64>],
 ) -> DecodeResult {
     let n = out.len();
     let mut i = first;
@@ -137,11 +117,7 @@ pub(crate) fn decode_tail<S: Scheme64>(
             let len = S::LENS[(c >> (2 * k)) as usize & 3] as usize;
             let mut word = [0u8; 8];
             word.copy_from_slice(&data[dp..dp + 8]);
-            let mask = if len == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * len)) - 1
-            };
+            let mask = if len == 8 { u64::MAX } else { (1u64 << (8 * len)) - 1 };
             out[i + k].write(u64::from_le_bytes(word) & mask);
             dp += len;
         }
@@ -164,11 +140,7 @@ pub(crate) fn encode<S: Scheme64>(values: &[u64], out: &mut [MaybeUninit<u8>]) -
 /// returns the data bytes written in all. The values were checked by [`check_encode`].
 #[inline]
 pub(crate) fn encode_tail<S: Scheme64>(
-    values: &[u64],
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
-    mut dp: usize,
-    first: usize,
+    values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize, mut dp: usize, first: usize,
 ) -> usize {
     let (ctrl, data) = out.split_at_mut(ctrl_len);
     for (g, group) in values[first..].chunks(4).enumerate() {

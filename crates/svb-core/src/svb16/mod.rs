@@ -15,8 +15,7 @@ macro_rules! decode_entries {
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
         pub(crate) unsafe fn decode(
-            input: &[u8],
-            out: &mut [core::mem::MaybeUninit<u16>],
+            input: &[u8], out: &mut [core::mem::MaybeUninit<u16>],
         ) -> Result<usize, crate::error::DecodeError> {
             use crate::svb16::finish::Plain;
             let (keys, data) = crate::svb16::scalar::split_keys(input, out.len())?;
@@ -32,10 +31,7 @@ macro_rules! decode_entries {
         #[doc = concat!("The CPU must support ", $isa, "; `keys` must hold at least")]
         /// `out.len().div_ceil(8)` bytes.
         pub(crate) unsafe fn decode_zigzag_delta(
-            keys: &[u8],
-            data: &[u8],
-            prev: i16,
-            out: &mut [core::mem::MaybeUninit<i16>],
+            keys: &[u8], data: &[u8], prev: i16, out: &mut [core::mem::MaybeUninit<i16>],
         ) -> Result<usize, crate::error::DecodeError> {
             use crate::svb16::finish::ZigzagDelta;
             // SAFETY: the caller guarantees the ISA and the key bytes (this function's

@@ -16,10 +16,7 @@ pub(crate) fn split_keys(input: &[u8], n: usize) -> Result<(&[u8], &[u8]), Decod
 pub(crate) fn check_out_len(n: usize, out_len: usize) -> EncodeResult {
     let needed = key_len(n).saturating_add(n.saturating_mul(2));
     if out_len < needed {
-        return Err(EncodeError::OutputTooSmall {
-            needed,
-            available: out_len,
-        });
+        return Err(EncodeError::OutputTooSmall { needed, available: out_len });
     }
     Ok(key_len(n))
 }
@@ -32,10 +29,7 @@ pub(crate) fn decode(input: &[u8], out: &mut [MaybeUninit<u16>]) -> DecodeResult
 
 /// The portable zigzag-delta kernel (see [`super::zigzag_delta`]).
 pub(crate) fn decode_zigzag_delta(
-    keys: &[u8],
-    data: &[u8],
-    prev: i16,
-    out: &mut [MaybeUninit<i16>],
+    keys: &[u8], data: &[u8], prev: i16, out: &mut [MaybeUninit<i16>],
 ) -> DecodeResult {
     decode_tail::<ZigzagDelta, i16>(keys, data, 0, 0, prev as u16, out)
 }
@@ -44,12 +38,7 @@ pub(crate) fn decode_zigzag_delta(
 /// each group through `F` from the running value `acc`; returns the data bytes used in all.
 #[inline]
 pub(crate) fn decode_tail<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    mut dp: usize,
-    first: usize,
-    mut acc: u16,
-    out: &mut [MaybeUninit<O>],
+    keys: &[u8], data: &[u8], mut dp: usize, first: usize, mut acc: u16, out: &mut [MaybeUninit<O>],
 ) -> DecodeResult {
     let n = out.len();
     let mut i = first;
@@ -84,8 +73,7 @@ pub(crate) fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> EncodeResul
 /// length; it returns where it stopped, `(data bytes, groups)`), the rest by the scalar tail.
 #[inline(always)]
 pub(crate) fn encode_with(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
+    values: &[u16], out: &mut [MaybeUninit<u8>],
     groups: impl FnOnce(&[u16], &mut [MaybeUninit<u8>], usize) -> (usize, usize),
 ) -> EncodeResult {
     let klen = check_out_len(values.len(), out.len())?;
@@ -98,11 +86,7 @@ pub(crate) fn encode_with(
 /// returns the data bytes written in all.
 #[inline]
 pub(crate) fn encode_tail(
-    values: &[u16],
-    out: &mut [MaybeUninit<u8>],
-    klen: usize,
-    mut dp: usize,
-    first: usize,
+    values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize, mut dp: usize, first: usize,
 ) -> usize {
     let (keys, data) = out.split_at_mut(klen);
     for (g, group) in values[first..].chunks(8).enumerate() {

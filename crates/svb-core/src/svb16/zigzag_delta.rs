@@ -62,11 +62,7 @@ impl ZigzagDeltaKernels {
     /// one stream). Writes only initialised samples, and all of `out` on `Ok`.
     #[inline]
     pub fn decode_split_uninit(
-        &self,
-        keys: &[u8],
-        data: &[u8],
-        prev: i16,
-        out: &mut [MaybeUninit<i16>],
+        &self, keys: &[u8], data: &[u8], prev: i16, out: &mut [MaybeUninit<i16>],
     ) -> DecodeResult {
         crate::codec::split_control_stream(keys, out.len(), super::key_len(out.len()))?;
         // SAFETY: `self` is one of the private tables above, which `KERNELS` hands out only
@@ -118,9 +114,7 @@ impl I16ZigzagDelta {
     /// bytes truncated.
     #[inline]
     pub fn split<'a>(
-        &self,
-        input: &'a [u8],
-        n: usize,
+        &self, input: &'a [u8], n: usize,
     ) -> Result<(&'a [u8], &'a [u8]), DecodeError> {
         scalar::split_keys(input, n)
     }
@@ -136,18 +130,8 @@ mod tests {
         for isa in Isa::available() {
             let k = I16ZigzagDelta.kernels_for(isa).unwrap();
             let mut out = [MaybeUninit::new(0i16); 9];
-            let e = k
-                .decode_split_uninit(&[0], &[0; 32], 0, &mut out)
-                .unwrap_err();
-            assert_eq!(
-                e,
-                DecodeError::ControlTruncated {
-                    n: 9,
-                    needed: 2,
-                    available: 1
-                },
-                "{isa}"
-            );
+            let e = k.decode_split_uninit(&[0], &[0; 32], 0, &mut out).unwrap_err();
+            assert_eq!(e, DecodeError::ControlTruncated { n: 9, needed: 2, available: 1 }, "{isa}");
         }
     }
 

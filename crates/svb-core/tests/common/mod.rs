@@ -5,9 +5,7 @@ use svb_core::{Codec, Isa, Kernels};
 
 /// Every kernel table of `codec` this machine can run.
 pub fn all_kernels<C: Codec>(codec: &C) -> Vec<&'static Kernels<C::Value>> {
-    let ks: Vec<_> = Isa::available()
-        .filter_map(|isa| codec.kernels_for(isa))
-        .collect();
+    let ks: Vec<_> = Isa::available().filter_map(|isa| codec.kernels_for(isa)).collect();
     svb_testdata::assert_simd_ran(ks.iter().map(|k| k.isa()));
     ks
 }
@@ -22,9 +20,7 @@ pub fn encode_with<C: Codec>(codec: &C, k: &Kernels<C::Value>, values: &[C::Valu
 
 /// Decodes `n` values with one kernel table; returns the values and the bytes consumed.
 pub fn decode_with<C: Codec>(
-    k: &Kernels<C::Value>,
-    input: &[u8],
-    n: usize,
+    k: &Kernels<C::Value>, input: &[u8], n: usize,
 ) -> Result<(Vec<C::Value>, usize), svb_core::DecodeError>
 where
     C::Value: Default,
@@ -44,10 +40,6 @@ where
         let isa = k.isa();
         assert_eq!(encode_with(codec, k, values), wire, "{what} encode {isa}");
         let (got, used) = decode_with::<C>(k, wire, values.len()).unwrap();
-        assert_eq!(
-            (&got[..], used),
-            (values, wire.len()),
-            "{what} decode {isa}"
-        );
+        assert_eq!((&got[..], used), (values, wire.len()), "{what} decode {isa}");
     }
 }

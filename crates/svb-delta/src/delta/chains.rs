@@ -22,9 +22,7 @@ use super::{kernels, Kernels};
 /// `initial + sum(deltas[..n/2])` (wrapping): the value just before the second half, which a
 /// 2-chain encoder stores.
 pub fn mid_carry(initial: i16, deltas: &[i16]) -> i16 {
-    deltas[..deltas.len() / 2]
-        .iter()
-        .fold(initial, |acc, &d| acc.wrapping_add(d))
+    deltas[..deltas.len() / 2].iter().fold(initial, |acc, &d| acc.wrapping_add(d))
 }
 
 /// Length of each of the first `k - 1` chains of a K-chain split of `n` elements:
@@ -63,9 +61,7 @@ pub fn split_points(initial: i16, deltas: &[i16], k: usize) -> Vec<SplitPoint> {
     let mut carry = initial;
     for j in 1..k {
         let (from, to) = ((j - 1) * sub, j * sub);
-        carry = deltas[from..to]
-            .iter()
-            .fold(carry, |acc, &d| acc.wrapping_add(d));
+        carry = deltas[from..to].iter().fold(carry, |acc, &d| acc.wrapping_add(d));
         points.push(SplitPoint { offset: to, carry });
     }
     points
@@ -74,10 +70,7 @@ pub fn split_points(initial: i16, deltas: &[i16], k: usize) -> Vec<SplitPoint> {
 /// The `k - 1` carries of a K-chain split (the `carry` of each [`split_points`] entry).
 #[cfg(feature = "alloc")]
 pub fn kchain_carries(initial: i16, deltas: &[i16], k: usize) -> Vec<i16> {
-    split_points(initial, deltas, k)
-        .into_iter()
-        .map(|p| p.carry)
-        .collect()
+    split_points(initial, deltas, k).into_iter().map(|p| p.carry).collect()
 }
 
 /// Pointers of one chain.
@@ -115,10 +108,7 @@ impl Kernels {
                 let (d, c) = group!(2, chains2_u16);
                 (d, core::array::from_fn(|j| c.get(j).copied().unwrap_or(0)))
             }
-            _ => (
-                0,
-                core::array::from_fn(|j| chains.get(j).map_or(0, |c| c.carry)),
-            ),
+            _ => (0, core::array::from_fn(|j| chains.get(j).map_or(0, |c| c.carry))),
         };
         for (c, &carry) in chains.iter().zip(&carries) {
             // SAFETY: `done <= len` elements were decoded; the rest are inside the chain.
@@ -132,17 +122,9 @@ impl Kernels {
     /// # Panics
     /// When `out.len() != deltas.len()`.
     pub fn decode_2chain_to_slice(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        mid_carry: i16,
-        out: &mut [i16],
+        &self, initial: i16, deltas: &[i16], mid_carry: i16, out: &mut [i16],
     ) {
-        assert_eq!(
-            deltas.len(),
-            out.len(),
-            "delta::decode_2chain_to_slice: length mismatch"
-        );
+        assert_eq!(deltas.len(), out.len(), "delta::decode_2chain_to_slice: length mismatch");
         // SAFETY: `out` holds deltas.len() writable elements.
         unsafe { self.decode_2chain_raw(initial, deltas, mid_carry, out.as_mut_ptr()) };
     }
@@ -150,11 +132,7 @@ impl Kernels {
     /// # Safety
     /// `dst` is writable for `deltas.len()` elements.
     unsafe fn decode_2chain_raw(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        mid_carry: i16,
-        dst: *mut i16,
+        &self, initial: i16, deltas: &[i16], mid_carry: i16, dst: *mut i16,
     ) {
         let n = deltas.len();
         let mid = n / 2;
@@ -162,18 +140,8 @@ impl Kernels {
         // SAFETY: mid <= n, inside both buffers.
         let (s_mid, d_mid) = unsafe { (s.add(mid), d.add(mid)) };
         let chains = [
-            Chain {
-                src: s,
-                dst: d,
-                carry: initial as u16,
-                len: mid,
-            },
-            Chain {
-                src: s_mid,
-                dst: d_mid,
-                carry: mid_carry as u16,
-                len: n - mid,
-            },
+            Chain { src: s, dst: d, carry: initial as u16, len: mid },
+            Chain { src: s_mid, dst: d_mid, carry: mid_carry as u16, len: n - mid },
         ];
         // SAFETY: the chains tile [0, n) of both buffers; mid <= n - mid.
         unsafe { self.run_group(&chains, mid) };
@@ -185,17 +153,9 @@ impl Kernels {
     /// # Panics
     /// When `out.len() != deltas.len()`.
     pub fn decode_kchain_to_slice(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        carries: &[i16],
-        out: &mut [i16],
+        &self, initial: i16, deltas: &[i16], carries: &[i16], out: &mut [i16],
     ) {
-        assert_eq!(
-            deltas.len(),
-            out.len(),
-            "delta::decode_kchain_to_slice: length mismatch"
-        );
+        assert_eq!(deltas.len(), out.len(), "delta::decode_kchain_to_slice: length mismatch");
         // SAFETY: `out` holds deltas.len() writable elements.
         unsafe { self.decode_kchain_raw(initial, deltas, carries, out.as_mut_ptr()) };
     }
@@ -203,11 +163,7 @@ impl Kernels {
     /// # Safety
     /// `dst` is writable for `deltas.len()` elements.
     unsafe fn decode_kchain_raw(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        carries: &[i16],
-        dst: *mut i16,
+        &self, initial: i16, deltas: &[i16], carries: &[i16], dst: *mut i16,
     ) {
         let n = deltas.len();
         let k = carries.len() + 1;
@@ -219,11 +175,7 @@ impl Kernels {
             Chain {
                 src,
                 dst,
-                carry: if j == 0 {
-                    initial as u16
-                } else {
-                    carries[j - 1] as u16
-                },
+                carry: if j == 0 { initial as u16 } else { carries[j - 1] as u16 },
                 len: if j + 1 == k { n - j * sub } else { sub },
             }
         };
@@ -246,11 +198,7 @@ impl Kernels {
     /// Appends the 2-chain decode of `deltas` to `out`.
     #[cfg(feature = "alloc")]
     pub fn decode_2chain_into(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        mid_carry: i16,
-        out: &mut Vec<i16>,
+        &self, initial: i16, deltas: &[i16], mid_carry: i16, out: &mut Vec<i16>,
     ) {
         let n = deltas.len();
         // SAFETY: the spare capacity holds at least n elements, and the chains write all n
@@ -266,11 +214,7 @@ impl Kernels {
     /// Appends the K-chain decode of `deltas` to `out`.
     #[cfg(feature = "alloc")]
     pub fn decode_kchain_into(
-        &self,
-        initial: i16,
-        deltas: &[i16],
-        carries: &[i16],
-        out: &mut Vec<i16>,
+        &self, initial: i16, deltas: &[i16], carries: &[i16], out: &mut Vec<i16>,
     ) {
         let n = deltas.len();
         // SAFETY: as in `decode_2chain_into`.

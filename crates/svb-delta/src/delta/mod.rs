@@ -56,9 +56,7 @@ pub struct Kernels {
 
 impl core::fmt::Debug for Kernels {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Kernels")
-            .field("isa", &self.isa)
-            .finish_non_exhaustive()
+        f.debug_struct("Kernels").field("isa", &self.isa).finish_non_exhaustive()
     }
 }
 
@@ -116,11 +114,7 @@ pub trait Delta: Copy + Default + sealed::Sealed + 'static {
     /// `k` came from [`kernels_for`]; `src` is readable and `dst` writable for `n` elements.
     #[doc(hidden)]
     unsafe fn decode_raw(
-        k: &Kernels,
-        initial: Self,
-        src: *const Self,
-        dst: *mut Self,
-        n: usize,
+        k: &Kernels, initial: Self, src: *const Self, dst: *mut Self, n: usize,
     ) -> Self;
 }
 
@@ -159,22 +153,10 @@ impl Kernels {
     /// # Panics
     /// When `out.len() != deltas.len()`.
     pub fn decode_to_slice<T: Delta>(&self, initial: T, deltas: &[T], out: &mut [T]) -> T {
-        assert_eq!(
-            deltas.len(),
-            out.len(),
-            "delta::decode_to_slice: length mismatch"
-        );
+        assert_eq!(deltas.len(), out.len(), "delta::decode_to_slice: length mismatch");
         // SAFETY: both slices hold deltas.len() elements; `self` exists only for ISAs this CPU
         // runs (`kernels_for`).
-        unsafe {
-            T::decode_raw(
-                self,
-                initial,
-                deltas.as_ptr(),
-                out.as_mut_ptr(),
-                deltas.len(),
-            )
-        }
+        unsafe { T::decode_raw(self, initial, deltas.as_ptr(), out.as_mut_ptr(), deltas.len()) }
     }
 
     /// Decodes `values` in place starting from `initial`; returns the last value.
@@ -208,11 +190,7 @@ impl Kernels {
 /// # Panics
 /// When `out.len() != values.len()`.
 pub fn encode_to_slice<T: Delta>(initial: T, values: &[T], out: &mut [T]) -> T {
-    assert_eq!(
-        values.len(),
-        out.len(),
-        "delta::encode_to_slice: length mismatch"
-    );
+    assert_eq!(values.len(), out.len(), "delta::encode_to_slice: length mismatch");
     let Some((&first, _)) = values.split_first() else {
         return initial;
     };

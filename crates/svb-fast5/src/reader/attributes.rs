@@ -33,10 +33,7 @@ impl Reader {
             .iter()
             .map(|a| (a.name.clone(), value(a)))
             .collect();
-        self.groups
-            .lock()
-            .expect("not poisoned")
-            .insert(address, attrs.clone());
+        self.groups.lock().expect("not poisoned").insert(address, attrs.clone());
         Ok(attrs)
     }
 
@@ -105,18 +102,13 @@ impl Reader {
     /// Read `index`'s attributes, and its signal into `out` (as
     /// [`signal_into`](Reader::signal_into)), its groups looked up once for both.
     pub fn read_with_signal(
-        &self,
-        index: usize,
-        out: &mut Vec<i16>,
+        &self, index: usize, out: &mut Vec<i16>,
     ) -> Result<ReadAttributes, Fast5Error> {
         let e = self.entry(index)?;
         let groups = self.groups(e)?;
         let read = self.read_in(e, &groups)?;
         let path = format!("{}/Signal", e.raw);
-        let ds = groups
-            .raw
-            .dataset("Signal")
-            .map_err(self.hdf5(path.clone()))?;
+        let ds = groups.raw.dataset("Signal").map_err(self.hdf5(path.clone()))?;
         self.signal_of(e, ds, path, out)?;
         Ok(read)
     }
@@ -124,9 +116,7 @@ impl Reader {
     fn read_in(&self, e: &Entry, groups: &ReadGroups) -> Result<ReadAttributes, Fast5Error> {
         let channel_group = format!("{}/channel_id", e.shared);
         let attrs = |g: &Option<(Group, String)>| -> Result<Option<Attrs>, Fast5Error> {
-            g.as_ref()
-                .map(|(g, path)| self.attrs_of(g, path))
-                .transpose()
+            g.as_ref().map(|(g, path)| self.attrs_of(g, path)).transpose()
         };
         let raw = self.attrs_of(&groups.raw, &e.raw)?;
         let channel_id = attrs(&groups.channel_id)?.ok_or_else(|| Fast5Error::Field {
@@ -150,20 +140,14 @@ impl Reader {
         };
         let raw_group = e.raw.as_str();
         fn get<'a>(
-            attrs: &'a Attrs,
-            name: &str,
-            missing: impl FnOnce() -> Fast5Error,
+            attrs: &'a Attrs, name: &str, missing: impl FnOnce() -> Fast5Error,
         ) -> Result<&'a AttrValue, Fast5Error> {
             find(attrs, name).ok_or_else(missing)
         }
         let uint = |attrs: &Attrs, group: &str, name: &str| {
             let v = get(attrs, name, || field(group, name, "missing"))?;
             v.as_u64().ok_or_else(|| {
-                field(
-                    group,
-                    name,
-                    &format!("not a non-negative integer ({})", v.described()),
-                )
+                field(group, name, &format!("not a non-negative integer ({})", v.described()))
             })
         };
         let float = |attrs: &Attrs, group: &str, name: &str| {
@@ -189,49 +173,30 @@ impl Reader {
             ));
         }
         let read_number = {
-            let v = get(&raw, "read_number", || {
-                field(raw_group, "read_number", "missing")
-            })?;
+            let v = get(&raw, "read_number", || field(raw_group, "read_number", "missing"))?;
             v.as_i64().ok_or_else(|| {
-                field(
-                    raw_group,
-                    "read_number",
-                    &format!("not an integer ({})", v.described()),
-                )
+                field(raw_group, "read_number", &format!("not an integer ({})", v.described()))
             })?
         };
         let median_before = match find(&raw, "median_before") {
             None => None,
             Some(v) => Some(v.as_f64().ok_or_else(|| {
-                field(
-                    raw_group,
-                    "median_before",
-                    &format!("not a number ({})", v.described()),
-                )
+                field(raw_group, "median_before", &format!("not a number ({})", v.described()))
             })?),
         };
         let end_reason = match find(&raw, "end_reason") {
             None => None,
-            Some(AttrValue::Enum {
-                label,
-                value,
-                labels,
-                ..
-            }) => Some(EndReason {
+            Some(AttrValue::Enum { label, value, labels, .. }) => Some(EndReason {
                 label: label.clone(),
                 value: Some(*value),
                 labels: labels.clone(),
             }),
-            Some(v @ (AttrValue::Int(_) | AttrValue::UInt(_))) => Some(EndReason {
-                label: None,
-                value: v.as_i64(),
-                labels: Vec::new(),
-            }),
-            Some(AttrValue::Text(s)) => Some(EndReason {
-                label: Some(s.clone()),
-                value: None,
-                labels: Vec::new(),
-            }),
+            Some(v @ (AttrValue::Int(_) | AttrValue::UInt(_))) => {
+                Some(EndReason { label: None, value: v.as_i64(), labels: Vec::new() })
+            }
+            Some(AttrValue::Text(s)) => {
+                Some(EndReason { label: Some(s.clone()), value: None, labels: Vec::new() })
+            }
             Some(v) => {
                 return Err(field(
                     raw_group,
@@ -255,11 +220,7 @@ impl Reader {
         let run_id = match find(&read_group, "run_id").or_else(|| find(&tracking_id, "run_id")) {
             Some(AttrValue::Text(s)) => s.clone(),
             Some(v) => {
-                return Err(field(
-                    &e.group,
-                    "run_id",
-                    &format!("not a string ({})", v.described()),
-                ))
+                return Err(field(&e.group, "run_id", &format!("not a string ({})", v.described())))
             }
             None => return Err(field(&e.group, "run_id", "missing (and in tracking_id)")),
         };

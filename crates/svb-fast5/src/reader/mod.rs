@@ -160,11 +160,7 @@ impl std::fmt::Debug for Reader {
 impl Reader {
     fn hdf5(&self, what: impl Into<String>) -> impl FnOnce(Hdf5Error) -> Fast5Error + '_ {
         let what = what.into();
-        move |source| Fast5Error::Hdf5 {
-            path: self.path.clone(),
-            what,
-            source,
-        }
+        move |source| Fast5Error::Hdf5 { path: self.path.clone(), what, source }
     }
 
     /// The file's path.

@@ -101,10 +101,7 @@ impl Reader {
             .collect();
         if reads.is_empty() && groups.iter().any(|g| g.name() == "Raw") {
             self.layout = Layout::SingleRead;
-            let raw = self
-                .file
-                .group("/Raw/Reads")
-                .map_err(self.hdf5("/Raw/Reads"))?;
+            let raw = self.file.group("/Raw/Reads").map_err(self.hdf5("/Raw/Reads"))?;
             let (names, _) = raw.member_names().map_err(self.hdf5("/Raw/Reads"))?;
             for name in names {
                 let raw = format!("/Raw/Reads/{name}");

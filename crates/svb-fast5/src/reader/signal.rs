@@ -23,8 +23,7 @@ impl Reader {
     /// Read `index`'s signal dataset, its path, whether it is little-endian, and its declared
     /// samples, the type and shape checked.
     pub(crate) fn signal_dataset(
-        &self,
-        index: usize,
+        &self, index: usize,
     ) -> Result<(hdf5_reader::Dataset, String, bool, u64), Fast5Error> {
         let e = self.entry(index)?;
         let (ds, path) = self.signal_of_entry(e)?;
@@ -45,24 +44,18 @@ impl Reader {
     /// Whether read `e`'s signal dataset `ds` is little-endian, and its declared samples, its
     /// type and shape checked.
     fn check_signal(
-        &self,
-        e: &Entry,
-        ds: &hdf5_reader::Dataset,
+        &self, e: &Entry, ds: &hdf5_reader::Dataset,
     ) -> Result<(bool, u64), Fast5Error> {
         let bad = |what: String| self.signal_error(e, what);
         let little = match ds.dtype() {
-            Datatype::FixedPoint {
-                size: 2,
-                signed: true,
-                byte_order,
-            } => *byte_order == hdf5_reader::ByteOrder::LittleEndian,
+            Datatype::FixedPoint { size: 2, signed: true, byte_order } => {
+                *byte_order == hdf5_reader::ByteOrder::LittleEndian
+            }
             t => return Err(bad(format!("a dataset of {t:?}, not int16"))),
         };
         if ds.ndim() != 1 {
             let shape = ds.shape();
-            return Err(bad(format!(
-                "a dataset of shape {shape:?}, not one dimension"
-            )));
+            return Err(bad(format!("a dataset of shape {shape:?}, not one dimension")));
         }
         let n = ds.shape()[0];
         if n > MAX_SAMPLES {
@@ -72,11 +65,7 @@ impl Reader {
     }
 
     fn signal_error(&self, e: &Entry, what: String) -> Fast5Error {
-        Fast5Error::Signal {
-            path: self.path.clone(),
-            read: e.read_id.clone(),
-            what,
-        }
+        Fast5Error::Signal { path: self.path.clone(), read: e.read_id.clone(), what }
     }
 
     /// Read `index`'s raw signal (ADC samples).
@@ -96,11 +85,7 @@ impl Reader {
 
     /// The samples of `ds`, read `e`'s signal dataset at `path`, into `out`.
     pub(super) fn signal_of(
-        &self,
-        e: &Entry,
-        ds: hdf5_reader::Dataset,
-        path: String,
-        out: &mut Vec<i16>,
+        &self, e: &Entry, ds: hdf5_reader::Dataset, path: String, out: &mut Vec<i16>,
     ) -> Result<(), Fast5Error> {
         out.clear();
         let bad = |what: String| self.signal_error(e, what);
@@ -137,12 +122,7 @@ impl Reader {
     /// The samples of `ds` decoded by the HDF5 layer's chunk pipeline (any filter it
     /// knows), or read as they are (contiguous or compact), appended to `out`.
     pub(crate) fn signal_through_hdf5(
-        &self,
-        e: &Entry,
-        ds: &hdf5_reader::Dataset,
-        path: String,
-        little: bool,
-        n: usize,
+        &self, e: &Entry, ds: &hdf5_reader::Dataset, path: String, little: bool, n: usize,
         out: &mut Vec<i16>,
     ) -> Result<(), Fast5Error> {
         let bad = |what: String| self.signal_error(e, what);
@@ -184,13 +164,11 @@ impl Reader {
         F: Fn(usize, &ReadAttributes, &[i16]) + Sync + Send,
     {
         threads.run(|| {
-            (0..self.len())
-                .into_par_iter()
-                .try_for_each_init(Vec::new, |signal, i| {
-                    let read = self.read_with_signal(i, signal)?;
-                    f(i, &read, signal);
-                    Ok(())
-                })
+            (0..self.len()).into_par_iter().try_for_each_init(Vec::new, |signal, i| {
+                let read = self.read_with_signal(i, signal)?;
+                f(i, &read, signal);
+                Ok(())
+            })
         })
     }
 }

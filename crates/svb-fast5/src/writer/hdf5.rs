@@ -97,13 +97,7 @@ impl Dtype {
                 let n = members.len() as u16;
                 let [lo, hi] = n.to_le_bytes();
                 head(&mut out, 8, [lo, hi, 0], 1);
-                out.extend_from_slice(
-                    &Dtype::Int {
-                        size: 1,
-                        signed: false,
-                    }
-                    .encode(),
-                );
+                out.extend_from_slice(&Dtype::Int { size: 1, signed: false }.encode());
                 for (label, _) in members {
                     out.extend_from_slice(label.as_bytes());
                     out.push(0);
@@ -139,10 +133,7 @@ fn dataspace(dims: &[u64]) -> Message {
 /// An attribute message (version 1): `value` of type `dtype`, a scalar (`dims` empty) or an
 /// array of `dims` (`value` holds every element's `dtype.size()` bytes).
 pub fn attribute(name: &str, dtype: &Dtype, dims: &[u64], value: &[u8]) -> Message {
-    debug_assert_eq!(
-        value.len() as u64,
-        u64::from(dtype.size()) * dims.iter().product::<u64>()
-    );
+    debug_assert_eq!(value.len() as u64, u64::from(dtype.size()) * dims.iter().product::<u64>());
     let ty = dtype.encode();
     let space = dataspace(dims).data;
     let mut data = vec![1, 0];
@@ -166,16 +157,8 @@ pub fn compact_group(links: &[(&str, u64)]) -> Vec<Message> {
     let mut link_info = vec![0, 0];
     link_info.extend_from_slice(&UNDEFINED.to_le_bytes());
     link_info.extend_from_slice(&UNDEFINED.to_le_bytes());
-    let mut out = vec![
-        Message {
-            kind: 0x02,
-            data: link_info,
-        },
-        Message {
-            kind: 0x0a,
-            data: vec![0, 0],
-        },
-    ];
+    let mut out =
+        vec![Message { kind: 0x02, data: link_info }, Message { kind: 0x0a, data: vec![0, 0] }];
     for (name, address) in links {
         debug_assert!(!name.is_empty() && name.len() < 256);
         // Version 1; flags 0: a one-byte name length, a hard link, ASCII.
@@ -189,10 +172,7 @@ pub fn compact_group(links: &[(&str, u64)]) -> Vec<Message> {
 
 /// A version-1 object header holding `messages`, linked to from `links` places.
 pub fn object_header(messages: &[Message], links: u32) -> Vec<u8> {
-    let body: usize = messages
-        .iter()
-        .map(|m| 8 + m.data.len().div_ceil(8) * 8)
-        .sum();
+    let body: usize = messages.iter().map(|m| 8 + m.data.len().div_ceil(8) * 8).sum();
     let mut out = Vec::with_capacity(16 + body);
     out.extend_from_slice(&[1, 0]);
     out.extend_from_slice(&(messages.len() as u16).to_le_bytes());
@@ -230,44 +210,28 @@ pub struct Filter {
 /// chunks of `chunk` elements indexed by the B-tree at `btree` (each filtered by `filter`),
 /// or, for `len` 0, contiguous and empty.
 pub fn dataset(
-    dtype: &Dtype,
-    len: u64,
-    chunk: u32,
-    btree: u64,
-    filter: Option<&Filter>,
+    dtype: &Dtype, len: u64, chunk: u32, btree: u64, filter: Option<&Filter>,
 ) -> Vec<Message> {
     let mut out = vec![
         dataspace(&[len]),
-        Message {
-            kind: 0x03,
-            data: dtype.encode(),
-        },
+        Message { kind: 0x03, data: dtype.encode() },
         // Fill value message version 2: space allocated incrementally, the fill value
         // written only when one is set, none set.
-        Message {
-            kind: 0x05,
-            data: vec![2, 3, 2, 0],
-        },
+        Message { kind: 0x05, data: vec![2, 3, 2, 0] },
     ];
     let mut layout = vec![3];
     if len == 0 {
         layout.push(1);
         layout.extend_from_slice(&UNDEFINED.to_le_bytes());
         layout.extend_from_slice(&0u64.to_le_bytes());
-        out.push(Message {
-            kind: 0x08,
-            data: layout,
-        });
+        out.push(Message { kind: 0x08, data: layout });
         return out;
     }
     layout.extend_from_slice(&[2, 2]);
     layout.extend_from_slice(&btree.to_le_bytes());
     layout.extend_from_slice(&chunk.to_le_bytes());
     layout.extend_from_slice(&dtype.size().to_le_bytes());
-    out.push(Message {
-        kind: 0x08,
-        data: layout,
-    });
+    out.push(Message { kind: 0x08, data: layout });
     if let Some(f) = filter {
         let mut data = vec![1, 1, 0, 0, 0, 0, 0, 0];
         let name_len = f.name.map_or(0, |n| (n.len() + 1).div_ceil(8) * 8);
@@ -357,11 +321,8 @@ pub fn symbol_table(at: u64, links: &[(String, u64)]) -> (Vec<u8>, u64, u64) {
     let per_node = 2 * LEAF_K;
     let node_len = 8 + per_node * 40;
     let mut leaves: Vec<(u64, u64)> = Vec::new(); // (address, heap offset of its last name)
-    let entries: Vec<(u64, u64)> = sorted
-        .iter()
-        .zip(&offsets)
-        .map(|((_, address), &off)| (off, *address))
-        .collect();
+    let entries: Vec<(u64, u64)> =
+        sorted.iter().zip(&offsets).map(|((_, address), &off)| (off, *address)).collect();
     for group in entries.chunks(per_node) {
         let address = at + out.len() as u64;
         let start = out.len();
@@ -476,24 +437,11 @@ mod tests {
 
     #[test]
     fn datatypes_have_the_specified_lengths() {
-        assert_eq!(
-            Dtype::Int {
-                size: 4,
-                signed: true
-            }
-            .encode()
-            .len(),
-            12
-        );
+        assert_eq!(Dtype::Int { size: 4, signed: true }.encode().len(), 12);
         assert_eq!(Dtype::Float { size: 8 }.encode().len(), 20);
-        assert_eq!(
-            Dtype::Text { size: 37 }.encode(),
-            [0x13, 0, 0, 0, 37, 0, 0, 0]
-        );
-        let e = Dtype::Enum {
-            members: vec![("unknown".into(), 0), ("partial".into(), 1)],
-        }
-        .encode();
+        assert_eq!(Dtype::Text { size: 37 }.encode(), [0x13, 0, 0, 0, 37, 0, 0, 0]);
+        let e =
+            Dtype::Enum { members: vec![("unknown".into(), 0), ("partial".into(), 1)] }.encode();
         // Head, base type, two names of 7 bytes and their NULs (8 each, no padding), two
         // values.
         assert_eq!(e.len(), 8 + 12 + 8 + 8 + 2);
@@ -501,15 +449,9 @@ mod tests {
 
     #[test]
     fn object_headers_align_their_messages() {
-        let h = object_header(
-            &[attribute("a", &Dtype::Float { size: 4 }, &[], &[0; 4])],
-            1,
-        );
+        let h = object_header(&[attribute("a", &Dtype::Float { size: 4 }, &[], &[0; 4])], 1);
         assert_eq!(h.len() % 8, 0);
-        assert_eq!(
-            u32::from_le_bytes(h[8..12].try_into().unwrap()) as usize,
-            h.len() - 16
-        );
+        assert_eq!(u32::from_le_bytes(h[8..12].try_into().unwrap()) as usize, h.len() - 16);
     }
 
     #[test]

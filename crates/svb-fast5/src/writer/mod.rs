@@ -187,8 +187,7 @@ impl Writer {
     /// Starts a file at `path` (written under a temporary name beside it until
     /// [`finish`](Writer::finish)).
     pub fn create(
-        path: impl AsRef<Path>,
-        options: WriteOptions,
+        path: impl AsRef<Path>, options: WriteOptions,
     ) -> Result<Writer, Fast5WriteError> {
         let path = path.as_ref();
         if let SignalFilter::Gzip(level) = options.signal {
@@ -202,20 +201,11 @@ impl Writer {
                 });
             }
         }
-        let io = |source| Fast5WriteError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| Fast5WriteError::Io { path: path.to_path_buf(), source };
         let mut out = options.publish.create_rewritable(path).map_err(io)?;
         // The superblock, completed by finish.
         std::io::Write::write_all(&mut out, &[0; hdf5::SUPERBLOCK_LEN as usize]).map_err(io)?;
-        Ok(Writer {
-            out,
-            options,
-            reads: Vec::new(),
-            ids: HashSet::new(),
-            shared: Vec::new(),
-        })
+        Ok(Writer { out, options, reads: Vec::new(), ids: HashSet::new(), shared: Vec::new() })
     }
 
     /// Reads written so far.
@@ -242,10 +232,8 @@ impl Writer {
             }
         }
         let filter = self.options.signal;
-        let prepared: Vec<Prepared> = reads
-            .par_iter()
-            .map(|r| prepare(r, filter))
-            .collect::<Result<_, _>>()?;
+        let prepared: Vec<Prepared> =
+            reads.par_iter().map(|r| prepare(r, filter)).collect::<Result<_, _>>()?;
         for (r, p) in reads.iter().zip(prepared) {
             self.write_read(r, p)?;
         }
@@ -275,10 +263,7 @@ impl Writer {
             false => self.write(&hdf5::chunk_node(&chunks, p.chunk))?,
         };
         let signal = hdf5::dataset(
-            &Dtype::Int {
-                size: 2,
-                signed: true,
-            },
+            &Dtype::Int { size: 2, signed: true },
             r.signal.len() as u64,
             p.chunk,
             btree,
@@ -317,11 +302,7 @@ impl Writer {
             return Ok(s.address);
         }
         let address = self.write(&hdf5::object_header(&group_of(messages), 1))?;
-        self.shared.push(Shared {
-            attrs: attrs.clone(),
-            address,
-            links: 1,
-        });
+        self.shared.push(Shared { attrs: attrs.clone(), address, links: 1 });
         Ok(address)
     }
 
@@ -329,9 +310,7 @@ impl Writer {
     /// number of reads.
     pub fn finish(self) -> Result<u64, Fast5WriteError> {
         let (reads, staged) = self.finish_staged()?;
-        staged
-            .publish()
-            .map_err(|(path, source)| Fast5WriteError::Io { path, source })?;
+        staged.publish().map_err(|(path, source)| Fast5WriteError::Io { path, source })?;
         Ok(reads)
     }
 
@@ -350,10 +329,7 @@ impl Writer {
         let root = self.write(&hdf5::object_header(&root, 1))?;
         let eof = self.position();
         let path = self.out.destination().to_path_buf();
-        let io = |source| Fast5WriteError::Io {
-            path: path.clone(),
-            source,
-        };
+        let io = |source| Fast5WriteError::Io { path: path.clone(), source };
         for s in &self.shared {
             if s.links > 1 {
                 self.out
@@ -361,9 +337,7 @@ impl Writer {
                     .map_err(io)?;
             }
         }
-        self.out
-            .write_at(0, &hdf5::superblock(root, btree, heap, eof))
-            .map_err(io)?;
+        self.out.write_at(0, &hdf5::superblock(root, btree, heap, eof)).map_err(io)?;
         let staged = self.options.publish.stage(self.out).map_err(io)?;
         Ok((reads.len() as u64, staged))
     }
@@ -378,10 +352,7 @@ fn group_of(messages: Vec<Message>) -> Vec<Message> {
 }
 
 fn bad(read_id: &str, what: String) -> Fast5WriteError {
-    Fast5WriteError::Read {
-        read_id: read_id.to_string(),
-        what,
-    }
+    Fast5WriteError::Read { read_id: read_id.to_string(), what }
 }
 
 /// A read's parts that take work: its signal's chunks, filtered, and its groups' attribute
@@ -400,10 +371,7 @@ fn prepare(r: &ReadGroups<'_>, filter: SignalFilter) -> Result<Prepared, Fast5Wr
     let n = r.signal.len() as u64;
     let chunk = n.clamp(1, MAX_CHUNK);
     if n.div_ceil(chunk) > 2 * hdf5::CHUNK_K as u64 {
-        return Err(bad(
-            r.read_id,
-            format!("{n} samples: more than a FAST5 read holds here"),
-        ));
+        return Err(bad(r.read_id, format!("{n} samples: more than a FAST5 read holds here")));
     }
     let mut chunks = Vec::new();
     let mut bytes = Vec::with_capacity(chunk as usize * 2);
@@ -527,24 +495,12 @@ fn typed(group: &str, name: &str, value: &AttrValue) -> Result<(Dtype, Vec<u8>),
             let size = u32::try_from(bytes.len()).map_err(|_| "text of 4 GiB".to_string())?;
             (Dtype::Text { size }, bytes)
         }
-        (
-            AttrValue::Enum {
-                value,
-                labels,
-                values,
-                ..
-            },
-            _,
-        ) => {
+        (AttrValue::Enum { value, labels, values, .. }, _) => {
             let byte = |v: i64| u8::try_from(v).ok();
             let members: Option<Vec<(String, u8)>> = labels
                 .iter()
                 .zip(values)
-                .map(|(l, &v)| {
-                    byte(v)
-                        .filter(|_| !l.contains('\0'))
-                        .map(|b| (l.clone(), b))
-                })
+                .map(|(l, &v)| byte(v).filter(|_| !l.contains('\0')).map(|b| (l.clone(), b)))
                 .collect();
             let members = members
                 .filter(|m| m.len() == labels.len())
@@ -557,11 +513,7 @@ fn typed(group: &str, name: &str, value: &AttrValue) -> Result<(Dtype, Vec<u8>),
         }
         (v, Some(Dtype::Int { size, signed })) => {
             let out_of_range = || {
-                format!(
-                    "{v:?} does not fit {}{}",
-                    if signed { "int" } else { "uint" },
-                    size * 8
-                )
+                format!("{v:?} does not fit {}{}", if signed { "int" } else { "uint" }, size * 8)
             };
             let bytes = match signed {
                 true => {
@@ -590,20 +542,10 @@ fn typed(group: &str, name: &str, value: &AttrValue) -> Result<(Dtype, Vec<u8>),
             };
             (Dtype::Float { size }, bytes)
         }
-        (AttrValue::Int(x), _) => (
-            Dtype::Int {
-                size: 8,
-                signed: true,
-            },
-            x.to_le_bytes().to_vec(),
-        ),
-        (AttrValue::UInt(x), _) => (
-            Dtype::Int {
-                size: 8,
-                signed: false,
-            },
-            x.to_le_bytes().to_vec(),
-        ),
+        (AttrValue::Int(x), _) => (Dtype::Int { size: 8, signed: true }, x.to_le_bytes().to_vec()),
+        (AttrValue::UInt(x), _) => {
+            (Dtype::Int { size: 8, signed: false }, x.to_le_bytes().to_vec())
+        }
         (AttrValue::Float(x), _) => (Dtype::Float { size: 8 }, x.to_le_bytes().to_vec()),
     })
 }

@@ -37,9 +37,8 @@ impl Reader {
     pub fn decode_signal_into(&self, index: usize, out: &mut Vec<i16>) -> Result<(), Pod5Error> {
         let start = out.len();
         self.plan_signals(&[index]);
-        let r = self
-            .chunk_rows(index)?
-            .try_for_each(|(row, r)| self.append_chunk(index, row, r, out));
+        let r =
+            self.chunk_rows(index)?.try_for_each(|(row, r)| self.append_chunk(index, row, r, out));
         if r.is_err() {
             out.truncate(start);
         }
@@ -62,11 +61,7 @@ impl Reader {
 
     /// Appends one chunk's samples to `out`.
     fn append_chunk(
-        &self,
-        index: usize,
-        row: u64,
-        r: &SignalRow,
-        out: &mut Vec<i16>,
+        &self, index: usize, row: u64, r: &SignalRow, out: &mut Vec<i16>,
     ) -> Result<(), Pod5Error> {
         let n = samples(r);
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
@@ -74,11 +69,7 @@ impl Reader {
                 .map_err(|e| self.chunk_error(index, row, e)),
             SignalEncoding::Uncompressed => {
                 // The row's bytes (checked at open to be 2 a sample) justify the samples.
-                out.extend(
-                    bytes
-                        .chunks_exact(2)
-                        .map(|c| i16::from_le_bytes([c[0], c[1]])),
-                );
+                out.extend(bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
                 Ok(())
             }
         })
@@ -86,25 +77,19 @@ impl Reader {
 
     /// Runs `f` on the stored bytes of one chunk.
     pub(super) fn with_chunk<R>(
-        &self,
-        index: usize,
-        row: u64,
-        r: &SignalRow,
-        f: impl FnOnce(&[u8]) -> Result<R, Pod5Error>,
+        &self, index: usize, row: u64, r: &SignalRow, f: impl FnOnce(&[u8]) -> Result<R, Pod5Error>,
     ) -> Result<R, Pod5Error> {
-        self.src
-            .with_bytes(r.offset, r.bytes as usize, f)
-            .map_err(|e| Pod5Error::Row {
-                path: self.path.clone(),
-                table: TableKind::Signal,
-                row,
-                what: format!(
-                    "read {}: reading {} bytes at byte {}: {e}",
-                    self.reads[index].read_id_string(),
-                    r.bytes,
-                    r.offset
-                ),
-            })?
+        self.src.with_bytes(r.offset, r.bytes as usize, f).map_err(|e| Pod5Error::Row {
+            path: self.path.clone(),
+            table: TableKind::Signal,
+            row,
+            what: format!(
+                "read {}: reading {} bytes at byte {}: {e}",
+                self.reads[index].read_id_string(),
+                r.bytes,
+                r.offset
+            ),
+        })?
     }
 
     fn chunk_error(&self, index: usize, signal_row: u64, source: svb_vbz::VbzError) -> Pod5Error {
@@ -222,10 +207,7 @@ impl Reader {
     /// the given order. `buf` is grown to hold them, never shrunk: no zero-filling once the
     /// largest window is seen.
     fn decode_chunks_at<'r>(
-        &'r self,
-        buf: &mut Vec<i16>,
-        at: usize,
-        len: usize,
+        &'r self, buf: &mut Vec<i16>, at: usize, len: usize,
         chunks: impl Iterator<Item = (usize, u64, &'r SignalRow)>,
     ) -> Result<(), Pod5Error> {
         if buf.len() < at + len {
@@ -247,11 +229,7 @@ impl Reader {
 
     /// Decodes one stored chunk (signal row `row`) of read `index` into `part`.
     fn decode_chunk(
-        &self,
-        index: usize,
-        row: u64,
-        r: &SignalRow,
-        part: &mut [i16],
+        &self, index: usize, row: u64, r: &SignalRow, part: &mut [i16],
     ) -> Result<(), Pod5Error> {
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
             SignalEncoding::Vbz => svb_vbz::pod5_blob::decompress_signal(bytes, part)

@@ -119,9 +119,7 @@ impl Reader {
 
     /// The run `read` names (its `run_info` acquisition id), when the file has it.
     pub fn run_info_of(&self, read: &ReadRow) -> Option<&RunInfo> {
-        self.run_infos
-            .iter()
-            .find(|r| *r.acquisition_id == *read.run_info)
+        self.run_infos.iter().find(|r| *r.acquisition_id == *read.run_info)
     }
 
     /// The run of read `index`: an error naming the read when the file lacks it (damage: ONT's
@@ -205,8 +203,7 @@ impl Reader {
     /// Read `index`'s stored chunks in order: `(signal row, the row)`; an index past the
     /// last read is an error.
     fn chunk_rows(
-        &self,
-        index: usize,
+        &self, index: usize,
     ) -> Result<impl ExactSizeIterator<Item = (u64, &SignalRow)> + '_, Pod5Error> {
         self.read(index)?;
         Ok(self.rows(index))

@@ -42,8 +42,7 @@ impl Reader {
     /// # Ok::<(), svb_pod5::Pod5Error>(())
     /// ```
     pub fn open_filtered(
-        path: impl AsRef<Path>,
-        keep: impl Fn(&[u8; 16]) -> bool,
+        path: impl AsRef<Path>, keep: impl Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
         match Source::open_as(&path, Access::ReadAt, Format::Pod5) {
@@ -57,9 +56,7 @@ impl Reader {
     }
 
     fn from_source_keeping(
-        path: PathBuf,
-        src: Source,
-        keep: &dyn Fn(&[u8; 16]) -> bool,
+        path: PathBuf, src: Source, keep: &dyn Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let footer = container::parse(&src).map_err(|(offset, what)| Pod5Error::Container {
             path: path.clone(),
@@ -70,10 +67,7 @@ impl Reader {
     }
 
     pub(super) fn from_footer(
-        path: PathBuf,
-        src: Source,
-        footer: Footer,
-        keep: &dyn Fn(&[u8; 16]) -> bool,
+        path: PathBuf, src: Source, footer: Footer, keep: &dyn Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let table_err = |table: TableKind| table_error(&path, table);
         let find =
@@ -104,23 +98,15 @@ impl Reader {
         let signal_file =
             find(ContentType::SignalTable, TableKind::Signal)?.ok_or(missing(TableKind::Signal))?;
         plan_tables(&path, &src, &footer, &signal_file)?;
-        let signal = signal::parse(
-            &src,
-            signal_file.offset,
-            signal_file.length,
-            &footer.file_identifier,
-        )
-        .map_err(table_err(TableKind::Signal))?;
+        let signal =
+            signal::parse(&src, signal_file.offset, signal_file.length, &footer.file_identifier)
+                .map_err(table_err(TableKind::Signal))?;
         let version = footer_version(&path, &footer)?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;
         check_identifier(&path, &footer, TableKind::Reads, &reads_file)?;
         let run_info_file = open_table(ContentType::RunInfoTable, TableKind::RunInfo)?;
-        let tables = Tables {
-            signal,
-            reads: reads_file,
-            run_info: run_info_file,
-        };
+        let tables = Tables { signal, reads: reads_file, run_info: run_info_file };
         Self::from_tables(path, src, footer, version, tables, keep, false).map(|(r, _)| r)
     }
 }
@@ -132,10 +118,7 @@ impl Reader {
 /// tail, else its last 256 KiB. Most files' tables and signal footer lie in the tail
 /// fetched with the footer, and this asks for nothing.
 fn plan_tables(
-    path: &Path,
-    src: &Source,
-    footer: &Footer,
-    signal: &EmbeddedFile,
+    path: &Path, src: &Source, footer: &Footer, signal: &EmbeddedFile,
 ) -> Result<(), Pod5Error> {
     const TABLE: u64 = 4 << 20;
     const ARROW_FOOTER: u64 = 256 << 10;
@@ -146,10 +129,8 @@ fn plan_tables(
         .contents
         .iter()
         .filter(|f| {
-            matches!(
-                f.content_type,
-                ContentType::ReadsTable | ContentType::RunInfoTable
-            ) && f.length <= TABLE
+            matches!(f.content_type, ContentType::ReadsTable | ContentType::RunInfoTable)
+                && f.length <= TABLE
         })
         .map(|f| f.offset..f.offset.saturating_add(f.length))
         .collect();
@@ -167,8 +148,5 @@ fn plan_tables(
         false => None,
     };
     plan.push(exact.unwrap_or(speculative));
-    src.prefetch(&plan).map_err(|source| Pod5Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    src.prefetch(&plan).map_err(|source| Pod5Error::Io { path: path.to_path_buf(), source })
 }

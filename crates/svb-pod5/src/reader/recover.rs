@@ -58,18 +58,11 @@ fn rebuilt_footer(path: &Path, src: &Source) -> Result<Footer, Pod5Error> {
         take("MINKNOW:file_identifier", &mut footer.file_identifier);
         take("MINKNOW:software", &mut footer.software);
         take("MINKNOW:pod5_version", &mut footer.pod5_version);
-        if footer
-            .contents
-            .iter()
-            .all(|c| c.content_type != f.content_type)
-        {
+        if footer.contents.iter().all(|c| c.content_type != f.content_type) {
             footer.contents.push(f);
         }
     }
-    for (want, what) in [
-        (ContentType::SignalTable, "signal"),
-        (ContentType::ReadsTable, "reads"),
-    ] {
+    for (want, what) in [(ContentType::SignalTable, "signal"), (ContentType::ReadsTable, "reads")] {
         if footer.contents.iter().all(|c| c.content_type != want) {
             return Err(container_err((
                 stop,
@@ -87,9 +80,8 @@ fn rebuilt_footer(path: &Path, src: &Source) -> Result<Footer, Pod5Error> {
 /// Arrow footer), read up to its last whole record batch, and the file identifier its schema
 /// carries.
 fn salvaged_signal(path: &Path, src: &Source) -> Result<(SignalTable, String), Pod5Error> {
-    let head_ok = src
-        .read_vec(0, container::HEAD_LEN)
-        .is_ok_and(|h| h[..8] == container::SIGNATURE);
+    let head_ok =
+        src.read_vec(0, container::HEAD_LEN).is_ok_and(|h| h[..8] == container::SIGNATURE);
     if !head_ok {
         return Err(Pod5Error::Container {
             path: path.to_path_buf(),
@@ -113,29 +105,22 @@ impl Reader {
     /// is an error naming it.
     pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Self, Option<String>), Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5).map_err(|source| {
-            Pod5Error::Io {
-                path: path.clone(),
-                source,
-            }
-        })?;
+        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5)
+            .map_err(|source| Pod5Error::Io { path: path.clone(), source })?;
         Self::recovering_from_source(path, src, true)
     }
 
     /// [`open_recovering`](Reader::open_recovering) of a file already in memory (`path`
     /// names it in errors; no file beside it is looked for).
     pub fn from_bytes_recovering(
-        path: impl Into<PathBuf>,
-        bytes: Vec<u8>,
+        path: impl Into<PathBuf>, bytes: Vec<u8>,
     ) -> Result<(Self, Option<String>), Pod5Error> {
         Self::recovering_from_source(path.into(), Source::from_vec(bytes), false)
     }
 
     /// The recovering open; `beside` looks for a killed writer's hidden files beside `path`.
     fn recovering_from_source(
-        path: PathBuf,
-        src: Source,
-        beside: bool,
+        path: PathBuf, src: Source, beside: bool,
     ) -> Result<(Self, Option<String>), Pod5Error> {
         let fault = match container::parse(&src) {
             Ok(footer) => {
@@ -165,9 +150,7 @@ impl Reader {
     ///
     /// [`from_killed_writer_bytes`]: Reader::from_killed_writer_bytes
     fn killed_writer(
-        path: PathBuf,
-        src: Source,
-        fault: &str,
+        path: PathBuf, src: Source, fault: &str,
     ) -> Result<Option<(Self, Option<String>)>, Pod5Error> {
         let Ok((signal, id)) = salvaged_signal(&path, &src) else {
             return Ok(None);
@@ -182,10 +165,7 @@ impl Reader {
             return Ok(None);
         }
         let read = |p: &Path| {
-            std::fs::read(p).map_err(|source| Pod5Error::Io {
-                path: p.to_path_buf(),
-                source,
-            })
+            std::fs::read(p).map_err(|source| Pod5Error::Io { path: p.to_path_buf(), source })
         };
         let reads = (reads_path.clone(), read(&reads_path)?);
         let run_info = (run_info_path.clone(), read(&run_info_path)?);
@@ -202,10 +182,7 @@ impl Reader {
     /// what was found and left out. [`open_recovering`](Reader::open_recovering) finds the
     /// hidden files itself.
     pub fn from_killed_writer_bytes(
-        path: impl Into<PathBuf>,
-        bytes: Vec<u8>,
-        reads: Vec<u8>,
-        run_info: Vec<u8>,
+        path: impl Into<PathBuf>, bytes: Vec<u8>, reads: Vec<u8>, run_info: Vec<u8>,
     ) -> Result<(Self, String), Pod5Error> {
         let path = path.into();
         let name = |ext: &str| path.with_extension(ext);
@@ -219,11 +196,8 @@ impl Reader {
     /// The reader over a killed writer's signal table (parsed by [`salvaged_signal`], with
     /// the file identifier its schema carries) and its hidden reads and run-info files.
     fn killed_writer_parts(
-        path: PathBuf,
-        src: Source,
-        (signal, id): (SignalTable, String),
-        (reads_path, reads): (PathBuf, Vec<u8>),
-        (run_info_path, run_info): (PathBuf, Vec<u8>),
+        path: PathBuf, src: Source, (signal, id): (SignalTable, String),
+        (reads_path, reads): (PathBuf, Vec<u8>), (run_info_path, run_info): (PathBuf, Vec<u8>),
     ) -> Result<(Self, String), Pod5Error> {
         let at = container::HEAD_LEN as u64;
         let salvage = |p: &Path, bytes: &[u8], table: TableKind| {
@@ -250,11 +224,7 @@ impl Reader {
         };
         let version = footer_version(&path, &footer)?;
         let signal_rows = signal.rows();
-        let tables = Tables {
-            signal,
-            reads,
-            run_info,
-        };
+        let tables = Tables { signal, reads, run_info };
         let (r, dropped) = Self::from_tables(path, src, footer, version, tables, &|_| true, true)?;
         let said = format!(
             "left by a writer that was killed: the signal table without its Arrow footer \

@@ -27,17 +27,8 @@ pub(super) struct Tables {
 /// The error of a table of `path`: a row's, or the whole table's.
 pub(super) fn table_error(path: &Path, table: TableKind) -> impl Fn(TableError) -> Pod5Error + '_ {
     move |(row, what): TableError| match row {
-        Some(row) => Pod5Error::Row {
-            path: path.to_path_buf(),
-            table,
-            row,
-            what,
-        },
-        None => Pod5Error::Table {
-            path: path.to_path_buf(),
-            table,
-            what,
-        },
+        Some(row) => Pod5Error::Row { path: path.to_path_buf(), table, row, what },
+        None => Pod5Error::Table { path: path.to_path_buf(), table, what },
     }
 }
 
@@ -56,21 +47,14 @@ pub(super) fn footer_version(path: &Path, footer: &Footer) -> Result<(u16, u16, 
 
 /// A table's schema must carry the footer's file identifier when it carries one.
 pub(super) fn check_identifier(
-    path: &Path,
-    footer: &Footer,
-    table: TableKind,
-    file: &ipc::IpcFile,
+    path: &Path, footer: &Footer, table: TableKind, file: &ipc::IpcFile,
 ) -> Result<(), Pod5Error> {
     check_identifier_of(path, &footer.file_identifier, "the footer's", table, file)
 }
 
 /// A table's schema must carry the file identifier `want` (`whose` it is) when it carries one.
 pub(super) fn check_identifier_of(
-    path: &Path,
-    want: &str,
-    whose: &str,
-    table: TableKind,
-    file: &ipc::IpcFile,
+    path: &Path, want: &str, whose: &str, table: TableKind, file: &ipc::IpcFile,
 ) -> Result<(), Pod5Error> {
     match file.schema.metadata().get("MINKNOW:file_identifier") {
         Some(id) if id != want => Err(table_error(path, table)((
@@ -86,21 +70,12 @@ impl Reader {
     /// all in the signal table (a writer killed before it wrote them) is left out and counted
     /// (the second value) instead of failing the open.
     pub(super) fn from_tables(
-        path: PathBuf,
-        src: Source,
-        footer: Footer,
-        version: (u16, u16, u16),
-        tables: Tables,
-        keep: &dyn Fn(&[u8; 16]) -> bool,
-        drop_unwritten: bool,
+        path: PathBuf, src: Source, footer: Footer, version: (u16, u16, u16), tables: Tables,
+        keep: &dyn Fn(&[u8; 16]) -> bool, drop_unwritten: bool,
     ) -> Result<(Self, usize), Pod5Error> {
         let table_err = |table: TableKind| table_error(&path, table);
         let missing = |table: TableKind| table_err(table)((None, "missing from the footer".into()));
-        let Tables {
-            signal,
-            reads: reads_file,
-            run_info,
-        } = tables;
+        let Tables { signal, reads: reads_file, run_info } = tables;
         schema::check_reads(&reads_file.schema, version)
             .map_err(|what| table_err(TableKind::Reads)((None, what)))?;
         let table_version = if reads_file.schema.column_with_name("pore").is_some() {
@@ -125,10 +100,7 @@ impl Reader {
             None => Vec::new(),
         };
         for r in embedded_runs {
-            if !run_infos
-                .iter()
-                .any(|x| x.acquisition_id == r.acquisition_id)
-            {
+            if !run_infos.iter().any(|x| x.acquisition_id == r.acquisition_id) {
                 run_infos.push(r);
             }
         }
@@ -137,11 +109,7 @@ impl Reader {
         let mut dropped = 0;
         if drop_unwritten {
             let before = reads.len();
-            reads.retain(|read| {
-                read.signal_rows
-                    .iter()
-                    .all(|&row| signal.get(row).is_some())
-            });
+            reads.retain(|read| read.signal_rows.iter().all(|&row| signal.get(row).is_some()));
             dropped = before - reads.len();
         }
         let mut by_id = HashMap::with_capacity(reads.len());
@@ -154,19 +122,7 @@ impl Reader {
                 what: format!("read {}: {what}", read.read_id_string()),
             })?;
         }
-        Ok((
-            Reader {
-                path,
-                src,
-                footer,
-                reads,
-                by_id,
-                signal,
-                run_infos,
-                table_version,
-            },
-            dropped,
-        ))
+        Ok((Reader { path, src, footer, reads, by_id, signal, run_infos, table_version }, dropped))
     }
 }
 
@@ -187,10 +143,7 @@ fn check_layout(read: &ReadRow, signal: &SignalTable, sorted: &mut Vec<u64>) -> 
         total += u64::from(n);
     }
     if total != read.num_samples {
-        return Err(format!(
-            "num_samples is {}, its signal rows hold {total}",
-            read.num_samples
-        ));
+        return Err(format!("num_samples is {}, its signal rows hold {total}", read.num_samples));
     }
     sorted.clear();
     sorted.extend_from_slice(&read.signal_rows);

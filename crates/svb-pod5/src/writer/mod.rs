@@ -174,11 +174,7 @@ impl Writer {
     /// bad ones.
     pub fn create(path: impl AsRef<Path>, options: WriteOptions) -> Result<Writer, Pod5WriteError> {
         let path = path.as_ref();
-        let bad = |what: &str| {
-            Err(Pod5WriteError::Options {
-                what: what.to_string(),
-            })
-        };
+        let bad = |what: &str| Err(Pod5WriteError::Options { what: what.to_string() });
         if options.chunk_samples == 0 || options.chunk_samples > u32::MAX as usize {
             return bad("chunk_samples must be 1 to 2^32-1 (the samples column is 32-bit)");
         }
@@ -200,10 +196,7 @@ impl Writer {
         let reads_schema = tables::reads_schema(meta);
 
         // Errors name the destination: the temporary files mean nothing to the user.
-        let io = |source| Pod5WriteError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| Pod5WriteError::Io { path: path.to_path_buf(), source };
         let mut main = options.publish.create(path).map_err(io)?;
         main.write_all(&SIGNATURE).map_err(io)?;
         main.write_all(&marker).map_err(io)?;
@@ -259,10 +252,7 @@ impl Writer {
                 what: what.to_string(),
             })
         };
-        if let Some(known) = self
-            .run_infos
-            .iter()
-            .find(|r| r.acquisition_id == run.acquisition_id)
+        if let Some(known) = self.run_infos.iter().find(|r| r.acquisition_id == run.acquisition_id)
         {
             return if known == run {
                 Ok(())
@@ -316,9 +306,7 @@ impl Writer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_read_vbz_chunks(
-        &mut self,
-        read: &ReadRow,
-        chunks: &[(u32, &[u8])],
+        &mut self, read: &ReadRow, chunks: &[(u32, &[u8])],
     ) -> Result<(), Pod5WriteError> {
         let mut outcome = self.add_reads_vbz_chunks(&[(read, chunks.to_vec())])?;
         outcome.pop().expect("one read's outcome")
@@ -333,15 +321,11 @@ impl Writer {
     /// [`add_read_vbz_chunks`]: Writer::add_read_vbz_chunks
     #[allow(clippy::type_complexity)] // an outcome per read, in a result for the file
     pub fn add_reads_vbz_chunks(
-        &mut self,
-        reads: &[StoredRead<'_>],
+        &mut self, reads: &[StoredRead<'_>],
     ) -> Result<Vec<Result<(), Pod5WriteError>>, Pod5WriteError> {
         if self.options.signal_encoding != SignalEncoding::Vbz {
             return Err(Pod5WriteError::Read {
-                read_id: reads
-                    .first()
-                    .map(|(r, _)| r.read_id_string())
-                    .unwrap_or_default(),
+                read_id: reads.first().map(|(r, _)| r.read_id_string()).unwrap_or_default(),
                 what: "VBZ chunks go into a VBZ file; this one stores uncompressed signal".into(),
             });
         }
@@ -352,9 +336,7 @@ impl Writer {
                 let total: u64 = chunks.iter().map(|(n, _)| u64::from(*n)).sum();
                 self.check(read, total)?;
                 if !batch.insert(read.read_id) {
-                    return Err(Pod5WriteError::DuplicateReadId {
-                        read_id: read.read_id_string(),
-                    });
+                    return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
                 }
                 for (i, (n, blob)) in chunks.iter().enumerate() {
                     svb_vbz::pod5_blob::check_signal(blob, *n as usize).map_err(|e| {
@@ -382,37 +364,25 @@ impl Writer {
     /// compressed straight from `reads` (only a last incomplete batch is copied), and each
     /// batch is written while the next one compresses.
     pub fn add_reads<R: Borrow<ReadRow>, S: AsRef<[i16]>>(
-        &mut self,
-        reads: &[(R, S)],
+        &mut self, reads: &[(R, S)],
     ) -> Result<(), Pod5WriteError> {
         let mut batch_ids = HashSet::with_capacity(reads.len());
         for (read, signal) in reads {
             let read = read.borrow();
             self.check(read, signal.as_ref().len() as u64)?;
             if !batch_ids.insert(read.read_id) {
-                return Err(Pod5WriteError::DuplicateReadId {
-                    read_id: read.read_id_string(),
-                });
+                return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
             }
         }
-        let reads: Vec<(&ReadRow, ReadSignal<'_>)> = reads
-            .iter()
-            .map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref())))
-            .collect();
+        let reads: Vec<(&ReadRow, ReadSignal<'_>)> =
+            reads.iter().map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref()))).collect();
         self.push(&reads)
     }
 
     fn check(&self, read: &ReadRow, samples: u64) -> Result<(), Pod5WriteError> {
-        let bad = |what: String| {
-            Err(Pod5WriteError::Read {
-                read_id: read.read_id_string(),
-                what,
-            })
-        };
+        let bad = |what: String| Err(Pod5WriteError::Read { read_id: read.read_id_string(), what });
         if self.ids.contains(&read.read_id) {
-            return Err(Pod5WriteError::DuplicateReadId {
-                read_id: read.read_id_string(),
-            });
+            return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
         }
         if read.num_samples != samples {
             return bad(format!(
@@ -428,10 +398,7 @@ impl Writer {
             ));
         }
         if self.dicts.run_info.get(&read.run_info).is_none() {
-            return bad(format!(
-                "run info {:?} was not added (add_run_info first)",
-                read.run_info
-            ));
+            return bad(format!("run info {:?} was not added (add_run_info first)", read.run_info));
         }
         if self.dicts.pore_type.get(&read.pore_type).is_none()
             && self.dicts.pore_type.len() > i16::MAX as usize
@@ -450,24 +417,20 @@ impl Writer {
             self.ids.insert(read.read_id);
             let mut row = PendingRow {
                 pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
-                end_reason: self
-                    .dicts
-                    .end_reason
-                    .get(&read.end_reason)
-                    .expect("checked"),
+                end_reason: self.dicts.end_reason.get(&read.end_reason).expect("checked"),
                 run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
                 read: read.with_rows(Vec::new()),
             };
             let first = chunks.len();
             match signal {
                 ReadSignal::Samples(signal) => {
-                    chunks.extend(signal.chunks(self.options.chunk_samples).map(|samples| {
-                        ChunkRef {
+                    chunks.extend(
+                        signal.chunks(self.options.chunk_samples).map(|samples| ChunkRef {
                             read_id: read.read_id,
                             samples,
                             stored: None,
-                        }
-                    }));
+                        }),
+                    );
                 }
                 ReadSignal::Vbz(stored) => {
                     chunks.extend(stored.iter().map(|&(n, blob)| ChunkRef {
@@ -501,9 +464,7 @@ impl Writer {
         let tail: Vec<OwnedChunk> = match self.options.signal_encoding {
             SignalEncoding::Vbz => {
                 let profile = self.options.zstd_profile;
-                left.par_iter()
-                    .map(|c| OwnedChunk::compressed(c, profile))
-                    .collect()
+                left.par_iter().map(|c| OwnedChunk::compressed(c, profile)).collect()
             }
             SignalEncoding::Uncompressed => left.iter().map(OwnedChunk::of).collect(),
         };
@@ -550,9 +511,7 @@ impl Writer {
     /// file its name. Returns the number of reads.
     pub fn finish(self) -> Result<u64, Pod5WriteError> {
         let (reads, staged) = self.finish_staged()?;
-        staged
-            .publish()
-            .map_err(|(path, source)| Pod5WriteError::Io { path, source })?;
+        staged.publish().map_err(|(path, source)| Pod5WriteError::Io { path, source })?;
         Ok(reads)
     }
 
@@ -568,23 +527,14 @@ impl Writer {
         write_compressed(&mut self.signal, &self.signal_schema, compressed)?;
         self.write_reads_batch()?;
         let written = self.signal.get_ref().destination().to_path_buf();
-        let io = |source| Pod5WriteError::Io {
-            path: written.clone(),
-            source,
-        };
-        let mut main = self
-            .signal
-            .into_inner()
-            .map_err(arrow_error(TableKind::Signal, &written))?;
+        let io = |source| Pod5WriteError::Io { path: written.clone(), source };
+        let mut main =
+            self.signal.into_inner().map_err(arrow_error(TableKind::Signal, &written))?;
         let mut contents = Vec::with_capacity(3);
         let mut close_embedded =
             |main: &mut PartialFile, start: u64, content_type| -> std::io::Result<()> {
                 let length = main.position() - start;
-                contents.push(EmbeddedFile {
-                    offset: start,
-                    length,
-                    content_type,
-                });
+                contents.push(EmbeddedFile { offset: start, length, content_type });
                 main.write_all(container::padding(length))?;
                 main.write_all(&self.marker)
             };
@@ -600,15 +550,12 @@ impl Writer {
                 .and_then(|b| w.write(&b))
                 .map_err(arrow_error(TableKind::RunInfo, &written))?;
         }
-        w.finish()
-            .map_err(arrow_error(TableKind::RunInfo, &written))?;
+        w.finish().map_err(arrow_error(TableKind::RunInfo, &written))?;
         drop(w);
         close_embedded(&mut main, start, ContentType::RunInfoTable).map_err(io)?;
 
-        let mut scratch = self
-            .reads
-            .into_inner()
-            .map_err(arrow_error(TableKind::Reads, &written))?;
+        let mut scratch =
+            self.reads.into_inner().map_err(arrow_error(TableKind::Reads, &written))?;
         let start = main.position();
         scratch.copy_to(&mut main).map_err(io)?;
         drop(scratch);
@@ -620,8 +567,7 @@ impl Writer {
             pod5_version: POD5_VERSION.to_string(),
             contents,
         };
-        main.write_all(&container::closing_bytes(&footer, &self.marker))
-            .map_err(io)?;
+        main.write_all(&container::closing_bytes(&footer, &self.marker)).map_err(io)?;
         let path = main.destination().to_path_buf();
         let staged = self
             .options
@@ -661,9 +607,7 @@ fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
 
 /// Writes a compressed batch (an empty one: nothing) to the signal table.
 fn write_compressed(
-    signal: &mut FileWriter<PartialFile>,
-    schema: &SchemaRef,
-    rows: VbzBatch,
+    signal: &mut FileWriter<PartialFile>, schema: &SchemaRef, rows: VbzBatch,
 ) -> Result<(), Pod5WriteError> {
     if rows.is_empty() {
         return Ok(());
@@ -672,26 +616,16 @@ fn write_compressed(
 }
 
 fn write_batch(
-    w: &mut FileWriter<PartialFile>,
-    table: TableKind,
-    batch: Result<RecordBatch, ArrowError>,
+    w: &mut FileWriter<PartialFile>, table: TableKind, batch: Result<RecordBatch, ArrowError>,
 ) -> Result<(), Pod5WriteError> {
-    batch
-        .and_then(|b| w.write(&b))
-        .map_err(|e| arrow_error(table, w.get_ref().destination())(e))
+    batch.and_then(|b| w.write(&b)).map_err(|e| arrow_error(table, w.get_ref().destination())(e))
 }
 
 /// An Arrow error of `table`: an I/O error names the file, anything else is the table's.
 fn arrow_error(table: TableKind, path: &Path) -> impl Fn(ArrowError) -> Pod5WriteError + '_ {
     move |e| match e {
-        ArrowError::IoError(_, source) => Pod5WriteError::Io {
-            path: path.to_path_buf(),
-            source,
-        },
-        e => Pod5WriteError::Table {
-            table,
-            what: e.to_string(),
-        },
+        ArrowError::IoError(_, source) => Pod5WriteError::Io { path: path.to_path_buf(), source },
+        e => Pod5WriteError::Table { table, what: e.to_string() },
     }
 }
 
@@ -748,10 +682,8 @@ impl svb_model::ReadSink for Writer {
                 last = Some(&read.run);
             }
         }
-        let rows: Vec<(&ReadRow, &[i16])> = reads
-            .iter()
-            .map(|r| (&r.row, r.signal.as_slice()))
-            .collect();
+        let rows: Vec<(&ReadRow, &[i16])> =
+            reads.iter().map(|r| (&r.row, r.signal.as_slice())).collect();
         Writer::add_reads(self, &rows)
     }
 

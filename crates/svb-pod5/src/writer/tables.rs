@@ -30,10 +30,7 @@ pub(crate) const POD5_VERSION: &str = "0.3.49";
 /// The schema metadata every table of one file carries.
 pub(crate) fn metadata(file_identifier: &str, software: &str) -> HashMap<String, String> {
     HashMap::from([
-        (
-            "MINKNOW:file_identifier".to_string(),
-            file_identifier.to_string(),
-        ),
+        ("MINKNOW:file_identifier".to_string(), file_identifier.to_string()),
         ("MINKNOW:software".to_string(), software.to_string()),
         ("MINKNOW:pod5_version".to_string(), POD5_VERSION.to_string()),
     ])
@@ -47,10 +44,7 @@ fn extension(field: Field, name: &str) -> Field {
 }
 
 fn read_id_field() -> Field {
-    extension(
-        Field::new("read_id", DataType::FixedSizeBinary(16), true),
-        "minknow.uuid",
-    )
+    extension(Field::new("read_id", DataType::FixedSizeBinary(16), true), "minknow.uuid")
 }
 
 fn item(ty: DataType) -> Arc<Field> {
@@ -61,21 +55,16 @@ fn item(ty: DataType) -> Arc<Field> {
 /// `samples`.
 pub(crate) fn signal_schema(encoding: SignalEncoding, meta: HashMap<String, String>) -> SchemaRef {
     let signal = match encoding {
-        SignalEncoding::Vbz => extension(
-            Field::new("signal", DataType::LargeBinary, true),
-            "minknow.vbz",
-        ),
+        SignalEncoding::Vbz => {
+            extension(Field::new("signal", DataType::LargeBinary, true), "minknow.vbz")
+        }
         SignalEncoding::Uncompressed => {
             Field::new("signal", DataType::LargeList(item(DataType::Int16)), true)
         }
     };
     Arc::new(
-        Schema::new(vec![
-            read_id_field(),
-            signal,
-            Field::new("samples", DataType::UInt32, true),
-        ])
-        .with_metadata(meta),
+        Schema::new(vec![read_id_field(), signal, Field::new("samples", DataType::UInt32, true)])
+            .with_metadata(meta),
     )
 }
 
@@ -115,11 +104,7 @@ impl OwnedChunk {
                 (blob, c.samples.len() as u32)
             }
         };
-        OwnedChunk {
-            read_id: c.read_id,
-            samples: Vec::new(),
-            stored: Some(stored),
-        }
+        OwnedChunk { read_id: c.read_id, samples: Vec::new(), stored: Some(stored) }
     }
 
     pub(crate) fn as_ref(&self) -> ChunkRef<'_> {
@@ -174,11 +159,7 @@ impl VbzBatch {
         let blobs = LargeBinaryArray::try_new(offsets, Buffer::from_vec(self.blobs), None)?;
         RecordBatch::try_new(
             schema.clone(),
-            vec![
-                Arc::new(ids),
-                Arc::new(blobs),
-                Arc::new(UInt32Array::from(self.samples)),
-            ],
+            vec![Arc::new(ids), Arc::new(blobs), Arc::new(UInt32Array::from(self.samples))],
         )
     }
 }
@@ -193,8 +174,7 @@ fn ids_column(ids: impl ExactSizeIterator<Item = [u8; 16]>) -> Result<ArrayRef, 
 
 /// A batch of uncompressed signal-table rows.
 pub(crate) fn uncompressed_batch(
-    schema: &SchemaRef,
-    rows: &[ChunkRef<'_>],
+    schema: &SchemaRef, rows: &[ChunkRef<'_>],
 ) -> Result<RecordBatch, ArrowError> {
     let samples = rows.iter().map(|r| r.samples.len()).sum();
     let mut b = LargeListBuilder::with_capacity(Int16Builder::with_capacity(samples), rows.len())
@@ -204,26 +184,15 @@ pub(crate) fn uncompressed_batch(
         b.append(true);
     }
     let samples = rows.iter().map(|r| r.samples.len() as u32);
-    signal_batch(
-        schema,
-        rows.iter().map(|r| r.read_id),
-        Arc::new(b.finish()),
-        samples,
-    )
+    signal_batch(schema, rows.iter().map(|r| r.read_id), Arc::new(b.finish()), samples)
 }
 
 /// A batch of signal-table rows: their read ids, their signal column, their sample counts.
 fn signal_batch(
-    schema: &SchemaRef,
-    ids: impl ExactSizeIterator<Item = [u8; 16]>,
-    signal: ArrayRef,
+    schema: &SchemaRef, ids: impl ExactSizeIterator<Item = [u8; 16]>, signal: ArrayRef,
     samples: impl Iterator<Item = u32>,
 ) -> Result<RecordBatch, ArrowError> {
-    let columns = vec![
-        ids_column(ids)?,
-        signal,
-        Arc::new(UInt32Array::from_iter_values(samples)),
-    ];
+    let columns = vec![ids_column(ids)?, signal, Arc::new(UInt32Array::from_iter_values(samples))];
     RecordBatch::try_new(schema.clone(), columns)
 }
 
@@ -331,14 +300,10 @@ pub(crate) struct ReadDictionaries {
 /// A batch of reads-table rows. An unset optional field is written as ONT's writer writes an
 /// unknown one (NaN, or 0 for the counters).
 pub(crate) fn reads_batch(
-    schema: &SchemaRef,
-    rows: &[PendingRow],
-    dicts: &ReadDictionaries,
+    schema: &SchemaRef, rows: &[PendingRow], dicts: &ReadDictionaries,
 ) -> Result<RecordBatch, ArrowError> {
     let f32s = |f: &dyn Fn(&ReadRow) -> f32| -> ArrayRef {
-        Arc::new(Float32Array::from_iter_values(
-            rows.iter().map(|r| f(&r.read)),
-        ))
+        Arc::new(Float32Array::from_iter_values(rows.iter().map(|r| f(&r.read))))
     };
     let nan = |v: Option<f32>| v.unwrap_or(f32::NAN);
     let mut lists = ListBuilder::new(UInt64Builder::new()).with_field(item(DataType::UInt64));
@@ -349,12 +314,8 @@ pub(crate) fn reads_batch(
     let columns: Vec<ArrayRef> = vec![
         ids_column(rows.iter().map(|r| r.read.read_id))?,
         Arc::new(lists.finish()),
-        Arc::new(UInt32Array::from_iter_values(
-            rows.iter().map(|r| r.read.read_number),
-        )),
-        Arc::new(UInt64Array::from_iter_values(
-            rows.iter().map(|r| r.read.start_sample),
-        )),
+        Arc::new(UInt32Array::from_iter_values(rows.iter().map(|r| r.read.read_number))),
+        Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.read.start_sample))),
         f32s(&|r| r.median_before),
         Arc::new(UInt64Array::from_iter_values(
             rows.iter().map(|r| r.read.num_minknow_events.unwrap_or(0)),
@@ -364,52 +325,32 @@ pub(crate) fn reads_batch(
         f32s(&|r| nan(r.predicted_scaling_scale)),
         f32s(&|r| nan(r.predicted_scaling_shift)),
         Arc::new(UInt32Array::from_iter_values(
-            rows.iter()
-                .map(|r| r.read.num_reads_since_mux_change.unwrap_or(0)),
+            rows.iter().map(|r| r.read.num_reads_since_mux_change.unwrap_or(0)),
         )),
         f32s(&|r| r.time_since_mux_change.unwrap_or(0.0)),
-        Arc::new(UInt64Array::from_iter_values(
-            rows.iter().map(|r| r.read.num_samples),
-        )),
+        Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.read.num_samples))),
         // The 16-bit column of older readers; channel_32bit holds the value.
         Arc::new(UInt16Array::from_iter_values(
-            rows.iter()
-                .map(|r| u16::try_from(r.read.channel).unwrap_or(u16::MAX)),
+            rows.iter().map(|r| u16::try_from(r.read.channel).unwrap_or(u16::MAX)),
         )),
-        Arc::new(UInt8Array::from_iter_values(
-            rows.iter().map(|r| r.read.well),
-        )),
-        dicts
-            .pore_type
-            .column(rows.iter().map(|r| r.pore_type).collect())?,
+        Arc::new(UInt8Array::from_iter_values(rows.iter().map(|r| r.read.well))),
+        dicts.pore_type.column(rows.iter().map(|r| r.pore_type).collect())?,
         f32s(&|r| r.calibration_offset),
         f32s(&|r| r.calibration_scale),
-        dicts
-            .end_reason
-            .column(rows.iter().map(|r| r.end_reason).collect())?,
-        Arc::new(BooleanArray::from_iter(
-            rows.iter().map(|r| Some(r.read.end_reason_forced)),
-        )),
-        dicts
-            .run_info
-            .column(rows.iter().map(|r| r.run_info).collect())?,
+        dicts.end_reason.column(rows.iter().map(|r| r.end_reason).collect())?,
+        Arc::new(BooleanArray::from_iter(rows.iter().map(|r| Some(r.read.end_reason_forced)))),
+        dicts.run_info.column(rows.iter().map(|r| r.run_info).collect())?,
         f32s(&|r| nan(r.open_pore_level)),
         f32s(&|r| nan(r.expected_open_pore_level)),
         f32s(&|r| nan(r.selected_read_level)),
-        Arc::new(UInt32Array::from_iter_values(
-            rows.iter().map(|r| r.read.channel),
-        )),
+        Arc::new(UInt32Array::from_iter_values(rows.iter().map(|r| r.read.channel))),
     ];
     RecordBatch::try_new(schema.clone(), columns)
 }
 
 fn map_builder() -> MapBuilder<StringBuilder, StringBuilder> {
     MapBuilder::new(
-        Some(MapFieldNames {
-            entry: "entries".into(),
-            key: "key".into(),
-            value: "value".into(),
-        }),
+        Some(MapFieldNames { entry: "entries".into(), key: "key".into(), value: "value".into() }),
         StringBuilder::new(),
         StringBuilder::new(),
     )

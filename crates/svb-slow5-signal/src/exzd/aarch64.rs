@@ -13,10 +13,7 @@ use svb_delta::kernels::aarch64::prefix_u16x8;
 /// The CPU must support NEON; `out.len() == bytes.len()`.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn run(
-    bytes: &[u8],
-    acc: i16,
-    q: u32,
-    out: &mut [MaybeUninit<i16>],
+    bytes: &[u8], acc: i16, q: u32, out: &mut [MaybeUninit<i16>],
 ) -> (usize, i16) {
     debug_assert_eq!(bytes.len(), out.len());
     let groups = bytes.len() / 8;

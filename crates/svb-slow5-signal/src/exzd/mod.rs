@@ -53,10 +53,7 @@ fn find_q(samples: &[i16]) -> u8 {
 /// With 2^32 samples or more (exception positions are u32).
 pub fn encode_exzd_into(samples: &[i16], out: &mut Vec<u8>) {
     let n = samples.len();
-    assert!(
-        u32::try_from(n).is_ok(),
-        "an ex-zd blob holds fewer than 2^32 samples"
-    );
+    assert!(u32::try_from(n).is_ok(), "an ex-zd blob holds fewer than 2^32 samples");
     out.push(0);
     out.extend_from_slice(&(n as u64).to_le_bytes());
     if n == 0 {
@@ -201,25 +198,14 @@ impl ExZdDecoder {
                     len: blob.len(),
                 });
             }
-            return Ok(Parsed {
-                n,
-                q,
-                zd0: 0,
-                bytes: &[],
-            });
+            return Ok(Parsed { n, q, zd0: 0, bytes: &[] });
         }
-        let mut r = Cursor {
-            blob,
-            at: HEADER_LEN,
-        };
+        let mut r = Cursor { blob, at: HEADER_LEN };
         let zd0 = u16::from_le_bytes(r.take::<2>()?);
         let nex = u32::from_le_bytes(r.take::<4>()?) as usize;
         let limit = (n - 1) as u64;
         if nex as u64 > limit {
-            return Err(SignalError::CountMismatch {
-                declared: n as u64,
-                found: 1 + nex as u64,
-            });
+            return Err(SignalError::CountMismatch { declared: n as u64, found: 1 + nex as u64 });
         }
         match nex {
             0 => {}
@@ -232,12 +218,9 @@ impl ExZdDecoder {
                     let len = u32::from_le_bytes(r.take::<4>()?) as usize;
                     let stream = r.slice(len)?;
                     // Each value takes at least one byte: nex <= limit < the blob's size.
-                    let used = U32Classic.decode_into(stream, nex, dst).map_err(|source| {
-                        SignalError::StreamVByte {
-                            codec: CODEC,
-                            source,
-                        }
-                    })?;
+                    let used = U32Classic
+                        .decode_into(stream, nex, dst)
+                        .map_err(|source| SignalError::StreamVByte { codec: CODEC, source })?;
                     if used != len {
                         return Err(SignalError::LengthMismatch {
                             codec: CODEC,
@@ -254,11 +237,7 @@ impl ExZdDecoder {
                         Some(q) => q + *p as u64 + 1,
                     };
                     if at >= limit {
-                        return Err(SignalError::BadException {
-                            index: i,
-                            position: at,
-                            limit,
-                        });
+                        return Err(SignalError::BadException { index: i, position: at, limit });
                     }
                     *p = at as u32;
                     prev = Some(at);
@@ -267,20 +246,13 @@ impl ExZdDecoder {
         }
         if let Some(&p) = self.pos.first() {
             if nex == 1 && p as u64 >= limit {
-                return Err(SignalError::BadException {
-                    index: 0,
-                    position: p as u64,
-                    limit,
-                });
+                return Err(SignalError::BadException { index: 0, position: p as u64, limit });
             }
         }
         let bytes = &blob[r.at..];
         let found = 1 + nex as u64 + bytes.len() as u64;
         if found != n as u64 {
-            return Err(SignalError::CountMismatch {
-                declared: n as u64,
-                found,
-            });
+            return Err(SignalError::CountMismatch { declared: n as u64, found });
         }
         Ok(Parsed { n, q, zd0, bytes })
     }
@@ -316,18 +288,13 @@ impl ExZdDecoder {
 
     /// Fused decode (one pass: value, unzigzag, accumulate, shift), appending to `out`.
     pub fn decode_fused_into(
-        &mut self,
-        blob: &[u8],
-        out: &mut Vec<i16>,
+        &mut self, blob: &[u8], out: &mut Vec<i16>,
     ) -> Result<(), SignalError> {
         self.decode_fused_by(KERNELS.best(), blob, out)
     }
 
     fn decode_fused_by(
-        &mut self,
-        f: &Runs,
-        blob: &[u8],
-        out: &mut Vec<i16>,
+        &mut self, f: &Runs, blob: &[u8], out: &mut Vec<i16>,
     ) -> Result<(), SignalError> {
         let p = self.parse(blob)?;
         if p.n == 0 {
@@ -421,11 +388,7 @@ per_isa! {
 pub fn decode_exzd_fused_with(isa: Isa, blob: &[u8]) -> Option<Result<Vec<i16>, SignalError>> {
     let f = KERNELS.get(isa)?;
     let mut out = Vec::new();
-    Some(
-        ExZdDecoder::new()
-            .decode_fused_by(f, blob, &mut out)
-            .map(|()| out),
-    )
+    Some(ExZdDecoder::new().decode_fused_by(f, blob, &mut out).map(|()| out))
 }
 
 /// Bounds-checked reads from a blob.

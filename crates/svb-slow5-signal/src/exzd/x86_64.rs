@@ -13,10 +13,7 @@ use svb_delta::kernels::x86_64::{prefix_u16x16, prefix_u16x8, unzigzag_u16x16, u
 /// The CPU must support SSSE3; `out.len() == bytes.len()`.
 #[target_feature(enable = "ssse3")]
 pub(super) unsafe fn run(
-    bytes: &[u8],
-    acc: i16,
-    q: u32,
-    out: &mut [MaybeUninit<i16>],
+    bytes: &[u8], acc: i16, q: u32, out: &mut [MaybeUninit<i16>],
 ) -> (usize, i16) {
     // SAFETY: SSSE3 and the lengths (caller).
     unsafe { run8(bytes, 0, _mm_set1_epi16(acc), q, out) }
@@ -28,10 +25,7 @@ pub(super) unsafe fn run(
 /// The CPU must support AVX2; `out.len() == bytes.len()`.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn run_avx2(
-    bytes: &[u8],
-    acc: i16,
-    q: u32,
-    out: &mut [MaybeUninit<i16>],
+    bytes: &[u8], acc: i16, q: u32, out: &mut [MaybeUninit<i16>],
 ) -> (usize, i16) {
     debug_assert_eq!(bytes.len(), out.len());
     let blocks = bytes.len() / 16;
@@ -60,11 +54,7 @@ pub(super) unsafe fn run_avx2(
 #[target_feature(enable = "ssse3")]
 #[inline]
 unsafe fn run8(
-    bytes: &[u8],
-    from: usize,
-    mut carry: __m128i,
-    q: u32,
-    out: &mut [MaybeUninit<i16>],
+    bytes: &[u8], from: usize, mut carry: __m128i, q: u32, out: &mut [MaybeUninit<i16>],
 ) -> (usize, i16) {
     debug_assert_eq!(bytes.len(), out.len());
     let end = from + (bytes.len() - from) / 8 * 8;

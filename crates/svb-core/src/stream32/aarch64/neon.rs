@@ -16,8 +16,7 @@ use crate::{DecodeResult, EncodeResult};
 /// # Safety
 /// The CPU must support NEON.
 pub(crate) unsafe fn decode<S: Scheme32>(
-    input: &[u8],
-    out: &mut [MaybeUninit<u32>],
+    input: &[u8], out: &mut [MaybeUninit<u32>],
 ) -> DecodeResult {
     // SAFETY: NEON (this function's contract).
     unsafe { decode_finish::<S, Plain>(input, 0, out) }.map(|(used, _)| used)
@@ -29,9 +28,7 @@ pub(crate) unsafe fn decode<S: Scheme32>(
 /// # Safety
 /// The CPU must support NEON.
 pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
@@ -46,20 +43,13 @@ pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
 /// # Safety
 /// The CPU must support NEON.
 pub(crate) unsafe fn decode_nonzero<S: Scheme32, F: Finish>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> Result<ZeroCheck, DecodeError> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees NEON (this function's contract).
     let (dp, g, acc, (zero, long)) = unsafe { decode_groups::<S, F>(ctrl, data, acc, out) };
     let (used, _) = decode_tail::<S, F>(ctrl, data, dp, 4 * g, acc, out)?;
-    Ok(ZeroCheck {
-        used: ctrl.len() + used,
-        checked: 4 * g,
-        zero,
-        long,
-    })
+    Ok(ZeroCheck { used: ctrl.len() + used, checked: 4 * g, zero, long })
 }
 
 /// Decodes whole groups while their 16-byte loads stay inside `data`; returns where it
@@ -72,16 +62,10 @@ pub(crate) unsafe fn decode_nonzero<S: Scheme32, F: Finish>(
 /// inside `out` itself.
 #[target_feature(enable = "neon")]
 unsafe fn decode_groups<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], data: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, u32, (bool, bool)) {
     const {
-        assert!(
-            !(F::NONZERO && F::PAIRS),
-            "the zero check runs on single groups"
-        );
+        assert!(!(F::NONZERO && F::PAIRS), "the zero check runs on single groups");
         assert!(!F::NONZERO || S::LENS[3] == 4, "code 3 is a 4-byte value");
     };
     let mut zeros = vdupq_n_u32(0);
@@ -173,8 +157,7 @@ unsafe fn decode_groups<S: Scheme32, F: Finish>(
 /// # Safety
 /// The CPU must support NEON.
 pub(crate) unsafe fn encode<S: Scheme32>(
-    values: &[u32],
-    out: &mut [MaybeUninit<u8>],
+    values: &[u32], out: &mut [MaybeUninit<u8>],
 ) -> EncodeResult {
     // SAFETY: NEON (this function's contract).
     unsafe { encode_source::<S, Values>(values, 0, out) }
@@ -186,9 +169,7 @@ pub(crate) unsafe fn encode<S: Scheme32>(
 /// The CPU must support NEON.
 #[inline]
 pub(crate) unsafe fn encode_source<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
 ) -> EncodeResult {
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
@@ -215,10 +196,7 @@ impl_encode_group! {
 /// and `ctrl_len` be the control length of `values.len()` values.
 #[target_feature(enable = "neon")]
 unsafe fn encode_all<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize,
 ) -> (usize, usize) {
     let (mut dp, mut g) = (0, 0);
     if Src::PREV && values.len() >= 4 {

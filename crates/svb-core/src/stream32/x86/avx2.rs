@@ -51,9 +51,7 @@ unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
-    control_word_of_regs::<S>(core::array::from_fn(|i| {
-        _mm256_set_m128i(v[2 * i + 1], v[2 * i])
-    }))
+    control_word_of_regs::<S>(core::array::from_fn(|i| _mm256_set_m128i(v[2 * i + 1], v[2 * i])))
 }
 
 /// Control bytes of 32 values (8 groups) held in four vectors, as a little-endian word.
@@ -69,10 +67,7 @@ pub(crate) fn control_word_of_regs<S: Scheme32>(v: [__m256i; 4]) -> u64 {
 #[inline]
 pub(crate) fn control_word_of_minus_codes(m: [__m256i; 4]) -> u64 {
     // In-lane packs leave 4-byte runs in the order a0 b0 c0 d0 a1 b1 c1 d1; restore value order.
-    let packed = _mm256_packs_epi16(
-        _mm256_packs_epi32(m[0], m[1]),
-        _mm256_packs_epi32(m[2], m[3]),
-    );
+    let packed = _mm256_packs_epi16(_mm256_packs_epi32(m[0], m[1]), _mm256_packs_epi32(m[2], m[3]));
     let ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     let codes = _mm256_sub_epi8(_mm256_setzero_si256(), ordered);
     // c0 + 4c1 per 16-bit pair, then (c0 + 4c1) + 16(c2 + 4c3) per 32-bit group.

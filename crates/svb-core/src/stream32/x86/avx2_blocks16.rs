@@ -36,9 +36,7 @@ use crate::DecodeResult;
 /// # Safety
 /// The CPU must support AVX2 (and so SSSE3).
 pub(crate) unsafe fn decode<F: Quad>(
-    input: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
     let (ctrl, data) = split_control(input, out.len())?;
     // SAFETY: the caller guarantees AVX2.
@@ -54,10 +52,7 @@ pub(crate) unsafe fn decode<F: Quad>(
 /// inside `out` themselves.
 #[target_feature(enable = "avx2")]
 unsafe fn decode_all<F: Quad>(
-    ctrl: &[u8],
-    data: &[u8],
-    acc: u32,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], data: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
     // SAFETY: AVX2 (caller) implies SSSE3; each loop starts where the one before it
     // stopped, and bounds its own loads and stores. The block loop leaves fewer than 64 data
@@ -81,11 +76,7 @@ unsafe fn decode_all<F: Quad>(
 /// inside `out` themselves.
 #[inline(always)]
 unsafe fn tail_loops<F: Quad>(
-    ctrl: &[u8],
-    buf: &[u8],
-    g: usize,
-    carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], buf: &[u8], g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, __m128i) {
     // SAFETY: AVX2 (caller) implies SSSE3; the callees check their own bounds.
     unsafe {
@@ -138,11 +129,7 @@ impl Quad for ZigzagDelta16 {
 /// multiple of 4.
 #[inline(always)]
 unsafe fn blocks16<F: Quad>(
-    ctrl: &[u8],
-    data: &[u8],
-    g: usize,
-    carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], data: &[u8], g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, usize, __m128i) {
     if !g.is_multiple_of(4) {
         // The group loop went on from the data past a block boundary: no whole block here.
@@ -172,11 +159,7 @@ unsafe fn blocks16<F: Quad>(
         // 16-byte loads are inside data; the shuffle rows are 16 bytes; block q < blocks
         // writes values 16q..16q+16 inside out.
         let at = [dp, d1, d2, d3];
-        let (x, y) = if F::INTERLEAVED {
-            ([0, 2], [1, 3])
-        } else {
-            ([0, 1], [2, 3])
-        };
+        let (x, y) = if F::INTERLEAVED { ([0, 2], [1, 3]) } else { ([0, 1], [2, 3]) };
         // SAFETY: AVX2 (caller); the loads are inside data and the shuffle rows (above).
         unsafe {
             let a = unpack_pair(src, at, k, x);

@@ -73,8 +73,7 @@ macro_rules! decode_entries {
         #[doc = concat!("The CPU must support ", $isa, ".")]
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn decode<S: Scheme32>(
-            input: &[u8],
-            out: &mut [MaybeUninit<u32>],
+            input: &[u8], out: &mut [MaybeUninit<u32>],
         ) -> $crate::DecodeResult {
             // SAFETY: the ISA (this function's contract).
             unsafe { decode_finish::<S, crate::stream32::finish::Plain>(input, 0, out) }
@@ -89,9 +88,7 @@ macro_rules! decode_entries {
         #[target_feature(enable = $feature)]
         #[inline]
         pub(crate) unsafe fn decode_finish<S: Scheme32, F: Finish>(
-            input: &[u8],
-            acc: u32,
-            out: &mut [MaybeUninit<F::Out>],
+            input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
         ) -> $crate::DecodeResult<(usize, u32)> {
             let (ctrl, data) = split_control(input, out.len())?;
             // SAFETY: the ISA (this function's contract).
@@ -109,9 +106,7 @@ macro_rules! decode_entries {
         #[target_feature(enable = $feature)]
         #[inline]
         pub(crate) unsafe fn decode_nonzero<S: Scheme32, F: Finish>(
-            input: &[u8],
-            acc: u32,
-            out: &mut [MaybeUninit<F::Out>],
+            input: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
         ) -> Result<crate::stream32::finish::ZeroCheck, DecodeError> {
             use crate::stream32::x86::ssse3::{decode_blocks, Found};
             let (ctrl, data) = split_control(input, out.len())?;
@@ -146,10 +141,7 @@ macro_rules! decode_entries {
         #[target_feature(enable = $feature)]
         #[inline]
         unsafe fn decode_all<S: Scheme32, F: Finish>(
-            ctrl: &[u8],
-            data: &[u8],
-            acc: u32,
-            out: &mut [MaybeUninit<F::Out>],
+            ctrl: &[u8], data: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
         ) -> $crate::DecodeResult<(usize, u32)> {
             use crate::stream32::x86::ssse3::{carried, decode_blocks, Found};
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
@@ -176,11 +168,7 @@ macro_rules! decode_entries {
         #[target_feature(enable = $feature)]
         #[inline(never)]
         unsafe fn decode_rest<S: Scheme32, F: Finish>(
-            ctrl: &[u8],
-            data: &[u8],
-            dp: usize,
-            g: usize,
-            carry: __m128i,
+            ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i,
             out: &mut [MaybeUninit<F::Out>],
         ) -> $crate::DecodeResult<(usize, u32)> {
             use crate::stream32::x86::ssse3::{
@@ -222,8 +210,7 @@ macro_rules! encode_entries {
         #[doc = concat!("The CPU must support ", $isa, ".")]
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn encode<S: Scheme32>(
-            values: &[u32],
-            out: &mut [MaybeUninit<u8>],
+            values: &[u32], out: &mut [MaybeUninit<u8>],
         ) -> $crate::EncodeResult {
             // SAFETY: the ISA (this function's contract).
             unsafe { encode_source::<S, crate::stream32::source::Values>(values, 0, out) }
@@ -238,17 +225,13 @@ macro_rules! encode_entries {
         #[target_feature(enable = $feature)]
         #[inline]
         pub(crate) unsafe fn encode_source<S: Scheme32, Src: crate::stream32::source::Source>(
-            values: &[u32],
-            prev: u32,
-            out: &mut [MaybeUninit<u8>],
+            values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>],
         ) -> $crate::EncodeResult {
             let ctrl_len = crate::stream32::scalar::check_out_len(values.len(), out.len())?;
             // SAFETY: the ISA (this function's contract); `out` holds `max_encoded_len(n)`
             // bytes (checked above).
             let (dp, g) = unsafe { encode_all::<S, Src>(values, prev, out, ctrl_len) };
-            Ok(crate::stream32::scalar::encode_rest::<S, Src>(
-                values, prev, out, ctrl_len, dp, g,
-            ))
+            Ok(crate::stream32::scalar::encode_rest::<S, Src>(values, prev, out, ctrl_len, dp, g))
         }
 
         /// # Safety
@@ -258,10 +241,7 @@ macro_rules! encode_entries {
         #[target_feature(enable = $feature)]
         #[inline]
         unsafe fn encode_all<S: Scheme32, Src: crate::stream32::source::Source>(
-            values: &[u32],
-            prev: u32,
-            out: &mut [MaybeUninit<u8>],
-            ctrl_len: usize,
+            values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize,
         ) -> (usize, usize) {
             // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
             // (caller).
@@ -292,10 +272,7 @@ macro_rules! encode_entries {
 /// and `ctrl_len` be the control length of `values.len()` values.
 #[inline(always)]
 pub(crate) unsafe fn encode_start<S: Scheme32, Src: Source>(
-    values: &[u32],
-    prev: u32,
-    out: &mut [MaybeUninit<u8>],
-    ctrl_len: usize,
+    values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize,
     control_word: impl Fn([__m128i; 8]) -> u64,
 ) -> (usize, usize) {
     let full = values.len() / 4;
@@ -321,10 +298,7 @@ pub(crate) unsafe fn encode_start<S: Scheme32, Src: Source>(
             let cw = control_word(groups);
             base.cast::<u64>().write_unaligned(cw.to_le());
             let sums = ssse3::prefix_lens::<S>(cw);
-            (
-                ssse3::encode_block_regs::<S>(groups, cw, sums, base.add(ctrl_len)),
-                8,
-            )
+            (ssse3::encode_block_regs::<S>(groups, cw, sums, base.add(ctrl_len)), 8)
         } else {
             let (c, len) = ssse3::encode_group::<S>(Src::sse_first(p, prev), base.add(ctrl_len));
             *base = c;

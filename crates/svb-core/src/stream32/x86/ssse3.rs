@@ -52,12 +52,7 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    dp: usize,
-    g: usize,
-    carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
     block_groups: usize,
     loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> DecodeResult<(usize, u32)> {
@@ -102,12 +97,7 @@ const TAIL: usize = 128;
 /// store inside `out`. `(dp, g, carry)` must be where the SIMD loops stopped.
 #[inline(always)]
 unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    dp: usize,
-    g: usize,
-    carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
     loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> Option<(usize, u32)> {
     let full = out.len() / 4;
@@ -156,17 +146,12 @@ unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
 /// control bytes of `out.len()` values, `out.len() % 4 != 0`.
 #[inline(always)]
 unsafe fn decode_partial<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    src: &[u8],
-    mut carry: __m128i,
-    out: &mut [MaybeUninit<F::Out>],
+    ctrl: &[u8], src: &[u8], mut carry: __m128i, out: &mut [MaybeUninit<F::Out>],
 ) -> (usize, u32) {
     let full = out.len() / 4;
     let partial = out.len() % 4;
     let c = ctrl[full];
-    let need: usize = (0..partial)
-        .map(|k| S::LENS[(c >> (2 * k)) as usize & 3] as usize)
-        .sum();
+    let need: usize = (0..partial).map(|k| S::LENS[(c >> (2 * k)) as usize & 3] as usize).sum();
     let mut last = [F::Out::default(); 4];
     // SAFETY: `src` holds 16 bytes and `last` four lanes (caller); SSSE3 (caller). Codes
     // past the last value pick bytes that are not copied out (the running value is taken
@@ -174,10 +159,7 @@ unsafe fn decode_partial<S: Scheme32, F: Finish>(
     unsafe {
         let v = _mm_loadu_si128(src.as_ptr().cast());
         let m = _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast());
-        F::Out::store4(
-            last.as_mut_ptr(),
-            F::sse(_mm_shuffle_epi8(v, m), &mut carry),
-        );
+        F::Out::store4(last.as_mut_ptr(), F::sse(_mm_shuffle_epi8(v, m), &mut carry));
     }
     for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
         slot.write(v);
@@ -218,19 +200,11 @@ pub(crate) fn prefix_lens<S: Scheme32>(cw: u64) -> u64 {
 /// inside `out` itself. `dp <= data.len()` and `g <= out.len() / 4`.
 #[inline(always)]
 pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<F::Out>],
-    dp: usize,
-    g: usize,
-    mut carry: __m128i,
-    found: &mut Found,
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<F::Out>], dp: usize, g: usize,
+    mut carry: __m128i, found: &mut Found,
 ) -> (usize, usize, __m128i) {
     const {
-        assert!(
-            !(F::NONZERO && F::PAIRS),
-            "the zero check runs on single groups"
-        );
+        assert!(!(F::NONZERO && F::PAIRS), "the zero check runs on single groups");
         assert!(!F::NONZERO || S::LENS[3] == 4, "code 3 is a 4-byte value");
     };
     let blocks = (out.len() / 4 - g) / 8;
@@ -250,11 +224,7 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     // (g + 8 * blocks <= out.len() / 4 <= ctrl.len()).
     let (mut dst, mut kp, kend) = unsafe {
         let kp = ctrl.as_ptr().add(g);
-        (
-            out.as_mut_ptr().cast::<F::Out>().add(4 * g),
-            kp,
-            kp.add(8 * blocks),
-        )
+        (out.as_mut_ptr().cast::<F::Out>().add(4 * g), kp, kp.add(8 * blocks))
     };
     let last = kend.wrapping_sub(8);
     // SAFETY: kp < kend, the start of a block's 8 control bytes.
@@ -303,10 +273,8 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
             p = unsafe { p.add(32) };
         } else if F::PAIRS {
             for j in 0..4 {
-                let (c0, c1) = (
-                    (cw >> (16 * j)) as u8 as usize,
-                    (cw >> (16 * j + 8)) as u8 as usize,
-                );
+                let (c0, c1) =
+                    ((cw >> (16 * j)) as u8 as usize, (cw >> (16 * j + 8)) as u8 as usize);
                 // SAFETY: groups 2j and 2j + 1 start no later than the block's last group,
                 // whose 16-byte load ends inside data (checked at the block's start). Both
                 // are whole groups of out, their 8 lanes inside it. `rows` and `lens` are
@@ -375,10 +343,7 @@ impl Found {
     #[target_feature(enable = "sse2")]
     #[inline]
     pub(crate) fn new() -> Found {
-        Found {
-            zeros: _mm_setzero_si128(),
-            long: 0,
-        }
+        Found { zeros: _mm_setzero_si128(), long: 0 }
     }
 }
 
@@ -415,11 +380,7 @@ unsafe fn store8<O>(dst: *mut O, v: __m128i) {
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[inline(always)]
 pub(crate) unsafe fn decode_groups<S: Scheme32, F: Finish>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<F::Out>],
-    mut dp: usize,
-    mut g: usize,
+    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<F::Out>], mut dp: usize, mut g: usize,
     mut carry: __m128i,
 ) -> (usize, usize, __m128i) {
     let full = out.len() / 4;
@@ -522,9 +483,7 @@ fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
     let mut out = [0u8; 16];
     // SAFETY: stores 16 bytes into a local array of 16.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bytes) };
-    u64::from_le_bytes([
-        out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
-    ])
+    u64::from_le_bytes([out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]])
 }
 
 /// Shuffles the codes of the 8 groups of values at `p` (control word `cw`, prefix lengths
@@ -538,21 +497,13 @@ fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
-    p: *const u32,
-    cw: u64,
-    sums: u64,
-    dst: *mut u8,
+    p: *const u32, cw: u64, sums: u64, dst: *mut u8,
 ) -> usize {
     // SAFETY: the caller guarantees 32 values at p (and the one before for Src).
     let v = |k: usize| unsafe { Src::sse(p.add(4 * k)) };
     // SAFETY: the caller's contract.
     unsafe {
-        encode_block_regs::<S>(
-            [v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7)],
-            cw,
-            sums,
-            dst,
-        )
+        encode_block_regs::<S>([v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7)], cw, sums, dst)
     }
 }
 
@@ -563,10 +514,7 @@ pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
 /// the groups, and the bytes from `dst` to 16 past the last group's start writable.
 #[inline(always)]
 pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
-    groups: [__m128i; 8],
-    cw: u64,
-    sums: u64,
-    dst: *mut u8,
+    groups: [__m128i; 8], cw: u64, sums: u64, dst: *mut u8,
 ) -> usize {
     let starts = sums << 8;
     for (k, &v) in groups.iter().enumerate() {

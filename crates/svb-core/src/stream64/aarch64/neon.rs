@@ -40,10 +40,7 @@ pub(crate) mod c1248 {
     #[inline]
     fn nibble(v: uint64x2_t) -> usize {
         let minus_code = vaddq_u64(
-            vaddq_u64(
-                vcgtq_u64(v, vdupq_n_u64(0xFF)),
-                vcgtq_u64(v, vdupq_n_u64(0xFFFF)),
-            ),
+            vaddq_u64(vcgtq_u64(v, vdupq_n_u64(0xFF)), vcgtq_u64(v, vdupq_n_u64(0xFFFF))),
             vcgtq_u64(v, vdupq_n_u64(0xFFFF_FFFF)),
         );
         let code = vreinterpretq_u64_s64(vnegq_s64(vreinterpretq_s64_u64(minus_code)));

@@ -72,10 +72,7 @@ pub(crate) mod c1248 {
         // Each compare is -1 in both halves of a lane whose value is below the threshold:
         // their sum is code - 3 in each half.
         let below_all = _mm256_add_epi32(
-            _mm256_add_epi32(
-                below(_mm256_srli_epi64::<8>(v)),
-                below(_mm256_srli_epi64::<16>(v)),
-            ),
+            _mm256_add_epi32(below(_mm256_srli_epi64::<8>(v)), below(_mm256_srli_epi64::<16>(v))),
             below(_mm256_srli_epi64::<32>(v)),
         );
         _mm256_sub_epi32(_mm256_set1_epi32(-3), below_all)
@@ -119,9 +116,7 @@ pub(crate) mod c1248 {
     /// `values.len()` values.
     #[target_feature(enable = "avx2")]
     unsafe fn encode_all(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
+        values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize,
     ) -> (usize, usize) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;
@@ -282,9 +277,7 @@ pub(crate) mod c1234 {
     /// `values.len()` values.
     #[target_feature(enable = "avx2")]
     unsafe fn encode_all(
-        values: &[u64],
-        out: &mut [MaybeUninit<u8>],
-        ctrl_len: usize,
+        values: &[u64], out: &mut [MaybeUninit<u8>], ctrl_len: usize,
     ) -> (usize, usize, usize, u64) {
         let full = values.len() / 4;
         let room = out.len() - ctrl_len;

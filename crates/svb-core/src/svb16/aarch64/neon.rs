@@ -17,10 +17,7 @@ decode_entries!("NEON");
 /// The CPU must support NEON; `keys` must hold at least `out.len().div_ceil(8)` bytes.
 #[inline(always)]
 unsafe fn decode_split<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    acc: u16,
-    out: &mut [MaybeUninit<O>],
+    keys: &[u8], data: &[u8], acc: u16, out: &mut [MaybeUninit<O>],
 ) -> DecodeResult {
     // SAFETY: the caller guarantees NEON and the key bytes.
     let (dp, g, acc) = unsafe { decode_groups::<F, O>(keys, data, acc, out) };
@@ -37,10 +34,7 @@ unsafe fn decode_split<F: Finish16, O: Lane16>(
 /// inside `out` itself.
 #[target_feature(enable = "neon")]
 unsafe fn decode_groups<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    acc: u16,
-    out: &mut [MaybeUninit<O>],
+    keys: &[u8], data: &[u8], acc: u16, out: &mut [MaybeUninit<O>],
 ) -> (usize, usize, u16) {
     let full = out.len() / 8;
     let src = data.as_ptr();
@@ -94,9 +88,7 @@ unsafe fn decode_groups<F: Finish16, O: Lane16>(
 pub(crate) unsafe fn encode(values: &[u16], out: &mut [MaybeUninit<u8>]) -> EncodeResult {
     // SAFETY: the caller guarantees NEON (this function's contract); `encode_with` has
     // checked that `out` holds `max_encoded_len(n)` bytes.
-    encode_with(values, out, |values, out, klen| unsafe {
-        encode_all(values, out, klen)
-    })
+    encode_with(values, out, |values, out, klen| unsafe { encode_all(values, out, klen) })
 }
 
 /// A key group (eight u16) of the NEON encoder: one load, the key from a compare and a

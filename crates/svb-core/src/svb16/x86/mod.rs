@@ -7,14 +7,11 @@ macro_rules! encode_entries {
         /// # Safety
         #[doc = concat!("The CPU must support ", $isa, ".")]
         pub(crate) unsafe fn encode(
-            values: &[u16],
-            out: &mut [MaybeUninit<u8>],
+            values: &[u16], out: &mut [MaybeUninit<u8>],
         ) -> $crate::EncodeResult {
             // SAFETY: the ISA (this function's contract); `encode_with` has checked that
             // `out` holds `max_encoded_len(n)` bytes.
-            encode_with(values, out, |values, out, klen| unsafe {
-                encode_all(values, out, klen)
-            })
+            encode_with(values, out, |values, out, klen| unsafe { encode_all(values, out, klen) })
         }
 
         /// # Safety
@@ -23,9 +20,7 @@ macro_rules! encode_entries {
         /// key length of `values.len()` values.
         #[target_feature(enable = $feature)]
         unsafe fn encode_all(
-            values: &[u16],
-            out: &mut [MaybeUninit<u8>],
-            klen: usize,
+            values: &[u16], out: &mut [MaybeUninit<u8>], klen: usize,
         ) -> (usize, usize) {
             let (dp, g) = encode_blocks!(key_word_of, values, out, klen);
             // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
@@ -51,10 +46,7 @@ macro_rules! decode_split {
         #[doc = concat!("The CPU must support ", $isa, ".")]
         #[target_feature(enable = $feature)]
         unsafe fn decode_split<F: Finish16, O: Lane16>(
-            keys: &[u8],
-            data: &[u8],
-            acc: u16,
-            out: &mut [MaybeUninit<O>],
+            keys: &[u8], data: &[u8], acc: u16, out: &mut [MaybeUninit<O>],
         ) -> $crate::DecodeResult {
             use crate::svb16::x86::ssse3::{decode_blocks, decode_groups, finish_decode};
             debug_assert!(keys.len() >= out.len().div_ceil(8));

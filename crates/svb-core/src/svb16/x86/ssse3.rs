@@ -29,12 +29,7 @@ decode_split!("SSSE3", "ssse3");
 /// The CPU must support SSSE3; `(dp, g, carry)` must be where the group loops stopped.
 #[inline(always)]
 pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    dp: usize,
-    g: usize,
-    carry: F::Sse,
-    out: &mut [MaybeUninit<O>],
+    keys: &[u8], data: &[u8], dp: usize, g: usize, carry: F::Sse, out: &mut [MaybeUninit<O>],
 ) -> DecodeResult {
     // SAFETY: the caller guarantees SSSE3 and the position.
     match unsafe { decode_padded_tail::<F, O>(keys, data, dp, g, carry, out) } {
@@ -54,12 +49,7 @@ pub(crate) unsafe fn finish_decode<F: Finish16, O: Lane16>(
 /// inside `out` itself. `(dp, 8 * g, carry)` must be where the group loops stopped.
 #[inline(always)]
 unsafe fn decode_padded_tail<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    dp: usize,
-    g: usize,
-    mut carry: F::Sse,
-    out: &mut [MaybeUninit<O>],
+    keys: &[u8], data: &[u8], dp: usize, g: usize, mut carry: F::Sse, out: &mut [MaybeUninit<O>],
 ) -> Option<usize> {
     let n = out.len();
     let (full, partial) = (n / 8, n % 8);
@@ -95,10 +85,7 @@ unsafe fn decode_padded_tail<F: Finish16, O: Lane16>(
         // SAFETY: SSSE3 (caller); `last` holds 16 bytes. Key bits past the last value may
         // index past the needed bytes; they only fill lanes that are not copied out.
         unsafe {
-            let v = F::sse(
-                shuffle_from(window, &DECODE[keys[full] as usize], off),
-                &mut carry,
-            );
+            let v = F::sse(shuffle_from(window, &DECODE[keys[full] as usize], off), &mut carry);
             _mm_storeu_si128(last.as_mut_ptr().cast(), v);
         }
         for (slot, &v) in out[8 * full..].iter_mut().zip(&last) {
@@ -139,10 +126,7 @@ pub(crate) fn prefix_lens(kw: u64) -> u64 {
 /// inside `out` itself.
 #[inline(always)]
 pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<O>],
-    mut carry: F::Sse,
+    keys: &[u8], data: &[u8], out: &mut [MaybeUninit<O>], mut carry: F::Sse,
 ) -> (usize, usize, F::Sse) {
     let full = out.len() / 8;
     let dst = out.as_mut_ptr().cast::<u16>();
@@ -211,11 +195,7 @@ pub(crate) unsafe fn decode_blocks<F: Finish16, O: Lane16>(
 /// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
 #[inline(always)]
 pub(crate) unsafe fn decode_groups<F: Finish16, O: Lane16>(
-    keys: &[u8],
-    data: &[u8],
-    out: &mut [MaybeUninit<O>],
-    mut dp: usize,
-    mut g: usize,
+    keys: &[u8], data: &[u8], out: &mut [MaybeUninit<O>], mut dp: usize, mut g: usize,
     mut carry: F::Sse,
 ) -> (usize, usize, F::Sse) {
     let full = out.len() / 8;

@@ -39,15 +39,9 @@ macro_rules! io {
     };
 }
 
-io!(u16, load16, store16, splat16, first16, |x| {
-    _mm256_set1_epi16(x as i16)
-});
-io!(u32, load32, store32, splat32, first32, |x| {
-    _mm256_set1_epi32(x as i32)
-});
-io!(u64, load64, store64, splat64, first64, |x| {
-    _mm256_set1_epi64x(x as i64)
-});
+io!(u16, load16, store16, splat16, first16, |x| _mm256_set1_epi16(x as i16));
+io!(u32, load32, store32, splat32, first32, |x| _mm256_set1_epi32(x as i32));
+io!(u64, load64, store64, splat64, first64, |x| _mm256_set1_epi64x(x as i64));
 
 prefix_loops! { "avx2":
     u16 x 16 in __m256i by prefix_u16x16,

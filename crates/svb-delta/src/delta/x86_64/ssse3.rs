@@ -39,24 +39,10 @@ macro_rules! io {
     };
 }
 
-io!(
-    u16,
-    load16,
-    store16,
-    splat16,
-    first16,
-    |x| _mm_set1_epi16(x as i16),
-    |v| _mm_cvtsi128_si32(v) as u16
-);
-io!(
-    u32,
-    load32,
-    store32,
-    splat32,
-    first32,
-    |x| _mm_set1_epi32(x as i32),
-    |v| _mm_cvtsi128_si32(v) as u32
-);
+io!(u16, load16, store16, splat16, first16, |x| _mm_set1_epi16(x as i16), |v| _mm_cvtsi128_si32(v)
+    as u16);
+io!(u32, load32, store32, splat32, first32, |x| _mm_set1_epi32(x as i32), |v| _mm_cvtsi128_si32(v)
+    as u32);
 io!(
     u64,
     load64,
