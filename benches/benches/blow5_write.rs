@@ -12,9 +12,7 @@ use svb_blow5::{Reader, Record, Schema, WriteOptions, Writer};
 pub const COPIES: usize = 20;
 
 fn write(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(dir) = svb_testdata::data_dir() else { return };
     let src = Reader::open(dir.join("blow5/reads_none_none.blow5")).unwrap();
     let schema = Schema::of(src.header());
     let reads: Vec<Record> = src.records().map(|r| r.unwrap()).collect();

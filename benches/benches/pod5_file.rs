@@ -14,9 +14,7 @@ use svb_pod5::Reader;
 use svb_vbz::Threads;
 
 fn files(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(dir) = svb_testdata::data_dir() else { return };
     svb_bench::steady_state_allocator();
     let mut files = vec![
         ("current", dir.join("pod5/multi_fast5_zip.pod5")),

@@ -13,9 +13,7 @@ use svb_pod5::{ReadRow, Reader, WriteOptions, Writer};
 pub const COPIES: usize = 50;
 
 fn write(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(dir) = svb_testdata::data_dir() else { return };
     let src = Reader::open(dir.join("pod5/multi_fast5_zip.pod5")).unwrap();
     let mut reads: Vec<(ReadRow, Vec<i16>)> = Vec::new();
     for copy in 0..COPIES {

@@ -33,9 +33,7 @@ fn slow5lib_all_cores(path: &Path) {
 }
 
 fn files(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(dir) = svb_testdata::data_dir() else { return };
     svb_bench::steady_state_allocator();
     let scratch = std::env::temp_dir().join(format!("svb-bench-blow5-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();

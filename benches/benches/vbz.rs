@@ -90,9 +90,7 @@ fn stages(c: &mut Criterion) {
 /// Whole POD5 chunks of the conformance data (real signal from ONT's writer): our
 /// decompression against zstd alone on the same blobs (the ceiling: VBZ nearly free).
 fn pod5_chunks(c: &mut Criterion) {
-    let Some(dir) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(dir) = svb_testdata::data_dir() else { return };
     let chunks: Vec<(Vec<u8>, usize)> = svb_testdata::files_with_suffix(&dir.join("vbz"), ".vbz")
         .into_iter()
         .filter(|(name, _)| name.starts_with("pod5_chunk_"))

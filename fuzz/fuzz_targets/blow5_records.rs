@@ -10,7 +10,7 @@ use svb_blow5::Threads;
 fuzz_target!(|data: &[u8]| {
     // Salvaging opens every file the plain open opens, alike (no cut), and more: its
     // records decode or are errors, never a panic.
-    let salvaged = svb_blow5::Reader::from_bytes_salvaging("fuzz.blow5", data.to_vec());
+    let salvaged = svb_blow5::Reader::from_bytes_recovering("fuzz.blow5", data.to_vec());
     if let Ok((r, cut)) = &salvaged {
         for i in 0..r.len() {
             let _ = r.record(i);

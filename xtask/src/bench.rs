@@ -306,9 +306,7 @@ fn add_file_peer(
         .map(|(label, json)| (label.to_owned(), json.to_owned()))
         .collect();
     if measure {
-        let Some(mut cmd) = (peer.command)() else {
-            return;
-        };
+        let Some(mut cmd) = (peer.command)() else { return };
         for (_, f) in labels {
             cmd.arg(f);
         }
@@ -406,12 +404,8 @@ fn add_write_peers(rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
 }
 
 fn add_write_peer(peer: &WritePeer, rows: &mut Vec<Row>, criterion_home: &Path, measure: bool) {
-    let Some(ours) = rows.iter().find(|r| r.group == peer.group).cloned() else {
-        return;
-    };
-    let Some(data) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(ours) = rows.iter().find(|r| r.group == peer.group).cloned() else { return };
+    let Some(data) = svb_testdata::data_dir() else { return };
     let kept_path = criterion_home.join(format!("{}-write.json", peer.name));
     if measure {
         let scratch = root().join("target").join("bench-data");
@@ -489,9 +483,7 @@ fn collect_leaf(dir: &Path, leaf: &str, since: Option<SystemTime>) -> Result<Vec
 }
 
 fn walk(dir: &Path, leaf: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
+    let Ok(entries) = fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {

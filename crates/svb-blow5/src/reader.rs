@@ -15,7 +15,7 @@ use super::EOF_MARKER;
 use crate::Blow5Error;
 use svb_slow5_signal::{ExZdDecoder, SignalError};
 
-/// Where a file opened by [`Reader::open_salvaging`] ends early: the offset of the first
+/// Where a file opened by [`Reader::open_recovering`] ends early: the offset of the first
 /// byte not in a whole record, the bytes from there to the end, and what is wrong there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
@@ -170,7 +170,7 @@ impl Reader {
     /// the cut, and the cut is returned: what `svb recover` saves from a file whose writer
     /// died. A record whose size fits but whose bytes are damaged is still an error when it
     /// is decoded.
-    pub fn open_salvaging(path: impl AsRef<Path>) -> Result<(Reader, Option<Cut>), Blow5Error> {
+    pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Reader, Option<Cut>), Blow5Error> {
         let path = path.as_ref().to_path_buf();
         match Source::open_as(&path, Access::Auto, Format::Blow5) {
             Ok(src) => Self::from_source_with(path, src, true),
@@ -178,16 +178,16 @@ impl Reader {
         }
     }
 
-    /// [`open_salvaging`](Reader::open_salvaging) of a file already in memory (`path` names
+    /// [`open_recovering`](Reader::open_recovering) of a file already in memory (`path` names
     /// it in errors).
-    pub fn from_bytes_salvaging(
+    pub fn from_bytes_recovering(
         path: impl Into<PathBuf>, bytes: Vec<u8>,
     ) -> Result<(Reader, Option<Cut>), Blow5Error> {
         Self::from_source_with(path.into(), Source::from_vec(bytes), true)
     }
 
     fn from_source_with(
-        path: PathBuf, src: Source, salvage: bool,
+        path: PathBuf, src: Source, recover: bool,
     ) -> Result<(Self, Option<Cut>), Blow5Error> {
         let io = |source| Blow5Error::Io { path: path.clone(), source };
         let header = header_of(&path, &src)?;
@@ -203,7 +203,7 @@ impl Reader {
             let (spans, rest) = text_lines(&src, header.data_start as u64).map_err(io)?;
             if let Some(offset) = rest {
                 let what = "the file ends inside this line (no newline after it): cut short?";
-                if !salvage {
+                if !recover {
                     return Err(Blow5Error::Record {
                         path,
                         index: spans.len(),
@@ -228,7 +228,7 @@ impl Reader {
                 if left < 8 {
                     let rest = window.get(at, left as usize).map_err(io)?;
                     let what = format!("{} bytes left, not the 5-byte marker 5WOLB", rest.len());
-                    if !salvage {
+                    if !recover {
                         return Err(Blow5Error::Eof { path, offset: at, what });
                     }
                     cut = Some(Cut {
@@ -246,7 +246,7 @@ impl Reader {
                         "size {size} runs past the end of the file ({} bytes left)",
                         len - start
                     );
-                    if !salvage {
+                    if !recover {
                         return Err(Blow5Error::Record {
                             path,
                             index: spans.len(),

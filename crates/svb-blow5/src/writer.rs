@@ -532,9 +532,8 @@ impl Writer {
     /// Writes what is buffered and the end-of-file marker, then gives the file its name.
     /// Returns the number of records.
     pub fn finish(self) -> Result<u64, Blow5WriteError> {
-        let (records, staged) = self.finish_staged()?;
-        staged.publish().map_err(|(path, source)| Blow5WriteError::Io { path, source })?;
-        Ok(records)
+        let io = |path, source| Blow5WriteError::Io { path, source };
+        svb_io::Staged::publish_finished(self.finish_staged()?, io)
     }
 
     /// [`finish`](Writer::finish) without giving the file its name: the complete file, for

@@ -43,9 +43,7 @@ fn truncation_anywhere_is_an_error() {
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn each_defect_is_named() {
-    let Some(good) = load("reads_zstd_svb_zd.blow5") else {
-        return;
-    };
+    let Some(good) = load("reads_zstd_svb_zd.blow5") else { return };
     assert!(first_error(good.clone()).is_none());
 
     let mut bad = good.clone();
@@ -141,9 +139,7 @@ static ALLOC: svb_testdata::alloc::Counting = svb_testdata::alloc::Counting;
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn zstd_record_whose_frame_header_lies() {
-    let Some(bytes) = load("reads_zstd_svb_zd.blow5") else {
-        return;
-    };
+    let Some(bytes) = load("reads_zstd_svb_zd.blow5") else { return };
     let reader = Reader::from_bytes("x", bytes.clone()).unwrap();
     let data_start = reader.header().data_start;
     let noise = svb_testdata::Rng(0x2545_F491_4F6C_DD1D).bytes(100_000);

@@ -35,9 +35,7 @@ fn finds_every_record_of_every_shared_file(data: &Path) {
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn the_same_bytes_as_slow5libs_index() {
     let Some(data) = data_dir() else { return };
-    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
-        return;
-    };
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else { return };
     let tmp = TempDir::new("blow5-index");
     for name in ["reads_zstd_svb_zd.blow5", "reads_zlib_svb_zd.blow5"] {
         let theirs = tmp.join(&format!("theirs-{name}"));

@@ -601,12 +601,8 @@ fn sha256_hex(signal: &[i16]) -> String {
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn pyslow5_reads_our_files_exactly() {
-    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
-        return;
-    };
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("blow5-write-pyslow5") else {
-        return;
-    };
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else { return };
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("blow5-write-pyslow5") else { return };
     let mut rng = Rng(0xB10B_5EED);
     let records: Vec<Record> = [0usize, 1, 7, 8, 9, 100, 4097, 102_401]
         .iter()

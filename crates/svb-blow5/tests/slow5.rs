@@ -188,12 +188,8 @@ fn slow5_options_without_compression_only() {
 #[test]
 #[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS) and Python with pyslow5 (pip); run with --include-ignored"]
 fn slow5lib_and_slow5tools_test_files_read_as_pyslow5_reads_them() {
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
-    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
-        return;
-    };
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else { return };
     let mut files = Vec::new();
     collect_slow5(&repos, &mut files);
     files.sort();

@@ -56,94 +56,57 @@ pub fn run(args: &Args) -> Result<(), String> {
     println!("svb bench: {n} samples of built-in signal, ISA {}", svb_core::Isa::best());
     println!("| codec | op | Melem/s |");
     println!("|---|---|---:|");
-    let row = |codec: &str, op: &str, melem: f64| println!("| {codec} | {op} | {melem:.0} |");
+    // One row: `f` run for about `t` seconds.
+    let row = |codec: &str, op: &str, f: &mut dyn FnMut()| {
+        println!("| {codec} | {op} | {:.0} |", measure(n, t, f));
+    };
 
     let enc = U32Classic.encode(&u32s);
     let mut out32 = vec![0u32; n];
-    row(
-        "U32Classic",
-        "encode",
-        measure(n, t, || {
-            black_box(U32Classic.encode(black_box(&u32s)));
-        }),
-    );
-    row(
-        "U32Classic",
-        "decode",
-        measure(n, t, || {
-            U32Classic.decode_to_slice(black_box(&enc), &mut out32).unwrap();
-        }),
-    );
+    row("U32Classic", "encode", &mut || {
+        black_box(U32Classic.encode(black_box(&u32s)));
+    });
+    row("U32Classic", "decode", &mut || {
+        U32Classic.decode_to_slice(black_box(&enc), &mut out32).unwrap();
+    });
     let enc16 = Svb16.encode(&zz);
     let mut out16 = vec![0u16; n];
-    row(
-        "Svb16",
-        "encode",
-        measure(n, t, || {
-            black_box(Svb16.encode(black_box(&zz)));
-        }),
-    );
-    row(
-        "Svb16",
-        "decode",
-        measure(n, t, || {
-            Svb16.decode_to_slice(black_box(&enc16), &mut out16).unwrap();
-        }),
-    );
+    row("Svb16", "encode", &mut || {
+        black_box(Svb16.encode(black_box(&zz)));
+    });
+    row("Svb16", "decode", &mut || {
+        Svb16.decode_to_slice(black_box(&enc16), &mut out16).unwrap();
+    });
 
     let vbz = svb_vbz::encode_vbz(&s);
     let mut samples: Vec<i16> = Vec::with_capacity(n);
-    row(
-        "VBZ",
-        "decode_fused",
-        measure(n, t, || {
-            samples.clear();
-            svb_vbz::decode_vbz_fused_into(black_box(&vbz), n, &mut samples).unwrap();
-        }),
-    );
+    row("VBZ", "decode_fused", &mut || {
+        samples.clear();
+        svb_vbz::decode_vbz_fused_into(black_box(&vbz), n, &mut samples).unwrap();
+    });
     let k = svb_vbz::encode_vbzk(&s, rayon::current_num_threads().max(2));
-    row(
-        "VBZ-K",
-        "decode_parallel",
-        measure(n, t, || {
-            samples.clear();
-            svb_vbz::decode_vbzk_parallel_into(black_box(&k), n, &mut samples).unwrap();
-        }),
-    );
+    row("VBZ-K", "decode_parallel", &mut || {
+        samples.clear();
+        svb_vbz::decode_vbzk_parallel_into(black_box(&k), n, &mut samples).unwrap();
+    });
     let blob = svb_vbz::pod5_blob::compress_signal(&s);
     let mut buf = vec![0i16; n];
-    row(
-        "POD5 VBZ",
-        "compress",
-        measure(n, t, || {
-            black_box(svb_vbz::pod5_blob::compress_signal(black_box(&s)));
-        }),
-    );
-    row(
-        "POD5 VBZ",
-        "decompress",
-        measure(n, t, || {
-            svb_vbz::pod5_blob::decompress_signal(black_box(&blob), &mut buf).unwrap();
-        }),
-    );
+    row("POD5 VBZ", "compress", &mut || {
+        black_box(svb_vbz::pod5_blob::compress_signal(black_box(&s)));
+    });
+    row("POD5 VBZ", "decompress", &mut || {
+        svb_vbz::pod5_blob::decompress_signal(black_box(&blob), &mut buf).unwrap();
+    });
     let svbzd = svb_slow5_signal::encode_svbzd(&s);
-    row(
-        "SVB-ZD",
-        "decode_fused",
-        measure(n, t, || {
-            samples.clear();
-            svb_slow5_signal::decode_svbzd_fused_into(black_box(&svbzd), n, &mut samples).unwrap();
-        }),
-    );
+    row("SVB-ZD", "decode_fused", &mut || {
+        samples.clear();
+        svb_slow5_signal::decode_svbzd_fused_into(black_box(&svbzd), n, &mut samples).unwrap();
+    });
     let exzd = svb_slow5_signal::encode_exzd(&s);
     let mut dec = svb_slow5_signal::ExZdDecoder::new();
-    row(
-        "ex-zd",
-        "decode_fused",
-        measure(n, t, || {
-            samples.clear();
-            dec.decode_fused_into(black_box(&exzd), &mut samples).unwrap();
-        }),
-    );
+    row("ex-zd", "decode_fused", &mut || {
+        samples.clear();
+        dec.decode_fused_into(black_box(&exzd), &mut samples).unwrap();
+    });
     Ok(())
 }

@@ -18,9 +18,8 @@ impl SignalFile for Reader {
         r.blow5()
     }
 
-    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_info(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let h = self.header();
-        writeln!(out, "file: {}", path.display())?;
         writeln!(out, "format: {}", h.form.format().name())?;
         writeln!(out, "version: {}.{}.{}", h.version.0, h.version.1, h.version.2)?;
         writeln!(out, "record compression: {}", h.record_compression)?;

@@ -173,10 +173,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             }
         );
     }
-    if left_out > 0 {
-        eprintln!("svb: convert: {left_out} inputs or reads left out (--keep-going)");
-    }
-    Ok(left_out == 0)
+    Ok(crate::publish::Writing::none_left_out("convert", left_out))
 }
 
 fn display(p: &Path) -> String {

@@ -42,9 +42,8 @@ impl SignalFile for Reader {
         r.fast5()
     }
 
-    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_info(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let (layout, version, runs, unreadable) = summary(self);
-        writeln!(out, "file: {}", path.display())?;
         writeln!(out, "layout: {layout}")?;
         writeln!(out, "file_version: {version}")?;
         writeln!(out, "runs: {}", runs.len())?;

@@ -22,8 +22,8 @@ pub trait SignalFile: Sync {
     const FORMAT: Format;
     /// The format's own reader inside `r` (opened as [`Self::FORMAT`]).
     fn of(r: &AnyReader) -> Option<&Self>;
-    /// Writes what the file holds (the `info` command).
-    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()>;
+    /// Writes what the file holds (the `info` command, after the line naming the file).
+    fn write_info(&self, out: &mut dyn Write) -> std::io::Result<()>;
     /// The same as one JSON object (`info --json`).
     fn info_json(&self, path: &Path) -> String;
 }
@@ -123,7 +123,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
             let written = if json {
                 writeln!(out, "{}", f.info_json(&file))
             } else {
-                f.write_info(&file, &mut out)
+                writeln!(out, "file: {}", file.display()).and_then(|()| f.write_info(&mut out))
             };
             quiet_on_closed_pipe(written.and_then(|()| out.flush()))
         }

@@ -132,9 +132,5 @@ pub fn run(args: &Args) -> Result<bool, String> {
         result.stats.reads,
         args.output.display()
     );
-    let failed = result.stats.failed.len();
-    if failed > 0 {
-        eprintln!("svb: merge: {failed} inputs or reads left out (--keep-going)");
-    }
-    Ok(failed == 0)
+    Ok(crate::publish::Writing::none_left_out("merge", result.stats.failed.len()))
 }

@@ -18,9 +18,8 @@ impl SignalFile for Reader {
         r.pod5()
     }
 
-    fn write_info(&self, path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_info(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let f = self.footer();
-        writeln!(out, "file: {}", path.display())?;
         writeln!(out, "file identifier: {}", f.file_identifier)?;
         writeln!(out, "software: {}", f.software)?;
         writeln!(out, "pod5 version: {}", f.pod5_version)?;

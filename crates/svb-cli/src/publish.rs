@@ -47,6 +47,15 @@ impl Writing {
             interrupted: Some(&svb_io::interrupted),
         }
     }
+
+    /// Says on stderr how many inputs or reads `--keep-going` left out of `command`'s
+    /// outputs, if any; whether none were (the exit status then).
+    pub fn none_left_out(command: &str, left_out: usize) -> bool {
+        if left_out > 0 {
+            eprintln!("svb: {command}: {left_out} inputs or reads left out (--keep-going)");
+        }
+        left_out == 0
+    }
 }
 
 /// Refuses `output` when it is one of `inputs` (with `--force` too), or, without `force`,

@@ -150,9 +150,5 @@ pub fn run(args: &Args) -> Result<bool, String> {
     for (key, path, reads) in &result.outputs {
         eprintln!("svb: split: {key}: {reads} reads -> {}", path.display());
     }
-    let failed = result.stats.failed.len();
-    if failed > 0 {
-        eprintln!("svb: split: {failed} inputs or reads left out (--keep-going)");
-    }
-    Ok(failed == 0)
+    Ok(crate::publish::Writing::none_left_out("split", result.stats.failed.len()))
 }

@@ -129,9 +129,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         );
     }
-    let failed = result.stats.failed.len();
-    if failed > 0 {
-        eprintln!("svb: subset: {failed} inputs or reads left out (--keep-going)");
-    }
-    Ok((result.missing.is_empty() || args.missing_ok) && failed == 0)
+    let none_left_out = crate::publish::Writing::none_left_out("subset", result.stats.failed.len());
+    Ok((result.missing.is_empty() || args.missing_ok) && none_left_out)
 }

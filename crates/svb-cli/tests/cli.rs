@@ -3,11 +3,12 @@
 //! runs with no file.
 
 mod common;
-use common::{fails, ok, svb};
+use common::{fails, ok, s, svb};
 use std::process::Command;
 
 use std::path::Path;
 use svb_testdata::data_dir;
+use svb_testdata::TempDir;
 
 #[svb_testdata::data_test]
 fn blow5_verify_matches_expected_sha256(dir: &Path) {
@@ -31,8 +32,7 @@ fn blow5_decode_writes_every_read(dir: &Path) {
     let file = dir.join("blow5/reads_zstd_ex_zd.blow5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-decode-{}", std::process::id()));
     for npy in [false, true] {
-        let mut args =
-            vec!["blow5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()];
+        let mut args = vec!["blow5", "decode", s(&file), "-o", s(&out_dir)];
         if npy {
             args.push("--npy");
         }
@@ -51,7 +51,7 @@ fn blow5_decode_writes_every_read(dir: &Path) {
     }
     assert_eq!(checked, 10);
     // Existing signal files stop a second decode unless --force.
-    let again = ["blow5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()];
+    let again = ["blow5", "decode", s(&file), "-o", s(&out_dir)];
     let out = svb(&again);
     assert!(fails(&out).contains("--force replaces it"));
     let out = svb(&[&again[..], &["--force"]].concat());
@@ -64,10 +64,10 @@ fn broken_files_exit_non_zero_with_a_message(dir: &Path) {
     let good = std::fs::read(dir.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     let path = std::env::temp_dir().join(format!("svb-cli-broken-{}.blow5", std::process::id()));
     std::fs::write(&path, &good[..good.len() / 2]).unwrap();
-    let out = svb(&["blow5", "verify", path.to_str().unwrap()]);
+    let out = svb(&["blow5", "verify", s(&path)]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(path.to_str().unwrap()), "{err}");
+    assert!(err.contains(s(&path)), "{err}");
     std::fs::remove_file(&path).unwrap();
     let out = svb(&["blow5", "info", "/no/such.blow5"]);
     assert!(!out.status.success());
@@ -78,7 +78,7 @@ fn broken_files_exit_non_zero_with_a_message(dir: &Path) {
 fn blow5_info_and_bench_run() {
     if let Some(dir) = data_dir() {
         let file = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
-        let out = svb(&["blow5", "info", file.to_str().unwrap()]);
+        let out = svb(&["blow5", "info", s(&file)]);
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("read groups: 5"), "{text}");
@@ -117,7 +117,7 @@ fn pod5_verify_matches_the_manifests_for_every_writer(dir: &Path) {
 fn pod5_decode_info_and_broken_files(dir: &Path) {
     let file = dir.join("pod5/multi_fast5_zip_v4.pod5");
     let out_dir = std::env::temp_dir().join(format!("svb-cli-pod5-{}", std::process::id()));
-    let out = svb(&["pod5", "decode", file.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+    let out = svb(&["pod5", "decode", s(&file), "-o", s(&out_dir)]);
     ok(&out);
     let mut checked = 0;
     for e in std::fs::read_dir(dir.join("pod5/multi_fast5_zip.signal")).unwrap() {
@@ -129,7 +129,7 @@ fn pod5_decode_info_and_broken_files(dir: &Path) {
     assert_eq!(checked, 10);
     std::fs::remove_dir_all(&out_dir).unwrap();
 
-    let out = svb(&["pod5", "info", file.to_str().unwrap()]);
+    let out = svb(&["pod5", "info", s(&file)]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("reads: 10") && text.contains("samples: 1548931"), "{text}");
@@ -143,12 +143,12 @@ fn pod5_decode_info_and_broken_files(dir: &Path) {
     bytes[frame + 4] |= 0x08;
     let path = std::env::temp_dir().join(format!("svb-cli-broken-{}.pod5", std::process::id()));
     std::fs::write(&path, &bytes).unwrap();
-    let out = svb(&["pod5", "verify", path.to_str().unwrap()]);
+    let out = svb(&["pod5", "verify", s(&path)]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(path.to_str().unwrap()) && err.contains("signal table row 0"), "{err}");
+    assert!(err.contains(s(&path)) && err.contains("signal table row 0"), "{err}");
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    let out = svb(&["pod5", "info", path.to_str().unwrap()]);
+    let out = svb(&["pod5", "info", s(&path)]);
     assert!(!out.status.success());
     std::fs::remove_file(&path).unwrap();
 }
@@ -231,7 +231,7 @@ fn a_closed_pipe_ends_quietly() {
     std::fs::write(&path, pod5_with_bad_reads(2000, &[])).unwrap();
     for cmd in ["verify", "info"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
-            .args(["pod5", cmd, path.to_str().unwrap()])
+            .args(["pod5", cmd, s(&path)])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -262,8 +262,7 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
             TestRecord { read_id: id, len_raw_signal: 3, signal: &signal },
         ];
         std::fs::write(&path, write(0, &records)).unwrap();
-        let out =
-            svb(&["blow5", "decode", path.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+        let out = svb(&["blow5", "decode", s(&path), "-o", s(&out_dir)]);
         assert_eq!(out.status.code(), Some(1), "{id}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&format!("{id:?} is not a portable file name")), "{err}");
@@ -282,10 +281,9 @@ fn decode_refuses_read_ids_that_are_not_portable_names() {
 /// missing id in the list) with their signals and fields; the missing id is named on stderr
 /// and makes the status 1 unless `--missing-ok`; an existing output needs `--force`.
 #[svb_testdata::data_test]
-fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
+fn subset_pod5_keeps_the_listed_reads(dir: &Path, tmp: &TempDir) {
     let src_path = dir.join("pod5/multi_fast5_zip.pod5");
     let src = svb_pod5::Reader::open(&src_path).unwrap();
-    let tmp = svb_testdata::TempDir::new("cli-subset-pod5");
     let ids = tmp.join("ids.tsv");
     let (a, b) = (src.reads()[1].read_id_string(), src.reads()[7].read_id_string());
     let missing = "00000000-1111-2222-3333-444444444444";
@@ -293,14 +291,7 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
         .unwrap();
     let out = tmp.join("picked.pod5");
     let args = |extra: &[&str]| {
-        let mut v = vec![
-            "subset",
-            src_path.to_str().unwrap(),
-            "--read-ids",
-            ids.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ];
+        let mut v = vec!["subset", s(&src_path), "--read-ids", s(&ids), "-o", s(&out)];
         v.extend_from_slice(extra);
         v.into_iter().map(String::from).collect::<Vec<_>>()
     };
@@ -334,14 +325,7 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
     ok(&o);
 
     let wrong = tmp.join("picked.blow5");
-    let o = svb(&[
-        "subset",
-        src_path.to_str().unwrap(),
-        "--read-ids",
-        ids.to_str().unwrap(),
-        "-o",
-        wrong.to_str().unwrap(),
-    ]);
+    let o = svb(&["subset", s(&src_path), "--read-ids", s(&ids), "-o", s(&wrong)]);
     assert!(fails(&o).contains("svb convert"));
     assert!(!wrong.exists());
 }
@@ -349,11 +333,10 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path) {
 /// `svb subset` of BLOW5 from a directory, ids on stdin: every record keeps its fields and
 /// its read group's attributes.
 #[svb_testdata::data_test]
-fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
+fn subset_blow5_keeps_records_and_read_groups(dir: &Path, tmp: &TempDir) {
     let src_path = dir.join("blow5/slow5tools/example_multi_rg_v0.2.0_zstd_svb-zd.blow5");
     let src = svb_blow5::Reader::open(&src_path).unwrap();
     let records: Vec<_> = src.records().map(|r| r.unwrap()).collect();
-    let tmp = svb_testdata::TempDir::new("cli-subset-blow5");
     let input_dir = tmp.join("in");
     std::fs::create_dir_all(input_dir.join("sub")).unwrap();
     std::fs::copy(&src_path, input_dir.join("sub/a.blow5")).unwrap();
@@ -367,7 +350,7 @@ fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
     let list: String = picked.iter().map(|r| format!("{}\n", r.read_id)).collect();
     let out = tmp.join("picked.blow5");
     let mut child = Command::new(env!("CARGO_BIN_EXE_svb"))
-        .args(["subset", "-r", input_dir.to_str().unwrap(), "--read-ids", "-", "-o"])
+        .args(["subset", "-r", s(&input_dir), "--read-ids", "-", "-o"])
         .arg(&out)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -392,7 +375,7 @@ fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
     // Without -r the directory's subdirectory is not searched.
     let o = svb(&[
         "subset",
-        input_dir.to_str().unwrap(),
+        s(&input_dir),
         "--read-ids",
         "-",
         "-o",
@@ -405,11 +388,11 @@ fn subset_blow5_keeps_records_and_read_groups(dir: &Path) {
 #[svb_testdata::data_test]
 fn info_names_formats_and_speaks_json(dir: &Path) {
     let blow5 = dir.join("blow5/reads_zstd_svb_zd.blow5");
-    let o = svb(&["blow5", "info", blow5.to_str().unwrap()]);
+    let o = svb(&["blow5", "info", s(&blow5)]);
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("record compression: zstd"), "{text}");
     assert!(text.contains("signal compression: svb-zd"), "{text}");
-    let o = svb(&["blow5", "info", "--json", blow5.to_str().unwrap()]);
+    let o = svb(&["blow5", "info", "--json", s(&blow5)]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["format"], "blow5");
     assert_eq!(v["record_compression"], "zstd");
@@ -419,7 +402,7 @@ fn info_names_formats_and_speaks_json(dir: &Path) {
 
     for (name, version) in [("multi_fast5_zip.pod5", "1+"), ("multi_fast5_zip_v0.pod5", "0")] {
         let pod5 = dir.join("pod5").join(name);
-        let o = svb(&["pod5", "info", "--json", pod5.to_str().unwrap()]);
+        let o = svb(&["pod5", "info", "--json", s(&pod5)]);
         ok(&o);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["format"], "pod5");
@@ -440,18 +423,18 @@ fn get_writes_reads_signal(dir: &Path) {
     let pod5 = dir.join("pod5/multi_fast5_zip.pod5");
     let id = "0000173c-bf67-44e7-9a9c-1ad0bc728e74";
     let want = std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap();
-    let o = svb(&["get", pod5.to_str().unwrap(), id]);
+    let o = svb(&["get", s(&pod5), id]);
     ok(&o);
     assert_eq!(o.stdout, want);
 
-    let o = svb(&["get", pod5.to_str().unwrap(), id, "--npy"]);
+    let o = svb(&["get", s(&pod5), id, "--npy"]);
     assert!(o.stdout.starts_with(b"\x93NUMPY\x01\x00"));
     assert_eq!(o.stdout.len() % 64, want.len() % 64);
     assert!(o.stdout.ends_with(&want));
 
     let r = svb_pod5::Reader::open(&pod5).unwrap();
     let read = r.read_by_id(id).unwrap();
-    let o = svb(&["get", pod5.to_str().unwrap(), id, "--pa"]);
+    let o = svb(&["get", s(&pod5), id, "--pa"]);
     let pa: Vec<f32> =
         o.stdout.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(pa.len() * 2, want.len());
@@ -464,7 +447,7 @@ fn get_writes_reads_signal(dir: &Path) {
     std::fs::copy(dir.join("blow5/reads_zstd_ex_zd.blow5"), &blow5).unwrap();
     let other = "002fde30-9e23-4125-9eae-d112c18a81a7";
     let out = tmp.join("signals");
-    let o = svb(&["get", blow5.to_str().unwrap(), other, id, "-o", out.to_str().unwrap()]);
+    let o = svb(&["get", s(&blow5), other, id, "-o", s(&out)]);
     ok(&o);
     for rid in [id, other] {
         let got = std::fs::read(out.join(format!("{rid}.i16"))).unwrap();
@@ -476,13 +459,13 @@ fn get_writes_reads_signal(dir: &Path) {
     // The index was written and is used the next time.
     let index = svb_blow5::Index::read(&svb_blow5::Index::path_for(&blow5)).unwrap();
     assert_eq!(index.len(), 10);
-    let o = svb(&["get", blow5.to_str().unwrap(), "no-such-read"]);
+    let o = svb(&["get", s(&blow5), "no-such-read"]);
     assert!(fails(&o).contains("no read no-such-read"));
     // Every id is found before any read is written: one missing writes nothing, to a
     // directory or to standard output.
     let none = tmp.join("none");
-    let blow5 = blow5.to_str().unwrap();
-    let o = svb(&["get", blow5, other, "no-such-read", "-o", none.to_str().unwrap()]);
+    let blow5 = s(&blow5);
+    let o = svb(&["get", blow5, other, "no-such-read", "-o", s(&none)]);
     assert!(fails(&o).contains("no read no-such-read"));
     assert!(!none.exists() || std::fs::read_dir(&none).unwrap().next().is_none());
     let o = svb(&["get", blow5, other, "no-such-read"]);
@@ -498,7 +481,7 @@ fn view_is_pod5_views_table(dir: &Path) {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"] {
         let file = dir.join("pod5").join(name);
-        let ours = svb(&["view", file.to_str().unwrap()]);
+        let ours = svb(&["view", s(&file)]);
         ok(&ours);
         let theirs =
             Command::new(&python).args(["-m", "pod5.tools.main", "view"]).arg(&file).output();
@@ -518,7 +501,7 @@ fn view_is_pod5_views_table(dir: &Path) {
         }
     }
     let file = dir.join("pod5/multi_fast5_zip.pod5");
-    let o = svb(&["view", file.to_str().unwrap(), "--fields", "num_samples,read_id"]);
+    let o = svb(&["view", s(&file), "--fields", "num_samples,read_id"]);
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "num_samples\tread_id");
@@ -526,7 +509,7 @@ fn view_is_pod5_views_table(dir: &Path) {
     assert_eq!(lines.len(), 11);
 
     let blow5 = dir.join("blow5/slow5tools/p2solo_ulk114_dna.blow5");
-    let o = svb(&["view", blow5.to_str().unwrap(), "--json"]);
+    let o = svb(&["view", s(&blow5), "--json"]);
     ok(&o);
     let first: serde_json::Value =
         serde_json::from_str(String::from_utf8(o.stdout).unwrap().lines().next().unwrap()).unwrap();
@@ -534,7 +517,7 @@ fn view_is_pod5_views_table(dir: &Path) {
     assert_eq!(first["end_reason"], "signal_positive");
     assert_eq!(first["channel_number"], "571");
 
-    let o = svb(&["view", file.to_str().unwrap(), "--fields", "read_id,bogus"]);
+    let o = svb(&["view", s(&file), "--fields", "read_id,bogus"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no field bogus") && err.contains("median_before"), "{err}");
@@ -584,7 +567,7 @@ fn a_read_whose_run_the_file_lacks_is_an_error() {
     let e = r.fields(0).unwrap_err().to_string();
     assert!(e.contains(&said), "{e}");
     assert_eq!(r.signal(0).unwrap(), original.signal(0).unwrap());
-    let d = damaged.to_str().unwrap();
+    let d = s(&damaged);
     for args in [
         vec!["view", d],
         vec!["view", d, "--fields", "read_id,run_id"],
@@ -599,26 +582,16 @@ fn a_read_whose_run_the_file_lacks_is_an_error() {
 /// `svb convert`: POD5 -> BLOW5 (one output per input into a directory, ex-zd signals) ->
 /// POD5 keeps every read's samples; converting to the inputs' own format is refused.
 #[svb_testdata::data_test]
-fn convert_both_ways(dir: &Path) {
-    let tmp = svb_testdata::TempDir::new("cli-convert");
+fn convert_both_ways(dir: &Path, tmp: &TempDir) {
     let src = dir.join("pod5/multi_fast5_zip.pod5");
     let out_dir = tmp.join("blow5");
-    let o = svb(&[
-        "convert",
-        src.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-        "--to",
-        "blow5",
-        "--signal",
-        "ex-zd",
-    ]);
+    let o = svb(&["convert", s(&src), "-o", s(&out_dir), "--to", "blow5", "--signal", "ex-zd"]);
     ok(&o);
     let b5 = out_dir.join("multi_fast5_zip.blow5");
     let r = svb_blow5::Reader::open(&b5).unwrap();
     assert_eq!(r.header().signal_compression, svb_blow5::SignalCompression::ExZd);
     let back = tmp.join("back.pod5");
-    let o = svb(&["convert", out_dir.to_str().unwrap(), "-o", back.to_str().unwrap()]);
+    let o = svb(&["convert", s(&out_dir), "-o", s(&back)]);
     ok(&o);
     let (a, b) = (svb_pod5::Reader::open(&src).unwrap(), svb_pod5::Reader::open(&back).unwrap());
     assert_eq!(a.len(), b.len());
@@ -627,7 +600,7 @@ fn convert_both_ways(dir: &Path) {
     }
     // POD5 to POD5 is a repack: the same reads and samples.
     let same = tmp.join("same.pod5");
-    ok(&svb(&["convert", src.to_str().unwrap(), "-o", same.to_str().unwrap()]));
+    ok(&svb(&["convert", s(&src), "-o", s(&same)]));
     let c = svb_pod5::Reader::open(&same).unwrap();
     assert_eq!(c.len(), a.len());
     for i in 0..a.len() {
@@ -637,5 +610,5 @@ fn convert_both_ways(dir: &Path) {
 
 /// `svb --threads THREADS FORMAT verify FILE`.
 fn verify(format: &str, file: &std::path::Path, threads: &str) -> std::process::Output {
-    svb(&["--threads", threads, format, "verify", file.to_str().unwrap()])
+    svb(&["--threads", threads, format, "verify", s(file)])
 }

@@ -12,9 +12,7 @@ fn a_signal_stops_the_operation_and_publishes_nothing() {
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let Some(data) = svb_testdata::data_dir() else {
-        return;
-    };
+    let Some(data) = svb_testdata::data_dir() else { return };
     let tmp = svb_testdata::TempDir::new("cli-interrupt");
     let bytes = std::fs::read(data.join("blow5/reads_zstd_svb_zd.blow5")).unwrap();
     for (k, (signal, command)) in

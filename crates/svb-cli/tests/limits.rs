@@ -8,8 +8,7 @@ use std::path::Path;
 use svb_testdata::{data_dir, TempDir};
 
 #[svb_testdata::data_test]
-fn a_list_line_too_long_is_refused_with_a_short_message(data: &Path) {
-    let tmp = TempDir::new("cli-long-line");
+fn a_list_line_too_long_is_refused_with_a_short_message(data: &Path, tmp: &TempDir) {
     let list = tmp.join("ids.txt");
     std::fs::write(&list, format!("read_id\n{}\n", "x".repeat(5 << 20))).unwrap();
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
@@ -22,8 +21,7 @@ fn a_list_line_too_long_is_refused_with_a_short_message(data: &Path) {
 
 #[cfg(unix)]
 #[svb_testdata::data_test]
-fn links_that_loop_are_walked_once(data: &Path) {
-    let tmp = TempDir::new("cli-loops");
+fn links_that_loop_are_walked_once(data: &Path, tmp: &TempDir) {
     let sub = tmp.join("L/sub");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::copy(data.join("pod5/multi_fast5_zip.pod5"), sub.join("a.pod5")).unwrap();
@@ -69,8 +67,7 @@ fn with_fifo(
 
 #[cfg(unix)]
 #[svb_testdata::data_test]
-fn a_fifo_is_read_once_by_the_commands_that_read_twice(data: &Path) {
-    let tmp = TempDir::new("cli-fifo");
+fn a_fifo_is_read_once_by_the_commands_that_read_twice(data: &Path, tmp: &TempDir) {
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let bytes = std::fs::read(&blow5).unwrap();
     let other = data.join("blow5/reads_zlib_svb_zd.blow5");
@@ -156,9 +153,7 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
     use svb_model::ReadSource;
-    let Some(data) = data_dir() else {
-        return;
-    };
+    let Some(data) = data_dir() else { return };
     let tmp = TempDir::new("cli-many-fast5");
     let many = tmp.join("many");
     std::fs::create_dir(&many).unwrap();
@@ -202,8 +197,7 @@ fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
 
 #[cfg(unix)]
 #[svb_testdata::data_test]
-fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line(data: &Path) {
-    let tmp = TempDir::new("cli-odd-name");
+fn a_file_name_with_a_tab_or_newline_keeps_view_one_row_a_line(data: &Path, tmp: &TempDir) {
     let odd = tmp.join("a\tb\nc\\d.pod5");
     std::fs::copy(data.join("pod5/multi_fast5_zip.pod5"), &odd).unwrap();
     let out = ok(&svb(&["view", s(&odd)]));

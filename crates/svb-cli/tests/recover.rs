@@ -66,10 +66,8 @@ fn a_record_that_does_not_decode_is_named(data: &Path, tmp: &TempDir) {
     let src = data.join("blow5/reads_none_none.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();
-    let (off, size) = r.record_span(4).unwrap();
     let id = r.record(4).unwrap().read_id;
-    let body = &mut bytes[off as usize..(off + size) as usize];
-    svb_testdata::blow5::set_sample_count(body, &id, 1 << 40);
+    svb_testdata::blow5::set_sample_count(&mut bytes, r.record_span(4).unwrap(), &id, 1 << 40);
     let damaged = tmp.join("damaged.blow5");
     std::fs::write(&damaged, &bytes[..bytes.len() - 5]).unwrap();
     let out = tmp.join("saved.blow5");
@@ -114,9 +112,7 @@ fn a_pod5_without_its_footer_is_named_and_saved(data: &Path, tmp: &TempDir) {
 #[test]
 #[ignore = "needs Python with pod5 (pip); run with --include-ignored"]
 fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
-    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
-        return;
-    };
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else { return };
     let tmp = svb_testdata::TempDir::new("cli-recover-killed");
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pod5_killed_writer.py");

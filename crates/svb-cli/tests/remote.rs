@@ -343,9 +343,7 @@ fn svb_with(env: &[(&str, String)], args: &[&str]) -> std::process::Output {
 #[test]
 #[ignore = "needs moto_server (pip install \"moto[server]\"); run with --include-ignored"]
 fn s3_objects_read_as_local_files() {
-    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
-        return;
-    };
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else { return };
     let dir = svb_testdata::TempDir::new("remote-s3");
     let local = files(&dir, 40);
     s3.create_bucket("ont-open-data");
@@ -461,9 +459,7 @@ fn gcs_objects_read_as_local_files() {
 #[test]
 #[ignore = "needs azurite-blob (npm install azurite@3.37.0); run with --include-ignored"]
 fn azure_objects_written_and_read() {
-    let Some(az) = svb_testdata::azure_server::AzureServer::start() else {
-        return;
-    };
+    let Some(az) = svb_testdata::azure_server::AzureServer::start() else { return };
     az.create_container("runs");
     let env = az.env();
     let dir = svb_testdata::TempDir::new("remote-azure");
@@ -498,12 +494,8 @@ fn azure_objects_written_and_read() {
 #[test]
 #[ignore = "needs moto_server (pip install \"moto[server]\") and the shared test data; run with --include-ignored"]
 fn readme_cloud_lines_run() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("cli-readme-cloud") else {
-        return;
-    };
-    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
-        return;
-    };
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("cli-readme-cloud") else { return };
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else { return };
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
     let text = std::fs::read_to_string(path).unwrap();
     let section = text
@@ -536,9 +528,7 @@ fn readme_cloud_lines_run() {
 #[test]
 #[ignore = "needs moto_server (pip install \"moto[server]\"); run with --include-ignored"]
 fn s3_outputs_appear_whole_and_replace_nothing_unasked() {
-    let Some(s3) = svb_testdata::s3_server::S3Server::start() else {
-        return;
-    };
+    let Some(s3) = svb_testdata::s3_server::S3Server::start() else { return };
     let dir = svb_testdata::TempDir::new("remote-s3-out");
     let local = files(&dir, 120);
     s3.create_bucket("out");

@@ -143,6 +143,12 @@ impl From<svb_fast5::Fast5Error> for ConvertError {
 }
 
 impl Stats {
+    /// Why an operation that opened none of its inputs stops: the last input's error (the
+    /// others are in `failed`), or, with no input at all, that there was nothing to `job`.
+    pub(crate) fn nothing_opened(&mut self, job: &str) -> ConvertError {
+        self.failed.pop().unwrap_or_else(|| ConvertError::Mapping(format!("no input to {job}")))
+    }
+
     /// The samples written, where every read's were counted (`None` where some reads were
     /// copied as stored: [`samples_uncounted`](Stats::samples_uncounted)).
     pub fn samples_counted(&self) -> Option<u64> {
@@ -298,6 +304,18 @@ fn look_at_inputs<R: svb_model::ReadSource, E: Into<ConvertError>>(
         return Err(stats.failed.remove(0));
     }
     Ok((out, stats))
+}
+
+/// Each of `items` paired with what a writer said of it (`outcomes`, in the same order): the
+/// item where it was written, the writer's error where not; for [`settle`].
+fn each_written<T, E: Into<ConvertError>>(
+    items: impl IntoIterator<Item = T>, outcomes: Vec<Result<(), E>>,
+) -> Vec<Result<T, ConvertError>> {
+    items
+        .into_iter()
+        .zip(outcomes)
+        .map(|(item, added)| added.map(|()| item).map_err(Into::into))
+        .collect()
 }
 
 /// The values of `items`; an error stops the conversion, or with [`OnError::Skip`] goes to
@@ -656,11 +674,7 @@ fn copy_stored_records(
         let records: Vec<(&str, u32, &[u8])> =
             ok.iter().map(|((_, id, g, _), bytes)| (id.as_str(), *g, bytes.as_slice())).collect();
         let outcome = w.add_stored_records(&records).map_err(|e| in_file(e.into()))?;
-        let added = ok
-            .iter()
-            .zip(outcome)
-            .map(|((head, _), added)| added.map(|()| *head).map_err(ConvertError::from))
-            .collect();
+        let added = each_written(ok.iter().map(|(head, _)| *head), outcome);
         written.extend(settle(added, on_error, &mut stats.failed, in_file)?);
     }
     stats.reads += written.len() as u64;

@@ -332,11 +332,7 @@ fn merge_blow5_with(
         headers.extend(settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?);
     }
     if headers.is_empty() {
-        return Err(merged
-            .stats
-            .failed
-            .pop()
-            .unwrap_or(ConvertError::Mapping("no input to merge".into())));
+        return Err(merged.stats.nothing_opened("merge"));
     }
     let refs: Vec<(&svb_blow5::Header, &Path)> =
         headers.iter().map(|(h, p, ..)| (h, p.as_path())).collect();

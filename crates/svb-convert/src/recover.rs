@@ -27,11 +27,9 @@ pub struct Recovered {
 pub fn recover_blow5(
     input: &Path, out: &Path, mut how: Run<'_>,
 ) -> Result<Recovered, ConvertError> {
-    recovered_as(out, Format::Blow5)?;
-    let inputs = [input.to_path_buf()];
-    crate::check_output(&inputs, out)?;
+    recovery_output(input, out, Format::Blow5)?;
     let in_file = ConvertError::of(input);
-    let (r, cut) = svb_blow5::Reader::open_salvaging(input).map_err(|e| in_file(e.into()))?;
+    let (r, cut) = svb_blow5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
     let h = r.header().clone();
     let options = crate::blow5_options_like(out, &h, how.publish);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
@@ -111,12 +109,13 @@ pub fn recover(input: &Path, out: &Path, how: Run<'_>) -> Result<Recovery, Conve
     }
 }
 
-/// `Err` unless `out`'s extension names `format` (BLOW5 and SLOW5 text either way): a
-/// recovery copies what it finds as stored, so its output is of the input's format, and a
-/// name that says otherwise would hold bytes of another format.
-fn recovered_as(out: &Path, format: Format) -> Result<(), ConvertError> {
+/// `Err` unless `out` may be the recovery of `input`, a file of `format`: not `input` itself
+/// (`check_output`), and named by its extension as of `format` (BLOW5 and SLOW5 text either
+/// way): a recovery copies what it finds as stored, so its output is of the input's format,
+/// and a name that says otherwise would hold bytes of another format.
+fn recovery_output(input: &Path, out: &Path, format: Format) -> Result<(), ConvertError> {
     match Format::of_output(out)? {
-        to if to.same_reader(format) => Ok(()),
+        to if to.same_reader(format) => crate::check_output(&[input.to_path_buf()], out),
         to => Err(ConvertError::Mapping(format!(
             "{}: a {} file, but a {} file is recovered into its own format (.{}; `svb convert` \
              it after)",
@@ -149,9 +148,7 @@ pub struct RecoveredPod5 {
 pub fn recover_pod5(
     input: &Path, out: &Path, mut how: Run<'_>,
 ) -> Result<RecoveredPod5, ConvertError> {
-    recovered_as(out, Format::Pod5)?;
-    let inputs = [input.to_path_buf()];
-    crate::check_output(&inputs, out)?;
+    recovery_output(input, out, Format::Pod5)?;
     let in_file = ConvertError::of(input);
     let (r, fault) = svb_pod5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
     let options = svb_pod5::WriteOptions {

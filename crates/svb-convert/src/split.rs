@@ -372,11 +372,7 @@ pub fn split_blow5(
         kept.push(crate::reopen::keep_stream(path, r));
     }
     let Some((first, _)) = opened.first() else {
-        return Err(result
-            .stats
-            .failed
-            .pop()
-            .unwrap_or(ConvertError::Mapping("no input to split".into())));
+        return Err(result.stats.nothing_opened("split"));
     };
     if let Some((_, p)) = opened.iter().find(|(h, _)| h.aux != first.aux) {
         return Err(ConvertError::of(p)(ConvertError::Mapping(format!(

@@ -201,11 +201,7 @@ pub(crate) fn copy_pod5_reads(
             })
             .collect();
         let outcome = w.add_reads_vbz_chunks(&refs).map_err(|e| in_file(e.into()))?;
-        let added = refs
-            .iter()
-            .zip(outcome)
-            .map(|((read, _), added)| added.map(|()| *read).map_err(ConvertError::from))
-            .collect();
+        let added = crate::each_written(refs.iter().map(|(read, _)| *read), outcome);
         for read in settle(added, on_error, &mut stats.failed, in_file)? {
             stats.reads += 1;
             stats.samples += read.num_samples;
@@ -265,11 +261,7 @@ fn subset_blow5_through(
         }
     }
     let Some(first) = opened.first().map(|(o, _)| o.reader.header().clone()) else {
-        return Err(result
-            .stats
-            .failed
-            .pop()
-            .unwrap_or(ConvertError::Mapping("no input to subset".into())));
+        return Err(result.stats.nothing_opened("subset"));
     };
     let headers: Vec<(&svb_blow5::Header, &Path)> =
         opened.iter().map(|(o, p)| (o.reader.header(), p.as_path())).collect();

@@ -281,9 +281,8 @@ fn float_eq(a: f64, b: f64) -> bool {
 /// The same POD5 through blue-crab's p2s and ours: the same read group attributes (ours adds
 /// the two key lists), the same records field by field; and back through s2p: the same reads.
 #[svb_testdata::data_test]
-fn agrees_with_blue_crab(data: &Path) {
+fn agrees_with_blue_crab(data: &Path, tmp: &TempDir) {
     let Some(_) = blue_crab() else { return };
-    let tmp = TempDir::new("convert-blue-crab");
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let (theirs, ours) = (tmp.join("theirs.blow5"), tmp.join("ours.blow5"));
     run_blue_crab("p2s", &src, &theirs);
@@ -448,12 +447,8 @@ fn h5py_end_reason(data: &Path, name: &str, read_id: &str) -> Option<&'static st
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
 fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-f2s") else {
-        return;
-    };
-    let Some(repos) = svb_testdata::slow5_repos() else {
-        return;
-    };
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-f2s") else { return };
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
     let mut compared = 0;
     for (name, src) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
         // slow5tools__f2s__DIR__FILE.fast5 was test/data/raw/f2s/DIR/FILE.fast5.
@@ -530,12 +525,8 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pyslow5 (pip); run with --include-ignored"]
 fn pyslow5_reads_the_blow5_of_a_fast5_file() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-pyslow5") else {
-        return;
-    };
-    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else {
-        return;
-    };
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("convert-fast5-pyslow5") else { return };
+    let Some(python) = svb_testdata::python_with("pyslow5", "pyslow5") else { return };
     let name = "vbz_compression__multi_fast5_vbz.fast5";
     let src = data.join("fast5").join(name);
     let ours = tmp.join("ours.blow5");
@@ -556,8 +547,7 @@ fn pyslow5_reads_the_blow5_of_a_fast5_file() {
 /// channel group): FAST5 -> BLOW5 names the file, the first read and the cause, as FAST5 ->
 /// POD5 does (it said "schema: no read groups", naming neither), and writes nothing.
 #[svb_testdata::data_test]
-fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause(data: &Path) {
-    let tmp = TempDir::new("convert-fast5-none");
+fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause(data: &Path, tmp: &TempDir) {
     for name in [
         "slow5tools__f2s__end_reason_fast5__end_reason_string.fast5",
         "slow5tools__f2s__err_fast5__missing_primary_field.fast5",

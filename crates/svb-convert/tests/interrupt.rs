@@ -9,8 +9,7 @@ use svb_model::Format;
 use svb_testdata::TempDir;
 
 #[svb_testdata::data_test]
-fn an_interrupted_operation_publishes_nothing(data: &Path) {
-    let tmp = TempDir::new("interrupt");
+fn an_interrupted_operation_publishes_nothing(data: &Path, tmp: &TempDir) {
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     let asked = AtomicUsize::new(0);
     let stop = || {

@@ -93,8 +93,7 @@ fn agree(input: &Path, output: &Path) -> usize {
 }
 
 #[svb_testdata::data_test]
-fn every_conversion_keeps_the_fields_the_model_maps(data: &Path) {
-    let tmp = TempDir::new("mapping");
+fn every_conversion_keeps_the_fields_the_model_maps(data: &Path, tmp: &TempDir) {
     let cases: [(&str, Format); 7] = [
         ("pod5/multi_fast5_zip.pod5", Format::Blow5),
         ("pod5/multi_fast5_zip_v0.pod5", Format::Slow5),

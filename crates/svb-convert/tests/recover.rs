@@ -7,8 +7,7 @@ use svb_model::ReadSource;
 use svb_testdata::TempDir;
 
 #[svb_testdata::data_test]
-fn a_recovery_is_written_in_its_inputs_format_only(data: &Path) {
-    let tmp = TempDir::new("recover-ext");
+fn a_recovery_is_written_in_its_inputs_format_only(data: &Path, tmp: &TempDir) {
     let blow5 = data.join("blow5/reads_zstd_svb_zd.blow5");
     let pod5 = data.join("pod5/multi_fast5_zip.pod5");
     for out in ["saved.pod5", "saved.fast5", "saved.txt"] {
@@ -102,10 +101,8 @@ fn records_that_decode_are_saved_as_stored_and_the_others_named(data: &Path, tmp
     let src = data.join("blow5/reads_none_none.blow5");
     let r = svb_blow5::Reader::open(&src).unwrap();
     let mut bytes = std::fs::read(&src).unwrap();
-    let (off, size) = r.record_span(4).unwrap();
-    let id = r.record(4).unwrap().read_id;
-    let body = &mut bytes[off as usize..(off + size) as usize];
-    svb_testdata::blow5::set_sample_count(body, &id, 1 << 40);
+    let (id, (off, size)) = (r.record(4).unwrap().read_id, r.record_span(4).unwrap());
+    svb_testdata::blow5::set_sample_count(&mut bytes, (off, size), &id, 1 << 40);
     // The end marker and half the last record cut off.
     let (last, last_size) = r.record_span(r.len() - 1).unwrap();
     let cut = (last + last_size / 2) as usize;

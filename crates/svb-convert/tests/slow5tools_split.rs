@@ -14,10 +14,9 @@ fn header(text: &str) -> Vec<&str> {
 }
 
 #[svb_testdata::data_test(slow5_repos)]
-fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it(repos: &Path) {
+fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it(repos: &Path, tmp: &TempDir) {
     let data = repos.join("slow5tools/test/data");
     let input = data.join("raw/split/multi_group_blow5s/example_multi_rg_v0.1.0.blow5");
-    let tmp = TempDir::new("slow5tools-split");
     let parts = tmp.join("parts");
     let got = split_blow5(
         std::slice::from_ref(&input),
@@ -74,10 +73,9 @@ fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it(repos: &Path) {
 /// SVB-ZD signal, its header and every record's fields and samples (the zlib streams
 /// themselves differ: svb deflates with libdeflate).
 #[svb_testdata::data_test(slow5_repos)]
-fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
+fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path, tmp: &TempDir) {
     let data = repos.join("slow5tools/test/data");
     let input = data.join("raw/split/multi_group_slow5s/rg.slow5");
-    let tmp = TempDir::new("slow5tools-split-c-s");
     let parts = tmp.join("parts");
     let compression = Compression {
         records: Some(svb_blow5::RecordCompression::Zlib),
@@ -137,9 +135,8 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path) {
 /// was, the repeated id included; converted with another file (a merge), the id in two
 /// places is refused and nothing is written.
 #[svb_testdata::data_test(slow5_repos)]
-fn a_file_whose_read_id_repeats_is_rewritten_as_it_is(repos: &Path) {
+fn a_file_whose_read_id_repeats_is_rewritten_as_it_is(repos: &Path, tmp: &TempDir) {
     let input = repos.join("slow5tools/test/data/exp/index/duplicate_read.blow5");
-    let tmp = TempDir::new("slow5tools-duplicate");
     let (text, back) = (tmp.join("dup.slow5"), tmp.join("dup.blow5"));
     let run = |from: &std::path::Path, f, out: &std::path::Path, t| {
         convert(

@@ -68,12 +68,8 @@ fn dump(python: &str, script: &Path, fast5: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs the shared test data and Python's pod5 (pip install pod5); run with --include-ignored"]
 fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
-    let Some((data, tmp)) = svb_testdata::data_and_tmp("to-fast5-peer") else {
-        return;
-    };
-    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
-        return;
-    };
+    let Some((data, tmp)) = svb_testdata::data_and_tmp("to-fast5-peer") else { return };
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else { return };
     let script = tmp.join("dump.py");
     std::fs::write(&script, DUMP).unwrap();
     let mut lines = 0;
@@ -261,8 +257,7 @@ fn file_read_count_cuts_the_output_and_publishes_all_or_none(data: &Path, tmp: &
 /// mapping): the same records, every auxiliary field included; an end reason slow5lib
 /// marks missing (`.`) stays missing (no FAST5 attribute, no BLOW5 field after).
 #[svb_testdata::data_test(slow5_repos)]
-fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path) {
-    let tmp = svb_testdata::TempDir::new("to-fast5-s2f");
+fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path, tmp: &TempDir) {
     let raw = repos.join("slow5tools/test/data/raw/s2f");
     let mut records = 0;
     for name in [

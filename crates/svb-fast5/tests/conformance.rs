@@ -36,9 +36,7 @@ fn same_f64(a: f64, b: f64) -> bool {
 #[test]
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA); run with --include-ignored"]
 fn every_read_of_every_file_as_h5py_reads_it() {
-    let Some((dir, files)) = manifest() else {
-        return;
-    };
+    let Some((dir, files)) = manifest() else { return };
     let mut reads_checked = 0;
     let mut fields_refused = 0;
     for f in &files {

@@ -75,9 +75,7 @@ fn not_hdf5_and_no_reads_are_typed_errors() {
     let e = Reader::from_bytes("x.fast5", b"POD5 or anything".to_vec()).unwrap_err();
     assert!(matches!(e, svb_fast5::Fast5Error::Hdf5 { .. }), "{e:?}");
     assert!(e.to_string().starts_with("x.fast5"), "{e}");
-    let Some(empty) = load("slow5tools__f2s__err_fast5__empty_fast5.fast5") else {
-        return;
-    };
+    let Some(empty) = load("slow5tools__f2s__err_fast5__empty_fast5.fast5") else { return };
     let e = Reader::from_bytes("empty.fast5", empty).unwrap_err();
     assert!(matches!(e, svb_fast5::Fast5Error::NotFast5 { .. }), "{e:?}");
     let Some(one) = load(FILES[0]) else { return };

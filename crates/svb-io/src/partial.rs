@@ -145,6 +145,17 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// Publishes the file of a finished writer (`finished`: what the writer counted and its
+    /// staged file), giving back the count; an error is made by `io` from the destination and
+    /// the cause. What every writer's `finish` does after its `finish_staged`.
+    pub fn publish_finished<T, E>(
+        finished: (T, Staged), io: impl FnOnce(PathBuf, io::Error) -> E,
+    ) -> Result<T, E> {
+        let (count, staged) = finished;
+        staged.publish().map_err(|(path, source)| io(path, source))?;
+        Ok(count)
+    }
+
     /// The destination.
     pub fn destination(&self) -> &Path {
         &self.path

@@ -155,9 +155,7 @@ fn older_writers_match_their_expectations(dir: &Path) {
 #[ignore = "needs the shared test data (../shared/data or SVB_TEST_DATA) and Python with pod5 (pip); run with --include-ignored"]
 fn uncompressed_signal_written_by_ont_python_writer() {
     let Some(dir) = data_dir() else { return };
-    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
-        return;
-    };
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else { return };
     let src = dir.join("pod5/multi_fast5_zip.pod5");
     let out = std::env::temp_dir().join(format!("svb-uncompressed-{}.pod5", std::process::id()));
     let script = "import sys, pod5\n\

@@ -332,9 +332,7 @@ fn json_f32(v: &serde_json::Value) -> u32 {
 #[test]
 #[ignore = "needs Python with pod5 (pip); run with --include-ignored"]
 fn onts_reader_reads_our_files_exactly() {
-    let Some(python) = svb_testdata::python_with("pod5", "pod5") else {
-        return;
-    };
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else { return };
     let tmp = TempDir::new("pod5-write-ont-reader");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0005);

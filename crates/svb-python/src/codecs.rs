@@ -27,6 +27,24 @@ impl Bytes<'_> {
     }
 }
 
+/// `encode` of `values` (read in place) with the GIL released, as a `bytes` object.
+fn encoded<'py, T: numpy::Element + Sync>(
+    py: Python<'py>, values: PyReadonlyArray1<'py, T>, encode: impl FnOnce(&[T]) -> Vec<u8> + Send,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let v = values.as_slice()?;
+    let out = py.detach(|| encode(v));
+    Ok(PyBytes::new(py, &out))
+}
+
+/// `decode` of `data` (read in place) with the GIL released, as a numpy array that owns the
+/// values; its error raised as a `CodecError`.
+fn decoded<'py, T: numpy::Element + Send, E: std::error::Error + Send + 'static>(
+    py: Python<'py>, data: Bytes<'py>, decode: impl FnOnce(&[u8]) -> Result<Vec<T>, E> + Send,
+) -> PyResult<Bound<'py, PyArray1<T>>> {
+    let out = data.with(|d| py.detach(|| decode(d)))?;
+    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+}
+
 fn wire(variant: &str) -> PyResult<bool> {
     match variant {
         "1234" | "classic" => Ok(false),
@@ -45,9 +63,7 @@ fn streamvbyte_encode<'py>(
     py: Python<'py>, values: PyReadonlyArray1<'py, u32>, variant: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let zero124 = wire(variant)?;
-    let v = values.as_slice()?;
-    let out = py.detach(|| if zero124 { U32Variant0124.encode(v) } else { U32Classic.encode(v) });
-    Ok(PyBytes::new(py, &out))
+    encoded(py, values, |v| if zero124 { U32Variant0124.encode(v) } else { U32Classic.encode(v) })
 }
 
 /// The `n` uint32 values of StreamVByte bytes (the count is not stored).
@@ -57,10 +73,11 @@ fn streamvbyte_decode<'py>(
     py: Python<'py>, data: Bytes<'py>, n: usize, variant: &str,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let zero124 = wire(variant)?;
-    let out = data.with(|d| {
-        py.detach(|| if zero124 { U32Variant0124.decode(d, n) } else { U32Classic.decode(d, n) })
-    })?;
-    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+    decoded(
+        py,
+        data,
+        |d| if zero124 { U32Variant0124.decode(d, n) } else { U32Classic.decode(d, n) },
+    )
 }
 
 /// ONT's svb16 of uint16 values (the integer stage of VBZ).
@@ -68,9 +85,7 @@ fn streamvbyte_decode<'py>(
 fn svb16_encode<'py>(
     py: Python<'py>, values: PyReadonlyArray1<'py, u16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let v = values.as_slice()?;
-    let out = py.detach(|| Svb16.encode(v));
-    Ok(PyBytes::new(py, &out))
+    encoded(py, values, |v| Svb16.encode(v))
 }
 
 /// The `n` uint16 values of svb16 bytes.
@@ -78,8 +93,7 @@ fn svb16_encode<'py>(
 fn svb16_decode<'py>(
     py: Python<'py>, data: Bytes<'py>, n: usize,
 ) -> PyResult<Bound<'py, PyArray1<u16>>> {
-    let out = data.with(|d| py.detach(|| Svb16.decode(d, n)))?;
-    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+    decoded(py, data, |d| Svb16.decode(d, n))
 }
 
 /// A POD5 signal chunk as lib_pod5 stores it (VBZ: svb16 of zigzag deltas, then zstd level 1).
@@ -87,9 +101,7 @@ fn svb16_decode<'py>(
 fn vbz_compress<'py>(
     py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let s = signal.as_slice()?;
-    let out = py.detach(|| svb_vbz::pod5_blob::compress_signal(s));
-    Ok(PyBytes::new(py, &out))
+    encoded(py, signal, svb_vbz::pod5_blob::compress_signal)
 }
 
 /// The `n` samples of a POD5 VBZ chunk (the count is the signal table's).
@@ -97,13 +109,10 @@ fn vbz_compress<'py>(
 fn vbz_decompress<'py>(
     py: Python<'py>, data: Bytes<'py>, n: usize,
 ) -> PyResult<Bound<'py, PyArray1<i16>>> {
-    let out = data.with(|d| {
-        py.detach(|| {
-            let mut out = Vec::new();
-            svb_vbz::pod5_blob::decompress_signal_into(d, n, &mut out).map(|()| out)
-        })
-    })?;
-    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+    decoded(py, data, |d| {
+        let mut out = Vec::new();
+        svb_vbz::pod5_blob::decompress_signal_into(d, n, &mut out).map(|()| out)
+    })
 }
 
 /// A signal as slow5lib stores it in BLOW5 with SVB-ZD signal compression.
@@ -111,16 +120,13 @@ fn vbz_decompress<'py>(
 fn svbzd_encode<'py>(
     py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let s = signal.as_slice()?;
-    let out = py.detach(|| svb_slow5_signal::svbzd::encode_blob(s));
-    Ok(PyBytes::new(py, &out))
+    encoded(py, signal, svb_slow5_signal::svbzd::encode_blob)
 }
 
 /// The samples of a BLOW5 SVB-ZD signal (its count is in the blob).
 #[pyfunction]
 fn svbzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, PyArray1<i16>>> {
-    let out = data.with(|d| py.detach(|| svb_slow5_signal::svbzd::decode_blob(d)))?;
-    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+    decoded(py, data, svb_slow5_signal::svbzd::decode_blob)
 }
 
 /// A signal as slow5lib stores it in BLOW5 with ex-zd signal compression.
@@ -128,16 +134,13 @@ fn svbzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, P
 fn exzd_encode<'py>(
     py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let s = signal.as_slice()?;
-    let out = py.detach(|| svb_slow5_signal::encode_exzd(s));
-    Ok(PyBytes::new(py, &out))
+    encoded(py, signal, svb_slow5_signal::encode_exzd)
 }
 
 /// The samples of a BLOW5 ex-zd signal.
 #[pyfunction]
 fn exzd_decode<'py>(py: Python<'py>, data: Bytes<'py>) -> PyResult<Bound<'py, PyArray1<i16>>> {
-    let out = data.with(|d| py.detach(|| svb_slow5_signal::decode_exzd(d)))?;
-    Ok(PyArray1::from_vec(py, out.map_err(|e| codec_error(&e))?))
+    decoded(py, data, svb_slow5_signal::decode_exzd)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

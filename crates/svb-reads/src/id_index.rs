@@ -91,9 +91,7 @@ pub fn id_hash(key: &[u8]) -> u64 {
 /// assert_ne!(bytes[32..], sealed[32..]);
 /// ```
 pub fn seal_index(bytes: &mut [u8]) {
-    let Some(body) = bytes.len().checked_sub(8) else {
-        return;
-    };
+    let Some(body) = bytes.len().checked_sub(8) else { return };
     if !body.is_multiple_of(8) {
         return;
     }

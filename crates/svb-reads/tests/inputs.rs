@@ -7,8 +7,7 @@ use svb_testdata::TempDir;
 
 #[cfg(unix)]
 #[svb_testdata::data_test]
-fn looping_links_are_walked_once_and_the_walk_ends(data: &Path) {
-    let tmp = TempDir::new("inputs-loops");
+fn looping_links_are_walked_once_and_the_walk_ends(data: &Path, tmp: &TempDir) {
     let sub = tmp.join("L/sub");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::copy(data.join("pod5/multi_fast5_zip.pod5"), sub.join("a.pod5")).unwrap();

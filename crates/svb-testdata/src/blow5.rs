@@ -44,10 +44,12 @@ pub fn write(signal_press: u8, records: &[TestRecord<'_>]) -> Vec<u8> {
     f
 }
 
-/// Sets the sample count of the uncompressed BLOW5 record `record` (its bytes, whose read id
-/// is `read_id`) to `n`: the count follows the id, the read group and four doubles. A record
-/// that no longer decodes (its count past its signal) when `n` is large.
-pub fn set_sample_count(record: &mut [u8], read_id: &str, n: u64) {
+/// Sets the sample count of the uncompressed BLOW5 record at `span` (offset, size) of `file`
+/// (its bytes), whose read id is `read_id`, to `n`: the count follows the id, the read group
+/// and four doubles. A record that no longer decodes (its count past its signal) when `n` is
+/// large.
+pub fn set_sample_count(file: &mut [u8], span: (u64, u64), read_id: &str, n: u64) {
+    let record = &mut file[span.0 as usize..(span.0 + span.1) as usize];
     let id_at = record
         .windows(read_id.len())
         .position(|w| w == read_id.as_bytes())

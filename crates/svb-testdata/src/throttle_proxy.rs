@@ -64,9 +64,7 @@ impl ThrottleProxy {
 
 /// Pumps both directions until either side closes.
 fn forward(client: TcpStream, server: TcpStream, shared: Arc<Shared>) {
-    let (Ok(client2), Ok(server2)) = (client.try_clone(), server.try_clone()) else {
-        return;
-    };
+    let (Ok(client2), Ok(server2)) = (client.try_clone(), server.try_clone()) else { return };
     let back = shared.clone();
     let down = std::thread::spawn(move || pump(server2, client2, &back, false));
     pump(client, server, &shared, true);

@@ -243,32 +243,37 @@ pub(super) fn bad_sample(tok: &[u8], index: usize, at: usize) -> String {
 
 /// An unsigned integer of `bits` bits as slow5lib writes one: digits only, no leading zero.
 pub(super) fn uint(tok: &[u8], bits: u32) -> Result<u64, String> {
-    let shown = || String::from_utf8_lossy(tok).into_owned();
-    let digits = !tok.is_empty() && tok.iter().all(u8::is_ascii_digit);
-    if !digits || (tok.len() > 1 && tok[0] == b'0') {
-        return Err(format!("{:?} is not an unsigned integer", shown()));
-    }
-    std::str::from_utf8(tok)
-        .ok()
-        .and_then(|t| t.parse::<u64>().ok())
-        .filter(|&v| bits == 64 || v < 1u64 << bits)
-        .ok_or_else(|| format!("{:?} does not fit uint{bits}_t", shown()))
+    integer(tok, false, ("an unsigned integer", "uint", bits), |v: u64| {
+        bits == 64 || v < 1u64 << bits
+    })
 }
 
 /// A signed integer of `bits` bits: an optional `-`, then digits (no leading zero without a
 /// sign, as slow5lib checks).
 pub(super) fn int(tok: &[u8], bits: u32) -> Result<i64, String> {
+    integer(tok, true, ("an integer", "int", bits), |v: i64| {
+        bits == 64 || (v >= -(1i64 << (bits - 1)) && v < 1i64 << (bits - 1))
+    })
+}
+
+/// `tok` as a `T`: a `-` where `signed` allows one, then digits, no leading zero (slow5lib's
+/// rule), and a value for which `fits` holds; the errors name `what` (the kind of number,
+/// and the C type's name and width).
+fn integer<T: std::str::FromStr + Copy>(
+    tok: &[u8], signed: bool, what: (&str, &str, u32), fits: impl Fn(T) -> bool,
+) -> Result<T, String> {
     let shown = || String::from_utf8_lossy(tok).into_owned();
-    let body = tok.strip_prefix(b"-").unwrap_or(tok);
+    let (kind, c_type, bits) = what;
+    let body = if signed { tok.strip_prefix(b"-").unwrap_or(tok) } else { tok };
     let digits = !body.is_empty() && body.iter().all(u8::is_ascii_digit);
     if !digits || (tok.len() > 1 && tok[0] == b'0') {
-        return Err(format!("{:?} is not an integer", shown()));
+        return Err(format!("{:?} is not {kind}", shown()));
     }
     std::str::from_utf8(tok)
         .ok()
-        .and_then(|t| t.parse::<i64>().ok())
-        .filter(|&v| bits == 64 || (v >= -(1i64 << (bits - 1)) && v < 1i64 << (bits - 1)))
-        .ok_or_else(|| format!("{:?} does not fit int{bits}_t", shown()))
+        .and_then(|t| t.parse::<T>().ok())
+        .filter(|&v| fits(v))
+        .ok_or_else(|| format!("{:?} does not fit {c_type}{bits}_t", shown()))
 }
 
 /// A floating-point number: digits, `.` and `-` only (what slow5lib accepts), and the whole

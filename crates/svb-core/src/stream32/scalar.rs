@@ -140,15 +140,22 @@ pub(crate) fn encode_tail<S: Scheme32, Src: Source>(
             let v = Src::code(values, i, prev);
             let code = S::code(v);
             c |= code << (2 * k);
-            let len = S::LENS[code as usize] as usize;
-            for (b, slot) in data[dp..dp + len].iter_mut().enumerate() {
-                slot.write((v >> (8 * b)) as u8);
-            }
-            dp += len;
+            dp += put_tail_value(&mut data[dp..], v.into(), S::LENS[code as usize]);
         }
         ctrl[first / 4 + g].write(c);
     }
     dp
+}
+
+/// Writes the `len` low bytes of `v`, little-endian, at the front of `data`: how the scalar
+/// tails of the u32 and u64 codecs store a value (`data` holds `max_encoded_len`'s room);
+/// returns `len`.
+#[inline]
+pub(crate) fn put_tail_value(data: &mut [MaybeUninit<u8>], v: u64, len: u8) -> usize {
+    for (b, slot) in data[..len as usize].iter_mut().enumerate() {
+        slot.write((v >> (8 * b)) as u8);
+    }
+    len as usize
 }
 
 /// The value of the `len` little-endian bytes at `data[dp..]`: how the scalar tails of every

@@ -6,7 +6,7 @@ use super::Scheme64;
 use crate::error::EncodeError;
 use crate::stream32::control_len;
 pub(crate) use crate::stream32::scalar::split_control;
-use crate::stream32::scalar::tail_value;
+use crate::stream32::scalar::{put_tail_value, tail_value};
 use crate::{DecodeResult, EncodeResult};
 
 /// Checks that `out` holds the largest encoding of `values` and that every value fits the
@@ -148,11 +148,7 @@ pub(crate) fn encode_tail<S: Scheme64>(
         for (k, &v) in group.iter().enumerate() {
             let code = S::code(v);
             c |= code << (2 * k);
-            let len = S::LENS[code as usize] as usize;
-            for (b, slot) in data[dp..dp + len].iter_mut().enumerate() {
-                slot.write((v >> (8 * b)) as u8);
-            }
-            dp += len;
+            dp += put_tail_value(&mut data[dp..], v, S::LENS[code as usize]);
         }
         ctrl[first / 4 + g].write(c);
     }

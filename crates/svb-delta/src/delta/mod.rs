@@ -206,9 +206,7 @@ pub fn encode_to_slice<T: Delta>(initial: T, values: &[T], out: &mut [T]) -> T {
 #[cfg(feature = "alloc")]
 pub fn encode_with_initial_into<T: Delta>(initial: T, values: &[T], out: &mut Vec<T>) {
     let n = values.len();
-    let Some((&first, _)) = values.split_first() else {
-        return;
-    };
+    let Some((&first, _)) = values.split_first() else { return };
     // SAFETY: all n spare elements are written below.
     let Ok(_) = unsafe {
         uninit::append_with(out, n, |spare| {

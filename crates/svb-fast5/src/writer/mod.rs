@@ -309,9 +309,8 @@ impl Writer {
     /// Writes the root group and the superblock, then gives the file its name. Returns the
     /// number of reads.
     pub fn finish(self) -> Result<u64, Fast5WriteError> {
-        let (reads, staged) = self.finish_staged()?;
-        staged.publish().map_err(|(path, source)| Fast5WriteError::Io { path, source })?;
-        Ok(reads)
+        let io = |path, source| Fast5WriteError::Io { path, source };
+        svb_io::Staged::publish_finished(self.finish_staged()?, io)
     }
 
     /// [`finish`](Writer::finish) without giving the file its name: the complete file, for

@@ -510,9 +510,8 @@ impl Writer {
     /// Writes what is buffered, the run-info and reads tables and the footer, then gives the
     /// file its name. Returns the number of reads.
     pub fn finish(self) -> Result<u64, Pod5WriteError> {
-        let (reads, staged) = self.finish_staged()?;
-        staged.publish().map_err(|(path, source)| Pod5WriteError::Io { path, source })?;
-        Ok(reads)
+        let io = |path, source| Pod5WriteError::Io { path, source };
+        svb_io::Staged::publish_finished(self.finish_staged()?, io)
     }
 
     /// [`finish`](Writer::finish) without giving the file its name: the complete file, for
