@@ -47,6 +47,11 @@ pub fn shown_url(url: &str) -> String {
     format!("{scheme}://{host}{path}")
 }
 
+/// The scheme of `url` (before `://`; empty where there is none), as written.
+pub(crate) fn scheme_of(url: &str) -> &str {
+    url.split_once("://").map_or("", |(s, _)| s)
+}
+
 /// `text` as `scheme://authority/path?query#fragment`: its scheme, authority (user and
 /// password with the host) and path (without query or fragment); `None` without `://`.
 fn url_parts(text: &str) -> Option<(&str, &str, &str)> {
@@ -76,7 +81,7 @@ pub fn object_version(url: &str) -> std::io::Result<(u64, String)> {
 /// An error unless svb writes objects at `url`: object stores do (`s3://`, `gs://`, `az://`,
 /// with the `remote` feature); web servers (`http(s)://`) are read only.
 pub fn check_writable(url: &str) -> std::io::Result<()> {
-    let scheme = url.split_once("://").map_or("", |(s, _)| s);
+    let scheme = scheme_of(url);
     if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
         return Err(std::io::Error::new(
             std::io::ErrorKind::Unsupported,

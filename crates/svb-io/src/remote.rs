@@ -220,11 +220,10 @@ fn build_store(
     let base = &parsed[..url::Position::AfterPath];
     Ok(match scheme {
         ObjectStoreScheme::AmazonS3 => {
-            // Outputs are published by a copy that refuses an existing key: S3's conditional
-            // CompleteMultipartUpload (If-None-Match), unless the user says otherwise.
-            let mut b = aws::AmazonS3Builder::from_env()
-                .with_url(base)
-                .with_config(aws::AmazonS3ConfigKey::CopyIfNotExists, "multipart");
+            // Outputs without --force complete only where no object is through the
+            // create-only store (`create_only`: If-None-Match on the completion), never by a
+            // copy, so the store needs no copy-if-not-exists setting.
+            let mut b = aws::AmazonS3Builder::from_env().with_url(base);
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
@@ -1034,7 +1033,7 @@ impl Upload {
     /// nothing is sent yet.
     pub(crate) fn start(url: &str, replace: bool, slot: Option<StreamSlot>) -> io::Result<Upload> {
         crate::location::check_writable(url)?;
-        let scheme = url.split_once("://").map_or("", |(s, _)| s);
+        let scheme = crate::location::scheme_of(url);
         let s3 = ["s3", "s3a"].iter().any(|s| scheme.eq_ignore_ascii_case(s));
         let publish = match (replace, s3) {
             (true, _) => Publish::Replace,
