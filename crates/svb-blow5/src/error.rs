@@ -89,6 +89,19 @@ pub enum Blow5Error {
         /// Records in the file.
         len: usize,
     },
+    /// The index a file was opened through does not place its records where they are (a
+    /// stale index, or another file's): the file must be opened without it.
+    #[error(
+        "{}: the index it was opened through does not place its records where they are \
+         ({what}): open it without that index",
+        path.display()
+    )]
+    IndexMisfit {
+        /// The file.
+        path: PathBuf,
+        /// What does not fit (the error reading a record where the index places it).
+        what: String,
+    },
     /// The end-of-file marker is missing or wrong.
     #[error("{path}: end of file at byte {offset}: {what}")]
     Eof {

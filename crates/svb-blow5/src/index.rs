@@ -180,8 +180,9 @@ impl Index {
         self.entries.is_empty()
     }
 
-    /// Whether the index describes `reader`'s file: the same number of records, each at the
-    /// position the file's own size fields give (ids are not checked: that needs decoding).
+    /// Whether the index's positions are `reader`'s records: the same number of records, each
+    /// at the position the file's own size fields give. Its ids are not checked (that needs
+    /// the records read): a lookup through it checks them ([`Reader::find_many`]).
     pub fn matches(&self, reader: &Reader) -> bool {
         self.entries.len() == reader.len()
             && self
@@ -190,52 +191,136 @@ impl Index {
                 .enumerate()
                 .all(|(i, (_, o, s))| reader.record_span(i) == Some((*o, *s)))
     }
+
+    /// Where this index (one that came with a file) and `records` (the index read from the
+    /// file's records) first differ, in words; `None` when they say the same.
+    pub fn difference(&self, records: &Index) -> Option<String> {
+        let entry = |(i, (id, o, s)): (usize, &(String, u64, u64))| {
+            format!("entry {i} is read {id}, {s} bytes at byte {o}")
+        };
+        let first =
+            self.entries.iter().zip(&records.entries).enumerate().find(|(_, (a, b))| a != b);
+        match first {
+            Some((i, (given, found))) => Some(format!(
+                "{}, where the file's record {i} is read {}, {} bytes at byte {}",
+                entry((i, given)),
+                found.0,
+                found.2,
+                found.1
+            )),
+            None if self.entries.len() != records.entries.len() => Some(format!(
+                "it lists {} records, the file holds {}",
+                self.entries.len(),
+                records.entries.len()
+            )),
+            None => None,
+        }
+    }
 }
 
-/// A BLOW5 file opened with its index (see [`open_with_index`]).
+/// A BLOW5 file opened to find reads by id (see [`open_with_index`]).
 #[derive(Debug)]
 pub struct Indexed {
-    /// The reader.
+    /// The reader, its lookups by id through the index ([`Reader::find_many`]).
     pub reader: Reader,
-    /// Its index.
-    pub index: Index,
-    /// What went less well than it could: an index file that did not fit the file (rebuilt),
-    /// or one that could not be written beside it (rebuilt next time).
+    /// What went less well than it could: an index file that did not fit the file (rebuilt,
+    /// or set aside), or one that could not be written beside it (rebuilt next time).
     pub note: Option<String>,
 }
 
-/// Opens `path` with its slow5lib index (`FILE.idx`): when the index is there and fits the
-/// file, the reader takes the record positions from it ([`Reader::open_indexed`]) and reads
-/// no record up front; otherwise the file is opened in full, indexed (every record's id) and
-/// the index written beside it for next time, as slow5lib does.
+/// Opens `path` with its slow5lib index (`FILE.idx`): when the index is there and its
+/// positions fit the file, the reader takes the record positions from it
+/// ([`Reader::open_indexed`]) and reads no record up front, and finds ids through it, each
+/// checked against the record it leads to ([`Reader::use_index`]); otherwise the file is
+/// opened in full, indexed (every record's id) and the index written beside it for next
+/// time, as slow5lib does. [`find_reads`] also replaces an index whose ids do not fit.
 pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
     let idx = Index::path_for(path);
     let mut note = None;
     if let Ok(index) = Index::read(&idx) {
         match Reader::open_indexed(path, &index) {
-            Ok(reader) => return Ok(Indexed { reader, index, note: None }),
+            Ok(mut reader) => {
+                reader.use_index(index);
+                return Ok(Indexed { reader, note: None });
+            }
             Err(e) => note = Some(format!("{e}; the index was rebuilt")),
         }
     }
-    let reader = Reader::open(path)?;
-    let index = Index::build(&reader)?;
-    // A stream (a FIFO, a device) has nothing an index could be kept beside; an object's
-    // index is written beside it by `svb index` alone.
-    let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    if !regular {
-        return Ok(Indexed { reader, index, note });
-    }
-    if let Err(e) = index.write(&idx) {
-        note = Some(format!("{}: index not written: {e}", idx.display()));
-    }
-    Ok(Indexed { reader, index, note })
+    let (reader, unwritten) = open_and_index(path)?;
+    Ok(Indexed { reader, note: unwritten.or(note) })
 }
 
-/// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), which must fit
-/// the file: an index given by its path is never rebuilt or replaced, and one that does not
-/// fit is an error.
+/// Opens `path` in full, reads every record's id and writes the index beside it (a file's:
+/// a stream or an object has nothing it could be kept beside); the note says where it could
+/// not be written.
+fn open_and_index(path: &Path) -> Result<(Reader, Option<String>), Blow5Error> {
+    let mut reader = Reader::open(path)?;
+    let index = Index::build(&reader)?;
+    let idx = Index::path_for(path);
+    let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let note = match regular {
+        true => {
+            index.write(&idx).err().map(|e| format!("{}: index not written: {e}", idx.display()))
+        }
+        false => None,
+    };
+    reader.use_own_index(index);
+    Ok((reader, note))
+}
+
+/// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), whose positions
+/// must fit the file (an error otherwise): an index given by its path is never rebuilt or
+/// replaced. Its ids are checked as [`open_with_index`]'s are.
 pub fn open_with_index_at(path: &Path, idx: &Path) -> Result<Indexed, Blow5Error> {
     let index = Index::read(idx)?;
-    let reader = Reader::open_indexed(path, &index)?;
-    Ok(Indexed { reader, index, note: None })
+    let mut reader = Reader::open_indexed(path, &index)?;
+    reader.use_index(index);
+    Ok(Indexed { reader, note: None })
+}
+
+/// Opens `path` to find reads `read_ids` through its slow5lib index (`idx`, else `FILE.idx`
+/// beside it), and finds them: each id's record, `None` where the file holds no such read,
+/// as the records say whatever the index says ([`Reader::find_many`]). An index beside the
+/// file that does not fit it (stale, or another file's) is rewritten from the records; one
+/// named by `idx` is left as it is and the records' ids are used; the note says which.
+pub fn find_reads(
+    path: &Path, read_ids: &[String], idx: Option<&Path>,
+) -> Result<(Indexed, Vec<Option<usize>>), Blow5Error> {
+    let mut opened = match idx {
+        Some(idx) => open_with_index_at(path, idx)?,
+        None => open_with_index(path)?,
+    };
+    let found = match opened.reader.find_many(read_ids) {
+        Err(Blow5Error::IndexMisfit { what, .. }) if idx.is_none() => {
+            // Its positions fitted the file's length but not its records: the file is read
+            // in full and indexed anew.
+            let (reader, unwritten) = open_and_index(path)?;
+            opened.reader = reader;
+            opened.note = Some(format!(
+                "{}: does not fit {} ({what}): rewritten from its records",
+                Index::path_for(path).display(),
+                path.display()
+            ));
+            opened.note = unwritten.or(opened.note);
+            opened.reader.find_many(read_ids)?
+        }
+        other => other?,
+    };
+    if let Some(why) = opened.reader.index_note() {
+        opened.note = Some(match idx {
+            None => {
+                let beside = Index::path_for(path);
+                let index = opened.reader.index_in_use()?;
+                let regular =
+                    !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                match regular.then(|| index.write(&beside)) {
+                    Some(Err(e)) => format!("{why}; {}: not rewritten: {e}", beside.display()),
+                    Some(Ok(())) => format!("{why}; {} rewritten", beside.display()),
+                    None => why,
+                }
+            }
+            Some(idx) => format!("{why}; {} is left as it is", idx.display()),
+        });
+    }
+    Ok((opened, found))
 }

@@ -31,6 +31,7 @@ mod error;
 mod header;
 mod index;
 mod inflate;
+mod lookup;
 pub mod model;
 pub mod ont;
 mod reader;
@@ -42,7 +43,7 @@ pub use error::{Blow5Error, Blow5WriteError, InflateError};
 pub use header::{
     group_attribute, AuxField, FieldType, Header, RecordCompression, SignalCompression, MAGIC,
 };
-pub use index::{open_with_index, open_with_index_at, Index, Indexed};
+pub use index::{find_reads, open_with_index, open_with_index_at, Index, Indexed};
 pub use reader::{Cut, Reader};
 pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;

@@ -8,7 +8,7 @@ use svb_model::{
     per_read, per_read_names, Calibration, Fields, Format, Read, ReadSource, Signal, Value,
 };
 
-use crate::{AuxValue, Blow5Error, FieldType, Header, Index, Reader, Record};
+use crate::{AuxValue, Blow5Error, FieldType, Header, Reader, Record};
 
 impl ReadSource for Reader {
     type Error = Blow5Error;
@@ -19,14 +19,7 @@ impl ReadSource for Reader {
 
     /// Their records, fetched together.
     fn plan(&self, indices: &[usize]) {
-        if self.source().is_remote() {
-            let plan: Vec<std::ops::Range<u64>> = indices
-                .iter()
-                .filter_map(|&i| self.record_span(i))
-                .map(|(at, size)| at..at + size)
-                .collect();
-            let _ = self.source().prefetch(&plan);
-        }
+        Reader::plan(self, indices);
     }
 
     fn format(&self) -> Format {
@@ -50,17 +43,15 @@ impl ReadSource for Reader {
         Reader::read_id(self, index)
     }
 
-    /// Through the reader's index of ids: the one it was opened with
-    /// ([`Reader::use_index`]), else one built on the first call (every record's id parsed).
+    /// Through the reader's index of ids ([`Reader::find_many`]): the one that came with the
+    /// file ([`Reader::use_index`]), checked against the record it leads to, else one read
+    /// from the records on the first call.
     fn find(&self, read_id: &str) -> Result<Option<usize>, Blow5Error> {
-        let index = match self.ids.get() {
-            Some(i) => i,
-            None => {
-                let built = Index::build(self)?;
-                self.ids.get_or_init(|| built)
-            }
-        };
-        Ok(index.get(read_id).and_then(|(offset, size)| self.record_at(offset, size)))
+        Ok(self.find_many(&[read_id.to_string()])?.pop().flatten())
+    }
+
+    fn find_many(&self, read_ids: &[String]) -> Result<Vec<Option<usize>>, Blow5Error> {
+        Reader::find_many(self, read_ids)
     }
 
     fn signal_into(&self, index: usize, samples: &mut Vec<i16>) -> Result<Calibration, Blow5Error> {

@@ -1,7 +1,7 @@
 //! [`Reader`]: an open BLOW5 file, its records located at open and decoded on demand.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, RwLock};
 
 use rayon::prelude::*;
 use svb_io::{Access, Source, Threads};
@@ -142,9 +142,9 @@ pub struct Reader {
     /// Whether every span's size field was read at open; a reader opened through an index
     /// reads it with the record instead, and checks it there.
     sizes_read: bool,
-    /// Read id -> record, for lookups by id: given ([`Reader::use_index`]) or built on the
-    /// first lookup.
-    pub(crate) ids: OnceLock<super::Index>,
+    /// Read id -> record, for lookups by id: given ([`Reader::use_index`]: checked against
+    /// the records it leads to) or read from the records on the first lookup.
+    pub(crate) lookup: RwLock<super::lookup::Lookup>,
 }
 
 impl Reader {
@@ -267,7 +267,8 @@ impl Reader {
             }
             spans
         };
-        let reader = Reader { path, src, header, spans, sizes_read: true, ids: OnceLock::new() };
+        let lookup = RwLock::default();
+        let reader = Reader { path, src, header, spans, sizes_read: true, lookup };
         Ok((reader, cut))
     }
 
@@ -279,8 +280,9 @@ impl Reader {
     /// large file needs: `svb get` of one read of a 2000-read file reads a few KiB.
     ///
     /// An index of another file, or of an older version of this one, is an error here when
-    /// its positions do not fit the file, and otherwise an error (or a record of another id,
-    /// which [`record_by_id`](Self::record_by_id) refuses) when a record is decoded.
+    /// its positions do not fit the file, and otherwise an error when a record is decoded
+    /// (its size field is not the index's). Its read ids are not taken from it: a lookup by
+    /// id through it ([`Reader::use_index`]) checks the record's own.
     pub fn open_indexed(path: impl AsRef<Path>, index: &super::Index) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
         let io = |source| Blow5Error::Io { path: path.clone(), source };
@@ -318,15 +320,7 @@ impl Reader {
                 "the records end at byte {at}, not at the end marker ({len} bytes)"
             )));
         }
-        Ok(Reader { path, src, header, spans, sizes_read: false, ids: OnceLock::new() })
-    }
-
-    /// Looks read ids up through `index` (this file's: from [`open_with_index`](super::open_with_index)
-    /// or [`Index::build`](super::Index::build)) instead of one built on the first
-    /// [`ReadSource::find`](svb_model::ReadSource::find). An index that is not this file's
-    /// finds no record where it points elsewhere.
-    pub fn use_index(&mut self, index: super::Index) {
-        self.ids = OnceLock::from(index);
+        Ok(Reader { path, src, header, spans, sizes_read: false, lookup: RwLock::default() })
     }
 
     /// The header.
@@ -395,16 +389,6 @@ impl Reader {
         let first = self.spans.get(records.start)?;
         let last = self.spans.get(records.end - 1)?;
         Some((first.at, last.end - first.at))
-    }
-
-    /// Record `index`'s read id as the index in use says it ([`use_index`](Reader::use_index)),
-    /// without reading the record: `None` where no index is in use or its entry `index` lies
-    /// elsewhere than the record (the id is then [`read_id`](Reader::read_id)'s to read).
-    /// For a copy that moves stored records without decoding them.
-    pub fn indexed_read_id(&self, index: usize) -> Option<&str> {
-        let s = self.spans.get(index)?;
-        let (id, at, size) = self.ids.get()?.entry(index)?;
-        (at == s.at && at.checked_add(size) == Some(s.end)).then_some(id)
     }
 
     /// Record `index`'s read id: only the id is parsed (after the record is inflated), as
@@ -508,20 +492,6 @@ impl Reader {
             return Err(self.record_error(s, what));
         }
         Ok(head)
-    }
-
-    /// The record of `read_id` through `index` (an [`Index`](super::Index) of this file):
-    /// only that record is decoded. `None` when the index does not hold the id or points
-    /// where this file has no record (a stale index).
-    pub fn record_by_id(
-        &self, index: &super::Index, read_id: &str,
-    ) -> Option<Result<Record, Blow5Error>> {
-        let (offset, size) = index.get(read_id)?;
-        let i = self.record_at(offset, size)?;
-        match self.record(i) {
-            Ok(r) if r.read_id != read_id => None,
-            other => Some(other),
-        }
     }
 
     /// Decodes record `index` into `record`, reusing its buffers (signal, read id, auxiliary

@@ -20,12 +20,16 @@ fn finds_every_record_of_every_shared_file(data: &Path) {
         assert!(index.matches(&r));
         let back = Index::parse(&index.to_bytes()).unwrap();
         assert_eq!(back, index);
+        let mut through = Reader::open(data.join(name)).unwrap();
+        through.use_index(index.clone());
         for rec in r.records() {
             let rec = rec.unwrap();
-            let got = r.record_by_id(&index, &rec.read_id).unwrap().unwrap();
-            assert_eq!(got, rec, "{name}");
+            let at = through.find_many(std::slice::from_ref(&rec.read_id)).unwrap()[0].unwrap();
+            assert_eq!(through.record(at).unwrap(), rec, "{name}");
         }
-        assert!(r.record_by_id(&index, "no-such-read").is_none());
+        assert_eq!(through.find_many(&["no-such-read".into()]).unwrap(), [None]);
+        // The index fitted: the records' ids read to be sure of the miss say nothing else.
+        assert_eq!(through.index_note(), None);
     }
 }
 
@@ -84,8 +88,12 @@ fn a_damaged_index_is_an_error(data: &Path) {
     moved[first_offset] ^= 1;
     let stale = Index::parse(&moved).unwrap();
     assert!(!stale.matches(&r));
+    // Through it, a read is found where the records say, and the note says why.
     let id = r.read_id(0).unwrap();
-    assert!(r.record_by_id(&stale, &id).is_none());
+    let mut r = r;
+    r.use_index(stale);
+    assert_eq!(r.find_many(&[id]).unwrap(), [Some(0)]);
+    assert!(r.index_note().is_some_and(|n| n.contains("does not fit")));
 }
 
 proptest! {
@@ -127,7 +135,8 @@ fn fields_without_the_signal(data: &Path) {
 
 /// Opened through its index, a file gives the same records as opened in full; an index of
 /// another file does not fit and is an error at open; one whose positions fit but whose
-/// records moved is an error (or a refused id) when a record is read.
+/// records moved is an error when a record is read, and a lookup by id through it finds the
+/// record that holds the id.
 #[svb_testdata::data_test]
 fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index(data: &Path, tmp: &TempDir) {
     let files = [
@@ -141,13 +150,14 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index(data: &Path, tm
         let path = data.join(name);
         let full = Reader::open(&path).unwrap();
         let index = Index::build(&full).unwrap();
-        let r = Reader::open_indexed(&path, &index).unwrap();
+        let mut r = Reader::open_indexed(&path, &index).unwrap();
+        r.use_index(index.clone());
         assert_eq!(r.len(), full.len());
         for i in 0..r.len() {
             assert_eq!(r.record_span(i), full.record_span(i));
             let want = full.record(i).unwrap();
             assert_eq!(r.record(i).unwrap(), want, "{name} record {i}");
-            assert_eq!(r.record_by_id(&index, &want.read_id).unwrap().unwrap(), want);
+            assert_eq!(r.record_by_id(&want.read_id).unwrap().unwrap(), want);
         }
         indexes.push(index);
     }
@@ -169,10 +179,14 @@ fn open_indexed_reads_the_same_records_and_refuses_a_wrong_index(data: &Path, tm
     std::fs::write(&moved, &bytes).unwrap();
     let r = Reader::open_indexed(&moved, &indexes[1]);
     if a.1 == b.1 {
-        // Same sizes: the index fits; the ids it names are not where it says.
-        let r = r.unwrap();
-        let id0 = full.record(0).unwrap().read_id;
-        assert!(r.record_by_id(&indexes[1], &id0).is_none());
+        // Same sizes: the index fits; the ids it names are not where it says, and a lookup
+        // through it gives the record the id is in, saying why.
+        let mut r = r.unwrap();
+        r.use_index(indexes[1].clone());
+        let want = full.record(0).unwrap();
+        assert_eq!(r.record_by_id(&want.read_id).unwrap().unwrap(), want);
+        assert_eq!(r.find_many(&[want.read_id]).unwrap(), [Some(1)]);
+        assert!(r.index_note().is_some_and(|n| n.contains("does not fit")));
     } else {
         // Other sizes: the first record's size field disagrees with the index when read.
         match r {
@@ -220,6 +234,6 @@ fn no_index_of_a_file_with_a_read_id_twice() {
     let e = index.write(&Index::path_for(&path)).unwrap_err();
     assert!(e.to_string().contains("read id read-aa is in records 0 and 2"), "{e}");
     assert_eq!(tmp.entries(), ["twice.blow5"]);
-    let first = r.record_by_id(&index, "read-aa").unwrap().unwrap();
+    let first = r.record_by_id("read-aa").unwrap().unwrap();
     assert_eq!(first.raw_signal, [1; 10]);
 }

@@ -91,14 +91,16 @@ fn slow5_files_read_by_every_access_and_index(data: &Path, tmp: &TempDir) {
     }
     // slow5lib's index of a SLOW5 file: each line's offset and length with its newline.
     let index = svb_blow5::Index::build(&Reader::open(&text).unwrap()).unwrap();
-    let t = Reader::open_indexed(&text, &index).unwrap();
+    let mut t = Reader::open_indexed(&text, &index).unwrap();
+    t.use_index(index);
     let bytes = std::fs::read(&text).unwrap();
     for (i, rec) in records.iter().enumerate() {
         let (offset, size) = t.record_span(i).unwrap();
         let line = &bytes[offset as usize..(offset + size) as usize];
         assert!(line.starts_with(rec.read_id.as_bytes()) && line.ends_with(b"\n"));
-        let got = t.record_by_id(&index, &rec.read_id).unwrap().unwrap();
-        assert!(same(&[got], std::slice::from_ref(rec)));
+        let at = t.find_many(std::slice::from_ref(&rec.read_id)).unwrap()[0];
+        assert_eq!(at, Some(i));
+        assert!(same(&[t.record(i).unwrap()], std::slice::from_ref(rec)));
     }
     // An index of another file does not fit.
     let other = Reader::open(&src).unwrap();

@@ -243,19 +243,16 @@ impl Reads<'_> {
 fn locate_in_file(
     file: &Path, ids: &[String], index: Option<&Path>,
 ) -> Result<(AnyReader, Vec<usize>), String> {
-    let (r, note) = AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
-    if let Some(note) = note {
+    let found = AnyReader::open_for_ids_with(file, ids, index).map_err(|e| error_chain(&e))?;
+    if let Some(note) = found.note {
         eprintln!("svb: get: {note}");
     }
-    let found = ids
+    let reads = ids
         .iter()
-        .map(|id| {
-            r.find(id)
-                .map_err(|e| error_chain(&e))?
-                .ok_or_else(|| format!("{}: no read {id}", file.display()))
-        })
+        .zip(found.reads)
+        .map(|(id, at)| at.ok_or_else(|| format!("{}: no read {id}", file.display())))
         .collect::<Result<_, String>>()?;
-    Ok((r, found))
+    Ok((found.reader, reads))
 }
 
 /// Where reads `ids` are among the files of `dir`, found through its read id index: each

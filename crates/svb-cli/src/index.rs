@@ -13,7 +13,11 @@ use crate::progress::Progress;
     svb index reads.blow5 --index /indexes/reads.blow5.idx\n\n\
     FILE.idx beside a file is derived data, rewritten when it no longer fits the file (as\n\
     slow5lib does); an index written elsewhere (--index) replaces a file there only with\n\
-    --force."
+    --force. An index never decides what a file holds: get and subset read each record it\n\
+    leads to and compare the read id; where it leads to another read, or lacks a read, the\n\
+    ids are read from the records, the answer is theirs and FILE.idx is rewritten (an index\n\
+    given by --index is left as it is, and one whose positions are not the file's records\n\
+    is an error). merge and split take every id from the records themselves."
 )]
 pub struct Args {
     /// BLOW5 or SLOW5 files.

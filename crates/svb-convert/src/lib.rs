@@ -558,26 +558,17 @@ fn keeps_numbers(map: &[u32]) -> bool {
 /// BLOW5 records copied as stored at once.
 const STORED_WINDOW: usize = 256;
 
-/// A BLOW5 input opened for its records' copy: with the index beside it (slow5lib's
-/// `FILE.idx`) in use when there is one that fits the file, so that records copied as stored
-/// need not be read for their ids ([`copy_stored_records`]); the file alone
-/// otherwise, or where that index is another file's or damaged.
+/// A BLOW5 input opened for its records' copy: by positioned reads, so that nothing is read
+/// whole. An index beside it is not used: what a copy keeps of a record (its id, its read
+/// group) is read from the record itself, never taken from a side file that may be stale.
 pub(crate) fn open_for_copy(path: &Path) -> Result<svb_blow5::Reader, svb_blow5::Blow5Error> {
-    let mut r = svb_blow5::Reader::open_with(path, svb_io::Access::ReadAt)?;
-    if r.header().form == svb_model::Form::Binary && !svb_io::is_url(path) {
-        if let Ok(index) = svb_blow5::Index::read(&svb_blow5::Index::path_for(path)) {
-            if index.matches(&r) {
-                r.use_index(index);
-            }
-        }
-    }
-    Ok(r)
+    svb_blow5::Reader::open_with(path, svb_io::Access::ReadAt)
 }
 
 /// What [`copy_stored_records`] reads of each record it copies as stored.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Check {
-    /// Its id and read group: from the file's index, or its first bytes.
+    /// Its id and read group, from its first bytes.
     Head,
     /// Its fields, not its signal (subset: a record whose fields are damaged is refused).
     Fields,
@@ -587,59 +578,43 @@ enum Check {
 
 /// Copies the records `window` of `r` (ascending indices) that `keep` keeps (asked in order,
 /// with each one's read id) into `w` as they are stored, as `check` says: with
-/// [`Check::Head`] each record's id and read group come from the file's index where it names
-/// them all and the read groups are known (`groups`, by record, or the file has one), else
-/// from the record's first bytes ([`svb_blow5::Reader::record_head`]), and the samples go
-/// uncounted; with [`Check::Fields`] or [`Check::Whole`] each record's fields, or the whole
+/// [`Check::Head`] each record's id and read group come from the record's first bytes
+/// ([`svb_blow5::Reader::record_head`]), and the samples go uncounted; with [`Check::Fields`] or [`Check::Whole`] each record's fields, or the whole
 /// record with its signal, are decoded first (a record that does not decode fails) and its
 /// samples counted. The kept records are
 /// then copied a run of neighbours at a time ([`svb_blow5::Writer::add_stored_span`]: by the
-/// kernel where it can), or one by one from a file opened through its index. `w` must store
+/// kernel where it can), or one by one where they cannot be (a stream). `w` must store
 /// records as `r` does ([`svb_blow5::Writer::stores_like`]) with the same read-group
 /// numbering. A record that fails stops the copy, or goes to `stats.failed`, as `on_error`
 /// says (named by `in_file`). Returns the ids of the records written.
 #[allow(clippy::too_many_arguments)]
 fn copy_stored_records(
-    r: &svb_blow5::Reader, window: &[usize], groups: Option<&[u32]>, check: Check,
-    w: &mut svb_blow5::Writer, mut keep: impl FnMut(&str) -> Result<bool, ConvertError>,
-    on_error: OnError, stats: &mut Stats, in_file: &impl Fn(ConvertError) -> ConvertError,
+    r: &svb_blow5::Reader, window: &[usize], check: Check, w: &mut svb_blow5::Writer,
+    mut keep: impl FnMut(&str) -> Result<bool, ConvertError>, on_error: OnError, stats: &mut Stats,
+    in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
     // Each record's index, id, read group and sample count (where counted).
     type Head = (usize, String, u32, Option<u64>);
-    let one_group = r.header().read_groups.len() == 1;
-    let group_of = |i: usize| groups.map_or(Some(0).filter(|_| one_group), |g| g.get(i).copied());
-    let indexed: Option<Vec<Head>> = match check {
-        Check::Head => window
-            .iter()
-            .map(|&i| Some((i, r.indexed_read_id(i)?.to_string(), group_of(i)?, None)))
-            .collect(),
-        Check::Fields | Check::Whole => None,
-    };
-    let heads = match indexed {
-        Some(heads) => heads,
-        None => {
-            let heads: Vec<Result<Head, ConvertError>> = window
-                .par_iter()
-                .map(|&i| match check {
-                    Check::Head => {
-                        let (id, group) = r.record_head(i)?;
-                        Ok((i, id, group, None))
-                    }
-                    Check::Fields => {
-                        let mut rec = Record::default();
-                        let samples = r.fields_into(i, &mut rec)?;
-                        Ok((i, rec.read_id, rec.read_group, Some(samples)))
-                    }
-                    Check::Whole => {
-                        let rec = r.record(i)?;
-                        let samples = rec.raw_signal.len() as u64;
-                        Ok((i, rec.read_id, rec.read_group, Some(samples)))
-                    }
-                })
-                .collect();
-            settle(heads, on_error, &mut stats.failed, in_file)?
-        }
-    };
+    let heads: Vec<Result<Head, ConvertError>> = window
+        .par_iter()
+        .map(|&i| match check {
+            Check::Head => {
+                let (id, group) = r.record_head(i)?;
+                Ok((i, id, group, None))
+            }
+            Check::Fields => {
+                let mut rec = Record::default();
+                let samples = r.fields_into(i, &mut rec)?;
+                Ok((i, rec.read_id, rec.read_group, Some(samples)))
+            }
+            Check::Whole => {
+                let rec = r.record(i)?;
+                let samples = rec.raw_signal.len() as u64;
+                Ok((i, rec.read_id, rec.read_group, Some(samples)))
+            }
+        })
+        .collect();
+    let heads = settle(heads, on_error, &mut stats.failed, in_file)?;
     let mut kept = Vec::with_capacity(heads.len());
     for head in heads {
         if keep(&head.1).map_err(in_file)? {

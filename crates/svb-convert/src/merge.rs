@@ -401,7 +401,6 @@ fn copy_stored_blow5(
         crate::copy_stored_records(
             r,
             window,
-            None,
             crate::Check::Head,
             w,
             keep,

@@ -45,9 +45,7 @@ pub fn recover_blow5(
         for window in indices.chunks(crate::STORED_WINDOW) {
             let all = |_: &str| Ok(true);
             let (check, skip) = (crate::Check::Whole, OnError::Skip);
-            crate::copy_stored_records(
-                &r, window, None, check, &mut w, all, skip, &mut stats, &in_file,
-            )?;
+            crate::copy_stored_records(&r, window, check, &mut w, all, skip, &mut stats, &in_file)?;
             progress.done += window.len() as u64;
             how.report(progress.done, progress.total)?;
         }

@@ -454,7 +454,6 @@ pub fn split_blow5(
                         crate::copy_stored_records(
                             &r,
                             window,
-                            Some(gs),
                             crate::Check::Head,
                             w,
                             keep,

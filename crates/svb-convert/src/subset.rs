@@ -230,7 +230,8 @@ pub fn subset_blow5(
 }
 
 /// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
-/// rebuilt: one that does not fit the file is an error).
+/// rebuilt or replaced: one whose positions do not fit the file is an error, one whose read
+/// ids do not is set aside for the records' own, with a note).
 pub fn subset_blow5_indexed(
     input: &Path, index: &Path, wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
@@ -245,19 +246,19 @@ fn subset_blow5_through(
     let on_error = how.on_error;
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
     let mut result = Subset::default();
-    // Each through its slow5lib index: only the wanted records are read.
+    // Each through its slow5lib index: only the wanted records are read (each checked to be
+    // the read the index says; an index that does not fit is set aside for the records' ids).
     let mut opened: Vec<(svb_blow5::Indexed, &PathBuf)> = Vec::new();
+    // Each input's record of each wanted id.
+    let mut places: Vec<Vec<Option<usize>>> = Vec::new();
     for p in inputs {
-        let o = match index {
-            Some(idx) => svb_blow5::open_with_index_at(p, idx),
-            None => svb_blow5::open_with_index(p),
-        }
-        .map_err(ConvertError::from);
-        if let Some(o) =
+        let o = svb_blow5::find_reads(p, wanted, index).map_err(ConvertError::from);
+        if let Some((o, at)) =
             settle(vec![o], on_error, &mut result.stats.failed, ConvertError::of(p))?.pop()
         {
             result.notes.extend(o.note.clone());
             opened.push((o, p));
+            places.push(at);
         }
     }
     let Some(first) = opened.first().map(|(o, _)| o.reader.header().clone()) else {
@@ -283,12 +284,10 @@ fn subset_blow5_through(
         // that holds it).
         let mut listed = HashSet::new();
         let mut placed = Vec::new();
-        for id in wanted.iter().filter(|id| listed.insert(id.as_str())) {
-            let at = opened.iter().enumerate().find_map(|(k, (o, _))| {
-                let (offset, size) = o.index.get(id)?;
-                Some((k, o.reader.record_at(offset, size)?))
-            });
-            placed.extend(at);
+        for (n, id) in wanted.iter().enumerate() {
+            if listed.insert(id.as_str()) {
+                placed.extend(places.iter().enumerate().find_map(|(k, at)| Some((k, at[n]?))));
+            }
         }
         for window in placed.chunks(WINDOW) {
             decoded.write(window, &mut w, &mut result, &mut found, &mut how)?;
@@ -298,24 +297,18 @@ fn subset_blow5_through(
     for (k, ((o, path), map)) in each_input.filter(|_| order == ReadOrder::Files) {
         let in_file = ConvertError::of(path);
         let r = &o.reader;
-        let mut picked: Vec<usize> = wanted
-            .iter()
-            .filter_map(|id| o.index.get(id))
-            .filter_map(|(offset, size)| r.record_at(offset, size))
-            .collect();
+        let mut picked: Vec<usize> = places[k].iter().flatten().copied().collect();
         picked.sort_unstable();
         picked.dedup();
         // Records stored as the output stores them, whose read groups keep their numbers, are
         // copied as stored.
         if crate::keeps_numbers(map) && w.stores_like(r.header()) {
             for window in picked.chunks(WINDOW) {
-                // A stale index can point at another record: only the wanted ids are kept.
                 let keep = |id: &str| Ok(ids.contains(id));
                 let stats = &mut result.stats;
                 let written = crate::copy_stored_records(
                     r,
                     window,
-                    None,
                     crate::Check::Fields,
                     &mut w,
                     keep,

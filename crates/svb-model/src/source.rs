@@ -70,6 +70,13 @@ pub trait ReadSource {
     /// are indexed on the first call).
     fn find(&self, read_id: &str) -> Result<Option<usize>, Self::Error>;
 
+    /// [`find`](ReadSource::find) of each of `read_ids`, in their order: a reader that
+    /// checks what an index says of a read does it for all of them together (an object's
+    /// records fetched in one round trip).
+    fn find_many(&self, read_ids: &[String]) -> Result<Vec<Option<usize>>, Self::Error> {
+        read_ids.iter().map(|id| self.find(id)).collect()
+    }
+
     /// Read `index`'s raw samples into `samples` (replacing what it held; its capacity is
     /// reused) and their calibration. On an error `samples`' contents are unspecified.
     fn signal_into(&self, index: usize, samples: &mut Vec<i16>)

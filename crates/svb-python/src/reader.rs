@@ -290,12 +290,14 @@ impl Reader {
     #[pyo3(signature = (ids, missing_ok = false))]
     fn reads(&self, py: Python<'_>, ids: Vec<String>, missing_ok: bool) -> PyResult<Vec<Read>> {
         let file = &self.file;
+        // Found together: what an index beside a BLOW5 object says of them is checked in one
+        // round trip.
+        let found = py
+            .detach(|| file.find_many(&ids))
+            .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?;
         let mut indices = Vec::with_capacity(ids.len());
-        for id in &ids {
-            match py
-                .detach(|| file.find(id))
-                .map_err(|e| crate::errors::FileFormatError::new_err(chain(&e)))?
-            {
+        for (id, at) in ids.iter().zip(found) {
+            match at {
                 Some(i) => indices.push(i),
                 None if missing_ok => {}
                 None => return Err(PyKeyError::new_err(id.clone())),

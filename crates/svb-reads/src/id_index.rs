@@ -2,18 +2,18 @@
 //! positioned reads, so that looking a read up among millions in thousands of files holds
 //! neither the ids nor the files in memory.
 //!
-//! The file (`.svbidx`, little-endian, version 1):
+//! The file (`.svbidx`, little-endian, version 2):
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 8 | `SVBDSIDX` |
-//! | 4 | version (1) |
+//! | 4 | version (2) |
 //! | 1 | key kind: 0 a POD5 read id's 16 UUID bytes, 1 the read id's text (BLOW5, SLOW5, FAST5) |
 //! | 3 | zero |
 //! | 4 | files |
 //! | 4 | zero |
 //! | 8 | entries (the reads of all files) |
-//! | per file | reads (8), size (8), modified: seconds since 1970 (8, signed) and nanoseconds (4), path length (4), the absolute path's bytes |
+//! | per file | reads (8), size (8), modified: seconds since 1970 (8, signed) and nanoseconds (4), path length (4), device (8), inode (8), status changed: seconds (8, signed) and nanoseconds (4), zero (4), the absolute path's bytes |
 //! | 0-15 | zero, to a multiple of 16 bytes |
 //! | 16 per entry | [`id_hash`] of the key (8), file number (4), read number in the file (4) |
 //! | 8 | checksum of every byte before it ([`checksum`]) |
@@ -21,8 +21,9 @@
 //! Entries are sorted by hash, then file, then read; each read of each file is there once.
 //! A lookup finds the entries of its id's hash and checks each read's id in its file, so a
 //! hash shared by two ids costs a look, never a wrong read. An index whose files changed
-//! (size or modification time) no longer fits them and is rebuilt, and so is one whose
-//! checksum or structure is wrong (a damaged file).
+//! (size, modification time, or which file a path names: its device and inode, and its
+//! status change time, which no one can set back as a modification time can) no longer fits
+//! them and is rebuilt, and so is one whose checksum or structure is wrong (a damaged file).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -36,11 +37,11 @@ use svb_io::{Access, OnExisting, PartialFile, Source};
 use crate::ReadsError;
 
 const MAGIC: &[u8; 8] = b"SVBDSIDX";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEAD: u64 = 32;
 const ENTRY: u64 = 16;
 /// Bytes of a file's record before its path.
-const FILE_RECORD: u64 = 32;
+const FILE_RECORD: u64 = 64;
 /// Entries between two fences (the hashes kept in memory): a lookup reads 4 KiB.
 const FENCE: u64 = 256;
 /// Entries sorted in memory at a time while building (32 MiB); more are sorted in runs
@@ -120,6 +121,12 @@ pub(crate) struct Stamp {
     pub size: u64,
     /// Its modification time: seconds since 1970 (negative before) and nanoseconds.
     pub modified: (i64, u32),
+    /// Which file it is, and when its status last changed: device, inode, and the change
+    /// time's seconds and nanoseconds. Two files that swap names keep their sizes and times
+    /// but not their inodes; a file rewritten in place and given its old modification time
+    /// back has a new change time (no call sets it). Zeros for an object (its version is in
+    /// `modified`) and where the system has no inodes.
+    pub identity: (u64, u64, i64, u32),
 }
 
 impl Stamp {
@@ -136,6 +143,7 @@ impl Stamp {
                 path: path.to_path_buf(),
                 size,
                 modified: (h as i64, (h >> 32) as u32),
+                identity: (0, 0, 0, 0),
             });
         }
         let meta = std::fs::metadata(path).map_err(io)?;
@@ -147,8 +155,26 @@ impl Stamp {
                 (-(d.as_secs() as i64), d.subsec_nanos())
             }
         };
-        Ok(Stamp { path: std::path::absolute(path).map_err(io)?, size: meta.len(), modified })
+        Ok(Stamp {
+            path: std::path::absolute(path).map_err(io)?,
+            size: meta.len(),
+            modified,
+            identity: identity(&meta),
+        })
     }
+}
+
+/// A file's device, inode and status change time ([`Stamp::identity`]).
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> (u64, u64, i64, u32) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec() as u32)
+}
+
+/// Without inodes a file is told by its size and modification time alone.
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> (u64, u64, i64, u32) {
+    (0, 0, 0, 0)
 }
 
 /// An open index: the files it was built from (with their read counts), and one hash in
@@ -294,6 +320,12 @@ impl IdIndex {
                 path: path_from_bytes(name),
                 size: u64_at(&rec, 8),
                 modified: (u64_at(&rec, 16) as i64, u32_at(&rec, 24)),
+                identity: (
+                    u64_at(&rec, 32),
+                    u64_at(&rec, 40),
+                    u64_at(&rec, 48) as i64,
+                    u32_at(&rec, 56),
+                ),
             };
             if found != *want {
                 return stale(format!("{} changed since the index was made", want.path.display()));
@@ -522,6 +554,12 @@ impl Builder {
             head.extend_from_slice(&stamp.modified.0.to_le_bytes());
             head.extend_from_slice(&stamp.modified.1.to_le_bytes());
             head.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            let (device, inode, changed, changed_ns) = stamp.identity;
+            head.extend_from_slice(&device.to_le_bytes());
+            head.extend_from_slice(&inode.to_le_bytes());
+            head.extend_from_slice(&changed.to_le_bytes());
+            head.extend_from_slice(&changed_ns.to_le_bytes());
+            head.extend_from_slice(&[0; 4]);
             head.extend_from_slice(name);
         }
         head.resize((head.len() as u64).next_multiple_of(ENTRY) as usize, 0);

@@ -45,4 +45,4 @@ pub use dataset::{Dataset, DatasetOptions, Duplicate};
 pub use error::ReadsError;
 pub use id_index::{id_hash, seal_index};
 pub use inputs::{detect, expand_inputs, names_many, one_format};
-pub use reader::{AnyReader, ByFormat};
+pub use reader::{AnyReader, ByFormat, Found};

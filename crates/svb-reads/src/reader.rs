@@ -44,6 +44,16 @@ enum Inner {
     Fast5(svb_fast5::Reader),
 }
 
+/// A file opened to find reads by id ([`AnyReader::open_for_ids`]).
+pub struct Found {
+    /// The file's reader.
+    pub reader: AnyReader,
+    /// Each id's read in it, in the order of the ids; `None` where it has none.
+    pub reads: Vec<Option<usize>>,
+    /// What to tell the user of the file's index (rebuilt, set aside, not written).
+    pub note: Option<String>,
+}
+
 impl From<svb_fast5::Reader> for AnyReader {
     fn from(r: svb_fast5::Reader) -> AnyReader {
         AnyReader { inner: Inner::Fast5(r) }
@@ -92,40 +102,37 @@ impl AnyReader {
         })
     }
 
-    /// Opens `path` to look up the reads `ids` alone, as fast as the format allows: a POD5
-    /// reads table parsed for those rows only, a BLOW5 file through slow5lib's index beside it
-    /// (built and written there when missing or stale, as slow5lib does). Returns a note to
-    /// show the user when the index was rebuilt or could not be written.
-    pub fn open_for_ids(
-        path: &Path, ids: &[String],
-    ) -> Result<(AnyReader, Option<String>), ReadsError> {
+    /// Opens `path` to look up the reads `ids` alone, as fast as the format allows, and finds
+    /// them: a POD5 reads table parsed for those rows only, a BLOW5 file through slow5lib's
+    /// index beside it (built and written there when missing, rewritten when it does not fit
+    /// the records, as [`svb_blow5::find_reads`] says). Returns the reader, each id's read
+    /// (`None` where the file has none) and a note to show the user when the index was
+    /// rebuilt, set aside or could not be written.
+    pub fn open_for_ids(path: &Path, ids: &[String]) -> Result<Found, ReadsError> {
         AnyReader::open_for_ids_with(path, ids, None)
     }
 
     /// [`open_for_ids`](AnyReader::open_for_ids) with a BLOW5 / SLOW5 file's index read from
-    /// `index` (kept elsewhere; never rebuilt: one that does not fit the file is an error).
+    /// `index` (kept elsewhere; never rebuilt or replaced: one whose positions do not fit the
+    /// file is an error, one whose ids do not is set aside for the records' ids).
     pub fn open_for_ids_with(
         path: &Path, ids: &[String], index: Option<&Path>,
-    ) -> Result<(AnyReader, Option<String>), ReadsError> {
-        match detect(path)? {
+    ) -> Result<Found, ReadsError> {
+        let reader: AnyReader = match detect(path)? {
             Format::Pod5 => {
                 let wanted: HashSet<[u8; 16]> =
                     ids.iter().filter_map(|id| svb_pod5::parse_uuid(id)).collect();
-                let r = svb_pod5::Reader::open_filtered(path, |id| wanted.contains(id))?;
-                Ok((r.into(), None))
+                svb_pod5::Reader::open_filtered(path, |id| wanted.contains(id))?.into()
             }
             Format::Blow5 | Format::Slow5 => {
-                let opened = match index {
-                    Some(idx) => svb_blow5::open_with_index_at(path, idx)?,
-                    None => svb_blow5::open_with_index(path)?,
-                };
-                let mut reader = opened.reader;
-                reader.use_index(opened.index);
-                Ok((reader.into(), opened.note))
+                let (opened, reads) = svb_blow5::find_reads(path, ids, index)?;
+                return Ok(Found { reader: opened.reader.into(), reads, note: opened.note });
             }
             // Its reads are listed by id at open.
-            Format::Fast5 => Ok((svb_fast5::Reader::open(path)?.into(), None)),
-        }
+            Format::Fast5 => svb_fast5::Reader::open(path)?.into(),
+        };
+        let reads = reader.find_many(ids)?;
+        Ok(Found { reader, reads, note: None })
     }
 
     /// The format's own reader, to match on (exhaustively: a format added to svb-reads is a
@@ -219,6 +226,10 @@ impl ReadSource for AnyReader {
 
     fn find(&self, read_id: &str) -> Result<Option<usize>, ReadsError> {
         each!(self, r => ReadSource::find(r, read_id))
+    }
+
+    fn find_many(&self, read_ids: &[String]) -> Result<Vec<Option<usize>>, ReadsError> {
+        each!(self, r => ReadSource::find_many(r, read_ids))
     }
 
     fn signal_into(&self, index: usize, samples: &mut Vec<i16>) -> Result<Calibration, ReadsError> {

@@ -57,3 +57,20 @@ pub fn set_sample_count(file: &mut [u8], span: (u64, u64), read_id: &str, n: u64
     let at = id_at + read_id.len() + 4 + 32;
     record[at..at + 8].copy_from_slice(&n.to_le_bytes());
 }
+
+/// A file of uncompressed records, one a read: `(read id, samples)` each, in this order. Reads
+/// whose ids have one length and whose signals have one length make records of one size.
+pub fn of_reads(reads: &[(&str, &[i16])]) -> Vec<u8> {
+    let signals: Vec<Vec<u8>> =
+        reads.iter().map(|(_, x)| x.iter().flat_map(|v| v.to_le_bytes()).collect()).collect();
+    let records: Vec<TestRecord<'_>> = reads
+        .iter()
+        .zip(&signals)
+        .map(|((id, x), bytes)| TestRecord {
+            read_id: id,
+            len_raw_signal: x.len() as u64,
+            signal: bytes,
+        })
+        .collect();
+    write(0, &records)
+}
