@@ -795,6 +795,11 @@ impl svb_model::ReadSink for Writer {
         read.raw_signal.len() as u64
     }
 
+    /// The checks [`add_records`](Writer::add_records) makes of one record.
+    fn check(&self, read: &Record) -> Result<(), Blow5WriteError> {
+        Writer::check(self, read)
+    }
+
     fn add_reads(&mut self, reads: &[Record]) -> Result<(), Blow5WriteError> {
         self.add_records(reads)
     }

@@ -85,7 +85,7 @@ pub struct Args {
 
 /// Converts; `Ok(false)` when `--keep-going` left inputs or reads out.
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (from, files) = args.inputs.expand()?;
+    let (from, files, unopened) = args.inputs.expand_for("convert", args.writing.keep_going)?;
     let inputs = identities(&files)?;
     let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
         Some(to) => {
@@ -124,7 +124,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     for (_, out) in &outputs {
         check_output(out, &inputs, args.writing.force)?;
     }
-    let mut left_out = 0usize;
+    let mut left_out = unopened;
     for (ins, out) in &outputs {
         let progress = SharedProgress::new("convert");
         let mut report = |done: u64, total: u64| progress.report(done, total);

@@ -56,7 +56,7 @@ fn is_arrow(path: &Path) -> bool {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let (format, files) = args.inputs.expand()?;
+    let (format, files) = args.inputs.expand("decode")?;
     let inputs = identities(&files)?;
     if !is_arrow(&args.output) {
         if args.pa || args.no_signal || args.columns.is_some() {

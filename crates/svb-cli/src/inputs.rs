@@ -19,9 +19,33 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// The files they name, all of one format ([`svb_reads::expand_inputs`]).
-    pub fn expand(&self) -> Result<(Format, Vec<PathBuf>), String> {
-        svb_reads::expand_inputs(&self.inputs, self.recursive).map_err(|e| error_chain(&e))
+    /// The files they name, all of one format ([`svb_reads::expand`]); a FIFO, socket or
+    /// device a directory's walk found under a format's name is left aside and named on
+    /// stderr as `command`'s.
+    pub fn expand(&self, command: &str) -> Result<(Format, Vec<PathBuf>), String> {
+        let (format, files, _) = self.expand_for(command, false)?;
+        Ok((format, files))
+    }
+
+    /// [`expand`](Inputs::expand); with `keep_going` (`--keep-going`) an input whose format
+    /// cannot be told (empty, of no known format, unreadable) or a directory that cannot be
+    /// listed is named on stderr and left out instead of stopping the command. Returns the
+    /// format, the files and how many inputs were left out.
+    pub fn expand_for(
+        &self, command: &str, keep_going: bool,
+    ) -> Result<(Format, Vec<PathBuf>, usize), String> {
+        let e = svb_reads::expand(&self.inputs, self.recursive, keep_going)
+            .map_err(|e| error_chain(&e))?;
+        for p in &e.not_files {
+            eprintln!(
+                "svb: {command}: {}: not a file (a FIFO, socket or device); left aside",
+                p.display()
+            );
+        }
+        for why in &e.left_out {
+            eprintln!("svb: {command}: left out: {}", error_chain(why));
+        }
+        Ok((e.format, e.files, e.left_out.len()))
     }
 }
 

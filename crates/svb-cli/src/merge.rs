@@ -65,7 +65,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (format, files) = args.inputs.expand()?;
+    let (format, files, unopened) = args.inputs.expand_for("merge", args.writing.keep_going)?;
     let out_format = output_format(&args.output)?;
     if format == Format::Fast5 {
         return Err("FAST5 inputs: `svb convert` writes many FAST5 files into one .pod5, \
@@ -132,5 +132,5 @@ pub fn run(args: &Args) -> Result<bool, String> {
         result.stats.reads,
         args.output.display()
     );
-    Ok(crate::publish::Writing::none_left_out("merge", result.stats.failed.len()))
+    Ok(crate::publish::Writing::none_left_out("merge", unopened + result.stats.failed.len()))
 }

@@ -87,7 +87,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (format, files) = args.inputs.expand()?;
+    let (format, files, unopened) = args.inputs.expand_for("split", args.writing.keep_going)?;
     let by = match (args.by, args.reads, args.files, &args.table) {
         (Some(By::Run), ..) => SplitBy::Run,
         (Some(By::ReadGroup), ..) => SplitBy::ReadGroup,
@@ -150,5 +150,5 @@ pub fn run(args: &Args) -> Result<bool, String> {
     for (key, path, reads) in &result.outputs {
         eprintln!("svb: split: {key}: {reads} reads -> {}", path.display());
     }
-    Ok(crate::publish::Writing::none_left_out("split", result.stats.failed.len()))
+    Ok(crate::publish::Writing::none_left_out("split", unopened + result.stats.failed.len()))
 }

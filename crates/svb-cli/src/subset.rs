@@ -79,7 +79,7 @@ pub fn read_id_list(source: &str) -> Result<Vec<String>, String> {
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    let (format, files) = args.inputs.expand()?;
+    let (format, files, unopened) = args.inputs.expand_for("subset", args.writing.keep_going)?;
     let out_format = output_format(&args.output)?;
     // FAST5 reads are picked into any format svb writes (it writes no FAST5).
     if format != Format::Fast5 && !out_format.same_reader(format) {
@@ -129,6 +129,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         );
     }
-    let none_left_out = crate::publish::Writing::none_left_out("subset", result.stats.failed.len());
+    let none_left_out =
+        crate::publish::Writing::none_left_out("subset", unopened + result.stats.failed.len());
     Ok((result.missing.is_empty() || args.missing_ok) && none_left_out)
 }

@@ -145,7 +145,7 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let (format, files) = args.inputs.expand()?;
+    let (format, files) = args.inputs.expand("view")?;
     match &args.output {
         Some(path) => {
             check_output(path, &identities(&files)?, args.force)?;

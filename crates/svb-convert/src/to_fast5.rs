@@ -330,6 +330,11 @@ pub fn to_fast5_files(
         )));
     }
     let options = svb_fast5::WriteOptions { publish: how.publish, ..options };
+    if reads_per_file.is_some() {
+        // The parts take other names than `out`: what a killed writer of `out` itself left
+        // is removed here, as creating `out` would have.
+        let _ = svb_io::remove_stale_partials_of(out);
+    }
     let parts = Parts {
         out: out.to_path_buf(),
         inputs: inputs.to_vec(),

@@ -8,7 +8,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use svb_model::{ReadSink, ReadSource};
 
-use crate::{settle, ConvertError, Looked, Run, Stats};
+use crate::{settle, ConvertError, Looked, OnError, Run, Stats};
 
 /// The inputs looked at (a bounded number kept open: the others are opened again when their
 /// turn comes), each with the indices of its reads to convert (all of them, or those picked).
@@ -101,6 +101,16 @@ where
         let mut reads = Vec::with_capacity(mapped.len());
         for m in mapped {
             reads.extend(admit(m).map_err(&in_file)?);
+        }
+        if on_error == OnError::Skip {
+            // A read the output cannot hold is named and left out.
+            reads.retain(|read| match sink.check(read) {
+                Ok(()) => true,
+                Err(e) => {
+                    stats.failed.push(in_file(ConvertError::from(e)));
+                    false
+                }
+            });
         }
         stats.reads += reads.len() as u64;
         stats.samples += reads.iter().map(W::samples).sum::<u64>();

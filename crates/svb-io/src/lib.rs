@@ -60,6 +60,7 @@ pub use location::{
 };
 pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
 pub use partial::{
-    publish_all, remove_stale_partials, write_file, OnExisting, PartialFile, Publish, Staged,
+    publish_all, remove_stale_partials, remove_stale_partials_of, write_file, OnExisting,
+    PartialFile, Publish, Staged,
 };
 pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

@@ -852,7 +852,6 @@ pub fn remove_stale_partials(dir: &Path) -> io::Result<usize> {
     remove_stale(dir, |_| true)
 }
 
-/// [`remove_stale_partials`] for the temporary files of destination `path` alone.
 #[cfg(feature = "remote")]
 fn upload(local: &Path, url: &str, replace: bool) -> io::Result<()> {
     crate::remote::upload(local, url, replace)
@@ -863,7 +862,10 @@ fn upload(_: &Path, url: &str, _: bool) -> io::Result<()> {
     Err(crate::location::remote_not_built(url))
 }
 
-fn remove_stale_partials_of(path: &Path) -> io::Result<usize> {
+/// [`remove_stale_partials`] for the temporary files of destination `path` alone: what
+/// creating an output there does first, and what a writer whose outputs take other names
+/// (FAST5 parts of `-o x.fast5 --file-read-count N`) runs for the name it was given.
+pub fn remove_stale_partials_of(path: &Path) -> io::Result<usize> {
     if crate::is_url(path) {
         return Ok(0);
     }

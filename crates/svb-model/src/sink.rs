@@ -48,6 +48,14 @@ pub trait ReadSink {
     /// The raw samples `read` holds (what an operation counts).
     fn samples(read: &Self::Read) -> u64;
 
+    /// Whether [`add_reads`](ReadSink::add_reads) would refuse `read` for what it holds (a
+    /// value the format cannot store), its error if so: what an operation that goes on past
+    /// bad reads asks first, to leave such a read out and name it.
+    fn check(&self, read: &Self::Read) -> Result<(), Self::Error> {
+        let _ = read;
+        Ok(())
+    }
+
     /// Adds `reads` in order, each checked first: a bad read is an error naming it.
     fn add_reads(&mut self, reads: &[Self::Read]) -> Result<(), Self::Error>;
 

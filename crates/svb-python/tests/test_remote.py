@@ -125,3 +125,47 @@ def test_convert_to_and_from_objects(s3, pod5_files, tmp_path):
     want = tmp_path / "want.blow5"
     svb.convert(f, want)
     assert back.read_bytes() == want.read_bytes()
+
+
+def slow5lib_index(blow5):
+    """slow5lib's index of an uncompressed BLOW5 file's bytes (FILE.idx's bytes)."""
+    import struct
+    text_len = struct.unpack_from("<I", blow5, 64)[0]
+    at, out = 68 + text_len, bytearray(b"SLOW5IDX\x01" + blow5[6:9])
+    out += bytes(64 - len(out))
+    while blow5[at:] != b"5WOLB":
+        size = struct.unpack_from("<Q", blow5, at)[0]
+        id_len = struct.unpack_from("<H", blow5, at + 8)[0]
+        out += struct.pack("<H", id_len) + blow5[at + 10:at + 10 + id_len]
+        out += struct.pack("<QQ", at, size + 8)
+        at += 8 + size
+    return bytes(out + b"XDI5WOLS")
+
+
+def test_a_stale_index_beside_an_object_never_gives_another_read(s3, tmp_path):
+    # Reads of one size (records of one size), indexed, then written again in reverse order
+    # with the index of the first order left beside the object.
+    signal = {f"read_{k:03}": np.arange(k * 1000, k * 1000 + 50, dtype=np.int16) for k in range(10)}
+
+    def write(path, ids):
+        with svb.Blow5Writer(path, [{"run_id": "r1"}], records="none", signal="none") as w:
+            for i in ids:
+                w.add_record(i, signal[i], digitisation=8192.0, offset=0.0, range=1400.0,
+                             sampling_rate=4000.0)
+        return path.read_bytes()
+
+    ids = sorted(signal)
+    index = slow5lib_index(write(tmp_path / "first.blow5", ids))
+    put(s3, "stale", b"")
+    put(s3, "stale/x.blow5", write(tmp_path / "second.blow5", ids[::-1]))
+    put(s3, "stale/x.blow5.idx", index)
+    options = {"aws_endpoint": s3, "allow_http": True, "aws_region": "us-east-1",
+               "skip_signature": True}
+    there = svb.open("s3://stale/x.blow5", storage_options=options)
+    for i in [ids[2], ids[7]]:
+        np.testing.assert_array_equal(there[i].signal, signal[i])
+    picked = there.reads([ids[9], ids[0], ids[4]])
+    assert [r.read_id for r in picked] == [ids[9], ids[0], ids[4]]
+    for r in picked:
+        np.testing.assert_array_equal(r.signal, signal[r.read_id])
+    assert "read_999" not in there

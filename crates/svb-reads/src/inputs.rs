@@ -35,7 +35,8 @@ pub fn names_many(input: &Path) -> bool {
 /// reads, by extension, in name order (its subdirectories' too with `recursive`; hidden
 /// names skipped). Each directory is walked once, however many links lead to it (a link
 /// back up the tree is not followed again). All must be of one format, known by content, and
-/// there must be at least one.
+/// there must be at least one. A FIFO, socket or device a walk finds is not an input (it
+/// would be waited on, or read as a stream): it is left aside ([`expand`] names them).
 ///
 /// A URL (`s3://`, `gs://`, `az://`, `http(s)://`; read with svb-io's `remote` feature) is an
 /// object; one ending in `/` is a prefix, listed like a directory, and one with `*` in it a
@@ -43,29 +44,85 @@ pub fn names_many(input: &Path) -> bool {
 pub fn expand_inputs(
     inputs: &[PathBuf], recursive: bool,
 ) -> Result<(Format, Vec<PathBuf>), ReadsError> {
-    let mut files = Vec::new();
-    let mut seen = HashSet::new();
+    let e = expand(inputs, recursive, false)?;
+    Ok((e.format, e.files))
+}
+
+/// A command's inputs, expanded ([`expand`]).
+#[derive(Debug)]
+pub struct Expanded {
+    /// Their format.
+    pub format: Format,
+    /// The files, in order.
+    pub files: Vec<PathBuf>,
+    /// What a walk found that is not a file (a FIFO, a socket, a device) under a name of a
+    /// format svb reads: left aside, to be named.
+    pub not_files: Vec<PathBuf>,
+    /// With `keep_going`: the inputs left out (a file of no known format, or empty, or that
+    /// cannot be read; a directory that cannot be listed), each the error that would have
+    /// stopped the command.
+    pub left_out: Vec<ReadsError>,
+}
+
+/// [`expand_inputs`], saying what a walk left aside; with `keep_going` an input whose
+/// format cannot be told (empty, of no known format, unreadable, a dangling link) or a
+/// directory that cannot be listed is left out and returned in [`Expanded::left_out`]
+/// instead of stopping it (files of two known formats still do: that is not damage). The
+/// format is the first file's that has one; no file left is [`ReadsError::NoInput`], or the
+/// first input left out.
+pub fn expand(
+    inputs: &[PathBuf], recursive: bool, keep_going: bool,
+) -> Result<Expanded, ReadsError> {
+    let mut walked = Walk { recursive, keep_going, ..Walk::default() };
     for input in inputs {
         if let Some(listed) = svb_io::url_of(input).and_then(|u| svb_io::list_objects(u, recursive))
         {
             let listed = listed.map_err(|source| ReadsError::Io { path: input.clone(), source })?;
             let glob = input.to_str().is_some_and(|s| s.contains('*'));
-            files.extend(
+            walked.files.extend(
                 listed
                     .into_iter()
                     .map(PathBuf::from)
                     .filter(|p| glob || Format::of_extension(p).is_some()),
             );
         } else if input.is_dir() {
-            walk(input, recursive, &mut seen, &mut files)?;
+            walked.walk(input)?;
         } else {
-            files.push(input.clone());
+            walked.files.push(input.clone());
         }
     }
-    let Some(first) = files.first() else {
-        return Err(ReadsError::NoInput { inputs: inputs.to_vec(), recursive });
+    let Walk { files, not_files, mut left_out, .. } = walked;
+    if !keep_going {
+        let Some(first) = files.first() else {
+            return Err(ReadsError::NoInput { inputs: inputs.to_vec(), recursive });
+        };
+        let format = one_format(first, &files[1..])?;
+        return Ok(Expanded { format, files, not_files, left_out });
+    }
+    // Each file's format; those that have none are left out.
+    let mut kept: Vec<(PathBuf, Format)> = Vec::with_capacity(files.len());
+    for f in files {
+        match detect(&f) {
+            Ok(format) => kept.push((f, format)),
+            Err(e) => left_out.push(e),
+        }
+    }
+    let Some((first, format)) = kept.first().cloned() else {
+        return Err(match left_out.into_iter().next() {
+            Some(e) => e,
+            None => ReadsError::NoInput { inputs: inputs.to_vec(), recursive },
+        });
     };
-    Ok((one_format(first, &files[1..])?, files))
+    if let Some((path, found)) = kept.iter().find(|(_, f)| !f.same_reader(format)) {
+        return Err(ReadsError::MixedFormats {
+            path: path.clone(),
+            first,
+            expected: format,
+            found: *found,
+        });
+    }
+    let files = kept.into_iter().map(|(f, _)| f).collect();
+    Ok(Expanded { format, files, not_files, left_out })
 }
 
 /// The format of `first` and every file of `rest`, which must be the same (each known by
@@ -87,33 +144,69 @@ pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> 
     Ok(format)
 }
 
-/// Collects `dir`'s files of the formats svb reads into `files`, unless `dir` (by its
-/// canonical path: the same directory through any link) is in `seen`.
-fn walk(
-    dir: &Path, recursive: bool, seen: &mut HashSet<PathBuf>, files: &mut Vec<PathBuf>,
-) -> Result<(), ReadsError> {
-    let io = |source| ReadsError::Io { path: dir.to_path_buf(), source };
-    if !seen.insert(std::fs::canonicalize(dir).map_err(io)?) {
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(io)?;
-    entries.sort();
-    for path in entries {
-        let hidden = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
-        if hidden {
-            continue;
-        }
-        if path.is_dir() {
-            if recursive {
-                walk(&path, recursive, seen, files)?;
+/// A walk of directories: what it found, and what it left aside or out.
+#[derive(Default)]
+struct Walk {
+    recursive: bool,
+    keep_going: bool,
+    /// Directories walked, by canonical path.
+    seen: HashSet<PathBuf>,
+    files: Vec<PathBuf>,
+    not_files: Vec<PathBuf>,
+    left_out: Vec<ReadsError>,
+}
+
+impl Walk {
+    /// Collects `dir`'s files of the formats svb reads, unless `dir` (by its canonical path:
+    /// the same directory through any link) was walked already. A directory that cannot be
+    /// listed stops it, or is left out with `keep_going`.
+    fn walk(&mut self, dir: &Path) -> Result<(), ReadsError> {
+        match self.entries(dir) {
+            Ok(Some(entries)) => self.take(entries),
+            Ok(None) => Ok(()),
+            Err(e) if self.keep_going => {
+                self.left_out.push(e);
+                Ok(())
             }
-        } else if Format::of_extension(&path).is_some() {
-            files.push(path);
+            Err(e) => Err(e),
         }
     }
-    Ok(())
+
+    /// `dir`'s entries in name order; `None` when it was walked already.
+    fn entries(&mut self, dir: &Path) -> Result<Option<Vec<PathBuf>>, ReadsError> {
+        let io = |source| ReadsError::Io { path: dir.to_path_buf(), source };
+        if !self.seen.insert(std::fs::canonicalize(dir).map_err(io)?) {
+            return Ok(None);
+        }
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        entries.sort();
+        Ok(Some(entries))
+    }
+
+    fn take(&mut self, entries: Vec<PathBuf>) -> Result<(), ReadsError> {
+        for path in entries {
+            let hidden =
+                path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
+            if hidden {
+                continue;
+            }
+            // Through links; a dangling link is kept by its name (opening it says what it is).
+            let meta = std::fs::metadata(&path);
+            if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+                if self.recursive {
+                    self.walk(&path)?;
+                }
+            } else if Format::of_extension(&path).is_some() {
+                match meta {
+                    Ok(m) if !m.is_file() => self.not_files.push(path),
+                    _ => self.files.push(path),
+                }
+            }
+        }
+        Ok(())
+    }
 }

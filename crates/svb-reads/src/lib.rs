@@ -44,5 +44,5 @@ mod reader;
 pub use dataset::{Dataset, DatasetOptions, Duplicate};
 pub use error::ReadsError;
 pub use id_index::{id_hash, seal_index};
-pub use inputs::{detect, expand_inputs, names_many, one_format};
+pub use inputs::{detect, expand, expand_inputs, names_many, one_format, Expanded};
 pub use reader::{AnyReader, ByFormat, Found};
