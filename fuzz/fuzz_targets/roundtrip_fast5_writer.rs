@@ -1,9 +1,10 @@
 #![no_main]
 //! Arbitrary reads through the FAST5 writer under each signal filter (chosen by the first
 //! byte), read back by our reader: every read as written, its samples and its attributes
-//! (text of any bytes, numbers of any value, end reasons of any label list). What the writer
-//! refuses (a duplicate id, a NUL in text, a number its type cannot hold, an enum value
-//! outside its members) is a typed error and leaves no file, never a panic.
+//! (text of any bytes and of lengths around the most a header message holds, numbers of any
+//! value, end reasons of any label list). What the writer refuses (a duplicate id, a NUL in
+//! text, a number its type cannot hold, an enum value outside its members, an attribute
+//! larger than a header message) is a typed error and leaves no file, never a panic.
 
 use std::sync::Arc;
 
@@ -33,6 +34,12 @@ fn value(at: &mut &[u8]) -> AttrValue {
         0 => AttrValue::Int(i64::from_le_bytes(eight)),
         1 => AttrValue::UInt(u64::from_le_bytes(eight)),
         2 => AttrValue::Float(f64::from_le_bytes(eight)),
+        // Text of any bytes, or long: around the most an object header's message holds
+        // (65,528 bytes with the attribute's name and types), which the writer refuses past.
+        3 if eight[1] & 0x80 != 0 => {
+            let len = 65_300 + usize::from(eight[2]) * 2;
+            AttrValue::Text(String::from_utf8_lossy(take(at, 4)).repeat(len / 4 + 1))
+        }
         3 => {
             let len = usize::from(eight[0] % 24);
             AttrValue::Text(String::from_utf8_lossy(take(at, len)).into_owned())

@@ -555,9 +555,6 @@ fn keeps_numbers(map: &[u32]) -> bool {
     map.iter().enumerate().all(|(g, &to)| to as usize == g)
 }
 
-/// BLOW5 records copied as stored at once.
-const STORED_WINDOW: usize = 256;
-
 /// A BLOW5 input opened for its records' copy: by positioned reads, so that nothing is read
 /// whole. An index beside it is not used: what a copy keeps of a record (its id, its read
 /// group) is read from the record itself, never taken from a side file that may be stale.

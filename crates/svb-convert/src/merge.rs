@@ -11,10 +11,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::subset::copy_pod5_reads;
+use crate::windows::weighed;
 use crate::{settle, ConvertError, Run, Stats};
-
-/// Reads copied at once (POD5).
-pub(crate) const WINDOW: usize = 256;
+use svb_model::ReadSource;
 
 /// What a merge does with a read whose id an earlier input (or an earlier read) has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -278,7 +277,7 @@ fn pod5_into_one(
                         picked.push(i);
                     }
                 }
-                for window in picked.chunks(WINDOW) {
+                for window in weighed(&picked, |&i| r.weight(i)) {
                     copy_pod5_reads(&r, window, &mut w, recompress, on_error, stats, &in_file)?;
                 }
             }
@@ -396,7 +395,7 @@ fn copy_stored_blow5(
 ) -> Result<(), ConvertError> {
     let in_file = ConvertError::of(path);
     let indices: Vec<usize> = (0..r.len()).collect();
-    for window in indices.chunks(crate::STORED_WINDOW) {
+    for window in weighed(&indices, |&i| r.weight(i)) {
         let keep = |id: &str| seen.keep(id.to_string(), id, k);
         crate::copy_stored_records(
             r,

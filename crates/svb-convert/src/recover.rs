@@ -7,6 +7,7 @@ use std::path::Path;
 use svb_model::Format;
 
 use crate::{ConvertError, OnError, Run, Stats};
+use svb_model::ReadSource;
 
 /// What a recovery saved and lost.
 #[derive(Debug, Default)]
@@ -42,7 +43,7 @@ pub fn recover_blow5(
         // Each record decoded whole, then those that decode copied as stored (not
         // compressed again).
         let indices: Vec<usize> = (0..records).collect();
-        for window in indices.chunks(crate::STORED_WINDOW) {
+        for window in crate::windows::weighed(&indices, |&i| r.weight(i)) {
             let all = |_: &str| Ok(true);
             let (check, skip) = (crate::Check::Whole, OnError::Skip);
             crate::copy_stored_records(&r, window, check, &mut w, all, skip, &mut stats, &in_file)?;
@@ -158,8 +159,10 @@ pub fn recover_pod5(
     let mut stats = Stats::default();
     let all: Vec<usize> = (0..r.len()).collect();
     let total = all.len() as u64;
-    for (k, window) in all.chunks(crate::merge::WINDOW).enumerate() {
-        how.report((k * crate::merge::WINDOW) as u64, total)?;
+    let mut done = 0;
+    for window in crate::windows::weighed(&all, |&i| r.weight(i)) {
+        how.report(done, total)?;
+        done += window.len() as u64;
         crate::subset::copy_pod5_reads(
             &r,
             window,

@@ -15,6 +15,7 @@ use svb_model::Format;
 
 use crate::subset::copy_pod5_reads;
 use crate::{settle, ConvertError, Run, Stats};
+use svb_model::ReadSource;
 
 /// Which output a read goes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,9 +72,6 @@ impl Split {
             .collect();
     }
 }
-
-/// Reads handled a window at a time.
-const WINDOW: usize = 256;
 
 /// A key as a file name: characters other than letters, digits, `-`, `_` and `.` become `_`,
 /// and a name that would be hidden (a leading `.`) or empty gets a leading `_`.
@@ -270,7 +268,7 @@ pub fn split_pod5(
                 .map_err(|e| in_file(e.into()))?;
             for (k, picked) in reads_of_batch(per, batch, keys.names.len()) {
                 let w = writers.get_mut(&k).expect("opened");
-                for window in picked.chunks(WINDOW) {
+                for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
                     let before = result.stats.reads;
                     copy_pod5_reads(&r, window, w, false, on_error, &mut result.stats, &in_file)?;
                     written[k as usize] += result.stats.reads - before;
@@ -444,7 +442,7 @@ pub fn split_blow5(
                 let (w, map) = writers.get_mut(&k).expect("opened");
                 let stores_like = w.stores_like(r.header());
                 let gs = &per_input_groups[input];
-                for window in picked.chunks(WINDOW) {
+                for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
                     // Records whose read group keeps its number are copied as stored.
                     let same_group = |&i: &usize| map[&(input, gs[i])] == gs[i];
                     if stores_like && window.iter().all(same_group) {

@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::windows::weighed;
 use crate::{settle, ConvertError, Run, Stats};
-
-/// Reads decoded at once: the memory bound of the copy.
-const WINDOW: usize = 256;
+use svb_model::ReadSource;
 
 /// What a subset wrote.
 #[derive(Debug, Default)]
@@ -93,7 +92,7 @@ pub fn subset_pod5(
             continue;
         };
         let picked: Vec<usize> = (0..r.len()).collect();
-        for window in picked.chunks(WINDOW) {
+        for window in weighed(&picked, |&i| r.weight(i)) {
             let stats = &mut result.stats;
             let ids = copy_pod5_reads(&r, window, &mut w, false, on_error, stats, &in_file)?;
             found.extend(ids);
@@ -150,7 +149,7 @@ fn pod5_in_list_order(
             None => &reopened.as_ref().expect("reopened above").1,
         };
         let indices: Vec<usize> = run.iter().map(|&(_, i)| i).collect();
-        for window in indices.chunks(WINDOW) {
+        for window in weighed(&indices, |&i| r.weight(i)) {
             let stats = &mut result.stats;
             let ids = copy_pod5_reads(r, window, w, false, on_error, stats, &in_file)?;
             found.extend(ids);
@@ -289,7 +288,7 @@ fn subset_blow5_through(
                 placed.extend(places.iter().enumerate().find_map(|(k, at)| Some((k, at[n]?))));
             }
         }
-        for window in placed.chunks(WINDOW) {
+        for window in weighed(&placed, |&(k, i)| opened[k].0.reader.weight(i)) {
             decoded.write(window, &mut w, &mut result, &mut found, &mut how)?;
         }
     }
@@ -303,7 +302,7 @@ fn subset_blow5_through(
         // Records stored as the output stores them, whose read groups keep their numbers, are
         // copied as stored.
         if crate::keeps_numbers(map) && w.stores_like(r.header()) {
-            for window in picked.chunks(WINDOW) {
+            for window in weighed(&picked, |&i| r.weight(i)) {
                 let keep = |id: &str| Ok(ids.contains(id));
                 let stats = &mut result.stats;
                 let written = crate::copy_stored_records(
@@ -323,7 +322,7 @@ fn subset_blow5_through(
             continue;
         }
         let placed: Vec<(usize, usize)> = picked.iter().map(|&i| (k, i)).collect();
-        for window in placed.chunks(WINDOW) {
+        for window in weighed(&placed, |&(k, i)| opened[k].0.reader.weight(i)) {
             decoded.write(window, &mut w, &mut result, &mut found, &mut how)?;
         }
     }

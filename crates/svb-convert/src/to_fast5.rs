@@ -493,6 +493,15 @@ impl ReadSink for Parts {
         read.signal.len() as u64
     }
 
+    fn check(&self, read: &NewRead) -> Result<(), ConvertError> {
+        let r = read.as_groups();
+        match self.current.as_ref() {
+            Some(w) => w.check(&r)?,
+            None => svb_fast5::check_read(&r)?,
+        }
+        Ok(())
+    }
+
     fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), ConvertError> {
         let mut reads: Vec<ReadGroups<'_>> = reads.iter().map(NewRead::as_groups).collect();
         let mut reads = &mut reads[..];

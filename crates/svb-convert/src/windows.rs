@@ -19,6 +19,22 @@ pub(crate) type Picked<R> = Vec<(Looked<R>, Vec<usize>)>;
 /// FAST5 conversions had it before their loops were one.
 pub(crate) const FAST5_WINDOW_READS: usize = 64;
 
+/// Reads copied or decoded at once by the operations that take them a window at a time
+/// (subset, merge, split, recover), at most; and at most
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them
+/// ([`weighed`]).
+pub(crate) const WINDOW_READS: usize = 256;
+
+/// `items` in windows of at most [`WINDOW_READS`] items and about
+/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as `weight` weighs each (one item at
+/// least): what an operation copies or decodes at once, so that its memory follows the
+/// samples and not the number of reads (256 reads of 2 million samples would be 1 GB).
+pub(crate) fn weighed<T>(items: &[T], weight: impl Fn(&T) -> u64) -> impl Iterator<Item = &[T]> {
+    let cuts =
+        svb_io::windows(items.len(), WINDOW_READS, crate::WINDOW_SAMPLES, |k| weight(&items[k]));
+    cuts.into_iter().map(move |w| &items[w])
+}
+
 /// Every read of each input.
 pub(crate) fn all_reads<R>(looked: Vec<Looked<R>>) -> Picked<R> {
     looked

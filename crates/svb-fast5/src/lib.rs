@@ -30,5 +30,6 @@ pub use reader::{find, EndReason, Layout, ReadAttributes, Reader, MAX_SAMPLES};
 pub use svb_io::Threads;
 pub use vbz_chunks::VBZ_FILTER_ID;
 pub use writer::{
-    end_reasons, Fast5WriteError, NewRead, ReadGroups, SignalFilter, WriteOptions, Writer,
+    check_read, end_reasons, Fast5WriteError, NewRead, ReadGroups, SignalFilter, WriteOptions,
+    Writer,
 };

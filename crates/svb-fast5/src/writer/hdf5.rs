@@ -130,9 +130,16 @@ fn dataspace(dims: &[u64]) -> Message {
     Message { kind: 0x01, data }
 }
 
+/// The most bytes a header message holds (its size field is 16 bits, and its data is padded
+/// to 8 bytes): an attribute kept in its object header, as this writer keeps every one, is
+/// at most this with its name, type and dataspace. libhdf5 moves larger ones to dense
+/// attribute storage (a fractal heap and a v2 B-tree), which is not written here.
+pub const MAX_MESSAGE: usize = u16::MAX as usize / 8 * 8;
+
 /// An attribute message (version 1): `value` of type `dtype`, a scalar (`dims` empty) or an
-/// array of `dims` (`value` holds every element's `dtype.size()` bytes).
-pub fn attribute(name: &str, dtype: &Dtype, dims: &[u64], value: &[u8]) -> Message {
+/// array of `dims` (`value` holds every element's `dtype.size()` bytes); `None` when it is
+/// larger than a header message holds ([`MAX_MESSAGE`]).
+pub fn attribute(name: &str, dtype: &Dtype, dims: &[u64], value: &[u8]) -> Option<Message> {
     debug_assert_eq!(value.len() as u64, u64::from(dtype.size()) * dims.iter().product::<u64>());
     let ty = dtype.encode();
     let space = dataspace(dims).data;
@@ -148,7 +155,7 @@ pub fn attribute(name: &str, dtype: &Dtype, dims: &[u64], value: &[u8]) -> Messa
     data.extend_from_slice(&space);
     pad8(&mut data, space.len());
     data.extend_from_slice(value);
-    Message { kind: 0x0c, data }
+    (data.len() <= MAX_MESSAGE).then_some(Message { kind: 0x0c, data })
 }
 
 /// The messages that make an object header a group of link messages ("compact" storage):
@@ -449,7 +456,8 @@ mod tests {
 
     #[test]
     fn object_headers_align_their_messages() {
-        let h = object_header(&[attribute("a", &Dtype::Float { size: 4 }, &[], &[0; 4])], 1);
+        let h =
+            object_header(&[attribute("a", &Dtype::Float { size: 4 }, &[], &[0; 4]).unwrap()], 1);
         assert_eq!(h.len() % 8, 0);
         assert_eq!(u32::from_le_bytes(h[8..12].try_into().unwrap()) as usize, h.len() - 16);
     }

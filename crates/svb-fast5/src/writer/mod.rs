@@ -224,10 +224,8 @@ impl Writer {
     pub fn add_reads(&mut self, reads: &[ReadGroups<'_>]) -> Result<(), Fast5WriteError> {
         let mut seen = HashSet::new();
         for r in reads {
-            if r.read_id.is_empty() || r.read_id.contains(['/', '\0']) || r.read_id == "." {
-                return Err(bad(r.read_id, "a read id cannot name an HDF5 group".into()));
-            }
-            if self.ids.contains(r.read_id) || !seen.insert(r.read_id) {
+            self.check(r)?;
+            if !seen.insert(r.read_id) {
                 return Err(bad(r.read_id, "is in the file already".into()));
             }
         }
@@ -236,6 +234,16 @@ impl Writer {
             reads.par_iter().map(|r| prepare(r, filter)).collect::<Result<_, _>>()?;
         for (r, p) in reads.iter().zip(prepared) {
             self.write_read(r, p)?;
+        }
+        Ok(())
+    }
+
+    /// Whether [`add_reads`](Writer::add_reads) would refuse `r`: [`check_read`], or its id
+    /// is in the file already.
+    pub fn check(&self, r: &ReadGroups<'_>) -> Result<(), Fast5WriteError> {
+        check_read(r)?;
+        if self.ids.contains(r.read_id) {
+            return Err(bad(r.read_id, "is in the file already".into()));
         }
         Ok(())
     }
@@ -350,6 +358,34 @@ fn group_of(messages: Vec<Message>) -> Vec<Message> {
     out
 }
 
+/// Whether a FAST5 file can hold `r` as this writer writes it: an id that names an HDF5
+/// group, a signal of at most the chunks a read's index holds, and every attribute of a type
+/// and size it writes ([`Writer::add_reads`] refuses the read otherwise, before writing any
+/// of it).
+pub fn check_read(r: &ReadGroups<'_>) -> Result<(), Fast5WriteError> {
+    if r.read_id.is_empty() || r.read_id.contains(['/', '\0']) || r.read_id == "." {
+        return Err(bad(r.read_id, "a read id cannot name an HDF5 group".into()));
+    }
+    let n = r.signal.len() as u64;
+    if n.div_ceil(n.clamp(1, MAX_CHUNK)) > 2 * hdf5::CHUNK_K as u64 {
+        return Err(bad(r.read_id, format!("{n} samples: more than a FAST5 read holds here")));
+    }
+    let groups = [
+        ("", r.read),
+        ("Raw", r.raw),
+        ("channel_id", r.channel_id),
+        ("tracking_id", &**r.tracking_id),
+        ("context_tags", &**r.context_tags),
+    ];
+    for (group, list) in groups {
+        for (name, v) in list {
+            attribute(group, name, v)
+                .map_err(|what| bad(r.read_id, format!("{group}/{name}: {what}")))?;
+        }
+    }
+    Ok(())
+}
+
 fn bad(read_id: &str, what: String) -> Fast5WriteError {
     Fast5WriteError::Read { read_id: read_id.to_string(), what }
 }
@@ -368,10 +404,8 @@ struct Prepared {
 
 fn prepare(r: &ReadGroups<'_>, filter: SignalFilter) -> Result<Prepared, Fast5WriteError> {
     let n = r.signal.len() as u64;
+    // Its chunks fit the read's index: checked first (check_read).
     let chunk = n.clamp(1, MAX_CHUNK);
-    if n.div_ceil(chunk) > 2 * hdf5::CHUNK_K as u64 {
-        return Err(bad(r.read_id, format!("{n} samples: more than a FAST5 read holds here")));
-    }
     let mut chunks = Vec::new();
     let mut bytes = Vec::with_capacity(chunk as usize * 2);
     for part in r.signal.chunks(chunk as usize) {
@@ -476,7 +510,15 @@ fn attribute(group: &str, name: &str, value: &AttrValue) -> Result<Message, Stri
         AttrValue::OneElement(_) => &[1],
         _ => &[],
     };
-    Ok(hdf5::attribute(name, &dtype, dims, &bytes))
+    hdf5::attribute(name, &dtype, dims, &bytes).ok_or_else(|| {
+        format!(
+            "an attribute of {} bytes: FAST5 files written here keep each attribute in its \
+             group's header, which holds {} bytes at most (HDF5's dense attribute storage, \
+             which libhdf5 uses for larger ones, is not written)",
+            name.len() + bytes.len(),
+            hdf5::MAX_MESSAGE
+        )
+    })
 }
 
 /// An attribute value's type and bytes.
@@ -576,6 +618,10 @@ impl svb_model::ReadSink for Writer {
 
     fn samples(read: &NewRead) -> u64 {
         read.signal.len() as u64
+    }
+
+    fn check(&self, read: &NewRead) -> Result<(), Fast5WriteError> {
+        Writer::check(self, &read.as_groups())
     }
 
     fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), Fast5WriteError> {
