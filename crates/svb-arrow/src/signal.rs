@@ -31,9 +31,6 @@ fn list_type(signal: SignalColumn) -> DataType {
     DataType::List(Arc::new(Field::new_list_field(item(signal), false)))
 }
 
-/// The largest scratch a worker thread keeps between batches (samples).
-const KEEP_SCRATCH: usize = 4 << 20;
-
 thread_local! {
     /// A worker's decode buffer for calibrated output (the int16 samples before they are
     /// converted into the batch's buffer).
@@ -52,15 +49,12 @@ pub(crate) fn decode_known<E: Send>(
     match signal {
         SignalColumn::PicoAmps => {
             let values = fill::<f32, E>(lens, |k, out| {
-                SCRATCH.with_borrow_mut(|scratch| {
+                svb_io::with_scratch(&SCRATCH, |scratch| {
                     scratch.clear();
                     scratch.resize(out.len(), 0);
                     let r = decode(k, scratch);
                     if r.is_ok() {
                         calibration(k).pa_into(scratch, out);
-                    }
-                    if scratch.capacity() > KEEP_SCRATCH {
-                        *scratch = Vec::new();
                     }
                     r
                 })

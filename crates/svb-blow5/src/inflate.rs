@@ -28,7 +28,7 @@ pub(super) fn body<R, E>(
         RecordCompression::Zstd => inflate_zstd,
         RecordCompression::Zlib => inflate_zlib,
     };
-    BODY.with_borrow_mut(|body| match inflate(raw, body) {
+    svb_io::with_scratch(&BODY, |body| match inflate(raw, body) {
         Ok(n) => f(&body[..n]),
         Err(w) => Err(err(w)),
     })
@@ -44,7 +44,7 @@ pub(super) fn head<R, E>(
     if compression == RecordCompression::None {
         return f(&raw[..n.min(raw.len())]);
     }
-    BODY.with_borrow_mut(|body| {
+    svb_io::with_scratch(&BODY, |body| {
         let inflated = match compression {
             RecordCompression::Zlib => {
                 body.clear();

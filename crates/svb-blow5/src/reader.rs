@@ -556,9 +556,9 @@ impl Reader {
                     }
                 }
             }
-            if record.raw_signal.capacity() <= KEEP_WORKER_SIGNAL {
-                WORKER_RECORD.set(Some((dec, record)));
-            }
+            // Kept for the worker's next record up to its share (keep_per_thread).
+            svb_io::trim_scratch(&mut record.raw_signal);
+            WORKER_RECORD.set(Some((dec, record)));
         });
         match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some((_, e)) => Err(e),
@@ -854,9 +854,6 @@ fn text_lines(src: &Source, start: u64) -> std::io::Result<(Vec<Span>, Option<u6
     let cut = (line_start != src.len()).then_some(line_start);
     Ok((spans, cut))
 }
-
-/// Largest signal capacity (samples) a worker keeps between records of `for_each_parallel`.
-const KEEP_WORKER_SIGNAL: usize = 1 << 22;
 
 thread_local! {
     static WORKER_RECORD: std::cell::Cell<Option<(ExZdDecoder, Record)>> = const { std::cell::Cell::new(None) };

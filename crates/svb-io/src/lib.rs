@@ -58,7 +58,10 @@ pub use location::{
     check_writable, credentials_refused, has_credentials, is_url, list_objects, names_many_objects,
     object_version, shown_url, url_of, URL_SCHEMES,
 };
-pub use parallel::{pipeline, run_largest_first, window_end, windows, Recycler, Threads};
+pub use parallel::{
+    keep_per_thread, pipeline, run_largest_first, trim_scratch, window_end, windows, with_scratch,
+    Recycler, Threads,
+};
 pub use partial::{
     publish_all, remove_stale_partials, remove_stale_partials_of, write_file, OnExisting,
     PartialFile, Publish, Staged,

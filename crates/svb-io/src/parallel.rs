@@ -172,3 +172,62 @@ impl<T: Default> Recycler<T> {
         self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
+
+/// What the threads of the current pool keep, together, of each kind of scratch buffer
+/// between uses ([`keep_per_thread`]).
+const KEPT_BY_ALL: usize = 64 << 20;
+
+/// The most bytes one thread keeps of a scratch buffer between uses (a record's inflated
+/// bytes, a positioned read, a read's samples): 64 MiB shared among the current rayon pool's
+/// threads, 1 MiB each at least. What the threads keep is then bounded however many there
+/// are: 16 threads each keeping the buffers of the last 2-million-sample read they decoded
+/// held 300 MB. A larger buffer is freed after its use and made again for the next.
+///
+/// ```
+/// assert!(svb_io::keep_per_thread() >= 1 << 20);
+/// ```
+pub fn keep_per_thread() -> usize {
+    (KEPT_BY_ALL / rayon::current_num_threads().max(1)).max(1 << 20)
+}
+
+/// Runs `f` on this thread's scratch buffer `key` (a `thread_local!` `RefCell<Vec<T>>`), then
+/// frees its allocation when it grew past what a thread keeps ([`trim_scratch`]).
+///
+/// ```
+/// std::thread_local! {
+///     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+/// }
+/// let n = svb_io::with_scratch(&SCRATCH, |buf| {
+///     buf.clear();
+///     buf.extend_from_slice(b"abc");
+///     buf.len()
+/// });
+/// assert_eq!(n, 3);
+/// ```
+pub fn with_scratch<T: 'static, R>(
+    key: &'static std::thread::LocalKey<std::cell::RefCell<Vec<T>>>,
+    f: impl FnOnce(&mut Vec<T>) -> R,
+) -> R {
+    key.with_borrow_mut(|buf| {
+        let r = f(buf);
+        trim_scratch(buf);
+        r
+    })
+}
+
+/// Frees `buf`'s allocation when it is larger than a thread keeps between uses
+/// ([`keep_per_thread`]): what a thread-local scratch buffer is given after each use.
+///
+/// ```
+/// let mut buf = vec![0u8; 512 << 20];
+/// svb_io::trim_scratch(&mut buf);
+/// assert_eq!(buf.capacity(), 0);
+/// let mut small = vec![0u8; 1000];
+/// svb_io::trim_scratch(&mut small);
+/// assert_eq!(small.len(), 1000);
+/// ```
+pub fn trim_scratch<T>(buf: &mut Vec<T>) {
+    if buf.capacity().saturating_mul(std::mem::size_of::<T>()) > keep_per_thread() {
+        *buf = Vec::new();
+    }
+}

@@ -17,9 +17,6 @@ pub const READ_WHOLE: u64 = 64 << 20;
 /// file), which has no length to check offsets against and may have no end (1 GiB).
 pub const STREAM_LIMIT: u64 = 1 << 30;
 
-/// A thread's positioned-read buffer up to this size (64 MiB) is kept for its next read.
-const KEEP_BUFFER: usize = 64 << 20;
-
 /// How [`Source::open`] reaches a file's bytes. None of them is undefined behaviour when
 /// another process changes the file: a memory map, which is, takes the `unsafe`
 /// [`Source::map`].
@@ -354,9 +351,9 @@ impl Source {
                     buf.resize(len, 0);
                 }
                 let r = self.read_into(offset, &mut buf[..len]).map(|()| f(&buf[..len]));
-                if buf.len() <= KEEP_BUFFER {
-                    READ_BUFFER.set(buf);
-                }
+                // Kept for the thread's next read up to its share (keep_per_thread).
+                crate::trim_scratch(&mut buf);
+                READ_BUFFER.set(buf);
                 r
             }
         }

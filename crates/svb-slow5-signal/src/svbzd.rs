@@ -27,7 +27,7 @@ fn stream_error(source: svb_core::DecodeError) -> SignalError {
 
 /// Appends the SVB-ZD stream of `samples` (no header) to `out`.
 pub fn encode_svbzd_into(samples: &[i16], out: &mut Vec<u8>) {
-    CODES.with_borrow_mut(|codes| {
+    svb_io::with_scratch(&CODES, |codes| {
         codes.clear();
         let mut prev = 0i32;
         codes.extend(samples.iter().map(|&s| {

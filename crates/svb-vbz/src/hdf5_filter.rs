@@ -322,7 +322,7 @@ pub fn compress_into(src: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()
             zstd_io::compress_into(level, src, out)
         };
     }
-    VALUES.with_borrow_mut(|values| {
+    svb_io::with_scratch(&VALUES, |values| {
         to_values(src, opts, values);
         let pack = |dst: &mut Vec<u8>| match packing {
             Packing::Nibbles => pack_nibbles(values, dst),
@@ -334,7 +334,7 @@ pub fn compress_into(src: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()
             pack(out);
             Ok(())
         } else {
-            PACKED.with_borrow_mut(|packed| {
+            svb_io::with_scratch(&PACKED, |packed| {
                 packed.clear();
                 pack(packed);
                 zstd_io::compress_into(level, packed, out)
@@ -415,7 +415,7 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
     if packing == Packing::StreamVByte && opts.integer_size == 2 && opts.delta_zigzag {
         // A signal: SVB-ZD's wire, decoded by its fused kernel in one pass (the 32-bit sums
         // truncated to 16 bits are the 16-bit wrapping sums `from_values` gives).
-        return SAMPLES.with_borrow_mut(|samples| {
+        return svb_io::with_scratch(&SAMPLES, |samples| {
             samples.clear();
             samples.resize(n, 0);
             let used = I16ZigzagDelta32
@@ -429,7 +429,7 @@ fn unpack(packed: &[u8], opts: &Options, out: &mut [u8]) -> Result<(), VbzError>
             Ok(())
         });
     }
-    VALUES.with_borrow_mut(|values| {
+    svb_io::with_scratch(&VALUES, |values| {
         values.clear();
         values.resize(n, 0);
         match packing {
@@ -460,7 +460,7 @@ fn with_packed<R>(
 ) -> Result<R, VbzError> {
     match declared {
         None => f(src),
-        Some(declared) => PACKED.with_borrow_mut(|packed| {
+        Some(declared) => svb_io::with_scratch(&PACKED, |packed| {
             zstd_io::decompress_into(src, declared, packed)?;
             f(packed)
         }),

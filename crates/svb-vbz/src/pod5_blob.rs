@@ -39,7 +39,7 @@ pub fn compress_signal_into(samples: &[i16], out: &mut Vec<u8>) {
 /// # Ok::<(), svb_vbz::VbzError>(())
 /// ```
 pub fn compress_signal_with_into(samples: &[i16], profile: ZstdProfile, out: &mut Vec<u8>) {
-    SCRATCH.with_borrow_mut(|vbz| {
+    svb_io::with_scratch(&SCRATCH, |vbz| {
         vbz.clear();
         encode_vbz_into(samples, vbz);
         zstd_io::compress_with_into(ZSTD_LEVEL, profile, vbz, out)
@@ -89,7 +89,7 @@ pub fn decompress_signal(blob: &[u8], out: &mut [i16]) -> Result<(), VbzError> {
         return Ok(());
     }
     let declared = check_frame(blob, n)?;
-    SCRATCH.with_borrow_mut(|vbz| {
+    svb_io::with_scratch(&SCRATCH, |vbz| {
         zstd_io::decompress_into(blob, declared, vbz)?;
         decode_vbz_fused_to_slice(vbz, out)
     })
@@ -104,7 +104,7 @@ pub fn decompress_signal_into(blob: &[u8], n: usize, out: &mut Vec<i16>) -> Resu
         return Ok(());
     }
     let declared = check_frame(blob, n)?;
-    SCRATCH.with_borrow_mut(|vbz| {
+    svb_io::with_scratch(&SCRATCH, |vbz| {
         zstd_io::decompress_into(blob, declared, vbz)?;
         // At least one byte a sample is there: the n samples are justified.
         crate::vbz::decode_vbz_fused_from_into(vbz, n, 0, out)

@@ -15,7 +15,7 @@ pub fn max_encoded_len(n: usize) -> usize {
 
 /// Appends the VBZ stream of `samples` to `out`.
 pub fn encode_vbz_into(samples: &[i16], out: &mut Vec<u8>) {
-    CODES.with_borrow_mut(|codes| {
+    svb_io::with_scratch(&CODES, |codes| {
         codes.clear();
         codes.reserve(samples.len());
         codes.extend(samples.first().map(|&s0| zigzag::Zigzag::zigzag(s0)));
