@@ -313,6 +313,47 @@ def main():
          [svb, "get", large_b5, ids[1234], "-o", out / "one.i16", "--force"],
          None, None, None),
     ]
+    # Long reads: 60 of 2 million samples (POD5 by ONT's writer, BLOW5 by svb), each
+    # command's peak RSS at 1 thread, the default and 16 (the bound: 256 MiB whatever the
+    # reads' lengths and the thread count).
+    long5 = work / "long.pod5"
+    if not long5.exists():
+        subprocess.run([sys.executable, HERE / "pod5_decode.py", "--make-long",
+                        SHARED / "pod5" / "multi_fast5_zip.pod5", long5, "60", "2000000"],
+                       check=True)
+    long_b5 = work / "long.blow5"
+    if not long_b5.exists():
+        subprocess.run([svb, "convert", long5, "-o", long_b5], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    long_ids = work / "long_ids.txt"
+    long_ids.write_text("\n".join(reversed(subprocess.run(
+        [svb, "view", long5, "--fields", "read_id", "--no-header"], check=True,
+        capture_output=True, text=True).stdout.split())) + "\n")
+    for threads in [["-t", "1"], [], ["-t", "16"]]:
+        t = " ".join(threads) or "default threads"
+        long_tasks = [
+            ("POD5 -> BLOW5", ["convert", long5, "-o", out / "long.blow5"]),
+            ("BLOW5 -> POD5", ["convert", long_b5, "-o", out / "long.pod5"]),
+            ("POD5 -> FAST5", ["convert", long5, "-o", out / "long.fast5"]),
+            ("BLOW5 -> FAST5 gzip",
+             ["convert", long_b5, "-o", out / "long.fast5", "--fast5-signal", "gzip"]),
+            ("subset --in-order BLOW5",
+             ["subset", long_b5, "--read-ids", long_ids, "-o", out / "long.blow5",
+              "--in-order"]),
+            ("subset --in-order POD5",
+             ["subset", long5, "--read-ids", long_ids, "-o", out / "long.pod5", "--in-order"]),
+            ("merge BLOW5, records recompressed",
+             ["merge", long_b5, "-o", out / "long.blow5", "--records", "zlib"]),
+            ("merge POD5", ["merge", long5, "-o", out / "long.pod5"]),
+            ("degrade (2 bits)", ["degrade", long_b5, "-o", out / "long.blow5", "--bits", "2"]),
+            ("split BLOW5 --reads 10", ["split", long_b5, "-o", out / "long_parts", "--reads",
+                                        "10"]),
+        ]
+        tasks += [(f"60 reads of 2M samples: {name} ({t})", [svb, *args[:1], *threads, *args[1:]],
+                   None, None,
+                   remove(out / "long.blow5", out / "long.pod5", out / "long.fast5",
+                          out / "long_parts"))
+                  for name, args in long_tasks]
     s5t = slow5tools()
     if s5t:
         # slow5tools 1.3 with 2 processes where it has the option, writing what svb writes

@@ -11,7 +11,7 @@ fn main() -> std::process::ExitCode {
 /// them once freed: with 16 threads, a subset of 60 reads of 2 million samples peaked at
 /// 413 MB, a merge at 543 MB. With the threshold fixed at 1 MiB such buffers are mapped and
 /// given back when freed: 150 MB and 230 MB, at the same speed (docs/PERFORMANCE.md,
-/// "Memory"). glibc takes the setting from the environment at start only (a call would need
+/// "Design measurements"). glibc takes the setting from the environment at start only (a call would need
 /// `unsafe`), so the binary starts itself again, once, with it set; a threshold the user set
 /// is kept, and where the binary cannot be started again it runs as it is.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
