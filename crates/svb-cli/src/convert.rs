@@ -93,7 +93,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
                 .into_iter()
                 .find(|f| f.extension() == to)
                 .ok_or_else(|| format!("--to {to}: not a format svb writes"))?;
-            output_dir(&args.output)?;
             let ext = to.extension();
             let outs = files
                 .iter()
@@ -120,9 +119,26 @@ pub fn run(args: &Args) -> Result<bool, String> {
     if args.file_read_count.is_some() && to != Format::Fast5 {
         return Err("--file-read-count cuts FAST5 outputs (svb split cuts the others)".into());
     }
-    // Every output is checked before anything is written.
+    // Two inputs of one name (in two folders) would make one output, the second's reads
+    // replacing the first's: refused before anything is written, as slow5tools does.
+    let mut names: std::collections::HashMap<&Path, &Path> = std::collections::HashMap::new();
+    for (ins, out) in &outputs {
+        if let Some(first) = names.insert(out, &ins[0]) {
+            return Err(format!(
+                "{} and {} would both be converted to {}: rename one, or convert them in two \
+                 runs to two folders",
+                first.display(),
+                ins[0].display(),
+                out.display()
+            ));
+        }
+    }
+    // Every output is checked before anything is written (the folder made only then).
     for (_, out) in &outputs {
         check_output(out, &inputs, args.writing.force)?;
+    }
+    if args.to.is_some() {
+        output_dir(&args.output)?;
     }
     let mut left_out = unopened;
     for (ins, out) in &outputs {

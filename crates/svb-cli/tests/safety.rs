@@ -6,7 +6,7 @@
 //! line) or read (BLOW5 1.0.0).
 
 mod common;
-use common::{ok, s, svb};
+use common::{fails, ok, s, svb};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -340,4 +340,28 @@ fn blow5_versions_and_headers_as_slow5lib_reads_them(data: &Path, dir: &TempDir)
         b[at + 1] = b'x';
     });
     fails_with(&svb(&["blow5", "verify", s(&broken)]), "expected @ATTRIBUTE");
+}
+
+/// Two inputs of one file name in two folders would be converted to one output, the second's
+/// reads replacing the first's (with --force) or a partial folder left (without): refused
+/// before anything is written, naming both.
+#[test]
+fn one_output_per_input_refuses_two_inputs_of_one_name() {
+    let tmp = TempDir::new("safety_same_name");
+    for (dir, id) in [("a", "read_a"), ("b", "read_b")] {
+        std::fs::create_dir(tmp.join(dir)).unwrap();
+        let signal: Vec<i16> = (0..20).collect();
+        let bytes = svb_testdata::blow5::of_reads(&[(id, &signal)]);
+        std::fs::write(tmp.join(dir).join("x.blow5"), bytes).unwrap();
+    }
+    let (a, b, out) = (tmp.join("a"), tmp.join("b"), tmp.join("out"));
+    for force in [false, true] {
+        let mut args = vec!["convert", s(&a), s(&b), "-o", s(&out), "--to", "slow5"];
+        if force {
+            args.push("--force");
+        }
+        let e = fails(&svb(&args));
+        assert!(e.contains("a/x.blow5") && e.contains("b/x.blow5"), "{e}");
+        assert!(!out.exists(), "nothing is written");
+    }
 }
