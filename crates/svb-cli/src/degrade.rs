@@ -20,7 +20,11 @@ use crate::progress::SharedProgress;
     sequencing_kit and experiment_type of every read group: 3 for R10.4.1 DNA and RNA004, 2\n\
     for R9.4.1 DNA and RNA002), and every read must have that dataset's digitisation and\n\
     sampling rate; a header of another dataset needs --bits. More than 4 bits may cost\n\
-    basecalling accuracy.")]
+    basecalling accuracy.\n\n\
+    The output is slow5tools degrade's, byte for byte, except where a sample lies within\n\
+    2^(bits-1) of 32767: rounding it up would pass the largest int16, and slow5lib's\n\
+    rounding wraps it to a large negative sample (32767 with 2 bits becomes -32768); svb\n\
+    rounds it down instead (32764), the nearest value the bits allow.")]
 pub struct Args {
     /// The BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,
