@@ -15,8 +15,21 @@ enum Id {
     Inode(u64, u64),
     #[cfg_attr(unix, allow(dead_code))]
     Path(PathBuf),
-    /// An object, by its URL (scheme and host in lower case).
+    /// An object, by the store, bucket and key its URL resolves to ([`object_identity`]).
     Url(String),
+}
+
+/// The identity of the object `url` names: as its store resolves it (aliases of one object,
+/// `s3://b/./x` and `s3a://b/x`, are one; with the `remote` feature), else its text with the
+/// scheme and host in lower case.
+fn object_identity(url: &str) -> String {
+    #[cfg(feature = "remote")]
+    if let Ok(id) = crate::remote::object_identity(url) {
+        return id;
+    }
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let (host, key) = rest.split_once('/').unwrap_or((rest, ""));
+    format!("{}://{}/{key}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase())
 }
 
 impl FileId {
@@ -24,13 +37,7 @@ impl FileId {
     /// identity is its URL ([`url_of`](crate::url_of)), whether or not it exists.
     pub fn of(path: &Path) -> io::Result<FileId> {
         if let Some(url) = crate::url_of(path) {
-            let (scheme, rest) = url.split_once("://").expect("a URL");
-            let (host, key) = rest.split_once('/').unwrap_or((rest, ""));
-            return Ok(FileId(Id::Url(format!(
-                "{}://{}/{key}",
-                scheme.to_ascii_lowercase(),
-                host.to_ascii_lowercase()
-            ))));
+            return Ok(FileId(Id::Url(object_identity(url))));
         }
         #[cfg(unix)]
         {
@@ -124,5 +131,29 @@ mod tests {
         }
         assert!(inputs.check_output(&d.join("other.pod5")).is_ok());
         std::fs::remove_dir_all(d).unwrap();
+    }
+
+    /// Every spelling of one object is that object: an output URL that names an input in
+    /// another spelling is refused (with `--force`, `subset` once replaced its input so).
+    #[cfg(feature = "remote")]
+    #[test]
+    fn aliases_of_an_object_are_the_object() {
+        let inputs = Inputs::new([Path::new("s3://b/x.pod5")]).unwrap();
+        for alias in [
+            "s3://b/./x.pod5",
+            "s3://b/sub/../x.pod5",
+            "s3://b/%78.pod5",
+            "s3a://b/x.pod5",
+            "S3://B/x.pod5",
+        ] {
+            let e = inputs.check_output(Path::new(alias));
+            assert!(e.is_err(), "{alias} was not taken for s3://b/x.pod5");
+        }
+        for other in ["s3://b/y.pod5", "s3://c/x.pod5", "gs://b/x.pod5", "s3://b/sub/x.pod5"] {
+            assert!(inputs.check_output(Path::new(other)).is_ok(), "{other}");
+        }
+        let inputs = Inputs::new([Path::new("https://host:8080/data/r.blow5")]).unwrap();
+        assert!(inputs.check_output(Path::new("https://HOST:8080/data/./r.blow5")).is_err());
+        assert!(inputs.check_output(Path::new("https://host:8081/data/r.blow5")).is_ok());
     }
 }

@@ -169,6 +169,31 @@ fn invalid(url: &str, what: impl std::fmt::Display) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, format!("{}: {what}", shown_url(url)))
 }
 
+/// Which object `url` names, as its store resolves it: the kind of store, the bucket (or
+/// host, with its user part and port) and the object's path with dot segments and
+/// percent-encoding resolved, so that `s3://b/./x.pod5`, `s3://b/sub/../x.pod5`,
+/// `s3://b/%78.pod5`, `S3://B/x.pod5` and `s3a://b/x.pod5` are all `s3://b/x.pod5`: what
+/// [`FileId`](crate::FileId) compares an output with the inputs by.
+pub(crate) fn object_identity(url: &str) -> io::Result<String> {
+    let parsed = url::Url::parse(url).map_err(|e| invalid(url, format!("not a URL: {e}")))?;
+    let (scheme, path) =
+        ObjectStoreScheme::parse(&parsed).map_err(|e| invalid(url, format!("{e}")))?;
+    let kind = match scheme {
+        ObjectStoreScheme::AmazonS3 => "s3",
+        ObjectStoreScheme::GoogleCloudStorage => "gs",
+        ObjectStoreScheme::MicrosoftAzure => "az",
+        ObjectStoreScheme::Http => "http",
+        _ => parsed.scheme(),
+    };
+    let user = match parsed.username() {
+        "" => String::new(),
+        u => format!("{}@", u.to_ascii_lowercase()),
+    };
+    let host = parsed.host_str().unwrap_or_default().to_ascii_lowercase();
+    let port = parsed.port().map(|p| format!(":{p}")).unwrap_or_default();
+    Ok(format!("{kind}://{user}{host}{port}/{path}"))
+}
+
 /// The store that holds `url`'s object, and the object's path in it. Stores are kept by
 /// scheme and bucket (or host), so their connections are reused.
 fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath, url::Url)> {
