@@ -9,7 +9,9 @@ pub struct Remote {
     /// Read objects without signing requests: public buckets such as ONT's open data
     /// (`s3://ont-open-data/...`), as the AWS CLI's option of the same name. Credentials
     /// otherwise come from the environment (AWS_*, GOOGLE_*, AZURE_*; AWS_ENDPOINT_URL for
-    /// S3-compatible stores) or the instance's metadata.
+    /// S3-compatible stores), for S3 from the AWS CLI's profile (AWS_PROFILE, else default,
+    /// in ~/.aws/credentials and ~/.aws/config: keys, region, endpoint_url, web identity,
+    /// credential_process), or the instance's metadata.
     #[arg(long, global = true)]
     pub no_sign_request: bool,
     /// An object store option as KEY=VALUE, e.g. aws_region=eu-west-2,

@@ -35,6 +35,8 @@
 //! assert!(src.read_vec(7, 5).is_err()); // past the end: an error, not a panic
 //! ```
 
+#[cfg(feature = "remote")]
+mod aws_profile;
 mod error_chain;
 mod file_id;
 mod in_order;

@@ -252,6 +252,7 @@ fn build_store(
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
+            b = with_profile(url, b)?;
             if create_only {
                 b = b.with_http_connector(CreateOnlyConnector);
             }
@@ -288,6 +289,42 @@ fn build_store(
         }
         other => return Err(invalid(url, format!("{other:?} URLs are not read"))),
     })
+}
+
+/// `b` with what the AWS CLI's profile gives (`~/.aws/config` and `~/.aws/credentials`, or
+/// the files and profile the environment names: [`crate::aws_profile`]) where the
+/// environment and the storage options set nothing: keys, region, endpoint, web identity,
+/// or credentials from its `credential_process`. Nothing is read for a store that signs no
+/// request (`--no-sign-request`).
+fn with_profile(
+    url: &str, mut b: object_store::aws::AmazonS3Builder,
+) -> io::Result<object_store::aws::AmazonS3Builder> {
+    use object_store::aws::AmazonS3ConfigKey as Key;
+    let set = |b: &object_store::aws::AmazonS3Builder, k: &Key| b.get_config_value(k).is_some();
+    if b.get_config_value(&Key::SkipSignature).is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+        return Ok(b);
+    }
+    let Some(profile) = crate::aws_profile::from_env().map_err(|e| invalid(url, e))? else {
+        return Ok(b);
+    };
+    let had_keys = set(&b, &Key::AccessKeyId);
+    for (k, v) in &profile.settings {
+        let key: Key = k.parse().map_err(|_| invalid(url, format!("profile key {k}")))?;
+        let credential = matches!(key, Key::AccessKeyId | Key::SecretAccessKey | Key::Token);
+        // The environment's keys come whole or not at all: never a profile's secret with
+        // the environment's key id.
+        let taken = set(&b, &key) || (credential && had_keys);
+        if !taken {
+            b = b.with_config(key, v);
+        }
+    }
+    let signs_in = set(&b, &Key::AccessKeyId) || set(&b, &Key::WebIdentityTokenFile);
+    if let (Some(command), false) = (&profile.process, signs_in) {
+        b = b.with_credentials(Arc::new(crate::aws_profile::ProcessCredentials::new(
+            command.clone(),
+        )));
+    }
+    Ok(b)
 }
 
 /// The transport of an S3 store that writes objects only where none is: a multipart

@@ -55,6 +55,9 @@ pub struct Served {
     pub log: Mutex<Vec<String>>,
     /// When each request of `log` arrived.
     pub arrived: Mutex<Vec<std::time::Instant>>,
+    /// Each request's `Authorization` header (empty where it had none), in the order of
+    /// `log`: what credentials a client signed with.
+    pub authorization: Mutex<Vec<String>>,
     /// Bodies sent at this many bytes a second at most, all connections together (0: no
     /// cap): a link's bandwidth.
     pub bytes_per_second: AtomicU64,
@@ -183,6 +186,7 @@ fn serve_connection(
         let target = parts.next().unwrap_or("/").to_string();
         let mut range = None;
         let mut if_match = None;
+        let mut authorization = String::new();
         let mut close = false;
         loop {
             let mut h = String::new();
@@ -197,6 +201,7 @@ fn serve_connection(
                 match k.trim().to_ascii_lowercase().as_str() {
                     "range" => range = Some(v.trim().to_string()),
                     "if-match" => if_match = Some(v.trim().to_string()),
+                    "authorization" => authorization = v.trim().to_string(),
                     "connection" => close = v.trim().eq_ignore_ascii_case("close"),
                     _ => {}
                 }
@@ -207,6 +212,7 @@ fn serve_connection(
         let mut log = served.log.lock().unwrap();
         log.push(format!("{method} {target} {}", range.as_deref().unwrap_or("-")));
         served.arrived.lock().unwrap().push(std::time::Instant::now());
+        served.authorization.lock().unwrap().push(authorization);
         drop(log);
         let delay = faults.delay_ms.load(Ordering::SeqCst);
         if delay > 0 {
