@@ -384,18 +384,35 @@ fn io_error(e: object_store::Error) -> io::Error {
     }
 }
 
-/// Which version of the object every request asks for.
+/// Which version of the object every request asks for: its ETag, or the store's version id;
+/// where the server gives neither (many plain web servers), its modification time (to the
+/// second, `Last-Modified`) and its size, which every answer must have.
 #[derive(Clone, Debug)]
 struct Version {
     e_tag: Option<String>,
     version: Option<String>,
+    modified: std::time::SystemTime,
 }
 
 impl Version {
+    fn of(meta: &object_store::ObjectMeta) -> Version {
+        Version {
+            e_tag: meta.e_tag.clone(),
+            version: meta.version.clone(),
+            modified: meta.last_modified.into(),
+        }
+    }
+
+    /// Whether only the modification time tells this version (no ETag, no version id).
+    fn by_time(&self) -> bool {
+        self.e_tag.is_none() && self.version.is_none()
+    }
+
     fn options(&self, range: Range<u64>) -> GetOptions {
         GetOptions {
             range: Some(GetRange::Bounded(range)),
             if_match: self.e_tag.clone(),
+            if_unmodified_since: self.by_time().then(|| self.modified.into()),
             version: self.version.clone(),
             ..Default::default()
         }
@@ -406,14 +423,29 @@ impl Version {
             (Some(a), Some(b)) => a == b,
             _ => true,
         };
-        if !same_tag || meta.size != len {
+        let modified: std::time::SystemTime = meta.last_modified.into();
+        let same_time = !self.by_time() || modified == self.modified;
+        if !same_tag || !same_time || meta.size != len {
             return Err(io::Error::other(format!(
-                "the object changed while it was being read (now {} bytes, ETag {:?}; opened \
-                 at {len} bytes, ETag {:?}): nothing of the new version was used; read it again",
-                meta.size, meta.e_tag, self.e_tag
+                "the object changed while it was being read (now {} bytes, ETag {:?}, modified \
+                 {}; opened at {len} bytes, ETag {:?}, modified {}): nothing of the new version \
+                 was used; read it again",
+                meta.size,
+                meta.e_tag,
+                unix_seconds(modified),
+                self.e_tag,
+                unix_seconds(self.modified)
             )));
         }
         Ok(())
+    }
+}
+
+/// `t` as seconds since 1970, for a message.
+fn unix_seconds(t: std::time::SystemTime) -> String {
+    match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => format!("{} s after 1970", d.as_secs()),
+        Err(_) => "before 1970".into(),
     }
 }
 
@@ -659,6 +691,7 @@ impl Object {
         let (len, version) = match (tail, head) {
             (Ok((meta, tail_range, tail)), Ok((head_meta, head_range, head)))
                 if head_meta.e_tag == meta.e_tag
+                    && head_meta.last_modified == meta.last_modified
                     && head_meta.size == meta.size
                     && tail.len() as u64 == tail_range.end - tail_range.start
                     && head.len() as u64 == head_range.end - head_range.start
@@ -668,7 +701,7 @@ impl Object {
                 count(0, (tail.len() + head.len()) as u64);
                 kept.keep(head_range.start, head.into());
                 kept.keep(tail_range.start, tail.into());
-                (meta.size, Version { e_tag: meta.e_tag, version: meta.version })
+                (meta.size, Version::of(&meta))
             }
             (Err(object_store::Error::NotFound { .. }), _)
             | (_, Err(object_store::Error::NotFound { .. })) => {
@@ -679,7 +712,7 @@ impl Object {
             _ => {
                 count(1, 0);
                 let meta = block_on(store.head(&path)).map_err(io_error)?;
-                (meta.size, Version { e_tag: meta.e_tag, version: meta.version })
+                (meta.size, Version::of(&meta))
             }
         };
         Ok(Object {

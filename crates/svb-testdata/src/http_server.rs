@@ -36,6 +36,9 @@ pub struct Faults {
     pub redirect_loop: AtomicU64,
     /// Delay every answer by this many milliseconds (not counted down).
     pub delay_ms: AtomicU64,
+    /// Answer without an `ETag` (as many plain web servers do; not counted down): the
+    /// file's `Last-Modified` and size are all a client can tell a version by.
+    pub no_etag: AtomicBool,
 }
 
 fn take(n: &AtomicU64) -> bool {
@@ -156,6 +159,31 @@ fn etag(len: u64, modified: Option<std::time::SystemTime>) -> String {
     format!("\"{len:x}-{ns:x}\"")
 }
 
+/// `t` as an HTTP date (`Wed, 01 Jan 2025 00:00:00 GMT`), to the second.
+fn http_date(t: std::time::SystemTime) -> String {
+    let secs = t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // The civil date of `days` since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+    let name = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        [(month - 1) as usize];
+    format!(
+        "{weekday}, {day:02} {name} {year} {:02}:{:02}:{:02} GMT",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
 /// `n` bytes of `f` at `at`.
 fn read_range(f: &mut std::fs::File, at: u64, n: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Read, Seek};
@@ -186,6 +214,7 @@ fn serve_connection(
         let target = parts.next().unwrap_or("/").to_string();
         let mut range = None;
         let mut if_match = None;
+        let mut unmodified_since = None;
         let mut authorization = String::new();
         let mut close = false;
         loop {
@@ -202,6 +231,7 @@ fn serve_connection(
                     "range" => range = Some(v.trim().to_string()),
                     "if-match" => if_match = Some(v.trim().to_string()),
                     "authorization" => authorization = v.trim().to_string(),
+                    "if-unmodified-since" => unmodified_since = Some(v.trim().to_string()),
                     "connection" => close = v.trim().eq_ignore_ascii_case("close"),
                     _ => {}
                 }
@@ -234,11 +264,17 @@ fn serve_connection(
         };
         let len = meta.len();
         let tag = etag(len, meta.modified().ok());
-        let base = [
-            format!("ETag: {tag}"),
-            "Last-Modified: Wed, 01 Jan 2025 00:00:00 GMT".to_string(),
-            "Accept-Ranges: bytes".to_string(),
-        ];
+        let modified = http_date(meta.modified().unwrap_or(std::time::UNIX_EPOCH));
+        let mut base = vec![format!("Last-Modified: {modified}"), "Accept-Ranges: bytes".into()];
+        let no_etag = faults.no_etag.load(Ordering::SeqCst);
+        if !no_etag {
+            base.push(format!("ETag: {tag}"));
+        }
+        // A version asked for by its date: this one, or 412.
+        if unmodified_since.as_deref().is_some_and(|d| d != modified) {
+            respond(&mut out, "412 Precondition Failed", &[], b"", method == "HEAD", served)?;
+            continue;
+        }
         if method == "GET" {
             if take(&faults.drop_connection) {
                 return Ok(());
@@ -381,6 +417,15 @@ fn respond_len(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn http_dates_are_the_calendar() {
+        let at =
+            |s: u64| super::http_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(at(1_735_689_600), "Wed, 01 Jan 2025 00:00:00 GMT");
+        assert_eq!(at(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(at(951_782_400 + 3_723), "Tue, 29 Feb 2000 01:02:03 GMT");
+    }
     use super::*;
     use std::io::Read;
 
