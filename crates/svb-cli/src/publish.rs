@@ -136,6 +136,11 @@ pub fn write_output(
 /// Makes the output directory `dir` (with its parents) and removes the leftovers of killed
 /// runs in it; an existing file that is not a directory is an error.
 pub fn output_dir(dir: &Path) -> Result<(), String> {
+    // An object store's prefix (`s3://bucket/run/`) is no folder: nothing to make (a local
+    // `./s3:/bucket/run` was made before).
+    if svb_io::is_url(dir) {
+        return Ok(());
+    }
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
         return Err(format!(
             "{}: exists and is not a directory (the output here is a directory)",

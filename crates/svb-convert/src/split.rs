@@ -580,8 +580,11 @@ fn output_paths(
     if let Some(t) = template {
         check_template(t)?;
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|source| ConvertError::Output { path: dir.to_path_buf(), source })?;
+    // An object store's prefix is no folder: nothing is made for it here.
+    if !svb_io::is_url(dir) {
+        std::fs::create_dir_all(dir)
+            .map_err(|source| ConvertError::Output { path: dir.to_path_buf(), source })?;
+    }
     // Names that differ only by case are one file on a case-insensitive file system.
     let mut seen: HashMap<String, &str> = HashMap::new();
     let mut paths = Vec::with_capacity(names.len());
