@@ -202,6 +202,28 @@ fn an_object_replaced_while_read_is_an_error() {
     assert!(e.contains("changed while it was being read"), "{e}");
 }
 
+/// A server that accepts connections and answers nothing is given up within the open's
+/// budget (1.5 times the request timeout: 45 s by default, 3 s here), the message saying so
+/// (it took 362 s: the open's timeout dropped, then a HEAD retried for three minutes).
+#[test]
+fn a_server_that_answers_nothing_is_given_up_in_time() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let url = format!("http://127.0.0.1:{port}/reads.pod5");
+    let start = std::time::Instant::now();
+    let out = svb(&["view", &url, "--storage-option", "timeout=2s"]);
+    let took = start.elapsed();
+    let e = fails(&out);
+    assert!(e.contains("no answer within 3 s"), "{e}");
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}
+
 /// A server without ETags (many plain web servers): the version read is told by its
 /// Last-Modified and size, so an object replaced by another of the same size while it is read
 /// is an error, never a mix of the two (3 of 12 runs gave one with exit 0 before).

@@ -121,6 +121,13 @@ fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
+/// `f`, given up at `deadline` (`Err` then): the timer made on the runtime that runs it.
+async fn within<F: std::future::Future>(
+    deadline: Instant, f: F,
+) -> Result<F::Output, tokio::time::error::Elapsed> {
+    tokio::time::timeout_at(deadline.into(), f).await
+}
+
 /// Runs `f` to its end on the remote runtime. Called from inside an async task (a caller's
 /// own runtime), it runs on a thread of its own rather than block that task's executor.
 fn block_on<F: std::future::Future + Send>(f: F) -> F::Output
@@ -243,12 +250,13 @@ fn build_store(
     // The URL up to its path: what the builders parse the bucket, account or host from
     // (never its query, where a signed URL keeps its signature).
     let base = &parsed[..url::Position::AfterPath];
+    let retry = retry_config(options);
     Ok(match scheme {
         ObjectStoreScheme::AmazonS3 => {
             // Outputs without --force complete only where no object is through the
             // create-only store (`create_only`: If-None-Match on the completion), never by a
             // copy, so the store needs no copy-if-not-exists setting.
-            let mut b = aws::AmazonS3Builder::from_env().with_url(base);
+            let mut b = aws::AmazonS3Builder::from_env().with_url(base).with_retry(retry.clone());
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
@@ -259,14 +267,16 @@ fn build_store(
             built(url, b.build())?
         }
         ObjectStoreScheme::GoogleCloudStorage => {
-            let mut b = gcp::GoogleCloudStorageBuilder::from_env().with_url(base);
+            let mut b =
+                gcp::GoogleCloudStorageBuilder::from_env().with_url(base).with_retry(retry.clone());
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
             built(url, b.build())?
         }
         ObjectStoreScheme::MicrosoftAzure => {
-            let mut b = azure::MicrosoftAzureBuilder::from_env().with_url(base);
+            let mut b =
+                azure::MicrosoftAzureBuilder::from_env().with_url(base).with_retry(retry.clone());
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
@@ -277,6 +287,7 @@ fn build_store(
             // A plain `http://` URL is what the user asked for.
             let mut b = http::HttpBuilder::new()
                 .with_url(root)
+                .with_retry(retry)
                 .with_config(ClientConfigKey::AllowHttp, (parsed.scheme() == "http").to_string());
             for (k, v) in options {
                 // Another store's keys (`aws_region`, `skip_signature`) mean nothing to a web
@@ -289,6 +300,45 @@ fn build_store(
         }
         other => return Err(invalid(url, format!("{other:?} URLs are not read"))),
     })
+}
+
+/// What one request may take in all, before it is given up: the `timeout` storage option
+/// (object_store's client timeout), else object_store's 30 s.
+fn request_timeout(options: &[(String, String)]) -> Duration {
+    options
+        .iter()
+        .rev()
+        .find(|(k, _)| matches!(k.to_ascii_lowercase().as_str(), "timeout" | "aws_timeout"))
+        .and_then(|(_, v)| duration(v))
+        .unwrap_or(Duration::from_secs(30))
+}
+
+/// A duration as the storage options write it: `30s`, `500ms`, `2m`, or seconds.
+fn duration(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    let split = v.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(v.len());
+    let n: f64 = v[..split].parse().ok()?;
+    let secs = match v[split..].trim() {
+        "" | "s" | "sec" | "secs" | "second" | "seconds" => n,
+        "ms" => n / 1e3,
+        "m" | "min" | "mins" | "minute" | "minutes" => n * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// Retries of transient failures (resets, 5xx, 429) for at most half a request's time
+/// ([`request_timeout`]), so that a server that answers nothing is given up within
+/// [`open_budget`], not after object_store's three minutes of retries.
+fn retry_config(options: &[(String, String)]) -> object_store::RetryConfig {
+    object_store::RetryConfig { retry_timeout: request_timeout(options) / 2, ..Default::default() }
+}
+
+/// What opening an object may take in all (1.5 requests' time: its two first ranges, and a
+/// metadata request where they are not answered as asked): 45 s by default, a server that
+/// answers nothing named then.
+fn open_budget(options: &[(String, String)]) -> Duration {
+    request_timeout(options) * 3 / 2
 }
 
 /// `b` with what the AWS CLI's profile gives (`~/.aws/config` and `~/.aws/credentials`, or
@@ -645,7 +695,19 @@ impl Object {
     fn open_new(url: &str) -> io::Result<Object> {
         let (store, path, _) = store_for(url)?;
         let tail_len = tail_for(&path);
-        let (tail, head) = block_on(async {
+        let budget = open_budget(&settings().options);
+        let deadline = Instant::now() + budget;
+        let silent = || {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "no answer within {} s (the storage option timeout=SECONDS gives each \
+                     request longer; opening takes 1.5 times it at most)",
+                    budget.as_secs_f64()
+                ),
+            )
+        };
+        let (tail, head) = block_on(within(deadline, async {
             count(2, 0);
             let tail = store.get_opts(
                 &path,
@@ -686,7 +748,8 @@ impl Object {
                 Ok::<_, object_store::Error>((meta, range, bytes))
             };
             (body(tail, tail_len).await, body(head, HEAD).await)
-        });
+        }))
+        .map_err(|_| silent())?;
         let mut kept = Kept::default();
         let (len, version) = match (tail, head) {
             (Ok((meta, tail_range, tail)), Ok((head_meta, head_range, head)))
@@ -711,7 +774,9 @@ impl Object {
             // ranges, or an object replaced between the two answers: its metadata alone.
             _ => {
                 count(1, 0);
-                let meta = block_on(store.head(&path)).map_err(io_error)?;
+                let meta = block_on(within(deadline, store.head(&path)))
+                    .map_err(|_| silent())?
+                    .map_err(io_error)?;
                 (meta.size, Version::of(&meta))
             }
         };
