@@ -224,6 +224,20 @@ fn a_server_that_answers_nothing_is_given_up_in_time() {
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
 
+/// A web server that does not list its files (no WebDAV): a prefix URL is refused after one
+/// request, saying what to do, without the server's HTML page (a 501 was retried ten times
+/// and its page printed).
+#[test]
+fn a_web_server_that_does_not_list_is_asked_once() {
+    let dir = svb_testdata::TempDir::new("remote-no-listing");
+    files(&dir, 10);
+    let server = HttpServer::start(&dir.0);
+    let e = fails(&svb(&["view", &server.url("")]));
+    assert!(e.contains("this web server does not list its files"), "{e}");
+    assert!(!e.contains('<'), "{e}");
+    assert_eq!(server.requests(), 1, "{:?}", server.served.log.lock().unwrap());
+}
+
 /// A server without ETags (many plain web servers): the version read is told by its
 /// Last-Modified and size, so an object replaced by another of the same size while it is read
 /// is an error, never a mix of the two (3 of 12 runs gave one with exit 0 before).

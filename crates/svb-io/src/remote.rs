@@ -1033,7 +1033,19 @@ pub fn head(url: &str) -> io::Result<(u64, String)> {
 /// The URLs of the objects under `prefix_url` (a "directory": `s3://bucket/run/`), in name
 /// order: every object below it with `recursive`, else those directly in it.
 pub fn list(prefix_url: &str, recursive: bool) -> io::Result<Vec<String>> {
-    let (store, prefix, parsed) = store_for(prefix_url)?;
+    let (mut store, prefix, parsed) = store_for(prefix_url)?;
+    let web = matches!(parsed.scheme(), "http" | "https");
+    if web {
+        // A web server lists through WebDAV's PROPFIND or not at all: asked once, no retries
+        // of a plain server's 501.
+        use object_store::{http::HttpBuilder, ClientConfigKey};
+        let root = &parsed[..url::Position::BeforePath];
+        let b = HttpBuilder::new()
+            .with_url(root)
+            .with_retry(object_store::RetryConfig { max_retries: 0, ..Default::default() })
+            .with_config(ClientConfigKey::AllowHttp, (parsed.scheme() == "http").to_string());
+        store = Arc::new(b.build().map_err(|e| invalid(prefix_url, e))?);
+    }
     let prefix = (!prefix.as_ref().is_empty()).then_some(prefix);
     let metas = block_on(async {
         if recursive {
@@ -1051,6 +1063,22 @@ pub fn list(prefix_url: &str, recursive: bool) -> io::Result<Vec<String>> {
     })
     .map_err(|e| {
         let e = io_error(e);
+        if web {
+            // Its answer, without the HTML page a plain server sends with it.
+            let said = e.to_string();
+            let said = said.lines().next().unwrap_or_default();
+            let said = said.rsplit_once("status code: ").map_or(said, |(_, s)| s);
+            let said = said.split(':').next().unwrap_or(said).trim();
+            return io::Error::new(
+                e.kind(),
+                format!(
+                    "listing it: this web server does not list its files (WebDAV PROPFIND \
+                     answered {}): name the files, or use an object store's URL (s3://, gs://, \
+                     az://), which lists",
+                    crate::excerpt(said, 80)
+                ),
+            );
+        }
         io::Error::new(e.kind(), format!("listing it: {e}"))
     })?;
     let mut urls: Vec<String> =

@@ -1,6 +1,7 @@
 //! A web server for tests: serves a folder's files on 127.0.0.1 with HTTP/1.1 range requests
 //! (`bytes=a-b`, `bytes=a-`, `bytes=-n`), `HEAD`, an `ETag` of each file's content and
-//! `If-Match`, as object stores and static file servers answer them; and faults on demand
+//! `If-Match`, as object stores and static file servers answer them (no listing: other methods
+//! are 501); and faults on demand
 //! ([`Faults`]): 503 and 429 answers, bodies cut short, connections dropped, a wrong
 //! `Content-Range`, a delay. It counts the requests and body bytes it serves.
 
@@ -247,6 +248,14 @@ fn serve_connection(
         let delay = faults.delay_ms.load(Ordering::SeqCst);
         if delay > 0 {
             std::thread::sleep(Duration::from_millis(delay));
+        }
+        // A plain web server: GET and HEAD; anything else (WebDAV's PROPFIND) is 501 with an
+        // HTML page, as Python's http.server and most static servers answer it.
+        if method != "GET" && method != "HEAD" {
+            let page =
+                b"<!DOCTYPE HTML>\n<html><body><h1>Error response</h1>\n<p>501</p></body></html>\n";
+            respond(&mut out, "501 Not Implemented", &[], page, false, served)?;
+            continue;
         }
         let path = target.split('?').next().unwrap_or("/");
         let file = root.join(path.trim_start_matches('/'));
