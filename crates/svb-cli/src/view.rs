@@ -21,24 +21,40 @@ use svb_model::Format;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb view reads.pod5 > summary.tsv\n  \
     svb view -r runs/ --fields read_id,channel,num_samples\n  \
-    svb view reads.blow5 --json | head")]
+    svb view reads.pod5 -x run_id,sample_id --separator ,\n  \
+    svb view reads.blow5 -L                  (the fields and their types)\n  \
+    svb view reads.blow5 --json | head\n\n\
+    pod5 view's options are taken as it spells them: -i/--include for --fields, -I/--ids,\n\
+    -x/--exclude, -H/--no-header, --separator, -L/--list-fields, -f/--force-overwrite.")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
     /// The columns, in this order (default: all; POD5's are `pod5 view`'s).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, short = 'i', visible_alias = "include", value_delimiter = ',')]
     fields: Vec<String>,
+    /// The read ids alone (--fields read_id).
+    #[arg(short = 'I', long, conflicts_with_all = ["fields", "exclude"])]
+    ids: bool,
+    /// Leave these columns out.
+    #[arg(short = 'x', long, value_delimiter = ',')]
+    exclude: Vec<String>,
+    /// The columns' separator in the table [default: a tab].
+    #[arg(long, value_name = "TEXT", conflicts_with = "json")]
+    separator: Option<String>,
+    /// Print the fields the table would have (each with its type) and stop.
+    #[arg(short = 'L', long)]
+    list_fields: bool,
     /// JSON lines (one object a read) instead of TSV.
     #[arg(long)]
     json: bool,
     /// Leave out the TSV header line.
-    #[arg(long)]
+    #[arg(short = 'H', long)]
     no_header: bool,
     /// Write here instead of standard output (published when complete).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Replace the output file if it exists.
-    #[arg(long, requires = "output")]
+    #[arg(long, short = 'f', visible_alias = "force-overwrite", requires = "output")]
     force: bool,
 }
 
@@ -183,19 +199,47 @@ impl From<String> for Failure {
     }
 }
 
-/// Writes the rows of `files` to `out`.
-fn write_rows(
-    args: &Args, format: Format, files: &[PathBuf], out: &mut impl Write,
-) -> Result<(), Failure> {
-    // The columns: those asked for, else POD5's `pod5 view` columns or every BLOW5 column
-    // of the first file; every file gives these, in this order.
-    let columns: Option<Vec<String>> = if !args.fields.is_empty() {
+/// The columns of the table: those asked for (`--fields`, `--ids`), else POD5's `pod5 view`
+/// columns or every column of the first BLOW5 / FAST5 file; without those `--exclude` names
+/// (each must be one of them). Every file gives these, in this order; `None`: all of them.
+fn columns(args: &Args, format: Format, files: &[PathBuf]) -> Result<Option<Vec<String>>, String> {
+    let asked: Option<Vec<String>> = if args.ids {
+        Some(vec!["read_id".into()])
+    } else if !args.fields.is_empty() {
         Some(args.fields.clone())
     } else if format == Format::Pod5 {
         Some(svb_arrow::pod5_view_columns().map(String::from).collect())
     } else {
         None
     };
+    if args.exclude.is_empty() {
+        return Ok(asked);
+    }
+    let all = match asked {
+        Some(a) => a,
+        None => {
+            let options = Options { signal: SignalColumn::None, ..Options::default() };
+            let first = files.first().map(std::slice::from_ref).unwrap_or_default();
+            let batches = ReadBatches::open(first, options).map_err(|e| error_chain(&e))?;
+            batches.schema().fields().iter().map(|f| f.name().clone()).collect()
+        }
+    };
+    if let Some(x) = args.exclude.iter().find(|x| !all.contains(x)) {
+        return Err(format!("--exclude {x}: no such field; the fields are {}", all.join(", ")));
+    }
+    let kept: Vec<String> = all.into_iter().filter(|c| !args.exclude.contains(c)).collect();
+    if kept.is_empty() {
+        return Err("--exclude leaves no field".into());
+    }
+    Ok(Some(kept))
+}
+
+/// Writes the rows of `files` to `out`.
+fn write_rows(
+    args: &Args, format: Format, files: &[PathBuf], out: &mut impl Write,
+) -> Result<(), Failure> {
+    let columns = columns(args, format, files)?;
+    let separator = args.separator.as_deref().unwrap_or("\t");
     let mut names: Option<Vec<String>> = None;
     let mut progress = Progress::new(files.len() as u64, "view");
     let mut text = String::new();
@@ -215,8 +259,15 @@ fn write_rows(
         if names.is_none() {
             let n: Vec<String> =
                 batches.schema().fields().iter().map(|f| f.name().clone()).collect();
-            if !args.json && !args.no_header {
-                writeln!(out, "{}", n.join("\t")).map_err(Failure::Write)?;
+            if !args.json && !args.no_header && !args.list_fields {
+                writeln!(out, "{}", n.join(separator)).map_err(Failure::Write)?;
+            }
+            if args.list_fields {
+                let schema = batches.schema();
+                for f in schema.fields().iter() {
+                    writeln!(out, "{}\t{}", f.name(), f.data_type()).map_err(Failure::Write)?;
+                }
+                return out.flush().map_err(Failure::Write);
             }
             names = Some(n);
         }
@@ -241,7 +292,7 @@ fn write_rows(
                 } else {
                     for k in 0..names.len() {
                         if k > 0 {
-                            text.push('\t');
+                            text.push_str(separator);
                         }
                         tsv(batch.column(k).as_ref(), row, &mut text);
                     }

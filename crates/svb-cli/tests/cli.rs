@@ -501,6 +501,34 @@ fn view_is_pod5_views_table(dir: &Path) {
         }
     }
     let file = dir.join("pod5/multi_fast5_zip.pod5");
+    // pod5 view's own options, as it spells them: the same bytes.
+    for args in [
+        &["-x", "run_id,sample_id,pore_type", "--separator", ","][..],
+        &["-I"],
+        &["-i", "read_id,channel", "-H"],
+        &["--include", "mux,read_id", "--exclude", "mux"],
+    ] {
+        let mut ours = vec!["view", s(&file)];
+        ours.extend_from_slice(args);
+        let ours = ok(&svb(&ours));
+        let theirs = Command::new(&python)
+            .args(["-m", "pod5.tools.main", "view"])
+            .arg(&file)
+            .args(args)
+            .output();
+        match theirs {
+            Ok(t) if t.status.success() => {
+                assert_eq!(ours, String::from_utf8(t.stdout).unwrap(), "{args:?}");
+            }
+            _ => assert!(std::env::var("CI").map_or(true, |v| v != "true"), "CI=true needs pod5"),
+        }
+    }
+    // The fields and their types.
+    let listed = ok(&svb(&["view", s(&file), "-L"]));
+    assert_eq!(listed.lines().next(), Some("read_id\tUtf8"));
+    assert_eq!(listed.lines().count(), 27);
+    let e = fails(&svb(&["view", s(&file), "-x", "bogus"]));
+    assert!(e.contains("--exclude bogus: no such field"), "{e}");
     let o = svb(&["view", s(&file), "--fields", "num_samples,read_id"]);
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
