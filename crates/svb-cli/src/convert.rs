@@ -139,6 +139,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
     }
     if args.to.is_some() {
         output_dir(&args.output)?;
+    } else if let Some(parent) = args.output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        // `-o newdir/x.fast5` makes newdir, as ONT's `pod5 convert` does.
+        output_dir(parent)?;
     }
     let mut left_out = unopened;
     for (ins, out) in &outputs {

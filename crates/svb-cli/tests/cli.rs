@@ -640,3 +640,16 @@ fn convert_both_ways(dir: &Path, tmp: &TempDir) {
 fn verify(format: &str, file: &std::path::Path, threads: &str) -> std::process::Output {
     svb(&["--threads", threads, format, "verify", s(file)])
 }
+
+/// `convert -o newdir/x.slow5` makes the folders the output is to be in, as ONT's `pod5
+/// convert` does.
+#[test]
+fn convert_makes_the_outputs_folder() {
+    let tmp = svb_testdata::TempDir::new("cli_convert_folder");
+    let input = tmp.join("in.blow5");
+    let signal: Vec<i16> = (0..10).collect();
+    std::fs::write(&input, svb_testdata::blow5::of_reads(&[("r", &signal)])).unwrap();
+    let out = tmp.join("new/deeper/x.slow5");
+    ok(&svb(&["convert", s(&input), "-o", s(&out)]));
+    assert_eq!(svb_blow5::Reader::open(&out).unwrap().len(), 1);
+}
