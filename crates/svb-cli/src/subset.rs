@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::io::BufRead;
 use std::path::PathBuf;
 
+use crate::convert::{RecordCodec, SignalCodec};
 use crate::inputs::{identities, output_format, Inputs};
 use crate::output::error_chain;
 use crate::progress::Progress;
@@ -20,7 +21,9 @@ use svb_model::Format;
     svb subset reads.blow5 --read-ids ids.txt -o picked.slow5   (SLOW5 text)\n  \
     svb subset -r runs/ --read-ids ids.txt -o picked.blow5 --in-order   (the list's order)\n  \
     svb subset -r fast5_dir/ --read-ids ids.txt -o picked.pod5  (FAST5: into POD5, BLOW5 or \
-    SLOW5)")]
+    SLOW5)\n  \
+    svb subset reads.blow5 --read-ids ids.txt -o picked.blow5 -c zlib -s ex-zd   (as \
+    slow5tools get -c zlib -s ex-zd)")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
@@ -42,6 +45,14 @@ pub struct Args {
     /// input read once, front to back, BLOW5 records and POD5 chunks copied as stored).
     #[arg(long)]
     in_order: bool,
+    /// BLOW5 record compression of a BLOW5 output [default: the first input's] (slow5tools
+    /// get's -c).
+    #[arg(short = 'c', long, value_enum)]
+    records: Option<RecordCodec>,
+    /// BLOW5 signal compression of a BLOW5 output [default: the first input's] (slow5tools
+    /// get's -s).
+    #[arg(short = 's', long, value_enum)]
+    signal: Option<SignalCodec>,
     /// A BLOW5 / SLOW5 input's slow5lib index kept elsewhere than FILE.idx (one input; used
     /// as it is: an index that does not fit the file is an error, never rebuilt).
     #[arg(long, value_name = "PATH")]
@@ -100,7 +111,23 @@ pub fn run(args: &Args) -> Result<bool, String> {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
     }
     let order = svb_convert::ReadOrder::list_if(args.in_order);
+    let compression = svb_convert::Compression {
+        records: args.records.map(RecordCodec::compression),
+        signal: args.signal.map(SignalCodec::compression),
+        ..svb_convert::Compression::default()
+    };
+    let compressed = compression != svb_convert::Compression::default();
+    if compressed && !matches!(format, Format::Blow5 | Format::Slow5) {
+        return Err("-c/--records and -s/--signal are for BLOW5 / SLOW5 inputs (POD5 chunks \
+                    are copied as stored; `svb convert` recompresses)"
+            .into());
+    }
     let result = match (&args.index, &files[..]) {
+        (Some(_), [_]) | (None, _) if compressed => {
+            let index = args.index.as_deref();
+            let (out, c) = (&args.output, &compression);
+            svb_convert::subset_blow5_with(&files, index, &wanted, out, order, c, how)
+        }
         (Some(idx), [one]) => {
             svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, order, how)
         }

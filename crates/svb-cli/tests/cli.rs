@@ -653,3 +653,54 @@ fn convert_makes_the_outputs_folder() {
     ok(&svb(&["convert", s(&input), "-o", s(&out)]));
     assert_eq!(svb_blow5::Reader::open(&out).unwrap().len(), 1);
 }
+
+/// `subset -c / -s` as `slow5tools get -c / -s`: the BLOW5 output's record and signal
+/// compression, the reads' samples and fields unchanged, in either order; refused for a POD5
+/// input and a SLOW5 output.
+#[svb_testdata::data_test]
+fn subset_recompresses_as_slow5tools_get(data: &Path, tmp: &TempDir) {
+    let input = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let r = svb_blow5::Reader::open(&input).unwrap();
+    let ids: Vec<String> = (0..r.len()).rev().step_by(2).map(|i| r.read_id(i).unwrap()).collect();
+    let list = tmp.join("ids.txt");
+    std::fs::write(&list, ids.join("\n")).unwrap();
+    for order in [None, Some("--in-order")] {
+        let out = tmp.join(&format!("picked{}.blow5", order.is_some()));
+        let mut args = vec!["subset", s(&input), "--read-ids", s(&list), "-o", s(&out)];
+        args.extend(["-c", "zlib", "-s", "ex-zd"]);
+        args.extend(order);
+        ok(&svb(&args));
+        let got = svb_blow5::Reader::open(&out).unwrap();
+        assert_eq!(got.header().record_compression, svb_blow5::RecordCompression::Zlib);
+        assert_eq!(got.header().signal_compression, svb_blow5::SignalCompression::ExZd);
+        assert_eq!(got.len(), ids.len());
+        for rec in got.records() {
+            let rec = rec.unwrap();
+            let want = r.record_by_id(&rec.read_id).unwrap().unwrap();
+            assert_eq!(rec, want, "{}", rec.read_id);
+        }
+    }
+    let pod5 = data.join("pod5/multi_fast5_zip.pod5");
+    let e = fails(&svb(&[
+        "subset",
+        s(&pod5),
+        "--read-ids",
+        s(&list),
+        "-o",
+        s(&tmp.join("p.pod5")),
+        "-c",
+        "zlib",
+    ]));
+    assert!(e.contains("-c/--records and -s/--signal are for BLOW5"), "{e}");
+    let e = fails(&svb(&[
+        "subset",
+        s(&input),
+        "--read-ids",
+        s(&list),
+        "-o",
+        s(&tmp.join("t.slow5")),
+        "-s",
+        "ex-zd",
+    ]));
+    assert!(e.contains("SLOW5 text has no compression"), "{e}");
+}

@@ -51,6 +51,21 @@ impl Compression {
         Ok(())
     }
 
+    /// A BLOW5 writer's `options` (a copy's: the input's compression) with these choices
+    /// over them: record and signal compression where chosen, zstd's decode-fast profile
+    /// where asked.
+    pub(crate) fn over(&self, options: svb_blow5::WriteOptions) -> svb_blow5::WriteOptions {
+        svb_blow5::WriteOptions {
+            record_compression: self.records.unwrap_or(options.record_compression),
+            signal_compression: self.signal.unwrap_or(options.signal_compression),
+            zstd_profile: match self.decode_fast {
+                true => ZstdProfile::DecodeFast,
+                false => options.zstd_profile,
+            },
+            ..options
+        }
+    }
+
     fn profile(&self) -> ZstdProfile {
         match self.decode_fast {
             true => ZstdProfile::DecodeFast,

@@ -421,16 +421,7 @@ pub fn split_blow5(
             }
             let schema = svb_blow5::Schema { read_groups: groups, aux: first.aux.clone() };
             let path = &out_paths[k as usize];
-            let options = crate::blow5_options_like(path, first, how.publish);
-            let options = svb_blow5::WriteOptions {
-                record_compression: compression.records.unwrap_or(options.record_compression),
-                signal_compression: compression.signal.unwrap_or(options.signal_compression),
-                zstd_profile: match compression.decode_fast {
-                    true => svb_io::zstd_frame::Profile::DecodeFast,
-                    false => options.zstd_profile,
-                },
-                ..options
-            };
+            let options = compression.over(crate::blow5_options_like(path, first, how.publish));
             let w = svb_blow5::Writer::create(path, schema, options)?;
             writers.insert(k, (w, map));
         }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::windows::weighed;
-use crate::{settle, ConvertError, Run, Stats};
+use crate::{settle, Compression, ConvertError, Run, Stats};
 use svb_model::ReadSource;
 
 /// What a subset wrote.
@@ -225,7 +225,7 @@ pub(crate) fn copy_pod5_reads(
 pub fn subset_blow5(
     inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    subset_blow5_through(inputs, None, wanted, out, order, how)
+    subset_blow5_with(inputs, None, wanted, out, order, &Compression::default(), how)
 }
 
 /// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
@@ -234,13 +234,19 @@ pub fn subset_blow5(
 pub fn subset_blow5_indexed(
     input: &Path, index: &Path, wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    subset_blow5_through(&[input.to_path_buf()], Some(index), wanted, out, order, how)
+    let input = [input.to_path_buf()];
+    subset_blow5_with(&input, Some(index), wanted, out, order, &Compression::default(), how)
 }
 
-fn subset_blow5_through(
+/// [`subset_blow5`] (through the slow5lib index kept at `index` where one is named, as
+/// [`subset_blow5_indexed`]) with a BLOW5 output's record and signal compression chosen
+/// (`slow5tools get`'s `-c` / `-s`): records stored otherwise than the output stores them are
+/// decoded and compressed anew; what `compression` leaves unchosen is the first input's.
+pub fn subset_blow5_with(
     inputs: &[PathBuf], index: Option<&Path>, wanted: &[String], out: &Path, order: ReadOrder,
-    mut how: Run<'_>,
+    compression: &Compression, mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
+    compression.check(svb_model::Format::of_output(out)?, out)?;
     crate::check_output(inputs, out)?;
     let on_error = how.on_error;
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
@@ -268,7 +274,7 @@ fn subset_blow5_through(
     let (schema, group_maps) = crate::merged_schema(&headers, crate::HeaderRules::default())?;
     let aux = schema.aux.clone();
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
-    let options = crate::blow5_options_like(out, &first, how.publish);
+    let options = compression.over(crate::blow5_options_like(out, &first, how.publish));
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     let decoded = Decoded {
