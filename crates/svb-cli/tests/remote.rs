@@ -180,26 +180,36 @@ fn a_wrong_answer_is_an_error_never_data() {
     let _ = local;
 }
 
-#[test]
-fn an_object_replaced_while_read_is_an_error() {
-    let dir = svb_testdata::TempDir::new("remote-replaced");
-    let local = files(&dir, 200);
-    let server = HttpServer::start(&dir.0);
-    let url = server.url("reads.pod5");
-    // Each request waits, so the file can be replaced between the open and the reads.
+/// `svb pod5 verify` of the server's `reads.pod5` (`pod5`, of `server`), that file replaced
+/// by one of the same size while it is read (each request delayed so that it can be; with
+/// `later`, its modification time set a few seconds on, as a replacement a second or more
+/// after the open has): an error saying so.
+fn replaced_while_read(server: &HttpServer, pod5: std::path::PathBuf, later: bool) {
     server.faults.delay_ms.store(150, Ordering::SeqCst);
-    let pod5 = local[0].clone();
     let swap = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(400));
         let mut bytes = std::fs::read(&pod5).unwrap();
         let n = bytes.len();
         bytes[n / 2] ^= 0xff;
+        let was = std::fs::metadata(&pod5).unwrap().modified().unwrap();
         std::fs::write(&pod5, bytes).unwrap();
+        if later {
+            let f = std::fs::File::options().write(true).open(&pod5).unwrap();
+            f.set_modified(was + std::time::Duration::from_secs(5)).unwrap();
+        }
     });
-    let out = svb(&["pod5", "verify", &url]);
+    let out = svb(&["pod5", "verify", &server.url("reads.pod5")]);
     swap.join().unwrap();
     let e = fails(&out);
     assert!(e.contains("changed while it was being read"), "{e}");
+}
+
+#[test]
+fn an_object_replaced_while_read_is_an_error() {
+    let dir = svb_testdata::TempDir::new("remote-replaced");
+    let local = files(&dir, 200);
+    let server = HttpServer::start(&dir.0);
+    replaced_while_read(&server, local[0].clone(), false);
 }
 
 /// A server that accepts connections and answers nothing is given up within the open's
@@ -247,26 +257,9 @@ fn an_object_replaced_on_a_server_without_etags_is_an_error() {
     let local = files(&dir, 200);
     let server = HttpServer::start(&dir.0);
     server.faults.no_etag.store(true, Ordering::SeqCst);
-    let url = server.url("reads.pod5");
     // Unchanged, it reads whole.
-    ok(&svb(&["pod5", "verify", &url]));
-    server.faults.delay_ms.store(150, Ordering::SeqCst);
-    let pod5 = local[0].clone();
-    let swap = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(400));
-        let mut bytes = std::fs::read(&pod5).unwrap();
-        let n = bytes.len();
-        bytes[n / 2] ^= 0xff;
-        let was = std::fs::metadata(&pod5).unwrap().modified().unwrap();
-        std::fs::write(&pod5, bytes).unwrap();
-        // Another second, as a replacement a second or more after the open has.
-        let f = std::fs::File::options().write(true).open(&pod5).unwrap();
-        f.set_modified(was + std::time::Duration::from_secs(5)).unwrap();
-    });
-    let out = svb(&["pod5", "verify", &url]);
-    swap.join().unwrap();
-    let e = fails(&out);
-    assert!(e.contains("changed while it was being read"), "{e}");
+    ok(&svb(&["pod5", "verify", &server.url("reads.pod5")]));
+    replaced_while_read(&server, local[0].clone(), true);
 }
 
 /// Reads are planned: `view` and `info` of a POD5 object fetch its footer, tables and batch
