@@ -54,7 +54,8 @@ pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
     /// The output: a .pod5, .blow5, .slow5 or .fast5 file for all inputs, or a directory
-    /// (with --to) for one output per input, named after it.
+    /// (with --to) for one output per input, named after it; `-` writes SLOW5 text to
+    /// standard output (as slow5tools view).
     #[arg(short, long)]
     output: PathBuf,
     /// The output format when -o is a directory.

@@ -28,7 +28,8 @@ use crate::progress::SharedProgress;
 pub struct Args {
     /// The BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,
-    /// The degraded file (.blow5, or .slow5 for SLOW5 text; .pod5 for a POD5 input).
+    /// The degraded file (.blow5, or .slow5 for SLOW5 text; .pod5 for a POD5 input); `-`
+    /// writes SLOW5 text to standard output (as slow5tools degrade).
     #[arg(short, long)]
     output: PathBuf,
     /// Least significant bits to eliminate, 1 to 16 [default: chosen from the header].

@@ -40,7 +40,8 @@ pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
     /// The output: .pod5 for POD5 inputs, .blow5 or .slow5 for BLOW5 / SLOW5 inputs; written
-    /// under a temporary name and renamed when complete.
+    /// under a temporary name and renamed when complete; `-` writes SLOW5 text to standard
+    /// output.
     #[arg(short, long)]
     output: PathBuf,
     /// A read id in two inputs (or twice in one).

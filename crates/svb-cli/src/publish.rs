@@ -64,7 +64,7 @@ pub fn check_output(output: &Path, inputs: &svb_io::Inputs, force: bool) -> Resu
     inputs
         .check_output(output)
         .map_err(|e| format!("{}: {e}; choose another output", output.display()))?;
-    if !force && std::fs::symlink_metadata(output).is_ok() {
+    if !force && !svb_io::is_stdout(output) && std::fs::symlink_metadata(output).is_ok() {
         return Err(format!("{} exists (--force replaces it)", output.display()));
     }
     Ok(())

@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE|-")]
     read_ids: String,
     /// The output file (.pod5, or .blow5 / .slow5 for BLOW5 or SLOW5 inputs; any of them for
-    /// FAST5 inputs, converted), written under a temporary name and renamed when complete.
+    /// FAST5 inputs, converted), written under a temporary name and renamed when complete;
+    /// `-` writes SLOW5 text to standard output (as slow5tools get).
     #[arg(short, long)]
     output: PathBuf,
     /// Ids found in no input are listed on stderr but do not make the exit status 1.

@@ -704,3 +704,45 @@ fn subset_recompresses_as_slow5tools_get(data: &Path, tmp: &TempDir) {
     ]));
     assert!(e.contains("SLOW5 text has no compression"), "{e}");
 }
+
+/// `-o -` writes SLOW5 text to standard output (as slow5tools writes to a pipe): convert,
+/// subset, merge and degrade give there the bytes they write to a .slow5 file; a pipe its
+/// reader closes early ends the command quietly.
+#[test]
+fn standard_output_is_slow5_text() {
+    let tmp = svb_testdata::TempDir::new("cli_stdout");
+    let input = tmp.join("in.blow5");
+    let a: Vec<i16> = (0..200_000).map(|x| (x % 3000) as i16).collect();
+    let b: Vec<i16> = (0..5000).map(|x| x % 700).collect();
+    let reads: [(&str, &[i16]); 3] = [("r1", &a), ("r2", &b), ("r3", &a)];
+    std::fs::write(&input, svb_testdata::blow5::of_reads(&reads)).unwrap();
+    let ids = tmp.join("ids.txt");
+    std::fs::write(&ids, "r3\nr1\n").unwrap();
+    let file = tmp.join("x.slow5");
+    for command in [
+        &["convert", s(&input)][..],
+        &["subset", s(&input), "--read-ids", s(&ids)],
+        &["merge", s(&input)],
+        &["degrade", s(&input), "--bits", "2"],
+    ] {
+        let piped = svb(&[command, &["-o", "-"]].concat());
+        ok(&piped);
+        ok(&svb(&[command, &["-o", s(&file), "--force"]].concat()));
+        assert_eq!(piped.stdout, std::fs::read(&file).unwrap(), "{command:?}");
+        assert!(piped.stdout.starts_with(b"#slow5_version"), "{command:?}");
+    }
+    // A reader that stops early.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
+        .args(["convert", s(&input), "-o", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 8];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&first, b"#slow5_v");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("Broken pipe"));
+}

@@ -465,7 +465,7 @@ fn blow5_options_like(
     out: &Path, first: &svb_blow5::Header, publish: svb_io::Publish,
 ) -> svb_blow5::WriteOptions {
     use svb_model::{Form, Format};
-    let options = if Format::of_extension(out) == Some(Format::Slow5) {
+    let options = if Format::of_output(out).is_ok_and(|f| f == Format::Slow5) {
         svb_blow5::WriteOptions::slow5()
     } else if first.form == Form::Text {
         svb_blow5::WriteOptions::default()

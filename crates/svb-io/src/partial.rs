@@ -346,6 +346,9 @@ const PARTIAL: &str = ".partial-";
 enum Out {
     /// The temporary file.
     File(BufWriter<File>),
+    /// Standard output (the destination `-`), as written: a pipe has no temporary name, and
+    /// what was written before a failure is the reader's already (the exit status says it).
+    Stdout(BufWriter<io::Stdout>),
     /// The object store, as they are written.
     #[cfg(feature = "remote")]
     Object(Box<crate::remote::Upload>),
@@ -394,6 +397,26 @@ impl PartialFile {
     fn create_named(
         path: &Path, tag: Option<&str>, on_existing: OnExisting, buffer: usize, written: Written,
     ) -> io::Result<PartialFile> {
+        if is_stdout(path) && tag.is_none() {
+            if written == Written::Rewritable {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "this output rewrites what it wrote before: it cannot go to standard output",
+                ));
+            }
+            return Ok(PartialFile {
+                out: Some(Out::Stdout(BufWriter::with_capacity(buffer, io::stdout()))),
+                path: path.to_path_buf(),
+                publish_at: path.to_path_buf(),
+                partial: path.to_path_buf(),
+                on_existing,
+                position: 0,
+                write_back: false,
+                synced_to: 0,
+                sync_every: SYNC_EVERY,
+                syncing: None,
+            });
+        }
         if let Some(url) = crate::url_of(path) {
             crate::location::check_writable(url)?;
         }
@@ -490,7 +513,10 @@ impl PartialFile {
         from.seek(SeekFrom::Start(offset))?;
         let same_page_offset = offset % PAGE == self.position % PAGE;
         #[cfg(feature = "remote")]
-        if let Some(Out::Object(_)) = &self.out {
+        let through_buffer = matches!(&self.out, Some(Out::Object(_) | Out::Stdout(_)));
+        #[cfg(not(feature = "remote"))]
+        let through_buffer = matches!(&self.out, Some(Out::Stdout(_)));
+        if through_buffer {
             let copied = copy_through_buffer(&mut from.take(len), self)?;
             if copied != len {
                 return Err(short_source(copied, len, offset));
@@ -589,19 +615,27 @@ impl PartialFile {
                     file.sync_data()?;
                 }
             }
+            Out::Stdout(mut out) => {
+                out.flush()?;
+                staged.done = true;
+            }
             #[cfg(feature = "remote")]
             Out::Object(upload) => staged.partial = StagedBytes::Object(upload.stage()?),
         }
         Ok(staged)
     }
 
-    /// The temporary file; an error for an object's output uploaded as it is written, which
-    /// cannot be `what` (rewritten, read back).
+    /// The temporary file; an error for an object's output uploaded as it is written, or
+    /// standard output, which cannot be `what` (rewritten, read back).
     fn file(&mut self, what: &str) -> io::Result<&mut BufWriter<File>> {
         #[cfg(not(feature = "remote"))]
         let _ = what;
         match self.out.as_mut().expect("open until commit") {
             Out::File(out) => Ok(out),
+            Out::Stdout(_) => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("standard output is written as it goes: what was written cannot be {what}"),
+            )),
             #[cfg(feature = "remote")]
             Out::Object(_) => Err(io::Error::new(
                 io::ErrorKind::Unsupported,
@@ -631,6 +665,7 @@ impl Write for PartialFile {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self.out.as_mut().expect("open until commit") {
             Out::File(out) => out.write_all(buf)?,
+            Out::Stdout(out) => out.write_all(buf)?,
             #[cfg(feature = "remote")]
             Out::Object(upload) => upload.write(buf)?,
         }
@@ -641,6 +676,7 @@ impl Write for PartialFile {
     fn flush(&mut self) -> io::Result<()> {
         match self.out.as_mut().expect("open until commit") {
             Out::File(out) => out.flush(),
+            Out::Stdout(out) => out.flush(),
             #[cfg(feature = "remote")]
             Out::Object(_) => Ok(()),
         }
@@ -656,6 +692,8 @@ impl Drop for PartialFile {
                 drop(out.into_parts());
                 let _ = std::fs::remove_file(&self.partial);
             }
+            // What a pipe was given is its reader's; the rest is not sent.
+            Some(Out::Stdout(out)) => drop(out.into_parts()),
             #[cfg(feature = "remote")]
             Some(Out::Object(upload)) => drop(upload),
             None => {}
@@ -906,6 +944,12 @@ fn remove_stale(dir: &Path, mine: impl Fn(&str) -> bool) -> io::Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// Whether `path` names standard output (`-`): an output written as it goes, with no
+/// temporary name, nothing to publish and nothing at a name to replace.
+pub fn is_stdout(path: &Path) -> bool {
+    path == Path::new("-")
 }
 
 #[cfg(test)]

@@ -92,16 +92,21 @@ impl Format {
     }
 
     /// The format an output at `path` is written in, by its extension: one of
-    /// [`WRITTEN`](Format::WRITTEN), else an error that names the extensions svb writes.
+    /// [`WRITTEN`](Format::WRITTEN), else an error that names the extensions svb writes. `-`,
+    /// standard output, is SLOW5 text, as slow5tools writes to a pipe.
     ///
     /// ```
     /// use svb_model::Format;
     /// assert_eq!(Format::of_output("x.slow5".as_ref()).unwrap(), Format::Slow5);
+    /// assert_eq!(Format::of_output("-".as_ref()).unwrap(), Format::Slow5);
     /// assert_eq!(Format::of_output("x.fast5".as_ref()).unwrap(), Format::Fast5);
     /// let e = Format::of_output("x.txt".as_ref()).unwrap_err();
     /// assert_eq!(e.to_string(), "x.txt: the output must end in .pod5, .blow5, .slow5 or .fast5");
     /// ```
     pub fn of_output(path: &Path) -> Result<Format, OutputFormatError> {
+        if path == Path::new("-") {
+            return Ok(Format::Slow5);
+        }
         match Format::of_extension(path) {
             Some(f) if Format::WRITTEN.contains(&f) => Ok(f),
             found => Err(OutputFormatError { path: path.to_path_buf(), found }),
