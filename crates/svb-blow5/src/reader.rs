@@ -391,21 +391,33 @@ impl Reader {
         Some((first.at, last.end - first.at))
     }
 
-    /// Record `index`'s read id: only the id is parsed (after the record is inflated), as
-    /// slow5lib's index builder does, so a record whose other fields are damaged still has
-    /// an id.
+    /// Record `index`'s read id: only the id is parsed, as slow5lib's index builder does, so
+    /// a record whose other fields are damaged still has an id; and only the record's first
+    /// bytes are read for it ([`record_head`](Reader::record_head)'s way), so that reading
+    /// every record's id (an index built, or one that came with the file checked) reads a
+    /// few KiB a record, not the records.
     pub fn read_id(&self, index: usize) -> Result<String, Blow5Error> {
         let s = self.span(index)?;
-        self.with_body(s, |body| {
-            let err = |what: String| self.record_error(s, what);
-            if self.is_text() {
-                return text::read_id(body).map(str::to_owned).map_err(err);
-            }
-            let mut r = Fields { body, at: 0 };
-            let id_len = u16::from_le_bytes(r.take::<2>().map_err(&err)?) as usize;
-            let id = r.slice(id_len).map_err(&err)?;
-            std::str::from_utf8(id).map(str::to_owned).map_err(|e| err(format!("read_id: {e}")))
-        })
+        if self.is_text() {
+            return self.with_body(s, |body| {
+                text::read_id(body).map(str::to_owned).map_err(|w| self.record_error(s, w))
+            });
+        }
+        // Its length, then the id (at most 65535 bytes).
+        let id_of = |body: &[u8]| -> Result<Option<String>, String> {
+            let Some(len) = body.get(..2) else {
+                return Ok(None);
+            };
+            let id_len = u16::from_le_bytes([len[0], len[1]]) as usize;
+            let Some(id) = body.get(2..2 + id_len) else {
+                return Ok(None);
+            };
+            std::str::from_utf8(id)
+                .map(str::to_owned)
+                .map(Some)
+                .map_err(|e| format!("read_id: {e}"))
+        };
+        self.head(s, id_of, 0, "the record ends inside its read id")
     }
 
     /// Record `index`'s read id and read group, from the record's first bytes only: what a
@@ -427,61 +439,15 @@ impl Reader {
             let group = u32::from_le_bytes(head[id_len..].try_into().expect("4 bytes"));
             Ok(Some((id.to_string(), group)))
         };
-        let head = if self.is_text() || !self.sizes_read {
+        let head = if self.is_text() {
             self.with_body(s, |body| {
                 let err = |what: String| self.record_error(s, what);
-                if self.is_text() {
-                    let mut record = Record::default();
-                    text::parse_record(body, &self.header, false, &mut record).map_err(err)?;
-                    return Ok((record.read_id, record.read_group));
-                }
-                head_of(body)
-                    .map_err(&err)?
-                    .ok_or_else(|| err("the record ends inside its read id or group".into()))
+                let mut record = Record::default();
+                text::parse_record(body, &self.header, false, &mut record).map_err(err)?;
+                Ok((record.read_id, record.read_group))
             })?
         } else {
-            // The first 4 KiB; then, when the id is not in what they inflate to, a zstd
-            // record's first block (the first bytes say where it ends), or the whole record.
-            let stored = (s.end - s.start) as usize;
-            let mut take = stored.min(4 << 10);
-            let mut want = 512;
-            loop {
-                let found = self
-                    .src
-                    .with_bytes(s.start, take, |raw| {
-                        let inflate_err = |source| Blow5Error::Inflate {
-                            path: self.path.clone(),
-                            index: s.index,
-                            offset: s.at,
-                            source,
-                        };
-                        let f = |body: &[u8]| {
-                            let head = head_of(body).map_err(|what| self.record_error(s, what))?;
-                            let needs = body
-                                .get(..2)
-                                .map(|l| 6 + u16::from_le_bytes([l[0], l[1]]) as usize);
-                            Ok((head, needs))
-                        };
-                        let compression = self.header.record_compression;
-                        let found = inflate::head(compression, raw, stored, want, f, inflate_err)?;
-                        let block = match compression {
-                            RecordCompression::Zstd => svb_io::zstd_frame::first_block_end(raw),
-                            _ => None,
-                        };
-                        Ok::<_, Blow5Error>((found, block))
-                    })
-                    .map_err(self.record_io(s))??;
-                match found {
-                    ((Some(head), _), _) => break head,
-                    ((None, Some(needs)), _) if needs > want => want = needs,
-                    (_, Some(end)) if end > take && end < stored => take = end,
-                    _ if take < stored => take = stored,
-                    _ => {
-                        let what = "the record ends inside its read id or group";
-                        return Err(self.record_error(s, what.into()));
-                    }
-                }
-            }
+            self.head(s, head_of, 4, "the record ends inside its read id or group")?
         };
         if head.1 as usize >= self.header.read_groups.len() {
             let what = format!(
@@ -492,6 +458,61 @@ impl Reader {
             return Err(self.record_error(s, what));
         }
         Ok(head)
+    }
+
+    /// What `parse` finds at the start of BLOW5 record `s` (`Ok(None)`: the bytes it was
+    /// given end too soon; `extra` bytes after the id are what it reads beyond it), from the
+    /// record's first bytes: the first 4 KiB; then, where the answer is not in what they
+    /// inflate to, a zstd record's first block (the first bytes say where it ends), or the
+    /// whole record. A record located through an index has its size field read with it and
+    /// checked. `short` is the error where the whole record holds no answer.
+    fn head<T>(
+        &self, s: &Span, parse: impl Fn(&[u8]) -> Result<Option<T>, String>, extra: usize,
+        short: &str,
+    ) -> Result<T, Blow5Error> {
+        // Opened through an index: the size field comes first, and is checked.
+        let size_field = if self.sizes_read { 0 } else { 8 };
+        let stored = (s.end - s.start) as usize;
+        let mut take = stored.min(4 << 10);
+        let mut want = 512;
+        loop {
+            let found = self
+                .src
+                .with_bytes(s.start - size_field, take + size_field as usize, |raw| {
+                    let raw = match size_field {
+                        0 => raw,
+                        _ => self.sized_prefix(s, raw)?,
+                    };
+                    let inflate_err = |source| Blow5Error::Inflate {
+                        path: self.path.clone(),
+                        index: s.index,
+                        offset: s.at,
+                        source,
+                    };
+                    let f = |body: &[u8]| {
+                        let got = parse(body).map_err(|what| self.record_error(s, what))?;
+                        let needs = body
+                            .get(..2)
+                            .map(|l| 2 + extra + u16::from_le_bytes([l[0], l[1]]) as usize);
+                        Ok((got, needs))
+                    };
+                    let compression = self.header.record_compression;
+                    let found = inflate::head(compression, raw, stored, want, f, inflate_err)?;
+                    let block = match compression {
+                        RecordCompression::Zstd => svb_io::zstd_frame::first_block_end(raw),
+                        _ => None,
+                    };
+                    Ok::<_, Blow5Error>((found, block))
+                })
+                .map_err(self.record_io(s))??;
+            match found {
+                ((Some(got), _), _) => return Ok(got),
+                ((None, Some(needs)), _) if needs > want => want = needs,
+                (_, Some(end)) if end > take && end < stored => take = end,
+                _ if take < stored => take = stored,
+                _ => return Err(self.record_error(s, short.into())),
+            }
+        }
     }
 
     /// Decodes record `index` into `record`, reusing its buffers (signal, read id, auxiliary
@@ -612,6 +633,16 @@ impl Reader {
             ));
         }
         Ok(rest)
+    }
+
+    /// The bytes after the size field of `raw` (the first bytes of record `s` from its size
+    /// field on), once the size field is checked against the span ([`sized`](Self::sized)
+    /// for part of a record).
+    fn sized_prefix<'b>(&self, s: &Span, raw: &'b [u8]) -> Result<&'b [u8], Blow5Error> {
+        if raw.len() < 8 {
+            return Err(self.record_error(s, "the record ends inside its size field".into()));
+        }
+        self.sized(s, raw)
     }
 
     /// Runs `f` on record `s`'s stored bytes `raw` (after its size field) once inflated.
