@@ -180,7 +180,8 @@ struct Blow5Run {
 const NOT_TRACKING: [&str; 4] = ["pore_type", "file_format", "file_version", "file_type"];
 
 /// The auxiliary fields a BLOW5 file must have to become FAST5 (slow5tools s2f's essential
-/// fields: what basecallers read of a FAST5 read).
+/// fields: what basecallers and ONT's pod5 read of a FAST5 read; s2f may still write a read
+/// without them, which pod5 cannot read, where svb refuses).
 const ESSENTIAL_AUX: [&str; 5] =
     ["start_time", "read_number", "start_mux", "median_before", "channel_number"];
 
@@ -379,8 +380,10 @@ pub fn to_fast5_files(
                 let has = |f: &&str| r.header().aux.iter().any(|a| a.name == **f);
                 match ESSENTIAL_AUX.iter().find(|f| !has(f)) {
                     Some(field) => Err(ConvertError::Mapping(format!(
-                        "no {field} field, which every FAST5 read holds (slow5tools s2f refuses \
-                         such files too)"
+                        "no {field} field: every FAST5 read holds one in its Raw group, and \
+                         FAST5 readers (ONT's pod5 convert, basecallers) need it, so no FAST5 read \
+                         is written without it (slow5tools s2f may write one, which ONT's pod5 \
+                         then cannot read)"
                     ))),
                     None => Ok(()),
                 }

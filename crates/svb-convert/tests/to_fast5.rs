@@ -169,7 +169,7 @@ fn blow5_and_fast5_inputs_read_back_from_fast5(data: &Path, tmp: &TempDir) {
         .iter()
         .flat_map(|d| svb_testdata::files_with_suffix(&data.join(d), ".blow5"));
     for (name, path) in files {
-        // Files without the fields a FAST5 read needs are refused (as s2f refuses them).
+        // Files without the fields a FAST5 read needs are refused (FAST5 readers need them).
         let Ok(r) = svb_blow5::Reader::open(&path) else {
             continue;
         };

@@ -103,7 +103,7 @@ def test_convert_to_fast5(pod5_files, blow5_files, tmp_path):
         # FAST5 lists its reads by name: each found by id.
         for x in a:
             np.testing.assert_array_equal(x.signal, b[x.read_id].signal)
-    # A BLOW5 without the fields every FAST5 read holds is refused, as slow5tools s2f does.
+    # A BLOW5 without the fields every FAST5 read holds is refused (FAST5 readers need them).
     bare = next(f for f in blow5_files if f.name == "reads_none_none.blow5")
     with pytest.raises(svb.FileFormatError, match="start_time"):
         svb.convert(bare, tmp_path / "bare.fast5")
