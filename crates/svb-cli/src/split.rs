@@ -57,9 +57,17 @@ pub struct Args {
     /// A table of read ids and their destinations (TSV or CSV with a header line).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
-    /// The table's destination column (default: the column other than read_id).
+    /// The table's destination column (default: the column other than read_id); given
+    /// several times, each output is named `a-VALUE_b-VALUE` (pod5 subset's default name).
     #[arg(long, requires = "table")]
-    column: Option<String>,
+    column: Vec<String>,
+    /// The table's destination columns, as pod5 subset takes them (`--columns a b`): the
+    /// same as --column a --column b.
+    #[arg(long, num_args = 1.., requires = "table", conflicts_with = "column")]
+    columns: Vec<String>,
+    /// The table's read id column (default: read_id; pod5 subset's -R).
+    #[arg(short = 'R', long, value_name = "NAME", requires = "table")]
+    read_id_column: Option<String>,
     /// Output file names: this text with {key} replaced by the key (the format's extension
     /// added when it does not end with it; default: {key}).
     #[arg(long, value_name = "TEXT")]
@@ -100,7 +108,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         (_, _, Some(n), _) => SplitBy::Files(n),
         (_, _, _, Some(t)) => SplitBy::TableFile(svb_convert::TableFile {
             path: t.clone(),
-            column: args.column.clone(),
+            columns: [&args.column[..], &args.columns[..]].concat(),
+            read_id_column: args.read_id_column.clone(),
         }),
         _ => return Err("say how to split: --by, --reads, --files or --table".into()),
     };

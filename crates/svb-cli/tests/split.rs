@@ -204,3 +204,53 @@ fn a_template_names_the_outputs_and_a_bad_one_writes_nothing(data: &Path, tmp: &
         assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
     }
 }
+
+/// A table of several destination columns and another read id column, as `pod5 subset
+/// --columns a b -R COL` takes it: each output named `a-VALUE_b-VALUE`, the name pod5 subset
+/// gives it, with the same reads (checked against ONT's tool where it is installed).
+#[svb_testdata::data_test]
+fn a_table_of_several_columns_splits_as_pod5_subset(data: &Path, tmp: &TempDir) {
+    let input = data.join("pod5/multi_fast5_zip.pod5");
+    let r = svb_pod5::Reader::open(&input).unwrap();
+    let ids: Vec<String> = r.reads().iter().map(|x| x.read_id_string()).collect();
+    let rows: String = ids
+        .iter()
+        .enumerate()
+        .map(|(k, id)| {
+            format!("{},bc{:02},{}\n", id, k % 3, if k % 2 == 0 { "hg" } else { "ecoli" })
+        })
+        .collect();
+    let table = tmp.join("table.csv");
+    std::fs::write(&table, format!("rid,barcode,genome\n{rows}")).unwrap();
+    let dir = tmp.join("ours");
+    let args = ["split", s(&input), "--table", s(&table), "--columns", "barcode", "genome"];
+    ok(&svb(&[&args[..], &["-R", "rid", "-o", s(&dir)]].concat()));
+    let reads_of = |dir: &Path| -> Vec<(String, Vec<String>)> {
+        outputs(dir, "pod5")
+            .into_iter()
+            .map(|f| {
+                let r = svb_pod5::Reader::open(&f).unwrap();
+                let mut ids: Vec<String> = r.reads().iter().map(|x| x.read_id_string()).collect();
+                ids.sort();
+                (f.file_name().unwrap().to_string_lossy().into_owned(), ids)
+            })
+            .collect()
+    };
+    let ours = reads_of(&dir);
+    assert_eq!(ours.len(), 6, "{ours:?}");
+    assert!(ours.iter().any(|(name, _)| name == "barcode-bc00_genome-hg.pod5"), "{ours:?}");
+    assert_eq!(ours.iter().map(|(_, r)| r.len()).sum::<usize>(), ids.len());
+    let Some(python) = svb_testdata::python_with("pod5", "pod5") else { return };
+    let theirs = tmp.join("theirs");
+    let run = std::process::Command::new(&python)
+        .args(["-m", "pod5.tools.main", "subset"])
+        .arg(&input)
+        .arg("--table")
+        .arg(&table)
+        .args(["--columns", "barcode", "genome", "-R", "rid", "-o"])
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(ours, reads_of(&theirs));
+}

@@ -10,14 +10,18 @@ use std::path::PathBuf;
 
 use crate::ConvertError;
 
-/// A table of destinations in a file: its path, and the destination column (`None`: the one
-/// column other than `read_id`, when there are two).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A table of destinations in a file: its path, the destination columns (none: the one
+/// column other than the read ids', when there are two) and the read ids' column.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableFile {
     /// The TSV (a tab in the header line) or CSV file.
     pub path: PathBuf,
-    /// The destination column's name.
-    pub column: Option<String>,
+    /// The destination columns' names. With one, a read's destination is its value; with
+    /// several (`pod5 subset --columns a b`), `a-VALUE_b-VALUE` (the name `pod5 subset`
+    /// gives the file by default).
+    pub columns: Vec<String>,
+    /// The read ids' column (`None`: `read_id`; `pod5 subset -R`).
+    pub read_id_column: Option<String>,
 }
 
 /// The reads of a split's inputs by id: `(input, read)` for each, UUIDs kept as 16 bytes.
@@ -147,22 +151,23 @@ impl TableFile {
             let shown: Vec<String> = names_of.iter().map(|n| svb_io::excerpt(n, 40)).collect();
             format!("[{}]", shown.join(", "))
         };
-        let id_col = names_of
-            .iter()
-            .position(|n| n == "read_id")
-            .ok_or_else(|| at(1, format!("no read_id column in {}", names())))?;
-        let dest_col = match &self.column {
-            Some(c) => names_of.iter().position(|n| n == c).ok_or_else(|| {
+        let column = |c: &str| {
+            names_of.iter().position(|n| n == c).ok_or_else(|| {
                 at(1, format!("no column {} in {}", svb_io::excerpt(c, 40), names()))
-            })?,
-            None if names_of.len() == 2 => 1 - id_col,
-            None => {
+            })
+        };
+        let id_col = column(self.read_id_column.as_deref().unwrap_or("read_id"))?;
+        let dest_cols: Vec<usize> = match &self.columns[..] {
+            [] if names_of.len() == 2 => vec![1 - id_col],
+            [] => {
                 return Err(at(
                     1,
                     format!("{} columns: name the destination column", names_of.len()),
                 ))
             }
+            named => named.iter().map(|c| column(c)).collect::<Result<_, _>>()?,
         };
+        let mut dest = String::new();
         let mut unknown = Unknown::default();
         // Bytes: only the two fields used are checked to be text.
         let mut row = csv::ByteRecord::new();
@@ -173,11 +178,23 @@ impl TableFile {
                 Err(e) => return Err(csv_err(e)),
             }
             let n = row.position().map_or(0, |p| p.line());
-            let (id, dest) =
-                match (std::str::from_utf8(&row[id_col]), std::str::from_utf8(&row[dest_col])) {
-                    (Ok(id), Ok(dest)) => (id, dest),
-                    _ => return Err(at(n, "not UTF-8 text".into())),
-                };
+            let text =
+                |k: usize| std::str::from_utf8(&row[k]).map_err(|_| at(n, "not UTF-8 text".into()));
+            let id = text(id_col)?;
+            dest.clear();
+            match &dest_cols[..] {
+                [one] => dest.push_str(text(*one)?),
+                several => {
+                    for (k, &c) in several.iter().enumerate() {
+                        if k > 0 {
+                            dest.push('_');
+                        }
+                        dest.push_str(&names_of[c]);
+                        dest.push('-');
+                        dest.push_str(text(c)?);
+                    }
+                }
+            }
             if id.is_empty() {
                 if row.iter().all(<[u8]>::is_empty) {
                     continue;
@@ -185,7 +202,9 @@ impl TableFile {
                 return Err(at(n, "no read id".into()));
             }
             match reads.get(id) {
-                Some((input, read)) => assign(input, read, id, dest).map_err(|what| at(n, what))?,
+                Some((input, read)) => {
+                    assign(input, read, id, &dest).map_err(|what| at(n, what))?
+                }
                 None => unknown.add(id),
             }
         }

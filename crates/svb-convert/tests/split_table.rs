@@ -11,7 +11,7 @@ use svb_testdata::TempDir;
 fn split(input: &Path, table: &str, tmp: &TempDir, name: &str) -> Result<Split, ConvertError> {
     let path = tmp.join(&format!("{name}.csv"));
     std::fs::write(&path, table).unwrap();
-    let by = SplitBy::TableFile(TableFile { path, column: None });
+    let by = SplitBy::TableFile(TableFile { path, ..TableFile::default() });
     let out = tmp.join(name);
     split_pod5(&[input.to_path_buf()], &out, &by, None, 16, Run::default())
 }

@@ -171,7 +171,11 @@ pub fn split<'py>(
         (_, _, Some(n), _) => SplitBy::Files(n),
         (_, _, _, Some(t)) => SplitBy::Table(t),
         _ => match table_file {
-            Some(path) => SplitBy::TableFile(svb_convert::TableFile { path, column }),
+            Some(path) => SplitBy::TableFile(svb_convert::TableFile {
+                path,
+                columns: column.into_iter().collect(),
+                read_id_column: None,
+            }),
             None => unreachable!("one was given"),
         },
     };
