@@ -156,7 +156,13 @@ impl TableFile {
                 at(1, format!("no column {} in {}", svb_io::excerpt(c, 40), names()))
             })
         };
-        let id_col = column(self.read_id_column.as_deref().unwrap_or("read_id"))?;
+        let id_col = match &self.read_id_column {
+            Some(c) => column(c)?,
+            None => names_of
+                .iter()
+                .position(|n| n == "read_id")
+                .ok_or_else(|| at(1, format!("no read_id column in {}", names())))?,
+        };
         let dest_cols: Vec<usize> = match &self.columns[..] {
             [] if names_of.len() == 2 => vec![1 - id_col],
             [] => {
