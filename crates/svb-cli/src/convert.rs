@@ -80,6 +80,10 @@ pub struct Args {
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
     decode_fast: bool,
+    /// Samples a POD5 output's signal chunk holds at most [default: 102400, as lib_pod5]
+    /// (pod5 convert's --signal-chunk-size).
+    #[arg(long, value_name = "SAMPLES")]
+    signal_chunk_size: Option<usize>,
     #[command(flatten)]
     writing: crate::publish::Writing,
 }
@@ -115,6 +119,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         signal: args.signal.map(SignalCodec::compression),
         decode_fast: args.decode_fast,
         fast5_signal: args.fast5_signal.map(Fast5SignalCodec::filter),
+        pod5_chunk_samples: args.signal_chunk_size,
     };
     compression.check(to, &args.output).map_err(|e| error_chain(&e))?;
     if args.file_read_count.is_some() && to != Format::Fast5 {

@@ -126,7 +126,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         records: args.records.map(crate::convert::RecordCodec::compression),
         signal: args.signal.map(crate::convert::SignalCodec::compression),
         decode_fast: args.decode_fast,
-        fast5_signal: None,
+        ..svb_convert::Compression::default()
     };
     let result = svb_convert::split(
         &files,

@@ -746,3 +746,40 @@ fn standard_output_is_slow5_text() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("Broken pipe"));
 }
+
+/// `convert --signal-chunk-size N` (pod5 convert's option): a POD5 output's chunks hold at
+/// most N samples, the reads' samples unchanged; refused for other outputs and for 0.
+#[svb_testdata::data_test]
+fn convert_cuts_pod5_signal_into_chunks_of_the_size_asked(data: &Path, tmp: &TempDir) {
+    let input = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let out = tmp.join("small_chunks.pod5");
+    ok(&svb(&["convert", s(&input), "-o", s(&out), "--signal-chunk-size", "1000"]));
+    let (b, p) = (svb_blow5::Reader::open(&input).unwrap(), svb_pod5::Reader::open(&out).unwrap());
+    assert_eq!(p.len(), b.len());
+    for i in 0..p.len() {
+        let chunks = p.chunks(i).unwrap();
+        assert!(chunks.iter().all(|c| c.samples <= 1000), "read {i}");
+        let id = p.reads()[i].read_id_string();
+        let want = b.record_by_id(&id).unwrap().unwrap().raw_signal;
+        assert_eq!(chunks.len(), want.len().div_ceil(1000), "read {i}");
+        assert_eq!(p.decode_signal(i).unwrap(), want, "read {i}");
+    }
+    let e = fails(&svb(&[
+        "convert",
+        s(&input),
+        "-o",
+        s(&tmp.join("x.slow5")),
+        "--signal-chunk-size",
+        "10",
+    ]));
+    assert!(e.contains("signal chunk size is a .pod5 output's"), "{e}");
+    let e = fails(&svb(&[
+        "convert",
+        s(&input),
+        "-o",
+        s(&tmp.join("y.pod5")),
+        "--signal-chunk-size",
+        "0",
+    ]));
+    assert!(e.contains("1 to 4294967295 samples"), "{e}");
+}

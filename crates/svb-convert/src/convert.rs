@@ -23,6 +23,9 @@ pub struct Compression {
     pub decode_fast: bool,
     /// FAST5 signal compression (default VBZ, as MinKNOW and `pod5 convert to_fast5`).
     pub fast5_signal: Option<svb_fast5::SignalFilter>,
+    /// Samples a POD5 output's signal chunk holds at most (default 102,400, as lib_pod5;
+    /// `pod5 convert --signal-chunk-size`).
+    pub pod5_chunk_samples: Option<usize>,
 }
 
 impl Compression {
@@ -30,6 +33,12 @@ impl Compression {
     /// compression, with any of them), naming `out`.
     pub fn check(&self, to: Format, out: &Path) -> Result<(), ConvertError> {
         let refused = |what: &str| Err(ConvertError::Mapping(format!("{}: {what}", out.display())));
+        if to != Format::Pod5 && self.pod5_chunk_samples.is_some() {
+            return refused("the signal chunk size is a .pod5 output's");
+        }
+        if self.pod5_chunk_samples.is_some_and(|n| n == 0 || n > u32::MAX as usize) {
+            return refused("a signal chunk holds 1 to 4294967295 samples");
+        }
         if to == Format::Slow5 && *self != Compression::default() {
             return refused(
                 "SLOW5 text has no compression; record and signal compression and the \
@@ -92,10 +101,12 @@ impl Compression {
 
     /// The POD5 writer's options.
     fn pod5(&self, how: &Run<'_>) -> svb_pod5::WriteOptions {
+        let default = svb_pod5::WriteOptions::default();
         svb_pod5::WriteOptions {
             zstd_profile: self.profile(),
+            chunk_samples: self.pod5_chunk_samples.unwrap_or(default.chunk_samples),
             publish: how.publish,
-            ..svb_pod5::WriteOptions::default()
+            ..default
         }
     }
 }

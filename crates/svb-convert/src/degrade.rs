@@ -246,7 +246,7 @@ pub fn degrade(
     }
     // SLOW5 text has no compression: the rule every operation's output follows.
     let decode_fast = false;
-    crate::Compression { records, signal, decode_fast, fast5_signal: None }.check(to, out)?;
+    crate::Compression { records, signal, decode_fast, ..Default::default() }.check(to, out)?;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut header = None;
     let look = |r: &svb_blow5::Reader, _: &Path| {

@@ -137,8 +137,7 @@ fn zlib_records_are_slow5tools_bytes(repos: &Path, tmp: &TempDir) {
         let compression = svb_convert::Compression {
             records: Some(svb_blow5::RecordCompression::Zlib),
             signal: Some(SignalCompression::SvbZd),
-            decode_fast: false,
-            fast5_signal: None,
+            ..svb_convert::Compression::default()
         };
         let to = svb_model::Format::Blow5;
         let inputs = std::slice::from_ref(&input);

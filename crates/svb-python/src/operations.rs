@@ -47,6 +47,7 @@ pub fn convert<'py>(
         signal,
         decode_fast,
         fast5_signal,
+        pod5_chunk_samples: None,
     };
     compression.check(to, &output).map_err(|e| PyValueError::new_err(chain(&e)))?;
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).
