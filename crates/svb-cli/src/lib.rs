@@ -235,7 +235,7 @@ pub fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         // The reader of standard output closed it (`-o - | head`): quietly, as `view`.
-        Err(_) if output::pipe_closed() => ExitCode::SUCCESS,
+        Err(_) if svb_io::stdout_closed() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("svb: {e}");
             ExitCode::FAILURE

@@ -16,23 +16,11 @@ use crate::progress::Progress;
 /// source whose text the message already holds is not repeated; one that repeats the message
 /// and adds to it replaces it). An output that exists gets the way to replace it.
 pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    if svb_io::caused_by(e, std::io::ErrorKind::BrokenPipe) {
-        PIPE_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
     let mut s = svb_io::error_chain(e);
     if svb_io::caused_by(e, std::io::ErrorKind::AlreadyExists) {
         s.push_str(" (--force replaces it)");
     }
     s
-}
-
-/// Set when an error came from a pipe its reader closed (`svb convert ... -o - | head`).
-static PIPE_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether the command stopped because the reader of its output pipe closed it: it then
-/// ends quietly, as a command whose output `head` has had enough of.
-pub fn pipe_closed() -> bool {
-    PIPE_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// An error writing the output `path`, said once and with what to do.

@@ -65,7 +65,7 @@ pub use parallel::{
     Recycler, Threads,
 };
 pub use partial::{
-    is_stdout, publish_all, remove_stale_partials, remove_stale_partials_of, write_file,
-    OnExisting, PartialFile, Publish, Staged,
+    is_stdout, publish_all, remove_stale_partials, remove_stale_partials_of, stdout_closed,
+    write_file, OnExisting, PartialFile, Publish, Staged,
 };
 pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};

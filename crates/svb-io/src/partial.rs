@@ -616,7 +616,7 @@ impl PartialFile {
                 }
             }
             Out::Stdout(mut out) => {
-                out.flush()?;
+                out.flush().map_err(stdout_error)?;
                 staged.done = true;
             }
             #[cfg(feature = "remote")]
@@ -665,7 +665,7 @@ impl Write for PartialFile {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self.out.as_mut().expect("open until commit") {
             Out::File(out) => out.write_all(buf)?,
-            Out::Stdout(out) => out.write_all(buf)?,
+            Out::Stdout(out) => out.write_all(buf).map_err(stdout_error)?,
             #[cfg(feature = "remote")]
             Out::Object(upload) => upload.write(buf)?,
         }
@@ -676,7 +676,7 @@ impl Write for PartialFile {
     fn flush(&mut self) -> io::Result<()> {
         match self.out.as_mut().expect("open until commit") {
             Out::File(out) => out.flush(),
-            Out::Stdout(out) => out.flush(),
+            Out::Stdout(out) => out.flush().map_err(stdout_error),
             #[cfg(feature = "remote")]
             Out::Object(_) => Ok(()),
         }
@@ -950,6 +950,25 @@ fn remove_stale(dir: &Path, mine: impl Fn(&str) -> bool) -> io::Result<usize> {
 /// temporary name, nothing to publish and nothing at a name to replace.
 pub fn is_stdout(path: &Path) -> bool {
     path == Path::new("-")
+}
+
+/// Set when an output to standard output found its pipe closed by its reader.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `e`, an error writing to standard output, noted where it is the pipe's reader that closed
+/// it ([`stdout_closed`]).
+fn stdout_error(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    e
+}
+
+/// Whether an output to standard output (`-`) stopped because the reader of the pipe closed
+/// it (`svb convert ... -o - | head`): a command then ends quietly. Set only by such an
+/// output, so that a broken pipe anywhere else (a connection to a store) stays an error.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[cfg(test)]
