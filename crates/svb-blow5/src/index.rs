@@ -256,16 +256,23 @@ pub fn open_with_index(path: &Path) -> Result<Indexed, Blow5Error> {
 fn open_and_index(path: &Path) -> Result<(Reader, Option<String>), Blow5Error> {
     let mut reader = Reader::open(path)?;
     let index = Index::build(&reader)?;
-    let idx = Index::path_for(path);
-    let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    let note = match regular {
-        true => {
-            index.write(&idx).err().map(|e| format!("{}: index not written: {e}", idx.display()))
-        }
-        false => None,
-    };
+    let note = write_beside(path, &index)
+        .and_then(|(idx, written)| written.err().map(|e| (idx, e)))
+        .map(|(idx, e)| format!("{}: index not written: {e}", idx.display()));
     reader.use_own_index(index);
     Ok((reader, note))
+}
+
+/// Writes `index` beside `path` (`FILE.idx`), where an index can be kept beside it (a file:
+/// a stream or an object has nothing it could be kept beside; an object's is written by
+/// `svb index` alone): where it went and whether it was written, `None` where it cannot be.
+fn write_beside(path: &Path, index: &Index) -> Option<(PathBuf, std::io::Result<()>)> {
+    let regular = !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let idx = Index::path_for(path);
+    regular.then(|| {
+        let written = index.write(&idx);
+        (idx, written)
+    })
 }
 
 /// [`open_with_index`] with the index kept at `idx` (slow5tools' `--index`), whose positions
@@ -296,29 +303,24 @@ pub fn find_reads(
             // in full and indexed anew.
             let (reader, unwritten) = open_and_index(path)?;
             opened.reader = reader;
-            opened.note = Some(format!(
+            opened.note = unwritten.or(Some(format!(
                 "{}: does not fit {} ({what}): rewritten from its records",
                 Index::path_for(path).display(),
                 path.display()
-            ));
-            opened.note = unwritten.or(opened.note);
+            )));
             opened.reader.find_many(read_ids)?
         }
         other => other?,
     };
     if let Some(why) = opened.reader.index_note() {
         opened.note = Some(match idx {
-            None => {
-                let beside = Index::path_for(path);
-                let index = opened.reader.index_in_use()?;
-                let regular =
-                    !svb_io::is_url(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file());
-                match regular.then(|| index.write(&beside)) {
-                    Some(Err(e)) => format!("{why}; {}: not rewritten: {e}", beside.display()),
-                    Some(Ok(())) => format!("{why}; {} rewritten", beside.display()),
-                    None => why,
+            None => match write_beside(path, &*opened.reader.index_in_use()?) {
+                Some((beside, Err(e))) => {
+                    format!("{why}; {}: not rewritten: {e}", beside.display())
                 }
-            }
+                Some((beside, Ok(()))) => format!("{why}; {} rewritten", beside.display()),
+                None => why,
+            },
             Some(idx) => format!("{why}; {} is left as it is", idx.display()),
         });
     }

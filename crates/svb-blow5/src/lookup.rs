@@ -91,7 +91,7 @@ impl Reader {
     /// The record of `read_id` (`None` when the file holds none), found as
     /// [`find_many`](Reader::find_many) finds it: only that record is decoded.
     pub fn record_by_id(&self, read_id: &str) -> Result<Option<Record>, Blow5Error> {
-        match self.find_many(&[read_id.to_string()])?.pop().flatten() {
+        match svb_model::ReadSource::find(self, read_id)? {
             Some(i) => self.record(i).map(Some),
             None => Ok(None),
         }

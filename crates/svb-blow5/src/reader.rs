@@ -403,21 +403,7 @@ impl Reader {
                 text::read_id(body).map(str::to_owned).map_err(|w| self.record_error(s, w))
             });
         }
-        // Its length, then the id (at most 65535 bytes).
-        let id_of = |body: &[u8]| -> Result<Option<String>, String> {
-            let Some(len) = body.get(..2) else {
-                return Ok(None);
-            };
-            let id_len = u16::from_le_bytes([len[0], len[1]]) as usize;
-            let Some(id) = body.get(2..2 + id_len) else {
-                return Ok(None);
-            };
-            std::str::from_utf8(id)
-                .map(str::to_owned)
-                .map(Some)
-                .map_err(|e| format!("read_id: {e}"))
-        };
-        self.head(s, id_of, 0, "the record ends inside its read id")
+        Ok(self.head(s, false)?.0)
     }
 
     /// Record `index`'s read id and read group, from the record's first bytes only: what a
@@ -426,20 +412,7 @@ impl Reader {
     /// group is checked against the header's.
     pub fn record_head(&self, index: usize) -> Result<(String, u32), Blow5Error> {
         let s = self.span(index)?;
-        // The id is at most 65535 bytes; its length, then the read group, around it.
-        let head_of = |body: &[u8]| -> Result<Option<(String, u32)>, String> {
-            let Some(len) = body.get(..2) else {
-                return Ok(None);
-            };
-            let id_len = u16::from_le_bytes([len[0], len[1]]) as usize;
-            let Some(head) = body.get(2..2 + id_len + 4) else {
-                return Ok(None);
-            };
-            let id = std::str::from_utf8(&head[..id_len]).map_err(|e| format!("read_id: {e}"))?;
-            let group = u32::from_le_bytes(head[id_len..].try_into().expect("4 bytes"));
-            Ok(Some((id.to_string(), group)))
-        };
-        let head = if self.is_text() {
+        let (id, group) = if self.is_text() {
             self.with_body(s, |body| {
                 let err = |what: String| self.record_error(s, what);
                 let mut record = Record::default();
@@ -447,29 +420,38 @@ impl Reader {
                 Ok((record.read_id, record.read_group))
             })?
         } else {
-            self.head(s, head_of, 4, "the record ends inside its read id or group")?
+            let (id, group) = self.head(s, true)?;
+            (id, group.expect("read with the id"))
         };
-        if head.1 as usize >= self.header.read_groups.len() {
+        if group as usize >= self.header.read_groups.len() {
             let what = format!(
-                "read group {}, the header declares {}",
-                head.1,
+                "read group {group}, the header declares {}",
                 self.header.read_groups.len()
             );
             return Err(self.record_error(s, what));
         }
-        Ok(head)
+        Ok((id, group))
     }
 
-    /// What `parse` finds at the start of BLOW5 record `s` (`Ok(None)`: the bytes it was
-    /// given end too soon; `extra` bytes after the id are what it reads beyond it), from the
-    /// record's first bytes: the first 4 KiB; then, where the answer is not in what they
-    /// inflate to, a zstd record's first block (the first bytes say where it ends), or the
+    /// The read id at the start of BLOW5 record `s` and, with `group`, the read group after
+    /// it, from the record's first bytes: the first 4 KiB; then, where they do not inflate to
+    /// that much, a zstd record's first block (the first bytes say where it ends), or the
     /// whole record. A record located through an index has its size field read with it and
-    /// checked. `short` is the error where the whole record holds no answer.
-    fn head<T>(
-        &self, s: &Span, parse: impl Fn(&[u8]) -> Result<Option<T>, String>, extra: usize,
-        short: &str,
-    ) -> Result<T, Blow5Error> {
+    /// checked.
+    fn head(&self, s: &Span, group: bool) -> Result<(String, Option<u32>), Blow5Error> {
+        // Its length, then the id (at most 65535 bytes), then the read group.
+        let after = if group { 4 } else { 0 };
+        let needs = |body: &[u8]| {
+            body.get(..2).map(|l| 2 + after + u16::from_le_bytes([l[0], l[1]]) as usize)
+        };
+        let parse = |body: &[u8]| -> Result<Option<(String, Option<u32>)>, String> {
+            let Some(n) = needs(body) else { return Ok(None) };
+            let Some(head) = body.get(2..n) else { return Ok(None) };
+            let (id, rest) = head.split_at(n - 2 - after);
+            let id = std::str::from_utf8(id).map_err(|e| format!("read_id: {e}"))?;
+            let group = group.then(|| u32::from_le_bytes(rest.try_into().expect("4 bytes")));
+            Ok(Some((id.to_string(), group)))
+        };
         // Opened through an index: the size field comes first, and is checked.
         let size_field = if self.sizes_read { 0 } else { 8 };
         let stored = (s.end - s.start) as usize;
@@ -491,10 +473,7 @@ impl Reader {
                     };
                     let f = |body: &[u8]| {
                         let got = parse(body).map_err(|what| self.record_error(s, what))?;
-                        let needs = body
-                            .get(..2)
-                            .map(|l| 2 + extra + u16::from_le_bytes([l[0], l[1]]) as usize);
-                        Ok((got, needs))
+                        Ok((got, needs(body)))
                     };
                     let compression = self.header.record_compression;
                     let found = inflate::head(compression, raw, stored, want, f, inflate_err)?;
@@ -510,7 +489,13 @@ impl Reader {
                 ((None, Some(needs)), _) if needs > want => want = needs,
                 (_, Some(end)) if end > take && end < stored => take = end,
                 _ if take < stored => take = stored,
-                _ => return Err(self.record_error(s, short.into())),
+                _ => {
+                    let what = match group {
+                        true => "the record ends inside its read id or group",
+                        false => "the record ends inside its read id",
+                    };
+                    return Err(self.record_error(s, what.into()));
+                }
             }
         }
     }
