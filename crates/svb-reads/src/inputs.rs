@@ -92,56 +92,57 @@ pub fn expand(
         }
     }
     let Walk { files, not_files, mut left_out, .. } = walked;
-    if !keep_going {
-        let Some(first) = files.first() else {
-            return Err(ReadsError::NoInput { inputs: inputs.to_vec(), recursive });
-        };
-        let format = one_format(first, &files[1..])?;
-        return Ok(Expanded { format, files, not_files, left_out });
-    }
-    // Each file's format; those that have none are left out.
-    let mut kept: Vec<(PathBuf, Format)> = Vec::with_capacity(files.len());
-    for f in files {
-        match detect(&f) {
-            Ok(format) => kept.push((f, format)),
-            Err(e) => left_out.push(e),
-        }
-    }
-    let Some((first, format)) = kept.first().cloned() else {
-        return Err(match left_out.into_iter().next() {
+    match of_one_format(files, keep_going, &mut left_out)? {
+        Some((format, files)) => Ok(Expanded { format, files, not_files, left_out }),
+        None => Err(match left_out.into_iter().next() {
             Some(e) => e,
             None => ReadsError::NoInput { inputs: inputs.to_vec(), recursive },
-        });
-    };
-    if let Some((path, found)) = kept.iter().find(|(_, f)| !f.same_reader(format)) {
-        return Err(ReadsError::MixedFormats {
-            path: path.clone(),
-            first,
-            expected: format,
-            found: *found,
-        });
+        }),
     }
-    let files = kept.into_iter().map(|(f, _)| f).collect();
-    Ok(Expanded { format, files, not_files, left_out })
 }
 
 /// The format of `first` and every file of `rest`, which must be the same (each known by
 /// content; BLOW5 and SLOW5 text mix, one reader reads both): [`ReadsError::MixedFormats`]
 /// names the first file of another.
 pub fn one_format(first: &Path, rest: &[PathBuf]) -> Result<Format, ReadsError> {
-    let format = detect(first)?;
-    for f in rest {
-        let found = detect(f)?;
-        if !found.same_reader(format) {
-            return Err(ReadsError::MixedFormats {
-                path: f.clone(),
-                first: first.to_path_buf(),
-                expected: format,
-                found,
-            });
-        }
-    }
+    let files = std::iter::once(first.to_path_buf()).chain(rest.iter().cloned()).collect();
+    let (format, _) = of_one_format(files, false, &mut Vec::new())?.expect("one file at least");
     Ok(format)
+}
+
+/// The format of `files`, each known by content, and those that have it: every one must
+/// share it (BLOW5 and SLOW5 text mix), [`ReadsError::MixedFormats`] naming the first of
+/// another. One whose format cannot be told stops it, or with `keep_going` goes to
+/// `left_out`. `None` when no file is left.
+fn of_one_format(
+    files: Vec<PathBuf>, keep_going: bool, left_out: &mut Vec<ReadsError>,
+) -> Result<Option<(Format, Vec<PathBuf>)>, ReadsError> {
+    let mut first: Option<(PathBuf, Format)> = None;
+    let mut kept = Vec::with_capacity(files.len());
+    for f in files {
+        let found = match detect(&f) {
+            Ok(found) => found,
+            Err(e) if keep_going => {
+                left_out.push(e);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        match &first {
+            None => first = Some((f.clone(), found)),
+            Some((path, expected)) if !found.same_reader(*expected) => {
+                return Err(ReadsError::MixedFormats {
+                    path: f,
+                    first: path.clone(),
+                    expected: *expected,
+                    found,
+                });
+            }
+            Some(_) => {}
+        }
+        kept.push(f);
+    }
+    Ok(first.map(|(_, format)| (format, kept)))
 }
 
 /// A walk of directories: what it found, and what it left aside or out.

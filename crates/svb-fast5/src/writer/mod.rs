@@ -224,8 +224,9 @@ impl Writer {
     pub fn add_reads(&mut self, reads: &[ReadGroups<'_>]) -> Result<(), Fast5WriteError> {
         let mut seen = HashSet::new();
         for r in reads {
-            self.check(r)?;
-            if !seen.insert(r.read_id) {
+            // Its attributes are typed as they are prepared, below, before any is written.
+            check_shape(r)?;
+            if self.ids.contains(r.read_id) || !seen.insert(r.read_id) {
                 return Err(bad(r.read_id, "is in the file already".into()));
             }
         }
@@ -363,13 +364,7 @@ fn group_of(messages: Vec<Message>) -> Vec<Message> {
 /// and size it writes ([`Writer::add_reads`] refuses the read otherwise, before writing any
 /// of it).
 pub fn check_read(r: &ReadGroups<'_>) -> Result<(), Fast5WriteError> {
-    if r.read_id.is_empty() || r.read_id.contains(['/', '\0']) || r.read_id == "." {
-        return Err(bad(r.read_id, "a read id cannot name an HDF5 group".into()));
-    }
-    let n = r.signal.len() as u64;
-    if n.div_ceil(n.clamp(1, MAX_CHUNK)) > 2 * hdf5::CHUNK_K as u64 {
-        return Err(bad(r.read_id, format!("{n} samples: more than a FAST5 read holds here")));
-    }
+    check_shape(r)?;
     let groups = [
         ("", r.read),
         ("Raw", r.raw),
@@ -382,6 +377,19 @@ pub fn check_read(r: &ReadGroups<'_>) -> Result<(), Fast5WriteError> {
             attribute(group, name, v)
                 .map_err(|what| bad(r.read_id, format!("{group}/{name}: {what}")))?;
         }
+    }
+    Ok(())
+}
+
+/// The checks of [`check_read`] that need no attribute typed: an id that names an HDF5 group,
+/// a signal of at most the chunks a read's index holds.
+fn check_shape(r: &ReadGroups<'_>) -> Result<(), Fast5WriteError> {
+    if r.read_id.is_empty() || r.read_id.contains(['/', '\0']) || r.read_id == "." {
+        return Err(bad(r.read_id, "a read id cannot name an HDF5 group".into()));
+    }
+    let n = r.signal.len() as u64;
+    if n.div_ceil(n.clamp(1, MAX_CHUNK)) > 2 * hdf5::CHUNK_K as u64 {
+        return Err(bad(r.read_id, format!("{n} samples: more than a FAST5 read holds here")));
     }
     Ok(())
 }
@@ -404,7 +412,7 @@ struct Prepared {
 
 fn prepare(r: &ReadGroups<'_>, filter: SignalFilter) -> Result<Prepared, Fast5WriteError> {
     let n = r.signal.len() as u64;
-    // Its chunks fit the read's index: checked first (check_read).
+    // Its chunks fit the read's index: checked first (check_shape).
     let chunk = n.clamp(1, MAX_CHUNK);
     let mut chunks = Vec::new();
     let mut bytes = Vec::with_capacity(chunk as usize * 2);
