@@ -273,36 +273,10 @@ fn json_number(json: &str, key: &str) -> Option<i64> {
     rest[..end].parse().ok()
 }
 
-/// An RFC 3339 time in UTC (`2026-11-28T12:00:00Z`, fractions and `+00:00` too).
+/// An RFC 3339 time (`2026-11-28T12:00:00Z`, with a fraction or an offset too), to the
+/// second.
 fn rfc3339(t: &str) -> Option<SystemTime> {
-    let b = t.as_bytes();
-    let num = |r: std::ops::Range<usize>| t.get(r)?.parse::<i64>().ok();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let rest = t[19..].trim_start_matches(|c: char| c == '.' || c.is_ascii_digit());
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let (oh, om) = rest[1..].split_once(':')?;
-            sign * (oh.parse::<i64>().ok()? * 3600 + om.parse::<i64>().ok()? * 60)
-        }
-    };
-    // Days from 1970-01-01 to the date (the proleptic Gregorian calendar).
-    let (y2, m2) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let doy = (153 * m2 + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + hh * 3600 + mm * 60 + ss - offset;
+    let secs = chrono::DateTime::parse_from_rfc3339(t).ok()?.timestamp();
     Some(SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(secs).ok()?))
 }
 

@@ -228,14 +228,17 @@ fn store_of(
     if let Some(store) = s.stores.get(&key) {
         return Ok((store.clone(), path, parsed));
     }
-    let store = build_store(url, &parsed, scheme, &s.options, create_only)?;
+    let retry = retry_config(&s.options);
+    let store = build_store(url, &parsed, scheme, &s.options, create_only, retry)?;
     s.stores.insert(key, store.clone());
     Ok((store, path, parsed))
 }
 
+/// The store of `scheme` for `url`, under `options` (the storage options), retrying
+/// transient failures as `retry` says ([`retry_config`], or none for a web server's listing).
 fn build_store(
     url: &str, parsed: &url::Url, scheme: ObjectStoreScheme, options: &[(String, String)],
-    create_only: bool,
+    create_only: bool, retry: object_store::RetryConfig,
 ) -> io::Result<Arc<dyn ObjectStore>> {
     use object_store::{aws, azure, gcp, http, ClientConfigKey};
     // TLS through rustls with ring (the build has no aws-lc-rs): the process's provider,
@@ -250,7 +253,6 @@ fn build_store(
     // The URL up to its path: what the builders parse the bucket, account or host from
     // (never its query, where a signed URL keeps its signature).
     let base = &parsed[..url::Position::AfterPath];
-    let retry = retry_config(options);
     Ok(match scheme {
         ObjectStoreScheme::AmazonS3 => {
             // Outputs without --force complete only where no object is through the
@@ -441,7 +443,7 @@ fn io_error(e: object_store::Error) -> io::Error {
 struct Version {
     e_tag: Option<String>,
     version: Option<String>,
-    modified: std::time::SystemTime,
+    modified: chrono::DateTime<chrono::Utc>,
 }
 
 impl Version {
@@ -449,7 +451,7 @@ impl Version {
         Version {
             e_tag: meta.e_tag.clone(),
             version: meta.version.clone(),
-            modified: meta.last_modified.into(),
+            modified: meta.last_modified,
         }
     }
 
@@ -462,7 +464,7 @@ impl Version {
         GetOptions {
             range: Some(GetRange::Bounded(range)),
             if_match: self.e_tag.clone(),
-            if_unmodified_since: self.by_time().then(|| self.modified.into()),
+            if_unmodified_since: self.by_time().then_some(self.modified),
             version: self.version.clone(),
             ..Default::default()
         }
@@ -473,29 +475,16 @@ impl Version {
             (Some(a), Some(b)) => a == b,
             _ => true,
         };
-        let modified: std::time::SystemTime = meta.last_modified.into();
-        let same_time = !self.by_time() || modified == self.modified;
+        let same_time = !self.by_time() || meta.last_modified == self.modified;
         if !same_tag || !same_time || meta.size != len {
             return Err(io::Error::other(format!(
                 "the object changed while it was being read (now {} bytes, ETag {:?}, modified \
                  {}; opened at {len} bytes, ETag {:?}, modified {}): nothing of the new version \
                  was used; read it again",
-                meta.size,
-                meta.e_tag,
-                unix_seconds(modified),
-                self.e_tag,
-                unix_seconds(self.modified)
+                meta.size, meta.e_tag, meta.last_modified, self.e_tag, self.modified
             )));
         }
         Ok(())
-    }
-}
-
-/// `t` as seconds since 1970, for a message.
-fn unix_seconds(t: std::time::SystemTime) -> String {
-    match t.duration_since(std::time::UNIX_EPOCH) {
-        Ok(d) => format!("{} s after 1970", d.as_secs()),
-        Err(_) => "before 1970".into(),
     }
 }
 
@@ -1038,13 +1027,10 @@ pub fn list(prefix_url: &str, recursive: bool) -> io::Result<Vec<String>> {
     if web {
         // A web server lists through WebDAV's PROPFIND or not at all: asked once, no retries
         // of a plain server's 501.
-        use object_store::{http::HttpBuilder, ClientConfigKey};
-        let root = &parsed[..url::Position::BeforePath];
-        let b = HttpBuilder::new()
-            .with_url(root)
-            .with_retry(object_store::RetryConfig { max_retries: 0, ..Default::default() })
-            .with_config(ClientConfigKey::AllowHttp, (parsed.scheme() == "http").to_string());
-        store = Arc::new(b.build().map_err(|e| invalid(prefix_url, e))?);
+        let options = settings().options.clone();
+        let once = object_store::RetryConfig { max_retries: 0, ..retry_config(&options) };
+        let http = ObjectStoreScheme::Http;
+        store = build_store(prefix_url, &parsed, http, &options, false, once)?;
     }
     let prefix = (!prefix.as_ref().is_empty()).then_some(prefix);
     let metas = block_on(async {
