@@ -108,7 +108,8 @@ pub fn run(args: &Args) -> Result<bool, String> {
         progress.lock().expect("not poisoned").set_position(done);
     };
     let how = args.writing.run(&mut report);
-    if args.index.is_some() && !matches!(format, Format::Blow5 | Format::Slow5) {
+    let blow5 = matches!(format, Format::Blow5 | Format::Slow5);
+    if args.index.is_some() && !blow5 {
         return Err("--index is a BLOW5 / SLOW5 file's slow5lib index".into());
     }
     let order = svb_convert::ReadOrder::list_if(args.in_order);
@@ -117,25 +118,20 @@ pub fn run(args: &Args) -> Result<bool, String> {
         signal: args.signal.map(SignalCodec::compression),
         ..svb_convert::Compression::default()
     };
-    let compressed = compression != svb_convert::Compression::default();
-    if compressed && !matches!(format, Format::Blow5 | Format::Slow5) {
+    if compression != svb_convert::Compression::default() && !blow5 {
         return Err("-c/--records and -s/--signal are for BLOW5 / SLOW5 inputs (POD5 chunks \
                     are copied as stored; `svb convert` recompresses)"
             .into());
     }
     let result = match (&args.index, &files[..]) {
-        (Some(_), [_]) | (None, _) if compressed => {
-            let index = args.index.as_deref();
-            let (out, c) = (&args.output, &compression);
-            svb_convert::subset_blow5_with(&files, index, &wanted, out, order, c, how)
-        }
-        (Some(idx), [one]) => {
-            svb_convert::subset_blow5_indexed(one, idx, &wanted, &args.output, order, how)
-        }
-        (Some(_), _) => Err(svb_convert::ConvertError::Mapping(
+        (Some(_), [_, _, ..]) => Err(svb_convert::ConvertError::Mapping(
             "--index names one file's index: give one input".into(),
         )),
-        (None, _) => svb_convert::subset(&files, &wanted, &args.output, order, how),
+        _ if blow5 => {
+            let (index, out) = (args.index.as_deref(), &args.output);
+            svb_convert::subset_blow5_with(&files, index, &wanted, out, order, &compression, how)
+        }
+        _ => svb_convert::subset(&files, &wanted, &args.output, order, how),
     };
     progress.into_inner().expect("not poisoned").finish();
     let result = result.map_err(|e| error_chain(&e))?;
