@@ -62,9 +62,7 @@ pub(crate) use merge::fields_of_schema;
 pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, HeaderRules, Merged};
 pub use recover::{recover, recover_blow5, recover_pod5, Recovered, RecoveredPod5, Recovery};
 pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
-pub use subset::{
-    subset, subset_blow5, subset_blow5_indexed, subset_blow5_with, subset_pod5, ReadOrder, Subset,
-};
+pub use subset::{subset, subset_blow5, subset_blow5_with, subset_pod5, ReadOrder, Subset};
 pub use table::{TableFile, Unknown};
 pub use time::{format_utc_ms, parse_utc_ms};
 pub use to_fast5::{to_fast5, to_fast5_files};

@@ -228,18 +228,10 @@ pub fn subset_blow5(
     subset_blow5_with(inputs, None, wanted, out, order, &Compression::default(), how)
 }
 
-/// [`subset_blow5`] of one file `input` through its slow5lib index kept at `index` (never
+/// [`subset_blow5`], through the slow5lib index kept at `index` where one is named (never
 /// rebuilt or replaced: one whose positions do not fit the file is an error, one whose read
-/// ids do not is set aside for the records' own, with a note).
-pub fn subset_blow5_indexed(
-    input: &Path, index: &Path, wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
-) -> Result<Subset, ConvertError> {
-    let input = [input.to_path_buf()];
-    subset_blow5_with(&input, Some(index), wanted, out, order, &Compression::default(), how)
-}
-
-/// [`subset_blow5`] (through the slow5lib index kept at `index` where one is named, as
-/// [`subset_blow5_indexed`]) with a BLOW5 output's record and signal compression chosen
+/// ids do not is set aside for the records' own, with a note), with a BLOW5 output's record
+/// and signal compression chosen
 /// (`slow5tools get`'s `-c` / `-s`): records stored otherwise than the output stores them are
 /// decoded and compressed anew; what `compression` leaves unchosen is the first input's.
 pub fn subset_blow5_with(
