@@ -199,11 +199,10 @@ impl From<String> for Failure {
     }
 }
 
-/// The columns of the table: those asked for (`--fields`, `--ids`), else POD5's `pod5 view`
-/// columns or every column of the first BLOW5 / FAST5 file; without those `--exclude` names
-/// (each must be one of them). Every file gives these, in this order; `None`: all of them.
-fn columns(args: &Args, format: Format, files: &[PathBuf]) -> Result<Option<Vec<String>>, String> {
-    let asked: Option<Vec<String>> = if args.ids {
+/// The columns asked of every file (`--fields`, `--ids`), else POD5's `pod5 view` columns;
+/// `None`: every column of the first file.
+fn asked_columns(args: &Args, format: Format) -> Option<Vec<String>> {
+    if args.ids {
         Some(vec!["read_id".into()])
     } else if !args.fields.is_empty() {
         Some(args.fields.clone())
@@ -211,41 +210,36 @@ fn columns(args: &Args, format: Format, files: &[PathBuf]) -> Result<Option<Vec<
         Some(svb_arrow::pod5_view_columns().map(String::from).collect())
     } else {
         None
-    };
-    if args.exclude.is_empty() {
-        return Ok(asked);
     }
-    let all = match asked {
-        Some(a) => a,
-        None => {
-            let options = Options { signal: SignalColumn::None, ..Options::default() };
-            let first = files.first().map(std::slice::from_ref).unwrap_or_default();
-            let batches = ReadBatches::open(first, options).map_err(|e| error_chain(&e))?;
-            batches.schema().fields().iter().map(|f| f.name().clone()).collect()
-        }
-    };
+}
+
+/// The positions among `all` (the first file's columns) of those the table keeps: all but
+/// the `--exclude` names, each of which must be one of them.
+fn kept_columns(args: &Args, all: &[String]) -> Result<Vec<usize>, String> {
     if let Some(x) = args.exclude.iter().find(|x| !all.contains(x)) {
         return Err(format!("--exclude {x}: no such field; the fields are {}", all.join(", ")));
     }
-    let kept: Vec<String> = all.into_iter().filter(|c| !args.exclude.contains(c)).collect();
+    let kept: Vec<usize> = (0..all.len()).filter(|&k| !args.exclude.contains(&all[k])).collect();
     if kept.is_empty() {
         return Err("--exclude leaves no field".into());
     }
-    Ok(Some(kept))
+    Ok(kept)
 }
 
 /// Writes the rows of `files` to `out`.
 fn write_rows(
     args: &Args, format: Format, files: &[PathBuf], out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let columns = columns(args, format, files)?;
+    let asked = asked_columns(args, format);
     let separator = args.separator.as_deref().unwrap_or("\t");
+    // The columns of the table, as the first file gives them less those excluded: the
+    // columns every later file is opened with.
     let mut names: Option<Vec<String>> = None;
     let mut progress = Progress::new(files.len() as u64, "view");
     let mut text = String::new();
     for path in files {
         let options = Options {
-            columns: names.clone().or_else(|| columns.clone()),
+            columns: names.clone().or_else(|| asked.clone()),
             signal: SignalColumn::None,
             batch_reads: 4096,
             ..Options::default()
@@ -256,26 +250,35 @@ fn write_rows(
             }
             e => error_chain(&e),
         })?;
+        // The first file's columns that are kept, where some are excluded (the later files
+        // are opened with those alone).
+        let mut project: Option<Vec<usize>> = None;
         if names.is_none() {
-            let n: Vec<String> =
-                batches.schema().fields().iter().map(|f| f.name().clone()).collect();
-            if !args.json && !args.no_header && !args.list_fields {
-                writeln!(out, "{}", n.join(separator)).map_err(Failure::Write)?;
-            }
+            let schema = batches.schema();
+            let all: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+            let kept = kept_columns(args, &all)?;
+            let n: Vec<String> = kept.iter().map(|&k| all[k].clone()).collect();
             if args.list_fields {
-                let schema = batches.schema();
-                for f in schema.fields().iter() {
+                for &k in &kept {
+                    let f = schema.field(k);
                     writeln!(out, "{}\t{}", f.name(), f.data_type()).map_err(Failure::Write)?;
                 }
                 return out.flush().map_err(Failure::Write);
             }
+            if !args.json && !args.no_header {
+                writeln!(out, "{}", n.join(separator)).map_err(Failure::Write)?;
+            }
+            project = (kept.len() != all.len()).then_some(kept);
             names = Some(n);
         }
         let names = names.as_ref().expect("set above");
         // The reader's own errors (not Arrow's `ExternalError` around them, which would add
         // "External error:" to every message).
         while let Some(batch) = batches.next_batch().map_err(|e| error_chain(&e))? {
-            let batch: RecordBatch = batch;
+            let batch: RecordBatch = match &project {
+                Some(kept) => batch.project(kept).map_err(|e| e.to_string())?,
+                None => batch,
+            };
             for row in 0..batch.num_rows() {
                 text.clear();
                 if args.json {
