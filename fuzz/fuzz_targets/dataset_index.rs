@@ -5,9 +5,9 @@
 //! be seen; mode 1: resealed, so the structure checks alone must catch it), or (mode 2) the
 //! whole index. Every lookup either finds the read where it is, says it is absent, or is an
 //! error; never a panic, never a read at a place that holds another id, and the dataset's
-//! own files are never written. The files are written for each run (with one modification
-//! time, which the index records) and removed after it: nothing is left in the temporary
-//! folder.
+//! own files are never written. The files and their valid index are made again for each run
+//! (the index stamps each file's inode and status change time) and removed after it: nothing
+//! is left in the temporary folder.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -22,7 +22,6 @@ struct Fixture {
     /// Each file's path and bytes.
     files: Vec<(PathBuf, Vec<u8>)>,
     ids: Vec<String>,
-    good: Vec<u8>,
 }
 
 /// Three small BLOW5 files (ids that share prefixes; one file empty) and their valid index,
@@ -61,14 +60,8 @@ fn fixture() -> &'static Fixture {
             let bytes = std::fs::read(&path).unwrap();
             files.push((path, bytes));
         }
-        let fx = Fixture { dir: dir.clone(), files, ids, good: Vec::new() };
-        fx.write_files();
-        let at = dir.join("good.svbidx");
-        let data = Dataset::open(&fx.paths(), &options(at.clone())).unwrap();
-        data.make_index().unwrap();
-        let good = std::fs::read(&at).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        Fixture { good, ..fx }
+        Fixture { dir, files, ids }
     })
 }
 
@@ -77,8 +70,7 @@ impl Fixture {
         self.files.iter().map(|(p, _)| p.clone()).collect()
     }
 
-    /// The files as they were made, at one modification time (so that the valid index fits
-    /// them run after run).
+    /// The files as they were made, at one modification time.
     fn write_files(&self) {
         std::fs::create_dir_all(&self.dir).unwrap();
         let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
@@ -86,6 +78,18 @@ impl Fixture {
             std::fs::write(path, bytes).unwrap();
             std::fs::File::options().write(true).open(path).unwrap().set_modified(when).unwrap();
         }
+    }
+
+    /// The valid index of the files as this run wrote them: it stamps each file's device,
+    /// inode and status change time, which differ from run to run.
+    fn good_index(&self) -> Vec<u8> {
+        let at = self.dir.join("good.svbidx");
+        let data = Dataset::open(&self.paths(), &options(at.clone())).unwrap();
+        data.make_index().unwrap();
+        drop(data);
+        let good = std::fs::read(&at).unwrap();
+        std::fs::remove_file(&at).unwrap();
+        good
     }
 }
 
@@ -98,8 +102,10 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
+    fx.write_files();
+    let good = fx.good_index();
     let bytes = if mode % 3 < 2 {
-        let mut b = fx.good.clone();
+        let mut b = good.clone();
         let mut edits = rest.chunks_exact(3);
         for e in edits.by_ref() {
             let at = usize::from(u16::from_le_bytes([e[0], e[1]]));
@@ -117,7 +123,6 @@ fuzz_target!(|data: &[u8]| {
     } else {
         rest.to_vec()
     };
-    fx.write_files();
     let at = fx.dir.join("index.svbidx");
     std::fs::write(&at, &bytes).unwrap();
     let paths = fx.paths();
@@ -144,7 +149,7 @@ fuzz_target!(|data: &[u8]| {
     drop(dataset);
     // A rebuilt index is the valid one; the files are as they were.
     if let Ok(now) = std::fs::read(&at) {
-        assert!(now == bytes || now == fx.good);
+        assert!(now == bytes || now == good);
     }
     for (path, want) in &fx.files {
         assert_eq!(&std::fs::read(path).unwrap(), want, "a file was written");
