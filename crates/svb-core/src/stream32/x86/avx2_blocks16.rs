@@ -13,10 +13,9 @@
 //! The block loop runs while a block's last load ends inside the data, so a stream followed
 //! by 16 bytes of anything decodes all its blocks there, and its last groups from the data
 //! too. What the block loop leaves of a stream that ends at its slice's end (fewer than 64
-//! data bytes) is copied once into a zero-padded buffer and decoded there by the same block
-//! loop, then the SSSE3 pair loop and one partial group, with the same step (at n = 128,
-//! about a third of the values: 9% fewer instructions than running the pair loop on the data
-//! first); a truncated input goes to the scalar tail, which reports it exactly.
+//! data bytes) goes to the SSSE3 tail (`finish_decode`): the pair loop while 32 bytes are
+//! left, then the last groups shuffled out of one load of the data's last 16 bytes; a
+//! truncated input goes to the scalar tail, which reports it exactly.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -24,7 +23,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{decode_groups, finish_decode_with};
+use super::ssse3::finish_decode;
 use crate::stream32::finish::{Finish, ZigzagDelta16};
 use crate::stream32::scalar::split_control;
 use crate::stream32::{Classic, Scheme32};
@@ -54,34 +53,12 @@ pub(crate) unsafe fn decode<F: Quad>(
 unsafe fn decode_all<F: Quad>(
     ctrl: &[u8], data: &[u8], acc: u32, out: &mut [MaybeUninit<F::Out>],
 ) -> DecodeResult<(usize, u32)> {
-    // SAFETY: AVX2 (caller) implies SSSE3; each loop starts where the one before it
-    // stopped, and bounds its own loads and stores. The block loop leaves fewer than 64 data
-    // bytes (or fewer than 16 values, at most 60 bytes): the copied tail takes what the group
-    // loop on the data leaves of them, and its loops run on the copy.
+    // SAFETY: AVX2 (caller) implies SSSE3; the tail starts where the block loop stopped, and
+    // both bound their own loads and stores.
     unsafe {
         let carry = _mm_set1_epi32(acc as i32);
         let (dp, g, carry) = blocks16::<F>(ctrl, data, 0, carry, out);
-        finish_decode_with::<Classic, F>(ctrl, data, dp, g, carry, out, 4, |buf, g, carry, out| {
-            tail_loops::<F>(ctrl, buf, g, carry, out)
-        })
-    }
-}
-
-/// The block loop then the group loop over the copied tail `buf`, from its byte 0 and group
-/// `g`.
-///
-/// # Safety
-/// The CPU must support AVX2. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the loops keep every load inside `buf` and every store
-/// inside `out` themselves.
-#[inline(always)]
-unsafe fn tail_loops<F: Quad>(
-    ctrl: &[u8], buf: &[u8], g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
-) -> (usize, usize, __m128i) {
-    // SAFETY: AVX2 (caller) implies SSSE3; the callees check their own bounds.
-    unsafe {
-        let (dp, g, carry) = blocks16::<F>(ctrl, buf, g, carry, out);
-        decode_groups::<Classic, F>(ctrl, buf, out, dp, g, carry)
+        finish_decode::<Classic, F>(ctrl, data, dp, g, carry, out)
     }
 }
 

@@ -171,28 +171,10 @@ macro_rules! decode_entries {
             ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i,
             out: &mut [MaybeUninit<F::Out>],
         ) -> $crate::DecodeResult<(usize, u32)> {
-            use crate::stream32::x86::ssse3::{
-                decode_blocks, decode_groups, finish_decode_with, Found,
-            };
             // SAFETY: the ISA (caller) includes SSSE3; the tail starts where the block loop
-            // stopped; on the copy, the block loop then the single-group loop keep their
-            // loads inside the copy they are given.
+            // stopped.
             unsafe {
-                finish_decode_with::<S, F>(
-                    ctrl,
-                    data,
-                    dp,
-                    g,
-                    carry,
-                    out,
-                    8,
-                    |buf, g, carry, out| {
-                        let mut found = Found::new();
-                        let (dp, g, carry) =
-                            decode_blocks::<S, F>(ctrl, buf, out, 0, g, carry, &mut found);
-                        decode_groups::<S, F>(ctrl, buf, out, dp, g, carry)
-                    },
-                )
+                crate::stream32::x86::ssse3::finish_decode::<S, F>(ctrl, data, dp, g, carry, out)
             }
         }
     };

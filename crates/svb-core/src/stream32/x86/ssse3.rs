@@ -4,10 +4,13 @@
 //! by a length table, which costs fewer instructions a group than offsets from prefix sums),
 //! with one bound check a block: 128 data bytes left, or near the end the block's last load
 //! inside the slice. A stream followed by 16 bytes (the C decoder's padding, or the next
-//! stream of a buffer) so runs every block, and its last groups, on the data itself; of a
-//! stream that ends at its slice's end, the last groups are decoded by the single-group loop
-//! from a zero-padded copy, so no group needs its own check and no padding is asked of the
-//! caller. Encoding works in software-pipelined blocks
+//! stream of a buffer) so runs every block, and its last groups, on the data itself. Of a
+//! stream that ends at its slice's end, the last block or two (and the groups after the
+//! last whole block) load their last groups from the data's last 16 bytes, each shuffle row
+//! moved up by where its group starts in them (`end_block`): no group needs a check of its
+//! own, nothing is copied, and no padding is asked of the caller (at n = 128, 0.76x lemire's
+//! decoder on a padded buffer, where the zero-padded copy of the tail this replaced gave
+//! 0.61x). Encoding works in software-pipelined blocks
 //! of 8 control bytes: the control word and data offsets of block `i+1` are computed while
 //! block `i` is shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
 //! control computation for encoding.
@@ -35,136 +38,111 @@ pub(crate) fn carried(carry: __m128i) -> u32 {
     _mm_cvtsi128_si32(carry) as u32
 }
 
-/// Decodes what the SIMD block loop left: when it ran out of blocks rather than data (fewer
-/// than `block_groups` whole groups left), the groups and the partial group go on from the
-/// data itself while their 16-byte loads stay inside it (all of them when the input holds 16
-/// bytes past the stream); what is left then is decoded from a zero-padded copy of the data's
-/// last bytes ([`decode_copied_tail`]), with `loops(copy, g, carry, out)` decoding the whole
-/// groups from the copy (from its byte 0 and group `g`; returning `(bytes used, groups done,
-/// carry)` as the loops do), or with the scalar tail when the data is short for them (which
-/// reports the exact error). Returns the bytes consumed, control included, and the running
-/// value after the last.
+/// Decodes what the SIMD block loop left (its last block or two, and fewer than 8 groups
+/// after them) with [`decode_end`], or, when the data is shorter than 16 bytes or too short
+/// for its groups, with the scalar tail, which reports the exact error. Returns the bytes
+/// consumed, control included, and the running value after the last.
 ///
 /// # Safety
-/// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped, with
-/// fewer than [`TAIL`] data bytes or fewer than 8 whole groups left; `loops` must keep its
-/// loads inside the copy it is given and its stores inside `out`.
-#[allow(clippy::too_many_arguments)]
+/// The CPU must support SSSE3; `(dp, g, carry)` must be where the SIMD loops stopped (or
+/// `(0, 0, acc)`); `ctrl` must hold the control bytes of `out.len()` values.
 #[inline(always)]
-pub(crate) unsafe fn finish_decode_with<S: Scheme32, F: Finish>(
+pub(crate) unsafe fn finish_decode<S: Scheme32, F: Finish>(
     ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
-    block_groups: usize,
-    loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
 ) -> DecodeResult<(usize, u32)> {
     if 4 * g == out.len() {
         // SAFETY: SSSE3 (caller) includes SSE2.
         return Ok((ctrl.len() + dp, unsafe { carried(carry) }));
     }
-    let (dp, g, carry) = if out.len() / 4 - g < block_groups {
-        // SAFETY: SSSE3 (caller); the loop bounds its loads by `data` and its stores by `out`
-        // and starts where the block loop stopped.
-        unsafe { decode_groups::<S, F>(ctrl, data, out, dp, g, carry) }
-    } else {
-        (dp, g, carry)
-    };
-    // SAFETY: the caller guarantees SSSE3, the position and the loops.
-    let copied = unsafe { decode_copied_tail::<S, F>(ctrl, data, dp, g, carry, out, loops) };
-    let (used, acc) = match copied {
-        Some(done) => done,
-        // SAFETY: SSSE3 includes SSE2.
-        None => decode_tail::<S, F>(ctrl, data, dp, 4 * g, unsafe { carried(carry) }, out)?,
+    // SAFETY: SSSE3 (caller); `decode_end` starts where the block loop stopped and bounds
+    // its own loads and stores.
+    let (used, acc) = match unsafe { decode_end::<S, F>(ctrl, data, dp, g, carry, out) } {
+        Ok(done) => done,
+        Err((dp, g, carry)) => {
+            // SAFETY: SSSE3 (caller) includes SSE2.
+            let acc = unsafe { carried(carry) };
+            decode_tail::<S, F>(ctrl, data, dp, 4 * g, acc, out)?
+        }
     };
     Ok((ctrl.len() + used, acc))
 }
 
-/// The data bytes [`decode_copied_tail`] copies. The block loop stops with fewer than 128
-/// bytes left (its last load would pass the end) or with fewer than 8 whole groups left,
-/// whose data (7 whole groups and a partial one) takes at most 124 bytes.
-const TAIL: usize = 128;
-
-/// Decodes groups `g..` and the last partial group from a zero-padded copy of the next
-/// [`TAIL`] data bytes (16 when only the partial group is left; nothing is copied when no
-/// group is, or when only the partial group is and its load fits in the data), the whole
-/// groups with `loops`: one copy costs less than a checked load for each of the last groups.
-/// The copy has 16 zero bytes past [`TAIL`] (a 16-byte load from any group start inside it
-/// stays in it), and more past a shorter copy. `None` when those groups need more bytes than
-/// the data holds (what was written is then rewritten by the scalar tail, which names the
-/// error).
+/// Decodes groups `g..` and the partial group, up to 8 whole groups a step, each group
+/// loaded where it starts when 16 bytes are left there, and otherwise from the data's last
+/// 16 bytes with its shuffle row moved up by where it starts in them (a saturating add, so
+/// the row's 0xFF "zero" entries stay 0xFF): no copy of the data and no padding after it.
+/// A step's group starts come from the prefix sums of its control bytes, so its groups do
+/// not wait on each other's lengths, and its one check is the step's total against the
+/// bytes left. Returns the data bytes used and the running value after the last value, or
+/// `Err` with where it stopped (`(dp, g, carry)`, every value before it written) when the
+/// data is shorter than 16 bytes or than the groups need.
 ///
 /// # Safety
 /// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); `loops` must keep every load inside the copy and every
-/// store inside `out`. `(dp, g, carry)` must be where the SIMD loops stopped.
+/// `split_control` returns them); `(dp, g, carry)` a position the SIMD loops stopped at.
 #[inline(always)]
-unsafe fn decode_copied_tail<S: Scheme32, F: Finish>(
-    ctrl: &[u8], data: &[u8], dp: usize, g: usize, carry: __m128i, out: &mut [MaybeUninit<F::Out>],
-    loops: impl FnOnce(&[u8], usize, __m128i, &mut [MaybeUninit<F::Out>]) -> (usize, usize, __m128i),
-) -> Option<(usize, u32)> {
+unsafe fn decode_end<S: Scheme32, F: Finish>(
+    ctrl: &[u8], data: &[u8], mut dp: usize, mut g: usize, mut carry: __m128i,
+    out: &mut [MaybeUninit<F::Out>],
+) -> Result<(usize, u32), (usize, usize, __m128i)> {
     let full = out.len() / 4;
-    if g == full {
-        let rest = &data[dp..];
-        if out.len() % 4 == 0 {
-            // SAFETY: SSSE3 (caller) includes SSE2.
-            return Some((dp, unsafe { carried(carry) }));
+    let dst = out.as_mut_ptr().cast::<F::Out>();
+    while g < full {
+        let take = (full - g).min(8);
+        // The step's control bytes (and whatever follows them in `ctrl`: lengths past
+        // `take` are not used).
+        let cw = match ctrl.get(g..g + 8) {
+            Some(b) => u64::from_le_bytes(b.try_into().unwrap_or([0; 8])),
+            None => ctrl[g..].iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b)),
+        };
+        // SAFETY: data[dp..] is readable; groups g..g + take are whole groups of out;
+        // SSSE3 (caller).
+        let step = unsafe {
+            end_block::<S, F>(
+                data.as_ptr().add(dp),
+                data.len() - dp,
+                cw,
+                take,
+                dst.add(4 * g),
+                &mut carry,
+            )
+        };
+        match step {
+            Some(used) => dp += used,
+            None => return Err((dp, g, carry)),
         }
-        if rest.len() >= 16 {
-            // SAFETY: SSSE3 (caller); `rest` holds 16 bytes.
-            let (need, acc) = unsafe { decode_partial::<S, F>(ctrl, rest, carry, out) };
-            return Some((dp + need, acc));
-        }
+        g += take;
     }
-    // Only the partial group's bytes (at most 12) when the whole groups are done.
-    let take = (data.len() - dp).min(if g == full { 16 } else { TAIL });
-    // Room past the copy for a 16-byte load from any group start inside it.
-    let mut buf = [0u8; TAIL + 16];
-    buf[..take].copy_from_slice(&data[dp..dp + take]);
-    // The loops bound their loads by `buf` and their stores by `out` (caller), and go on from
-    // where the data's loops stopped.
-    let (used, g, carry) = loops(&buf, g, carry, out);
-    if g < full || used > take {
-        return None;
-    }
-    if out.len() % 4 == 0 {
-        // SAFETY: SSSE3 (caller) includes SSE2.
-        return Some((dp + used, unsafe { carried(carry) }));
-    }
-    // SAFETY: SSSE3 (caller); used <= take <= TAIL, so `buf[used..]` holds 16 bytes.
-    let (need, acc) = unsafe { decode_partial::<S, F>(ctrl, &buf[used..], carry, out) };
-    if used + need > take {
-        return None;
-    }
-    Some((dp + used + need, acc))
-}
-
-/// Decodes the last, partial group of `out` (fewer than 4 values, control byte
-/// `ctrl[out.len() / 4]`) from the front of `src`, finished by `F` from `carry`; returns the
-/// data bytes the group takes (which the caller checks against the bytes `src` really has
-/// when some of it is padding) and the running value after its last value.
-///
-/// # Safety
-/// The CPU must support SSSE3; `src` must hold at least 16 bytes; `ctrl` must hold the
-/// control bytes of `out.len()` values, `out.len() % 4 != 0`.
-#[inline(always)]
-unsafe fn decode_partial<S: Scheme32, F: Finish>(
-    ctrl: &[u8], src: &[u8], mut carry: __m128i, out: &mut [MaybeUninit<F::Out>],
-) -> (usize, u32) {
-    let full = out.len() / 4;
     let partial = out.len() % 4;
+    if partial == 0 {
+        // SAFETY: SSSE3 (caller) includes SSE2.
+        return Ok((dp, unsafe { carried(carry) }));
+    }
     let c = ctrl[full];
     let need: usize = (0..partial).map(|k| S::LENS[(c >> (2 * k)) as usize & 3] as usize).sum();
-    let mut last = [F::Out::default(); 4];
-    // SAFETY: `src` holds 16 bytes and `last` four lanes (caller); SSSE3 (caller). Codes
-    // past the last value pick bytes that are not copied out (the running value is taken
-    // from the last lane that is).
-    unsafe {
-        let v = _mm_loadu_si128(src.as_ptr().cast());
-        let m = _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast());
-        F::Out::store4(last.as_mut_ptr(), F::sse(_mm_shuffle_epi8(v, m), &mut carry));
+    if need > data.len() - dp || data.len() < 16 {
+        return Err((dp, g, carry));
     }
-    for (slot, &v) in out[4 * full..].iter_mut().zip(&last) {
+    // The partial group's bytes end inside the data, which holds 16: its load is the
+    // data's last 16 bytes when fewer are left at dp. Lanes past the last value pick bytes
+    // that are not copied out (the running value is taken from the last lane that is).
+    let from = dp.min(data.len() - 16);
+    let mut lanes = [F::Out::default(); 4];
+    // SAFETY: from + 16 <= data.len(); the used indices are below `need` and
+    // dp + need <= data.len() = from + 16 when from < dp, so moved up by dp - from they stay
+    // below 16; the row is 16 aligned bytes; `lanes` holds four lanes; SSSE3 (caller).
+    unsafe {
+        let v = _mm_loadu_si128(data.as_ptr().add(from).cast());
+        let m = _mm_adds_epu8(
+            _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast()),
+            _mm_set1_epi8((dp - from) as i8),
+        );
+        F::Out::store4(lanes.as_mut_ptr(), F::sse(_mm_shuffle_epi8(v, m), &mut carry));
+    }
+    for (slot, &v) in out[4 * full..].iter_mut().zip(&lanes) {
         slot.write(v);
     }
-    (need, last[partial - 1].to_u32())
+    Ok((dp + need, lanes[partial - 1].to_u32()))
 }
 
 /// Inclusive prefix sums of the 8 per-byte data lengths of `cw`: byte `k` is the data length
@@ -211,11 +189,9 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
     if blocks == 0 {
         return (dp, g, carry);
     }
-    let rows = S::DECODE.as_ptr();
-    let lens = S::CTRL_LENS.as_ptr();
     let base = data.as_ptr();
-    // `p` never passes `end`: a block runs only when its last group's load ends inside data,
-    // and its groups' data lies before that end. At or before `roomy`, 128 bytes are left.
+    // `p` never passes `end`: a block runs only when its groups' data ends inside data. At or
+    // before `roomy`, 128 bytes are left.
     let end = base as usize + data.len();
     let roomy = end.saturating_sub(128);
     // SAFETY: dp <= data.len() (caller).
@@ -238,8 +214,53 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
         // block of the shortest groups, a dense posting list's usual block, read off its
         // constant).
         if p as usize > roomy && last_group_start::<S>(cw) + 16 > end - p as usize {
+            // The stream's last block or two: decoded here from loads moved back to end at
+            // the data's end where the block's data does, when it does (a zero check, which
+            // this path does not make, leaves them to its caller's tail).
+            if F::NONZERO {
+                break;
+            }
+            // SAFETY: p is inside data, `end` its end; the block's 8 groups are whole groups
+            // of out (dst + 32 lanes); SSSE3 (caller).
+            match unsafe { end_block::<S, F>(p, end - p as usize, cw, 8, dst, &mut carry) } {
+                // SAFETY: the block's data (used bytes) ends inside data.
+                Some(used) => p = unsafe { p.add(used) },
+                None => break,
+            }
+        } else {
+            // SAFETY: the block's last load ends inside data (checked above).
+            p = unsafe { full_block::<S, F>(p, cw, dst, &mut carry, found) };
+        }
+        // SAFETY: the next block's values and control bytes (if any) are inside out and
+        // ctrl; one past is allowed.
+        unsafe {
+            dst = dst.add(32);
+            kp = kp.add(8);
+        }
+        if kp == kend {
             break;
         }
+    }
+    // SAFETY: p and base are pointers into data, kp into ctrl.
+    let (dp, g) = unsafe { (p.offset_from(base), kp.offset_from(ctrl.as_ptr())) };
+    (dp as usize, g as usize, carry)
+}
+
+/// One block of 8 groups whose last group's 16-byte load ends inside the data: unpacked from
+/// `p`, finished by `F` from `carry` and stored at `dst`; returns the data past the block.
+///
+/// # Safety
+/// The CPU must support SSSE3; `cw` the block's control word; 16 bytes readable from the
+/// start of its last group (the sum of the first seven groups' lengths past `p`); 32 lanes
+/// writable at `dst`.
+#[inline(always)]
+unsafe fn full_block<S: Scheme32, F: Finish>(
+    mut p: *const u8, cw: u64, dst: *mut F::Out, carry_io: &mut __m128i, found: &mut Found,
+) -> *const u8 {
+    let rows = S::DECODE.as_ptr();
+    let lens = S::CTRL_LENS.as_ptr();
+    let mut carry = *carry_io;
+    {
         if F::NONZERO && !(F::ONES && cw == 0) {
             // Both bits of a 2-bit code set: code 3, a 4-byte value (none in a block of
             // one-byte values).
@@ -314,19 +335,53 @@ pub(crate) unsafe fn decode_blocks<S: Scheme32, F: Finish>(
                 }
             }
         }
-        // SAFETY: the next block's values and control bytes (if any) are inside out and
-        // ctrl; one past is allowed.
+    }
+    *carry_io = carry;
+    p
+}
+
+/// The first `take` (1 to 8) groups of control word `cw`, whose data starts at `p` with
+/// `left` bytes to the data's end, unpacked and finished by `F` from `carry` into the lanes
+/// at `dst`: each group loaded where it starts while 16 bytes are left there, else from the
+/// data's last 16 bytes with its shuffle row moved up by where it starts in them (a
+/// saturating add, so the row's 0xFF "zero" entries stay 0xFF). The group starts come from
+/// the prefix sums of the control bytes, so no group waits on another's length, and the one
+/// check is their total against `left`. Returns the data bytes they take, or `None` (nothing
+/// written) when that is more than `left` or `left` is under 16.
+///
+/// # Safety
+/// The CPU must support SSSE3; `left` bytes readable at `p`; `4 * take` lanes writable at
+/// `dst`.
+#[inline(always)]
+unsafe fn end_block<S: Scheme32, F: Finish>(
+    p: *const u8, left: usize, cw: u64, take: usize, dst: *mut F::Out, carry: &mut __m128i,
+) -> Option<usize> {
+    // Byte k: the data length of groups 0..=k (bytes of `cw` past `take` are not used).
+    let sums = prefix_lens::<S>(cw);
+    let total = (sums >> (8 * (take - 1))) as u8 as usize;
+    if total > left || left < 16 {
+        return None;
+    }
+    let last16 = left - 16;
+    let starts = sums << 8;
+    for k in 0..take {
+        let c = (cw >> (8 * k)) as u8 as usize;
+        let at = (starts >> (8 * k)) as u8 as usize;
+        let from = at.min(last16);
+        // SAFETY: from + 16 <= left, readable at p; the group's used indices are below its
+        // length, and at + length <= total <= left = last16 + 16, so moved up by at - from
+        // they stay below 16; the rows are 16 aligned bytes; k < take, so its four lanes
+        // are writable at dst; SSSE3 (caller).
         unsafe {
-            dst = dst.add(32);
-            kp = kp.add(8);
-        }
-        if kp == kend {
-            break;
+            let v = _mm_loadu_si128(p.add(from).cast());
+            let m = _mm_adds_epu8(
+                _mm_load_si128(S::DECODE[c].0.as_ptr().cast()),
+                _mm_set1_epi8((at - from) as i8),
+            );
+            F::Out::store4(dst.add(4 * k), F::sse(_mm_shuffle_epi8(v, m), carry));
         }
     }
-    // SAFETY: p and base are pointers into data, kp into ctrl.
-    let (dp, g) = unsafe { (p.offset_from(base), kp.offset_from(ctrl.as_ptr())) };
-    (dp as usize, g as usize, carry)
+    Some(total)
 }
 
 /// What [`decode_blocks`] finds for a [`Finish::NONZERO`] step: `zeros` has bits set where
@@ -367,68 +422,6 @@ fn last_group_start<S: Scheme32>(cw: u64) -> usize {
 unsafe fn store8<O>(dst: *mut O, v: __m128i) {
     // SAFETY: the caller guarantees 16 writable bytes at dst and SSE2.
     unsafe { _mm_storeu_si128(dst.cast(), v) }
-}
-
-/// Decodes single groups from group `g` (data at `data[dp..]`) while their loads stay inside
-/// `data`, each finished by `F` from `carry`; returns where it stopped `(dp, g, carry)`. A group takes at most 16 bytes, so with `r`
-/// bytes left the next `r / 16` groups' loads are in bounds: they run in an inner loop with
-/// no per-group data check.
-///
-/// # Safety
-/// The CPU must support SSSE3. `ctrl` must hold the control bytes of `out.len()` values (as
-/// `split_control` returns them); the function keeps every load inside `data` and every store
-/// inside `out` itself. `(dp, g)` must be a position the block loop returned (or `(0, 0)`).
-#[inline(always)]
-pub(crate) unsafe fn decode_groups<S: Scheme32, F: Finish>(
-    ctrl: &[u8], data: &[u8], out: &mut [MaybeUninit<F::Out>], mut dp: usize, mut g: usize,
-    mut carry: __m128i,
-) -> (usize, usize, __m128i) {
-    let full = out.len() / 4;
-    let dst = out.as_mut_ptr().cast::<F::Out>();
-    // A group's values from its control byte, its data advanced past. Called for one of
-    // the `safe` groups below, each taking at most 16 bytes, so dp + 16 <= data.len().
-    let unpack = |c: u8, dp: &mut usize| {
-        let c = c as usize;
-        // SAFETY: dp + 16 <= data.len() (the caller's `safe` count); SSSE3 (caller).
-        let v = unsafe {
-            _mm_shuffle_epi8(
-                _mm_loadu_si128(data.as_ptr().add(*dp).cast()),
-                _mm_load_si128(S::DECODE[c].0.as_ptr().cast()),
-            )
-        };
-        *dp += S::CTRL_LENS[c] as usize;
-        v
-    };
-    if F::PAIRS {
-        // Two groups a step while both loads are in bounds (32 bytes left: a group takes at
-        // most 16), then at most one group alone.
-        while full - g >= 2 && data.len() - dp >= 32 {
-            let v0 = unpack(ctrl[g], &mut dp);
-            let v1 = unpack(ctrl[g + 1], &mut dp);
-            // SAFETY: g + 1 < full, so the 8 lanes of groups g and g + 1 fit in out.
-            unsafe { store8(dst.add(4 * g), F::sse_pair(v0, v1, &mut carry)) };
-            g += 2;
-        }
-        if g < full && data.len() - dp >= 16 {
-            let v = unpack(ctrl[g], &mut dp);
-            // SAFETY: g < full so the 4 lanes fit in out.
-            unsafe { F::Out::store4(dst.add(4 * g), F::sse(v, &mut carry)) };
-            g += 1;
-        }
-        return (dp, g, carry);
-    }
-    loop {
-        let safe = ((data.len() - dp) / 16).min(full - g);
-        if safe == 0 {
-            return (dp, g, carry);
-        }
-        for &c in &ctrl[g..g + safe] {
-            let v = unpack(c, &mut dp);
-            // SAFETY: g < full so the 4 lanes fit in out.
-            unsafe { F::Out::store4(dst.add(4 * g), F::sse(v, &mut carry)) };
-            g += 1;
-        }
-    }
 }
 
 encode_entries!("SSSE3", "ssse3");
