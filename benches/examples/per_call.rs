@@ -12,7 +12,9 @@
 //! OP: `classic-decode`, `0124-decode`, `classic-encode`, `0124-encode` (mixed 1-4 byte
 //! values, as the criterion groups), `delta-decode-GAPS`, `delta-encode-GAPS` (sorted ids,
 //! GAPS `dense`, `sparse` or `zipf`). WHO: `svb` (decoders given the C decoder's buffer: the
-//! stream and 16 bytes), `svb-exact` (the stream alone), `c` (feature `c-peers`), or `duel`
+//! stream and 16 bytes), `svb-exact` (the stream alone), `svb-block` / `svb-block-exact`
+//! (the same through `svb_core::Decoder::decode_block::<128>`, N = 128 only), `c` (feature
+//! `c-peers`), or `duel`
 //! (feature `c-peers`: `svb` and `c` interleaved, 100 rounds of ITERS calls each, printing
 //! each one's fastest round in ns a call and their ratio; a check of a criterion figure on a
 //! noisy machine, not a substitute for one; `duel-WHO` pits WHO against `c`). `svb-ssse3`:
@@ -101,7 +103,9 @@ impl Op {
         }
     }
 
-    fn run_plain<C: Codec<Value = u32>>(&self, codec: C, who: &str, iters: usize) -> u64 {
+    fn run_plain<C: Codec<Value = u32> + BlockDecode>(
+        &self, codec: C, who: &str, iters: usize,
+    ) -> u64 {
         let values = &self.values[..];
         let n = values.len();
         let exact = codec.encode(values);
@@ -114,6 +118,16 @@ impl Op {
                 let mut out = vec![0u32; n];
                 for _ in 0..iters {
                     sum += codec.decode_to_slice(black_box(input), &mut out).unwrap() as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
+            (true, "svb-block" | "svb-block-exact") => {
+                let input = if who == "svb-block" { &padded[..] } else { &exact[..] };
+                assert_eq!(n, 128, "the block decoder runs 128-value blocks");
+                let decoder = codec.block_decoder();
+                let mut out = [0u32; 128];
+                for _ in 0..iters {
+                    sum += decoder(black_box(input), &mut out) as u64;
                     sum += out[n - 1] as u64;
                 }
             }
@@ -166,6 +180,17 @@ impl Op {
                     sum += out[n - 1] as u64;
                 }
             }
+            (true, "svb-block" | "svb-block-exact") => {
+                let input = if who == "svb-block" { &padded[..] } else { &exact[..] };
+                assert_eq!(n, 128, "the block decoder runs 128-value blocks");
+                let decoder = svb_core::Decoder::new(U32Delta);
+                let mut out = [0u32; 128];
+                for _ in 0..iters {
+                    sum +=
+                        decoder.decode_block_from(black_box(input), PREV, &mut out).unwrap() as u64;
+                    sum += out[n - 1] as u64;
+                }
+            }
             (false, "svb") => {
                 let mut out = vec![0u8; U32Delta.max_encoded_len(n) + 16];
                 for _ in 0..iters {
@@ -193,6 +218,18 @@ impl Op {
             _ => unknown(who),
         }
         sum
+    }
+}
+
+/// A codec's 128-value block decode through [`svb_core::Decoder`], as a closure.
+trait BlockDecode {
+    fn block_decoder(self) -> impl Fn(&[u8], &mut [u32; 128]) -> usize;
+}
+
+impl<C: svb_core::BlockCodec> BlockDecode for C {
+    fn block_decoder(self) -> impl Fn(&[u8], &mut [u32; 128]) -> usize {
+        let decoder = svb_core::Decoder::new(self);
+        move |input, out| decoder.decode_block(input, out).unwrap()
     }
 }
 

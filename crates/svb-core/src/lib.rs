@@ -103,8 +103,8 @@ mod tail_window;
 pub use codec::{Codec, Kernels};
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult};
 pub use stream32::{
-    DeltaKernels, I16ZigzagDelta32, I32Zigzag, OffsetKernels, U32Classic, U32Delta, U32Variant0124,
-    ZigzagDelta32Kernels,
+    BlockCodec, Decoder, DeltaKernels, I16ZigzagDelta32, I32Zigzag, OffsetKernels, U32Classic,
+    U32Delta, U32Variant0124, ZigzagDelta32Kernels,
 };
 pub use stream64::{U64Coder1234, U64Coder1248};
 pub use svb16::{I16ZigzagDelta, Svb16, ZigzagDeltaKernels};

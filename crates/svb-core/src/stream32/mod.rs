@@ -7,6 +7,7 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+mod block;
 mod delta;
 pub(crate) mod finish;
 mod mapped;
@@ -20,6 +21,7 @@ mod zigzag_delta16;
 
 use svb_dispatch::{per_isa, Isa, PerIsa};
 
+pub use block::{BlockCodec, Decoder};
 pub use delta::{DeltaKernels, U32Delta};
 pub use offset::OffsetKernels;
 pub use zigzag::I32Zigzag;
