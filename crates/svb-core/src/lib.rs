@@ -14,7 +14,9 @@
 //!
 //! Every codec writes one flat buffer, all control bytes then all data bytes, and does not
 //! store the count. Each has scalar, SSSE3, AVX2 and NEON kernels; the best one this CPU can
-//! run is chosen once ([`svb_dispatch::Isa::best`]) and cached.
+//! run is chosen once ([`svb_dispatch::Isa::best`]) and cached. A caller decoding many small
+//! u32 streams (a posting list's 128-value blocks) keeps a [`Decoder`], whose
+//! [`decode_block`](Decoder::decode_block) calls its ISA's kernel compiled for the block size.
 //!
 //! Decoders take untrusted input: any bytes with any `n` give `Ok` or a [`DecodeError`],
 //! never a panic, never a read past the input slice (no padding is needed after it), and
