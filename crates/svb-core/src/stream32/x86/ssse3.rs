@@ -126,18 +126,12 @@ unsafe fn decode_end<S: Scheme32, F: Finish>(
     // The partial group's bytes end inside the data, which holds 16: its load is the
     // data's last 16 bytes when fewer are left at dp. Lanes past the last value pick bytes
     // that are not copied out (the running value is taken from the last lane that is).
-    let from = dp.min(data.len() - 16);
     let mut lanes = [F::Out::default(); 4];
-    // SAFETY: from + 16 <= data.len(); the used indices are below `need` and
-    // dp + need <= data.len() = from + 16 when from < dp, so moved up by dp - from they stay
-    // below 16; the row is 16 aligned bytes; `lanes` holds four lanes; SSSE3 (caller).
+    // SAFETY: data.len() >= 16 (above); the partial group's bytes dp..dp + need end inside
+    // the data; `lanes` holds four lanes; SSSE3 (caller).
     unsafe {
-        let v = _mm_loadu_si128(data.as_ptr().add(from).cast());
-        let m = _mm_adds_epu8(
-            _mm_load_si128(S::DECODE[c as usize].0.as_ptr().cast()),
-            _mm_set1_epi8((dp - from) as i8),
-        );
-        F::Out::store4(lanes.as_mut_ptr(), F::sse(_mm_shuffle_epi8(v, m), &mut carry));
+        let v = unpack_near_end::<S>(data.as_ptr(), data.len() - 16, dp, c as usize);
+        F::Out::store4(lanes.as_mut_ptr(), F::sse(v, &mut carry));
     }
     for (slot, &v) in out[4 * full..].iter_mut().zip(&lanes) {
         slot.write(v);
@@ -367,21 +361,41 @@ unsafe fn end_block<S: Scheme32, F: Finish>(
     for k in 0..take {
         let c = (cw >> (8 * k)) as u8 as usize;
         let at = (starts >> (8 * k)) as u8 as usize;
-        let from = at.min(last16);
-        // SAFETY: from + 16 <= left, readable at p; the group's used indices are below its
-        // length, and at + length <= total <= left = last16 + 16, so moved up by at - from
-        // they stay below 16; the rows are 16 aligned bytes; k < take, so its four lanes
-        // are writable at dst; SSSE3 (caller).
+        // SAFETY: left = last16 + 16 bytes are readable at p; the group's bytes end by
+        // at + its length <= total <= left; k < take, so its four lanes are writable at
+        // dst; SSSE3 (caller).
         unsafe {
-            let v = _mm_loadu_si128(p.add(from).cast());
-            let m = _mm_adds_epu8(
-                _mm_load_si128(S::DECODE[c].0.as_ptr().cast()),
-                _mm_set1_epi8((at - from) as i8),
-            );
-            F::Out::store4(dst.add(4 * k), F::sse(_mm_shuffle_epi8(v, m), carry));
+            let v = unpack_near_end::<S>(p, last16, at, c);
+            F::Out::store4(dst.add(4 * k), F::sse(v, carry));
         }
     }
     Some(total)
+}
+
+/// The four values of the group of control byte `c` whose data starts `at` bytes past `p`:
+/// loaded there while 16 bytes are left (`at <= last16`), else from the last 16 bytes
+/// (`p + last16`) with the shuffle row moved up by where the group starts in them (a
+/// saturating add, so the row's 0xFF "zero" entries stay 0xFF).
+///
+/// # Safety
+/// The CPU must support SSSE3; `last16 + 16` bytes readable at `p`; the group's data (its
+/// control byte's length from `at`) must end by `last16 + 16`, so that its used indices,
+/// moved up, stay below 16.
+#[inline(always)]
+unsafe fn unpack_near_end<S: Scheme32>(
+    p: *const u8, last16: usize, at: usize, c: usize,
+) -> __m128i {
+    let from = at.min(last16);
+    // SAFETY: from + 16 <= last16 + 16 bytes, readable at p (caller); the rows are 16
+    // aligned bytes; SSSE3 (caller).
+    unsafe {
+        let v = _mm_loadu_si128(p.add(from).cast());
+        let m = _mm_adds_epu8(
+            _mm_load_si128(S::DECODE[c].0.as_ptr().cast()),
+            _mm_set1_epi8((at - from) as i8),
+        );
+        _mm_shuffle_epi8(v, m)
+    }
 }
 
 /// What [`decode_blocks`] finds for a [`Finish::NONZERO`] step: `zeros` has bits set where
