@@ -40,6 +40,14 @@ use svb_testdata::Rng;
 
 /// One `#[test]` per codec, each calling `$check(&codec, arg)`.
 macro_rules! tests {
+    ($check:ident: $($name:ident => $codec:expr, ();)*) => {
+        $(
+            #[test]
+            fn $name() {
+                $check(&$codec);
+            }
+        )*
+    };
     ($check:ident: $($name:ident => $codec:expr, $arg:expr;)*) => {
         $(
             #[test]
@@ -154,6 +162,33 @@ tests! { lengths_and_mixes:
     u64_coder1248_lengths => U64Coder1248, 8;
     u64_coder1234_lengths => U64Coder1234, 4;
     svb16_lengths => Svb16, 2;
+}
+
+/// Every byte pattern a code depends on, in every lane: each value is a byte (0, 1, 0x7F,
+/// 0x80 or 0xFF) in each of its four places, alone or with every other, so that a control
+/// computation that looks at the wrong byte, or at a byte's value rather than whether it is
+/// zero, gives another code somewhere. Streams of 64 values run the encoders' block loops.
+fn byte_patterns<C: Codec<Value = u32>>(codec: &C) {
+    let mut patterns = Vec::new();
+    for byte in [0u32, 1, 0x7F, 0x80, 0xFF] {
+        for places in 0u32..16 {
+            patterns.push((0..4).filter(|p| places >> p & 1 == 1).map(|p| byte << (8 * p)).sum());
+        }
+    }
+    patterns.sort_unstable();
+    patterns.dedup();
+    let mut rng = Rng(0xA076_1D64_78BD_642F);
+    for shift in 0..patterns.len() {
+        let v: Vec<u32> = (0..64).map(|i| patterns[(i * 7 + shift) % patterns.len()]).collect();
+        check_all(codec, &v, false);
+        let v: Vec<u32> = (0..64).map(|_| patterns[rng.next() as usize % patterns.len()]).collect();
+        check_all(codec, &v, false);
+    }
+}
+
+tests! { byte_patterns:
+    byte_patterns_u32_classic => U32Classic, ();
+    byte_patterns_u32_variant0124 => U32Variant0124, ();
 }
 
 /// Four values whose 2-bit codes spell control byte `c` for a wire with code lengths `lens`.

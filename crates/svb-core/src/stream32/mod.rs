@@ -46,6 +46,8 @@ pub(crate) trait Scheme32: 'static {
     const ENCODE_PAIR: &'static [u16; 256];
     /// Thresholds: the code of `v` is how many of these `v` exceeds.
     const THRESHOLDS: [u32; 3];
+    /// Code 0 is an empty value (zero), as in U32Variant0124; otherwise code 0 is one byte.
+    const ZERO_IS_EMPTY: bool = Self::LENS[0] == 0;
 
     /// The 2-bit code of one value.
     #[inline(always)]

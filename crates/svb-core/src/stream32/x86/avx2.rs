@@ -1,5 +1,5 @@
-//! AVX2 kernels of the u32 codecs. Encoding computes the control bytes of 32 values with
-//! 256-bit compares and packs; the shuffles stay 128-bit (one control byte each), because
+//! AVX2 kernels of the u32 codecs. Encoding computes the control bytes of 16 values a
+//! `movemask` (aqrit's method on 256 bits); the shuffles stay 128-bit (one control byte each), because
 //! measured here the 256-bit two-group shuffle (two inserts per store) was slower than two
 //! VEX-encoded 128-bit shuffles. Decoding is the SSSE3 block loop compiled with AVX2.
 
@@ -19,19 +19,6 @@ use crate::stream32::Scheme32;
 decode_entries!("AVX2", "avx2");
 
 encode_entries!("AVX2", "avx2");
-
-/// The biased 2-bit codes of eight u32 lanes: lane = -code (0, -1, -2 or -3).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn minus_codes<S: Scheme32>(v: __m256i) -> __m256i {
-    let b = _mm256_xor_si256(v, _mm256_set1_epi32(i32::MIN));
-    // Unsigned v > t is signed (v ^ MIN) > (t ^ MIN); each true compare adds -1.
-    let t = |i: usize| _mm256_set1_epi32((S::THRESHOLDS[i] ^ 0x8000_0000) as i32);
-    _mm256_add_epi32(
-        _mm256_add_epi32(_mm256_cmpgt_epi32(b, t(0)), _mm256_cmpgt_epi32(b, t(1))),
-        _mm256_cmpgt_epi32(b, t(2)),
-    )
-}
 
 /// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
 ///
@@ -58,7 +45,27 @@ fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) fn control_word_of_regs<S: Scheme32>(v: [__m256i; 4]) -> u64 {
-    control_word_of_minus_codes(v.map(|v| minus_codes::<S>(v)))
+    u64::from(keys16::<S>(v[0], v[1])) | (u64::from(keys16::<S>(v[2], v[3])) << 32)
+}
+
+/// The four control bytes of the sixteen u32 lanes of `a` then `b`: SSSE3's `keys8` (aqrit's
+/// method) on 256 bits, the in-lane pack's quarters (values 0-3, 8-11, 4-7, 12-15) put back
+/// in order before the `movemask`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn keys16<S: Scheme32>(a: __m256i, b: __m256i) -> u32 {
+    let ones = _mm256_set1_epi8(1);
+    let nonzero = |v: __m256i| {
+        let v = if S::ZERO_IS_EMPTY { _mm256_or_si256(v, _mm256_slli_epi32::<8>(v)) } else { v };
+        _mm256_min_epu8(v, ones)
+    };
+    let pairs =
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(nonzero(a), nonzero(b)));
+    let m = _mm256_adds_epu16(
+        _mm256_min_epi16(pairs, _mm256_set1_epi16(0x0101)),
+        _mm256_set1_epi16(0x7F00),
+    );
+    _mm256_movemask_epi8(m) as u32
 }
 
 /// Control bytes of 32 values (8 groups) from their codes, negated (each u32 lane `-code`,

@@ -440,20 +440,6 @@ unsafe fn store8<O>(dst: *mut O, v: __m128i) {
 
 encode_entries!("SSSE3", "ssse3");
 
-/// The biased 2-bit codes of four u32 lanes: lane = -code (0, -1, -2 or -3).
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn minus_codes<S: Scheme32>(v: __m128i) -> __m128i {
-    let bias = _mm_set1_epi32(i32::MIN);
-    let b = _mm_xor_si128(v, bias);
-    // Unsigned v > t is signed (v ^ MIN) > (t ^ MIN); each true compare adds -1.
-    let t = |i: usize| _mm_set1_epi32((S::THRESHOLDS[i] ^ 0x8000_0000) as i32);
-    _mm_add_epi32(
-        _mm_add_epi32(_mm_cmpgt_epi32(b, t(0)), _mm_cmpgt_epi32(b, t(1))),
-        _mm_cmpgt_epi32(b, t(2)),
-    )
-}
-
 /// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
 ///
 /// # Safety
@@ -470,27 +456,37 @@ pub(crate) unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) ->
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(crate) fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
-    let c = |i: usize| minus_codes::<S>(v[i]);
-    // -codes of values 0..16 and 16..32 as bytes, in order.
-    let lo = _mm_packs_epi16(_mm_packs_epi32(c(0), c(1)), _mm_packs_epi32(c(2), c(3)));
-    let hi = _mm_packs_epi16(_mm_packs_epi32(c(4), c(5)), _mm_packs_epi32(c(6), c(7)));
-    ctrl_bytes_from_minus_codes(lo, hi)
+    let keys = |i: usize| u64::from(keys8::<S>(v[2 * i], v[2 * i + 1]));
+    keys(0) | (keys(1) << 16) | (keys(2) << 32) | (keys(3) << 48)
 }
 
-/// 32 bytes of -code (in value order) -> the 8 control bytes.
-#[target_feature(enable = "ssse3")]
+/// The lanes of `v` made such that the classic (1-2-3-4 byte) code of each is the code of
+/// `S` of the lane it was: the lanes themselves for U32Classic; for U32Variant0124, whose
+/// code is one more for a nonzero value (and 3 from 2 bytes up), `v | v << 8`, whose highest
+/// nonzero byte is the value's, one byte up (byte 3 nonzero when byte 2 or 3 is).
+#[target_feature(enable = "sse2")]
 #[inline]
-fn ctrl_bytes_from_minus_codes(lo: __m128i, hi: __m128i) -> u64 {
-    let zero = _mm_setzero_si128();
-    // c0 + 4c1 per 16-bit pair, then (c0 + 4c1) + 16(c2 + 4c3) per 32-bit group.
-    let weights = _mm_set1_epi16(0x0401);
-    let quad = _mm_set1_epi32(0x0010_0001);
-    let ctrl = |m: __m128i| _mm_madd_epi16(_mm_maddubs_epi16(_mm_sub_epi8(zero, m), weights), quad);
-    let bytes = _mm_packus_epi16(_mm_packs_epi32(ctrl(lo), ctrl(hi)), zero);
-    let mut out = [0u8; 16];
-    // SAFETY: stores 16 bytes into a local array of 16.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), bytes) };
-    u64::from_le_bytes([out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]])
+fn classic_lanes<S: Scheme32>(v: __m128i) -> __m128i {
+    if S::ZERO_IS_EMPTY {
+        _mm_or_si128(v, _mm_slli_epi32::<8>(v))
+    } else {
+        v
+    }
+}
+
+/// The two control bytes of the eight u32 lanes of `a` then `b`, by aqrit's method (lemire's
+/// C encoder's): each byte made 0 or 1 (nonzero), byte pairs packed to 0, 1 or 255 by
+/// unsigned saturation, a lane's high pair clamped to 0x0101 when it is 1 (so its low pair
+/// no longer counts), then 0x7F00 added with saturation: the top bits of each lane's two
+/// bytes are its code's two bits, and one `movemask` gathers them.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn keys8<S: Scheme32>(a: __m128i, b: __m128i) -> u32 {
+    let ones = _mm_set1_epi8(1);
+    let nonzero = |v: __m128i| _mm_min_epu8(classic_lanes::<S>(v), ones);
+    let pairs = _mm_packus_epi16(nonzero(a), nonzero(b));
+    let m = _mm_adds_epu16(_mm_min_epi16(pairs, _mm_set1_epi16(0x0101)), _mm_set1_epi16(0x7F00));
+    _mm_movemask_epi8(m) as u32
 }
 
 /// Shuffles the codes of the 8 groups of values at `p` (control word `cw`, prefix lengths
@@ -514,7 +510,10 @@ pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
     }
 }
 
-/// [`encode_block`] of 8 groups held in vectors.
+/// [`encode_block`] of 8 groups held in vectors. Each group's shuffle row offset (16 times
+/// its control byte, made for all 8 at once in a vector) and data start are stored on the
+/// stack and read back with one load each, where taking them out of the control word and
+/// the prefix sums took three or four shifts and masks a group.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `cw` and `sums` must be the control word and prefix lengths of
@@ -523,14 +522,24 @@ pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
 pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
     groups: [__m128i; 8], cw: u64, sums: u64, dst: *mut u8,
 ) -> usize {
-    let starts = sums << 8;
-    for (k, &v) in groups.iter().enumerate() {
-        let c = (cw >> (8 * k)) as u8 as usize;
-        let start = ((starts >> (8 * k)) & 0xFF) as usize;
-        // SAFETY: the caller guarantees that 16 bytes past the last group's start are
-        // writable; group k starts no later than the last group.
-        unsafe {
-            let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
+    let mut rows = [0u16; 8];
+    let mut starts = [0u8; 16];
+    let table = S::ENCODE.as_ptr().cast::<u8>();
+    // SAFETY: SSE2 (caller: SSSE3); the stores fill `rows` and `starts` (16 bytes each). Each
+    // row offset is 16 * c for a control byte c < 256, a row of the 256-row table; the rows
+    // are 16 aligned bytes. The reads of `rows` and `starts` are volatile so that each stays
+    // one load (LLVM would take the values out of the registers they were made in, with
+    // shifts); the caller guarantees 16 writable bytes past the last group's start, and
+    // group k starts no later than the last group.
+    unsafe {
+        let words = _mm_set_epi64x((sums << 8) as i64, cw as i64);
+        _mm_storeu_si128(starts.as_mut_ptr().cast(), words);
+        let c = _mm_unpacklo_epi8(words, _mm_setzero_si128());
+        _mm_storeu_si128(rows.as_mut_ptr().cast(), _mm_slli_epi16::<4>(c));
+        for (k, &v) in groups.iter().enumerate() {
+            let row = core::ptr::read_volatile(rows.as_ptr().add(k)) as usize;
+            let start = core::ptr::read_volatile(starts.as_ptr().add(8 + k)) as usize;
+            let m = _mm_load_si128(table.add(row).cast());
             _mm_storeu_si128(dst.add(start).cast(), _mm_shuffle_epi8(v, m));
         }
     }
