@@ -9,7 +9,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::ssse3::{encode_block, prefix_lens, Group};
+use super::ssse3::Group;
 use crate::error::DecodeError;
 use crate::stream32::finish::Finish;
 use crate::stream32::scalar::split_control;
@@ -20,25 +20,21 @@ decode_entries!("AVX2", "avx2");
 
 encode_entries!("AVX2", "avx2");
 
-/// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
+/// The codes of the 16 values at `p` (4 groups) and their 4 control bytes, as a
+/// little-endian word: one step of the encoders' loop, the codes made and looked at in two
+/// 256-bit vectors.
 ///
 /// # Safety
-/// The CPU must support AVX2; 32 `u32` values must be readable at `p` (and the one before
+/// The CPU must support AVX2; 16 `u32` values must be readable at `p` (and the one before
 /// them when `Src::PREV`).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) -> u64 {
-    // SAFETY: the caller guarantees 32 readable values at p (and the one before for Src).
-    let v = |i: usize| unsafe { Src::avx2(p.add(8 * i)) };
-    control_word_of_regs::<S>([v(0), v(1), v(2), v(3)])
-}
-
-/// Control bytes of 32 codes (8 groups) held in eight 128-bit vectors, as a little-endian
-/// word.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
-    control_word_of_regs::<S>(core::array::from_fn(|i| _mm256_set_m128i(v[2 * i + 1], v[2 * i])))
+unsafe fn step<S: Scheme32, Src: Source>(p: *const u32) -> ([__m128i; 4], u32) {
+    // SAFETY: the caller guarantees 16 readable values at p (and the one before for Src).
+    let (a, b) = unsafe { (Src::avx2(p), Src::avx2(p.add(8))) };
+    let halves = |v: __m256i| (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let ((a0, a1), (b0, b1)) = (halves(a), halves(b));
+    ([a0, a1, b0, b1], keys16::<S>(a, b))
 }
 
 /// Control bytes of 32 values (8 groups) held in four vectors, as a little-endian word.

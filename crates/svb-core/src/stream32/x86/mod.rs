@@ -9,56 +9,44 @@ use core::mem::MaybeUninit;
 use crate::stream32::source::Source;
 use crate::stream32::Scheme32;
 
-/// The pipelined block loop of the encoders: the control word of block `i+1` is computed
-/// (by `$control_word`, 32 codes -> 8 control bytes) while block `i` is shuffled out, the
-/// codes loaded by the source `$src`. Starts at group `$g` with `$dp` data bytes written
-/// (both 0, or 1 group for a source whose loads read the value before). Evaluates to
-/// `(dp, g)`, where single-group encoding continues. Used inside `unsafe`, with `$out`
-/// holding at least `max_encoded_len(values.len())` bytes (the control bytes and 4 a value,
-/// as `encode_with` checks) and `$dp <= 16 * $g` (no group takes more than 16 bytes): every
-/// block's stores then end inside `$out` with no check of their own.
-macro_rules! encode_blocks {
-    ($control_word:expr, $src:ty, $values:expr, $out:expr, $ctrl_len:expr, $dp:expr, $g:expr) => {{
-        let values: &[u32] = $values;
-        let out: &mut [core::mem::MaybeUninit<u8>] = $out;
-        let ctrl_len: usize = $ctrl_len;
-        let full = values.len() / 4;
-        let room = out.len() - ctrl_len;
-        let base = out.as_mut_ptr().cast::<u8>();
-        let (mut dp, mut g): (usize, usize) = ($dp, $g);
-        if g + 8 <= full {
-            // SAFETY: g + 8 <= full, so the block's 32 values exist (and the one before them
-            // when the source reads it: then g >= 1).
-            let mut cw = unsafe { $control_word(values.as_ptr().add(4 * g)) };
-            while g + 8 <= full {
-                let sums = prefix_lens::<S>(cw);
-                // Every group so far took at most 16 bytes (dp <= 16 g), so this block's
-                // last 16-byte store ends by dp + 7 * 16 + 16 <= 16 (g + 8) <= 4 n <= room.
-                debug_assert!(dp <= 16 * g && ((sums << 8) >> 56) as usize + 16 <= room - dp);
-                // SAFETY: the next block's 32 values exist when g + 16 <= full; this block's
-                // 8 control bytes g..g+8 <= ctrl_len; every store of the block ends by the
-                // last group's start + 16 <= dp + 128 <= 16 (g + 8) <= 4 n <= room (above:
-                // `out` holds 4 bytes a value past the control bytes, the macro's contract).
-                unsafe {
-                    let next = if g + 16 <= full {
-                        $control_word(values.as_ptr().add(4 * (g + 8)))
-                    } else {
-                        0
-                    };
-                    base.add(g).cast::<u64>().write_unaligned(cw.to_le());
-                    dp += encode_block::<S, $src>(
-                        values.as_ptr().add(4 * g),
-                        cw,
-                        sums,
-                        base.add(ctrl_len + dp),
-                    );
-                    cw = next;
-                }
-                g += 8;
-            }
+/// The encoders' loop, from group `g` with `dp` data bytes written: steps of 4 groups, each
+/// `step` (the ISA's: the codes of 16 values and their 4 control bytes from one control
+/// computation) then [`ssse3::store_groups`] (4 shuffles, the data pointer advanced by the
+/// length table), as lemire's C loop runs steps of 2 groups. Returns `(dp, g)` where
+/// single-group encoding continues.
+///
+/// A block loop of 8 groups that made the next block's control word while this one was
+/// shuffled, and each group's start from prefix sums of the lengths, took 15% more
+/// instructions and ran slower at every size (its shifts and masks to take each start and
+/// row out of two words cost more than a length-table add).
+///
+/// # Safety
+/// The CPU must support SSSE3 and `step`'s ISA; `out` must hold at least
+/// `max_encoded_len(values.len())` bytes (the control bytes and 4 a value), `ctrl_len` be the
+/// control length of `values.len()` values, and `dp <= 16 * g` (no group takes more than 16
+/// bytes); `step` must read at most the 16 values at its pointer (and the one before them for
+/// a source that reads it: then `g >= 1`).
+#[inline(always)]
+pub(crate) unsafe fn encode_steps<S: Scheme32>(
+    values: &[u32], out: &mut [MaybeUninit<u8>], ctrl_len: usize, mut dp: usize, mut g: usize,
+    step: impl Fn(*const u32) -> ([__m128i; 4], u32),
+) -> (usize, usize) {
+    let full = values.len() / 4;
+    let base = out.as_mut_ptr().cast::<u8>();
+    while g + 4 <= full {
+        // SAFETY: g + 4 <= full, so the step's 16 values exist (and the one before them when
+        // the source reads it: g >= 1, the caller). Its 4 control bytes g..g+4 <= full <=
+        // ctrl_len. Every group so far took at most 16 bytes (dp <= 16 g), so this step's
+        // last 16-byte store ends by dp + 64 <= 16 (g + 4) <= 4 n, inside the 4 n bytes past
+        // the control bytes that `out` holds (the caller).
+        unsafe {
+            let (v, keys) = step(values.as_ptr().add(4 * g));
+            base.add(g).cast::<u32>().write_unaligned(keys.to_le());
+            dp = ssse3::store_groups::<S>(v, keys, base.add(ctrl_len), dp);
         }
-        (dp, g)
-    }};
+        g += 4;
+    }
+    (dp, g)
 }
 
 /// An ISA's decode entries: `decode` (the codec's kernel), `decode_finish` (with a step
@@ -182,8 +170,8 @@ macro_rules! decode_entries {
 
 /// An ISA's encode entries: `encode` (the plain codecs' kernel), `encode_source` (the codes
 /// of any [`Source`](crate::stream32::source::Source)) and the one function compiled with
-/// the ISA's features that runs the pipelined block loop (with the module's own
-/// `control_word_of`) and the single-group loop.
+/// the ISA's features that runs the step loop (with the module's own `step`) and the
+/// single-group loop.
 macro_rules! encode_entries {
     ($isa:literal, $feature:literal) => {
         /// The encode kernel of this ISA (see the codec's `Kernels`).
@@ -225,15 +213,18 @@ macro_rules! encode_entries {
         unsafe fn encode_all<S: Scheme32, Src: crate::stream32::source::Source>(
             values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize,
         ) -> (usize, usize) {
-            // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
-            // (caller).
+            let (dp, g) = {
+                // SAFETY: the ISA includes SSSE3; `out` holds `max_encoded_len(n)` bytes
+                // (caller).
+                unsafe { crate::stream32::x86::encode_start::<S, Src>(values, prev, out, ctrl_len) }
+            };
+            // SAFETY: as above; `step` reads 16 values from group g on (and the one before
+            // for a source that reads it, when encode_start did the first step: g >= 4).
             let (dp, g) = unsafe {
-                crate::stream32::x86::encode_start::<S, Src>(values, prev, out, ctrl_len, |v| {
-                    control_word_of_sse::<S>(v)
+                crate::stream32::x86::encode_steps::<S>(values, out, ctrl_len, dp, g, |p| {
+                    step::<S, Src>(p)
                 })
             };
-            let (dp, g) =
-                encode_blocks!(control_word_of::<S, Src>, Src, values, out, ctrl_len, dp, g);
             // SAFETY: as above; the loop checks its bounds, and starts at group 1 for a
             // source that reads the value before.
             unsafe {
@@ -245,9 +236,8 @@ macro_rules! encode_entries {
 
 /// For a source whose loads read the value before (`Src::PREV`), the start of the stream
 /// encoded from codes in registers, the first made with `prev` ([`Source::sse_first`]): the
-/// first block (8 groups, its control word by `control_word`) when there are 8 whole groups,
-/// else the first group. Returns `(data bytes, groups)` done, `(0, 0)` for any other source
-/// or fewer than 4 values.
+/// first step (4 groups) when there are 4 whole groups, else the first group. Returns `(data
+/// bytes, groups)` done, `(0, 0)` for any other source or fewer than 4 values.
 ///
 /// # Safety
 /// The CPU must support SSSE3; `out` must hold at least `max_encoded_len(values.len())` bytes
@@ -255,7 +245,6 @@ macro_rules! encode_entries {
 #[inline(always)]
 pub(crate) unsafe fn encode_start<S: Scheme32, Src: Source>(
     values: &[u32], prev: u32, out: &mut [MaybeUninit<u8>], ctrl_len: usize,
-    control_word: impl Fn([__m128i; 8]) -> u64,
 ) -> (usize, usize) {
     let full = values.len() / 4;
     if !Src::PREV || full == 0 {
@@ -263,24 +252,23 @@ pub(crate) unsafe fn encode_start<S: Scheme32, Src: Source>(
     }
     let p = values.as_ptr();
     let base = out.as_mut_ptr().cast::<u8>();
-    // SAFETY: SSSE3 (caller); values 0..4 exist (full >= 1), and 0..32 in the block branch,
+    // SAFETY: SSSE3 (caller); values 0..4 exist (full >= 1), and 0..16 in the step branch,
     // where every load but the first starts at value 4 or later (the one before it exists).
     // `out` holds ctrl_len + 4n bytes: 16 past the first group's data start for a group, and
-    // for a block (n >= 32) 128 >= its last group's start (at most 7 * 16) + 16; its 8
-    // control bytes fit ctrl_len >= 8.
+    // for a step (n >= 16) 64 >= its last group's start (at most 3 * 16) + 16; its 4 control
+    // bytes fit ctrl_len >= 4.
     unsafe {
-        if full >= 8 {
-            let groups: [__m128i; 8] = core::array::from_fn(|k| {
+        if full >= 4 {
+            let v: [__m128i; 4] = core::array::from_fn(|k| {
                 if k == 0 {
                     Src::sse_first(p, prev)
                 } else {
                     Src::sse(p.add(4 * k))
                 }
             });
-            let cw = control_word(groups);
-            base.cast::<u64>().write_unaligned(cw.to_le());
-            let sums = ssse3::prefix_lens::<S>(cw);
-            (ssse3::encode_block_regs::<S>(groups, cw, sums, base.add(ctrl_len)), 8)
+            let keys = ssse3::keys4::<S>(v);
+            base.cast::<u32>().write_unaligned(keys.to_le());
+            (ssse3::store_groups::<S>(v, keys, base.add(ctrl_len), 0), 4)
         } else {
             let (c, len) = ssse3::encode_group::<S>(Src::sse_first(p, prev), base.add(ctrl_len));
             *base = c;

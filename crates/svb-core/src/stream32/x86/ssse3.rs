@@ -10,10 +10,10 @@
 //! moved up by where its group starts in them (`end_block`): no group needs a check of its
 //! own, nothing is copied, and no padding is asked of the caller (at n = 128, 0.76x lemire's
 //! decoder on a padded buffer, where the zero-padded copy of the tail this replaced gave
-//! 0.61x). Encoding works in software-pipelined blocks
-//! of 8 control bytes: the control word and data offsets of block `i+1` are computed while
-//! block `i` is shuffled. The AVX2 kernels reuse these loops (compiled with AVX2 enabled) with a 256-bit
-//! control computation for encoding.
+//! 0.61x). Encoding runs steps of 4 groups: their 4 control bytes from one control
+//! computation (aqrit's, lemire's C encoder's: `keys8`), then one shuffle a group stored at
+//! a data pointer that a length table advances. The AVX2 kernels reuse these loops (compiled
+//! with AVX2 enabled), with a 256-bit control computation for encoding.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -440,24 +440,50 @@ unsafe fn store8<O>(dst: *mut O, v: __m128i) {
 
 encode_entries!("SSSE3", "ssse3");
 
-/// Control bytes of the codes of the 32 values at `p` (8 groups), as a little-endian word.
+/// The codes of the 16 values at `p` (4 groups) and their 4 control bytes, as a
+/// little-endian word: one step of the encoders' loop.
 ///
 /// # Safety
-/// The CPU must support SSSE3; 32 `u32` values must be readable at `p` (and the one before
+/// The CPU must support SSSE3; 16 `u32` values must be readable at `p` (and the one before
 /// them when `Src::PREV`).
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) unsafe fn control_word_of<S: Scheme32, Src: Source>(p: *const u32) -> u64 {
-    // SAFETY: the caller guarantees 32 readable values at p (and the one before for Src).
-    control_word_of_sse::<S>(core::array::from_fn(|i| unsafe { Src::sse(p.add(4 * i)) }))
+pub(crate) unsafe fn step<S: Scheme32, Src: Source>(p: *const u32) -> ([__m128i; 4], u32) {
+    // SAFETY: the caller guarantees 16 readable values at p (and the one before for Src).
+    let v: [__m128i; 4] = core::array::from_fn(|i| unsafe { Src::sse(p.add(4 * i)) });
+    (v, keys4::<S>(v))
 }
 
-/// Control bytes of 32 codes (8 groups) held in eight vectors, as a little-endian word.
+/// The 4 control bytes of 16 codes (4 groups) held in vectors, as a little-endian word.
 #[target_feature(enable = "ssse3")]
 #[inline]
-pub(crate) fn control_word_of_sse<S: Scheme32>(v: [__m128i; 8]) -> u64 {
-    let keys = |i: usize| u64::from(keys8::<S>(v[2 * i], v[2 * i + 1]));
-    keys(0) | (keys(1) << 16) | (keys(2) << 32) | (keys(3) << 48)
+pub(crate) fn keys4<S: Scheme32>(v: [__m128i; 4]) -> u32 {
+    keys8::<S>(v[0], v[1]) | (keys8::<S>(v[2], v[3]) << 16)
+}
+
+/// Shuffles the 4 groups of codes `v` (control bytes `keys`) to `data[dp..]`, as lemire's C
+/// loop does: each group's row from the table by its control byte, 16 bytes stored at the
+/// data pointer, which its length in the table advances. Returns the data pointer after them.
+///
+/// # Safety
+/// The CPU must support SSSE3; `keys` must be the control bytes of `v`, and the bytes from
+/// `data + dp` to 16 past the last group's start writable (`dp + 64`, as no group takes
+/// more than 16 bytes).
+#[inline(always)]
+pub(crate) unsafe fn store_groups<S: Scheme32>(
+    v: [__m128i; 4], keys: u32, data: *mut u8, mut dp: usize,
+) -> usize {
+    for (k, &v) in v.iter().enumerate() {
+        let c = (keys >> (8 * k)) as u8 as usize;
+        // SAFETY: SSSE3 (caller); the row is 16 aligned bytes; the group's store ends by its
+        // start + 16, writable (caller).
+        unsafe {
+            let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
+            _mm_storeu_si128(data.add(dp).cast(), _mm_shuffle_epi8(v, m));
+        }
+        dp += S::CTRL_LENS[c] as usize;
+    }
+    dp
 }
 
 /// The lanes of `v` made such that the classic (1-2-3-4 byte) code of each is the code of
@@ -489,31 +515,8 @@ fn keys8<S: Scheme32>(a: __m128i, b: __m128i) -> u32 {
     _mm_movemask_epi8(m) as u32
 }
 
-/// Shuffles the codes of the 8 groups of values at `p` (control word `cw`, prefix lengths
-/// `sums`) to `dst`; returns the bytes they take. Stores 16 bytes at each group's start (at
-/// most `(sums << 8 >> 56) + 16` bytes from dst; the caller owns them).
-///
-/// # Safety
-/// The CPU must support SSSE3; 32 `u32` values must be readable at `p` (and the one before
-/// them when `Src::PREV`), `cw` and `sums` be their codes' control word and prefix lengths,
-/// and the bytes from `dst` to 16 past the last group's start writable.
-#[target_feature(enable = "ssse3")]
-#[inline]
-pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
-    p: *const u32, cw: u64, sums: u64, dst: *mut u8,
-) -> usize {
-    // SAFETY: the caller guarantees 32 values at p (and the one before for Src).
-    let v = |k: usize| unsafe { Src::sse(p.add(4 * k)) };
-    // SAFETY: the caller's contract.
-    unsafe {
-        encode_block_regs::<S>([v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7)], cw, sums, dst)
-    }
-}
-
-/// [`encode_block`] of 8 groups held in vectors. Each group's shuffle row offset (16 times
-/// its control byte, made for all 8 at once in a vector) and data start are stored on the
-/// stack and read back with one load each, where taking them out of the control word and
-/// the prefix sums took three or four shifts and masks a group.
+/// Shuffles 8 groups of codes held in vectors (control word `cw`, prefix lengths `sums`) to
+/// `dst`; returns the bytes they take (the u64 codecs' blocks of narrow values).
 ///
 /// # Safety
 /// The CPU must support SSSE3; `cw` and `sums` must be the control word and prefix lengths of
@@ -522,24 +525,14 @@ pub(crate) unsafe fn encode_block<S: Scheme32, Src: Source>(
 pub(crate) unsafe fn encode_block_regs<S: Scheme32>(
     groups: [__m128i; 8], cw: u64, sums: u64, dst: *mut u8,
 ) -> usize {
-    let mut rows = [0u16; 8];
-    let mut starts = [0u8; 16];
-    let table = S::ENCODE.as_ptr().cast::<u8>();
-    // SAFETY: SSE2 (caller: SSSE3); the stores fill `rows` and `starts` (16 bytes each). Each
-    // row offset is 16 * c for a control byte c < 256, a row of the 256-row table; the rows
-    // are 16 aligned bytes. The reads of `rows` and `starts` are volatile so that each stays
-    // one load (LLVM would take the values out of the registers they were made in, with
-    // shifts); the caller guarantees 16 writable bytes past the last group's start, and
-    // group k starts no later than the last group.
-    unsafe {
-        let words = _mm_set_epi64x((sums << 8) as i64, cw as i64);
-        _mm_storeu_si128(starts.as_mut_ptr().cast(), words);
-        let c = _mm_unpacklo_epi8(words, _mm_setzero_si128());
-        _mm_storeu_si128(rows.as_mut_ptr().cast(), _mm_slli_epi16::<4>(c));
-        for (k, &v) in groups.iter().enumerate() {
-            let row = core::ptr::read_volatile(rows.as_ptr().add(k)) as usize;
-            let start = core::ptr::read_volatile(starts.as_ptr().add(8 + k)) as usize;
-            let m = _mm_load_si128(table.add(row).cast());
+    let starts = sums << 8;
+    for (k, &v) in groups.iter().enumerate() {
+        let c = (cw >> (8 * k)) as u8 as usize;
+        let start = ((starts >> (8 * k)) & 0xFF) as usize;
+        // SAFETY: the caller guarantees that 16 bytes past the last group's start are
+        // writable; group k starts no later than the last group.
+        unsafe {
+            let m = _mm_load_si128(S::ENCODE[c].0.as_ptr().cast());
             _mm_storeu_si128(dst.add(start).cast(), _mm_shuffle_epi8(v, m));
         }
     }
