@@ -6,7 +6,9 @@
 //! - `postings/iterate_{dense,sparse,zipf}`: every doc and frequency of a 1M-doc list, by
 //!   `next()` + `freq()` (`svb`) and by `next_block()` (`svb-block`), against the VInt and
 //!   naive 4-doc StreamVByte readers (`vint`, `naive-4doc`, [`postings_peers`]) and the raw
-//!   decode of the same blocks with no reader (`raw-blocks`: the rate `next_block` is held to).
+//!   decode of the same blocks with no reader (`raw-blocks`: the rate `next_block` is held to),
+//!   and tantivy's bit-packed blocks (`bitpacking`: `BitPacker4x`, [`postings_peers`]). Each
+//!   list's bytes per doc are printed to standard error.
 //! - `postings/intersect_{dense,sparse,zipf}`: a 1M-doc list intersected by `advance` with a
 //!   list 100 times shorter spread over the same ids (half of its docs in the long list);
 //!   throughput counts the short list's docs.
@@ -16,7 +18,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use svb_bench::postings_peers::{raw_blocks, Naive4, VInt};
+use svb_bench::postings_peers::{raw_blocks, BitPacked, Naive4, VInt};
 use svb_bench::{sorted_u32, Gaps, Rng, U32_SIZES};
 use svb_core::U32Delta;
 use svb_postings::Postings;
@@ -64,6 +66,17 @@ fn postings(c: &mut Criterion) {
         let ours = svb_postings::encode(&docs, &fr).unwrap();
         let vint = VInt::encode(&docs, &fr);
         let naive = Naive4::encode(&docs, &fr);
+        let packed = BitPacked::encode(&docs, &fr);
+        // The sizes the speeds are bought with (skip tables not counted).
+        let skip_table = docs.len().div_ceil(svb_postings::BLOCK) * svb_postings::SKIP_ENTRY_LEN;
+        eprintln!(
+            "postings/{} sizes, bytes per doc: svb {:.3}, vint {:.3}, bitpacking {:.3}, naive-4doc {:.3}",
+            gaps.name(),
+            (ours.len() - svb_postings::HEADER_LEN - skip_table) as f64 / docs.len() as f64,
+            vint.bytes() as f64 / docs.len() as f64,
+            packed.bytes() as f64 / docs.len() as f64,
+            naive.bytes() as f64 / docs.len() as f64,
+        );
 
         let mut g = c.benchmark_group(format!("postings/iterate_{}", gaps.name()));
         g.throughput(Throughput::Elements(docs.len() as u64));
@@ -102,6 +115,16 @@ fn postings(c: &mut Criterion) {
                 sum
             })
         });
+        g.bench_function(BenchmarkId::new("bitpacking", LIST), |b| {
+            b.iter(|| {
+                let mut p = BitPacked::reader(black_box(&packed));
+                let mut sum = 0u64;
+                while let Some(d) = p.next() {
+                    sum += d as u64 + p.freq() as u64;
+                }
+                sum
+            })
+        });
         g.bench_function(BenchmarkId::new("naive-4doc", LIST), |b| {
             b.iter(|| {
                 let mut p = Naive4::reader(black_box(&naive));
@@ -121,6 +144,7 @@ fn postings(c: &mut Criterion) {
             VInt::encode(&short, &sf),
             Naive4::encode(&short, &sf),
         );
+        let s_packed = BitPacked::encode(&short, &sf);
         let mut g = c.benchmark_group(format!("postings/intersect_{}", gaps.name()));
         g.throughput(Throughput::Elements(short.len() as u64));
         // The short list leads; the long one advances to each of its docs.
@@ -156,6 +180,16 @@ fn postings(c: &mut Criterion) {
                 intersect!(
                     VInt::reader(black_box(&s_vint)),
                     VInt::reader(black_box(&vint)),
+                    next,
+                    advance
+                )
+            })
+        });
+        g.bench_function(BenchmarkId::new("bitpacking", LIST), |b| {
+            b.iter(|| {
+                intersect!(
+                    BitPacked::reader(black_box(&s_packed)),
+                    BitPacked::reader(black_box(&packed)),
                     next,
                     advance
                 )

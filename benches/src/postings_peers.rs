@@ -9,7 +9,13 @@
 //!   their frequencies), the reader refilling a 4-doc buffer with a `decode4` at every
 //!   fourth doc; the same skip entries (at group boundaries) as VInt.
 //!
-//! Both read untrusted bytes safely (slice indexing; a short input ends the list).
+//! - [`BitPacked`]: tantivy's postings: every 128-doc block's doc deltas bit-packed by the
+//!   `bitpacking` crate's `BitPacker4x` (`compress_sorted`, one bit width a block) and its
+//!   frequencies (minus one, as ours) packed after them (`compress`); the docs after the
+//!   last whole block as VInt, as tantivy writes them. The reader has our cursor's shape:
+//!   128-doc buffers, frequencies decoded on first use, the skip table searched by galloping.
+//!
+//! All read untrusted bytes safely (slice indexing; a short input ends the list).
 
 /// Docs between skip entries.
 const SKIP: usize = 128;
@@ -363,4 +369,181 @@ pub fn raw_blocks(bytes: &[u8]) -> u64 {
         start = end;
     }
     sum
+}
+
+/// tantivy-style bit-packed postings (see the module docs).
+pub struct BitPacked;
+
+/// A [`BitPacked`] list: the bytes, and per block its last doc and the end of its bytes.
+pub struct BitPackedList {
+    bytes: Vec<u8>,
+    skips: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl BitPackedList {
+    /// Bytes of the list (skip entries not counted).
+    pub fn bytes(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+impl BitPacked {
+    /// Encodes sorted `docs` and their `freqs` (at least 1).
+    pub fn encode(docs: &[u32], freqs: &[u32]) -> BitPackedList {
+        use bitpacking::{BitPacker, BitPacker4x};
+        let bp = BitPacker4x::new();
+        let mut bytes = Vec::with_capacity(docs.len() * 2);
+        let mut skips = Vec::new();
+        let mut prev = 0u32;
+        let mut buf = [0u8; 4 * SKIP];
+        let whole = docs.len() / SKIP * SKIP;
+        for (d, f) in docs[..whole].chunks_exact(SKIP).zip(freqs.chunks_exact(SKIP)) {
+            let bits = bp.num_bits_sorted(prev, d);
+            let fm: Vec<u32> = f.iter().map(|&f| f - 1).collect();
+            let fbits = bp.num_bits(&fm);
+            bytes.extend_from_slice(&[bits, fbits]);
+            let n = bp.compress_sorted(prev, d, &mut buf, bits);
+            bytes.extend_from_slice(&buf[..n]);
+            let n = bp.compress(&fm, &mut buf, fbits);
+            bytes.extend_from_slice(&buf[..n]);
+            prev = d[SKIP - 1];
+            skips.push((prev, bytes.len() as u32));
+        }
+        for (&d, &f) in docs[whole..].iter().zip(&freqs[whole..]) {
+            write_vint(&mut bytes, d - prev);
+            write_vint(&mut bytes, f - 1);
+            prev = d;
+        }
+        if whole < docs.len() {
+            skips.push((prev, bytes.len() as u32));
+        }
+        BitPackedList { bytes, skips, len: docs.len() }
+    }
+
+    /// A reader over `list`.
+    pub fn reader(list: &BitPackedList) -> BitPackedReader<'_> {
+        BitPackedReader {
+            list,
+            bp: bitpacking::BitPacker::new(),
+            next_block: 0,
+            loaded: 0,
+            pos: 0,
+            freq_at: 0,
+            freq_bits: 0,
+            freqs_ready: true,
+            docs: [0; SKIP],
+            freqs: [0; SKIP],
+        }
+    }
+}
+
+/// The [`BitPacked`] reader.
+pub struct BitPackedReader<'a> {
+    list: &'a BitPackedList,
+    bp: bitpacking::BitPacker4x,
+    next_block: usize,
+    loaded: usize,
+    pos: usize,
+    freq_at: usize,
+    freq_bits: u8,
+    freqs_ready: bool,
+    docs: [u32; SKIP],
+    freqs: [u32; SKIP],
+}
+
+impl BitPackedReader<'_> {
+    /// Decodes block `b`'s docs (and, for the VInt tail, its frequencies).
+    fn load(&mut self, b: usize) -> Option<()> {
+        use bitpacking::BitPacker;
+        let skips = &self.list.skips;
+        let bytes = &self.list.bytes;
+        let start = if b == 0 { 0 } else { skips[b - 1].1 as usize };
+        let prev = if b == 0 { 0 } else { skips[b - 1].0 };
+        let len = (self.list.len - b * SKIP).min(SKIP);
+        if len == SKIP {
+            let (bits, fbits) = (*bytes.get(start)?, *bytes.get(start + 1)?);
+            let at = start + 2;
+            let used = bytes.get(at..at + 16 * bits as usize)?;
+            self.bp.decompress_sorted(prev, used, &mut self.docs, bits);
+            self.freq_at = at + used.len();
+            self.freq_bits = fbits;
+            self.freqs_ready = false;
+        } else {
+            let mut at = start;
+            let mut doc = prev;
+            for i in 0..len {
+                doc = doc.wrapping_add(read_vint(bytes, &mut at)?);
+                self.docs[i] = doc;
+                self.freqs[i] = read_vint(bytes, &mut at)?;
+            }
+            self.freqs_ready = true;
+        }
+        self.next_block = b + 1;
+        self.loaded = len;
+        self.pos = 0;
+        Some(())
+    }
+
+    /// The next doc.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<u32> {
+        let p = self.pos + 1;
+        if p < self.loaded {
+            self.pos = p;
+            return Some(self.docs[p % SKIP]);
+        }
+        self.next_slow()
+    }
+
+    #[cold]
+    fn next_slow(&mut self) -> Option<u32> {
+        if self.next_block >= self.list.skips.len() {
+            self.pos = self.loaded;
+            return None;
+        }
+        self.load(self.next_block)?;
+        Some(self.docs[0])
+    }
+
+    /// The current doc's frequency (the block's frequencies unpacked on first use).
+    #[inline]
+    pub fn freq(&mut self) -> u32 {
+        if !self.freqs_ready {
+            self.unpack_freqs();
+        }
+        self.freqs[self.pos % SKIP] + 1
+    }
+
+    #[cold]
+    fn unpack_freqs(&mut self) {
+        use bitpacking::BitPacker;
+        let at = self.freq_at;
+        let n = 16 * self.freq_bits as usize;
+        if let Some(packed) = self.list.bytes.get(at..at + n) {
+            self.bp.decompress(packed, &mut self.freqs, self.freq_bits);
+        }
+        self.freqs_ready = true;
+    }
+
+    /// The first doc at or after `target` from the current one.
+    pub fn advance(&mut self, target: u32) -> Option<u32> {
+        if self.pos < self.loaded {
+            if self.docs[self.pos] >= target {
+                return Some(self.docs[self.pos]);
+            }
+            if self.docs[self.loaded - 1] >= target {
+                self.pos += self.docs[self.pos..self.loaded]
+                    .iter()
+                    .map(|&d| (d < target) as usize)
+                    .sum::<usize>();
+                return Some(self.docs[self.pos]);
+            }
+        }
+        let b = find_skip(&self.list.skips, self.next_block, target)?;
+        self.load(b)?;
+        self.pos = self.docs[..self.loaded].iter().map(|&d| (d < target) as usize).sum::<usize>();
+        Some(self.docs[self.pos])
+    }
 }
