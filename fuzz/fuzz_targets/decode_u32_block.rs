@@ -1,7 +1,9 @@
 #![no_main]
-//! Arbitrary bytes into `svb_core::Decoder::decode_block` at 128 and 33 values, for the plain
-//! wires and the delta wire (the first byte picks which): every ISA's decoder gives what the
-//! scalar kernel gives, values and errors alike, and nothing panics.
+//! Arbitrary bytes into `svb_core::Decoder`'s block entries at 128 and 33 values (the first
+//! byte picks which): `decode_block` and `decode_block_offset` of the plain wires,
+//! `decode_block_from` and `decode_increasing_block_from` of the delta wire. Every ISA's
+//! decoder gives what the scalar kernel's slice decode gives, values and errors alike, and
+//! nothing panics.
 
 use libfuzzer_sys::fuzz_target;
 use svb_core::{
@@ -30,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, input)) = data.split_first() else {
         return;
     };
-    match pick % 3 {
+    match pick % 6 {
         0 => {
             let scalar = U32Classic.kernels_for(Isa::Scalar).unwrap();
             let reference = |i: &[u8], o: &mut [u32]| scalar.decode_to_slice(i, o);
@@ -42,6 +44,32 @@ fuzz_target!(|data: &[u8]| {
             let reference = |i: &[u8], o: &mut [u32]| scalar.decode_to_slice(i, o);
             check::<_, 128>(U32Variant0124, input, reference, |d, i, o| d.decode_block(i, o));
             check::<_, 33>(U32Variant0124, input, reference, |d, i, o| d.decode_block(i, o));
+        }
+        2 => {
+            let base = u32::from(pick).wrapping_mul(0x0100_0001);
+            let scalar = U32Variant0124.offset_kernels_for(Isa::Scalar).unwrap();
+            let reference = |i: &[u8], o: &mut [u32]| scalar.decode_to_slice(i, base, o);
+            check::<_, 128>(U32Variant0124, input, reference, |d, i, o| {
+                d.decode_block_offset(i, base, o)
+            });
+            let scalar = U32Classic.offset_kernels_for(Isa::Scalar).unwrap();
+            let reference = |i: &[u8], o: &mut [u32]| scalar.decode_to_slice(i, base, o);
+            check::<_, 33>(U32Classic, input, reference, |d, i, o| {
+                d.decode_block_offset(i, base, o)
+            });
+        }
+        3 | 4 => {
+            // Half of them with no value before; the rest from a small prev, so that streams
+            // of small deltas increase.
+            let prev = (pick % 4 == 0).then_some(u32::from(pick));
+            let scalar = U32Delta.kernels_for(Isa::Scalar).unwrap();
+            let reference = |i: &[u8], o: &mut [u32]| scalar.decode_increasing_to_slice(i, prev, o);
+            check::<_, 128>(U32Delta, input, reference, |d, i, o| {
+                d.decode_increasing_block_from(i, prev, o)
+            });
+            check::<_, 33>(U32Delta, input, reference, |d, i, o| {
+                d.decode_increasing_block_from(i, prev, o)
+            });
         }
         _ => {
             let prev = u32::from(pick) * 0x0101_0101;

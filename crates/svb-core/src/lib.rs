@@ -16,7 +16,8 @@
 //! store the count. Each has scalar, SSSE3, AVX2 and NEON kernels; the best one this CPU can
 //! run is chosen once ([`svb_dispatch::Isa::best`]) and cached. A caller decoding many small
 //! u32 streams (a posting list's 128-value blocks) keeps a [`Decoder`], whose
-//! [`decode_block`](Decoder::decode_block) calls its ISA's kernel compiled for the block size.
+//! [`decode_block`](Decoder::decode_block) calls its ISA's kernel compiled for the block size
+//! (as do its offset and strictly-increasing entries).
 //!
 //! Decoders take untrusted input: any bytes with any `n` give `Ok` or a [`DecodeError`],
 //! never a panic, never a read past the input slice (no padding is needed after it), and

@@ -1,6 +1,6 @@
 //! The reader: a cursor over one posting list that decodes whole blocks into buffers it owns.
 
-use svb_core::{DecodeError, DeltaKernels, OffsetKernels, U32Delta, U32Variant0124};
+use svb_core::{DecodeError, Decoder, DeltaKernels, OffsetKernels, U32Delta, U32Variant0124};
 
 use crate::{PostingsError, PostingsErrorKind as Kind, BLOCK, HEADER_LEN, SKIP_ENTRY_LEN};
 
@@ -32,7 +32,11 @@ pub struct Postings<'a> {
     /// Whether `freqs` holds the loaded block's frequencies.
     freqs_ready: bool,
     /// The doc ids' and the frequencies' decoders, this CPU's best chosen once (a block is
-    /// small: the choice is not made again for each).
+    /// small: the choice is not made again for each): whole blocks through the block
+    /// decoders (a direct call into the kernel built for 128 values), the last block of a
+    /// list, shorter, through the slice kernels.
+    doc_decoder: Decoder<U32Delta>,
+    freq_decoder: Decoder<U32Variant0124>,
     doc_kernels: &'static DeltaKernels,
     freq_kernels: &'static OffsetKernels,
     docs: [u32; BLOCK],
@@ -140,6 +144,8 @@ impl<'a> Postings<'a> {
             pos: 0,
             freq_at: 0,
             freqs_ready: false,
+            doc_decoder: Decoder::new(U32Delta),
+            freq_decoder: Decoder::new(U32Variant0124),
             doc_kernels: U32Delta.kernels(),
             freq_kernels: U32Variant0124.offset_kernels(),
             docs: [0; BLOCK],
@@ -344,16 +350,19 @@ impl<'a> Postings<'a> {
         // Strictly increasing, from the previous block's last doc on (the check fused into
         // the decode): a hostile block cannot hand out docs out of order. The first block's
         // first doc may be 0.
-        let docs = &mut self.docs[..len];
-        let used = self
-            .doc_kernels
-            .decode_increasing_to_slice(&self.data[start..], (b > 0).then_some(prev), docs)
-            .map_err(|source| match source {
-                DecodeError::NotIncreasing { .. } => {
-                    Kind::BadSkip { block: b, what: "its doc ids do not increase strictly" }
-                }
-                source => Kind::Block { block: b, stream: "doc ids", source },
-            })?;
+        let (input, prev) = (&self.data[start..], (b > 0).then_some(prev));
+        let decoded = if len == BLOCK {
+            self.doc_decoder.decode_increasing_block_from(input, prev, &mut self.docs)
+        } else {
+            self.doc_kernels.decode_increasing_to_slice(input, prev, &mut self.docs[..len])
+        };
+        let docs = &self.docs[..len];
+        let used = decoded.map_err(|source| match source {
+            DecodeError::NotIncreasing { .. } => {
+                Kind::BadSkip { block: b, what: "its doc ids do not increase strictly" }
+            }
+            source => Kind::Block { block: b, stream: "doc ids", source },
+        })?;
         if used >= end - start {
             // The doc ids take the whole block (or more): no room for the frequencies.
             return Err(Kind::BlockLength {
@@ -389,8 +398,13 @@ impl<'a> Postings<'a> {
         // As for the doc ids, the data to the end of the list (the check below keeps the
         // stream inside its block).
         // Stored minus one: the one added as each group is unpacked.
-        let freqs = &mut self.freqs[..self.loaded];
-        match self.freq_kernels.decode_to_slice(&self.data[self.freq_at..], 1, freqs) {
+        let input = &self.data[self.freq_at..];
+        let decoded = if self.loaded == BLOCK {
+            self.freq_decoder.decode_block_offset(input, 1, &mut self.freqs)
+        } else {
+            self.freq_kernels.decode_to_slice(input, 1, &mut self.freqs[..self.loaded])
+        };
+        match decoded {
             Ok(used) if self.freq_at + used == end => {
                 self.freqs_ready = true;
                 Ok(())

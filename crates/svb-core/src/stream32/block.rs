@@ -14,8 +14,9 @@ use core::mem::MaybeUninit;
 
 use svb_dispatch::{uninit, Isa};
 
-use super::finish::{Delta, Finish, Plain};
+use super::finish::{Delta, DeltaNonZero, Finish, Offset, Plain, ZeroCheck};
 use super::{scalar, Classic, Scheme32, U32Classic, U32Delta, U32Variant0124};
+use crate::error::DecodeError;
 use crate::DecodeResult;
 
 mod sealed {
@@ -62,6 +63,31 @@ unsafe fn dispatch<S: Scheme32, F: Finish<Out = u32>, const N: usize>(
     done.map(|(used, _)| used)
 }
 
+/// [`dispatch`] with a [`Finish::NONZERO`] step: what the kernel found of the deltas it
+/// compared with zero ([`ZeroCheck`]).
+///
+/// # Safety
+/// The CPU must run `isa`.
+#[inline(always)]
+unsafe fn dispatch_nonzero<const N: usize>(
+    isa: Isa, input: &[u8], acc: u32, out: &mut [u32; N],
+) -> Result<ZeroCheck, DecodeError> {
+    // SAFETY: the kernels write only initialised values.
+    let out = unsafe { uninit::as_uninit_mut(&mut out[..]) };
+    // SAFETY: the caller guarantees that this CPU runs `isa`.
+    unsafe {
+        match isa {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Isa::Avx2 => fixed::avx2_nonzero::<N>(input, acc, out),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Isa::Ssse3 => fixed::ssse3_nonzero::<N>(input, acc, out),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => fixed::neon_nonzero::<N>(input, acc, out),
+            _ => scalar::decode_nonzero::<Classic, DeltaNonZero>(input, acc, out),
+        }
+    }
+}
+
 /// Each SIMD ISA's decode, compiled with its features for one `N` (the block loop, the
 /// control stream's split and the end of the stream inlined into it).
 mod fixed {
@@ -89,6 +115,60 @@ mod fixed {
         debug_assert_eq!(out.len(), N);
         // SAFETY: SSSE3 (caller); as in `avx2`.
         unsafe { crate::stream32::x86::ssse3::decode_finish::<S, F>(input, acc, &mut out[..N]) }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `out` holds `N` values.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn avx2_nonzero<const N: usize>(
+        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
+    ) -> Result<ZeroCheck, DecodeError> {
+        debug_assert_eq!(out.len(), N);
+        // SAFETY: AVX2 (caller); as in `avx2`.
+        unsafe {
+            crate::stream32::x86::avx2::decode_nonzero::<Classic, DeltaNonZero>(
+                input,
+                acc,
+                &mut out[..N],
+            )
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support SSSE3; `out` holds `N` values.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn ssse3_nonzero<const N: usize>(
+        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
+    ) -> Result<ZeroCheck, DecodeError> {
+        debug_assert_eq!(out.len(), N);
+        // SAFETY: SSSE3 (caller); as in `avx2`.
+        unsafe {
+            crate::stream32::x86::ssse3::decode_nonzero::<Classic, DeltaNonZero>(
+                input,
+                acc,
+                &mut out[..N],
+            )
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support NEON; `out` holds `N` values.
+    #[cfg(target_arch = "aarch64")]
+    #[target_feature(enable = "neon")]
+    pub(super) unsafe fn neon_nonzero<const N: usize>(
+        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
+    ) -> Result<ZeroCheck, DecodeError> {
+        debug_assert_eq!(out.len(), N);
+        // SAFETY: NEON (caller); as in `avx2`.
+        unsafe {
+            crate::stream32::aarch64::neon::decode_nonzero::<Classic, DeltaNonZero>(
+                input,
+                acc,
+                &mut out[..N],
+            )
+        }
     }
 
     /// # Safety
@@ -188,7 +268,60 @@ impl<C: BlockCodec> Decoder<C> {
     }
 }
 
+/// The plain wires' block entry with a base added to every value.
+macro_rules! offset_block {
+    ($codec:ty, $scheme:ty) => {
+        impl Decoder<$codec> {
+            /// Decodes `N` values from the front of `input`, each plus `base` (wrapping), in
+            /// the same pass: a stream of values stored minus a base (counts stored minus
+            /// one, a column's values minus its minimum); returns the bytes consumed.
+            #[inline]
+            pub fn decode_block_offset<const N: usize>(
+                &self, input: &[u8], base: u32, out: &mut [u32; N],
+            ) -> DecodeResult {
+                // SAFETY: `isa` was checked against this CPU when `self` was made.
+                unsafe { dispatch::<$scheme, Offset, N>(self.isa, input, base, out) }
+            }
+        }
+    };
+}
+
+offset_block!(U32Classic, Classic);
+offset_block!(U32Variant0124, super::Variant0124);
+
 impl Decoder<U32Delta> {
+    /// As [`decode_block_from`](Decoder::decode_block_from), for a list that must strictly
+    /// increase: every value above the one before it, the first above `prev` (with `None`
+    /// the first delta is taken from 0 and the first value may be anything, 0 included);
+    /// [`DecodeError::NotIncreasing`] names the first value that is not (`out` then holds
+    /// what was decoded). The check is fused into the decode as in
+    /// [`DeltaKernels::decode_increasing_to_slice`](crate::DeltaKernels::decode_increasing_to_slice).
+    ///
+    /// ```
+    /// use svb_core::{DecodeError, Decoder, U32Delta};
+    /// let docs: [u32; 128] = core::array::from_fn(|i| 100 + 2 * i as u32);
+    /// let bytes = U32Delta.encode(90, &docs);
+    /// let decoder = Decoder::new(U32Delta);
+    /// let mut out = [0u32; 128];
+    /// assert_eq!(decoder.decode_increasing_block_from(&bytes, Some(90), &mut out)?, bytes.len());
+    /// assert_eq!(out, docs);
+    /// // A doc id twice: the second is named.
+    /// let mut twice = docs;
+    /// twice[6] = twice[5];
+    /// let bytes = U32Delta.encode(90, &twice);
+    /// let err = decoder.decode_increasing_block_from(&bytes, Some(90), &mut out);
+    /// assert_eq!(err, Err(DecodeError::NotIncreasing { index: 6 }));
+    /// # Ok::<(), svb_core::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn decode_increasing_block_from<const N: usize>(
+        &self, input: &[u8], prev: Option<u32>, out: &mut [u32; N],
+    ) -> DecodeResult {
+        // SAFETY: `isa` was checked against this CPU when `self` was made.
+        let found = unsafe { dispatch_nonzero::<N>(self.isa, input, prev.unwrap_or(0), out) }?;
+        super::delta::check_increasing(&found, prev, out)
+    }
+
     /// Decodes `N` values of a delta stream from `prev` (the value before the first: the
     /// last value of the block before, 0 for a list's first block); returns the bytes
     /// consumed.

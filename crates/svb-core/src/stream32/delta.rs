@@ -142,14 +142,7 @@ impl DeltaKernels {
         // tables above, handed out only for ISAs this CPU runs.
         let found =
             unsafe { (self.decode_nonzero)(input, prev.unwrap_or(0), uninit::as_uninit_mut(out)) }?;
-        // The values the kernel's findings prove increasing; the rest go through the pass.
-        let proven = if proven_increasing(&found, prev, out) { found.checked } else { 0 };
-        if !increases_from(prev, out, proven) {
-            if let Some(index) = first_not_increasing(prev, out) {
-                return Err(DecodeError::NotIncreasing { index });
-            }
-        }
-        Ok(found.used)
+        check_increasing(&found, prev, out)
     }
 
     #[inline]
@@ -158,6 +151,22 @@ impl DeltaKernels {
         // CPU runs.
         unsafe { (self.decode)(input, prev, out) }.map(|(used, _)| used)
     }
+}
+
+/// The bytes a [`DecodeNonZeroFn`]-style decode consumed (`found.used`) when `out`, which it
+/// decoded, strictly increases from `prev` (the first value above it; anything with `None`),
+/// else [`DecodeError::NotIncreasing`] naming the first value that does not: the values the
+/// kernel's findings prove increasing are not looked at again, the rest go through
+/// [`svb_delta::increasing`]'s pass.
+#[inline(always)]
+pub(crate) fn check_increasing(found: &ZeroCheck, prev: Option<u32>, out: &[u32]) -> DecodeResult {
+    let proven = if proven_increasing(found, prev, out) { found.checked } else { 0 };
+    if !increases_from(prev, out, proven) {
+        if let Some(index) = first_not_increasing(prev, out) {
+            return Err(DecodeError::NotIncreasing { index });
+        }
+    }
+    Ok(found.used)
 }
 
 /// Whether the first `found.checked` values of `out`, whose deltas the kernel found
