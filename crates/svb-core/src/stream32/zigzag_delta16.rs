@@ -81,7 +81,7 @@ impl ZigzagDelta32Kernels {
 
     /// Decodes `out.len()` samples from the front of `input` (control bytes, then data),
     /// the first difference taken from `prev`; returns the bytes consumed (the stream may
-    /// go on past them). Any input is safe: a stream too short is a [`DecodeError`] naming
+    /// go on past them). Any input is safe: a stream too short is a [`DecodeError`](crate::DecodeError) naming
     /// where. Writes only initialised samples, and all of `out` on `Ok`.
     #[inline]
     pub fn decode_uninit(
