@@ -60,9 +60,8 @@ unsafe fn group(
         for q in 0..4 {
             let lr = vreinterpretq_u16_u8(vld1q_u8(l.add(16 * q)));
             let hr = vreinterpretq_u16_u8(vld1q_u8(h.add(16 * q)));
-            let u_of = |c: usize| {
-                vandq_u16(vshlq_u16(words, vdupq_n_s16(-2 * c as i16)), vdupq_n_u16(3))
-            };
+            let u_of =
+                |c: usize| vandq_u16(vshlq_u16(words, vdupq_n_s16(-2 * c as i16)), vdupq_n_u16(3));
             let even = vorrq_u16(
                 vorrq_u16(u_of(2 * q), vshlq_n_u16::<2>(vandq_u16(lr, vdupq_n_u16(0x00FF)))),
                 vshlq_n_u16::<8>(hr),

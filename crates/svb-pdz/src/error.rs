@@ -14,7 +14,9 @@ pub enum PdzError {
         samples: u64,
     },
     /// The block is larger than any encoding of its samples can be.
-    #[error("a {len}-byte PDZ block is larger than any block of {samples} samples ({bound} bytes)")]
+    #[error(
+        "a {len}-byte PDZ block is larger than any block of {samples} samples ({bound} bytes)"
+    )]
     LargerThanBound {
         /// The block's length.
         len: usize,
@@ -52,7 +54,9 @@ pub enum PdzError {
     },
     /// The block's length is not the header's 24 bytes, the raw plane and the two
     /// compressed planes (trailing bytes included).
-    #[error("a PDZ block of {samples} samples with these planes is {expected} bytes; this one is {len}")]
+    #[error(
+        "a PDZ block of {samples} samples with these planes is {expected} bytes; this one is {len}"
+    )]
     Length {
         /// The block's length.
         len: usize,

@@ -23,12 +23,12 @@
 //! summed in one SIMD pass (SSSE3, AVX2, NEON; [`decode_into_with_isa`] picks one), where
 //! ONT's decoder merges and then sums in a scalar loop.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod error;
 mod split;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod x86;
-#[cfg(target_arch = "aarch64")]
-mod aarch64;
 
 use std::cell::RefCell;
 
@@ -137,8 +137,7 @@ pub fn encode_into(samples: &[i16], out: &mut Vec<u8>) -> Result<usize, PdzError
             }
             split::split(samples, &mut out[start + HEADER_LEN..], low, high);
             let mut lens = [0u64; 2];
-            for (i, (plane, bytes)) in [("low", &*low), ("high", &*high)].into_iter().enumerate()
-            {
+            for (i, (plane, bytes)) in [("low", &*low), ("high", &*high)].into_iter().enumerate() {
                 let before = out.len();
                 zstd_frame::compress_into(LEVEL, bytes, out)
                     .map_err(|source| PdzError::Compress { plane, source })?;

@@ -64,7 +64,9 @@ unsafe fn merge_body(u: &[u8], l: &[u8], h: &[u8], out: &mut [i16]) {
 /// # Safety
 /// SSSE3; 16 bytes readable at `u`, 64 at `l` and `h`, 64 samples writable at `out`.
 #[inline(always)]
-unsafe fn group(u: *const u8, l: *const u8, h: *const u8, out: *mut i16, mut carry: __m128i) -> __m128i {
+unsafe fn group(
+    u: *const u8, l: *const u8, h: *const u8, out: *mut i16, mut carry: __m128i,
+) -> __m128i {
     // SAFETY: the caller's bounds and ISA.
     unsafe {
         let three = _mm_set1_epi16(3);

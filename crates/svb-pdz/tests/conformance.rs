@@ -19,7 +19,8 @@ fn ont_blocks_decode_and_encode_byte_for_byte(dir: &Path) {
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let block = std::fs::read(dir.join(case["pdz_file"].as_str().unwrap())).unwrap();
-        let samples = read_i16s(&std::fs::read(dir.join(case["input_file"].as_str().unwrap())).unwrap());
+        let samples =
+            read_i16s(&std::fs::read(dir.join(case["input_file"].as_str().unwrap())).unwrap());
         let n = samples.len();
         assert_eq!(n as u64, case["num_samples"].as_u64().unwrap(), "{name}");
         let header = Header::parse(&block).unwrap();
@@ -45,7 +46,11 @@ fn ont_blocks_decode_and_encode_byte_for_byte(dir: &Path) {
             svb_pdz::decode_into_with_isa(&block, &mut out, isa).unwrap().unwrap();
             assert_eq!(out, samples, "{name} on {isa}");
         }
-        assert_eq!(svb_pdz::encode(&samples).unwrap(), block, "{name}: our block differs from ONT's");
+        assert_eq!(
+            svb_pdz::encode(&samples).unwrap(),
+            block,
+            "{name}: our block differs from ONT's"
+        );
     }
 }
 
