@@ -29,6 +29,13 @@ pub(crate) enum SignalCodec {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Pod5SignalCodec {
+    Vbz,
+    Pdz,
+    Uncompressed,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Fast5SignalCodec {
     Vbz,
     Gzip,
@@ -44,6 +51,7 @@ pub(crate) enum Fast5SignalCodec {
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
     svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n  \
+    svb convert reads.pod5 -o pdz.pod5 --pod5-signal pdz (ONT's PDZ signal, and back)\n  \
     svb convert reads.pod5 -o reads.fast5                (multi-read FAST5, VBZ signal)\n  \
     svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --fast5-signal gzip\n  \
     svb convert reads.pod5 -o reads.fast5 --file-read-count 4000 (reads.0.fast5, ...)\n\n\
@@ -65,6 +73,11 @@ pub struct Args {
     /// than svb open with ONT's vbz plugin; gzip opens in every HDF5 reader].
     #[arg(long, value_enum)]
     fast5_signal: Option<Fast5SignalCodec>,
+    /// POD5 signal compression [default: vbz, as MinKNOW and lib_pod5 write it; pdz, ONT's
+    /// second (`minknow.pdz`, on pod5's development line: only svb and ONT's newest reader
+    /// read it)].
+    #[arg(long, value_enum)]
+    pod5_signal: Option<Pod5SignalCodec>,
     /// FAST5 outputs cut into files of N reads each, as `pod5 convert to_fast5
     /// --file-read-count` (MinKNOW wrote 4000): -o reads.fast5 gives reads.0.fast5,
     /// reads.1.fast5, ..., published together when the last is complete.
@@ -120,6 +133,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         decode_fast: args.decode_fast,
         fast5_signal: args.fast5_signal.map(Fast5SignalCodec::filter),
         pod5_chunk_samples: args.signal_chunk_size,
+        pod5_signal: args.pod5_signal.map(Pod5SignalCodec::encoding),
     };
     compression.check(to, &args.output).map_err(|e| error_chain(&e))?;
     if args.file_read_count.is_some() && to != Format::Fast5 {
@@ -211,6 +225,16 @@ impl RecordCodec {
             RecordCodec::Zstd => RecordCompression::Zstd,
             RecordCodec::Zlib => RecordCompression::Zlib,
             RecordCodec::None => RecordCompression::None,
+        }
+    }
+}
+
+impl Pod5SignalCodec {
+    fn encoding(self) -> svb_pod5::SignalEncoding {
+        match self {
+            Pod5SignalCodec::Vbz => svb_pod5::SignalEncoding::Vbz,
+            Pod5SignalCodec::Pdz => svb_pod5::SignalEncoding::Pdz,
+            Pod5SignalCodec::Uncompressed => svb_pod5::SignalEncoding::Uncompressed,
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct Compression {
     /// Samples a POD5 output's signal chunk holds at most (default 102,400, as lib_pod5;
     /// `pod5 convert --signal-chunk-size`).
     pub pod5_chunk_samples: Option<usize>,
+    /// A POD5 output's signal compression (default VBZ; PDZ, ONT's second; or uncompressed).
+    pub pod5_signal: Option<svb_pod5::SignalEncoding>,
 }
 
 impl Compression {
@@ -35,6 +37,15 @@ impl Compression {
         let refused = |what: &str| Err(ConvertError::Mapping(format!("{}: {what}", out.display())));
         if to != Format::Pod5 && self.pod5_chunk_samples.is_some() {
             return refused("the signal chunk size is a .pod5 output's");
+        }
+        if to != Format::Pod5 && self.pod5_signal.is_some() {
+            return refused(
+                "POD5 signal compression (vbz, pdz, uncompressed) is for .pod5 outputs",
+            );
+        }
+        if self.decode_fast && self.pod5_signal.is_some_and(|s| s != svb_pod5::SignalEncoding::Vbz)
+        {
+            return refused("the decode-fast profile is VBZ's (a POD5 output's) or zstd records'");
         }
         if self.pod5_chunk_samples.is_some_and(|n| n == 0 || n > u32::MAX as usize) {
             return refused("a signal chunk holds 1 to 4294967295 samples");
@@ -105,6 +116,7 @@ impl Compression {
         svb_pod5::WriteOptions {
             zstd_profile: self.profile(),
             chunk_samples: self.pod5_chunk_samples.unwrap_or(default.chunk_samples),
+            signal_encoding: self.pod5_signal.unwrap_or(default.signal_encoding),
             publish: how.publish,
             ..default
         }

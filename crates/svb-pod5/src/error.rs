@@ -85,7 +85,7 @@ pub enum Pod5Error {
         /// The failing chunk's row in the signal table.
         signal_row: u64,
         /// The codec's error.
-        source: VbzError,
+        source: SignalError,
     },
     /// A read index past the file's last read.
     #[error("{}: no read {index} (the file has {len})", path.display())]
@@ -169,4 +169,16 @@ pub enum Pod5WriteError {
         /// Arrow's message.
         what: String,
     },
+}
+
+/// A signal codec's error: the one of the file's signal compression.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SignalError {
+    /// A VBZ blob.
+    #[error(transparent)]
+    Vbz(#[from] VbzError),
+    /// A PDZ block.
+    #[error(transparent)]
+    Pdz(#[from] svb_pdz::PdzError),
 }

@@ -33,7 +33,7 @@ mod signal;
 mod writer;
 
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
-pub use error::{Pod5Error, Pod5WriteError, TableKind};
+pub use error::{Pod5Error, Pod5WriteError, SignalError, TableKind};
 pub use read::{parse_uuid, push_uuid, uuid_string, ReadRow};
 pub use reader::{Reader, SignalChunk, TableVersion};
 pub use run_info::RunInfo;

@@ -18,13 +18,28 @@ pub enum SignalEncoding {
     Vbz,
     /// Plain int16 samples (`large_list<int16>`).
     Uncompressed,
+    /// PDZ blocks (`large_binary`, extension `minknow.pdz`: ONT's second compression,
+    /// [`svb_pdz`]).
+    Pdz,
+}
+
+impl SignalEncoding {
+    /// The Arrow extension name of a compressed signal column (`None` uncompressed).
+    pub fn extension_name(self) -> Option<&'static str> {
+        match self {
+            SignalEncoding::Vbz => Some("minknow.vbz"),
+            SignalEncoding::Pdz => Some("minknow.pdz"),
+            SignalEncoding::Uncompressed => None,
+        }
+    }
 }
 
 impl std::fmt::Display for SignalEncoding {
-    /// `vbz` or `uncompressed`.
+    /// `vbz`, `pdz` or `uncompressed`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SignalEncoding::Vbz => "vbz",
+            SignalEncoding::Pdz => "pdz",
             SignalEncoding::Uncompressed => "uncompressed",
         })
     }
@@ -33,7 +48,7 @@ impl std::fmt::Display for SignalEncoding {
 /// One row of the signal table: where its bytes are in the file, and its sample count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SignalRow {
-    /// Byte offset of the row's VBZ blob or int16 samples in the file.
+    /// Byte offset of the row's VBZ blob, PDZ block or int16 samples in the file.
     pub offset: u64,
     /// Its length in bytes (2 a sample uncompressed, checked against `samples` at open).
     pub bytes: u64,
@@ -226,12 +241,22 @@ fn parse_with_footer(
     let Some(signal_col) = column("signal") else {
         return whole("column signal missing");
     };
+    let extension = schema.fields()[signal_col].metadata().get("ARROW:extension:name");
     let encoding = match &types[signal_col] {
-        DataType::LargeBinary => SignalEncoding::Vbz,
+        // A compressed column names its codec in its extension type; ONT's first writers
+        // (and ours before PDZ) always wrote minknow.vbz, and a column without the name is
+        // read as VBZ, as it always was.
+        DataType::LargeBinary => match extension.map(String::as_str) {
+            None | Some("minknow.vbz") => SignalEncoding::Vbz,
+            Some("minknow.pdz") => SignalEncoding::Pdz,
+            Some(other) => return whole(format!(
+                "column signal is of extension type {other}, expected minknow.vbz or minknow.pdz"
+            )),
+        },
         DataType::LargeList(f) if *f.data_type() == DataType::Int16 => SignalEncoding::Uncompressed,
         t => {
             return whole(format!(
-                "column signal is {t}, expected large_binary (VBZ) or large_list<int16>"
+                "column signal is {t}, expected large_binary (VBZ, PDZ) or large_list<int16>"
             ))
         }
     };
@@ -285,7 +310,7 @@ fn parse_with_footer(
             .then(|| file.read(body + validity_at, validity_len.min(n.div_ceil(8)), &what))
             .transpose()?;
         let (data_at, data_len, width) = match encoding {
-            SignalEncoding::Vbz => {
+            SignalEncoding::Vbz | SignalEncoding::Pdz => {
                 let (at, len) = buffer(&batch, buf_i + 2);
                 (at, len, 1u64)
             }

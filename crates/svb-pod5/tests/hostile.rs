@@ -119,8 +119,8 @@ fn vbz_chunk_whose_frame_header_lies() {
                 let source = std::error::Error::source(&e).expect("the codec's error");
                 assert!(
                     matches!(
-                        source.downcast_ref::<svb_vbz::VbzError>(),
-                        Some(svb_vbz::VbzError::Zstd(_))
+                        source.downcast_ref::<svb_pod5::SignalError>(),
+                        Some(svb_pod5::SignalError::Vbz(svb_vbz::VbzError::Zstd(_)))
                     ),
                     "{source}"
                 );

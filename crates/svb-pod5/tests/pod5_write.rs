@@ -119,7 +119,7 @@ fn assert_file_holds(path: &Path, reads: &[(ReadRow, Vec<i16>)], runs: &[RunInfo
 const LENGTHS: [usize; 10] = [0, 1, 7, 8, 102_400, 102_401, 250_000, 3, 4096, 0];
 
 #[test]
-fn random_reads_round_trip_under_both_encodings_and_small_batches() {
+fn random_reads_round_trip_under_every_encoding_and_small_batches() {
     let tmp = TempDir::new("pod5-write-roundtrip");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0001);
@@ -132,6 +132,7 @@ fn random_reads_round_trip_under_both_encodings_and_small_batches() {
         (SignalEncoding::Vbz, ZstdProfile::Standard),
         (SignalEncoding::Vbz, ZstdProfile::DecodeFast),
         (SignalEncoding::Uncompressed, ZstdProfile::Standard),
+        (SignalEncoding::Pdz, ZstdProfile::Standard),
     ] {
         for (chunk, signal_rows, read_rows) in [(102_400, 100, 1000), (1000, 3, 2), (7, 1, 1)] {
             let path = tmp.join(&format!("{encoding:?}-{zstd_profile:?}-{chunk}.pod5"));
@@ -664,4 +665,108 @@ fn chunks_carried_between_calls_keep_their_order() {
             }
         }
     }
+}
+
+/// A PDZ file's signal table as ONT's source defines it: `read_id` (minknow.uuid), `signal`
+/// (`large_binary` of extension `minknow.pdz`, empty extension metadata), `samples` (uint32),
+/// in that order; each row one PDZ block of its `samples`, as ONT's codec writes it.
+#[test]
+fn pdz_signal_table_has_onts_schema() {
+    use arrow_array::{Array, LargeBinaryArray, UInt32Array};
+    let tmp = TempDir::new("pod5-write-pdz-schema");
+    let path = tmp.join("pdz.pod5");
+    let options = WriteOptions {
+        signal_encoding: SignalEncoding::Pdz,
+        chunk_samples: 1000,
+        ..WriteOptions::default()
+    };
+    let mut w = Writer::create(&path, options).unwrap();
+    w.add_run_info(&run_info("run-a", 5000)).unwrap();
+    let mut rng = Rng(0x9D2);
+    let reads: Vec<(ReadRow, Vec<i16>)> = [2500, 1000, 1, 0]
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| random_read(&mut rng, i, n, &["run-a"]))
+        .collect();
+    w.add_reads(&reads).unwrap();
+    w.finish().unwrap();
+
+    let r = Reader::open(&path).unwrap();
+    assert_eq!(r.signal_encoding(), SignalEncoding::Pdz);
+    for (i, (_, signal)) in reads.iter().enumerate() {
+        assert_eq!(&r.decode_signal(i).unwrap(), signal);
+    }
+    let table = r
+        .footer()
+        .contents
+        .iter()
+        .find(|e| e.content_type == svb_pod5::ContentType::SignalTable)
+        .unwrap()
+        .clone();
+    let bytes = std::fs::read(&path).unwrap();
+    let arrow = &bytes[table.offset as usize..(table.offset + table.length) as usize];
+    let file = arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(arrow), None).unwrap();
+    let schema = file.schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["read_id", "signal", "samples"]);
+    let signal = schema.field(1);
+    assert_eq!(signal.data_type(), &arrow_schema::DataType::LargeBinary);
+    assert_eq!(
+        signal.metadata().get("ARROW:extension:name").map(String::as_str),
+        Some("minknow.pdz")
+    );
+    assert_eq!(signal.metadata().get("ARROW:extension:metadata").map(String::as_str), Some(""));
+    assert_eq!(schema.field(2).data_type(), &arrow_schema::DataType::UInt32);
+    assert_eq!(
+        schema.field(0).metadata().get("ARROW:extension:name").map(String::as_str),
+        Some("minknow.uuid")
+    );
+    // Every row a PDZ block of its samples: the chunks of the reads, in order.
+    let chunks: Vec<&[i16]> = reads.iter().flat_map(|(_, s)| s.chunks(1000)).collect();
+    let mut row = 0;
+    for batch in file {
+        let batch = batch.unwrap();
+        let blocks = batch.column(1).as_any().downcast_ref::<LargeBinaryArray>().unwrap();
+        let samples = batch.column(2).as_any().downcast_ref::<UInt32Array>().unwrap();
+        for k in 0..batch.num_rows() {
+            assert_eq!(samples.value(k) as usize, chunks[row].len());
+            assert_eq!(blocks.value(k), svb_pdz::encode(chunks[row]).unwrap(), "row {row}");
+            row += 1;
+        }
+        assert_eq!(blocks.null_count(), 0);
+    }
+    assert_eq!(row, chunks.len());
+}
+
+/// A damaged PDZ block is the read's error, typed as PDZ's and naming the read and the
+/// signal row; the other reads still decode.
+#[test]
+fn damaged_pdz_block_is_the_reads_error() {
+    let tmp = TempDir::new("pod5-write-pdz-bad");
+    let path = tmp.join("pdz.pod5");
+    let options = WriteOptions { signal_encoding: SignalEncoding::Pdz, ..WriteOptions::default() };
+    let mut w = Writer::create(&path, options).unwrap();
+    w.add_run_info(&run_info("run-a", 5000)).unwrap();
+    let mut rng = Rng(0x9D3);
+    let reads: Vec<(ReadRow, Vec<i16>)> =
+        (0..3).map(|i| random_read(&mut rng, i, 3000 + i, &["run-a"])).collect();
+    w.add_reads(&reads).unwrap();
+    w.finish().unwrap();
+    let block = Reader::open(&path).unwrap().chunk_bytes(1, 0).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.windows(block.len()).position(|w| w == block).unwrap();
+    // The header's sample count: the block no longer fits its row.
+    bytes[at] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let r = Reader::open(&path).unwrap();
+    match r.decode_signal(1) {
+        Err(svb_pod5::Pod5Error::Signal {
+            row: 1,
+            source: svb_pod5::SignalError::Pdz(svb_pdz::PdzError::SampleCount { .. }),
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(r.decode_signal(0).unwrap(), reads[0].1);
+    assert_eq!(r.decode_signal(2).unwrap(), reads[2].1);
 }

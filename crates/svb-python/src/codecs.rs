@@ -1,5 +1,5 @@
 //! The codecs on numpy arrays: StreamVByte u32 (lemire's classic wire and the 0124 wire),
-//! ONT's svb16, POD5's VBZ, slow5lib's SVB-ZD and ex-zd. Inputs are read in place (a numpy
+//! ONT's svb16, POD5's VBZ and PDZ, slow5lib's SVB-ZD and ex-zd. Inputs are read in place (a numpy
 //! array's buffer, or a bytes object); outputs are numpy arrays that own what was decoded.
 
 use numpy::{PyArray1, PyReadonlyArray1};
@@ -115,6 +115,26 @@ fn vbz_decompress<'py>(
     })
 }
 
+/// A POD5 signal chunk as ONT's PDZ codec stores it (`minknow.pdz`: a header, the 2-bit
+/// pieces raw, the 8-bit and 6-bit planes each a zstd level-1 frame).
+#[pyfunction]
+fn pdz_compress<'py>(
+    py: Python<'py>, signal: PyReadonlyArray1<'py, i16>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let v = signal.as_slice()?;
+    let out = py.detach(|| svb_pdz::encode(v)).map_err(|e| codec_error(&e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The `n` samples of a PDZ block (the count its POD5 row gives; the block's own header must
+/// agree).
+#[pyfunction]
+fn pdz_decompress<'py>(
+    py: Python<'py>, data: Bytes<'py>, n: usize,
+) -> PyResult<Bound<'py, PyArray1<i16>>> {
+    decoded(py, data, |d| svb_pdz::decode(d, n))
+}
+
 /// A signal as slow5lib stores it in BLOW5 with SVB-ZD signal compression.
 #[pyfunction]
 fn svbzd_encode<'py>(
@@ -150,6 +170,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(svb16_decode, m)?)?;
     m.add_function(wrap_pyfunction!(vbz_compress, m)?)?;
     m.add_function(wrap_pyfunction!(vbz_decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(pdz_compress, m)?)?;
+    m.add_function(wrap_pyfunction!(pdz_decompress, m)?)?;
     m.add_function(wrap_pyfunction!(svbzd_encode, m)?)?;
     m.add_function(wrap_pyfunction!(svbzd_decode, m)?)?;
     m.add_function(wrap_pyfunction!(exzd_encode, m)?)?;

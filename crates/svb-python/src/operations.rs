@@ -37,10 +37,12 @@ pub fn convert<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
     let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    // `signal` names the FAST5 output's HDF5 filter, or the BLOW5 output's signal codec.
-    let (signal, fast5_signal) = match to {
-        Format::Fast5 => (None, signal.map(fast5_signal).transpose()?),
-        _ => (signal.map(crate::writers::signal_compression).transpose()?, None),
+    // `signal` names the FAST5 output's HDF5 filter, the POD5 output's signal compression,
+    // or the BLOW5 output's signal codec.
+    let (signal, fast5_signal, pod5_signal) = match to {
+        Format::Fast5 => (None, signal.map(fast5_signal).transpose()?, None),
+        Format::Pod5 => (None, None, signal.map(crate::writers::pod5_signal).transpose()?),
+        _ => (signal.map(crate::writers::signal_compression).transpose()?, None, None),
     };
     let compression = svb_convert::Compression {
         records: records.map(crate::writers::record_compression).transpose()?,
@@ -48,6 +50,7 @@ pub fn convert<'py>(
         decode_fast,
         fast5_signal,
         pod5_chunk_samples: None,
+        pod5_signal,
     };
     compression.check(to, &output).map_err(|e| PyValueError::new_err(chain(&e)))?;
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).

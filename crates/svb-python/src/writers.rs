@@ -114,9 +114,21 @@ fn no_others(kwargs: Option<&Bound<'_, PyDict>>, used: &[String], what: &str) ->
     Ok(())
 }
 
+/// A POD5 signal compression by name: "vbz", "pdz" or "uncompressed".
+pub(crate) fn pod5_signal(name: &str) -> PyResult<svb_pod5::SignalEncoding> {
+    match name {
+        "vbz" => Ok(svb_pod5::SignalEncoding::Vbz),
+        "pdz" => Ok(svb_pod5::SignalEncoding::Pdz),
+        "uncompressed" => Ok(svb_pod5::SignalEncoding::Uncompressed),
+        o => Err(PyValueError::new_err(format!(
+            "signal={o:?}: \"vbz\", \"pdz\" or \"uncompressed\" for a POD5 output"
+        ))),
+    }
+}
+
 #[pymethods]
 impl Pod5Writer {
-    /// Opens `path` for writing. signal: "vbz" (default) or "uncompressed"; decode_fast:
+    /// Opens `path` for writing. signal: "vbz" (default), "pdz" or "uncompressed"; decode_fast:
     /// zstd's raw-literals profile (larger, decoded faster by every reader); sync: sync the
     /// file before it is published under its name; force: replace a file at `path` (without
     /// it, an existing file, or one that appears while this one is written, is an error).
@@ -127,15 +139,7 @@ impl Pod5Writer {
         force: bool,
     ) -> PyResult<Self> {
         let options = svb_pod5::WriteOptions {
-            signal_encoding: match signal {
-                "vbz" => svb_pod5::SignalEncoding::Vbz,
-                "uncompressed" => svb_pod5::SignalEncoding::Uncompressed,
-                o => {
-                    return Err(PyValueError::new_err(format!(
-                        "signal={o:?}: \"vbz\" or \"uncompressed\""
-                    )))
-                }
-            },
+            signal_encoding: pod5_signal(signal)?,
             chunk_samples,
             zstd_profile: if decode_fast {
                 svb_pod5::ZstdProfile::DecodeFast

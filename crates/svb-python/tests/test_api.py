@@ -206,6 +206,16 @@ def test_codecs_match_the_reference_bytes(data):
             # lib_pod5's C++ writer makes the empty zstd frame (the vector's Python wrapper
             # stored no bytes).
             assert svb.vbz_compress(want) == bytes([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0, 1, 0, 0])
+    # ONT's PDZ codec's 40 blocks: decoded to their samples, and our blocks are theirs.
+    p = data / "pdz"
+    blocks = sorted(p.glob("*.pdz"))
+    assert len(blocks) == 40
+    for block in blocks:
+        want = np.fromfile(block.with_suffix(".i16"), dtype="<i2")
+        np.testing.assert_array_equal(svb.pdz_decompress(block.read_bytes(), len(want)), want)
+        assert svb.pdz_compress(want) == block.read_bytes(), block.name
+        with pytest.raises(svb.CodecError):
+            svb.pdz_decompress(block.read_bytes(), len(want) + 1)
 
 
 def test_codec_round_trips_and_errors():

@@ -47,6 +47,22 @@ def test_pod5_writer_round_trip(tmp_path):
             assert read.run_info.context_tags == {"sample_frequency": "5000"}
 
 
+def test_pod5_writer_pdz_signal(tmp_path):
+    """signal="pdz": ONT's PDZ blocks (minknow.pdz), read back exactly; another signal name is
+    a ValueError naming the choices."""
+    out = tmp_path / "p.pod5"
+    sig = signals()
+    with svb.Pod5Writer(out, signal="pdz", chunk_samples=1000) as w:
+        w.add_run_info(RUN, sample_rate=5000)
+        for i, s in enumerate(sig):
+            w.add_read(uuid(i), s, RUN, channel=100 + i)
+    r = svb.open(out)
+    for i, read in enumerate(r):
+        np.testing.assert_array_equal(read.signal, sig[i])
+    with pytest.raises(ValueError, match="pdz"):
+        svb.Pod5Writer(tmp_path / "x.pod5", signal="zstd")
+
+
 def test_pod5_writer_refuses_bad_input_and_leaves_nothing(tmp_path):
     out = tmp_path / "bad.pod5"
     with pytest.raises(svb.SvbError, match="run"):

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use svb_vbz::Threads;
 
 use super::Reader;
-use crate::error::{Pod5Error, TableKind};
+use crate::error::{Pod5Error, SignalError, TableKind};
 use crate::read::ReadRow;
 use crate::signal::{SignalEncoding, SignalRow};
 
@@ -66,7 +66,18 @@ impl Reader {
         let n = samples(r);
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
             SignalEncoding::Vbz => svb_vbz::pod5_blob::decompress_signal_into(bytes, n, out)
-                .map_err(|e| self.chunk_error(index, row, e)),
+                .map_err(|e| self.chunk_error(index, row, e.into())),
+            SignalEncoding::Pdz => {
+                // The block's checks (its count against the row's) come before the samples
+                // are made room for.
+                svb_pdz::check(bytes, n).map_err(|e| self.chunk_error(index, row, e.into()))?;
+                let start = out.len();
+                out.resize(start + n, 0);
+                svb_pdz::decode_into(bytes, &mut out[start..]).map_err(|e| {
+                    out.truncate(start);
+                    self.chunk_error(index, row, e.into())
+                })
+            }
             SignalEncoding::Uncompressed => {
                 // The row's bytes (checked at open to be 2 a sample) justify the samples.
                 out.extend(bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
@@ -92,7 +103,7 @@ impl Reader {
         })?
     }
 
-    fn chunk_error(&self, index: usize, signal_row: u64, source: svb_vbz::VbzError) -> Pod5Error {
+    fn chunk_error(&self, index: usize, signal_row: u64, source: SignalError) -> Pod5Error {
         Pod5Error::Signal {
             path: self.path.clone(),
             read_id: self.reads[index].read_id_string(),
@@ -233,7 +244,9 @@ impl Reader {
     ) -> Result<(), Pod5Error> {
         self.with_chunk(index, row, r, |bytes| match self.signal.encoding {
             SignalEncoding::Vbz => svb_vbz::pod5_blob::decompress_signal(bytes, part)
-                .map_err(|e| self.chunk_error(index, row, e)),
+                .map_err(|e| self.chunk_error(index, row, e.into())),
+            SignalEncoding::Pdz => svb_pdz::decode_into(bytes, part)
+                .map_err(|e| self.chunk_error(index, row, e.into())),
             SignalEncoding::Uncompressed => {
                 // Checked at open: 2 bytes a sample.
                 for (s, c) in part.iter_mut().zip(bytes.chunks_exact(2)) {

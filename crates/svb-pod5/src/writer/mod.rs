@@ -30,7 +30,7 @@ use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;
 use tables::{
-    ChunkRef, Dictionary, OwnedChunk, PendingRow, ReadDictionaries, VbzBatch, POD5_VERSION,
+    ChunkRef, CompressedBatch, Dictionary, OwnedChunk, PendingRow, ReadDictionaries, POD5_VERSION,
 };
 
 use svb_model::ont::END_REASONS;
@@ -42,7 +42,8 @@ pub type StoredRead<'a> = (&'a ReadRow, Vec<(u32, &'a [u8])>);
 /// How a [`Writer`] stores signal and how much it buffers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
-    /// VBZ (default; each chunk the bytes lib_pod5 writes for it) or uncompressed int16.
+    /// VBZ (default; each chunk the bytes lib_pod5 writes for it), PDZ (each chunk the block
+    /// ONT's PDZ codec writes for it) or uncompressed int16.
     pub signal_encoding: SignalEncoding,
     /// Samples per signal-table row: a read's signal is split into chunks of this many, the
     /// last one the remainder (default 102400, as MinKNOW and ONT's writer).
@@ -132,7 +133,7 @@ pub struct Writer {
     /// Chunks not yet in a signal batch (fewer than a batch), copied from their reads.
     pending_chunks: Vec<OwnedChunk>,
     /// The last VBZ batch compressed, written while the next one compresses.
-    compressed: VbzBatch,
+    compressed: CompressedBatch,
     pending_reads: Vec<PendingRow>,
     dicts: ReadDictionaries,
     run_infos: Vec<RunInfo>,
@@ -185,9 +186,12 @@ impl Writer {
             return bad("read_batch_rows must be at least 1");
         }
         if options.zstd_profile != ZstdProfile::Standard
-            && options.signal_encoding == SignalEncoding::Uncompressed
+            && options.signal_encoding != SignalEncoding::Vbz
         {
-            return bad("a zstd profile needs VBZ signal (this file's is uncompressed)");
+            return bad(&format!(
+                "a zstd profile needs VBZ signal (this file's is {})",
+                options.signal_encoding
+            ));
         }
         let file_identifier = uuid_string(&random_uuid());
         let marker = random_uuid();
@@ -214,7 +218,7 @@ impl Writer {
             file_identifier,
             marker,
             pending_chunks: Vec::new(),
-            compressed: VbzBatch::default(),
+            compressed: CompressedBatch::default(),
             pending_reads: Vec::new(),
             dicts: ReadDictionaries {
                 pore_type: Dictionary::default(),
@@ -462,11 +466,11 @@ impl Writer {
         let carried = if whole == 0 { owned.len() } else { 0 };
         let left = &chunks[whole.max(carried)..];
         let tail: Vec<OwnedChunk> = match self.options.signal_encoding {
-            SignalEncoding::Vbz => {
-                let profile = self.options.zstd_profile;
-                left.par_iter().map(|c| OwnedChunk::compressed(c, profile)).collect()
-            }
             SignalEncoding::Uncompressed => left.iter().map(OwnedChunk::of).collect(),
+            encoding => {
+                let profile = self.options.zstd_profile;
+                left.par_iter().map(|c| OwnedChunk::compressed(c, encoding, profile)).collect()
+            }
         };
         drop(chunks);
         let mut owned = owned;
@@ -484,13 +488,13 @@ impl Writer {
                 let batch = tables::uncompressed_batch(&self.signal_schema, chunks);
                 write_batch(&mut self.signal, TableKind::Signal, batch)
             }
-            SignalEncoding::Vbz => {
+            encoding => {
                 let before = std::mem::take(&mut self.compressed);
                 let (signal, schema) = (&mut self.signal, &self.signal_schema);
                 let profile = self.options.zstd_profile;
                 let (written, compressed) = rayon::join(
                     || write_compressed(signal, schema, before),
-                    || compress(chunks, profile),
+                    || compress(chunks, encoding, profile),
                 );
                 self.compressed = compressed;
                 written
@@ -579,14 +583,16 @@ impl Writer {
 
 /// Compresses chunks on rayon's pool into one signal batch, in order; stored chunks are
 /// copied into it as they are.
-fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
+fn compress(
+    chunks: &[ChunkRef<'_>], encoding: SignalEncoding, profile: ZstdProfile,
+) -> CompressedBatch {
     // Each chunk's fresh blob (empty, and not allocated, for a stored one).
     let fresh: Vec<Vec<u8>> = chunks
         .par_iter()
         .map(|c| {
             let mut blob = Vec::new();
             if c.stored.is_none() {
-                svb_vbz::pod5_blob::compress_signal_with_into(c.samples, profile, &mut blob);
+                tables::compress_chunk(c.samples, encoding, profile, &mut blob);
             }
             blob
         })
@@ -597,7 +603,7 @@ fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
         .map(|(c, blob)| c.stored.unwrap_or((blob, c.samples.len() as u32)))
         .collect();
     let bytes = rows.iter().map(|(blob, _)| blob.len()).sum();
-    let mut batch = VbzBatch::with_capacity(chunks.len(), bytes);
+    let mut batch = CompressedBatch::with_capacity(chunks.len(), bytes);
     for (c, (blob, samples)) in chunks.iter().zip(rows) {
         batch.push(c.read_id, samples, blob);
     }
@@ -606,7 +612,7 @@ fn compress(chunks: &[ChunkRef<'_>], profile: ZstdProfile) -> VbzBatch {
 
 /// Writes a compressed batch (an empty one: nothing) to the signal table.
 fn write_compressed(
-    signal: &mut FileWriter<PartialFile>, schema: &SchemaRef, rows: VbzBatch,
+    signal: &mut FileWriter<PartialFile>, schema: &SchemaRef, rows: CompressedBatch,
 ) -> Result<(), Pod5WriteError> {
     if rows.is_empty() {
         return Ok(());

@@ -51,16 +51,12 @@ fn item(ty: DataType) -> Arc<Field> {
     Arc::new(Field::new("item", ty, true))
 }
 
-/// The signal table: `read_id`, `signal` (VBZ `large_binary` or `large_list<int16>`),
-/// `samples`.
+/// The signal table: `read_id`, `signal` (`large_binary` of extension `minknow.vbz` or
+/// `minknow.pdz`, or `large_list<int16>`), `samples`.
 pub(crate) fn signal_schema(encoding: SignalEncoding, meta: HashMap<String, String>) -> SchemaRef {
-    let signal = match encoding {
-        SignalEncoding::Vbz => {
-            extension(Field::new("signal", DataType::LargeBinary, true), "minknow.vbz")
-        }
-        SignalEncoding::Uncompressed => {
-            Field::new("signal", DataType::LargeList(item(DataType::Int16)), true)
-        }
+    let signal = match encoding.extension_name() {
+        Some(name) => extension(Field::new("signal", DataType::LargeBinary, true), name),
+        None => Field::new("signal", DataType::LargeList(item(DataType::Int16)), true),
     };
     Arc::new(
         Schema::new(vec![read_id_field(), signal, Field::new("samples", DataType::UInt32, true)])
@@ -76,6 +72,21 @@ pub(crate) struct ChunkRef<'a> {
     pub samples: &'a [i16],
     /// A checked VBZ blob and its sample count, copied as it is.
     pub stored: Option<(&'a [u8], u32)>,
+}
+
+/// Appends the stored form of one chunk's samples to `out`: its VBZ blob (under `profile`)
+/// or its PDZ block. A chunk holds at most `chunk_samples` samples (checked by the writer to
+/// fit a u32), so the PDZ encoder's one refusal, a count past u32, cannot happen; zstd
+/// failing to allocate aborts as it does for VBZ.
+pub(crate) fn compress_chunk(
+    samples: &[i16], encoding: SignalEncoding, profile: crate::ZstdProfile, out: &mut Vec<u8>,
+) {
+    match encoding {
+        SignalEncoding::Pdz => {
+            svb_pdz::encode_into(samples, out).expect("a chunk's samples fit a PDZ block");
+        }
+        _ => svb_vbz::pod5_blob::compress_signal_with_into(samples, profile, out),
+    }
 }
 
 /// A [`ChunkRef`] that owns its data (a chunk waiting for its batch between calls).
@@ -94,13 +105,16 @@ impl OwnedChunk {
         }
     }
 
-    /// `c` kept as its VBZ blob (compressed under `profile`, or its stored blob copied).
-    pub(crate) fn compressed(c: &ChunkRef<'_>, profile: crate::ZstdProfile) -> Self {
+    /// `c` kept compressed as `encoding` (under `profile` for VBZ), or its stored blob
+    /// copied.
+    pub(crate) fn compressed(
+        c: &ChunkRef<'_>, encoding: SignalEncoding, profile: crate::ZstdProfile,
+    ) -> Self {
         let stored = match c.stored {
             Some((blob, n)) => (blob.to_vec(), n),
             None => {
                 let mut blob = Vec::new();
-                svb_vbz::pod5_blob::compress_signal_with_into(c.samples, profile, &mut blob);
+                compress_chunk(c.samples, encoding, profile, &mut blob);
                 (blob, c.samples.len() as u32)
             }
         };
@@ -119,18 +133,18 @@ impl OwnedChunk {
 /// VBZ signal-table rows ready to write: each row's read id and sample count, the blobs back
 /// to back (one copy of each blob, given to Arrow as it is).
 #[derive(Default)]
-pub(crate) struct VbzBatch {
+pub(crate) struct CompressedBatch {
     ids: Vec<u8>,
     samples: Vec<u32>,
     offsets: Vec<i64>,
     blobs: Vec<u8>,
 }
 
-impl VbzBatch {
+impl CompressedBatch {
     pub(crate) fn with_capacity(rows: usize, bytes: usize) -> Self {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);
-        VbzBatch {
+        CompressedBatch {
             ids: Vec::with_capacity(16 * rows),
             samples: Vec::with_capacity(rows),
             offsets,

@@ -45,6 +45,8 @@ from ._svb import (
     svbzd_encode,
     vbz_compress,
     vbz_decompress,
+    pdz_compress,
+    pdz_decompress,
 )
 
 __version__ = _svb.__version__
@@ -74,6 +76,8 @@ __all__ = [
     "svb16_decode",
     "vbz_compress",
     "vbz_decompress",
+    "pdz_compress",
+    "pdz_decompress",
     "svbzd_encode",
     "svbzd_decode",
     "exzd_encode",
@@ -411,7 +415,8 @@ def convert(
     svb-zd); for a FAST5 output `signal` is its HDF5 filter ("vbz", the default, as ONT
     writes it; "gzip", which every HDF5 reader opens; "none"), and `file_read_count` cuts it
     into files of that many reads (`reads.fast5` -> `reads.0.fast5`, `reads.1.fast5`, ...,
-    as `pod5 convert to_fast5 --file-read-count`). Returns {"reads", "samples", "failed",
+    as `pod5 convert to_fast5 --file-read-count`); for a POD5 output `signal` is its signal
+    compression ("vbz", the default; "pdz", ONT's second, `minknow.pdz`; "uncompressed"). Returns {"reads", "samples", "failed",
     "files"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
