@@ -89,6 +89,23 @@ def test_convert_round_trip(pod5_files, tmp_path):
     assert not (tmp_path / "none.blow5").exists()
 
 
+def test_convert_to_pdz_and_back(pod5_files, tmp_path):
+    """signal="pdz" for a POD5 output: ONT's PDZ signal, the same reads; "vbz" back."""
+    src = pod5_files[0]
+    pdz, back = tmp_path / "pdz.pod5", tmp_path / "back.pod5"
+    svb.convert(src, pdz, signal="pdz")
+    svb.convert(pdz, back, signal="vbz")
+    for other in (pdz, back):
+        for x, y in zip(svb.open(src), svb.open(other)):
+            assert x.read_id == y.read_id
+            np.testing.assert_array_equal(x.signal, y.signal)
+    with pytest.raises(ValueError, match="pdz"):
+        svb.convert(src, tmp_path / "x.pod5", signal="svb-zd")
+    # A BLOW5 output's signal is its own codec's.
+    with pytest.raises(ValueError, match="svb-zd"):
+        svb.convert(src, tmp_path / "x.blow5", signal="pdz")
+
+
 def test_convert_to_fast5(pod5_files, blow5_files, tmp_path):
     """POD5 and BLOW5 into multi-read FAST5 (VBZ by default, gzip asked for), read back by
     svb with the same reads and samples."""
