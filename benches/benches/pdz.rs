@@ -1,7 +1,8 @@
 //! PDZ blocks (`svb-pdz`) against VBZ blobs (`svb-vbz`, the POD5 signal compression PDZ sits
 //! beside) of the same signals, decode and encode, at 8192 and 102400 samples (a POD5 signal
 //! chunk), and on the 10 real reads ONT's codec wrote in `../shared/data/pdz` where the data
-//! is there. `pdz-scalar` is our portable merge, the twin of the SIMD ones.
+//! is there. `svb` is our PDZ block (SIMD merge), `pdz-scalar` the same block through our
+//! portable merge (its twin), `vbz` our VBZ blob of the same samples.
 //!
 //! ONT's own decoder is not a peer here: PDZ is on pod5-file-format's development line only
 //! (its C++ headers at the commits `../shared/data/pdz/README.md` names, built with
@@ -47,7 +48,7 @@ fn pdz(c: &mut Criterion) {
 
         let mut g = c.benchmark_group("pdz/decode");
         g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::new("pdz", &name), |b| {
+        g.bench_function(BenchmarkId::new("svb", &name), |b| {
             b.iter(|| svb_pdz::decode_into(black_box(&block), &mut out).unwrap())
         });
         g.bench_function(BenchmarkId::new("pdz-scalar", &name), |b| {
@@ -65,7 +66,7 @@ fn pdz(c: &mut Criterion) {
         let mut g = c.benchmark_group("pdz/encode");
         g.throughput(Throughput::Elements(n as u64));
         let mut bytes = Vec::with_capacity(svb_pdz::max_encoded_len(n));
-        g.bench_function(BenchmarkId::new("pdz", &name), |b| {
+        g.bench_function(BenchmarkId::new("svb", &name), |b| {
             b.iter(|| {
                 bytes.clear();
                 svb_pdz::encode_into(black_box(&signal), &mut bytes).unwrap()

@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
                 .map(|c| (c.len() as u32, svb_vbz::pod5_blob::compress_signal(c)))
                 .collect();
             let refs: Vec<(u32, &[u8])> = blobs.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-            w.add_read_vbz_chunks(r, &refs)
+            w.add_read_stored_chunks(r, &refs)
         } else {
             w.add_read(r, s)
         };

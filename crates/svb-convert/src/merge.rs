@@ -2,7 +2,7 @@
 //! them hold one file open and one window of reads in memory); POD5 runs and BLOW5 read
 //! groups are kept once each (equal ones merged, as `pod5 merge` and `slow5tools merge` do);
 //! a read id seen in an earlier input is an error naming both files, or skipped with
-//! [`Duplicates::KeepFirst`]. POD5 VBZ chunks are copied as stored; so are the BLOW5 records of
+//! [`Duplicates::KeepFirst`]. POD5 chunks of the output's compression are copied as stored; so are the BLOW5 records of
 //! an input whose compression and read groups the output keeps (their fields are parsed, for
 //! the id and a check, but the signal is not decoded); other BLOW5 records are decoded and
 //! written under the output's compression (the read group inside a record changes).
@@ -220,8 +220,8 @@ impl<'a, K: std::hash::Hash + Eq> Seen<'a, K> {
     }
 }
 
-/// Merges POD5 `inputs` into `out` under `options`: every run once, every read (VBZ chunks
-/// copied as stored), duplicates as `duplicates` says, failures as `how` says (its progress
+/// Merges POD5 `inputs` into `out` under `options`: every run once, every read (chunks of the
+/// output's compression copied as stored), duplicates as `duplicates` says, failures as `how` says (its progress
 /// counts inputs done of all inputs).
 pub fn merge_pod5(
     inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, duplicates: Duplicates,

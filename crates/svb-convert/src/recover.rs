@@ -138,7 +138,7 @@ pub struct RecoveredPod5 {
 }
 
 /// Saves every read of the POD5 file `input` whose footer is missing or damaged into `out`
-/// (its runs, its reads with their VBZ chunks copied as stored): the footer rebuilt from the
+/// (its runs, its reads with their chunks copied as stored, VBZ or PDZ as the input's): the footer rebuilt from the
 /// embedded tables a scan of the file finds ([`svb_pod5::Reader::open_recovering`]), or for a
 /// file ONT's writer left when it was killed, the tables salvaged from it and from the hidden
 /// files beside it; a read

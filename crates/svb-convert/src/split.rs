@@ -3,7 +3,8 @@
 //! N reads or one of N files; a table's destination column). A first pass reads every read's
 //! key from its metadata alone (a u32 a read in memory); the outputs are then written at
 //! most `max_open` at a time, each pass over the inputs writing that many outputs, so open
-//! files stay bounded whatever the number of outputs. POD5 VBZ chunks are copied as stored;
+//! files stay bounded whatever the number of outputs. POD5 chunks of the outputs' compression
+//! are copied as stored;
 //! BLOW5 records are decoded and written under the input's compression, each output listing
 //! only the read groups its records use.
 

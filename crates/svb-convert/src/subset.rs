@@ -1,7 +1,7 @@
 //! Subsetting: the reads named in a list, from any number of files of one format, into one
 //! file of that format, a window of reads at a time (memory holds one window whatever the
-//! inputs' size). POD5 VBZ chunks are copied as stored (checked, not recompressed); other
-//! signal is decoded and compressed on every core. Only the wanted rows of a POD5 reads table
+//! inputs' size). POD5 chunks of the output's compression (VBZ; PDZ into PDZ) are copied as
+//! stored (checked, not recompressed); other signal is decoded and compressed on every core. Only the wanted rows of a POD5 reads table
 //! are parsed, and BLOW5 files are read through slow5lib's index (built and written beside
 //! the file when missing), so only the wanted records are read.
 
@@ -159,10 +159,10 @@ fn pod5_in_list_order(
     Ok(())
 }
 
-/// Copies reads `window` of the POD5 reader `r` into `w` with their runs: VBZ chunks as
-/// stored (checked as they are added, not recompressed), uncompressed signal decoded and
-/// compressed on every core; with `recompress` (a repack), every read's signal decoded and
-/// compressed anew under the writer's options. A read that fails stops the copy, or goes to
+/// Copies reads `window` of the POD5 reader `r` into `w` with their runs: chunks of the
+/// writer's compression (VBZ or PDZ) as stored (checked as they are added, not
+/// recompressed), other signal decoded and compressed on every core; with `recompress` (a
+/// repack), every read's signal decoded and compressed anew under the writer's options. A read that fails stops the copy, or goes to
 /// `stats.failed` (named by `in_file`), as `on_error` says. Returns the ids written.
 pub(crate) fn copy_pod5_reads(
     r: &svb_pod5::Reader, window: &[usize], w: &mut svb_pod5::Writer, recompress: bool,
@@ -173,7 +173,11 @@ pub(crate) fn copy_pod5_reads(
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
     let mut written = Vec::with_capacity(window.len());
-    if r.signal_encoding() == svb_pod5::SignalEncoding::Vbz && !recompress {
+    let encoding = r.signal_encoding();
+    if encoding == w.signal_encoding()
+        && encoding != svb_pod5::SignalEncoding::Uncompressed
+        && !recompress
+    {
         let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
             .par_iter()
             .map(|&i| {
@@ -199,7 +203,7 @@ pub(crate) fn copy_pod5_reads(
                 (&r.reads()[*i], chunks)
             })
             .collect();
-        let outcome = w.add_reads_vbz_chunks(&refs).map_err(|e| in_file(e.into()))?;
+        let outcome = w.add_reads_stored_chunks(&refs).map_err(|e| in_file(e.into()))?;
         let added = crate::each_written(refs.iter().map(|(read, _)| *read), outcome);
         for read in settle(added, on_error, &mut stats.failed, in_file)? {
             stats.reads += 1;

@@ -173,3 +173,31 @@ fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
         std::fs::remove_file(&out).unwrap();
     }
 }
+
+/// A PDZ POD5 without its footer: every read given back, each PDZ block copied as stored
+/// into a PDZ file.
+#[svb_testdata::data_test]
+fn a_pdz_pod5_without_its_footer_keeps_its_blocks(data: &Path, tmp: &TempDir) {
+    let src = data.join("pod5/multi_fast5_zip.pod5");
+    let pdz = tmp.join("pdz.pod5");
+    let options = svb_pod5::WriteOptions {
+        signal_encoding: svb_pod5::SignalEncoding::Pdz,
+        ..svb_pod5::WriteOptions::default()
+    };
+    svb_convert::pod5_to_pod5(&[src], &pdz, options, Run::default()).unwrap();
+    let r = svb_pod5::Reader::open(&pdz).unwrap();
+    let bytes = std::fs::read(&pdz).unwrap();
+    let cut = tmp.join("cut.pod5");
+    std::fs::write(&cut, &bytes[..bytes.len() - 8]).unwrap();
+    let out = tmp.join("saved.pod5");
+    let saved = recover_pod5(&cut, &out, Run::default()).unwrap();
+    assert_eq!(saved.stats.reads, r.len() as u64);
+    let back = svb_pod5::Reader::open(&out).unwrap();
+    assert_eq!(back.signal_encoding(), svb_pod5::SignalEncoding::Pdz);
+    for i in 0..r.len() {
+        let j = back.find(&r.reads()[i].read_id_string()).unwrap();
+        for c in 0..r.chunks(i).unwrap().len() {
+            assert_eq!(back.chunk_bytes(j, c).unwrap(), r.chunk_bytes(i, c).unwrap());
+        }
+    }
+}

@@ -73,6 +73,16 @@ pub enum PdzError {
         /// What zstd said.
         source: FrameError,
     },
+    /// A compressed plane's frame declares another size than one byte a sample.
+    #[error("the PDZ {plane} plane's frame declares {declared} bytes where {samples} samples take {samples}")]
+    PlaneSize {
+        /// `"low"` (B_l) or `"high"` (B_h).
+        plane: &'static str,
+        /// The content size its frame declares.
+        declared: u64,
+        /// The samples.
+        samples: usize,
+    },
     /// zstd could not compress a plane (it could not allocate).
     #[error("compressing the PDZ {plane} plane: {source}")]
     Compress {

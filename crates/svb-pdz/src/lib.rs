@@ -106,6 +106,31 @@ pub fn check(block: &[u8], samples: usize) -> Result<Header, PdzError> {
     Ok(header)
 }
 
+/// [`check`], and each compressed plane one whole zstd frame that declares `samples` bytes,
+/// without inflating either: what a writer copying a stored block as it is (a POD5 chunk
+/// into another PDZ file) can know of it short of decoding it.
+///
+/// ```
+/// let block = svb_pdz::encode(&[5, 6, 7, 8, 9])?;
+/// assert!(svb_pdz::check_stored(&block, 5).is_ok());
+/// assert!(svb_pdz::check_stored(&block[..block.len() - 1], 5).is_err());
+/// # Ok::<(), svb_pdz::PdzError>(())
+/// ```
+pub fn check_stored(block: &[u8], samples: usize) -> Result<Header, PdzError> {
+    let header = check(block, samples)?;
+    let (_, planes) = block[HEADER_LEN..].split_at(split::u_len(samples));
+    let (low, high) = planes.split_at(header.low_len as usize);
+    for (plane, frame) in [("low", low), ("high", high)] {
+        let declared = zstd_frame::content_size(frame)
+            .and_then(|d| zstd_frame::check_whole(frame).map(|()| d))
+            .map_err(|source| PdzError::Plane { plane, source })?;
+        if declared != samples as u64 {
+            return Err(PdzError::PlaneSize { plane, declared, samples });
+        }
+    }
+    Ok(header)
+}
+
 std::thread_local! {
     /// The inflated (decode) or split (encode) low and high planes, reused by each thread.
     static LOW: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };

@@ -249,9 +249,11 @@ fn parse_with_footer(
         DataType::LargeBinary => match extension.map(String::as_str) {
             None | Some("minknow.vbz") => SignalEncoding::Vbz,
             Some("minknow.pdz") => SignalEncoding::Pdz,
-            Some(other) => return whole(format!(
+            Some(other) => {
+                return whole(format!(
                 "column signal is of extension type {other}, expected minknow.vbz or minknow.pdz"
-            )),
+            ))
+            }
         },
         DataType::LargeList(f) if *f.data_type() == DataType::Int16 => SignalEncoding::Uncompressed,
         t => {

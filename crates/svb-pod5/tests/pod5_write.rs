@@ -502,7 +502,7 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones(data: &Path, tmp: 
     let out = tmp.join("batch.pod5");
     let mut w = Writer::create(&out, WriteOptions::default()).unwrap();
     w.add_run_info(&src.run_infos()[0]).unwrap();
-    let outcome = w.add_reads_vbz_chunks(&batch).unwrap();
+    let outcome = w.add_reads_stored_chunks(&batch).unwrap();
     assert_eq!(outcome.len(), src.len() + 1);
     for (i, o) in outcome.iter().enumerate() {
         match i {
@@ -553,9 +553,9 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
             wrong[0].0 *= 3;
             let mut r = read.clone();
             r.num_samples += extra;
-            let e = w.add_read_vbz_chunks(&r, &wrong).unwrap_err();
+            let e = w.add_read_stored_chunks(&r, &wrong).unwrap_err();
             assert!(e.to_string().contains("cannot be the VBZ of"), "{e}");
-            let e = w.add_read_vbz_chunks(&r, &refs).unwrap_err();
+            let e = w.add_read_stored_chunks(&r, &refs).unwrap_err();
             assert!(e.to_string().contains("num_samples"), "{e}");
             // A cut frame (VBZ frames carry no checksum: a changed byte inside one may still
             // decode, to other samples, as any reader would).
@@ -563,9 +563,9 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
             broken.truncate(broken.len() - 3);
             let mut bad = refs.clone();
             bad[0].1 = &broken;
-            assert!(w.add_read_vbz_chunks(read, &bad).is_err());
+            assert!(w.add_read_stored_chunks(read, &bad).is_err());
         }
-        w.add_read_vbz_chunks(read, &refs).unwrap();
+        w.add_read_stored_chunks(read, &refs).unwrap();
     }
     w.finish().unwrap();
     let copy = Reader::open(&out).unwrap();
@@ -586,7 +586,7 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
     let blob = src.chunk_bytes(1, 0).unwrap();
     let mut r = src.reads()[1].clone();
     r.num_samples = src.chunks(1).unwrap()[0].samples;
-    let e = u.add_read_vbz_chunks(&r, &[(r.num_samples as u32, &blob)]).unwrap_err();
+    let e = u.add_read_stored_chunks(&r, &[(r.num_samples as u32, &blob)]).unwrap_err();
     assert!(e.to_string().contains("uncompressed"), "{e}");
 }
 
@@ -640,7 +640,7 @@ fn chunks_carried_between_calls_keep_their_order() {
                         (r, chunks.map(|(c, b)| (c.len() as u32, b.as_slice())).collect())
                     })
                     .collect();
-                for outcome in w.add_reads_vbz_chunks(&batch).unwrap() {
+                for outcome in w.add_reads_stored_chunks(&batch).unwrap() {
                     outcome.unwrap();
                 }
                 expect.extend(reads.into_iter().zip(blobs).map(|((_, s), b)| (s, Some(b))));
@@ -701,8 +701,8 @@ fn pdz_signal_table_has_onts_schema() {
         .contents
         .iter()
         .find(|e| e.content_type == svb_pod5::ContentType::SignalTable)
-        .unwrap()
-        .clone();
+        .copied()
+        .unwrap();
     let bytes = std::fs::read(&path).unwrap();
     let arrow = &bytes[table.offset as usize..(table.offset + table.length) as usize];
     let file = arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(arrow), None).unwrap();
@@ -769,4 +769,48 @@ fn damaged_pdz_block_is_the_reads_error() {
     }
     assert_eq!(r.decode_signal(0).unwrap(), reads[0].1);
     assert_eq!(r.decode_signal(2).unwrap(), reads[2].1);
+}
+
+/// Stored PDZ blocks go into a PDZ file as they are (checked, not recompressed); a block
+/// that cannot be its samples' is that read's refusal; a VBZ blob is not a PDZ block, nor a
+/// PDZ block a VBZ blob.
+#[test]
+fn pdz_blocks_are_copied_verbatim_and_checked() {
+    let tmp = TempDir::new("pod5-write-pdz-stored");
+    let mut rng = Rng(0x9D4);
+    let reads: Vec<(ReadRow, Vec<i16>)> =
+        (0..3).map(|i| random_read(&mut rng, i, 700 + 300 * i, &["run-a"])).collect();
+    let blocks: Vec<Vec<u8>> = reads.iter().map(|(_, s)| svb_pdz::encode(s).unwrap()).collect();
+    let mut bad = blocks[1].clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0xFF; // the high plane's frame no longer ends where it should, or lies
+    bad.pop();
+    let path = tmp.join("stored.pod5");
+    let options = WriteOptions { signal_encoding: SignalEncoding::Pdz, ..WriteOptions::default() };
+    let mut w = Writer::create(&path, options).unwrap();
+    w.add_run_info(&run_info("run-a", 5000)).unwrap();
+    let stored: Vec<svb_pod5::StoredRead<'_>> = reads
+        .iter()
+        .zip([&blocks[0], &bad, &blocks[2]])
+        .map(|((read, s), b)| (read, vec![(s.len() as u32, b.as_slice())]))
+        .collect();
+    let outcome = w.add_reads_stored_chunks(&stored).unwrap();
+    assert!(outcome[0].is_ok() && outcome[2].is_ok(), "{outcome:?}");
+    let err = outcome[1].as_ref().unwrap_err().to_string();
+    assert!(err.contains("cannot be the PDZ of"), "{err}");
+    // A VBZ blob refused by a PDZ file.
+    let vbz = svb_vbz::pod5_blob::compress_signal(&reads[1].1);
+    let n = reads[1].1.len() as u32;
+    assert!(w.add_read_stored_chunks(&reads[1].0, &[(n, &vbz)]).is_err());
+    w.finish().unwrap();
+    let r = Reader::open(&path).unwrap();
+    assert_eq!(r.len(), 2);
+    assert_eq!(r.chunk_bytes(0, 0).unwrap(), blocks[0]);
+    assert_eq!(r.chunk_bytes(1, 0).unwrap(), blocks[2]);
+    assert_eq!(r.decode_signal(1).unwrap(), reads[2].1);
+    // A PDZ block refused by a VBZ file.
+    let mut w = Writer::create(tmp.join("vbz.pod5"), WriteOptions::default()).unwrap();
+    w.add_run_info(&run_info("run-a", 5000)).unwrap();
+    let n = reads[0].1.len() as u32;
+    assert!(w.add_read_stored_chunks(&reads[0].0, &[(n, &blocks[0])]).is_err());
 }

@@ -35,8 +35,8 @@ use tables::{
 
 use svb_model::ont::END_REASONS;
 
-/// A read and its signal as stored VBZ chunks (`(samples, blob)` each), for
-/// [`Writer::add_reads_vbz_chunks`].
+/// A read and its signal as stored chunks (`(samples, blob)` each), for
+/// [`Writer::add_reads_stored_chunks`].
 pub type StoredRead<'a> = (&'a ReadRow, Vec<(u32, &'a [u8])>);
 
 /// How a [`Writer`] stores signal and how much it buffers.
@@ -83,8 +83,8 @@ impl Default for WriteOptions {
 enum ReadSignal<'a> {
     /// Samples, cut into chunks and compressed by the writer.
     Samples(&'a [i16]),
-    /// VBZ chunks (sample count, blob), checked, stored as they are.
-    Vbz(&'a [(u32, &'a [u8])]),
+    /// Chunks of the file's compression (sample count, blob), checked, stored as they are.
+    Stored(&'a [(u32, &'a [u8])]),
 }
 
 /// Where the signal table starts: after the signature and the first section marker.
@@ -283,12 +283,14 @@ impl Writer {
         self.push(&[(read, ReadSignal::Samples(signal))])
     }
 
-    /// Adds one read whose signal is already VBZ chunks as a POD5 file stores them (each
-    /// `(samples, blob)`, e.g. from [`Reader::chunk_bytes`](super::Reader::chunk_bytes)):
-    /// the blobs are stored as given, neither decompressed nor recompressed, after each is
-    /// checked to be one whole zstd frame of a size its sample count can have
-    /// ([`svb_vbz::pod5_blob::check_signal`]; decoding a read is what proves its samples). The
-    /// file's signal must be VBZ.
+    /// Adds one read whose signal is already chunks as a POD5 file of this file's signal
+    /// compression stores them (each `(samples, blob)`, e.g. from
+    /// [`Reader::chunk_bytes`](super::Reader::chunk_bytes)): the blobs are stored as given,
+    /// neither decompressed nor recompressed, after each is checked to be what its sample
+    /// count can have: a VBZ blob one whole zstd frame of a possible size
+    /// ([`svb_vbz::pod5_blob::check_signal`]), a PDZ block one that passes
+    /// [`svb_pdz::check_stored`] (decoding a read is what proves its samples). The file's
+    /// signal must be compressed (VBZ or PDZ).
     ///
     /// ```
     /// use svb_pod5::{ReadRow, RunInfo, WriteOptions, Writer};
@@ -302,35 +304,39 @@ impl Writer {
     /// w.add_run_info(&run)?;
     /// let mut read = ReadRow::new([3; 16], "run");
     /// read.num_samples = 5000;
-    /// w.add_read_vbz_chunks(&read, &[(5000, &blob)])?;
+    /// w.add_read_stored_chunks(&read, &[(5000, &blob)])?;
     /// w.finish()?;
     /// let back = svb_pod5::Reader::open(dir.join("copy.pod5"))?;
     /// assert_eq!(back.chunk_bytes(0, 0)?, blob);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn add_read_vbz_chunks(
+    pub fn add_read_stored_chunks(
         &mut self, read: &ReadRow, chunks: &[(u32, &[u8])],
     ) -> Result<(), Pod5WriteError> {
-        let mut outcome = self.add_reads_vbz_chunks(&[(read, chunks.to_vec())])?;
+        let mut outcome = self.add_reads_stored_chunks(&[(read, chunks.to_vec())])?;
         outcome.pop().expect("one read's outcome")
     }
 
-    /// Adds reads whose signal is already VBZ chunks, as [`add_read_vbz_chunks`] does one,
-    /// with every chunk of every read checked as that says. Returns each read's outcome in
-    /// order: the reads that pass are written, a read that fails (a run the file lacks, an
-    /// id twice, a chunk that is not a whole frame of its size) is not, and says why. The
-    /// outer error is the file's (it is not VBZ, or writing failed).
+    /// Adds reads whose signal is already stored chunks of this file's compression, as
+    /// [`add_read_stored_chunks`] does one, with every chunk of every read checked as that
+    /// says. Returns each read's outcome in order: the reads that pass are written, a read
+    /// that fails (a run the file lacks, an id twice, a chunk that cannot be its samples'
+    /// blob) is not, and says why. The outer error is the file's (its signal is
+    /// uncompressed, or writing failed).
     ///
-    /// [`add_read_vbz_chunks`]: Writer::add_read_vbz_chunks
+    /// [`add_read_stored_chunks`]: Writer::add_read_stored_chunks
     #[allow(clippy::type_complexity)] // an outcome per read, in a result for the file
-    pub fn add_reads_vbz_chunks(
+    pub fn add_reads_stored_chunks(
         &mut self, reads: &[StoredRead<'_>],
     ) -> Result<Vec<Result<(), Pod5WriteError>>, Pod5WriteError> {
-        if self.options.signal_encoding != SignalEncoding::Vbz {
+        let encoding = self.options.signal_encoding;
+        if encoding == SignalEncoding::Uncompressed {
             return Err(Pod5WriteError::Read {
                 read_id: reads.first().map(|(r, _)| r.read_id_string()).unwrap_or_default(),
-                what: "VBZ chunks go into a VBZ file; this one stores uncompressed signal".into(),
+                what: "stored chunks go into a file of their compression; this one stores \
+                       uncompressed signal"
+                    .into(),
             });
         }
         let mut batch = HashSet::new();
@@ -343,11 +349,19 @@ impl Writer {
                     return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
                 }
                 for (i, (n, blob)) in chunks.iter().enumerate() {
-                    svb_vbz::pod5_blob::check_signal(blob, *n as usize).map_err(|e| {
-                        Pod5WriteError::Read {
-                            read_id: read.read_id_string(),
-                            what: format!("chunk {i} cannot be the VBZ of {n} samples: {e}"),
-                        }
+                    let checked = match encoding {
+                        SignalEncoding::Pdz => svb_pdz::check_stored(blob, *n as usize)
+                            .map(drop)
+                            .map_err(|e| e.to_string()),
+                        _ => svb_vbz::pod5_blob::check_signal(blob, *n as usize)
+                            .map_err(|e| e.to_string()),
+                    };
+                    checked.map_err(|e| Pod5WriteError::Read {
+                        read_id: read.read_id_string(),
+                        what: format!(
+                            "chunk {i} cannot be the {} of {n} samples: {e}",
+                            encoding.to_string().to_uppercase()
+                        ),
                     })?;
                 }
                 Ok(())
@@ -357,7 +371,7 @@ impl Writer {
             .iter()
             .zip(&outcome)
             .filter(|(_, o)| o.is_ok())
-            .map(|((read, chunks), _)| (*read, ReadSignal::Vbz(chunks)))
+            .map(|((read, chunks), _)| (*read, ReadSignal::Stored(chunks)))
             .collect();
         self.push(&good)?;
         Ok(outcome)
@@ -381,6 +395,11 @@ impl Writer {
         let reads: Vec<(&ReadRow, ReadSignal<'_>)> =
             reads.iter().map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref()))).collect();
         self.push(&reads)
+    }
+
+    /// How this file stores signal.
+    pub fn signal_encoding(&self) -> SignalEncoding {
+        self.options.signal_encoding
     }
 
     fn check(&self, read: &ReadRow, samples: u64) -> Result<(), Pod5WriteError> {
@@ -436,7 +455,7 @@ impl Writer {
                         }),
                     );
                 }
-                ReadSignal::Vbz(stored) => {
+                ReadSignal::Stored(stored) => {
                     chunks.extend(stored.iter().map(|&(n, blob)| ChunkRef {
                         read_id: read.read_id,
                         samples: &[],
