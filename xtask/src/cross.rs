@@ -11,7 +11,7 @@ const NO_STD: &str = "x86_64-unknown-none";
 const WINDOWS: &str = "x86_64-pc-windows-gnu";
 /// The crates that hold or test kernels: their tests run on aarch64 and with each forced x86
 /// ISA.
-const KERNEL_CRATES: [&str; 12] = [
+const KERNEL_CRATES: [&str; 14] = [
     "-p",
     "svb-dispatch",
     "-p",
@@ -20,6 +20,8 @@ const KERNEL_CRATES: [&str; 12] = [
     "svb-delta",
     "-p",
     "svb-vbz",
+    "-p",
+    "svb-pdz",
     "-p",
     "svb-slow5-signal",
     "-p",

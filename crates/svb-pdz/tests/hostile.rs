@@ -67,16 +67,8 @@ fn planes_must_inflate_to_exactly_n_bytes() {
     let n: usize = 300;
     let u = vec![0u8; n.div_ceil(4)];
     let make = |low: &[u8], high: &[u8]| {
-        let (zl, zh) =
-            (zstd_frame::compress(1, low).unwrap(), zstd_frame::compress(1, high).unwrap());
-        let mut b = Vec::new();
-        for v in [n as u64, zl.len() as u64, zh.len() as u64] {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
-        b.extend_from_slice(&u);
-        b.extend_from_slice(&zl);
-        b.extend_from_slice(&zh);
-        b
+        let z = |plane| zstd_frame::compress(1, plane).unwrap();
+        assemble(n, &u, &z(low), &z(high))
     };
     let ok = vec![7u8; n];
     assert!(svb_pdz::decode(&make(&ok, &ok), n).is_ok());
@@ -97,14 +89,19 @@ fn planes_must_inflate_to_exactly_n_bytes() {
     assert!(matches!(svb_pdz::decode(&b, n), Err(PdzError::Plane { plane: "low", .. })));
     // A lying content size (declares 1 GiB in a few bytes) fails without allocating it.
     let lying = svb_testdata::zstd_lying_frame(16, 1 << 30);
+    assert!(svb_pdz::decode(&assemble(n, &u, &lying, &lying), n).is_err());
+}
+
+/// A block of `n` samples of the raw plane `u` and the compressed planes `z_low`, `z_high`.
+fn assemble(n: usize, u: &[u8], z_low: &[u8], z_high: &[u8]) -> Vec<u8> {
     let mut b = Vec::new();
-    for v in [n as u64, lying.len() as u64, lying.len() as u64] {
+    for v in [n as u64, z_low.len() as u64, z_high.len() as u64] {
         b.extend_from_slice(&v.to_le_bytes());
     }
-    b.extend_from_slice(&u);
-    b.extend_from_slice(&lying);
-    b.extend_from_slice(&lying);
-    assert!(svb_pdz::decode(&b, n).is_err());
+    for part in [u, z_low, z_high] {
+        b.extend_from_slice(part);
+    }
+    b
 }
 
 /// Every truncation and every single-byte change of a real block: an error or a signal,

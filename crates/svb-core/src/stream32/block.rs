@@ -89,99 +89,65 @@ unsafe fn dispatch_nonzero<const N: usize>(
 }
 
 /// Each SIMD ISA's decode, compiled with its features for one `N` (the block loop, the
-/// control stream's split and the end of the stream inlined into it).
+/// control stream's split and the end of the stream inlined into it): `ISA` (any wire and
+/// finish step) and `ISA_nonzero` (the delta wire that also looks for zero deltas).
 mod fixed {
     use super::*;
 
-    /// # Safety
-    /// The CPU must support AVX2; `out` holds `N` values.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn avx2<S: Scheme32, F: Finish<Out = u32>, const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> DecodeResult<(usize, u32)> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: AVX2 (caller); `out[..N]` is `out` (caller), its length a constant here.
-        unsafe { crate::stream32::x86::avx2::decode_finish::<S, F>(input, acc, &mut out[..N]) }
+    /// The two entries of one ISA: `$name` and `$nonzero`, compiled with `$feature`, calling
+    /// the decode entries of the module `$kernels`.
+    macro_rules! fixed_entries {
+        ($cfg:meta, $feature:literal, $kernels:path, $name:ident, $nonzero:ident) => {
+            /// # Safety
+            #[doc = concat!("The CPU must support ", $feature, "; `out` holds `N` values.")]
+            #[$cfg]
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name<S: Scheme32, F: Finish<Out = u32>, const N: usize>(
+                input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
+            ) -> DecodeResult<(usize, u32)> {
+                use $kernels as k;
+                debug_assert_eq!(out.len(), N);
+                // SAFETY: the ISA (caller); `out[..N]` is `out` (caller), its length a
+                // constant here.
+                unsafe { k::decode_finish::<S, F>(input, acc, &mut out[..N]) }
+            }
+
+            /// # Safety
+            #[doc = concat!("The CPU must support ", $feature, "; `out` holds `N` values.")]
+            #[$cfg]
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $nonzero<const N: usize>(
+                input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
+            ) -> Result<ZeroCheck, DecodeError> {
+                use $kernels as k;
+                debug_assert_eq!(out.len(), N);
+                // SAFETY: as in the entry above.
+                unsafe { k::decode_nonzero::<Classic, DeltaNonZero>(input, acc, &mut out[..N]) }
+            }
+        };
     }
 
-    /// # Safety
-    /// The CPU must support SSSE3; `out` holds `N` values.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[target_feature(enable = "ssse3")]
-    pub(super) unsafe fn ssse3<S: Scheme32, F: Finish<Out = u32>, const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> DecodeResult<(usize, u32)> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: SSSE3 (caller); as in `avx2`.
-        unsafe { crate::stream32::x86::ssse3::decode_finish::<S, F>(input, acc, &mut out[..N]) }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX2; `out` holds `N` values.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn avx2_nonzero<const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> Result<ZeroCheck, DecodeError> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: AVX2 (caller); as in `avx2`.
-        unsafe {
-            crate::stream32::x86::avx2::decode_nonzero::<Classic, DeltaNonZero>(
-                input,
-                acc,
-                &mut out[..N],
-            )
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support SSSE3; `out` holds `N` values.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    #[target_feature(enable = "ssse3")]
-    pub(super) unsafe fn ssse3_nonzero<const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> Result<ZeroCheck, DecodeError> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: SSSE3 (caller); as in `avx2`.
-        unsafe {
-            crate::stream32::x86::ssse3::decode_nonzero::<Classic, DeltaNonZero>(
-                input,
-                acc,
-                &mut out[..N],
-            )
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support NEON; `out` holds `N` values.
-    #[cfg(target_arch = "aarch64")]
-    #[target_feature(enable = "neon")]
-    pub(super) unsafe fn neon_nonzero<const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> Result<ZeroCheck, DecodeError> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: NEON (caller); as in `avx2`.
-        unsafe {
-            crate::stream32::aarch64::neon::decode_nonzero::<Classic, DeltaNonZero>(
-                input,
-                acc,
-                &mut out[..N],
-            )
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support NEON; `out` holds `N` values.
-    #[cfg(target_arch = "aarch64")]
-    #[target_feature(enable = "neon")]
-    pub(super) unsafe fn neon<S: Scheme32, F: Finish<Out = u32>, const N: usize>(
-        input: &[u8], acc: u32, out: &mut [MaybeUninit<u32>],
-    ) -> DecodeResult<(usize, u32)> {
-        debug_assert_eq!(out.len(), N);
-        // SAFETY: NEON (caller); as in `avx2`.
-        unsafe { crate::stream32::aarch64::neon::decode_finish::<S, F>(input, acc, &mut out[..N]) }
-    }
+    fixed_entries!(
+        cfg(any(target_arch = "x86", target_arch = "x86_64")),
+        "avx2",
+        crate::stream32::x86::avx2,
+        avx2,
+        avx2_nonzero
+    );
+    fixed_entries!(
+        cfg(any(target_arch = "x86", target_arch = "x86_64")),
+        "ssse3",
+        crate::stream32::x86::ssse3,
+        ssse3,
+        ssse3_nonzero
+    );
+    fixed_entries!(
+        cfg(target_arch = "aarch64"),
+        "neon",
+        crate::stream32::aarch64::neon,
+        neon,
+        neon_nonzero
+    );
 }
 
 macro_rules! block_codec {
