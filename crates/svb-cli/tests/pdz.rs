@@ -65,7 +65,18 @@ fn pdz_pod5_through_every_command(d: &Path, dir: &TempDir) {
     std::fs::write(&ids, format!("{id}\n")).unwrap();
     let sub = dir.join("sub.pod5");
     ok(&svb(&["subset", s(&pdz), "--read-ids", s(&ids), "-o", s(&sub)]));
-    assert_eq!(Reader::open(&sub).unwrap().len(), 1);
+    // A copy keeps its input's PDZ blocks as they are.
+    let picked = Reader::open(&sub).unwrap();
+    assert_eq!(picked.len(), 1);
+    assert_eq!(picked.signal_encoding(), SignalEncoding::Pdz);
+    let at = r.find(&id).unwrap();
+    assert_eq!(picked.chunk_bytes(0, 0).unwrap(), r.chunk_bytes(at, 0).unwrap());
+    let parts = dir.join("parts");
+    ok(&svb(&["split", s(&pdz), "-o", s(&parts), "--files", "2"]));
+    for part in std::fs::read_dir(&parts).unwrap() {
+        let part = Reader::open(part.unwrap().path()).unwrap();
+        assert_eq!(part.signal_encoding(), SignalEncoding::Pdz);
+    }
     let merged = dir.join("merged.pod5");
     ok(&svb(&[
         "merge",
@@ -76,6 +87,13 @@ fn pdz_pod5_through_every_command(d: &Path, dir: &TempDir) {
         "--duplicates",
         "keep-first",
     ]));
+    // The first input's compression: its blocks as stored, the VBZ input's reads as PDZ.
+    let m = Reader::open(&merged).unwrap();
+    assert_eq!(m.signal_encoding(), SignalEncoding::Pdz);
+    for i in 0..m.len() {
+        let n = m.chunks(i).unwrap()[0].samples as usize;
+        assert!(svb_pdz::check(&m.chunk_bytes(i, 0).unwrap(), n).is_ok());
+    }
     let back = dir.join("back.pod5");
     ok(&svb(&["convert", s(&pdz), "-o", s(&back), "--pod5-signal", "vbz"]));
     assert_eq!(Reader::open(&back).unwrap().signal_encoding(), SignalEncoding::Vbz);

@@ -423,6 +423,7 @@ pub fn merge(
     match Format::of_output(out)? {
         Format::Pod5 => {
             let options = svb_pod5::WriteOptions {
+                signal_encoding: crate::subset::pod5_copy_encoding(inputs),
                 publish: how.publish,
                 ..svb_pod5::WriteOptions::default()
             };

@@ -251,6 +251,7 @@ pub fn split_pod5(
     let paths =
         output_paths(dir, &keys.names, template, "pod5", &opened_paths, how.publish.on_existing)?;
     let publish = how.publish;
+    let signal_encoding = crate::subset::pod5_copy_encoding(&opened_paths);
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     // The complete outputs, published together at the end (all or nothing).
@@ -260,7 +261,11 @@ pub fn split_pod5(
     for batch in order.chunks(max_open.max(1)) {
         let mut writers: HashMap<u32, svb_pod5::Writer> = HashMap::new();
         for &k in batch {
-            let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
+            let options = svb_pod5::WriteOptions {
+                signal_encoding,
+                publish,
+                ..svb_pod5::WriteOptions::default()
+            };
             writers.insert(k, svb_pod5::Writer::create(&paths[k as usize], options)?);
         }
         for ((path, per), kept) in opened_paths.iter().zip(&keys.per_input).zip(&kept) {

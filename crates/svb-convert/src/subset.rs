@@ -70,8 +70,11 @@ pub fn subset_pod5(
         })?;
         ids.insert(uuid);
     }
-    let options =
-        svb_pod5::WriteOptions { publish: how.publish, ..svb_pod5::WriteOptions::default() };
+    let options = svb_pod5::WriteOptions {
+        signal_encoding: pod5_copy_encoding(inputs),
+        publish: how.publish,
+        ..svb_pod5::WriteOptions::default()
+    };
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut result = Subset::default();
     let mut found = HashSet::new();
@@ -157,6 +160,17 @@ fn pod5_in_list_order(
         }
     }
     Ok(())
+}
+
+/// The signal compression of a POD5 copy of `inputs` (subset, merge, split): the first
+/// input's where it is PDZ, so that PDZ blocks are copied as stored; VBZ otherwise (an
+/// uncompressed input is compressed, as `pod5` copies do). An input whose footer cannot be
+/// read gives VBZ: its own open reports it.
+pub(crate) fn pod5_copy_encoding(inputs: &[PathBuf]) -> svb_pod5::SignalEncoding {
+    match inputs.first().map(svb_pod5::Reader::signal_encoding_of) {
+        Some(Ok(svb_pod5::SignalEncoding::Pdz)) => svb_pod5::SignalEncoding::Pdz,
+        _ => svb_pod5::SignalEncoding::Vbz,
+    }
 }
 
 /// Copies reads `window` of the POD5 reader `r` into `w` with their runs: chunks of the

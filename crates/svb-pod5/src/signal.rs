@@ -186,6 +186,45 @@ pub(crate) fn embedded_schema(src: &Source, at: u64, len: u64) -> Result<Schema,
     schema_of(&footer)
 }
 
+/// How a signal column of this field's type stores samples.
+pub(crate) fn encoding_of(field: &arrow_schema::Field) -> Result<SignalEncoding, TableError> {
+    let extension = field.metadata().get("ARROW:extension:name");
+    Ok(match field.data_type() {
+        // A compressed column names its codec in its extension type; ONT's first writers
+        // (and ours before PDZ) always wrote minknow.vbz, and a column without the name is
+        // read as VBZ, as it always was.
+        DataType::LargeBinary => match extension.map(String::as_str) {
+            None | Some("minknow.vbz") => SignalEncoding::Vbz,
+            Some("minknow.pdz") => SignalEncoding::Pdz,
+            Some(other) => {
+                return whole(format!(
+                "column signal is of extension type {other}, expected minknow.vbz or minknow.pdz"
+            ))
+            }
+        },
+        DataType::LargeList(f) if *f.data_type() == DataType::Int16 => SignalEncoding::Uncompressed,
+        t => {
+            return whole(format!(
+                "column signal is {t}, expected large_binary (VBZ, PDZ) or large_list<int16>"
+            ))
+        }
+    })
+}
+
+/// The signal table's compression, from the embedded Arrow file's footer alone (no record
+/// batch is read): what a copy that keeps its input's compression asks before it writes.
+pub(crate) fn encoding_from_footer(
+    src: &Source, at: u64, len: u64,
+) -> Result<SignalEncoding, TableError> {
+    let schema = embedded_schema(src, at, len)?;
+    let field = schema
+        .fields()
+        .iter()
+        .find(|f| f.name() == "signal")
+        .ok_or((None, "column signal missing".to_string()))?;
+    encoding_of(field)
+}
+
 /// Parses the signal table, the Arrow IPC file of `len` bytes at `at` in `src`, whose schema
 /// must carry the footer's file identifier when it carries one.
 pub(crate) fn parse(
@@ -241,27 +280,7 @@ fn parse_with_footer(
     let Some(signal_col) = column("signal") else {
         return whole("column signal missing");
     };
-    let extension = schema.fields()[signal_col].metadata().get("ARROW:extension:name");
-    let encoding = match &types[signal_col] {
-        // A compressed column names its codec in its extension type; ONT's first writers
-        // (and ours before PDZ) always wrote minknow.vbz, and a column without the name is
-        // read as VBZ, as it always was.
-        DataType::LargeBinary => match extension.map(String::as_str) {
-            None | Some("minknow.vbz") => SignalEncoding::Vbz,
-            Some("minknow.pdz") => SignalEncoding::Pdz,
-            Some(other) => {
-                return whole(format!(
-                "column signal is of extension type {other}, expected minknow.vbz or minknow.pdz"
-            ))
-            }
-        },
-        DataType::LargeList(f) if *f.data_type() == DataType::Int16 => SignalEncoding::Uncompressed,
-        t => {
-            return whole(format!(
-                "column signal is {t}, expected large_binary (VBZ, PDZ) or large_list<int16>"
-            ))
-        }
-    };
+    let encoding = encoding_of(&schema.fields()[signal_col])?;
 
     let mut rows = Vec::new();
     let blocks =

@@ -163,6 +163,8 @@ fn random_reads_round_trip_under_every_encoding_and_small_batches() {
                 "{}",
                 path.display()
             );
+            // From the footer and the signal table's schema alone, the same.
+            assert_eq!(Reader::signal_encoding_of(&path).unwrap(), encoding);
         }
     }
     // Only the finished files are left: no temporary or scratch file.

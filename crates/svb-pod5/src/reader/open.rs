@@ -11,7 +11,7 @@ use super::Reader;
 use crate::container::{self, ContentType, EmbeddedFile, Footer};
 use crate::error::{Pod5Error, TableKind};
 use crate::ipc;
-use crate::signal::{self};
+use crate::signal::{self, SignalEncoding};
 
 impl Reader {
     /// Opens `path`, checks the container and parses the tables; each chunk's bytes are read
@@ -49,6 +49,34 @@ impl Reader {
             Ok(src) => Self::from_source_keeping(path, src, &keep),
             Err(source) => Err(Pod5Error::Io { path, source }),
         }
+    }
+
+    /// How the file at `path` stores signal, read from its footer and its signal table's
+    /// schema alone (a few KiB whatever the file's size; no table is parsed).
+    ///
+    /// ```no_run
+    /// let encoding = svb_pod5::Reader::signal_encoding_of("reads.pod5")?;
+    /// println!("signal: {encoding}");
+    /// # Ok::<(), svb_pod5::Pod5Error>(())
+    /// ```
+    pub fn signal_encoding_of(path: impl AsRef<Path>) -> Result<SignalEncoding, Pod5Error> {
+        let path = path.as_ref().to_path_buf();
+        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5)
+            .map_err(|source| Pod5Error::Io { path: path.clone(), source })?;
+        let footer = container::parse(&src).map_err(|(offset, what)| Pod5Error::Container {
+            path: path.clone(),
+            offset,
+            what,
+        })?;
+        let table = footer
+            .contents
+            .iter()
+            .find(|f| f.content_type == ContentType::SignalTable)
+            .ok_or_else(|| {
+                table_error(&path, TableKind::Signal)((None, "missing from the footer".into()))
+            })?;
+        signal::encoding_from_footer(&src, table.offset, table.length)
+            .map_err(table_error(&path, TableKind::Signal))
     }
 
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Pod5Error> {
