@@ -1,7 +1,8 @@
 #![no_main]
 //! PDZ blocks: arbitrary bytes decoded for a sample count taken from the first two bytes
 //! (every ISA gives what the scalar merge gives, values and errors alike, and nothing
-//! panics); the rest as int16 samples encoded and decoded back exactly; and the encoding of
+//! panics); the rest as int16 samples encoded (the same block by every ISA's split) and
+//! decoded back exactly; and the encoding of
 //! those samples with its planes' bytes edited by the input, so that the merges see hostile
 //! pieces inside valid frames.
 
@@ -32,6 +33,9 @@ fuzz_target!(|data: &[u8]| {
         rest.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
     let block = svb_pdz::encode(&samples).unwrap();
     assert_eq!(svb_pdz::decode(&block, samples.len()).unwrap(), samples);
+    for isa in Isa::available() {
+        assert_eq!(svb_pdz::encode_with_isa(&samples, isa).unwrap().unwrap(), block, "{isa}");
+    }
     every_isa_alike(&block, samples.len());
 
     // B_u edited in place by the input's bytes (raw: the block stays valid).

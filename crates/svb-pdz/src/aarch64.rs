@@ -76,3 +76,71 @@ unsafe fn group(
         carry
     }
 }
+
+/// The split of `samples` into the planes (see [`crate::split::split`], whose bytes it
+/// writes): the x86 split's steps in NEON.
+///
+/// # Safety
+/// The CPU must support NEON.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn split_neon(samples: &[i16], u: &mut [u8], l: &mut [u8], h: &mut [u8]) {
+    let n = samples.len();
+    assert!(u.len() == u_len(n) && l.len() == n && h.len() == n, "plane lengths");
+    let p = vector_samples(n);
+    let mut before = vdupq_n_s16(0);
+    for g in 0..p / 64 {
+        // SAFETY: group g reads samples[64g..64g + 64] and writes u[16g..16g + 16], l and h
+        // [64g..64g + 64]; g < p / 64, and samples, l and h hold n >= p, u p / 4 bytes of
+        // the vectorised section (asserted above). NEON (caller).
+        before = unsafe {
+            split_group(
+                samples.as_ptr().add(64 * g),
+                u.as_mut_ptr().add(16 * g),
+                l.as_mut_ptr().add(64 * g),
+                h.as_mut_ptr().add(64 * g),
+                before,
+            )
+        };
+    }
+    let prev = if p == 0 { 0 } else { samples[p - 1] as u16 };
+    crate::split::split_tail(samples, u, l, h, p, prev);
+}
+
+/// One 64-sample group; `before` holds the sample before it in its last lane. Returns the
+/// group's last chunk.
+///
+/// # Safety
+/// NEON; 64 samples readable at `x`, 16 bytes writable at `u`, 64 at `l` and `h`.
+#[inline(always)]
+unsafe fn split_group(
+    x: *const i16, u: *mut u8, l: *mut u8, h: *mut u8, mut before: int16x8_t,
+) -> int16x8_t {
+    // SAFETY: the caller's bounds and ISA.
+    unsafe {
+        let mut words = vdupq_n_u16(0);
+        let mut zigzag = |c: usize| {
+            let v = vld1q_s16(x.add(8 * c));
+            let d = vsubq_s16(v, vextq_s16::<7>(before, v));
+            before = v;
+            let z = vreinterpretq_u16_s16(veorq_s16(vshlq_n_s16::<1>(d), vshrq_n_s16::<15>(d)));
+            let piece = vshlq_u16(vandq_u16(z, vdupq_n_u16(3)), vdupq_n_s16(2 * c as i16));
+            words = vorrq_u16(words, piece);
+            z
+        };
+        for q in 0..4 {
+            let (even, odd) = (zigzag(2 * q), zigzag(2 * q + 1));
+            let l_row = vorrq_u16(
+                vandq_u16(vshrq_n_u16::<2>(even), vdupq_n_u16(0x00FF)),
+                vandq_u16(vshlq_n_u16::<6>(odd), vdupq_n_u16(0xFF00)),
+            );
+            let h_row = vorrq_u16(
+                vandq_u16(vshrq_n_u16::<8>(even), vdupq_n_u16(0x00FC)),
+                vandq_u16(odd, vdupq_n_u16(0xFC00)),
+            );
+            vst1q_u8(l.add(16 * q), vreinterpretq_u8_u16(l_row));
+            vst1q_u8(h.add(16 * q), vreinterpretq_u8_u16(h_row));
+        }
+        vst1q_u8(u, vreinterpretq_u8_u16(words));
+        before
+    }
+}

@@ -21,7 +21,8 @@
 //! into buffers each thread reuses; nothing panics, reads outside the block or allocates
 //! more than the sample count asked for. The three pieces are merged, unzigzagged and
 //! summed in one SIMD pass (SSSE3, AVX2, NEON; [`decode_into_with_isa`] picks one), where
-//! ONT's decoder merges and then sums in a scalar loop.
+//! ONT's decoder merges and then sums in a scalar loop; the encoder splits in registers too
+//! ([`encode_with_isa`]).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -147,6 +148,39 @@ pub fn encode(samples: &[i16]) -> Result<Vec<u8>, PdzError> {
 /// Appends the PDZ block of `samples` to `out`; returns its length. Nothing is appended on
 /// error (more than [`MAX_SAMPLES`] samples, or zstd unable to allocate).
 pub fn encode_into(samples: &[i16], out: &mut Vec<u8>) -> Result<usize, PdzError> {
+    encode_planes(samples, out, split_of(Isa::best()))
+}
+
+/// [`encode`] with `isa`'s split (the bytes are the same on every ISA); `None` when this CPU
+/// (or build) cannot run it.
+pub fn encode_with_isa(samples: &[i16], isa: Isa) -> Option<Result<Vec<u8>, PdzError>> {
+    isa.is_available().then(|| {
+        let mut out = Vec::new();
+        encode_planes(samples, &mut out, split_of(isa)).map(|_| out)
+    })
+}
+
+/// A split of the signal into the planes: safe to call (its ISA was checked).
+type Split = fn(&[i16], &mut [u8], &mut [u8], &mut [u8]);
+
+/// The split of `isa`, which this CPU runs (checked by the callers).
+fn split_of(isa: Isa) -> Split {
+    match isa {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: callers pass an ISA this CPU runs (Isa::best, or checked available).
+        Isa::Avx2 => |x, u, l, h| unsafe { x86::split_avx2(x, u, l, h) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: as above.
+        Isa::Ssse3 => |x, u, l, h| unsafe { x86::split_ssse3(x, u, l, h) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above.
+        Isa::Neon => |x, u, l, h| unsafe { aarch64::split_neon(x, u, l, h) },
+        _ => split::split,
+    }
+}
+
+/// [`encode_into`] with the split `split`.
+fn encode_planes(samples: &[i16], out: &mut Vec<u8>, split: Split) -> Result<usize, PdzError> {
     let n = samples.len();
     if n as u64 > MAX_SAMPLES {
         return Err(PdzError::TooManySamples { samples: n as u64 });
@@ -160,7 +194,7 @@ pub fn encode_into(samples: &[i16], out: &mut Vec<u8>) -> Result<usize, PdzError
                 plane.clear();
                 plane.resize(n, 0);
             }
-            split::split(samples, &mut out[start + HEADER_LEN..], low, high);
+            split(samples, &mut out[start + HEADER_LEN..], low, high);
             let mut lens = [0u64; 2];
             for (i, (plane, bytes)) in [("low", &*low), ("high", &*high)].into_iter().enumerate() {
                 let before = out.len();

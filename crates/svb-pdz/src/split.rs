@@ -56,6 +56,14 @@ pub(crate) fn split(samples: &[i16], u: &mut [u8], l: &mut [u8], h: &mut [u8]) {
             u[16 * g + 2 * k..16 * g + 2 * k + 2].copy_from_slice(&w.to_le_bytes());
         }
     }
+    split_tail(samples, u, l, h, p, prev);
+}
+
+/// The tail of [`split`]: samples `p..` (raw deltas), from the sample before them, `prev`.
+#[inline]
+pub(crate) fn split_tail(
+    samples: &[i16], u: &mut [u8], l: &mut [u8], h: &mut [u8], p: usize, mut prev: u16,
+) {
     let tail_u = &mut u[p / 4..];
     tail_u.fill(0);
     for (t, &x) in samples[p..].iter().enumerate() {
