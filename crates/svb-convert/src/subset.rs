@@ -164,10 +164,13 @@ fn pod5_in_list_order(
 
 /// The signal compression of a POD5 copy of `inputs` (subset, merge, split): the first
 /// input's where it is PDZ, so that PDZ blocks are copied as stored; VBZ otherwise (an
-/// uncompressed input is compressed, as `pod5` copies do). An input whose footer cannot be
-/// read gives VBZ: its own open reports it.
+/// uncompressed input is compressed, as `pod5` copies do). Only a regular file is looked at
+/// ahead (its footer and signal schema): a FIFO or a stream can be read once, by the copy
+/// itself, and an object store's input costs no extra request; those give VBZ, as does an
+/// input whose footer cannot be read (its own open reports it).
 pub(crate) fn pod5_copy_encoding(inputs: &[PathBuf]) -> svb_pod5::SignalEncoding {
-    match inputs.first().map(svb_pod5::Reader::signal_encoding_of) {
+    let first = inputs.first().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()));
+    match first.map(svb_pod5::Reader::signal_encoding_of) {
         Some(Ok(svb_pod5::SignalEncoding::Pdz)) => svb_pod5::SignalEncoding::Pdz,
         _ => svb_pod5::SignalEncoding::Vbz,
     }
