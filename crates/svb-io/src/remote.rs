@@ -657,7 +657,7 @@ fn recent() -> std::sync::MutexGuard<'static, Recent> {
 
 impl Object {
     /// Opens the object at `url` (one round trip: its tail and head at once), or takes the one
-    /// opened for it in the last [`REUSE_OPEN`] to look at its format.
+    /// opened for it in the last `REUSE_OPEN` to look at its format.
     pub fn open(url: &str) -> io::Result<Arc<Object>> {
         {
             let mut recent = recent();
@@ -801,9 +801,9 @@ impl Object {
 
     /// Fills `buf` with the bytes at `offset` (the caller checked they lie in the object):
     /// from a kept range or one being fetched ahead, else one request (a small read fetches
-    /// at least [`FETCH`] bytes around it and keeps them). Misses that follow one another
-    /// (a scan: [`SCAN_STREAK`] in a row within [`SCAN_GAP`]) start fetching ahead: [`PIECE`]
-    /// ranges, [`AHEAD`] bytes ahead of the read, in flight at once, so that a scan keeps
+    /// at least `FETCH` bytes around it and keeps them). Misses that follow one another
+    /// (a scan: `SCAN_STREAK` in a row within `SCAN_GAP`) start fetching ahead: `PIECE`
+    /// ranges, `AHEAD` bytes ahead of the read, in flight at once, so that a scan keeps
     /// the link full while it decodes.
     pub fn read_into(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         if buf.is_empty() {
@@ -1124,9 +1124,9 @@ impl Drop for StreamSlot {
     }
 }
 
-/// Uploads the local file `local` to the object at `url` through an [`Upload`]: the object
+/// Uploads the local file `local` to the object at `url` through an `Upload`: the object
 /// appears only once it is whole; without `replace` an object already at `url` is never
-/// replaced (see [`Upload`]). Asked to stop ([`crate::interrupt`]) between parts, it aborts the
+/// replaced (see `Upload`). Asked to stop ([`crate::interrupt`]) between parts, it aborts the
 /// upload (no parts are left) with an [`io::ErrorKind::Interrupted`] error. Web servers are not
 /// written to.
 pub fn upload(local: &std::path::Path, url: &str, replace: bool) -> io::Result<()> {

@@ -33,7 +33,7 @@ pub struct ReadRow {
     pub end_reason: Arc<str>,
     /// Whether the end was forced.
     pub end_reason_forced: bool,
-    /// The acquisition id of the read's run (key into [`RunInfo`]).
+    /// The acquisition id of the read's run (key into [`RunInfo`](crate::RunInfo)).
     pub run_info: Arc<str>,
     /// MinKNOW events (table version 1 and later).
     pub num_minknow_events: Option<u64>,
@@ -58,7 +58,7 @@ pub struct ReadRow {
 }
 
 impl ReadRow {
-    /// A read to write: its id and the acquisition id of its run (a [`RunInfo`] added to the
+    /// A read to write: its id and the acquisition id of its run (a [`RunInfo`](crate::RunInfo) added to the
     /// writer), every other field as ONT's writer fills an unknown one: no samples, read
     /// number, start, channel and well 0, pore type `not_set`, calibration offset 0 and scale
     /// 1, end reason `unknown` (not forced), median before and the levels and scalings NaN,
