@@ -119,8 +119,7 @@ pub fn check(block: &[u8], samples: usize) -> Result<Header, PdzError> {
 /// ```
 pub fn check_stored(block: &[u8], samples: usize) -> Result<Header, PdzError> {
     let header = check(block, samples)?;
-    let (_, planes) = block[HEADER_LEN..].split_at(split::u_len(samples));
-    let (low, high) = planes.split_at(header.low_len as usize);
+    let (_, low, high) = parts(block, samples, &header);
     for (plane, frame) in [("low", low), ("high", high)] {
         let declared = zstd_frame::content_size(frame)
             .and_then(|d| zstd_frame::check_whole(frame).map(|()| d))
@@ -130,6 +129,14 @@ pub fn check_stored(block: &[u8], samples: usize) -> Result<Header, PdzError> {
         }
     }
     Ok(header)
+}
+
+/// B_u, Z_l and Z_h of a block of `samples` samples that passed [`check`] with `header`
+/// (which made the block exactly these parts).
+fn parts<'a>(block: &'a [u8], samples: usize, header: &Header) -> (&'a [u8], &'a [u8], &'a [u8]) {
+    let (u, planes) = block[HEADER_LEN..].split_at(split::u_len(samples));
+    let (low, high) = planes.split_at(header.low_len as usize);
+    (u, low, high)
 }
 
 std::thread_local! {
@@ -148,7 +155,7 @@ pub fn encode(samples: &[i16]) -> Result<Vec<u8>, PdzError> {
 /// Appends the PDZ block of `samples` to `out`; returns its length. Nothing is appended on
 /// error (more than [`MAX_SAMPLES`] samples, or zstd unable to allocate).
 pub fn encode_into(samples: &[i16], out: &mut Vec<u8>) -> Result<usize, PdzError> {
-    encode_planes(samples, out, split_of(Isa::best()))
+    encode_planes(samples, out, kernels_of(Isa::best()).0)
 }
 
 /// [`encode`] with `isa`'s split (the bytes are the same on every ISA); `None` when this CPU
@@ -156,26 +163,41 @@ pub fn encode_into(samples: &[i16], out: &mut Vec<u8>) -> Result<usize, PdzError
 pub fn encode_with_isa(samples: &[i16], isa: Isa) -> Option<Result<Vec<u8>, PdzError>> {
     isa.is_available().then(|| {
         let mut out = Vec::new();
-        encode_planes(samples, &mut out, split_of(isa)).map(|_| out)
+        encode_planes(samples, &mut out, kernels_of(isa).0).map(|_| out)
     })
 }
 
 /// A split of the signal into the planes: safe to call (its ISA was checked).
 type Split = fn(&[i16], &mut [u8], &mut [u8], &mut [u8]);
 
-/// The split of `isa`, which this CPU runs (checked by the callers).
-fn split_of(isa: Isa) -> Split {
+/// A merge of the planes into the signal: safe to call (its ISA was checked).
+type Merge = fn(&[u8], &[u8], &[u8], &mut [i16]);
+
+/// The split and the merge of `isa`, which this CPU runs (checked by the callers).
+fn kernels_of(isa: Isa) -> (Split, Merge) {
     match isa {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: callers pass an ISA this CPU runs (Isa::best, or checked available).
-        Isa::Avx2 => |x, u, l, h| unsafe { x86::split_avx2(x, u, l, h) },
+        Isa::Avx2 => unsafe {
+            (|x, u, l, h| x86::split_avx2(x, u, l, h), |u, l, h, out| x86::merge_avx2(u, l, h, out))
+        },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: as above.
-        Isa::Ssse3 => |x, u, l, h| unsafe { x86::split_ssse3(x, u, l, h) },
+        Isa::Ssse3 => unsafe {
+            (
+                |x, u, l, h| x86::split_ssse3(x, u, l, h),
+                |u, l, h, out| x86::merge_ssse3(u, l, h, out),
+            )
+        },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above.
-        Isa::Neon => |x, u, l, h| unsafe { aarch64::split_neon(x, u, l, h) },
-        _ => split::split,
+        Isa::Neon => unsafe {
+            (
+                |x, u, l, h| aarch64::split_neon(x, u, l, h),
+                |u, l, h, out| aarch64::merge_neon(u, l, h, out),
+            )
+        },
+        _ => (split::split, split::merge),
     }
 }
 
@@ -221,50 +243,36 @@ fn encode_planes(samples: &[i16], out: &mut Vec<u8>, split: Split) -> Result<usi
 /// The `samples` samples of `block` (the count its POD5 row gives), checked as [`check`]
 /// says; the output is allocated once the block has passed the checks.
 pub fn decode(block: &[u8], samples: usize) -> Result<Vec<i16>, PdzError> {
-    check(block, samples)?;
+    let header = check(block, samples)?;
     let mut out = vec![0i16; samples];
-    decode_into(block, &mut out)?;
+    decode_checked(block, &header, &mut out, kernels_of(Isa::best()).1)?;
     Ok(out)
 }
 
 /// Decodes `block` into `out`, whose length is the sample count expected.
 pub fn decode_into(block: &[u8], out: &mut [i16]) -> Result<(), PdzError> {
-    decode_planes(block, out, merge_of(Isa::best()))
+    decode_planes(block, out, kernels_of(Isa::best()).1)
 }
 
 /// [`decode_into`] with `isa`'s merge; `None` when this CPU (or build) cannot run it.
 pub fn decode_into_with_isa(
     block: &[u8], out: &mut [i16], isa: Isa,
 ) -> Option<Result<(), PdzError>> {
-    isa.is_available().then(|| decode_planes(block, out, merge_of(isa)))
-}
-
-/// A merge of the planes into the signal: safe to call (its ISA was checked).
-type Merge = fn(&[u8], &[u8], &[u8], &mut [i16]);
-
-/// The merge of `isa`, which this CPU runs (checked by the callers).
-fn merge_of(isa: Isa) -> Merge {
-    match isa {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: callers pass an ISA this CPU runs (Isa::best, or checked available).
-        Isa::Avx2 => |u, l, h, out| unsafe { x86::merge_avx2(u, l, h, out) },
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: as above.
-        Isa::Ssse3 => |u, l, h, out| unsafe { x86::merge_ssse3(u, l, h, out) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above.
-        Isa::Neon => |u, l, h, out| unsafe { aarch64::merge_neon(u, l, h, out) },
-        _ => split::merge,
-    }
+    isa.is_available().then(|| decode_planes(block, out, kernels_of(isa).1))
 }
 
 /// Checks `block`, inflates its planes into this thread's buffers and merges them.
 fn decode_planes(block: &[u8], out: &mut [i16], merge: Merge) -> Result<(), PdzError> {
+    let header = check(block, out.len())?;
+    decode_checked(block, &header, out, merge)
+}
+
+/// [`decode_planes`] of a block that passed [`check`] with `header` for `out.len()` samples.
+fn decode_checked(
+    block: &[u8], header: &Header, out: &mut [i16], merge: Merge,
+) -> Result<(), PdzError> {
     let n = out.len();
-    let header = check(block, n)?;
-    // check() made the block exactly these parts.
-    let (u, planes) = block[HEADER_LEN..].split_at(split::u_len(n));
-    let (z_low, z_high) = planes.split_at(header.low_len as usize);
+    let (u, z_low, z_high) = parts(block, n, header);
     svb_io::with_scratch(&LOW, |low| {
         svb_io::with_scratch(&HIGH, |high| {
             zstd_frame::decompress_into(z_low, n, low)
