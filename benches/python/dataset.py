@@ -336,7 +336,7 @@ def main():
             ("BLOW5 -> POD5", ["convert", long_b5, "-o", out / "long.pod5"]),
             ("POD5 -> FAST5", ["convert", long5, "-o", out / "long.fast5"]),
             ("BLOW5 -> FAST5 gzip",
-             ["convert", long_b5, "-o", out / "long.fast5", "--fast5-signal", "gzip"]),
+             ["convert", long_b5, "-o", out / "long.fast5", "--signal", "gzip"]),
             ("subset --in-order BLOW5",
              ["subset", long_b5, "--read-ids", long_ids, "-o", out / "long.blow5",
               "--in-order"]),

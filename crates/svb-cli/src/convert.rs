@@ -28,20 +28,25 @@ pub(crate) enum SignalCodec {
     None,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Pod5SignalCodec {
+/// `svb convert --signal`: the output format's signal compression, whichever that is (as the
+/// Python package's `signal=`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputSignal {
+    /// BLOW5: slow5lib's StreamVByte with zig-zag deltas.
+    SvbZd,
+    /// BLOW5: slow5lib's ex-zd.
+    ExZd,
+    /// POD5 and FAST5: ONT's VBZ.
     Vbz,
+    /// POD5: ONT's second compression (`minknow.pdz`).
     Pdz,
+    /// POD5: int16 samples as they are.
     Uncompressed,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Fast5SignalCodec {
-    Vbz,
+    /// FAST5: HDF5's deflate filter.
     Gzip,
+    /// BLOW5 and FAST5: raw samples.
     None,
 }
-
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  svb convert reads.pod5 -o reads.blow5\n  \
     svb convert -r blow5_dir/ -o merged.pod5\n  \
@@ -51,9 +56,9 @@ pub(crate) enum Fast5SignalCodec {
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
     svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n  \
-    svb convert reads.pod5 -o pdz.pod5 --pod5-signal pdz (ONT's PDZ signal, and back)\n  \
+    svb convert reads.pod5 -o pdz.pod5 --signal pdz      (ONT's PDZ signal; --signal vbz back)\n  \
     svb convert reads.pod5 -o reads.fast5                (multi-read FAST5, VBZ signal)\n  \
-    svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --fast5-signal gzip\n  \
+    svb convert -r pod5_dir/ -o fast5_dir/ --to fast5 --signal gzip\n  \
     svb convert reads.pod5 -o reads.fast5 --file-read-count 4000 (reads.0.fast5, ...)\n\n\
     The field mapping is blue-crab's (FAST5 -> POD5: ONT's, end reasons by label; FAST5 ->\n\
     BLOW5 / SLOW5: slow5tools f2s's; POD5 -> FAST5: pod5 convert to_fast5's); docs/FORMATS.md\n\
@@ -69,15 +74,6 @@ pub struct Args {
     /// The output format when -o is a directory.
     #[arg(long, value_parser = ["pod5", "blow5", "slow5", "fast5"])]
     to: Option<String>,
-    /// FAST5 signal compression [default: vbz, ONT's HDF5 filter 32020, which readers other
-    /// than svb open with ONT's vbz plugin; gzip opens in every HDF5 reader].
-    #[arg(long, value_enum)]
-    fast5_signal: Option<Fast5SignalCodec>,
-    /// POD5 signal compression [default: vbz, as MinKNOW and lib_pod5 write it; pdz, ONT's
-    /// second (`minknow.pdz`, on pod5's development line: only svb and ONT's newest reader
-    /// read it)].
-    #[arg(long, value_enum)]
-    pod5_signal: Option<Pod5SignalCodec>,
     /// FAST5 outputs cut into files of N reads each, as `pod5 convert to_fast5
     /// --file-read-count` (MinKNOW wrote 4000): -o reads.fast5 gives reads.0.fast5,
     /// reads.1.fast5, ..., published together when the last is complete.
@@ -86,9 +82,20 @@ pub struct Args {
     /// BLOW5 record compression [default: zstd].
     #[arg(long, value_enum)]
     records: Option<RecordCodec>,
-    /// BLOW5 signal compression [default: svb-zd].
-    #[arg(long, value_enum)]
-    signal: Option<SignalCodec>,
+    /// The output's signal compression. BLOW5: svb-zd [default], ex-zd or none. POD5: vbz
+    /// [default, as MinKNOW and lib_pod5 write it], pdz (ONT's second, `minknow.pdz`, on pod5's
+    /// development line: only svb and ONT's newest reader read it) or uncompressed. FAST5: vbz
+    /// [default, ONT's HDF5 filter 32020, which readers other than svb open with ONT's vbz
+    /// plugin], gzip (opens in every HDF5 reader) or none. (--pod5-signal and --fast5-signal
+    /// are other names for it.)
+    #[arg(
+        long,
+        value_enum,
+        alias = "pod5-signal",
+        alias = "fast5-signal",
+        hide_possible_values = true
+    )]
+    signal: Option<OutputSignal>,
     /// zstd's decode-fast profile (raw literals: larger files that every reader decodes
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
@@ -127,14 +134,15 @@ pub fn run(args: &Args) -> Result<bool, String> {
             (to, vec![(files.clone(), args.output.clone())])
         }
     };
-    let compression = Compression {
+    let mut compression = Compression {
         records: args.records.map(RecordCodec::compression),
-        signal: args.signal.map(SignalCodec::compression),
         decode_fast: args.decode_fast,
-        fast5_signal: args.fast5_signal.map(Fast5SignalCodec::filter),
         pod5_chunk_samples: args.signal_chunk_size,
-        pod5_signal: args.pod5_signal.map(Pod5SignalCodec::encoding),
+        ..Compression::default()
     };
+    if let Some(signal) = args.signal {
+        signal.set(to, &mut compression)?;
+    }
     compression.check(to, &args.output).map_err(|e| error_chain(&e))?;
     if args.file_read_count.is_some() && to != Format::Fast5 {
         return Err("--file-read-count cuts FAST5 outputs (svb split cuts the others)".into());
@@ -229,24 +237,48 @@ impl RecordCodec {
     }
 }
 
-impl Pod5SignalCodec {
-    fn encoding(self) -> svb_pod5::SignalEncoding {
-        match self {
-            Pod5SignalCodec::Vbz => svb_pod5::SignalEncoding::Vbz,
-            Pod5SignalCodec::Pdz => svb_pod5::SignalEncoding::Pdz,
-            Pod5SignalCodec::Uncompressed => svb_pod5::SignalEncoding::Uncompressed,
+impl OutputSignal {
+    /// Sets the compression of a `to` output to this one; an error naming the output
+    /// format's choices where it has no such compression.
+    fn set(self, to: Format, compression: &mut Compression) -> Result<(), String> {
+        use svb_pod5::SignalEncoding;
+        let name = self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+        let refused = |choices: &str| {
+            Err(format!("--signal {name}: a .{} output's signal is {choices}", to.extension()))
+        };
+        match to {
+            Format::Blow5 => {
+                compression.signal = Some(match self {
+                    OutputSignal::SvbZd => SignalCompression::SvbZd,
+                    OutputSignal::ExZd => SignalCompression::ExZd,
+                    OutputSignal::None => SignalCompression::None,
+                    _ => return refused("svb-zd, ex-zd or none"),
+                })
+            }
+            Format::Pod5 => {
+                compression.pod5_signal = Some(match self {
+                    OutputSignal::Vbz => SignalEncoding::Vbz,
+                    OutputSignal::Pdz => SignalEncoding::Pdz,
+                    OutputSignal::Uncompressed => SignalEncoding::Uncompressed,
+                    _ => return refused("vbz, pdz or uncompressed"),
+                })
+            }
+            Format::Fast5 => {
+                compression.fast5_signal = Some(match self {
+                    OutputSignal::Vbz => svb_fast5::SignalFilter::Vbz,
+                    // h5py's default level, as `compression="gzip"` writes it.
+                    OutputSignal::Gzip => svb_fast5::SignalFilter::Gzip(4),
+                    OutputSignal::None => svb_fast5::SignalFilter::None,
+                    _ => return refused("vbz, gzip or none"),
+                })
+            }
+            Format::Slow5 => {
+                return Err(format!(
+                    "--signal {name}: SLOW5 text has no compression (a .blow5 output has)"
+                ))
+            }
         }
-    }
-}
-
-impl Fast5SignalCodec {
-    fn filter(self) -> svb_fast5::SignalFilter {
-        match self {
-            Fast5SignalCodec::Vbz => svb_fast5::SignalFilter::Vbz,
-            // h5py's default level, as `compression="gzip"` writes it.
-            Fast5SignalCodec::Gzip => svb_fast5::SignalFilter::Gzip(4),
-            Fast5SignalCodec::None => svb_fast5::SignalFilter::None,
-        }
+        Ok(())
     }
 }
 

@@ -81,7 +81,7 @@ fn view_get_and_decode_read_fast5(data: &Path, tmp: &TempDir) {
         s(&tmp.join("x.blow5")),
         "-o",
         s(&out),
-        "--fast5-signal",
+        "--signal",
         "gzip",
         "--file-read-count",
         "4",

@@ -1,5 +1,5 @@
 //! POD5 files with PDZ signal (ONT's second compression, `minknow.pdz`) through the
-//! commands: `convert --pod5-signal pdz` writes them, every command that reads POD5 reads
+//! commands: `convert --signal pdz` writes them, every command that reads POD5 reads
 //! them (info, view, get, subset, merge, convert back), and the samples and fields are the
 //! VBZ original's.
 
@@ -30,7 +30,7 @@ fn same_reads(a: &Path, b: &Path) {
 fn pdz_pod5_through_every_command(d: &Path, dir: &TempDir) {
     let src = d.join("pod5/multi_fast5_zip.pod5");
     let pdz = dir.join("pdz.pod5");
-    ok(&svb(&["convert", s(&src), "-o", s(&pdz), "--pod5-signal", "pdz"]));
+    ok(&svb(&["convert", s(&src), "-o", s(&pdz), "--signal", "pdz"]));
     assert_eq!(Reader::open(&pdz).unwrap().signal_encoding(), SignalEncoding::Pdz);
     same_reads(&src, &pdz);
     // Every stored chunk is the block ONT's codec makes of its samples.
@@ -95,26 +95,32 @@ fn pdz_pod5_through_every_command(d: &Path, dir: &TempDir) {
         assert!(svb_pdz::check(&m.chunk_bytes(i, 0).unwrap(), n).is_ok());
     }
     let back = dir.join("back.pod5");
-    ok(&svb(&["convert", s(&pdz), "-o", s(&back), "--pod5-signal", "vbz"]));
+    ok(&svb(&["convert", s(&pdz), "-o", s(&back), "--signal", "vbz"]));
     assert_eq!(Reader::open(&back).unwrap().signal_encoding(), SignalEncoding::Vbz);
     same_reads(&src, &back);
     // And to BLOW5 and back to a PDZ POD5.
     let blow5 = dir.join("reads.blow5");
     ok(&svb(&["convert", s(&pdz), "-o", s(&blow5)]));
     let again = dir.join("again.pod5");
+    // --pod5-signal: another name for --signal.
     ok(&svb(&["convert", s(&blow5), "-o", s(&again), "--pod5-signal", "pdz"]));
     assert_eq!(Reader::open(&again).unwrap().signal_encoding(), SignalEncoding::Pdz);
 
     // The choice is a POD5 output's, and decode-fast is VBZ's.
+    let err = fails(&svb(&["convert", s(&src), "-o", s(&dir.join("x.blow5")), "--signal", "pdz"]));
+    assert!(
+        err.contains("--signal pdz: a .blow5 output's signal is svb-zd, ex-zd or none"),
+        "{err}"
+    );
     let err =
-        fails(&svb(&["convert", s(&src), "-o", s(&dir.join("x.blow5")), "--pod5-signal", "pdz"]));
-    assert!(err.contains("POD5 signal compression"), "{err}");
+        fails(&svb(&["convert", s(&src), "-o", s(&dir.join("x.fast5")), "--signal", "ex-zd"]));
+    assert!(err.contains("a .fast5 output's signal is vbz, gzip or none"), "{err}");
     let err = fails(&svb(&[
         "convert",
         s(&src),
         "-o",
         s(&dir.join("y.pod5")),
-        "--pod5-signal",
+        "--signal",
         "pdz",
         "--decode-fast",
     ]));
