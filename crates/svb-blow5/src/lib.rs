@@ -51,5 +51,16 @@ pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use svb_slow5_signal::SignalError;
 pub use writer::{Schema, WriteOptions, Writer};
 
+/// What the BLOW5 reader takes a file to be, checked from its first bytes at open
+/// ([`svb_io::Source::open_as`]): BLOW5 or SLOW5 text; an object's open fetches its last 16 KiB
+/// with its head (the end marker).
+pub const FILE_KIND: svb_io::FileKind = svb_io::FileKind {
+    name: svb_model::Format::Blow5.name(),
+    magic: &[svb_model::Format::Blow5.signature(), svb_model::Format::Slow5.signature()],
+    describe: svb_model::describe,
+    look: svb_model::SNIFF_LEN,
+    open_tail: 16 << 10,
+};
+
 /// The end-of-file marker.
 pub const EOF_MARKER: &[u8; 5] = b"5WOLB";

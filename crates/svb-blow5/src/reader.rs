@@ -5,7 +5,7 @@ use std::sync::{Mutex, RwLock};
 
 use rayon::prelude::*;
 use svb_io::{Access, Source, Threads};
-use svb_model::{Form, Format};
+use svb_model::Form;
 
 use super::header::{self, Header, RecordCompression, SignalCompression};
 use super::inflate;
@@ -159,7 +159,7 @@ impl Reader {
         Self::open_with(path, Access::Auto)
     }
 
-    svb_io::reader_constructors!(svb_blow5, Blow5Error, Format::Blow5, "record", "reads.blow5");
+    svb_io::reader_constructors!(svb_blow5, Blow5Error, crate::FILE_KIND, "record", "reads.blow5");
 
     fn from_source(path: PathBuf, src: Source) -> Result<Self, Blow5Error> {
         Self::from_source_with(path, src, false).map(|(r, _)| r)
@@ -172,7 +172,7 @@ impl Reader {
     /// is decoded.
     pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Reader, Option<Cut>), Blow5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, Access::Auto, Format::Blow5) {
+        match Source::open_as(&path, Access::Auto, &crate::FILE_KIND) {
             Ok(src) => Self::from_source_with(path, src, true),
             Err(source) => Err(Blow5Error::Io { path, source }),
         }
@@ -286,7 +286,7 @@ impl Reader {
     pub fn open_indexed(path: impl AsRef<Path>, index: &super::Index) -> Result<Self, Blow5Error> {
         let path = path.as_ref().to_path_buf();
         let io = |source| Blow5Error::Io { path: path.clone(), source };
-        let src = Source::open_as(&path, Access::ReadAt, Format::Blow5).map_err(io)?;
+        let src = Source::open_as(&path, Access::ReadAt, &crate::FILE_KIND).map_err(io)?;
         let header = header_of(&path, &src)?;
         let text = header.form == Form::Text;
         let misfit = |what: String| Blow5Error::Header {

@@ -72,8 +72,8 @@ pub struct Args {
     #[arg(short, long)]
     output: PathBuf,
     /// The output format when -o is a directory.
-    #[arg(long, value_parser = ["pod5", "blow5", "slow5", "fast5"])]
-    to: Option<String>,
+    #[arg(long, value_parser = crate::inputs::format_parser(&Format::WRITTEN))]
+    to: Option<Format>,
     /// FAST5 outputs cut into files of N reads each, as `pod5 convert to_fast5
     /// --file-read-count` (MinKNOW wrote 4000): -o reads.fast5 gives reads.0.fast5,
     /// reads.1.fast5, ..., published together when the last is complete.
@@ -112,12 +112,8 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<bool, String> {
     let (from, files, unopened) = args.inputs.expand_for("convert", args.writing.keep_going)?;
     let inputs = identities(&files)?;
-    let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match &args.to {
+    let (to, outputs): (Format, Vec<(Vec<PathBuf>, PathBuf)>) = match args.to {
         Some(to) => {
-            let to = Format::WRITTEN
-                .into_iter()
-                .find(|f| f.extension() == to)
-                .ok_or_else(|| format!("--to {to}: not a format svb writes"))?;
             let ext = to.extension();
             let outs = files
                 .iter()

@@ -70,11 +70,7 @@ pub enum Command {
 /// `svb FORMAT` (`pod5`, `blow5` or `fast5`) with examples of that format under each of its
 /// subcommands (they share one definition, [`Command`]).
 pub fn with_examples(cmd: clap::Command, format: &str) -> clap::Command {
-    let file = match format {
-        "blow5" => "reads.blow5",
-        "fast5" => "reads.fast5",
-        _ => "reads.pod5",
-    };
+    let file = format!("reads.{format}");
     let examples = [
         ("info", format!("svb {format} info {file}\n  svb {format} info --json {file}")),
         (

@@ -58,3 +58,14 @@ pub fn identities(files: &[PathBuf]) -> Result<svb_io::Inputs, String> {
 pub fn output_format(output: &std::path::Path) -> Result<Format, String> {
     Format::of_output(output).map_err(|e| e.to_string())
 }
+
+/// The value parser of an option that names one of `formats` (`--to blow5`): their extensions'
+/// names are the possible values (what `--help` and completions show), each parsed by
+/// `Format`'s `FromStr`.
+pub fn format_parser(
+    formats: &'static [Format],
+) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(formats.iter().map(|f| f.extension()))
+        .try_map(|name| name.parse::<Format>())
+}

@@ -73,8 +73,8 @@ pub struct Args {
     #[arg(long, value_name = "TEXT")]
     template: Option<String>,
     /// Outputs as SLOW5 text or BLOW5 (BLOW5 / SLOW5 inputs; default: the first input's).
-    #[arg(long, value_parser = ["blow5", "slow5"])]
-    to: Option<String>,
+    #[arg(long, value_parser = crate::inputs::format_parser(&[Format::Blow5, Format::Slow5]))]
+    to: Option<Format>,
     /// BLOW5 outputs' record compression (slow5tools split's -c) [default: the first
     /// input's; records stored so are copied as they are].
     #[arg(short = 'c', long, value_enum, visible_alias = "compress")]
@@ -117,10 +117,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let progress = SharedProgress::new("split");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = args.writing.run(&mut report);
-    let to = args.to.as_deref().map(|t| match t {
-        "slow5" => Format::Slow5,
-        _ => Format::Blow5,
-    });
+    let to = args.to;
     let template = args.template.as_deref();
     let compression = svb_convert::Compression {
         records: args.records.map(crate::convert::RecordCodec::compression),

@@ -33,3 +33,14 @@ pub use writer::{
     check_read, end_reasons, Fast5WriteError, NewRead, ReadGroups, SignalFilter, WriteOptions,
     Writer,
 };
+
+/// What the FAST5 reader takes a file to be, checked from its first bytes at open
+/// ([`svb_io::Source::open_as`]): HDF5's signature at the file's start; an object's open fetches
+/// its last 16 KiB with its head (nothing of a FAST5 file is read from its end).
+pub const FILE_KIND: svb_io::FileKind = svb_io::FileKind {
+    name: svb_model::Format::Fast5.name(),
+    magic: &[svb_model::Format::Fast5.signature()],
+    describe: svb_model::describe,
+    look: svb_model::SNIFF_LEN,
+    open_tail: 16 << 10,
+};

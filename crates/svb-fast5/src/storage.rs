@@ -132,7 +132,7 @@ impl FileStorage {
     pub(crate) fn open(path: &Path) -> io::Result<Self> {
         static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(FileStorage {
-            source: Arc::new(Source::open(path, Access::ReadAt)?),
+            source: Arc::new(Source::open_as(path, Access::ReadAt, &crate::FILE_KIND)?),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }

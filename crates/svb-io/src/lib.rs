@@ -16,8 +16,8 @@
 //! - [`url_of`]: an input or output that is a URL (`s3://`, `gs://`, `az://`, `http(s)://`)
 //!   rather than a path; [`Source::open`] opens its object by ranges with the `remote`
 //!   feature (`remote`: the stores, credentials, request planning, [`remote::traffic`]).
-//! - [`wrong_format`]: a reader's error for a file of another format (the formats are
-//!   `svb_model::Format`, known by their first bytes, which [`Source::open_as`] checks).
+//! - [`FileKind`]: what a reader takes a file to be (its magic bytes, given by the format's
+//!   crate: svb-io knows no format), which [`Source::open_as`] checks before reading more.
 //! - [`zstd_frame`]: zstd frames inflated into a buffer that grows with what the frame really
 //!   produces (never the size its header declares, which a hostile file may inflate), with one
 //!   reused zstd context per thread.
@@ -43,12 +43,16 @@ mod in_order;
 mod interrupt;
 mod lines;
 mod location;
+mod objects;
 mod parallel;
 mod partial;
+mod publish;
 mod reader_constructors;
 #[cfg(feature = "remote")]
 pub mod remote;
 mod source;
+mod stdout;
+mod temporary_names;
 pub mod zstd_frame;
 
 pub use error_chain::{caused_by, error_chain};
@@ -57,15 +61,15 @@ pub use in_order::encode_in_order;
 pub use interrupt::{clear_interrupt, interrupt, interrupt_flag, interrupted, interrupted_error};
 pub use lines::{excerpt, LineLimit, MAX_LINE};
 pub use location::{
-    check_writable, credentials_refused, has_credentials, is_url, list_objects, names_many_objects,
-    object_version, shown_url, url_of, URL_SCHEMES,
+    check_writable, credentials_refused, has_credentials, is_url, shown_url, url_of, URL_SCHEMES,
 };
+pub use objects::{list_objects, names_many_objects, object_version};
 pub use parallel::{
     keep_per_thread, pipeline, run_largest_first, trim_scratch, window_end, windows, with_scratch,
     Recycler, Threads,
 };
-pub use partial::{
-    is_stdout, publish_all, remove_stale_partials, remove_stale_partials_of, stdout_closed,
-    write_file, OnExisting, PartialFile, Publish, Staged,
-};
-pub use source::{read_head, wrong_format, Access, Source, READ_WHOLE, STREAM_LIMIT};
+pub use partial::{write_file, OnExisting, PartialFile, Staged};
+pub use publish::{publish_all, Publish};
+pub use source::{read_head, Access, FileKind, Source, OPEN_TAIL, READ_WHOLE, STREAM_LIMIT};
+pub use stdout::{is_stdout, stdout_closed};
+pub use temporary_names::{remove_stale_partials, remove_stale_partials_of};

@@ -6,6 +6,10 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::stdout::is_stdout;
+use crate::stdout::stdout_error;
+use crate::temporary_names::{random_u64, remove_stale_partials_of, temporary_name};
+
 /// The page size that [`PartialFile::append_range_of`] aligns kernel copies to.
 const PAGE: u64 = 4096;
 
@@ -56,92 +60,17 @@ impl OnExisting {
     }
 }
 
-/// How a writer publishes its file: the options every format's writer shares
-/// (`svb_pod5::WriteOptions::publish`, `svb_blow5::WriteOptions::publish`).
-///
-/// ```
-/// use svb_io::{OnExisting, Publish};
-///
-/// let dir = std::env::temp_dir().join(format!("svb-publish-doc-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let how = Publish { on_existing: OnExisting::Replace, ..Publish::default() };
-/// let mut f = how.create(dir.join("out.bin"))?;
-/// std::io::Write::write_all(&mut f, b"whole")?;
-/// how.commit(f)?;
-/// assert_eq!(std::fs::read(dir.join("out.bin"))?, b"whole");
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), std::io::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Publish {
-    /// Whether finishing the file syncs it to the disk before renaming it (default true:
-    /// after a crash the file is whole or absent). `false` leaves the write-back to the OS, as
-    /// the reference writers (ONT's, slow5lib) do: faster, but a crash soon after may leave it
-    /// short (a POD5 without its footer, a BLOW5 without its end-of-file marker: files
-    /// readers refuse).
-    pub sync: bool,
-    /// What happens when a file is at the path already (default [`OnExisting::Refuse`]:
-    /// creating the writer fails, and so does finishing it if one appeared meanwhile;
-    /// [`OnExisting::Replace`] replaces it when the new file is complete).
-    pub on_existing: OnExisting,
-}
-
-impl Default for Publish {
-    fn default() -> Self {
-        Publish { sync: true, on_existing: OnExisting::Refuse }
-    }
-}
-
-impl From<OnExisting> for Publish {
-    /// Synced (the default), with `on_existing` for a file already at the path.
-    fn from(on_existing: OnExisting) -> Self {
-        Publish { on_existing, ..Publish::default() }
-    }
-}
-
-impl Publish {
-    /// The file to write for `path` ([`PartialFile::create`] with [`Publish::on_existing`]):
-    /// written front to back (an object's is uploaded as it is written).
-    pub fn create(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
-        self.create_as(path.as_ref(), Written::InOrder)
-    }
-
-    /// [`create`](Self::create) for a writer that rewrites bytes it wrote before
-    /// ([`PartialFile::write_at`]: a header completed at the end): an object's file is
-    /// written whole to the temporary folder and uploaded when it is complete.
-    pub fn create_rewritable(&self, path: impl AsRef<Path>) -> io::Result<PartialFile> {
-        self.create_as(path.as_ref(), Written::Rewritable)
-    }
-
-    fn create_as(&self, path: &Path, written: Written) -> io::Result<PartialFile> {
-        let mut file = PartialFile::create_written(path, self.on_existing, written)?;
-        file.write_back = self.sync;
-        Ok(file)
-    }
-
-    /// Publishes `file`, synced first when [`Publish::sync`] says so.
-    pub fn commit(&self, file: PartialFile) -> io::Result<()> {
-        file.finish(self.sync)
-    }
-
-    /// Completes `file` (synced when [`Publish::sync`] says so) without giving it its name:
-    /// for one of several outputs that appear together ([`publish_all`]).
-    pub fn stage(&self, file: PartialFile) -> io::Result<Staged> {
-        file.stage(self.sync)
-    }
-}
-
 /// A complete file not yet under its name: [`publish`](Staged::publish) names it; dropped,
 /// it is removed. What an operation that writes several outputs holds until every one of
 /// them is complete ([`publish_all`]).
 #[derive(Debug)]
 pub struct Staged {
-    partial: StagedBytes,
-    path: PathBuf,
-    publish_at: PathBuf,
-    on_existing: OnExisting,
+    pub(crate) partial: StagedBytes,
+    pub(crate) path: PathBuf,
+    pub(crate) publish_at: PathBuf,
+    pub(crate) on_existing: OnExisting,
     /// Published, or given up: nothing to remove.
-    done: bool,
+    pub(crate) done: bool,
 }
 
 impl Staged {
@@ -183,7 +112,7 @@ impl Staged {
 
 /// Where a staged output's bytes are.
 #[derive(Debug)]
-enum StagedBytes {
+pub(crate) enum StagedBytes {
     /// The temporary file.
     File(PathBuf),
     /// An upload with every byte sent (taken back when dropped).
@@ -198,65 +127,6 @@ impl Drop for Staged {
         if let (false, StagedBytes::File(partial)) = (self.done, &self.partial) {
             let _ = std::fs::remove_file(partial);
         }
-    }
-}
-
-/// Publishes several complete files together: all of them, or, when one cannot be (a file
-/// appeared at its name meanwhile, a full disk while uploading), none that were new: those
-/// this call had published with [`OnExisting::Refuse`] are removed again (they were created
-/// by it: nothing was there) and the rest are not published. A file that replaced another
-/// ([`OnExisting::Replace`]) stays, as the other is gone. The error names the destination
-/// that failed.
-///
-/// ```
-/// use std::io::Write;
-/// use svb_io::{publish_all, OnExisting, PartialFile, Publish};
-/// let dir = std::env::temp_dir().join(format!("svb-io-all-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let publish = Publish { sync: false, on_existing: OnExisting::Refuse };
-/// let mut staged = Vec::new();
-/// for name in ["a.bin", "b.bin"] {
-///     let mut f = publish.create(dir.join(name))?;
-///     f.write_all(name.as_bytes())?;
-///     staged.push(publish.stage(f)?);
-/// }
-/// std::fs::write(dir.join("b.bin"), b"theirs")?; // appears meanwhile
-/// let (failed, _) = publish_all(staged).unwrap_err();
-/// assert_eq!(failed, dir.join("b.bin"));
-/// assert!(!dir.join("a.bin").exists()); // all or nothing
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), std::io::Error>(())
-/// ```
-pub fn publish_all(staged: Vec<Staged>) -> Result<(), (PathBuf, io::Error)> {
-    let mut new = Vec::new();
-    let mut rest = staged.into_iter();
-    for file in rest.by_ref() {
-        let publish_at = file.publish_at.clone();
-        let refused_before = file.on_existing == OnExisting::Refuse;
-        match file.publish() {
-            Ok(()) if refused_before => new.push(publish_at),
-            Ok(()) => {}
-            Err(failed) => {
-                for made in &new {
-                    let _ = remove_published(made);
-                }
-                // The others are removed as they are dropped.
-                drop(rest);
-                return Err(failed);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Removes a file this process published a moment ago (an object: deleted from its store).
-fn remove_published(path: &Path) -> io::Result<()> {
-    match crate::url_of(path) {
-        #[cfg(feature = "remote")]
-        Some(url) => crate::remote::delete(url),
-        #[cfg(not(feature = "remote"))]
-        Some(_) => Ok(()),
-        None => std::fs::remove_file(path),
     }
 }
 
@@ -321,7 +191,7 @@ pub struct PartialFile {
     position: u64,
     /// Whether what is written is synced in the background as it is written (for a file
     /// that will be synced when it is committed).
-    write_back: bool,
+    pub(crate) write_back: bool,
     /// Bytes handed to the OS when the last background sync started.
     synced_to: u64,
     /// Bytes between background syncs ([`SYNC_EVERY`]; less in tests).
@@ -337,9 +207,6 @@ const BUFFER: usize = 256 << 10;
 /// while it is being made, and the sync at its commit waits only for the last of it (104 ms
 /// of a 1.6 s conversion writing 260 MB here, when the whole file was synced at the end).
 const SYNC_EVERY: u64 = 16 << 20;
-
-/// What every temporary name holds after the destination's name: `.partial-PID-NONCE`.
-const PARTIAL: &str = ".partial-";
 
 /// Where a [`PartialFile`]'s bytes go.
 #[derive(Debug)]
@@ -357,7 +224,7 @@ enum Out {
 /// How a [`PartialFile`] is written: what decides whether an object's output can be uploaded
 /// as it is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Written {
+pub(crate) enum Written {
     /// Front to back.
     InOrder,
     /// With bytes written before rewritten ([`PartialFile::write_at`]).
@@ -375,7 +242,7 @@ impl PartialFile {
     }
 
     /// [`create`](Self::create), written as `written` says.
-    fn create_written(
+    pub(crate) fn create_written(
         path: &Path, on_existing: OnExisting, written: Written,
     ) -> io::Result<PartialFile> {
         let _ = remove_stale_partials_of(path);
@@ -590,12 +457,12 @@ impl PartialFile {
         }
     }
 
-    fn finish(self, sync: bool) -> io::Result<()> {
+    pub(crate) fn finish(self, sync: bool) -> io::Result<()> {
         self.stage(sync)?.publish().map_err(|(_, e)| e)
     }
 
     /// Flushes, syncs (when `sync`) and closes the file, complete but not yet under its name.
-    fn stage(mut self, sync: bool) -> io::Result<Staged> {
+    pub(crate) fn stage(mut self, sync: bool) -> io::Result<Staged> {
         let out = self.out.take().expect("open until commit");
         let mut staged = Staged {
             partial: StagedBytes::Gone,
@@ -769,14 +636,6 @@ fn already_exists(path: &Path) -> io::Error {
     io::Error::new(io::ErrorKind::AlreadyExists, format!("{what}, and is not replaced"))
 }
 
-/// A name for the temporary file of `path`: `.NAME[.TAG].partial-PID-NONCE`.
-fn temporary_name(path: &Path, tag: Option<&str>, nonce: u64) -> PathBuf {
-    let name =
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tag = tag.map(|t| format!(".{t}")).unwrap_or_default();
-    path.with_file_name(format!(".{name}{tag}{PARTIAL}{}-{nonce:016x}", std::process::id()))
-}
-
 /// Creates a new temporary file for `path` (`O_EXCL`: never an existing file or link).
 fn create_temporary(path: &Path, tag: Option<&str>) -> io::Result<(File, PathBuf)> {
     let mut last = None;
@@ -821,7 +680,7 @@ fn name_destination(path: &Path, e: io::Error) -> io::Error {
 }
 
 /// Gives the complete temporary file `partial` the name `path`.
-fn publish(partial: &Path, path: &Path, on_existing: OnExisting) -> io::Result<()> {
+pub(crate) fn publish(partial: &Path, path: &Path, on_existing: OnExisting) -> io::Result<()> {
     if let Some(url) = crate::url_of(path) {
         let uploaded = upload(partial, url, on_existing == OnExisting::Replace);
         let _ = std::fs::remove_file(partial);
@@ -846,50 +705,6 @@ fn publish(partial: &Path, path: &Path, on_existing: OnExisting) -> io::Result<(
     }
 }
 
-/// 64 random bits (std's per-process random hash keys, the time and a counter).
-pub(crate) fn random_u64() -> u64 {
-    use std::hash::BuildHasher;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let state = std::collections::hash_map::RandomState::new();
-    state.hash_one((
-        std::process::id(),
-        std::time::SystemTime::now(),
-        COUNTER.fetch_add(1, Ordering::Relaxed),
-    ))
-}
-
-/// The process id in a temporary name made by [`temporary_name`], if `name` is one.
-fn partial_pid(name: &str) -> Option<u32> {
-    if !name.starts_with('.') {
-        return None;
-    }
-    let at = name.rfind(PARTIAL)?;
-    let (pid, nonce) = name[at + PARTIAL.len()..].split_once('-')?;
-    if nonce.len() != 16 || !nonce.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
-/// Whether process `pid` is gone for certain (Linux: no `/proc/PID`; elsewhere it cannot be
-/// told without a system call std does not offer, and every process counts as alive).
-fn process_gone(pid: u32) -> bool {
-    if pid == std::process::id() {
-        return false;
-    }
-    cfg!(target_os = "linux")
-        && Path::new("/proc/self").exists()
-        && !Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Removes the temporary files in `dir` left by killed writers (any destination), those
-/// whose process is gone; returns how many. Files of live processes, and every file on
-/// systems where that cannot be told, are left.
-pub fn remove_stale_partials(dir: &Path) -> io::Result<usize> {
-    remove_stale(dir, |_| true)
-}
-
 #[cfg(feature = "remote")]
 fn upload(local: &Path, url: &str, replace: bool) -> io::Result<()> {
     crate::remote::upload(local, url, replace)
@@ -900,80 +715,10 @@ fn upload(_: &Path, url: &str, _: bool) -> io::Result<()> {
     Err(crate::location::remote_not_built(url))
 }
 
-/// [`remove_stale_partials`] for the temporary files of destination `path` alone: what
-/// creating an output there does first, and what a writer whose outputs take other names
-/// (FAST5 parts of `-o x.fast5 --file-read-count N`) runs for the name it was given.
-pub fn remove_stale_partials_of(path: &Path) -> io::Result<usize> {
-    if crate::is_url(path) {
-        return Ok(0);
-    }
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return Ok(0);
-    };
-    let prefix = format!(".{name}.");
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    remove_stale(dir, |n| {
-        // `.NAME.partial-..` or `.NAME.TAG.partial-..` with a tag free of dots.
-        n.strip_prefix(&prefix).is_some_and(|rest| {
-            rest.starts_with(&PARTIAL[1..])
-                || rest
-                    .split_once('.')
-                    .is_some_and(|(tag, more)| !tag.is_empty() && more.starts_with(&PARTIAL[1..]))
-        })
-    })
-}
-
-fn remove_stale(dir: &Path, mine: impl Fn(&str) -> bool) -> io::Result<usize> {
-    let mut removed = 0;
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Some(pid) = partial_pid(name) else {
-            continue;
-        };
-        if mine(name)
-            && process_gone(pid)
-            && entry.file_type().is_ok_and(|t| t.is_file())
-            && std::fs::remove_file(entry.path()).is_ok()
-        {
-            removed += 1;
-        }
-    }
-    Ok(removed)
-}
-
-/// Whether `path` names standard output (`-`): an output written as it goes, with no
-/// temporary name, nothing to publish and nothing at a name to replace.
-pub fn is_stdout(path: &Path) -> bool {
-    path == Path::new("-")
-}
-
-/// Set when an output to standard output found its pipe closed by its reader.
-static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// `e`, an error writing to standard output, noted where it is the pipe's reader that closed
-/// it ([`stdout_closed`]).
-fn stdout_error(e: io::Error) -> io::Error {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    e
-}
-
-/// Whether an output to standard output (`-`) stopped because the reader of the pipe closed
-/// it (`svb convert ... -o - | head`): a command then ends quietly. Set only by such an
-/// output, so that a broken pipe anywhere else (a connection to a store) stays an error.
-pub fn stdout_closed() -> bool {
-    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::remove_stale_partials;
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("svb-io-publish-{}-{name}", std::process::id()));
@@ -1052,18 +797,6 @@ mod tests {
         let want = [&bytes[..4096], &bytes[17..300_017]].concat();
         assert_eq!(std::fs::read(&path).unwrap(), want);
         std::fs::remove_dir_all(&d).unwrap();
-    }
-
-    #[test]
-    fn temporary_names_parse_back() {
-        let p = temporary_name(Path::new("/x/out.pod5"), None, 0xabc);
-        let name = p.file_name().unwrap().to_str().unwrap();
-        assert_eq!(partial_pid(name), Some(std::process::id()));
-        let s = temporary_name(Path::new("out.pod5"), Some("reads"), 7);
-        assert!(s.to_str().unwrap().starts_with(".out.pod5.reads.partial-"));
-        for not in ["out.pod5", ".out.pod5.partial-12", ".x.partial-12-zz", "a.partial-1-0"] {
-            assert_eq!(partial_pid(not), None, "{not}");
-        }
     }
 
     #[test]

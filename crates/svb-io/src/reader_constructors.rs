@@ -6,13 +6,13 @@
 /// `$error::Io { path, source }` variant; each reader writes its own `open` (its default
 /// access differs by format).
 ///
-/// `$format` is the `svb_model::Format` opened, `$item` what is read when it
+/// `$kind` is the `FileKind` of the files opened (the format crate's), `$item` what is read when it
 /// is decoded ("chunk", "record"), `$krate` and `$example` name the crate and a file in the
 /// examples.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! reader_constructors {
-    ($krate:ident, $error:ident, $format:expr, $item:literal, $example:literal) => {
+    ($krate:ident, $error:ident, $kind:expr, $item:literal, $example:literal) => {
         #[doc = concat!(
             "Opens `path` with the given access: [`Access::ReadWhole`](svb_io::Access) reads it ",
             "into memory, [`Access::ReadAt`](svb_io::Access) reads each ", $item,
@@ -23,7 +23,7 @@ macro_rules! reader_constructors {
             access: $crate::Access,
         ) -> Result<Self, $error> {
             let path = path.as_ref().to_path_buf();
-            match $crate::Source::open_as(&path, access, $format) {
+            match $crate::Source::open_as(&path, access, &$kind) {
                 Ok(src) => Self::from_source(path, src),
                 Err(source) => Err($error::Io { path, source }),
             }

@@ -3,7 +3,8 @@
 //!
 //! An object is opened in one round trip: its tail and its head, asked for at once (the tail
 //! answers with the object's size and ETag; POD5's footer and tables, a BLOW5 file's end
-//! marker, are in it: 512 KiB, or 16 KiB for a name of another format). Every later request
+//! marker, are in it: as much as the format's `FileKind` says, 512 KiB for POD5, 16 KiB for
+//! the others). Every later request
 //! asks for a range of that same version (`If-Match` its ETag, or its version id): an object
 //! replaced while it is read is an error that names it, never a mix of two versions. Small
 //! reads are served from ranges fetched whole and kept (at most [`CACHE_BYTES`]); large ones
@@ -54,23 +55,6 @@ const FETCH: u64 = 1 << 20;
 
 /// Small reads' ranges start at a multiple of this (64 KiB).
 const ALIGN: u64 = 64 << 10;
-
-/// The tail fetched at open (512 KiB): a POD5 file's footer and, in most files, its tables.
-const TAIL: u64 = 512 << 10;
-
-/// The tail fetched at open of an object whose name says it is BLOW5, SLOW5 or FAST5 (16
-/// KiB): a BLOW5 file's end marker; nothing of theirs is read from the end.
-const SMALL_TAIL: u64 = 16 << 10;
-
-/// The tail an open of the object at `path` fetches: [`SMALL_TAIL`] where its extension names
-/// a format other than POD5, else [`TAIL`].
-fn tail_for(path: &ObjectPath) -> u64 {
-    let name = std::path::Path::new(path.as_ref());
-    match svb_model::Format::of_extension(name) {
-        Some(svb_model::Format::Pod5) | None => TAIL,
-        Some(_) => SMALL_TAIL,
-    }
-}
 
 /// The head fetched at open (16 KiB): the signature and a BLOW5 / SLOW5 header.
 const HEAD: u64 = 16 << 10;
@@ -656,9 +640,9 @@ fn recent() -> std::sync::MutexGuard<'static, Recent> {
 }
 
 impl Object {
-    /// Opens the object at `url` (one round trip: its tail and head at once), or takes the one
-    /// opened for it in the last `REUSE_OPEN` to look at its format.
-    pub fn open(url: &str) -> io::Result<Arc<Object>> {
+    /// Opens the object at `url` (one round trip: its last `tail` bytes and its head at once),
+    /// or takes the one opened for it in the last `REUSE_OPEN` to look at its format.
+    pub fn open(url: &str, tail: u64) -> io::Result<Arc<Object>> {
         {
             let mut recent = recent();
             recent.retain(|(at, _)| at.elapsed() < REUSE_OPEN);
@@ -666,13 +650,13 @@ impl Object {
                 return Ok(recent.remove(i).expect("found").1);
             }
         }
-        Self::open_new(url).map(Arc::new)
+        Self::open_new(url, tail).map(Arc::new)
     }
 
     /// Opens the object at `url` and keeps it for the next [`Object::open`] of the same URL
     /// (a format look followed by a reader's open is one open).
-    pub fn open_to_look(url: &str) -> io::Result<Arc<Object>> {
-        let object = Self::open(url)?;
+    pub fn open_to_look(url: &str, tail: u64) -> io::Result<Arc<Object>> {
+        let object = Self::open(url, tail)?;
         let mut recent = recent();
         recent.push_back((Instant::now(), object.clone()));
         while recent.len() > 8 {
@@ -681,9 +665,8 @@ impl Object {
         Ok(object)
     }
 
-    fn open_new(url: &str) -> io::Result<Object> {
+    fn open_new(url: &str, tail_len: u64) -> io::Result<Object> {
         let (store, path, _) = store_for(url)?;
-        let tail_len = tail_for(&path);
         let budget = open_budget(&settings().options);
         let deadline = Instant::now() + budget;
         let silent = || {
@@ -1220,10 +1203,10 @@ impl Upload {
             target.clone()
         } else {
             let name = target.filename().unwrap_or("out");
-            let hidden = format!(
-                ".{name}.partial-{}-{:016x}",
-                std::process::id(),
-                crate::partial::random_u64()
+            let hidden = crate::temporary_names::temporary_file_name(
+                name,
+                None,
+                crate::temporary_names::random_u64(),
             );
             match target.as_ref().rsplit_once('/') {
                 Some((dir, _)) => ObjectPath::from(format!("{dir}/{hidden}")),

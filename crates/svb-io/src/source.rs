@@ -5,7 +5,76 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use svb_model::{Format, SNIFF_LEN};
+/// What a reader takes a file to be, checked by [`Source::open_as`] from its first bytes before
+/// anything more is read. svb-io knows no format: each format's crate gives its own (the
+/// bytes from `svb_model::Format`), so this layer stays below the read model.
+///
+/// ```
+/// use svb_io::FileKind;
+/// fn fast5_or_not(head: &[u8]) -> String {
+///     format!("{} bytes of something else", head.len())
+/// }
+/// const FAST5: FileKind = FileKind {
+///     name: "FAST5",
+///     magic: &[b"\x89HDF\r\n\x1a\n"],
+///     describe: fast5_or_not,
+///     look: 16,
+///     open_tail: 16 << 10,
+/// };
+/// assert!(FAST5.accepts(b"\x89HDF\r\n\x1a\n..."));
+/// assert!(!FAST5.accepts(b"\x8bPOD\r\n\x1a\n"));
+/// assert!(FAST5.accepts(b"\x89HD")); // shorter than the signature: left to the reader
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FileKind {
+    /// The format's name, in errors (`POD5`).
+    pub name: &'static str,
+    /// The bytes a file the reader reads starts with: any one of them (BLOW5's reader reads
+    /// SLOW5 text too).
+    pub magic: &'static [&'static [u8]],
+    /// What a file whose first bytes are these is, named in the error for a file of another
+    /// format ("a FAST5 (HDF5) file", "empty").
+    pub describe: fn(&[u8]) -> String,
+    /// The bytes of the file's start read for the check and `describe` (the longest magic
+    /// when that is more).
+    pub look: usize,
+    /// The bytes of an object's end the reader reads at open (POD5's footer and tables),
+    /// fetched with its head in the open's one round trip.
+    pub open_tail: u64,
+}
+
+impl FileKind {
+    /// The bytes of a file's start a check reads: [`look`](FileKind::look), or the longest
+    /// magic.
+    pub fn head_len(&self) -> usize {
+        self.magic.iter().map(|m| m.len()).fold(self.look, usize::max)
+    }
+
+    /// Whether a file starting with `head` may be read: it starts with one of the magics, or
+    /// is shorter than the shortest (left to the reader, to refuse in its own words).
+    pub fn accepts(&self, head: &[u8]) -> bool {
+        let shortest = self.magic.iter().map(|m| m.len()).min().unwrap_or(0);
+        head.len() < shortest || self.magic.iter().any(|m| head.starts_with(m))
+    }
+
+    /// The error of this reader given a file starting with `head`: names what the file is.
+    pub fn wrong_format(&self, head: &[u8]) -> io::Error {
+        let what = format!("not a {} file: {}", self.name, (self.describe)(head));
+        io::Error::new(io::ErrorKind::InvalidData, what)
+    }
+
+    fn check(&self, head: &[u8]) -> io::Result<()> {
+        if self.accepts(head) {
+            Ok(())
+        } else {
+            Err(self.wrong_format(head))
+        }
+    }
+}
+
+/// The tail an object's open fetches when no [`FileKind`] says (512 KiB: a POD5 file's
+/// footer and, in most files, its tables).
+pub const OPEN_TAIL: u64 = 512 << 10;
 
 /// [`Access::Auto`] reads files up to this size (64 MiB) whole and reads larger ones by
 /// positioned reads. Reading a small file whole costs less than mapping it (measured on a
@@ -86,21 +155,25 @@ impl Source {
     /// read. A file shorter than the signature passes, for the reader to refuse in its words.
     ///
     /// ```
-    /// use svb_io::{Access, Source};
-    /// use svb_model::Format;
+    /// use svb_io::{Access, FileKind, Source};
+    /// fn hdf5_or_not(head: &[u8]) -> String {
+    ///     if head.starts_with(b"\x89HDF") { "a FAST5 (HDF5) file".into() } else { "other".into() }
+    /// }
+    /// let pod5 = FileKind { name: "POD5", magic: &[b"\x8bPOD\r\n\x1a\n"], describe: hdf5_or_not, look: 16, open_tail: 512 << 10 };
+    /// let fast5 = FileKind { name: "FAST5", magic: &[b"\x89HDF\r\n\x1a\n"], ..pod5 };
     /// let path = std::env::temp_dir().join(format!("svb-io-open-as-{}", std::process::id()));
     /// std::fs::write(&path, b"\x89HDF\r\n\x1a\n and the rest of a FAST5 file")?;
-    /// let err = Source::open_as(&path, Access::Auto, Format::Pod5).unwrap_err();
+    /// let err = Source::open_as(&path, Access::Auto, &pod5).unwrap_err();
     /// assert!(err.to_string().contains("not a POD5 file: a FAST5 (HDF5) file"), "{err}");
-    /// assert!(Source::open_as(&path, Access::Auto, Format::Fast5).is_ok());
+    /// assert!(Source::open_as(&path, Access::Auto, &fast5).is_ok());
     /// # std::fs::remove_file(&path)?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn open_as(path: &Path, access: Access, want: Format) -> io::Result<Source> {
+    pub fn open_as(path: &Path, access: Access, want: &FileKind) -> io::Result<Source> {
         Self::open_inner(path, access, Some(want))
     }
 
-    fn open_inner(path: &Path, access: Access, want: Option<Format>) -> io::Result<Source> {
+    fn open_inner(path: &Path, access: Access, want: Option<&FileKind>) -> io::Result<Source> {
         if let Some(url) = crate::location::url_of(path) {
             return Self::open_url(url, want);
         }
@@ -113,9 +186,9 @@ impl Source {
             return read_stream(file, want, STREAM_LIMIT).map(Source::from_vec);
         }
         if let Some(want) = want {
-            let mut head = [0u8; SNIFF_LEN];
+            let mut head = vec![0u8; want.head_len()];
             let n = read_up_to(&mut file, &mut head)?;
-            check_format(want, &head[..n])?;
+            want.check(&head[..n])?;
             io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
         }
         let len = meta.len();
@@ -136,12 +209,13 @@ impl Source {
     }
 
     #[cfg(feature = "remote")]
-    fn open_url(url: &str, want: Option<Format>) -> io::Result<Source> {
-        let object = crate::remote::Object::open(url)?;
+    fn open_url(url: &str, want: Option<&FileKind>) -> io::Result<Source> {
+        let tail = want.map_or(OPEN_TAIL, |w| w.open_tail);
+        let object = crate::remote::Object::open(url, tail)?;
         let source = Source { len: object.len(), inner: Inner::Remote(object) };
         if let Some(want) = want {
-            let n = source.len.min(SNIFF_LEN as u64) as usize;
-            check_format(want, &source.read_vec(0, n)?)?;
+            let n = source.len.min(want.head_len() as u64) as usize;
+            want.check(&source.read_vec(0, n)?)?;
         }
         Ok(source)
     }
@@ -181,7 +255,7 @@ impl Source {
     }
 
     #[cfg(not(feature = "remote"))]
-    fn open_url(url: &str, _: Option<Format>) -> io::Result<Source> {
+    fn open_url(url: &str, _: Option<&FileKind>) -> io::Result<Source> {
         Err(crate::location::remote_not_built(url))
     }
 
@@ -374,15 +448,16 @@ fn read_up_to(r: &mut impl io::Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// The first [`SNIFF_LEN`] bytes of the file at `path` (fewer when it is shorter), to tell
-/// its format; `None` for a file that is not a regular file (a FIFO, a device), whose first
-/// bytes a look would consume. A directory is an error.
+/// The first `len` bytes of the file at `path` (fewer when it is shorter), to tell its format;
+/// `None` for a file that is not a regular file (a FIFO, a device), whose first bytes a look
+/// would consume. A directory is an error.
 ///
-/// A URL's object is opened to look (one round trip) and kept for the reader that opens it
-/// next.
-pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
+/// A URL's object is opened to look (one round trip, with the tail `guess`, the kind of
+/// the format its name suggests, reads at open: [`OPEN_TAIL`] without one) and kept for the
+/// reader that opens it next.
+pub fn read_head(path: &Path, len: usize, guess: Option<&FileKind>) -> io::Result<Option<Vec<u8>>> {
     if let Some(url) = crate::location::url_of(path) {
-        return read_url_head(url).map(Some);
+        return read_url_head(url, len, guess.map_or(OPEN_TAIL, |g| g.open_tail)).map(Some);
     }
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
@@ -391,48 +466,32 @@ pub fn read_head(path: &Path) -> io::Result<Option<Vec<u8>>> {
     if !meta.is_file() {
         return Ok(None);
     }
-    let mut head = vec![0u8; SNIFF_LEN];
+    let mut head = vec![0u8; len];
     let n = read_up_to(&mut File::open(path)?, &mut head)?;
     head.truncate(n);
     Ok(Some(head))
 }
 
 #[cfg(feature = "remote")]
-fn read_url_head(url: &str) -> io::Result<Vec<u8>> {
-    let object = crate::remote::Object::open_to_look(url)?;
-    let mut head = vec![0u8; object.len().min(SNIFF_LEN as u64) as usize];
+fn read_url_head(url: &str, len: usize, tail: u64) -> io::Result<Vec<u8>> {
+    let object = crate::remote::Object::open_to_look(url, tail)?;
+    let mut head = vec![0u8; object.len().min(len as u64) as usize];
     object.read_into(0, &mut head)?;
     Ok(head)
 }
 
 #[cfg(not(feature = "remote"))]
-fn read_url_head(url: &str) -> io::Result<Vec<u8>> {
+fn read_url_head(url: &str, _: usize, _: u64) -> io::Result<Vec<u8>> {
     Err(crate::location::remote_not_built(url))
 }
 
-/// A `want` reader's check of a file's first bytes (a file shorter than the signature is
-/// left to the reader; BLOW5's reader reads SLOW5 text too).
-/// The error of a reader of `want` given a file starting with `head`: names what the file is.
-pub fn wrong_format(want: Format, head: &[u8]) -> io::Error {
-    let what = format!("not a {} file: {}", want.name(), svb_model::describe(head));
-    io::Error::new(io::ErrorKind::InvalidData, what)
-}
-
-fn check_format(want: Format, head: &[u8]) -> io::Result<()> {
-    let read = Format::detect(head).is_some_and(|found| want.same_reader(found));
-    if head.len() >= want.signature().len() && !read {
-        return Err(wrong_format(want, head));
-    }
-    Ok(())
-}
-
 /// Reads a stream whole, its format checked from its first bytes, failing past `limit`.
-fn read_stream(mut r: impl io::Read, want: Option<Format>, limit: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = vec![0u8; SNIFF_LEN];
+fn read_stream(mut r: impl io::Read, want: Option<&FileKind>, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0u8; want.map_or(0, FileKind::head_len)];
     let n = read_up_to(&mut r, &mut bytes)?;
     bytes.truncate(n);
     if let Some(want) = want {
-        check_format(want, &bytes)?;
+        want.check(&bytes)?;
     }
     io::Read::read_to_end(&mut io::Read::take(r, limit + 1 - n as u64), &mut bytes)?;
     if bytes.len() as u64 > limit {
@@ -483,6 +542,30 @@ fn read_exact_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    fn what(head: &[u8]) -> String {
+        format!("{} other bytes", head.len())
+    }
+
+    const BLOW5: FileKind = FileKind {
+        name: "BLOW5",
+        magic: &[b"BLOW5\x01", b"#slow5_version"],
+        describe: what,
+        look: 0,
+        open_tail: 16 << 10,
+    };
+    const POD5: FileKind = FileKind { name: "POD5", magic: &[b"\x8bPOD\r\n\x1a\n"], ..BLOW5 };
+
+    #[test]
+    fn signatures_take_any_magic_and_leave_short_heads_to_the_reader() {
+        assert_eq!(BLOW5.head_len(), 14);
+        assert!(BLOW5.accepts(b"BLOW5\x01...") && BLOW5.accepts(b"#slow5_version\t0.2.0"));
+        assert!(BLOW5.accepts(b"BLO"));
+        assert!(!BLOW5.accepts(b"#slow5_v") && !BLOW5.accepts(b"\x8bPOD\r\n\x1a\n"));
+        let e = POD5.wrong_format(b"abc");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(e.to_string(), "not a POD5 file: 3 other bytes");
+    }
+
     fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
         let path = std::env::temp_dir().join(format!("svb-io-{}-{name}", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
@@ -531,13 +614,13 @@ mod tests {
     #[test]
     fn streams_are_checked_first_and_bounded() {
         let zeros = std::io::repeat(0);
-        let e = read_stream(zeros, Some(Format::Blow5), 1 << 20).unwrap_err();
+        let e = read_stream(zeros, Some(&BLOW5), 1 << 20).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().contains("not a BLOW5 file"), "{e}");
         let endless = io::Read::chain(&b"BLOW5\x01"[..], std::io::repeat(7));
-        let e = read_stream(endless, Some(Format::Blow5), 1 << 20).unwrap_err();
+        let e = read_stream(endless, Some(&BLOW5), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("longer than the 1 MiB"), "{e}");
-        let short = read_stream(&b"BLOW5\x01abc"[..], Some(Format::Blow5), 9).unwrap();
+        let short = read_stream(&b"BLOW5\x01abc"[..], Some(&BLOW5), 9).unwrap();
         assert_eq!(short, b"BLOW5\x01abc");
         assert!(read_stream(&b"BLOW5\x01abcd"[..], None, 9).is_err());
     }
@@ -545,7 +628,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_are_streams() {
-        let e = Source::open_as(Path::new("/dev/zero"), Access::Auto, Format::Pod5).unwrap_err();
+        let e = Source::open_as(Path::new("/dev/zero"), Access::Auto, &POD5).unwrap_err();
         assert!(e.to_string().contains("not a POD5 file"), "{e}");
         let e = Source::open(Path::new("/"), Access::Auto).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);

@@ -46,7 +46,7 @@ impl Format {
     }
 
     /// The bytes a file of this format starts with.
-    pub fn signature(self) -> &'static [u8] {
+    pub const fn signature(self) -> &'static [u8] {
         match self {
             Format::Pod5 => POD5,
             Format::Blow5 => BLOW5,
@@ -56,7 +56,7 @@ impl Format {
     }
 
     /// Its name as users know it (`POD5`, `SLOW5 (text)`).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Format::Pod5 => "POD5",
             Format::Blow5 => "BLOW5",
@@ -140,6 +140,41 @@ impl std::fmt::Display for Format {
         f.write_str(self.name())
     }
 }
+
+impl std::str::FromStr for Format {
+    type Err = UnknownFormatName;
+
+    /// A format by its extension's name, as users write it on a command line or in Python
+    /// (`pod5`, `BLOW5`: any case, without the dot).
+    ///
+    /// ```
+    /// use svb_model::Format;
+    /// assert_eq!("slow5".parse::<Format>().unwrap(), Format::Slow5);
+    /// assert_eq!("FAST5".parse::<Format>().unwrap(), Format::Fast5);
+    /// let e = "bam".parse::<Format>().unwrap_err();
+    /// assert_eq!(e.to_string(), "bam: not a format (pod5, blow5, slow5 or fast5)");
+    /// ```
+    fn from_str(s: &str) -> Result<Format, UnknownFormatName> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extension().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFormatName(s.to_string()))
+    }
+}
+
+/// A name that is no format's ([`Format`]'s `FromStr`): it says which names are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormatName(pub String);
+
+impl std::fmt::Display for UnknownFormatName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.extension()).collect();
+        let (last, rest) = names.split_last().expect("some format");
+        write!(f, "{}: not a format ({} or {last})", self.0, rest.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFormatName {}
 
 /// The form of one of slow5lib's files: binary BLOW5 or SLOW5 text. Both hold the same header
 /// and records; one reader reads both, one writer writes either.

@@ -37,7 +37,7 @@ pub use fields::{
     fields_of, per_read, per_read_names, FieldKind, BLOW5_PRIMARY_FIELDS, FAST5_FIELDS,
     POD5_FIELDS, POD5_VIEW_FIELDS,
 };
-pub use format::{describe, Form, Format, OutputFormatError, SNIFF_LEN};
+pub use format::{describe, Form, Format, OutputFormatError, UnknownFormatName, SNIFF_LEN};
 pub use read::{Calibration, Fields, Read, Signal, Value};
 pub use sink::ReadSink;
 pub use source::ReadSource;

@@ -42,3 +42,14 @@ pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use writer::{NewRead, StoredRead, WriteOptions, Writer};
+
+/// What the POD5 reader takes a file to be, checked from its first bytes at open
+/// ([`svb_io::Source::open_as`]); an object's open fetches its last 512 KiB with its head (the
+/// footer and, in most files, the tables).
+pub const FILE_KIND: svb_io::FileKind = svb_io::FileKind {
+    name: svb_model::Format::Pod5.name(),
+    magic: &[svb_model::Format::Pod5.signature()],
+    describe: svb_model::describe,
+    look: svb_model::SNIFF_LEN,
+    open_tail: svb_io::OPEN_TAIL,
+};

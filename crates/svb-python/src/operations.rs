@@ -187,11 +187,13 @@ pub fn split<'py>(
         return Err(PyValueError::new_err("split needs an input"));
     };
     let from = svb_reads::detect(first).map_err(|e| crate::errors::reads_error(&e))?;
-    let to = match to {
+    let to = match to.map(str::parse::<svb_model::Format>) {
         None => None,
-        Some("blow5") => Some(svb_model::Format::Blow5),
-        Some("slow5") => Some(svb_model::Format::Slow5),
-        Some(t) => return Err(PyValueError::new_err(format!("to={t:?}: \"blow5\" or \"slow5\""))),
+        Some(Ok(f)) if f.form().is_some() => Some(f),
+        _ => {
+            let t = to.unwrap_or_default();
+            return Err(PyValueError::new_err(format!("to={t:?}: \"blow5\" or \"slow5\"")));
+        }
     };
     let result = operation(py, keep_going, force, |how| {
         svb_convert::split(

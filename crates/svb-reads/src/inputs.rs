@@ -12,7 +12,8 @@ use crate::ReadsError;
 /// [`Format::detect`]); a stream (a FIFO, a device), whose first bytes a look would consume,
 /// by its extension. A file of no known format is an error showing how it starts.
 pub fn detect(path: &Path) -> Result<Format, ReadsError> {
-    let head = svb_io::read_head(path)
+    let guess = Format::of_extension(path).map(crate::file_kind);
+    let head = svb_io::read_head(path, svb_model::SNIFF_LEN, guess.as_ref())
         .map_err(|source| ReadsError::Io { path: path.to_path_buf(), source })?;
     let Some(head) = head else {
         return Format::of_extension(path)

@@ -46,3 +46,13 @@ pub use error::ReadsError;
 pub use id_index::{id_hash, seal_index};
 pub use inputs::{detect, expand, expand_inputs, names_many, one_format, Expanded};
 pub use reader::{AnyReader, ByFormat, Found};
+
+/// What the reader of `format` takes a file to be (its format crate's [`svb_io::FileKind`]):
+/// the bytes its open checks, and what an object's open fetches with its head.
+pub fn file_kind(format: svb_model::Format) -> svb_io::FileKind {
+    match format {
+        svb_model::Format::Pod5 => svb_pod5::FILE_KIND,
+        svb_model::Format::Blow5 | svb_model::Format::Slow5 => svb_blow5::FILE_KIND,
+        svb_model::Format::Fast5 => svb_fast5::FILE_KIND,
+    }
+}

@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use arrow_buffer::Buffer;
 use svb_io::{Access, Source};
-use svb_model::Format;
 
 use super::tables::{check_identifier, footer_version, table_error, Tables};
 use super::Reader;
@@ -23,7 +22,7 @@ impl Reader {
         Self::open_with(path, Access::ReadAt)
     }
 
-    svb_io::reader_constructors!(svb_pod5, Pod5Error, Format::Pod5, "chunk", "reads.pod5");
+    svb_io::reader_constructors!(svb_pod5, Pod5Error, crate::FILE_KIND, "chunk", "reads.pod5");
 
     /// Opens `path` as [`open`](Reader::open) does, keeping only the reads whose id `keep`
     /// accepts: [`reads`](Reader::reads) holds those, in file order, and every index of this
@@ -45,7 +44,7 @@ impl Reader {
         path: impl AsRef<Path>, keep: impl Fn(&[u8; 16]) -> bool,
     ) -> Result<Self, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        match Source::open_as(&path, Access::ReadAt, Format::Pod5) {
+        match Source::open_as(&path, Access::ReadAt, &crate::FILE_KIND) {
             Ok(src) => Self::from_source_keeping(path, src, &keep),
             Err(source) => Err(Pod5Error::Io { path, source }),
         }
@@ -61,7 +60,7 @@ impl Reader {
     /// ```
     pub fn signal_encoding_of(path: impl AsRef<Path>) -> Result<SignalEncoding, Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5)
+        let src = Source::open_as(&path, Access::ReadAt, &crate::FILE_KIND)
             .map_err(|source| Pod5Error::Io { path: path.clone(), source })?;
         let footer = container::parse(&src).map_err(|(offset, what)| Pod5Error::Container {
             path: path.clone(),

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use arrow_buffer::Buffer;
 use svb_io::{Access, Source};
-use svb_model::Format;
 
 use super::tables::{check_identifier_of, footer_version, table_error, Tables};
 use super::Reader;
@@ -105,7 +104,7 @@ impl Reader {
     /// is an error naming it.
     pub fn open_recovering(path: impl AsRef<Path>) -> Result<(Self, Option<String>), Pod5Error> {
         let path = path.as_ref().to_path_buf();
-        let src = Source::open_as(&path, Access::ReadAt, Format::Pod5)
+        let src = Source::open_as(&path, Access::ReadAt, &crate::FILE_KIND)
             .map_err(|source| Pod5Error::Io { path: path.clone(), source })?;
         Self::recovering_from_source(path, src, true)
     }
