@@ -62,7 +62,7 @@ impl OnExisting {
 
 /// A complete file not yet under its name: [`publish`](Staged::publish) names it; dropped,
 /// it is removed. What an operation that writes several outputs holds until every one of
-/// them is complete ([`publish_all`]).
+/// them is complete ([`publish_all`](crate::publish_all)).
 #[derive(Debug)]
 pub struct Staged {
     pub(crate) partial: StagedBytes,
@@ -135,7 +135,7 @@ impl Drop for Staged {
 /// An object's output (`s3://...`) is uploaded as it is written, in parts that appear under
 /// its key only when it is committed (`svb_io::remote`'s `Upload`; two outputs at once, each
 /// holding up to 72 MiB: more, as `split` writes, go the other way); its scratch files, the
-/// output of [`Publish::create_rewritable`] and outputs beyond those two are written to the
+/// output of [`Publish::create_rewritable`](crate::Publish::create_rewritable) and outputs beyond those two are written to the
 /// temporary folder and uploaded when complete.
 ///
 /// - The temporary file is created new (`O_CREAT | O_EXCL`: a file or a symbolic link already
@@ -147,7 +147,7 @@ impl Drop for Staged {
 /// - Dropped without a commit (an error, a panic, an early return), the temporary file is
 ///   removed. A process killed mid-write leaves only the hidden name, which no reader takes
 ///   for a finished file; the next [`PartialFile::create`] for the same destination removes
-///   such leftovers once their process is gone ([`remove_stale_partials`] for a whole
+///   such leftovers once their process is gone ([`remove_stale_partials`](crate::remove_stale_partials) for a whole
 ///   directory).
 ///
 /// Writes are buffered and counted: [`position`](PartialFile::position) is the file's
@@ -571,7 +571,7 @@ impl Drop for PartialFile {
 /// Writes `bytes` to `path` the way [`PartialFile`] does (a temporary file, published when
 /// complete, an existing destination replaced only with [`OnExisting::Replace`]), without the
 /// scan for stale leftovers: for many small outputs in one directory, whose caller runs
-/// [`remove_stale_partials`] on it once.
+/// [`remove_stale_partials`](crate::remove_stale_partials) on it once.
 ///
 /// ```
 /// use svb_io::{write_file, OnExisting};
