@@ -13,7 +13,11 @@ use std::path::Path;
 use svb_blow5::{Header, Record, RecordCompression, SignalCompression};
 use svb_model::Format;
 
-use crate::{look_at_inputs, merged_schema, ConvertError, HeaderRules, Run, Stats};
+use crate::blow5_headers::merged_schema;
+use crate::blow5_headers::HeaderRules;
+use crate::error::ConvertError;
+use crate::run::look_at_inputs;
+use crate::run::{Run, Stats};
 
 /// One of slow5tools' datasets: what its header says and the bits it suggests.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,7 +125,7 @@ type Groups = [Vec<(String, String)>];
 /// text.
 fn attribute<'a>(groups: &'a Groups, group: usize, key: &str) -> Option<&'a str> {
     let (_, value) = groups.get(group)?.iter().find(|(k, _)| k == key)?;
-    Some(crate::merge::attribute_value(value))
+    Some(crate::blow5_headers::attribute_value(value))
 }
 
 /// Whether every read group's `key` is `want`.
@@ -246,7 +250,8 @@ pub fn degrade(
     }
     // SLOW5 text has no compression: the rule every operation's output follows.
     let decode_fast = false;
-    crate::Compression { records, signal, decode_fast, ..Default::default() }.check(to, out)?;
+    crate::compression::Compression { records, signal, decode_fast, ..Default::default() }
+        .check(to, out)?;
     let open = |p: &Path| svb_blow5::Reader::open(p);
     let mut header = None;
     let look = |r: &svb_blow5::Reader, _: &Path| {
@@ -329,7 +334,7 @@ fn degrade_pod5(
     let groups: Vec<Vec<(String, String)>> = r
         .run_infos()
         .iter()
-        .map(crate::read_group_of)
+        .map(crate::mapping::read_group_of)
         .collect::<Result<_, _>>()
         .map_err(&in_file)?;
     let (dataset, bits) = match bits {
@@ -356,7 +361,7 @@ fn degrade_pod5(
     let total = r.len() as u64;
     let weight = |i: usize| r.reads()[i].num_samples;
     let mut done = 0u64;
-    for window in svb_io::windows(r.len(), 1024, crate::WINDOW_SAMPLES, weight) {
+    for window in svb_io::windows(r.len(), 1024, crate::run::WINDOW_SAMPLES, weight) {
         let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> = window
             .clone()
             .into_par_iter()
@@ -383,7 +388,7 @@ fn degrade_pod5(
             })
             .collect();
         done += window.len() as u64;
-        let reads = crate::settle(decoded, on_error, &mut stats.failed, &in_file)?;
+        let reads = crate::run::settle(decoded, on_error, &mut stats.failed, &in_file)?;
         w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
         stats.reads += reads.len() as u64;
         stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();

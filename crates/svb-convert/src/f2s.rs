@@ -11,7 +11,7 @@
 use svb_blow5::{AuxField, AuxValue, FieldType, Record};
 use svb_fast5::{AttrValue, Attrs};
 
-use crate::ConvertError;
+use crate::error::ConvertError;
 
 /// The auxiliary fields f2s takes from the `Raw` group, with their types.
 const RAW_FIELDS: [(&str, &str); 4] = [

@@ -10,10 +10,11 @@ use svb_model::ont::END_REASONS;
 use svb_model::ReadSink;
 use svb_pod5::{ReadRow, RunInfo};
 
+use crate::error::ConvertError;
 use crate::f2s;
 use crate::mapping::forced;
+use crate::run::{Run, Stats};
 use crate::windows::{fast5_steps, into_sink};
-use crate::{ConvertError, Run, Stats};
 
 /// Text of attribute `name` of `attrs`, `None` when absent.
 fn text(attrs: &Attrs, name: &str) -> Option<String> {
@@ -32,7 +33,7 @@ fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
 pub fn run_info_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<RunInfo, ConvertError> {
     let t = &read.tracking_id;
     let minion = read.digitisation == 8192.0;
-    let time = |name: &str| text(t, name).and_then(|s| crate::parse_utc_ms(&s)).unwrap_or(0);
+    let time = |name: &str| text(t, name).and_then(|s| crate::time::parse_utc_ms(&s)).unwrap_or(0);
     let mut run = RunInfo::default();
     run.acquisition_id = read.run_id.clone();
     run.acquisition_start_time_ms = time("exp_start_time");
@@ -150,9 +151,9 @@ type Picked = crate::windows::Picked<svb_fast5::Reader>;
 
 /// Looks at each FAST5 input in turn: the reads to convert of each, and `look(reader, those
 /// reads)` (what the output's header needs of them).
-fn open_fast5(
-    inputs: &[PathBuf], out: &Path, on_error: crate::OnError, wanted: Option<&HashSet<String>>,
-    mut look: impl FnMut(&svb_fast5::Reader, &[usize]),
+pub(crate) fn open_fast5(
+    inputs: &[PathBuf], out: &Path, on_error: crate::run::OnError,
+    wanted: Option<&HashSet<String>>, mut look: impl FnMut(&svb_fast5::Reader, &[usize]),
 ) -> Result<(Picked, Stats), ConvertError> {
     let mut picks = Vec::new();
     let pick = |r: &svb_fast5::Reader, _: &Path| {
@@ -163,12 +164,17 @@ fn open_fast5(
         picks.push(keep);
         Ok(())
     };
-    let (looked, stats) =
-        crate::look_at_inputs(inputs, out, on_error, |p: &Path| svb_fast5::Reader::open(p), pick)?;
+    let (looked, stats) = crate::run::look_at_inputs(
+        inputs,
+        out,
+        on_error,
+        |p: &Path| svb_fast5::Reader::open(p),
+        pick,
+    )?;
     Ok((looked.into_iter().zip(picks).collect(), stats))
 }
 
-fn picked_to_pod5(
+pub(crate) fn picked_to_pod5(
     readers: Picked, stats: Stats, out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let w = svb_pod5::Writer::create(out, options)?;
@@ -232,7 +238,7 @@ pub fn fast5_to_blow5(
 /// The read groups (one a run) and auxiliary fields of a BLOW5 made of FAST5 reads, as f2s
 /// maps them, gathered an input at a time ([`add`](F2sHeader::add)).
 #[derive(Default)]
-struct F2sHeader {
+pub(crate) struct F2sHeader {
     /// Each run's id and read group attributes, in the order first seen.
     groups: Vec<(String, Vec<(String, String)>)>,
     fields: Vec<svb_blow5::AuxField>,
@@ -244,7 +250,7 @@ struct F2sHeader {
 impl F2sHeader {
     /// Gathers the reads `keep` of `r` (reads whose attributes fail are left out here: they
     /// are named when they are converted).
-    fn add(&mut self, r: &svb_fast5::Reader, keep: &[usize]) {
+    pub(crate) fn add(&mut self, r: &svb_fast5::Reader, keep: &[usize]) {
         let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
         let failed = &mut self.failed;
         let read = |&i: &usize| match r.read(i) {
@@ -301,7 +307,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
             read_groups: r
                 .run_infos()
                 .iter()
-                .map(crate::read_group_of)
+                .map(crate::mapping::read_group_of)
                 .collect::<Result<_, _>>()?,
             aux: svb_blow5::ont::pod5_aux(),
         }),
@@ -314,7 +320,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
 }
 
 /// Converts the picked reads into BLOW5 `out`, whose header `header` gathered from them.
-fn picked_to_blow5(
+pub(crate) fn picked_to_blow5(
     readers: Picked, header: F2sHeader, stats: Stats, out: &Path, options: svb_blow5::WriteOptions,
     how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
@@ -335,44 +341,4 @@ fn picked_to_blow5(
         f2s::record(&read, signal, group as u32, &fields)
     };
     picked_into(readers, stats, how, convert, w)
-}
-
-/// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as
-/// [`fast5_to_pod5`] writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
-/// [`fast5_to_blow5`] does; under `how` (its `on_existing` says whether `out` may be
-/// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
-pub fn subset_fast5(
-    inputs: &[PathBuf], wanted: &[String], out: &Path, how: Run<'_>,
-) -> Result<crate::Subset, ConvertError> {
-    let ids: HashSet<String> = wanted.iter().cloned().collect();
-    let format = svb_model::Format::of_output(out)?;
-    let mut found: HashSet<String> = HashSet::new();
-    let mut header = F2sHeader::default();
-    let look = |r: &svb_fast5::Reader, keep: &[usize]| {
-        let ids = keep.iter().filter_map(|&i| r.read_id(i).ok());
-        found.extend(ids.map(str::to_owned));
-        if format != svb_model::Format::Pod5 {
-            header.add(r, keep);
-        }
-    };
-    let (readers, stats) = open_fast5(inputs, out, how.on_error, Some(&ids), look)?;
-    let publish = how.publish;
-    let stats = match format {
-        svb_model::Format::Pod5 => {
-            let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
-            picked_to_pod5(readers, stats, out, options, how)?
-        }
-        f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5) => {
-            let options = match f {
-                svb_model::Format::Slow5 => svb_blow5::WriteOptions::slow5(),
-                _ => svb_blow5::WriteOptions::default(),
-            };
-            let options = svb_blow5::WriteOptions { publish, ..options };
-            picked_to_blow5(readers, header, stats, out, options, how)?
-        }
-        found @ svb_model::Format::Fast5 => {
-            return Err(svb_model::OutputFormatError::not_written(out, found).into())
-        }
-    };
-    Ok(crate::Subset { stats, missing: crate::subset::missing(wanted, &found), notes: Vec::new() })
 }

@@ -9,8 +9,8 @@ use svb_blow5::{AuxValue, Record};
 use svb_model::ont::END_REASONS;
 use svb_pod5::{ReadRow, RunInfo};
 
+use crate::error::ConvertError;
 use crate::time::{format_utc_ms, parse_utc_ms};
-use crate::ConvertError;
 
 /// The read-group attribute listing the keys that came from the run's `context_tags`, comma
 /// separated, in order (svb's addition; without it, blue-crab's list of MinKNOW's context

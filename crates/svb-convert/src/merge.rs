@@ -10,9 +10,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::subset::copy_pod5_reads;
+use crate::blow5_headers::fields_of_schema;
+use crate::blow5_headers::HeaderRules;
+use crate::error::ConvertError;
+use crate::run::settle;
+use crate::run::{Run, Stats};
+use crate::stored::copy_pod5_reads;
 use crate::windows::weighed;
-use crate::{settle, ConvertError, Run, Stats};
 use svb_model::ReadSource;
 
 /// What a merge does with a read whose id an earlier input (or an earlier read) has.
@@ -26,160 +30,10 @@ pub enum Duplicates {
     KeepFirst,
 }
 
-/// What a BLOW5 merge does with inputs whose headers differ: slow5tools merge's rules (a POD5
-/// merge has no auxiliary fields or read groups, and ignores them). Read groups are matched by
-/// their run id; auxiliary fields are the union of the inputs' (a record without one gets its
-/// missing value, as slow5lib writes it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HeaderRules {
-    /// Write no auxiliary field: records keep their primary fields alone (slow5tools merge
-    /// `--lossless false`).
-    pub drop_aux: bool,
-    /// Merge read groups of one run id whose attributes differ (slow5tools merge `-a`): an
-    /// attribute that differs, or that one of them lacks, is left empty. Without it that is an
-    /// error naming the run, the attributes and the files.
-    pub allow_differing_attributes: bool,
-}
-
-/// A read group's run id, `None` when it has none (or an empty one).
-fn run_id(group: &[(String, String)]) -> Option<&str> {
-    svb_blow5::group_attribute(group, "run_id").filter(|v| !v.is_empty())
-}
-
-/// An attribute's value as slow5lib keeps it: `.` is the empty text.
-pub(crate) fn attribute_value(v: &str) -> &str {
-    if v == "." {
-        ""
-    } else {
-        v
-    }
-}
-
-/// [`crate::merge_schemas`]: the schema of one file holding the records of files with
-/// `headers` (each with its path), by slow5tools merge's rules.
-pub(crate) fn merge_schemas(
-    headers: &[(svb_blow5::Schema, &Path)], rules: HeaderRules,
-) -> Result<(svb_blow5::Schema, Vec<Vec<u32>>), ConvertError> {
-    if headers.is_empty() {
-        return Err(ConvertError::Mapping("no input".into()));
-    }
-    let mut groups: Vec<Vec<(String, String)>> = Vec::new();
-    let mut group_from: Vec<&Path> = Vec::new();
-    let mut aux: Vec<svb_blow5::AuxField> = Vec::new();
-    let mut aux_from: Vec<&Path> = Vec::new();
-    let mut differ: Vec<String> = Vec::new();
-    let mut maps = Vec::with_capacity(headers.len());
-    for (h, path) in headers {
-        let path: &Path = path;
-        if !rules.drop_aux {
-            for f in &h.aux {
-                match aux.iter().position(|x| x.name == f.name) {
-                    None => {
-                        aux.push(f.clone());
-                        aux_from.push(path);
-                    }
-                    Some(i) if aux[i].ty == f.ty => {}
-                    Some(i) => {
-                        let why = format!(
-                            "auxiliary field {} is {} here but {} in {}",
-                            f.name,
-                            f.ty.spelling(),
-                            aux[i].ty.spelling(),
-                            aux_from[i].display()
-                        );
-                        return Err(ConvertError::of(path)(ConvertError::Mapping(why)));
-                    }
-                }
-            }
-        }
-        let mut map = Vec::with_capacity(h.read_groups.len());
-        for group in &h.read_groups {
-            // The same group: the same run id, or without one every attribute the same.
-            let id = run_id(group);
-            let same = |g: &Vec<(String, String)>| match id {
-                Some(id) => run_id(g) == Some(id),
-                None => g == group,
-            };
-            let found = groups.iter().position(same);
-            let (Some(k), Some(id)) = (found, id) else {
-                let k = found.unwrap_or_else(|| {
-                    groups.push(group.clone());
-                    group_from.push(path);
-                    groups.len() - 1
-                });
-                map.push(k as u32);
-                continue;
-            };
-            // The same run: every attribute of either must be the other's.
-            let out = &mut groups[k];
-            let mut keys: Vec<String> = out.iter().map(|(key, _)| key.clone()).collect();
-            for (key, _) in group {
-                if !keys.contains(key) {
-                    keys.push(key.clone());
-                }
-            }
-            for key in keys {
-                let theirs = out.iter().position(|(x, _)| *x == key);
-                let ours = group.iter().find(|(x, _)| *x == key).map(|(_, v)| v);
-                let same = match (theirs, ours) {
-                    (Some(t), Some(v)) => attribute_value(&out[t].1) == attribute_value(v),
-                    _ => false,
-                };
-                if same {
-                    continue;
-                }
-                let shown =
-                    |v: Option<&String>| v.map_or("missing".to_string(), |v| format!("{v:?}"));
-                differ.push(format!(
-                    "run {id}: @{key} is {} in {} but {} in {}",
-                    shown(theirs.map(|t| &out[t].1)),
-                    group_from[k].display(),
-                    shown(ours),
-                    path.display()
-                ));
-                match theirs {
-                    Some(t) => out[t].1 = String::new(),
-                    None => out.push((key, String::new())),
-                }
-            }
-            map.push(k as u32);
-        }
-        maps.push(map);
-    }
-    if !differ.is_empty() && !rules.allow_differing_attributes {
-        let more = match differ.len() {
-            n if n > 3 => format!(" (and {} more)", n - 3),
-            _ => String::new(),
-        };
-        differ.truncate(3);
-        return Err(ConvertError::Mapping(format!(
-            "read groups of one run differ: {}{more}; allowing it (slow5tools merge -a) merges \
-             them, leaving what differs empty",
-            differ.join("; ")
-        )));
-    }
-    let schema = svb_blow5::Schema { read_groups: groups, aux };
-    Ok((schema, maps))
-}
-
-/// `rec`'s auxiliary fields made `aux`'s: each field it lacks given its missing value (as
-/// slow5lib writes one), all of them dropped when `aux` is empty.
-pub(crate) fn fields_of_schema(rec: &mut svb_blow5::Record, aux: &[svb_blow5::AuxField]) {
-    if aux.is_empty() {
-        rec.aux.clear();
-        return;
-    }
-    for f in aux {
-        if !rec.aux.iter().any(|(name, _)| *name == f.name) {
-            rec.aux.push((f.name.clone(), svb_blow5::AuxValue::missing(&f.ty)));
-        }
-    }
-}
-
 /// What a merge wrote.
 #[derive(Debug, Default)]
 pub struct Merged {
-    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), the inputs
+    /// Reads and samples written; with [`OnError::Skip`](crate::run::OnError::Skip), the inputs
     /// and reads left out.
     pub stats: Stats,
     /// Reads left out with [`Duplicates::KeepFirst`] as a later copy of an id.
@@ -243,7 +97,7 @@ fn pod5_into_one(
     inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, duplicates: Duplicates,
     recompress: bool, mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
-    crate::check_output(inputs, out)?;
+    crate::run::check_output(inputs, out)?;
     let mut w = svb_pod5::Writer::create(out, options)?;
     let mut merged = Merged::default();
     let mut seen = Seen::new(inputs, duplicates);
@@ -311,7 +165,7 @@ fn merge_blow5_with(
     options: impl FnOnce(&svb_blow5::Header) -> svb_blow5::WriteOptions, duplicates: Duplicates,
     rules: HeaderRules, mut how: Run<'_>,
 ) -> Result<Merged, ConvertError> {
-    crate::check_output(inputs, out)?;
+    crate::run::check_output(inputs, out)?;
     let on_error = how.on_error;
     let mut merged = Merged::default();
     // The headers first: a BLOW5 header lists every read group before any record.
@@ -335,7 +189,7 @@ fn merge_blow5_with(
     }
     let refs: Vec<(&svb_blow5::Header, &Path)> =
         headers.iter().map(|(h, p, ..)| (h, p.as_path())).collect();
-    let (schema, group_maps) = crate::merged_schema(&refs, rules)?;
+    let (schema, group_maps) = crate::blow5_headers::merged_schema(&refs, rules)?;
     let aux = schema.aux.clone();
     let mut w = svb_blow5::Writer::create(out, schema, options(&headers[0].0))?;
     let mut progress =
@@ -343,14 +197,14 @@ fn merge_blow5_with(
     let mut seen = Seen::new(inputs, duplicates);
     for ((_, path, _, k, kept), map) in headers.iter().zip(&group_maps) {
         let k = *k;
-        let opened =
-            crate::reopen::reopen(kept, path, crate::open_for_copy).map_err(ConvertError::from);
+        let opened = crate::reopen::reopen(kept, path, crate::stored::open_for_copy)
+            .map_err(ConvertError::from);
         let in_file = ConvertError::of(path);
         let Some(r) = settle(vec![opened], on_error, &mut merged.stats.failed, in_file)?.pop()
         else {
             continue;
         };
-        if crate::keeps_numbers(map) && w.stores_like(r.header()) {
+        if crate::stored::keeps_numbers(map) && w.stores_like(r.header()) {
             let (stats, seen) = (&mut merged.stats, &mut seen);
             copy_stored_blow5(&r, path, k, &mut w, seen, &mut progress, &mut how, stats)?;
             continue;
@@ -385,7 +239,7 @@ fn merge_blow5_with(
 }
 
 /// Copies the records of BLOW5 input `k` (`r`, at `path`) into `w` as they are stored, a
-/// window at a time ([`crate::copy_stored_records`]), the first of each read id kept as
+/// window at a time ([`crate::stored::copy_stored_records`]), the first of each read id kept as
 /// `seen` says. `w` stores records as `r` does and its read groups index as `r`'s.
 #[allow(clippy::too_many_arguments)]
 fn copy_stored_blow5(
@@ -397,10 +251,10 @@ fn copy_stored_blow5(
     let indices: Vec<usize> = (0..r.len()).collect();
     for window in weighed(&indices, |&i| r.weight(i)) {
         let keep = |id: &str| seen.keep(id.to_string(), id, k);
-        crate::copy_stored_records(
+        crate::stored::copy_stored_records(
             r,
             window,
-            crate::Check::Head,
+            crate::stored::Check::Head,
             w,
             keep,
             how.on_error,
@@ -423,7 +277,7 @@ pub fn merge(
     match Format::of_output(out)? {
         Format::Pod5 => {
             let options = svb_pod5::WriteOptions {
-                signal_encoding: crate::subset::pod5_copy_encoding(inputs),
+                signal_encoding: crate::stored::pod5_copy_encoding(inputs),
                 publish: how.publish,
                 ..svb_pod5::WriteOptions::default()
             };
@@ -431,8 +285,9 @@ pub fn merge(
         }
         Format::Blow5 | Format::Slow5 => {
             let publish = how.publish;
-            let options =
-                |first: &svb_blow5::Header| crate::blow5_options_like(out, first, publish);
+            let options = |first: &svb_blow5::Header| {
+                crate::blow5_headers::blow5_options_like(out, first, publish)
+            };
             merge_blow5_with(inputs, out, options, duplicates, rules, how)
         }
         found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),

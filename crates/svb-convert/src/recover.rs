@@ -6,7 +6,8 @@ use std::path::Path;
 
 use svb_model::Format;
 
-use crate::{ConvertError, OnError, Run, Stats};
+use crate::error::ConvertError;
+use crate::run::{OnError, Run, Stats};
 use svb_model::ReadSource;
 
 /// What a recovery saved and lost.
@@ -32,7 +33,7 @@ pub fn recover_blow5(
     let in_file = ConvertError::of(input);
     let (r, cut) = svb_blow5::Reader::open_recovering(input).map_err(|e| in_file(e.into()))?;
     let h = r.header().clone();
-    let options = crate::blow5_options_like(out, &h, how.publish);
+    let options = crate::blow5_headers::blow5_options_like(out, &h, how.publish);
     let mut w = svb_blow5::Writer::create(out, svb_blow5::Schema::of(&h), options)?;
     let records = r.len();
     // A recovery saves what it can: a record that does not decode is left out and named.
@@ -45,8 +46,10 @@ pub fn recover_blow5(
         let indices: Vec<usize> = (0..records).collect();
         for window in crate::windows::weighed(&indices, |&i| r.weight(i)) {
             let all = |_: &str| Ok(true);
-            let (check, skip) = (crate::Check::Whole, OnError::Skip);
-            crate::copy_stored_records(&r, window, check, &mut w, all, skip, &mut stats, &in_file)?;
+            let (check, skip) = (crate::stored::Check::Whole, OnError::Skip);
+            crate::stored::copy_stored_records(
+                &r, window, check, &mut w, all, skip, &mut stats, &in_file,
+            )?;
             progress.done += window.len() as u64;
             how.report(progress.done, progress.total)?;
         }
@@ -114,7 +117,7 @@ pub fn recover(input: &Path, out: &Path, how: Run<'_>) -> Result<Recovery, Conve
 /// and a name that says otherwise would hold bytes of another format.
 fn recovery_output(input: &Path, out: &Path, format: Format) -> Result<(), ConvertError> {
     match Format::of_output(out)? {
-        to if to.same_reader(format) => crate::check_output(&[input.to_path_buf()], out),
+        to if to.same_reader(format) => crate::run::check_output(&[input.to_path_buf()], out),
         to => Err(ConvertError::Mapping(format!(
             "{}: a {} file, but a {} file is recovered into its own format (.{}; `svb convert` \
              it after)",
@@ -163,7 +166,7 @@ pub fn recover_pod5(
     for window in crate::windows::weighed(&all, |&i| r.weight(i)) {
         how.report(done, total)?;
         done += window.len() as u64;
-        crate::subset::copy_pod5_reads(
+        crate::stored::copy_pod5_reads(
             &r,
             window,
             &mut w,

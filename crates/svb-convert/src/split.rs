@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use svb_model::Format;
 
-use crate::subset::copy_pod5_reads;
-use crate::{settle, ConvertError, Run, Stats};
+use crate::error::ConvertError;
+use crate::run::settle;
+use crate::run::{Run, Stats};
+use crate::stored::copy_pod5_reads;
 use svb_model::ReadSource;
 
 /// Which output a read goes to.
@@ -40,13 +42,13 @@ pub enum SplitBy {
     /// The destination a table file gives its read id, the file read a line at a time after
     /// the inputs' read ids are known (memory follows the inputs' reads, not the table's
     /// lines); reads it does not list are left out and counted.
-    TableFile(crate::TableFile),
+    TableFile(crate::table::TableFile),
 }
 
 /// What a split wrote.
 #[derive(Debug, Default)]
 pub struct Split {
-    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), what was
+    /// Reads and samples written; with [`OnError::Skip`](crate::run::OnError::Skip), what was
     /// left out.
     pub stats: Stats,
     /// Each output: its key, its path and its reads, in key order.
@@ -168,7 +170,8 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
 #[allow(clippy::too_many_arguments)] // split_pod5's and split_blow5's, and the formats
 pub fn split(
     inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, template: Option<&str>,
-    to: Option<Format>, compression: crate::Compression, max_open: usize, how: Run<'_>,
+    to: Option<Format>, compression: crate::compression::Compression, max_open: usize,
+    how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let refused = |why: &str| Err(ConvertError::Mapping(why.to_string()));
     match (from, to) {
@@ -176,7 +179,7 @@ pub fn split(
             refused("FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split")
         }
         (Format::Pod5, None | Some(Format::Pod5)) => {
-            if compression != crate::Compression::default() {
+            if compression != crate::compression::Compression::default() {
                 return refused(
                     "a POD5 split copies each read's chunks as they are stored; record and \
                      signal compression are for BLOW5 outputs (`svb convert --decode-fast` \
@@ -251,7 +254,7 @@ pub fn split_pod5(
     let paths =
         output_paths(dir, &keys.names, template, "pod5", &opened_paths, how.publish.on_existing)?;
     let publish = how.publish;
-    let signal_encoding = crate::subset::pod5_copy_encoding(&opened_paths);
+    let signal_encoding = crate::stored::pod5_copy_encoding(&opened_paths);
     let mut written = vec![0u64; keys.names.len()];
     let mut done = 0u64;
     // The complete outputs, published together at the end (all or nothing).
@@ -300,7 +303,7 @@ pub fn split_pod5(
 #[allow(clippy::too_many_arguments)] // the split's and the output's
 pub fn split_blow5(
     inputs: &[PathBuf], dir: &Path, by: &SplitBy, template: Option<&str>, text: bool,
-    compression: crate::Compression, max_open: usize, mut how: Run<'_>,
+    compression: crate::compression::Compression, max_open: usize, mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let on_error = how.on_error;
     let mut result = Split::default();
@@ -427,13 +430,17 @@ pub fn split_blow5(
             }
             let schema = svb_blow5::Schema { read_groups: groups, aux: first.aux.clone() };
             let path = &out_paths[k as usize];
-            let options = compression.over(crate::blow5_options_like(path, first, how.publish));
+            let options = compression.over(crate::blow5_headers::blow5_options_like(
+                path,
+                first,
+                how.publish,
+            ));
             let w = svb_blow5::Writer::create(path, schema, options)?;
             writers.insert(k, (w, map));
         }
         for (input, ((_, path), of_input)) in opened.iter().zip(per_batch).enumerate() {
             let in_file = ConvertError::of(path);
-            let r = crate::reopen::reopen(&kept[input], path, crate::open_for_copy)
+            let r = crate::reopen::reopen(&kept[input], path, crate::stored::open_for_copy)
                 .map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
@@ -446,10 +453,10 @@ pub fn split_blow5(
                         let stats = &mut result.stats;
                         let reads = stats.reads;
                         let keep = |_: &str| Ok(true);
-                        crate::copy_stored_records(
+                        crate::stored::copy_stored_records(
                             &r,
                             window,
-                            crate::Check::Head,
+                            crate::stored::Check::Head,
                             w,
                             keep,
                             on_error,
@@ -594,7 +601,7 @@ fn output_paths(
                 path.display()
             )));
         }
-        crate::check_output(inputs, &path)?;
+        crate::run::check_output(inputs, &path)?;
         if path.exists() && on_existing != svb_io::OnExisting::Replace {
             return Err(ConvertError::Output {
                 path,

@@ -10,14 +10,21 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::compression::Compression;
+use crate::error::ConvertError;
+use crate::fast5::{open_fast5, picked_to_blow5, picked_to_pod5, F2sHeader};
+use crate::run::missing;
+use crate::run::settle;
+use crate::run::{Run, Stats};
+use crate::stored::copy_pod5_reads;
+use crate::stored::pod5_copy_encoding;
 use crate::windows::weighed;
-use crate::{settle, Compression, ConvertError, Run, Stats};
 use svb_model::ReadSource;
 
 /// What a subset wrote.
 #[derive(Debug, Default)]
 pub struct Subset {
-    /// Reads and samples written; with [`OnError::Skip`](crate::OnError::Skip), the inputs
+    /// Reads and samples written; with [`OnError::Skip`](crate::run::OnError::Skip), the inputs
     /// and reads left out.
     pub stats: Stats,
     /// The wanted ids found in no input, in the list's order.
@@ -50,19 +57,12 @@ impl ReadOrder {
     }
 }
 
-pub(crate) fn missing(wanted: &[String], found: &HashSet<String>) -> Vec<String> {
-    wanted.iter().filter(|id| !found.contains(*id)).cloned().collect()
-}
-
-/// A read's VBZ chunks as stored: (samples, bytes) each.
-type StoredChunks = Vec<(u32, Vec<u8>)>;
-
 /// The reads `wanted` (UUID strings) of POD5 `inputs` into `out` (VBZ chunks copied as they
 /// are stored, uncompressed signal re-encoded), under `how`.
 pub fn subset_pod5(
     inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
-    crate::check_output(inputs, out)?;
+    crate::run::check_output(inputs, out)?;
     let mut ids = HashSet::with_capacity(wanted.len());
     for id in wanted {
         let uuid = svb_pod5::parse_uuid(id).ok_or_else(|| {
@@ -162,83 +162,6 @@ fn pod5_in_list_order(
     Ok(())
 }
 
-/// The signal compression of a POD5 copy of `inputs` (subset, merge, split): the first
-/// input's where it is PDZ, so that PDZ blocks are copied as stored; VBZ otherwise (an
-/// uncompressed input is compressed, as `pod5` copies do). Only a regular file is looked at
-/// ahead (its footer and signal schema): a FIFO or a stream can be read once, by the copy
-/// itself, and an object store's input costs no extra request; those give VBZ, as does an
-/// input whose footer cannot be read (its own open reports it).
-pub(crate) fn pod5_copy_encoding(inputs: &[PathBuf]) -> svb_pod5::SignalEncoding {
-    let first = inputs.first().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()));
-    match first.map(svb_pod5::Reader::signal_encoding_of) {
-        Some(Ok(svb_pod5::SignalEncoding::Pdz)) => svb_pod5::SignalEncoding::Pdz,
-        _ => svb_pod5::SignalEncoding::Vbz,
-    }
-}
-
-/// Copies reads `window` of the POD5 reader `r` into `w` with their runs: chunks of the
-/// writer's compression (VBZ or PDZ) as stored (checked as they are added, not
-/// recompressed), other signal decoded and compressed on every core; with `recompress` (a
-/// repack), every read's signal decoded and compressed anew under the writer's options. A read that fails stops the copy, or goes to
-/// `stats.failed` (named by `in_file`), as `on_error` says. Returns the ids written.
-pub(crate) fn copy_pod5_reads(
-    r: &svb_pod5::Reader, window: &[usize], w: &mut svb_pod5::Writer, recompress: bool,
-    on_error: crate::OnError, stats: &mut Stats, in_file: &impl Fn(ConvertError) -> ConvertError,
-) -> Result<Vec<String>, ConvertError> {
-    for &i in window {
-        let run = r.run_of(i).map_err(|e| in_file(e.into()))?;
-        w.add_run_info(run).map_err(|e| in_file(e.into()))?;
-    }
-    let mut written = Vec::with_capacity(window.len());
-    let encoding = r.signal_encoding();
-    if encoding == w.signal_encoding()
-        && encoding != svb_pod5::SignalEncoding::Uncompressed
-        && !recompress
-    {
-        let stored: Vec<Result<StoredChunks, svb_pod5::Pod5Error>> = window
-            .par_iter()
-            .map(|&i| {
-                r.chunks(i)?
-                    .iter()
-                    .enumerate()
-                    .map(|(c, info)| Ok((info.samples as u32, r.chunk_bytes(i, c)?)))
-                    .collect()
-            })
-            .collect();
-        // The reads whose chunks were read, then all of them checked (on every core) and
-        // added at once.
-        let fetched = window
-            .iter()
-            .zip(stored)
-            .map(|(&i, chunks)| chunks.map(|c| (i, c)).map_err(ConvertError::from))
-            .collect();
-        let fetched = settle(fetched, on_error, &mut stats.failed, in_file)?;
-        let refs: Vec<svb_pod5::StoredRead<'_>> = fetched
-            .iter()
-            .map(|(i, chunks)| {
-                let chunks = chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                (&r.reads()[*i], chunks)
-            })
-            .collect();
-        let outcome = w.add_reads_stored_chunks(&refs).map_err(|e| in_file(e.into()))?;
-        let added = crate::each_written(refs.iter().map(|(read, _)| *read), outcome);
-        for read in settle(added, on_error, &mut stats.failed, in_file)? {
-            stats.reads += 1;
-            stats.samples += read.num_samples;
-            written.push(read.read_id_string());
-        }
-    } else {
-        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> =
-            window.par_iter().map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?))).collect();
-        let reads = settle(decoded, on_error, &mut stats.failed, in_file)?;
-        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-        stats.reads += reads.len() as u64;
-        stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-        written.extend(reads.iter().map(|(read, _)| read.read_id_string()));
-    }
-    Ok(written)
-}
-
 /// The records `wanted` of BLOW5 or SLOW5 `inputs` into `out` (SLOW5 text when it ends in
 /// `.slow5`), under `how`: their read groups merged (equal groups once), their auxiliary
 /// fields the same in every input; a BLOW5 output takes the first input's compression (zstd
@@ -260,7 +183,7 @@ pub fn subset_blow5_with(
     compression: &Compression, mut how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
     compression.check(svb_model::Format::of_output(out)?, out)?;
-    crate::check_output(inputs, out)?;
+    crate::run::check_output(inputs, out)?;
     let on_error = how.on_error;
     let ids: HashSet<&str> = wanted.iter().map(String::as_str).collect();
     let mut result = Subset::default();
@@ -284,10 +207,14 @@ pub fn subset_blow5_with(
     };
     let headers: Vec<(&svb_blow5::Header, &Path)> =
         opened.iter().map(|(o, p)| (o.reader.header(), p.as_path())).collect();
-    let (schema, group_maps) = crate::merged_schema(&headers, crate::HeaderRules::default())?;
+    let (schema, group_maps) = crate::blow5_headers::merged_schema(
+        &headers,
+        crate::blow5_headers::HeaderRules::default(),
+    )?;
     let aux = schema.aux.clone();
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
-    let options = compression.over(crate::blow5_options_like(out, &first, how.publish));
+    let options =
+        compression.over(crate::blow5_headers::blow5_options_like(out, &first, how.publish));
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     let decoded = Decoded {
@@ -320,14 +247,14 @@ pub fn subset_blow5_with(
         picked.dedup();
         // Records stored as the output stores them, whose read groups keep their numbers, are
         // copied as stored.
-        if crate::keeps_numbers(map) && w.stores_like(r.header()) {
+        if crate::stored::keeps_numbers(map) && w.stores_like(r.header()) {
             for window in weighed(&picked, |&i| r.weight(i)) {
                 let keep = |id: &str| Ok(ids.contains(id));
                 let stats = &mut result.stats;
-                let written = crate::copy_stored_records(
+                let written = crate::stored::copy_stored_records(
                     r,
                     window,
-                    crate::Check::Fields,
+                    crate::stored::Check::Fields,
                     &mut w,
                     keep,
                     on_error,
@@ -380,7 +307,7 @@ impl Decoded<'_> {
         for (k, mut rec) in kept {
             if self.ids.contains(rec.read_id.as_str()) {
                 rec.read_group = self.group_maps[k][rec.read_group as usize];
-                crate::fields_of_schema(&mut rec, self.aux);
+                crate::blow5_headers::fields_of_schema(&mut rec, self.aux);
                 records.push(rec);
             }
         }
@@ -400,7 +327,7 @@ impl Decoded<'_> {
 
 /// [`subset_pod5`] or [`subset_blow5`] by the output's extension (`.pod5`, or `.blow5` /
 /// `.slow5`), the reads in `order`; the inputs must be of that format (BLOW5 and SLOW5 mix),
-/// or FAST5 ([`subset_fast5`](crate::subset_fast5), into any of them, in the files' order).
+/// or FAST5 ([`subset_fast5`](subset_fast5), into any of them, in the files' order).
 pub fn subset(
     inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {
@@ -417,11 +344,51 @@ pub fn subset(
                     .into(),
             ));
         }
-        return crate::subset_fast5(inputs, wanted, out, how);
+        return subset_fast5(inputs, wanted, out, how);
     }
     match to {
         Format::Pod5 => subset_pod5(inputs, wanted, out, order, how),
         Format::Blow5 | Format::Slow5 => subset_blow5(inputs, wanted, out, order, how),
         found @ Format::Fast5 => Err(svb_model::OutputFormatError::not_written(out, found).into()),
     }
+}
+
+/// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as
+/// [`fast5_to_pod5`] writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
+/// [`fast5_to_blow5`] does; under `how` (its `on_existing` says whether `out` may be
+/// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
+pub fn subset_fast5(
+    inputs: &[PathBuf], wanted: &[String], out: &Path, how: Run<'_>,
+) -> Result<Subset, ConvertError> {
+    let ids: HashSet<String> = wanted.iter().cloned().collect();
+    let format = svb_model::Format::of_output(out)?;
+    let mut found: HashSet<String> = HashSet::new();
+    let mut header = F2sHeader::default();
+    let look = |r: &svb_fast5::Reader, keep: &[usize]| {
+        let ids = keep.iter().filter_map(|&i| r.read_id(i).ok());
+        found.extend(ids.map(str::to_owned));
+        if format != svb_model::Format::Pod5 {
+            header.add(r, keep);
+        }
+    };
+    let (readers, stats) = open_fast5(inputs, out, how.on_error, Some(&ids), look)?;
+    let publish = how.publish;
+    let stats = match format {
+        svb_model::Format::Pod5 => {
+            let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
+            picked_to_pod5(readers, stats, out, options, how)?
+        }
+        f @ (svb_model::Format::Blow5 | svb_model::Format::Slow5) => {
+            let options = match f {
+                svb_model::Format::Slow5 => svb_blow5::WriteOptions::slow5(),
+                _ => svb_blow5::WriteOptions::default(),
+            };
+            let options = svb_blow5::WriteOptions { publish, ..options };
+            picked_to_blow5(readers, header, stats, out, options, how)?
+        }
+        found @ svb_model::Format::Fast5 => {
+            return Err(svb_model::OutputFormatError::not_written(out, found).into())
+        }
+    };
+    Ok(Subset { stats, missing: missing(wanted, &found), notes: Vec::new() })
 }

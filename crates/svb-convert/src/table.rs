@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::PathBuf;
 
-use crate::ConvertError;
+use crate::error::ConvertError;
 
 /// A table of destinations in a file: its path, the destination columns (none: the one
 /// column other than the read ids', when there are two) and the read ids' column.

@@ -11,9 +11,11 @@ use svb_fast5::{AttrValue, Attrs, NewRead, ReadGroups};
 use svb_model::{Format, ReadSink};
 use svb_pod5::{ReadRow, RunInfo};
 
+use crate::error::ConvertError;
 use crate::mapping::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
+use crate::run::look_at_inputs;
+use crate::run::{Run, Stats};
 use crate::windows::{all_reads, fast5_steps, into_sink, Picked};
-use crate::{look_at_inputs, ConvertError, Run, Stats};
 
 /// A run's groups shared by its reads, made once: its `tracking_id` and `context_tags`
 /// attributes, and the read group's `run_id`.
@@ -450,7 +452,7 @@ impl Parts {
     fn writer(&mut self) -> Result<&mut svb_fast5::Writer, ConvertError> {
         if self.current.is_none() {
             let path = self.next_path();
-            crate::check_output(&self.inputs, &path)?;
+            crate::run::check_output(&self.inputs, &path)?;
             self.current = Some(svb_fast5::Writer::create(&path, self.options)?);
         }
         Ok(self.current.as_mut().expect("started"))

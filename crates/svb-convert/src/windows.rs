@@ -8,30 +8,34 @@ use std::path::Path;
 use rayon::prelude::*;
 use svb_model::{ReadSink, ReadSource};
 
-use crate::{settle, ConvertError, Looked, OnError, Run, Stats};
+use crate::error::ConvertError;
+use crate::run::settle;
+use crate::run::Looked;
+use crate::run::{OnError, Run, Stats};
 
 /// The inputs looked at (a bounded number kept open: the others are opened again when their
 /// turn comes), each with the indices of its reads to convert (all of them, or those picked).
 pub(crate) type Picked<R> = Vec<(Looked<R>, Vec<usize>)>;
 
 /// Reads mapped at once where FAST5 is read or written (at most; and at most
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them), as the
+/// [`WINDOW_SAMPLES`](crate::run::WINDOW_SAMPLES) samples as their readers weigh them), as the
 /// FAST5 conversions had it before their loops were one.
 pub(crate) const FAST5_WINDOW_READS: usize = 64;
 
 /// Reads copied or decoded at once by the operations that take them a window at a time
 /// (subset, merge, split, recover), at most; and at most
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as their readers weigh them
+/// [`WINDOW_SAMPLES`](crate::run::WINDOW_SAMPLES) samples as their readers weigh them
 /// ([`weighed`]).
 pub(crate) const WINDOW_READS: usize = 256;
 
 /// `items` in windows of at most [`WINDOW_READS`] items and about
-/// [`WINDOW_SAMPLES`](crate::WINDOW_SAMPLES) samples as `weight` weighs each (one item at
+/// [`WINDOW_SAMPLES`](crate::run::WINDOW_SAMPLES) samples as `weight` weighs each (one item at
 /// least): what an operation copies or decodes at once, so that its memory follows the
 /// samples and not the number of reads (256 reads of 2 million samples would be 1 GB).
 pub(crate) fn weighed<T>(items: &[T], weight: impl Fn(&T) -> u64) -> impl Iterator<Item = &[T]> {
-    let cuts =
-        svb_io::windows(items.len(), WINDOW_READS, crate::WINDOW_SAMPLES, |k| weight(&items[k]));
+    let cuts = svb_io::windows(items.len(), WINDOW_READS, crate::run::WINDOW_SAMPLES, |k| {
+        weight(&items[k])
+    });
     cuts.into_iter().map(move |w| &items[w])
 }
 
@@ -100,7 +104,7 @@ where
     let in_file = ConvertError::of(path);
     let Steps { max_reads, convert, mut admit } = steps;
     let weight = |k: usize| r.weight(indices[k]);
-    let mut windows = svb_io::windows(indices.len(), max_reads, crate::WINDOW_SAMPLES, weight)
+    let mut windows = svb_io::windows(indices.len(), max_reads, crate::run::WINDOW_SAMPLES, weight)
         .into_iter()
         .map(|w| &indices[w]);
     let mut next = || -> Result<_, ConvertError> {

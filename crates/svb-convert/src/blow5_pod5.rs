@@ -1,0 +1,171 @@
+//! POD5 <-> BLOW5 / SLOW5 with blue-crab's field mapping (`mapping.rs`), and BLOW5 <-> SLOW5
+//! and recompression.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use svb_blow5::{Record, Schema};
+use svb_pod5::RunInfo;
+
+use crate::blow5_headers::{fields_of_schema, merged_schema, HeaderRules};
+use crate::error::ConvertError;
+use crate::mapping::{read_group_of, read_of, record_fields_into, run_info_of};
+use crate::run::{look_at_inputs, Run, Stats};
+use crate::windows::{self, all_reads};
+
+/// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
+/// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
+/// slow5tools and blue-crab write); a failed input or read stops it, or is left out, as
+/// `how` says.
+pub fn pod5_to_blow5(
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    let open = |p: &Path| svb_pod5::Reader::open(p);
+    let mut runs: Vec<RunInfo> = Vec::new();
+    let look = |r: &svb_pod5::Reader, _: &Path| {
+        for run in r.run_infos() {
+            match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
+                Some(known) if known != run => {
+                    return Err(ConvertError::Mapping(format!(
+                        "run {} differs from the run of that acquisition id in an earlier input",
+                        run.acquisition_id
+                    )))
+                }
+                Some(_) => {}
+                None => runs.push(run.clone()),
+            }
+        }
+        Ok(())
+    };
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
+    let schema = Schema {
+        read_groups: runs.iter().map(read_group_of).collect::<Result<_, _>>()?,
+        aux: svb_blow5::ont::pod5_aux(),
+    };
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let convert = |_: usize, r: &svb_pod5::Reader, i: usize| {
+        let read = &r.reads()[i];
+        let acquisition = &r.run_of(i)?.acquisition_id;
+        let (group, run) = runs
+            .iter()
+            .enumerate()
+            .find(|(_, x)| x.acquisition_id == *acquisition)
+            // Every run of an input was read for the header, unless the file changed since.
+            .ok_or_else(|| {
+                ConvertError::Mapping(format!(
+                    "run {acquisition} was not in the file when its runs were read \
+                     (was it changed meanwhile?)"
+                ))
+            })?;
+        let mut rec = Record::default();
+        r.decode_signal_into(i, &mut rec.raw_signal)?;
+        record_fields_into(read, run, group as u32, &mut rec);
+        Ok(rec)
+    };
+    let steps = windows::every_read(convert);
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
+/// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
+/// writes it); a failed input or read stops it, or is left out, as `how` says.
+pub fn blow5_to_pod5(
+    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let mut groups: Vec<Vec<Vec<(String, String)>>> = Vec::new();
+    let look = |r: &svb_blow5::Reader, _: &Path| {
+        groups.push(r.header().read_groups.clone());
+        Ok(())
+    };
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
+    let mut w = svb_pod5::Writer::create(out, options)?;
+    // Each input's read groups' acquisition ids (their attributes' alone).
+    let acquisitions: Vec<Vec<String>> = groups
+        .iter()
+        .map(|g| g.iter().map(|a| run_info_of(a, 0.0, 0.0).acquisition_id).collect())
+        .collect();
+    let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
+        let mut rec = Record::default();
+        r.record_into(i, &mut rec)?;
+        let g = rec.read_group;
+        let acquisition = acquisitions[k].get(g as usize).ok_or_else(|| {
+            ConvertError::Mapping(format!(
+                "record {}: read group {g} is not in the header",
+                rec.read_id
+            ))
+        })?;
+        let row = read_of(&rec, acquisition)?;
+        Ok((k, g, (rec.digitisation, rec.sampling_rate), row, rec.raw_signal))
+    };
+    // A read group's run, made from its attributes and its first record (in file order, so
+    // made as each window is added).
+    let mut runs: std::collections::HashMap<(usize, u32), Arc<RunInfo>> = Default::default();
+    let mut by_acquisition: std::collections::HashMap<String, Arc<RunInfo>> = Default::default();
+    type Mapped = (usize, u32, (f64, f64), svb_pod5::ReadRow, Vec<i16>);
+    let admit = |(k, g, first, row, signal): Mapped| -> windows::AdmitResult<_> {
+        let run = match runs.get(&(k, g)) {
+            Some(run) => run.clone(),
+            None => {
+                let run = run_info_of(&groups[k][g as usize], first.0, first.1);
+                let run = match by_acquisition.get(&run.acquisition_id) {
+                    Some(known) if **known != run => {
+                        return Err(ConvertError::Mapping(format!(
+                            "run {}: read group {g} differs from the run of that acquisition \
+                             id made of an earlier read group",
+                            run.acquisition_id
+                        )))
+                    }
+                    Some(known) => known.clone(),
+                    None => Arc::new(run),
+                };
+                by_acquisition.insert(run.acquisition_id.clone(), run.clone());
+                runs.insert((k, g), run.clone());
+                run
+            }
+        };
+        Ok(Some(svb_pod5::NewRead { row, run, signal }))
+    };
+    let steps = windows::Steps { max_reads: usize::MAX, convert, admit };
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Copies every record of BLOW5 or SLOW5 `inputs` into one file `out` under `options`
+/// (BLOW5 with any compression, or [`WriteOptions::slow5`](svb_blow5::WriteOptions::slow5)
+/// text): BLOW5 to SLOW5 and back, or a recompression. Read groups are merged (equal groups
+/// once) and the auxiliary fields must be the same in every input; every field is kept
+/// exactly. A failed input or record stops it, or is left out, as `how` says.
+pub fn blow5_to_blow5(
+    inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    let open = |p: &Path| svb_blow5::Reader::open(p);
+    let mut headers = Vec::new();
+    let look = |r: &svb_blow5::Reader, p: &Path| {
+        headers.push((r.header().clone(), p.to_path_buf()));
+        Ok(())
+    };
+    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
+    let headers: Vec<(&svb_blow5::Header, &Path)> =
+        headers.iter().map(|(h, p)| (h, p.as_path())).collect();
+    let (schema, group_maps) = merged_schema(&headers, HeaderRules::default())?;
+    let aux = schema.aux.clone();
+    // One file rewritten keeps its records as they are, a read id that repeats included (as
+    // slow5tools view rewrites it); several are merged, and an id in two is refused.
+    let options = svb_blow5::WriteOptions { unique_read_ids: headers.len() > 1, ..options };
+    let mut w = svb_blow5::Writer::create(out, schema, options)?;
+    let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
+        let mut rec = Record::default();
+        r.record_into(i, &mut rec)?;
+        rec.read_group = group_maps[k][rec.read_group as usize];
+        fields_of_schema(&mut rec, &aux);
+        Ok(rec)
+    };
+    let steps = windows::every_read(convert);
+    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
+    w.finish()?;
+    Ok(stats)
+}
