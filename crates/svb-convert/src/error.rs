@@ -22,7 +22,7 @@ pub enum ConvertError {
     /// The output's extension names no format svb writes.
     #[error(transparent)]
     OutputFormat(#[from] svb_model::OutputFormatError),
-    /// Stopped when [`Run::interrupted`] said so; nothing was published.
+    /// Stopped when [`Run::interrupted`](crate::Run::interrupted) said so; nothing was published.
     #[error("interrupted; nothing was written")]
     Interrupted,
     /// A field has no place on the other side (a read id that is not a UUID, a key that

@@ -354,8 +354,8 @@ pub fn subset(
 }
 
 /// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as
-/// [`fast5_to_pod5`] writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
-/// [`fast5_to_blow5`] does; under `how` (its `on_existing` says whether `out` may be
+/// [`fast5_to_pod5`](crate::fast5_to_pod5) writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
+/// [`fast5_to_blow5`](crate::fast5_to_blow5) does; under `how` (its `on_existing` says whether `out` may be
 /// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
 pub fn subset_fast5(
     inputs: &[PathBuf], wanted: &[String], out: &Path, how: Run<'_>,
