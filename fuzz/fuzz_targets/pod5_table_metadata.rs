@@ -44,11 +44,13 @@ fn write(n: usize, chunk_samples: usize) -> Vec<u8> {
     };
     let mut w = svb_pod5::Writer::create(&path, options).unwrap();
     for r in 0..2u8 {
-        let mut run = svb_pod5::RunInfo::default();
-        run.acquisition_id = format!("run-{r}");
-        run.sample_rate = 4000 + u16::from(r) * 1000;
-        run.flow_cell_id = format!("FC{r}");
-        run.context_tags = vec![("k".into(), format!("v{r}"))];
+        let run = svb_pod5::RunInfo {
+            acquisition_id: format!("run-{r}"),
+            sample_rate: 4000 + u16::from(r) * 1000,
+            flow_cell_id: format!("FC{r}"),
+            context_tags: vec![("k".into(), format!("v{r}"))],
+            ..Default::default()
+        };
         w.add_run_info(&run).unwrap();
     }
     for i in 0..n {

@@ -44,8 +44,7 @@ fuzz_target!(|data: &[u8]| {
         ..WriteOptions::default()
     };
     let mut w = Writer::create(&path, options).unwrap();
-    let mut run = RunInfo::default();
-    run.acquisition_id = "fuzz".into();
+    let run = RunInfo { acquisition_id: "fuzz".into(), ..RunInfo::default() };
     w.add_run_info(&run).unwrap();
     let mut written = Vec::new();
     for (r, s) in &reads {

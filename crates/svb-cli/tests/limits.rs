@@ -118,9 +118,11 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
     for n in 0..100u8 {
         let path = many.join(format!("{n:03}.pod5"));
         let mut w = svb_pod5::Writer::create(&path, svb_pod5::WriteOptions::default()).unwrap();
-        let mut run = svb_pod5::RunInfo::default();
-        run.acquisition_id = "run-1".into();
-        run.sample_rate = 4000;
+        let run = svb_pod5::RunInfo {
+            acquisition_id: "run-1".into(),
+            sample_rate: 4000,
+            ..Default::default()
+        };
         w.add_run_info(&run).unwrap();
         let signal: Vec<i16> = (0..500).map(|i| 400 + (i % 31) as i16 + i16::from(n)).collect();
         let mut read = svb_pod5::ReadRow::new([n; 16], "run-1");

@@ -9,9 +9,9 @@ use svb_pod5::RunInfo;
 
 use crate::blow5_headers::{fields_of_schema, merged_schema, HeaderRules};
 use crate::error::ConvertError;
-use crate::mapping::{read_group_of, read_of, record_fields_into, run_info_of};
 use crate::run::{look_at_inputs, Run, Stats};
 use crate::windows::{self, all_reads};
+use svb_blow5::ont::{read_group_of, read_info_of, record_fields_into, run_info_of};
 
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
@@ -59,7 +59,7 @@ pub fn pod5_to_blow5(
             })?;
         let mut rec = Record::default();
         r.decode_signal_into(i, &mut rec.raw_signal)?;
-        record_fields_into(read, run, group as u32, &mut rec);
+        record_fields_into(&read.info(), run, group as u32, &mut rec);
         Ok(rec)
     };
     let steps = windows::every_read(convert);
@@ -97,7 +97,7 @@ pub fn blow5_to_pod5(
                 rec.read_id
             ))
         })?;
-        let row = read_of(&rec, acquisition)?;
+        let row = svb_pod5::ReadRow::of_info(read_info_of(&rec, acquisition)?, Vec::new());
         Ok((k, g, (rec.digitisation, rec.sampling_rate), row, rec.raw_signal))
     };
     // A read group's run, made from its attributes and its first record (in file order, so

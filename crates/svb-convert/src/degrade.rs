@@ -334,9 +334,9 @@ fn degrade_pod5(
     let groups: Vec<Vec<(String, String)>> = r
         .run_infos()
         .iter()
-        .map(crate::mapping::read_group_of)
+        .map(svb_blow5::ont::read_group_of)
         .collect::<Result<_, _>>()
-        .map_err(&in_file)?;
+        .map_err(|e| in_file(e.into()))?;
     let (dataset, bits) = match bits {
         Some(b) => (None, b),
         None => {

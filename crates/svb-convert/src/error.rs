@@ -49,6 +49,12 @@ pub enum ConvertError {
     },
 }
 
+impl From<svb_model::ont::MappingError> for ConvertError {
+    fn from(e: svb_model::ont::MappingError) -> ConvertError {
+        ConvertError::Mapping(e.0)
+    }
+}
+
 impl From<svb_reads::ReadsError> for ConvertError {
     fn from(e: svb_reads::ReadsError) -> ConvertError {
         ConvertError::Reads(Box::new(e))

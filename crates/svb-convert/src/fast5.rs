@@ -1,138 +1,16 @@
-//! FAST5 -> POD5: ONT's `pod5 convert fast5` mapping (docs/FORMATS.md), with end reasons by
-//! label (their numbers changed between FAST5 versions) and single-read files too.
+//! FAST5 -> POD5 (ONT's `pod5 convert fast5` mapping, `svb_fast5::ont`) and FAST5 -> BLOW5 /
+//! SLOW5 (slow5tools f2s's, `f2s.rs`), single-read files too.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use svb_fast5::{find, AttrValue, Attrs};
-use svb_model::ont::END_REASONS;
 use svb_model::ReadSink;
-use svb_pod5::{ReadRow, RunInfo};
 
 use crate::error::ConvertError;
 use crate::f2s;
-use crate::mapping::forced;
 use crate::run::{Run, Stats};
 use crate::windows::{fast5_steps, into_sink};
-
-/// Text of attribute `name` of `attrs`, `None` when absent.
-fn text(attrs: &Attrs, name: &str) -> Option<String> {
-    find(attrs, name).map(AttrValue::to_text)
-}
-
-/// Every attribute of `attrs` as text, in file order.
-fn all_text(attrs: &Attrs) -> Vec<(String, String)> {
-    attrs.iter().map(|(k, v)| (k.clone(), v.to_text())).collect()
-}
-
-/// The POD5 run of a FAST5 read: its acquisition id the read's run id, the rest from its
-/// tracking and context attributes as ONT's converter takes them (the ADC range and device
-/// type guessed from the digitisation: 8192 is a MinION's; text the file lacks empty, times
-/// it lacks or that do not parse 0, as ONT's converter leaves them).
-pub fn run_info_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<RunInfo, ConvertError> {
-    let t = &read.tracking_id;
-    let minion = read.digitisation == 8192.0;
-    let time = |name: &str| text(t, name).and_then(|s| crate::time::parse_utc_ms(&s)).unwrap_or(0);
-    let mut run = RunInfo::default();
-    run.acquisition_id = read.run_id.clone();
-    run.acquisition_start_time_ms = time("exp_start_time");
-    (run.adc_min, run.adc_max) = if minion { (-4096, 4095) } else { (0, 2047) };
-    run.experiment_name = String::new();
-    run.flow_cell_id = text(t, "flow_cell_id").unwrap_or_default();
-    run.flow_cell_product_code = text(t, "flow_cell_product_code").unwrap_or_default();
-    // Older files lack these; ONT's converter (pod5 0.3.49) leaves them empty too.
-    run.protocol_name = text(t, "exp_script_name").unwrap_or_default();
-    run.protocol_run_id = text(t, "protocol_run_id").unwrap_or_default();
-    run.protocol_start_time_ms = time("protocol_start_time");
-    run.sample_id = text(t, "sample_id").unwrap_or_default();
-    run.sample_rate = u16::try_from(read.sampling_rate as i64)
-        .ok()
-        .filter(|_| read.sampling_rate >= 0.0)
-        .ok_or_else(|| {
-            ConvertError::Mapping(format!(
-                "read {}: a sampling rate of {} (POD5 holds 0 to 65535)",
-                read.read_id, read.sampling_rate
-            ))
-        })?;
-    run.sequencing_kit = text(&read.context_tags, "sequencing_kit").unwrap_or_default();
-    run.sequencer_position = text(t, "device_id").unwrap_or_default();
-    run.sequencer_position_type = text(t, "device_type")
-        .unwrap_or_else(|| if minion { "minion" } else { "promethion" }.to_string());
-    run.software = concat!("svb ", env!("CARGO_PKG_VERSION")).to_string();
-    run.system_name = text(t, "host_product_serial_number").unwrap_or_default();
-    run.system_type = text(t, "host_product_code").unwrap_or_default();
-    run.context_tags = all_text(&read.context_tags);
-    run.tracking_id = all_text(t);
-    Ok(run)
-}
-
-/// The POD5 end reason of a FAST5 one: by label where the file names it (`partial`, which
-/// POD5 lacks, and labels it does not know are `unknown`), by ONT's converter's numbering
-/// where it stores a bare number (the current enum's: 0 and 1 `unknown`, then POD5's order).
-fn end_reason_of(e: Option<&svb_fast5::EndReason>) -> &'static str {
-    let by_label = |label: &str| END_REASONS.iter().find(|&&r| r == label).copied();
-    match e {
-        None => "unknown",
-        Some(svb_fast5::EndReason { label: Some(label), .. }) => {
-            by_label(label).unwrap_or("unknown")
-        }
-        Some(svb_fast5::EndReason { label: None, value: Some(v), .. }) => match usize::try_from(*v)
-        {
-            Ok(v) if v >= 2 => END_REASONS.get(v - 1).copied().unwrap_or("unknown"),
-            _ => "unknown",
-        },
-        Some(_) => "unknown",
-    }
-}
-
-/// The POD5 read of a FAST5 read (of run `read.run_id`; its `num_samples` is for the caller
-/// to set from the signal): read id, channel and well, pore
-/// type (`not_set` where absent), calibration (scale = range / digitisation), read number,
-/// start, median before (NaN where absent), the end reason and whether MinKNOW forced it, and
-/// the `Raw`
-/// attributes newer files add (scalings, counters; ONT's defaults where absent).
-pub fn read_of_fast5(read: &svb_fast5::ReadAttributes) -> Result<ReadRow, ConvertError> {
-    let bad = |what: String| ConvertError::Mapping(format!("read {}: {what}", read.read_id));
-    let id = svb_pod5::parse_uuid(&read.read_id)
-        .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
-    let mut r = ReadRow::new(id, read.run_id.as_str());
-    r.channel = read
-        .channel_number
-        .parse()
-        .map_err(|_| bad(format!("channel_number {:?} is not a channel", read.channel_number)))?;
-    r.well = u8::try_from(read.start_mux)
-        .map_err(|_| bad(format!("start_mux {} is not a well", read.start_mux)))?;
-    if let Some(p) = &read.pore_type {
-        r.pore_type = p.as_str().into();
-    }
-    r.calibration_offset = read.offset as f32;
-    r.calibration_scale = (read.range / read.digitisation) as f32;
-    r.read_number = u32::try_from(read.read_number)
-        .map_err(|_| bad(format!("read_number {} is not a read number", read.read_number)))?;
-    r.start_sample = read.start_time;
-    // Absent in some older files: NaN, POD5's "not known" (as its writers fill it).
-    r.median_before = read.median_before.map_or(f32::NAN, |v| v as f32);
-    let end = end_reason_of(read.end_reason.as_ref());
-    r.end_reason = end.into();
-    r.end_reason_forced = forced(end);
-    let raw = &read.raw;
-    let float = |name: &str, default: f32| {
-        find(raw, name).and_then(AttrValue::as_f64).map_or(default, |v| v as f32)
-    };
-    let count = |name: &str| find(raw, name).and_then(AttrValue::as_u64).unwrap_or(0);
-    r.num_minknow_events = Some(count("num_minknow_events"));
-    r.tracked_scaling_shift = Some(float("tracked_scaling_shift", f32::NAN));
-    r.tracked_scaling_scale = Some(float("tracked_scaling_scale", f32::NAN));
-    r.predicted_scaling_shift = Some(float("predicted_scaling_shift", f32::NAN));
-    r.predicted_scaling_scale = Some(float("predicted_scaling_scale", f32::NAN));
-    r.num_reads_since_mux_change = Some(
-        u32::try_from(count("num_reads_since_mux_change"))
-            .map_err(|_| bad("num_reads_since_mux_change past 2^32".into()))?,
-    );
-    r.time_since_mux_change = Some(float("time_since_mux_change", 0.0));
-    Ok(r)
-}
 
 /// Converts FAST5 `inputs` into one POD5 file `out`: every read (in file order; ids must be
 /// UUIDs) with its run (one per run id, from the first read of that run), under `options`
@@ -181,9 +59,10 @@ pub(crate) fn picked_to_pod5(
     let convert = |_: usize, r: &svb_fast5::Reader, i: usize| {
         let mut signal = Vec::new();
         let read = r.read_with_signal(i, &mut signal)?;
-        let mut row = read_of_fast5(&read)?;
-        row.num_samples = signal.len() as u64;
-        let run = Arc::new(run_info_of_fast5(&read)?);
+        let mut info = svb_fast5::ont::read_info_of(&read)?;
+        info.num_samples = signal.len() as u64;
+        let row = svb_pod5::ReadRow::of_info(info, Vec::new());
+        let run = Arc::new(svb_fast5::ont::run_info_of(&read)?);
         Ok(svb_pod5::NewRead { row, run, signal })
     };
     picked_into(readers, stats, how, convert, w)
@@ -307,7 +186,7 @@ pub fn blow5_schema(file: &svb_reads::AnyReader) -> Result<svb_blow5::Schema, Co
             read_groups: r
                 .run_infos()
                 .iter()
-                .map(crate::mapping::read_group_of)
+                .map(svb_blow5::ont::read_group_of)
                 .collect::<Result<_, _>>()?,
             aux: svb_blow5::ont::pod5_aux(),
         }),

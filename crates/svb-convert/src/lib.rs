@@ -33,7 +33,6 @@ mod degrade;
 mod error;
 mod f2s;
 mod fast5;
-mod mapping;
 mod merge;
 mod recover;
 mod reopen;
@@ -42,7 +41,6 @@ mod split;
 mod stored;
 mod subset;
 mod table;
-mod time;
 mod to_fast5;
 mod windows;
 
@@ -52,11 +50,7 @@ pub use compression::Compression;
 pub use convert::convert;
 pub use degrade::{degrade, round_low_bits, suggest_bits, Dataset, Degraded, DATASETS};
 pub use error::ConvertError;
-pub use fast5::{blow5_schema, fast5_to_blow5, fast5_to_pod5, read_of_fast5, run_info_of_fast5};
-pub use mapping::{
-    read_group_of, read_of, record_fields_into, record_of, run_info_of, CONTEXT_KEYS_ATTRIBUTE,
-    TRACKING_KEYS_ATTRIBUTE,
-};
+pub use fast5::{blow5_schema, fast5_to_blow5, fast5_to_pod5};
 pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
 pub use recover::{recover, recover_blow5, recover_pod5, Recovered, RecoveredPod5, Recovery};
 pub use run::{OnError, Run, Stats};
@@ -65,5 +59,4 @@ pub use subset::{
     subset, subset_blow5, subset_blow5_with, subset_fast5, subset_pod5, ReadOrder, Subset,
 };
 pub use table::{TableFile, Unknown};
-pub use time::{format_utc_ms, parse_utc_ms};
 pub use to_fast5::{to_fast5, to_fast5_files};

@@ -12,10 +12,10 @@ use svb_model::{Format, ReadSink};
 use svb_pod5::{ReadRow, RunInfo};
 
 use crate::error::ConvertError;
-use crate::mapping::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
 use crate::run::look_at_inputs;
 use crate::run::{Run, Stats};
 use crate::windows::{all_reads, fast5_steps, into_sink, Picked};
+use svb_blow5::ont::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
 
 /// A run's groups shared by its reads, made once: its `tracking_id` and `context_tags`
 /// attributes, and the read group's `run_id`.

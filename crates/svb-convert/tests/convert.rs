@@ -6,12 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use svb_blow5::ont::{CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
 use svb_blow5::AuxValue;
-use svb_convert::{
-    blow5_to_pod5, pod5_to_blow5, ConvertError, OnError, Run, Stats, CONTEXT_KEYS_ATTRIBUTE,
-    TRACKING_KEYS_ATTRIBUTE,
-};
-use svb_model::ont::END_REASONS;
+use svb_convert::{blow5_to_pod5, pod5_to_blow5, ConvertError, OnError, Run, Stats};
+use svb_model::ont::{ReadInfo, END_REASONS};
 use svb_pod5::{ReadRow, RunInfo};
 use svb_testdata::{data_dir, Rng, TempDir};
 
@@ -79,34 +77,35 @@ fn round_trip(src: &Path, tmp: &TempDir) {
 }
 
 fn run(id: &str, rate: u16, adc: (i16, i16)) -> RunInfo {
-    let mut r = RunInfo::default();
-    r.acquisition_id = id.into();
-    r.acquisition_start_time_ms = 1_700_000_000_123;
-    r.adc_min = adc.0;
-    r.adc_max = adc.1;
-    r.experiment_name = "exp".into();
-    r.protocol_name = "sequencing/seq".into();
-    r.protocol_run_id = format!("proto-{id}");
-    r.protocol_start_time_ms = 1_699_999_999_000;
-    r.sample_id = "sample".into();
-    r.sample_rate = rate;
-    r.sequencing_kit = "sqk-lsk114".into();
-    r.sequencer_position = "1A".into();
-    r.sequencer_position_type = "promethion".into();
-    r.software = "MinKNOW".into();
-    r.system_name = "host".into();
-    r.system_type = "PromethION 24".into();
-    // Not MinKNOW's usual keys, and one empty value: only svb's key lists put them back.
-    r.context_tags = vec![
-        ("sample_frequency".into(), rate.to_string()),
-        ("custom_context".into(), "yes".into()),
-    ];
-    r.tracking_id = vec![
-        ("asic_id".into(), "0004A30B".into()),
-        ("run_id".into(), id.into()),
-        ("empty_one".into(), String::new()),
-    ];
-    r
+    RunInfo {
+        acquisition_id: id.into(),
+        acquisition_start_time_ms: 1_700_000_000_123,
+        adc_min: adc.0,
+        adc_max: adc.1,
+        experiment_name: "exp".into(),
+        protocol_name: "sequencing/seq".into(),
+        protocol_run_id: format!("proto-{id}"),
+        protocol_start_time_ms: 1_699_999_999_000,
+        sample_id: "sample".into(),
+        sample_rate: rate,
+        sequencing_kit: "sqk-lsk114".into(),
+        sequencer_position: "1A".into(),
+        sequencer_position_type: "promethion".into(),
+        software: "MinKNOW".into(),
+        system_name: "host".into(),
+        system_type: "PromethION 24".into(),
+        // Not MinKNOW's usual keys, and one empty value: only svb's key lists put them back.
+        context_tags: vec![
+            ("sample_frequency".into(), rate.to_string()),
+            ("custom_context".into(), "yes".into()),
+        ],
+        tracking_id: vec![
+            ("asic_id".into(), "0004A30B".into()),
+            ("run_id".into(), id.into()),
+            ("empty_one".into(), String::new()),
+        ],
+        ..RunInfo::default()
+    }
 }
 
 #[test]
@@ -166,13 +165,13 @@ fn a_reused_record_becomes_the_record_of_each_read() {
     };
     for i in 0..6 {
         let run = &runs[i % 2];
-        let mut read = ReadRow::new([i as u8 * 17; 16], run.acquisition_id.as_str());
+        let mut read = ReadInfo::new([i as u8 * 17; 16], run.acquisition_id.as_str());
         read.channel = 7 + i as u32 * 1000;
         read.end_reason = Arc::from(END_REASONS[i % END_REASONS.len()]);
         read.median_before = i as f32;
-        let want = svb_convert::record_of(&read, run, i as u32, vec![5; i]);
+        let want = svb_blow5::ont::record_of(&read, run, i as u32, vec![5; i]);
         reused.raw_signal = vec![5; i];
-        svb_convert::record_fields_into(&read, run, i as u32, &mut reused);
+        svb_blow5::ont::record_fields_into(&read, run, i as u32, &mut reused);
         // Debug text: the NaN defaults compare equal there.
         assert_eq!(format!("{reused:?}"), format!("{want:?}"), "read {i}");
     }

@@ -60,11 +60,13 @@ fn reads() -> Vec<(String, Vec<i16>)> {
 }
 
 fn run(acquisition_id: &str, sample_rate: u16) -> Arc<RunInfo> {
-    let mut run = RunInfo::default();
-    run.acquisition_id = acquisition_id.into();
-    run.sample_rate = sample_rate;
-    run.adc_min = -4096;
-    run.adc_max = 4095;
+    let run = RunInfo {
+        acquisition_id: acquisition_id.into(),
+        sample_rate,
+        adc_min: -4096,
+        adc_max: 4095,
+        ..RunInfo::default()
+    };
     Arc::new(run)
 }
 

@@ -19,6 +19,7 @@
 mod attrs;
 mod error;
 pub mod model;
+pub mod ont;
 mod reader;
 mod storage;
 mod vbz_chunks;

@@ -219,7 +219,9 @@ mod tests {
 
     #[test]
     fn every_range_reads_the_file_bytes() {
-        let bytes: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        let mut bytes: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        // HDF5's signature first: the open checks it.
+        bytes[..8].copy_from_slice(svb_model::Format::Fast5.signature());
         let path = std::env::temp_dir().join(format!("svb-fast5-storage-{}", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
         let s = FileStorage::open(&path).unwrap();

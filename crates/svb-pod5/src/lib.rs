@@ -34,13 +34,14 @@ mod writer;
 
 pub use container::{ContentType, EmbeddedFile, Footer, SIGNATURE};
 pub use error::{Pod5Error, Pod5WriteError, SignalError, TableKind};
-pub use read::{parse_uuid, push_uuid, uuid_string, ReadRow};
+pub use read::ReadRow;
 pub use reader::{Reader, SignalChunk, TableVersion};
 pub use run_info::RunInfo;
 pub use schema::{required_reads_columns, required_run_info_columns};
 pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
+pub use svb_model::ont::{parse_uuid, push_uuid, uuid_string};
 pub use writer::{NewRead, StoredRead, WriteOptions, Writer};
 
 /// What the POD5 reader takes a file to be, checked from its first bytes at open

@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use svb_model::ont::{uuid_string, ReadInfo};
+
 /// One read of the reads table.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -72,31 +74,91 @@ impl ReadRow {
     /// assert_eq!(&*read.end_reason, "unknown");
     /// ```
     pub fn new(read_id: [u8; 16], run_info: impl Into<Arc<str>>) -> ReadRow {
-        ReadRow {
+        ReadRow::of_info(ReadInfo::new(read_id, run_info), Vec::new())
+    }
+
+    /// The read of the model's fields `info`, its chunks in signal rows `signal_rows`. Every
+    /// field is named, so a field added to either fails to compile here until it is copied.
+    pub fn of_info(info: ReadInfo, signal_rows: Vec<u64>) -> ReadRow {
+        let ReadInfo {
             read_id,
-            signal_rows: Vec::new(),
-            read_number: 0,
-            start_sample: 0,
-            median_before: f32::NAN,
-            num_samples: 0,
-            channel: 0,
-            well: 0,
-            pore_type: Arc::from("not_set"),
-            calibration_offset: 0.0,
-            calibration_scale: 1.0,
-            end_reason: Arc::from("unknown"),
-            end_reason_forced: false,
-            run_info: run_info.into(),
-            num_minknow_events: Some(0),
-            tracked_scaling_scale: Some(f32::NAN),
-            tracked_scaling_shift: Some(f32::NAN),
-            predicted_scaling_scale: Some(f32::NAN),
-            predicted_scaling_shift: Some(f32::NAN),
-            num_reads_since_mux_change: Some(0),
-            time_since_mux_change: Some(0.0),
-            open_pore_level: Some(f32::NAN),
-            expected_open_pore_level: Some(f32::NAN),
-            selected_read_level: Some(f32::NAN),
+            read_number,
+            start_sample,
+            median_before,
+            num_samples,
+            channel,
+            well,
+            pore_type,
+            calibration_offset,
+            calibration_scale,
+            end_reason,
+            end_reason_forced,
+            run_info,
+            num_minknow_events,
+            tracked_scaling_scale,
+            tracked_scaling_shift,
+            predicted_scaling_scale,
+            predicted_scaling_shift,
+            num_reads_since_mux_change,
+            time_since_mux_change,
+            open_pore_level,
+            expected_open_pore_level,
+            selected_read_level,
+        } = info;
+        ReadRow {
+            signal_rows,
+            read_id,
+            read_number,
+            start_sample,
+            median_before,
+            num_samples,
+            channel,
+            well,
+            pore_type,
+            calibration_offset,
+            calibration_scale,
+            end_reason,
+            end_reason_forced,
+            run_info,
+            num_minknow_events,
+            tracked_scaling_scale,
+            tracked_scaling_shift,
+            predicted_scaling_scale,
+            predicted_scaling_shift,
+            num_reads_since_mux_change,
+            time_since_mux_change,
+            open_pore_level,
+            expected_open_pore_level,
+            selected_read_level,
+        }
+    }
+
+    /// The read's fields as the model holds them ([`ReadInfo`]): all but its signal rows.
+    pub fn info(&self) -> ReadInfo {
+        ReadInfo {
+            read_id: self.read_id,
+            read_number: self.read_number,
+            start_sample: self.start_sample,
+            median_before: self.median_before,
+            num_samples: self.num_samples,
+            channel: self.channel,
+            well: self.well,
+            pore_type: Arc::clone(&self.pore_type),
+            calibration_offset: self.calibration_offset,
+            calibration_scale: self.calibration_scale,
+            end_reason: Arc::clone(&self.end_reason),
+            end_reason_forced: self.end_reason_forced,
+            run_info: Arc::clone(&self.run_info),
+            num_minknow_events: self.num_minknow_events,
+            tracked_scaling_scale: self.tracked_scaling_scale,
+            tracked_scaling_shift: self.tracked_scaling_shift,
+            predicted_scaling_scale: self.predicted_scaling_scale,
+            predicted_scaling_shift: self.predicted_scaling_shift,
+            num_reads_since_mux_change: self.num_reads_since_mux_change,
+            time_since_mux_change: self.time_since_mux_change,
+            open_pore_level: self.open_pore_level,
+            expected_open_pore_level: self.expected_open_pore_level,
+            selected_read_level: self.selected_read_level,
         }
     }
 
@@ -136,43 +198,4 @@ impl ReadRow {
     pub fn read_id_string(&self) -> String {
         uuid_string(&self.read_id)
     }
-}
-
-/// Formats 16 bytes as `8-4-4-4-12` lowercase hex.
-pub fn uuid_string(id: &[u8; 16]) -> String {
-    let mut s = String::with_capacity(36);
-    push_uuid(id, &mut s);
-    s
-}
-
-/// Appends 16 bytes as `8-4-4-4-12` lowercase hex to `out` (no allocation once `out` has
-/// room: for ids written read after read into one string).
-///
-/// ```
-/// let mut s = String::from("id=");
-/// svb_pod5::push_uuid(&[0xAB; 16], &mut s);
-/// assert_eq!(s, "id=abababab-abab-abab-abab-abababababab");
-/// ```
-pub fn push_uuid(id: &[u8; 16], out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for (i, b) in id.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
-        }
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 15)]));
-    }
-}
-
-/// Parses a hyphenated (or bare 32-digit) UUID.
-pub fn parse_uuid(s: &str) -> Option<[u8; 16]> {
-    let hex: Vec<u8> = s.bytes().filter(|&b| b != b'-').collect();
-    if hex.len() != 32 || s.len() - hex.len() > 4 {
-        return None;
-    }
-    let mut out = [0u8; 16];
-    for (o, pair) in out.iter_mut().zip(hex.chunks(2)) {
-        *o = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
-    }
-    Some(out)
 }

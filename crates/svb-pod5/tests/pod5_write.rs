@@ -15,35 +15,35 @@ use svb_pod5::{Pod5WriteError, ReadRow, Reader, RunInfo, SignalEncoding, WriteOp
 use svb_testdata::{Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
-    let mut r = RunInfo::default();
-    r.acquisition_id = id.into();
-    r.acquisition_start_time_ms = 1_700_000_000_123;
-    r.adc_max = 4095;
-    r.adc_min = -4096;
-    r.experiment_name = format!("experiment of {id}");
-    r.flow_cell_id = "PAO12345".into();
-    r.flow_cell_product_code = "FLO-PRO114M".into();
-    r.protocol_name = "sequencing/sequencing_PRO114_DNA_e8_2_400K:FLO-PRO114M".into();
-    r.protocol_run_id = format!("protocol-{id}");
-    r.protocol_start_time_ms = 1_699_999_000_456;
-    r.sample_id = "sample ü".into();
-    r.sample_rate = rate;
-    r.sequencing_kit = "sqk-lsk114".into();
-    r.sequencer_position = "1A".into();
-    r.sequencer_position_type = "promethion".into();
-    r.software = "MinKNOW 24.02".into();
-    r.system_name = "PC24A001".into();
-    r.system_type = "PromethION 24".into();
-    r.context_tags = vec![
-        ("basecall_config_filename".into(), "dna_r10.4.1.cfg".into()),
-        ("sample_frequency".into(), rate.to_string()),
-    ];
-    r.tracking_id = vec![
-        ("asic_id".into(), "0004A30B".into()),
-        ("run_id".into(), id.into()),
-        ("empty".into(), String::new()),
-    ];
-    r
+    RunInfo {
+        acquisition_id: id.into(),
+        acquisition_start_time_ms: 1_700_000_000_123,
+        adc_max: 4095,
+        adc_min: -4096,
+        experiment_name: format!("experiment of {id}"),
+        flow_cell_id: "PAO12345".into(),
+        flow_cell_product_code: "FLO-PRO114M".into(),
+        protocol_name: "sequencing/sequencing_PRO114_DNA_e8_2_400K:FLO-PRO114M".into(),
+        protocol_run_id: format!("protocol-{id}"),
+        protocol_start_time_ms: 1_699_999_000_456,
+        sample_id: "sample ü".into(),
+        sample_rate: rate,
+        sequencing_kit: "sqk-lsk114".into(),
+        sequencer_position: "1A".into(),
+        sequencer_position_type: "promethion".into(),
+        software: "MinKNOW 24.02".into(),
+        system_name: "PC24A001".into(),
+        system_type: "PromethION 24".into(),
+        context_tags: vec![
+            ("basecall_config_filename".into(), "dna_r10.4.1.cfg".into()),
+            ("sample_frequency".into(), rate.to_string()),
+        ],
+        tracking_id: vec![
+            ("asic_id".into(), "0004A30B".into()),
+            ("run_id".into(), id.into()),
+            ("empty".into(), String::new()),
+        ],
+    }
 }
 
 const PORES: [&str; 3] = ["not_set", "r10.4.1", "pore-ü"];

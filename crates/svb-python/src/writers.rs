@@ -161,8 +161,7 @@ impl Pod5Writer {
         &self, acquisition_id: String, fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let mut used = Vec::new();
-        let mut run = svb_pod5::RunInfo::default();
-        run.acquisition_id = acquisition_id;
+        let mut run = svb_pod5::RunInfo { acquisition_id, ..Default::default() };
         macro_rules! set {
             ($($f:ident),*) => {$(
                 if let Some(v) = kw(fields, &mut used, stringify!($f))? { run.$f = v; }

@@ -15,7 +15,7 @@ use svb_io::Source;
 
 use crate::container::Footer;
 use crate::error::{Pod5Error, TableKind};
-use crate::read::{self, ReadRow};
+use crate::read::ReadRow;
 use crate::run_info::RunInfo;
 use crate::signal::{SignalEncoding, SignalRow, SignalTable};
 
@@ -156,7 +156,7 @@ impl Reader {
     /// The index of the read with this id (hyphenated UUID), or `None`. With duplicate ids,
     /// the first.
     pub fn find(&self, read_id: &str) -> Option<usize> {
-        self.by_id.get(&read::parse_uuid(read_id)?).copied()
+        self.by_id.get(&svb_model::ont::parse_uuid(read_id)?).copied()
     }
 
     /// The read with this id, or `None`.

@@ -25,10 +25,11 @@ use svb_io::{PartialFile, Publish};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
-use super::read::{uuid_string, ReadRow};
+use super::read::ReadRow;
 use super::run_info::RunInfo;
 use super::signal::SignalEncoding;
 use super::ZstdProfile;
+use svb_model::ont::uuid_string;
 use tables::{
     ChunkRef, CompressedBatch, Dictionary, OwnedChunk, PendingRow, ReadDictionaries, POD5_VERSION,
 };

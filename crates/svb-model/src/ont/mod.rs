@@ -1,6 +1,32 @@
-//! ONT's read fields as the formats store them, defined once: the end reasons (POD5's enum,
-//! BLOW5's `end_reason` labels, FAST5's `end_reason` numbers less one) and the auxiliary
-//! fields ONT reads carry in BLOW5 files.
+//! ONT's reads as the formats store them, defined once: a read's fields ([`ReadInfo`]) and its
+//! run's ([`RunInfo`]), what every format's ONT reads map to and from; the end reasons (POD5's
+//! enum, BLOW5's `end_reason` labels, FAST5's `end_reason` numbers less one), the auxiliary
+//! fields ONT reads carry in BLOW5 files, read ids as text ([`uuid_string`], [`parse_uuid`])
+//! and times as BLOW5 headers write them ([`format_utc_ms`], [`parse_utc_ms`]).
+
+mod read_info;
+mod run_info;
+mod time;
+mod uuid;
+
+pub use read_info::{forced, ReadInfo};
+pub use run_info::RunInfo;
+pub use time::{format_utc_ms, parse_utc_ms};
+pub use uuid::{parse_uuid, push_uuid, uuid_string};
+
+/// A read or run that has no place in a format's file (a read id that is not a UUID where one
+/// is needed, a channel that is not a number, a key that cannot be a BLOW5 attribute): what
+/// it is and why, said by the format's mapping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MappingError(pub String);
+
+impl std::fmt::Display for MappingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MappingError {}
 
 /// ONT's end reasons in the order of POD5's enum: the `end_reason` dictionary of every POD5
 /// file and the labels of BLOW5's `end_reason` enum field (slow5 files written before the

@@ -30,8 +30,8 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// with `.ffffff` when there are milliseconds.
 ///
 /// ```
-/// assert_eq!(svb_convert::format_utc_ms(1_557_745_903_000), "2019-05-13 11:11:43+00:00");
-/// assert_eq!(svb_convert::format_utc_ms(-1), "1969-12-31 23:59:59.999000+00:00");
+/// assert_eq!(svb_model::ont::format_utc_ms(1_557_745_903_000), "2019-05-13 11:11:43+00:00");
+/// assert_eq!(svb_model::ont::format_utc_ms(-1), "1969-12-31 23:59:59.999000+00:00");
 /// ```
 pub fn format_utc_ms(ms: i64) -> String {
     let (secs, milli) = (ms.div_euclid(1000), ms.rem_euclid(1000));
@@ -46,7 +46,7 @@ pub fn format_utc_ms(ms: i64) -> String {
 /// (a missing zone is UTC); `None` when it is not one.
 ///
 /// ```
-/// use svb_convert::parse_utc_ms;
+/// use svb_model::ont::parse_utc_ms;
 /// assert_eq!(parse_utc_ms("2019-05-13T11:11:43Z"), Some(1_557_745_903_000));
 /// assert_eq!(parse_utc_ms("2019-05-13 13:11:43.5+02:00"), Some(1_557_745_903_500));
 /// assert_eq!(parse_utc_ms("yesterday"), None);

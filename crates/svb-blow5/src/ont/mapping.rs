@@ -1,16 +1,17 @@
-//! The field mapping between POD5 reads and run infos and BLOW5 records and read groups:
-//! blue-crab's (docs/FORMATS.md has the table), plus two attributes that let BLOW5 -> POD5
-//! put every context tag and tracking id back where it came from.
+//! ONT's reads as BLOW5 records and their runs as read groups, and back: blue-crab's mapping
+//! (docs/FORMATS.md has the table) between the model's [`ReadInfo`] and [`RunInfo`] and a
+//! [`Record`] and a read group's attributes, plus two attributes that let a read group give
+//! every context tag and tracking id back where it came from.
 
 use std::fmt::Write;
 use std::sync::Arc;
 
-use svb_blow5::{AuxValue, Record};
-use svb_model::ont::END_REASONS;
-use svb_pod5::{ReadRow, RunInfo};
+use svb_model::ont::{
+    forced, format_utc_ms, parse_utc_ms, parse_uuid, push_uuid, MappingError, ReadInfo, RunInfo,
+    END_REASONS,
+};
 
-use crate::error::ConvertError;
-use crate::time::{format_utc_ms, parse_utc_ms};
+use crate::{AuxValue, Record};
 
 /// The read-group attribute listing the keys that came from the run's `context_tags`, comma
 /// separated, in order (svb's addition; without it, blue-crab's list of MinKNOW's context
@@ -21,7 +22,7 @@ pub const TRACKING_KEYS_ATTRIBUTE: &str = "pod5_tracking_id";
 
 /// The header attributes blue-crab and svb write from a POD5 run's own fields (beside its
 /// tracking ids and context tags), and svb's two key lists: never a tracking id.
-pub(crate) const RUN_KEYS: [&str; 15] = [
+pub const RUN_KEYS: [&str; 15] = [
     "acquisition_id",
     "acquisition_start_time",
     "adc_max",
@@ -46,7 +47,7 @@ type KeyValues = Vec<(String, String)>;
 /// `(key, value)` in order, `.` (slow5lib's empty value) empty: by svb's key lists where the
 /// attributes hold them; else a key `is_context` names is a context tag, and every other key
 /// but those `not_tracking` names a tracking id (a file from another tool).
-pub(crate) fn context_and_tracking(
+pub fn context_and_tracking(
     attrs: &[(String, String)], is_context: impl Fn(&str) -> bool,
     not_tracking: impl Fn(&str) -> bool,
 ) -> (KeyValues, KeyValues) {
@@ -75,7 +76,7 @@ pub(crate) fn context_and_tracking(
 
 /// The context tags MinKNOW writes (blue-crab's list): where a BLOW5 file without svb's
 /// key lists puts them back.
-pub(crate) const CONTEXT_KEYS: [&str; 13] = [
+pub const CONTEXT_KEYS: [&str; 13] = [
     "barcoding_enabled",
     "basecall_model_simplex",
     "basecall_models_modified",
@@ -104,7 +105,7 @@ fn value(v: &str) -> String {
 /// (the same), the time, the ADC range, the context tags, the run's other fields, the
 /// tracking ids (a key seen before keeps its place and takes the later value), then svb's
 /// two key lists.
-pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertError> {
+pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, MappingError> {
     let mut attrs: Vec<(String, String)> = Vec::new();
     let mut set = |k: &str, v: String| {
         match attrs.iter_mut().find(|(key, _)| key == k) {
@@ -141,9 +142,9 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
     for (k, v) in &run.tracking_id {
         set(k, value(v));
     }
-    let keys = |pairs: &[(String, String)], what: &str| -> Result<String, ConvertError> {
+    let keys = |pairs: &[(String, String)], what: &str| -> Result<String, MappingError> {
         if let Some((k, _)) = pairs.iter().find(|(k, _)| k.contains(',') || k.is_empty()) {
-            return Err(ConvertError::Mapping(format!(
+            return Err(MappingError(format!(
                 "run {}: {what} key {k:?} cannot be a BLOW5 attribute",
                 run.acquisition_id
             )));
@@ -157,7 +158,7 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, ConvertErro
     if let Some((k, v)) =
         attrs.iter().find(|(k, v)| k.contains(['\t', '\n', '\r']) || v.contains(['\t', '\n', '\r']))
     {
-        return Err(ConvertError::Mapping(format!(
+        return Err(MappingError(format!(
             "run {}: attribute {k:?} = {v:?} holds a tab or newline, which a BLOW5 header cannot",
             run.acquisition_id
         )));
@@ -175,49 +176,53 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
     // A key of blue-crab's, or the older name slow5tools' f2s writes.
     let text_or = |k: &str, old: &str| get(k).or(get(old)).unwrap_or("").to_string();
     let time = |k: &str| get(k).and_then(parse_utc_ms).unwrap_or(0);
-    let mut run = RunInfo::default();
-    run.acquisition_id = text_or("acquisition_id", "run_id");
-    run.acquisition_start_time_ms =
-        get("acquisition_start_time").or(get("exp_start_time")).and_then(parse_utc_ms).unwrap_or(0);
     // blue-crab's choice for headers without the range: MinION's or PromethION's ADC.
     let (adc_min, adc_max) = if digitisation == 8192.0 {
         (-4096, 4095)
     } else {
         (0, (digitisation - 1.0).clamp(0.0, 32767.0) as i16)
     };
-    run.adc_max = get("adc_max").and_then(|v| v.parse().ok()).unwrap_or(adc_max);
-    run.adc_min = get("adc_min").and_then(|v| v.parse().ok()).unwrap_or(adc_min);
-    run.experiment_name = text("experiment_name");
-    run.flow_cell_id = text("flow_cell_id");
-    run.flow_cell_product_code = text("flow_cell_product_code");
-    run.protocol_name = text_or("protocol_name", "exp_script_name");
-    run.protocol_run_id = text("protocol_run_id");
-    run.protocol_start_time_ms = time("protocol_start_time");
-    run.sample_id = text("sample_id");
-    run.sample_rate = get("sample_rate")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(sampling_rate.clamp(0.0, 65535.0) as u16);
-    run.sequencing_kit = text("sequencing_kit");
-    run.sequencer_position = text_or("sequencer_position", "device_id");
-    run.sequencer_position_type = text_or("sequencer_position_type", "device_type");
-    run.software = text("software");
-    run.system_name = text_or("system_name", "host_product_serial_number");
-    run.system_type = text_or("system_type", "host_product_code");
-    // The header attributes that are run fields of POD5's own, besides those above.
+    // The header attributes that are run fields of POD5's own, besides those below.
     const OTHER_FIELDS: [&str; 4] =
         ["flow_cell_product_code", "pore_type", "sequencing_kit", "file_format"];
-    (run.context_tags, run.tracking_id) = context_and_tracking(
+    let (context_tags, tracking_id) = context_and_tracking(
         attrs,
         |k| CONTEXT_KEYS.contains(&k),
         |k| RUN_KEYS.contains(&k) || OTHER_FIELDS.contains(&k),
     );
-    run
+    RunInfo {
+        acquisition_id: text_or("acquisition_id", "run_id"),
+        acquisition_start_time_ms: get("acquisition_start_time")
+            .or(get("exp_start_time"))
+            .and_then(parse_utc_ms)
+            .unwrap_or(0),
+        adc_max: get("adc_max").and_then(|v| v.parse().ok()).unwrap_or(adc_max),
+        adc_min: get("adc_min").and_then(|v| v.parse().ok()).unwrap_or(adc_min),
+        experiment_name: text("experiment_name"),
+        flow_cell_id: text("flow_cell_id"),
+        flow_cell_product_code: text("flow_cell_product_code"),
+        protocol_name: text_or("protocol_name", "exp_script_name"),
+        protocol_run_id: text("protocol_run_id"),
+        protocol_start_time_ms: time("protocol_start_time"),
+        sample_id: text("sample_id"),
+        sample_rate: get("sample_rate")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(sampling_rate.clamp(0.0, 65535.0) as u16),
+        sequencing_kit: text("sequencing_kit"),
+        sequencer_position: text_or("sequencer_position", "device_id"),
+        sequencer_position_type: text_or("sequencer_position_type", "device_type"),
+        software: text("software"),
+        system_name: text_or("system_name", "host_product_serial_number"),
+        system_type: text_or("system_type", "host_product_code"),
+        context_tags,
+        tracking_id,
+    }
 }
 
 /// A POD5 read as a BLOW5 record of read group `group` (aux fields of
-/// [`blow5_pod5_aux`](svb_blow5::ont::pod5_aux)). The calibration becomes
+/// [`pod5_aux`](super::pod5_aux)). The calibration becomes
 /// slow5's: digitisation = adc_max - adc_min + 1, range = scale x digitisation.
-pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
+pub fn record_of(read: &ReadInfo, run: &RunInfo, group: u32, signal: Vec<i16>) -> Record {
     let mut record = Record { raw_signal: signal, ..Record::default() };
     record_fields_into(read, run, group, &mut record);
     record
@@ -226,7 +231,7 @@ pub fn record_of(read: &ReadRow, run: &RunInfo, group: u32, signal: Vec<i16>) ->
 /// [`record_of`] into `record`, all but its signal (`raw_signal` is left as it is): a record
 /// reused from read to read keeps its strings and aux list, and nothing is allocated once
 /// they have grown.
-pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mut Record) {
+pub fn record_fields_into(read: &ReadInfo, run: &RunInfo, group: u32, record: &mut Record) {
     let digitisation = run.digitisation();
     let end = END_REASONS.iter().position(|r| **r == *read.end_reason).unwrap_or(0);
     let f = |v: Option<f32>| AuxValue::Float(v.map_or(f64::NAN, f64::from));
@@ -286,7 +291,7 @@ pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mu
         }
     }
     record.read_id.clear();
-    svb_pod5::push_uuid(&read.read_id, &mut record.read_id);
+    push_uuid(&read.read_id, &mut record.read_id);
     record.read_group = group;
     record.digitisation = digitisation;
     record.offset = read.calibration_offset.into();
@@ -294,20 +299,14 @@ pub fn record_fields_into(read: &ReadRow, run: &RunInfo, group: u32, record: &mu
     record.sampling_rate = run.sample_rate.into();
 }
 
-/// Whether MinKNOW marks an end reason forced (blue-crab's table): a record does not carry
-/// the flag.
-pub(crate) fn forced(end_reason: &str) -> bool {
-    matches!(end_reason, "mux_change" | "unblock_mux_change" | "data_service_unblock_mux_change")
-}
-
-/// A BLOW5 record as a POD5 read of run `run_id` (the acquisition id of its read group's
-/// run). Auxiliary fields it lacks take ONT's defaults; an end reason POD5 does not know
-/// (`partial`, from old fast5 files) is `unknown`.
-pub fn read_of(rec: &Record, run_id: &str) -> Result<ReadRow, ConvertError> {
-    let bad = |what: String| ConvertError::Mapping(format!("record {}: {what}", rec.read_id));
-    let id = svb_pod5::parse_uuid(&rec.read_id)
+/// A BLOW5 record as an ONT read of run `run_id` (the acquisition id of its read group's
+/// run). Auxiliary fields it lacks take ONT's defaults; an end reason ONT's formats do not
+/// know (`partial`, from old fast5 files) is `unknown`.
+pub fn read_info_of(rec: &Record, run_id: &str) -> Result<ReadInfo, MappingError> {
+    let bad = |what: String| MappingError(format!("record {}: {what}", rec.read_id));
+    let id = parse_uuid(&rec.read_id)
         .ok_or_else(|| bad("its read id is not a UUID, which POD5 needs".into()))?;
-    let mut read = ReadRow::new(id, run_id);
+    let mut read = ReadInfo::new(id, run_id);
     let aux = |k: &str| rec.aux.iter().find(|(n, _)| n == k).map(|(_, v)| v);
     let float = |k: &str| match aux(k) {
         Some(AuxValue::Float(f)) => Some(*f as f32),

@@ -1,5 +1,14 @@
-//! The auxiliary fields of ONT reads in BLOW5 files, as slow5tools, blue-crab and pyslow5
-//! write them (from the model's data: [`svb_model::ont`]).
+//! ONT's reads in BLOW5 files: their auxiliary fields, as slow5tools, blue-crab and pyslow5
+//! write them (from the model's data: [`svb_model::ont`]), and blue-crab's mapping of the
+//! model's [`ReadInfo`](svb_model::ont::ReadInfo) and [`RunInfo`](svb_model::ont::RunInfo) to
+//! records and read groups and back (`mapping.rs`).
+
+mod mapping;
+
+pub use mapping::{
+    context_and_tracking, read_group_of, read_info_of, record_fields_into, record_of, run_info_of,
+    CONTEXT_KEYS, CONTEXT_KEYS_ATTRIBUTE, RUN_KEYS, TRACKING_KEYS_ATTRIBUTE,
+};
 
 use svb_model::ont::{BLOW5_POD5_EXTRA_AUX, BLOW5_STANDARD_AUX, END_REASONS};
 
