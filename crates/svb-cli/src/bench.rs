@@ -19,7 +19,12 @@ pub struct Args {
 
 /// A nanopore-like signal: a random walk around 500 with noise and occasional level jumps.
 pub fn signal(n: usize) -> Vec<i16> {
-    let mut x = 0x853C_49E6_748F_EA9Bu64;
+    signal_seeded(n, 0x853C_49E6_748F_EA9B)
+}
+
+/// [`signal`] from another seed (not 0): another read of the same kind.
+pub fn signal_seeded(n: usize, seed: u64) -> Vec<i16> {
+    let mut x = seed.max(1);
     let mut level = 500i32;
     (0..n)
         .map(|_| {

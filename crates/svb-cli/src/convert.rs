@@ -202,7 +202,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
         left_out += stats.failed.len();
         let shown: Vec<String> = written.iter().map(|p| display(p)).collect();
-        eprintln!(
+        crate::progress::summary!(
             "svb: convert: {} reads, {} samples -> {}",
             stats.reads,
             stats.samples,

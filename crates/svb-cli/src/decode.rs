@@ -90,7 +90,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         ..Options::default()
     };
     let stats = write_arrow(&files, &args.output, options, crate::publish::publish(args.force))?;
-    eprintln!(
+    crate::progress::summary!(
         "svb: decode: {} reads in {} record batches -> {}",
         stats.0,
         stats.1,

@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         Some(d) => format!(" (chosen for {})", d.name),
         None => String::new(),
     };
-    eprintln!(
+    crate::progress::summary!(
         "svb: degrade: {} reads, {} samples, {} bits eliminated{chosen} -> {}",
         got.stats.reads,
         got.stats.samples,

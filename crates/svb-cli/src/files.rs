@@ -133,7 +133,7 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
                     svb_model::ReadSource::fields(r, i).map_err(|e| error_chain(&e))?;
                 }
             }
-            eprintln!(
+            crate::progress::summary!(
                 "svb: verify --quick: {}: structure good, {} reads (no signal decoded)",
                 file.display(),
                 f.len()

@@ -28,7 +28,8 @@ pub struct Args {
     #[arg(required = true)]
     read_ids: Vec<String>,
     /// Where to write: a file for one read, a directory for several (READ_ID.i16, .f32 or
-    /// .npy in it); standard output when absent (the reads' values back to back).
+    /// .npy in it); standard output when absent or `-` (the reads' values back to back; a
+    /// terminal takes them only with `-o -`, as they are binary).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Write NumPy .npy files (one read on standard output, or files in -o DIR).
@@ -84,7 +85,16 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(d) => identities(d.files())?,
         None => identities(std::slice::from_ref(&args.file))?,
     };
-    if let Some(out) = &args.output {
+    // Standard output: `-o -`, or no -o where it is not a terminal (binary values would
+    // garble one: refused as zstd refuses, unless asked for with `-o -`).
+    let output = args.output.as_deref().filter(|p| !svb_io::is_stdout(p));
+    if args.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err("the signal is binary (int16, float32 or .npy) and standard output is a \
+                    terminal: give -o FILE (or -o DIR for several reads), or -o - to write it \
+                    there anyway"
+            .into());
+    }
+    if let Some(out) = output {
         // Checked before anything is read: the inputs (and a kept index) must survive
         // whatever -o names.
         inputs
@@ -99,7 +109,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     }
     let several = args.read_ids.len() > 1;
-    if several && args.npy && args.output.is_none() {
+    if several && args.npy && output.is_none() {
         return Err("several reads as .npy need -o DIR (one file each)".into());
     }
     // Every id is found before any signal is decoded or written (an id that is not there
@@ -127,7 +137,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             }
         }
     };
-    match &args.output {
+    match output {
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             match reads.each(|_, s| out.write_all(&bytes(&s)).map_err(Stop::Write)) {

@@ -51,12 +51,14 @@ pub fn run(args: &Args) -> Result<bool, String> {
         inputs.check_output(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         svb_io::write_file(&path, &index.to_bytes(), on_existing)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        progress.eprintln(&format!(
-            "svb: index: {}: {} records -> {}",
-            file.display(),
-            index.len(),
-            path.display()
-        ));
+        if !crate::progress::quiet() {
+            progress.eprintln(&format!(
+                "svb: index: {}: {} records -> {}",
+                file.display(),
+                index.len(),
+                path.display()
+            ));
+        }
         progress.inc(1);
     }
     progress.finish();

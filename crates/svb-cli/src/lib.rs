@@ -10,6 +10,7 @@ mod blow5;
 mod convert;
 mod decode;
 mod degrade;
+mod example;
 mod fast5;
 mod files;
 mod get;
@@ -40,17 +41,18 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 )]
 struct Cli {
     /// Worker threads for decoding and compressing (default: every core).
-    #[arg(short = 't', long, global = true)]
+    #[arg(short = 't', long, global = true, help_heading = "Global options")]
     threads: Option<usize>,
     /// Publish outputs without syncing them to the disk first (as ONT's pod5 and slow5tools
     /// write): faster where the disk is the limit, but a power loss or OS crash soon after
     /// may leave an output short or empty under its final name. A killed svb still leaves
     /// nothing under the final name.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     no_sync: bool,
-    /// No progress bars (they are shown on a terminal once a command has run a second, and
-    /// never when stderr is not a terminal).
-    #[arg(short = 'q', long, global = true)]
+    /// Quiet: no progress bars (they are shown on a terminal once a command has run a second,
+    /// and never when stderr is not a terminal) and no summary of what was written; errors,
+    /// what was left out and notes on side files are still said.
+    #[arg(short = 'q', long, global = true, help_heading = "Global options")]
     quiet: bool,
     #[command(flatten)]
     remote: remote::Remote,
@@ -111,6 +113,9 @@ enum Command {
     View(view::Args),
     /// Throughput of the codecs on built-in realistic nanopore signal (no file needed).
     Bench(bench::Args),
+    /// Small POD5, BLOW5, SLOW5 and FAST5 files of realistic signal in a folder, with the names
+    /// and read ids the README's examples use.
+    Example(example::Args),
     /// A shell's completion script for svb, on stdout.
     #[command(
         after_help = "Examples:\n  svb completions bash > ~/.local/share/bash-completion/completions/svb\n  \
@@ -215,6 +220,7 @@ pub fn main() -> ExitCode {
         Command::Get(args) => get::run(&args).map(|()| true),
         Command::View(args) => view::run(&args).map(|()| true),
         Command::Bench(args) => bench::run(&args).map(|()| true),
+        Command::Example(args) => example::run(&args),
         Command::Completions { shell } => {
             // Made in memory, then written (clap_complete panics on a failed write).
             let mut script = Vec::new();

@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         Some(n) => format!("{n} samples"),
         None => "records copied as stored".into(),
     };
-    eprintln!(
+    crate::progress::summary!(
         "svb: merge: {} files, {} reads, {samples} -> {}",
         files.len(),
         result.stats.reads,

@@ -1,17 +1,35 @@
 //! Progress bars on stderr: [`Progress`] for a command's own loop, [`SharedProgress`] for an
 //! operation's progress callback. A bar appears once its command has run a second, only where
-//! stderr is a terminal (indicatif draws nothing elsewhere), and never with `--quiet`.
+//! stderr is a terminal (indicatif draws nothing elsewhere), and never with `--quiet`; nor does
+//! a command's summary of what it wrote ([`summary!`]). Errors, what was left out and notes
+//! on side files are said whatever `--quiet` says.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// `--quiet`: no bar is ever drawn.
+/// `--quiet`: no bar is ever drawn, and no summary written.
 static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// Turns every progress bar off (`--quiet`).
+/// Turns every progress bar and summary line off (`--quiet`).
 pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
 }
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// A command's summary of what it did (`svb: convert: 10 reads ... -> out.blow5`) on stderr,
+/// as `eprintln!` formats it; nothing with `--quiet`.
+macro_rules! summary {
+    ($($arg:tt)*) => {
+        if !$crate::progress::quiet() {
+            eprintln!($($arg)*);
+        }
+    };
+}
+pub(crate) use summary;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

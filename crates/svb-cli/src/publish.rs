@@ -67,6 +67,14 @@ pub fn check_output(output: &Path, inputs: &svb_io::Inputs, force: bool) -> Resu
     if !force && !svb_io::is_stdout(output) && std::fs::symlink_metadata(output).is_ok() {
         return Err(format!("{} exists (--force replaces it)", output.display()));
     }
+    // `htps://b/x.pod5` or `s3//b/x.pod5` would be a local path under a folder `htps:` or
+    // `s3`: refused where that folder does not exist, naming the scheme.
+    let parent_missing = output
+        .parent()
+        .is_some_and(|p| !p.as_os_str().is_empty() && std::fs::symlink_metadata(p).is_err());
+    if let Some(what) = svb_io::misspelt_url(output).filter(|_| parent_missing) {
+        return Err(format!("{}: {what}", output.display()));
+    }
     Ok(())
 }
 

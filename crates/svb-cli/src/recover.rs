@@ -62,9 +62,9 @@ fn report_blow5(args: &Args, got: &svb_convert::Recovered) -> Result<bool, Strin
              record lost)",
             cut.offset, cut.what, cut.bytes
         ),
-        None => eprintln!("svb: recover: the file was whole"),
+        None => crate::progress::summary!("svb: recover: the file was whole"),
     }
-    eprintln!(
+    crate::progress::summary!(
         "svb: recover: {} of {} whole records saved ({} samples) -> {}",
         got.stats.reads,
         got.records,
@@ -83,9 +83,9 @@ fn report_pod5(args: &Args, got: &svb_convert::RecoveredPod5) -> Result<bool, St
         Some(fault) => eprintln!(
             "svb: recover: the footer was rebuilt from the tables found in the file ({fault})"
         ),
-        None => eprintln!("svb: recover: the file was whole"),
+        None => crate::progress::summary!("svb: recover: the file was whole"),
     }
-    eprintln!(
+    crate::progress::summary!(
         "svb: recover: {} of {} reads saved ({} samples) -> {}",
         got.stats.reads,
         got.reads,

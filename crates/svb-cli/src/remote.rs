@@ -12,14 +12,19 @@ pub struct Remote {
     /// S3-compatible stores), for S3 from the AWS CLI's profile (AWS_PROFILE, else default,
     /// in ~/.aws/credentials and ~/.aws/config: keys, region, endpoint_url, web identity,
     /// credential_process), or the instance's metadata.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub no_sign_request: bool,
     /// An object store option as KEY=VALUE, e.g. aws_region=eu-west-2,
     /// aws_endpoint=http://127.0.0.1:9000, allow_http=true, timeout=60s (object_store's
     /// configuration keys); repeat for several. timeout is what one request may take (30 s
     /// by default; failures are retried for half of it), and a server that answers nothing
     /// is given up after 1.5 times it (45 s by default).
-    #[arg(long = "storage-option", value_name = "KEY=VALUE", global = true)]
+    #[arg(
+        long = "storage-option",
+        value_name = "KEY=VALUE",
+        global = true,
+        help_heading = "Global options"
+    )]
     pub storage_options: Vec<String>,
 }
 

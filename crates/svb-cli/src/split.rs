@@ -154,7 +154,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         );
     }
     for (key, path, reads) in &result.outputs {
-        eprintln!("svb: split: {key}: {reads} reads -> {}", path.display());
+        crate::progress::summary!("svb: split: {key}: {reads} reads -> {}", path.display());
     }
     Ok(crate::publish::Writing::none_left_out("split", unopened + result.stats.failed.len()))
 }

@@ -783,3 +783,46 @@ fn convert_cuts_pod5_signal_into_chunks_of_the_size_asked(data: &Path, tmp: &Tem
     ]));
     assert!(e.contains("1 to 4294967295 samples"), "{e}");
 }
+
+/// CLI manners: `-q` keeps errors and leaves out the summary; `get -o -` writes the binary
+/// signal to standard output; a misspelt URL says which scheme or `://` is wrong, for an input
+/// and an output; the global options have a heading of their own in every subcommand's help.
+#[svb_testdata::data_test]
+fn quiet_stdout_and_misspelt_urls(data: &Path, tmp: &TempDir) {
+    let input = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let out = tmp.join("q.slow5");
+    let loud = svb(&["convert", s(&input), "-o", s(&out)]);
+    ok(&loud);
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("svb: convert: "));
+    let quiet = svb(&["-q", "convert", s(&input), "-o", s(&tmp.join("q2.slow5"))]);
+    ok(&quiet);
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
+    // Errors are still said.
+    let e = fails(&svb(&["convert", "-q", s(&input), "-o", s(&out)]));
+    assert!(e.contains("exists (--force replaces it)"), "{e}");
+
+    // `-o -`: standard output, whatever it is.
+    let r = svb_blow5::Reader::open(&input).unwrap();
+    let rec = r.record(0).unwrap();
+    let got = svb(&["get", s(&input), &rec.read_id, "-o", "-"]);
+    ok(&got);
+    let want: Vec<u8> = rec.raw_signal.iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert_eq!(got.stdout, want);
+
+    for (input, said) in [
+        ("htps://host/reads.pod5", "htps:// is not a URL scheme svb reads"),
+        ("s3//bucket/reads.pod5", "did you mean s3://bucket/reads.pod5?"),
+        ("s3:/bucket/reads.pod5", "did you mean s3://bucket/reads.pod5?"),
+    ] {
+        let e = fails(&svb(&["view", input]));
+        assert!(e.contains(said), "{input}: {e}");
+    }
+    let e = fails(&svb(&["convert", s(&input), "-o", "htps://host/out.pod5"]));
+    assert!(e.contains("htps:// is not a URL scheme svb reads"), "{e}");
+    assert!(!Path::new("htps:").exists());
+
+    let help = ok(&svb(&["convert", "--help"]));
+    let global = help.find("Global options:").expect("a heading of their own");
+    assert!(help[global..].contains("--threads") && help[global..].contains("--quiet"), "{help}");
+    assert!(!help[..global].contains("--threads"), "{help}");
+}

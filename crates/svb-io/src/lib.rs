@@ -61,7 +61,8 @@ pub use in_order::encode_in_order;
 pub use interrupt::{clear_interrupt, interrupt, interrupt_flag, interrupted, interrupted_error};
 pub use lines::{excerpt, LineLimit, MAX_LINE};
 pub use location::{
-    check_writable, credentials_refused, has_credentials, is_url, shown_url, url_of, URL_SCHEMES,
+    check_writable, credentials_refused, has_credentials, is_url, misspelt_url, shown_url, url_of,
+    URL_SCHEMES,
 };
 pub use objects::{list_objects, names_many_objects, object_version};
 pub use parallel::{

@@ -26,6 +26,50 @@ pub fn url_of(path: &Path) -> Option<&str> {
     (known && !rest.is_empty()).then_some(text)
 }
 
+/// What is wrong with `path` where it reads as a URL svb does not take: a scheme it does not
+/// know (`htps://host/x.pod5`, `ftp://...`), or a known scheme whose `://` is misspelt
+/// (`s3//bucket/x`, `s3:/bucket/x`, `https:/host/x`); `None` for a URL svb reads and for a
+/// path that does not look like a URL. What a missing input or an output whose folder does
+/// not exist says, rather than "No such file or directory".
+///
+/// ```
+/// use std::path::Path;
+/// let e = svb_io::misspelt_url(Path::new("htps://host/x.pod5")).unwrap();
+/// assert!(e.starts_with("htps:// is not a URL scheme svb reads"), "{e}");
+/// let e = svb_io::misspelt_url(Path::new("s3//bucket/x.pod5")).unwrap();
+/// assert_eq!(e, "did you mean s3://bucket/x.pod5?");
+/// assert_eq!(svb_io::misspelt_url(Path::new("s3://bucket/x.pod5")), None);
+/// assert_eq!(svb_io::misspelt_url(Path::new("runs/x.pod5")), None);
+/// ```
+pub fn misspelt_url(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    if url_of(path).is_some() {
+        return None;
+    }
+    if let Some((scheme, _)) = text.split_once("://") {
+        let word = !scheme.is_empty()
+            && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        return word.then(|| {
+            format!(
+                "{scheme}:// is not a URL scheme svb reads (it reads {}://)",
+                URL_SCHEMES.join("://, ")
+            )
+        });
+    }
+    let known = URL_SCHEMES.iter().find(|s| {
+        text.len() > s.len()
+            && text[..s.len()].eq_ignore_ascii_case(s)
+            && text.is_char_boundary(s.len())
+    })?;
+    let rest = &text[known.len()..];
+    let body = rest
+        .strip_prefix("//")
+        .or_else(|| rest.strip_prefix(":/"))
+        .or_else(|| rest.strip_prefix(":"))
+        .filter(|b| !b.is_empty() && !b.starts_with('/'))?;
+    Some(format!("did you mean {}://{body}?", &text[..known.len()]))
+}
+
 /// Whether `path` is the URL of an object ([`url_of`]).
 pub fn is_url(path: &Path) -> bool {
     url_of(path).is_some()

@@ -13,14 +13,26 @@ use crate::ReadsError;
 /// by its extension. A file of no known format is an error showing how it starts.
 pub fn detect(path: &Path) -> Result<Format, ReadsError> {
     let guess = Format::of_extension(path).map(crate::file_kind);
-    let head = svb_io::read_head(path, svb_model::SNIFF_LEN, guess.as_ref())
-        .map_err(|source| ReadsError::Io { path: path.to_path_buf(), source })?;
+    let head = svb_io::read_head(path, svb_model::SNIFF_LEN, guess.as_ref()).map_err(|source| {
+        ReadsError::Io { path: path.to_path_buf(), source: url_said(path, source) }
+    })?;
     let Some(head) = head else {
         return Format::of_extension(path)
             .ok_or_else(|| ReadsError::NotRegular { path: path.to_path_buf() });
     };
     Format::detect(&head)
         .ok_or_else(|| ReadsError::UnknownFormat { path: path.to_path_buf(), head })
+}
+
+/// `e`, an error reading `path`, said as a misspelt URL where the path is not there and reads as
+/// one (`htps://...`, `s3//...`: [`svb_io::misspelt_url`]).
+fn url_said(path: &Path, e: std::io::Error) -> std::io::Error {
+    match svb_io::misspelt_url(path) {
+        Some(what) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::io::Error::new(std::io::ErrorKind::NotFound, what)
+        }
+        _ => e,
+    }
 }
 
 /// Whether `input` names many files: a directory, or a URL prefix or pattern
@@ -78,7 +90,10 @@ pub fn expand(
     for input in inputs {
         if let Some(listed) = svb_io::url_of(input).and_then(|u| svb_io::list_objects(u, recursive))
         {
-            let listed = listed.map_err(|source| ReadsError::Io { path: input.clone(), source })?;
+            let listed = listed.map_err(|source| ReadsError::Io {
+                path: input.clone(),
+                source: url_said(input, source),
+            })?;
             let glob = input.to_str().is_some_and(|s| s.contains('*'));
             walked.files.extend(
                 listed

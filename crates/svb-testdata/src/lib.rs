@@ -242,7 +242,7 @@ pub fn data_and_tmp(tag: &str) -> Option<(PathBuf, TempDir)> {
 /// ```
 pub use svb_testdata_macros::data_test;
 
-/// The files the README's examples name, made in `dir` from the conformance folder `data`
+/// The files the README's Rust examples name, made in `dir` from the conformance folder `data`
 /// (copies): `reads.pod5`, `reads.blow5` and `reads.fast5`, `a.pod5` and `b.pod5`, `run/a.pod5` and
 /// `run/b.pod5`, `runs/a.pod5`, `pod5_dir/a.pod5`, and `ids.txt` (one read id of
 /// `reads.pod5`).
