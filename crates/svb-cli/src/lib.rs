@@ -149,8 +149,9 @@ pub fn command() -> clap::Command {
 }
 
 /// The global options each subcommand ignores: `bench` and `completions` read and write no
-/// file; `info` and `verify` write none.
-const UNUSED_GLOBALS: [(&[&str], &[&str]); 8] = [
+/// file; `info` and `verify` write none; `example` writes local files of its own.
+const UNUSED_GLOBALS: [(&[&str], &[&str]); 9] = [
+    (&["example"], &["no_sign_request", "storage_options"]),
     (&["bench"], &["no_sync", "quiet", "no_sign_request", "storage_options"]),
     (&["completions"], &["no_sync", "quiet", "threads", "no_sign_request", "storage_options"]),
     (&["pod5", "info"], &["no_sync"]),
