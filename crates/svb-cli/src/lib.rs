@@ -171,11 +171,20 @@ fn with_args(cmd: clap::Command, path: &[&str], args: Vec<clap::Arg>) -> clap::C
 
 /// The `svb` command: parses the process's arguments, runs the command, says how it went.
 pub fn main() -> ExitCode {
-    if let Err(e) = remote::refuse_credentials(std::env::args_os().skip(1)) {
+    ExitCode::from(run_with(std::env::args_os()))
+}
+
+/// The `svb` command run with `args` (the first the program's name), as [`main`] runs it with
+/// the process's: its exit status (0, 1, 130 when stopped by Ctrl-C; 2 for a command line
+/// clap refuses, which, like `--help` and `--version`, ends the process as clap does). What
+/// the Python package's `svb` command calls.
+pub fn run_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if let Err(e) = remote::refuse_credentials(args.iter().skip(1).cloned()) {
         eprintln!("svb: {e}");
-        return ExitCode::FAILURE;
+        return 1;
     }
-    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+    let cli = match Cli::from_arg_matches(&command().get_matches_from(args)) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
@@ -183,12 +192,12 @@ pub fn main() -> ExitCode {
     progress::set_quiet(cli.quiet);
     if let Err(e) = cli.remote.apply() {
         eprintln!("svb: {e}");
-        return ExitCode::FAILURE;
+        return 1;
     }
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             eprintln!("svb: --threads {n}: {e}");
-            return ExitCode::FAILURE;
+            return 1;
         }
     }
     let writes_through_run = matches!(
@@ -203,7 +212,7 @@ pub fn main() -> ExitCode {
     if writes_through_run {
         if let Err(e) = interrupt::catch() {
             eprintln!("svb: {e}");
-            return ExitCode::FAILURE;
+            return 1;
         }
     }
     let result = match cli.command {
@@ -237,15 +246,15 @@ pub fn main() -> ExitCode {
         // reports a process a Ctrl-C ended).
         Err(e) if svb_io::interrupted() => {
             eprintln!("svb: {e}");
-            ExitCode::from(130)
+            130
         }
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok(true) => 0,
+        Ok(false) => 1,
         // The reader of standard output closed it (`-o - | head`): quietly, as `view`.
-        Err(_) if svb_io::stdout_closed() => ExitCode::SUCCESS,
+        Err(_) if svb_io::stdout_closed() => 0,
         Err(e) => {
             eprintln!("svb: {e}");
-            ExitCode::FAILURE
+            1
         }
     }
 }

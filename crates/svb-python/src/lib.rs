@@ -38,6 +38,13 @@ fn list_objects(py: Python<'_>, url: String, recursive: bool) -> PyResult<Option
 }
 
 /// The native module.
+/// Runs the `svb` command with `argv` (the first the program's name, as `sys.argv`), as the
+/// binary runs it: what the package's `svb` console script calls. Returns its exit status.
+#[pyfunction]
+fn cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> i32 {
+    py.detach(|| i32::from(svb_cli::run_with(argv)))
+}
+
 #[pymodule]
 fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -59,6 +66,7 @@ fn _svb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow::arrow_stream_of, m)?)?;
     m.add_function(wrap_pyfunction!(set_storage_options, m)?)?;
     m.add_function(wrap_pyfunction!(list_objects, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_main, m)?)?;
     codecs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
