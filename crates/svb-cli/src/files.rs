@@ -26,6 +26,16 @@ pub trait SignalFile: Sync {
     fn write_info(&self, out: &mut dyn Write) -> std::io::Result<()>;
     /// The same as one JSON object (`info --json`).
     fn info_json(&self, path: &Path) -> String;
+    /// Read `read_id` in detail (`info --read`): POD5's alone, as `pod5 inspect read` prints
+    /// it; the other formats say where to look instead.
+    fn write_read(&self, read_id: &str, out: &mut dyn Write) -> Result<(), String> {
+        let _ = (read_id, out);
+        Err(format!(
+            "--read: one read in detail is POD5's (as `pod5 inspect read`); a {} file's reads \
+             are shown by `svb view` (fields) and `svb get` (signal)",
+            Self::FORMAT.name()
+        ))
+    }
 }
 
 #[derive(Subcommand)]
@@ -36,8 +46,12 @@ pub enum Command {
         /// The file.
         file: PathBuf,
         /// One JSON object instead of text.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "read")]
         json: bool,
+        /// One read in detail instead, as `pod5 inspect read` prints it, byte for byte (POD5):
+        /// its fields, channel, end reason, calibration, samples and stored bytes, and its run.
+        #[arg(long, value_name = "READ_ID")]
+        read: Option<String>,
     },
     /// Decodes every read; prints one JSON line per good read (read_id, num_samples, sha256
     /// of the int16 LE signal) and one line on stderr per bad read, naming it; exits 1 at the
@@ -72,7 +86,17 @@ pub enum Command {
 pub fn with_examples(cmd: clap::Command, format: &str) -> clap::Command {
     let file = format!("reads.{format}");
     let examples = [
-        ("info", format!("svb {format} info {file}\n  svb {format} info --json {file}")),
+        (
+            "info",
+            match format {
+                "pod5" => format!(
+                    "svb {format} info {file}\n  svb {format} info --json {file}\n  \
+                     svb {format} info {file} --read 0000173c-bf67-44e7-9a9c-1ad0bc728e74   \
+                     (as pod5 inspect read)"
+                ),
+                _ => format!("svb {format} info {file}\n  svb {format} info --json {file}"),
+            },
+        ),
         (
             "verify",
             format!(
@@ -112,10 +136,14 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
         })
     };
     match cmd {
-        Command::Info { file, json } => {
+        Command::Info { file, json, read } => {
             let r = open(&file)?;
             let f = F::of(&r).expect("opened as this format");
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            if let Some(id) = read {
+                f.write_read(&id, &mut out)?;
+                return quiet_on_closed_pipe(out.flush());
+            }
             let written = if json {
                 writeln!(out, "{}", f.info_json(&file))
             } else {

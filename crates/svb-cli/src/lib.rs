@@ -22,6 +22,7 @@ mod output;
 mod pod5;
 mod progress;
 mod publish;
+mod pyrepr;
 mod recover;
 mod remote;
 mod split;

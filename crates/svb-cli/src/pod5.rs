@@ -9,7 +9,8 @@ use crate::files::SignalFile;
 use svb_model::Format;
 use svb_reads::AnyReader;
 
-use crate::output::json_str;
+use crate::output::{error_chain, json_str};
+use crate::pyrepr::{py_dict, py_float};
 
 impl SignalFile for Reader {
     const FORMAT: Format = Format::Pod5;
@@ -50,6 +51,74 @@ impl SignalFile for Reader {
         writeln!(out, "reads: {}", self.len())?;
         writeln!(out, "samples: {samples}")?;
         Ok(())
+    }
+
+    fn write_read(&self, read_id: &str, out: &mut dyn Write) -> Result<(), String> {
+        if svb_model::ont::parse_uuid(read_id).is_none() {
+            return Err(format!("Supplied read_id '{read_id}' is not a valid UUID"));
+        }
+        let i = self.find(read_id).ok_or_else(|| {
+            format!("{}: read {read_id} is not in the file", self.path().display())
+        })?;
+        let r = &self.reads()[i];
+        let run = self.run_of(i).map_err(|e| error_chain(&e))?;
+        let chunks = self.chunks(i).map_err(|e| error_chain(&e))?;
+        let bytes: u64 = chunks.iter().map(|c| c.stored_bytes).sum();
+        // pod5's reader gives the f32 columns as Python floats, a column the file's table
+        // version lacks as NaN.
+        let f = |v: f32| py_float(f64::from(v));
+        let opt = |v: Option<f32>| f(v.unwrap_or(f32::NAN));
+        let ratio = bytes as f64 / (r.num_samples as f64 * 2.0);
+        let time = |ms: i64| svb_model::ont::format_utc_ms(ms);
+        let mut text = format!(
+            "read_id: {}\nread_number:\t{}\nstart_sample:\t{}\nmedian_before:\t{}\n\
+             open_pore_level:\t{}\nexpected_open_pore_level:\t{}\nselected_read_level:\t{}\n\
+             channel data:\n\tchannel: {}\n\twell: {}\n\tpore_type: {}\n\
+             end reason:\n\tname: {}\n\tforced: {}\n\
+             calibration:\n\toffset: {}\n\tscale: {}\n\
+             samples:\n\tsample_count: {}\n\tbyte_count: {bytes}\n\tcompression ratio: {ratio:.3}\n\
+             run info:\n",
+            r.read_id_string(),
+            r.read_number,
+            r.start_sample,
+            f(r.median_before),
+            opt(r.open_pore_level),
+            opt(r.expected_open_pore_level),
+            opt(r.selected_read_level),
+            r.channel,
+            r.well,
+            r.pore_type,
+            r.end_reason,
+            if r.end_reason_forced { "True" } else { "False" },
+            f(r.calibration_offset),
+            f(r.calibration_scale),
+            r.num_samples,
+        );
+        for (name, value) in [
+            ("acquisition_id", run.acquisition_id.clone()),
+            ("acquisition_start_time", time(run.acquisition_start_time_ms)),
+            ("adc_max", run.adc_max.to_string()),
+            ("adc_min", run.adc_min.to_string()),
+            ("context_tags", py_dict(&run.context_tags)),
+            ("experiment_name", run.experiment_name.clone()),
+            ("flow_cell_id", run.flow_cell_id.clone()),
+            ("flow_cell_product_code", run.flow_cell_product_code.clone()),
+            ("protocol_name", run.protocol_name.clone()),
+            ("protocol_run_id", run.protocol_run_id.clone()),
+            ("protocol_start_time", time(run.protocol_start_time_ms)),
+            ("sample_id", run.sample_id.clone()),
+            ("sample_rate", run.sample_rate.to_string()),
+            ("sequencing_kit", run.sequencing_kit.clone()),
+            ("sequencer_position", run.sequencer_position.clone()),
+            ("sequencer_position_type", run.sequencer_position_type.clone()),
+            ("software", run.software.clone()),
+            ("system_name", run.system_name.clone()),
+            ("system_type", run.system_type.clone()),
+            ("tracking_id", py_dict(&run.tracking_id)),
+        ] {
+            text.push_str(&format!("\t{name}: {value}\n"));
+        }
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())
     }
 
     fn info_json(&self, path: &Path) -> String {

@@ -826,3 +826,39 @@ fn quiet_stdout_and_misspelt_urls(data: &Path, tmp: &TempDir) {
     assert!(help[global..].contains("--threads") && help[global..].contains("--quiet"), "{help}");
     assert!(!help[..global].contains("--threads"), "{help}");
 }
+
+/// `svb pod5 info --read ID` is `pod5 inspect read ID`'s text byte for byte (ONT's tool from
+/// pip; skipped without it, except under CI=true), on every table version; a read not in the
+/// file and an id that is no UUID are errors; other formats point elsewhere.
+#[svb_testdata::data_test]
+fn pod5_info_read_is_pod5_inspect_read(dir: &Path) {
+    let python = svb_testdata::python_with("pod5", "pod5");
+    for name in ["multi_fast5_zip.pod5", "multi_fast5_zip_v4.pod5", "multi_fast5_zip_v0.pod5"] {
+        let file = dir.join("pod5").join(name);
+        let r = svb_pod5::Reader::open(&file).unwrap();
+        for i in [0, r.len() / 2, r.len() - 1] {
+            let id = r.reads()[i].read_id_string();
+            let ours = ok(&svb(&["pod5", "info", s(&file), "--read", &id]));
+            assert!(ours.starts_with(&format!("read_id: {id}\n")), "{ours}");
+            assert!(ours.contains(&format!("\tsample_count: {}\n", r.reads()[i].num_samples)));
+            if let Some(python) = &python {
+                let theirs = Command::new(python)
+                    .args(["-m", "pod5.tools.main", "inspect", "read"])
+                    .arg(&file)
+                    .arg(&id)
+                    .output()
+                    .unwrap();
+                assert_eq!(ours, String::from_utf8(theirs.stdout).unwrap(), "{name} {id}");
+            }
+        }
+    }
+    let file = dir.join("pod5/multi_fast5_zip.pod5");
+    let e =
+        fails(&svb(&["pod5", "info", s(&file), "--read", "00000000-0000-0000-0000-000000000000"]));
+    assert!(e.contains("read 00000000-0000-0000-0000-000000000000 is not in the file"), "{e}");
+    let e = fails(&svb(&["pod5", "info", s(&file), "--read", "not-a-uuid"]));
+    assert!(e.contains("Supplied read_id 'not-a-uuid' is not a valid UUID"), "{e}");
+    let blow5 = dir.join("blow5/reads_zstd_svb_zd.blow5");
+    let e = fails(&svb(&["blow5", "info", s(&blow5), "--read", "x"]));
+    assert!(e.contains("one read in detail is POD5's"), "{e}");
+}
