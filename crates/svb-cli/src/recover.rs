@@ -22,7 +22,10 @@ use crate::progress::SharedProgress;
     table is cut short is refused, saying so. A file ONT's writer left when it was killed\n\
     (the signal table alone, the reads and run info in its hidden .FILE_ID.tmp-reads and\n\
     .FILE_ID.tmp-run-info files beside it) gives every read whose row and signal were\n\
-    written, as `pod5 recover` does; the hidden files are read, never changed.")]
+    written, as `pod5 recover` does; the hidden files are read, never changed.\n\n\
+    With --cleanup (pod5 recover's), once every read the input still holds is in the output\n\
+    and the output reads back, the input and the hidden files beside it are removed; where a\n\
+    read could not be recovered they are kept, saying so.")]
 pub struct Args {
     /// The damaged BLOW5, SLOW5 or POD5 file (read, never changed).
     file: PathBuf,
@@ -32,6 +35,11 @@ pub struct Args {
     /// Replace the output if it exists.
     #[arg(long)]
     force: bool,
+    /// Remove the input (and a POD5 writer's hidden .FILE_ID.tmp-* files beside it) once
+    /// every read it still holds is in the output and the output reads back (pod5 recover
+    /// --cleanup); kept where a read could not be recovered.
+    #[arg(long)]
+    cleanup: bool,
 }
 
 pub fn run(args: &Args) -> Result<bool, String> {
@@ -43,12 +51,54 @@ pub fn run(args: &Args) -> Result<bool, String> {
         interrupted: Some(&svb_io::interrupted),
         ..Run::default()
     };
+    // What --cleanup removes: the hidden files are found before the recovery reads them.
+    let side_files = match args.cleanup {
+        true => svb_pod5::Reader::writer_side_files(&args.file),
+        false => Vec::new(),
+    };
     let recovered = svb_convert::recover(&args.file, &args.output, how);
     progress.finish();
-    match recovered.map_err(|e| error_chain(&e))? {
-        Recovery::Blow5(got) => report_blow5(args, &got),
-        Recovery::Pod5(got) => report_pod5(args, &got),
+    let (ok, stats) = match recovered.map_err(|e| error_chain(&e))? {
+        Recovery::Blow5(got) => (report_blow5(args, &got)?, got.stats),
+        Recovery::Pod5(got) => (report_pod5(args, &got)?, got.stats),
+    };
+    if args.cleanup {
+        cleanup(args, stats.failed.is_empty(), stats.reads, &side_files)?;
     }
+    Ok(ok)
+}
+
+/// `--cleanup`: the input and `side_files` removed once `saved` reads are in the output, which
+/// reads back with as many; kept, saying why, where a read the input holds was lost (`whole`
+/// false).
+fn cleanup(args: &Args, whole: bool, saved: u64, side_files: &[PathBuf]) -> Result<(), String> {
+    if !whole {
+        eprintln!(
+            "svb: recover: --cleanup: {} kept, as some reads could not be recovered",
+            args.file.display()
+        );
+        return Ok(());
+    }
+    let back = svb_reads::AnyReader::open(&args.output)
+        .map_err(|e| format!("--cleanup: the output does not read back: {}", error_chain(&e)))?;
+    if svb_model::ReadSource::len(&back) as u64 != saved {
+        return Err(format!(
+            "--cleanup: {} holds {} reads, not the {saved} recovered; nothing removed",
+            args.output.display(),
+            svb_model::ReadSource::len(&back)
+        ));
+    }
+    drop(back);
+    for f in std::iter::once(&args.file).chain(side_files) {
+        match std::fs::remove_file(f) {
+            Ok(()) => crate::progress::summary!("svb: recover: --cleanup: removed {}", f.display()),
+            // As pod5 recover: a file that cannot be removed is a warning, the recovery stands.
+            Err(e) => {
+                eprintln!("svb: recover: warning: --cleanup could not remove {}: {e}", f.display())
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What a BLOW5 / SLOW5 recovery saved and lost, on stderr.

@@ -77,6 +77,26 @@ fn a_record_that_does_not_decode_is_named(data: &Path, tmp: &TempDir) {
     let whole = r.len();
     assert!(said.contains(&format!("{} of {whole} whole records saved", whole - 1)), "{said}");
     assert!(said.contains("lost:") && said.contains("record 4 at byte"), "{said}");
+    // --cleanup keeps an input whose reads were not all recovered, saying so.
+    let run = svb(&["recover", s(&damaged), "-o", s(&out), "--force", "--cleanup"]);
+    ok(&run);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--cleanup: "), "kept, said");
+    assert!(damaged.exists());
+}
+
+/// --cleanup (pod5 recover's): the cut input is removed once its whole records are in the
+/// output and the output reads back with as many.
+#[svb_testdata::data_test]
+fn cleanup_removes_the_input_once_recovered(data: &Path, tmp: &TempDir) {
+    let src = data.join("blow5/reads_zstd_svb_zd.blow5");
+    let damaged = cut_in_record(&src, 3, tmp);
+    let out = tmp.join("saved.blow5");
+    let run = svb(&["recover", s(&damaged), "-o", s(&out), "--cleanup"]);
+    let said = String::from_utf8_lossy(&run.stderr).into_owned();
+    ok(&run);
+    assert!(said.contains(&format!("--cleanup: removed {}", damaged.display())), "{said}");
+    assert!(!damaged.exists());
+    assert_eq!(svb_blow5::Reader::open(&out).unwrap().len(), 3);
 }
 
 /// A POD5 file without its footer: verify points to recover, recover says the footer was
@@ -184,6 +204,24 @@ fn a_killed_ont_writer_gives_back_the_reads_pod5_recover_saves() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&count.stdout).trim(), "1000");
+    // --cleanup removes the killed file and the writer's hidden files beside it, and nothing
+    // else, once the output holds their reads.
+    let clean = tmp.join("clean");
+    std::fs::create_dir(&clean).unwrap();
+    let mut copied = Vec::new();
+    for e in std::fs::read_dir(&tmp.0).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_file() && (name == "killed.pod5" || name.contains(".tmp-")) {
+            std::fs::copy(&p, clean.join(&name)).unwrap();
+            copied.push(name);
+        }
+    }
+    assert_eq!(copied.len(), 3, "{copied:?}");
+    let saved_clean = tmp.join("saved_clean.pod5");
+    ok(&svb(&["recover", s(&clean.join("killed.pod5")), "-o", s(&saved_clean), "--cleanup"]));
+    assert_eq!(std::fs::read_dir(&clean).unwrap().count(), 0);
+    assert_eq!(svb_pod5::Reader::open(&saved_clean).unwrap().len(), 1000);
     // Without the reads file beside it, nothing can be saved: the error says why.
     let alone = tmp.join("alone");
     std::fs::create_dir(&alone).unwrap();

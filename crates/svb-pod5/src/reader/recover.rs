@@ -141,6 +141,30 @@ impl Reader {
         Ok((r, Some(fault)))
     }
 
+    /// The hidden files ONT's writer keeps beside the POD5 file at `path` while it writes it
+    /// (`.FILE_ID.tmp-reads`, `.FILE_ID.tmp-run-info`, found by the file identifier its signal
+    /// table's schema carries), those that are there: what a killed writer left, which
+    /// [`open_recovering`](Reader::open_recovering) reads and `pod5 recover --cleanup`
+    /// removes once the file is recovered. Empty for any other file.
+    pub fn writer_side_files(path: impl AsRef<Path>) -> Vec<PathBuf> {
+        let path = path.as_ref();
+        let Ok(src) = Source::open_as(path, Access::ReadAt, &crate::FILE_KIND) else {
+            return Vec::new();
+        };
+        let Ok((_, id)) = salvaged_signal(path, &src) else {
+            return Vec::new();
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        ["tmp-reads", "tmp-run-info"]
+            .iter()
+            .map(|kind| dir.join(format!(".{id}.{kind}")))
+            .filter(|p| p.is_file())
+            .collect()
+    }
+
     /// A file ONT's writer (lib_pod5) left when it was killed, with the hidden files it keeps
     /// beside it until it closes (see [`from_killed_writer_bytes`]), found by the file
     /// identifier the signal table's schema carries (`.FILE_ID.tmp-reads`,
