@@ -60,6 +60,9 @@ pub struct WriteOptions {
     /// as slow5tools view rewrites a file whose ids repeat; slow5lib's index of such a file
     /// cannot be built.
     pub unique_read_ids: bool,
+    /// How SLOW5 text writes floating-point values: exactly (default), or with slow5lib's six
+    /// decimals, byte for byte as slow5tools writes them ([`FloatText`](crate::FloatText)).
+    pub float_text: crate::FloatText,
 }
 
 impl WriteOptions {
@@ -111,6 +114,7 @@ impl Default for WriteOptions {
             form: Form::Binary,
             version: (0, 2, 0),
             unique_read_ids: true,
+            float_text: crate::FloatText::Exact,
         }
     }
 }
@@ -697,7 +701,7 @@ fn encode_record(
 ) -> Result<Vec<u8>, Blow5WriteError> {
     if options.form == Form::Text {
         let mut line = Vec::new();
-        super::text::record_line(r, aux, &mut line);
+        super::text::record_line(r, aux, &mut line, options.float_text);
         return Ok(line);
     }
     // Room for the largest signal encoding, so that no encoder grows (and copies) the body.

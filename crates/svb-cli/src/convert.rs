@@ -28,6 +28,15 @@ pub(crate) enum SignalCodec {
     None,
 }
 
+/// `svb convert --text-floats`.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum TextFloats {
+    /// The shortest decimal that reads back as the same value.
+    Exact,
+    /// slow5lib's `%f`, trailing zeros dropped (six decimals).
+    Slow5lib,
+}
+
 /// `svb convert --signal`: the output format's signal compression, whichever that is (as the
 /// Python package's `signal=`).
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +63,7 @@ pub(crate) enum OutputSignal {
     svb convert -r runs/ -o all.blow5 --keep-going        (bad inputs and reads left out)\n  \
     svb convert -r fast5_dir/ -o reads.pod5              (FAST5, multi- or single-read)\n  \
     svb convert reads.blow5 -o reads.slow5               (SLOW5 text, and back)\n  \
+    svb convert reads.pod5 -o reads.slow5 --text-floats slow5lib   (six decimals, as slow5tools)\n  \
     svb convert reads.blow5 -o small.blow5 --signal ex-zd (recompressed)\n  \
     svb convert reads.pod5 -o fast.pod5 --decode-fast    (POD5 repacked)\n  \
     svb convert reads.pod5 -o pdz.pod5 --signal pdz      (ONT's PDZ signal; --signal vbz back)\n  \
@@ -100,6 +110,11 @@ pub struct Args {
     /// faster); POD5 output, or BLOW5 with zstd records.
     #[arg(long)]
     decode_fast: bool,
+    /// A SLOW5 text output's floating-point values: exact [default: the shortest decimal
+    /// that reads back as the same value], or slow5lib's six decimals, byte for byte as
+    /// slow5tools writes them (values with more digits read back rounded).
+    #[arg(long, value_enum, value_name = "FORM")]
+    text_floats: Option<TextFloats>,
     /// Samples a POD5 output's signal chunk holds at most [default: 102400, as lib_pod5]
     /// (pod5 convert's --signal-chunk-size).
     #[arg(long, value_name = "SAMPLES")]
@@ -134,6 +149,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
         records: args.records.map(RecordCodec::compression),
         decode_fast: args.decode_fast,
         pod5_chunk_samples: args.signal_chunk_size,
+        float_text: match args.text_floats {
+            Some(TextFloats::Slow5lib) => svb_blow5::FloatText::Slow5lib,
+            Some(TextFloats::Exact) | None => svb_blow5::FloatText::Exact,
+        },
         ..Compression::default()
     };
     if let Some(signal) = args.signal {

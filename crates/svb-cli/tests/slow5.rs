@@ -95,3 +95,34 @@ fn a_text_output_takes_no_compression_option(data: &Path, tmp: &TempDir) {
     let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
     assert!(size(&repacked) > size(&pod5), "{} {}", size(&repacked), size(&pod5));
 }
+
+/// `svb convert X.blow5 -o X.slow5` is slow5tools view's SLOW5 byte for byte on slow5tools' own
+/// test pairs (a BLOW5 and the SLOW5 slow5tools wrote of it): the input's version kept (0.1.0
+/// files give 0.1.0 text), every field as slow5lib writes it.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn blow5_to_slow5_is_slow5tools_view_byte_for_byte() {
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let exp = repos.join("slow5tools/test/data/exp");
+    let tmp = TempDir::new("slow5-view-bytes");
+    let pairs = [
+        "one_fast5/exp_1_lossless",
+        "one_fast5/exp_1_lossy",
+        "one_fast5/exp_1_lossless_v0.2.0",
+        "one_fast5/exp_1_lossy_v0.2.0",
+        "two_rg/exp_default",
+        "aux_array/exp_lossless",
+    ];
+    for name in pairs {
+        let (blow5, want) = (exp.join(format!("{name}.blow5")), exp.join(format!("{name}.slow5")));
+        for floats in ["exact", "slow5lib"] {
+            let out = tmp.join("out.slow5");
+            let args = ["convert", s(&blow5), "-o", s(&out), "--force", "--text-floats", floats];
+            ok(&svb(&args));
+            assert!(
+                std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap(),
+                "{name} ({floats})"
+            );
+        }
+    }
+}

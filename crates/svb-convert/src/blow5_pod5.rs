@@ -138,7 +138,9 @@ pub fn blow5_to_pod5(
 /// (BLOW5 with any compression, or [`WriteOptions::slow5`](svb_blow5::WriteOptions::slow5)
 /// text): BLOW5 to SLOW5 and back, or a recompression. Read groups are merged (equal groups
 /// once) and the auxiliary fields must be the same in every input; every field is kept
-/// exactly. A failed input or record stops it, or is left out, as `how` says.
+/// exactly; one input keeps its version where the output's compression allows it
+/// ([`WriteOptions::versioned_like`](svb_blow5::WriteOptions::versioned_like), as slow5tools
+/// view). A failed input or record stops it, or is left out, as `how` says.
 pub fn blow5_to_blow5(
     inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
@@ -156,6 +158,12 @@ pub fn blow5_to_blow5(
     // One file rewritten keeps its records as they are, a read id that repeats included (as
     // slow5tools view rewrites it); several are merged, and an id in two is refused.
     let options = svb_blow5::WriteOptions { unique_read_ids: headers.len() > 1, ..options };
+    // One file rewritten (slow5tools view) keeps its version where the output's compression
+    // allows it, as slow5lib does: a 0.1.0 BLOW5 gives a 0.1.0 SLOW5.
+    let options = match headers.as_slice() {
+        [(only, _)] => options.versioned_like(only.version),
+        _ => options,
+    };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
         let mut rec = Record::default();

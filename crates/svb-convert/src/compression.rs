@@ -29,6 +29,9 @@ pub struct Compression {
     pub pod5_chunk_samples: Option<usize>,
     /// A POD5 output's signal compression (default VBZ; PDZ, ONT's second; or uncompressed).
     pub pod5_signal: Option<svb_pod5::SignalEncoding>,
+    /// How a SLOW5 text output writes floating-point values (default exact; slow5lib's six
+    /// decimals, as slow5tools writes them).
+    pub float_text: svb_blow5::FloatText,
 }
 
 impl Compression {
@@ -51,7 +54,11 @@ impl Compression {
         if self.pod5_chunk_samples.is_some_and(|n| n == 0 || n > u32::MAX as usize) {
             return refused("a signal chunk holds 1 to 4294967295 samples");
         }
-        if to == Format::Slow5 && *self != Compression::default() {
+        if to != Format::Slow5 && self.float_text != svb_blow5::FloatText::Exact {
+            return refused("the float text form is a .slow5 output's");
+        }
+        let compressed = Compression { float_text: svb_blow5::FloatText::Exact, ..*self };
+        if to == Format::Slow5 && compressed != Compression::default() {
             return refused(
                 "SLOW5 text has no compression; record and signal compression and the \
                  decode-fast profile are for .blow5 and .pod5 outputs, FAST5 signal \
@@ -83,6 +90,7 @@ impl Compression {
                 true => ZstdProfile::DecodeFast,
                 false => options.zstd_profile,
             },
+            float_text: self.float_text,
             ..options
         }
     }
@@ -108,7 +116,7 @@ impl Compression {
                 }
             }
         };
-        svb_blow5::WriteOptions { publish: how.publish, ..options }
+        svb_blow5::WriteOptions { publish: how.publish, float_text: self.float_text, ..options }
     }
 
     /// The POD5 writer's options.

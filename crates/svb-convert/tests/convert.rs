@@ -277,6 +277,44 @@ fn float_eq(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
 
+/// SLOW5 text with slow5lib's float form (`FloatText::Slow5lib`): every record line of a POD5
+/// converted is blue-crab p2s's byte for byte (the read group attributes come in another
+/// order: compared above as sets); the exact form writes more digits for the ranges.
+#[svb_testdata::data_test]
+fn slow5_text_with_slow5libs_floats_is_blue_crabs(data: &Path, tmp: &TempDir) {
+    let Some(_) = blue_crab() else { return };
+    let src = data.join("pod5/multi_fast5_zip.pod5");
+    let theirs = tmp.join("theirs.slow5");
+    run_blue_crab("p2s", &src, &theirs);
+    let records = |p: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(p).unwrap();
+        text.lines().filter(|l| !l.starts_with(['#', '@'])).map(String::from).collect()
+    };
+    for (floats, same) in
+        [(svb_blow5::FloatText::Slow5lib, true), (svb_blow5::FloatText::Exact, false)]
+    {
+        let ours = tmp.join(&format!("ours-{floats:?}.slow5"));
+        let compression = svb_convert::Compression { float_text: floats, ..Default::default() };
+        svb_convert::convert(
+            std::slice::from_ref(&src),
+            svb_model::Format::Pod5,
+            &ours,
+            svb_model::Format::Slow5,
+            compression,
+            Run::default(),
+        )
+        .unwrap();
+        assert_eq!(records(&ours) == records(&theirs), same, "{floats:?}");
+    }
+    // The form is a SLOW5 output's.
+    let compression = svb_convert::Compression {
+        float_text: svb_blow5::FloatText::Slow5lib,
+        ..Default::default()
+    };
+    let e = compression.check(svb_model::Format::Blow5, &tmp.join("x.blow5")).unwrap_err();
+    assert!(e.to_string().contains("a .slow5 output's"), "{e}");
+}
+
 /// The same POD5 through blue-crab's p2s and ours: the same read group attributes (ours adds
 /// the two key lists), the same records field by field; and back through s2p: the same reads.
 #[svb_testdata::data_test]

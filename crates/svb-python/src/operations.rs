@@ -28,12 +28,12 @@ fn fast5_signal(name: &str) -> PyResult<svb_fast5::SignalFilter> {
 /// Any format to POD5, BLOW5, SLOW5 text or FAST5 by the output's extension (see
 /// `svb.convert`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false, file_read_count = None))]
+#[pyo3(signature = (inputs, output, records = None, signal = None, decode_fast = false, keep_going = false, force = false, file_read_count = None, text_floats = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>, inputs: Vec<PathBuf>, output: PathBuf, records: Option<&str>,
     signal: Option<&str>, decode_fast: bool, keep_going: bool, force: bool,
-    file_read_count: Option<usize>,
+    file_read_count: Option<usize>, text_floats: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_model::Format;
     let to = Format::of_output(&output).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -51,6 +51,15 @@ pub fn convert<'py>(
         fast5_signal,
         pod5_chunk_samples: None,
         pod5_signal,
+        float_text: match text_floats {
+            None | Some("exact") => svb_blow5::FloatText::Exact,
+            Some("slow5lib") => svb_blow5::FloatText::Slow5lib,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "text_floats={other:?}: \"exact\" or \"slow5lib\""
+                )))
+            }
+        },
     };
     compression.check(to, &output).map_err(|e| PyValueError::new_err(chain(&e)))?;
     // The first input's format picks the mapping (FAST5: ONT's; to BLOW5 then blue-crab's).

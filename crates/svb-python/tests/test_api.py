@@ -428,3 +428,25 @@ def test_split_recompresses_and_degrade_takes_pod5(pod5_files, blow5_files, tmp_
     for a, b in zip(svb.open(pod5_files[0]), svb.open(out)):
         want = ((a.signal.astype(np.int32) + 4) >> 3) << 3
         np.testing.assert_array_equal(b.signal, want.astype(np.int16))
+
+
+def test_convert_text_floats(pod5_files, tmp_path):
+    """text_floats="slow5lib": a SLOW5 output's floats with slow5lib's six decimals (as
+    slow5tools and blue-crab write them); "exact" (the default) reads back to the same values."""
+    src = next(p for p in pod5_files if p.name == "multi_fast5_zip.pod5")
+    exact, six = tmp_path / "exact.slow5", tmp_path / "six.slow5"
+    svb.convert(src, exact)
+    svb.convert(src, six, text_floats="slow5lib")
+
+    def ranges(path):
+        lines = [l for l in path.read_text().splitlines() if not l.startswith(("#", "@"))]
+        return [l.split("\t")[4] for l in lines]
+
+    assert all(len(r.split(".")[-1]) <= 6 for r in ranges(six) if "." in r)
+    assert ranges(exact) != ranges(six)
+    with svb.open(exact) as a, svb.open(src) as b:
+        assert [r.read_id for r in a] == [r.read_id for r in b]
+    with pytest.raises(ValueError, match="text_floats"):
+        svb.convert(src, tmp_path / "x.slow5", text_floats="six")
+    with pytest.raises(ValueError, match="slow5 output"):
+        svb.convert(src, tmp_path / "x.blow5", text_floats="slow5lib")

@@ -12,10 +12,22 @@ pub(crate) fn header_bytes(version: (u8, u8, u8), groups: usize, text: &str) -> 
         .into_bytes()
 }
 
-/// Appends a finite floating-point number in its shortest exact decimal form (no exponent:
-/// slow5lib reads digits, `.` and `-` only); NaN as `.` where `nan_missing`.
+/// How SLOW5 text writes floating-point values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FloatText {
+    /// The shortest decimal that reads back as the same bits (default): nothing is lost.
+    #[default]
+    Exact,
+    /// As slow5lib writes them (`printf`'s `%f`, trailing zeros and a bare `.` dropped): six
+    /// decimals, what slow5tools' outputs hold byte for byte; a value with more digits (a range
+    /// of `scale x digitisation` from a POD5 read, an `f32` level) reads back rounded.
+    Slow5lib,
+}
+
+/// Appends a finite floating-point number (no exponent: slow5lib reads digits, `.` and `-`
+/// only) as `floats` says; NaN as `.`, slow5lib's missing value.
 pub(super) fn push_float(
-    out: &mut Vec<u8>, v: f64, single: bool, what: &str,
+    out: &mut Vec<u8>, v: f64, single: bool, what: &str, floats: FloatText,
 ) -> Result<(), String> {
     use std::io::Write;
     if v.is_nan() {
@@ -24,6 +36,12 @@ pub(super) fn push_float(
         return Err(format!(
             "{what} is {v}, which SLOW5 text cannot hold (slow5lib reads digits, '.' and '-')"
         ));
+    } else if floats == FloatText::Slow5lib {
+        // slow5lib's slow5_double_to_str: `%f` (an f32 widened), then trailing zeros, and the
+        // point when nothing is left after it, dropped; "-0" is "0".
+        let text = format!("{v:.6}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        out.extend_from_slice(if text == "-0" { b"0" } else { text.as_bytes() });
     } else if single {
         write!(out, "{}", v as f32).expect("writing to a Vec");
     } else {
@@ -34,7 +52,7 @@ pub(super) fn push_float(
 
 /// Appends a checked scalar value of a type named `name` (`size` bytes), its null as `.`.
 pub(super) fn push_value(
-    out: &mut Vec<u8>, name: &str, size: usize, v: &AuxValue, what: &str,
+    out: &mut Vec<u8>, name: &str, size: usize, v: &AuxValue, what: &str, floats: FloatText,
 ) -> Result<(), String> {
     use std::io::Write;
     match *v {
@@ -48,8 +66,10 @@ pub(super) fn push_value(
         }
         AuxValue::Char(c) => out.push(c),
         // A `float` field holds the value as an f32 (an f64 beyond its range is infinite).
-        AuxValue::Float(f) if name == "float" => push_float(out, f as f32 as f64, true, what)?,
-        AuxValue::Float(f) => push_float(out, f, false, what)?,
+        AuxValue::Float(f) if name == "float" => {
+            push_float(out, f as f32 as f64, true, what, floats)?
+        }
+        AuxValue::Float(f) => push_float(out, f, false, what, floats)?,
         AuxValue::UInt(u) if u == uint_null(size) => out.push(b'.'),
         AuxValue::UInt(u) => write!(out, "{u}").expect("writing to a Vec"),
         AuxValue::Int(i) if i == int_null(size) => out.push(b'.'),
@@ -67,9 +87,9 @@ pub(super) fn is_text_field(s: &str) -> bool {
 
 /// Appends one record as a SLOW5 line (with its newline). The record was checked against the
 /// schema and by [`check_record`]: nothing here fails.
-pub(crate) fn record_line(r: &Record, aux: &[AuxField], out: &mut Vec<u8>) {
+pub(crate) fn record_line(r: &Record, aux: &[AuxField], out: &mut Vec<u8>, floats: FloatText) {
     out.reserve(64 + r.read_id.len() + 7 * r.raw_signal.len());
-    fields_before_signal(r, out).expect("checked by check_record");
+    fields_before_signal(r, out, floats).expect("checked by check_record");
     if let Some((last, rest)) = r.raw_signal.split_last() {
         for &s in rest {
             push_i16(out, s);
@@ -77,7 +97,7 @@ pub(crate) fn record_line(r: &Record, aux: &[AuxField], out: &mut Vec<u8>) {
         }
         push_i16(out, *last);
     }
-    fields_after_signal(r, aux, out).expect("checked by check_record");
+    fields_after_signal(r, aux, out, floats).expect("checked by check_record");
     out.push(b'\n');
 }
 
@@ -85,12 +105,14 @@ pub(crate) fn record_line(r: &Record, aux: &[AuxField], out: &mut Vec<u8>) {
 /// the error says which field cannot. The signal always can; it is not looked at.
 pub(crate) fn check_record(r: &Record, aux: &[AuxField]) -> Result<(), String> {
     let mut scratch = Vec::new();
-    fields_before_signal(r, &mut scratch)?;
-    fields_after_signal(r, aux, &mut scratch)
+    fields_before_signal(r, &mut scratch, FloatText::Exact)?;
+    fields_after_signal(r, aux, &mut scratch, FloatText::Exact)
 }
 
 /// The fields up to the raw signal's, with the tab before it.
-pub(super) fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), String> {
+pub(super) fn fields_before_signal(
+    r: &Record, out: &mut Vec<u8>, floats: FloatText,
+) -> Result<(), String> {
     use std::io::Write;
     if !is_text_field(&r.read_id) {
         return Err(format!(
@@ -110,7 +132,7 @@ pub(super) fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), 
         if v.is_nan() {
             return Err(format!("{name} is NaN, which a primary field cannot hold"));
         }
-        push_float(out, v, false, name)?;
+        push_float(out, v, false, name, floats)?;
     }
     write!(out, "\t{}\t", r.raw_signal.len()).expect("writing to a Vec");
     Ok(())
@@ -118,18 +140,20 @@ pub(super) fn fields_before_signal(r: &Record, out: &mut Vec<u8>) -> Result<(), 
 
 /// The auxiliary fields, each after its tab.
 pub(super) fn fields_after_signal(
-    r: &Record, aux: &[AuxField], out: &mut Vec<u8>,
+    r: &Record, aux: &[AuxField], out: &mut Vec<u8>, floats: FloatText,
 ) -> Result<(), String> {
     for f in aux {
         out.push(b'\t');
-        aux_text(&f.ty, r.checked_aux(&f.name), out)
+        aux_text(&f.ty, r.checked_aux(&f.name), out, floats)
             .map_err(|w| format!("field {}: {w}", f.name))?;
     }
     Ok(())
 }
 
 /// Appends a checked auxiliary value's text.
-pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Result<(), String> {
+pub(super) fn aux_text(
+    ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>, floats: FloatText,
+) -> Result<(), String> {
     use std::io::Write;
     match (ty, v) {
         (FieldType::Enum(_), AuxValue::Enum(i, _)) => {
@@ -140,7 +164,7 @@ pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Resul
             }
         }
         (FieldType::Scalar { name, size }, v) => {
-            push_value(out, name, *size, v, "the value")?;
+            push_value(out, name, *size, v, "the value", floats)?;
         }
         (FieldType::Array { .. }, AuxValue::Text(t)) => {
             if t.is_empty() {
@@ -159,7 +183,8 @@ pub(super) fn aux_text(ty: &FieldType, v: &AuxValue, out: &mut Vec<u8>) -> Resul
                 if i > 0 {
                     out.push(b',');
                 }
-                push_value(out, name, *size, &scalar_value(name, item), &format!("item {i}"))?;
+                let what = format!("item {i}");
+                push_value(out, name, *size, &scalar_value(name, item), &what, floats)?;
             }
         }
         _ => unreachable!("checked against the field type"),

@@ -27,6 +27,7 @@
 mod format;
 mod parse;
 
+pub use format::FloatText;
 pub(crate) use format::{check_record, header_bytes, record_line};
 pub(crate) use parse::{header_len, parse_header, parse_record, read_id, signal_span};
 
@@ -150,7 +151,7 @@ mod tests {
         );
         let mut text = Vec::new();
         check_record(&r, &h.aux).unwrap();
-        record_line(&r, &h.aux, &mut text);
+        record_line(&r, &h.aux, &mut text, FloatText::Exact);
         assert_eq!(text.strip_suffix(b"\n").unwrap(), line);
 
         let missing = b"r2\t0\t8192\t6\t1467.6\t4000\t0\t\t.\t.\t.\t.\t.\t.\t.\t.";
@@ -165,7 +166,7 @@ mod tests {
         assert_eq!(values[7], &AuxValue::Enum(255, None));
         text.clear();
         check_record(&r, &h.aux).unwrap();
-        record_line(&r, &h.aux, &mut text);
+        record_line(&r, &h.aux, &mut text, FloatText::Exact);
         assert_eq!(text.strip_suffix(b"\n").unwrap(), missing);
     }
 
@@ -217,12 +218,12 @@ mod tests {
     fn floats_round_trip_through_their_shortest_text() {
         for v in [1467.607788085938f64, 0.1, 1e-300, 1e300, -0.0, 8192.0, f64::MIN_POSITIVE] {
             let mut out = Vec::new();
-            push_float(&mut out, v, false, "v").unwrap();
+            push_float(&mut out, v, false, "v", FloatText::Exact).unwrap();
             assert_eq!(float(&out).unwrap().to_bits(), v.to_bits(), "{v}");
         }
         for v in [0.1f32, 238.78226, f32::MAX, 1e-40] {
             let mut out = Vec::new();
-            push_float(&mut out, v as f64, true, "v").unwrap();
+            push_float(&mut out, v as f64, true, "v", FloatText::Exact).unwrap();
             assert_eq!(number::<f32>(&out).unwrap(), v, "{v}");
         }
     }

@@ -405,6 +405,7 @@ def convert(
     keep_going: bool = False,
     force: bool = False,
     file_read_count: Optional[int] = None,
+    text_floats: Optional[str] = None,
 ) -> dict:
     """POD5 -> BLOW5 / SLOW5 or back (by the output's extension) with blue-crab's field
     mapping, FAST5 -> POD5 with ONT's and to BLOW5 / SLOW5 with slow5tools f2s's, BLOW5 ->
@@ -416,8 +417,9 @@ def convert(
     writes it; "gzip", which every HDF5 reader opens; "none"), and `file_read_count` cuts it
     into files of that many reads (`reads.fast5` -> `reads.0.fast5`, `reads.1.fast5`, ...,
     as `pod5 convert to_fast5 --file-read-count`); for a POD5 output `signal` is its signal
-    compression ("vbz", the default; "pdz", ONT's second, `minknow.pdz`; "uncompressed"). Returns {"reads", "samples", "failed",
-    "files"}; with
+    compression ("vbz", the default; "pdz", ONT's second, `minknow.pdz`; "uncompressed"); for a
+    SLOW5 output `text_floats` is "exact" (the default) or "slow5lib" (six decimals, as
+    slow5tools and blue-crab write them). Returns {"reads", "samples", "failed", "files"}; with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
@@ -432,6 +434,7 @@ def convert(
         keep_going,
         force,
         file_read_count,
+        text_floats,
     )
 
 

@@ -127,6 +127,7 @@ def convert(
     keep_going: bool = False,
     force: bool = False,
     file_read_count: Optional[int] = None,
+    text_floats: Optional[str] = None,
 ) -> dict: ...
 def subset(
     inputs: list[str],
