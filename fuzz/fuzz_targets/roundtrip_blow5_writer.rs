@@ -64,6 +64,8 @@ fuzz_target!(|data: &[u8]| {
         },
         // The path is this process's, reused run after run; the file need not reach the disk.
         publish: Publish { sync: false, on_existing: OnExisting::Replace },
+        // Exact text floats: what is read back must be what was written.
+        float_text: svb_blow5::FloatText::Exact,
     };
     // Bit 5: the version slow5lib keeps for an input of 0.1.0 (0.1.0 itself for uncompressed
     // or zlib records without signal compression): the same layout, read back alike.

@@ -4,14 +4,8 @@
 use std::fmt::Write;
 
 /// `repr(x)` of a Python float: the shortest digits that read back as `x`, in fixed notation
-/// from 1e-4 to 1e16 (a whole number with `.0`), else as `d.ddde+XX`; `nan`, `inf`.
-///
-/// ```ignore
-/// assert_eq!(py_float(190.0), "190.0");
-/// assert_eq!(py_float(f64::from(0.1f32)), "0.10000000149011612");
-/// assert_eq!(py_float(1e16), "1e+16");
-/// assert_eq!(py_float(0.00001), "1e-05");
-/// ```
+/// from 1e-4 to 1e16 (a whole number with `.0`), else as `d.ddde+XX`; `nan`, `inf`: 190.0 is
+/// `190.0`, 0.1f32 `0.10000000149011612`, 1e16 `1e+16`, 0.00001 `1e-05` (the tests below).
 pub fn py_float(x: f64) -> String {
     if x.is_nan() {
         return "nan".into();

@@ -3,7 +3,8 @@
 //! object headers, groups of hard links (the root as a symbol table: a local heap of names,
 //! symbol-table nodes and a version-1 B-tree, so opening one read of thousands is a tree
 //! lookup; a read's small groups as link messages), scalar attributes (integers, floats,
-//! fixed-length strings, enums) and one-dimensional chunked datasets whose chunks are
+//! variable-length strings in global heap collections, as h5py and `pod5 convert to_fast5`
+//! write them; enums) and one-dimensional chunked datasets whose chunks are
 //! indexed by a version-1 B-tree and stored already filtered. Nothing here needs a checksum.
 //!
 //! Each function returns the bytes of one structure; the caller decides where they go and
@@ -44,10 +45,11 @@ pub enum Dtype {
         /// Bytes.
         size: u8,
     },
-    /// A fixed-length ASCII string of `size` bytes, NUL-terminated.
-    Text {
-        /// Bytes, the terminating NUL included.
-        size: u32,
+    /// A variable-length string (h5py's `str`): the attribute holds a global heap id
+    /// ([`heap_id`]), the heap object the string's bytes.
+    VlenText {
+        /// UTF-8 (else ASCII) as the type says.
+        utf8: bool,
     },
     /// An enum over unsigned bytes: its members' names and values.
     Enum {
@@ -61,7 +63,7 @@ impl Dtype {
     pub fn size(&self) -> u32 {
         match self {
             Dtype::Int { size, .. } | Dtype::Float { size } => u32::from(*size),
-            Dtype::Text { size } => *size,
+            Dtype::VlenText { .. } => HEAP_ID_LEN as u32,
             Dtype::Enum { .. } => 1,
         }
     }
@@ -92,7 +94,12 @@ impl Dtype {
                 out.extend_from_slice(&[exp_at, exp_len, 0, mant_len]);
                 out.extend_from_slice(&bias.to_le_bytes());
             }
-            Dtype::Text { size } => head(&mut out, 3, [0, 0, 0], *size),
+            Dtype::VlenText { utf8 } => {
+                // A string (type 1), NUL-terminated padding, ASCII or UTF-8; its base type one
+                // unsigned byte, as libhdf5 writes it.
+                head(&mut out, 9, [0x01, u8::from(*utf8), 0], self.size());
+                out.extend_from_slice(&Dtype::Int { size: 1, signed: false }.encode());
+            }
             Dtype::Enum { members } => {
                 let n = members.len() as u16;
                 let [lo, hi] = n.to_le_bytes();
@@ -119,6 +126,63 @@ fn pad8(out: &mut Vec<u8>, len: usize) {
 pub struct Message {
     kind: u16,
     data: Vec<u8>,
+}
+
+impl Message {
+    /// Overwrites the last bytes of an attribute message's value with `tail` (a
+    /// variable-length string's heap id, known once its collection is placed).
+    pub fn patch_value_end(&mut self, tail: &[u8]) {
+        let at = self.data.len() - tail.len();
+        self.data[at..].copy_from_slice(tail);
+    }
+}
+
+/// Bytes of a global heap id: the object's length (u32), its collection's address, its index
+/// in the collection (u32).
+pub const HEAP_ID_LEN: usize = 16;
+
+/// The global heap id of object `index` (`len` bytes) of the collection at `collection`: what
+/// a variable-length string attribute holds.
+pub fn heap_id(len: u32, collection: u64, index: u32) -> [u8; HEAP_ID_LEN] {
+    let mut id = [0u8; HEAP_ID_LEN];
+    id[..4].copy_from_slice(&len.to_le_bytes());
+    id[4..12].copy_from_slice(&collection.to_le_bytes());
+    id[12..].copy_from_slice(&index.to_le_bytes());
+    id
+}
+
+/// The smallest global heap collection libhdf5 makes (4096 bytes).
+pub const MIN_COLLECTION: usize = 4096;
+
+/// Bytes `object` takes in a collection: its 16-byte header and its data padded to 8.
+pub fn heap_object_len(object: &[u8]) -> usize {
+    16 + object.len().div_ceil(8) * 8
+}
+
+/// A global heap collection ("GCOL", version 1) of `capacity` bytes holding `objects`
+/// (indices from 1, reference count 0, as h5py writes attribute strings) and, where room is
+/// left, the free-space object (index 0) that says how much. The objects fit: `capacity` is at
+/// least 16 + their lengths ([`heap_object_len`]), and what is left is 0 or at least 16 bytes.
+pub fn collection(objects: &[&[u8]], capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity);
+    out.extend_from_slice(b"GCOL");
+    out.extend_from_slice(&[1, 0, 0, 0]);
+    out.extend_from_slice(&(capacity as u64).to_le_bytes());
+    for (i, o) in objects.iter().enumerate() {
+        out.extend_from_slice(&((i + 1) as u16).to_le_bytes());
+        out.extend_from_slice(&[0; 6]);
+        out.extend_from_slice(&(o.len() as u64).to_le_bytes());
+        out.extend_from_slice(o);
+        pad8(&mut out, o.len());
+    }
+    let free = capacity - out.len();
+    debug_assert!(free == 0 || free >= 16, "a collection's free space holds its header");
+    if free > 0 {
+        out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(&(free as u64).to_le_bytes());
+        out.resize(capacity, 0);
+    }
+    out
 }
 
 /// The dataspace message (version 1) of a scalar (`dims` empty) or of a fixed-size array.
@@ -446,7 +510,16 @@ mod tests {
     fn datatypes_have_the_specified_lengths() {
         assert_eq!(Dtype::Int { size: 4, signed: true }.encode().len(), 12);
         assert_eq!(Dtype::Float { size: 8 }.encode().len(), 20);
-        assert_eq!(Dtype::Text { size: 37 }.encode(), [0x13, 0, 0, 0, 37, 0, 0, 0]);
+        // h5py's `str`: a variable-length UTF-8 string over one unsigned byte.
+        assert_eq!(
+            Dtype::VlenText { utf8: true }.encode(),
+            [0x19, 1, 1, 0, 16, 0, 0, 0, 0x10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0]
+        );
+        let c = collection(&[b"3.0", b"multi-read"], 4096);
+        assert_eq!(c.len(), 4096);
+        assert_eq!(&c[..16], b"GCOL\x01\0\0\0\0\x10\0\0\0\0\0\0");
+        assert_eq!(&c[16..32], [1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&c[72..88], [0, 0, 0, 0, 0, 0, 0, 0, 0xb8, 0x0f, 0, 0, 0, 0, 0, 0]);
         let e =
             Dtype::Enum { members: vec![("unknown".into(), 0), ("partial".into(), 1)] }.encode();
         // Head, base type, two names of 7 bytes and their NULs (8 each, no padding), two

@@ -181,7 +181,27 @@ pub struct Writer {
     reads: Vec<(String, u64)>,
     ids: HashSet<String>,
     shared: Vec<Shared>,
+    heap: Heap,
 }
+
+/// The global heap collection being filled with the strings of attributes: its place in the
+/// file (reserved when it was opened, written when it is full or the file finishes), its
+/// size and its objects.
+#[derive(Default)]
+struct Heap {
+    at: u64,
+    capacity: usize,
+    used: usize,
+    objects: Vec<Vec<u8>>,
+}
+
+/// A collection's bytes (16 KiB, or one string's that needs more): about a hundred reads'
+/// strings each.
+const COLLECTION: usize = 4 * hdf5::MIN_COLLECTION;
+
+/// An attribute message, and for a string the text its heap id (the value's last bytes) is
+/// made of once the string is in a collection.
+type Attr = (Message, Option<String>);
 
 impl Writer {
     /// Starts a file at `path` (written under a temporary name beside it until
@@ -205,7 +225,14 @@ impl Writer {
         let mut out = options.publish.create_rewritable(path).map_err(io)?;
         // The superblock, completed by finish.
         std::io::Write::write_all(&mut out, &[0; hdf5::SUPERBLOCK_LEN as usize]).map_err(io)?;
-        Ok(Writer { out, options, reads: Vec::new(), ids: HashSet::new(), shared: Vec::new() })
+        Ok(Writer {
+            out,
+            options,
+            reads: Vec::new(),
+            ids: HashSet::new(),
+            shared: Vec::new(),
+            heap: Heap::default(),
+        })
     }
 
     /// Reads written so far.
@@ -262,6 +289,50 @@ impl Writer {
         Ok(at)
     }
 
+    /// The global heap id of `text`, put in the collection being filled; a full one is written
+    /// and another reserved at the file's end.
+    fn intern(&mut self, text: &str) -> Result<[u8; hdf5::HEAP_ID_LEN], Fast5WriteError> {
+        let need = hdf5::heap_object_len(text.as_bytes());
+        let room = self.heap.capacity.saturating_sub(self.heap.used);
+        // What is left after it must hold the free-space object's header, or be nothing.
+        let fits = need == room || need + 16 <= room;
+        if !fits || self.heap.objects.len() == usize::from(u16::MAX) {
+            self.close_heap()?;
+            let capacity = COLLECTION.max(16 + need + 16);
+            let at = self.write(&vec![0; capacity])?;
+            self.heap = Heap { at, capacity, used: 16, objects: Vec::new() };
+        }
+        self.heap.objects.push(text.as_bytes().to_vec());
+        self.heap.used += need;
+        let len = u32::try_from(text.len()).map_err(|_| bad("", "a string of 4 GiB".into()))?;
+        Ok(hdf5::heap_id(len, self.heap.at, self.heap.objects.len() as u32))
+    }
+
+    /// Writes the collection being filled into the place reserved for it.
+    fn close_heap(&mut self) -> Result<(), Fast5WriteError> {
+        let heap = std::mem::take(&mut self.heap);
+        if heap.capacity == 0 {
+            return Ok(());
+        }
+        let objects: Vec<&[u8]> = heap.objects.iter().map(Vec::as_slice).collect();
+        let bytes = hdf5::collection(&objects, heap.capacity);
+        let path = self.out.destination().to_path_buf();
+        self.out.write_at(heap.at, &bytes).map_err(|source| Fast5WriteError::Io { path, source })
+    }
+
+    /// The messages of `attrs`, each string's heap id in place.
+    fn messages(&mut self, attrs: Vec<Attr>) -> Result<Vec<Message>, Fast5WriteError> {
+        attrs
+            .into_iter()
+            .map(|(mut m, text)| {
+                if let Some(t) = text {
+                    m.patch_value_end(&self.intern(&t)?);
+                }
+                Ok(m)
+            })
+            .collect()
+    }
+
     fn write_read(&mut self, r: &ReadGroups<'_>, p: Prepared) -> Result<(), Fast5WriteError> {
         let mut chunks = Vec::with_capacity(p.chunks.len());
         for c in &p.chunks {
@@ -280,9 +351,10 @@ impl Writer {
         );
         let signal = self.write(&hdf5::object_header(&signal, 1))?;
         let mut raw = hdf5::compact_group(&[("Signal", signal)]);
-        raw.extend(p.raw);
+        raw.extend(self.messages(p.raw)?);
         let raw = self.write(&hdf5::object_header(&raw, 1))?;
-        let channel = self.write(&hdf5::object_header(&group_of(p.channel_id), 1))?;
+        let channel_id = self.messages(p.channel_id)?;
+        let channel = self.write(&hdf5::object_header(&group_of(channel_id), 1))?;
         let context = self.shared(r.context_tags, p.context_tags)?;
         let tracking = self.shared(r.tracking_id, p.tracking_id)?;
         let mut group = hdf5::compact_group(&[
@@ -291,7 +363,7 @@ impl Writer {
             ("context_tags", context),
             ("tracking_id", tracking),
         ]);
-        group.extend(p.read);
+        group.extend(self.messages(p.read)?);
         let group = self.write(&hdf5::object_header(&group, 1))?;
         self.ids.insert(r.read_id.to_string());
         self.reads.push((format!("read_{}", r.read_id), group));
@@ -300,7 +372,7 @@ impl Writer {
 
     /// The address of a group holding `attrs`: one written before with the same attributes
     /// (another link to it), else written now from `messages`.
-    fn shared(&mut self, attrs: &Attrs, messages: Vec<Message>) -> Result<u64, Fast5WriteError> {
+    fn shared(&mut self, attrs: &Attrs, messages: Vec<Attr>) -> Result<u64, Fast5WriteError> {
         if let Some(s) = self
             .shared
             .iter_mut()
@@ -310,6 +382,7 @@ impl Writer {
             s.links += 1;
             return Ok(s.address);
         }
+        let messages = self.messages(messages)?;
         let address = self.write(&hdf5::object_header(&group_of(messages), 1))?;
         self.shared.push(Shared { attrs: attrs.clone(), address, links: 1 });
         Ok(address)
@@ -329,12 +402,12 @@ impl Writer {
         let at = self.position();
         let (table, btree, heap) = hdf5::symbol_table(at, &reads);
         self.write(&table)?;
-        let root = vec![
-            hdf5::symbol_table_group(btree, heap),
-            text_attribute("file_type", "multi-read"),
-            text_attribute("file_version", "3.0"),
-        ];
+        let mut root = vec![hdf5::symbol_table_group(btree, heap)];
+        let own =
+            vec![text_attribute("file_type", "multi-read"), text_attribute("file_version", "3.0")];
+        root.extend(self.messages(own)?);
         let root = self.write(&hdf5::object_header(&root, 1))?;
+        self.close_heap()?;
         let eof = self.position();
         let path = self.out.destination().to_path_buf();
         let io = |source| Fast5WriteError::Io { path: path.clone(), source };
@@ -403,11 +476,11 @@ fn bad(read_id: &str, what: String) -> Fast5WriteError {
 struct Prepared {
     chunk: u32,
     chunks: Vec<Vec<u8>>,
-    read: Vec<Message>,
-    raw: Vec<Message>,
-    channel_id: Vec<Message>,
-    tracking_id: Vec<Message>,
-    context_tags: Vec<Message>,
+    read: Vec<Attr>,
+    raw: Vec<Attr>,
+    channel_id: Vec<Attr>,
+    tracking_id: Vec<Attr>,
+    context_tags: Vec<Attr>,
 }
 
 fn prepare(r: &ReadGroups<'_>, filter: SignalFilter) -> Result<Prepared, Fast5WriteError> {
@@ -439,15 +512,14 @@ fn prepare(r: &ReadGroups<'_>, filter: SignalFilter) -> Result<Prepared, Fast5Wr
             SignalFilter::None => bytes.clone(),
         });
     }
-    let attrs =
-        |group: &str, list: &[(String, AttrValue)]| -> Result<Vec<Message>, Fast5WriteError> {
-            list.iter()
-                .map(|(name, v)| {
-                    attribute(group, name, v)
-                        .map_err(|what| bad(r.read_id, format!("{group}/{name}: {what}")))
-                })
-                .collect()
-        };
+    let attrs = |group: &str, list: &[(String, AttrValue)]| -> Result<Vec<Attr>, Fast5WriteError> {
+        list.iter()
+            .map(|(name, v)| {
+                attribute(group, name, v)
+                    .map_err(|what| bad(r.read_id, format!("{group}/{name}: {what}")))
+            })
+            .collect()
+    };
     Ok(Prepared {
         chunk: chunk as u32,
         chunks,
@@ -503,22 +575,31 @@ fn known_type(group: &str, name: &str) -> Option<Dtype> {
 }
 
 /// A text attribute of the file's own (`value` holds no NUL).
-fn text_attribute(name: &str, value: &str) -> Message {
+fn text_attribute(name: &str, value: &str) -> Attr {
     attribute("", name, &AttrValue::Text(value.into())).expect("a plain text attribute")
 }
 
 /// An attribute's message, in the type [`known_type`] gives it or its value's own (a
-/// one-element array stays one).
-fn attribute(group: &str, name: &str, value: &AttrValue) -> Result<Message, String> {
+/// one-element array stays one); a string's value is its heap id, filled in when it is
+/// written (the text returned with it).
+fn attribute(group: &str, name: &str, value: &AttrValue) -> Result<Attr, String> {
     if name.is_empty() || name.contains('\0') || name.len() > u16::MAX as usize - 1 {
         return Err("not a name HDF5 takes".into());
     }
     let (dtype, bytes) = typed(group, name, value)?;
+    let text = match value {
+        AttrValue::Text(s) => Some(s.clone()),
+        AttrValue::OneElement(v) => match &**v {
+            AttrValue::Text(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
     let dims: &[u64] = match value {
         AttrValue::OneElement(_) => &[1],
         _ => &[],
     };
-    hdf5::attribute(name, &dtype, dims, &bytes).ok_or_else(|| {
+    let message = hdf5::attribute(name, &dtype, dims, &bytes).ok_or_else(|| {
         format!(
             "an attribute of {} bytes: FAST5 files written here keep each attribute in its \
              group's header, which holds {} bytes at most (HDF5's dense attribute storage, \
@@ -526,7 +607,8 @@ fn attribute(group: &str, name: &str, value: &AttrValue) -> Result<Message, Stri
             name.len() + bytes.len(),
             hdf5::MAX_MESSAGE
         )
-    })
+    })?;
+    Ok((message, text))
 }
 
 /// An attribute value's type and bytes.
@@ -539,10 +621,15 @@ fn typed(group: &str, name: &str, value: &AttrValue) -> Result<(Dtype, Vec<u8>),
             if s.contains('\0') {
                 return Err("text holding a NUL".into());
             }
-            let mut bytes = s.as_bytes().to_vec();
-            bytes.push(0);
-            let size = u32::try_from(bytes.len()).map_err(|_| "text of 4 GiB".to_string())?;
-            (Dtype::Text { size }, bytes)
+            if u32::try_from(s.len()).is_err() {
+                return Err("text of 4 GiB".into());
+            }
+            // As `pod5 convert to_fast5` (h5py) writes them: the run's groups and the channel
+            // number UTF-8, the file's and the read's own ASCII (UTF-8 where the text is not).
+            let utf8 =
+                matches!(group, "tracking_id" | "context_tags" | "channel_id") || !s.is_ascii();
+            // The heap id, placed when the attribute is written (Writer::messages).
+            (Dtype::VlenText { utf8 }, vec![0; hdf5::HEAP_ID_LEN])
         }
         (AttrValue::Enum { value, labels, values, .. }, _) => {
             let byte = |v: i64| u8::try_from(v).ok();
