@@ -219,6 +219,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
         for e in &stats.failed {
             eprintln!("svb: convert: left out: {}", error_chain(e));
         }
+        for note in &stats.notes {
+            eprintln!("svb: convert: {note}");
+        }
         left_out += stats.failed.len();
         let shown: Vec<String> = written.iter().map(|p| display(p)).collect();
         crate::progress::summary!(

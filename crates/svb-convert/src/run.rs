@@ -40,6 +40,9 @@ pub struct Stats {
     /// With [`OnError::Skip`]: the inputs and reads left out, each error naming its file
     /// (and read), in input order.
     pub failed: Vec<ConvertError>,
+    /// What the operation has to say of what it wrote (fields of the inputs the output has no
+    /// place for, left out), for the user.
+    pub notes: Vec<String>,
 }
 
 /// What a conversion does when an input cannot be opened or one of its reads cannot be

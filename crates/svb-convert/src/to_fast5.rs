@@ -1,6 +1,7 @@
 //! POD5, BLOW5 / SLOW5 and FAST5 into a multi-read FAST5 file ([`to_fast5`]): a POD5 read as
 //! ONT's `pod5 convert to_fast5` (0.3.49) writes it, attribute for attribute and in its
-//! types; a BLOW5 record as slow5tools `s2f` writes it, with every auxiliary field kept; a
+//! types; a BLOW5 record as slow5tools `s2f` writes it, with every auxiliary field FAST5
+//! readers take kept (the others named in `Stats::notes`); a
 //! FAST5 read with every attribute of its groups as they are.
 
 use std::collections::HashMap;
@@ -210,17 +211,44 @@ impl Blow5Run {
     }
 }
 
-/// A BLOW5 record's groups as slow5tools s2f writes them, with every auxiliary field of the
-/// record kept: `Raw` holds each scalar auxiliary field but `channel_number` (in its own
-/// type's kind; an enum with the header's labels, numbered in their order; slow5lib's
-/// missing enum value left out), then `duration` and `read_id`; `channel_id` the channel and
-/// the record's calibration and rate as they are. Array fields have no FAST5 attribute and are
-/// left out.
+/// The `Raw` attributes FAST5 readers take: ONT's, and the newer ones slow5tools f2s accepts
+/// (it refuses a file with any other, "Attribute Raw/... is unexpected").
+const FAST5_RAW_FIELDS: [&str; 12] = [
+    "start_time",
+    "read_number",
+    "start_mux",
+    "median_before",
+    "end_reason",
+    "num_minknow_events",
+    "tracked_scaling_scale",
+    "tracked_scaling_shift",
+    "predicted_scaling_scale",
+    "predicted_scaling_shift",
+    "num_reads_since_mux_change",
+    "time_since_mux_change",
+];
+
+/// Whether a BLOW5 auxiliary field named `name` has a place in a FAST5 read: a `Raw` attribute
+/// readers take ([`FAST5_RAW_FIELDS`]) or the channel.
+fn has_fast5_place(name: &str) -> bool {
+    name == "channel_number" || FAST5_RAW_FIELDS.contains(&name)
+}
+
+/// A BLOW5 record's groups as slow5tools s2f writes them, with every auxiliary field that has
+/// a place in FAST5 kept ([`has_fast5_place`]: s2f writes fewer): `Raw` holds those scalar
+/// fields but `channel_number` (in its own type's kind; an enum with the header's labels,
+/// numbered in their order; slow5lib's missing enum value left out), then `duration` and
+/// `read_id`; `channel_id` the channel and the record's calibration and rate as they are.
+/// Other fields (POD5's newer levels, array fields) have no attribute FAST5 readers take, and
+/// are left out, the conversion saying which.
 fn groups_of_blow5(rec: svb_blow5::Record, header: &svb_blow5::Header, run: &Blow5Run) -> NewRead {
     use svb_blow5::{AuxValue, FieldType};
     let mut raw = Vec::with_capacity(rec.aux.len() + 2);
     let mut channel = Vec::with_capacity(5);
     for (name, v) in &rec.aux {
+        if !has_fast5_place(name) {
+            continue;
+        }
         let value = match v {
             AuxValue::Int(x) => AttrValue::Int(*x),
             AuxValue::UInt(x) => AttrValue::UInt(*x),
@@ -378,7 +406,13 @@ pub fn to_fast5_files(
         }
         Format::Blow5 | Format::Slow5 => {
             let open = |p: &Path| svb_blow5::Reader::open(p);
+            let mut left_out: Vec<String> = Vec::new();
             let look = |r: &svb_blow5::Reader, _: &Path| {
+                for f in &r.header().aux {
+                    if !has_fast5_place(&f.name) && !left_out.contains(&f.name) {
+                        left_out.push(f.name.clone());
+                    }
+                }
                 let has = |f: &&str| r.header().aux.iter().any(|a| a.name == **f);
                 match ESSENTIAL_AUX.iter().find(|f| !has(f)) {
                     Some(field) => Err(ConvertError::Mapping(format!(
@@ -390,7 +424,14 @@ pub fn to_fast5_files(
                     None => Ok(()),
                 }
             };
-            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, look)?;
+            let (looked, mut stats) = look_at_inputs(inputs, out, on_error, open, look)?;
+            if !left_out.is_empty() {
+                stats.notes.push(format!(
+                    "the auxiliary fields {} have no attribute FAST5 readers take (slow5tools f2s \
+                     refuses a Raw attribute it does not know) and are left out",
+                    left_out.join(", ")
+                ));
+            }
             // Each read group's groups, made at its first record.
             let runs = std::sync::Mutex::new(HashMap::<(PathBuf, u32), Arc<Blow5Run>>::new());
             let convert = |r: &svb_blow5::Reader, i: usize| {

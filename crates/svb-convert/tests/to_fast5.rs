@@ -305,3 +305,59 @@ fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path, tmp: &T
     }
     assert!(records >= 20, "{records}");
 }
+
+/// A BLOW5 blue-crab made of a POD5 (its newer auxiliary fields: `open_pore_level`, ...) into
+/// FAST5: every `Raw` attribute is one FAST5 readers take (slow5tools f2s refuses a file with
+/// any other), the fields that have none are left out and the conversion says which.
+#[svb_testdata::data_test]
+fn fields_fast5_readers_refuse_are_left_out_and_named(data: &Path, tmp: &TempDir) {
+    // Our POD5 -> BLOW5 writes blue-crab's fields, the newer levels among them.
+    let input = tmp.join("blue_crab.blow5");
+    convert(
+        &[data.join("pod5/multi_fast5_zip.pod5")],
+        Format::Pod5,
+        &input,
+        Format::Blow5,
+        Compression::default(),
+        Run::default(),
+    )
+    .unwrap();
+    let header = svb_blow5::Reader::open(&input).unwrap().header().clone();
+    assert!(header.aux.iter().any(|f| f.name == "open_pore_level"));
+    let out = tmp.join("out.fast5");
+    let stats = convert(
+        std::slice::from_ref(&input),
+        Format::Blow5,
+        &out,
+        Format::Fast5,
+        Compression::default(),
+        Run::default(),
+    )
+    .unwrap();
+    let note = stats.notes.join("\n");
+    assert!(note.contains("open_pore_level") && note.contains("are left out"), "{note}");
+    let f = svb_fast5::Reader::open(&out).unwrap();
+    let taken = [
+        "start_time",
+        "read_number",
+        "start_mux",
+        "median_before",
+        "end_reason",
+        "num_minknow_events",
+        "tracked_scaling_scale",
+        "tracked_scaling_shift",
+        "predicted_scaling_scale",
+        "predicted_scaling_shift",
+        "num_reads_since_mux_change",
+        "time_since_mux_change",
+        "duration",
+        "read_id",
+    ];
+    for i in 0..f.len() {
+        let read = f.read(i).unwrap();
+        for (name, _) in read.raw.iter() {
+            assert!(taken.contains(&name.as_str()), "Raw/{name}");
+        }
+    }
+    assert!(!f.is_empty());
+}

@@ -89,6 +89,7 @@ pub fn convert<'py>(
     out.set_item("samples", stats.samples)?;
     let failed = PyList::new(py, stats.failed.iter().map(|e| chain(e)))?;
     out.set_item("failed", failed)?;
+    out.set_item("notes", PyList::new(py, &stats.notes)?)?;
     Ok(out)
 }
 

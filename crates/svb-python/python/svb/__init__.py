@@ -419,7 +419,8 @@ def convert(
     as `pod5 convert to_fast5 --file-read-count`); for a POD5 output `signal` is its signal
     compression ("vbz", the default; "pdz", ONT's second, `minknow.pdz`; "uncompressed"); for a
     SLOW5 output `text_floats` is "exact" (the default) or "slow5lib" (six decimals, as
-    slow5tools and blue-crab write them). Returns {"reads", "samples", "failed", "files"}; with
+    slow5tools and blue-crab write them). Returns {"reads", "samples", "failed", "files",
+    "notes"} (notes: what the output has no place for, left out); with
     `keep_going`, inputs and reads that fail are left out and listed in "failed". The output
     appears only when complete; an existing one is replaced only with `force`, and an output
     that is one of the inputs is refused."""
