@@ -93,7 +93,7 @@ enum Command {
     Merge(merge::Args),
     /// The reads of POD5, or BLOW5 / SLOW5, files into many files in a directory: by run,
     /// read group, channel or end reason, N reads or N files, or a table of destinations.
-    Split(split::Args),
+    Split(Box<split::Args>),
     /// slow5lib's index of BLOW5 / SLOW5 files (FILE.idx), for slow5tools, pyslow5 and svb.
     Index(index::Args),
     /// A BLOW5 / SLOW5 file with each sample's low bits rounded away and stored with ex-zd

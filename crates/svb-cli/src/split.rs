@@ -31,6 +31,7 @@ enum By {
     svb split reads.blow5 -o parts/ --files 8 --to slow5\n  \
     svb split reads.blow5 -o groups/ --by read-group -c zlib -s ex-zd   (recompressed)\n  \
     svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n  \
+    svb split reads.blow5 -o demux/ -x barcode_summary.txt -u mixed   (slow5tools split -x)\n  \
     svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
@@ -46,17 +47,38 @@ pub struct Args {
     #[arg(short, long)]
     output: PathBuf,
     /// One output file a value of this field.
-    #[arg(long, value_enum, conflicts_with_all = ["reads", "files", "table"])]
+    #[arg(long, value_enum, conflicts_with_all = ["reads", "files", "table", "demux"])]
     by: Option<By>,
     /// Parts of this many reads each, in input order.
-    #[arg(long, conflicts_with_all = ["files", "table"])]
+    #[arg(long, conflicts_with_all = ["files", "table", "demux"])]
     reads: Option<u64>,
     /// This many parts of about equal reads, in input order.
-    #[arg(long, conflicts_with = "table")]
+    #[arg(long, conflicts_with_all = ["table", "demux"])]
     files: Option<u64>,
     /// A table of read ids and their destinations (TSV or CSV with a header line).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "demux")]
     table: Option<PathBuf>,
+    /// Demultiplex one file as slow5tools split -x does: a TSV (Nanopore's
+    /// sequencing_summary.txt, buttery-eel's barcode_summary.txt) maps read ids
+    /// (--demux-rid) to categories (--demux-code), a read under several categories written
+    /// to each (or, with --demux-uniq, once to its own); every read must be listed (or go
+    /// to --demux-missing) and every listed id be a read; outputs named FILE-STEM_CATEGORY.
+    #[arg(short = 'x', long, value_name = "TSV")]
+    demux: Option<PathBuf>,
+    /// The read ids' column of --demux's table.
+    #[arg(long, value_name = "NAME", default_value = "parent_read_id", requires = "demux")]
+    demux_rid: String,
+    /// The categories' column of --demux's table.
+    #[arg(long, value_name = "NAME", default_value = "barcode_arrangement", requires = "demux")]
+    demux_code: String,
+    /// Reads --demux's table lists under several categories go once into this one (which
+    /// must not be one of the table's).
+    #[arg(short = 'u', long, value_name = "CATEGORY", requires = "demux")]
+    demux_uniq: Option<String>,
+    /// Reads --demux's table does not list go into this category (without it they are an
+    /// error).
+    #[arg(short = 'm', long, value_name = "CATEGORY", requires = "demux")]
+    demux_missing: Option<String>,
     /// The table's destination column (default: the column other than read_id); given
     /// several times, each output is named `a-VALUE_b-VALUE` (pod5 subset's default name).
     #[arg(long, requires = "table")]
@@ -110,15 +132,45 @@ pub fn run(args: &Args) -> Result<bool, String> {
             path: t.clone(),
             columns: [&args.column[..], &args.columns[..]].concat(),
             read_id_column: args.read_id_column.clone(),
+            ..svb_convert::TableFile::default()
         }),
-        _ => return Err("say how to split: --by, --reads, --files or --table".into()),
+        _ => match &args.demux {
+            Some(t) => SplitBy::TableFile(svb_convert::TableFile {
+                path: t.clone(),
+                columns: vec![args.demux_code.clone()],
+                read_id_column: Some(args.demux_rid.clone()),
+                several: match &args.demux_uniq {
+                    Some(u) => svb_convert::Several::Into(u.clone()),
+                    None => svb_convert::Several::Each,
+                },
+                unlisted: match &args.demux_missing {
+                    Some(m) => svb_convert::Unlisted::Into(m.clone()),
+                    None => svb_convert::Unlisted::Refuse,
+                },
+                refuse_unknown: true,
+            }),
+            None => {
+                return Err("say how to split: --by, --reads, --files, --table or --demux".into())
+            }
+        },
+    };
+    // slow5tools names a demultiplexed file's parts after it: FILE-STEM_CATEGORY.
+    let demux_template = match (&args.demux, &files[..]) {
+        (Some(_), [one]) => {
+            let stem = one.file_stem().unwrap_or_default().to_string_lossy();
+            Some(format!("{stem}_{{key}}"))
+        }
+        (Some(_), _) => {
+            return Err("--demux splits one file (as slow5tools split -x); give one input".into())
+        }
+        (None, _) => None,
     };
     identities(&files)?;
     let progress = SharedProgress::new("split");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = args.writing.run(&mut report);
     let to = args.to;
-    let template = args.template.as_deref();
+    let template = args.template.as_deref().or(demux_template.as_deref());
     let compression = svb_convert::Compression {
         records: args.records.map(crate::convert::RecordCodec::compression),
         signal: args.signal.map(crate::convert::SignalCodec::compression),

@@ -254,3 +254,63 @@ fn a_table_of_several_columns_splits_as_pod5_subset(data: &Path, tmp: &TempDir) 
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(ours, reads_of(&theirs));
 }
+
+/// `svb split -x` demultiplexes as slow5tools split does: each of slow5tools' own demux cases
+/// (`test_split.sh` 17-33: a read under one or several barcodes, `-u`, `-m`, custom columns,
+/// SLOW5 and BLOW5 out) gives its expected files byte for byte; a table naming a read the
+/// input lacks, and a `-u` category that is one of the table's, are errors writing nothing.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn demux_is_slow5tools_splits_byte_for_byte() {
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let data = repos.join("slow5tools/test/data");
+    let (raw, exp) = (data.join("raw/split"), data.join("exp/split"));
+    let tmp = TempDir::new("split-demux");
+    // slow5tools' command lines, RAW its raw/split folder.
+    let cases = [
+        ("demux1", "-x RAW/demux1/barcode_summary.txt RAW/demux1/example2_0.slow5 --to slow5"),
+        ("demux2", "-x RAW/demux2/barcode_summary.txt RAW/demux2/example2_0.slow5 --to blow5"),
+        ("demux3", "--to blow5 RAW/demux3/example2_0.slow5 -x RAW/demux3/bs.txt"),
+        ("demux4", "--to slow5 RAW/demux4/example2_0.blow5 -x RAW/demux4/summary"),
+        ("demux5", "--to slow5 RAW/demux5/example2_0.blow5 --demux RAW/demux5/custom --demux-rid=MyCustomId --demux-code BC0D35!"),
+        ("demux7", "--to slow5 RAW/demux7/example2_0.blow5 --demux RAW/demux7/barcode_summary.txt"),
+        ("demux1", "-x RAW/demux1/barcode_summary.txt RAW/demux1/example2_0.slow5 --to slow5 -u mixed"),
+        ("demux2", "-x RAW/demux2/barcode_summary.txt RAW/demux2/example2_0.slow5 --to blow5 --demux-uniq mixed"),
+        ("demux3-uniq", "-u mixed --to blow5 RAW/demux3/example2_0.slow5 -x RAW/demux3/bs.txt"),
+        ("demux4-uniq", "--to slow5 --demux-uniq mixed RAW/demux4/example2_0.blow5 -x RAW/demux4/summary"),
+        ("demux5-uniq", "--to slow5 RAW/demux5/example2_0.blow5 -u abc --demux RAW/demux5/custom --demux-rid=MyCustomId --demux-code BC0D35!"),
+        ("demux7-uniq", "--to slow5 RAW/demux7/example2_0.blow5 --demux-uniq hodjbodj --demux RAW/demux7/barcode_summary.txt"),
+        ("demux9", "-x RAW/demux9/barcode_summary.txt RAW/demux2/example2_0.slow5 --to slow5 -u vmixed --demux-rid rid --demux-code code"),
+        ("demux10", "-x RAW/demux9/barcode_summary.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code"),
+        ("demux10-uniq", "-x RAW/demux9/barcode_summary.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code -u vmixed"),
+        ("demux11", "-x RAW/demux11/onemissing.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code -m missing"),
+        // One extra (a table id the input lacks), and a -u category that is one of the table's.
+        ("", "--to slow5 RAW/demux6/example2_0.blow5 --demux RAW/demux6/barcode_summary.txt"),
+        ("", "-x RAW/demux1/barcode_summary.txt RAW/demux1/example2_0.slow5 --to slow5 -u unclassified"),
+    ];
+    let raw = s(&raw).to_string();
+    for (n, (name, line)) in cases.iter().enumerate() {
+        let out = tmp.join(&format!("out{n}"));
+        let line = line.replace("RAW", &raw);
+        let mut argv: Vec<&str> = vec!["split"];
+        argv.extend(line.split_whitespace());
+        argv.extend(["-o", s(&out)]);
+        if name.is_empty() {
+            let e = fails(&svb(&argv));
+            assert!(e.contains("no read of the input") || e.contains("one of the table's"), "{e}");
+            assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "{line}");
+            continue;
+        }
+        ok(&svb(&argv));
+        let want =
+            outputs(&exp.join(name), "slow5").len() + outputs(&exp.join(name), "blow5").len();
+        let got: Vec<PathBuf> =
+            std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(got.len(), want, "{line}");
+        for f in got {
+            let theirs = exp.join(name).join(f.file_name().unwrap());
+            let same = std::fs::read(&f).unwrap() == std::fs::read(&theirs).unwrap();
+            assert!(same, "{line}: {}", f.display());
+        }
+    }
+}

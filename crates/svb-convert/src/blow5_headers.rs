@@ -11,7 +11,8 @@ use crate::error::ConvertError;
 
 /// The options of a BLOW5 or SLOW5 output `out` made of files whose first is `first`: SLOW5
 /// text when `out` ends in `.slow5`, else BLOW5 under `first`'s compression (slow5tools'
-/// zstd and SVB-ZD when `first` is text); published as `publish` says.
+/// default, zlib records and SVB-ZD, when `first` is text, as slow5tools merge, split and get
+/// write it); published as `publish` says.
 pub(crate) fn blow5_options_like(
     out: &Path, first: &svb_blow5::Header, publish: svb_io::Publish,
 ) -> svb_blow5::WriteOptions {
@@ -19,7 +20,11 @@ pub(crate) fn blow5_options_like(
     let options = if Format::of_output(out).is_ok_and(|f| f == Format::Slow5) {
         svb_blow5::WriteOptions::slow5()
     } else if first.form == Form::Text {
-        svb_blow5::WriteOptions::default()
+        svb_blow5::WriteOptions {
+            record_compression: svb_blow5::RecordCompression::Zlib,
+            signal_compression: svb_blow5::SignalCompression::SvbZd,
+            ..svb_blow5::WriteOptions::default()
+        }
     } else {
         svb_blow5::WriteOptions {
             record_compression: first.record_compression,

@@ -58,5 +58,5 @@ pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
 pub use subset::{
     subset, subset_blow5, subset_blow5_with, subset_fast5, subset_pod5, ReadOrder, Subset,
 };
-pub use table::{TableFile, Unknown};
+pub use table::{Several, TableFile, Unknown, Unlisted};
 pub use to_fast5::{to_fast5, to_fast5_files};

@@ -269,7 +269,7 @@ fn copy_stored_blow5(
 
 /// [`merge_pod5`] or [`merge_blow5`] by the output's extension (`.pod5`, `.blow5`, `.slow5`):
 /// POD5 with the default options, BLOW5 with the first input's compression (of the first that
-/// opens; zstd and SVB-ZD when it is text), SLOW5 as text; `how.publish` says whether `out` may be replaced and whether it is synced.
+/// opens; slow5tools' zlib and SVB-ZD when it is text), SLOW5 as text; `how.publish` says whether `out` may be replaced and whether it is synced.
 pub fn merge(
     inputs: &[PathBuf], out: &Path, duplicates: Duplicates, rules: HeaderRules, how: Run<'_>,
 ) -> Result<Merged, ConvertError> {

@@ -92,37 +92,143 @@ fn file_name(key: &str) -> String {
     }
 }
 
-/// Every read's key: per input, the key index of each read (`u32::MAX`: left out).
+/// Every read's key: per input, the key index of each read (`u32::MAX`: left out), and the
+/// further keys of the reads a table sends to several destinations ([`Several::Each`]).
+///
+/// [`Several::Each`]: crate::Several::Each
+#[derive(Default)]
 struct Keys {
     names: Vec<String>,
     of: HashMap<String, u32>,
     per_input: Vec<Vec<u32>>,
+    /// Per input: read -> its keys after its first.
+    extra: Vec<HashMap<u32, Vec<u32>>>,
 }
 
 impl Keys {
     /// With `by` a table file, gives the reads it lists their destinations, the table
-    /// streamed (`reads`: the inputs' reads by id); an id sent to two destinations is an
-    /// error naming its line. Returns the table's ids that are no read of the inputs (none
-    /// for any other `by`).
+    /// streamed (`reads`: the inputs' reads by id); a read sent to two destinations is an
+    /// error naming its line, or goes to each, or to the table's own destination for such
+    /// reads, as the table's [`Several`](crate::Several) says; a read listed nowhere is left
+    /// out, an error or goes to a destination of its own, as its
+    /// [`Unlisted`](crate::Unlisted) says. Returns the table's ids that are no read of the
+    /// inputs (none for any other `by`).
     fn assign_table(
         &mut self, by: &SplitBy, reads: &crate::table::ReadsById,
     ) -> Result<crate::table::Unknown, ConvertError> {
+        use crate::table::{Several, Unlisted};
         let SplitBy::TableFile(table) = by else {
             return Ok(Default::default());
         };
-        table.assign(reads, |input, read, id, dest| {
-            let before = self.per_input[input as usize][read as usize];
-            if before == u32::MAX {
-                let k = self.index(dest.to_string());
-                self.per_input[input as usize][read as usize] = k;
-                Ok(())
-            } else if self.names[before as usize] == dest {
-                Ok(())
-            } else {
-                let before = &self.names[before as usize];
-                Err(format!("read {id} is sent to {before:?} and to {dest:?}"))
+        self.extra.resize_with(self.per_input.len(), HashMap::new);
+        // The destinations rows name (a `Several::Into` destination must be none of them).
+        let mut named: std::collections::HashSet<u32> = Default::default();
+        let several_into = match &table.several {
+            Several::Into(u) => Some(self.index(u.clone())),
+            _ => None,
+        };
+        let unknown = table.assign(reads, |input, read, id, dest| {
+            let k = self.index(dest.to_string());
+            named.insert(k);
+            let slot = &mut self.per_input[input as usize][read as usize];
+            let before = *slot;
+            if before == u32::MAX || before == k {
+                *slot = k;
+                return Ok(());
             }
-        })
+            match &table.several {
+                Several::Refuse => {
+                    let before = &self.names[before as usize];
+                    Err(format!("read {id} is sent to {before:?} and to {dest:?}"))
+                }
+                Several::Each => {
+                    let more = self.extra[input as usize].entry(read).or_default();
+                    if !more.contains(&k) {
+                        more.push(k);
+                    }
+                    Ok(())
+                }
+                Several::Into(_) => {
+                    *slot = several_into.expect("an Into destination");
+                    Ok(())
+                }
+            }
+        })?;
+        if table.refuse_unknown && unknown.count > 0 {
+            let first: Vec<String> =
+                unknown.first.iter().map(|id| svb_io::excerpt(id, 60)).collect();
+            return Err(ConvertError::Mapping(format!(
+                "{}: {} read ids of the table are no read of the input (first: {})",
+                table.path.display(),
+                unknown.count,
+                first.join(", ")
+            )));
+        }
+        if let Some(u) = several_into {
+            if named.contains(&u) {
+                return Err(ConvertError::Mapping(format!(
+                    "{}: {:?}, the destination of reads sent to several, is one of the \
+                     table's destinations",
+                    table.path.display(),
+                    self.names[u as usize]
+                )));
+            }
+        }
+        let unlisted = self.per_input.iter().flatten().filter(|&&k| k == u32::MAX).count();
+        match &table.unlisted {
+            Unlisted::LeaveOut => {}
+            Unlisted::Refuse if unlisted > 0 => {
+                return Err(ConvertError::Mapping(format!(
+                    "{}: {unlisted} reads of the inputs are in no row of the table (name a \
+                     destination for them, as slow5tools split's -m)",
+                    table.path.display()
+                )));
+            }
+            Unlisted::Refuse => {}
+            Unlisted::Into(m) if unlisted > 0 => {
+                let k = self.index(m.clone());
+                for slot in self.per_input.iter_mut().flatten().filter(|k| **k == u32::MAX) {
+                    *slot = k;
+                }
+            }
+            Unlisted::Into(_) => {}
+        }
+        // Destinations no read went to (a `Several::Into` one where no read was sent to
+        // several) have no output.
+        self.drop_unused();
+        Ok(unknown)
+    }
+
+    /// Removes the keys no read has, renumbering the others.
+    fn drop_unused(&mut self) {
+        let mut used = vec![false; self.names.len()];
+        for &k in self.per_input.iter().flatten().filter(|&&k| k != u32::MAX) {
+            used[k as usize] = true;
+        }
+        for more in self.extra.iter().flat_map(HashMap::values) {
+            for &k in more {
+                used[k as usize] = true;
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return;
+        }
+        let mut new = vec![u32::MAX; self.names.len()];
+        let mut names = Vec::new();
+        for (k, name) in std::mem::take(&mut self.names).into_iter().enumerate() {
+            if used[k] {
+                new[k] = names.len() as u32;
+                names.push(name);
+            }
+        }
+        self.of = names.iter().enumerate().map(|(k, n)| (n.clone(), k as u32)).collect();
+        self.names = names;
+        for k in self.per_input.iter_mut().flatten().filter(|k| **k != u32::MAX) {
+            *k = new[*k as usize];
+        }
+        for k in self.extra.iter_mut().flat_map(HashMap::values_mut).flatten() {
+            *k = new[*k as usize];
+        }
     }
 
     fn index(&mut self, key: String) -> u32 {
@@ -211,7 +317,7 @@ pub fn split_pod5(
 ) -> Result<Split, ConvertError> {
     let on_error = how.on_error;
     let mut result = Split::default();
-    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
+    let mut keys = Keys::default();
     let mut opened_paths = Vec::new();
     // The readers of streams, which cannot be opened again for pass 2.
     let mut kept = Vec::new();
@@ -271,11 +377,11 @@ pub fn split_pod5(
             };
             writers.insert(k, svb_pod5::Writer::create(&paths[k as usize], options)?);
         }
-        for ((path, per), kept) in opened_paths.iter().zip(&keys.per_input).zip(&kept) {
+        for (input, (path, kept)) in opened_paths.iter().zip(&kept).enumerate() {
             let in_file = ConvertError::of(path);
             let r = crate::reopen::reopen(kept, path, |p| svb_pod5::Reader::open(p))
                 .map_err(|e| in_file(e.into()))?;
-            for (k, picked) in reads_of_batch(per, batch, keys.names.len()) {
+            for (k, picked) in reads_of_batch(&keys, input, batch) {
                 let w = writers.get_mut(&k).expect("opened");
                 for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
                     let before = result.stats.reads;
@@ -298,7 +404,7 @@ pub fn split_pod5(
 /// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says, or
 /// `template` with [`KEY`] replaced, as [`split_pod5`] names them) by `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
 /// the order first used), its records under `compression`'s record and signal compression,
-/// each the first input's where not given (zstd and SVB-ZD when that is text); records
+/// each the first input's where not given (slow5tools' zlib and SVB-ZD when that is text); records
 /// already stored so are copied as they are.
 #[allow(clippy::too_many_arguments)] // the split's and the output's
 pub fn split_blow5(
@@ -387,7 +493,7 @@ pub fn split_blow5(
             opened[0].1.display()
         ))));
     }
-    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
+    let mut keys = Keys::default();
     for per in &per_input_keys {
         let per = per.iter().map(|k| k.clone().map_or(u32::MAX, |k| keys.index(k))).collect();
         keys.per_input.push(per);
@@ -410,11 +516,19 @@ pub fn split_blow5(
     for batch in order.chunks(max_open.max(1)) {
         // Each output's read groups: those of its records, in the order first used.
         let per_batch: Vec<Vec<(u32, Vec<usize>)>> =
-            keys.per_input.iter().map(|per| reads_of_batch(per, batch, keys.names.len())).collect();
+            (0..keys.per_input.len()).map(|input| reads_of_batch(&keys, input, batch)).collect();
         let mut writers: HashMap<u32, (svb_blow5::Writer, GroupMap)> = HashMap::new();
+        // A demultiplexed file's parts keep its header's read groups, as slow5tools split -x
+        // writes them; other parts list those their records use.
+        let whole_header =
+            matches!(by, SplitBy::TableFile(t) if t.refuse_unknown) && opened.len() == 1;
         for (n, &k) in batch.iter().enumerate() {
             let mut map = HashMap::new();
             let mut groups = Vec::new();
+            if whole_header {
+                groups = opened[0].0.read_groups.clone();
+                map = (0..groups.len() as u32).map(|g| ((0, g), g)).collect();
+            }
             for (input, (of_input, gs)) in per_batch.iter().zip(&per_input_groups).enumerate() {
                 for &i in &of_input[n].1 {
                     let g = gs[i];
@@ -503,17 +617,22 @@ fn publish_parts(staged: Vec<svb_io::Staged>) -> Result<(), ConvertError> {
     })
 }
 
-/// The reads of one input (`per`: each read's key) whose keys are in `batch`, grouped by key
-/// in `batch`'s order, each group in read order: one pass over the reads.
-fn reads_of_batch(per: &[u32], batch: &[u32], keys: usize) -> Vec<(u32, Vec<usize>)> {
-    let mut slot = vec![usize::MAX; keys];
+/// The reads of input `input` whose keys are in `batch`, grouped by key in `batch`'s order,
+/// each group in read order (a read of several keys in each of theirs): one pass over the
+/// reads.
+fn reads_of_batch(keys: &Keys, input: usize, batch: &[u32]) -> Vec<(u32, Vec<usize>)> {
+    let mut slot = vec![usize::MAX; keys.names.len()];
     for (n, &k) in batch.iter().enumerate() {
         slot[k as usize] = n;
     }
     let mut groups: Vec<(u32, Vec<usize>)> = batch.iter().map(|&k| (k, Vec::new())).collect();
-    for (i, &k) in per.iter().enumerate() {
-        if let Some(&n) = slot.get(k as usize).filter(|&&n| n != usize::MAX) {
-            groups[n].1.push(i);
+    let more = keys.extra.get(input);
+    for (i, &k) in keys.per_input[input].iter().enumerate() {
+        let extra = more.and_then(|m| m.get(&(i as u32))).map_or(&[][..], Vec::as_slice);
+        for &k in std::iter::once(&k).chain(extra) {
+            if let Some(&n) = slot.get(k as usize).filter(|&&n| n != usize::MAX) {
+                groups[n].1.push(i);
+            }
         }
     }
     groups
@@ -521,7 +640,7 @@ fn reads_of_batch(per: &[u32], batch: &[u32], keys: usize) -> Vec<(u32, Vec<usiz
 
 /// The keys of a positional split (`--reads`, `--files`), read by read across inputs.
 fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64) -> Keys {
-    let mut keys = Keys { names: Vec::new(), of: HashMap::new(), per_input: Vec::new() };
+    let mut keys = Keys::default();
     let mut n = 0u64;
     for per in per_input {
         let mut out = Vec::with_capacity(per.len());

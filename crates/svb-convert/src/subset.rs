@@ -164,8 +164,8 @@ fn pod5_in_list_order(
 
 /// The records `wanted` of BLOW5 or SLOW5 `inputs` into `out` (SLOW5 text when it ends in
 /// `.slow5`), under `how`: their read groups merged (equal groups once), their auxiliary
-/// fields the same in every input; a BLOW5 output takes the first input's compression (zstd
-/// and SVB-ZD when that input is text).
+/// fields the same in every input; a BLOW5 output takes the first input's compression
+/// (slow5tools' zlib and SVB-ZD when that input is text).
 pub fn subset_blow5(
     inputs: &[PathBuf], wanted: &[String], out: &Path, order: ReadOrder, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {

@@ -10,8 +10,34 @@ use std::path::PathBuf;
 
 use crate::error::ConvertError;
 
+/// What a split does with a read a table sends to two destinations or more.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Several {
+    /// Refuse the table, naming the read and both destinations.
+    #[default]
+    Refuse,
+    /// Write the read to each (slow5tools split's `--demux`).
+    Each,
+    /// Write it once, to this destination (slow5tools split's `-u STR`), which must not be
+    /// one of the table's own.
+    Into(String),
+}
+
+/// What a split does with a read of the inputs that no row of the table lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Unlisted {
+    /// Leave it out, counted ([`Split::unlisted`](crate::Split::unlisted)).
+    #[default]
+    LeaveOut,
+    /// Refuse the split (slow5tools split's `--demux` without `-m`).
+    Refuse,
+    /// Write it to this destination (slow5tools split's `-m STR`).
+    Into(String),
+}
+
 /// A table of destinations in a file: its path, the destination columns (none: the one
-/// column other than the read ids', when there are two) and the read ids' column.
+/// column other than the read ids', when there are two), the read ids' column, and what is
+/// done with a read listed under several destinations and with one listed under none.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableFile {
     /// The TSV (a tab in the header line) or CSV file.
@@ -22,6 +48,13 @@ pub struct TableFile {
     pub columns: Vec<String>,
     /// The read ids' column (`None`: `read_id`; `pod5 subset -R`).
     pub read_id_column: Option<String>,
+    /// A read listed under several destinations.
+    pub several: Several,
+    /// A read listed under none.
+    pub unlisted: Unlisted,
+    /// A row's read id that is no read of the inputs is an error (slow5tools split's
+    /// `--demux`), not counted ([`Split::unknown`](crate::Split::unknown)).
+    pub refuse_unknown: bool,
 }
 
 /// The reads of a split's inputs by id: `(input, read)` for each, UUIDs kept as 16 bytes.

@@ -189,6 +189,7 @@ pub fn split<'py>(
                 path,
                 columns: column.into_iter().collect(),
                 read_id_column: None,
+                ..Default::default()
             }),
             None => unreachable!("one was given"),
         },
