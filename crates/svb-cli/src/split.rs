@@ -112,6 +112,10 @@ pub struct Args {
     /// Outputs written at a time (each group of them one pass over the inputs).
     #[arg(long, default_value_t = 128)]
     max_open: usize,
+    /// BLOW5 / SLOW5: keep the auxiliary fields; `--lossless false` writes none, as slow5tools
+    /// split -l false.
+    #[arg(short, long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    lossless: bool,
     #[command(flatten)]
     writing: crate::publish::Writing,
 }
@@ -177,17 +181,14 @@ pub fn run(args: &Args) -> Result<bool, String> {
         decode_fast: args.decode_fast,
         ..svb_convert::Compression::default()
     };
-    let result = svb_convert::split(
-        &files,
-        format,
-        &args.output,
-        &by,
+    let options = svb_convert::SplitOptions {
         template,
         to,
         compression,
-        args.max_open,
-        how,
-    );
+        max_open: args.max_open,
+        lossless: args.lossless,
+    };
+    let result = svb_convert::split(&files, format, &args.output, &by, options, how);
     progress.finish();
     let result = result.map_err(|e| error_chain(&e))?;
     for e in &result.stats.failed {

@@ -284,6 +284,7 @@ fn demux_is_slow5tools_splits_byte_for_byte() {
         ("demux10", "-x RAW/demux9/barcode_summary.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code"),
         ("demux10-uniq", "-x RAW/demux9/barcode_summary.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code -u vmixed"),
         ("demux11", "-x RAW/demux11/onemissing.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code -m missing"),
+        ("demux10-uniq-lossy", "-x RAW/demux9/barcode_summary.txt RAW/demux10/example2_0_multi.slow5 --to slow5 --demux-rid rid --demux-code code -u vmixed --lossless false"),
         // One extra (a table id the input lacks), and a -u category that is one of the table's.
         ("", "--to slow5 RAW/demux6/example2_0.blow5 --demux RAW/demux6/barcode_summary.txt"),
         ("", "-x RAW/demux1/barcode_summary.txt RAW/demux1/example2_0.slow5 --to slow5 -u unclassified"),
@@ -311,6 +312,50 @@ fn demux_is_slow5tools_splits_byte_for_byte() {
             let theirs = exp.join(name).join(f.file_name().unwrap());
             let same = std::fs::read(&f).unwrap() == std::fs::read(&theirs).unwrap();
             assert!(same, "{line}: {}", f.display());
+        }
+    }
+}
+
+/// `--lossless false` (slow5tools split's `-l false`): parts without auxiliary fields, byte for
+/// byte slow5tools' (its own cases: a lossy read-group split, 11 reads in parts of 2; the parts
+/// are named by svb's keys, `rgN` and `partNNNN`, where slow5tools writes `STEM_N`); a POD5
+/// split refuses it.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn lossless_false_is_slow5tools_lossy_split() {
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let data = repos.join("slow5tools/test/data");
+    let tmp = TempDir::new("split-lossy");
+    let cases = [
+        (
+            "multi_group_slow5s/lossy_rg.slow5",
+            "--by read-group",
+            "lossy_expected_slow5s",
+            "lossy_rg_",
+            "rg",
+        ),
+        (
+            "single_group_slow5s/11reads.slow5",
+            "--reads 2",
+            "expected_split_reads_slow5s",
+            "11reads_",
+            "part000",
+        ),
+    ];
+    for (input, how, exp, theirs, ours) in cases {
+        let out = tmp.join(exp);
+        let input = data.join("raw/split").join(input);
+        let mut argv = vec!["split", s(&input), "-l", "false", "--to", "slow5", "-o", s(&out)];
+        argv.extend(how.split_whitespace());
+        ok(&svb(&argv));
+        let want = outputs(&data.join("exp/split").join(exp), "slow5");
+        assert_eq!(outputs(&out, "slow5").len(), want.len(), "{exp}");
+        for i in 0..want.len() {
+            let a = std::fs::read(out.join(format!("{ours}{i}.slow5"))).unwrap();
+            let b =
+                std::fs::read(data.join("exp/split").join(exp).join(format!("{theirs}{i}.slow5")))
+                    .unwrap();
+            assert!(a == b, "{exp} part {i}");
         }
     }
 }

@@ -54,7 +54,7 @@ pub use fast5::{blow5_schema, fast5_to_blow5, fast5_to_pod5};
 pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
 pub use recover::{recover, recover_blow5, recover_pod5, Recovered, RecoveredPod5, Recovery};
 pub use run::{OnError, Run, Stats};
-pub use split::{split, split_blow5, split_pod5, Split, SplitBy, KEY};
+pub use split::{split, split_blow5, split_pod5, Split, SplitBy, SplitOptions, KEY};
 pub use subset::{
     subset, subset_blow5, subset_blow5_with, subset_fast5, subset_pod5, ReadOrder, Subset,
 };

@@ -45,6 +45,36 @@ pub enum SplitBy {
     TableFile(crate::table::TableFile),
 }
 
+/// How a split writes its outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitOptions<'a> {
+    /// Output file names: this text with [`KEY`] replaced by each output's key (`None`: the
+    /// key).
+    pub template: Option<&'a str>,
+    /// The outputs' format: BLOW5 or SLOW5 text for BLOW5 / SLOW5 inputs (`None`: the inputs'
+    /// own).
+    pub to: Option<Format>,
+    /// BLOW5 outputs' compression (slow5tools split's `-c` / `-s`; default the first input's).
+    pub compression: crate::compression::Compression,
+    /// Outputs written at a time, each group of them one pass over the inputs (default 128).
+    pub max_open: usize,
+    /// BLOW5 / SLOW5 outputs keep the inputs' auxiliary fields (default); `false` writes none,
+    /// as slow5tools split `--lossless false`.
+    pub lossless: bool,
+}
+
+impl Default for SplitOptions<'_> {
+    fn default() -> Self {
+        SplitOptions {
+            template: None,
+            to: None,
+            compression: Default::default(),
+            max_open: 128,
+            lossless: true,
+        }
+    }
+}
+
 /// What a split wrote.
 #[derive(Debug, Default)]
 pub struct Split {
@@ -257,29 +287,29 @@ fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
 /// The reads of `inputs` (files of `from`) into many files in `dir` by `by`, the format
 /// picked here once for the command line, Python and Rust callers: POD5 inputs into POD5 files
 /// ([`split_pod5`]), BLOW5 / SLOW5 inputs into BLOW5, or SLOW5 text when `to` says
-/// [`Format::Slow5`] (default: the inputs' form; [`split_blow5`]), recompressed as
-/// `compression` says (BLOW5 outputs: as slow5tools split's `-c` / `-s`; default the first
-/// input's compression, records copied as stored where they keep it). `to` naming another
-/// format than the inputs' (a conversion), compression of POD5 or SLOW5 text outputs and
-/// FAST5 inputs are refused, saying what to do instead.
+/// [`Format::Slow5`] (default: the inputs' form; [`split_blow5`]), as `options` say: named by
+/// its template, recompressed as its `compression` says (BLOW5 outputs: as slow5tools
+/// split's `-c` / `-s`; default the first input's compression, records copied as stored
+/// where they keep it), without auxiliary fields where it is not `lossless`. `to` naming
+/// another format than the inputs' (a conversion), compression of POD5 or SLOW5 text outputs
+/// and FAST5 inputs are refused, saying what to do instead.
 ///
 /// ```no_run
 /// use svb_convert::{split, Run, SplitBy};
 /// use svb_model::Format;
 /// let inputs = ["reads.pod5".into()];
-/// let got = split(&inputs, Format::Pod5, "by_channel".as_ref(), &SplitBy::Channel, None, None, Default::default(), 128, Run::default())?;
+/// let got = split(&inputs, Format::Pod5, "by_channel".as_ref(), &SplitBy::Channel, Default::default(), Run::default())?;
 /// for (key, path, reads) in &got.outputs {
 ///     println!("{key}: {reads} reads in {}", path.display());
 /// }
 /// # Ok::<(), svb_convert::ConvertError>(())
 /// ```
-#[allow(clippy::too_many_arguments)] // split_pod5's and split_blow5's, and the formats
 pub fn split(
-    inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, template: Option<&str>,
-    to: Option<Format>, compression: crate::compression::Compression, max_open: usize,
+    inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, options: SplitOptions<'_>,
     how: Run<'_>,
 ) -> Result<Split, ConvertError> {
     let refused = |why: &str| Err(ConvertError::Mapping(why.to_string()));
+    let SplitOptions { to, compression, .. } = options;
     match (from, to) {
         (Format::Fast5, _) => {
             refused("FAST5 inputs: `svb convert` them to POD5 or BLOW5 first, then split")
@@ -292,12 +322,15 @@ pub fn split(
                      repacks a POD5)",
                 );
             }
-            split_pod5(inputs, dir, by, template, max_open, how)
+            if !options.lossless {
+                return refused("--lossless false drops BLOW5 auxiliary fields; a POD5 has none");
+            }
+            split_pod5(inputs, dir, by, options.template, options.max_open, how)
         }
         (Format::Blow5 | Format::Slow5, None | Some(Format::Blow5 | Format::Slow5)) => {
             let text = to.unwrap_or(from) == Format::Slow5;
             compression.check(to.unwrap_or(from), dir)?;
-            split_blow5(inputs, dir, by, template, text, compression, max_open, how)
+            split_blow5(inputs, dir, by, text, options, how)
         }
         (_, Some(_)) => refused(
             "splitting keeps the inputs' format (BLOW5 and SLOW5 text either way); `svb \
@@ -402,15 +435,17 @@ pub fn split_pod5(
 }
 
 /// Splits BLOW5 or SLOW5 `inputs` into `dir` (`KEY.blow5` or `KEY.slow5` as `text` says, or
-/// `template` with [`KEY`] replaced, as [`split_pod5`] names them) by `by`, `max_open` outputs at a time: each output lists the read groups its records use (in
-/// the order first used), its records under `compression`'s record and signal compression,
-/// each the first input's where not given (slow5tools' zlib and SVB-ZD when that is text); records
-/// already stored so are copied as they are.
-#[allow(clippy::too_many_arguments)] // the split's and the output's
+/// the options' template with [`KEY`] replaced, as [`split_pod5`] names them) by `by`, the
+/// options' `max_open` outputs at a time: each output lists the read groups its records use
+/// (in the order first used; a demultiplexed file's parts all of its own), its records under
+/// the options' record and signal compression, each the first input's where not given
+/// (slow5tools' zlib and SVB-ZD when that is text), their auxiliary fields kept unless the
+/// options drop them; records already stored so are copied as they are.
 pub fn split_blow5(
-    inputs: &[PathBuf], dir: &Path, by: &SplitBy, template: Option<&str>, text: bool,
-    compression: crate::compression::Compression, max_open: usize, mut how: Run<'_>,
+    inputs: &[PathBuf], dir: &Path, by: &SplitBy, text: bool, options: SplitOptions<'_>,
+    mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
+    let SplitOptions { template, compression, max_open, lossless, .. } = options;
     let on_error = how.on_error;
     let mut result = Split::default();
     let mut opened = Vec::new();
@@ -542,7 +577,8 @@ pub fn split_blow5(
                     });
                 }
             }
-            let schema = svb_blow5::Schema { read_groups: groups, aux: first.aux.clone() };
+            let aux = if lossless { first.aux.clone() } else { Vec::new() };
+            let schema = svb_blow5::Schema { read_groups: groups, aux };
             let path = &out_paths[k as usize];
             let options = compression.over(crate::blow5_headers::blow5_options_like(
                 path,
@@ -563,7 +599,8 @@ pub fn split_blow5(
                 for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
                     // Records whose read group keeps its number are copied as stored.
                     let same_group = |&i: &usize| map[&(input, gs[i])] == gs[i];
-                    if stores_like && window.iter().all(same_group) {
+                    // (Not where the auxiliary fields are dropped: they are in the records.)
+                    if stores_like && lossless && window.iter().all(same_group) {
                         let stats = &mut result.stats;
                         let reads = stats.reads;
                         let keep = |_: &str| Ok(true);
@@ -587,6 +624,9 @@ pub fn split_blow5(
                     let mut recs = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
                     for rec in &mut recs {
                         rec.read_group = map[&(input, rec.read_group)];
+                        if !lossless {
+                            rec.aux.clear();
+                        }
                     }
                     w.add_records(&recs).map_err(|e| in_file(e.into()))?;
                     written[k as usize] += recs.len() as u64;

@@ -5,7 +5,7 @@
 //! up to the 6 decimals slow5tools prints).
 
 use std::path::Path;
-use svb_convert::{convert, split_blow5, Compression, Run, SplitBy};
+use svb_convert::{convert, split_blow5, Compression, Run, SplitBy, SplitOptions};
 use svb_model::Format;
 use svb_testdata::TempDir;
 
@@ -18,14 +18,13 @@ fn a_file_with_an_empty_attribute_splits_as_slow5tools_splits_it(repos: &Path, t
     let data = repos.join("slow5tools/test/data");
     let input = data.join("raw/split/multi_group_blow5s/example_multi_rg_v0.1.0.blow5");
     let parts = tmp.join("parts");
+    let options = SplitOptions { max_open: 8, ..Default::default() };
     let got = split_blow5(
         std::slice::from_ref(&input),
         &parts,
         &SplitBy::ReadGroup,
-        None,
         true,
-        Default::default(),
-        8,
+        options,
         Run::default(),
     )
     .unwrap();
@@ -82,15 +81,14 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path, tmp: &
         signal: Some(svb_blow5::SignalCompression::SvbZd),
         ..Compression::default()
     };
+    let options =
+        SplitOptions { to: Some(Format::Blow5), compression, max_open: 8, ..Default::default() };
     let got = svb_convert::split(
         std::slice::from_ref(&input),
         Format::Slow5,
         &parts,
         &SplitBy::ReadGroup,
-        None,
-        Some(Format::Blow5),
-        compression,
-        8,
+        options,
         Run::default(),
     )
     .unwrap();
@@ -115,15 +113,14 @@ fn recompressed_parts_hold_what_slow5tools_split_c_s_writes(repos: &Path, tmp: &
         }
     }
     // POD5 and SLOW5 text outputs have no compression to choose.
+    let options =
+        SplitOptions { to: Some(Format::Slow5), compression, max_open: 8, ..Default::default() };
     let e = svb_convert::split(
         std::slice::from_ref(&input),
         Format::Slow5,
         &tmp.join("text"),
         &SplitBy::ReadGroup,
-        None,
-        Some(Format::Slow5),
-        compression,
-        8,
+        options,
         Run::default(),
     )
     .unwrap_err();

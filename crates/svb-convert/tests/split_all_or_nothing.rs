@@ -17,7 +17,8 @@ fn five_parts(
 ) -> Result<svb_convert::Split, ConvertError> {
     let how = Run { interrupted: Some(interrupted), ..Run::default() };
     let inputs = [input.to_path_buf()];
-    split(&inputs, format, dir, &SplitBy::Files(5), None, None, Default::default(), 1, how)
+    let options = svb_convert::SplitOptions { max_open: 1, ..Default::default() };
+    split(&inputs, format, dir, &SplitBy::Files(5), options, how)
 }
 
 fn entries(dir: &Path) -> Vec<String> {

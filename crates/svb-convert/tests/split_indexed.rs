@@ -11,8 +11,8 @@ use svb_testdata::TempDir;
 
 fn parts(input: &Path, dir: &Path, by: &SplitBy) -> svb_convert::Split {
     let inputs = [input.to_path_buf()];
-    split(&inputs, Format::Blow5, dir, by, None, None, Default::default(), 8, Run::default())
-        .unwrap()
+    let options = svb_convert::SplitOptions { max_open: 8, ..Default::default() };
+    split(&inputs, Format::Blow5, dir, by, options, Run::default()).unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {

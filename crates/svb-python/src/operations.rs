@@ -207,17 +207,14 @@ pub fn split<'py>(
         }
     };
     let result = operation(py, keep_going, force, |how| {
-        svb_convert::split(
-            &inputs,
-            from,
-            &output_dir,
-            &split_by,
+        let options = svb_convert::SplitOptions {
             template,
             to,
             compression,
             max_open,
-            how,
-        )
+            ..Default::default()
+        };
+        svb_convert::split(&inputs, from, &output_dir, &split_by, options, how)
     })?;
     let out = PyDict::new(py);
     out.set_item("reads", result.stats.reads)?;
