@@ -193,10 +193,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         let how = args.writing.run(&mut report);
         let (stats, written) = match args.file_read_count {
             Some(n) => {
-                let options = svb_fast5::WriteOptions {
-                    signal: compression.fast5_signal.unwrap_or_default(),
-                    ..Default::default()
-                };
+                let options = compression.fast5(&how);
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 match svb_convert::to_fast5_files(ins, from, out, options, Some(n), how) {
                     Ok((stats, files)) => (Ok(stats), files),

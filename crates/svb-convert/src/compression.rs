@@ -119,6 +119,15 @@ impl Compression {
         svb_blow5::WriteOptions { publish: how.publish, float_text: self.float_text, ..options }
     }
 
+    /// The FAST5 writer's options (its signal filter, VBZ by default), published as `how`
+    /// says: what [`to_fast5_files`](crate::to_fast5_files) takes.
+    pub fn fast5(&self, how: &Run<'_>) -> svb_fast5::WriteOptions {
+        svb_fast5::WriteOptions {
+            signal: self.fast5_signal.unwrap_or_default(),
+            publish: how.publish,
+        }
+    }
+
     /// The POD5 writer's options.
     pub(crate) fn pod5(&self, how: &Run<'_>) -> svb_pod5::WriteOptions {
         let default = svb_pod5::WriteOptions::default();

@@ -52,10 +52,7 @@ pub fn convert(
             }
         }
         Format::Fast5 => {
-            let options = svb_fast5::WriteOptions {
-                signal: compression.fast5_signal.unwrap_or_default(),
-                publish: how.publish,
-            };
+            let options = compression.fast5(&how);
             crate::to_fast5::to_fast5(inputs, from, out, options, how)
         }
     }

@@ -74,10 +74,7 @@ pub fn convert<'py>(
     }
     let (stats, files) = operation(py, keep_going, force, |how| match file_read_count {
         Some(n) => {
-            let options = svb_fast5::WriteOptions {
-                signal: compression.fast5_signal.unwrap_or_default(),
-                ..Default::default()
-            };
+            let options = compression.fast5(&how);
             svb_convert::to_fast5_files(&inputs, from, &output, options, Some(n), how)
         }
         None => svb_convert::convert(&inputs, from, &output, to, compression, how)
@@ -207,13 +204,8 @@ pub fn split<'py>(
         }
     };
     let result = operation(py, keep_going, force, |how| {
-        let options = svb_convert::SplitOptions {
-            template,
-            to,
-            compression,
-            max_open,
-            ..Default::default()
-        };
+        let options =
+            svb_convert::SplitOptions { template, to, compression, max_open, ..Default::default() };
         svb_convert::split(&inputs, from, &output_dir, &split_by, options, how)
     })?;
     let out = PyDict::new(py);
