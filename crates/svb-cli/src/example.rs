@@ -65,9 +65,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let run = Arc::new(example_run());
     // reads.pod5 holds the first n reads, b.pod5 the next n / 2 (no id in both, as a subset
     // or a dataset of the two needs).
-    let all: Vec<(ReadInfo, Vec<i16>)> = (0..n + n / 2).map(|k| example_read(k, &run)).collect();
-    write_pod5(&dir.join("reads.pod5"), &run, &all[..n], publish)?;
-    write_pod5(&dir.join("b.pod5"), &run, &all[n..], publish)?;
+    let mut all: Vec<(ReadInfo, Vec<i16>)> =
+        (0..n + n / 2).map(|k| example_read(k, &run)).collect();
+    let others = all.split_off(n);
+    write_pod5(&dir.join("reads.pod5"), &run, all, publish)?;
+    write_pod5(&dir.join("b.pod5"), &run, others, publish)?;
     let reads = dir.join("reads.pod5");
     let convert = |to: Format, out: &Path| -> Result<(), String> {
         let how = svb_convert::Run { publish, ..svb_convert::Run::default() };
@@ -168,14 +170,11 @@ fn example_read(k: usize, run: &RunInfo) -> (ReadInfo, Vec<i16>) {
     read.num_samples = n as u64;
     read.channel = 1 + (k as u32 * 37) % 2675;
     read.well = 1 + (k % 4) as u8;
-    read.pore_type = Arc::from("not_set");
     read.calibration_offset = -243.0;
     read.calibration_scale = 0.146_587_5;
     read.end_reason = Arc::from(if k % 5 == 3 { "unblock_mux_change" } else { "signal_positive" });
     read.end_reason_forced = svb_model::ont::forced(&read.end_reason);
     read.num_minknow_events = Some(n as u64 / 9);
-    read.tracked_scaling_scale = Some(f32::NAN);
-    read.tracked_scaling_shift = Some(f32::NAN);
     read.predicted_scaling_scale = Some(8.2);
     read.predicted_scaling_shift = Some(88.0);
     read.num_reads_since_mux_change = Some(k as u32);
@@ -186,17 +185,17 @@ fn example_read(k: usize, run: &RunInfo) -> (ReadInfo, Vec<i16>) {
 
 /// `reads` of `run` into a new POD5 file at `path`.
 fn write_pod5(
-    path: &Path, run: &Arc<RunInfo>, reads: &[(ReadInfo, Vec<i16>)], publish: svb_io::Publish,
+    path: &Path, run: &Arc<RunInfo>, reads: Vec<(ReadInfo, Vec<i16>)>, publish: svb_io::Publish,
 ) -> Result<(), String> {
     let failed = |e: svb_pod5::Pod5WriteError| error_chain(&e);
     let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
     let mut w = svb_pod5::Writer::create(path, options).map_err(failed)?;
     let new: Vec<svb_pod5::NewRead> = reads
-        .iter()
+        .into_iter()
         .map(|(info, signal)| svb_pod5::NewRead {
-            row: svb_pod5::ReadRow::of_info(info.clone(), Vec::new()),
+            row: svb_pod5::ReadRow::of_info(info, Vec::new()),
             run: Arc::clone(run),
-            signal: signal.clone(),
+            signal,
         })
         .collect();
     svb_model::ReadSink::add_reads(&mut w, &new).map_err(failed)?;

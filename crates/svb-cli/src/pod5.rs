@@ -69,7 +69,7 @@ impl SignalFile for Reader {
         let f = |v: f32| py_float(f64::from(v));
         let opt = |v: Option<f32>| f(v.unwrap_or(f32::NAN));
         let ratio = bytes as f64 / (r.num_samples as f64 * 2.0);
-        let time = |ms: i64| svb_model::ont::format_utc_ms(ms);
+        let time = svb_model::ont::format_utc_ms;
         let mut text = format!(
             "read_id: {}\nread_number:\t{}\nstart_sample:\t{}\nmedian_before:\t{}\n\
              open_pore_level:\t{}\nexpected_open_pore_level:\t{}\nselected_read_level:\t{}\n\

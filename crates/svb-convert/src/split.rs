@@ -548,15 +548,14 @@ pub fn split_blow5(
     // The complete outputs, published together at the end (all or nothing).
     let mut staged = Vec::with_capacity(keys.names.len());
     let order = sorted_keys(&keys.names);
+    // A demultiplexed file's parts keep its header's read groups, as slow5tools split -x
+    // writes them; other parts list those their records use.
+    let whole_header = matches!(by, SplitBy::TableFile(t) if t.refuse_unknown) && opened.len() == 1;
     for batch in order.chunks(max_open.max(1)) {
         // Each output's read groups: those of its records, in the order first used.
         let per_batch: Vec<Vec<(u32, Vec<usize>)>> =
             (0..keys.per_input.len()).map(|input| reads_of_batch(&keys, input, batch)).collect();
         let mut writers: HashMap<u32, (svb_blow5::Writer, GroupMap)> = HashMap::new();
-        // A demultiplexed file's parts keep its header's read groups, as slow5tools split -x
-        // writes them; other parts list those their records use.
-        let whole_header =
-            matches!(by, SplitBy::TableFile(t) if t.refuse_unknown) && opened.len() == 1;
         for (n, &k) in batch.iter().enumerate() {
             let mut map = HashMap::new();
             let mut groups = Vec::new();

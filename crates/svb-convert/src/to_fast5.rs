@@ -211,27 +211,10 @@ impl Blow5Run {
     }
 }
 
-/// The `Raw` attributes FAST5 readers take: ONT's, and the newer ones slow5tools f2s accepts
-/// (it refuses a file with any other, "Attribute Raw/... is unexpected").
-const FAST5_RAW_FIELDS: [&str; 12] = [
-    "start_time",
-    "read_number",
-    "start_mux",
-    "median_before",
-    "end_reason",
-    "num_minknow_events",
-    "tracked_scaling_scale",
-    "tracked_scaling_shift",
-    "predicted_scaling_scale",
-    "predicted_scaling_shift",
-    "num_reads_since_mux_change",
-    "time_since_mux_change",
-];
-
 /// Whether a BLOW5 auxiliary field named `name` has a place in a FAST5 read: a `Raw` attribute
-/// readers take ([`FAST5_RAW_FIELDS`]) or the channel.
+/// readers take ([`svb_fast5::RAW_ATTRIBUTES`]) or the channel.
 fn has_fast5_place(name: &str) -> bool {
-    name == "channel_number" || FAST5_RAW_FIELDS.contains(&name)
+    name == "channel_number" || svb_fast5::RAW_ATTRIBUTES.contains(&name)
 }
 
 /// A BLOW5 record's groups as slow5tools s2f writes them, with every auxiliary field that has

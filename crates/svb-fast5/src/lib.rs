@@ -35,6 +35,24 @@ pub use writer::{
     Writer,
 };
 
+/// The `Raw` attributes of a read FAST5 readers take, besides `duration` and `read_id`: ONT's,
+/// and the newer ones slow5tools f2s accepts (it refuses a file with any other, "Attribute
+/// Raw/... is unexpected").
+pub const RAW_ATTRIBUTES: [&str; 12] = [
+    "start_time",
+    "read_number",
+    "start_mux",
+    "median_before",
+    "end_reason",
+    "num_minknow_events",
+    "tracked_scaling_scale",
+    "tracked_scaling_shift",
+    "predicted_scaling_scale",
+    "predicted_scaling_shift",
+    "num_reads_since_mux_change",
+    "time_since_mux_change",
+];
+
 /// What the FAST5 reader takes a file to be, checked from its first bytes at open
 /// ([`svb_io::Source::open_as`]): HDF5's signature at the file's start; an object's open fetches
 /// its last 16 KiB with its head (nothing of a FAST5 file is read from its end).

@@ -163,35 +163,9 @@ impl ReadRow {
     }
 
     /// This read with `signal_rows` in place of its own: what the writer queues for the reads
-    /// table, without copying the row list it replaces. Every field is named, so a field
-    /// added to `Read` fails to compile here until it is copied.
+    /// table, without copying the row list it replaces.
     pub(crate) fn with_rows(&self, signal_rows: Vec<u64>) -> ReadRow {
-        ReadRow {
-            read_id: self.read_id,
-            signal_rows,
-            read_number: self.read_number,
-            start_sample: self.start_sample,
-            median_before: self.median_before,
-            num_samples: self.num_samples,
-            channel: self.channel,
-            well: self.well,
-            pore_type: Arc::clone(&self.pore_type),
-            calibration_offset: self.calibration_offset,
-            calibration_scale: self.calibration_scale,
-            end_reason: Arc::clone(&self.end_reason),
-            end_reason_forced: self.end_reason_forced,
-            run_info: Arc::clone(&self.run_info),
-            num_minknow_events: self.num_minknow_events,
-            tracked_scaling_scale: self.tracked_scaling_scale,
-            tracked_scaling_shift: self.tracked_scaling_shift,
-            predicted_scaling_scale: self.predicted_scaling_scale,
-            predicted_scaling_shift: self.predicted_scaling_shift,
-            num_reads_since_mux_change: self.num_reads_since_mux_change,
-            time_since_mux_change: self.time_since_mux_change,
-            open_pore_level: self.open_pore_level,
-            expected_open_pore_level: self.expected_open_pore_level,
-            selected_read_level: self.selected_read_level,
-        }
+        ReadRow::of_info(self.info(), signal_rows)
     }
 
     /// The read id as a hyphenated lowercase UUID.
