@@ -38,7 +38,8 @@ fn files(c: &mut Criterion) {
         .collect();
     files.extend(twins);
     for (label, path) in files {
-        let samples: u64 = Reader::open(&path).unwrap().reads().iter().map(|r| r.num_samples).sum();
+        let samples: u64 =
+            Reader::open(&path).unwrap().reads().iter().map(|r| r.info.num_samples).sum();
 
         if matches!(label, "current" | "fast") {
             // The chunks alone, from memory, on one thread: zstd and the VBZ decode.
@@ -76,7 +77,7 @@ fn files(c: &mut Criterion) {
                 let r = Reader::open(black_box(&path)).unwrap();
                 for (i, read) in r.reads().iter().enumerate() {
                     // The caller's buffer, grown to the largest read and reused.
-                    let n = read.num_samples as usize;
+                    let n = read.info.num_samples as usize;
                     if buf.len() < n {
                         buf.resize(n, 0);
                     }

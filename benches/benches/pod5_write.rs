@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use svb_pod5::{ReadRow, Reader, WriteOptions, Writer};
+use svb_pod5::{ReadInfo, Reader, WriteOptions, Writer};
 
 /// How many times the shared reads are written.
 pub const COPIES: usize = 50;
@@ -15,10 +15,10 @@ pub const COPIES: usize = 50;
 fn write(c: &mut Criterion) {
     let Some(dir) = svb_testdata::data_dir() else { return };
     let src = Reader::open(dir.join("pod5/multi_fast5_zip.pod5")).unwrap();
-    let mut reads: Vec<(ReadRow, Vec<i16>)> = Vec::new();
+    let mut reads: Vec<(ReadInfo, Vec<i16>)> = Vec::new();
     for copy in 0..COPIES {
         for (i, r) in src.reads().iter().enumerate() {
-            let mut read = r.clone();
+            let mut read = r.info.clone();
             // A fresh id per copy: the copy number in the id's last two bytes.
             read.read_id[14..].copy_from_slice(&(copy as u16).to_le_bytes());
             reads.push((read, src.decode_signal(i).unwrap()));

@@ -231,7 +231,7 @@ pub fn decode_fast_copy(src: &std::path::Path) -> std::path::PathBuf {
         w.add_run_info(run).unwrap();
     }
     for (i, read) in r.reads().iter().enumerate() {
-        w.add_read(read, &r.decode_signal(i).unwrap()).unwrap();
+        w.add_read(&read.info, &r.decode_signal(i).unwrap()).unwrap();
     }
     w.finish().unwrap();
     out

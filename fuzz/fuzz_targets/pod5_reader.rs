@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..reader.len() {
         let read = &reader.reads()[i];
         let chunks = reader.chunks(i).expect("an index in range");
-        assert_eq!(chunks.iter().map(|c| c.samples).sum::<u64>(), read.num_samples);
+        assert_eq!(chunks.iter().map(|c| c.samples).sum::<u64>(), read.info.num_samples);
         let _ = reader.find(&read.read_id_string());
         let one = reader.decode_signal(i);
         let mut buf = vec![0i16; 2];

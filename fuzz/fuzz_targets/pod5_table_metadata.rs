@@ -55,7 +55,7 @@ fn write(n: usize, chunk_samples: usize) -> Vec<u8> {
     }
     for i in 0..n {
         let signal: Vec<i16> = (0..200 + 37 * i).map(|s| (s * 7 % 300) as i16 - 50).collect();
-        let mut read = svb_pod5::ReadRow::new([i as u8 + 1; 16], format!("run-{}", i % 2));
+        let mut read = svb_model::ont::ReadInfo::new([i as u8 + 1; 16], format!("run-{}", i % 2));
         read.num_samples = signal.len() as u64;
         read.read_number = 100 + i as u32;
         read.channel = 1 + i as u32 * 3;

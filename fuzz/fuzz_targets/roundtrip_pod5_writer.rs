@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use svb_pod5::ZstdProfile;
 use svb_pod5::{
-    OnExisting, Publish, ReadRow, Reader, RunInfo, SignalEncoding, WriteOptions, Writer,
+    OnExisting, Publish, ReadInfo, Reader, RunInfo, SignalEncoding, WriteOptions, Writer,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         at = &body[take..];
         // Ids repeat when the mode says so: the writer refuses the duplicate.
         let id = if mode & 2 != 0 { reads.len() % 2 } else { reads.len() };
-        let mut read = ReadRow::new([id as u8; 16], "fuzz");
+        let mut read = ReadInfo::new([id as u8; 16], "fuzz");
         read.num_samples = signal.len() as u64;
         read.channel = u32::from(sizes) << 9;
         reads.push((read, signal));
@@ -68,8 +68,8 @@ fuzz_target!(|data: &[u8]| {
     let back = Reader::open(&path).unwrap();
     assert_eq!(back.len(), written.len());
     for (i, (want, signal)) in written.iter().enumerate() {
-        assert_eq!(back.reads()[i].read_id, want.read_id);
-        assert_eq!(back.reads()[i].channel, want.channel);
+        assert_eq!(back.reads()[i].info.read_id, want.read_id);
+        assert_eq!(back.reads()[i].info.channel, want.channel);
         assert_eq!(&back.decode_signal(i).unwrap(), *signal);
     }
     let _ = std::fs::remove_file(&path);

@@ -15,7 +15,7 @@ use crate::{batch_end, ArrowReadError, Batch, Options};
 
 /// The next batch of `r` from read `start`: its columns and its end.
 pub(crate) fn batch(r: &Reader, start: usize, options: &Options, wanted: &Wanted) -> Batch {
-    let end = batch_end(start, r.len(), options, |i| r.reads()[i].num_samples);
+    let end = batch_end(start, r.len(), options, |i| r.reads()[i].info.num_samples);
     let reads = &r.reads()[start..end];
     let runs = (start..end).map(|i| r.run_of(i)).collect::<Result<Vec<&RunInfo>, _>>()?;
     let filename = file_name(r.path());
@@ -46,39 +46,41 @@ fn column(name: &str, reads: &[ReadRow], runs: &[&RunInfo], filename: &str) -> A
     match name {
         "read_id" => text(it().map(ReadRow::read_id_string)),
         "filename" => text(it().map(|_| filename)),
-        "read_number" => prim::<UInt32Type>(it().map(|x| x.read_number)),
-        "channel" => prim::<UInt32Type>(it().map(|x| x.channel)),
-        "mux" => prim::<UInt8Type>(it().map(|x| x.well)),
-        "end_reason" => text(it().map(|x| &*x.end_reason)),
-        "start_time" => run_seconds(|x| x.start_sample),
-        "start_sample" => prim::<UInt64Type>(it().map(|x| x.start_sample)),
-        "duration" => run_seconds(|x| x.num_samples),
-        "num_samples" => prim::<UInt64Type>(it().map(|x| x.num_samples)),
-        "minknow_events" => prim::<UInt64Type>(it().map(|x| x.num_minknow_events.unwrap_or(0))),
+        "read_number" => prim::<UInt32Type>(it().map(|x| x.info.read_number)),
+        "channel" => prim::<UInt32Type>(it().map(|x| x.info.channel)),
+        "mux" => prim::<UInt8Type>(it().map(|x| x.info.well)),
+        "end_reason" => text(it().map(|x| &*x.info.end_reason)),
+        "start_time" => run_seconds(|x| x.info.start_sample),
+        "start_sample" => prim::<UInt64Type>(it().map(|x| x.info.start_sample)),
+        "duration" => run_seconds(|x| x.info.num_samples),
+        "num_samples" => prim::<UInt64Type>(it().map(|x| x.info.num_samples)),
+        "minknow_events" => {
+            prim::<UInt64Type>(it().map(|x| x.info.num_minknow_events.unwrap_or(0)))
+        }
         "sample_rate" => prim::<UInt16Type>(runs.iter().map(|r| r.sample_rate)),
-        "median_before" => prim::<Float32Type>(it().map(|x| x.median_before)),
-        "predicted_scaling_scale" => level(|x| x.predicted_scaling_scale),
-        "predicted_scaling_shift" => level(|x| x.predicted_scaling_shift),
-        "tracked_scaling_scale" => level(|x| x.tracked_scaling_scale),
-        "tracked_scaling_shift" => level(|x| x.tracked_scaling_shift),
+        "median_before" => prim::<Float32Type>(it().map(|x| x.info.median_before)),
+        "predicted_scaling_scale" => level(|x| x.info.predicted_scaling_scale),
+        "predicted_scaling_shift" => level(|x| x.info.predicted_scaling_shift),
+        "tracked_scaling_scale" => level(|x| x.info.tracked_scaling_scale),
+        "tracked_scaling_shift" => level(|x| x.info.tracked_scaling_shift),
         "num_reads_since_mux_change" => {
-            prim::<UInt32Type>(it().map(|x| x.num_reads_since_mux_change.unwrap_or(0)))
+            prim::<UInt32Type>(it().map(|x| x.info.num_reads_since_mux_change.unwrap_or(0)))
         }
         "time_since_mux_change" => {
-            prim::<Float32Type>(it().map(|x| x.time_since_mux_change.unwrap_or(0.0)))
+            prim::<Float32Type>(it().map(|x| x.info.time_since_mux_change.unwrap_or(0.0)))
         }
         "run_id" => run_text(|r| &r.protocol_run_id),
         "sample_id" => not_set_text(|r| &r.sample_id),
         "experiment_id" => not_set_text(|r| &r.experiment_name),
         "flow_cell_id" => not_set_text(|r| &r.flow_cell_id),
-        "pore_type" => text(it().map(|x| &*x.pore_type)),
-        "open_pore_level" => level(|x| x.open_pore_level),
-        "expected_open_pore_level" => level(|x| x.expected_open_pore_level),
-        "selected_read_level" => level(|x| x.selected_read_level),
-        "calibration_offset" => prim::<Float32Type>(it().map(|x| x.calibration_offset)),
-        "calibration_scale" => prim::<Float32Type>(it().map(|x| x.calibration_scale)),
-        "end_reason_forced" => boolean(it().map(|x| x.end_reason_forced)),
-        "acquisition_id" => text(it().map(|x| &*x.run_info)),
+        "pore_type" => text(it().map(|x| &*x.info.pore_type)),
+        "open_pore_level" => level(|x| x.info.open_pore_level),
+        "expected_open_pore_level" => level(|x| x.info.expected_open_pore_level),
+        "selected_read_level" => level(|x| x.info.selected_read_level),
+        "calibration_offset" => prim::<Float32Type>(it().map(|x| x.info.calibration_offset)),
+        "calibration_scale" => prim::<Float32Type>(it().map(|x| x.info.calibration_scale)),
+        "end_reason_forced" => boolean(it().map(|x| x.info.end_reason_forced)),
+        "acquisition_id" => text(it().map(|x| &*x.info.run_info)),
         other => unreachable!("{other} is not a POD5 column"),
     }
 }
@@ -90,8 +92,8 @@ fn signal_column(
     r: &Reader, start: usize, end: usize, options: &Options,
 ) -> Result<ArrayRef, ArrowReadError> {
     let calibration = |i: usize| Calibration {
-        offset: r.reads()[i].calibration_offset,
-        scale: r.reads()[i].calibration_scale,
+        offset: r.reads()[i].info.calibration_offset,
+        scale: r.reads()[i].info.calibration_scale,
     };
     let too_long = |i: usize, samples: u64| ArrowReadError::ReadTooLong {
         path: r.path().to_path_buf(),
@@ -99,12 +101,12 @@ fn signal_column(
         samples,
     };
     let reads = &r.reads()[start..end];
-    if reads.len() == 1 && reads[0].num_samples > options.batch_samples {
+    if reads.len() == 1 && reads[0].info.num_samples > options.batch_samples {
         let samples = r.decode_signal(start)?;
         signal::check_total(&[samples.len()]).map_err(|(_, n)| too_long(start, n))?;
         return Ok(signal::single(samples, calibration(start), options.signal));
     }
-    let lens: Vec<usize> = reads.iter().map(|x| x.num_samples as usize).collect();
+    let lens: Vec<usize> = reads.iter().map(|x| x.info.num_samples as usize).collect();
     signal::check_total(&lens).map_err(|(k, n)| too_long(start + k, n))?;
     signal::decode_known(
         &lens,

@@ -75,13 +75,13 @@ fn pod5_metadata_matches_the_reader_in_every_batching() {
                 .into_iter()
                 .flat_map(|a| a.as_primitive::<UInt64Type>().values().to_vec())
                 .collect();
-            let want: Vec<u64> = r.reads().iter().map(|x| x.num_samples).collect();
+            let want: Vec<u64> = r.reads().iter().map(|x| x.info.num_samples).collect();
             assert_eq!(samples, want);
             let mux: Vec<u8> = column(&batches, "mux")
                 .into_iter()
                 .flat_map(|a| a.as_primitive::<UInt8Type>().values().to_vec())
                 .collect();
-            assert_eq!(mux, r.reads().iter().map(|x| x.well).collect::<Vec<_>>());
+            assert_eq!(mux, r.reads().iter().map(|x| x.info.well).collect::<Vec<_>>());
             let runs: Vec<String> = r
                 .reads()
                 .iter()
@@ -117,7 +117,8 @@ fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
             assert!(batches.len() > 1);
             let mut i = 0;
             for batch in &batches {
-                let total: u64 = (i..i + batch.num_rows()).map(|k| r.reads()[k].num_samples).sum();
+                let total: u64 =
+                    (i..i + batch.num_rows()).map(|k| r.reads()[k].info.num_samples).sum();
                 assert!(batch.num_rows() == 1 || total <= 150_000);
                 let lists = batch.column(1).as_list::<i32>();
                 for k in 0..lists.len() {
@@ -134,8 +135,8 @@ fn pod5_signal_raw_and_picoamps_are_the_decoded_reads() {
                             let pa: Vec<f32> = want
                                 .iter()
                                 .map(|&s| {
-                                    (f32::from(s) + read.calibration_offset)
-                                        * read.calibration_scale
+                                    (f32::from(s) + read.info.calibration_offset)
+                                        * read.info.calibration_scale
                                 })
                                 .collect();
                             assert_eq!(

@@ -190,13 +190,9 @@ fn write_pod5(
     let failed = |e: svb_pod5::Pod5WriteError| error_chain(&e);
     let options = svb_pod5::WriteOptions { publish, ..svb_pod5::WriteOptions::default() };
     let mut w = svb_pod5::Writer::create(path, options).map_err(failed)?;
-    let new: Vec<svb_pod5::NewRead> = reads
+    let new: Vec<svb_pod5::OntRead> = reads
         .into_iter()
-        .map(|(info, signal)| svb_pod5::NewRead {
-            row: svb_pod5::ReadRow::of_info(info, Vec::new()),
-            run: Arc::clone(run),
-            signal,
-        })
+        .map(|(info, signal)| svb_pod5::OntRead { info, run: Arc::clone(run), signal })
         .collect();
     svb_model::ReadSink::add_reads(&mut w, &new).map_err(failed)?;
     w.finish().map(|_| ()).map_err(failed)

@@ -47,7 +47,7 @@ impl SignalFile for Reader {
                 json_str(&run.experiment_name)
             )?;
         }
-        let samples: u64 = self.reads().iter().map(|x| x.num_samples).sum();
+        let samples: u64 = self.reads().iter().map(|x| x.info.num_samples).sum();
         writeln!(out, "reads: {}", self.len())?;
         writeln!(out, "samples: {samples}")?;
         Ok(())
@@ -68,7 +68,7 @@ impl SignalFile for Reader {
         // version lacks as NaN.
         let f = |v: f32| py_float(f64::from(v));
         let opt = |v: Option<f32>| f(v.unwrap_or(f32::NAN));
-        let ratio = bytes as f64 / (r.num_samples as f64 * 2.0);
+        let ratio = bytes as f64 / (r.info.num_samples as f64 * 2.0);
         let time = svb_model::ont::format_utc_ms;
         let mut text = format!(
             "read_id: {}\nread_number:\t{}\nstart_sample:\t{}\nmedian_before:\t{}\n\
@@ -79,20 +79,20 @@ impl SignalFile for Reader {
              samples:\n\tsample_count: {}\n\tbyte_count: {bytes}\n\tcompression ratio: {ratio:.3}\n\
              run info:\n",
             r.read_id_string(),
-            r.read_number,
-            r.start_sample,
-            f(r.median_before),
-            opt(r.open_pore_level),
-            opt(r.expected_open_pore_level),
-            opt(r.selected_read_level),
-            r.channel,
-            r.well,
-            r.pore_type,
-            r.end_reason,
-            if r.end_reason_forced { "True" } else { "False" },
-            f(r.calibration_offset),
-            f(r.calibration_scale),
-            r.num_samples,
+            r.info.read_number,
+            r.info.start_sample,
+            f(r.info.median_before),
+            opt(r.info.open_pore_level),
+            opt(r.info.expected_open_pore_level),
+            opt(r.info.selected_read_level),
+            r.info.channel,
+            r.info.well,
+            r.info.pore_type,
+            r.info.end_reason,
+            if r.info.end_reason_forced { "True" } else { "False" },
+            f(r.info.calibration_offset),
+            f(r.info.calibration_scale),
+            r.info.num_samples,
         );
         for (name, value) in [
             ("acquisition_id", run.acquisition_id.clone()),
@@ -151,7 +151,7 @@ impl SignalFile for Reader {
                 )
             })
             .collect();
-        let samples: u64 = self.reads().iter().map(|x| x.num_samples).sum();
+        let samples: u64 = self.reads().iter().map(|x| x.info.num_samples).sum();
         format!(
             "{{\"file\":{},\"format\":\"pod5\",\"file_identifier\":{},\"software\":{},\"pod5_version\":{},\"reads_table_version\":\"{}\",\"signal\":\"{}\",\"signal_chunks\":{},\"tables\":[{}],\"runs\":[{}],\"reads\":{},\"samples\":{samples}}}",
             json_str(&path.display().to_string()),

@@ -313,8 +313,8 @@ fn subset_pod5_keeps_the_listed_reads(dir: &Path, tmp: &TempDir) {
         for c in 0..src.chunks(i).unwrap().len() {
             assert_eq!(got.chunk_bytes(j, c).unwrap(), src.chunk_bytes(i, c).unwrap());
         }
-        assert_eq!(read.channel, src.reads()[i].channel);
-        assert_eq!(read.start_sample, src.reads()[i].start_sample);
+        assert_eq!(read.info.channel, src.reads()[i].info.channel);
+        assert_eq!(read.info.start_sample, src.reads()[i].info.start_sample);
     }
     assert_eq!(got.run_infos(), src.run_infos());
 
@@ -439,7 +439,7 @@ fn get_writes_reads_signal(dir: &Path) {
         o.stdout.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(pa.len() * 2, want.len());
     let s0 = i16::from_le_bytes([want[0], want[1]]);
-    assert_eq!(pa[0], (f32::from(s0) + read.calibration_offset) * read.calibration_scale);
+    assert_eq!(pa[0], (f32::from(s0) + read.info.calibration_offset) * read.info.calibration_scale);
 
     let tmp = svb_testdata::TempDir::new("cli-get");
     // A copy: `get` writes slow5lib's index beside the file, never into the shared data.
@@ -840,7 +840,7 @@ fn pod5_info_read_is_pod5_inspect_read(dir: &Path) {
             let id = r.reads()[i].read_id_string();
             let ours = ok(&svb(&["pod5", "info", s(&file), "--read", &id]));
             assert!(ours.starts_with(&format!("read_id: {id}\n")), "{ours}");
-            assert!(ours.contains(&format!("\tsample_count: {}\n", r.reads()[i].num_samples)));
+            assert!(ours.contains(&format!("\tsample_count: {}\n", r.reads()[i].info.num_samples)));
             if let Some(python) = &python {
                 let theirs = Command::new(python)
                     .args(["-m", "pod5.tools.main", "inspect", "read"])

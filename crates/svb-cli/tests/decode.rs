@@ -75,7 +75,7 @@ fn arrow_file_holds_every_read_of_every_input(d: &Path, dir: &TempDir) {
         .decode_signal(0)
         .unwrap()
         .iter()
-        .map(|&x| (f32::from(x) + read.calibration_offset) * read.calibration_scale)
+        .map(|&x| (f32::from(x) + read.info.calibration_offset) * read.info.calibration_scale)
         .collect();
     assert_eq!(pa.as_primitive::<Float32Type>().values(), &want[..]);
 

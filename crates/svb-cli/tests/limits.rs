@@ -125,7 +125,7 @@ fn many_inputs_convert_under_a_low_limit_of_open_files() {
         };
         w.add_run_info(&run).unwrap();
         let signal: Vec<i16> = (0..500).map(|i| 400 + (i % 31) as i16 + i16::from(n)).collect();
-        let mut read = svb_pod5::ReadRow::new([n; 16], "run-1");
+        let mut read = svb_model::ont::ReadInfo::new([n; 16], "run-1");
         read.num_samples = signal.len() as u64;
         w.add_read(&read, &signal).unwrap();
         w.finish().unwrap();

@@ -19,8 +19,20 @@ fn same_reads(a: &Path, b: &Path) {
         let j = b.find(&a.reads()[i].read_id_string()).unwrap();
         let (ra, rb) = (&a.reads()[i], &b.reads()[j]);
         assert_eq!(
-            (ra.channel, ra.well, ra.read_number, ra.start_sample, ra.num_samples),
-            (rb.channel, rb.well, rb.read_number, rb.start_sample, rb.num_samples)
+            (
+                ra.info.channel,
+                ra.info.well,
+                ra.info.read_number,
+                ra.info.start_sample,
+                ra.info.num_samples
+            ),
+            (
+                rb.info.channel,
+                rb.info.well,
+                rb.info.read_number,
+                rb.info.start_sample,
+                rb.info.num_samples
+            )
         );
         assert_eq!(a.decode_signal(i).unwrap(), b.decode_signal(j).unwrap(), "read {i}");
     }

@@ -41,7 +41,7 @@ fn readme_command_lines_run() {
     let f32s = std::fs::read(tmp.join("read.f32")).unwrap().len() / 4;
     let r = svb_pod5::Reader::open(tmp.join("reads.pod5")).unwrap();
     let i = r.find("0000173c-bf67-44e7-9a9c-1ad0bc728e74").unwrap();
-    assert_eq!(f32s as u64, r.reads()[i].num_samples);
+    assert_eq!(f32s as u64, r.reads()[i].info.num_samples);
     let view = ok(&svb(&["view", tmp.join("picked.pod5").to_str().unwrap()]));
     assert!(view.contains("0000173c-bf67-44e7-9a9c-1ad0bc728e74"), "{view}");
     assert!(svb_blow5::Reader::open(tmp.join("converted.blow5")).unwrap().len() == r.len());

@@ -54,7 +54,7 @@ fn pod5_split_every_way_and_merged_back(data: &Path, tmp: &TempDir) {
     for f in outputs(&by, "pod5") {
         let r = svb_pod5::Reader::open(&f).unwrap();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        assert!(r.reads().iter().all(|x| x.channel.to_string() == stem), "{stem}");
+        assert!(r.reads().iter().all(|x| x.info.channel.to_string() == stem), "{stem}");
         all.push_str(&verify(&f));
     }
     assert_eq!(sorted(all), sorted(whole.clone()));
@@ -182,7 +182,7 @@ fn a_template_names_the_outputs_and_a_bad_one_writes_nothing(data: &Path, tmp: &
             .and_then(|n| n.strip_suffix("_reads.pod5"))
             .unwrap_or_else(|| panic!("{name}"));
         let r = svb_pod5::Reader::open(f).unwrap();
-        assert!(r.reads().iter().all(|x| x.channel.to_string() == channel));
+        assert!(r.reads().iter().all(|x| x.info.channel.to_string() == channel));
     }
     // The extension is not added twice; BLOW5 outputs take theirs.
     let b5 = tmp.join("b5");

@@ -2,7 +2,6 @@
 //! and recompression.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use svb_blow5::{Record, Schema};
 use svb_pod5::RunInfo;
@@ -11,7 +10,7 @@ use crate::blow5_headers::{fields_of_schema, merged_schema, HeaderRules};
 use crate::error::ConvertError;
 use crate::run::{look_at_inputs, Run, Stats};
 use crate::windows::{self, all_reads};
-use svb_blow5::ont::{read_group_of, read_info_of, record_fields_into, run_info_of};
+use svb_blow5::ont::{read_group_of, record_fields_into};
 
 /// Converts POD5 `inputs` into one BLOW5 file `out`: every run a read group, every read a
 /// record (in input order) under `options` (default: zstd records, SVB-ZD signal, as
@@ -59,76 +58,10 @@ pub fn pod5_to_blow5(
             })?;
         let mut rec = Record::default();
         r.decode_signal_into(i, &mut rec.raw_signal)?;
-        record_fields_into(&read.info(), run, group as u32, &mut rec);
+        record_fields_into(&read.info, run, group as u32, &mut rec);
         Ok(rec)
     };
     let steps = windows::every_read(convert);
-    let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
-    w.finish()?;
-    Ok(stats)
-}
-
-/// Converts BLOW5 `inputs` into one POD5 file `out`: every read group a run, every record a
-/// read (in input order; read ids must be UUIDs) under `options` (default: VBZ as lib_pod5
-/// writes it); a failed input or read stops it, or is left out, as `how` says.
-pub fn blow5_to_pod5(
-    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
-) -> Result<Stats, ConvertError> {
-    let open = |p: &Path| svb_blow5::Reader::open(p);
-    let mut groups: Vec<Vec<Vec<(String, String)>>> = Vec::new();
-    let look = |r: &svb_blow5::Reader, _: &Path| {
-        groups.push(r.header().read_groups.clone());
-        Ok(())
-    };
-    let (inputs, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
-    let mut w = svb_pod5::Writer::create(out, options)?;
-    // Each input's read groups' acquisition ids (their attributes' alone).
-    let acquisitions: Vec<Vec<String>> = groups
-        .iter()
-        .map(|g| g.iter().map(|a| run_info_of(a, 0.0, 0.0).acquisition_id).collect())
-        .collect();
-    let convert = |k: usize, r: &svb_blow5::Reader, i: usize| {
-        let mut rec = Record::default();
-        r.record_into(i, &mut rec)?;
-        let g = rec.read_group;
-        let acquisition = acquisitions[k].get(g as usize).ok_or_else(|| {
-            ConvertError::Mapping(format!(
-                "record {}: read group {g} is not in the header",
-                rec.read_id
-            ))
-        })?;
-        let row = svb_pod5::ReadRow::of_info(read_info_of(&rec, acquisition)?, Vec::new());
-        Ok((k, g, (rec.digitisation, rec.sampling_rate), row, rec.raw_signal))
-    };
-    // A read group's run, made from its attributes and its first record (in file order, so
-    // made as each window is added).
-    let mut runs: std::collections::HashMap<(usize, u32), Arc<RunInfo>> = Default::default();
-    let mut by_acquisition: std::collections::HashMap<String, Arc<RunInfo>> = Default::default();
-    type Mapped = (usize, u32, (f64, f64), svb_pod5::ReadRow, Vec<i16>);
-    let admit = |(k, g, first, row, signal): Mapped| -> windows::AdmitResult<_> {
-        let run = match runs.get(&(k, g)) {
-            Some(run) => run.clone(),
-            None => {
-                let run = run_info_of(&groups[k][g as usize], first.0, first.1);
-                let run = match by_acquisition.get(&run.acquisition_id) {
-                    Some(known) if **known != run => {
-                        return Err(ConvertError::Mapping(format!(
-                            "run {}: read group {g} differs from the run of that acquisition \
-                             id made of an earlier read group",
-                            run.acquisition_id
-                        )))
-                    }
-                    Some(known) => known.clone(),
-                    None => Arc::new(run),
-                };
-                by_acquisition.insert(run.acquisition_id.clone(), run.clone());
-                runs.insert((k, g), run.clone());
-                run
-            }
-        };
-        Ok(Some(svb_pod5::NewRead { row, run, signal }))
-    };
-    let steps = windows::Steps { max_reads: usize::MAX, convert, admit };
     let stats = windows::into_sink(&all_reads(inputs), open, stats, how, steps, &mut w)?;
     w.finish()?;
     Ok(stats)

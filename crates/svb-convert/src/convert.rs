@@ -5,9 +5,13 @@ use std::path::{Path, PathBuf};
 
 use svb_model::Format;
 
+use svb_model::ont::{OntRead, OntSource};
+use svb_model::ReadSink;
+
 use crate::compression::Compression;
 use crate::error::ConvertError;
-use crate::run::{Run, Stats};
+use crate::run::{look_at_inputs, Run, Stats};
+use crate::windows::{all_reads, into_sink, ont_steps};
 
 /// The reads of `inputs` (files of `from`; BLOW5 and SLOW5 text mix) written into `out` as a
 /// file of `to`, compressed as `compression` says and published as `how.publish` says: POD5
@@ -44,10 +48,15 @@ pub fn convert(
         Format::Pod5 => {
             let options = compression.pod5(&how);
             match from {
-                Format::Fast5 => crate::fast5::fast5_to_pod5(inputs, out, options, how),
+                Format::Fast5 => {
+                    let (readers, stats) =
+                        crate::fast5::open_fast5(inputs, out, how.on_error, None, |_, _| {})?;
+                    crate::fast5::picked_to_pod5(readers, stats, out, options, how)
+                }
                 Format::Pod5 => crate::merge::pod5_to_pod5(inputs, out, options, how),
                 Format::Blow5 | Format::Slow5 => {
-                    crate::blow5_pod5::blow5_to_pod5(inputs, out, options, how)
+                    let w = svb_pod5::Writer::create(out, options)?;
+                    model_into(inputs, out, |p: &Path| svb_blow5::Reader::open(p), how, w)
                 }
             }
         }
@@ -56,4 +65,22 @@ pub fn convert(
             crate::to_fast5::to_fast5(inputs, from, out, options, how)
         }
     }
+}
+
+/// Every read of `inputs` (each opened by `open`) written into `sink` as the model's reads
+/// ([`OntSource`]: mapped on every core, admitted in order), then `sink` finished.
+fn model_into<R, E, W>(
+    inputs: &[PathBuf], out: &Path, open: impl Fn(&Path) -> Result<R, E>, how: Run<'_>, mut sink: W,
+) -> Result<Stats, ConvertError>
+where
+    R: OntSource + Sync,
+    E: Into<ConvertError>,
+    W: ReadSink<Read = OntRead> + Send,
+    ConvertError: From<R::Error> + From<W::Error>,
+{
+    let (looked, stats) = look_at_inputs(inputs, out, how.on_error, &open, |_, _| Ok(()))?;
+    let steps = ont_steps::<R>(usize::MAX);
+    let stats = into_sink(&all_reads(looked), open, stats, how, steps, &mut sink)?;
+    sink.finish()?;
+    Ok(stats)
 }

@@ -359,14 +359,14 @@ fn degrade_pod5(
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
     let total = r.len() as u64;
-    let weight = |i: usize| r.reads()[i].num_samples;
+    let weight = |i: usize| r.reads()[i].info.num_samples;
     let mut done = 0u64;
     for window in svb_io::windows(r.len(), 1024, crate::run::WINDOW_SAMPLES, weight) {
-        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> = window
+        let decoded: Vec<Result<(&svb_pod5::ReadInfo, Vec<i16>), ConvertError>> = window
             .clone()
             .into_par_iter()
             .map(|i| {
-                let read = &r.reads()[i];
+                let read = &r.reads()[i].info;
                 if let Some(d) = dataset {
                     let run = r.run_of(i)?;
                     let digitisation = run.digitisation();

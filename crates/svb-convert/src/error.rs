@@ -55,6 +55,18 @@ impl From<svb_model::ont::MappingError> for ConvertError {
     }
 }
 
+impl<E> From<svb_model::ont::OntReadError<E>> for ConvertError
+where
+    ConvertError: From<E>,
+{
+    fn from(e: svb_model::ont::OntReadError<E>) -> ConvertError {
+        match e {
+            svb_model::ont::OntReadError::Read(e) => e.into(),
+            svb_model::ont::OntReadError::Mapping(e) => e.into(),
+        }
+    }
+}
+
 impl From<svb_reads::ReadsError> for ConvertError {
     fn from(e: svb_reads::ReadsError) -> ConvertError {
         ConvertError::Reads(Box::new(e))

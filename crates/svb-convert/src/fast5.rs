@@ -3,25 +3,13 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use svb_model::ReadSink;
 
 use crate::error::ConvertError;
 use crate::f2s;
 use crate::run::{Run, Stats};
-use crate::windows::{fast5_steps, into_sink};
-
-/// Converts FAST5 `inputs` into one POD5 file `out`: every read (in file order; ids must be
-/// UUIDs) with its run (one per run id, from the first read of that run), under `options`
-/// (default: VBZ as lib_pod5 writes it). A window of reads is decoded on every core while
-/// nothing else is held; a failed input or read stops it, or is left out, as `how` says.
-pub fn fast5_to_pod5(
-    inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
-) -> Result<Stats, ConvertError> {
-    let (readers, stats) = open_fast5(inputs, out, how.on_error, None, |_, _| {})?;
-    picked_to_pod5(readers, stats, out, options, how)
-}
+use crate::windows::{fast5_steps, into_sink, ont_steps, AdmitResult, Steps, FAST5_WINDOW_READS};
 
 /// The FAST5 inputs looked at, each with the indices of its reads to convert (all of them,
 /// or those whose id `wanted` holds).
@@ -52,33 +40,29 @@ pub(crate) fn open_fast5(
     Ok((looked.into_iter().zip(picks).collect(), stats))
 }
 
+/// Converts the picked FAST5 reads into POD5 `out` as the model's reads (ONT's mapping: the
+/// FAST5 reader's [`OntSource`](svb_model::ont::OntSource)).
 pub(crate) fn picked_to_pod5(
     readers: Picked, stats: Stats, out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     let w = svb_pod5::Writer::create(out, options)?;
-    let convert = |_: usize, r: &svb_fast5::Reader, i: usize| {
-        let mut signal = Vec::new();
-        let read = r.read_with_signal(i, &mut signal)?;
-        let mut info = svb_fast5::ont::read_info_of(&read)?;
-        info.num_samples = signal.len() as u64;
-        let row = svb_pod5::ReadRow::of_info(info, Vec::new());
-        let run = Arc::new(svb_fast5::ont::run_info_of(&read)?);
-        Ok(svb_pod5::NewRead { row, run, signal })
-    };
-    picked_into(readers, stats, how, convert, w)
+    picked_into(readers, stats, how, ont_steps(FAST5_WINDOW_READS), w)
 }
 
-/// Writes the picked FAST5 reads into `w`, each made by `convert`, then finishes it while
-/// the readers are freed ([`finish_freeing`]).
-fn picked_into<W: ReadSink + Send>(
+/// Writes the picked FAST5 reads into `w` by `steps`, then finishes it while the readers are
+/// freed ([`finish_freeing`]).
+fn picked_into<W: ReadSink + Send, T: Send>(
     readers: Picked, stats: Stats, how: Run<'_>,
-    convert: impl Fn(usize, &svb_fast5::Reader, usize) -> Result<W::Read, ConvertError> + Sync,
+    steps: Steps<
+        impl Fn(usize, &svb_fast5::Reader, usize) -> Result<T, ConvertError> + Sync,
+        impl FnMut(&svb_fast5::Reader, T) -> AdmitResult<W::Read> + Send,
+    >,
     mut w: W,
 ) -> Result<Stats, ConvertError>
 where
     ConvertError: From<W::Error>,
 {
-    let stats = into_sink(&readers, open_reader, stats, how, fast5_steps(convert), &mut w)?;
+    let stats = into_sink(&readers, open_reader, stats, how, steps, &mut w)?;
     finish_freeing(readers, || w.finish().map(drop).map_err(ConvertError::from))?;
     Ok(stats)
 }
@@ -219,5 +203,5 @@ pub(crate) fn picked_to_blow5(
         })?;
         f2s::record(&read, signal, group as u32, &fields)
     };
-    picked_into(readers, stats, how, convert, w)
+    picked_into(readers, stats, how, fast5_steps(convert), w)
 }

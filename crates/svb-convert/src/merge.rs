@@ -127,7 +127,7 @@ fn pod5_into_one(
             if let Some(r) = settle(vec![opened], on_error, &mut stats.failed, &in_file)?.pop() {
                 let mut picked = Vec::with_capacity(r.len());
                 for (i, read) in r.reads().iter().enumerate() {
-                    if seen.keep(read.read_id, &read.read_id_string(), k).map_err(&in_file)? {
+                    if seen.keep(read.info.read_id, &read.read_id_string(), k).map_err(&in_file)? {
                         picked.push(i);
                     }
                 }
@@ -216,9 +216,10 @@ fn merge_blow5_with(
             fields_of_schema(&mut rec, &aux);
             Ok(rec)
         };
-        let admit = |rec: svb_blow5::Record| -> crate::windows::AdmitResult<_> {
-            Ok(seen.keep(rec.read_id.clone(), &rec.read_id, k)?.then_some(rec))
-        };
+        let admit =
+            |_: &svb_blow5::Reader, rec: svb_blow5::Record| -> crate::windows::AdmitResult<_> {
+                Ok(seen.keep(rec.read_id.clone(), &rec.read_id, k)?.then_some(rec))
+            };
         let steps = crate::windows::Steps { max_reads: usize::MAX, convert, admit };
         let all: Vec<usize> = (0..r.len()).collect();
         let stats = &mut merged.stats;

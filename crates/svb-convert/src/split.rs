@@ -368,12 +368,12 @@ pub fn split_pod5(
             let mut per = Vec::with_capacity(r.len());
             for (i, read) in r.reads().iter().enumerate() {
                 let key = match by {
-                    SplitBy::Run | SplitBy::ReadGroup => Some(read.run_info.to_string()),
-                    SplitBy::Channel => Some(read.channel.to_string()),
-                    SplitBy::EndReason => Some(read.end_reason.to_string()),
+                    SplitBy::Run | SplitBy::ReadGroup => Some(read.info.run_info.to_string()),
+                    SplitBy::Channel => Some(read.info.channel.to_string()),
+                    SplitBy::EndReason => Some(read.info.end_reason.to_string()),
                     SplitBy::Table(t) => t.get(&read.read_id_string()).cloned(),
                     SplitBy::TableFile(_) => {
-                        by_id.insert_uuid(read.read_id, (input, i as u32));
+                        by_id.insert_uuid(read.info.read_id, (input, i as u32));
                         None
                     }
                     SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),

@@ -178,7 +178,7 @@ pub(crate) fn copy_pod5_reads(
             .iter()
             .map(|(i, chunks)| {
                 let chunks = chunks.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-                (&r.reads()[*i], chunks)
+                (&r.reads()[*i].info, chunks)
             })
             .collect();
         let outcome = w.add_reads_stored_chunks(&refs).map_err(|e| in_file(e.into()))?;
@@ -189,8 +189,8 @@ pub(crate) fn copy_pod5_reads(
             written.push(read.read_id_string());
         }
     } else {
-        let decoded: Vec<Result<(&svb_pod5::ReadRow, Vec<i16>), ConvertError>> =
-            window.par_iter().map(|&i| Ok((&r.reads()[i], r.decode_signal(i)?))).collect();
+        let decoded: Vec<Result<(&svb_pod5::ReadInfo, Vec<i16>), ConvertError>> =
+            window.par_iter().map(|&i| Ok((&r.reads()[i].info, r.decode_signal(i)?))).collect();
         let reads = settle(decoded, on_error, &mut stats.failed, in_file)?;
         w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
         stats.reads += reads.len() as u64;

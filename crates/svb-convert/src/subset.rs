@@ -128,7 +128,7 @@ fn pod5_in_list_order(
         let opened = settle(vec![open(path)], on_error, &mut result.stats.failed, &in_file)?.pop();
         if let Some(r) = &opened {
             for (i, read) in r.reads().iter().enumerate() {
-                place.entry(read.read_id).or_insert((k, i));
+                place.entry(read.info.read_id).or_insert((k, i));
             }
         }
         kept.push(opened.filter(|_| keep_all));

@@ -92,8 +92,8 @@ impl Channel {
         let digitisation = run.digitisation();
         Channel {
             digitisation,
-            offset: f64::from(read.calibration_offset),
-            range: digitisation * f64::from(read.calibration_scale),
+            offset: f64::from(read.info.calibration_offset),
+            range: digitisation * f64::from(read.info.calibration_scale),
             sampling_rate: f64::from(run.sample_rate),
         }
     }
@@ -105,27 +105,27 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
     let read_id = read.read_id_string();
     let text = |s: &str| AttrValue::Text(s.to_string());
     let (labels, values): (Vec<String>, Vec<i64>) = svb_fast5::end_reasons().into_iter().unzip();
-    let at = labels.iter().position(|l| **l == *read.end_reason).unwrap_or(0);
+    let at = labels.iter().position(|l| **l == *read.info.end_reason).unwrap_or(0);
     let float = |v: Option<f32>, missing: f64| v.map_or(missing, f64::from);
     let named = |list: Vec<(&str, AttrValue)>| -> Vec<(String, AttrValue)> {
         list.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     };
     NewRead {
-        read: named(vec![("run_id", text(&run.run_id)), ("pore_type", text(&read.pore_type))]),
+        read: named(vec![("run_id", text(&run.run_id)), ("pore_type", text(&read.info.pore_type))]),
         channel_id: named(vec![
             ("digitisation", AttrValue::Float(channel.digitisation)),
             ("offset", AttrValue::Float(channel.offset)),
             ("range", AttrValue::Float(channel.range)),
             ("sampling_rate", AttrValue::Float(channel.sampling_rate)),
-            ("channel_number", text(&read.channel.to_string())),
+            ("channel_number", text(&read.info.channel.to_string())),
         ]),
         raw: named(vec![
-            ("start_time", AttrValue::UInt(read.start_sample)),
+            ("start_time", AttrValue::UInt(read.info.start_sample)),
             ("duration", AttrValue::UInt(signal.len() as u64)),
-            ("read_number", AttrValue::Int(i64::from(read.read_number as i32))),
-            ("start_mux", AttrValue::UInt(u64::from(read.well))),
+            ("read_number", AttrValue::Int(i64::from(read.info.read_number as i32))),
+            ("start_mux", AttrValue::UInt(u64::from(read.info.well))),
             ("read_id", text(&read_id)),
-            ("median_before", AttrValue::Float(f64::from(read.median_before))),
+            ("median_before", AttrValue::Float(f64::from(read.info.median_before))),
             (
                 "end_reason",
                 AttrValue::Enum {
@@ -135,28 +135,31 @@ fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec
                     values,
                 },
             ),
-            ("num_minknow_events", AttrValue::UInt(read.num_minknow_events.unwrap_or(0))),
+            ("num_minknow_events", AttrValue::UInt(read.info.num_minknow_events.unwrap_or(0))),
             (
                 "tracked_scaling_scale",
-                AttrValue::Float(float(read.tracked_scaling_scale, f64::NAN)),
+                AttrValue::Float(float(read.info.tracked_scaling_scale, f64::NAN)),
             ),
             (
                 "tracked_scaling_shift",
-                AttrValue::Float(float(read.tracked_scaling_shift, f64::NAN)),
+                AttrValue::Float(float(read.info.tracked_scaling_shift, f64::NAN)),
             ),
             (
                 "predicted_scaling_scale",
-                AttrValue::Float(float(read.predicted_scaling_scale, f64::NAN)),
+                AttrValue::Float(float(read.info.predicted_scaling_scale, f64::NAN)),
             ),
             (
                 "predicted_scaling_shift",
-                AttrValue::Float(float(read.predicted_scaling_shift, f64::NAN)),
+                AttrValue::Float(float(read.info.predicted_scaling_shift, f64::NAN)),
             ),
             (
                 "num_reads_since_mux_change",
-                AttrValue::UInt(u64::from(read.num_reads_since_mux_change.unwrap_or(0))),
+                AttrValue::UInt(u64::from(read.info.num_reads_since_mux_change.unwrap_or(0))),
             ),
-            ("time_since_mux_change", AttrValue::Float(float(read.time_since_mux_change, 0.0))),
+            (
+                "time_since_mux_change",
+                AttrValue::Float(float(read.info.time_since_mux_change, 0.0)),
+            ),
         ]),
         read_id,
         tracking_id: run.tracking_id.clone(),

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use rayon::prelude::*;
+use svb_model::ont::{OntRead, OntSource};
 use svb_model::{ReadSink, ReadSource};
 
 use crate::error::ConvertError;
@@ -58,8 +59,8 @@ pub(crate) struct Progress {
 }
 
 /// How one input's reads are written: mapped on every core by `convert(reader, index)`, then
-/// in read order `admit(mapped)` gives the read to add (`None`: left out; what must be decided
-/// in order, e.g. the first of a read id or a run's first read).
+/// in read order `admit(reader, mapped)` gives the read to add (`None`: left out; what must be
+/// decided in order, e.g. the first of a read id or a run's first read).
 pub(crate) struct Steps<C, A> {
     /// At most this many reads in a window.
     pub(crate) max_reads: usize,
@@ -68,14 +69,36 @@ pub(crate) struct Steps<C, A> {
 }
 
 /// Steps that add every read `convert` makes, windows bounded by samples only.
-pub(crate) fn every_read<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
-    Steps { max_reads: usize::MAX, convert, admit: |read| Ok(Some(read)) }
+pub(crate) fn every_read<R, C, T>(convert: C) -> Steps<C, impl FnMut(&R, T) -> AdmitResult<T>> {
+    Steps { max_reads: usize::MAX, convert, admit: |_: &R, read| Ok(Some(read)) }
 }
 
 /// Steps that add every read `convert` makes, [`FAST5_WINDOW_READS`] at most in a window:
 /// the steps of a conversion that reads or writes FAST5.
-pub(crate) fn fast5_steps<C, T>(convert: C) -> Steps<C, impl FnMut(T) -> AdmitResult<T>> {
+pub(crate) fn fast5_steps<R, C, T>(convert: C) -> Steps<C, impl FnMut(&R, T) -> AdmitResult<T>> {
     Steps { max_reads: FAST5_WINDOW_READS, ..every_read(convert) }
+}
+
+/// Steps that write the model's reads of an [`OntSource`] (`max_reads` at most in a window):
+/// each read mapped on every core ([`OntSource::map_read`]), then admitted in order with the
+/// runs seen over every input ([`OntSource::admit`]).
+#[allow(clippy::type_complexity)] // the two steps' closures, as Steps names them
+pub(crate) fn ont_steps<R>(
+    max_reads: usize,
+) -> Steps<
+    impl Fn(usize, &R, usize) -> Result<R::Mapped, ConvertError> + Sync,
+    impl FnMut(&R, R::Mapped) -> AdmitResult<OntRead> + Send,
+>
+where
+    R: OntSource + Sync,
+    ConvertError: From<R::Error>,
+{
+    let mut runs = R::Runs::default();
+    Steps {
+        max_reads,
+        convert: |_: usize, r: &R, i: usize| Ok(r.map_read(i)?),
+        admit: move |r: &R, mapped| Ok(Some(r.admit(&mut runs, mapped)?)),
+    }
 }
 
 /// What `admit` gives: the read to add, or `None`.
@@ -91,7 +114,7 @@ pub(crate) fn reader_into_sink<R, T, W>(
     r: &R, path: &Path, indices: &[usize],
     steps: Steps<
         impl Fn(&R, usize) -> Result<T, ConvertError> + Sync,
-        impl FnMut(T) -> AdmitResult<W::Read> + Send,
+        impl FnMut(&R, T) -> AdmitResult<W::Read> + Send,
     >,
     sink: &mut W, progress: &mut Progress, how: &mut Run<'_>, stats: &mut Stats,
 ) -> Result<(), ConvertError>
@@ -120,7 +143,7 @@ where
         let mapped = settle(mapped, on_error, &mut stats.failed, &in_file)?;
         let mut reads = Vec::with_capacity(mapped.len());
         for m in mapped {
-            reads.extend(admit(m).map_err(&in_file)?);
+            reads.extend(admit(r, m).map_err(&in_file)?);
         }
         if on_error == OnError::Skip {
             // A read the output cannot hold is named and left out.
@@ -147,7 +170,7 @@ pub(crate) fn into_sink<R, E, T, W>(
     readers: &Picked<R>, open: impl Fn(&Path) -> Result<R, E>, mut stats: Stats, mut how: Run<'_>,
     steps: Steps<
         impl Fn(usize, &R, usize) -> Result<T, ConvertError> + Sync,
-        impl FnMut(T) -> AdmitResult<W::Read> + Send,
+        impl FnMut(&R, T) -> AdmitResult<W::Read> + Send,
     >,
     sink: &mut W,
 ) -> Result<Stats, ConvertError>

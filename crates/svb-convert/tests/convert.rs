@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use svb_blow5::ont::{CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
 use svb_blow5::AuxValue;
-use svb_convert::{blow5_to_pod5, pod5_to_blow5, ConvertError, OnError, Run, Stats};
+use svb_convert::{pod5_to_blow5, Compression, ConvertError, OnError, Run, Stats};
 use svb_model::ont::{ReadInfo, END_REASONS};
+use svb_model::Format;
 use svb_pod5::{ReadRow, RunInfo};
 use svb_testdata::{data_dir, Rng, TempDir};
 
@@ -19,17 +20,17 @@ use svb_testdata::{data_dir, Rng, TempDir};
 fn assert_same_read(want: &ReadRow, got: &ReadRow, what: &str) {
     let comparable = |r: &ReadRow| {
         let mut r = r.clone();
-        (r.signal_rows, r.pore_type) = (Vec::new(), want.pore_type.clone());
-        r.end_reason_forced = want.end_reason_forced;
+        (r.signal_rows, r.info.pore_type) = (Vec::new(), want.info.pore_type.clone());
+        r.info.end_reason_forced = want.info.end_reason_forced;
         for v in [
-            &mut r.tracked_scaling_scale,
-            &mut r.tracked_scaling_shift,
-            &mut r.predicted_scaling_scale,
-            &mut r.predicted_scaling_shift,
-            &mut r.time_since_mux_change,
-            &mut r.open_pore_level,
-            &mut r.expected_open_pore_level,
-            &mut r.selected_read_level,
+            &mut r.info.tracked_scaling_scale,
+            &mut r.info.tracked_scaling_shift,
+            &mut r.info.predicted_scaling_scale,
+            &mut r.info.predicted_scaling_shift,
+            &mut r.info.time_since_mux_change,
+            &mut r.info.open_pore_level,
+            &mut r.info.expected_open_pore_level,
+            &mut r.info.selected_read_level,
         ] {
             v.get_or_insert(f32::NAN);
         }
@@ -44,6 +45,20 @@ fn one<O: Default>(
     out: &Path,
 ) -> Stats {
     convert(&[src.to_path_buf()], out, O::default(), Run::default()).unwrap()
+}
+
+/// BLOW5 / SLOW5 `inputs` into POD5 `out` as `svb convert` converts them (default compression).
+fn blow5_to_pod5(
+    inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    svb_convert::convert(inputs, Format::Blow5, out, Format::Pod5, Compression::default(), how)
+}
+
+/// FAST5 `inputs` into POD5 `out` as `svb convert` converts them (default compression).
+fn fast5_to_pod5(
+    inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    svb_convert::convert(inputs, Format::Fast5, out, Format::Pod5, Compression::default(), how)
 }
 
 /// `open(a)` and `open(b)`, both expected to open.
@@ -127,7 +142,7 @@ fn pod5_blow5_pod5_keeps_every_sample_and_field() {
     for (i, len) in [0usize, 1, 5000, 102_401, 333].into_iter().enumerate() {
         let mut id = [0u8; 16];
         id[..8].copy_from_slice(&rng.next().to_le_bytes());
-        let mut read = ReadRow::new(id, runs[i % 2].acquisition_id.as_str());
+        let mut read = ReadInfo::new(id, runs[i % 2].acquisition_id.as_str());
         read.num_samples = len as u64;
         read.read_number = rng.next() as u32;
         read.start_sample = rng.next() >> 24;
@@ -206,13 +221,8 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     })
     .unwrap();
     w.finish().unwrap();
-    let e = blow5_to_pod5(
-        std::slice::from_ref(&src),
-        &tmp.join("out.pod5"),
-        Default::default(),
-        Run::default(),
-    )
-    .unwrap_err();
+    let e = blow5_to_pod5(std::slice::from_ref(&src), &tmp.join("out.pod5"), (), Run::default())
+        .unwrap_err();
     let chain = format!("{e}: {}", std::error::Error::source(&e).unwrap());
     assert!(chain.contains("ids.blow5") && chain.contains("read_1"), "{chain}");
     assert!(chain.contains("is not a UUID"), "{chain}");
@@ -227,7 +237,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
     let mut seen = Vec::new();
     let mut progress = |done, total| seen.push((done, total));
     let how = Run { on_error: OnError::Skip, progress: Some(&mut progress), ..Run::default() };
-    let stats = blow5_to_pod5(&[junk, src.clone()], &out, Default::default(), how).unwrap();
+    let stats = blow5_to_pod5(&[junk, src.clone()], &out, (), how).unwrap();
     // Progress after each window: both records done (the one left out counts), of 2.
     assert_eq!(seen.last(), Some(&(2, 2)), "{seen:?}");
     assert_eq!((stats.reads, stats.samples), (1, 4));
@@ -370,7 +380,7 @@ fn agrees_with_blue_crab(data: &Path, tmp: &TempDir) {
         let what = want.read_id_string();
         let j = u.find(&what).unwrap();
         assert_same_read(want, &u.reads()[j], &what);
-        assert_eq!(u.reads()[j].end_reason_forced, want.end_reason_forced, "{what}");
+        assert_eq!(u.reads()[j].info.end_reason_forced, want.info.end_reason_forced, "{what}");
         assert_eq!(u.decode_signal(j).unwrap(), t.decode_signal(i).unwrap(), "{what}");
     }
     let (tr, ur) = (&t.run_infos()[0], &u.run_infos()[0]);
@@ -398,7 +408,7 @@ fn fast5_converts_as_onts_converter_does(data: &Path, tmp: &TempDir) {
         let src = data.join("fast5").join(name);
         let theirs = data.join("fast5").join(format!("{name}.pod5_convert.pod5"));
         let ours = tmp.join(&format!("{name}.pod5"));
-        let stats = one(svb_convert::fast5_to_pod5, &src, &ours);
+        let stats = one(fast5_to_pod5, &src, &ours);
         let (t, u) = open_both(|p| svb_pod5::Reader::open(p), &theirs, &ours);
         assert_eq!(stats.reads, t.len() as u64, "{name}");
         assert_eq!(u.len(), t.len(), "{name}");
@@ -437,12 +447,7 @@ fn every_fast5_file_converts_or_is_named(data: &Path, tmp: &TempDir) {
     let mut converted = 0;
     for (name, path) in svb_testdata::files_with_suffix(&data.join("fast5"), ".fast5") {
         let out = tmp.join(&format!("{name}.pod5"));
-        match svb_convert::fast5_to_pod5(
-            std::slice::from_ref(&path),
-            &out,
-            Default::default(),
-            Run::default(),
-        ) {
+        match fast5_to_pod5(std::slice::from_ref(&path), &out, (), Run::default()) {
             Ok(stats) => {
                 let r = svb_fast5::Reader::open(&path).unwrap();
                 let back = svb_pod5::Reader::open(&out).unwrap();
@@ -596,8 +601,7 @@ fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause(data: &Path, 
         let options = svb_blow5::WriteOptions::default();
         let e = svb_convert::fast5_to_blow5(&input, &blow5, options, Run::default()).unwrap_err();
         let said = svb_io::error_chain(&e);
-        let options = svb_pod5::WriteOptions::default();
-        let e = svb_convert::fast5_to_pod5(&input, &pod5, options, Run::default()).unwrap_err();
+        let e = fast5_to_pod5(&input, &pod5, (), Run::default()).unwrap_err();
         assert_eq!(said, svb_io::error_chain(&e), "{name}");
         assert!(said.contains(name) && said.contains(": read "), "{said}");
         assert!(!blow5.exists() && !pod5.exists());

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use svb_fast5::AttrValue;
 use svb_model::{Format, ReadSink, ReadSource};
-use svb_pod5::{NewRead, ReadRow, RunInfo};
+use svb_pod5::{OntRead, ReadInfo, RunInfo};
 use svb_testdata::{Rng, TempDir};
 
 /// Writes `reads` into `w` three at a time through the trait and finishes it.
@@ -70,12 +70,11 @@ fn run(acquisition_id: &str, sample_rate: u16) -> Arc<RunInfo> {
     Arc::new(run)
 }
 
-fn pod5_read(id: &str, signal: &[i16], run: &Arc<RunInfo>) -> NewRead {
-    let mut row = ReadRow::new(svb_pod5::parse_uuid(id).unwrap(), &*run.acquisition_id);
-    row.num_samples = signal.len() as u64;
-    row.end_reason = "signal_positive".into();
-    row.pore_type = "not_set".into();
-    NewRead { row, run: run.clone(), signal: signal.to_vec() }
+fn pod5_read(id: &str, signal: &[i16], run: &Arc<RunInfo>) -> OntRead {
+    let mut info = ReadInfo::new(svb_pod5::parse_uuid(id).unwrap(), &*run.acquisition_id);
+    info.end_reason = "signal_positive".into();
+    info.pore_type = "not_set".into();
+    OntRead::new(info, run.clone(), signal.to_vec())
 }
 
 #[test]
@@ -158,7 +157,7 @@ fn a_pod5_sink_adds_each_run_once_and_keeps_the_first_of_an_acquisition() {
     let (a, b) = (run("run-a", 5000), run("run-b", 4000));
     // A run of acquisition a that differs, as a later read may carry: the first one stays.
     let a_again = run("run-a", 3000);
-    let items: Vec<NewRead> = want
+    let items: Vec<OntRead> = want
         .iter()
         .zip([&a, &b, &a, &a_again, &b, &a, &b])
         .map(|((id, s), run)| pod5_read(id, s, run))

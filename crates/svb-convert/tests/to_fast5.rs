@@ -110,20 +110,20 @@ fn pod5_to_fast5_as_pod5_convert_to_fast5_writes_it() {
             let j = y
                 .reads()
                 .iter()
-                .position(|b| b.read_id == a.read_id)
+                .position(|b| b.info.read_id == a.info.read_id)
                 .unwrap_or_else(|| panic!("{name}: {}", a.read_id_string()));
             let b = &y.reads()[j];
             let fields = |r: &svb_pod5::ReadRow| {
                 (
-                    r.read_number,
-                    r.start_sample,
-                    r.channel,
-                    r.well,
-                    r.num_samples,
-                    r.calibration_offset.to_bits(),
-                    r.calibration_scale.to_bits(),
-                    r.median_before.to_bits(),
-                    r.end_reason.clone(),
+                    r.info.read_number,
+                    r.info.start_sample,
+                    r.info.channel,
+                    r.info.well,
+                    r.info.num_samples,
+                    r.info.calibration_offset.to_bits(),
+                    r.info.calibration_scale.to_bits(),
+                    r.info.median_before.to_bits(),
+                    r.info.end_reason.clone(),
                 )
             };
             assert_eq!(fields(a), fields(b), "{name} {}", a.read_id_string());

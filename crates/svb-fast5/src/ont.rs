@@ -125,3 +125,30 @@ pub fn read_info_of(read: &ReadAttributes) -> Result<ReadInfo, MappingError> {
     r.time_since_mux_change = Some(float("time_since_mux_change", 0.0));
     Ok(r)
 }
+
+/// FAST5 reads as the model's, by ONT's `pod5 convert fast5` mapping ([`read_info_of`],
+/// [`run_info_of`]): each read carries the run its own attributes make, and a writer of
+/// several reads of one run keeps the first (as ONT's converter does), so nothing is decided
+/// in order.
+impl svb_model::ont::OntSource for crate::Reader {
+    type Mapped = svb_model::ont::OntRead;
+    type Runs = ();
+
+    fn map_read(
+        &self, index: usize,
+    ) -> Result<svb_model::ont::OntRead, svb_model::ont::OntReadError<crate::Fast5Error>> {
+        let mut signal = Vec::new();
+        let read = self
+            .read_with_signal(index, &mut signal)
+            .map_err(svb_model::ont::OntReadError::Read)?;
+        let info = read_info_of(&read)?;
+        let run = std::sync::Arc::new(run_info_of(&read)?);
+        Ok(svb_model::ont::OntRead::new(info, run, signal))
+    }
+
+    fn admit(
+        &self, _: &mut (), mapped: svb_model::ont::OntRead,
+    ) -> Result<svb_model::ont::OntRead, svb_model::ont::OntReadError<crate::Fast5Error>> {
+        Ok(mapped)
+    }
+}

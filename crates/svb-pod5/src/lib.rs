@@ -13,7 +13,7 @@
 //! let reader = svb_pod5::Reader::open("reads.pod5")?;
 //! for (i, read) in reader.reads().iter().enumerate() {
 //!     let signal = reader.decode_signal(i)?;
-//!     println!("{} {} samples", svb_pod5::uuid_string(&read.read_id), signal.len());
+//!     println!("{} {} samples", read.read_id_string(), signal.len());
 //! }
 //! # Ok::<(), svb_pod5::Pod5Error>(())
 //! ```
@@ -42,7 +42,8 @@ pub use signal::SignalEncoding;
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use svb_model::ont::{parse_uuid, push_uuid, uuid_string};
-pub use writer::{NewRead, StoredRead, WriteOptions, Writer};
+pub use svb_model::ont::{OntRead, ReadInfo};
+pub use writer::{StoredRead, WriteOptions, Writer};
 
 /// What the POD5 reader takes a file to be, checked from its first bytes at open
 /// ([`svb_io::Source::open_as`]); an object's open fetches its last 512 KiB with its head (the

@@ -1,8 +1,11 @@
 //! The POD5 reader as the read model's [`ReadSource`]: a read's fields under
 //! [`POD5_FIELDS`](svb_model::POD5_FIELDS)' names.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use svb_model::ont::{MappingError, OntRead, OntReadError, OntSource, ReadInfo};
 use svb_model::{per_read, per_read_names, Calibration, Fields, Format, ReadSource, Value};
 
 use crate::{Pod5Error, ReadRow, Reader, RunInfo};
@@ -33,7 +36,7 @@ impl ReadSource for Reader {
 
     /// Its sample count (the reads table's `num_samples`).
     fn weight(&self, index: usize) -> u64 {
-        self.reads().get(index).map_or(0, |x| x.num_samples)
+        self.reads().get(index).map_or(0, |x| x.info.num_samples)
     }
 
     fn read_id(&self, index: usize) -> Result<String, Pod5Error> {
@@ -58,7 +61,7 @@ impl ReadSource for Reader {
 
 /// A POD5 read's calibration, as the reads table stores it.
 pub fn calibration(read: &ReadRow) -> Calibration {
-    Calibration { offset: read.calibration_offset, scale: read.calibration_scale }
+    Calibration { offset: read.info.calibration_offset, scale: read.info.calibration_scale }
 }
 
 /// The fields of a POD5 read and of its run, in the order of
@@ -83,39 +86,39 @@ pub fn fields(read: &ReadRow, run: &RunInfo) -> Fields {
         .zip(per_read_names(Format::Pod5))
         .map(|(&(name, _), key)| {
             let v = match name {
-                "read_number" => Value::UInt(read.read_number.into()),
-                "channel" => Value::UInt(read.channel.into()),
-                "mux" => Value::UInt(read.well.into()),
-                "end_reason" => Value::Text(read.end_reason.to_string()),
-                "start_time" => seconds(read.start_sample),
-                "start_sample" => Value::UInt(read.start_sample),
-                "duration" => seconds(read.num_samples),
-                "num_samples" => Value::UInt(read.num_samples),
-                "minknow_events" => Value::UInt(read.num_minknow_events.unwrap_or(0)),
+                "read_number" => Value::UInt(read.info.read_number.into()),
+                "channel" => Value::UInt(read.info.channel.into()),
+                "mux" => Value::UInt(read.info.well.into()),
+                "end_reason" => Value::Text(read.info.end_reason.to_string()),
+                "start_time" => seconds(read.info.start_sample),
+                "start_sample" => Value::UInt(read.info.start_sample),
+                "duration" => seconds(read.info.num_samples),
+                "num_samples" => Value::UInt(read.info.num_samples),
+                "minknow_events" => Value::UInt(read.info.num_minknow_events.unwrap_or(0)),
                 "sample_rate" => Value::UInt(run.sample_rate.into()),
-                "median_before" => Value::Float(read.median_before.into()),
-                "predicted_scaling_scale" => nan(read.predicted_scaling_scale),
-                "predicted_scaling_shift" => nan(read.predicted_scaling_shift),
-                "tracked_scaling_scale" => nan(read.tracked_scaling_scale),
-                "tracked_scaling_shift" => nan(read.tracked_scaling_shift),
+                "median_before" => Value::Float(read.info.median_before.into()),
+                "predicted_scaling_scale" => nan(read.info.predicted_scaling_scale),
+                "predicted_scaling_shift" => nan(read.info.predicted_scaling_shift),
+                "tracked_scaling_scale" => nan(read.info.tracked_scaling_scale),
+                "tracked_scaling_shift" => nan(read.info.tracked_scaling_shift),
                 "num_reads_since_mux_change" => {
-                    Value::UInt(read.num_reads_since_mux_change.unwrap_or(0).into())
+                    Value::UInt(read.info.num_reads_since_mux_change.unwrap_or(0).into())
                 }
                 "time_since_mux_change" => {
-                    Value::Float(read.time_since_mux_change.unwrap_or(0.0).into())
+                    Value::Float(read.info.time_since_mux_change.unwrap_or(0.0).into())
                 }
                 "run_id" => text(|x| &x.protocol_run_id),
                 "sample_id" => not_set(|x| &x.sample_id),
                 "experiment_id" => not_set(|x| &x.experiment_name),
                 "flow_cell_id" => not_set(|x| &x.flow_cell_id),
-                "pore_type" => Value::Text(read.pore_type.to_string()),
-                "open_pore_level" => nan(read.open_pore_level),
-                "expected_open_pore_level" => nan(read.expected_open_pore_level),
-                "selected_read_level" => nan(read.selected_read_level),
-                "calibration_offset" => Value::Float(read.calibration_offset.into()),
-                "calibration_scale" => Value::Float(read.calibration_scale.into()),
-                "end_reason_forced" => Value::Bool(read.end_reason_forced),
-                "acquisition_id" => Value::Text(read.run_info.to_string()),
+                "pore_type" => Value::Text(read.info.pore_type.to_string()),
+                "open_pore_level" => nan(read.info.open_pore_level),
+                "expected_open_pore_level" => nan(read.info.expected_open_pore_level),
+                "selected_read_level" => nan(read.info.selected_read_level),
+                "calibration_offset" => Value::Float(read.info.calibration_offset.into()),
+                "calibration_scale" => Value::Float(read.info.calibration_scale.into()),
+                "end_reason_forced" => Value::Bool(read.info.end_reason_forced),
+                "acquisition_id" => Value::Text(read.info.run_info.to_string()),
                 other => unreachable!("{other} is not a POD5 field"),
             };
             (key.clone(), v)
@@ -137,5 +140,64 @@ pub fn seconds(n: u64, rate: u16) -> f64 {
     match rate {
         0 => f64::NAN,
         rate => n as f64 / f64::from(rate),
+    }
+}
+
+/// The runs of the POD5 files seen so far ([`OntSource::Runs`]): each file's run infos, made
+/// once into the runs its reads share, and each acquisition id's run (a file whose run of an
+/// acquisition id differs from an earlier file's is refused: a BLOW5 header or a merged POD5
+/// holds one run an acquisition id).
+#[derive(Debug, Default)]
+pub struct FileRuns {
+    by_file: HashMap<PathBuf, Vec<Arc<RunInfo>>>,
+    by_acquisition: HashMap<String, Arc<RunInfo>>,
+}
+
+/// POD5 reads as the model's: the reads table's fields as they are, each read's run its
+/// file's run info of that acquisition id.
+impl OntSource for Reader {
+    type Mapped = (usize, ReadInfo, Vec<i16>);
+    type Runs = FileRuns;
+
+    fn map_read(
+        &self, index: usize,
+    ) -> Result<(usize, ReadInfo, Vec<i16>), OntReadError<Pod5Error>> {
+        let info = self.read(index).map_err(OntReadError::Read)?.info.clone();
+        let mut signal = Vec::with_capacity(info.num_samples.min(1 << 24) as usize);
+        self.decode_signal_into(index, &mut signal).map_err(OntReadError::Read)?;
+        Ok((index, info, signal))
+    }
+
+    fn admit(
+        &self, runs: &mut FileRuns, (index, info, signal): (usize, ReadInfo, Vec<i16>),
+    ) -> Result<OntRead, OntReadError<Pod5Error>> {
+        if !runs.by_file.contains_key(self.path()) {
+            let mut file = Vec::with_capacity(self.run_infos().len());
+            for run in self.run_infos() {
+                let run = match runs.by_acquisition.get(&run.acquisition_id) {
+                    Some(known) if **known != *run => {
+                        return Err(MappingError(format!(
+                            "run {} differs from the run of that acquisition id in an earlier \
+                             input",
+                            run.acquisition_id
+                        ))
+                        .into())
+                    }
+                    Some(known) => known.clone(),
+                    None => Arc::new(run.clone()),
+                };
+                runs.by_acquisition.insert(run.acquisition_id.clone(), run.clone());
+                file.push(run);
+            }
+            runs.by_file.insert(self.path().to_path_buf(), file);
+        }
+        let file = &runs.by_file[self.path()];
+        // The reads table may name a run the file lacks: the reader's error for it.
+        let own = self.run_of(index).map_err(OntReadError::Read)?;
+        let k = self.run_infos().iter().position(|r| std::ptr::eq(r, own));
+        let Some(run) = k.and_then(|k| file.get(k)) else {
+            return Err(MappingError(format!("read {index}: its run is not the file's")).into());
+        };
+        Ok(OntRead { info, run: run.clone(), signal })
     }
 }

@@ -10,6 +10,7 @@ use crate::columns::{at, fixed16, value, whole, Columns, StringColumn, TableErro
 use crate::read::ReadRow;
 use crate::reads_v0::{dict_struct, V0Columns};
 use crate::run_info::{parse_run_infos, RunInfo};
+use svb_model::ont::ReadInfo;
 
 /// Parses every batch of the reads table: the rows whose read id `keep` accepts (any other
 /// row costs only the look at its id). `signal_samples(row)` gives a signal row's sample
@@ -120,9 +121,8 @@ pub(crate) fn parse_reads(
                     total
                 }
             };
-            let mut read = ReadRow {
+            let mut info = ReadInfo {
                 read_id,
-                signal_rows,
                 read_number: value(Some(read_number), i, row, "read_number")?.unwrap_or(0),
                 start_sample: value(Some(start), i, row, "start")?.unwrap_or(0),
                 median_before: value(median_before, i, row, "median_before")?.unwrap_or(f32::NAN),
@@ -149,8 +149,8 @@ pub(crate) fn parse_reads(
                 expected_open_pore_level: value(expected_open, i, row, "expected_open_pore_level")?,
                 selected_read_level: value(selected, i, row, "selected_read_level")?,
             };
-            v0.apply(i, row, &mut read)?;
-            reads.push(read);
+            v0.apply(i, row, &mut info)?;
+            reads.push(ReadRow::of_info(info, signal_rows));
         }
         base += batch.num_rows() as u64;
     }

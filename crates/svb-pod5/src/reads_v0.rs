@@ -6,7 +6,7 @@ use arrow_array::types::{Float32Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, StructArray};
 
 use crate::columns::{value, Columns, StringColumn, TableError};
-use crate::read::ReadRow;
+use svb_model::ont::ReadInfo;
 
 /// A dictionary-of-struct column of table version 0, resolved to (keys, struct values);
 /// `None` when absent or of another type (the flat columns of later versions are read
@@ -91,7 +91,7 @@ impl<'a> V0Columns<'a> {
 
     /// Sets `r`'s fields from the dictionaries' entries for batch row `index` (table row
     /// `row`, for errors).
-    pub(super) fn apply(&self, index: usize, row: u64, r: &mut ReadRow) -> Result<(), TableError> {
+    pub(super) fn apply(&self, index: usize, row: u64, r: &mut ReadInfo) -> Result<(), TableError> {
         if let Some((keys, c, types)) = &self.pore {
             if let Some(k) = keys[index] {
                 let ch = c.prim::<UInt16Type>("channel")?;

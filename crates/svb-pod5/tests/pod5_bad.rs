@@ -40,11 +40,11 @@ fn check_reads_back(bytes: Vec<u8>, want: &[TestRead], encoding: SignalEncoding)
     assert_eq!(r.run_infos()[0].sample_rate, 5000);
     for (i, w) in want.iter().enumerate() {
         let read = &r.reads()[i];
-        assert_eq!(read.read_id, w.read_id);
-        assert_eq!(read.channel, u32::from(w.channel));
-        assert_eq!(read.well, w.well);
-        assert_eq!(&*read.end_reason, "signal_positive");
-        assert_eq!(read.open_pore_level, Some(210.5));
+        assert_eq!(read.info.read_id, w.read_id);
+        assert_eq!(read.info.channel, u32::from(w.channel));
+        assert_eq!(read.info.well, w.well);
+        assert_eq!(&*read.info.end_reason, "signal_positive");
+        assert_eq!(read.info.open_pore_level, Some(210.5));
         assert_eq!(r.decode_signal(i).unwrap(), w.signal);
         let chunks = r.chunks(i).unwrap();
         assert_eq!(chunks.len(), w.signal.len().div_ceil(1000));
@@ -114,7 +114,7 @@ fn the_recovering_open_rebuilds_a_cut_footer_at_every_length() {
                     assert_eq!(r.signal_encoding(), encoding);
                     assert_eq!(r.len(), want.len(), "{len}");
                     for (i, w) in want.iter().enumerate() {
-                        assert_eq!(r.reads()[i].read_id, w.read_id);
+                        assert_eq!(r.reads()[i].info.read_id, w.read_id);
                         // The samples at the shortest and longest cuts (the same bytes
                         // between them).
                         if len == tables_end || len + 1 == bytes.len() {

@@ -27,7 +27,7 @@ fn json(path: &std::path::Path) -> Value {
 fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
     let mut signals = Vec::new();
     for (i, read) in reader.reads().iter().enumerate() {
-        let mut a = vec![0i16; read.num_samples as usize];
+        let mut a = vec![0i16; read.info.num_samples as usize];
         reader.decode_signal_to_slice(i, &mut a).unwrap();
         let mut b = vec![7i16; 3];
         reader.decode_signal_into(i, &mut b).unwrap();
@@ -38,7 +38,7 @@ fn decode_all(reader: &Reader) -> Vec<Vec<i16>> {
     let parallel = std::sync::Mutex::new(vec![None; reader.len()]);
     reader
         .for_each_parallel(Threads::Current, |i, read, signal| {
-            assert_eq!(signal.len() as u64, read.num_samples);
+            assert_eq!(signal.len() as u64, read.info.num_samples);
             parallel.lock().unwrap()[i] = Some(signal.to_vec());
         })
         .unwrap();
@@ -69,9 +69,12 @@ fn current_writer_matches_the_python_api(dir: &Path) {
         assert_eq!(read.read_id_string(), id);
         let counts = ["num_samples", "read_number", "channel", "start_sample"];
         assert_counts(read, w, &counts, id);
-        assert_eq!(read.calibration_offset as f64, w["calibration"]["offset"].as_f64().unwrap());
-        assert_eq!(read.calibration_scale as f64, w["calibration"]["scale"].as_f64().unwrap());
-        assert_eq!(&*read.run_info, reader.run_infos()[0].acquisition_id.as_str());
+        assert_eq!(
+            read.info.calibration_offset as f64,
+            w["calibration"]["offset"].as_f64().unwrap()
+        );
+        assert_eq!(read.info.calibration_scale as f64, w["calibration"]["scale"].as_f64().unwrap());
+        assert_eq!(&*read.info.run_info, reader.run_infos()[0].acquisition_id.as_str());
         assert_eq!(sha256_hex(&signals[i]), w["signal_sha256"].as_str().unwrap(), "{id}");
         let expected_file = read_i16s(
             &std::fs::read(dir.join(format!("pod5/multi_fast5_zip.signal/{id}.i16"))).unwrap(),
@@ -117,7 +120,7 @@ fn older_writers_match_their_expectations(dir: &Path) {
             let i = reader.find(id).unwrap_or_else(|| panic!("{name}: {id} missing"));
             let read = &reader.reads()[i];
             let s = &signals[i];
-            assert_eq!(read.num_samples, w["num_samples"].as_u64().unwrap(), "{name} {id}");
+            assert_eq!(read.info.num_samples, w["num_samples"].as_u64().unwrap(), "{name} {id}");
             assert_eq!(sha256_hex(s), w["signal_sha256_i16le"].as_str().unwrap(), "{name} {id}");
             let first: Vec<i64> = s.iter().take(16).map(|&v| v as i64).collect();
             let want_first: Vec<i64> =
@@ -127,9 +130,17 @@ fn older_writers_match_their_expectations(dir: &Path) {
             let counts = ["channel", "well", "read_number", "start_sample"];
             assert_counts(read, w, &counts, &format!("{name} {id}"));
             let cal = w["calibration"].as_array().unwrap();
-            assert_eq!(read.calibration_offset as f64, cal[0].as_f64().unwrap(), "{name} {id}");
-            assert_eq!(read.calibration_scale as f64, cal[1].as_f64().unwrap(), "{name} {id}");
-            assert_eq!(&*read.run_info, reader.run_infos()[0].acquisition_id.as_str(), "{name}");
+            assert_eq!(
+                read.info.calibration_offset as f64,
+                cal[0].as_f64().unwrap(),
+                "{name} {id}"
+            );
+            assert_eq!(read.info.calibration_scale as f64, cal[1].as_f64().unwrap(), "{name} {id}");
+            assert_eq!(
+                &*read.info.run_info,
+                reader.run_infos()[0].acquisition_id.as_str(),
+                "{name}"
+            );
             let chunks = reader.chunks(i).unwrap();
             let want_chunks = w["chunks"].as_array().unwrap();
             assert_eq!(chunks.len(), want_chunks.len(), "{name} {id}");
@@ -179,8 +190,8 @@ fn uncompressed_signal_written_by_ont_python_writer() {
     for (i, read) in vbz.reads().iter().enumerate() {
         let j = unc.find(&read.read_id_string()).unwrap();
         let u = &unc.reads()[j];
-        assert_eq!(u.num_samples, read.num_samples);
-        assert_eq!(u.calibration_scale, read.calibration_scale);
+        assert_eq!(u.info.num_samples, read.info.num_samples);
+        assert_eq!(u.info.calibration_scale, read.info.calibration_scale);
         assert_eq!(signals[j], vbz.decode_signal(i).unwrap());
         assert!(unc.chunks(j).unwrap().iter().all(|c| c.stored_bytes == 2 * c.samples));
     }
@@ -194,7 +205,8 @@ fn open_filtered_keeps_the_wanted_reads(dir: &Path) {
         let path = dir.join("pod5").join(name);
         let full = Reader::open(&path).unwrap();
         // Every other read, by id.
-        let wanted: Vec<[u8; 16]> = full.reads().iter().step_by(2).map(|r| r.read_id).collect();
+        let wanted: Vec<[u8; 16]> =
+            full.reads().iter().step_by(2).map(|r| r.info.read_id).collect();
         let some = Reader::open_filtered(&path, |id| wanted.contains(id)).unwrap();
         assert_eq!(some.len(), wanted.len(), "{name}");
         assert_eq!(some.run_infos(), full.run_infos());
@@ -217,11 +229,11 @@ fn open_filtered_keeps_the_wanted_reads(dir: &Path) {
 fn assert_counts(read: &svb_pod5::ReadRow, w: &serde_json::Value, names: &[&str], what: &str) {
     for &name in names {
         let got = match name {
-            "num_samples" => read.num_samples,
-            "read_number" => read.read_number.into(),
-            "channel" => read.channel.into(),
-            "well" => read.well.into(),
-            "start_sample" => read.start_sample,
+            "num_samples" => read.info.num_samples,
+            "read_number" => read.info.read_number.into(),
+            "channel" => read.info.channel.into(),
+            "well" => read.info.well.into(),
+            "start_sample" => read.info.start_sample,
             other => panic!("no integer field {other} in this test"),
         };
         assert_eq!(got, w[name].as_u64().unwrap(), "{what} {name}");

@@ -11,7 +11,9 @@ use svb_model::ont::END_REASONS;
 
 use proptest::prelude::*;
 use svb_pod5::ZstdProfile;
-use svb_pod5::{Pod5WriteError, ReadRow, Reader, RunInfo, SignalEncoding, WriteOptions, Writer};
+use svb_pod5::{
+    Pod5WriteError, ReadInfo, ReadRow, Reader, RunInfo, SignalEncoding, WriteOptions, Writer,
+};
 use svb_testdata::{Rng, TempDir};
 
 fn run_info(id: &str, rate: u16) -> RunInfo {
@@ -49,11 +51,11 @@ fn run_info(id: &str, rate: u16) -> RunInfo {
 const PORES: [&str; 3] = ["not_set", "r10.4.1", "pore-ü"];
 
 /// A read with every field drawn at random (a NaN here and there), its signal a random walk.
-fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (ReadRow, Vec<i16>) {
+fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (ReadInfo, Vec<i16>) {
     let mut id = [0u8; 16];
     id[..8].copy_from_slice(&rng.next().to_le_bytes());
     id[8..].copy_from_slice(&(i as u64).to_le_bytes());
-    let mut r = ReadRow::new(id, runs[i % runs.len()]);
+    let mut r = ReadInfo::new(id, runs[i % runs.len()]);
     let f = |rng: &mut Rng| {
         if rng.next().is_multiple_of(5) {
             f32::NAN
@@ -88,20 +90,15 @@ fn random_read(rng: &mut Rng, i: usize, len: usize, runs: &[&str]) -> (ReadRow, 
     (r, rng.walk(len, spread))
 }
 
-/// Every field but `signal_rows` (the writer assigns them), compared by the reads' Debug
+/// Every field of the model (the writer assigns `signal_rows`), compared by the reads' Debug
 /// forms (floats to the last bit that Debug prints, NaN as NaN).
-fn assert_same_read(want: &ReadRow, got: &ReadRow) {
-    let comparable = |r: &ReadRow| {
-        let mut r = r.clone();
-        r.signal_rows.clear();
-        format!("{r:#?}")
-    };
-    assert_eq!(comparable(got), comparable(want), "{}", want.read_id_string());
+fn assert_same_read(want: &ReadInfo, got: &ReadRow) {
+    assert_eq!(format!("{:#?}", got.info), format!("{want:#?}"), "{}", want.read_id_string());
 }
 
 /// Reads back `path` and checks it holds `reads` in order, with their signals split into
 /// chunks of `chunk_samples`.
-fn assert_file_holds(path: &Path, reads: &[(ReadRow, Vec<i16>)], runs: &[RunInfo], chunk: usize) {
+fn assert_file_holds(path: &Path, reads: &[(ReadInfo, Vec<i16>)], runs: &[RunInfo], chunk: usize) {
     let r = Reader::open(path).unwrap();
     assert_eq!(r.len(), reads.len());
     assert_eq!(r.run_infos(), runs);
@@ -123,7 +120,7 @@ fn random_reads_round_trip_under_every_encoding_and_small_batches() {
     let tmp = TempDir::new("pod5-write-roundtrip");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0001);
-    let reads: Vec<(ReadRow, Vec<i16>)> = LENGTHS
+    let reads: Vec<(ReadInfo, Vec<i16>)> = LENGTHS
         .iter()
         .enumerate()
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
@@ -180,7 +177,7 @@ fn onts_file_rewritten_stores_every_chunk_byte_for_byte(data: &Path, tmp: &TempD
         w.add_run_info(run).unwrap();
     }
     for (i, read) in src.reads().iter().enumerate() {
-        w.add_read(read, &src.decode_signal(i).unwrap()).unwrap();
+        w.add_read(&read.info, &src.decode_signal(i).unwrap()).unwrap();
     }
     w.finish().unwrap();
     let ours = Reader::open(&out).unwrap();
@@ -188,7 +185,7 @@ fn onts_file_rewritten_stores_every_chunk_byte_for_byte(data: &Path, tmp: &TempD
     assert_eq!(ours.len(), src.len());
     let mut chunks = 0;
     for (i, read) in src.reads().iter().enumerate() {
-        assert_same_read(read, &ours.reads()[i]);
+        assert_same_read(&read.info, &ours.reads()[i]);
         assert_eq!(ours.chunks(i).unwrap().len(), src.chunks(i).unwrap().len());
         for c in 0..src.chunks(i).unwrap().len() {
             assert_eq!(
@@ -203,7 +200,7 @@ fn onts_file_rewritten_stores_every_chunk_byte_for_byte(data: &Path, tmp: &TempD
     assert_eq!(chunks, 22);
 }
 
-fn small_file(tmp: &TempDir, name: &str) -> (std::path::PathBuf, Vec<(ReadRow, Vec<i16>)>) {
+fn small_file(tmp: &TempDir, name: &str) -> (std::path::PathBuf, Vec<(ReadInfo, Vec<i16>)>) {
     let path = tmp.join(name);
     let mut rng = Rng(0x90D5_0002);
     let reads: Vec<_> = [5000, 0, 130_000]
@@ -339,7 +336,7 @@ fn onts_reader_reads_our_files_exactly() {
     let tmp = TempDir::new("pod5-write-ont-reader");
     let runs = [run_info("run-a", 5000), run_info("run-b", 4000)];
     let mut rng = Rng(0x90D5_0005);
-    let reads: Vec<(ReadRow, Vec<i16>)> = LENGTHS
+    let reads: Vec<(ReadInfo, Vec<i16>)> = LENGTHS
         .iter()
         .enumerate()
         .map(|(i, &len)| random_read(&mut rng, i, len, &["run-a", "run-b"]))
@@ -496,7 +493,7 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones(data: &Path, tmp: 
         .reads()
         .iter()
         .zip(&stored)
-        .map(|(r, s)| (r, s.iter().map(|(n, b)| (*n, b.as_slice())).collect()))
+        .map(|(r, s)| (&r.info, s.iter().map(|(n, b)| (*n, b.as_slice())).collect()))
         .collect();
     batch[2].1[0].1 = &cut;
     let again = batch[4].clone();
@@ -520,7 +517,7 @@ fn vbz_chunk_batches_check_every_read_and_write_the_good_ones(data: &Path, tmp: 
     let copy = Reader::open(&out).unwrap();
     assert_eq!(copy.len(), src.len() - 1);
     for (k, i) in (0..src.len()).filter(|&i| i != 2).enumerate() {
-        assert_eq!(copy.reads()[k].read_id, src.reads()[i].read_id);
+        assert_eq!(copy.reads()[k].info.read_id, src.reads()[i].info.read_id);
         assert_eq!(copy.chunk_bytes(k, 0).unwrap(), src.chunk_bytes(i, 0).unwrap());
     }
 }
@@ -554,10 +551,10 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
             let extra = 2 * u64::from(wrong[0].0);
             wrong[0].0 *= 3;
             let mut r = read.clone();
-            r.num_samples += extra;
-            let e = w.add_read_stored_chunks(&r, &wrong).unwrap_err();
+            r.info.num_samples += extra;
+            let e = w.add_read_stored_chunks(&r.info, &wrong).unwrap_err();
             assert!(e.to_string().contains("cannot be the VBZ of"), "{e}");
-            let e = w.add_read_stored_chunks(&r, &refs).unwrap_err();
+            let e = w.add_read_stored_chunks(&r.info, &refs).unwrap_err();
             assert!(e.to_string().contains("num_samples"), "{e}");
             // A cut frame (VBZ frames carry no checksum: a changed byte inside one may still
             // decode, to other samples, as any reader would).
@@ -565,14 +562,14 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
             broken.truncate(broken.len() - 3);
             let mut bad = refs.clone();
             bad[0].1 = &broken;
-            assert!(w.add_read_stored_chunks(read, &bad).is_err());
+            assert!(w.add_read_stored_chunks(&read.info, &bad).is_err());
         }
-        w.add_read_stored_chunks(read, &refs).unwrap();
+        w.add_read_stored_chunks(&read.info, &refs).unwrap();
     }
     w.finish().unwrap();
     let copy = Reader::open(&out).unwrap();
     for (i, read) in src.reads().iter().enumerate() {
-        assert_eq!(copy.reads()[i].read_id, read.read_id);
+        assert_eq!(copy.reads()[i].info.read_id, read.info.read_id);
         for c in 0..src.chunks(i).unwrap().len() {
             assert_eq!(copy.chunk_bytes(i, c).unwrap(), src.chunk_bytes(i, c).unwrap());
         }
@@ -587,8 +584,8 @@ fn vbz_chunks_are_copied_verbatim_and_checked(data: &Path, tmp: &TempDir) {
     u.add_run_info(&src.run_infos()[0]).unwrap();
     let blob = src.chunk_bytes(1, 0).unwrap();
     let mut r = src.reads()[1].clone();
-    r.num_samples = src.chunks(1).unwrap()[0].samples;
-    let e = u.add_read_stored_chunks(&r, &[(r.num_samples as u32, &blob)]).unwrap_err();
+    r.info.num_samples = src.chunks(1).unwrap()[0].samples;
+    let e = u.add_read_stored_chunks(&r.info, &[(r.info.num_samples as u32, &blob)]).unwrap_err();
     assert!(e.to_string().contains("uncompressed"), "{e}");
 }
 
@@ -625,7 +622,7 @@ fn chunks_carried_between_calls_keep_their_order() {
                 id += 1;
                 let n = rng.next() as usize % 260;
                 let signal: Vec<i16> = (0..n).map(|_| (rng.next() % 900) as i16 - 100).collect();
-                let mut read = ReadRow::new([id; 16], "run");
+                let mut read = ReadInfo::new([id; 16], "run");
                 read.num_samples = n as u64;
                 reads.push((read, signal));
             }
@@ -685,7 +682,7 @@ fn pdz_signal_table_has_onts_schema() {
     let mut w = Writer::create(&path, options).unwrap();
     w.add_run_info(&run_info("run-a", 5000)).unwrap();
     let mut rng = Rng(0x9D2);
-    let reads: Vec<(ReadRow, Vec<i16>)> = [2500, 1000, 1, 0]
+    let reads: Vec<(ReadInfo, Vec<i16>)> = [2500, 1000, 1, 0]
         .iter()
         .enumerate()
         .map(|(i, &n)| random_read(&mut rng, i, n, &["run-a"]))
@@ -750,7 +747,7 @@ fn damaged_pdz_block_is_the_reads_error() {
     let mut w = Writer::create(&path, options).unwrap();
     w.add_run_info(&run_info("run-a", 5000)).unwrap();
     let mut rng = Rng(0x9D3);
-    let reads: Vec<(ReadRow, Vec<i16>)> =
+    let reads: Vec<(ReadInfo, Vec<i16>)> =
         (0..3).map(|i| random_read(&mut rng, i, 3000 + i, &["run-a"])).collect();
     w.add_reads(&reads).unwrap();
     w.finish().unwrap();
@@ -780,7 +777,7 @@ fn damaged_pdz_block_is_the_reads_error() {
 fn pdz_blocks_are_copied_verbatim_and_checked() {
     let tmp = TempDir::new("pod5-write-pdz-stored");
     let mut rng = Rng(0x9D4);
-    let reads: Vec<(ReadRow, Vec<i16>)> =
+    let reads: Vec<(ReadInfo, Vec<i16>)> =
         (0..3).map(|i| random_read(&mut rng, i, 700 + 300 * i, &["run-a"])).collect();
     let blocks: Vec<Vec<u8>> = reads.iter().map(|(_, s)| svb_pdz::encode(s).unwrap()).collect();
     let mut bad = blocks[1].clone();

@@ -210,7 +210,7 @@ impl Pod5Writer {
     ) -> PyResult<()> {
         let id = svb_pod5::parse_uuid(read_id)
             .ok_or_else(|| PyValueError::new_err(format!("read id {read_id:?} is not a UUID")))?;
-        let mut read = svb_pod5::ReadRow::new(id, run);
+        let mut read = svb_model::ont::ReadInfo::new(id, run);
         let mut used = Vec::new();
         macro_rules! set {
             ($($f:ident),*) => {$(

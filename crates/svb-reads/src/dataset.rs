@@ -271,7 +271,7 @@ impl Dataset {
     fn key_at(&self, file: usize, read: usize) -> Result<Vec<u8>, ReadsError> {
         let f = self.file(file)?;
         Ok(match f.by_format() {
-            ByFormat::Pod5(r) => r.read(read)?.read_id.to_vec(),
+            ByFormat::Pod5(r) => r.read(read)?.info.read_id.to_vec(),
             ByFormat::Blow5(_) | ByFormat::Fast5(_) => f.read_id(read)?.into_bytes(),
         })
     }
@@ -376,7 +376,7 @@ impl Dataset {
 /// The key hashes of every read of `file`, in file order.
 fn key_hashes(file: &AnyReader) -> Result<Vec<u64>, ReadsError> {
     match file.by_format() {
-        ByFormat::Pod5(r) => Ok(r.reads().iter().map(|x| id_hash(&x.read_id)).collect()),
+        ByFormat::Pod5(r) => Ok(r.reads().iter().map(|x| id_hash(&x.info.read_id)).collect()),
         ByFormat::Blow5(_) | ByFormat::Fast5(_) => (0..file.len())
             .into_par_iter()
             .map(|i| file.read_id(i).map(|id| id_hash(id.as_bytes())))

@@ -166,6 +166,20 @@ pub fn read_group_of(run: &RunInfo) -> Result<Vec<(String, String)>, MappingErro
     Ok(attrs)
 }
 
+/// The acquisition id of a read group's attributes: `acquisition_id` (blue-crab's), else
+/// `run_id` (slow5tools f2s's), empty where neither is there (`.` is empty).
+///
+/// ```
+/// let group = vec![("run_id".to_string(), "r1".to_string())];
+/// assert_eq!(svb_blow5::ont::acquisition_id_of(&group), "r1");
+/// ```
+pub fn acquisition_id_of(attrs: &[(String, String)]) -> String {
+    let get = |k: &str| -> Option<&str> {
+        attrs.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).filter(|v| *v != ".")
+    };
+    get("acquisition_id").or(get("run_id")).unwrap_or("").to_string()
+}
+
 /// The run of a read group's attributes (`.` is empty). `digitisation` and `sampling_rate`
 /// are a record's, for files whose header lacks the ADC range or the rate.
 pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate: f64) -> RunInfo {
@@ -191,7 +205,7 @@ pub fn run_info_of(attrs: &[(String, String)], digitisation: f64, sampling_rate:
         |k| RUN_KEYS.contains(&k) || OTHER_FIELDS.contains(&k),
     );
     RunInfo {
-        acquisition_id: text_or("acquisition_id", "run_id"),
+        acquisition_id: acquisition_id_of(attrs),
         acquisition_start_time_ms: get("acquisition_start_time")
             .or(get("exp_start_time"))
             .and_then(parse_utc_ms)

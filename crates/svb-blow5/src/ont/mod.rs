@@ -4,10 +4,14 @@
 //! records and read groups and back (`mapping.rs`).
 
 mod mapping;
+mod source;
+
+pub use source::{GroupRuns, MappedRecord};
 
 pub use mapping::{
-    context_and_tracking, read_group_of, read_info_of, record_fields_into, record_of, run_info_of,
-    CONTEXT_KEYS, CONTEXT_KEYS_ATTRIBUTE, RUN_KEYS, TRACKING_KEYS_ATTRIBUTE,
+    acquisition_id_of, context_and_tracking, read_group_of, read_info_of, record_fields_into,
+    record_of, run_info_of, CONTEXT_KEYS, CONTEXT_KEYS_ATTRIBUTE, RUN_KEYS,
+    TRACKING_KEYS_ATTRIBUTE,
 };
 
 use svb_model::ont::{BLOW5_POD5_EXTRA_AUX, BLOW5_STANDARD_AUX, END_REASONS};

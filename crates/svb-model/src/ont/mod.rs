@@ -4,11 +4,13 @@
 //! fields ONT reads carry in BLOW5 files, read ids as text ([`uuid_string`], [`parse_uuid`])
 //! and times as BLOW5 headers write them ([`format_utc_ms`], [`parse_utc_ms`]).
 
+mod ont_read;
 mod read_info;
 mod run_info;
 mod time;
 mod uuid;
 
+pub use ont_read::{OntRead, OntReadError, OntSource};
 pub use read_info::{forced, ReadInfo};
 pub use run_info::RunInfo;
 pub use time::{format_utc_ms, parse_utc_ms};

@@ -14,10 +14,10 @@ impl Reader {
     /// the read's `num_samples`.
     pub fn decode_signal_to_slice(&self, index: usize, out: &mut [i16]) -> Result<(), Pod5Error> {
         let read = self.read(index)?;
-        if out.len() as u64 != read.num_samples {
+        if out.len() as u64 != read.info.num_samples {
             return Err(Pod5Error::OutputLength {
                 read_id: read.read_id_string(),
-                expected: read.num_samples,
+                expected: read.info.num_samples,
                 got: out.len(),
             });
         }
@@ -156,13 +156,13 @@ impl Reader {
                 self.reads.len(),
                 usize::MAX,
                 WINDOW_SAMPLES as u64,
-                |i| self.reads[i].num_samples,
+                |i| self.reads[i].info.num_samples,
             );
             let mut offsets = Vec::with_capacity(end - start + 1);
             offsets.push(0usize);
             for read in &self.reads[start..end] {
                 let total = *offsets.last().expect("non-empty");
-                offsets.push(total.saturating_add(read.num_samples as usize));
+                offsets.push(total.saturating_add(read.info.num_samples as usize));
             }
             let len = offsets[end - start];
             if len > WINDOW_SAMPLES {

@@ -119,7 +119,7 @@ impl Reader {
 
     /// The run `read` names (its `run_info` acquisition id), when the file has it.
     pub fn run_info_of(&self, read: &ReadRow) -> Option<&RunInfo> {
-        self.run_infos.iter().find(|r| *r.acquisition_id == *read.run_info)
+        self.run_infos.iter().find(|r| *r.acquisition_id == *read.info.run_info)
     }
 
     /// The run of read `index`: an error naming the read when the file lacks it (damage: ONT's
@@ -133,7 +133,7 @@ impl Reader {
             what: format!(
                 "read {} names run {}, which the file lacks",
                 read.read_id_string(),
-                read.run_info
+                read.info.run_info
             ),
         })
     }

@@ -114,7 +114,7 @@ impl Reader {
         }
         let mut by_id = HashMap::with_capacity(reads.len());
         for (i, read) in reads.iter().enumerate() {
-            by_id.entry(read.read_id).or_insert(i);
+            by_id.entry(read.info.read_id).or_insert(i);
             check_layout(read, &signal, &mut rows).map_err(|what| Pod5Error::Row {
                 path: path.clone(),
                 table: TableKind::Reads,
@@ -142,8 +142,11 @@ fn check_layout(read: &ReadRow, signal: &SignalTable, sorted: &mut Vec<u64>) -> 
         };
         total += u64::from(n);
     }
-    if total != read.num_samples {
-        return Err(format!("num_samples is {}, its signal rows hold {total}", read.num_samples));
+    if total != read.info.num_samples {
+        return Err(format!(
+            "num_samples is {}, its signal rows hold {total}",
+            read.info.num_samples
+        ));
     }
     sorted.clear();
     sorted.extend_from_slice(&read.signal_rows);

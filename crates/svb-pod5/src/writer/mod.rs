@@ -22,6 +22,7 @@ use arrow_ipc::writer::{DictionaryHandling, FileWriter, IpcWriteOptions};
 use arrow_schema::{ArrowError, SchemaRef};
 use rayon::prelude::*;
 use svb_io::{PartialFile, Publish};
+use svb_model::ont::{OntRead, ReadInfo};
 
 use super::container::{self, ContentType, EmbeddedFile, Footer, MARKER_LEN, SIGNATURE};
 use super::error::{Pod5WriteError, TableKind};
@@ -38,7 +39,7 @@ use svb_model::ont::END_REASONS;
 
 /// A read and its signal as stored chunks (`(samples, blob)` each), for
 /// [`Writer::add_reads_stored_chunks`].
-pub type StoredRead<'a> = (&'a ReadRow, Vec<(u32, &'a [u8])>);
+pub type StoredRead<'a> = (&'a ReadInfo, Vec<(u32, &'a [u8])>);
 
 /// How a [`Writer`] stores signal and how much it buffers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
 /// the counters).
 ///
 /// ```
-/// use svb_pod5::{ReadRow, Reader, RunInfo, WriteOptions, Writer};
+/// use svb_pod5::{ReadInfo, Reader, RunInfo, WriteOptions, Writer};
 /// let dir = std::env::temp_dir().join(format!("svb-pod5-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("reads.pod5");
@@ -111,14 +112,14 @@ const SIGNAL_TABLE_OFFSET: u64 = (SIGNATURE.len() + MARKER_LEN) as u64;
 /// run.sample_rate = 5000;
 /// w.add_run_info(&run)?;
 /// let signal: Vec<i16> = (0..250_000).map(|i| 480 + (i % 37) as i16).collect();
-/// let mut read = ReadRow::new([1; 16], "run-1");
+/// let mut read = ReadInfo::new([1; 16], "run-1");
 /// read.channel = 42;
 /// read.num_samples = signal.len() as u64;
 /// w.add_read(&read, &signal)?;
 /// w.finish()?;
 ///
 /// let r = Reader::open(&path)?;
-/// assert_eq!(r.reads()[0].channel, 42);
+/// assert_eq!(r.reads()[0].info.channel, 42);
 /// assert_eq!(r.decode_signal(0)?, signal); // three chunks: 102400, 102400, 45200
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -279,7 +280,7 @@ impl Writer {
 
     /// Adds one read and its signal (checked first: a bad read is an error and nothing of
     /// it is written). Its chunks are compressed on rayon's pool a batch at a time.
-    pub fn add_read(&mut self, read: &ReadRow, signal: &[i16]) -> Result<(), Pod5WriteError> {
+    pub fn add_read(&mut self, read: &ReadInfo, signal: &[i16]) -> Result<(), Pod5WriteError> {
         self.check(read, signal.len() as u64)?;
         self.push(&[(read, ReadSignal::Samples(signal))])
     }
@@ -294,7 +295,7 @@ impl Writer {
     /// signal must be compressed (VBZ or PDZ).
     ///
     /// ```
-    /// use svb_pod5::{ReadRow, RunInfo, WriteOptions, Writer};
+    /// use svb_pod5::{ReadInfo, RunInfo, WriteOptions, Writer};
     /// # let dir = std::env::temp_dir().join(format!("svb-pod5-chunks-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let signal: Vec<i16> = (0..5000).map(|i| 400 + (i % 13) as i16).collect();
@@ -303,7 +304,7 @@ impl Writer {
     /// let mut run = RunInfo::default();
     /// run.acquisition_id = "run".into();
     /// w.add_run_info(&run)?;
-    /// let mut read = ReadRow::new([3; 16], "run");
+    /// let mut read = ReadInfo::new([3; 16], "run");
     /// read.num_samples = 5000;
     /// w.add_read_stored_chunks(&read, &[(5000, &blob)])?;
     /// w.finish()?;
@@ -313,7 +314,7 @@ impl Writer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_read_stored_chunks(
-        &mut self, read: &ReadRow, chunks: &[(u32, &[u8])],
+        &mut self, read: &ReadInfo, chunks: &[(u32, &[u8])],
     ) -> Result<(), Pod5WriteError> {
         let mut outcome = self.add_reads_stored_chunks(&[(read, chunks.to_vec())])?;
         outcome.pop().expect("one read's outcome")
@@ -368,7 +369,7 @@ impl Writer {
                 Ok(())
             })
             .collect();
-        let good: Vec<(&ReadRow, ReadSignal<'_>)> = reads
+        let good: Vec<(&ReadInfo, ReadSignal<'_>)> = reads
             .iter()
             .zip(&outcome)
             .filter(|(_, o)| o.is_ok())
@@ -382,7 +383,7 @@ impl Writer {
     /// before any of them is written. The fast way to write many reads: their chunks are
     /// compressed straight from `reads` (only a last incomplete batch is copied), and each
     /// batch is written while the next one compresses.
-    pub fn add_reads<R: Borrow<ReadRow>, S: AsRef<[i16]>>(
+    pub fn add_reads<R: Borrow<ReadInfo>, S: AsRef<[i16]>>(
         &mut self, reads: &[(R, S)],
     ) -> Result<(), Pod5WriteError> {
         let mut batch_ids = HashSet::with_capacity(reads.len());
@@ -393,7 +394,7 @@ impl Writer {
                 return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
             }
         }
-        let reads: Vec<(&ReadRow, ReadSignal<'_>)> =
+        let reads: Vec<(&ReadInfo, ReadSignal<'_>)> =
             reads.iter().map(|(r, s)| (r.borrow(), ReadSignal::Samples(s.as_ref()))).collect();
         self.push(&reads)
     }
@@ -403,7 +404,7 @@ impl Writer {
         self.options.signal_encoding
     }
 
-    fn check(&self, read: &ReadRow, samples: u64) -> Result<(), Pod5WriteError> {
+    fn check(&self, read: &ReadInfo, samples: u64) -> Result<(), Pod5WriteError> {
         let bad = |what: String| Err(Pod5WriteError::Read { read_id: read.read_id_string(), what });
         if self.ids.contains(&read.read_id) {
             return Err(Pod5WriteError::DuplicateReadId { read_id: read.read_id_string() });
@@ -434,7 +435,7 @@ impl Writer {
 
     /// Stores checked reads: their rows queued for the reads table, their chunks written in
     /// whole signal batches (the pending chunks first), the rest kept for the next call.
-    fn push(&mut self, reads: &[(&ReadRow, ReadSignal<'_>)]) -> Result<(), Pod5WriteError> {
+    fn push(&mut self, reads: &[(&ReadInfo, ReadSignal<'_>)]) -> Result<(), Pod5WriteError> {
         let owned = std::mem::take(&mut self.pending_chunks);
         let mut chunks: Vec<ChunkRef<'_>> = owned.iter().map(OwnedChunk::as_ref).collect();
         for &(read, signal) in reads {
@@ -443,7 +444,7 @@ impl Writer {
                 pore_type: self.dicts.pore_type.key(&read.pore_type).expect("checked"),
                 end_reason: self.dicts.end_reason.get(&read.end_reason).expect("checked"),
                 run_info: self.dicts.run_info.get(&read.run_info).expect("checked"),
-                read: read.with_rows(Vec::new()),
+                read: ReadRow::of_info(read.clone(), Vec::new()),
             };
             let first = chunks.len();
             match signal {
@@ -654,25 +655,14 @@ fn arrow_error(table: TableKind, path: &Path) -> impl Fn(ArrowError) -> Pod5Writ
     }
 }
 
-/// One read to write, owned: its row, its run and its samples, what a conversion makes of an
-/// input's read on any thread and what the writer takes as a [`svb_model::ReadSink`]. The
-/// run is added to the file the first time a read names its acquisition id; a later read's
-/// run of that id is the one added first (as ONT's converters keep the first run info of an
-/// acquisition: a caller that must refuse two differing runs compares them before, as
-/// [`Writer::add_run_info`] does).
-#[derive(Clone, Debug, PartialEq)]
-pub struct NewRead {
-    /// The reads table's row (its `run_info` the run's acquisition id).
-    pub row: ReadRow,
-    /// The read's run, shared by the reads of one run.
-    pub run: std::sync::Arc<RunInfo>,
-    /// The samples.
-    pub signal: Vec<i16>,
-}
-
+/// The writer of ONT's model reads ([`OntRead`], what a conversion makes of an input's read
+/// on any thread). A read's run is added to the file the first time a read names its
+/// acquisition id; a later read's run of that id is the one added first (as ONT's converters
+/// keep the first run info of an acquisition: a source that must refuse two differing runs
+/// does so as it admits its reads, [`svb_model::ont::OntSource::admit`]).
 impl svb_model::ReadSink for Writer {
     type Error = Pod5WriteError;
-    type Read = NewRead;
+    type Read = OntRead;
 
     fn format(&self) -> svb_model::Format {
         svb_model::Format::Pod5
@@ -682,20 +672,20 @@ impl svb_model::ReadSink for Writer {
         Writer::len(self)
     }
 
-    fn samples(read: &NewRead) -> u64 {
+    fn samples(read: &OntRead) -> u64 {
         read.signal.len() as u64
     }
 
-    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), Pod5WriteError> {
+    fn add_reads(&mut self, reads: &[OntRead]) -> Result<(), Pod5WriteError> {
         let mut last: Option<&std::sync::Arc<RunInfo>> = None;
         for read in reads {
-            if *read.row.run_info != *read.run.acquisition_id {
+            if *read.info.run_info != *read.run.acquisition_id {
                 return Err(Pod5WriteError::RunInfo {
                     acquisition_id: read.run.acquisition_id.clone(),
                     what: format!(
                         "read {} names run {}, not this one",
-                        read.row.read_id_string(),
-                        read.row.run_info
+                        read.info.read_id_string(),
+                        read.info.run_info
                     ),
                 });
             }
@@ -707,8 +697,8 @@ impl svb_model::ReadSink for Writer {
                 last = Some(&read.run);
             }
         }
-        let rows: Vec<(&ReadRow, &[i16])> =
-            reads.iter().map(|r| (&r.row, r.signal.as_slice())).collect();
+        let rows: Vec<(&ReadInfo, &[i16])> =
+            reads.iter().map(|r| (&r.info, r.signal.as_slice())).collect();
         Writer::add_reads(self, &rows)
     }
 
