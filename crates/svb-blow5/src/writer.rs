@@ -555,11 +555,18 @@ impl Writer {
     }
 
     fn check(&self, r: &Record) -> Result<(), Blow5WriteError> {
+        self.check_holding(r, r.raw_signal.len())
+    }
+
+    /// The checks of [`check`](Writer::check) of record `r` holding `samples` samples (its
+    /// `raw_signal` is not looked at: a caller that has the samples elsewhere checks the
+    /// record's other fields without copying them in).
+    pub(crate) fn check_holding(&self, r: &Record, samples: usize) -> Result<(), Blow5WriteError> {
         let bad = |what: String| Blow5WriteError::Record { read_id: r.read_id.clone(), what };
         if r.read_id.is_empty() || r.read_id.len() > u16::MAX as usize {
             return Err(bad(format!("a read id of {} bytes (1 to 65535)", r.read_id.len())));
         }
-        if r.raw_signal.is_empty() && self.options.signal_compression == SignalCompression::ExZd {
+        if samples == 0 && self.options.signal_compression == SignalCompression::ExZd {
             return Err(bad(
                 "an empty signal cannot be stored as ex-zd: slow5lib cannot read one back \
                  (SVB-ZD or no signal compression can)"
@@ -567,11 +574,10 @@ impl Writer {
             ));
         }
         if self.options.signal_compression != SignalCompression::None
-            && u32::try_from(r.raw_signal.len()).is_err()
+            && u32::try_from(samples).is_err()
         {
             return Err(bad(format!(
-                "{} samples: slow5lib's compressed signals hold fewer than 2^32",
-                r.raw_signal.len()
+                "{samples} samples: slow5lib's compressed signals hold fewer than 2^32"
             )));
         }
         if r.read_group >= self.groups {
@@ -804,8 +810,8 @@ impl svb_model::ReadSink for Writer {
         Writer::check(self, read)
     }
 
-    fn add_reads(&mut self, reads: &[Record]) -> Result<(), Blow5WriteError> {
-        self.add_records(reads)
+    fn add_reads(&mut self, reads: Vec<Record>) -> Result<(), Blow5WriteError> {
+        self.add_records(&reads)
     }
 
     fn finish(self) -> Result<u64, Blow5WriteError> {

@@ -194,6 +194,6 @@ fn write_pod5(
         .into_iter()
         .map(|(info, signal)| svb_pod5::OntRead { info, run: Arc::clone(run), signal })
         .collect();
-    svb_model::ReadSink::add_reads(&mut w, &new).map_err(failed)?;
+    svb_model::ReadSink::add_reads(&mut w, new).map_err(failed)?;
     w.finish().map(|_| ()).map_err(failed)
 }

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use svb_model::Format;
 
-use svb_model::ont::{OntRead, OntSource};
+use svb_model::ont::{OntRead, OntSource, RunInfo};
 use svb_model::ReadSink;
 
 use crate::compression::Compression;
 use crate::error::ConvertError;
-use crate::run::{look_at_inputs, Run, Stats};
+use crate::run::{look_at_inputs, Looked, Run, Stats};
 use crate::windows::{all_reads, into_sink, ont_steps};
 
 /// The reads of `inputs` (files of `from`; BLOW5 and SLOW5 text mix) written into `out` as a
@@ -39,9 +39,16 @@ pub fn convert(
             let options = compression.blow5(to, &how);
             match from {
                 Format::Fast5 => crate::fast5::fast5_to_blow5(inputs, out, options, how),
-                Format::Pod5 => crate::blow5_pod5::pod5_to_blow5(inputs, out, options, how),
+                Format::Pod5 => {
+                    let open = |p: &Path| svb_pod5::Reader::open(p);
+                    let mut runs: Vec<RunInfo> = Vec::new();
+                    let look = |r: &svb_pod5::Reader, _: &Path| add_runs(&mut runs, r.run_infos());
+                    let (looked, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
+                    let w = svb_blow5::ont::OntWriter::create(out, &runs, options)?;
+                    model_write(looked, stats, open, how, w)
+                }
                 Format::Blow5 | Format::Slow5 => {
-                    crate::blow5_pod5::blow5_to_blow5(inputs, out, options, how)
+                    crate::blow5_rewrite::rewrite_blow5(inputs, out, options, how)
                 }
             }
         }
@@ -55,8 +62,11 @@ pub fn convert(
                 }
                 Format::Pod5 => crate::merge::pod5_to_pod5(inputs, out, options, how),
                 Format::Blow5 | Format::Slow5 => {
+                    let open = |p: &Path| svb_blow5::Reader::open(p);
+                    let (looked, stats) =
+                        look_at_inputs(inputs, out, how.on_error, open, |_, _| Ok(()))?;
                     let w = svb_pod5::Writer::create(out, options)?;
-                    model_into(inputs, out, |p: &Path| svb_blow5::Reader::open(p), how, w)
+                    model_write(looked, stats, open, how, w)
                 }
             }
         }
@@ -67,10 +77,12 @@ pub fn convert(
     }
 }
 
-/// Every read of `inputs` (each opened by `open`) written into `sink` as the model's reads
-/// ([`OntSource`]: mapped on every core, admitted in order), then `sink` finished.
-fn model_into<R, E, W>(
-    inputs: &[PathBuf], out: &Path, open: impl Fn(&Path) -> Result<R, E>, how: Run<'_>, mut sink: W,
+/// Every read of the inputs `looked` at (each opened again by `open` unless kept) written
+/// into `sink` as the model's reads ([`OntSource`]: mapped on every core, admitted in order),
+/// then `sink` finished.
+fn model_write<R, E, W>(
+    looked: Vec<Looked<R>>, stats: Stats, open: impl Fn(&Path) -> Result<R, E>, how: Run<'_>,
+    mut sink: W,
 ) -> Result<Stats, ConvertError>
 where
     R: OntSource + Sync,
@@ -78,9 +90,26 @@ where
     W: ReadSink<Read = OntRead> + Send,
     ConvertError: From<R::Error> + From<W::Error>,
 {
-    let (looked, stats) = look_at_inputs(inputs, out, how.on_error, &open, |_, _| Ok(()))?;
     let steps = ont_steps::<R>(usize::MAX);
     let stats = into_sink(&all_reads(looked), open, stats, how, steps, &mut sink)?;
     sink.finish()?;
     Ok(stats)
+}
+
+/// `file`'s runs added to `runs` (each acquisition id once; one seen before with other fields
+/// is refused: an output holds one run an acquisition id).
+fn add_runs(runs: &mut Vec<RunInfo>, file: &[RunInfo]) -> Result<(), ConvertError> {
+    for run in file {
+        match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
+            Some(known) if known != run => {
+                return Err(ConvertError::Mapping(format!(
+                    "run {} differs from the run of that acquisition id in an earlier input",
+                    run.acquisition_id
+                )))
+            }
+            Some(_) => {}
+            None => runs.push(run.clone()),
+        }
+    }
+    Ok(())
 }

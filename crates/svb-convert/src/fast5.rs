@@ -88,7 +88,7 @@ fn open_reader(p: &Path) -> Result<svb_fast5::Reader, svb_fast5::Fast5Error> {
 /// `options` (default: zstd records, SVB-ZD signal). The runs and fields are gathered first
 /// (a BLOW5 header lists them before any record); a failed input or read stops it, or is
 /// left out, as `how` says.
-pub fn fast5_to_blow5(
+pub(crate) fn fast5_to_blow5(
     inputs: &[PathBuf], out: &Path, options: svb_blow5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     // Every run's read group and every field, from every read's attributes.

@@ -29,7 +29,7 @@
 #![forbid(unsafe_code)]
 
 mod blow5_headers;
-mod blow5_pod5;
+mod blow5_rewrite;
 mod compression;
 mod convert;
 mod degrade;
@@ -48,13 +48,12 @@ mod to_fast5;
 mod windows;
 
 pub use blow5_headers::{merge_schemas, HeaderRules};
-pub use blow5_pod5::{blow5_to_blow5, pod5_to_blow5};
 pub use compression::Compression;
 pub use convert::convert;
 pub use degrade::{degrade, round_low_bits, suggest_bits, Dataset, Degraded, DATASETS};
 pub use error::ConvertError;
-pub use fast5::{blow5_schema, fast5_to_blow5};
-pub use merge::{merge, merge_blow5, merge_pod5, pod5_to_pod5, Duplicates, Merged};
+pub use fast5::blow5_schema;
+pub use merge::{merge, merge_blow5, merge_pod5, Duplicates, Merged};
 pub use recover::{recover, recover_blow5, recover_pod5, Recovered, RecoveredPod5, Recovery};
 pub use run::{OnError, Run, Stats};
 pub use split::{split, split_blow5, split_pod5, Split, SplitBy, SplitOptions, KEY};

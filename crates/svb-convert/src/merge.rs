@@ -87,7 +87,7 @@ pub fn merge_pod5(
 /// Repacks POD5 `inputs` into one POD5 file `out`: every read's signal decoded and compressed
 /// anew under `options` (its zstd profile, its chunk size, VBZ or uncompressed), runs once
 /// each; a read id in two inputs is an error naming both. `svb convert x.pod5 -o y.pod5`.
-pub fn pod5_to_pod5(
+pub(crate) fn pod5_to_pod5(
     inputs: &[PathBuf], out: &Path, options: svb_pod5::WriteOptions, how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
     pod5_into_one(inputs, out, options, Duplicates::Error, true, how).map(|m| m.stats)

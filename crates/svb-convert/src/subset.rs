@@ -353,10 +353,10 @@ pub fn subset(
     }
 }
 
-/// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension: POD5 as
-/// [`fast5_to_pod5`](crate::fast5_to_pod5) writes it, BLOW5 (zstd records, SVB-ZD signal) or SLOW5 text as
-/// [`fast5_to_blow5`](crate::fast5_to_blow5) does; under `how` (its `on_existing` says whether `out` may be
-/// replaced). svb writes no FAST5, so a FAST5 subset is one of these.
+/// The reads `wanted` of FAST5 `inputs` converted into `out`, by its extension, as
+/// [`convert`](crate::convert) converts FAST5: POD5 by ONT's mapping, BLOW5 (zstd records,
+/// SVB-ZD signal) or SLOW5 text by slow5tools f2s's; under `how` (its `on_existing` says
+/// whether `out` may be replaced). svb writes no FAST5, so a FAST5 subset is one of these.
 pub fn subset_fast5(
     inputs: &[PathBuf], wanted: &[String], out: &Path, how: Run<'_>,
 ) -> Result<Subset, ConvertError> {

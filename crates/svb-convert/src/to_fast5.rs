@@ -534,7 +534,7 @@ impl ReadSink for Parts {
         Ok(())
     }
 
-    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), ConvertError> {
+    fn add_reads(&mut self, reads: Vec<NewRead>) -> Result<(), ConvertError> {
         let mut reads: Vec<ReadGroups<'_>> = reads.iter().map(NewRead::as_groups).collect();
         let mut reads = &mut reads[..];
         while !reads.is_empty() {

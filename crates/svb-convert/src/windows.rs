@@ -157,7 +157,7 @@ where
         }
         stats.reads += reads.len() as u64;
         stats.samples += reads.iter().map(W::samples).sum::<u64>();
-        sink.add_reads(&reads).map_err(|e| in_file(ConvertError::from(e)))?;
+        sink.add_reads(reads).map_err(|e| in_file(ConvertError::from(e)))?;
         how.report(progress.done, progress.total)?;
         Ok(())
     })

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use svb_blow5::ont::{CONTEXT_KEYS_ATTRIBUTE, TRACKING_KEYS_ATTRIBUTE};
 use svb_blow5::AuxValue;
-use svb_convert::{pod5_to_blow5, Compression, ConvertError, OnError, Run, Stats};
+use svb_convert::{Compression, ConvertError, OnError, Run, Stats};
 use svb_model::ont::{ReadInfo, END_REASONS};
 use svb_model::Format;
 use svb_pod5::{ReadRow, RunInfo};
@@ -47,18 +47,36 @@ fn one<O: Default>(
     convert(&[src.to_path_buf()], out, O::default(), Run::default()).unwrap()
 }
 
-/// BLOW5 / SLOW5 `inputs` into POD5 `out` as `svb convert` converts them (default compression).
+/// `inputs` (files of `from`) converted into `out` as `svb convert` converts them, the output's
+/// format by its extension, default compression.
+fn conv(from: Format, inputs: &[PathBuf], out: &Path, how: Run<'_>) -> Result<Stats, ConvertError> {
+    let to = Format::of_output(out).unwrap();
+    svb_convert::convert(inputs, from, out, to, Compression::default(), how)
+}
+
 fn blow5_to_pod5(
     inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    svb_convert::convert(inputs, Format::Blow5, out, Format::Pod5, Compression::default(), how)
+    conv(Format::Blow5, inputs, out, how)
 }
 
-/// FAST5 `inputs` into POD5 `out` as `svb convert` converts them (default compression).
 fn fast5_to_pod5(
     inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
 ) -> Result<Stats, ConvertError> {
-    svb_convert::convert(inputs, Format::Fast5, out, Format::Pod5, Compression::default(), how)
+    conv(Format::Fast5, inputs, out, how)
+}
+
+fn pod5_to_blow5(
+    inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    conv(Format::Pod5, inputs, out, how)
+}
+
+/// FAST5 `inputs` into BLOW5 or SLOW5 `out` (by its extension), as slow5tools f2s maps them.
+fn fast5_to_blow5(
+    inputs: &[PathBuf], out: &Path, _: (), how: Run<'_>,
+) -> Result<Stats, ConvertError> {
+    conv(Format::Fast5, inputs, out, how)
 }
 
 /// `open(a)` and `open(b)`, both expected to open.
@@ -256,8 +274,7 @@ fn a_read_id_that_is_not_a_uuid_is_a_typed_error() {
 
     // And POD5 -> BLOW5 skips an input it cannot open.
     let b5 = tmp.join("back.blow5");
-    let stats =
-        pod5_to_blow5(&[tmp.join("missing.pod5"), out], &b5, Default::default(), skip()).unwrap();
+    let stats = pod5_to_blow5(&[tmp.join("missing.pod5"), out], &b5, (), skip()).unwrap();
     assert_eq!((stats.reads, stats.failed.len()), (1, 1));
     assert!(stats.failed[0].to_string().contains("missing.pod5"));
 }
@@ -504,11 +521,9 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
             continue;
         }
         let ours = tmp.join(&format!("{name}.slow5"));
-        let options = svb_blow5::WriteOptions {
-            publish: svb_io::Publish::from(svb_io::OnExisting::Replace),
-            ..svb_blow5::WriteOptions::slow5()
-        };
-        svb_convert::fast5_to_blow5(std::slice::from_ref(&src), &ours, options, Run::default())
+        let how =
+            Run { publish: svb_io::Publish::from(svb_io::OnExisting::Replace), ..Run::default() };
+        fast5_to_blow5(std::slice::from_ref(&src), &ours, (), how)
             .unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)));
         let (u, t) = open_both(|p| svb_blow5::Reader::open(p), &ours, &exp);
         assert_eq!(u.len(), t.len(), "{name}");
@@ -572,7 +587,7 @@ fn pyslow5_reads_the_blow5_of_a_fast5_file() {
     let name = "vbz_compression__multi_fast5_vbz.fast5";
     let src = data.join("fast5").join(name);
     let ours = tmp.join("ours.blow5");
-    one(svb_convert::fast5_to_blow5, &src, &ours);
+    one(fast5_to_blow5, &src, &ours);
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../svb-blow5/tests/python/pyslow5_read.py");
     let lines = svb_testdata::python_lines(&python, &script, [&ours]);
@@ -598,8 +613,7 @@ fn a_fast5_file_without_a_convertible_read_is_named_with_its_cause(data: &Path, 
         let input = [data.join("fast5").join(name)];
         let blow5 = tmp.join(&format!("{name}.blow5"));
         let pod5 = tmp.join(&format!("{name}.pod5"));
-        let options = svb_blow5::WriteOptions::default();
-        let e = svb_convert::fast5_to_blow5(&input, &blow5, options, Run::default()).unwrap_err();
+        let e = fast5_to_blow5(&input, &blow5, (), Run::default()).unwrap_err();
         let said = svb_io::error_chain(&e);
         let e = fast5_to_pod5(&input, &pod5, (), Run::default()).unwrap_err();
         assert_eq!(said, svb_io::error_chain(&e), "{name}");

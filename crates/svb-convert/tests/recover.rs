@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use svb_convert::{recover_blow5, recover_pod5, Run};
-use svb_model::ReadSource;
+use svb_model::{Format, ReadSource};
 use svb_testdata::TempDir;
 
 #[svb_testdata::data_test]
@@ -49,8 +49,8 @@ fn replacing() -> Run<'static> {
 fn cut_files_give_back_every_whole_record(data: &Path, tmp: &TempDir) {
     let text = tmp.join("reads.slow5");
     let inputs = [data.join("blow5/reads_zstd_svb_zd.blow5")];
-    let options = svb_blow5::WriteOptions::slow5();
-    svb_convert::blow5_to_blow5(&inputs, &text, options, Run::default()).unwrap();
+    let (compression, how) = (svb_convert::Compression::default(), Run::default());
+    svb_convert::convert(&inputs, Format::Blow5, &text, Format::Slow5, compression, how).unwrap();
     for src in [
         data.join("blow5/reads_zstd_ex_zd.blow5"),
         data.join("blow5/reads_zlib_svb_zd.blow5"),
@@ -180,11 +180,12 @@ fn a_pod5_without_its_footer_gives_back_every_read(data: &Path, tmp: &TempDir) {
 fn a_pdz_pod5_without_its_footer_keeps_its_blocks(data: &Path, tmp: &TempDir) {
     let src = data.join("pod5/multi_fast5_zip.pod5");
     let pdz = tmp.join("pdz.pod5");
-    let options = svb_pod5::WriteOptions {
-        signal_encoding: svb_pod5::SignalEncoding::Pdz,
-        ..svb_pod5::WriteOptions::default()
+    let compression = svb_convert::Compression {
+        pod5_signal: Some(svb_pod5::SignalEncoding::Pdz),
+        ..svb_convert::Compression::default()
     };
-    svb_convert::pod5_to_pod5(&[src], &pdz, options, Run::default()).unwrap();
+    svb_convert::convert(&[src], Format::Pod5, &pdz, Format::Pod5, compression, Run::default())
+        .unwrap();
     let r = svb_pod5::Reader::open(&pdz).unwrap();
     let bytes = std::fs::read(&pdz).unwrap();
     let cut = tmp.join("cut.pod5");

@@ -19,10 +19,12 @@ where
     assert!(w.is_empty());
     let samples: u64 = reads.iter().map(W::samples).sum();
     assert!(samples > 0);
-    for window in reads.chunks(3) {
-        w.add_reads(window).unwrap();
+    let n = reads.len() as u64;
+    let mut reads = reads.into_iter().peekable();
+    while reads.peek().is_some() {
+        w.add_reads(reads.by_ref().take(3).collect()).unwrap();
     }
-    assert_eq!(w.len(), reads.len() as u64);
+    assert_eq!(w.len(), n);
     w.finish().unwrap()
 }
 
@@ -162,7 +164,7 @@ fn a_pod5_sink_adds_each_run_once_and_keeps_the_first_of_an_acquisition() {
         .zip([&a, &b, &a, &a_again, &b, &a, &b])
         .map(|((id, s), run)| pod5_read(id, s, run))
         .collect();
-    ReadSink::add_reads(&mut w, &items).unwrap();
+    ReadSink::add_reads(&mut w, items).unwrap();
     assert_eq!(w.run_infos(), [(*a).clone(), (*b).clone()]);
     ReadSink::finish(w).unwrap();
     let r = svb_pod5::Reader::open(&path).unwrap();
@@ -176,7 +178,7 @@ fn a_pod5_sink_adds_each_run_once_and_keeps_the_first_of_an_acquisition() {
     let mut wrong = pod5_read(&want[1].0, &want[1].1, &a);
     wrong.run = b.clone();
     let good = pod5_read(&want[0].0, &want[0].1, &a);
-    let e = ReadSink::add_reads(&mut w, &[good, wrong]).unwrap_err();
+    let e = ReadSink::add_reads(&mut w, vec![good, wrong]).unwrap_err();
     let text = e.to_string();
     assert!(text.contains(&want[1].0) && text.contains("names run run-a"), "{text}");
     assert_eq!(ReadSink::len(&w), 0);

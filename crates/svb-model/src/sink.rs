@@ -4,15 +4,15 @@ use crate::Format;
 
 /// An output file of reads being written, whatever its format: what the operations need of
 /// a format's writer, so that their windows of reads are written by one loop for every
-/// format. Implemented by `svb_pod5::Writer` (its reads `svb_pod5::NewRead`, each with its
-/// run, added to the file the first time a read names it), `svb_blow5::Writer` (BLOW5 or
-/// SLOW5 text; its reads `svb_blow5::Record`s of the read groups its header was made with)
-/// and `svb_fast5::Writer` (`svb_fast5::NewRead`, a read's groups).
+/// format. A writer of ONT's reads takes the model's read ([`OntRead`](crate::ont::OntRead)):
+/// `svb_pod5::Writer` (each read's run added to the file the first time a read names it) and
+/// `svb_blow5::ont::OntWriter` (blue-crab's mapping; its read groups, one a run, made when it
+/// is created, as a BLOW5 header lists them before any record). A format's own writer takes
+/// its own reads where an operation copies that format exactly: `svb_blow5::Writer`
+/// (`svb_blow5::Record`s, every field as the input holds it) and `svb_fast5::Writer`
+/// (`svb_fast5::NewRead`, a read's groups, as the reference converters to FAST5 write them).
 ///
-/// A read is the format's own (what a conversion's mapping makes of an input's read, on any
-/// thread: `Send`), because what each format keeps of a run differs: a POD5 run info, a
-/// BLOW5 read group in the header written before any record, FAST5 groups repeated in every
-/// read. Nothing is under the output's name before [`finish`](ReadSink::finish); a writer
+/// A read is made on any thread (`Send`). Nothing is under the output's name before [`finish`](ReadSink::finish); a writer
 /// dropped unfinished leaves nothing. The format's own writer keeps what only that format
 /// has (POD5's and BLOW5's stored chunks and records copied unchanged).
 ///
@@ -21,8 +21,9 @@ use crate::Format;
 ///
 /// /// Writes `reads` into `out` in windows of 64 and completes it.
 /// fn write_all<W: ReadSink>(mut out: W, reads: Vec<W::Read>) -> Result<u64, W::Error> {
-///     for window in reads.chunks(64) {
-///         out.add_reads(window)?;
+///     let mut reads = reads.into_iter().peekable();
+///     while reads.peek().is_some() {
+///         out.add_reads(reads.by_ref().take(64).collect())?;
 ///     }
 ///     out.finish()
 /// }
@@ -56,8 +57,9 @@ pub trait ReadSink {
         Ok(())
     }
 
-    /// Adds `reads` in order, each checked first: a bad read is an error naming it.
-    fn add_reads(&mut self, reads: &[Self::Read]) -> Result<(), Self::Error>;
+    /// Adds `reads` in order, each checked first: a bad read is an error naming it. The reads
+    /// are the writer's to keep (a writer that maps them moves their samples).
+    fn add_reads(&mut self, reads: Vec<Self::Read>) -> Result<(), Self::Error>;
 
     /// Writes what is buffered and gives the output its name; returns how many reads it
     /// holds.

@@ -5,8 +5,10 @@
 
 mod mapping;
 mod source;
+mod writer;
 
 pub use source::{GroupRuns, MappedRecord};
+pub use writer::OntWriter;
 
 pub use mapping::{
     acquisition_id_of, context_and_tracking, read_group_of, read_info_of, record_fields_into,

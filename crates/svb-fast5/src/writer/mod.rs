@@ -719,7 +719,7 @@ impl svb_model::ReadSink for Writer {
         Writer::check(self, &read.as_groups())
     }
 
-    fn add_reads(&mut self, reads: &[NewRead]) -> Result<(), Fast5WriteError> {
+    fn add_reads(&mut self, reads: Vec<NewRead>) -> Result<(), Fast5WriteError> {
         let reads: Vec<ReadGroups<'_>> = reads.iter().map(NewRead::as_groups).collect();
         Writer::add_reads(self, &reads)
     }

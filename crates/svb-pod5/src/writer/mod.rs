@@ -676,9 +676,9 @@ impl svb_model::ReadSink for Writer {
         read.signal.len() as u64
     }
 
-    fn add_reads(&mut self, reads: &[OntRead]) -> Result<(), Pod5WriteError> {
+    fn add_reads(&mut self, reads: Vec<OntRead>) -> Result<(), Pod5WriteError> {
         let mut last: Option<&std::sync::Arc<RunInfo>> = None;
-        for read in reads {
+        for read in &reads {
             if *read.info.run_info != *read.run.acquisition_id {
                 return Err(Pod5WriteError::RunInfo {
                     acquisition_id: read.run.acquisition_id.clone(),
