@@ -11,6 +11,7 @@
 use std::path::Path;
 
 use svb_blow5::{Header, Record, RecordCompression, SignalCompression};
+use svb_model::ont::OntRead;
 use svb_model::Format;
 
 use crate::blow5_headers::merged_schema;
@@ -18,6 +19,7 @@ use crate::blow5_headers::HeaderRules;
 use crate::error::ConvertError;
 use crate::run::look_at_inputs;
 use crate::run::{Run, Stats};
+use crate::windows::{all_reads, into_sink, ont_steps_editing};
 
 /// One of slow5tools' datasets: what its header says and the bits it suggests.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -320,9 +322,8 @@ pub fn degrade(
 /// the runs as blue-crab writes them into a BLOW5 header, each read checked against its
 /// digitisation (the run's ADC range) and sample rate.
 fn degrade_pod5(
-    input: &Path, out: &Path, bits: Option<u8>, mut how: Run<'_>,
+    input: &Path, out: &Path, bits: Option<u8>, how: Run<'_>,
 ) -> Result<Degraded, ConvertError> {
-    use rayon::prelude::*;
     let on_error = how.on_error;
     let open = |p: &Path| svb_pod5::Reader::open(p);
     let inputs = [input.to_path_buf()];
@@ -355,45 +356,31 @@ fn degrade_pod5(
         out,
         svb_pod5::WriteOptions { publish: how.publish, ..svb_pod5::WriteOptions::default() },
     )?;
+    // Every run of the input, reads or not, in its order.
     for run in r.run_infos() {
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
-    let total = r.len() as u64;
-    let weight = |i: usize| r.reads()[i].info.num_samples;
-    let mut done = 0u64;
-    for window in svb_io::windows(r.len(), 1024, crate::run::WINDOW_SAMPLES, weight) {
-        let decoded: Vec<Result<(&svb_pod5::ReadInfo, Vec<i16>), ConvertError>> = window
-            .clone()
-            .into_par_iter()
-            .map(|i| {
-                let read = &r.reads()[i].info;
-                if let Some(d) = dataset {
-                    let run = r.run_of(i)?;
-                    let digitisation = run.digitisation();
-                    if !d.holds(digitisation, f64::from(run.sample_rate)) {
-                        return Err(ConvertError::Mapping(format!(
-                            "read {}: digitisation {digitisation} and sample rate {} are not \
-                             {}'s ({} and {})",
-                            read.read_id_string(),
-                            run.sample_rate,
-                            d.name,
-                            d.digitisation,
-                            d.sampling_rate
-                        )));
-                    }
-                }
-                let mut signal = r.decode_signal(i)?;
-                round_low_bits(&mut signal, bits);
-                Ok((read, signal))
-            })
-            .collect();
-        done += window.len() as u64;
-        let reads = crate::run::settle(decoded, on_error, &mut stats.failed, &in_file)?;
-        w.add_reads(&reads).map_err(|e| in_file(e.into()))?;
-        stats.reads += reads.len() as u64;
-        stats.samples += reads.iter().map(|(_, s)| s.len() as u64).sum::<u64>();
-        how.report(done, total)?;
-    }
+    drop(r);
+    // Each read checked against its run's digitisation and sample rate.
+    let check = |read: &OntRead| match dataset {
+        Some(d) if !d.holds(read.run.digitisation(), f64::from(read.run.sample_rate)) => {
+            Err(ConvertError::Mapping(format!(
+                "read {}: digitisation {} and sample rate {} are not {}'s ({} and {})",
+                read.info.read_id_string(),
+                read.run.digitisation(),
+                read.run.sample_rate,
+                d.name,
+                d.digitisation,
+                d.sampling_rate
+            )))
+        }
+        _ => Ok(()),
+    };
+    let mut failed = Vec::new();
+    let edit = |samples: &mut [i16]| round_low_bits(samples, bits);
+    let steps = ont_steps_editing(usize::MAX, edit, check, how.on_error, &mut failed);
+    let mut stats = into_sink(&all_reads(looked), open, stats, how, steps, &mut w)?;
+    stats.failed.append(&mut failed);
     w.finish()?;
     Ok(Degraded { stats, bits, dataset })
 }

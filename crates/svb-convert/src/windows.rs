@@ -101,6 +101,46 @@ where
     }
 }
 
+/// [`ont_steps`] of an operation that changes the samples (`edit`, on every core, as each read
+/// is mapped) and checks each admitted read (`check`, in order): a read that fails the check
+/// stops the operation, or with [`OnError::Skip`] is left out, its error (naming its file)
+/// put in `failed`.
+#[allow(clippy::type_complexity)] // the two steps' closures, as Steps names them
+pub(crate) fn ont_steps_editing<'a, R>(
+    max_reads: usize, edit: impl Fn(&mut [i16]) + Sync + 'a,
+    mut check: impl FnMut(&OntRead) -> Result<(), ConvertError> + Send + 'a, on_error: OnError,
+    failed: &'a mut Vec<ConvertError>,
+) -> Steps<
+    impl Fn(usize, &R, usize) -> Result<R::Mapped, ConvertError> + Sync + 'a,
+    impl FnMut(&R, R::Mapped) -> AdmitResult<OntRead> + Send + 'a,
+>
+where
+    R: OntSource + Sync + 'a,
+    R::Runs: 'a,
+    ConvertError: From<R::Error>,
+{
+    let mut runs = R::Runs::default();
+    Steps {
+        max_reads,
+        convert: move |_: usize, r: &R, i: usize| {
+            let mut mapped = r.map_read(i)?;
+            edit(R::samples_mut(&mut mapped));
+            Ok(mapped)
+        },
+        admit: move |r: &R, mapped| {
+            let read = r.admit(&mut runs, mapped)?;
+            match check(&read) {
+                Ok(()) => Ok(Some(read)),
+                Err(e) if on_error == OnError::Skip => {
+                    failed.push(ConvertError::of(r.path())(e));
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            }
+        },
+    }
+}
+
 /// What `admit` gives: the read to add, or `None`.
 pub(crate) type AdmitResult<T> = Result<Option<T>, ConvertError>;
 

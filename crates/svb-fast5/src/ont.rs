@@ -146,6 +146,10 @@ impl svb_model::ont::OntSource for crate::Reader {
         Ok(svb_model::ont::OntRead::new(info, run, signal))
     }
 
+    fn samples_mut(mapped: &mut svb_model::ont::OntRead) -> &mut Vec<i16> {
+        &mut mapped.signal
+    }
+
     fn admit(
         &self, _: &mut (), mapped: svb_model::ont::OntRead,
     ) -> Result<svb_model::ont::OntRead, svb_model::ont::OntReadError<crate::Fast5Error>> {

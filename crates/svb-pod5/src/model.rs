@@ -168,6 +168,10 @@ impl OntSource for Reader {
         Ok((index, info, signal))
     }
 
+    fn samples_mut(mapped: &mut (usize, ReadInfo, Vec<i16>)) -> &mut Vec<i16> {
+        &mut mapped.2
+    }
+
     fn admit(
         &self, runs: &mut FileRuns, (index, info, signal): (usize, ReadInfo, Vec<i16>),
     ) -> Result<OntRead, OntReadError<Pod5Error>> {

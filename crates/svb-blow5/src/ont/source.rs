@@ -48,6 +48,10 @@ impl OntSource for Reader {
         Ok(MappedRecord { group: g, first, info, signal: rec.raw_signal })
     }
 
+    fn samples_mut(mapped: &mut MappedRecord) -> &mut Vec<i16> {
+        &mut mapped.signal
+    }
+
     fn admit(
         &self, runs: &mut GroupRuns, mapped: MappedRecord,
     ) -> Result<OntRead, OntReadError<Blow5Error>> {

@@ -102,6 +102,10 @@ pub trait OntSource: ReadSource {
     /// Read `index` decoded and mapped (any thread).
     fn map_read(&self, index: usize) -> Result<Self::Mapped, OntReadError<Self::Error>>;
 
+    /// The samples of a mapped read: what an operation that changes them (degrade's rounding)
+    /// changes on any thread, before the read is admitted.
+    fn samples_mut(mapped: &mut Self::Mapped) -> &mut Vec<i16>;
+
     /// The model read of `mapped`, in file order: its run found in `runs` or made and kept
     /// there.
     fn admit(
