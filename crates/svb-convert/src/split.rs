@@ -544,7 +544,7 @@ pub fn split_blow5(
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
     let out_paths = output_paths(dir, &keys.names, template, ext, &paths, how.publish.on_existing)?;
     let mut written = vec![0u64; keys.names.len()];
-    let mut done = 0u64;
+    let mut progress = crate::windows::Progress { done: 0, total };
     // The complete outputs, published together at the end (all or nothing).
     let mut staged = Vec::with_capacity(keys.names.len());
     let order = sorted_keys(&keys.names);
@@ -593,48 +593,48 @@ pub fn split_blow5(
                 .map_err(|e| in_file(e.into()))?;
             for (k, picked) in of_input {
                 let (w, map) = writers.get_mut(&k).expect("opened");
-                let stores_like = w.stores_like(r.header());
                 let gs = &per_input_groups[input];
-                for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
-                    // Records whose read group keeps its number are copied as stored.
-                    let same_group = |&i: &usize| map[&(input, gs[i])] == gs[i];
-                    // (Not where the auxiliary fields are dropped: they are in the records.)
-                    if stores_like && lossless && window.iter().all(same_group) {
+                // Records whose read group keeps its number are copied as stored (not where
+                // the auxiliary fields are dropped: they are in the records).
+                let same_group = |&i: &usize| map[&(input, gs[i])] == gs[i];
+                if w.stores_like(r.header()) && lossless && picked.iter().all(same_group) {
+                    for window in crate::windows::weighed(&picked, |&i| r.weight(i)) {
                         let stats = &mut result.stats;
                         let reads = stats.reads;
                         let keep = |_: &str| Ok(true);
+                        let check = crate::stored::Check::Head;
                         crate::stored::copy_stored_records(
-                            &r,
-                            window,
-                            crate::stored::Check::Head,
-                            w,
-                            keep,
-                            on_error,
-                            stats,
-                            &in_file,
+                            &r, window, check, w, keep, on_error, stats, &in_file,
                         )?;
                         written[k as usize] += stats.reads - reads;
-                        done += window.len() as u64;
-                        how.report(done, total)?;
-                        continue;
+                        progress.done += window.len() as u64;
+                        how.report(progress.done, progress.total)?;
                     }
-                    let decoded: Vec<Result<svb_blow5::Record, ConvertError>> =
-                        window.par_iter().map(|&i| Ok(r.record(i)?)).collect();
-                    let mut recs = settle(decoded, on_error, &mut result.stats.failed, &in_file)?;
-                    for rec in &mut recs {
-                        rec.read_group = map[&(input, rec.read_group)];
-                        if !lossless {
-                            rec.aux.clear();
-                        }
-                    }
-                    w.add_records(&recs).map_err(|e| in_file(e.into()))?;
-                    written[k as usize] += recs.len() as u64;
-                    result.stats.reads += recs.len() as u64;
-                    result.stats.samples +=
-                        recs.iter().map(|x| x.raw_signal.len() as u64).sum::<u64>();
-                    done += window.len() as u64;
-                    how.report(done, total)?;
+                    continue;
                 }
+                // Else decoded and written through the window loop, each record moved to its
+                // group's number in the output.
+                let convert = |r: &svb_blow5::Reader, i: usize| {
+                    let mut rec = r.record(i)?;
+                    rec.read_group = map[&(input, rec.read_group)];
+                    if !lossless {
+                        rec.aux.clear();
+                    }
+                    Ok(rec)
+                };
+                let steps = crate::windows::every_read(convert);
+                let reads = result.stats.reads;
+                crate::windows::reader_into_sink(
+                    &*r,
+                    path,
+                    &picked,
+                    steps,
+                    w,
+                    &mut progress,
+                    &mut how,
+                    &mut result.stats,
+                )?;
+                written[k as usize] += result.stats.reads - reads;
             }
         }
         for (_, (w, _)) in writers {
