@@ -61,7 +61,8 @@ pub struct Args {
 /// Appends the TSV text of `a[row]`: integers as they are, floats with 8 decimals (as
 /// `pod5 view`; NaN as `NaN`), text (a tab, newline, carriage return or backslash in it as
 /// `\t`, `\n`, `\r`, `\\`, so that a row is one line of its columns whatever it holds, a
-/// file name included), enum labels, lists comma-separated; a null is empty.
+/// file name included; an empty text as `""`, as `pod5 view` writes it, so that it differs from
+/// a null, which is empty), enum labels, lists comma-separated.
 fn tsv(a: &dyn Array, row: usize, out: &mut String) {
     cell(a, row, out, false)
 }
@@ -117,6 +118,8 @@ fn cell(a: &dyn Array, row: usize, out: &mut String, as_json: bool) {
             let s = a.as_string::<i32>().value(row);
             if as_json {
                 out.push_str(&json_str(s));
+            } else if s.is_empty() {
+                out.push_str("\"\"");
             } else {
                 for c in s.chars() {
                     match c {

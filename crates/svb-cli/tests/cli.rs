@@ -500,6 +500,29 @@ fn view_is_pod5_views_table(dir: &Path) {
             }
         }
     }
+    // Empty text (a run id, a pore type) is `""`, as pod5 view writes it (a
+    // null stays empty).
+    let tmp = svb_testdata::TempDir::new("cli_view_empty_text");
+    let empty = tmp.join("empty.pod5");
+    let mut w = svb_pod5::Writer::create(&empty, svb_pod5::WriteOptions::default()).unwrap();
+    let run = svb_pod5::RunInfo { acquisition_id: "acq".into(), ..svb_pod5::RunInfo::default() };
+    w.add_run_info(&run).unwrap();
+    let mut read = svb_pod5::ReadInfo::new([5; 16], "acq");
+    read.pore_type = "".into();
+    read.num_samples = 3;
+    w.add_read(&read, &[1, 2, 3]).unwrap();
+    w.finish().unwrap();
+    let ours = ok(&svb(&["view", s(&empty), "-i", "read_id,run_id,pore_type"]));
+    assert_eq!(ours.lines().nth(1), Some("05050505-0505-0505-0505-050505050505\t\"\"\t\"\""));
+    let theirs = Command::new(&python)
+        .args(["-m", "pod5.tools.main", "view", "-i", "read_id,run_id,pore_type"])
+        .arg(&empty)
+        .output();
+    match theirs {
+        Ok(t) if t.status.success() => assert_eq!(ours, String::from_utf8(t.stdout).unwrap()),
+        _ => assert!(std::env::var("CI").map_or(true, |v| v != "true"), "CI=true needs pod5"),
+    }
+
     let file = dir.join("pod5/multi_fast5_zip.pod5");
     // pod5 view's own options, as it spells them: the same bytes.
     for args in [
