@@ -1,6 +1,6 @@
 //! POD5, BLOW5 / SLOW5 and FAST5 into a multi-read FAST5 file ([`to_fast5`]): a POD5 read as
-//! ONT's `pod5 convert to_fast5` (0.3.49) writes it, attribute for attribute and in its
-//! types; a BLOW5 record as slow5tools `s2f` writes it, with every auxiliary field FAST5
+//! the model's read written by `svb_fast5::ont::OntWriter`, as ONT's `pod5 convert to_fast5`
+//! (0.3.49) writes it, attribute for attribute and in its types; a BLOW5 record as slow5tools `s2f` writes it, with every auxiliary field FAST5
 //! readers take kept (the others named in `Stats::notes`); a
 //! FAST5 read with every attribute of its groups as they are.
 
@@ -10,163 +10,12 @@ use std::sync::Arc;
 
 use svb_fast5::{AttrValue, Attrs, NewRead, ReadGroups};
 use svb_model::{Format, ReadSink};
-use svb_pod5::{ReadRow, RunInfo};
 
 use crate::error::ConvertError;
 use crate::run::look_at_inputs;
 use crate::run::{Run, Stats};
-use crate::windows::{all_reads, fast5_steps, into_sink, Picked};
+use crate::windows::{all_reads, fast5_steps, into_sink, ont_steps, Picked, FAST5_WINDOW_READS};
 use svb_blow5::ont::{context_and_tracking, CONTEXT_KEYS, RUN_KEYS};
-
-/// A run's groups shared by its reads, made once: its `tracking_id` and `context_tags`
-/// attributes, and the read group's `run_id`.
-#[derive(Clone)]
-struct RunGroups {
-    run: RunInfo,
-    run_id: String,
-    tracking_id: Attrs,
-    context_tags: Attrs,
-}
-
-impl RunGroups {
-    fn of(run: &RunInfo) -> RunGroups {
-        let attrs = |kv: &[(String, String)]| -> Attrs {
-            kv.iter().map(|(k, v)| (k.clone(), AttrValue::Text(v.clone()))).collect()
-        };
-        // pod5 writes the tracking ids' run_id (it fails without one); a run without it has
-        // its acquisition id, which ONT's FAST5 -> POD5 made of the run id.
-        let run_id = run
-            .tracking_id
-            .iter()
-            .find(|(k, _)| k == "run_id")
-            .map_or_else(|| run.acquisition_id.clone(), |(_, v)| v.clone());
-        RunGroups {
-            run: run.clone(),
-            run_id,
-            tracking_id: attrs(&run.tracking_id),
-            context_tags: attrs(&run.context_tags),
-        }
-    }
-}
-
-/// The runs of the inputs by acquisition id; one seen again with other fields is refused.
-#[derive(Default)]
-struct Runs(HashMap<String, RunGroups>);
-
-impl Runs {
-    fn add(&mut self, run: RunInfo) -> Result<(), ConvertError> {
-        match self.0.get(&run.acquisition_id) {
-            Some(known) if known.run != run => Err(ConvertError::Mapping(format!(
-                "run {} differs from the run of that acquisition id in an earlier input",
-                run.acquisition_id
-            ))),
-            Some(_) => Ok(()),
-            None => {
-                self.0.insert(run.acquisition_id.clone(), RunGroups::of(&run));
-                Ok(())
-            }
-        }
-    }
-
-    fn get(&self, acquisition_id: &str) -> Result<&RunGroups, ConvertError> {
-        self.0.get(acquisition_id).ok_or_else(|| {
-            ConvertError::Mapping(format!(
-                "run {acquisition_id} was not in the file when its runs were read (was it \
-                 changed meanwhile?)"
-            ))
-        })
-    }
-}
-
-/// A FAST5 read's calibration and rate (`channel_id`'s numbers).
-struct Channel {
-    digitisation: f64,
-    offset: f64,
-    range: f64,
-    sampling_rate: f64,
-}
-
-impl Channel {
-    /// As pod5 computes them from a POD5 read and its run.
-    fn of_pod5(read: &ReadRow, run: &RunInfo) -> Channel {
-        let digitisation = run.digitisation();
-        Channel {
-            digitisation,
-            offset: f64::from(read.info.calibration_offset),
-            range: digitisation * f64::from(read.info.calibration_scale),
-            sampling_rate: f64::from(run.sample_rate),
-        }
-    }
-}
-
-/// A POD5 read's groups as `pod5 convert to_fast5` writes them (its attribute order and
-/// types; the fields older tables lack take lib_pod5's migration values).
-fn groups_of_pod5(read: &ReadRow, run: &RunGroups, channel: Channel, signal: Vec<i16>) -> NewRead {
-    let read_id = read.read_id_string();
-    let text = |s: &str| AttrValue::Text(s.to_string());
-    let (labels, values): (Vec<String>, Vec<i64>) = svb_fast5::end_reasons().into_iter().unzip();
-    let at = labels.iter().position(|l| **l == *read.info.end_reason).unwrap_or(0);
-    let float = |v: Option<f32>, missing: f64| v.map_or(missing, f64::from);
-    let named = |list: Vec<(&str, AttrValue)>| -> Vec<(String, AttrValue)> {
-        list.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-    };
-    NewRead {
-        read: named(vec![("run_id", text(&run.run_id)), ("pore_type", text(&read.info.pore_type))]),
-        channel_id: named(vec![
-            ("digitisation", AttrValue::Float(channel.digitisation)),
-            ("offset", AttrValue::Float(channel.offset)),
-            ("range", AttrValue::Float(channel.range)),
-            ("sampling_rate", AttrValue::Float(channel.sampling_rate)),
-            ("channel_number", text(&read.info.channel.to_string())),
-        ]),
-        raw: named(vec![
-            ("start_time", AttrValue::UInt(read.info.start_sample)),
-            ("duration", AttrValue::UInt(signal.len() as u64)),
-            ("read_number", AttrValue::Int(i64::from(read.info.read_number as i32))),
-            ("start_mux", AttrValue::UInt(u64::from(read.info.well))),
-            ("read_id", text(&read_id)),
-            ("median_before", AttrValue::Float(f64::from(read.info.median_before))),
-            (
-                "end_reason",
-                AttrValue::Enum {
-                    label: Some(labels[at].clone()),
-                    value: values[at],
-                    labels,
-                    values,
-                },
-            ),
-            ("num_minknow_events", AttrValue::UInt(read.info.num_minknow_events.unwrap_or(0))),
-            (
-                "tracked_scaling_scale",
-                AttrValue::Float(float(read.info.tracked_scaling_scale, f64::NAN)),
-            ),
-            (
-                "tracked_scaling_shift",
-                AttrValue::Float(float(read.info.tracked_scaling_shift, f64::NAN)),
-            ),
-            (
-                "predicted_scaling_scale",
-                AttrValue::Float(float(read.info.predicted_scaling_scale, f64::NAN)),
-            ),
-            (
-                "predicted_scaling_shift",
-                AttrValue::Float(float(read.info.predicted_scaling_shift, f64::NAN)),
-            ),
-            (
-                "num_reads_since_mux_change",
-                AttrValue::UInt(u64::from(read.info.num_reads_since_mux_change.unwrap_or(0))),
-            ),
-            (
-                "time_since_mux_change",
-                AttrValue::Float(float(read.info.time_since_mux_change, 0.0)),
-            ),
-        ]),
-        read_id,
-        tracking_id: run.tracking_id.clone(),
-        context_tags: run.context_tags.clone(),
-        signal,
-    }
-}
 
 /// A BLOW5 read group's FAST5 groups: the read group's `run_id` and `pore_type` (a FAST5
 /// read group's own attributes), and its other attributes split
@@ -375,20 +224,21 @@ pub fn to_fast5_files(
             write_windows(all_reads(looked), open, stats, parts, how, convert)
         }
         Format::Pod5 => {
+            // The model's reads (a POD5 file's runs checked against earlier inputs'), as
+            // `pod5 convert to_fast5` writes them.
             let open = |p: &Path| svb_pod5::Reader::open(p);
-            let mut runs = Runs::default();
-            let look = |r: &svb_pod5::Reader, _: &Path| {
-                r.run_infos().iter().try_for_each(|run| runs.add(run.clone()))
-            };
-            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, look)?;
-            let convert = |r: &svb_pod5::Reader, i: usize| {
-                let read = &r.reads()[i];
-                let run = runs.get(&r.run_of(i)?.acquisition_id)?;
-                let mut signal = Vec::new();
-                r.decode_signal_into(i, &mut signal)?;
-                Ok(groups_of_pod5(read, run, Channel::of_pod5(read, &run.run), signal))
-            };
-            write_windows(all_reads(looked), open, stats, parts, how, convert)
+            let (looked, stats) = look_at_inputs(inputs, out, on_error, open, |_, _| Ok(()))?;
+            let mut parts = parts;
+            // The single output is started before any read is converted (its name checked
+            // first).
+            if parts.per_file.is_none() {
+                parts.writer()?;
+            }
+            let mut sink = svb_fast5::ont::OntWriter::new(parts);
+            let steps = ont_steps::<svb_pod5::Reader>(FAST5_WINDOW_READS);
+            let stats = into_sink(&all_reads(looked), open, stats, how, steps, &mut sink)?;
+            let files = sink.into_inner().publish()?;
+            Ok((stats, files))
         }
         Format::Blow5 | Format::Slow5 => {
             let open = |p: &Path| svb_blow5::Reader::open(p);

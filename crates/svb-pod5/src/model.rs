@@ -163,6 +163,8 @@ impl OntSource for Reader {
         &self, index: usize,
     ) -> Result<(usize, ReadInfo, Vec<i16>), OntReadError<Pod5Error>> {
         let info = self.read(index).map_err(OntReadError::Read)?.info.clone();
+        // A read of a run the file lacks fails here, where an operation may leave it out.
+        self.run_of(index).map_err(OntReadError::Read)?;
         let mut signal = Vec::with_capacity(info.num_samples.min(1 << 24) as usize);
         self.decode_signal_into(index, &mut signal).map_err(OntReadError::Read)?;
         Ok((index, info, signal))

@@ -1,12 +1,18 @@
 //! ONT's reads in FAST5 files as the model holds them: a read's attributes as its
 //! [`ReadInfo`] and its run's as a [`RunInfo`], as ONT's `pod5 convert fast5` maps them
-//! (docs/FORMATS.md), end reasons by label (their numbers changed between FAST5 versions).
+//! (docs/FORMATS.md), end reasons by label (their numbers changed between FAST5 versions);
+//! and the model's reads written as FAST5 reads as `pod5 convert to_fast5` writes them
+//! ([`read_of`], [`OntWriter`]).
 
 use svb_model::ont::{
     forced, parse_utc_ms, parse_uuid, MappingError, ReadInfo, RunInfo, END_REASONS,
 };
 
 use crate::{find, AttrValue, Attrs, EndReason, ReadAttributes};
+
+mod writer;
+
+pub use writer::{read_of, OntWriter, RunGroups};
 
 /// Text of attribute `name` of `attrs`, `None` when absent.
 fn text(attrs: &Attrs, name: &str) -> Option<String> {
