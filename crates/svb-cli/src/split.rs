@@ -32,7 +32,8 @@ enum By {
     svb split reads.blow5 -o groups/ --by read-group -c zlib -s ex-zd   (recompressed)\n  \
     svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n  \
     svb split reads.blow5 -o demux/ -x barcode_summary.txt -u mixed   (slow5tools split -x)\n  \
-    svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n\n\
+    svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n  \
+    svb split -r blow5_dir/ -o parts/ --reads 4000 --per-input   (slow5tools split -r: STEM_0.blow5, ...)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
     counted. It is read a line at a time once the inputs' read ids are known: a table of\n\
@@ -94,6 +95,11 @@ pub struct Args {
     /// added when it does not end with it; default: {key}).
     #[arg(long, value_name = "TEXT")]
     template: Option<String>,
+    /// Split each input on its own and name its parts after it, as slow5tools split does:
+    /// STEM_N, read groups and parts numbered from 0 (rg.blow5 by read group: rg_0.blow5,
+    /// rg_1.blow5, ...), STEM_KEY for the other keys. Two inputs of one file stem are refused.
+    #[arg(long)]
+    per_input: bool,
     /// Outputs as SLOW5 text or BLOW5 (BLOW5 / SLOW5 inputs; default: the first input's).
     #[arg(long, value_parser = crate::inputs::format_parser(&[Format::Blow5, Format::Slow5]))]
     to: Option<Format>,
@@ -159,22 +165,15 @@ pub fn run(args: &Args) -> Result<bool, String> {
         },
     };
     // slow5tools names a demultiplexed file's parts after it: FILE-STEM_CATEGORY.
-    let demux_template = match (&args.demux, &files[..]) {
-        (Some(_), [one]) => {
-            let stem = one.file_stem().unwrap_or_default().to_string_lossy();
-            Some(format!("{stem}_{{key}}"))
-        }
-        (Some(_), _) => {
-            return Err("--demux splits one file (as slow5tools split -x); give one input".into())
-        }
-        (None, _) => None,
-    };
+    if args.demux.is_some() && files.len() != 1 {
+        return Err("--demux splits one file (as slow5tools split -x); give one input".into());
+    }
     identities(&files)?;
     let progress = SharedProgress::new("split");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = args.writing.run(&mut report);
     let to = args.to;
-    let template = args.template.as_deref().or(demux_template.as_deref());
+    let template = args.template.as_deref();
     let compression = svb_convert::Compression {
         records: args.records.map(crate::convert::RecordCodec::compression),
         signal: args.signal.map(crate::convert::SignalCodec::compression),
@@ -187,6 +186,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         compression,
         max_open: args.max_open,
         lossless: args.lossless,
+        per_input: args.per_input || args.demux.is_some(),
     };
     let result = svb_convert::split(&files, format, &args.output, &by, options, how);
     progress.finish();

@@ -318,7 +318,7 @@ fn demux_is_slow5tools_splits_byte_for_byte() {
 
 /// `--lossless false` (slow5tools split's `-l false`): parts without auxiliary fields, byte for
 /// byte slow5tools' (its own cases: a lossy read-group split, 11 reads in parts of 2; the parts
-/// are named by svb's keys, `rgN` and `partNNNN`, where slow5tools writes `STEM_N`); a POD5
+/// are named by svb's keys, `rgN` and `partNNNN`; with `--per-input` slow5tools' `STEM_N`); a POD5
 /// split refuses it.
 #[test]
 #[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
@@ -358,4 +358,103 @@ fn lossless_false_is_slow5tools_lossy_split() {
             assert!(a == b, "{exp} part {i}");
         }
     }
+}
+
+/// `--per-input` splits each input on its own and names its parts as slow5tools split does
+/// (`STEM_N`): slow5tools' own read-group, read-count and file-count cases (`test_split.sh`
+/// 1-8) give its expected folders, every file name, and byte for byte where slow5tools' text
+/// is what svb writes (`--lossless false`: no auxiliary field, whose floats slow5tools prints
+/// with 6 decimals; else every header line and every record's id and samples); a folder of two
+/// files is split file by file; two inputs of one stem are refused, writing nothing.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn per_input_parts_are_named_as_slow5tools_names_them() {
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let data = repos.join("slow5tools/test/data");
+    let (raw, exp) = (data.join("raw/split"), data.join("exp/split"));
+    let tmp = TempDir::new("split-per-input");
+    // (slow5tools' expected folder, svb's arguments with RAW its raw/split folder, whether the
+    // parts are byte for byte slow5tools').
+    let cases = [
+        ("expected_group_split_slow5s", "--by read-group RAW/multi_group_slow5s/rg.slow5", false),
+        (
+            "lossy_expected_slow5s",
+            "--by read-group -l false RAW/multi_group_slow5s/lossy_rg.slow5",
+            true,
+        ),
+        (
+            "expected_group_split_blow5_input",
+            "--by read-group RAW/multi_group_blow5s/example_multi_rg_v0.1.0.blow5",
+            false,
+        ),
+        (
+            "expected_group_split_enum",
+            "--by read-group RAW/multi_group_enum/with_and_without_enum.slow5",
+            false,
+        ),
+        (
+            "expected_split_reads_slow5s",
+            "--reads 2 -l false RAW/single_group_slow5s/11reads.slow5",
+            true,
+        ),
+        (
+            "expected_split_files_slow5s",
+            "--files 3 -l false RAW/single_group_slow5s/11reads.slow5",
+            true,
+        ),
+        (
+            "expected_split_groups_slow5s",
+            "--by read-group -l false -r RAW/multi_group_slow5s",
+            true,
+        ),
+    ];
+    let header = |text: &str| -> Vec<String> {
+        text.lines().take_while(|l| l.starts_with(['#', '@'])).map(str::to_owned).collect()
+    };
+    let raw_s = s(&raw).to_string();
+    for (n, (name, line, bytes)) in cases.iter().enumerate() {
+        let out = tmp.join(&format!("out{n}"));
+        let line = line.replace("RAW", &raw_s);
+        let mut argv: Vec<&str> = vec!["split", "--per-input", "--to", "slow5", "-o", s(&out)];
+        argv.extend(line.split_whitespace());
+        ok(&svb(&argv));
+        let names = |dir: &Path| -> Vec<String> {
+            let mut v: Vec<String> = outputs(dir, "slow5")
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&out), names(&exp.join(name)), "{line}");
+        for f in names(&out) {
+            let (ours, theirs) = (out.join(&f), exp.join(name).join(&f));
+            if *bytes {
+                let same = std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap();
+                assert!(same, "{line}: {f}");
+                continue;
+            }
+            let text = |p: &Path| std::fs::read_to_string(p).unwrap();
+            assert_eq!(header(&text(&ours)), header(&text(&theirs)), "{line}: {f}");
+            let (a, b) = (
+                svb_blow5::Reader::open(&ours).unwrap(),
+                svb_blow5::Reader::open(&theirs).unwrap(),
+            );
+            assert_eq!(a.len(), b.len(), "{line}: {f}");
+            for k in 0..a.len() {
+                let (x, y) = (a.record(k).unwrap(), b.record(k).unwrap());
+                assert_eq!((&x.read_id, &x.raw_signal), (&y.read_id, &y.raw_signal), "{f}");
+            }
+        }
+    }
+    // Two inputs of one stem: refused before anything is written.
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    for d in [&a, &b] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::copy(raw.join("single_group_slow5s/11reads.slow5"), d.join("x.slow5")).unwrap();
+    }
+    let (out, xa, xb) = (tmp.join("clash"), a.join("x.slow5"), b.join("x.slow5"));
+    let e = fails(&svb(&["split", "--per-input", "--reads", "4", s(&xa), s(&xb), "-o", s(&out)]));
+    assert!(e.contains("one file stem"), "{e}");
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }

@@ -61,6 +61,12 @@ pub struct SplitOptions<'a> {
     /// BLOW5 / SLOW5 outputs keep the inputs' auxiliary fields (default); `false` writes none,
     /// as slow5tools split `--lossless false`.
     pub lossless: bool,
+    /// Each input split on its own, as slow5tools split splits each file: its parts named
+    /// after it, `STEM_KEY` (before the template's text, when there is one), read groups and
+    /// parts numbered from 0 without a prefix (`rg.blow5` by read group: `rg_0.blow5`,
+    /// `rg_1.blow5`; in parts of N reads: `rg_0.blow5`, ...). Two inputs of one file stem are
+    /// refused before anything is written (their parts would take one name).
+    pub per_input: bool,
 }
 
 impl Default for SplitOptions<'_> {
@@ -71,6 +77,7 @@ impl Default for SplitOptions<'_> {
             compression: Default::default(),
             max_open: 128,
             lossless: true,
+            per_input: false,
         }
     }
 }
@@ -272,15 +279,25 @@ impl Keys {
     }
 }
 
-/// The key of the `n`-th read (0-based, across inputs) of `total` under a positional `by`.
-fn positional(by: &SplitBy, n: u64, total: u64) -> Option<String> {
-    match *by {
-        SplitBy::Reads(per) => Some(format!("part{:04}", n / per.max(1))),
-        SplitBy::Files(files) => {
-            let files = files.max(1);
-            Some(format!("part{:04}", n * files / total.max(1)))
-        }
-        _ => None,
+/// The key of the `n`-th read (0-based, across inputs) of `total` under a positional `by`:
+/// `part0000`, ..., or with `bare` numbers (`0`, `1`, ...: slow5tools split's, after the
+/// file's stem).
+fn positional(by: &SplitBy, n: u64, total: u64, bare: bool) -> Option<String> {
+    let part = match *by {
+        SplitBy::Reads(per) => n / per.max(1),
+        SplitBy::Files(files) => n * files.max(1) / total.max(1),
+        _ => return None,
+    };
+    Some(if bare { part.to_string() } else { format!("part{part:04}") })
+}
+
+/// The key of read group `g`: `rg0`, ..., or with `bare` its number alone (slow5tools
+/// split's, after the file's stem).
+fn group_key(g: u32, bare: bool) -> String {
+    if bare {
+        g.to_string()
+    } else {
+        format!("rg{g}")
     }
 }
 
@@ -308,7 +325,19 @@ pub fn split(
     inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, options: SplitOptions<'_>,
     how: Run<'_>,
 ) -> Result<Split, ConvertError> {
+    if options.per_input && inputs.len() > 1 {
+        return split_each(inputs, from, dir, by, options, how);
+    }
     let refused = |why: &str| Err(ConvertError::Mapping(why.to_string()));
+    let stem_template;
+    let options = match (options.per_input, inputs) {
+        (true, [one]) => {
+            let stem = one.file_stem().unwrap_or_default().to_string_lossy();
+            stem_template = format!("{stem}_{}", options.template.unwrap_or(KEY));
+            SplitOptions { template: Some(&stem_template), ..options }
+        }
+        _ => options,
+    };
     let SplitOptions { to, compression, .. } = options;
     match (from, to) {
         (Format::Fast5, _) => {
@@ -325,7 +354,7 @@ pub fn split(
             if !options.lossless {
                 return refused("--lossless false drops BLOW5 auxiliary fields; a POD5 has none");
             }
-            split_pod5(inputs, dir, by, options.template, options.max_open, how)
+            split_pod5(inputs, dir, by, options, how)
         }
         (Format::Blow5 | Format::Slow5, None | Some(Format::Blow5 | Format::Slow5)) => {
             let text = to.unwrap_or(from) == Format::Slow5;
@@ -339,15 +368,57 @@ pub fn split(
     }
 }
 
+/// [`split`] of each input on its own ([`SplitOptions::per_input`]): the file stems checked
+/// distinct first, then each input split into its parts (each input's published together);
+/// the outputs, reads and what was left out of all of them.
+fn split_each(
+    inputs: &[PathBuf], from: Format, dir: &Path, by: &SplitBy, options: SplitOptions<'_>,
+    mut how: Run<'_>,
+) -> Result<Split, ConvertError> {
+    let mut stems: HashMap<String, &PathBuf> = HashMap::new();
+    for input in inputs {
+        let stem = input.file_stem().unwrap_or_default().to_string_lossy().to_lowercase();
+        if let Some(first) = stems.insert(stem, input) {
+            return Err(ConvertError::Mapping(format!(
+                "{} and {} have one file stem: split each on its own, their parts would take \
+                 one name",
+                first.display(),
+                input.display()
+            )));
+        }
+    }
+    let mut all = Split::default();
+    for input in inputs {
+        let run = Run {
+            on_error: how.on_error,
+            progress: how.progress.as_mut().map(|p| &mut **p as _),
+            publish: how.publish,
+            interrupted: how.interrupted,
+        };
+        let one = split(std::slice::from_ref(input), from, dir, by, options, run)?;
+        all.stats.reads += one.stats.reads;
+        all.stats.samples += one.stats.samples;
+        all.stats.samples_uncounted += one.stats.samples_uncounted;
+        all.stats.failed.extend(one.stats.failed);
+        all.stats.notes.extend(one.stats.notes);
+        all.outputs.extend(one.outputs);
+        all.unlisted += one.unlisted;
+        all.unknown.count += one.unknown.count;
+        let room = crate::table::Unknown::KEPT.saturating_sub(all.unknown.first.len());
+        all.unknown.first.extend(one.unknown.first.into_iter().take(room));
+    }
+    Ok(all)
+}
+
 /// Splits POD5 `inputs` into `dir` (`KEY.pod5` each, or `template` with [`KEY`] replaced by
 /// the key: `"run_{key}"` gives `run_KEY.pod5`) by `by`, `max_open` outputs at a time;
 /// an output that exists is replaced only as `how.publish` says (every output is
 /// checked before any is written). The outputs appear together once every one is complete,
 /// or none does ([`svb_io::publish_all`]): an error or an interruption publishes nothing.
 pub fn split_pod5(
-    inputs: &[PathBuf], dir: &Path, by: &SplitBy, template: Option<&str>, max_open: usize,
-    mut how: Run<'_>,
+    inputs: &[PathBuf], dir: &Path, by: &SplitBy, options: SplitOptions<'_>, mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
+    let SplitOptions { template, max_open, per_input: bare, .. } = options;
     let on_error = how.on_error;
     let mut result = Split::default();
     let mut keys = Keys::default();
@@ -388,7 +459,7 @@ pub fn split_pod5(
     result.unknown = keys.assign_table(by, &by_id)?;
     let total: u64 = counts.iter().sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
-        keys = positional_keys(&keys.per_input, by, total);
+        keys = positional_keys(&keys.per_input, by, total, bare);
     }
     let paths =
         output_paths(dir, &keys.names, template, "pod5", &opened_paths, how.publish.on_existing)?;
@@ -445,7 +516,7 @@ pub fn split_blow5(
     inputs: &[PathBuf], dir: &Path, by: &SplitBy, text: bool, options: SplitOptions<'_>,
     mut how: Run<'_>,
 ) -> Result<Split, ConvertError> {
-    let SplitOptions { template, compression, max_open, lossless, .. } = options;
+    let SplitOptions { template, compression, max_open, lossless, per_input: bare, .. } = options;
     let on_error = how.on_error;
     let mut result = Split::default();
     let mut opened = Vec::new();
@@ -471,7 +542,7 @@ pub fn split_blow5(
         let known = match by {
             SplitBy::Reads(_) | SplitBy::Files(_) => Some(String::new()),
             SplitBy::Run => r.header().attribute(0, "run_id").map(str::to_owned),
-            SplitBy::ReadGroup => Some("rg0".to_string()),
+            SplitBy::ReadGroup => Some(group_key(0, bare)),
             _ => None,
         };
         let fields: Vec<Result<Fields, ConvertError>> = match known.filter(|_| one_group) {
@@ -495,7 +566,7 @@ pub fn split_blow5(
                         SplitBy::Run => {
                             r.header().attribute(g as usize, "run_id").map(str::to_owned)
                         }
-                        SplitBy::ReadGroup => Some(format!("rg{g}")),
+                        SplitBy::ReadGroup => Some(group_key(g, bare)),
                         SplitBy::Channel => aux("channel_number"),
                         SplitBy::EndReason => aux("end_reason"),
                         SplitBy::Table(t) => t.get(&rec.read_id).cloned(),
@@ -538,7 +609,7 @@ pub fn split_blow5(
     drop(by_id);
     let total: u64 = keys.per_input.iter().map(|p| p.len() as u64).sum();
     if matches!(by, SplitBy::Reads(_) | SplitBy::Files(_)) {
-        keys = positional_keys(&keys.per_input, by, total);
+        keys = positional_keys(&keys.per_input, by, total, bare);
     }
     let ext = if text { "slow5" } else { "blow5" };
     let paths: Vec<PathBuf> = opened.iter().map(|(_, p)| p.clone()).collect();
@@ -678,13 +749,13 @@ fn reads_of_batch(keys: &Keys, input: usize, batch: &[u32]) -> Vec<(u32, Vec<usi
 }
 
 /// The keys of a positional split (`--reads`, `--files`), read by read across inputs.
-fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64) -> Keys {
+fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64, bare: bool) -> Keys {
     let mut keys = Keys::default();
     let mut n = 0u64;
     for per in per_input {
         let mut out = Vec::with_capacity(per.len());
         for _ in per {
-            let key = positional(by, n, total).expect("a positional split");
+            let key = positional(by, n, total, bare).expect("a positional split");
             out.push(keys.index(key));
             n += 1;
         }
@@ -693,10 +764,14 @@ fn positional_keys(per_input: &[Vec<u32>], by: &SplitBy, total: u64) -> Keys {
     keys
 }
 
-/// Key indices in key order.
+/// Key indices in key order (numbers by their value: `2` before `10`).
 fn sorted_keys(names: &[String]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..names.len() as u32).collect();
-    order.sort_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+    let number = |k: u32| names[k as usize].parse::<u64>().ok();
+    order.sort_by(|&a, &b| match (number(a), number(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => names[a as usize].cmp(&names[b as usize]),
+    });
     order
 }
 

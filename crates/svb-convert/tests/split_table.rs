@@ -13,7 +13,8 @@ fn split(input: &Path, table: &str, tmp: &TempDir, name: &str) -> Result<Split, 
     std::fs::write(&path, table).unwrap();
     let by = SplitBy::TableFile(TableFile { path, ..TableFile::default() });
     let out = tmp.join(name);
-    split_pod5(&[input.to_path_buf()], &out, &by, None, 16, Run::default())
+    let options = svb_convert::SplitOptions { max_open: 16, ..Default::default() };
+    split_pod5(&[input.to_path_buf()], &out, &by, options, Run::default())
 }
 
 fn ids(input: &Path) -> Vec<String> {

@@ -145,14 +145,14 @@ pub fn merge<'py>(
 
 /// The reads of files of one format into many files in `output_dir` (see `svb.split`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None, records = None, signal = None))]
+#[pyo3(signature = (inputs, output_dir, by = None, reads = None, files = None, table = None, to = None, max_open = 128, keep_going = false, force = false, template = None, table_file = None, column = None, records = None, signal = None, per_input = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn split<'py>(
     py: Python<'py>, inputs: Vec<PathBuf>, output_dir: PathBuf, by: Option<&str>,
     reads: Option<u64>, files: Option<u64>,
     table: Option<std::collections::HashMap<String, String>>, to: Option<&str>, max_open: usize,
     keep_going: bool, force: bool, template: Option<&str>, table_file: Option<PathBuf>,
-    column: Option<String>, records: Option<&str>, signal: Option<&str>,
+    column: Option<String>, records: Option<&str>, signal: Option<&str>, per_input: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     use svb_convert::SplitBy;
     let compression = svb_convert::Compression {
@@ -204,8 +204,14 @@ pub fn split<'py>(
         }
     };
     let result = operation(py, keep_going, force, |how| {
-        let options =
-            svb_convert::SplitOptions { template, to, compression, max_open, ..Default::default() };
+        let options = svb_convert::SplitOptions {
+            template,
+            to,
+            compression,
+            max_open,
+            per_input,
+            ..Default::default()
+        };
         svb_convert::split(&inputs, from, &output_dir, &split_by, options, how)
     })?;
     let out = PyDict::new(py);

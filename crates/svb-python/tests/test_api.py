@@ -329,6 +329,11 @@ def test_split(pod5_files, data, tmp_path):
     got = svb.split(src, tmp_path / "n", reads=5, template="half_{key}")
     assert [os.path.basename(p) for _, p, _ in got["outputs"]] == [
         "half_part0000.pod5", "half_part0001.pod5"]
+    # Each input on its own, its parts named as slow5tools split names them.
+    got = svb.split(src, tmp_path / "e", reads=4, per_input=True)
+    stem = os.path.splitext(os.path.basename(src))[0]
+    assert [os.path.basename(p) for _, p, _ in got["outputs"]] == [
+        f"{stem}_0.pod5", f"{stem}_1.pod5", f"{stem}_2.pod5"]
 
 
 def test_recover_pod5(data, tmp_path):

@@ -508,6 +508,7 @@ def split(
     column: Optional[str] = None,
     records: Optional[str] = None,
     signal: Optional[str] = None,
+    per_input: bool = False,
 ) -> dict:
     """The reads of POD5, or BLOW5 / SLOW5, `inputs` into many files of that format in
     `output_dir`, as `svb split` does: one of `by` ("run", "read-group", "channel",
@@ -519,7 +520,9 @@ def split(
     SLOW5 outputs; `template` names them ("run_{key}": `{key}` replaced by the key, the
     extension added; default "{key}"); `records` ("zstd", "zlib", "none") and `signal`
     ("svb-zd", "ex-zd", "none") recompress BLOW5 outputs (slow5tools split's -c / -s;
-    default the first input's). Returns {"reads", "samples" (None where BLOW5 records
+    default the first input's). `per_input` splits each input on its own and names its parts
+    as slow5tools split does ("rg.blow5" by read group: "rg_0.blow5", "rg_1.blow5"; parts of
+    N reads "rg_0.blow5", ...; inputs of one file stem refused). Returns {"reads", "samples" (None where BLOW5 records
     were copied as stored, their signals not read), "unlisted" (reads the
     table does not list), "unknown" (the table's ids that are none of the inputs' reads) and
     "unknown_first" (the first few of them), "outputs" [(key, path, reads)], "failed"}. A
@@ -537,7 +540,7 @@ def split(
         raise ValueError("column names the destination column of a table file")
     return _svb.split(
         [os.fspath(p) for p in inputs], os.fspath(output_dir), by, reads, files, table, to,
-        max_open, keep_going, force, template, table_file, column, records, signal,
+        max_open, keep_going, force, template, table_file, column, records, signal, per_input,
     )
 
 

@@ -162,6 +162,7 @@ def split(
     column: Optional[str] = None,
     records: Optional[str] = None,
     signal: Optional[str] = None,
+    per_input: bool = False,
 ) -> dict: ...
 def recover(input: str, output: str, force: bool = False) -> dict: ...
 def degrade(
