@@ -49,7 +49,7 @@ pub use record::{AuxValue, Record};
 pub use svb_io::zstd_frame::Profile as ZstdProfile;
 pub use svb_io::{Access, OnExisting, Publish, Threads};
 pub use svb_slow5_signal::SignalError;
-pub use text::FloatText;
+pub use text::{skim_line, skim_names, FloatText};
 pub use writer::{Schema, WriteOptions, Writer};
 
 /// What the BLOW5 reader takes a file to be, checked from its first bytes at open

@@ -136,8 +136,10 @@ impl Schema {
     }
 
     /// The text header: one `@key` line per attribute (a tab-separated value per read group),
-    /// then the `#types` and `#names` lines.
-    fn text(&self) -> Result<String, Blow5WriteError> {
+    /// then the `#types` and `#names` lines (what follows the version and read group count
+    /// lines in SLOW5 text, and the text header of a BLOW5 file); an error where a value
+    /// cannot be a header field.
+    pub fn text(&self) -> Result<String, Blow5WriteError> {
         let bad = |what: String| Blow5WriteError::Schema { what };
         let Some(first) = self.read_groups.first() else {
             return Err(bad("no read groups (a BLOW5 file has at least one)".into()));

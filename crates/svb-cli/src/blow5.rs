@@ -36,6 +36,14 @@ impl SignalFile for Reader {
         Ok(())
     }
 
+    fn write_stats(&self, file: &Path, out: &mut dyn Write) -> Result<(), String> {
+        write_stats(self, file, out)
+    }
+
+    fn write_skim(&self, what: crate::files::Skim, out: &mut dyn Write) -> Result<(), String> {
+        write_skim(self, what, out)
+    }
+
     fn info_json(&self, path: &Path) -> String {
         let h = self.header();
         let groups: Vec<String> = h
@@ -61,5 +69,87 @@ impl SignalFile for Reader {
             aux.join(","),
             self.len()
         )
+    }
+}
+
+/// slow5tools stats' lines of `r` (`path` as the user gave it).
+fn stats_text(r: &Reader, path: &Path) -> String {
+    let h = r.header();
+    let (major, minor, patch) = h.version;
+    let format = match h.form {
+        svb_model::Form::Text => "SLOW5 ASCII",
+        svb_model::Form::Binary => "BLOW5",
+    };
+    let aux: Vec<&str> = h.aux.iter().map(|a| a.name.as_str()).collect();
+    let aux_line = match aux.is_empty() {
+        true => "auxiliary fields\n".to_string(),
+        false => format!("auxiliary fields\t{}\n", aux.join(",")),
+    };
+    format!(
+        "file path\t{}\nfile version\t{major}.{minor}.{patch}\nfile format\t{format}\n\
+         record compression method\t{}\nsignal compression method\t{}\n\
+         number of read groups\t{}\nnumber of auxiliary fields\t{}\n{aux_line}\
+         number of records\t{}\n",
+        path.display(),
+        h.record_compression,
+        h.signal_compression,
+        h.read_groups.len(),
+        aux.len(),
+        r.len()
+    )
+}
+
+/// The `info --stats` of BLOW5 and SLOW5, as slow5tools stats writes it.
+pub(crate) fn write_stats(r: &Reader, path: &Path, out: &mut dyn Write) -> Result<(), String> {
+    out.write_all(stats_text(r, path).as_bytes()).map_err(|e| e.to_string())
+}
+
+/// slow5tools skim's output of `r`: its records (read a window at a time on every core, no
+/// signal decoded), its read ids or its header.
+pub(crate) fn write_skim(
+    r: &Reader, what: crate::files::Skim, out: &mut dyn Write,
+) -> Result<(), String> {
+    use rayon::prelude::*;
+    let io = |e: std::io::Error| e.to_string();
+    let h = r.header();
+    match what {
+        crate::files::Skim::Header => {
+            let text =
+                svb_blow5::Schema::of(h).text().map_err(|e| crate::output::error_chain(&e))?;
+            let (major, minor, patch) = h.version;
+            write!(
+                out,
+                "#slow5_version\t{major}.{minor}.{patch}\n#num_read_groups\t{}\n{text}",
+                h.read_groups.len()
+            )
+            .map_err(io)
+        }
+        crate::files::Skim::ReadIds => {
+            for i in 0..r.len() {
+                let id = r.read_id(i).map_err(|e| crate::output::error_chain(&e))?;
+                writeln!(out, "{id}").map_err(io)?;
+            }
+            Ok(())
+        }
+        crate::files::Skim::Records => {
+            out.write_all(svb_blow5::skim_names(&h.aux).as_bytes()).map_err(io)?;
+            let n = r.len();
+            for start in (0..n).step_by(4096) {
+                let lines: Vec<Result<Vec<u8>, String>> = (start..(start + 4096).min(n))
+                    .into_par_iter()
+                    .map_init(svb_blow5::Record::default, |rec, i| {
+                        let samples =
+                            r.fields_into(i, rec).map_err(|e| crate::output::error_chain(&e))?;
+                        let mut line = Vec::with_capacity(256);
+                        svb_blow5::skim_line(rec, samples, &h.aux, &mut line);
+                        Ok(line)
+                    })
+                    .collect();
+                for line in lines {
+                    out.write_all(&line?).map_err(io)?;
+                }
+            }
+            Ok(())
+        }
     }
 }

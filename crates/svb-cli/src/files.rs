@@ -36,6 +36,37 @@ pub trait SignalFile: Sync {
             Self::FORMAT.name()
         ))
     }
+    /// The file as slow5tools stats describes it, `file` as given (`info --stats`): BLOW5's
+    /// and SLOW5's alone.
+    fn write_stats(&self, file: &Path, out: &mut dyn Write) -> Result<(), String> {
+        let _ = (file, out);
+        Err(format!(
+            "--stats: slow5tools stats' layout is BLOW5's and SLOW5's; `svb {} info` describes \
+             a {} file",
+            Self::FORMAT.extension(),
+            Self::FORMAT.name()
+        ))
+    }
+    /// The records as slow5tools skim prints them (`skim`): BLOW5's and SLOW5's alone.
+    fn write_skim(&self, what: Skim, out: &mut dyn Write) -> Result<(), String> {
+        let _ = (what, out);
+        Err(format!(
+            "skim: slow5tools skim's table is BLOW5's and SLOW5's; `svb view` shows a {} \
+             file's reads",
+            Self::FORMAT.name()
+        ))
+    }
+}
+
+/// What `skim` prints (slow5tools skim's modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skim {
+    /// Every record without its signal.
+    Records,
+    /// The read ids, one a line (`--rid`).
+    ReadIds,
+    /// The header as SLOW5 text writes it (`--hdr`).
+    Header,
 }
 
 #[derive(Subcommand)]
@@ -48,6 +79,10 @@ pub enum Command {
         /// One JSON object instead of text.
         #[arg(long, conflicts_with = "read")]
         json: bool,
+        /// slow5tools stats' lines instead, byte for byte (BLOW5 / SLOW5): the file as given,
+        /// its version, format, compression, read groups, auxiliary fields and records.
+        #[arg(long, conflicts_with_all = ["read", "json"])]
+        stats: bool,
         /// One read in detail instead, as `pod5 inspect read` prints it, byte for byte (POD5):
         /// its fields, channel, end reason, calibration, samples and stored bytes, and its run.
         #[arg(long, value_name = "READ_ID")]
@@ -63,6 +98,19 @@ pub enum Command {
         /// marker or footer), decoding no signal; says the read count.
         #[arg(long)]
         quick: bool,
+    },
+    /// slow5tools skim's table, byte for byte (BLOW5 / SLOW5): every record's fields with `.`
+    /// for its signal (none is decoded), floats as slow5lib prints them, enums by label; or
+    /// the read ids, or the header.
+    Skim {
+        /// The file.
+        file: PathBuf,
+        /// The read ids alone, one a line (slow5tools skim --rid).
+        #[arg(long, conflicts_with = "hdr")]
+        rid: bool,
+        /// The header alone, as SLOW5 text writes it (slow5tools skim --hdr).
+        #[arg(long)]
+        hdr: bool,
     },
     /// Writes every read's signal to DIR as READ_ID.i16 (int16 LE), or READ_ID.npy; stops at
     /// the first read that fails, or whose id is not a file name portable to every OS.
@@ -94,8 +142,19 @@ pub fn with_examples(cmd: clap::Command, format: &str) -> clap::Command {
                      svb {format} info {file} --read 0000173c-bf67-44e7-9a9c-1ad0bc728e74   \
                      (as pod5 inspect read)"
                 ),
+                "blow5" => format!(
+                    "svb {format} info {file}\n  svb {format} info --json {file}\n  \
+                     svb {format} info --stats {file}     (slow5tools stats' lines)"
+                ),
                 _ => format!("svb {format} info {file}\n  svb {format} info --json {file}"),
             },
+        ),
+        (
+            "skim",
+            format!(
+                "svb {format} skim {file} > records.tsv     (slow5tools skim's table)\n  \
+                 svb {format} skim --rid {file}"
+            ),
         ),
         (
             "verify",
@@ -136,12 +195,16 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
         })
     };
     match cmd {
-        Command::Info { file, json, read } => {
+        Command::Info { file, json, read, stats } => {
             let r = open(&file)?;
             let f = F::of(&r).expect("opened as this format");
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             if let Some(id) = read {
                 f.write_read(&id, &mut out)?;
+                return quiet_on_closed_pipe(out.flush());
+            }
+            if stats {
+                f.write_stats(&file, &mut out)?;
                 return quiet_on_closed_pipe(out.flush());
             }
             let written = if json {
@@ -150,6 +213,18 @@ pub fn run<F: SignalFile>(cmd: Command) -> Result<(), String> {
                 writeln!(out, "file: {}", file.display()).and_then(|()| f.write_info(&mut out))
             };
             quiet_on_closed_pipe(written.and_then(|()| out.flush()))
+        }
+        Command::Skim { file, rid, hdr } => {
+            let r = open(&file)?;
+            let f = F::of(&r).expect("opened as this format");
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let what = match (rid, hdr) {
+                (true, _) => Skim::ReadIds,
+                (_, true) => Skim::Header,
+                _ => Skim::Records,
+            };
+            f.write_skim(what, &mut out)?;
+            quiet_on_closed_pipe(out.flush())
         }
         Command::Verify { file, quick: true } => {
             let f = open(&file)?;

@@ -126,3 +126,59 @@ fn blow5_to_slow5_is_slow5tools_view_byte_for_byte() {
         }
     }
 }
+
+/// `svb blow5 skim` and `svb blow5 info --stats` write what slow5tools skim and stats write,
+/// byte for byte, on slow5tools' own cases (`test_skim.sh`, `test_stats.sh`: the file path as
+/// given, from slow5tools' folder); a BLOW5 of a version slow5lib does not know is refused, as
+/// slow5tools stats refuses it; `--rid` lists the read ids, `--hdr` the header; a POD5 has no
+/// skim.
+#[test]
+#[ignore = "needs slow5lib's and slow5tools' test data (SVB_SLOW5_REPOS); run with --include-ignored"]
+fn skim_and_stats_are_slow5tools_byte_for_byte() {
+    let Some(repos) = svb_testdata::slow5_repos() else { return };
+    let root = repos.join("slow5tools");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_svb"))
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .unwrap()
+    };
+    let exp = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    for name in ["sp1_dna", "sequin_rna"] {
+        let got = ok(&run(&["blow5", "skim", &format!("test/data/raw/skim/{name}.blow5")]));
+        assert!(got == exp(&format!("test/data/exp/skim/{name}.exp")), "skim {name}");
+    }
+    for name in [
+        "exp_1_lossless.slow5",
+        "exp_1_lossy.blow5",
+        "zlib_svb-zd_multi_rg_v0.2.0.blow5",
+        "zlib_svb-zd_multi_rg_v1.0.0.blow5",
+    ] {
+        let got = ok(&run(&["blow5", "info", "--stats", &format!("test/data/raw/stats/{name}")]));
+        let stem = name.rsplit_once('.').unwrap().0;
+        assert_eq!(got, exp(&format!("test/data/exp/stats/{stem}.stdout")), "stats {name}");
+    }
+    let e = fails(&run(&[
+        "blow5",
+        "info",
+        "--stats",
+        "test/data/raw/stats/zlib_svb-zd_multi_rg_v1.1.0.blow5",
+    ]));
+    assert!(e.contains("version 1.1.0"), "{e}");
+    // The read ids, and the header as SLOW5 text writes it.
+    let file = "test/data/raw/skim/sp1_dna.blow5";
+    let ids = ok(&run(&["blow5", "skim", "--rid", file]));
+    let table = exp("test/data/exp/skim/sp1_dna.exp");
+    let want: Vec<&str> = table.lines().skip(1).map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(ids.lines().collect::<Vec<_>>(), want);
+    let hdr = ok(&run(&["blow5", "skim", "--hdr", file]));
+    assert!(hdr.starts_with("#slow5_version\t0.2.0\n#num_read_groups\t1\n@"), "{hdr}");
+    assert!(hdr.lines().last().unwrap().starts_with("#read_id\tread_group"), "{hdr}");
+    let tmp = TempDir::new("skim-pod5");
+    ok(&svb(&["example", s(&tmp.join("ex"))]));
+    let pod5 = fails(&svb(&["pod5", "skim", s(&tmp.join("ex/reads.pod5"))]));
+    assert!(pod5.contains("BLOW5's and SLOW5's"), "{pod5}");
+    let pod5 = fails(&svb(&["pod5", "info", "--stats", s(&tmp.join("ex/reads.pod5"))]));
+    assert!(pod5.contains("BLOW5's and SLOW5's"), "{pod5}");
+}

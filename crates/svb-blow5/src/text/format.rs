@@ -211,3 +211,78 @@ pub(super) fn push_i16(out: &mut Vec<u8>, v: i16) {
     }
     out.extend_from_slice(&buf[at..]);
 }
+
+/// The names line of [`skim_line`]'s table, with its newline: the primary fields, then
+/// `aux`'s names.
+pub fn skim_names(aux: &[AuxField]) -> String {
+    let mut line = String::from(
+        "#read_id\tread_group\tdigitisation\toffset\trange\tsampling_rate\tlen_raw_signal\traw_signal",
+    );
+    for f in aux {
+        line.push('\t');
+        line.push_str(&f.name);
+    }
+    line.push('\n');
+    line
+}
+
+/// Appends record `r` (of `samples` samples, its signal not looked at) as slow5tools skim
+/// prints it, with its newline: the SLOW5 line with `.` for the signal, floating-point values
+/// as slow5lib writes them (six decimals, trailing zeros dropped), an enum by its label, a
+/// missing value `.`. slow5tools skim prints `.` for every field it has no printer for;
+/// here each field is printed by its type. A value SLOW5 text cannot hold (an infinity, a
+/// separator in a text) is written as it is.
+///
+/// ```
+/// use svb_blow5::{AuxField, AuxValue, FieldType, Record};
+/// let aux = [AuxField { name: "end_reason".into(), ty: FieldType::Enum(vec!["unknown".into(), "signal_positive".into()]) }];
+/// let r = Record {
+///     read_id: "r1".into(),
+///     digitisation: 8192.0,
+///     offset: 14.0,
+///     range: 1402.8823,
+///     sampling_rate: 4000.0,
+///     aux: vec![("end_reason".into(), AuxValue::Enum(1, None))],
+///     ..Record::default()
+/// };
+/// let mut line = Vec::new();
+/// svb_blow5::skim_line(&r, 4365, &aux, &mut line);
+/// assert_eq!(line, b"r1\t0\t8192\t14\t1402.8823\t4000\t4365\t.\tsignal_positive\n");
+/// ```
+pub fn skim_line(r: &Record, samples: u64, aux: &[AuxField], out: &mut Vec<u8>) {
+    use std::io::Write;
+    let floats = FloatText::Slow5lib;
+    out.extend_from_slice(r.read_id.as_bytes());
+    write!(out, "\t{}", r.read_group).expect("writing to a Vec");
+    for v in [r.digitisation, r.offset, r.range, r.sampling_rate] {
+        out.push(b'\t');
+        if push_float(out, v, false, "", floats).is_err() {
+            write!(out, "{v}").expect("writing to a Vec");
+        }
+    }
+    write!(out, "\t{samples}\t.").expect("writing to a Vec");
+    for f in aux {
+        out.push(b'\t');
+        let Some((_, v)) = r.aux.iter().find(|(n, _)| *n == f.name) else {
+            out.push(b'.');
+            continue;
+        };
+        match (&f.ty, v) {
+            (_, AuxValue::Enum(u8::MAX, _)) => out.push(b'.'),
+            (FieldType::Enum(labels), AuxValue::Enum(i, _)) => match labels.get(*i as usize) {
+                Some(label) => out.extend_from_slice(label.as_bytes()),
+                None => write!(out, "{i}").expect("writing to a Vec"),
+            },
+            (FieldType::Array { .. }, AuxValue::Text(t)) if t.is_empty() => out.push(b'.'),
+            (FieldType::Array { .. }, AuxValue::Text(t)) => out.extend_from_slice(t.as_bytes()),
+            (ty, v) => {
+                let at = out.len();
+                if aux_text(ty, v, out, floats).is_err() {
+                    out.truncate(at);
+                    write!(out, "{v:?}").expect("writing to a Vec");
+                }
+            }
+        }
+    }
+    out.push(b'\n');
+}

@@ -27,8 +27,8 @@
 mod format;
 mod parse;
 
-pub use format::FloatText;
 pub(crate) use format::{check_record, header_bytes, record_line};
+pub use format::{skim_line, skim_names, FloatText};
 pub(crate) use parse::{header_len, parse_header, parse_record, read_id, signal_span};
 
 /// The first bytes of every SLOW5 file.
