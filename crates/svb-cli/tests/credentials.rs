@@ -122,3 +122,82 @@ fn s3_requests_are_signed_with_the_profile_the_environment_names() {
     ok(&svb_s3(&server, &tmp.0, &[("AWS_PROFILE", "corp")], &args));
     assert!(key_ids(&server, from).iter().all(|k| k.starts_with("unsigned")));
 }
+
+/// Azure: where nothing else gives a credential and the Azure CLI has signed in (`az login`:
+/// its profile lists a subscription), each request carries the CLI's token (`az account
+/// get-access-token`, here a stand-in `az` on PATH); a key in the environment comes first,
+/// and a CLI that has not signed in is not asked.
+#[cfg(unix)]
+#[test]
+fn azure_requests_carry_the_azure_clis_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = TempDir::new("credentials-azure");
+    let root = tmp.join("store");
+    std::fs::create_dir_all(root.join("container")).unwrap();
+    let signal: Vec<i16> = (0..100).collect();
+    let reads: [(&str, &[i16]); 1] = [("read_1", &signal)];
+    std::fs::write(root.join("container/x.blow5"), svb_testdata::blow5::of_reads(&reads)).unwrap();
+    let server = HttpServer::start(&root);
+    // A stand-in for the Azure CLI: the token a signed-in `az` prints.
+    let bin = tmp.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let az = bin.join("az");
+    std::fs::write(
+        &az,
+        "#!/bin/sh\n[ \"$1 $2\" = \"account get-access-token\" ] || exit 2\n\
+         echo '{\"accessToken\": \"cli-token\", \"expiresOn\": \"2099-01-01 00:00:00.000000\", \
+         \"tokenType\": \"Bearer\"}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&az, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let profile = |subscriptions: &str| {
+        std::fs::create_dir_all(tmp.join(".azure")).unwrap();
+        std::fs::write(
+            tmp.join(".azure/azureProfile.json"),
+            format!("\u{feff}{{\"installationId\": \"i\", \"subscriptions\": {subscriptions}}}"),
+        )
+        .unwrap();
+    };
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let view = |env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_svb"));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("AZURE_") {
+                c.env_remove(k);
+            }
+        }
+        c.args(["view", "az://container/x.blow5", "--fields", "read_id", "--no-header"])
+            .args(["--storage-option", "allow_http=true", "--storage-option", "timeout=5s"])
+            .env("HOME", &tmp.0)
+            .env("PATH", &path)
+            .env("AZURE_STORAGE_ACCOUNT_NAME", "lab")
+            .env("AZURE_STORAGE_ENDPOINT", server.url(""))
+            // No instance metadata service to fall back on.
+            .env("IDENTITY_ENDPOINT", "http://127.0.0.1:9/none")
+            .env("MSI_ENDPOINT", "http://127.0.0.1:9/none")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap()
+    };
+    let tokens = |from: usize| -> Vec<String> {
+        let all = server.served.authorization.lock().unwrap();
+        let mut v: Vec<String> = all[from..].to_vec();
+        v.dedup();
+        v
+    };
+    profile(r#"[{"id": "0000", "isDefault": true, "state": "Enabled"}]"#);
+    let from = requests(&server);
+    assert_eq!(ok(&view(&[])), "read_1\n");
+    assert_eq!(tokens(from), ["Bearer cli-token"]);
+    // A key in the environment comes first (requests signed with it, not the CLI's token).
+    let from = requests(&server);
+    let key = ("AZURE_STORAGE_ACCOUNT_KEY", "c2VjcmV0IGtleSBvZiB0aGUgbGFi");
+    assert_eq!(ok(&view(&[key])), "read_1\n");
+    assert!(tokens(from).iter().all(|a| a.starts_with("SharedKey lab:")), "{:?}", tokens(from));
+    // Signed out (`az logout` empties the list): the CLI is not asked.
+    profile("[]");
+    let from = requests(&server);
+    let out = view(&[]);
+    assert!(!out.status.success());
+    assert!(tokens(from).iter().all(|a| !a.contains("cli-token")), "{:?}", tokens(from));
+}

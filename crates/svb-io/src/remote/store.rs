@@ -115,7 +115,7 @@ pub(crate) fn build_store(
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
-            built(url, b.build())?
+            built(url, with_azure_cli(b).build())?
         }
         ObjectStoreScheme::Http => {
             let root = &parsed[..url::Position::BeforePath];
@@ -174,6 +174,57 @@ pub(crate) fn retry_config(options: &[(String, String)]) -> object_store::RetryC
 /// answers nothing named then.
 pub(crate) fn open_budget(options: &[(String, String)]) -> Duration {
     request_timeout(options) * 3 / 2
+}
+
+/// `b` signed in as the Azure CLI is (`az login`: each request's token from `az account
+/// get-access-token`, as the Azure SDKs' default credential chain ends) where the
+/// environment and the storage options give no credential of their own (a key, a SAS, a
+/// token, a service principal, workload identity, the emulator, or unsigned requests) and the
+/// CLI has signed in (its profile, in `AZURE_CONFIG_DIR` or `~/.azure`, lists a
+/// subscription). Otherwise object_store's own choice stands (a VM's managed identity).
+fn with_azure_cli(
+    b: object_store::azure::MicrosoftAzureBuilder,
+) -> object_store::azure::MicrosoftAzureBuilder {
+    use object_store::azure::AzureConfigKey as Key;
+    let own = [
+        Key::AccessKey,
+        Key::SasKey,
+        Key::Token,
+        Key::ClientSecret,
+        Key::FederatedTokenFile,
+        Key::UseEmulator,
+        Key::UseAzureCli,
+        Key::SkipSignature,
+    ];
+    let set = |k: &Key| b.get_config_value(k).is_some_and(|v| !v.is_empty() && v != "false");
+    if own.iter().any(set) || !azure_cli_signed_in() {
+        return b;
+    }
+    b.with_use_azure_cli(true)
+}
+
+/// Whether the Azure CLI has signed in: its profile (`azureProfile.json` in
+/// `AZURE_CONFIG_DIR`, else `~/.azure`) lists a subscription (`az logout` empties the list).
+fn azure_cli_signed_in() -> bool {
+    let dir = match std::env::var_os("AZURE_CONFIG_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => match std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")) {
+            Some(home) => std::path::PathBuf::from(home).join(".azure"),
+            None => return false,
+        },
+    };
+    let Ok(text) = std::fs::read_to_string(dir.join("azureProfile.json")) else {
+        return false;
+    };
+    // `"subscriptions": [` followed by anything but its `]`.
+    let Some(at) = text.find("\"subscriptions\"") else {
+        return false;
+    };
+    let rest = text[at + "\"subscriptions\"".len()..].trim_start();
+    let Some(rest) = rest.strip_prefix(':').map(str::trim_start) else {
+        return false;
+    };
+    rest.strip_prefix('[').is_some_and(|list| !list.trim_start().starts_with(']'))
 }
 
 /// `b` with what the AWS CLI's profile gives (`~/.aws/config` and `~/.aws/credentials`, or
