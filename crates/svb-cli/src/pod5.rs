@@ -29,7 +29,7 @@ impl SignalFile for Reader {
             TableVersion::V1OrLater => "version 1 or later",
         };
         writeln!(out, "reads table: {layout}")?;
-        writeln!(out, "signal: {}, {} chunks", self.signal_encoding(), self.signal_rows())?;
+        writeln!(out, "signal: {}, {} chunks", self.signal_encoding(), self.chunk_count())?;
         for t in &f.contents {
             writeln!(out, "  {} at byte {} ({} bytes)", t.content_type, t.offset, t.length)?;
         }
@@ -163,7 +163,7 @@ impl SignalFile for Reader {
                 TableVersion::V1OrLater => "1+",
             },
             self.signal_encoding(),
-            self.signal_rows(),
+            self.chunk_count(),
             tables.join(","),
             runs.join(","),
             self.len(),

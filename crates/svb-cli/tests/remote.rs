@@ -185,9 +185,12 @@ fn a_wrong_answer_is_an_error_never_data() {
 /// `later`, its modification time set a few seconds on, as a replacement a second or more
 /// after the open has): an error saying so.
 fn replaced_while_read(server: &HttpServer, pod5: std::path::PathBuf, later: bool) {
-    server.faults.delay_ms.store(150, Ordering::SeqCst);
+    // The open's round trip answered by 400 ms, the file replaced at 500 ms, while the next
+    // requests (the signal table's batches, the scan) wait for their answers (at 800 ms and
+    // after): they see the replacement.
+    server.faults.delay_ms.store(400, Ordering::SeqCst);
     let swap = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(400));
+        std::thread::sleep(std::time::Duration::from_millis(500));
         let mut bytes = std::fs::read(&pod5).unwrap();
         let n = bytes.len();
         bytes[n / 2] ^= 0xff;
@@ -262,9 +265,9 @@ fn an_object_replaced_on_a_server_without_etags_is_an_error() {
     replaced_while_read(&server, local[0].clone(), true);
 }
 
-/// Reads are planned: `view` and `info` of a POD5 object fetch its footer, tables and batch
-/// metadata, no signal, in 2 round trips; `get` of one read, or of ten, adds the reads'
-/// chunks (3); a scan (`verify`) fetches
+/// Reads are planned: `view` and `info` of a POD5 object fetch its footer and tables, no
+/// signal-table batch and no signal, in at most 2 round trips; `get` of one read, or of ten,
+/// adds the signal table's batch metadata and the reads' chunks (3); a scan (`verify`) fetches
 /// each byte about once (SLOW5 text too); a BLOW5 object with its index beside it is not
 /// scanned to be opened.
 #[test]
@@ -291,7 +294,7 @@ fn reads_are_planned_not_paged() {
     let read_bytes = 2 * std::fs::metadata(dir.join("one.i16")).unwrap().len();
     assert!(get < tables + read_bytes, "get fetched {get} bytes for a {read_bytes}-byte read");
     // In round trips, with every answer 600 ms late: `view` opens the object (its head and
-    // tail at once) and fetches the signal table's batch metadata; `get` adds the read's
+    // tail at once, its tables); `get` adds the signal table's batch metadata and the read's
     // chunks. (Requests sent at once may arrive up to 300 ms apart on a loaded machine and
     // still count as one.)
     server.faults.delay_ms.store(600, Ordering::SeqCst);
@@ -826,4 +829,55 @@ fn a_hostile_server_is_an_error_not_a_hang() {
         );
         fault.store(0, Ordering::SeqCst);
     }
+}
+
+/// An object's POD5 signal table is read when a read's signal is first asked for: `view` and
+/// `info` fetch none of its record batches (the requests of a deferred open: the object's
+/// head and tail, its tables), `get` reads them and the read's chunks, and gives the read's
+/// samples; `verify` checks every read as a local open does.
+#[test]
+fn view_and_info_fetch_no_signal_batch() {
+    let dir = svb_testdata::TempDir::new("remote-signal-deferred");
+    let local = files(&dir, 250);
+    let server = HttpServer::start(&dir.0);
+    let url = server.url("reads.pod5");
+    let r = svb_pod5::Reader::open(&local[0]).unwrap();
+    let table = r
+        .footer()
+        .contents
+        .iter()
+        .find(|f| f.content_type == svb_pod5::ContentType::SignalTable)
+        .copied()
+        .unwrap();
+    // Each range a command fetched.
+    let ranges = |since: usize| -> Vec<(u64, u64)> {
+        let log = server.served.log.lock().unwrap();
+        log[since..]
+            .iter()
+            .filter_map(|l| {
+                let r = l.split_whitespace().nth(2)?.strip_prefix("bytes=")?;
+                let (a, b) = r.split_once('-')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .collect()
+    };
+    // The signal table's batches past the object's head (fetched at open, 16 KiB) and before
+    // its Arrow footer (read at open; everything of the table but its last 256 KiB here).
+    let batches = table.offset + (64 << 10)..table.offset + table.length - (256 << 10);
+    let touches = |(a, b): (u64, u64)| a < batches.end && b >= batches.start;
+    for args in [&["view", &url][..], &["pod5", "info", &url], &["view", &url, "--json"]] {
+        let since = server.served.log.lock().unwrap().len();
+        ok(&svb(args));
+        let got = ranges(since);
+        assert!(!got.iter().any(|&r| touches(r)), "{args:?} fetched {got:?} of {batches:?}");
+    }
+    // `get` reads the batches and the read's chunks.
+    let ids = read_ids(&local[0]);
+    let id = ids.lines().nth(200).unwrap();
+    let out = dir.join("one.i16");
+    ok(&svb(&["get", &url, id, "-o", s(&out)]));
+    let i = r.find(id).unwrap();
+    let want: Vec<u8> = r.decode_signal(i).unwrap().iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    ok(&svb(&["pod5", "verify", &url]));
 }

@@ -259,11 +259,62 @@ pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, Stri
 fn parse_with_footer(
     file: &Embedded<'_>, footer_start: u64, footer_bytes: &[u8], file_identifier: &str,
 ) -> Result<SignalTable, TableError> {
-    let footer = arrow_ipc::root_as_footer(footer_bytes)
-        .map_err(|e| (None, format!("Arrow footer: {e}")))?;
-    let schema = schema_of(&footer)?;
+    let footer = TableFooter::of(file, footer_start, footer_bytes.to_vec(), file_identifier)?;
+    footer.parse(file.src)
+}
+
+/// The signal table's Arrow file as its footer describes it, checked (its schema, the
+/// columns POD5 reads, the file identifier), none of its record batches read yet: what an
+/// object's reader keeps until a read's signal is asked for, so that `view` and `info` of a
+/// POD5 object fetch no batch of its signal table ([`TableFooter::parse`] reads them all).
+pub(crate) struct TableFooter {
+    at: u64,
+    len: u64,
+    footer_start: u64,
+    footer_bytes: Vec<u8>,
+    pub(crate) encoding: SignalEncoding,
+}
+
+/// The signal table's Arrow file of `len` bytes at `at` in `src`, its footer read and checked
+/// (its schema must carry `file_identifier` when it carries one), no record batch read.
+pub(crate) fn open_footer(
+    src: &Source, at: u64, len: u64, file_identifier: &str,
+) -> Result<TableFooter, TableError> {
+    let file = Embedded { src, at, len };
+    let (footer_start, footer_bytes) = arrow_footer(&file)?;
+    TableFooter::of(&file, footer_start, footer_bytes, file_identifier)
+}
+
+impl TableFooter {
+    fn of(
+        file: &Embedded<'_>, footer_start: u64, footer_bytes: Vec<u8>, file_identifier: &str,
+    ) -> Result<TableFooter, TableError> {
+        let footer = arrow_ipc::root_as_footer(&footer_bytes)
+            .map_err(|e| (None, format!("Arrow footer: {e}")))?;
+        let (_, encoding, _, _) = checked_schema(&footer, file_identifier)?;
+        footer.recordBatches().ok_or((None, "Arrow footer lists no record batches".to_string()))?;
+        Ok(TableFooter { at: file.at, len: file.len, footer_start, footer_bytes, encoding })
+    }
+
+    /// Every record batch of the table read and checked, its rows listed.
+    pub(crate) fn parse(&self, src: &Source) -> Result<SignalTable, TableError> {
+        let file = Embedded { src, at: self.at, len: self.len };
+        let footer = arrow_ipc::root_as_footer(&self.footer_bytes)
+            .map_err(|e| (None, format!("Arrow footer: {e}")))?;
+        let (types, encoding, samples_col, signal_col) = checked_schema(&footer, "")?;
+        parse_batches(&file, self.footer_start, &footer, &types, encoding, samples_col, signal_col)
+    }
+}
+
+/// The column types, the signal's encoding and the `samples` and `signal` columns of the
+/// table whose Arrow footer is `footer`, checked; its schema must carry `file_identifier`
+/// when it carries one (an empty one is not checked).
+fn checked_schema(
+    footer: &arrow_ipc::Footer<'_>, file_identifier: &str,
+) -> Result<(Vec<DataType>, SignalEncoding, usize, usize), TableError> {
+    let schema = schema_of(footer)?;
     if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
-        if id != file_identifier {
+        if !file_identifier.is_empty() && id != file_identifier {
             return whole(format!(
                 "file identifier {id} differs from the footer's {file_identifier}"
             ));
@@ -281,7 +332,15 @@ fn parse_with_footer(
         return whole("column signal missing");
     };
     let encoding = encoding_of(&schema.fields()[signal_col])?;
+    Ok((types, encoding, samples_col, signal_col))
+}
 
+/// The rows of every record batch of `file` (the Arrow footer `footer` starting at
+/// `footer_start`), each batch's metadata and its columns' places checked.
+fn parse_batches(
+    file: &Embedded<'_>, footer_start: u64, footer: &arrow_ipc::Footer<'_>, types: &[DataType],
+    encoding: SignalEncoding, samples_col: usize, signal_col: usize,
+) -> Result<SignalTable, TableError> {
     let mut rows = Vec::new();
     let blocks =
         footer.recordBatches().ok_or((None, "Arrow footer lists no record batches".to_string()))?;
@@ -295,7 +354,7 @@ fn parse_with_footer(
         let batch = message
             .header_as_record_batch()
             .ok_or_else(|| (None, format!("{what}: not a record batch")))?;
-        let starts = ipc::check_buffers(&batch, body_len, &types, &what).map_err(|w| (None, w))?;
+        let starts = ipc::check_buffers(&batch, body_len, types, &what).map_err(|w| (None, w))?;
         let body = (offset + meta_len) as u64;
         let base = rows.len() as u64;
         let n = batch.length() as u64;

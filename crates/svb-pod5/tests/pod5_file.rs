@@ -59,7 +59,8 @@ fn current_writer_matches_the_python_api(dir: &Path) {
     assert_eq!(reader.footer().pod5_version, "0.3.49");
     assert_eq!(reader.table_version(), TableVersion::V1OrLater);
     assert_eq!(reader.signal_encoding(), SignalEncoding::Vbz);
-    assert_eq!(reader.signal_rows(), 22);
+    assert_eq!(reader.signal_rows().unwrap(), 22);
+    assert_eq!(reader.chunk_count(), 22);
     assert_eq!(reader.run_infos().len(), 1);
     let signals = decode_all(&reader);
     for (i, w) in want.iter().enumerate() {

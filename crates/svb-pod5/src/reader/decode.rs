@@ -50,10 +50,12 @@ impl Reader {
     /// failure is left to the chunk reads to report, an index past the end to its read.
     pub(crate) fn plan_signals(&self, indices: &[usize]) {
         if self.src.is_remote() {
+            // The table's batches first (a failure is left to the reads to report).
+            let Ok(table) = self.signal() else { return };
             let plan: Vec<std::ops::Range<u64>> = indices
                 .iter()
                 .filter(|&&i| i < self.reads.len())
-                .flat_map(|&i| self.rows(i).map(|(_, r)| r.offset..r.offset + r.bytes))
+                .flat_map(|&i| self.rows(table, i).map(|(_, r)| r.offset..r.offset + r.bytes))
                 .collect();
             let _ = self.src.prefetch(&plan);
         }
@@ -148,6 +150,7 @@ impl Reader {
     where
         F: Fn(usize, &ReadRow, &[i16]) + Sync,
     {
+        let table = self.signal()?;
         let mut start = 0;
         while start < self.reads.len() {
             // The window: reads start..end, offsets of each read's samples in `buf`.
@@ -169,7 +172,7 @@ impl Reader {
                 self.decode_long_read(start, buf)?;
             } else {
                 let chunks = (start..end)
-                    .flat_map(|index| self.rows(index).map(move |(row, r)| (index, row, r)));
+                    .flat_map(|index| self.rows(table, index).map(move |(row, r)| (index, row, r)));
                 self.decode_chunks_at(buf, 0, len, chunks)?;
             }
             let buf = &buf[..len];
@@ -187,7 +190,7 @@ impl Reader {
     /// have decoded (a chunk longer than a window alone, growing with what it decodes), so
     /// that `buf` never holds more than a window of samples not yet decoded.
     fn decode_long_read(&self, index: usize, buf: &mut Vec<i16>) -> Result<(), Pod5Error> {
-        let rows: Vec<(u64, &SignalRow)> = self.rows(index).collect();
+        let rows: Vec<(u64, &SignalRow)> = self.rows(self.signal()?, index).collect();
         let mut at = 0usize;
         let mut first = 0;
         while first < rows.len() {

@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 
 use svb_io::Source;
 
+use crate::columns::TableError;
 use crate::container::Footer;
 use crate::error::{Pod5Error, TableKind};
 use crate::read::ReadRow;
 use crate::run_info::RunInfo;
-use crate::signal::{SignalEncoding, SignalRow, SignalTable};
+use crate::signal::{SignalEncoding, SignalRow, SignalTable, TableFooter};
 
 /// One chunk of a read's signal as stored: its signal-table row, its sample count and its
 /// stored size in bytes (the VBZ blob, or 2 bytes per sample uncompressed).
@@ -56,9 +57,52 @@ pub struct Reader {
     footer: Footer,
     reads: Vec<ReadRow>,
     by_id: HashMap<[u8; 16], usize>,
-    signal: SignalTable,
+    signal: Signal,
     run_infos: Vec<RunInfo>,
     table_version: TableVersion,
+}
+
+/// A reader's signal table: parsed at open (a local file), or, for an object, when a read's
+/// signal is first asked for, so that `view` and `info` of an object fetch none of it (every
+/// read's layout is checked against it then, as at a local file's open).
+pub(super) struct Signal {
+    encoding: SignalEncoding,
+    /// The table's footer, kept until the table is parsed (an object's).
+    footer: Option<TableFooter>,
+    table: std::sync::OnceLock<Result<SignalTable, Deferred>>,
+}
+
+/// Why a signal table parsed after open gave no table: its own error, or a read's layout
+/// (the row of the reads table and what is wrong), kept to be said at every ask.
+#[derive(Clone)]
+enum Deferred {
+    Table(TableError),
+    Layout { row: u64, what: String },
+}
+
+impl Signal {
+    /// A table parsed at open.
+    pub(super) fn parsed(table: SignalTable) -> Signal {
+        Signal {
+            encoding: table.encoding,
+            footer: None,
+            table: std::sync::OnceLock::from(Ok(table)),
+        }
+    }
+
+    /// A table whose batches are read when a read's signal is first asked for.
+    pub(super) fn deferred(footer: TableFooter) -> Signal {
+        Signal {
+            encoding: footer.encoding,
+            footer: Some(footer),
+            table: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The table, when it has been parsed.
+    pub(super) fn table(&self) -> Option<&SignalTable> {
+        self.table.get().and_then(|t| t.as_ref().ok())
+    }
 }
 
 /// The reads-table layout a file uses.
@@ -76,7 +120,7 @@ impl std::fmt::Debug for Reader {
         f.debug_struct("Reader")
             .field("path", &self.path)
             .field("reads", &self.reads.len())
-            .field("signal_rows", &self.signal.rows())
+            .field("signal_rows", &self.signal.table().map(SignalTable::rows))
             .finish()
     }
 }
@@ -107,9 +151,46 @@ impl Reader {
         self.signal.encoding
     }
 
-    /// Rows of the signal table.
-    pub fn signal_rows(&self) -> u64 {
-        self.signal.rows()
+    /// Rows of the signal table (an object's table read first, where it was not yet).
+    pub fn signal_rows(&self) -> Result<u64, Pod5Error> {
+        Ok(self.signal()?.rows())
+    }
+
+    /// Chunks the reads' signal is stored in (from the reads table alone: no signal-table
+    /// batch is read).
+    pub fn chunk_count(&self) -> u64 {
+        self.reads.iter().map(|r| r.signal_rows.len() as u64).sum()
+    }
+
+    /// The signal table, parsed (an object's, and every read's layout checked against it,
+    /// the first time it is asked for); its error, or a read's, each time.
+    pub(crate) fn signal(&self) -> Result<&SignalTable, Pod5Error> {
+        let parsed = self.signal.table.get_or_init(|| {
+            let footer = self.signal.footer.as_ref().expect("a table not parsed keeps its footer");
+            let table = footer.parse(&self.src).map_err(Deferred::Table)?;
+            let mut sorted = Vec::new();
+            for (i, read) in self.reads.iter().enumerate() {
+                tables::check_layout(read, &table, &mut sorted).map_err(|what| {
+                    Deferred::Layout {
+                        row: i as u64,
+                        what: format!("read {}: {what}", read.read_id_string()),
+                    }
+                })?;
+            }
+            Ok(table)
+        });
+        match parsed {
+            Ok(table) => Ok(table),
+            Err(Deferred::Table(e)) => {
+                Err(tables::table_error(&self.path, TableKind::Signal)(e.clone()))
+            }
+            Err(Deferred::Layout { row, what }) => Err(Pod5Error::Row {
+                path: self.path.clone(),
+                table: TableKind::Reads,
+                row: *row,
+                what: what.clone(),
+            }),
+        }
     }
 
     /// The acquisitions (run-info table, or version 0's embedded run info).
@@ -206,14 +287,17 @@ impl Reader {
         &self, index: usize,
     ) -> Result<impl ExactSizeIterator<Item = (u64, &SignalRow)> + '_, Pod5Error> {
         self.read(index)?;
-        Ok(self.rows(index))
+        Ok(self.rows(self.signal()?, index))
     }
 
-    /// [`chunk_rows`](Reader::chunk_rows) of an index known to be in range.
-    fn rows(&self, index: usize) -> impl ExactSizeIterator<Item = (u64, &SignalRow)> + '_ {
+    /// [`chunk_rows`](Reader::chunk_rows) of an index known to be in range, its rows in
+    /// `table` (the parsed table: every read's rows were checked against it).
+    fn rows<'a>(
+        &'a self, table: &'a SignalTable, index: usize,
+    ) -> impl ExactSizeIterator<Item = (u64, &'a SignalRow)> + 'a {
         self.reads[index]
             .signal_rows
             .iter()
-            .map(|&row| (row, self.signal.get(row).expect("rows checked at open")))
+            .map(move |&row| (row, table.get(row).expect("rows checked with the table")))
     }
 }

@@ -125,9 +125,14 @@ impl Reader {
         let signal_file =
             find(ContentType::SignalTable, TableKind::Signal)?.ok_or(missing(TableKind::Signal))?;
         plan_tables(&path, &src, &footer, &signal_file)?;
-        let signal =
-            signal::parse(&src, signal_file.offset, signal_file.length, &footer.file_identifier)
-                .map_err(table_err(TableKind::Signal))?;
+        // An object's signal table is read when a read's signal is first asked for (`view`
+        // and `info` fetch none of it); a local file's now, every read's layout checked.
+        let (at, len, id) = (signal_file.offset, signal_file.length, &footer.file_identifier);
+        let signal = match src.is_remote() {
+            true => signal::open_footer(&src, at, len, id).map(super::Signal::deferred),
+            false => signal::parse(&src, at, len, id).map(super::Signal::parsed),
+        }
+        .map_err(table_err(TableKind::Signal))?;
         let version = footer_version(&path, &footer)?;
         let reads_file = open_table(ContentType::ReadsTable, TableKind::Reads)?
             .ok_or(missing(TableKind::Reads))?;

@@ -247,7 +247,7 @@ impl Reader {
         };
         let version = footer_version(&path, &footer)?;
         let signal_rows = signal.rows();
-        let tables = Tables { signal, reads, run_info };
+        let tables = Tables { signal: super::Signal::parsed(signal), reads, run_info };
         let (r, dropped) = Self::from_tables(path, src, footer, version, tables, &|_| true, true)?;
         let said = format!(
             "left by a writer that was killed: the signal table without its Arrow footer \

@@ -17,9 +17,12 @@ use crate::run_info::{self};
 use crate::schema;
 use crate::signal::SignalTable;
 
-/// The parsed tables a reader is built from.
+use super::Signal;
+
+/// The parsed tables a reader is built from (the signal table parsed, or its footer kept to
+/// parse it when a read's signal is first asked for).
 pub(super) struct Tables {
-    pub(super) signal: SignalTable,
+    pub(super) signal: Signal,
     pub(super) reads: ipc::IpcFile,
     pub(super) run_info: Option<ipc::IpcFile>,
 }
@@ -83,9 +86,17 @@ impl Reader {
         } else {
             TableVersion::V1OrLater
         };
-        let (mut reads, embedded_runs) =
-            reads::parse_reads(&reads_file.batches, |r| signal.samples(r), keep)
-                .map_err(table_err(TableKind::Reads))?;
+        // A reads table without sample counts (version 0) takes them from the signal table:
+        // parsed now.
+        let signal = match (&signal.footer, reads_file.schema.column_with_name("num_samples")) {
+            (Some(f), None) if signal.table().is_none() => {
+                Signal::parsed(f.parse(&src).map_err(table_err(TableKind::Signal))?)
+            }
+            _ => signal,
+        };
+        let samples = |r| signal.table().and_then(|t| t.samples(r));
+        let (mut reads, embedded_runs) = reads::parse_reads(&reads_file.batches, samples, keep)
+            .map_err(table_err(TableKind::Reads))?;
         let mut run_infos = match run_info {
             Some(f) => {
                 check_identifier(&path, &footer, TableKind::RunInfo, &f)?;
@@ -107,15 +118,17 @@ impl Reader {
 
         let mut rows = Vec::new();
         let mut dropped = 0;
-        if drop_unwritten {
+        if let (true, Some(table)) = (drop_unwritten, signal.table()) {
             let before = reads.len();
-            reads.retain(|read| read.signal_rows.iter().all(|&row| signal.get(row).is_some()));
+            reads.retain(|read| read.signal_rows.iter().all(|&row| table.get(row).is_some()));
             dropped = before - reads.len();
         }
         let mut by_id = HashMap::with_capacity(reads.len());
         for (i, read) in reads.iter().enumerate() {
             by_id.entry(read.info.read_id).or_insert(i);
-            check_layout(read, &signal, &mut rows).map_err(|what| Pod5Error::Row {
+            // Against a table parsed at open; a deferred one checks every read when parsed.
+            let Some(table) = signal.table() else { continue };
+            check_layout(read, table, &mut rows).map_err(|what| Pod5Error::Row {
                 path: path.clone(),
                 table: TableKind::Reads,
                 row: i as u64,
@@ -128,7 +141,9 @@ impl Reader {
 
 /// A read's signal rows must exist, have a sample count, be distinct, and their sample
 /// counts add up to `num_samples`. `sorted` is scratch space, reused across reads.
-fn check_layout(read: &ReadRow, signal: &SignalTable, sorted: &mut Vec<u64>) -> Result<(), String> {
+pub(super) fn check_layout(
+    read: &ReadRow, signal: &SignalTable, sorted: &mut Vec<u64>,
+) -> Result<(), String> {
     let mut total = 0u64;
     for &row in &read.signal_rows {
         let Some(r) = signal.get(row) else {
