@@ -126,7 +126,7 @@ fn s3_requests_are_signed_with_the_profile_the_environment_names() {
 /// Azure: where nothing else gives a credential and the Azure CLI has signed in (`az login`:
 /// its profile lists a subscription), each request carries the CLI's token (`az account
 /// get-access-token`, here a stand-in `az` on PATH); a key in the environment comes first,
-/// and a CLI that has not signed in is not asked.
+/// and a CLI the user declined or that has not signed in is not asked.
 #[cfg(unix)]
 #[test]
 fn azure_requests_carry_the_azure_clis_token() {
@@ -194,6 +194,10 @@ fn azure_requests_carry_the_azure_clis_token() {
     let key = ("AZURE_STORAGE_ACCOUNT_KEY", "c2VjcmV0IGtleSBvZiB0aGUgbGFi");
     assert_eq!(ok(&view(&[key])), "read_1\n");
     assert!(tokens(from).iter().all(|a| a.starts_with("SharedKey lab:")), "{:?}", tokens(from));
+    // The user's own `azure_use_azure_cli=false`: the CLI is not asked.
+    let from = requests(&server);
+    assert!(!view(&[("AZURE_USE_AZURE_CLI", "false")]).status.success());
+    assert!(tokens(from).iter().all(|a| !a.contains("cli-token")), "{:?}", tokens(from));
     // Signed out (`az logout` empties the list): the CLI is not asked.
     profile("[]");
     let from = requests(&server);

@@ -115,7 +115,7 @@ pub(crate) fn build_store(
             for (k, v) in options {
                 b = b.with_config(k.to_ascii_lowercase().parse().map_err(|_| unknown(k))?, v);
             }
-            built(url, with_azure_cli(b).build())?
+            built(url, with_azure_cli(b, options).build())?
         }
         ObjectStoreScheme::Http => {
             let root = &parsed[..url::Position::BeforePath];
@@ -179,11 +179,12 @@ pub(crate) fn open_budget(options: &[(String, String)]) -> Duration {
 /// `b` signed in as the Azure CLI is (`az login`: each request's token from `az account
 /// get-access-token`, as the Azure SDKs' default credential chain ends) where the
 /// environment and the storage options give no credential of their own (a key, a SAS, a
-/// token, a service principal, workload identity, the emulator, or unsigned requests) and the
-/// CLI has signed in (its profile, in `AZURE_CONFIG_DIR` or `~/.azure`, lists a
-/// subscription). Otherwise object_store's own choice stands (a VM's managed identity).
+/// token, a service principal, workload identity, the emulator, or unsigned requests), the
+/// user has not set `azure_use_azure_cli` either way, and the CLI has signed in (its
+/// profile, in `AZURE_CONFIG_DIR` or `~/.azure`, lists a subscription). Otherwise
+/// object_store's own choice stands (a VM's managed identity).
 fn with_azure_cli(
-    b: object_store::azure::MicrosoftAzureBuilder,
+    b: object_store::azure::MicrosoftAzureBuilder, options: &[(String, String)],
 ) -> object_store::azure::MicrosoftAzureBuilder {
     use object_store::azure::AzureConfigKey as Key;
     let own = [
@@ -196,8 +197,14 @@ fn with_azure_cli(
         Key::UseAzureCli,
         Key::SkipSignature,
     ];
+    // The flags read `false` when unset: a flag counts when true; the others when given.
     let set = |k: &Key| b.get_config_value(k).is_some_and(|v| !v.is_empty() && v != "false");
-    if own.iter().any(set) || !azure_cli_signed_in() {
+    // `azure_use_azure_cli=false`, in the environment or the storage options, is the user's.
+    let declined = std::env::var_os("AZURE_USE_AZURE_CLI").is_some()
+        || options.iter().any(|(k, _)| {
+            matches!(k.to_ascii_lowercase().as_str(), "azure_use_azure_cli" | "use_azure_cli")
+        });
+    if own.iter().any(set) || declined || !azure_cli_signed_in() {
         return b;
     }
     b.with_use_azure_cli(true)
