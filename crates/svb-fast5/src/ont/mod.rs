@@ -4,11 +4,14 @@
 //! and the model's reads written as FAST5 reads as `pod5 convert to_fast5` writes them
 //! ([`read_of`], [`OntWriter`]).
 
+use std::sync::Arc;
+
 use svb_model::ont::{
-    forced, parse_utc_ms, parse_uuid, MappingError, ReadInfo, RunInfo, END_REASONS,
+    forced, parse_utc_ms, parse_uuid, MappingError, OntRead, OntReadError, OntSource, ReadInfo,
+    RunInfo, END_REASONS,
 };
 
-use crate::{find, AttrValue, Attrs, EndReason, ReadAttributes};
+use crate::{find, AttrValue, Attrs, EndReason, Fast5Error, ReadAttributes, Reader};
 
 mod writer;
 
@@ -136,29 +139,23 @@ pub fn read_info_of(read: &ReadAttributes) -> Result<ReadInfo, MappingError> {
 /// [`run_info_of`]): each read carries the run its own attributes make, and a writer of
 /// several reads of one run keeps the first (as ONT's converter does), so nothing is decided
 /// in order.
-impl svb_model::ont::OntSource for crate::Reader {
-    type Mapped = svb_model::ont::OntRead;
+impl OntSource for Reader {
+    type Mapped = OntRead;
     type Runs = ();
 
-    fn map_read(
-        &self, index: usize,
-    ) -> Result<svb_model::ont::OntRead, svb_model::ont::OntReadError<crate::Fast5Error>> {
+    fn map_read(&self, index: usize) -> Result<OntRead, OntReadError<Fast5Error>> {
         let mut signal = Vec::new();
-        let read = self
-            .read_with_signal(index, &mut signal)
-            .map_err(svb_model::ont::OntReadError::Read)?;
+        let read = self.read_with_signal(index, &mut signal).map_err(OntReadError::Read)?;
         let info = read_info_of(&read)?;
-        let run = std::sync::Arc::new(run_info_of(&read)?);
-        Ok(svb_model::ont::OntRead::new(info, run, signal))
+        let run = Arc::new(run_info_of(&read)?);
+        Ok(OntRead::new(info, run, signal))
     }
 
-    fn samples_mut(mapped: &mut svb_model::ont::OntRead) -> &mut Vec<i16> {
+    fn samples_mut(mapped: &mut OntRead) -> &mut Vec<i16> {
         &mut mapped.signal
     }
 
-    fn admit(
-        &self, _: &mut (), mapped: svb_model::ont::OntRead,
-    ) -> Result<svb_model::ont::OntRead, svb_model::ont::OntReadError<crate::Fast5Error>> {
+    fn admit(&self, _: &mut (), mapped: OntRead) -> Result<OntRead, OntReadError<Fast5Error>> {
         Ok(mapped)
     }
 }
