@@ -13,7 +13,14 @@ use crate::{Pod5Error, ReadRow, Reader, RunInfo};
 impl ReadSource for Reader {
     type Error = Pod5Error;
 
+    /// An object's signal table is parsed first (its batches' metadata fetched as planned
+    /// ranges, one round trip), then the scan announced: read after the announcement, those
+    /// scattered ranges started the scan's fetches ahead from the table's start and the
+    /// reads then missed one by one (a verify of the 262 MB object: 2,027 requests, 1.95x its
+    /// bytes, 71 s, where this order takes 108 requests and 3 s). A failure is the first
+    /// read's to report.
     fn expect_scan(&self) {
+        let _ = self.signal();
         self.source().expect_scan();
     }
 
