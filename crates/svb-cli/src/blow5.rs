@@ -37,7 +37,7 @@ impl SignalFile for Reader {
     }
 
     fn write_stats(&self, file: &Path, out: &mut dyn Write) -> Result<(), String> {
-        write_stats(self, file, out)
+        out.write_all(stats_text(self, file).as_bytes()).map_err(|e| e.to_string())
     }
 
     fn write_skim(&self, what: crate::files::Skim, out: &mut dyn Write) -> Result<(), String> {
@@ -97,11 +97,6 @@ fn stats_text(r: &Reader, path: &Path) -> String {
         aux.len(),
         r.len()
     )
-}
-
-/// The `info --stats` of BLOW5 and SLOW5, as slow5tools stats writes it.
-pub(crate) fn write_stats(r: &Reader, path: &Path, out: &mut dyn Write) -> Result<(), String> {
-    out.write_all(stats_text(r, path).as_bytes()).map_err(|e| e.to_string())
 }
 
 /// slow5tools skim's output of `r`: its records (read a window at a time on every core, no

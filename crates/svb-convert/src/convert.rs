@@ -40,10 +40,13 @@ pub fn convert(
             match from {
                 Format::Fast5 => crate::fast5::fast5_to_blow5(inputs, out, options, how),
                 Format::Pod5 => {
+                    // A read group per run, each acquisition id once (a BLOW5 header lists them
+                    // before any record).
                     let open = |p: &Path| svb_pod5::Reader::open(p);
-                    let mut runs: Vec<RunInfo> = Vec::new();
-                    let look = |r: &svb_pod5::Reader, _: &Path| add_runs(&mut runs, r.run_infos());
+                    let mut runs = svb_pod5::model::FileRuns::default();
+                    let look = |r: &svb_pod5::Reader, _: &Path| Ok(runs.add_file(r).map(drop)?);
                     let (looked, stats) = look_at_inputs(inputs, out, how.on_error, open, look)?;
+                    let runs: Vec<RunInfo> = runs.runs().cloned().collect();
                     let w = svb_blow5::ont::OntWriter::create(out, &runs, options)?;
                     model_write(looked, stats, open, how, w)
                 }
@@ -94,22 +97,4 @@ where
     let stats = into_sink(&all_reads(looked), open, stats, how, steps, &mut sink)?;
     sink.finish()?;
     Ok(stats)
-}
-
-/// `file`'s runs added to `runs` (each acquisition id once; one seen before with other fields
-/// is refused: an output holds one run an acquisition id).
-fn add_runs(runs: &mut Vec<RunInfo>, file: &[RunInfo]) -> Result<(), ConvertError> {
-    for run in file {
-        match runs.iter().find(|x| x.acquisition_id == run.acquisition_id) {
-            Some(known) if known != run => {
-                return Err(ConvertError::Mapping(format!(
-                    "run {} differs from the run of that acquisition id in an earlier input",
-                    run.acquisition_id
-                )))
-            }
-            Some(_) => {}
-            None => runs.push(run.clone()),
-        }
-    }
-    Ok(())
 }

@@ -158,10 +158,49 @@ pub fn seconds(n: u64, rate: u16) -> f64 {
 pub struct FileRuns {
     by_file: HashMap<PathBuf, Vec<Arc<RunInfo>>>,
     by_acquisition: HashMap<String, Arc<RunInfo>>,
+    /// Every acquisition id's run, in the order first seen.
+    order: Vec<Arc<RunInfo>>,
+}
+
+impl FileRuns {
+    /// `file`'s runs, in its run-info table's order: added the first time the file is seen
+    /// (an acquisition id seen before takes its run, and refuses one that differs).
+    pub fn add_file(&mut self, file: &Reader) -> Result<&[Arc<RunInfo>], MappingError> {
+        if !self.by_file.contains_key(file.path()) {
+            let mut runs = Vec::with_capacity(file.run_infos().len());
+            for run in file.run_infos() {
+                let run = match self.by_acquisition.get(&run.acquisition_id) {
+                    Some(known) if **known != *run => {
+                        return Err(MappingError(format!(
+                            "run {} differs from the run of that acquisition id in an earlier \
+                             input",
+                            run.acquisition_id
+                        )))
+                    }
+                    Some(known) => known.clone(),
+                    None => {
+                        let run = Arc::new(run.clone());
+                        self.by_acquisition.insert(run.acquisition_id.clone(), run.clone());
+                        self.order.push(run.clone());
+                        run
+                    }
+                };
+                runs.push(run);
+            }
+            self.by_file.insert(file.path().to_path_buf(), runs);
+        }
+        Ok(&self.by_file[file.path()])
+    }
+
+    /// Every run added, each acquisition id once, in the order first seen.
+    pub fn runs(&self) -> impl Iterator<Item = &RunInfo> {
+        self.order.iter().map(|r| &**r)
+    }
 }
 
 /// POD5 reads as the model's: the reads table's fields as they are, each read's run its
-/// file's run info of that acquisition id.
+/// file's run info of that acquisition id. A read is mapped with the place of its run in the
+/// file's run-info table.
 impl OntSource for Reader {
     type Mapped = (usize, ReadInfo, Vec<i16>);
     type Runs = FileRuns;
@@ -171,10 +210,15 @@ impl OntSource for Reader {
     ) -> Result<(usize, ReadInfo, Vec<i16>), OntReadError<Pod5Error>> {
         let info = self.read(index).map_err(OntReadError::Read)?.info.clone();
         // A read of a run the file lacks fails here, where an operation may leave it out.
-        self.run_of(index).map_err(OntReadError::Read)?;
+        let own = self.run_of(index).map_err(OntReadError::Read)?;
+        let run = self
+            .run_infos()
+            .iter()
+            .position(|r| std::ptr::eq(r, own))
+            .expect("run_of gives one of the file's run infos");
         let mut signal = Vec::with_capacity(info.num_samples.min(1 << 24) as usize);
         self.decode_signal_into(index, &mut signal).map_err(OntReadError::Read)?;
-        Ok((index, info, signal))
+        Ok((run, info, signal))
     }
 
     fn samples_mut(mapped: &mut (usize, ReadInfo, Vec<i16>)) -> &mut Vec<i16> {
@@ -182,35 +226,9 @@ impl OntSource for Reader {
     }
 
     fn admit(
-        &self, runs: &mut FileRuns, (index, info, signal): (usize, ReadInfo, Vec<i16>),
+        &self, runs: &mut FileRuns, (run, info, signal): (usize, ReadInfo, Vec<i16>),
     ) -> Result<OntRead, OntReadError<Pod5Error>> {
-        if !runs.by_file.contains_key(self.path()) {
-            let mut file = Vec::with_capacity(self.run_infos().len());
-            for run in self.run_infos() {
-                let run = match runs.by_acquisition.get(&run.acquisition_id) {
-                    Some(known) if **known != *run => {
-                        return Err(MappingError(format!(
-                            "run {} differs from the run of that acquisition id in an earlier \
-                             input",
-                            run.acquisition_id
-                        ))
-                        .into())
-                    }
-                    Some(known) => known.clone(),
-                    None => Arc::new(run.clone()),
-                };
-                runs.by_acquisition.insert(run.acquisition_id.clone(), run.clone());
-                file.push(run);
-            }
-            runs.by_file.insert(self.path().to_path_buf(), file);
-        }
-        let file = &runs.by_file[self.path()];
-        // The reads table may name a run the file lacks: the reader's error for it.
-        let own = self.run_of(index).map_err(OntReadError::Read)?;
-        let k = self.run_infos().iter().position(|r| std::ptr::eq(r, own));
-        let Some(run) = k.and_then(|k| file.get(k)) else {
-            return Err(MappingError(format!("read {index}: its run is not the file's")).into());
-        };
-        Ok(OntRead { info, run: run.clone(), signal })
+        let run = runs.add_file(self)?[run].clone();
+        Ok(OntRead { info, run, signal })
     }
 }

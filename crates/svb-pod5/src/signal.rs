@@ -259,8 +259,7 @@ pub(crate) fn parse_salvaged(src: &Source, at: u64) -> Result<(SignalTable, Stri
 fn parse_with_footer(
     file: &Embedded<'_>, footer_start: u64, footer_bytes: &[u8], file_identifier: &str,
 ) -> Result<SignalTable, TableError> {
-    let footer = TableFooter::of(file, footer_start, footer_bytes.to_vec(), file_identifier)?;
-    footer.parse(file.src)
+    TableFooter::of(file, footer_start, footer_bytes.to_vec(), file_identifier)?.parse(file.src)
 }
 
 /// The signal table's Arrow file as its footer describes it, checked (its schema, the
@@ -272,6 +271,10 @@ pub(crate) struct TableFooter {
     len: u64,
     footer_start: u64,
     footer_bytes: Vec<u8>,
+    /// The columns' types, and where the `samples` and `signal` columns are.
+    types: Vec<DataType>,
+    samples_col: usize,
+    signal_col: usize,
     pub(crate) encoding: SignalEncoding,
 }
 
@@ -291,30 +294,41 @@ impl TableFooter {
     ) -> Result<TableFooter, TableError> {
         let footer = arrow_ipc::root_as_footer(&footer_bytes)
             .map_err(|e| (None, format!("Arrow footer: {e}")))?;
-        let (_, encoding, _, _) = checked_schema(&footer, file_identifier)?;
+        let (types, encoding, samples_col, signal_col) = checked_schema(&footer, file_identifier)?;
         footer.recordBatches().ok_or((None, "Arrow footer lists no record batches".to_string()))?;
-        Ok(TableFooter { at: file.at, len: file.len, footer_start, footer_bytes, encoding })
+        let (at, len) = (file.at, file.len);
+        Ok(TableFooter {
+            at,
+            len,
+            footer_start,
+            footer_bytes,
+            types,
+            samples_col,
+            signal_col,
+            encoding,
+        })
     }
 
     /// Every record batch of the table read and checked, its rows listed.
     pub(crate) fn parse(&self, src: &Source) -> Result<SignalTable, TableError> {
         let file = Embedded { src, at: self.at, len: self.len };
+        // Parsed and checked when the footer was read.
         let footer = arrow_ipc::root_as_footer(&self.footer_bytes)
             .map_err(|e| (None, format!("Arrow footer: {e}")))?;
-        let (types, encoding, samples_col, signal_col) = checked_schema(&footer, "")?;
-        parse_batches(&file, self.footer_start, &footer, &types, encoding, samples_col, signal_col)
+        let (types, cols) = (&self.types, (self.samples_col, self.signal_col));
+        parse_batches(&file, self.footer_start, &footer, types, self.encoding, cols)
     }
 }
 
 /// The column types, the signal's encoding and the `samples` and `signal` columns of the
 /// table whose Arrow footer is `footer`, checked; its schema must carry `file_identifier`
-/// when it carries one (an empty one is not checked).
+/// when it carries one.
 fn checked_schema(
     footer: &arrow_ipc::Footer<'_>, file_identifier: &str,
 ) -> Result<(Vec<DataType>, SignalEncoding, usize, usize), TableError> {
     let schema = schema_of(footer)?;
     if let Some(id) = schema.metadata().get("MINKNOW:file_identifier") {
-        if !file_identifier.is_empty() && id != file_identifier {
+        if id != file_identifier {
             return whole(format!(
                 "file identifier {id} differs from the footer's {file_identifier}"
             ));
@@ -339,7 +353,7 @@ fn checked_schema(
 /// `footer_start`), each batch's metadata and its columns' places checked.
 fn parse_batches(
     file: &Embedded<'_>, footer_start: u64, footer: &arrow_ipc::Footer<'_>, types: &[DataType],
-    encoding: SignalEncoding, samples_col: usize, signal_col: usize,
+    encoding: SignalEncoding, (samples_col, signal_col): (usize, usize),
 ) -> Result<SignalTable, TableError> {
     let mut rows = Vec::new();
     let blocks =

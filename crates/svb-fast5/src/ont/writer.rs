@@ -128,16 +128,15 @@ impl<W> OntWriter<W> {
         self.inner
     }
 
-    /// The groups of `run`, made the first time a read names it.
-    fn groups(&mut self, run: &Arc<RunInfo>) -> &RunGroups {
-        let at = match self.runs.iter().position(|(r, _)| Arc::ptr_eq(r, run) || **r == **run) {
+    /// Where the groups of `run` are in `runs`, made the first time a read names it.
+    fn groups_of(&mut self, run: &Arc<RunInfo>) -> usize {
+        match self.runs.iter().position(|(r, _)| Arc::ptr_eq(r, run) || **r == **run) {
             Some(at) => at,
             None => {
                 self.runs.push((Arc::clone(run), RunGroups::of(run)));
                 self.runs.len() - 1
             }
-        };
-        &self.runs[at].1
+        }
     }
 }
 
@@ -168,8 +167,8 @@ impl<W: ReadSink<Read = NewRead>> ReadSink for OntWriter<W> {
     fn add_reads(&mut self, reads: Vec<OntRead>) -> Result<(), W::Error> {
         let mut out = Vec::with_capacity(reads.len());
         for read in reads {
-            let groups = self.groups(&read.run).clone();
-            out.push(read_of(read, &groups));
+            let at = self.groups_of(&read.run);
+            out.push(read_of(read, &self.runs[at].1));
         }
         self.inner.add_reads(out)
     }
