@@ -147,6 +147,11 @@ fn no_std() -> Result<(), String> {
             if !features.is_empty() {
                 cmd.args(["--features", features]);
             }
+            // Cargo's default release profile, as a crate depending on ours builds it: with
+            // the workspace's LTO the kernels were never compiled to machine code here, and
+            // LLVM failing on them (SIMD on a soft-float target) went unseen.
+            cmd.env("CARGO_PROFILE_RELEASE_LTO", "false")
+                .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16");
             run(&mut cmd)?;
         }
     }

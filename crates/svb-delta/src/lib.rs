@@ -18,6 +18,12 @@
 //! [`kernels`], so the fused pipelines of the crates above call them instead of copying them.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+// A soft-float x86-64 target (`x86_64-unknown-none`) gets no SIMD tables (svb_dispatch's
+// `per_isa!`), so its x86 kernels are compiled out as unused.
+#![cfg_attr(
+    all(target_arch = "x86_64", not(target_feature = "sse2")),
+    allow(dead_code, unused_imports)
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -23,6 +23,10 @@ macro_rules! per_isa {
             let t = $crate::PerIsa::new(&SCALAR);
             $(
                 $(#[$cfg])*
+                // An x86-64 target without SSE2 is a soft-float one (kernels, firmware:
+                // `x86_64-unknown-none`): it may not use vector registers, so it gets no
+                // SIMD table (and LLVM, asked to compile such kernels there, fails).
+                #[cfg(not(all(target_arch = "x86_64", not(target_feature = "sse2"))))]
                 let t = {
                     static TABLE: $t = $table;
                     t.with($crate::Isa::$isa, &TABLE)
