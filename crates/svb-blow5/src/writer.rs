@@ -136,6 +136,8 @@ impl Schema {
     }
 
     /// The text header: one `@key` line per attribute (a tab-separated value per read group),
+    /// the attributes in name order (byte order) as slow5lib writes them whatever order they
+    /// were read in (so a merge of groups with different attributes gives slow5tools' bytes),
     /// then the `#types` and `#names` lines (what follows the version and read group count
     /// lines in SLOW5 text, and the text header of a BLOW5 file); an error where a value
     /// cannot be a header field.
@@ -152,6 +154,7 @@ impl Schema {
                 }
             }
         }
+        keys.sort_unstable();
         let mut text = String::new();
         for key in keys {
             if !is_token(key) {

@@ -37,6 +37,16 @@ pub(crate) enum TextFloats {
     Slow5lib,
 }
 
+impl TextFloats {
+    /// The BLOW5 writer's form of a SLOW5 text output's floats (`None`: exact).
+    pub(crate) fn float_text(form: Option<TextFloats>) -> svb_blow5::FloatText {
+        match form {
+            Some(TextFloats::Slow5lib) => svb_blow5::FloatText::Slow5lib,
+            Some(TextFloats::Exact) | None => svb_blow5::FloatText::Exact,
+        }
+    }
+}
+
 /// `svb convert --signal`: the output format's signal compression, whichever that is (as the
 /// Python package's `signal=`).
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -149,10 +159,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         records: args.records.map(RecordCodec::compression),
         decode_fast: args.decode_fast,
         pod5_chunk_samples: args.signal_chunk_size,
-        float_text: match args.text_floats {
-            Some(TextFloats::Slow5lib) => svb_blow5::FloatText::Slow5lib,
-            Some(TextFloats::Exact) | None => svb_blow5::FloatText::Exact,
-        },
+        float_text: TextFloats::float_text(args.text_floats),
         ..Compression::default()
     };
     if let Some(signal) = args.signal {

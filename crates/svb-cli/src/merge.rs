@@ -28,7 +28,8 @@ enum OnDuplicate {
     svb merge -r blow5_dir/ -o all.blow5 --signal ex-zd     (recompressed as it is merged)\n  \
     svb merge a.slow5 b.blow5 -o ab.slow5                   (BLOW5 and SLOW5 mix)\n  \
     svb merge a.blow5 b.blow5 -o ab.blow5 --lossless false  (no auxiliary fields)\n  \
-    svb merge a.blow5 b.blow5 -o ab.blow5 -a                (one run's differing attributes)\n\n\
+    svb merge a.blow5 b.blow5 -o ab.blow5 -a                (one run's differing attributes)\n  \
+    svb merge a.slow5 b.slow5 -o ab.slow5 --field-order slow5tools  (slow5tools merge's bytes)\n\n\
     POD5 signal chunks are copied as stored; BLOW5 records are copied as stored where the\n\
     output keeps their compression, read group and fields, else decoded and written under\n\
     the output's compression (the first input's unless --records / --signal say).\n\
@@ -55,6 +56,16 @@ pub struct Args {
     /// differs empty (slow5tools merge -a); without it, that is an error.
     #[arg(short = 'a', long = "allow")]
     allow: bool,
+    /// BLOW5 / SLOW5: the auxiliary fields' order in the output: the inputs' [default: each
+    /// field where it first appears; records whose fields are the output's are copied as
+    /// stored], or slow5tools merge's (enum fields first, then the others by name: its bytes,
+    /// every record written anew).
+    #[arg(long, value_enum, default_value = "inputs", value_name = "ORDER")]
+    field_order: FieldOrder,
+    /// A SLOW5 text output's floating-point values: exact [default], or slow5lib's six
+    /// decimals, byte for byte as slow5tools merge writes them.
+    #[arg(long, value_enum, value_name = "FORM")]
+    text_floats: Option<crate::convert::TextFloats>,
     /// BLOW5 record compression [default: the first input's].
     #[arg(long, value_enum)]
     records: Option<RecordCodec>,
@@ -95,14 +106,25 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let rules = svb_convert::HeaderRules {
         drop_aux: !args.lossless,
         allow_differing_attributes: args.allow,
+        slow5tools_field_order: args.field_order == FieldOrder::Slow5tools,
     };
     if rules != svb_convert::HeaderRules::default() && format == Format::Pod5 {
-        return Err("--lossless and -a are for BLOW5 / SLOW5 inputs".into());
+        return Err("--lossless, -a and --field-order are for BLOW5 / SLOW5 inputs".into());
     }
     let progress = SharedProgress::new("merge");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = args.writing.run(&mut report);
-    let result = if out_format == Format::Blow5 && compression {
+    if args.text_floats.is_some() && out_format != Format::Slow5 {
+        return Err(format!("{}: --text-floats is for a .slow5 output", args.output.display()));
+    }
+    let result = if let Some(form) = args.text_floats {
+        let options = svb_blow5::WriteOptions {
+            publish: publish(args.writing.force),
+            float_text: crate::convert::TextFloats::float_text(Some(form)),
+            ..svb_blow5::WriteOptions::slow5()
+        };
+        svb_convert::merge_blow5(&files, &args.output, options, duplicates, rules, how)
+    } else if out_format == Format::Blow5 && compression {
         let first = svb_blow5::Reader::open(&files[0]).ok();
         let options = svb_blow5::WriteOptions {
             publish: publish(args.writing.force),
@@ -134,4 +156,13 @@ pub fn run(args: &Args) -> Result<bool, String> {
         args.output.display()
     );
     Ok(crate::publish::Writing::none_left_out("merge", unopened + result.stats.failed.len()))
+}
+
+/// `svb merge --field-order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FieldOrder {
+    /// Each field where it first appears in the inputs.
+    Inputs,
+    /// slow5tools merge's: enum fields first (in order of appearance), then the others by name.
+    Slow5tools,
 }

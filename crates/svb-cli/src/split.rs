@@ -115,6 +115,10 @@ pub struct Args {
     /// files that every reader decodes faster).
     #[arg(long)]
     decode_fast: bool,
+    /// SLOW5 text outputs' floating-point values: exact [default], or slow5lib's six
+    /// decimals, byte for byte as slow5tools split writes them.
+    #[arg(long, value_enum, value_name = "FORM")]
+    text_floats: Option<crate::convert::TextFloats>,
     /// Outputs written at a time (each group of them one pass over the inputs).
     #[arg(long, default_value_t = 128)]
     max_open: usize,
@@ -178,6 +182,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         records: args.records.map(crate::convert::RecordCodec::compression),
         signal: args.signal.map(crate::convert::SignalCodec::compression),
         decode_fast: args.decode_fast,
+        float_text: crate::convert::TextFloats::float_text(args.text_floats),
         ..svb_convert::Compression::default()
     };
     let options = svb_convert::SplitOptions {

@@ -54,6 +54,10 @@ pub struct Args {
     /// get's -s).
     #[arg(short = 's', long, value_enum)]
     signal: Option<SignalCodec>,
+    /// A SLOW5 text output's floating-point values: exact [default], or slow5lib's six
+    /// decimals, byte for byte as slow5tools get writes them.
+    #[arg(long, value_enum, value_name = "FORM")]
+    text_floats: Option<crate::convert::TextFloats>,
     /// A BLOW5 / SLOW5 input's slow5lib index kept elsewhere than FILE.idx (one input; used
     /// as it is: an index that does not fit the file is an error, never rebuilt).
     #[arg(long, value_name = "PATH")]
@@ -116,11 +120,12 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let compression = svb_convert::Compression {
         records: args.records.map(RecordCodec::compression),
         signal: args.signal.map(SignalCodec::compression),
+        float_text: crate::convert::TextFloats::float_text(args.text_floats),
         ..svb_convert::Compression::default()
     };
     if compression != svb_convert::Compression::default() && !blow5 {
-        return Err("-c/--records and -s/--signal are for BLOW5 / SLOW5 inputs (POD5 chunks \
-                    are copied as stored; `svb convert` recompresses)"
+        return Err("-c/--records, -s/--signal and --text-floats are for BLOW5 / SLOW5 inputs \
+                    (POD5 chunks are copied as stored; `svb convert` recompresses)"
             .into());
     }
     let result = match (&args.index, &files[..]) {

@@ -57,6 +57,11 @@ pub struct HeaderRules {
     /// attribute that differs, or that one of them lacks, is left empty. Without it that is an
     /// error naming the run, the attributes and the files.
     pub allow_differing_attributes: bool,
+    /// Order the auxiliary fields as slow5tools merge does: enum fields first, in order of
+    /// appearance, then the others by name; every record's fields are then written anew.
+    /// Without it the fields keep the inputs' order (the union in order of appearance), so
+    /// that records of inputs whose fields are the output's are copied as stored.
+    pub slow5tools_field_order: bool,
 }
 
 /// A read group's run id, `None` when it has none (or an empty one).
@@ -78,7 +83,8 @@ pub(crate) fn attribute_value(v: &str) -> &str {
 /// groups matched by run id, in order of appearance (a group without a run id is matched by
 /// all its attributes); two groups of one run whose attributes differ are an error naming
 /// them, or with `rules.allow_differing_attributes` one group, what differs left empty.
-/// Auxiliary fields are the union of the files', in order of appearance (a field whose type
+/// Auxiliary fields are the union of the files', in order of appearance (or slow5tools merge's
+/// order with `rules.slow5tools_field_order`; a field whose type
 /// differs between two files, enum labels included, an error naming both), or none with
 /// `rules.drop_aux`. Returns it with, per file, its read groups' indices in it.
 ///
@@ -194,6 +200,17 @@ pub fn merge_schemas(
              them, leaving what differs empty",
             differ.join("; ")
         )));
+    }
+    if rules.slow5tools_field_order {
+        // Stable: the enum fields keep their order of appearance.
+        aux.sort_by(|a, b| {
+            let is_enum = |f: &svb_blow5::AuxField| matches!(f.ty, svb_blow5::FieldType::Enum(_));
+            match (is_enum(a), is_enum(b)) {
+                (true, true) => std::cmp::Ordering::Equal,
+                (x, y) if x != y => y.cmp(&x),
+                _ => a.name.cmp(&b.name),
+            }
+        });
     }
     let schema = svb_blow5::Schema { read_groups: groups, aux };
     Ok((schema, maps))

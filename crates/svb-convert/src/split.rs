@@ -211,6 +211,25 @@ impl Keys {
                 )));
             }
         }
+        // The destination of unlisted reads must be one of its own too (slow5tools split
+        // refuses `-m` naming a table's destination or `-u`'s), whether or not a read goes
+        // there.
+        if let Unlisted::Into(m) = &table.unlisted {
+            let clash = self.names.iter().position(|n| n == m).map(|k| k as u32);
+            let why = match clash {
+                Some(k) if several_into == Some(k) => {
+                    Some("also the destination of reads sent to several")
+                }
+                Some(k) if named.contains(&k) => Some("one of the table's destinations"),
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(ConvertError::Mapping(format!(
+                    "{}: {m:?}, the destination of reads in no row, is {why}",
+                    table.path.display()
+                )));
+            }
+        }
         let unlisted = self.per_input.iter().flatten().filter(|&&k| k == u32::MAX).count();
         match &table.unlisted {
             Unlisted::LeaveOut => {}

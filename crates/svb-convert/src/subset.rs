@@ -215,6 +215,12 @@ pub fn subset_blow5_with(
     // The output's form by its extension; a BLOW5 output keeps the first input's compression.
     let options =
         compression.over(crate::blow5_headers::blow5_options_like(out, &first, how.publish));
+    // One input keeps its version where the output's compression allows it, as slow5tools
+    // get writes it (a 0.1.0 SLOW5 gives a 0.1.0 SLOW5).
+    let options = match opened.as_slice() {
+        [_] => options.versioned_like(first.version),
+        _ => options,
+    };
     let mut w = svb_blow5::Writer::create(out, schema, options)?;
     let mut found = HashSet::new();
     let decoded = Decoded {

@@ -65,7 +65,7 @@ fn records(path: &Path) -> Vec<Seen> {
 }
 
 fn rules(drop_aux: bool, allow: bool) -> HeaderRules {
-    HeaderRules { drop_aux, allow_differing_attributes: allow }
+    HeaderRules { drop_aux, allow_differing_attributes: allow, ..HeaderRules::default() }
 }
 
 #[svb_testdata::data_test(slow5_repos)]

@@ -131,7 +131,11 @@ pub fn merge<'py>(
     };
     let merged = operation(py, keep_going, force, |how| {
         let rules =
-            svb_convert::HeaderRules { drop_aux: !lossless, allow_differing_attributes: allow };
+            svb_convert::HeaderRules {
+                drop_aux: !lossless,
+                allow_differing_attributes: allow,
+                ..Default::default()
+            };
         svb_convert::merge(&inputs, &output, duplicates, rules, how)
     })?;
     let out = PyDict::new(py);
