@@ -82,13 +82,9 @@ pub(crate) fn fields_of(read: &svb_fast5::ReadAttributes) -> Vec<AuxField> {
                 name: name.clone(),
                 ty: FieldType::parse(ty).expect("a slow5lib type"),
             });
-        } else if name == "end_reason" {
-            let ty = match value {
-                AttrValue::Enum { labels, .. } => FieldType::Enum(labels.clone()),
-                // A bare integer (ont_fast5_api's compress_fast5 writes one) stays one.
-                _ => FieldType::parse("uint8_t").expect("a slow5lib type"),
-            };
-            out.push(AuxField { name: name.clone(), ty });
+        } else if let ("end_reason", AttrValue::Enum { labels, .. }) = (name.as_str(), value) {
+            // (A bare integer is refused: `check_mapped`.)
+            out.push(AuxField { name: name.clone(), ty: FieldType::Enum(labels.clone()) });
         }
     }
     out.push(AuxField {
@@ -96,6 +92,79 @@ pub(crate) fn fields_of(read: &svb_fast5::ReadAttributes) -> Vec<AuxField> {
         ty: FieldType::parse("char*").expect("a slow5lib type"),
     });
     out
+}
+
+/// The `channel_id` attributes f2s maps (the primary fields and `channel_number`).
+const CHANNEL_ATTRIBUTES: [&str; 5] =
+    ["channel_number", "digitisation", "offset", "range", "sampling_rate"];
+/// The read group's attributes f2s maps (into the read group).
+const READ_GROUP_ATTRIBUTES: [&str; 3] = ["run_id", "pore_type", "file_version"];
+/// The groups of a read f2s reads, or skips as slow5tools does (`Analyses`, basecalls, and
+/// `PreviousReadInfo`).
+const READ_SUBGROUPS: [&str; 6] =
+    ["Raw", "channel_id", "context_tags", "tracking_id", "Analyses", "PreviousReadInfo"];
+
+/// Refuses a read holding what SLOW5 has no place for, as slow5tools f2s refuses it ("Bad
+/// fast5: Attribute ... is unexpected", "... is duplicated and has two different values"): a
+/// `Raw`, `channel_id` or read group attribute f2s does not map, a group of the read it does
+/// not read, or a header attribute with one value in `tracking_id` and another in
+/// `context_tags`. Converting such a read would lose that attribute without a word.
+pub(crate) fn check_mapped(read: &svb_fast5::ReadAttributes) -> Result<(), ConvertError> {
+    let raw_known =
+        |n: &str| n == "duration" || n == "read_id" || svb_fast5::RAW_ATTRIBUTES.contains(&n);
+    let unexpected = read
+        .raw
+        .iter()
+        .find(|(n, _)| !raw_known(n))
+        .map(|(n, _)| format!("attribute Raw/{n}"))
+        .or_else(|| {
+            let n = read.channel_id.iter().find(|(n, _)| !CHANNEL_ATTRIBUTES.contains(&n.as_str()));
+            n.map(|(n, _)| format!("attribute channel_id/{n}"))
+        })
+        .or_else(|| {
+            let n =
+                read.read_group.iter().find(|(n, _)| !READ_GROUP_ATTRIBUTES.contains(&n.as_str()));
+            n.map(|(n, _)| format!("attribute {n} of the read's group"))
+        })
+        .or_else(|| {
+            let g = read.subgroups.iter().find(|g| !READ_SUBGROUPS.contains(&g.as_str()));
+            g.map(|g| format!("group {g}"))
+        })
+        .or_else(|| {
+            // ONT's enum, or nothing: a bare number is what ont_fast5_api's compress_fast5
+            // left of it, whose value slow5tools does not trust ("is corrupted").
+            let v = read.raw.iter().find(|(n, _)| n == "end_reason").map(|(_, v)| v)?;
+            (!matches!(v, AttrValue::Enum { .. })).then(|| {
+                format!(
+                    "attribute Raw/end_reason, {} where ONT writes an enum (ont_fast5_api's \
+                     compress_fast5 leaves such a number, not to be trusted),",
+                    v.described()
+                )
+            })
+        })
+        .or_else(|| {
+            // One header attribute in tracking_id and context_tags with two values: the read
+            // group could hold one of them only.
+            read.tracking_id.iter().find_map(|(k, v)| {
+                let (_, theirs) = read.context_tags.iter().find(|(x, _)| x == k)?;
+                let (a, b) = (header_value(v), header_value(theirs));
+                (a != b).then(|| {
+                    format!(
+                        "attribute {k}, {} in tracking_id but {} in context_tags,",
+                        a.unwrap_or_default(),
+                        b.unwrap_or_default()
+                    )
+                })
+            })
+        });
+    match unexpected {
+        None => Ok(()),
+        Some(what) => Err(ConvertError::Mapping(format!(
+            "read {}: {what} is unexpected: SLOW5 and BLOW5 have no place for it, so converting \
+             would lose it (slow5tools f2s refuses the file too)",
+            read.read_id
+        ))),
+    }
 }
 
 /// Adds the fields of `more` that `fields` lacks (by name), after them.
@@ -112,6 +181,7 @@ pub(crate) fn union(fields: &mut Vec<AuxField>, more: Vec<AuxField>) {
 pub(crate) fn record(
     read: &svb_fast5::ReadAttributes, signal: Vec<i16>, group: u32, fields: &[AuxField],
 ) -> Result<Record, ConvertError> {
+    check_mapped(read)?;
     let bad = |what: String| ConvertError::Mapping(format!("read {}: {what}", read.read_id));
     let mut aux = Vec::with_capacity(fields.len());
     for f in fields {
@@ -149,11 +219,6 @@ pub(crate) fn record(
                 })?;
                 AuxValue::Enum(i as u8, Some(labels[i].clone()))
             }
-            ("end_reason", _, Some(v)) => AuxValue::UInt(
-                v.as_u64()
-                    .filter(|&u| u < 255)
-                    .ok_or_else(|| bad(format!("end_reason {v:?} is not a uint8_t")))?,
-            ),
             (_, ty, _) => AuxValue::missing(ty),
         };
         aux.push((f.name.clone(), value));

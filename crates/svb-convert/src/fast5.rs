@@ -124,7 +124,9 @@ impl F2sHeader {
                 None
             }
         };
-        for read in keep.iter().filter_map(read) {
+        // A read f2s cannot map without a loss is refused when it is converted; its
+        // attributes do not join the header.
+        for read in keep.iter().filter_map(read).filter(|r| f2s::check_mapped(r).is_ok()) {
             // Attributes some reads of a run have and others lack join the run's group.
             let attrs = f2s::read_group(&root, &read);
             match self.groups.iter_mut().find(|(run, _)| *run == read.run_id) {

@@ -132,6 +132,10 @@ impl Reader {
             Some(g) => self.attrs_of(g, &e.group)?,
             None => none(),
         };
+        let subgroups = match &groups.read {
+            Some(g) => g.member_names().map_err(self.hdf5(e.group.clone()))?.0,
+            None => Vec::new(),
+        };
         let field = |group: &str, name: &str, what: &str| Fast5Error::Field {
             path: self.path.clone(),
             read: e.read_id.clone(),
@@ -254,6 +258,8 @@ impl Reader {
             channel_id,
             tracking_id,
             context_tags,
+            read_group,
+            subgroups,
         })
     }
 }

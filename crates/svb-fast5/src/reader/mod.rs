@@ -88,6 +88,12 @@ pub struct ReadAttributes {
     pub tracking_id: Attrs,
     /// The `context_tags` group's attributes (shared likewise).
     pub context_tags: Attrs,
+    /// The read group's own attributes (`/read_<id>`: `run_id`, `pore_type`, ...; none in a
+    /// single-read file).
+    pub read_group: Attrs,
+    /// The names of the groups in the read group (`Raw`, `channel_id`, `context_tags`,
+    /// `tracking_id`, `Analyses`, ...; none in a single-read file).
+    pub subgroups: Vec<String>,
 }
 
 impl ReadAttributes {
