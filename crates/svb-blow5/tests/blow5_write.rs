@@ -683,3 +683,20 @@ fn a_writer_told_so_keeps_a_read_id_that_repeats() {
         assert_eq!(back.read_id(i).unwrap(), one.read_id);
     }
 }
+
+/// The header's `@` attributes are written in name order, as slow5lib writes them, whatever
+/// the order the schema holds them in (a merge of groups with different attributes is then
+/// slow5tools' bytes); a group lacking one has `.`.
+#[test]
+fn header_attributes_are_written_in_name_order() {
+    let schema = Schema {
+        read_groups: vec![
+            vec![("run_id".into(), "r1".into()), ("flow_cell_id".into(), "FAB1".into())],
+            vec![("run_id".into(), "r2".into()), ("asic_id".into(), "42".into())],
+        ],
+        aux: Vec::new(),
+    };
+    let text = schema.text().unwrap();
+    let attributes: Vec<&str> = text.lines().filter(|l| l.starts_with('@')).collect();
+    assert_eq!(attributes, ["@asic_id\t.\t42", "@flow_cell_id\tFAB1\t.", "@run_id\tr1\tr2"]);
+}

@@ -714,7 +714,7 @@ fn subset_recompresses_as_slow5tools_get(data: &Path, tmp: &TempDir) {
         "-c",
         "zlib",
     ]));
-    assert!(e.contains("-c/--records and -s/--signal are for BLOW5"), "{e}");
+    assert!(e.contains("-c/--records, -s/--signal and --text-floats are for BLOW5"), "{e}");
     let e = fails(&svb(&[
         "subset",
         s(&input),

@@ -189,7 +189,8 @@ fn many_fast5_inputs_convert_under_a_low_limit_of_open_files() {
         std::fs::copy(&path, many.join(path.file_name().unwrap())).unwrap();
         picked += 1;
     }
-    assert!(picked >= 20, "{picked} FAST5 files");
+    // More inputs than the 16 files the limit lets the process open at once.
+    assert!(picked > 16, "{picked} FAST5 files");
     for name in ["all.pod5", "all.blow5"] {
         let out = tmp.join(name);
         ok(&common::svb_under("ulimit -n 16", &["convert", "-r", s(&many), "-o", s(&out)]));

@@ -110,35 +110,39 @@ const READ_SUBGROUPS: [&str; 6] =
 /// not read, or a header attribute with one value in `tracking_id` and another in
 /// `context_tags`. Converting such a read would lose that attribute without a word.
 pub(crate) fn check_mapped(read: &svb_fast5::ReadAttributes) -> Result<(), ConvertError> {
+    const NO_PLACE: &str = "SLOW5 and BLOW5 have no place for it, so converting would lose it";
     let raw_known =
         |n: &str| n == "duration" || n == "read_id" || svb_fast5::RAW_ATTRIBUTES.contains(&n);
-    let unexpected = read
-        .raw
-        .iter()
-        .find(|(n, _)| !raw_known(n))
-        .map(|(n, _)| format!("attribute Raw/{n}"))
+    let unmapped = |attrs: &svb_fast5::Attrs, known: &dyn Fn(&str) -> bool| {
+        attrs.iter().find(|(n, _)| !known(n)).map(|(n, _)| n.clone())
+    };
+    let refused: Option<(String, &str)> = unmapped(&read.raw, &raw_known)
+        .map(|n| (format!("attribute Raw/{n} is unexpected"), NO_PLACE))
         .or_else(|| {
-            let n = read.channel_id.iter().find(|(n, _)| !CHANNEL_ATTRIBUTES.contains(&n.as_str()));
-            n.map(|(n, _)| format!("attribute channel_id/{n}"))
+            let n = unmapped(&read.channel_id, &|n| CHANNEL_ATTRIBUTES.contains(&n))?;
+            Some((format!("attribute channel_id/{n} is unexpected"), NO_PLACE))
         })
         .or_else(|| {
-            let n =
-                read.read_group.iter().find(|(n, _)| !READ_GROUP_ATTRIBUTES.contains(&n.as_str()));
-            n.map(|(n, _)| format!("attribute {n} of the read's group"))
+            let n = unmapped(&read.read_group, &|n| READ_GROUP_ATTRIBUTES.contains(&n))?;
+            Some((format!("attribute {n} of the read's group is unexpected"), NO_PLACE))
         })
         .or_else(|| {
-            let g = read.subgroups.iter().find(|g| !READ_SUBGROUPS.contains(&g.as_str()));
-            g.map(|g| format!("group {g}"))
+            let g = read.subgroups.iter().find(|g| !READ_SUBGROUPS.contains(&g.as_str()))?;
+            Some((format!("group {g} is unexpected"), NO_PLACE))
         })
         .or_else(|| {
             // ONT's enum, or nothing: a bare number is what ont_fast5_api's compress_fast5
             // left of it, whose value slow5tools does not trust ("is corrupted").
             let v = read.raw.iter().find(|(n, _)| n == "end_reason").map(|(_, v)| v)?;
             (!matches!(v, AttrValue::Enum { .. })).then(|| {
-                format!(
-                    "attribute Raw/end_reason, {} where ONT writes an enum (ont_fast5_api's \
-                     compress_fast5 leaves such a number, not to be trusted),",
-                    v.described()
+                let what = match v {
+                    AttrValue::Text(t) => format!("the text {t:?}"),
+                    v => format!("the number {}", v.to_text()),
+                };
+                (
+                    format!("Raw/end_reason is {what}, not ONT's enum"),
+                    "ont_fast5_api's compress_fast5 leaves such a value, which may not be the \
+                     read's end reason",
                 )
             })
         })
@@ -149,19 +153,19 @@ pub(crate) fn check_mapped(read: &svb_fast5::ReadAttributes) -> Result<(), Conve
                 let (_, theirs) = read.context_tags.iter().find(|(x, _)| x == k)?;
                 let (a, b) = (header_value(v), header_value(theirs));
                 (a != b).then(|| {
-                    format!(
-                        "attribute {k}, {} in tracking_id but {} in context_tags,",
+                    let what = format!(
+                        "attribute {k} is {} in tracking_id but {} in context_tags",
                         a.unwrap_or_default(),
                         b.unwrap_or_default()
-                    )
+                    );
+                    (what, "the read group can hold one of them only")
                 })
             })
         });
-    match unexpected {
+    match refused {
         None => Ok(()),
-        Some(what) => Err(ConvertError::Mapping(format!(
-            "read {}: {what} is unexpected: SLOW5 and BLOW5 have no place for it, so converting \
-             would lose it (slow5tools f2s refuses the file too)",
+        Some((what, why)) => Err(ConvertError::Mapping(format!(
+            "read {}: {what}: {why} (slow5tools f2s refuses the file too)",
             read.read_id
         ))),
     }

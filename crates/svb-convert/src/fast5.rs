@@ -125,8 +125,15 @@ impl F2sHeader {
             }
         };
         // A read f2s cannot map without a loss is refused when it is converted; its
-        // attributes do not join the header.
-        for read in keep.iter().filter_map(read).filter(|r| f2s::check_mapped(r).is_ok()) {
+        // attributes do not join the header (and its refusal is what is said when no read
+        // gave one).
+        let reads: Vec<svb_fast5::ReadAttributes> = keep.iter().filter_map(read).collect();
+        for read in reads {
+            if let Err(e) = f2s::check_mapped(&read) {
+                let path = svb_model::ReadSource::path(r);
+                self.failed.get_or_insert_with(|| ConvertError::of(path)(e));
+                continue;
+            }
             // Attributes some reads of a run have and others lack join the run's group.
             let attrs = f2s::read_group(&root, &read);
             match self.groups.iter_mut().find(|(run, _)| *run == read.run_id) {

@@ -489,6 +489,35 @@ fn every_fast5_file_converts_or_is_named(data: &Path, tmp: &TempDir) {
     assert!(converted >= 35, "{converted} files converted");
 }
 
+/// FAST5 -> BLOW5 / SLOW5 refuses the read where slow5tools f2s refuses the file because SLOW5
+/// has no place for something in it (slow5tools' own test files), naming what, and writes
+/// nothing; FAST5 -> POD5 (ONT's mapping, as `pod5 convert`) takes the same files.
+#[svb_testdata::data_test]
+fn fast5_to_blow5_refuses_what_f2s_would_lose(data: &Path, tmp: &TempDir) {
+    let cases = [
+        ("unusual_fast5__new_attrib_in_raw", "attribute Raw/newstuff is unexpected"),
+        ("unusual_fast5__new_attrib_in_read", "attribute bloodyhell of the read's group"),
+        ("unusual_fast5__new_attrib_in_channel", "attribute channel_id/newcrap is unexpected"),
+        ("unusual_fast5__new_group", "group newgroup is unexpected"),
+        ("err_fast5__dupli_attrib", "attribute version is 1.1.21 in tracking_id but 1.0"),
+        ("end_reason_fast5__end_reason_datatype_uint8_t", "Raw/end_reason is the number"),
+    ];
+    for (name, what) in cases {
+        let src = data.join(format!("fast5/slow5tools__f2s__{name}.fast5"));
+        let out = tmp.join(&format!("{name}.blow5"));
+        let e = fast5_to_blow5(std::slice::from_ref(&src), &out, (), Run::default()).unwrap_err();
+        let chain = svb_testdata::error_chain(&e);
+        assert!(chain.contains(what), "{name}: {chain}");
+        assert!(chain.contains("slow5tools f2s refuses the file too"), "{name}: {chain}");
+        assert!(!out.exists(), "{name}");
+        if !name.starts_with("end_reason") && !name.starts_with("err") {
+            let pod5 = tmp.join(&format!("{name}.pod5"));
+            fast5_to_pod5(std::slice::from_ref(&src), &pod5, (), Run::default())
+                .unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)));
+        }
+    }
+}
+
 /// The end reason label h5py read for `read_id` of the shared FAST5 file `name`
 /// (fast5/manifest.json).
 fn h5py_end_reason(data: &Path, name: &str, read_id: &str) -> Option<&'static str> {
@@ -523,8 +552,16 @@ fn fast5_to_slow5_is_what_slow5tools_f2s_writes() {
         let ours = tmp.join(&format!("{name}.slow5"));
         let how =
             Run { publish: svb_io::Publish::from(svb_io::OnExisting::Replace), ..Run::default() };
-        fast5_to_blow5(std::slice::from_ref(&src), &ours, (), how)
-            .unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)));
+        let made = fast5_to_blow5(std::slice::from_ref(&src), &ours, (), how);
+        if name.contains("end_reason_datatype_uint8_t") || name.contains("compress_fast5") {
+            // An older slow5tools wrote these files' expected outputs; 1.3 refuses the files
+            // (their end reason a bare uint8_t, as ont_fast5_api's compress_fast5 leaves it),
+            // and so does svb.
+            let e = svb_testdata::error_chain(&made.unwrap_err());
+            assert!(e.contains("Raw/end_reason"), "{name}: {e}");
+            continue;
+        }
+        made.unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)));
         let (u, t) = open_both(|p| svb_blow5::Reader::open(p), &ours, &exp);
         assert_eq!(u.len(), t.len(), "{name}");
         let names = |r: &svb_blow5::Reader| {

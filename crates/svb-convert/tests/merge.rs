@@ -166,3 +166,40 @@ fn blow5_split_and_merged_into_blow5_and_slow5_is_the_original(data: &Path, tmp:
     assert!(rl.header().aux.is_empty() && rl.len() == rm.len());
     assert!(rl.record(0).unwrap().aux.is_empty());
 }
+
+/// `HeaderRules::slow5tools_field_order`: the merged auxiliary fields in slow5tools merge's
+/// order (enum fields first, in order of appearance, then the others by name); without it, in
+/// the inputs' order.
+#[test]
+fn slow5tools_field_order_puts_enums_first_and_sorts_the_rest() {
+    use svb_blow5::{AuxField, FieldType, Schema};
+    let scalar = |name: &str| AuxField {
+        name: name.into(),
+        ty: FieldType::Scalar { name: "int32_t".into(), size: 4 },
+    };
+    let labels = |l: &[&str]| FieldType::Enum(l.iter().map(|s| s.to_string()).collect());
+    let group = vec![("run_id".to_string(), "r".to_string())];
+    let a = Schema {
+        read_groups: vec![group.clone()],
+        aux: vec![
+            scalar("start_time"),
+            scalar("read_number"),
+            AuxField { name: "end_reason".into(), ty: labels(&["unknown", "partial"]) },
+        ],
+    };
+    let b = Schema {
+        read_groups: vec![group],
+        aux: vec![scalar("channel"), AuxField { name: "pore".into(), ty: labels(&["a", "b"]) }],
+    };
+    let inputs = [(a, Path::new("a.blow5")), (b, Path::new("b.blow5"))];
+    let names = |rules: HeaderRules| {
+        let (schema, _) = svb_convert::merge_schemas(&inputs, rules).unwrap();
+        schema.aux.into_iter().map(|f| f.name).collect::<Vec<_>>()
+    };
+    let ordered = HeaderRules { slow5tools_field_order: true, ..HeaderRules::default() };
+    assert_eq!(names(ordered), ["end_reason", "pore", "channel", "read_number", "start_time"]);
+    assert_eq!(
+        names(HeaderRules::default()),
+        ["start_time", "read_number", "end_reason", "channel", "pore"]
+    );
+}

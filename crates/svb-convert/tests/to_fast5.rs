@@ -255,7 +255,9 @@ fn file_read_count_cuts_the_output_and_publishes_all_or_none(data: &Path, tmp: &
 
 /// slow5tools' `s2f` test inputs (`test/data/raw/s2f`) to FAST5 and back to BLOW5 (f2s's
 /// mapping): the same records, every auxiliary field included; an end reason slow5lib
-/// marks missing (`.`) stays missing (no FAST5 attribute, no BLOW5 field after).
+/// marks missing (`.`) stays missing (no FAST5 attribute, no BLOW5 field after). An end
+/// reason stored as a bare uint8_t goes to FAST5 as one (as s2f writes it), and that FAST5
+/// does not come back: f2s refuses such an end reason (slow5tools' as svb's).
 #[svb_testdata::data_test(slow5_repos)]
 fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path, tmp: &TempDir) {
     let raw = repos.join("slow5tools/test/data/raw/s2f");
@@ -283,6 +285,16 @@ fn slow5tools_s2f_inputs_come_back_from_fast5_as_they_were(repos: &Path, tmp: &T
             .unwrap_or_else(|e| panic!("{name}: {}", svb_testdata::error_chain(&e)))
         };
         run(&input, from, &fast5, Format::Fast5);
+        if name == "end_reason_is_unint8_t.slow5" {
+            let how = Run::default();
+            let fast5s = std::slice::from_ref(&fast5);
+            let e =
+                convert(fast5s, Format::Fast5, &back, Format::Blow5, Compression::default(), how)
+                    .unwrap_err();
+            let e = svb_testdata::error_chain(&e);
+            assert!(e.contains("Raw/end_reason"), "{name}: {e}");
+            continue;
+        }
         run(&fast5, Format::Fast5, &back, Format::Blow5);
         let (a, b) =
             (svb_blow5::Reader::open(&input).unwrap(), svb_blow5::Reader::open(&back).unwrap());

@@ -114,12 +114,21 @@ pub fn subset<'py>(
 
 /// Many files of one format into `output` (see `svb.merge`).
 #[pyfunction]
-#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false, lossless = true, allow = false))]
+#[pyo3(signature = (inputs, output, duplicates = "error", keep_going = false, force = false, lossless = true, allow = false, field_order = "inputs"))]
 #[allow(clippy::too_many_arguments)]
 pub fn merge<'py>(
     py: Python<'py>, inputs: Vec<PathBuf>, output: PathBuf, duplicates: &str, keep_going: bool,
-    force: bool, lossless: bool, allow: bool,
+    force: bool, lossless: bool, allow: bool, field_order: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let slow5tools_field_order = match field_order {
+        "inputs" => false,
+        "slow5tools" => true,
+        o => {
+            return Err(PyValueError::new_err(format!(
+                "field_order={o:?}: \"inputs\" or \"slow5tools\""
+            )))
+        }
+    };
     let duplicates = match duplicates {
         "error" => svb_convert::Duplicates::Error,
         "keep-first" => svb_convert::Duplicates::KeepFirst,
@@ -130,12 +139,11 @@ pub fn merge<'py>(
         }
     };
     let merged = operation(py, keep_going, force, |how| {
-        let rules =
-            svb_convert::HeaderRules {
-                drop_aux: !lossless,
-                allow_differing_attributes: allow,
-                ..Default::default()
-            };
+        let rules = svb_convert::HeaderRules {
+            drop_aux: !lossless,
+            allow_differing_attributes: allow,
+            slow5tools_field_order,
+        };
         svb_convert::merge(&inputs, &output, duplicates, rules, how)
     })?;
     let out = PyDict::new(py);

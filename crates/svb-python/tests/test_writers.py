@@ -250,6 +250,14 @@ def test_merge_blow5_as_slow5tools(slow5_repos, tmp_path):
     got = svb.merge([a, raw / "rg0_diff_attr.slow5"], tmp_path / "allowed.slow5", allow=True,
                     duplicates="keep-first")
     assert svb.open(tmp_path / "allowed.slow5").get_num_read_groups() == 1
+    # slow5tools merge's field order: enum fields first, the others by name (its bytes).
+    four = [raw / f"rg{i}.slow5" for i in range(4)]
+    svb.merge(four, tmp_path / "ordered.slow5", field_order="slow5tools")
+    assert svb.open(tmp_path / "ordered.slow5").get_aux_names() == [
+        "end_reason", "channel_number", "median_before", "read_number", "start_mux",
+        "start_time"]
+    with pytest.raises(ValueError, match="field_order"):
+        svb.merge(four, tmp_path / "x.slow5", field_order="sorted")
 
 
 def test_subset_in_the_lists_order(pod5_files, tmp_path):

@@ -471,13 +471,17 @@ def merge(
     force: bool = False,
     lossless: bool = True,
     allow: bool = False,
+    field_order: str = "inputs",
 ) -> dict:
     """Many POD5, or BLOW5 / SLOW5, `inputs` into one `output` (.pod5, or .blow5 / .slow5),
     as `svb merge` does: inputs opened one at a time, POD5 runs once each, POD5 VBZ chunks
     copied as stored. BLOW5 / SLOW5 merge as slow5tools merge merges them: read groups
     matched by run id (two of one run whose attributes differ raise FileFormatError unless
     `allow`, which leaves what differs empty), the union of the inputs' auxiliary fields (a
-    record without one gets slow5lib's missing value), or none with `lossless=False`. A read
+    record without one gets slow5lib's missing value), or none with `lossless=False`; the
+    fields in the inputs' order (records copied as stored where they can be), or with
+    `field_order="slow5tools"` in slow5tools merge's (enum fields first, then the others by
+    name: its bytes). A read
     id in two inputs raises FileFormatError naming both files, unless
     `duplicates="keep-first"`. Returns {"reads", "samples" (None where BLOW5 records were
     copied as stored, their signals not read), "duplicates" (reads left out as later copies), "failed" (with `keep_going`)}. An existing output is replaced only with
@@ -489,7 +493,7 @@ def merge(
         inputs = [inputs]
     return _svb.merge(
         [os.fspath(p) for p in inputs], os.fspath(output), duplicates, keep_going, force,
-        lossless, allow,
+        lossless, allow, field_order,
     )
 
 

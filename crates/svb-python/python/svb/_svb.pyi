@@ -145,6 +145,7 @@ def merge(
     force: bool = False,
     lossless: bool = True,
     allow: bool = False,
+    field_order: str = "inputs",
 ) -> dict: ...
 def split(
     inputs: list[str],
