@@ -33,7 +33,8 @@ enum By {
     svb split -r runs/ -o demux/ --table barcodes.tsv --column barcode\n  \
     svb split reads.blow5 -o demux/ -x barcode_summary.txt -u mixed   (slow5tools split -x)\n  \
     svb split reads.pod5 -o by_run/ --by run --template 'run_{key}'   (run_KEY.pod5)\n  \
-    svb split -r blow5_dir/ -o parts/ --reads 4000 --per-input   (slow5tools split -r: STEM_0.blow5, ...)\n\n\
+    svb split -r blow5_dir/ -o parts/ --reads 4000 --per-input   (slow5tools split -r: STEM_0.blow5, ...)\n  \
+    svb split reads.blow5 -o groups/ --by read-group --to slow5 --text-floats slow5lib   (slow5tools split's text)\n\n\
     A table is a TSV or CSV file with a header line: a read_id column and the destination\n\
     column (--column, default the other column); reads it does not list are left out and\n\
     counted. It is read a line at a time once the inputs' read ids are known: a table of\n\

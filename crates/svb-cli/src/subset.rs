@@ -23,7 +23,9 @@ use svb_model::Format;
     svb subset -r fast5_dir/ --read-ids ids.txt -o picked.pod5  (FAST5: into POD5, BLOW5 or \
     SLOW5)\n  \
     svb subset reads.blow5 --read-ids ids.txt -o picked.blow5 -c zlib -s ex-zd   (as \
-    slow5tools get -c zlib -s ex-zd)")]
+    slow5tools get -c zlib -s ex-zd)\n  \
+    svb subset reads.blow5 --read-ids ids.txt -o - --in-order --text-floats slow5lib   \
+    (slow5tools get's text)")]
 pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
