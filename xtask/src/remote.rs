@@ -25,7 +25,12 @@ const RATE: u64 = 100_000_000;
 pub const SECTION: &str = "Remote reads (issue 49)";
 
 pub fn main(args: &[String]) -> Result<(), String> {
-    check_args(args, &["--report"], &["--rounds"])?;
+    check_args(args, &["--report"], &["--rounds", "--only"])?;
+    // `--only TEXT`: the commands whose names hold TEXT (a quick look; no report).
+    let only = opt(args, "--only");
+    if only.is_some() && flag(args, "--report") {
+        return Err("--only measures some commands: it writes no report".into());
+    }
     let rounds: usize =
         opt(args, "--rounds").unwrap_or("3").parse().map_err(|_| "--rounds takes a number")?;
     let work = root().join("target/bench-data/dataset");
@@ -55,17 +60,40 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut get_many = words(&["get", "{}"]);
     get_many.extend(ids.lines().map(str::to_string));
     get_many.extend(words(&["-o", &many_out, "--force"]));
+    // Every command that reads files, on each format: a local output of each (replaced).
+    let ids_file = path(&work.join("ids_1pct.txt"));
+    let to = |name: &str| path(&scratch.join(name));
+    let subset = |ext: &str| {
+        words(&["subset", "{}", "--read-ids", &ids_file, "-o", &to(&format!("s.{ext}")), "--force"])
+    };
+    let into = |cmd: &str, name: &str| words(&[cmd, "{}", "-o", &to(name), "--force"]);
+    let split = |ext: &str| {
+        words(&["split", "{}", "-o", &to(&format!("split-{ext}")), "--files", "4", "--force"])
+    };
     let tasks: Vec<(&str, &str, Vec<String>)> = vec![
         ("get one read", "large.pod5", get.clone()),
         ("get 20 reads (1%)", "large.pod5", get_many),
         ("view", "large.pod5", words(&["view", "{}"])),
+        ("pod5 info", "large.pod5", words(&["pod5", "info", "{}"])),
         ("pod5 verify", "large.pod5", words(&["pod5", "verify", "{}"])),
+        ("subset 20 reads (1%)", "large.pod5", subset("pod5")),
+        ("convert POD5 -> BLOW5", "large.pod5", into("convert", "c.blow5")),
+        ("decode POD5 -> Arrow", "large.pod5", into("decode", "d.arrow")),
+        ("merge (one POD5)", "large.pod5", into("merge", "m.pod5")),
+        ("split --files 4 (POD5)", "large.pod5", split("pod5")),
         ("get one read (BLOW5, .idx beside)", "large.blow5", get),
+        ("view (BLOW5)", "large.blow5", words(&["view", "{}"])),
+        ("blow5 info", "large.blow5", words(&["blow5", "info", "{}"])),
         ("blow5 verify", "large.blow5", words(&["blow5", "verify", "{}"])),
+        ("subset 20 reads (1%, BLOW5)", "large.blow5", subset("blow5")),
+        ("convert BLOW5 -> POD5", "large.blow5", into("convert", "c.pod5")),
+        ("decode BLOW5 -> Arrow", "large.blow5", into("decode", "d2.arrow")),
+        ("merge (one BLOW5)", "large.blow5", into("merge", "m.blow5")),
+        ("split --files 4 (BLOW5)", "large.blow5", split("blow5")),
         ("blow5 verify (SLOW5 text, 200 reads)", "medium.slow5", words(&["blow5", "verify", "{}"])),
     ];
     let mut rows = Vec::new();
-    for (what, file, args) in &tasks {
+    for (what, file, args) in tasks.iter().filter(|(w, ..)| only.is_none_or(|o| w.contains(o))) {
         let url = server.url(file);
         let local = scratch.join(file);
         let mut best_remote = (Duration::MAX, 0, 0);
@@ -108,8 +136,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
             best_peer.1.as_secs_f64() / best_remote.0.as_secs_f64(),
         ));
     }
-    let slow5curl = slow5curl_rows(&server, &svb, &scratch, &id, rounds)?;
-    let uploads = upload_rows(&svb, &work, &scratch, rounds)?;
+    let (slow5curl, uploads) = match only {
+        Some(_) => (String::new(), String::new()),
+        None => (
+            slow5curl_rows(&server, &svb, &scratch, &id, rounds)?,
+            upload_rows(&svb, &work, &scratch, rounds)?,
+        ),
+    };
     let _ = std::fs::remove_dir_all(&scratch);
     let table = format!(
         "## {SECTION}\n\n`cargo xtask bench-remote` ({}, best of {rounds} runs each, alternately; \
