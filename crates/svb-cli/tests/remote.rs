@@ -293,6 +293,15 @@ fn reads_are_planned_not_paged() {
     let get = fetched(&["get", &url, id, "-o", s(&dir.join("one.i16"))]);
     let read_bytes = 2 * std::fs::metadata(dir.join("one.i16")).unwrap().len();
     assert!(get < tables + read_bytes, "get fetched {get} bytes for a {read_bytes}-byte read");
+    // `subset` of three reads far apart fetches their chunks as planned ranges, not a
+    // megabyte around each (what a miss fetches: 3 MiB and more here, before it planned).
+    let list = dir.join("three.txt");
+    let three: Vec<&str> = [10, 120, 230].iter().map(|&n| ids.lines().nth(n).unwrap()).collect();
+    std::fs::write(&list, three.join("\n")).unwrap();
+    let picked = dir.join("three.pod5");
+    let subset = fetched(&["subset", &url, "--read-ids", s(&list), "-o", s(&picked)]);
+    let out = size(&picked);
+    assert!(subset < tables + 2 * out, "subset fetched {subset} bytes for a {out}-byte output");
     // In round trips, with every answer 600 ms late: `view` opens the object (its head and
     // tail at once, its tables); `get` adds the signal table's batch metadata and the read's
     // chunks. (Requests sent at once may arrive up to 300 ms apart on a loaded machine and

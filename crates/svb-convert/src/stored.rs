@@ -150,6 +150,9 @@ pub(crate) fn copy_pod5_reads(
         let run = r.run_of(i).map_err(|e| in_file(e.into()))?;
         w.add_run_info(run).map_err(|e| in_file(e.into()))?;
     }
+    // An object's chunks of the window, fetched at once as the ranges they are (read one by
+    // one, each miss fetched at least a megabyte around it).
+    svb_model::ReadSource::plan(r, window);
     let mut written = Vec::with_capacity(window.len());
     let encoding = r.signal_encoding();
     if encoding == w.signal_encoding()
