@@ -50,6 +50,10 @@ pub(crate) fn copy_stored_records(
     mut keep: impl FnMut(&str) -> Result<bool, ConvertError>, on_error: OnError, stats: &mut Stats,
     in_file: &impl Fn(ConvertError) -> ConvertError,
 ) -> Result<Vec<String>, ConvertError> {
+    // An object's records of the window, fetched at once as the ranges they are: the heads
+    // and the spans below are then read from them (each read alone fetched a megabyte around
+    // a head, then the span again).
+    svb_model::ReadSource::plan(r, window);
     // Each record's index, id, read group and sample count (where counted).
     type Head = (usize, String, u32, Option<u64>);
     let heads: Vec<Result<Head, ConvertError>> = window
