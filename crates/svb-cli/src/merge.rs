@@ -98,6 +98,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
             args.output.display()
         ));
     }
+    if args.text_floats.is_some() && out_format != Format::Slow5 {
+        return Err(format!("{}: --text-floats is for a .slow5 output", args.output.display()));
+    }
     check_output(&args.output, &identities(&files)?, args.writing.force)?;
     let duplicates = match args.duplicates {
         OnDuplicate::Error => Duplicates::Error,
@@ -114,9 +117,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let progress = SharedProgress::new("merge");
     let mut report = |done: u64, total: u64| progress.report(done, total);
     let how = args.writing.run(&mut report);
-    if args.text_floats.is_some() && out_format != Format::Slow5 {
-        return Err(format!("{}: --text-floats is for a .slow5 output", args.output.display()));
-    }
     let result = if let Some(form) = args.text_floats {
         let options = svb_blow5::WriteOptions {
             publish: publish(args.writing.force),

@@ -116,24 +116,21 @@ impl F2sHeader {
     pub(crate) fn add(&mut self, r: &svb_fast5::Reader, keep: &[usize]) {
         let root = r.root_attributes().unwrap_or_else(|_| Vec::new().into());
         let failed = &mut self.failed;
-        let read = |&i: &usize| match r.read(i) {
-            Ok(read) => Some(read),
-            Err(e) => {
-                let path = svb_model::ReadSource::path(r);
-                failed.get_or_insert_with(|| ConvertError::of(path)(e.into()));
-                None
-            }
-        };
         // A read f2s cannot map without a loss is refused when it is converted; its
-        // attributes do not join the header (and its refusal is what is said when no read
+        // attributes do not join the header either (its refusal is what is said when no read
         // gave one).
-        let reads: Vec<svb_fast5::ReadAttributes> = keep.iter().filter_map(read).collect();
-        for read in reads {
-            if let Err(e) = f2s::check_mapped(&read) {
+        let read = |&i: &usize| {
+            let read = r.read(i).map_err(ConvertError::from).and_then(|read| {
+                f2s::check_mapped(&read)?;
+                Ok(read)
+            });
+            read.map_err(|e| {
                 let path = svb_model::ReadSource::path(r);
-                self.failed.get_or_insert_with(|| ConvertError::of(path)(e));
-                continue;
-            }
+                failed.get_or_insert_with(|| ConvertError::of(path)(e));
+            })
+            .ok()
+        };
+        for read in keep.iter().filter_map(read) {
             // Attributes some reads of a run have and others lack join the run's group.
             let attrs = f2s::read_group(&root, &read);
             match self.groups.iter_mut().find(|(run, _)| *run == read.run_id) {
